@@ -1,0 +1,19 @@
+PY ?= python3
+
+.PHONY: install test lint bench demo app
+
+install:
+	$(PY) -m pip install -e '.[test]'
+
+test:
+	$(PY) -m pytest
+
+lint:
+	$(PY) -m ruff check aieco tests app.py pages
+	lint-imports
+
+bench:
+	aieco bench --json
+
+demo:
+	aieco demo

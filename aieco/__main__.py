@@ -1,0 +1,3 @@
+from aieco.cli import main
+
+main()

@@ -1,0 +1,21 @@
+"""Audit of a workspace: recompute digests and re-check stored identities."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aieco.store import Store
+
+#: Further checks (e.g. claim re-resolution) register here: fn(store, analysis_id) -> mismatches.
+EXTRA_CHECKS: list[Callable[[Store, str | None], list[dict[str, str]]]] = []
+
+
+def run_audit(store: Store, analysis_id: str | None = None) -> dict[str, Any]:
+    """Every mismatch in ``store`` (optionally focused on one analysis's claims)."""
+    mismatches = store.audit()
+    for check in EXTRA_CHECKS:
+        mismatches.extend(check(store, analysis_id))
+    checked = sum(store.table_counts().values()) + len(store.artifact_digests())
+    return {"workspace": str(store.path), "analysis_id": analysis_id, "checked": checked,
+            "mismatches": mismatches, "clean": not mismatches}

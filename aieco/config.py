@@ -1,0 +1,112 @@
+"""Every default of aieco, in one place.
+
+Values come from the environment with the ``AIECO_`` prefix (nested fields use ``__``,
+e.g. ``AIECO_RETRIEVAL__TOP_K=10``). Secrets (API keys) are read from the environment
+only where they are used and never stored.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class StoreSettings(_Section):
+    busy_timeout_ms: int = Field(30_000, description="SQLite busy timeout for concurrent writers.")
+
+
+class SourceSettings(_Section):
+    pdf_parser_version: str = Field("pdf-1", description="Part of every PDF location id.")
+    xlsx_parser_version: str = Field("xlsx-1", description="Part of every spreadsheet location id.")
+    series_parser_version: str = Field("series-1", description="Part of every series location id.")
+    max_passage_chars: int = Field(1200, description="Longest passage kept as one location.")
+
+
+class RetrievalSettings(_Section):
+    candidates_per_ranker: int = Field(50, description="Candidates taken from BM25 and from LSA.")
+    top_k: int = Field(20, description="Passages returned after reciprocal rank fusion.")
+    rrf_k: int = Field(60, description="Reciprocal rank fusion constant.")
+    lsa_components: int = Field(128, description="TruncatedSVD components for LSA.")
+    byte_budget: int = Field(12_000, description="Evidence serialisation limit in bytes.")
+
+
+class GraphSettings(_Section):
+    candidate_cap: int = Field(600, description="G0: most candidate sentences processed.")
+    batch_size: int = Field(8, description="G0: candidate sentences per extraction request.")
+    max_path_length: int = Field(5, description="Most relations in one path.")
+    top_paths: int = Field(5, description="Paths kept per channel query.")
+    doc_bonus: float = Field(0.05, description="S(C): reward per distinct document.")
+    length_penalty: float = Field(0.03, description="S(C): penalty per relation beyond the first.")
+
+
+class ScenarioSettings(_Section):
+    cutoff: date = Field(date(2024, 12, 31), description="Default information cutoff.")
+    horizon_start: int = Field(2025, description="First scenario year.")
+    horizon_end: int = Field(2027, description="Last scenario year.")
+    var_lags: int = Field(2, description="VAR lag order.")
+    var_draws: int = Field(20_000, description="Residual-bootstrap trajectories.")
+    var_min_obs: int = Field(80, description="Least complete quarterly observations for the VAR.")
+    sample_start: str = Field("2000Q1", description="First quarter of the estimation sample.")
+    seed: int = Field(20241231, description="Default seed.")
+    kmeans_groups: int = Field(3, description="Unconditional comparator: k-means groups.")
+    tail_share: float = Field(0.10, description="Unconditional comparator: most adverse share.")
+
+
+class BankSettings(_Section):
+    quantiles: tuple[float, ...] = Field(
+        tuple(round(0.05 * i, 2) for i in range(1, 20)), description="FE-QAR quantile levels."
+    )
+    qar_penalty: float = Field(1.0, description="FE-QAR L1 penalty on fixed effects (lambda).")
+    min_obs: int = Field(8, description="Least complete half-year observations per bank.")
+    projection_paths: int = Field(25_000, description="Projection paths per bank and scenario.")
+    bootstrap_reps: int = Field(2_000, description="Country-cluster bootstrap replications.")
+    mae_max: float = Field(2.0, description="Validation: largest MAE of CET1 depletion (pp).")
+    spearman_min: float = Field(0.5, description="Validation: least Spearman correlation.")
+    coverage_min: float = Field(0.75, description="Validation: least interval coverage.")
+
+
+class LLMSettings(_Section):
+    backend: str = Field("offline", description="offline | openai | replay")
+    model: str = Field("gpt-4o-2024-08-06", description="Requested model snapshot.")
+    base_url: str | None = Field(None, description="OpenAI-compatible endpoint (no key here).")
+    temperature: float = Field(0.0, description="Sampling temperature.")
+    max_output_tokens: int = Field(2048, description="Output token limit per call.")
+    request_budget: int = Field(200, description="Most LLM requests per analysis.")
+    timeout_s: float = Field(60.0, description="HTTP timeout per request.")
+    price_per_million_input: dict[str, float] = Field(
+        default_factory=lambda: {"gpt-4o-2024-08-06": 2.5}, description="USD per 1M input tokens."
+    )
+    price_per_million_output: dict[str, float] = Field(
+        default_factory=lambda: {"gpt-4o-2024-08-06": 10.0}, description="USD per 1M output tokens."
+    )
+
+
+class Settings(BaseSettings):
+    """The one settings object."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="AIECO_", env_nested_delimiter="__", frozen=True, extra="ignore"
+    )
+
+    workspace: Path = Field(Path("store"), description="Default workspace folder.")
+    store: StoreSettings = StoreSettings()
+    sources: SourceSettings = SourceSettings()
+    retrieval: RetrievalSettings = RetrievalSettings()
+    graph: GraphSettings = GraphSettings()
+    scenario: ScenarioSettings = ScenarioSettings()
+    bank: BankSettings = BankSettings()
+    llm: LLMSettings = LLMSettings()
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (read once from the environment)."""
+    return Settings()

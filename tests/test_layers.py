@@ -1,0 +1,24 @@
+"""Layer contracts (STYLE.md §1), checked by import-linter on every test run."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_import_linter_contracts_hold():
+    exe = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
+    out = subprocess.run([exe, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "broken" not in out.stdout.split("Contracts:")[-1].replace("0 broken", "")
+
+
+def test_dashboard_files_do_no_sql_or_model_work():
+    for f in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]:
+        if f.exists():
+            text = f.read_text()
+            for banned in ("import sqlite3", "import sqlite_utils", "from sqlite_utils", "import statsmodels",
+                           "import highspy"):
+                assert banned not in text, f"{f.name} contains {banned!r}"
