@@ -18,11 +18,14 @@ import pandas as pd
 
 @dataclass(frozen=True)
 class Repetition:
-    """One repetition: selected path ids per reached risk, warning subjects, completion."""
+    """One repetition: selected path ids per reached risk, warning subjects, completion.
+
+    ``warning_subjects`` is None when the run records no warnings to compare.
+    """
 
     repetition_id: str
     selections: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    warning_subjects: frozenset[str] = frozenset()
+    warning_subjects: frozenset[str] | None = frozenset()
     completed: bool = False
 
 
@@ -65,6 +68,8 @@ def _means(pairs: list[tuple[Repetition, Repetition]]) -> tuple[float | None, fl
     if not pairs:
         return None, None
     path = sum(pair_path_agreement(a, b) for a, b in pairs) / len(pairs)
+    if any(a.warning_subjects is None or b.warning_subjects is None for a, b in pairs):
+        return path, None
     warn = sum(jaccard(a.warning_subjects, b.warning_subjects) for a, b in pairs) / len(pairs)
     return path, warn
 
