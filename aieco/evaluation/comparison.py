@@ -137,13 +137,16 @@ def compare_retrieval_conditions(benchmark: Benchmark, graph: set[RelationKey],
                                  max_len: int = 5) -> pd.DataFrame:
     """Per-risk path measures for each retrieval condition over one graph.
 
-    Conditions without graph evidence (Direct, Document RAG) select no graph path, so their
-    path measures are zero by definition; Direct is marked as never accepted.
+    A condition with no recorded paths (always Direct and Document RAG, which pass no graph
+    path on) has NaN path measures: not applicable, rather than zero. Direct is marked as
+    never accepted as an agent result.
     """
     frames = []
     for name in RETRIEVAL_CONDITIONS:
         t = score_benchmark(benchmark, graph, predictions.get(name, {}), None, max_len).risks
         t = t[[c for c in t.columns if c.startswith(PATH_PREFIXES)]]
+        if name not in predictions:
+            t.loc[:, :] = float("nan")
         frames.append(t.reset_index().assign(
             condition=name, accepted_as_agent_result=RETRIEVAL_CONDITIONS[name].accepted_as_agent_result))
     return _stack(frames, "condition")

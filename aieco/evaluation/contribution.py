@@ -5,11 +5,24 @@ gives Δ_s(M) = M(G) − M(G₋ₛ). Average marginal contributions add document
 orders (fixed seed) and average M(prefix ∪ {s}) − M(prefix) over the orderings, which
 separates documents that are substitutable in the full graph.
 
-Speed: a graph is identified by the union of its documents' signed relations, held as a
-Python int bit mask; each ordering adds one document's relations at a time (incremental
-construction, one OR per step), and each distinct union is scored once (memoised), so
-the 50,000 orderings share their prefixes. Chunks of orderings are summed in a fixed
-order, so the result does not depend on the number of worker processes.
+Two exact ways to build the graph incrementally along each ordering:
+
+``earliest`` (default, vectorised over orderings): every measure here is monotone in the
+document set, so a document's marginal contribution is non-zero only at the step where it
+completes something. Along an ordering, a relation enters the graph at the earliest
+position of a document stating it; a benchmark variant is complete at the latest entry of
+its relations; an endpoint pair becomes reachable at the earliest bottleneck time over
+walks of at most ``max_len`` relations (a min–max relaxation, one pass per hop; a walk
+contains a simple path with no later relation, so this equals admissible-path
+reachability). The document at that step receives the increment.
+
+``prefix`` (reference, any set function): a graph is identified by the union of its
+documents' relations as a Python int bit mask; each ordering adds one document at a time
+(one OR per step) and each distinct union is scored once (memoised), so orderings share
+their prefixes.
+
+Orderings are cut into fixed blocks whose sums are added in block order, so the result
+does not depend on the number of worker processes.
 """
 
 from __future__ import annotations
@@ -147,6 +160,67 @@ def _chunk_sums(problem: ContributionProblem, orderings: np.ndarray) -> np.ndarr
     return sums
 
 
+def _chunk_sums_earliest(problem: ContributionProblem, orderings: np.ndarray) -> np.ndarray:
+    """Same as the prefix method, from the step at which each measure increment happens."""
+    n_ord, n = orderings.shape
+    rows = np.arange(n_ord)
+    pos = np.empty_like(orderings)
+    pos[rows[:, None], orderings] = np.arange(n)
+    never = n
+    # Entry step of each relation: earliest position of a document stating it.
+    entry = np.full((len(problem.keys), n_ord), never, dtype=np.int64)
+    for d, m in enumerate(problem.doc_masks):
+        for i in range(len(problem.keys)):
+            if m >> i & 1:
+                np.minimum(entry[i], pos[:, d], out=entry[i])
+    variables = sorted({v for k in problem.keys for v in k[:2]})
+    index = {v: j for j, v in enumerate(variables)}
+    edges = [(index[s], index[t], i) for i, (s, t, _) in enumerate(problem.keys)]
+    k = len(CONTRIBUTION_MEASURES)
+    sums = np.zeros((n, k * (len(problem.risks) + 1)))
+
+    def credit(col: int, step: np.ndarray, weight: float) -> None:
+        hit = step < never
+        docs = orderings[rows[hit], step[hit]]
+        sums[:, col] += weight * np.bincount(docs, minlength=n)
+
+    bits = range(len(problem.keys))
+    for r, (rel_mask, n_rel, chans) in enumerate(zip(problem.risk_relation_masks, problem.risk_relation_counts,
+                                                      problem.risk_channels, strict=True)):
+        for i in bits:
+            if rel_mask >> i & 1:
+                credit(k * r + 1, entry[i], 1 / n_rel)
+        for c in chans:
+            done = np.full(n_ord, never, dtype=np.int64)
+            for v in c.variant_masks:
+                np.minimum(done, entry[[i for i in bits if v >> i & 1]].max(axis=0), out=done)
+            credit(k * r + 2, done, 1 / len(chans))
+            credit(k * r, _reach_step(edges, entry, index, c, problem.max_len, never), 1 / len(chans))
+    for j in range(k):
+        sums[:, k * len(problem.risks) + j] = sums[:, j:k * len(problem.risks):k].sum(axis=1) / len(problem.risks)
+    return sums
+
+
+def _reach_step(edges: list[tuple[int, int, int]], entry: np.ndarray, index: dict[str, int], c: _Channel,
+                max_len: int, never: int) -> np.ndarray:
+    """Earliest step at which a walk of ≤ max_len relations joins the channel's endpoints."""
+    n_ord = entry.shape[1]
+    if c.source not in index or c.target not in index:
+        return np.full(n_ord, never, dtype=np.int64)
+    arrive = np.full((len(index), n_ord), never, dtype=np.int64)
+    arrive[index[c.source]] = -1  # the start is there before any document
+    target, reached = index[c.target], np.full(n_ord, never, dtype=np.int64)
+    for _ in range(max_len):
+        nxt = arrive.copy()
+        for u, v, i in edges:
+            step = np.maximum(arrive[u], entry[i])  # bottleneck: the later of the walk and the relation
+            np.minimum(nxt[v], step, out=nxt[v])
+            if v == target:
+                np.minimum(reached, step, out=reached)
+        arrive = nxt
+    return reached
+
+
 def random_orderings(n_documents: int, n_orderings: int, seed: int) -> np.ndarray:
     """``n_orderings`` random permutations of the documents from a seeded generator."""
     rng = np.random.default_rng(seed)
@@ -162,12 +236,14 @@ def all_orderings(n_documents: int) -> np.ndarray:
 
 
 def average_marginal_contributions(problem: ContributionProblem, orderings: np.ndarray, *, workers: int = 2,
-                                   progress: ProgressFn | None = None) -> np.ndarray:
+                                   method: str = "earliest", progress: ProgressFn | None = None) -> np.ndarray:
     """Mean over orderings of each document's marginal contribution, shape (n_documents, K).
 
-    Orderings are cut into fixed blocks of ``CHUNK`` whose sums are added in block order,
-    so the result is identical for any number of ``workers``.
+    ``method`` is "earliest" (vectorised) or "prefix" (memoised prefix states); both are
+    exact. Orderings are cut into fixed blocks of ``CHUNK`` whose sums are added in block
+    order, so the result is identical for any number of ``workers``.
     """
+    chunk_sums = {"earliest": _chunk_sums_earliest, "prefix": _chunk_sums}[method]
     n = len(problem.documents)
     if n == 0 or len(orderings) == 0:
         return np.zeros((n, len(problem.columns)))
@@ -175,13 +251,13 @@ def average_marginal_contributions(problem: ContributionProblem, orderings: np.n
     results: list[np.ndarray] = []
     if workers > 1 and len(blocks) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for i, r in enumerate(pool.map(_chunk_sums, itertools.repeat(problem), blocks)):
+            for i, r in enumerate(pool.map(chunk_sums, itertools.repeat(problem), blocks)):
                 results.append(r)
                 if progress:
                     progress(i + 1, len(blocks))
     else:
         for i, b in enumerate(blocks):
-            results.append(_chunk_sums(problem, b))
+            results.append(chunk_sums(problem, b))
             if progress:
                 progress(i + 1, len(blocks))
     total = np.zeros_like(results[0])
