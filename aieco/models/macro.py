@@ -58,6 +58,7 @@ from aieco.records import (
     ValueStatus,
     VariableSpec,
     digest,
+    sha256_hex,
 )
 from aieco.scenario import selection
 from aieco.store import Store
@@ -234,7 +235,7 @@ def run_macro_scenario(
     request = ModelRequest.create(
         analysis_id=analysis_id, risk=risk, outputs=output_specs(), restriction_ids=ids,
         horizon=horizon_label(), scope="EA",
-        data_versions={"observations": digest(observations.astype(str).to_dict(orient="split")),
+        data_versions={"observations": sha256_hex(observations.to_csv(index=False)),
                        "cutoff": str(cutoff)},
         rationale="Annual paths of the six model variables selected by restriction severity",
         graph_condition=graph_condition, retrieval_condition=retrieval_condition,

@@ -503,7 +503,7 @@ def quarterly_averages(frame: pd.DataFrame) -> pd.DataFrame:
         return frame.reset_index(drop=True)
     per = pd.PeriodIndex(monthly["reference_period"], freq="M")
     monthly["quarter"] = [str(p.asfreq("Q")) for p in per]
-    keys = ["variable", "series_key", "jurisdiction", "unit", "quarter"]
+    keys = ["variable", "series_key", "jurisdiction", "unit", "transformation", "quarter"]
     if "vintage" in monthly.columns:
         monthly["vintage"] = monthly["vintage"].fillna("")
         keys.append("vintage")
