@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from statsmodels.tsa.api import VAR
+from threadpoolctl import threadpool_limits
 
 from aieco.config import get_settings
 from aieco.errors import InputError, StageStopped
@@ -289,14 +290,16 @@ def simulate(
     x = np.empty((steps + p, draws, k))
     x[:p] = fit.data[-p:][:, None, :]
     coef_t = [a.T for a in fit.coefs]
-    for h in range(steps):  # loop over quarters; draws are vectorised
-        t = h + p
-        val = fit.intercept + fit.resid[picks[h]]
-        for lag in range(p):
-            val = val + x[t - 1 - lag] @ coef_t[lag]
-        x[t] = val
-        if progress:
-            progress(h + 1, steps)
+    # Small (draws × 6)·(6 × 6) products: BLAS threads only add contention on a few cores.
+    with threadpool_limits(limits=1, user_api="blas"):
+        for h in range(steps):  # loop over quarters; draws are vectorised
+            t = h + p
+            val = fit.intercept + fit.resid[picks[h]]
+            for lag in range(p):
+                val = val + x[t - 1 - lag] @ coef_t[lag]
+            x[t] = val
+            if progress:
+                progress(h + 1, steps)
     sim_x = np.transpose(x[p:], (1, 0, 2))  # (draws, steps, k)
 
     # Reconstruct levels from the last observed levels (appendix "Numerical Definitions").

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.cluster import KMeans
+from threadpoolctl import threadpool_limits
 
 from aieco.config import get_settings
 from aieco.errors import InputError, StageStopped
@@ -227,7 +228,8 @@ def unconditional_comparator(features: np.ndarray, *, groups: int | None = None,
     n_tail = max(groups, int(np.ceil(tail_share * len(score))))
     order = np.lexsort((np.arange(len(score)), -score))  # most severe first, ties by smallest id
     tail = order[:n_tail]
-    labels = KMeans(n_clusters=groups, n_init=10, random_state=seed).fit_predict(features[tail])
+    with threadpool_limits(limits=1):  # a few thousand points: threads only add contention
+        labels = KMeans(n_clusters=groups, n_init=10, random_state=seed).fit_predict(features[tail])
     picks = []
     for g in range(groups):
         members = tail[labels == g]
