@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from pydantic import ValidationError
 from hypothesis import strategies as st
 
 from aieco.errors import InputError
@@ -118,6 +119,6 @@ def test_repeated_risk_and_query_ids_are_refused():
 
 def test_request_is_frozen():
     r = load_request(DEMO)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         r.cutoff = date(2020, 1, 1)  # type: ignore[misc]
     assert isinstance(r, AnalysisRequest)
