@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-from pydantic import ValidationError
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from aieco.errors import InputError
 from aieco.records import Movement
