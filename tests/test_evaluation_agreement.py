@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from aieco.evaluation.agreement import Repetition, agreement, jaccard, pair_path_agreement
+from aieco.evaluation.agreement import (
+    Repetition,
+    agreement,
+    jaccard,
+    pair_path_agreement,
+    repetitions_from_programs,
+)
+from aieco.pipeline import ProgramOutcome
+from aieco.pipeline import agreement as pipeline_agreement
 
 F = frozenset
 
@@ -47,3 +57,23 @@ def test_agreement_over_all_pairs_and_conditional_on_completion():
 def test_fewer_than_two_repetitions_give_no_statistic():
     res = agreement([Repetition("1")])
     assert res.n_pairs == 0 and res.path_agreement is None and res.path_agreement_completed is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.sampled_from(["tf", "pc", "mi"]), st.booleans(),
+                                   st.sets(st.sampled_from(["p1", "p2"]), max_size=2),
+                                   st.sets(st.sampled_from(["w1", "w2"]), max_size=2)),
+                         min_size=1, max_size=3), min_size=2, max_size=4))
+def test_over_all_pairs_equals_the_pipeline_statistic(reps):
+    programs = []
+    for k, progs in enumerate(reps, start=1):
+        for risk, reached, paths, warns in {p[0]: p for p in progs}.values():
+            programs.append(ProgramOutcome(analysis_id=f"an_{k}", risk=risk, repetition=k,
+                                           status="completed" if reached else "stopped", stopped_stage=None,
+                                           reason="", report_id=None, selected_paths=tuple(sorted(paths)),
+                                           warning_subjects=tuple(sorted(warns)), reached=reached))
+    ours = agreement(repetitions_from_programs(programs))
+    theirs = pipeline_agreement(programs)
+    assert ours.n_pairs == theirs.pairs
+    assert ours.path_agreement == pytest.approx(theirs.path_agreement)
+    assert ours.warning_jaccard == pytest.approx(theirs.warning_jaccard)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -84,3 +85,23 @@ def agreement(repetitions: Sequence[Repetition]) -> AgreementResult:
     return AgreementResult(n_repetitions=len(repetitions), n_completed=len(done), n_pairs=len(pairs),
                            path_agreement=path, warning_jaccard=warn, n_completed_pairs=len(done_pairs),
                            path_agreement_completed=path_c, warning_jaccard_completed=warn_c)
+
+
+def repetitions_from_programs(programs: Sequence[Any]) -> list[Repetition]:
+    """Group per-risk program outcomes (``aieco.pipeline.ProgramOutcome``) into repetitions.
+
+    A risk is reached when its evidence selection was accepted; warning subjects are kept
+    as "risk: subject"; a repetition is completed when every one of its programs completed.
+    """
+    by_rep: dict[int, list[Any]] = {}
+    for p in programs:
+        by_rep.setdefault(p.repetition, []).append(p)
+    out = []
+    for rep in sorted(by_rep):
+        progs = by_rep[rep]
+        out.append(Repetition(
+            repetition_id=str(rep),
+            selections={p.risk: frozenset(p.selected_paths) for p in progs if p.reached},
+            warning_subjects=frozenset(f"{p.risk}: {w}" for p in progs for w in p.warning_subjects),
+            completed=all(p.status == "completed" for p in progs)))
+    return out

@@ -99,18 +99,36 @@ def path_keys(p: Path) -> list[RelationKey]:
     return [(a, b, s.value) for a, b, s in zip(p.variables, p.variables[1:], p.signs, strict=False)]
 
 
-def _predictions(benchmark: Benchmark, paths: Sequence[Path], derivations: Sequence[Derivation],
+def _stage_output(store: Store, analysis_id: str, stage: str) -> dict | None:
+    """The stored output of the latest completed attempt of one stage, if any."""
+    done = [r for r in store.find(StageRecord, analysis_id=analysis_id, stage=stage)
+            if r.status == StageStatus.completed and r.output_digest]
+    return store.get_json(max(done, key=lambda r: r.ended_at).output_digest) if done else None
+
+
+def selected_paths(store: Store, analysis_id: str, risk: str,
+                   derivations: Sequence[Derivation] = ()) -> list[str] | None:
+    """Path ids the evidence agent selected for a risk (its path_selection stage output).
+
+    Falls back to the paths a stored derivation assessed; None when the risk was not reached.
+    """
+    out = _stage_output(store, analysis_id, f"{risk}/path_selection")
+    if out is not None:
+        return [sel["path_id"] for sel in out.get("selections", [])]
+    for d in derivations:
+        if d.analysis_id == analysis_id and d.risk == risk:
+            return [a["path_id"] for a in d.assessed if "path_id" in a]
+    return None
+
+
+def _predictions(benchmark: Benchmark, paths: Sequence[Path], selections: dict[str, list[str]],
                  top_k: int) -> dict[str, ChannelPrediction]:
     """Candidate, first-ranked and selected paths of each benchmark channel.
 
-    A stored path answers a channel when its risk and endpoints match. The selected path is
-    the one the risk's derivation assessed (LLM or baseline selection), from the first
-    analysis (by id) holding a derivation for that risk.
+    A stored path answers a channel when its risk and endpoints match; ``selections`` maps
+    a risk to the path ids selected for it.
     """
     by_id = {p.path_id: p for p in paths}
-    selected_ids: dict[str, list[str]] = {}
-    for d in sorted(derivations, key=lambda d: d.analysis_id):
-        selected_ids.setdefault(d.risk, [a["path_id"] for a in d.assessed if a.get("path_id") in by_id])
 
     def answers(c: BenchmarkChannel, p: Path) -> bool:
         return p.risk == c.risk and p.variables[0] == c.source and p.variables[-1] == c.target
@@ -118,7 +136,7 @@ def _predictions(benchmark: Benchmark, paths: Sequence[Path], derivations: Seque
     out = {}
     for c in benchmark.channels:
         mine = sorted((p for p in paths if answers(c, p)), key=lambda p: (p.rank, p.path_id))
-        sel = [by_id[i] for i in selected_ids.get(c.risk, []) if answers(c, by_id[i])]
+        sel = [by_id[i] for i in selections.get(c.risk, []) if i in by_id and answers(c, by_id[i])]
         out[c.id] = ChannelPrediction(
             all_paths=[path_keys(p) for p in mine],
             top_paths=[path_keys(p) for p in mine if p.rank <= top_k],
@@ -128,16 +146,24 @@ def _predictions(benchmark: Benchmark, paths: Sequence[Path], derivations: Seque
     return out
 
 
-def _repetitions(store: Store, analysis_ids: Sequence[str], derivations: Sequence[Derivation]) -> list[Repetition]:
-    """Each analysis as a repetition: risks reached (a derivation exists) and their selections."""
-    by_analysis: dict[str, dict[str, frozenset[str]]] = defaultdict(dict)
-    for d in derivations:
-        by_analysis[d.analysis_id][d.risk] = frozenset(a["path_id"] for a in d.assessed if "path_id" in a)
+def repetitions(store: Store, analysis_ids: Sequence[str], risks: Sequence[str],
+                derivations: Sequence[Derivation] = ()) -> list[Repetition]:
+    """Each analysis as a repetition: its reached risks' selections and (risk, subject) warnings.
+
+    A repetition is completed when none of its stage attempts stopped or failed.
+    """
     reps = []
     for a in analysis_ids:
+        selections, warnings = {}, set()
+        for risk in risks:
+            sel = selected_paths(store, a, risk, derivations)
+            if sel is not None:
+                selections[risk] = frozenset(sel)
+            out = _stage_output(store, a, f"{risk}/path_selection") or {}
+            warnings |= {(risk, w["subject"]) for w in out.get("warnings", [])}
         stages = store.find(StageRecord, analysis_id=a)
-        completed = bool(stages) and all(s.status == StageStatus.completed for s in stages)
-        reps.append(Repetition(a, by_analysis.get(a, {}), None, completed))
+        completed = bool(stages) and all(st.status == StageStatus.completed for st in stages)
+        reps.append(Repetition(a, selections, frozenset(f"{r}: {w}" for r, w in warnings), completed))
     return reps
 
 
@@ -204,13 +230,19 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     notes = ["candidate-pair coverage waits for the controlled-vocabulary matcher (aieco.vocab); shown as NaN"]
     graph = {relation_key(r) for r in relations}
     max_len = s.graph.max_path_length
-    preds = _predictions(benchmark, paths, derivations, s.graph.top_paths)
+    # Selections of the first analysis (by id) that reached each risk; agreement covers the others.
+    selections: dict[str, list[str]] = {}
+    for a in analysis_ids:
+        for risk in benchmark.risks:
+            if risk not in selections and (sel := selected_paths(store, a, risk, derivations)) is not None:
+                selections[risk] = sel
+    preds = _predictions(benchmark, paths, selections, s.graph.top_paths)
     measures = score_benchmark(benchmark, graph, preds, None, max_len)
     graphs = {c: {relation_key(r) for r in eligible_relations(store, c, cutoff)}
               for c in sorted({r.graph_condition for r in store.find(Relation)} | {condition})}
     by_graph = {condition: preds}
     graph_table = compare_graph_conditions(benchmark, graphs, by_graph, None, max_len)
-    by_retrieval = {rc: _predictions(benchmark, [p for p in paths if p.retrieval_condition == rc], derivations,
+    by_retrieval = {rc: _predictions(benchmark, [p for p in paths if p.retrieval_condition == rc], selections,
                                      s.graph.top_paths)
                     for rc in sorted({p.retrieval_condition for p in paths})}
     retrieval_table = compare_retrieval_conditions(benchmark, graph, by_retrieval, max_len)
@@ -221,8 +253,7 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
                                         workers=workers, progress=progress) if docs else None)
     if contribution is None:
         notes.append(f"no eligible {condition} relations in the workspace: no source contribution")
-    reps = _repetitions(store, analysis_ids, derivations)
-    notes.append("warning-subject Jaccard waits for warning records from the agent pipeline (aieco.llm)")
+    reps = repetitions(store, analysis_ids, benchmark.risks, derivations)
     result = EvaluationResult(registration=registration, record=registration, benchmark=benchmark,
                               measures=measures, graph_conditions=graph_table, retrieval_conditions=retrieval_table,
                               contribution=contribution, agreement=agreement(reps), notes=notes)
