@@ -99,6 +99,22 @@ def path_keys(p: Path) -> list[RelationKey]:
     return [(a, b, s.value) for a, b, s in zip(p.variables, p.variables[1:], p.signs, strict=False)]
 
 
+def passage_variables(store: Store, cutoff: date) -> list[set[str]] | None:
+    """Vocabulary variables of every eligible generation passage (for candidate-pair coverage).
+
+    None while the eligibility filter (aieco.sources) or the vocabulary matcher (aieco.vocab)
+    is not installed in this checkout; the coverage is then reported as not computed.
+    """
+    try:
+        from aieco.sources.eligibility import eligible_locations
+        from aieco.vocab import load_vocabulary
+    except ImportError:
+        return None
+    vocab = load_vocabulary()
+    locs = eligible_locations(store, cutoff=cutoff, roles=[Role.generation], kinds=("passage",)).eligible
+    return [set(vocab.variables_in(loc.text)) for loc in locs]
+
+
 def _stage_output(store: Store, analysis_id: str, stage: str) -> dict | None:
     """The stored output of the latest completed attempt of one stage, if any."""
     done = [r for r in store.find(StageRecord, analysis_id=analysis_id, stage=stage)
@@ -227,7 +243,10 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     except StageStopped as stop:
         finish("stopped", stop.reason)
         raise
-    notes = ["candidate-pair coverage waits for the controlled-vocabulary matcher (aieco.vocab); shown as NaN"]
+    notes = []
+    passages = passage_variables(store, cutoff)
+    if passages is None:
+        notes.append("candidate-pair coverage not computed: needs aieco.sources.eligibility and aieco.vocab")
     graph = {relation_key(r) for r in relations}
     max_len = s.graph.max_path_length
     # Selections of the first analysis (by id) that reached each risk; agreement covers the others.
@@ -237,11 +256,11 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
             if risk not in selections and (sel := selected_paths(store, a, risk, derivations)) is not None:
                 selections[risk] = sel
     preds = _predictions(benchmark, paths, selections, s.graph.top_paths)
-    measures = score_benchmark(benchmark, graph, preds, None, max_len)
+    measures = score_benchmark(benchmark, graph, preds, passages, max_len)
     graphs = {c: {relation_key(r) for r in eligible_relations(store, c, cutoff)}
               for c in sorted({r.graph_condition for r in store.find(Relation)} | {condition})}
     by_graph = {condition: preds}
-    graph_table = compare_graph_conditions(benchmark, graphs, by_graph, None, max_len)
+    graph_table = compare_graph_conditions(benchmark, graphs, by_graph, passages, max_len)
     by_retrieval = {rc: _predictions(benchmark, [p for p in paths if p.retrieval_condition == rc], selections,
                                      s.graph.top_paths)
                     for rc in sorted({p.retrieval_condition for p in paths})}
