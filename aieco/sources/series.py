@@ -380,6 +380,38 @@ def load_boe_macro_sheet(path: Path, meta: Meta, release_date: date | None,
     return out
 
 
+def load_realtime_workbook(path: Path, meta: Meta, sheet: str = "gdp_ea") -> list[ObservedValue]:
+    """The real-time revision triangle: one column per vintage, one row per reference quarter.
+
+    The row above the vintage labels states exact release dates (from 2015 on); an earlier
+    vintage keeps its label (e.g. ``2000q2``) with ``release_date = None``.
+    """
+    frame = read_sheet(path, sheet)
+    label_row = next((i for i in range(min(len(frame), 30)) if str(frame.iloc[i, 0]).strip() == "time"), None)
+    if label_row is None or label_row == 0:
+        raise InputError(f"sheet {sheet!r} of {path.name} has no 'time' header row", where=f"{path}!{sheet}",
+                         fix="pass the real-time database workbook (vintage labels in a row starting with 'time')")
+    labels, dates = frame.iloc[label_row].tolist(), frame.iloc[label_row - 1].tolist()
+    out = []
+    for j in range(1, len(labels)):
+        if labels[j] is None:
+            continue
+        stated = dates[j]
+        released = stated.date() if isinstance(stated, datetime) else None
+        for n in range(label_row + 1, len(frame)):
+            ref, value = frame.iloc[n, 0], frame.iloc[n, j]
+            if ref is None:
+                continue
+            number = parse_number(value, where=f"{path}!{sheet} row {n + 1} column {labels[j]}")
+            if number is None:
+                continue
+            out.append(meta.make(n + 1, str(labels[j]), variable="real_gdp", value=number,
+                                 unit="EUR mn, real, SA", frequency="Q", jurisdiction="EA",
+                                 reference_period=parse_period(ref, "Q", where=f"{path}!{sheet} row {n + 1} column A"),
+                                 release_date=released, vintage=str(labels[j]), series_key=f"RTDB.{sheet}"))
+    return out
+
+
 def read_sheet(path: Path, sheet: str) -> pd.DataFrame:
     import openpyxl
 
@@ -394,7 +426,11 @@ def read_sheet(path: Path, sheet: str) -> pd.DataFrame:
         if sheet not in wb.sheetnames:
             raise InputError(f"{path.name} has no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames)})",
                              where=str(path), fix=f"pass a workbook with the sheet {sheet!r}")
-        return pd.DataFrame(list(wb[sheet].iter_rows(values_only=True)), dtype=object)
+        ws = wb[sheet]
+        ws.reset_dimensions()  # some writers store a wrong sheet dimension; read every row
+        rows = [list(r) for r in ws.iter_rows(values_only=True)]
+        width = max((len(r) for r in rows), default=0)
+        return pd.DataFrame([r + [None] * (width - len(r)) for r in rows], dtype=object)
     finally:
         wb.close()
 
@@ -429,6 +465,8 @@ def load_series(
     if path.suffix.lower() in (".xlsx", ".xlsm"):
         if "rpp" in name:
             return load_ecb_rpp_workbook(path, meta, rd)
+        if "realtime" in name:
+            return load_realtime_workbook(path, meta)
         return load_boe_macro_sheet(path, meta, rd)
     lines = read_text(path).splitlines()
     if not lines:
