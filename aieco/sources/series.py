@@ -282,6 +282,8 @@ def load_bis_by_commit(path: Path, meta: Meta) -> list[ObservedValue]:
 
 
 def load_realtime_vintages(path: Path, meta: Meta) -> list[ObservedValue]:
+    """The long real-time file: ``pub_date`` is what it states (the first day of the vintage's
+    quarter, earlier than the exact release the workbook records from 2015 on)."""
     header, rows = read_csv_rows(path)
     pos = require_columns(header, ["time", "pub_date", "value"], path)
     out = []
