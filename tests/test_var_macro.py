@@ -120,3 +120,23 @@ def test_earlier_cutoff_moves_the_estimation_endpoint(store, observations):
     # 2024Q2 GDP is released 45 days after 30 June (14 August): not eligible on 1 August
     assert run.diagnostics["endpoint"] == "2024Q1"
     assert np.isfinite(run.diagnostics["stability"]["max_modulus"])
+
+
+def test_observations_stored_in_the_workspace_feed_the_model(store, observations):
+    from aieco.models.macro import store_observations, workspace_observations
+    from aieco.records import ObservedValue
+
+    assert store_observations(store, observations) == len(observations)
+    assert store_observations(store, observations) == 0  # same ids: nothing new
+    assert all(r.series_key.startswith("SYNTHETIC") for r in store.find(ObservedValue, variable="real_gdp"))
+    back = workspace_observations(store)
+    assert len(back) == len(observations)
+    merged = back.merge(observations, on=["variable", "reference_period"], suffixes=("", "_demo"))
+    assert (merged["value"] == merged["value_demo"]).all()
+    assert (merged["release_date"] == merged["release_date_demo"]).all()
+    run = macro_runs(run_macro_scenario(store, "an6", "trade_fragmentation", TRADE, back, "2024-12-31",
+                                        seed=7, draws=2_000))[0]
+    direct = macro_runs(run_macro_scenario(store, "an6", "trade_fragmentation", TRADE, observations,
+                                           "2024-12-31", seed=7, draws=2_000))[0]
+    assert store.get_tables(run.output_digest)["selected_path"].equals(
+        store.get_tables(direct.output_digest)["selected_path"])

@@ -54,6 +54,7 @@ from aieco.records import (
     ModelRequest,
     ModelRun,
     ModelSpecification,
+    ObservedValue,
     RunStatus,
     ValueStatus,
     VariableSpec,
@@ -61,6 +62,7 @@ from aieco.records import (
     sha256_hex,
 )
 from aieco.scenario import selection
+from aieco.sources.series import observations_frame, observed_values
 from aieco.store import Store
 
 MODEL_ID = "macro_var"
@@ -201,6 +203,24 @@ def unconditional_severity_features(sim, annual: np.ndarray) -> np.ndarray:
     peaks = np.stack([annual[:, :, idx[v]].max(axis=1) for v in ("inflation", "unemployment", "long_term_rate")],
                      axis=1)
     return selection.unconditional_features(change, peaks)
+
+
+def store_observations(store: Store, observations: pd.DataFrame) -> int:
+    """Store a long observations frame as ObservedValue records; returns how many were new."""
+    return store.put_many(observed_values(observations))
+
+
+def workspace_observations(store: Store) -> pd.DataFrame:
+    """The workspace's historical quarterly observations of the six model variables (long frame).
+
+    Scenario paths (``scenario`` set) are left out; the vintage selection at the cutoff
+    happens inside the model run.
+    """
+    records = [r for r in store.find(ObservedValue, variable=list(VARIABLES), frequency="Q")
+               if r.scenario is None and r.status is ValueStatus.observed]
+    frame = observations_frame(records)
+    return frame.sort_values(["variable", "reference_period", "release_date"], na_position="first",
+                             kind="stable").reset_index(drop=True)
 
 
 def restriction_payload(restrictions: Sequence[Any]) -> list[dict[str, Any]]:

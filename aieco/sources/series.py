@@ -532,6 +532,36 @@ def observations_frame(records: Iterable[ObservedValue]) -> pd.DataFrame:
                                        "release_date", "vintage", "series_key", "transformation", "scenario"])
 
 
+def observed_values(frame: pd.DataFrame) -> list[ObservedValue]:
+    """The long DataFrame (as :func:`observations_frame` writes it) → ObservedValue records."""
+    needed = ["variable", "reference_period", "value", "unit", "frequency", "jurisdiction"]
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise InputError(f"observations lack the column(s) {', '.join(missing)}", where="observations",
+                         fix=f"supply the columns {', '.join(needed)}")
+
+    def cell(row: dict[str, Any], name: str, default: Any = None) -> Any:
+        v = row.get(name, default)
+        return default if v is None or (isinstance(v, float) and v != v) else v
+
+    out = []
+    for n, row in enumerate(frame.to_dict(orient="records"), start=1):
+        released = cell(row, "release_date")
+        try:
+            out.append(ObservedValue.create(
+                variable=row["variable"], value=float(row["value"]), unit=str(row["unit"]),
+                frequency=row["frequency"], jurisdiction=str(row["jurisdiction"]),
+                reference_period=str(row["reference_period"]),
+                release_date=date.fromisoformat(str(released)[:10]) if released else None,
+                vintage=cell(row, "vintage"), series_key=str(cell(row, "series_key", "")),
+                transformation=str(cell(row, "transformation", "level")), scenario=cell(row, "scenario"),
+                status=cell(row, "status", "observed")))
+        except ValueError as exc:
+            raise InputError(f"observation row {n} ({row.get('variable')} {row.get('reference_period')}): {exc}",
+                             where=f"observations row {n}", fix="check the value, frequency and release date") from None
+    return out
+
+
 def quarterly_averages(frame: pd.DataFrame) -> pd.DataFrame:
     """Monthly rows → quarterly averages of complete quarters (three months); quarterly rows kept.
 
