@@ -140,3 +140,15 @@ def test_observations_stored_in_the_workspace_feed_the_model(store, observations
                                            "2024-12-31", seed=7, draws=2_000))[0]
     assert store.get_tables(run.output_digest)["selected_path"].equals(
         store.get_tables(direct.output_digest)["selected_path"])
+
+
+def test_only_the_selected_path_has_years_by_variables(store, observations):
+    """Readers that look for a years × six-variables table find exactly one: the selected path."""
+    run = macro_runs(run_macro_scenario(store, "an7", "trade_fragmentation", TRADE, observations, "2024-12-31",
+                                        seed=7, draws=1_000))[0]
+    tables = store.get_tables(run.output_digest)
+    shaped = [name for name, t in tables.items()
+              if set(VARIABLES) <= set(t.columns) and list(t.index) == ["2025", "2026", "2027"]]
+    assert shaped == ["selected_path"]
+    pct = tables["marginal_percentiles"]
+    assert list(pct.index) == list(VARIABLES) and ((pct >= 0) & (pct <= 1)).all().all()

@@ -20,7 +20,7 @@ table                       layout
 ``fan_chart``               rows '<variable>:<year>', columns p05 p25 p50 p75 p95
 ``unconditional``           rows 'unconditional_<i>:<year>', columns the six variables
 ``unconditional_ids``       rows 'unconditional_<i>', column simulation_id
-``marginal_percentiles``    rows years, columns variables (severity percentile of the selected path)
+``marginal_percentiles``    rows variables, columns years (severity percentile of the selected path)
 ``range_failures``          row 'trajectories', columns variables (trajectories failing the range check)
 ``estimation``              row 'value': nobs, max_modulus, draws, synthetic (1.0/0.0)
 ``data_label``              row 'value', column 'label': 'synthetic' or 'observed'
@@ -157,8 +157,9 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
            "inverse_priority_id": chosen.sensitivity["inverse_priority"]}
     row.update({f"reference_{v}": r for v, r in chosen.references.items()})
     tables["selection"] = pd.DataFrame([row], index=[request.risk])
-    tables["marginal_percentiles"] = pd.DataFrame(selection.marginal_percentiles(annual, VARIABLES, sid),
-                                                  index=years, columns=list(VARIABLES))
+    # rows variables, columns years: kept apart from (and shaped unlike) the selected path
+    tables["marginal_percentiles"] = pd.DataFrame(selection.marginal_percentiles(annual, VARIABLES, sid).T,
+                                                  index=list(VARIABLES), columns=years)
     points = [PointRef(variable=v, unit="%", transformation=ANNUAL_TRANSFORMATION[v], period=y,
                        table="selected_path", row=y, column=v, statistic="selected", simulation_id=sid,
                        risk=request.risk, status=ValueStatus.simulated)
