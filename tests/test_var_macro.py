@@ -62,8 +62,15 @@ def test_request_runs_var_and_writes_points(store, observations):
     assert path["real_gdp"].mean() < 0  # restriction: three-year mean GDP growth below 0
     sel = tables["selection"].loc["trade_fragmentation"]
     assert path["unemployment"].mean() > sel["reference_unemployment"]
-    points = store.find(ModelOutputPoint, run_id=run.run_id)
+    every = store.find(ModelOutputPoint, run_id=run.run_id)
+    points = [p for p in every if p.statistic == "selected"]
     assert len(points) == 18
+    quantiles = [p for p in every if p.quantile is not None]
+    assert len(quantiles) == 90 and {p.statistic for p in quantiles} == {"p05", "p25", "p50", "p75", "p95"}
+    median = next(p for p in quantiles if p.variable == "real_gdp" and p.period == "2026" and p.statistic == "p50")
+    assert median.value == tables["fan_chart"].loc["real_gdp:2026", "p50"] and median.quantile == 0.5
+    uncond = [p for p in every if p.statistic.startswith("unconditional_")]
+    assert len(uncond) == 54 and all(p.risk is None and p.simulation_id for p in uncond)
     for p in points:
         assert registry.read_point(store, p) == p.value == float(path.loc[p.row, p.column])
         assert p.simulation_id == int(sel["simulation_id"]) and p.risk == "trade_fragmentation"
@@ -98,7 +105,8 @@ def test_empty_admissible_set_is_a_stopped_run_with_tables(store, observations):
                                         seed=1, draws=500))[0]
     assert run.status is RunStatus.stopped and "no simulated path satisfies" in run.reason
     assert "fan_chart" in store.get_tables(run.output_digest)
-    assert store.find(ModelOutputPoint, run_id=run.run_id) == []
+    stored = store.find(ModelOutputPoint, run_id=run.run_id)
+    assert stored and not [p for p in stored if p.statistic == "selected"]
     with pytest.raises(StageStopped, match="selected no path"):
         selected_quarterly_path(store, run)
 

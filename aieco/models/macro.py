@@ -25,6 +25,10 @@ table                       layout
 ``estimation``              row 'value': nobs, max_modulus, draws, synthetic (1.0/0.0)
 ``data_label``              row 'value', column 'label': 'synthetic' or 'observed'
 ==========================  ===========================================================
+
+Output points: the selected path (statistic ``selected``, with simulation_id and risk;
+these become report claims), the fan-chart quantiles (statistic ``p05``…``p95`` with
+``quantile``) and the unconditional paths (statistic ``unconditional_<i>``, no risk).
 """
 
 from __future__ import annotations
@@ -139,12 +143,14 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     diagnostics["reference_year"] = last_year
     years = [str(y) for y in range(cfg.horizon_start, cfg.horizon_end + 1)]
     tables = common_tables(sim, annual, failures, fit, synthetic, years, seed)
+    distribution = common_points(tables, years, request.risk)
     try:
         chosen = selection.select_for_risk(request.risk, annual, VARIABLES, inputs["restrictions"], last_obs,
                                            range_ok)
     except StageStopped as stop:
         diagnostics["acceptance_share"] = None
-        return ModelResult(status=RunStatus.stopped, tables=tables, diagnostics=diagnostics, reason=stop.reason)
+        return ModelResult(status=RunStatus.stopped, tables=tables, points=distribution, diagnostics=diagnostics,
+                           reason=stop.reason)
     diagnostics["acceptance_share"] = chosen.acceptance_share
     sid = chosen.simulation_id
     tables["selected_path"] = pd.DataFrame(annual[sid - 1], index=years, columns=list(VARIABLES))
@@ -164,7 +170,23 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
                        table="selected_path", row=y, column=v, statistic="selected", simulation_id=sid,
                        risk=request.risk, status=ValueStatus.simulated)
               for y in years for v in VARIABLES]
-    return ModelResult(status=RunStatus.completed, tables=tables, points=points, diagnostics=diagnostics)
+    return ModelResult(status=RunStatus.completed, tables=tables, points=points + distribution,
+                       diagnostics=diagnostics)
+
+
+def common_points(tables: dict[str, pd.DataFrame], years: Sequence[str], risk: str) -> list[PointRef]:
+    """Fan-chart quantiles (statistic p05…p95, ``quantile`` set) and the unconditional paths
+    (statistic ``unconditional_<i>``, no risk: their ids are neutral)."""
+    points = [PointRef(variable=v, unit="%", transformation=ANNUAL_TRANSFORMATION[v], period=y, table="fan_chart",
+                       row=f"{v}:{y}", column=name, statistic=name, quantile=q, risk=risk)
+              for v in VARIABLES for y in years for name, q in QUANTILES.items()]
+    ids = tables["unconditional_ids"]["simulation_id"]
+    for label, sid in ids.items():
+        points += [PointRef(variable=v, unit="%", transformation=ANNUAL_TRANSFORMATION[v], period=y,
+                            table="unconditional", row=f"{label}:{y}", column=v, statistic=str(label),
+                            simulation_id=int(sid))
+                   for v in VARIABLES for y in years]
+    return points
 
 
 def common_tables(sim, annual: np.ndarray, failures: dict[str, int], fit, synthetic: bool,
