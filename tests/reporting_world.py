@@ -23,8 +23,9 @@ from aieco.records import (
     Source,
     SourceKind,
     SourceLocation,
-    VariableSpec,
     Role,
+    VariableSpec,
+    sha256_hex,
     utc_now,
 )
 from aieco.reporting.claims import ClaimSpec, link_claims, register_output_tests
@@ -76,9 +77,11 @@ class World:
 
 
 def _source(store: Store, publisher: str, title: str, published: date, short: str | None, tag: str) -> Source:
-    src = Source.create(path=f"/nonexistent/{tag}.pdf", sha256=f"{tag:0<64}"[:64], publisher=publisher, title=title,
+    path = store.path.parent / f"source-{tag}.txt"
+    path.write_text(f"{publisher}: {title}")
+    src = Source.create(path=str(path), sha256=sha256_hex(path.read_bytes()), publisher=publisher, title=title,
                         publication_date=published, retrieved_at=utc_now(), role=Role.generation,
-                        kind=SourceKind.pdf, series={"short_title": short} if short else {})
+                        kind=SourceKind.text, series={"short_title": short} if short else {})
     store.put(src)
     return src
 
