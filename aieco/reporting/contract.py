@@ -75,10 +75,12 @@ class Violation(BaseModel):
     offset: int = Field(description="Character offset inside that sentence's template.")
     text: str = Field(description="The offending text as written.")
     message: str = ""
+    text_offset: int | None = Field(None, description="Offset in the whole text (plain-text input only).")
 
     def __str__(self) -> str:
         where = "title" if self.sentence is None else f"sentence {self.sentence}"
-        return f"{where}, char {self.offset}: {self.rule}: {self.text!r} {self.message}".rstrip()
+        at = f"char {self.offset}" + (f" (text char {self.text_offset})" if self.text_offset is not None else "")
+        return f"{where}, {at}: {self.rule}: {self.text!r} {self.message}".rstrip()
 
 
 def split_sentences(text: str) -> list[tuple[int, str]]:
@@ -106,8 +108,11 @@ def check_numeric_contract(
     ``known_claims``: the claim ids a NUM token may name (registered ids at generation,
     passed claims after execution); None skips that check.
     """
+    starts: list[int] = []
     if isinstance(report, str):
-        sentences = [(None, t) for _, t in split_sentences(report)]
+        pieces = split_sentences(report)
+        starts = [start for start, _ in pieces]
+        sentences = [(None, t) for _, t in pieces]
     else:
         sentences = [(s, s.template) for s in report]
     found: list[Violation] = []
@@ -118,7 +123,10 @@ def check_numeric_contract(
         found += _check_text(text, index, known_claims, seen, allow_repeated_tokens)
         if draft is not None:
             found += _check_structure(draft, index)
-    return found
+    if starts:
+        found = [v.model_copy(update={"text_offset": starts[v.sentence] + v.offset}) if v.sentence is not None else v
+                 for v in found]
+    return sorted(found, key=lambda v: (-1 if v.sentence is None else v.sentence, v.offset))
 
 
 def _check_text(text: str, index: int | None, known: Collection[str] | None, seen: dict[str, int],

@@ -44,7 +44,7 @@ UP_WORDS = (r"ris(?:e|es|ing|en)|rose|increas(?:e|es|ed|ing)|climb(?:s|ed|ing)?|
             r"jump(?:s|ed)?|boost\w*|lift(?:s|ed|ing)?|push(?:es|ed)? up|recover\w*|rebound\w*|widen\w*")
 DOWN_WORDS = (r"declin(?:e|es|ed|ing)|fall(?:s|ing)?|fell|fallen|drop(?:s|ped|ping)?|decreas(?:e|es|ed|ing)|lower|"
               r"downward|downwards|contract(?:s|ed|ing|ion)|shrink\w*|shrank|weaken\w*|correction|slump\w*|"
-              r"slow(?:s|ed|ing)?|slowdown|deteriorat\w*|loss(?:es)?|tumbl\w*|plung\w*|erod\w*|erosion|downturn|"
+              r"slow(?:s|ed|ing)?|slowdown|deteriorat\w*|tumbl\w*|plung\w*|erod\w*|erosion|downturn|"
               r"recession|weigh(?:s|ed|ing)? on")
 DIRECTION_RE = re.compile(rf"\b(?:(?P<up>{UP_WORDS})|(?P<down>{DOWN_WORDS}))\b")
 #: "rise to X" states a target level, not the sign of a change.
@@ -273,8 +273,8 @@ def direction_violations(sentences: Sequence[SentenceDraft], values: Mapping[str
 
     A direction word attaches to the nearest variable mentioned in its sentence (labels),
     else to the nearest NUM token. The value checked is that variable's claim in the same
-    sentence, else in the next sentence (framing before the number), else in the previous
-    one ("this decline in house prices"). Levels ("rise to X", level transformations)
+    sentence, else in the previous one ("this decline in house prices"), else in the next
+    one (framing before the number). Levels ("rise to X", level transformations)
     carry no sign and are not checked.
     """
     names = dict(labels or {})
@@ -294,7 +294,7 @@ def direction_violations(sentences: Sequence[SentenceDraft], values: Mapping[str
             if not anchors:
                 continue
             variable = min(anchors, key=lambda a: abs(a[0] - d.start()))[1]
-            for neighbour in (index, index + 1, index - 1):
+            for neighbour in (index, index - 1, index + 1):
                 if not 0 <= neighbour < len(sentences):
                     continue
                 hits = [cid for _, cid in claims_in[neighbour] if values[cid][1].variable == variable]
