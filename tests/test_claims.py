@@ -39,7 +39,7 @@ def test_claim_spec_refuses_ids_that_would_break_the_token_grammar(risk, variabl
     spec = ClaimSpec(analysis_id="an", risk=risk, variable=variable, unit="percent", horizon="2025-2027",
                      transformation="level", period="2025", model_id="m")
     with pytest.raises(InputError):
-        spec.claim_id
+        _ = spec.claim_id
 
 
 def test_tests_are_registered_before_the_run_and_linked_after(store):

@@ -25,7 +25,8 @@ LABELS = {"house_prices": ["house prices", "property markets"], "real_gdp": ["re
 
 @pytest.mark.parametrize("value, unit, rounding, text", [
     (-1.14241, "percent", 3, "-1.142%"), (5.1701, "percent", 3, "5.170%"), (-0.0004, "percent", 3, "0.000%"),
-    (2.5, "pp", 1, "2.5 pp"), (25.0, "bp", 0, "25 bp"), (1.23456, "EUR bn", 2, "1.23 EUR bn"), (3.14159, "index", 2, "3.14"),
+    (2.5, "pp", 1, "2.5 pp"), (25.0, "bp", 0, "25 bp"), (1.23456, "EUR bn", 2, "1.23 EUR bn"),
+    (3.14159, "index", 2, "3.14"),
 ])
 def test_format_value(value, unit, rounding, text):
     assert format_value(value, unit, rounding) == text

@@ -17,22 +17,22 @@ from aieco.records import SentenceKind
 from aieco.reporting.schema import ClaimBrief, RelationBrief, ReportContext, ReportDraft, SentenceDraft
 
 _FIRST_STEP = (
-    "When {src} rises, {dst} tends to {move}.",
-    "The channel starts with {src}: a rise there {verb} {dst}.",
-    "Higher {src} {verb} {dst}, which opens the channel.",
+    "A rise in {src} tends to {verb} {dst}.",
+    "The channel starts with {src}: a rise there {verbs} {dst}.",
+    "An increase in {src} {verbs} {dst}, which opens the channel.",
 )
 _NEXT_STEP = (
     "In turn, a change in {src} carries through to {dst}, which tends to move {same}.",
-    "{Src} then feeds into {dst}, with the cited evidence linking them {same}.",
+    "The movement in {src} then feeds into {dst}, with the cited evidence linking them {same}.",
     "From there, {src} shapes {dst}, and both tend to move {same}.",
 )
-_MOVE = {"+": "rise", "-": "fall"}
-_VERB = {"+": "lifts", "-": "weighs on"}
+_VERB = {"+": ("lift", "lifts"), "-": ("weigh on", "weighs on")}
 _SAME = {"+": "in the same direction", "-": "in opposite directions"}
 
-_OPENERS = ("In {when}, the model puts {first}", "For {when}, {first_subject} comes in at {first_value}",
-            "The {when} outcome has {first}", "Turning to {when}, the projection sets {first}")
-_JOINERS = (", while {item}", ", alongside {item}", "; {item}", ", and {item}")
+_OPENERS = ("In {when}, the model puts {items}", "For {when}, the projection has {items}",
+            "The {when} outcome sets {items}", "Turning to {when}, the model places {items}")
+_RANGE_OPENER = "Averaged over {when}, the model puts {items}"
+_LISTS = ("{head} and {last}", "{head}, together with {last}", "{head} as well as {last}")
 
 
 def write_report(context: ReportContext) -> ReportDraft:
@@ -59,8 +59,8 @@ def write_report(context: ReportContext) -> ReportDraft:
 def _mechanism_sentence(rel: RelationBrief, step_no: int, position: int) -> SentenceDraft:
     forms = _FIRST_STEP if step_no == 0 else _NEXT_STEP
     text = forms[position % len(forms)].format(
-        src=rel.src_label, dst=rel.dst_label, Src=rel.src_label[:1].upper() + rel.src_label[1:],
-        move=_MOVE[rel.sign], verb=_VERB[rel.sign], same=_SAME[rel.sign])
+        src=rel.src_label, dst=rel.dst_label, verb=_VERB[rel.sign][0], verbs=_VERB[rel.sign][1],
+        same=_SAME[rel.sign])
     return SentenceDraft(kind=SentenceKind.qualitative, template=text[:1].upper() + text[1:],
                          cited_relation_ids=[rel.relation_id])
 
@@ -72,20 +72,18 @@ def _number_sentences(claims: list[ClaimBrief]) -> list[SentenceDraft]:
     out = []
     for k, period in enumerate(sorted(by_period, key=lambda p: ("-" in p, p))):
         group = by_period[period]
-        when = f"{{{{DATE:{period}}}}}" + (" on average" if "-" in period else "")
         # Three claims per sentence at most, so the prose does not become a table.
         for part_no in range(0, len(group), 3):
             part = group[part_no:part_no + 3]
             items = [f"{c.label} at {{{{NUM:{c.claim_id}}}}}" for c in part]
-            if part_no == 0:
-                text = _OPENERS[k % len(_OPENERS)].format(
-                    when=when, first=items[0], first_subject=part[0].label,
-                    first_value=f"{{{{NUM:{part[0].claim_id}}}}}")
+            listed = items[0] if len(items) == 1 else _LISTS[(k + part_no) % len(_LISTS)].format(
+                head=", ".join(items[:-1]), last=items[-1])
+            if part_no:
+                text = f"In the same period, the model also puts {listed}"
+            elif "-" in period:
+                text = _RANGE_OPENER.format(when=f"{{{{DATE:{period}}}}}", items=listed)
             else:
-                text = f"In the same period, the model also puts {items[0]}"
-            for j, item in enumerate(items[1:]):
-                text += _JOINERS[(k + j) % len(_JOINERS)].format(item=item)
-            text = text[:1].upper() + text[1:] + "."
-            out.append(SentenceDraft(kind=SentenceKind.numerical, template=text,
+                text = _OPENERS[k % len(_OPENERS)].format(when=f"{{{{DATE:{period}}}}}", items=listed)
+            out.append(SentenceDraft(kind=SentenceKind.numerical, template=text[:1].upper() + text[1:] + ".",
                                      claim_ids=[c.claim_id for c in part]))
     return out
