@@ -1,9 +1,11 @@
 """The numeric contract: positive and negative controls, including inputs made to slip past a naive regex."""
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from aieco.records import claim_id_for
-from aieco.reporting.contract import check_numeric_contract, date_token_problem, split_sentences
+from aieco.reporting.contract import TOKEN_RE, check_numeric_contract, date_token_problem, split_sentences
 from aieco.reporting.schema import SentenceDraft
 
 CID = claim_id_for("an_x", "trade_fragmentation", "real_gdp", "2025", horizon="2025-2027", unit="percent",
@@ -135,3 +137,34 @@ def test_sentence_split_keeps_tokens_whole():
     pieces = split_sentences(text)
     assert [t for _, t in pieces] == [f"A {{{{NUM:{CID}}}}} stands.", "B follows!", "C ends?"]
     assert all(text[s:s + len(t)] == t for s, t in pieces)
+
+
+CLEAN = f"In {{{{DATE:2025}}}}, real GDP growth is projected at {{{{NUM:{CID}}}}} as tariffs rise."
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.characters(categories=["Nd"]), st.integers(min_value=0, max_value=len(CLEAN)))
+def test_any_decimal_digit_of_any_script_outside_tokens_is_rejected(digit, where):
+    tokens = [m.span() for m in TOKEN_RE.finditer(CLEAN)]
+    assume(not any(a < where < b for a, b in tokens))
+    text = CLEAN[:where] + digit + CLEAN[where:]
+    found = [v for v in check_numeric_contract(text, known_claims=KNOWN) if v.rule == "digit"]
+    assert found and text[found[0].text_offset:].startswith(found[0].text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"]),
+       st.sampled_from(["five percent", "twenty-five basis points", "two thirds of", "three billion"]))
+def test_format_characters_do_not_hide_quantity_words(hidden, phrase):
+    cut = len(phrase) // 2
+    text = f"Losses reach {phrase[:cut]}{hidden}{phrase[cut:]} in the adverse case."
+    found = {v.rule for v in check_numeric_contract(text)}
+    assert "hidden_character" in found and found & {"number_word", "percent", "basis_points", "fraction_word"}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(sorted(KNOWN)), min_size=1, max_size=2, unique=True),
+       st.sampled_from(["Growth stands at", "Prices come in at", "The model puts the outcome at"]))
+def test_valid_tokens_in_plain_prose_are_always_accepted(ids, lead):
+    text = " ".join(f"{lead} {{{{NUM:{cid}}}}} over {{{{DATE:horizon}}}}." for cid in ids)
+    assert check_numeric_contract(text, known_claims=KNOWN) == []

@@ -128,3 +128,12 @@ def test_cli_report_list_and_export(store, world, tmp_path):
     assert "[8.207%](#pt-" in res.output
     res = cli("-w", str(store.path), "--json", "report", "export", "rpt_missing", "--format", "md")
     assert res.exit_code == 2 and json.loads(res.output)["error"] == "InputError"
+
+
+def test_reporting_bench_section_runs_end_to_end():
+    from aieco.benchmarks import run_section
+
+    out = run_section("reporting", quick=True)
+    names = {f["name"] for f in out["figures"]}
+    assert {"contract_sentences_per_s", "write_and_render_18_claims", "export_all_five_formats"} <= names
+    assert all(f["value"] > 0 for f in out["figures"])
