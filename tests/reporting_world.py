@@ -18,6 +18,7 @@ from aieco.records import (
     ModelRun,
     ModelSpecification,
     Relation,
+    Restriction,
     Role,
     RunStatus,
     Sign,
@@ -115,6 +116,10 @@ def build_world(store: Store, *, link: bool = True) -> World:
             "House prices and unemployment move together", "house_prices", "unemployment", Sign.negative,
             decision="rejected"),
     }
+    store.put(Restriction.create(
+        analysis_id=ANALYSIS, risk=RISK, variable="house_prices", model_variable="house_prices", direction=-1,
+        priority=1, derivation="target",
+        supporting_relation_ids=[rels["rates_mortgage"].relation_id, rels["mortgage_house"].relation_id]))
     entry = register(SPEC, toy_model)
     history = pd.DataFrame({"real_gdp": [0.5, 0.7, 0.9]}, index=["2024Q2", "2024Q3", "2024Q4"])
     input_digest = store.put_tables({"history": history})

@@ -36,6 +36,9 @@ def test_html_is_self_contained_and_links_every_number(store, rendered):
     assert f'id="run-{w.run.run_id}"' in page and w.run.output_digest in page and w.run.code_digest in page
     assert "“Higher long-term rates feed into mortgage rates”" in page and 'id="note-1"' in page
     assert "(ESRB, Adverse scenario 2018, p. 5)" in page
+    section = page[page.index(f'id="run-{w.run.run_id}"'):]
+    assert "house_prices decrease (three_year_mean, 2025-2027, priority 1)" in section
+    assert "mortgage_rates -→ house_prices (ECB, FSR Nov 2023, p. 31): “Rising mortgage rates weigh on" in section
 
 
 def test_markdown_links_numbers_and_footnotes_quotes(store, rendered):

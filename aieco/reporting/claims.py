@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from aieco.config import get_settings
 from aieco.errors import InputError
 from aieco.records import (
     Claim,
@@ -49,8 +50,9 @@ class ClaimSpec(BaseModel):
     transformation: str = Field(description="Transformation or aggregation a_k, e.g. 'annual_log_change'.")
     period: str = Field(description="Period the value refers to: 2025, 2025-2027, 2025Q3, 2025H2.")
     model_id: str = Field(description="Model specification m_k.")
-    rounding: int = Field(3, ge=0, le=12, description="ρ_k: decimals of Round(z).")
-    tolerance: float = Field(UNROUNDED_TOLERANCE, ge=0.0, description="ε_k.")
+    rounding: int = Field(default_factory=lambda: get_settings().report.rounding, ge=0, le=12,
+                          description="ρ_k: decimals of Round(z).")
+    tolerance: float = Field(default_factory=lambda: get_settings().report.tolerance, ge=0.0, description="ε_k.")
     statistic: str = Field("value", description="Which statistic of the run: value | selected | median …")
     entity: str | None = Field(None, description="Bank or other entity, if any.")
     required_diagnostics: list[str] = Field(default_factory=list)

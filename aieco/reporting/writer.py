@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from aieco.config import get_settings
 from aieco.records import SentenceKind
 from aieco.reporting.schema import ClaimBrief, RelationBrief, ReportContext, ReportDraft, SentenceDraft
 
@@ -70,11 +71,12 @@ def _number_sentences(claims: list[ClaimBrief]) -> list[SentenceDraft]:
     for c in claims:
         by_period[c.period].append(c)
     out = []
+    per = max(1, get_settings().report.max_claims_per_sentence)
     for k, period in enumerate(sorted(by_period, key=lambda p: ("-" in p, p))):
         group = by_period[period]
-        # Three claims per sentence at most, so the prose does not become a table.
-        for part_no in range(0, len(group), 3):
-            part = group[part_no:part_no + 3]
+        # A few claims per sentence at most, so the prose does not become a table.
+        for part_no in range(0, len(group), per):
+            part = group[part_no:part_no + per]
             items = [f"{c.label} at {{{{NUM:{c.claim_id}}}}}" for c in part]
             listed = items[0] if len(items) == 1 else _LISTS[(k + part_no) % len(_LISTS)].format(
                 head=", ".join(items[:-1]), last=items[-1])
