@@ -46,6 +46,7 @@ def test_positive_controls_are_accepted(text):
     ("A quarter of banks breach the buffer.", "fraction_word"),
     ("Half of the banks breach the buffer.", "fraction_word"),
     ("Profits halve.", "fraction_word"),
+    ("Profits fall by a third.", "fraction_word"),
     ("Losses double.", "fraction_word"),
     ("Losses reach €3bn.", "currency"),
     ("Losses reach €3bn.", "digit"),

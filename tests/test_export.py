@@ -55,6 +55,8 @@ def test_latex_uses_the_framed_environment(store, rendered):
     assert r"\usepackage{framed}" in tex and tex.count(r"\begin{framed}") == 1
     assert r"\noindent\emph{Impact of higher financing costs on property markets}" in tex
     assert r"}{-2.527\%}" in tex and r"p.~5" in tex and r"\footnote{" in tex
+    links = re.findall(r"\\hyperlink\{([^}]+)\}", tex)
+    assert len(links) == 4 and all(f"\\hypertarget{{{a}}}" in tex and "_" not in a for a in links)
 
 
 def test_latex_compiles_when_a_tex_engine_is_present(store, rendered, tmp_path):

@@ -52,6 +52,7 @@ WORD_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         rf"\b(?:a|one|two|three|four|five)[\s-]+(?:half|third|quarter|fifth|tenth)s?\s+of\b"
         rf"|\b(?:two|three|four)[\s-]+(?:{_FRACTIONS})\b"
         rf"|(?<!first )(?<!second )(?<!latter )(?<!former )\bhalf\s+of\b|\bby\s+half\b"
+        rf"|\bby\s+(?:a|one)[\s-]+(?:third|quarter|fifth|tenth)\b"
         rf"|\bhalv(?:e|ed|es|ing)\b|\b(?:doubl|tripl|quadrupl)(?:e|ed|es|ing)\b|\btwofold\b|\bthreefold\b")),
     ("number_word", re.compile(
         rf"\b(?:{_TENS})(?:[\s-]?(?:{_UNITS}))?|\b(?:{_TEENS}|{_SCALES})\b"

@@ -250,11 +250,15 @@ def tex_escape(text: str) -> str:
     return "".join(_TEX.get(c, c) for c in text)
 
 
+def _tex_anchor(point_id: str) -> str:
+    return _anchor(point_id).replace("_", "-")  # underscores in hyperref names need care; avoid them
+
+
 def to_latex(view: ReportView) -> bytes:
     r = view.report
 
     def link(text: str, run_id: str, point_id: str) -> str:
-        return rf"\hyperlink{{{_anchor(point_id)}}}{{{tex_escape(text)}}}"
+        return rf"\hyperlink{{{_tex_anchor(point_id)}}}{{{tex_escape(text)}}}"
 
     def cite(seg: Segment, nos: list[int]) -> str:
         notes = "".join(rf"\footnote{{{tex_escape(ref)}: ``{tex_escape(rel.quote)}''}}"
@@ -270,7 +274,7 @@ def to_latex(view: ReportView) -> bytes:
         lines += [rf"\subsection*{{Run \texttt{{{tex_escape(s.run.run_id)}}}}}", r"\begin{description}"]
         lines += [rf"\item[{tex_escape(k)}] \texttt{{\detokenize{{{v}}}}}" for k, v in _run_facts(s)]
         lines += [r"\end{description}", r"\begin{itemize}"]
-        lines += [rf"\item \hypertarget{{{_anchor(p.point_id)}}}{{\texttt{{{tex_escape(cid)}}}}}: "
+        lines += [rf"\item \hypertarget{{{_tex_anchor(p.point_id)}}}{{\texttt{{{tex_escape(cid)}}}}}: "
                   rf"{tex_escape(p.variable)}, {tex_escape(p.period)}, {tex_escape(p.unit)}, "
                   rf"{tex_escape(p.table_name)} / {tex_escape(p.row)} / {tex_escape(p.column)} = {p.value!r}"
                   for p, cid in s.points]
