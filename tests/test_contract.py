@@ -30,6 +30,7 @@ def rules(text: str, **kw) -> list[str]:
     "Costs are reported in EUR terms for the euro area.",
     "The third channel is the weakest; a percentile view is not used.",
     "Real GDP growth turns negative while equity prices fall.",
+    "Lower profits weigh on the CET1 ratio of banks in G20 economies.",
 ])
 def test_positive_controls_are_accepted(text):
     assert check_numeric_contract(text, known_claims=KNOWN) == []
@@ -47,6 +48,10 @@ def test_positive_controls_are_accepted(text):
     ("Half of the banks breach the buffer.", "fraction_word"),
     ("Profits halve.", "fraction_word"),
     ("Profits fall by a third.", "fraction_word"),
+    ("The CET1 ratio falls by 2 points.", "digit"),
+    ("The CET 1 ratio falls.", "digit"),
+    ("The CET12 ratio falls.", "digit"),
+    ("The cet1 ratio falls.", "digit"),
     ("Losses double.", "fraction_word"),
     ("Losses reach €3bn.", "currency"),
     ("Losses reach €3bn.", "digit"),

@@ -14,6 +14,7 @@ Rules (``Violation.rule``): ``digit``, ``number_word``, ``fraction_word``, ``per
 ``basis_points``, ``currency``, ``hidden_character``, ``malformed_token``, ``year_in_num``,
 ``relation_in_num``, ``unknown_claim``, ``repeated_token``, ``bad_date``, and, for
 structured sentences, ``claim_list_mismatch``, ``num_in_qualitative``, ``missing_num``.
+Names listed in ``settings.report.named_terms`` (CET1, G20 …) are not quantities.
 The text is checked character by character on Unicode categories (any decimal digit,
 full-width or not; any currency symbol) and on its NFKC form with format characters
 (zero-width spaces…) removed, so spacing or encoding tricks do not hide a quantity.
@@ -27,6 +28,7 @@ from collections.abc import Collection, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from aieco.config import get_settings
 from aieco.records import SentenceKind
 from aieco.reporting.schema import SentenceDraft
 
@@ -153,11 +155,20 @@ def _check_text(text: str, index: int | None, known: Collection[str] | None, see
         if value in seen and not allow_repeated:
             add("repeated_token", m.start(), m.end(), "each claim is rendered once per report")
         seen.setdefault(value, index if index is not None else -1)
-    rest = "".join(masked)
+    rest = _mask_named_terms("".join(masked))
     for m in re.finditer(r"[{}]+", rest):
         add("malformed_token", m.start(), m.end(), "a brace outside a valid {{NUM:…}} or {{DATE:…}} token")
     _check_characters(text, rest, add)
     return found
+
+
+def _mask_named_terms(text: str) -> str:
+    """Names such as CET1 or G20 carry digits that are not quantities (settings.report.named_terms)."""
+    terms = get_settings().report.named_terms
+    if not terms:
+        return text
+    pattern = r"(?<![\w-])(?:" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")(?![\w-])"
+    return re.sub(pattern, lambda m: "N" * len(m.group(0)), text)
 
 
 def _check_characters(text: str, rest: str, add) -> None:
