@@ -108,3 +108,24 @@ def test_registered_tests_are_append_only(store):
 
     with pytest.raises(IntegrityError):
         store.execute_raw("UPDATE output_tests SET tolerance = 1 WHERE phase = 'registered'")
+
+
+def test_a_stopped_run_releases_no_claim(store):
+    from aieco.errors import StageStopped
+
+    def stopping_model(request, inputs, seed):
+        raise StageStopped("VAR unstable", stage="execution")
+
+    entry = register(SPEC, stopping_model)
+    try:
+        spec = ClaimSpec(analysis_id="an_stop", risk=RISK, variable="real_gdp", unit="percent", horizon=HORIZON,
+                         transformation="annual_log_change", period="2025", model_id="toy_macro")
+        tests = register_output_tests(store, [spec])
+        request = ModelRequest.create(analysis_id="an_stop", risk=RISK, outputs=SPEC.outputs, restriction_ids=["r"])
+        run = execute(store, entry, request, {}, seed=1)
+    finally:
+        unregister("toy_macro")
+    assert run.status.value == "stopped"
+    result = link_claims(store, run, tests)[0]
+    assert result.result == "fail" and "no output point" in result.detail
+    assert passed_claims(store, "an_stop") == {}
