@@ -193,3 +193,15 @@ def test_several_numbers_in_one_sentence_each_need_a_passed_test(store):
     store.execute_raw("DROP TRIGGER output_tests_no_delete")
     store.execute_raw("DELETE FROM output_tests WHERE claim_id = ? AND phase = 'result'", [cid])
     _fails(store, d, "unknown_claim", sentence=2)
+
+
+def test_run7_trade_text_contraction_with_positive_growth_is_caught(store):
+    """Run 7 (trade): 'slow further to 0.595%, continuing the trend of economic contraction'."""
+    w = build_world(store)
+    cid = w.cid("real_gdp", "2027")
+    s = SentenceDraft(kind="numerical", claim_ids=[cid], template=(
+        f"By {{{{DATE:2027}}}}, real GDP growth is projected to slow further to {{{{NUM:{cid}}}}}, continuing the "
+        "trend of economic contraction."))
+    r = resolve_claim(store, cid)
+    found = direction_violations([s], {cid: (r.value, r.claim)})
+    assert [v.text for v in found] == ["contraction"]
