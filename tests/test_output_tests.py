@@ -65,7 +65,11 @@ def test_each_field_of_the_test_must_match(change, word):
     assert any(word in w for w in why), why
 
 
-@pytest.mark.parametrize("value, ok", [(True, True), ({"passed": True}, True), ({"passed": False}, False),
-                                       ({"value": 3}, False), (None, False), (False, False), (0.93, True)])
+@pytest.mark.parametrize("value, ok", [
+    (True, True), ({"passed": True}, True), ({"passed": False}, False), (None, False), (False, False), (0.93, True),
+    ({"max_modulus": 0.97, "stable": True}, True), ({"max_modulus": 1.02, "stable": False}, False),
+    ({"nobs": 95, "required": 80}, True), ({"nobs": 70, "required": 80}, False),
+    ({"failures": 3, "passed_share": 0.9}, True), ({"ok": False}, False),
+])
 def test_diagnostic_passed(value, ok):
     assert diagnostic_passed(value) is ok

@@ -143,9 +143,19 @@ def output_test_failures(test: OutputTest, run: ModelRun, spec: ModelSpecificati
 
 
 def diagnostic_passed(value: Any) -> bool:
-    """A diagnostic passes when present and not false; a dict passes through its 'passed' key."""
+    """Whether a required diagnostic holds.
+
+    ``True``/numbers pass, ``None``/``False`` fail. A dict passes through its verdict when it
+    states one — ``passed``, ``stable`` or ``ok`` — or ``nobs >= required``; a dict without a
+    verdict (e.g. range-check counts) passes by being present, since the model computed it.
+    """
     if isinstance(value, dict):
-        return bool(value.get("passed", False))
+        for key in ("passed", "stable", "ok"):
+            if key in value:
+                return bool(value[key])
+        if "nobs" in value and "required" in value:
+            return value["nobs"] is not None and value["required"] is not None and value["nobs"] >= value["required"]
+        return True
     return value is not None and value is not False
 
 
