@@ -13,7 +13,8 @@ Token grammar (exact; anything else with a brace is malformed)::
 Rules (``Violation.rule``): ``digit``, ``number_word``, ``fraction_word``, ``percent``,
 ``basis_points``, ``currency``, ``hidden_character``, ``malformed_token``, ``year_in_num``,
 ``relation_in_num``, ``unknown_claim``, ``repeated_token``, ``bad_date``, and, for
-structured sentences, ``claim_list_mismatch``, ``num_in_qualitative``, ``missing_num``.
+structured sentences, ``claim_list_mismatch``, ``num_in_qualitative``, ``num_in_temporal``,
+``missing_num``.
 Names listed in ``settings.report.named_terms`` (CET1, G20 …) are not quantities.
 The text is checked character by character on Unicode categories (any decimal digit,
 full-width or not; any currency symbol) and on its NFKC form with format characters
@@ -250,9 +251,9 @@ def _check_structure(draft: SentenceDraft, index: int) -> list[Violation]:
         found.append(Violation(rule="claim_list_mismatch", sentence=index, offset=0, text=draft.template,
                                message=f"tokens name {sorted(set(ids))}, claim_ids lists "
                                        f"{sorted(set(draft.claim_ids))}"))
-    if draft.kind is SentenceKind.qualitative and ids:
-        found.append(Violation(rule="num_in_qualitative", sentence=index, offset=draft.template.find("{{NUM"),
-                               text=draft.template, message="a qualitative sentence carries no model output"))
+    if draft.kind is not SentenceKind.numerical and ids:
+        found.append(Violation(rule=f"num_in_{draft.kind.value}", sentence=index, offset=draft.template.find("{{NUM"),
+                               text=draft.template, message=f"a {draft.kind.value} sentence carries no model output"))
     if draft.kind is SentenceKind.numerical and not ids:
         found.append(Violation(rule="missing_num", sentence=index, offset=0, text=draft.template,
                                message="a numerical sentence needs at least one {{NUM:…}} token"))
