@@ -202,14 +202,15 @@ def project_cet1(
             for c in COMPONENTS:
                 m = models[c]
                 base = float(m.fixed_effects.loc[b]) + m.coef[:, 0] + m.coef[:, 4:] @ x[h]
-                value, n_cross = _draw_component(m, base, lags[c], ratio_lag, log_rwa_lag, rng)
+                with np.errstate(invalid="ignore", over="ignore"):  # non-finite paths stop below
+                    value, n_cross = _draw_component(m, base, lags[c], ratio_lag, log_rwa_lag, rng)
                 crossings[c] += n_cross
                 drawn[c][:, h] = value
                 lags[c] = value
             # Eq. (cet1capital) and Eq. (rwarecursion)
             net = drawn["n"][:, h] - drawn["l"][:, h] - drawn["o"][:, h] + drawn["a"][:, h]
-            capital[:, h + 1] = capital[:, h] + net / 100 * rwa[:, h]
-            with np.errstate(over="ignore"):
+            with np.errstate(invalid="ignore", over="ignore"):
+                capital[:, h + 1] = capital[:, h] + net / 100 * rwa[:, h]
                 rwa[:, h + 1] = rwa[:, h] * np.exp(drawn["g"][:, h] / 100)
         worst = max(worst, verify_recursions(capital, rwa, drawn, where=f"bank {b}"))
         ratio_out[ib] = 100 * capital / rwa  # Eq. (cet1ratio), only after the checks

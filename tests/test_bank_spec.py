@@ -1,0 +1,96 @@
+"""Registry integration: a selected macro path drives both bank models; runs, points, gates."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from aieco.errors import InputError
+from aieco.models import registry
+from aieco.models.bank.panel import MACRO_VARIABLES
+from aieco.models.bank.spec import (
+    annual_path_from_run,
+    demo_validation_inputs,
+    register_bank_models,
+    run_bank_models,
+    run_bank_validation,
+)
+from aieco.models.registry import ModelResult
+from aieco.records import ModelOutputPoint, ModelRequest, ModelSpecification, RunStatus, ValidationGate, VariableSpec
+
+FAST = {"quantiles": [0.1, 0.5, 0.9]}
+ANNUAL = pd.DataFrame({"real_gdp": [-1.5, 0.0, 1.0], "inflation": [3.0, 2.5, 2.0],
+                       "unemployment": [7.5, 8.0, 7.8], "long_term_rate": [3.5, 3.8, 3.6],
+                       "equity_prices": [-25.0, -5.0, 5.0], "house_prices": [-6.0, -3.0, 0.0]},
+                      index=[2025, 2026, 2027])
+
+
+def _macro_run(store):
+    """A stand-in macro_var run whose output holds a long-format selected annual path per risk."""
+    long = pd.DataFrame([{"risk": "trade", "variable": v, "period": str(y), "value": float(ANNUAL.loc[y, v])}
+                         for y in ANNUAL.index for v in MACRO_VARIABLES])
+    spec = ModelSpecification.create(model_id="macro_var_stub", version="0", inputs=[], snapshot="s",
+                                     outputs=[VariableSpec(variable="real_gdp", unit="%", frequency="A",
+                                                           transformation="annual_growth")],
+                                     entry_point="tests:none", min_restrictions=0)
+    entry = registry.register(spec, lambda req, inp, seed: ModelResult(status=RunStatus.completed,
+                                                                        tables={"selected_paths": long}))
+    req = ModelRequest.create(analysis_id="a1", risk="trade", outputs=spec.outputs, restriction_ids=[])
+    try:
+        return registry.execute(store, entry, req, {}, seed=0)
+    finally:
+        registry.unregister("macro_var_stub")
+
+
+def test_selected_macro_run_drives_both_models(store):
+    macro = _macro_run(store)
+    got = annual_path_from_run(store, macro.run_id, risk="trade")
+    pd.testing.assert_frame_equal(got.loc[:, list(MACRO_VARIABLES)], ANNUAL, check_names=False, check_dtype=False)
+    runs = run_bank_models(store, "a1", macro.run_id, seed=3, paths=100, fit_options=FAST)
+    assert [r.model_id for r in runs] == ["bank_feols_fit", "bank_feols", "bank_feqar_fit", "bank_feqar"]
+    assert all(r.status == RunStatus.completed for r in runs)
+    proj = runs[-1]
+    assert macro.run_id in proj.parent_runs and runs[2].run_id in proj.parent_runs
+    assert any("euro-area annual scenario path" in a for a in proj.diagnostics["scenario_assumptions"])
+    assert proj.diagnostics["identity_max_error"] <= 1e-9
+    assert set(proj.diagnostics["quantile_crossing_share"]) == {"n", "l", "o", "a", "g"}
+    points = store.find(ModelOutputPoint, run_id=proj.run_id)
+    assert len(points) == 40 * 6 * 4 + 40 * 4
+    p = next(pt for pt in points if pt.variable == "cet1_depletion" and pt.statistic == "p50")
+    assert registry.read_point(store, p) == p.value
+    tables = store.get_tables(proj.output_digest)
+    assert set(tables) == {"cet1_ratio", "depletion", "depletion_distribution", "cet1_ratio_paths"}
+    fit = store.get_tables(runs[2].output_digest)
+    assert list(fit["dropped"].index) == ["FR90", "IT90"]
+    assert fit["params"].shape == (5 * 3, 4 + len(MACRO_VARIABLES))
+
+
+def test_validation_stores_gates(store):
+    official, scenario = demo_validation_inputs()
+    runs, gates = run_bank_validation(store, "a1", official, scenario, seed=1, paths=200, fit_options=FAST,
+                                      bootstrap_reps=50)
+    assert [r.role for r in runs] == ["validation"] * 4
+    assert {g.model_id for g in gates} == {"bank_feols", "bank_feqar"}
+    stored = store.find(ValidationGate)
+    assert len(stored) == 2
+    for g in stored:
+        assert set(g.metrics) >= {"mae", "rmse", "spearman", "top_quartile_recall", "coverage", "boot_mae_diff"}
+        assert g.passed == (g.metrics["mae"] <= 2 and g.metrics["spearman"] >= 0.5 and g.metrics["coverage"] >= 0.75)
+    t = store.get_tables(runs[1].output_digest)
+    assert {"validation", "validation_metrics"} <= set(t)
+
+
+def test_missing_macro_path_is_an_input_error(store):
+    with pytest.raises(InputError):
+        annual_path_from_run(store, "run_missing")
+    macro = _macro_run(store)
+    with pytest.raises(InputError, match="no annual path"):
+        annual_path_from_run(store, macro.run_id, risk="unknown-risk")
+
+
+def test_specifications_registered():
+    entries = register_bank_models()
+    assert set(entries) == {"bank_feols_fit", "bank_feqar_fit", "bank_feols", "bank_feqar"}
+    spec = entries["bank_feqar"].spec
+    assert {o.variable for o in spec.outputs} == {"cet1_ratio", "cet1_depletion"}
+    assert {i.variable for i in spec.inputs} == set(MACRO_VARIABLES)
