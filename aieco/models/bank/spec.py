@@ -125,7 +125,8 @@ def _fit(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
     }
     if kind == "feols":
         tables["residuals"] = pd.DataFrame(resid)
-    period = f"{panel.data['period'].iloc[panel.data['t'].argmin()]}-{panel.data['period'].iloc[panel.data['t'].argmax()]}"
+    first, last = panel.data["t"].argmin(), panel.data["t"].argmax()
+    period = f"{panel.data['period'].iloc[first]}-{panel.data['period'].iloc[last]}"
     points = [PointRef(variable="bank_component_coefficient", unit="coefficient", transformation="level",
                        period=period, table="params", row=r, column=c, statistic=f"{r.split('|')[0]}.{c}",
                        quantile=None if r.endswith("|mean") else float(r.split("|")[1]),
@@ -275,7 +276,7 @@ def annual_path_from_run(store: Store, run_id: str, risk: str | None = None) -> 
         raise InputError(f"macro run {run_id} not found or has no output", where="macro run",
                          fix="pass the run id of a completed macro_var run")
     tables = store.get_tables(run.output_digest)
-    for name, t in sorted(tables.items()):
+    for _name, t in sorted(tables.items()):
         if set(MACRO_VARIABLES) <= set(t.columns):
             frame = t
             if "risk" in t.columns and risk is not None:
@@ -431,3 +432,31 @@ def bank_panel_summary(panel: BankPanel) -> dict[str, Any]:
     return {"banks": len(panel.banks), "observations": int(len(panel.data)),
             "dropped": panel.dropped.to_dict(orient="records"),
             "countries": sorted(set(panel.data["country"])), "assumptions": panel.assumptions}
+
+
+def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None = None) -> list[ValidationGate]:
+    """Validate the simple comparators of :func:`eba_comparators` against official EBA adverse depletion.
+
+    Each comparator's per-bank validation table is stored as an artifact (digest named in the
+    gate's detail) and its :class:`ValidationGate` is stored with model id ``eba_<comparator>``.
+    """
+    from pathlib import Path
+
+    from aieco.models.bank.eba import eba_bank_outcomes, eba_comparators, load_eba_stress_test
+
+    s = get_settings().bank
+    outcomes = eba_bank_outcomes(load_eba_stress_test(Path(path)))
+    official = outcomes.reset_index()[["bank_id", "official_depletion"]]
+    thresholds = Thresholds(s.mae_max, s.spearman_min, s.coverage_min)
+    gates = []
+    for name, preds in eba_comparators(outcomes).items():
+        table, metrics, passed = validate(preds, official, thresholds=thresholds, reps=int(reps or s.bootstrap_reps),
+                                          seed=seed)
+        table_digest = store.put_tables({"validation": table, "outcomes": outcomes})
+        gate = validation_gate(f"eba_{name}", None, metrics, thresholds, passed)
+        gate = ValidationGate.create(**{**gate.model_dump(exclude={"gate_id"}),
+                                        "detail": f"{gate.detail}; source {Path(path).name}; table artifact "
+                                                  f"{table_digest}"})
+        store.put(gate)
+        gates.append(gate)
+    return gates

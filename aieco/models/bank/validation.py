@@ -37,7 +37,8 @@ def top_quartile_recall(official: np.ndarray, predicted: np.ndarray) -> float:
     return len(top_off & top_pred) / k
 
 
-def depletion_metrics(official: np.ndarray, predicted: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> dict[str, float]:
+def depletion_metrics(official: np.ndarray, predicted: np.ndarray, lower: np.ndarray,
+                      upper: np.ndarray) -> dict[str, float]:
     """MAE, RMSE (pp), Spearman, top-quartile recall and interval coverage of CET1 depletion."""
     err = predicted - official
     if np.ptp(predicted) == 0 or np.ptp(official) == 0:
@@ -109,7 +110,8 @@ def validate(predictions: pd.DataFrame, official: pd.DataFrame, *, thresholds: T
         upper, error, covered; ``metrics``: model measures, no-change measures (``no_change_*``)
         and the bootstrap comparison (``boot_*``); ``passed``: all three thresholds met.
     """
-    for frame, cols, name in ((predictions, PREDICTION_COLUMNS, "predictions"), (official, OFFICIAL_COLUMNS, "official")):
+    for frame, cols, name in ((predictions, PREDICTION_COLUMNS, "predictions"),
+                              (official, OFFICIAL_COLUMNS, "official")):
         missing = [c for c in cols if c not in frame.columns]
         if missing:
             raise InputError(f"validation {name} lack columns {missing}", where=f"validation {name}",
