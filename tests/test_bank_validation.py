@@ -7,7 +7,14 @@ import pandas as pd
 import pytest
 
 from aieco.errors import InputError
-from aieco.models.bank.eba import eba_bank_outcomes, eba_comparators, load_eba_stress_test, read_scenario_lookup
+from aieco.models.bank.eba import (
+    eba_bank_outcomes,
+    eba_comparators,
+    load_eba_csv,
+    read_scenario_lookup,
+    read_transparency_sdd,
+    transparency_bank_panel,
+)
 from aieco.models.bank.validation import (
     Thresholds,
     cluster_bootstrap_vs_no_change,
@@ -82,7 +89,7 @@ def test_validation_bad_inputs():
 
 def test_eba_2016_real_file(shared_data):
     path = shared_data / "banks" / "eba_2016_stress_test_TR_OTH.csv"
-    data = load_eba_stress_test(path)
+    data = load_eba_csv(path)
     assert data["bank_id"].nunique() == 51
     assert set(data["scenario_label"]) == {"Actual figures", "Baseline scenario", "Adverse scenario"}
     assert (data.loc[data["item"] == 1690847, "item_label"].str.contains("Common Equity Tier 1")).all()
@@ -106,9 +113,41 @@ def test_eba_loader_bad_files(tmp_path, shared_data):
     bad = tmp_path / "x.csv"
     bad.write_text("a,b\n1,2\n")
     with pytest.raises(InputError, match="lacks EBA columns"):
-        load_eba_stress_test(bad)
+        load_eba_csv(bad)
     with pytest.raises(InputError, match="does not exist"):
-        load_eba_stress_test(tmp_path / "missing.csv")
+        load_eba_csv(tmp_path / "missing.csv")
     with pytest.raises(InputError, match="not a scenario lookup"):
         read_scenario_lookup(bad)
     assert read_scenario_lookup(shared_data / "banks" / "eba_2016_lookup_scenarios.csv")[3] == "Adverse scenario"
+
+
+def _transparency_csv(tmp_path):
+    """A tiny file in the transparency tr_oth layout (Lei_code, NSA, Period, Item, Label, Portfolio, Amount)."""
+    rows = ["Lei_code,NSA,Period,Item,Label,Portfolio,Amount"]
+    values_2016 = {1620102: 100, 1620138: 1000, 1620316: 40, 1620317: 15, 1620318: 5, 1620324: 6, 1620335: 9}
+    for period, scale in ((201606, 1), (201612, 2)):
+        for item, v in values_2016.items():
+            amount = v * scale if item not in (1620102, 1620138) else v + scale
+            rows.append(f"LEI1,DE,{period},{item},x,0,{amount}")
+    rows.append("LEI1,DE,201612,1620138,x,1,999")  # a portfolio breakdown row: not the total
+    rows.append("LEI1,DE,201609,1620102,x,0,5")   # a September report: ignored for half-years
+    path = tmp_path / "tr_oth.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_transparency_format_to_raw_panel(tmp_path, shared_data):
+    sdd = read_transparency_sdd(shared_data / "banks" / "eba_transparency_SDD.xlsx")
+    assert sdd[1620102] == 2420102 and sdd[150102] == 2420102 and sdd[1820210] == 2420220
+    data = load_eba_csv(_transparency_csv(tmp_path))
+    assert set(data["scenario_label"]) == {"Actual figures"}
+    assert not ((data["item"] == 1620138) & (data["amount"] == 999)).any()
+    raw = transparency_bank_panel(data, sdd).set_index("period_end")
+    dec = raw.loc["2016-12-31"]
+    assert dec["cet1_capital"] == 102 and dec["rwa"] == 1002
+    assert dec["ppnr_ytd"] == 2 * (40 - 15 - 5)
+    assert dec["credit_losses_ytd"] == 12
+    assert dec["residual_charges_ytd"] == 2 * (20 - 6 - 9)
+    assert list(raw.index) == ["2016-06-30", "2016-12-31"]
+    with pytest.raises(InputError, match="not the EBA transparency SDD"):
+        read_transparency_sdd(shared_data / "banks" / "eba_2016_metadata.xlsx")

@@ -1,4 +1,4 @@
-"""Loader for EBA stress-test and transparency CSV exports (long format: bank × period × item × scenario).
+"""Loaders for EBA stress-test and transparency CSV exports (long format: bank × period × item × scenario).
 
 The 2016 EU-wide stress test file ``eba_2016_stress_test_TR_OTH.csv`` has the columns
 ``LEI_code, Country_code, Bank_name, Period (YYYYMM), Item, Scenario, Amount``; Scenario codes
@@ -8,6 +8,7 @@ from ``eba_2016_data_dictionary.xlsx``. Ratios are stored as fractions (0.1235 =
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -44,38 +45,131 @@ def read_item_labels(path: Path) -> dict[int, str]:
     return {int(k): str(v) for k, v in zip(table["Item"], table["Label"], strict=True)}
 
 
-def load_eba_stress_test(path: Path, *, lookup: Path | None = None, dictionary: Path | None = None) -> pd.DataFrame:
-    """Read an EBA stress-test/transparency long CSV with labels from the dictionaries beside it.
+# Column names differ between releases: the stress-test files use LEI_code/Country_code/Bank_name,
+# the transparency files Lei_code/NSA and carry no scenario (all figures are actual).
+COLUMN_ALIASES = {"bank_id": ("LEI_code", "Lei_code", "LEI_Code", "LEI"), "country": ("Country_code", "NSA"),
+                  "bank_name": ("Bank_name", "Name"), "period": ("Period",), "item": ("Item",),
+                  "scenario": ("Scenario",), "amount": ("Amount",), "label": ("Label",)}
+DIMENSIONS = ("Portfolio", "Country", "Country_rank", "Exposure", "Status", "Perf_Status", "NACE_codes",
+              "Financial_instruments", "Assets_FV", "Assets_Stages", "Maturity", "SOV_Maturity")
+
+
+def _column(raw: pd.DataFrame, key: str) -> str | None:
+    return next((c for c in COLUMN_ALIASES[key] if c in raw.columns), None)
+
+
+def load_eba_csv(path: Path, *, lookup: Path | None = None, dictionary: Path | None = None) -> pd.DataFrame:
+    """Read an EBA stress-test or transparency long CSV, with labels from the dictionaries beside it.
+
+    Rows broken down by a dimension (portfolio, counterparty country, exposure class, …) are
+    kept only at the total (dimension code 0 or empty), so one amount remains per bank, period,
+    item and scenario.
 
     Returns
     -------
     DataFrame
-        Columns bank_id (LEI), country, bank_name, period (int YYYYMM), item, scenario (int),
-        scenario_label, item_label, amount.
+        Columns bank_id (LEI), country, bank_name, period (int YYYYMM), item, scenario (int; 1 =
+        actual for transparency files), scenario_label, item_label, amount.
     """
     path = Path(path)
     if not path.is_file():
         raise InputError(f"EBA file {path} does not exist", where=str(path), fix="pass the path of the EBA CSV")
-    raw = pd.read_csv(path, dtype={"LEI_code": str, "Country_code": str, "Bank_name": str})
-    missing = [c for c in EBA_COLUMNS if c not in raw.columns]
+    raw = pd.read_csv(path, dtype=str)
+    cols = {k: _column(raw, k) for k in COLUMN_ALIASES}
+    missing = [COLUMN_ALIASES[k][0] for k in ("bank_id", "country", "period", "item", "amount") if cols[k] is None]
     if missing:
         raise InputError(f"{path.name} lacks EBA columns {missing}", where=str(path),
-                         fix=f"expected columns {', '.join(EBA_COLUMNS)}")
-    if raw.duplicated(["LEI_code", "Period", "Item", "Scenario"]).any():
-        raise InputError(f"{path.name} has repeated bank/period/item/scenario rows", where=str(path))
+                         fix=f"expected columns {', '.join(EBA_COLUMNS)} (or the transparency names Lei_code, NSA)")
+    for dim in (d for d in DIMENSIONS if d in raw.columns):
+        code = pd.to_numeric(raw[dim], errors="coerce")
+        raw = raw[code.isna() | (code == 0)]
+    amount = pd.to_numeric(raw[cols["amount"]].str.replace(",", "", regex=False), errors="coerce")
+    out = pd.DataFrame({
+        "bank_id": raw[cols["bank_id"]].str.strip(), "country": raw[cols["country"]].str.strip(),
+        "bank_name": raw[cols["bank_name"]] if cols["bank_name"] else "",
+        "period": pd.to_numeric(raw[cols["period"]], errors="coerce"),
+        "item": pd.to_numeric(raw[cols["item"]], errors="coerce"),
+        "scenario": pd.to_numeric(raw[cols["scenario"]], errors="coerce") if cols["scenario"] else 1,
+        "amount": amount,
+    })
+    if out[["period", "item", "scenario"]].isna().any().any():
+        raise InputError(f"{path.name} has non-numeric Period, Item or Scenario codes", where=str(path))
+    out = out.astype({"period": int, "item": int, "scenario": int})
+    if out.duplicated(["bank_id", "period", "item", "scenario"]).any():
+        raise InputError(f"{path.name} has repeated bank/period/item/scenario rows", where=str(path),
+                         fix="check the breakdown dimensions of the file")
     folder = path.parent
     lookup = lookup or next(iter(sorted(folder.glob("*lookup_scenarios*.csv"))), None)
     dictionary = dictionary or next(iter(sorted(folder.glob("*data_dictionary*.xlsx"))), None)
     scenarios = read_scenario_lookup(lookup) if lookup else {}
     items = read_item_labels(dictionary) if dictionary else {}
+    out["scenario_label"] = out["scenario"].map(scenarios).astype(object).fillna("Actual figures" if not cols["scenario"] else "")
+    labels = out["item"].map(items).astype(object)
+    if cols["label"]:
+        labels = labels.fillna(raw[cols["label"]])
+    out["item_label"] = labels.fillna("")
+    return out.reset_index(drop=True)
+
+
+# Transparency items by their 2024 code (tr_oth.csv); earlier exercises map through the SDD.
+TRANSPARENCY_ITEMS = {
+    "cet1_capital": 2420102, "rwa": 2420138, "operating_income": 2420316, "administrative_expenses": 2420317,
+    "depreciation": 2420318, "impairments": 2420324, "profit": 2420335,
+}
+
+
+def read_transparency_sdd(path: Path) -> dict[int, int]:
+    """Item code of any exercise → the 2024 item code, from the transparency SDD workbook."""
+    table = pd.read_excel(path, header=None)
+    header = table.iloc[1].astype(str).tolist()
+    if "Item" not in header or not any(h.startswith("Item_TR_") for h in header):
+        raise InputError(f"{Path(path).name} is not the EBA transparency SDD", where=str(path),
+                         fix="use eba_transparency_SDD.xlsx")
+    current = header.index("Item")
+    item_cols = [i for i, h in enumerate(header) if h == "Item" or h.startswith("Item_TR_")]
+    mapping = {}
+    for _, row in table.iloc[2:].iterrows():
+        key = pd.to_numeric(row.iloc[current], errors="coerce")
+        if pd.isna(key):
+            continue
+        for i in item_cols:
+            code = pd.to_numeric(row.iloc[i], errors="coerce")
+            if not pd.isna(code):
+                mapping[int(code)] = int(key)
+    return mapping
+
+
+def transparency_bank_panel(data: pd.DataFrame, sdd: Mapping[int, int]) -> pd.DataFrame:
+    """Raw half-year bank panel (:data:`aieco.models.bank.panel.RAW_COLUMNS`) from transparency data.
+
+    June and December reports only; P&L items are year-to-date. Expense items are reported as
+    positive amounts in parentheses, so PPNR = total operating income − administrative expenses
+    − depreciation; credit losses = impairment on financial assets not at fair value; residual
+    charges = PPNR − credit losses − profit for the year (taxes, provisions, other impairments …).
+    """
+    d = data.assign(current=data["item"].map(lambda i: sdd.get(int(i), int(i))))
+    code = {v: k for k, v in TRANSPARENCY_ITEMS.items()}
+    d = d[d["current"].isin(code) & (d["period"] % 100).isin([6, 12])]
+    if d.empty:
+        raise InputError("transparency data hold no June/December capital, RWA or P&L items", where="EBA items",
+                         fix="load tr_oth.csv of the transparency exercises")
+    wide = d.assign(var=d["current"].map(code)).pivot_table(index=["bank_id", "period"], columns="var",
+                                                            values="amount", aggfunc="first")
+    missing = [k for k in TRANSPARENCY_ITEMS if k not in wide.columns]
+    if missing:
+        raise InputError(f"transparency data lack items {missing}", where="EBA items")
+    meta = d.groupby("bank_id")[["country", "bank_name"]].first()
+    wide = wide.reset_index()
+    ppnr = wide["operating_income"] - wide["administrative_expenses"] - wide["depreciation"]
     out = pd.DataFrame({
-        "bank_id": raw["LEI_code"], "country": raw["Country_code"], "bank_name": raw["Bank_name"],
-        "period": raw["Period"].astype(int), "item": raw["Item"].astype(int),
-        "scenario": raw["Scenario"].astype(int), "amount": pd.to_numeric(raw["Amount"], errors="coerce"),
+        "bank_id": wide["bank_id"], "bank_name": wide["bank_id"].map(meta["bank_name"]),
+        "country": wide["bank_id"].map(meta["country"]),
+        "period_end": [f"{p // 100}-{'06-30' if p % 100 == 6 else '12-31'}" for p in wide["period"]],
+        "cet1_capital": wide["cet1_capital"], "rwa": wide["rwa"], "ppnr_ytd": ppnr,
+        "credit_losses_ytd": wide["impairments"],
+        "residual_charges_ytd": ppnr - wide["impairments"] - wide["profit"],
     })
-    out["scenario_label"] = out["scenario"].map(scenarios).fillna("")
-    out["item_label"] = out["item"].map(items).fillna("")
-    return out
+    return out.dropna().sort_values(["bank_id", "period_end"]).reset_index(drop=True)
 
 
 def eba_bank_outcomes(data: pd.DataFrame, *, start_period: int = 201512, actual: int = 1, baseline: int = 2,

@@ -442,10 +442,10 @@ def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None =
     """
     from pathlib import Path
 
-    from aieco.models.bank.eba import eba_bank_outcomes, eba_comparators, load_eba_stress_test
+    from aieco.models.bank.eba import eba_bank_outcomes, eba_comparators, load_eba_csv
 
     s = get_settings().bank
-    outcomes = eba_bank_outcomes(load_eba_stress_test(Path(path)))
+    outcomes = eba_bank_outcomes(load_eba_csv(Path(path)))
     official = outcomes.reset_index()[["bank_id", "official_depletion"]]
     thresholds = Thresholds(s.mae_max, s.spearman_min, s.coverage_min)
     gates = []
