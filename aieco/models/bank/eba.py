@@ -103,7 +103,8 @@ def load_eba_csv(path: Path, *, lookup: Path | None = None, dictionary: Path | N
     dictionary = dictionary or next(iter(sorted(folder.glob("*data_dictionary*.xlsx"))), None)
     scenarios = read_scenario_lookup(lookup) if lookup else {}
     items = read_item_labels(dictionary) if dictionary else {}
-    out["scenario_label"] = out["scenario"].map(scenarios).astype(object).fillna("Actual figures" if not cols["scenario"] else "")
+    default_label = "" if cols["scenario"] else "Actual figures"
+    out["scenario_label"] = out["scenario"].map(scenarios).astype(object).fillna(default_label)
     labels = out["item"].map(items).astype(object)
     if cols["label"]:
         labels = labels.fillna(raw[cols["label"]])
