@@ -11,12 +11,10 @@ from aieco.errors import InputError
 from aieco.models.bank.panel import (
     MACRO_VARIABLES,
     build_panel,
-    disaggregate_annual_average,
     half_index,
     half_label,
     halfyear_macro,
     scenario_from_annual_path,
-    within_year_factor,
 )
 
 
@@ -122,15 +120,6 @@ def test_bad_raw_input(column, value):
     raw.loc[3, column] = value
     with pytest.raises(InputError):
         build_panel(raw, halfyear_macro(_quarterly()), min_obs=2)
-
-
-def test_within_year_factor_reproduces_annual_average():
-    g = within_year_factor(100.0, 103.0)
-    assert 100 * (g + g**2 + g**3 + g**4) == pytest.approx(4 * 103.0)
-    q = disaggregate_annual_average(100.0, [103.0, 101.0])
-    assert q[:4].mean() == pytest.approx(103.0) and q[4:].mean() == pytest.approx(101.0)
-    with pytest.raises(InputError):
-        within_year_factor(-1.0, 2.0)
 
 
 def test_scenario_from_annual_path_matches_annual_growth():

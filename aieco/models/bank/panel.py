@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from aieco.errors import InputError
+from aieco.models import transforms
 
 COMPONENTS: tuple[str, ...] = ("n", "l", "o", "a", "g")
 COMPONENT_LABELS = {
@@ -319,46 +320,12 @@ def build_panel(
 
 
 # --------------------------------------------------------------------------- scenario inputs
-# LOCAL STAND-IN for aieco/models/transforms.py (not yet on main): the annual → quarterly
-# disaggregation of the appendix "Annual official paths and half-year inputs". Swap these two
-# functions for the shared ones when that module lands; the half-year step reuses halfyear_macro.
+# The annual → quarterly disaggregation of the appendix "Annual official paths and half-year
+# inputs" comes from aieco.models.transforms; the half-year step reuses halfyear_macro.
 
 ANNUAL_AVERAGE_LEVELS = {"real_gdp": "real_gdp_level", "inflation": "hicp",
                          "equity_prices": "equity_index", "house_prices": "house_index"}
 ANNUAL_RATES = {"unemployment": "unemployment", "long_term_rate": "long_term_rate"}
-
-
-def within_year_factor(last_level: float, annual_average: float) -> float:
-    """The unique g > 0 with P_{y−1,4}(g + g² + g³ + g⁴) = 4·A_y (strictly increasing in g)."""
-    if last_level <= 0 or annual_average <= 0:
-        raise InputError("annual disaggregation needs positive levels", where="scenario annual path",
-                         fix="supply positive index levels and annual averages")
-    roots = np.roots([1.0, 1.0, 1.0, 1.0, -4.0 * annual_average / last_level])
-    real = roots[np.isclose(roots.imag, 0.0, atol=1e-10) & (roots.real > 0)].real
-    return float(real[0])
-
-
-def disaggregate_annual_average(last_quarter_level: float, annual_average: list[float]) -> np.ndarray:
-    """Quarterly levels P_{y,q} = P_{y−1,4}·g_y^q reproducing each annual average A_y exactly.
-
-    Parameters
-    ----------
-    last_quarter_level : float
-        Quarterly level in the fourth quarter before the first target year.
-    annual_average : list of float
-        Annual average level targets A_y for consecutive years.
-
-    Returns
-    -------
-    ndarray, shape (4·years,)
-    """
-    out, level = [], float(last_quarter_level)
-    for target in annual_average:
-        g = within_year_factor(level, float(target))
-        quarters = level * g ** np.arange(1, 5)
-        out.extend(quarters)
-        level = quarters[-1]
-    return np.asarray(out)
 
 
 def scenario_from_annual_path(
@@ -433,19 +400,14 @@ def scenario_from_annual_path(
         quarters = [f"{y}Q{q}" for y in path_years for q in range(1, 5)]
         new = {"country": country, "quarter": quarters}
         for var, level in ANNUAL_AVERAGE_LEVELS.items():
-            avg = float(base[level].mean())
-            targets = []
-            for y in path_years:
-                avg *= 1 + float(annual.loc[y, var]) / 100
-                targets.append(avg)
-            new[level] = disaggregate_annual_average(float(base[level].iloc[-1]), targets)
+            targets = transforms.average_level_targets(float(base[level].mean()),
+                                                       annual.loc[path_years, var].to_numpy(dtype=float))
+            new[level] = transforms.disaggregate_annual_average(float(base[level].iloc[-1]), targets)
         for var, level in ANNUAL_RATES.items():
+            path = annual.loc[path_years, var].to_numpy(dtype=float)
             if has_base:
-                shift = [float(annual.loc[y, var]) - float(annual.loc[base_year, var]) for y in path_years]
-                vals = [float(base[level].mean()) + s for s in shift]
-            else:
-                vals = [float(annual.loc[y, var]) for y in path_years]
-            new[level] = np.repeat(vals, 4)
+                path = float(base[level].mean()) + path - float(annual.loc[base_year, var])
+            new[level] = transforms.constant_within_year(path)
         rows.append(pd.DataFrame(new))
     built = pd.concat(rows, ignore_index=True)
     keep_hist = hist[(hist["country"].isin(countries)) & (hist["qi"] >= 4 * (path_years[0] - 2))]
