@@ -94,3 +94,30 @@ def test_specifications_registered():
     spec = entries["bank_feqar"].spec
     assert {o.variable for o in spec.outputs} == {"cet1_ratio", "cet1_depletion"}
     assert {i.variable for i in spec.inputs} == set(MACRO_VARIABLES)
+
+
+def test_real_macro_var_run_drives_bank_projections(store):
+    """Done-when: a selected macro scenario from the VAR drives CET1 projections through both models."""
+    from aieco.demo.macro import load_demo_observations
+    from aieco.models.macro import MODEL_ID, run_macro_scenario
+
+    restrictions = [{"variable": "tariffs", "model_variable": "real_gdp", "direction": -1, "priority": 1,
+                     "reference": "zero", "restriction_id": "rst_a"}]
+    macro = next(r for r in run_macro_scenario(store, "a2", "trade_fragmentation", restrictions,
+                                               load_demo_observations(), "2024-12-31", seed=5, draws=500)
+                 if r.model_id == MODEL_ID)
+    assert macro.status == RunStatus.completed, macro.reason
+    runs = run_bank_models(store, "a2", macro.run_id, seed=5, paths=50, fit_options=FAST)
+    assert [r.status for r in runs] == [RunStatus.completed] * 4
+    assert all(macro.run_id in r.parent_runs for r in runs)
+    selected = store.get_tables(macro.output_digest)["selected_path"]
+    used = annual_path_from_run(store, macro.run_id)
+    assert used.loc[2025, "real_gdp"] == float(selected.loc["2025", "real_gdp"])
+
+
+def test_run_without_inputs_fails_with_reason(store):
+    entries = register_bank_models()
+    req = ModelRequest.create(analysis_id="a3", risk="r", outputs=entries["bank_feqar"].spec.outputs,
+                              restriction_ids=[])
+    run = registry.execute(store, entries["bank_feqar"], req, {}, seed=0)
+    assert run.status == RunStatus.failed and "needs input tables" in run.reason

@@ -89,7 +89,15 @@ def _spec(model_id: str, kind: str, outputs: list[VariableSpec], entry: str) -> 
 # --------------------------------------------------------------------------- fit
 
 
+def _require(inputs: Mapping[str, Any], names: tuple[str, ...], model_id: str) -> None:
+    missing = [n for n in names if not isinstance(inputs.get(n), pd.DataFrame)]
+    if missing:
+        raise InputError(f"{model_id} needs input tables {missing}", where=f"{model_id} inputs",
+                         fix="run the bank models through run_bank_models / run_bank_validation")
+
+
 def _fit(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
+    _require(inputs, ("panel", "macro_history"), f"bank_{kind}_fit")
     s = get_settings().bank
     opts = dict(inputs.get("options", {}))
     macro = halfyear_macro(inputs["macro_history"])
@@ -180,6 +188,7 @@ def models_from_tables(params: pd.DataFrame, fixed_effects: pd.DataFrame,
 
 
 def _projection(inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    _require(inputs, ("params", "fixed_effects", "start_state", "scenario"), "bank projection")
     s = get_settings().bank
     opts = dict(inputs.get("options", {}))
     models = models_from_tables(inputs["params"], inputs["fixed_effects"], inputs.get("residuals"))
@@ -268,15 +277,19 @@ EA_MAPPING_NOTE = ("euro-area annual scenario path applied to every bank country
 def annual_path_from_run(store: Store, run_id: str, risk: str | None = None) -> pd.DataFrame:
     """The selected annual path (years × macro variables) from a ``macro_var`` run's output tables.
 
-    Accepts a wide table (index years, columns the six variables) or a long table with columns
-    variable, period/year, value (and optionally risk).
+    Reads ``selected_path`` (rows years, columns the six variables) when present; otherwise a
+    wide table of that shape or a long table with columns variable, period/year, value (and
+    optionally risk).
     """
     run = store.get(ModelRun, run_id)
     if run is None or not run.output_digest:
         raise InputError(f"macro run {run_id} not found or has no output", where="macro run",
                          fix="pass the run id of a completed macro_var run")
     tables = store.get_tables(run.output_digest)
-    for _name, t in sorted(tables.items()):
+    # macro_var's own layout first: ``selected_path`` (rows years, columns the six variables)
+    preferred = [n for n in ("selected_path",) if n in tables]
+    others = [n for n in sorted(tables) if n not in preferred and n != "marginal_percentiles"]
+    for t in (tables[n] for n in preferred + others):
         if set(MACRO_VARIABLES) <= set(t.columns):
             frame = t
             if "risk" in t.columns and risk is not None:
