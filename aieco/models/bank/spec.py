@@ -96,8 +96,23 @@ def _require(inputs: Mapping[str, Any], names: tuple[str, ...], model_id: str) -
                          fix="run the bank models through run_bank_models / run_bank_validation")
 
 
+_FIT_CACHE: dict[str, ModelResult] = {}
+
+
 def _fit(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
+    """Fit the five component equations; identical inputs in one process reuse the result
+    (the estimate is deterministic), so each analysis still records its own fit ModelRun."""
     _require(inputs, ("panel", "macro_history"), f"bank_{kind}_fit")
+    s = get_settings().bank
+    key = digest({"kind": kind, "panel": inputs["panel"].to_csv(index=False),
+                  "macro": inputs["macro_history"].to_csv(index=False), "options": inputs.get("options", {}),
+                  "quantiles": list(s.quantiles), "penalty": s.qar_penalty, "min_obs": s.min_obs, "v": VERSION})
+    if key not in _FIT_CACHE:
+        _FIT_CACHE[key] = _estimate(kind, inputs)
+    return _FIT_CACHE[key]
+
+
+def _estimate(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
     s = get_settings().bank
     opts = dict(inputs.get("options", {}))
     macro = halfyear_macro(inputs["macro_history"])
@@ -473,3 +488,29 @@ def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None =
         store.put(gate)
         gates.append(gate)
     return gates
+
+
+def passing_gate(store: Store, model_id: str) -> ValidationGate | None:
+    """A stored gate that lets ``model_id`` supply bank conclusions, or None."""
+    return next((g for g in store.find(ValidationGate, model_id=model_id) if g.passed), None)
+
+
+def project_bank_capital(store: Store, macro_run: ModelRun, *, seed: int, paths: int | None = None) -> list[ModelRun]:
+    """The pipeline's application stage: both bank models under a completed macro run's selected path.
+
+    When the workspace holds no validation gate for the bank models yet, the external validation
+    on the synthetic demo's official-style adverse exercise runs first and stores them, so every
+    bank conclusion can be checked against its gate (:func:`passing_gate`).
+    """
+    from aieco.errors import StageStopped
+
+    if macro_run.status != RunStatus.completed or not macro_run.output_digest:
+        raise StageStopped(f"macro run {macro_run.run_id} is {macro_run.status.value}: no scenario to apply",
+                           stage="application")
+    runs: list[ModelRun] = []
+    if not store.find(ValidationGate, model_id=["bank_feols", "bank_feqar"]):
+        official, scenario = demo_validation_inputs()
+        val_runs, _ = run_bank_validation(store, macro_run.analysis_id, official, scenario, seed, paths)
+        runs += val_runs
+    runs += run_bank_models(store, macro_run.analysis_id, macro_run.run_id, seed, paths)
+    return runs
