@@ -121,3 +121,23 @@ def test_run_without_inputs_fails_with_reason(store):
                               restriction_ids=[])
     run = registry.execute(store, entries["bank_feqar"], req, {}, seed=0)
     assert run.status == RunStatus.failed and "needs input tables" in run.reason
+
+
+def test_project_bank_capital_for_the_application_stage(store, monkeypatch):
+    from aieco.config import get_settings
+    from aieco.models.bank import passing_gate, project_bank_capital
+
+    monkeypatch.setenv("AIECO_BANK__QUANTILES", "[0.1, 0.5, 0.9]")
+    monkeypatch.setenv("AIECO_BANK__BOOTSTRAP_REPS", "50")
+    get_settings.cache_clear()
+    try:
+        macro = _macro_run(store)
+        runs = project_bank_capital(store, macro, seed=2, paths=100)
+        again = project_bank_capital(store, macro, seed=2, paths=100)
+    finally:
+        get_settings.cache_clear()
+    assert [r.role for r in runs] == ["validation"] * 4 + ["generation"] * 4
+    assert [r.role for r in again] == ["generation"] * 4  # gates exist: validation not repeated
+    assert [r.run_id for r in again] == [r.run_id for r in runs[4:]]  # same inputs and seed, same runs
+    gate = passing_gate(store, "bank_feqar")
+    assert gate is None or gate.passed
