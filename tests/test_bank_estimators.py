@@ -115,3 +115,12 @@ def test_feqar_bad_quantiles(taus):
     d, _, _ = _panel(rng, banks=3, periods=4)
     with pytest.raises(InputError):
         fit_feqar(d, "y", ["x0"], quantiles=taus)
+
+
+def test_feols_projection_residuals_have_the_corrected_spread():
+    rng = np.random.default_rng(8)
+    d, _, _ = _panel(rng)
+    res = fit_feols(d, "y", ["x0", "x1", "x2"])
+    pool = res.projection_residuals()
+    assert np.sqrt(np.mean(pool ** 2)) == pytest.approx(res.sigma)
+    assert np.corrcoef(pool, res.resid)[0, 1] == pytest.approx(1.0)

@@ -55,7 +55,8 @@ class ComponentModel:
     def from_feols(cls, res: FEOLSResults, macro_variables: tuple[str, ...]) -> ComponentModel:
         cols = [f"{res.component}_lag", *CONTROLS, *macro_variables]
         coef = np.concatenate([[0.0], res.params[cols].to_numpy()])[None, :]
-        return cls(res.component, tuple(macro_variables), coef, res.fixed_effects, residuals=res.resid)
+        return cls(res.component, tuple(macro_variables), coef, res.fixed_effects,
+                   residuals=res.projection_residuals())
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,12 @@ class FEOLSResults:
     nobs: int
     sigma: float               # residual standard deviation with n - N - k degrees of freedom
 
+    def projection_residuals(self) -> np.ndarray:
+        """Within residuals rescaled to the degrees-of-freedom corrected σ (the within
+        transformation shrinks their spread); the pool resampled by the FE-OLS projection."""
+        rms = float(np.sqrt(np.mean(self.resid ** 2)))
+        return self.resid * (self.sigma / rms) if rms > 0 else self.resid
+
     def predict(self, bank_ids: np.ndarray, X: np.ndarray) -> np.ndarray:
         """Conditional mean for rows of ``X`` (shape (m, k)) of banks ``bank_ids`` (shape (m,))."""
         return self.fixed_effects.reindex(bank_ids).to_numpy() + X @ self.params.to_numpy()

@@ -12,7 +12,8 @@ Registered specifications:
 Output tables of a fit run: ``params`` (rows ``component|quantile`` or ``component|mean``;
 columns intercept, lag, cet1_ratio_lag, log_rwa_lag, macro variables), ``fixed_effects``
 (rows bank, columns components), ``fit`` (rows component), ``start_state`` (rows bank),
-``dropped`` (rows bank) and for FE-OLS ``residuals`` (rows observation, columns components).
+``dropped`` (rows bank) and for FE-OLS ``residuals`` (rows observation, columns components;
+within residuals rescaled to σ, the pool the projection resamples).
 Output tables of a projection run: see :func:`aieco.models.bank.accounting.summarise_projection`,
 plus ``validation`` (rows bank) and ``validation_metrics`` (row ``value``) for validation runs.
 """
@@ -134,7 +135,7 @@ def _estimate(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
             rows.append(f"{comp}|mean")
             params.append(np.concatenate([[0.0], res.params.to_numpy()]))
             fit_rows[comp] = [res.sigma, float(res.nobs)]
-            resid[comp] = res.resid
+            resid[comp] = res.projection_residuals()
         fe[comp] = res.fixed_effects
     tables = {
         "params": pd.DataFrame(params, index=rows, columns=COEF_COLUMNS),
