@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -40,10 +41,12 @@ def bank_run(state: CliState, macro_run: str | None, annual_csv: Path | None, ri
     if bool(macro_run) == bool(annual_csv):
         raise InputError("give exactly one of --macro-run and --annual", where="aieco bank run",
                          fix="select the macro scenario to project under")
+    from tqdm import tqdm
+
     source: str | pd.DataFrame = macro_run or pd.read_csv(annual_csv).set_index("year")
-    with state.store() as store:
+    with state.store() as store, tqdm(total=2, desc="bank models", unit="model", file=sys.stderr) as bar:
         runs = run_bank_models(store, analysis_id, source, seed, paths, risk=risk,
-                               progress=lambda msg: click.echo(msg, err=True))
+                               progress=lambda msg: (bar.set_postfix_str(msg), bar.update(1)))
     data = {"runs": [{"run_id": r.run_id, "model_id": r.model_id, "status": r.status.value, "reason": r.reason}
                      for r in runs]}
     emit(state, data, "\n".join(f"{r['model_id']:<16} {r['status']:<10} {r['run_id']}" for r in data["runs"]))

@@ -375,7 +375,8 @@ def run_bank_models(
     """Fit both bank models and project CET1 under the selected macro scenario.
 
     Returns the ModelRuns ``[bank_feols_fit, bank_feols, bank_feqar_fit, bank_feqar]`` (a fit
-    that does not complete is returned without its projection). The demo panel and country
+    that does not complete is returned without its projection). ``progress(message)`` is called
+    after each model. The demo panel and country
     histories are used unless ``panel`` / ``macro_history`` are given.
     """
     from aieco.demo import bank as demo
@@ -394,10 +395,10 @@ def run_bank_models(
     fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
     runs: list[ModelRun] = []
     for kind in ("feols", "feqar"):
-        if progress:
-            progress(f"bank {kind}: fit and projection")
         runs += _fit_and_project(store, analysis_id, kind, fit_inputs, scenario.drop(columns="t"), options,
                                  seed, parents, risk or "selected")
+        if progress:
+            progress(f"bank {kind}: fit and projection done")
     return runs
 
 
