@@ -113,6 +113,10 @@ def test_real_macro_var_run_drives_bank_projections(store):
     selected = store.get_tables(macro.output_digest)["selected_path"]
     used = annual_path_from_run(store, macro.run_id)
     assert used.loc[2025, "real_gdp"] == float(selected.loc["2025", "real_gdp"])
+    quarterly = store.get_tables(macro.output_digest)["selected_quarterly"]
+    ea_2024 = quarterly.loc[["2024Q1", "2024Q2", "2024Q3", "2024Q4"], "unemployment"].astype(float).mean()
+    assert used.loc[2024, "unemployment"] == pytest.approx(ea_2024)
+    assert any("changes from the path's 2024 value" in a for a in runs[1].diagnostics["scenario_assumptions"])
 
 
 def test_run_without_inputs_fails_with_reason(store):

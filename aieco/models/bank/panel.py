@@ -333,7 +333,7 @@ def scenario_from_annual_path(
     countries: list[str],
     mapping_note: str,
     *,
-    history: pd.DataFrame,
+    history: pd.DataFrame | None = None,
     horizon_start: int = 2025,
 ) -> pd.DataFrame:
     """Half-year country scenario values from an annual path (2025–2027 growth rates and levels).
@@ -350,9 +350,10 @@ def scenario_from_annual_path(
     mapping_note : str
         The explicit assumption that maps the path onto the countries (e.g. "euro-area VAR path
         applied to every bank country"); required and returned in ``attrs['assumptions']``.
-    history : DataFrame
+    history : DataFrame, optional
         Quarterly country levels (:func:`halfyear_macro` input) through the last quarter before
-        the path; supplies each country's base levels.
+        the path; supplies each country's base levels. Default: the synthetic demo history
+        (recorded among the assumptions).
     horizon_start : int
         First year of the path; earlier rows only serve as the base year.
 
@@ -378,12 +379,19 @@ def scenario_from_annual_path(
                          where="scenario annual path", fix="supply one row per year of the horizon")
     base_year = path_years[0] - 1
     has_base = base_year in annual.index
+    if history is None:
+        from aieco.demo.bank import load_demo_macro
+
+        history = load_demo_macro()
+        assumptions_extra = ["country base levels from the SYNTHETIC demo macro history"]
+    else:
+        assumptions_extra = []
     hist = history.copy()
     hist["qi"] = [_quarter_index(x) for x in hist["quarter"]]
     assumptions = [mapping_note.strip(),
                    "annual GDP, HICP, equity and house price changes are changes of annual averages; "
                    "within-year quarterly path P_{y,q} = P_{y-1,4} g_y^q reproduces each annual average",
-                   "annual unemployment and long-term rate held constant within the year"]
+                   "annual unemployment and long-term rate held constant within the year", *assumptions_extra]
     if has_base:
         assumptions.append(f"rate variables applied to each country as changes from the path's {base_year} value")
     else:

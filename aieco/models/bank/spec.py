@@ -295,14 +295,33 @@ def annual_path_from_run(store: Store, run_id: str, risk: str | None = None) -> 
 
     Reads ``selected_path`` (rows years, columns the six variables) when present; otherwise a
     wide table of that shape or a long table with columns variable, period/year, value (and
-    optionally risk).
+    optionally risk). With ``selected_quarterly`` present, a base-year row (2024) carries the
+    euro-area annual averages of unemployment and the long-term rate.
     """
     run = store.get(ModelRun, run_id)
     if run is None or not run.output_digest:
         raise InputError(f"macro run {run_id} not found or has no output", where="macro run",
                          fix="pass the run id of a completed macro_var run")
     tables = store.get_tables(run.output_digest)
-    # macro_var's own layout first: ``selected_path`` (rows years, columns the six variables)
+    found = _find_annual_path(tables, risk)
+    if found is None:
+        raise InputError(f"macro run {run_id} holds no annual path table with {', '.join(MACRO_VARIABLES)} "
+                         f"for 2025-2027 (tables: {', '.join(tables)})", where="macro run output",
+                         fix="select a risk (risk=...) or pass the annual path DataFrame directly")
+    quarterly = tables.get("selected_quarterly")
+    base_year = min(found.index) - 1
+    if quarterly is not None and base_year not in found.index:
+        # the euro-area base-year averages of the rate variables, so each country receives the
+        # path's changes on top of its own level (scenario_from_annual_path records this)
+        block = quarterly[[str(i).startswith(str(base_year)) for i in quarterly.index]]
+        if len(block) == 4 and {"unemployment", "long_term_rate"} <= set(block.columns):
+            base = dict.fromkeys(MACRO_VARIABLES, 0.0)
+            base.update({v: float(block[v].astype(float).mean()) for v in ("unemployment", "long_term_rate")})
+            found = pd.concat([pd.DataFrame([base], index=[base_year]), found]).sort_index()
+    return found
+
+
+def _find_annual_path(tables: dict[str, pd.DataFrame], risk: str | None) -> pd.DataFrame | None:
     preferred = [n for n in ("selected_path",) if n in tables]
     others = [n for n in sorted(tables) if n not in preferred and n != "marginal_percentiles"]
     for t in (tables[n] for n in preferred + others):
@@ -327,9 +346,7 @@ def annual_path_from_run(store: Store, run_id: str, risk: str | None = None) -> 
                 index="year", columns="variable", values="value", aggfunc="first")
             if set(MACRO_VARIABLES) <= set(wide.columns) and {2025, 2026, 2027} <= set(wide.index):
                 return wide[list(MACRO_VARIABLES)].astype(float)
-    raise InputError(f"macro run {run_id} holds no annual path table with {', '.join(MACRO_VARIABLES)} "
-                     f"for 2025-2027 (tables: {', '.join(tables)})", where="macro run output",
-                     fix="select a risk (risk=...) or pass the annual path DataFrame directly")
+    return None
 
 
 def _request(analysis_id: str, risk: str, model_id: str, outputs: list[VariableSpec]) -> ModelRequest:
