@@ -36,7 +36,6 @@ from aieco.models.bank.panel import (
     COMPONENTS,
     CONTROLS,
     MACRO_VARIABLES,
-    BankPanel,
     build_panel,
     halfyear_macro,
     scenario_from_annual_path,
@@ -472,13 +471,6 @@ def demo_validation_inputs() -> tuple[pd.DataFrame, pd.DataFrame]:
     official = demo.load_demo_official()
     scenario = demo.adverse_scenario_halfyears(demo.load_demo_adverse(), history, sorted(set(official["country"])))
     return official, scenario
-
-
-def bank_panel_summary(panel: BankPanel) -> dict[str, Any]:
-    """Counts for display: banks kept and dropped, observations, countries."""
-    return {"banks": len(panel.banks), "observations": int(len(panel.data)),
-            "dropped": panel.dropped.to_dict(orient="records"),
-            "countries": sorted(set(panel.data["country"])), "assumptions": panel.assumptions}
 
 
 def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None = None) -> list[ValidationGate]:
