@@ -1,0 +1,103 @@
+"""The offline extractor on hand-written sentences with known relations."""
+
+from __future__ import annotations
+
+import pytest
+
+from aieco.extraction.decompose import decompose_passage
+from aieco.extraction.lexicon import evidence_class, read_relations
+from aieco.extraction.schemas import VerificationItem
+from aieco.extraction.screen import split_sentences
+from aieco.extraction.verify import verify_item
+from aieco.vocab import load_vocabulary
+
+
+def triples(sentence: str) -> set[tuple[str, str, str]]:
+    return {(r.src, r.sign.value, r.dst) for r in read_relations(sentence, load_vocabulary())}
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    # positive and negative directional verbs
+    ("Tariffs push up import prices.", {("tariffs", "+", "import_prices")}),
+    ("Higher long-term interest rates weigh on house prices.", {("long_term_rate", "-", "house_prices")}),
+    ("Energy prices erode household wealth.", {("energy_prices", "-", "household_wealth")}),
+    # the movement on the source multiplies the verb's sign
+    ("Thinner market liquidity raises volatility.", {("market_liquidity", "-", "volatility")}),
+    ("Lower market liquidity pushes down long-term interest rates.", {("market_liquidity", "+", "long_term_rate")}),
+    # connectors take the sign from both movements ("higher X … lower Y")
+    ("An increase in tariffs leads to lower trade volumes.", {("tariffs", "-", "trade_volumes")}),
+    ("Higher geopolitical risk causes higher uncertainty.", {("geopolitical_risk", "+", "uncertainty")}),
+    ("In 2024 higher volatility went hand in hand with higher equity prices.",
+     {("volatility", "+", "equity_prices")}),
+    # passive voice
+    ("House prices are depressed by higher mortgage rates.", {("mortgage_rates", "-", "house_prices")}),
+    ("Consumption is boosted by rising household wealth.", {("household_wealth", "+", "consumption")}),
+    # two relations in one sentence: shared subject, relative clause, co-ordinated objects
+    ("Tariffs reduce trade volumes and depress GDP.", {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "real_gdp")}),
+    ("Tariffs reduce trade volumes, which in turn lowers GDP.",
+     {("tariffs", "-", "trade_volumes"), ("trade_volumes", "+", "real_gdp")}),
+    ("Policy rate hikes raise mortgage rates and bank funding costs.",
+     {("policy_rate", "+", "mortgage_rates"), ("policy_rate", "+", "bank_funding_costs")}),
+    ("Lower trade volumes weigh on real GDP, and weaker GDP raises unemployment.",
+     {("trade_volumes", "+", "real_gdp"), ("real_gdp", "-", "unemployment")}),
+    # intransitive movements joined by a subordinator
+    ("As long-term rates rise, house prices fall.", {("long_term_rate", "-", "house_prices")}),
+    ("House prices fall when mortgage rates rise.", {("mortgage_rates", "-", "house_prices")}),
+    # prepositional phrase inside the subject
+    ("Higher tariffs imposed on European exports would reduce euro area GDP.", {("tariffs", "-", "real_gdp")}),
+    # negation → absent
+    ("Higher tariffs do not raise unemployment.", {("tariffs", "absent", "unemployment")}),
+    ("There is no evidence that energy prices reduce consumption.", {("energy_prices", "absent", "consumption")}),
+    # co-occurrence without a relation → nothing
+    ("House prices and unemployment are both discussed in Chapter 2.", set()),
+    ("Inflation was 2.4% while unemployment stood at 6.5%.", set()),
+    ("Only one variable: inflation rose.", set()),
+])
+def test_known_relations(sentence, expected):
+    assert triples(sentence) == expected
+
+
+def test_hedges_lower_the_confidence_and_confidence_is_a_probability():
+    v = load_vocabulary()
+    plain = read_relations("Higher tariffs raise import prices.", v)[0]
+    hedged = read_relations("Higher tariffs may raise import prices.", v)[0]
+    assert hedged.hedged and not plain.hedged
+    assert 0.0 <= hedged.confidence < plain.confidence <= 1.0
+
+
+@pytest.mark.parametrize("sentence, cls", [
+    ("Tariffs cause lower trade volumes.", "descriptive"),  # "causes" never makes a relation causal
+    ("We estimate that a 10% rise in tariffs reduces GDP by 0.3%.", "predictive"),
+    ("Using an instrumental variable we estimate the causal effect: tariffs reduce GDP by 0.2%.", "causal"),
+    ("By definition, higher credit losses reduce the CET1 ratio.", "accounting"),
+    ("Under the regulation banks are required to hold capital; losses reduce the CET1 ratio.", "institutional"),
+])
+def test_evidence_class_comes_from_what_is_stated(sentence, cls):
+    assert evidence_class(sentence).value == cls
+
+
+def test_sentence_split_keeps_exact_text_and_abbreviations():
+    text = "Tariffs raise prices, e.g. import prices.  Higher\nrates weigh on GDP. (See Chart 2.) Done"
+    assert split_sentences(text) == ["Tariffs raise prices, e.g. import prices.", "Higher rates weigh on GDP.",
+                                     "(See Chart 2.) Done"]
+
+
+def test_decomposition_keeps_exact_quotes():
+    passage = "Tariffs reduce trade volumes; higher import prices raise inflation, while consumption falls."
+    pieces = decompose_passage(passage)
+    assert [q for _, q in pieces] == ["Tariffs reduce trade volumes", "higher import prices raise inflation",
+                                      "while consumption falls."]
+    assert pieces[1][0] == "Higher import prices raise inflation."
+    for _, quote in pieces:
+        assert quote in passage
+
+
+@pytest.mark.parametrize("src, sign, dst, quote, verdict", [
+    ("tariffs", "-", "trade_volumes", "Tariffs reduce trade volumes.", "supported"),
+    ("tariffs", "+", "trade_volumes", "Tariffs reduce trade volumes.", "contradicted"),
+    ("house_prices", "+", "unemployment", "House prices and unemployment are discussed.", "unsupported"),
+    ("tariffs", "-", "real_gdp", "Tariffs reduce trade volumes.", "unsupported"),
+])
+def test_g2_verification(src, sign, dst, quote, verdict):
+    item = VerificationItem(index=0, src_var=src, dst_var=dst, sign=sign, quote=quote)
+    assert verify_item(item, load_vocabulary()).verdict == verdict
