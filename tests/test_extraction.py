@@ -33,7 +33,8 @@ def triples(sentence: str) -> set[tuple[str, str, str]]:
     ("House prices are depressed by higher mortgage rates.", {("mortgage_rates", "-", "house_prices")}),
     ("Consumption is boosted by rising household wealth.", {("household_wealth", "+", "consumption")}),
     # two relations in one sentence: shared subject, relative clause, co-ordinated objects
-    ("Tariffs reduce trade volumes and depress GDP.", {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "real_gdp")}),
+    ("Tariffs reduce trade volumes and depress GDP.",
+     {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "real_gdp")}),
     ("Tariffs reduce trade volumes, which in turn lowers GDP.",
      {("tariffs", "-", "trade_volumes"), ("trade_volumes", "+", "real_gdp")}),
     ("Policy rate hikes raise mortgage rates and bank funding costs.",
@@ -45,6 +46,17 @@ def triples(sentence: str) -> set[tuple[str, str, str]]:
     ("House prices fall when mortgage rates rise.", {("mortgage_rates", "-", "house_prices")}),
     # prepositional phrase inside the subject
     ("Higher tariffs imposed on European exports would reduce euro area GDP.", {("tariffs", "-", "real_gdp")}),
+    # "lower"/"reduced" are verbs after a subject and movements before a noun
+    ("Tariffs lower GDP.", {("tariffs", "-", "real_gdp")}),
+    ("Tariffs reduced trade volumes.", {("tariffs", "-", "trade_volumes")}),
+    ("Lower potential growth lowers investment.", {("real_gdp", "+", "investment")}),
+    ("Political uncertainty and increased volatility could trigger shocks.", set()),
+    # a consequence clause carries the implied movement; a movement covers a co-ordinated list
+    ("Shocks negatively affect confidence, resulting in reductions in consumption and investment.",
+     {("confidence", "+", "consumption"), ("confidence", "+", "investment")}),
+    # a mention behind a preposition is neither subject nor object
+    ("Disagreement over long-term yields started to grow as inflation surged.", set()),
+    ("The VIX can be depressed even in an environment of heightened uncertainty.", set()),
     # negation → absent
     ("Higher tariffs do not raise unemployment.", {("tariffs", "absent", "unemployment")}),
     ("There is no evidence that energy prices reduce consumption.", {("energy_prices", "absent", "consumption")}),
@@ -77,9 +89,9 @@ def test_evidence_class_comes_from_what_is_stated(sentence, cls):
 
 
 def test_sentence_split_keeps_exact_text_and_abbreviations():
-    text = "Tariffs raise prices, e.g. import prices.  Higher\nrates weigh on GDP. (See Chart 2.) Done"
+    text = "Tariffs raise prices, e.g. import prices.  Higher\nrates weigh on GDP. (See Chart 2.) Done.4 Next"
     assert split_sentences(text) == ["Tariffs raise prices, e.g. import prices.", "Higher rates weigh on GDP.",
-                                     "(See Chart 2.) Done"]
+                                     "(See Chart 2.) Done.", "Next"]
 
 
 def test_decomposition_keeps_exact_quotes():

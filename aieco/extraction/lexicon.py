@@ -52,6 +52,8 @@ COMOVEMENT = (
     "be mirrored by", "be matched by",
 )
 NOUN_CUES = (
+    (r"(?:negatively|adversely) (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", -1),
+    (r"positively (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", 1),
     (r"(?:a |an )?(?:significant |strong |large |sizeable |small |modest )?positive "
      r"(?:effect|impact|influence|relationship|association)s? (?:on|with)", 1),
     (r"(?:a |an )?(?:significant |strong |large |sizeable |small |modest )?negative "
@@ -81,17 +83,17 @@ DOUBLE_FINAL = {"drag", "spur", "cut", "hit", "put", "drop", "slump", "plug", "s
 
 UP_MODIFIERS = (
     r"higher", r"rising", r"increasing", r"elevated", r"greater", r"stronger", r"more", r"larger", r"tighter",
-    r"heightened", r"surging", r"soaring", r"persistent(?:ly)? high", r"high", r"growing", r"mounting",
+    r"heightened", r"increased", r"surging", r"soaring", r"persistent(?:ly)? high", r"high", r"growing", r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
-    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation)s? in",
+    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening)s? (?:in|of)",
     r"upward pressure on",
 )
 DOWN_MODIFIERS = (
     r"lower", r"falling", r"declining", r"weaker", r"thinner", r"reduced", r"less", r"smaller", r"softer",
-    r"looser", r"easier", r"deteriorating", r"weakening", r"depressed", r"shrinking", r"subdued", r"low",
+    r"looser", r"easier", r"decreased", r"deteriorating", r"weakening", r"depressed", r"shrinking", r"subdued", r"low",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
-    r"slowdown|collapse|evaporation|drying-up)s? (?:in|of)",
+    r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening)s? (?:in|of)",
     r"downward pressure on",
 )
 
@@ -180,8 +182,15 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
     *[(re.compile(rf"\b{p}\b"), s, "noun") for p, s in NOUN_CUES],
 ]
 MOVEMENT_PATTERNS = [(_verb_pattern(MOVEMENT_UP), 1), (_verb_pattern(MOVEMENT_DOWN), -1)]
-UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)})\s+(?:the\s+|euro[- ]area\s+|global\s+|domestic\s+)?$")
-DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)})\s+(?:the\s+|euro[- ]area\s+|global\s+|domestic\s+)?$")
+# The movement may be separated from the mention by an article, "euro area" or one adjective
+# ("lower potential growth", "higher US tariffs").
+_GAP = r"\s+(?:the\s+|euro[- ]area\s+)?(?:[a-z][a-z-]*\s+)?"
+UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
+DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
+#: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
+VERB_OR_ADJECTIVE = ("lower", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
+MODAL_BEFORE = re.compile(r"\b(?:would|could|may|might|will|can|to|also|further|significantly|directly|not|n't|"
+                          r"does|do|did|tends? to|help)\s+$")
 CONJ_ONLY = re.compile(r"^[\s,]*(?:and|or|as well as|and also|but also|but|while|whereas|and thereby|thereby|"
                        r"and hence|and thus)?[\s,]*$")
 COORD = re.compile(r"^\s*(?:,|and|or|as well as|, and|, or|&)\s*$")
@@ -231,14 +240,28 @@ def evidence_class(sentence: str) -> EvidenceClass:
     return EvidenceClass.descriptive
 
 
-def _modifier(low: str, start: int) -> tuple[int, int]:
+def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int) -> bool:
+    """"lower" after a subject, a modal or a co-ordinated verb is the verb ("tariffs lower GDP")."""
+    before = low[lo:at]
+    if at - len(before) + len(before.rstrip()) in mention_ends or MODAL_BEFORE.search(before):
+        return True
+    if re.search(r"\band\s+$", before):
+        return any(p.search(before) for p, _, kind in CUE_PATTERNS if kind == "directional")
+    return False
+
+
+def _modifier(low: str, start: int, mention_ends: set[int]) -> tuple[int, int]:
     """Movement attached before the mention starting at ``start``: (sign, start incl. modifier)."""
-    before = low[max(0, start - 80):start]
     offset = max(0, start - 80)
+    before = low[offset:start]
     for pat, sign in ((UP_BEFORE, 1), (DOWN_BEFORE, -1)):
         m = pat.search(before)
         if m:
-            return sign, offset + m.start()
+            at = offset + m.start()
+            word = m.group().split()[0]
+            if word in VERB_OR_ADJECTIVE and _lower_is_a_verb(low, at, mention_ends, _clause_start(low, at)):
+                return 0, start
+            return sign, at
     return 0, start
 
 
@@ -301,7 +324,9 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     if len(low[ms[i].m.end:cue.start]) > 120:
         return []
     # A mention inside a prepositional phrase ("tariffs on exports reduce …") is not the subject.
-    if PREPOSITION_BEFORE.search(low[max(0, ms[i].start - 30):ms[i].start]) and len(left) > 1:
+    if PREPOSITION_BEFORE.search(low[max(0, ms[i].start - 30):ms[i].start]):
+        if len(left) < 2:
+            return []
         i = left[-2]
     return _coordinated_left(low, ms, i, floor)
 
@@ -312,7 +337,8 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
         return []
     i = right[0]
     gap = low[cue.end:ms[i].start]
-    if len(gap.split()) > 6:
+    # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
+    if len(gap.split()) > 6 or re.search(r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than)\b", gap):
         return []
     return _coordinated_right(low, ms, i, min(hi, next_cue))
 
@@ -332,8 +358,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         return []
     low = sentence.lower()
     ms = []
+    ends = {m.end for m in raw}
     for m in raw:
-        sign, start = _modifier(low, m.start)
+        sign, start = _modifier(low, m.start, ends)
         ms.append(_Mention(m, sign, start))
     cues = _find_cues(low, ms)
     # "rate hikes raise …": a movement noun right after a mention and before a cue is the mention's modifier.
@@ -416,19 +443,25 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if previous is not None and subs:
             prev_subs, prev_objs, prev_end, prev_moves = previous
             between = low[prev_end:cue.start]
-            relative = re.search(r"\bwhich\b|\bin turn\b|\bthis\b|\bthereby\b", between)
+            relative = (re.search(r"\bwhich\b|\bin turn\b|\bthis\b|\bthereby\b", between)
+                        or re.match(r"(?:resulting|leading|translating|contributing)\b", cue.text))
             if subs[0] in prev_objs and CONJ_ONLY.match(between) and not relative:
                 subs = prev_subs  # shared subject: "X raises Y and lowers Z"
             elif subs[0] in prev_objs and relative and not ms[subs[0]].mod:
                 # "Tariffs reduce trade, which in turn lowers GDP": the fall in trade lowers GDP.
                 implied = {subs[0]: prev_moves.get(subs[0], 0)}
+        if not subs and objs and cue.kind in ("directional", "noun"):
+            # "Shocks negatively affect confidence, resulting in …": remember the object's movement.
+            previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
+            continue
         if not subs or not objs:
             continue
         moves: dict[int, int] = {}
         for si in subs:
-            src_mod = implied.get(si) or ms[si].mod
+            src_mod = implied.get(si) or ms[si].mod or ms[subs[0]].mod
             for oi in objs:
-                sign = _combine(cue.sign, cue.kind, src_mod, ms[oi].mod)
+                # "reductions in consumption and investment": the movement covers the whole list.
+                sign = _combine(cue.sign, cue.kind, src_mod, ms[oi].mod or ms[objs[0]].mod)
                 add(si, oi, sign, cue, False)
                 moves.setdefault(oi, (src_mod or 1) * sign)
         previous = (subs, objs, ms[objs[-1]].m.end, moves)
