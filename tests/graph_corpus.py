@@ -50,3 +50,15 @@ def register_documents(store: Store, documents=DOCUMENTS) -> list[SourceLocation
                 role_override=Role(override) if override else None))
     store.put_many(sources + locations)
     return locations
+
+
+def rel(src: str, dst: str, sign: str = "+", conf: float = 0.7, source: str = "src_1", *,
+        published: date | None = date(2024, 6, 1), role: str = "generation", jurisdiction: str | None = "EA",
+        quote: str | None = None, condition: str = "G0", decision: str = "accepted"):
+    """A Relation record for graph tests (no extraction)."""
+    from aieco.records import Relation
+
+    return Relation.create(src_var=src, dst_var=dst, sign=sign, quote=quote or f"{src} {sign} {dst} ({source})",
+                           location_id=f"loc_{source}", source_id=source, publication_date=published, role=role,
+                           jurisdiction=jurisdiction, confidence=conf, graph_condition=condition,
+                           review_decision=decision, rejection_reason="x" if decision == "rejected" else None)

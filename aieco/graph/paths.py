@@ -141,3 +141,8 @@ def search_channels(store: Store, graph: nx.MultiDiGraph, queries: Sequence[Chan
         names = ", ".join(f"{q.source_var} → {q.target_var}" for q in empty)
         raise StageStopped(f"no admissible path for {names} (risk {empty[0].risk})", stage="graph_search")
     return result
+
+
+def graph_baseline(paths: Sequence[Path]) -> Path | None:
+    """The paper's graph baseline: the path with the highest S(C) (rank 1), without asking an LLM."""
+    return min(paths, key=lambda p: p.rank) if paths else None
