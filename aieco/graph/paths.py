@@ -9,6 +9,7 @@ step is represented by its most confident relation (smallest id on ties).
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,6 +55,9 @@ class _Step:
     dst: str
     sign: Sign
     relations: tuple[Relation, ...]  # pooled, representative first
+    documents: frozenset[str]
+    symbol: str  # the sign's value, kept as a plain string for fast ranking
+    confidence: float  # the representative's confidence q_l
 
     @property
     def representative(self) -> Relation:
@@ -67,7 +71,8 @@ def _steps(graph: nx.MultiDiGraph) -> dict[str, list[_Step]]:
     out: dict[str, list[_Step]] = defaultdict(list)
     for (u, v, sign), rels in sorted(pooled.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2].value)):
         rels = sorted(rels, key=lambda r: (-r.confidence, r.relation_id))
-        out[u].append(_Step(v, sign, tuple(rels)))
+        out[u].append(_Step(v, sign, tuple(rels), frozenset(r.source_id for r in rels), sign.value,
+                            rels[0].confidence))
     return out
 
 
@@ -107,20 +112,20 @@ def enumerate_paths(graph: nx.MultiDiGraph, query: ChannelQuery, *, analysis_id:
         walk(src, [src], [], {src})
     scored = []
     for variables, chosen in found:
-        pooled = [r for st in chosen for r in st.relations]
-        n_docs = len({r.source_id for r in pooled})
-        score = channel_score([st.representative.confidence for st in chosen], n_docs, s)
-        scored.append((score, variables, chosen, n_docs))
-    scored.sort(key=lambda t: (-t[0], len(t[2]), t[1], [st.sign.value for st in t[2]]))
+        n_docs = len(frozenset().union(*(st.documents for st in chosen)))
+        score = channel_score([st.confidence for st in chosen], n_docs, s)
+        scored.append((-score, len(chosen), variables, [st.symbol for st in chosen], chosen, n_docs))
+    # Ties: fewer relations first, then the ordered variables and signs (deterministic).
+    scored = heapq.nsmallest(query.top_k or s.top_paths, scored, key=lambda t: t[:4])
     out = []
-    for rank, (score, variables, chosen, n_docs) in enumerate(scored[:query.top_k or s.top_paths], start=1):
+    for rank, (neg_score, _, variables, _, chosen, n_docs) in enumerate(scored, start=1):
         signs = [st.sign for st in chosen]
         composed, _ = compose_sign(signs)
         out.append(Path.create(
             analysis_id=analysis_id, query_id=query.query_id, risk=query.risk, variables=variables, signs=signs,
             relation_ids=[st.representative.relation_id for st in chosen],
             evidence=[sorted(r.relation_id for r in st.relations) for st in chosen],
-            composed_sign=composed or Sign.ambiguous, score=score,
+            composed_sign=composed or Sign.ambiguous, score=-neg_score,
             mean_confidence=sum(st.representative.confidence for st in chosen) / len(chosen), n_docs=n_docs,
             rank=rank, graph_condition=graph_condition))
     return out
