@@ -162,3 +162,25 @@ def test_demo_queries_match_the_channel_design():
     assert len(qs) == 9 and {q.risk for q in qs} == {"trade_fragmentation", "property_correction",
                                                       "market_illiquidity"}
     assert all(isinstance(q, ChannelQuery) for q in qs)
+
+
+def test_derive_for_risk_stores_the_derivation_and_returns_a_stop_as_a_result(store):
+    from aieco.scenario.restrictions import derive_for_risk
+
+    q = channel_query("market_illiquidity", "market_liquidity", "decrease", "long_term_rate", "increase")
+    d = derive_for_risk(store, analysis_id="a", risk=q.risk, queries=[q],
+                        paths=paths_for([rel("market_liquidity", "long_term_rate", "+")], [q]))
+    assert d.status == "stopped" and store.require(Derivation, d.derivation_id) == d
+    q2 = channel_query("trade", "tariffs", "increase", "real_gdp", "decrease")
+    d2 = derive_for_risk(store, analysis_id="a", risk="trade", queries=[q2],
+                         paths=paths_for([rel("tariffs", "real_gdp", "-")], [q2]), graph_condition="G0")
+    assert d2.status == "accepted"
+    assert [r.model_variable for r in store.find(Restriction, restriction_id=d2.restriction_ids)] == ["real_gdp"]
+
+
+def test_build_graph_reports_counts_and_size(store):
+    from aieco.graph.build import build_graph
+
+    register_documents(store)
+    out = build_graph(store)
+    assert out["accepted"] > 10 and out["variables"] > 10 and out["edges"] == out["accepted"]
