@@ -57,6 +57,10 @@ def triples(sentence: str) -> set[tuple[str, str, str]]:
     # a mention behind a preposition is neither subject nor object
     ("Disagreement over long-term yields started to grow as inflation surged.", set()),
     ("The VIX can be depressed even in an environment of heightened uncertainty.", set()),
+    # a verb form after a determiner is a noun; "lower X" before a verb is a movement
+    ("The euro area exports half of its output, so the drag on activity can be material.", set()),
+    ("Higher tariffs reduce trade volumes, and lower trade volumes weigh on real GDP.",
+     {("tariffs", "-", "trade_volumes"), ("trade_volumes", "+", "real_gdp")}),
     # negation → absent
     ("Higher tariffs do not raise unemployment.", {("tariffs", "absent", "unemployment")}),
     ("There is no evidence that energy prices reduce consumption.", {("energy_prices", "absent", "consumption")}),
@@ -67,6 +71,20 @@ def triples(sentence: str) -> set[tuple[str, str, str]]:
 ])
 def test_known_relations(sentence, expected):
     assert triples(sentence) == expected
+
+
+@pytest.mark.parametrize("sentence, confidence", [
+    ("Higher volatility lowers equity prices.", 0.75),  # directional verb
+    ("In 2024 higher volatility went hand in hand with higher equity prices.", 0.55),  # an association only
+    ("An increase in tariffs leads to lower trade volumes.", 0.75),  # both movements stated
+    ("Tariffs lead to lower trade volumes.", 0.6),  # the source's movement is left to inference
+    ("As long-term rates rise, house prices fall.", 0.6),  # two intransitive movements
+    ("Higher tariffs may raise import prices.", 0.55),  # hedged
+    ("We estimate that higher tariffs reduce GDP by 0.3%.", 0.85),  # a stated estimate
+])
+def test_confidence_measures_how_explicit_the_reading_is(sentence, confidence):
+    [reading] = read_relations(sentence, load_vocabulary())
+    assert reading.confidence == confidence
 
 
 def test_hedges_lower_the_confidence_and_confidence_is_a_probability():

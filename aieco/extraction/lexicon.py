@@ -197,6 +197,7 @@ COORD = re.compile(r"^\s*(?:,|and|or|as well as|, and|, or|&)\s*$")
 PREPOSITION_BEFORE = re.compile(r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
                                 r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$")
 CLAUSE_BREAK = re.compile(r"[;:]|\.\s")
+DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|their|any|no|such)\s+$")
 SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because|since|once|after)\b")
 
 
@@ -240,17 +241,26 @@ def evidence_class(sentence: str) -> EvidenceClass:
     return EvidenceClass.descriptive
 
 
-def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int) -> bool:
-    """"lower" after a subject, a modal or a co-ordinated verb is the verb ("tariffs lower GDP")."""
+def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int, mention_end: int) -> bool:
+    """"lower" after a subject, a modal or a co-ordinated verb is the verb ("tariffs lower GDP"),
+    unless the mention it precedes is itself followed by a verb ("…, and lower trade weighs on GDP")."""
+    after = low[mention_end:]
+    gap = re.match(r"\s+(?:\w+ly\s+|would\s+|could\s+|may\s+|might\s+|can\s+|will\s+|also\s+)?", after)
+    if gap and any(p.match(after, gap.end()) for p, _, kind in CUE_PATTERNS if kind != "noun"):
+        return False
     before = low[lo:at]
-    if at - len(before) + len(before.rstrip()) in mention_ends or MODAL_BEFORE.search(before):
+    trimmed = before.rstrip()
+    for p, _, kind in CUE_PATTERNS:  # "leads to lower …": the movement after a connector
+        if kind in ("neutral", "comovement") and any(m.end() == len(trimmed) for m in p.finditer(trimmed)):
+            return False
+    if at - len(before) + len(trimmed) in mention_ends or MODAL_BEFORE.search(before):
         return True
     if re.search(r"\band\s+$", before):
         return any(p.search(before) for p, _, kind in CUE_PATTERNS if kind == "directional")
     return False
 
 
-def _modifier(low: str, start: int, mention_ends: set[int]) -> tuple[int, int]:
+def _modifier(low: str, start: int, mention_ends: set[int], end: int) -> tuple[int, int]:
     """Movement attached before the mention starting at ``start``: (sign, start incl. modifier)."""
     offset = max(0, start - 80)
     before = low[offset:start]
@@ -259,7 +269,7 @@ def _modifier(low: str, start: int, mention_ends: set[int]) -> tuple[int, int]:
         if m:
             at = offset + m.start()
             word = m.group().split()[0]
-            if word in VERB_OR_ADJECTIVE and _lower_is_a_verb(low, at, mention_ends, _clause_start(low, at)):
+            if word in VERB_OR_ADJECTIVE and _lower_is_a_verb(low, at, mention_ends, _clause_start(low, at), end):
                 return 0, start
             return sign, at
     return 0, start
@@ -270,6 +280,8 @@ def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
     found: list[Cue] = []
     for pat, sign, kind in CUE_PATTERNS:
         for m in pat.finditer(low):
+            if kind != "noun" and DETERMINER_BEFORE.search(low, 0, m.start()):
+                continue  # "the drag on activity", "a cut" are nouns, not verbs
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
     for pat, sign in MOVEMENT_PATTERNS:
         for m in pat.finditer(low):
@@ -360,7 +372,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     ms = []
     ends = {m.end for m in raw}
     for m in raw:
-        sign, start = _modifier(low, m.start, ends)
+        sign, start = _modifier(low, m.start, ends, m.end)
         ms.append(_Mention(m, sign, start))
     cues = _find_cues(low, ms)
     # "rate hikes raise …": a movement noun right after a mention and before a cue is the mention's modifier.
@@ -388,7 +400,17 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         negated = bool(NEGATION.search(low[max(lo, cue.start - 30):cue.start]) or NEGATION.search(cue.text)
                        or NEGATION_CLAUSE.search(window))
         hedged = bool(HEDGE.search(low[_clause_start(low, cue.start):cue.start]))
-        base = {"directional": 0.75, "noun": 0.7, "neutral": 0.65, "comovement": 0.55, "movement": 0.55}[cue.kind]
+        # Confidence measures how explicitly the sentence states "an increase in the source raises
+        # (lowers) the target", not how strong the evidence is (the evidence class records that): a
+        # directional verb, or a connector with both movements stated, states it; an unstated source
+        # movement or two intransitive movements joined by "as/when" leave more to inference; a
+        # co-movement ("went hand in hand with") states only an association.
+        if cue.kind == "comovement":
+            base = 0.55
+        elif cue.kind in ("directional", "noun") or (cue.kind != "movement" and (ms[si].mod != 0 or passive)):
+            base = 0.75
+        else:
+            base = 0.6
         conf = base + (0.1 if ec is not EvidenceClass.descriptive else 0.0) - (0.2 if hedged else 0.0)
         conf -= 0.05 if len(low[ms[si].m.end:cue.start]) > 60 and not passive else 0.0
         conf = round(min(0.95, max(0.05, conf)), 2)
