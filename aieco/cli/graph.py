@@ -55,8 +55,7 @@ def graph_build(state: CliState, condition: str) -> None:
         bar = bars.get(step)
         if bar is None:
             bar = bars[step] = tqdm(total=total, desc=step, file=sys.stderr, disable=state.json)
-        bar.n = done
-        bar.refresh()
+        bar.update(done - bar.n)
 
     with state.store() as store:
         report = build_relations(store, condition=condition, progress=progress)
@@ -65,7 +64,7 @@ def graph_build(state: CliState, condition: str) -> None:
     emit(state, report.model_dump(), lambda r: (
         f"{r['condition']}: {r['locations']} passages, {r['candidates']} candidate sentences "
         f"({r['dropped_by_cap']} beyond the cap), {r['proposed']} proposed, {r['accepted']} accepted, "
-        f"rejected {r['rejected'] or 0} in {r['seconds']} s"))
+        f"rejected {sum(r['rejected'].values())} {r['rejected'] or ''} in {r['seconds']} s"))
 
 
 @graph.command("render")
