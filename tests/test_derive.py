@@ -142,15 +142,26 @@ def test_demo_channels_trade_and_property_compose_as_designed(store):
     assert selected["mi2"].composed_sign.value == "+"
     mi = {a["query_id"]: a for a in outcomes["market_illiquidity"].derivation.assessed}
     assert mi[selected["mi2"].query_id]["outcome"] == "refused"
+    # The design as written lets mi1 reuse tf2's volatility −→ equity step: that (−)(−) path outranks the
+    # descriptive (−)(+) reading under S(C), composes with the registered movement and is accepted, so the
+    # program keeps one restriction (see the next test for a variant of the design that stops).
+    assert [s.value for s in selected["mi1"].signs] == ["-", "-"] and not outcomes["market_illiquidity"].stopped
 
 
-def test_demo_market_illiquidity_stops_when_only_the_descriptive_readings_are_eligible(store):
-    # The same documents without the 2024 passage that states volatility −→ equity prices for tf2:
-    # mi1 then has only the descriptive (−)(+) reading, and the later rescuing passage is after the cutoff.
+def test_demo_design_where_tf2_does_not_share_the_volatility_step_with_mi1(store):
+    # A variant of the design in which tf2 runs geopolitical risk → uncertainty → equity prices and
+    # volatility −→ equity prices is stated only after the cutoff: mi1 then has only the descriptive
+    # (−)(+) reading, both market-illiquidity paths are refused and the program stops.
     documents = [d if d[0] != "Geopolitics and markets" else
                  (d[0], d[1], d[2], [(1, "Rising geopolitical risk increases uncertainty, which in turn raises "
-                                        "volatility.", None)] + d[3][1:]) for d in DOCUMENTS]
+                                        "volatility. Greater uncertainty depresses equity prices.", None)]
+                  + d[3][1:]) for d in DOCUMENTS]
     outcomes, selected = demo_outcomes(store, documents)
+    for label, sign in EXPECTED.items():
+        assert selected[label].composed_sign.value == sign, label
+    assert selected["tf2"].variables == ["geopolitical_risk", "uncertainty", "equity_prices"]
+    assert outcomes["trade_fragmentation"].derivation.status == "accepted"
+    assert outcomes["property_correction"].derivation.status == "accepted"
     assert [s.value for s in selected["mi1"].signs] == ["-", "+"] and selected["mi1"].composed_sign.value == "-"
     out = outcomes["market_illiquidity"]
     assert [a["outcome"] for a in out.derivation.assessed] == ["refused", "refused"]
