@@ -11,7 +11,7 @@ from aieco.errors import InputError
 from aieco.extraction.build import build_relations
 from aieco.extraction.schemas import ProposedRelation
 from aieco.extraction.validate import effective_role, rejection_reason, to_relation
-from aieco.records import LLMCall, Relation, Role, Source, SourceLocation, utc_now
+from aieco.records import LLMCall, Relation, Role, Source, SourceLocation, Variable, utc_now
 from aieco.vocab import load_vocabulary
 
 LOC = SourceLocation.create(source_id="src_a", kind="passage", page=3, parser_version="t",
@@ -61,6 +61,7 @@ def test_build_g0_writes_relations_with_dates_roles_and_recorded_calls(store):
     assert report.candidates > 0 and report.accepted == report.proposed and report.rejected == {}
     assert report.requests == store.count(LLMCall, analysis_id="knowledge-base-G0")
     assert store.count(Relation) == report.accepted
+    assert store.count(Variable) == len(load_vocabulary())
     calls = store.find(LLMCall, analysis_id="knowledge-base-G0")
     assert {c.backend for c in calls} == {"offline"} and {c.task for c in calls} == {"relation_extraction"}
     # Eligibility fields are copied at extraction: the development chapter keeps its override.

@@ -64,3 +64,14 @@ def test_paths_with_an_unknown_variable_fails(tmp_path):
     result = CliRunner().invoke(main, ["paths", "--from", "moon", "--to", "real_gdp", "--workspace",
                                        str(tmp_path / "ws"), "--json"])
     assert result.exit_code == 2 and "moon" in json.loads(result.output)["detail"]
+
+
+def test_graph_build_g2_condition(tmp_path):
+    ws = tmp_path / "ws"
+    with Store(ws) as store:
+        register_documents(store)
+    result = run("graph", "build", "--condition", "G2", "--workspace", str(ws), "--json")
+    report = json.loads(result.output)
+    assert result.exit_code == 0 and report["condition"] == "G2" and report["accepted"] > 10
+    bad = CliRunner().invoke(main, ["graph", "build", "--condition", "G9", "--workspace", str(ws)])
+    assert bad.exit_code == 2

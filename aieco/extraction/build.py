@@ -148,6 +148,8 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
         relations.append(to_relation(p, location_id=cand.location_id if cand else p.candidate_id, location=location,
                                      source=source, vocab=vocab, condition=condition, extractor=extractor,
                                      extra_reason=extra))
+    # The vocabulary's Variable records are the graph's nodes; storing them is idempotent (ids are the names).
+    store.put_many(list(vocab.variables.values()))
     stored = store.put_many(relations)
     rejected = Counter((r.rejection_reason or "").split(":")[0] for r in relations if r.review_decision == "rejected")
     return BuildReport(
