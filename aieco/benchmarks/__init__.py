@@ -18,6 +18,7 @@ SECTIONS: dict[str, str] = {
     "store": "aieco.benchmarks.store",
     "var": "aieco.benchmarks.var",
     "pipeline": "aieco.benchmarks.pipeline",
+    "reporting": "aieco.benchmarks.reporting",
     "graph": "aieco.benchmarks.graph",
 }
 
