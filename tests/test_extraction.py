@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aieco.extraction.decompose import decompose_passage
 from aieco.extraction.lexicon import evidence_class, read_relations
@@ -131,3 +133,31 @@ def test_decomposition_keeps_exact_quotes():
 def test_g2_verification(src, sign, dst, quote, verdict):
     item = VerificationItem(index=0, src_var=src, dst_var=dst, sign=sign, quote=quote)
     assert verify_item(item, load_vocabulary()).verdict == verdict
+
+
+PHRASES = {"tariffs": "tariffs", "import_prices": "import prices", "house_prices": "house prices",
+           "mortgage_rates": "mortgage rates", "household_wealth": "household wealth", "consumption": "consumption",
+           "volatility": "volatility", "equity_prices": "equity prices", "uncertainty": "uncertainty",
+           "credit_losses": "credit losses"}
+VERBS = [("raises", "raise", "raised", 1), ("lowers", "lower", "lowered", -1), ("pushes up", "push up", "pushed up", 1),
+         ("weighs on", "weigh on", "weighed on", -1), ("boosts", "boost", "boosted", 1),
+         ("dampens", "dampen", "dampened", -1)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(src=st.sampled_from(sorted(PHRASES)), dst=st.sampled_from(sorted(PHRASES)),
+       mod=st.sampled_from([("", 1), ("higher ", 1), ("lower ", -1), ("rising ", 1), ("falling ", -1)]),
+       verb=st.sampled_from(VERBS), passive=st.booleans(), hedge=st.sampled_from(["", "may "]))
+def test_sign_is_the_source_movement_times_the_verb(src, dst, mod, verb, passive, hedge):
+    """Property: for active and passive templates the sign is movement × verb sign; nothing else is read."""
+    if src == dst:
+        return
+    active, base, participle, verb_sign = verb
+    if passive:
+        sentence = f"{PHRASES[dst].capitalize()} {'may be' if hedge else 'is'} {participle} by {mod[0]}{PHRASES[src]}."
+    else:
+        sentence = f"{(mod[0] + PHRASES[src]).capitalize()} {hedge}{base if hedge else active} {PHRASES[dst]}."
+    readings = read_relations(sentence, load_vocabulary())
+    expected = "+" if mod[1] * verb_sign > 0 else "-"
+    assert [(r.src, r.sign.value, r.dst) for r in readings] == [(src, expected, dst)], sentence
+    assert readings[0].hedged == bool(hedge) and 0.0 <= readings[0].confidence <= 1.0

@@ -74,10 +74,9 @@ MOVEMENT_DOWN = ("fall", "decline", "drop", "decrease", "fall back", "go down", 
 TRANSITIVE_MOVEMENTS = ("increase", "increases", "increased", "decrease", "decreases", "decreased", "cut", "cuts")
 IRREGULAR = {
     "lead": ("led",), "drive": ("drove", "driven"), "hit": ("hit",), "cut": ("cut",), "put": ("put",),
-    "mean": ("meant",), "bring": ("brought",), "give": ("gave", "given"), "go": ("went", "gone", "goes"),
+    "mean": ("meant",), "bring": ("brought",), "give": ("gave", "given"), "go": ("went", "gone"),
     "feed": ("fed",), "shrink": ("shrank", "shrunk"), "hold": ("held",), "rise": ("rose", "risen"),
-    "fall": ("fell", "fallen"), "grow": ("grew", "grown"), "spill": ("spilled", "spilt"), "be": (),
-    "choke": ("choked",), "soar": ("soared",),
+    "fall": ("fell", "fallen"), "grow": ("grew", "grown"), "spill": ("spilled", "spilt"),
 }
 DOUBLE_FINAL = {"drag", "spur", "cut", "hit", "put", "drop", "slump", "plug", "stop"}
 
@@ -126,26 +125,23 @@ def _verb_forms(verb: str) -> list[str]:
     """Inflected forms of a (phrasal) verb: base, 3rd person, past, participle, gerund."""
     head, _, rest = verb.partition(" ")
     tail = f" {rest}" if rest else ""
-    forms = {head}
-    if head in IRREGULAR:
-        forms.update(IRREGULAR[head])
+    doubled = head + head[-1] if head in DOUBLE_FINAL else head
     if head.endswith(("s", "sh", "ch", "x", "z", "o")):
-        forms.add(head + "es")
+        third = head + "es"
     elif re.search(r"[^aeiou]y$", head):
-        forms.add(head[:-1] + "ies")
+        third = head[:-1] + "ies"
     else:
-        forms.add(head + "s")
-    if head not in IRREGULAR or head in ("spill", "choke", "soar", "hit", "cut", "put"):
-        stem = head + head[-1] if head in DOUBLE_FINAL else head
-        if head.endswith("e"):
-            forms.update({head + "d", head[:-1] + "ing"})
-        elif re.search(r"[^aeiou]y$", head):
-            forms.update({head[:-1] + "ied", head + "ing"})
-        else:
-            forms.update({stem + "ed", stem + "ing"})
+        third = head + "s"
+    gerund = head[:-1] + "ing" if head.endswith("e") and not head.endswith("ee") else doubled + "ing"
+    if head in IRREGULAR:
+        past: tuple[str, ...] = IRREGULAR[head]
+    elif head.endswith("e"):
+        past = (head + "d",)
+    elif re.search(r"[^aeiou]y$", head):
+        past = (head[:-1] + "ied",)
     else:
-        forms.add(head[:-1] + "ing" if head.endswith("e") and head != "be" else head + "ing")
-    return sorted((f + tail for f in forms), key=len, reverse=True)
+        past = (doubled + "ed",)
+    return sorted({f + tail for f in (head, third, gerund, *past)}, key=len, reverse=True)
 
 
 def _alternation(phrases: tuple[str, ...] | list[str]) -> str:
@@ -155,11 +151,8 @@ def _alternation(phrases: tuple[str, ...] | list[str]) -> str:
 def _verb_pattern(verbs: tuple[str, ...]) -> re.Pattern[str]:
     forms: list[str] = []
     for v in verbs:
-        if v.startswith("be "):
-            body = v[3:]
-            forms += [f"{be} {f}" for be in ("is", "are", "was", "were", "be", "been", "being")
-                      for f in _verb_forms(body)[:1]] + [f"{body}"] if False else []
-            forms += [f"{be} {body}" for be in ("is", "are", "was", "were", "be", "been", "being")]
+        if v.startswith("be "):  # "be associated with" → "is/are/was … associated with"
+            forms += [f"{be} {v[3:]}" for be in ("is", "are", "was", "were", "be", "been", "being")]
         else:
             forms += _verb_forms(v)
     return re.compile(rf"\b(?:{_alternation(forms)})\b")
