@@ -129,3 +129,9 @@ def test_find_paths_uses_a_of_t_and_stores_the_paths(store):
     assert found[0].retrieval_condition == "hybrid"
     assert [p.path_id for p in store.find(Path, analysis_id="a")] == [found[0].path_id]
     assert find_paths(store, query("tariffs", "cet1_ratio"), analysis_id="a", as_of=None) == []
+
+
+def test_non_composable_path_records_its_offending_sign():
+    g = relation_graph([rel("tariffs", "trade_volumes", "-"), rel("trade_volumes", "real_gdp", "absent")])
+    [p] = enumerate_paths(g, query("tariffs", "real_gdp"))
+    assert p.composed_sign is Sign.absent

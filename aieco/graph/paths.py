@@ -128,7 +128,8 @@ def enumerate_paths(graph: nx.MultiDiGraph, query: ChannelQuery, *, analysis_id:
             analysis_id=analysis_id, query_id=query.query_id, risk=query.risk, variables=variables, signs=signs,
             relation_ids=[st.representative.relation_id for st in chosen],
             evidence=[sorted(r.relation_id for r in st.relations) for st in chosen],
-            composed_sign=composed or Sign.ambiguous, score=-neg_score,
+            # A non-composable path records its first non-monotone, ambiguous or absent step's sign.
+            composed_sign=composed or next(x for x in signs if x not in COMPOSABLE), score=-neg_score,
             mean_confidence=sum(st.representative.confidence for st in chosen) / len(chosen), n_docs=n_docs,
             rank=rank, graph_condition=graph_condition, retrieval_condition=retrieval_condition))
     return out
