@@ -66,6 +66,8 @@ def triples(sentence: str) -> set[tuple[str, str, str]]:
     # negation → absent
     ("Higher tariffs do not raise unemployment.", {("tariffs", "absent", "unemployment")}),
     ("There is no evidence that energy prices reduce consumption.", {("energy_prices", "absent", "consumption")}),
+    ("Tariffs not only reduce trade volumes but also raise import prices.",
+     {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "import_prices")}),
     # co-occurrence without a relation → nothing
     ("House prices and unemployment are both discussed in Chapter 2.", set()),
     ("Inflation was 2.4% while unemployment stood at 6.5%.", set()),

@@ -96,7 +96,8 @@ DOWN_MODIFIERS = (
     r"downward pressure on",
 )
 
-NEGATION = re.compile(r"\b(?:not|never|no longer|neither|nor|hardly|barely|cannot|fails? to|failed to)\b|n't\b")
+NEGATION = re.compile(r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|"
+                      r"failed to)\b|n't\b")
 NEGATION_CLAUSE = re.compile(r"\b(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)\b")
 HEDGE = re.compile(
     r"\b(?:may|might|could|can|likely|possibly|potentially|perhaps|tends? to|tended to|suggests?|appears? to|"
