@@ -163,3 +163,8 @@ def test_sign_is_the_source_movement_times_the_verb(src, dst, mod, verb, passive
     expected = "+" if mod[1] * verb_sign > 0 else "-"
     assert [(r.src, r.sign.value, r.dst) for r in readings] == [(src, expected, dst)], sentence
     assert readings[0].hedged == bool(hedge) and 0.0 <= readings[0].confidence <= 1.0
+
+
+@pytest.mark.parametrize("text", ["", "   \n ", "no sentence end"])
+def test_sentence_split_degenerate_input(text):
+    assert split_sentences(text) == ([text.strip()] if text.strip() else [])

@@ -165,3 +165,17 @@ def test_build_over_the_shared_pdfs_finishes_and_reports_counts(store, shared_da
     assert report.locations == len(locations) and report.sentences > 100
     assert report.candidates > 20 and report.proposed >= report.accepted > 0
     print(report.model_dump())
+
+
+def test_build_on_an_empty_workspace_reports_zeros(store):
+    report = build_relations(store)
+    assert (report.locations, report.candidates, report.requests, report.accepted) == (0, 0, 0, 0)
+    assert store.count(LLMCall) == 0
+
+
+def test_non_passage_and_blank_locations_are_not_read(store):
+    cell = SourceLocation.create(source_id="s", kind="sheet_cell", sheet="A", cell="B2", value=1.0,
+                                 text="Higher tariffs reduce trade volumes.", parser_version="t")
+    blank = SourceLocation.create(source_id="s", kind="passage", text="   ", parser_version="t")
+    report = build_relations(store, locations=[cell, blank])
+    assert report.locations == 0 and report.proposed == 0
