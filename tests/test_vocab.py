@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from aieco.errors import InputError
@@ -74,3 +76,9 @@ def test_bad_vocabulary_files_are_refused(tmp_path):
     bad.write_text("not toml [", encoding="utf-8")
     with pytest.raises(InputError):
         Vocabulary.from_toml(bad)
+
+
+def test_labels_carry_no_numbers():
+    # Labels appear in report prose, where every number must come from a model output token.
+    number = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred)\b", re.I)
+    assert [v.label for v in load_vocabulary().variables.values() if number.search(v.label)] == []
