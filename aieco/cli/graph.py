@@ -124,7 +124,7 @@ def paths(state: CliState, src: str, dst: str, as_of: Any, condition: str, roles
     """Ranked signed paths from one variable to another, with scores and quotes."""
     from aieco.graph.build import as_of_relations, load_relations, relation_graph
     from aieco.graph.paths import enumerate_paths
-    from aieco.records import SourceLocation
+    from aieco.records import Source, SourceLocation
     from aieco.scenario.channels import channel_query
 
     query = channel_query("adhoc", src, "increase", dst, "increase", max_len=max_len,
@@ -140,6 +140,8 @@ def paths(state: CliState, src: str, dst: str, as_of: Any, condition: str, roles
         by_id = {r.relation_id: r for r in rels if r.relation_id in used}
         locs = {x.location_id: x for x in store.find(SourceLocation,
                                                      location_id=sorted({r.location_id for r in by_id.values()}))}
+        titles = {x.source_id: x.title for x in store.find(Source, source_id=sorted({r.source_id
+                                                                                     for r in by_id.values()}))}
     data = paths_json(found, by_id, locs)
 
     def human(rows: list[dict[str, Any]]) -> str:
@@ -152,7 +154,8 @@ def paths(state: CliState, src: str, dst: str, as_of: Any, condition: str, roles
             lines.append(f"#{row['rank']}  S={row['score']:.3f}  composed {row['composed_sign']}  {chain}")
             for r in row["relations"]:
                 where = f"p.{r['page']}" if "page" in r else r.get("cell", "")
-                lines.append(f"     {r['src']} ({r['sign']})→ {r['dst']}: “{r['quote']}” [{r['source_id']} {where}]")
+                lines.append(f"     {r['src']} ({r['sign']})→ {r['dst']}: “{r['quote']}” "
+                             f"[{titles.get(r['source_id'], r['source_id'])}, {where}]")
         return "\n".join(lines)
 
     emit(state, data, human)
