@@ -45,7 +45,7 @@ def test_build_paths_and_render(tmp_path):
     assert "tariffs" in first["quote"].lower()
 
     human = run("paths", "--from", "house_prices", "--to", "real_gdp", "--workspace", str(ws))
-    assert "#1" in human.output and "“" in human.output and "[Housing report, p.1]" in human.output
+    assert "#1" in human.output and "“" in human.output and "[Housing report, p.2]" in human.output
 
     out = tmp_path / "g.html"
     rendered = run("graph", "render", "--out", str(out), "--as-of", "2024-12-31", "--workspace", str(ws))
