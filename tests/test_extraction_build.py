@@ -179,3 +179,12 @@ def test_non_passage_and_blank_locations_are_not_read(store):
     blank = SourceLocation.create(source_id="s", kind="passage", text="   ", parser_version="t")
     report = build_relations(store, locations=[cell, blank])
     assert report.locations == 0 and report.proposed == 0
+
+
+def test_relations_from_an_unregistered_location_are_rejected(store):
+    loose = SourceLocation.create(source_id="src_nowhere", kind="passage", text="Higher tariffs reduce trade volumes.",
+                                  parser_version="t")
+    report = build_relations(store, locations=[loose])
+    assert report.accepted == 0 and report.rejected == {"location_not_registered": 1}
+    [r] = store.find(Relation)
+    assert r.review_decision == "rejected" and r.rejection_reason == "location_not_registered"

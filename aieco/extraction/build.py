@@ -130,7 +130,12 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
                     verdicts[v.index] = None if v.verdict == "supported" else f"not_verified: {v.verdict}: {v.reason}"
             tick("verification", k + 1, len(vbatches))
 
-    loc_cache = {loc.location_id: loc for loc in locs}
+    # Only locations registered in the store may carry a relation (validation, first check).
+    if locations is None:
+        loc_cache = {loc.location_id: loc for loc in locs}
+    else:
+        loc_cache = {loc.location_id: loc for loc in store.find(
+            SourceLocation, location_id=sorted({c.location_id for c in candidates}))}
     src_cache: dict[str, Source | None] = {}
     extractor = f"{EXTRACTION_TASK.prompt.name}@{EXTRACTION_TASK.prompt.version}/{client.backend.name}"
     relations: list[Relation] = []
@@ -138,7 +143,7 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
         cand = by_id.get(p.candidate_id)
         location = None
         if cand is not None:
-            location = loc_cache.get(cand.location_id) or store.get(SourceLocation, cand.location_id)
+            location = loc_cache.get(cand.location_id)
         source = None
         if location is not None:
             if location.source_id not in src_cache:
