@@ -27,6 +27,8 @@ class SourceSettings(_Section):
     pdf_parser_version: str = Field("pdf-1", description="Part of every PDF location id.")
     xlsx_parser_version: str = Field("xlsx-1", description="Part of every spreadsheet location id.")
     series_parser_version: str = Field("series-1", description="Part of every series location id.")
+    csv_parser_version: str = Field("csv-1", description="Part of every CSV cell location id.")
+    text_parser_version: str = Field("text-1", description="Part of every plain-text passage location id.")
     max_passage_chars: int = Field(1200, description="Longest passage kept as one location.")
 
 
