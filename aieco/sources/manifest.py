@@ -189,7 +189,7 @@ def _validate_entry(index: int, item: Any, base: Path) -> tuple[ManifestEntry | 
             kind = SourceKind(given) if given else KIND_BY_SUFFIX.get(suffix)
         except ValueError:
             errs.append(f"field 'kind' = {given!r} is unknown; use one of {', '.join(k.value for k in SourceKind)}")
-        if kind is None and not errs:
+        if kind is None and not given:
             errs.append(f"file type {suffix or '(none)'!r} is not supported; use .pdf, .xlsx, .csv, .txt or .md "
                         "or set kind = \"text\"")
     overrides = []

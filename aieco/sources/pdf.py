@@ -59,11 +59,14 @@ def parse_pdf(path: Path, source_id: str, *, parser_version: str, max_passage_ch
 
 
 def _unreadable(path: Path, exc: Exception) -> InputError:
-    text = f"{type(exc).__name__} {exc}".lower()
+    # pdfplumber wraps pdfminer's error (e.g. PDFPasswordIncorrect) as its first argument
+    inner = [a for a in exc.args if isinstance(a, BaseException)]
+    text = " ".join(f"{type(e).__name__} {e}" for e in [exc, *inner]).lower()
     if "password" in text or "encrypt" in text:
         return InputError(f"{path} is encrypted and cannot be read without its password", where=str(path),
                           fix="save an unencrypted copy of the PDF and register that file")
-    return InputError(f"{path} is not a readable PDF ({type(exc).__name__}: {exc})", where=str(path),
+    cause = inner[0] if inner else exc
+    return InputError(f"{path} is not a readable PDF ({type(cause).__name__}: {cause})", where=str(path),
                       fix="check the file is a complete PDF (download it again) or remove it from the manifest")
 
 

@@ -3,8 +3,8 @@
 The workbook is read twice: once with formulas (``data_only=False``) and once with the
 values Excel cached when it last calculated (``data_only=True``). Each cell keeps its
 sheet, A1 coordinate, value, formula, row label (the first text cell to its left),
-column header (the nearest text above it, preferring rows without numbers, i.e. header
-rows) and a scenario label (baseline / adverse / stress / history …) read from the sheet
+column header (the nearest header above it: text in a row without numbers, or a year in
+a row of years; else the nearest text above) and a scenario label (baseline / adverse / stress / history …) read from the sheet
 name, the headers above it or its row label. A merged range is one location at its
 top-left cell; its text labels every cell it covers.
 """
@@ -107,6 +107,10 @@ def _is_text(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip()) and not _looks_numeric(value)
 
 
+def _is_year(value: Any) -> bool:
+    return isinstance(value, float) and value.is_integer() and 1900 <= value <= 2100
+
+
 def _looks_numeric(text: str) -> bool:
     return bool(re.fullmatch(r"\s*[-+(]?[\d.,]+%?\)?\s*", text))
 
@@ -131,6 +135,10 @@ def grid_locations(source_id: str, sheet: str, grid: list[list[Any]], *, parser_
             for c in range(c0, min(c1, len(row)) + 1):
                 row[c - 1] = anchor
     header_row = [not any(isinstance(v, float) for v in row) for row in labels]
+    year_row = [any(isinstance(v, float) for v in row) and all(_is_year(v) for v in row if isinstance(v, float))
+                for row in labels]
+    # per column: the nearest label above from a header row (text) or a year row (e.g. 2025)
+    nearest: dict[int, str] = {}
     sheet_scenario = scenario_label(sheet)
     # per column: the nearest text cells above (from header rows, and from any row), nearest last
     above: dict[int, dict[str, list[str]]] = {}
@@ -145,7 +153,7 @@ def grid_locations(source_id: str, sheet: str, grid: list[list[Any]], *, parser_
                 continue
             seen = above.get(c)
             headers = (seen["header"][::-1] or seen["any"][::-1]) if seen else []
-            column_label = headers[0] if headers else None
+            column_label = nearest.get(c) or (headers[0] if headers else None)
             scenario = sheet_scenario or next(
                 (s for s in (scenario_label(h) for h in headers) if s), None) or scenario_label(row_label)
             warning = None
@@ -161,6 +169,10 @@ def grid_locations(source_id: str, sheet: str, grid: list[list[Any]], *, parser_
                 parser_version=parser_version, role_override=role, warning=warning))
             ordinal += 1
         for c, v in enumerate(labels[r - 1], start=1):
+            if year_row[r - 1] and _is_year(v):
+                nearest[c] = str(int(v))
+            elif header_row[r - 1] and _is_text(v):
+                nearest[c] = str(v).strip()
             if _is_text(v):
                 seen = above.setdefault(c, {"header": [], "any": []})
                 for key in ("header", "any") if header_row[r - 1] else ("any",):
