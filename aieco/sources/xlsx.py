@@ -171,7 +171,7 @@ def grid_locations(source_id: str, sheet: str, grid: list[list[Any]], *, parser_
         for c, v in enumerate(labels[r - 1], start=1):
             if year_row[r - 1] and _is_year(v):
                 nearest[c] = str(int(v))
-            elif header_row[r - 1] and _is_text(v):
+            elif (header_row[r - 1] or year_row[r - 1]) and _is_text(v):
                 nearest[c] = str(v).strip()
             if _is_text(v):
                 seen = above.setdefault(c, {"header": [], "any": []})
