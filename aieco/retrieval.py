@@ -93,8 +93,9 @@ class HybridIndex:
             k = min(n_components, x.shape[0] - 1, x.shape[1] - 1)
             if k >= 1:
                 svd = TruncatedSVD(n_components=k, random_state=0)
-                embeddings = _unit_rows(svd.fit_transform(x))
-                components = svd.components_
+                # C order, as they are stored and reloaded, so a reloaded index scores bit for bit alike
+                embeddings = np.ascontiguousarray(_unit_rows(svd.fit_transform(x)))
+                components = np.ascontiguousarray(svd.components_)
         return cls(key=key, ids=list(ids), bm25=bm25, vocabulary=vocabulary, idf=idf, components=components,
                    embeddings=embeddings)
 

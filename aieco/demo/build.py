@@ -12,6 +12,7 @@ the same source ids.
 from __future__ import annotations
 
 import io
+import re
 import tomllib
 import zipfile
 from datetime import date, datetime
@@ -36,6 +37,8 @@ WORKBOOK_NAME = "demo-scenarios-2025.xlsx"
 PAGE_BREAK = "\\pagebreak"
 #: Zip timestamp of every workbook member (the zip format cannot store earlier dates).
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+#: Creation and modification time written into the workbook's properties.
+WORKBOOK_STAMP = datetime(2025, 1, 20, 0, 0, 0)
 
 
 def read_corpus_file(path: Path) -> tuple[dict[str, Any], str]:
@@ -138,9 +141,8 @@ def build_workbook(target: Path) -> None:
             ws.append([name, unit, *values])
         ws.append([])
         ws.append(["Note: illustrative numbers written for the aieco demo; not an official scenario."])
-    stamp = datetime(2025, 1, 20)
-    wb.properties.created = stamp
-    wb.properties.modified = stamp
+    wb.properties.created = WORKBOOK_STAMP
+    wb.properties.modified = WORKBOOK_STAMP
     wb.properties.creator = "aieco demo builder"
     buf = io.BytesIO()
     wb.save(buf)
@@ -155,7 +157,11 @@ def _fixed_zip_times(data: bytes) -> bytes:
             member = zipfile.ZipInfo(info.filename, date_time=ZIP_EPOCH)
             member.compress_type = zipfile.ZIP_DEFLATED
             member.external_attr = info.external_attr
-            dst.writestr(member, src.read(info.filename))
+            data = src.read(info.filename)
+            if info.filename == "docProps/core.xml":  # openpyxl stamps the save time as "modified"
+                data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)",
+                              rb"\g<1>" + WORKBOOK_STAMP.isoformat().encode() + rb"Z\g<2>", data)
+            dst.writestr(member, data)
     return out.getvalue()
 
 
