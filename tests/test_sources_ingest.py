@@ -2,12 +2,12 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from sources_files import image_only_pdf, manifest, merged_formula_xlsx, table_pdf, text_pdf, zero_page_pdf
 
 from aieco.cli import main
 from aieco.config import get_settings
 from aieco.records import Source, SourceLocation
 from aieco.sources.registry import ingest
-from sources_files import image_only_pdf, manifest, merged_formula_xlsx, table_pdf, text_pdf, zero_page_pdf
 
 P1 = ["Higher tariffs reduce trade volumes.\nFirms redirect orders to domestic suppliers.",
       "Lower trade volumes weigh on real GDP."]

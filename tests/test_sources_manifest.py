@@ -1,9 +1,9 @@
 import pytest
+from sources_files import manifest, text_pdf
 
 from aieco.errors import InputError
 from aieco.records import Role
 from aieco.sources.manifest import load_manifest, parse_pages
-from sources_files import manifest, text_pdf
 
 
 def entry(**kw):
@@ -14,7 +14,8 @@ def entry(**kw):
 def test_paths_are_relative_to_the_manifest_and_overrides_and_series_are_kept(tmp_path):
     (tmp_path / "docs").mkdir()
     text_pdf(tmp_path / "docs" / "a.pdf", [["x"]])
-    m = manifest(tmp_path / "m.toml", [entry(path="docs/a.pdf", role_override=[{"pages": "2-3, 5", "role": "development"}])])
+    override = {"pages": "2-3, 5", "role": "development"}
+    m = manifest(tmp_path / "m.toml", [entry(path="docs/a.pdf", role_override=[override])])
     with open(m, "a") as fh:
         fh.write('  [source.series]\n  variable = "real_gdp"\n  frequency = "Q"\n')
     (e,) = load_manifest(m)

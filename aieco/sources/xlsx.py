@@ -4,9 +4,9 @@ The workbook is read twice: once with formulas (``data_only=False``) and once wi
 values Excel cached when it last calculated (``data_only=True``). Each cell keeps its
 sheet, A1 coordinate, value, formula, row label (the first text cell to its left),
 column header (the nearest header above it: text in a row without numbers, or a year in
-a row of years; else the nearest text above) and a scenario label (baseline / adverse / stress / history …) read from the sheet
-name, the headers above it or its row label. A merged range is one location at its
-top-left cell; its text labels every cell it covers.
+a row of years; else the nearest text above) and a scenario label (baseline / adverse /
+stress / history …) read from the sheet name, the headers above it or its row label.
+A merged range is one location at its top-left cell; its text labels every cell it covers.
 """
 
 from __future__ import annotations
