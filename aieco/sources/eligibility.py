@@ -1,10 +1,13 @@
 """Source eligibility for a request, decided per location before retrieval (paper §2.2).
 
 A location is eligible when its source has a known publication date on or before the
-cutoff, its effective role (the location's role override, else the source role) is
-allowed, and its source's jurisdiction is in scope. Each excluded location gets one
-Exclusion with the first reason that applies, in the order ``unknown_date``,
-``after_cutoff``, ``role``, ``scope``; with an analysis id the exclusions are stored.
+cutoff, its source's jurisdiction is in scope, and its effective role (the location's
+role override, else the source role) is allowed. The first reason that applies is
+recorded, in the order ``unknown_date``, ``after_cutoff``, ``scope``, ``role``. A reason
+that holds for every location of a source (its date, its scope, or a disallowed source
+role with no location overrides) is recorded once for the source (``location_id`` None);
+a role decided by a location's override is recorded for that location. With an analysis
+id the exclusions are stored.
 """
 
 from __future__ import annotations
@@ -33,20 +36,29 @@ def effective_role(location: SourceLocation, source: Source) -> Role:
     return location.role_override or source.role
 
 
-def exclusion_reason(location: SourceLocation, source: Source, *, cutoff: date, roles: frozenset[Role],
+def source_exclusion(source: Source, *, cutoff: date, roles: frozenset[Role],
                      jurisdictions: frozenset[str] | None) -> tuple[ExclusionReason, str] | None:
-    """The reason ``location`` is not eligible (with a detail), or None when it is eligible."""
+    """The reason every location of ``source`` is excluded, or None when locations must be decided one by one."""
     if source.publication_date is None:
         return ExclusionReason.unknown_date, "publication date unknown"
     if source.publication_date > cutoff:
         return ExclusionReason.after_cutoff, f"published {source.publication_date} after cutoff {cutoff}"
-    role = effective_role(location, source)
-    if role not in roles:
-        where = "location override" if location.role_override else "source role"
-        return ExclusionReason.role, f"{where} {role.value} not in {sorted(r.value for r in roles)}"
     if jurisdictions is not None and source.jurisdiction.upper() not in jurisdictions:
         return ExclusionReason.scope, f"jurisdiction {source.jurisdiction} not in {sorted(jurisdictions)}"
+    # ingest records every page/sheet override on the source, so without one no location can differ
+    if source.role not in roles and not source.role_overrides:
+        return ExclusionReason.role, f"source role {source.role.value} not in {sorted(r.value for r in roles)}"
     return None
+
+
+def location_exclusion(location: SourceLocation, source: Source, *,
+                       roles: frozenset[Role]) -> tuple[ExclusionReason, str] | None:
+    """The role reason a location of an otherwise admissible source is excluded, or None."""
+    role = effective_role(location, source)
+    if role in roles:
+        return None
+    where = "location override" if location.role_override else "source role"
+    return ExclusionReason.role, f"{where} {role.value} not in {sorted(r.value for r in roles)}"
 
 
 def eligible_locations(store: Store, *, cutoff: date, roles: Iterable[Role | str],
@@ -54,19 +66,24 @@ def eligible_locations(store: Store, *, cutoff: date, roles: Iterable[Role | str
                        kinds: Iterable[str] | None = None) -> Eligibility:
     """Split the registered locations into eligible ones and exclusions (stored if ``analysis_id``).
 
-    ``kinds`` restricts both lists to location kinds (e.g. ``("passage",)``); by default
-    every kind is decided.
+    ``kinds`` restricts the eligible list and the per-location exclusions to location
+    kinds (e.g. ``("passage",)``); by default every kind is decided.
     """
     allowed = frozenset(Role(r) for r in roles)
     scope = frozenset(j.upper() for j in jurisdictions) if jurisdictions is not None else None
-    sources = {s.source_id: s for s in store.all(Source)}
+    exclusions: list[Exclusion] = []
+    open_sources: dict[str, Source] = {}
+    for source in store.all(Source):
+        why = source_exclusion(source, cutoff=cutoff, roles=allowed, jurisdictions=scope)
+        if why is None:
+            open_sources[source.source_id] = source
+        else:
+            exclusions.append(Exclusion.create(analysis_id=analysis_id or "", source_id=source.source_id,
+                                               location_id=None, reason=why[0], detail=why[1]))
     where = {"kind": list(kinds)} if kinds is not None else {}
-    eligible, exclusions = [], []
-    for loc in store.find(SourceLocation, **where):
-        source = sources.get(loc.source_id)
-        if source is None:  # an orphan row (only possible by editing the database) is never eligible
-            continue
-        why = exclusion_reason(loc, source, cutoff=cutoff, roles=allowed, jurisdictions=scope)
+    eligible = []
+    for loc in store.find(SourceLocation, source_id=sorted(open_sources), **where) if open_sources else []:
+        why = location_exclusion(loc, open_sources[loc.source_id], roles=allowed)
         if why is None:
             eligible.append(loc)
         else:
@@ -76,3 +93,11 @@ def eligible_locations(store: Store, *, cutoff: date, roles: Iterable[Role | str
     if analysis_id is not None and exclusions:
         store.put_many(exclusions)
     return Eligibility(eligible=eligible, exclusions=exclusions)
+
+
+def is_excluded(exclusions: Iterable[Exclusion], location: SourceLocation) -> Exclusion | None:
+    """The exclusion that covers ``location`` (its own, or its whole source's), or None."""
+    for e in exclusions:
+        if e.source_id == location.source_id and e.location_id in (None, location.location_id):
+            return e
+    return None
