@@ -48,7 +48,8 @@ def test_source_id_comes_from_file_hash_only():
 
 def test_model_run_id_ignores_wall_clock():
     base = dict(analysis_id="an_1", model_id="macro_var", spec_id="spec_1", request_digest="r",
-                input_digests={"d": "x"}, code_digest="c", config_digest="k", env_digest="e", seed=7, status="completed")
+                input_digests={"d": "x"}, code_digest="c", config_digest="k", env_digest="e", seed=7,
+                status="completed")
     a = ModelRun.create(**base, started_at=T0, ended_at=T0)
     b = ModelRun.create(**base, started_at=datetime.now(UTC), ended_at=datetime.now(UTC))
     assert a.run_id == b.run_id

@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict
 SECTIONS: dict[str, str] = {
     "store": "aieco.benchmarks.store",
     "sources": "aieco.benchmarks.sources",
+    "var": "aieco.benchmarks.var",
+    "pipeline": "aieco.benchmarks.pipeline",
 }
 
 
