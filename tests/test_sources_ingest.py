@@ -200,3 +200,26 @@ def test_cli_ingest_bad_manifest_exits_2_with_the_field(tmp_path):
     res = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "ingest", str(m), "--json"])
     assert res.exit_code == 2
     assert "'role'" in json.loads(res.output)["detail"]
+
+
+def test_text_sources_become_paragraph_passages_and_progress_is_reported(tmp_path, store):
+    (tmp_path / "note.md").write_text("# Note\n\nHigher tariffs reduce trade volumes.\nFirms adjust.\n\n\nSecond.\n")
+    (tmp_path / "raw.dat").write_text("Rising long-term rates push up mortgage rates.\n")
+    m = manifest(tmp_path / "m.toml", [entry("note.md"), entry("raw.dat", kind="text")])
+    calls = []
+    report = ingest(store, m, progress=lambda done, total, path: calls.append((done, total, path)))
+    assert calls == [(1, 2, "note.md"), (2, 2, "raw.dat")]
+    texts = [loc.text for loc in store.find(SourceLocation, source_id=report.files[0].source_id)]
+    assert texts == ["# Note", "Higher tariffs reduce trade volumes.\nFirms adjust.", "Second."]
+    (raw,) = store.find(SourceLocation, source_id=report.files[1].source_id)
+    assert raw.page == 1 and raw.kind == "passage" and raw.parser_version == get_settings().sources.text_parser_version
+
+
+def test_long_paragraphs_are_split_at_line_ends_under_the_passage_limit(tmp_path, store):
+    lines = [f"Line {i} says that higher tariffs reduce trade volumes in this illustrative test." for i in range(40)]
+    text_pdf(tmp_path / "long.pdf", [["\n".join(lines[:40])]])
+    report = ingest(store, manifest(tmp_path / "m.toml", [entry("long.pdf")]))
+    passages = store.find(SourceLocation, source_id=report.files[0].source_id, kind="passage")
+    limit = get_settings().sources.max_passage_chars
+    assert len(passages) > 1 and all(len(p.text) <= limit for p in passages)
+    assert "\n".join(p.text for p in passages) == "\n".join(lines)  # nothing lost, no line cut
