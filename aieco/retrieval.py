@@ -21,8 +21,10 @@ import numpy as np
 import sklearn
 from pydantic import BaseModel, ConfigDict, Field
 from rank_bm25 import BM25Okapi
+from scipy import sparse
 from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+from threadpoolctl import threadpool_limits
 
 from aieco.config import get_settings
 from aieco.errors import IntegrityError
@@ -63,13 +65,50 @@ def document_text(location: SourceLocation) -> str:
 # --------------------------------------------------------------------------- the index
 
 
+@dataclass(frozen=True)
+class BM25Matrix:
+    """rank-bm25's Okapi BM25 as a sparse term × document weight matrix.
+
+    ``BM25Okapi.get_scores`` loops in Python over every document for each query term;
+    the same weights, computed once from its fitted state, make a query a sparse row sum.
+    """
+
+    terms: dict[str, int]
+    weights: sparse.csr_matrix  # (terms, documents)
+
+    @classmethod
+    def from_okapi(cls, bm25: BM25Okapi) -> BM25Matrix:
+        """Weights w(t, d) = idf(t) f (k1 + 1) / (f + k1 (1 - b + b |d| / avgdl)), f = count of t in d."""
+        norm = bm25.k1 * (1 - bm25.b + bm25.b * np.asarray(bm25.doc_len, dtype=float) / bm25.avgdl)
+        terms: dict[str, int] = {}
+        rows, cols, vals = [], [], []
+        for d, freqs in enumerate(bm25.doc_freqs):
+            for t, f in freqs.items():
+                rows.append(terms.setdefault(t, len(terms)))
+                cols.append(d)
+                vals.append((bm25.idf.get(t) or 0.0) * f * (bm25.k1 + 1) / (f + norm[d]))
+        weights = sparse.csr_matrix((vals, (rows, cols)), shape=(len(terms), len(bm25.doc_freqs)))
+        return cls(terms=terms, weights=weights)
+
+    def scores(self, query_tokens: list[str]) -> np.ndarray:
+        """BM25 score of every document (a repeated query term counts again, as in rank-bm25)."""
+        rows = [self.terms[t] for t in query_tokens if t in self.terms]
+        if not rows:
+            return np.zeros(self.weights.shape[1])
+        return np.asarray(self.weights[rows].sum(axis=0)).ravel()
+
+
+def _bm25(tokens: list[list[str]]) -> BM25Matrix | None:
+    return BM25Matrix.from_okapi(BM25Okapi(tokens)) if any(tokens) else None
+
+
 @dataclass
 class HybridIndex:
     """BM25 and LSA over one list of documents, addressed by position."""
 
     key: str
     ids: list[str]
-    bm25: BM25Okapi | None
+    bm25: BM25Matrix | None
     vocabulary: dict[str, int]
     idf: np.ndarray  # (V,) TF-IDF inverse document frequencies
     components: np.ndarray  # (k, V) TruncatedSVD right singular vectors
@@ -80,7 +119,7 @@ class HybridIndex:
               tokens: list[list[str]] | None = None) -> HybridIndex:
         """Fit BM25 and LSA on ``texts`` (same order as ``ids``)."""
         tokens = tokens if tokens is not None else [tokenize(t) for t in texts]
-        bm25 = BM25Okapi(tokens) if any(tokens) else None
+        bm25 = _bm25(tokens)
         vocabulary: dict[str, int] = {}
         idf = np.zeros(0)
         components = np.zeros((0, 0))
@@ -103,7 +142,7 @@ class HybridIndex:
         """Positions of the best ``n`` documents by BM25 (score > 0), best first."""
         if self.bm25 is None or not query_tokens:
             return []
-        scores = self.bm25.get_scores(query_tokens)
+        scores = self.bm25.scores(query_tokens)
         return _top(scores, n, positive=True)
 
     def lsa_ranking(self, query_tokens: list[str], n: int) -> list[int]:
@@ -119,11 +158,14 @@ class HybridIndex:
         norm = np.linalg.norm(x)
         if norm == 0:
             return []
-        q = self.components @ (x / norm)
-        qn = np.linalg.norm(q)
-        if qn == 0:
-            return []
-        return _top(self.embeddings @ (q / qn), n, positive=True)
+        # one query is a few small products: BLAS threads only add wake-up latency
+        with threadpool_limits(limits=1, user_api="blas"):
+            q = self.components @ (x / norm)
+            qn = np.linalg.norm(q)
+            if qn == 0:
+                return []
+            cosines = self.embeddings @ (q / qn)
+        return _top(cosines, n, positive=True)
 
     def rank(self, query: str, *, candidates: int, top_k: int, rrf_k: int) -> list[tuple[int, float]]:
         """Reciprocal rank fusion of the two rankings: (position, fused score), best first.
@@ -169,7 +211,7 @@ class HybridIndex:
             return None  # a missing or altered artifact: rebuild rather than trust it
         if manifest.get("key") != key or manifest.get("version") != INDEX_VERSION:
             return None
-        return cls(key=key, ids=manifest["ids"], bm25=BM25Okapi(tokens) if any(tokens) else None,
+        return cls(key=key, ids=manifest["ids"], bm25=_bm25(tokens),
                    vocabulary={t: i for i, t in enumerate(manifest["vocabulary"])},
                    idf=store.get_array(manifest["idf"]), components=store.get_array(manifest["components"]),
                    embeddings=store.get_array(manifest["embeddings"]))

@@ -223,3 +223,30 @@ def test_long_paragraphs_are_split_at_line_ends_under_the_passage_limit(tmp_path
     limit = get_settings().sources.max_passage_chars
     assert len(passages) > 1 and all(len(p.text) <= limit for p in passages)
     assert "\n".join(p.text for p in passages) == "\n".join(lines)  # nothing lost, no line cut
+
+
+def test_parallel_parsing_gives_the_same_records_and_report_order(tmp_path, monkeypatch):
+    from aieco.store import Store
+
+    text_pdf(tmp_path / "a.pdf", [P1, P2])
+    text_pdf(tmp_path / "b.pdf", [P2])
+    (tmp_path / "bad.pdf").write_bytes(b"garbage")
+    m = manifest(tmp_path / "m.toml", [entry("a.pdf"), entry("bad.pdf"), entry("b.pdf")])
+    with Store(tmp_path / "seq") as seq, Store(tmp_path / "par") as par:
+        one = ingest(seq, m, workers=1)
+        monkeypatch.setenv("AIECO_SOURCES__PARALLEL_MIN_BYTES", "0")
+        monkeypatch.setenv("AIECO_SOURCES__PDF_CHUNK_PAGES", "1")  # a.pdf is parsed in two tasks
+        get_settings.cache_clear()
+        try:
+            two = ingest(par, m, workers=2)
+        finally:
+            monkeypatch.delenv("AIECO_SOURCES__PARALLEL_MIN_BYTES")
+            monkeypatch.delenv("AIECO_SOURCES__PDF_CHUNK_PAGES")
+            get_settings.cache_clear()
+        assert [(f.path, f.status, f.source_id, f.pages, f.locations) for f in one.files] == [
+            (f.path, f.status, f.source_id, f.pages, f.locations) for f in two.files]
+        assert "not a readable PDF" in two.files[1].reason and two.files[0].pages == 2
+        for f in one.files:
+            if f.source_id:  # the same locations in the same order
+                assert [x.location_id for x in seq.find(SourceLocation, source_id=f.source_id)] == [
+                    x.location_id for x in par.find(SourceLocation, source_id=f.source_id)]

@@ -18,7 +18,7 @@ REAL = [
     ("scenarios/boe-2022-23-stress-test-scenarios.xlsx", "Bank of England", '"unknown"', "evaluation", "UK"),
     ("scenarios/boe-2025-bank-capital-stress-test-scenarios.xlsx", "Bank of England", "2025-12-31", "evaluation", "UK"),
 ]
-#: The two long PDFs (148 pages) take longer than 20 s on the shared 2-core machine: marked slow.
+#: The two long PDFs (148 pages) take 16–30 s on the shared 2-core machine, depending on its load: marked slow.
 REAL_LONG = [
     ("docs/bis-quarterly-review-2024.pdf", "BIS", "2024-03-31", "generation", "GLOBAL"),
     ("docs/boe-2022-23-stress-test-results-annex.pdf", "Bank of England", '"unknown"', "generation", "UK"),

@@ -23,9 +23,30 @@ from aieco.sources.parsed import ParsedFile
 PARAGRAPH_GAP = 0.6
 
 
+def pdf_page_count(path: Path) -> int:
+    """Number of pages of ``path``; raise InputError when it is unreadable or has none."""
+    try:
+        pdf = pdfplumber.open(path)
+    except Exception as exc:  # pdfminer raises many unrelated types for bad files
+        raise _unreadable(path, exc) from exc
+    with pdf:
+        try:
+            n = len(pdf.pages)
+        except Exception as exc:
+            raise _unreadable(path, exc) from exc
+    if n == 0:
+        raise InputError(f"{path} has no pages", where=str(path),
+                         fix="check the file was exported completely; a PDF needs at least one page")
+    return n
+
+
 def parse_pdf(path: Path, source_id: str, *, parser_version: str, max_passage_chars: int,
-              page_roles: dict[int, Role] | None = None) -> ParsedFile:
-    """Parse ``path`` into passages and table cells; raise InputError when unreadable."""
+              page_roles: dict[int, Role] | None = None, page_range: tuple[int, int] | None = None) -> ParsedFile:
+    """Parse ``path`` into passages and table cells; raise InputError when unreadable.
+
+    ``page_range`` = (first, last), 1-based and inclusive, parses only those pages (the
+    locations are the same as in a whole-file parse, since every location is per page).
+    """
     page_roles = page_roles or {}
     try:
         pdf = pdfplumber.open(path)
@@ -41,7 +62,10 @@ def parse_pdf(path: Path, source_id: str, *, parser_version: str, max_passage_ch
             raise InputError(f"{path} has no pages", where=str(path),
                              fix="check the file was exported completely; a PDF needs at least one page")
         out.pages = len(pages)
+        first, last = page_range or (1, len(pages))
         for number, page in enumerate(pages, start=1):
+            if not first <= number <= last:
+                continue
             try:
                 locations, warning = _parse_page(page, number, source_id, parser_version, max_passage_chars,
                                                  page_roles.get(number))
