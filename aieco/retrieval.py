@@ -314,6 +314,10 @@ def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str]
 # --------------------------------------------------------------------------- serialisation
 
 
+#: Characters str.splitlines() breaks on that JSON leaves unescaped: escaped so one record stays one line.
+_LINE_BREAKS_ESCAPED = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 class SerializedEvidence(BaseModel):
     """Records packed under a byte budget: one canonical JSON object per line."""
 
@@ -325,9 +329,16 @@ class SerializedEvidence(BaseModel):
     bytes: int = Field(description="UTF-8 size of text.")
     budget: int
 
+    def lines(self) -> list[str]:
+        """One canonical JSON record per line, in order."""
+        return self.text.splitlines()
+
 
 def serialize_records(records: Iterable[BaseModel | dict[str, Any]], budget: int | None = None) -> SerializedEvidence:
     """Pack records, in order, as JSON lines while they fit in ``budget`` bytes (default 12,000).
+
+    Each line is canonical JSON with U+0085/U+2028/U+2029 escaped, so ``text.splitlines()``
+    gives exactly one line per record.
 
     Truncation happens only at record boundaries: the first record that does not fit and
     every record after it are omitted, so the rank order is kept.
@@ -338,7 +349,7 @@ def serialize_records(records: Iterable[BaseModel | dict[str, Any]], budget: int
     records = list(records)
     for rec in records:
         obj = rec.model_dump(mode="json") if isinstance(rec, BaseModel) else rec
-        line = canonical_json(obj) + "\n"
+        line = canonical_json(obj).translate(_LINE_BREAKS_ESCAPED) + "\n"
         size = len(line.encode("utf-8"))
         if used + size > budget:
             break

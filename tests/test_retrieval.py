@@ -11,7 +11,7 @@ from rank_bm25 import BM25Okapi
 from aieco import retrieval
 from aieco.cli import main
 from aieco.demo.build import build_demo_sources
-from aieco.records import Source, SourceLocation
+from aieco.records import Source, SourceLocation, canonical_json
 from aieco.retrieval import HybridIndex, search, serialize_records, tokenize
 from aieco.sources.registry import ingest
 from aieco.store import Store
@@ -140,14 +140,20 @@ def test_serializer_truncates_only_at_record_boundaries(recs, budget):
     out = serialize_records(recs, budget=budget)
     assert out.bytes == len(out.text.encode()) <= budget
     lines = out.text.split("\n")[:-1] if out.text else []
+    assert out.lines() == lines  # no record contains a character splitlines() breaks on
     assert [json.loads(line) for line in lines] == recs[: out.included]
     assert out.included + out.omitted == len(recs)
     if out.omitted:  # the next record would not have fitted
-        nxt = len((json.dumps(recs[out.included], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-                   + "\n").encode())
+        nxt = len((canonical_json(recs[out.included]).translate(retrieval._LINE_BREAKS_ESCAPED) + "\n").encode())
         assert out.bytes + nxt > budget
 
 
 def test_serializer_default_budget_is_12000_bytes():
     out = serialize_records([{"quote": "x" * 990}] * 20)
     assert out.budget == 12_000 and out.included == 11 and out.omitted == 9
+
+
+def test_serializer_keeps_one_record_per_line_with_unicode_line_breaks():
+    recs = [{"text": "a\u2028b"}, {"text": "c\x85d\u2029"}, {"text": "e\nf"}]
+    out = serialize_records(recs)
+    assert len(out.lines()) == 3 and [json.loads(x) for x in out.lines()] == recs

@@ -43,11 +43,11 @@ def ingest(ctx: click.Context, state: CliState, manifest: Path) -> None:
                 lines.append(f"{f['status']:<10} {f['path']} → {f['source_id']} "
                              f"({f['pages']} pages/sheets, {f['locations']} locations)")
                 lines += [f"           warning: {w}" for w in f["warnings"][:5]]
-        c = report.counts()
+        c = report.counts
         lines.append(f"{c['registered']} registered, {c['unchanged']} unchanged, {c['failed']} failed")
         return "\n".join(lines)
 
-    emit(state, report.model_dump(mode="json") | {"counts": report.counts()}, human)
+    emit(state, report.model_dump(mode="json") | {"counts": report.counts}, human)
     if not report.ok:
         ctx.exit(1)
 

@@ -63,6 +63,7 @@ class IngestReport(BaseModel):
     def ok(self) -> bool:
         return not self.failures
 
+    @property
     def counts(self) -> dict[str, int]:
         out = {"registered": 0, "unchanged": 0, "failed": 0}
         for f in self.files:
