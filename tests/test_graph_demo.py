@@ -88,10 +88,6 @@ def test_eligibility_matters(demo):
     assert not cooc or not store.find(Relation, location_id=[loc.location_id for loc in cooc])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "demo design conflict: tf2 needs volatility −→ equity_prices (bis-geopolitics-2024-09, eligible), so mi1 "
-    "also has the path (−,−) composing with its registered movement; it outranks the descriptive (−,+) path "
-    "under S(C) (0.82 vs 0.72), so the graph baseline selects it and market_illiquidity keeps one restriction"))
 def test_market_illiquidity_stops_before_any_model_call(demo):
     _, _, _, outcomes = demo
     assert outcomes["market_illiquidity"].stopped
