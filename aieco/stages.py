@@ -29,7 +29,6 @@ from aieco.records import (
     ChannelQuery,
     ModelRequest,
     ModelRun,
-    ObservedValue,
     OutputTest,
     Path,
     Relation,
@@ -357,23 +356,6 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
             "claim_ids": [t.claim_id for t in tests]}
 
 
-def model_observations(store: Any, variables: list[str], jurisdictions: list[str]) -> Any:
-    """The workspace's quarterly ObservedValues of ``variables`` as the long frame the models read
-    (vintage selection at the cutoff happens inside the model, Eq. execute)."""
-    import pandas as pd
-
-    rows = [o for o in store.find(ObservedValue, variable=variables, frequency="Q", scenario=None)
-            if o.jurisdiction in jurisdictions]
-    return pd.DataFrame(
-        [{"variable": o.variable, "reference_period": o.reference_period, "value": o.value, "unit": o.unit,
-          "frequency": o.frequency, "jurisdiction": o.jurisdiction,
-          "release_date": o.release_date.isoformat() if o.release_date else None, "vintage": o.vintage,
-          "series_key": o.series_key, "transformation": o.transformation, "location_id": o.location_id}
-         for o in rows],
-        columns=["variable", "reference_period", "value", "unit", "frequency", "jurisdiction", "release_date",
-                 "vintage", "series_key", "transformation", "location_id"])
-
-
 def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], dict[str, Any]]:
     from aieco.models import macro
 
@@ -382,11 +364,11 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
     def inputs(spec: Any) -> dict[str, Any]:
         if spec.model_id != macro.MODEL_ID:
             ctx.stop(f"the pipeline has no input builder for model {spec.model_id}")
-        observations = model_observations(ctx.store, list(macro.VARIABLES), list(req.jurisdictions))
+        observations = macro.workspace_observations(ctx.store)
         missing = sorted(set(macro.VARIABLES) - set(observations["variable"]))
         if missing:
-            ctx.stop(f"no observed values in the workspace for {', '.join(missing)} "
-                     f"({', '.join(req.jurisdictions)}, quarterly); load the data before the analysis")
+            ctx.stop(f"no quarterly observed values in the workspace for {', '.join(missing)}; "
+                     f"load the data before the analysis")
         return {"observations": observations, "restrictions": macro.restriction_payload(restrictions),
                 "cutoff": req.cutoff.isoformat()}
 

@@ -10,11 +10,9 @@ idempotent: a second build finds everything in place and changes no id.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
 from pathlib import Path
 from typing import Any
 
-from aieco.records import ObservedValue, Role, Source, SourceKind, sha256_hex, utc_now
 from aieco.store import Store
 
 REQUESTS = Path(__file__).parent / "requests"
@@ -48,27 +46,11 @@ def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> d
 
 
 def load_macro_observations(store: Store) -> int:
-    """Register the shipped synthetic quarterly dataset as a Source (illustrative, labelled
-    synthetic) and its rows as ObservedValues with their release dates; returns the rows."""
-    from aieco.demo.macro import DATA_FILE, SYNTHETIC_NOTE, load_demo_observations
+    """Store the shipped synthetic quarterly dataset (series keys SYNTHETIC.…) as ObservedValues."""
+    from aieco.demo.macro import load_demo_observations
+    from aieco.models.macro import store_observations
 
-    data = DATA_FILE.read_bytes()
-    frame = load_demo_observations()
-    source = Source.create(
-        path=str(DATA_FILE.relative_to(Path(__file__).parents[1])), sha256=sha256_hex(data), size_bytes=len(data),
-        publisher="aieco demo (synthetic data)", title="Synthetic euro-area quarterly macro dataset 2000Q1-2024Q3",
-        publication_date=max(date.fromisoformat(d) for d in frame["release_date"]), retrieved_at=utc_now(),
-        role=Role.methods, jurisdiction="EA", kind=SourceKind.csv, illustrative=True, note=SYNTHETIC_NOTE)
-    values = [ObservedValue.create(
-        variable=r.variable, value=float(r.value), unit=r.unit, frequency=r.frequency, jurisdiction=r.jurisdiction,
-        reference_period=r.reference_period, release_date=date.fromisoformat(r.release_date), vintage=r.vintage,
-        series_key=r.series_key, transformation=r.transformation, source_id=source.source_id)
-        for r in frame.itertuples(index=False)]
-    with store.transaction():
-        if store.get(Source, source.source_id) is None:
-            store.put(source)
-        store.put_many(values)
-    return len(values)
+    return store_observations(store, load_demo_observations())
 
 
 def run_demo(store: Store, *, backend: str = "offline", progress: Any = None) -> Any:
