@@ -16,8 +16,10 @@ from pydantic import BaseModel, ConfigDict
 
 SECTIONS: dict[str, str] = {
     "store": "aieco.benchmarks.store",
+    "bank": "aieco.benchmarks.bank",
     "var": "aieco.benchmarks.var",
     "pipeline": "aieco.benchmarks.pipeline",
+    "reporting": "aieco.benchmarks.reporting",
 }
 
 
