@@ -254,3 +254,21 @@ def test_cli_analyze_json_shape(demo_ws, offline_run):
     assert all(keys <= set(a) for a in data["analyses"])
     assert [(a["risk"], a["status"], a["stopped_stage"], a["report_id"]) for a in data["analyses"]] == [
         (p.risk, p.status, p.stopped_stage, p.report_id) for p in offline_run.programs]
+
+
+def test_cli_demo_builds_from_nothing_and_writes_reports(tmp_path, small_draws):
+    from click.testing import CliRunner
+
+    from aieco.cli import main
+
+    ws = tmp_path / "fresh"
+    res = CliRunner().invoke(main, ["demo", "--workspace", str(ws), "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert [a["risk"] for a in data["analyses"]] == ["trade_fragmentation", "property_correction",
+                                                     "market_illiquidity"]
+    done = [a for a in data["analyses"] if a["status"] == "completed"]
+    assert {a["risk"] for a in done} >= {"trade_fragmentation", "property_correction"}
+    for a in done:
+        html = Path(data["report_paths"][a["report_id"]]).read_text(encoding="utf-8")
+        assert "run_" in html  # numbers link to their ModelRun
