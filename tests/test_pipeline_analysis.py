@@ -138,7 +138,8 @@ def record_structure(store: Store, outcome) -> dict:
     aid = outcome.analysis_id
     return {
         "programs": [(p.risk, p.status, p.stopped_stage) for p in outcome.programs],
-        "stages": [(s.stage, s.status.value) for s in store.find(StageRecord, analysis_id=aid)],
+        # distinct (stage, status): a resumed run repeats a stopped stage's record
+        "stages": sorted({(s.stage, s.status.value) for s in store.find(StageRecord, analysis_id=aid)}),
         "calls": [(c.stage, c.task, c.status) for c in store.find(LLMCall, analysis_id=aid)],
         "paths": sorted((p.risk, p.rank, p.variables, p.relation_ids, p.score)
                         for p in store.find(PathRecord, analysis_id=aid)),
