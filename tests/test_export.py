@@ -63,6 +63,10 @@ def test_latex_compiles_when_a_tex_engine_is_present(store, rendered, tmp_path):
     engine = shutil.which("pdflatex") or shutil.which("lualatex") or shutil.which("xelatex")
     if engine is None:
         pytest.skip("no TeX engine (pdflatex, lualatex, xelatex) on PATH")
+    kpsewhich = shutil.which("kpsewhich")
+    for sty in ("framed.sty", "hyperref.sty"):
+        if kpsewhich and subprocess.run([kpsewhich, sty], capture_output=True).returncode != 0:
+            pytest.skip(f"the TeX installation lacks {sty} (Debian: texlive-latex-extra)")
     _, report = rendered
     (tmp_path / "r.tex").write_bytes(export_report(store, report.report_id, "tex"))
     out = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "r.tex"], cwd=tmp_path,

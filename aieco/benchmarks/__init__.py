@@ -20,6 +20,7 @@ SECTIONS: dict[str, str] = {
     "var": "aieco.benchmarks.var",
     "pipeline": "aieco.benchmarks.pipeline",
     "reporting": "aieco.benchmarks.reporting",
+    "graph": "aieco.benchmarks.graph",
 }
 
 
