@@ -122,7 +122,7 @@ def request_checks(ctx: StageContext) -> dict[str, Any]:
     missing = [m for m in req.models if m not in available]
     if missing:
         problems.append(f"models {missing} are not registered (registered: {available})")
-    if req.years[0] <= req.cutoff.year - 1:
+    if req.years[0] <= req.cutoff.year:
         problems.append(f"horizon {req.horizon} starts before the information cutoff {req.cutoff}")
     if req.retrieval_condition == "document":
         problems.append("the document retrieval condition derives no channel and cannot feed restriction "
