@@ -59,3 +59,15 @@ def test_a_coordinator_plan_wider_than_the_request_stops_planning(store, monkeyp
     call = store.find(LLMCall, analysis_id=out.analysis_id)[0]
     assert call.status == "ok" and call.task == "coordinate" and call.backend == "openai"
     assert json.loads(call.raw_response)["object"] == "response"
+
+
+def test_an_empty_workspace_stops_at_eligibility_and_a_rerun_resumes_there(store):
+    out = analyze(store, load_request(DEMO))
+    assert {(p.status, p.stopped_stage) for p in out.programs} == {("stopped", "eligibility")}
+    assert "no eligible source location at cutoff 2024-12-31" in out.programs[0].reason
+    first = store.find(StageRecord, analysis_id=out.analysis_id)
+    again = analyze(store, load_request(DEMO))
+    records = store.find(StageRecord, analysis_id=out.analysis_id)
+    assert [p.as_json() for p in again.programs] == [p.as_json() for p in out.programs]
+    assert records[:3] == first and [r.stage for r in records[3:]] == ["eligibility"]  # only the stop re-ran
+    assert store.count(LLMCall, analysis_id=out.analysis_id) == 1  # the accepted plan is reused, not re-asked
