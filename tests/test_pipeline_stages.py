@@ -62,6 +62,7 @@ def test_a_coordinator_plan_wider_than_the_request_stops_planning(store, monkeyp
 
 
 def test_an_empty_workspace_stops_at_eligibility_and_a_rerun_resumes_there(store):
+    pytest.importorskip("aieco.sources.eligibility")
     out = analyze(store, load_request(DEMO))
     assert {(p.status, p.stopped_stage) for p in out.programs} == {("stopped", "eligibility")}
     assert "no eligible source location at cutoff 2024-12-31" in out.programs[0].reason
