@@ -16,10 +16,12 @@ from pydantic import BaseModel, ConfigDict
 
 SECTIONS: dict[str, str] = {
     "store": "aieco.benchmarks.store",
+    "sources": "aieco.benchmarks.sources",
     "bank": "aieco.benchmarks.bank",
     "var": "aieco.benchmarks.var",
     "pipeline": "aieco.benchmarks.pipeline",
     "reporting": "aieco.benchmarks.reporting",
+    "graph": "aieco.benchmarks.graph",
     "evaluation": "aieco.benchmarks.evaluation",
 }
 
