@@ -66,6 +66,10 @@ def test_evaluate_registers_then_scores(workspace):
     assert r.loc["trade_fragmentation", "relation_coverage"] == pytest.approx(2 / 10)
     assert res.measures.channels.loc["tf1", "exact_selected_path_recovery"] == 1.0
     assert res.measures.channels.loc["tf4", "selected_ordered_recall"] == 0.0
+    # Every enumerated path of the graph search: tf1's one path is benchmark variant 1.
+    assert res.measures.channels.loc["tf1", "all_paths_best_ordered_recall"] == 1.0
+    assert res.measures.channels.loc["tf1", "first_ranked_ordered_recall"] == 1.0
+    assert res.measures.channels.loc["tf4", "endpoint_path_availability"] == 0.0
     assert r.loc["market_illiquidity", "relation_coverage"] == 0.0
     assert res.contribution is not None and len(res.contribution.documents) == 2  # the late source is out
     tables = workspace.get_tables(res.record.result_digest)
@@ -75,14 +79,25 @@ def test_evaluate_registers_then_scores(workspace):
 
 def test_invalid_benchmark_is_recorded_as_a_stop(workspace, tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('[benchmark]\nname="b"\n[[relation]]\nid="r1"\nsrc="a"\ndst="b"\nsign="+"\nlocation="p"\n'
-                   '[[relation]]\nid="r2"\nsrc="c"\ndst="d"\nsign="+"\nlocation="p"\n'
-                   '[[channel]]\nrisk="x"\nid="c"\nsource="a"\ntarget="d"\nvariants=[["r1","r2"]]\n')
+    bad.write_text('[benchmark]\nname="b"\n'
+                   '[[relation]]\nid="r1"\nsrc="tariffs"\ndst="trade_volumes"\nsign="-"\nlocation="p"\n'
+                   '[[relation]]\nid="r2"\nsrc="real_gdp"\ndst="unemployment"\nsign="-"\nlocation="p"\n'
+                   '[[channel]]\nrisk="x"\nid="c"\nsource="tariffs"\ntarget="unemployment"\n'
+                   'variants=[["r1","r2"]]\n')
     with pytest.raises(StageStopped, match="disconnected"):
         evaluate(workspace, bad, n_orderings=10, workers=1)
     recs = {r.phase: r for r in workspace.find(EvaluationRecord)}
     assert recs["registered"].benchmark_path == str(bad)
     assert recs["result"].status == "stopped" and "disconnected" in recs["result"].reason
+
+
+def test_unknown_vocabulary_variable_stops(workspace, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[benchmark]\nname="b"\n[[relation]]\nid="r1"\nsrc="tariffs"\ndst="moon_phase"\nsign="+"\n'
+                   'location="p"\n[[channel]]\nrisk="x"\nid="c"\nsource="tariffs"\ntarget="moon_phase"\n'
+                   'variants=[["r1"]]\n')
+    with pytest.raises(StageStopped, match="'moon_phase' is not in the controlled vocabulary"):
+        evaluate(workspace, bad, n_orderings=10, workers=1)
 
 
 def test_paths_from_another_graph_are_refused(workspace):

@@ -8,7 +8,7 @@ produced under another graph rather than relabelling them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
@@ -117,17 +117,20 @@ def conditions_table() -> pd.DataFrame:
 def compare_graph_conditions(benchmark: Benchmark, graphs: Mapping[str, set[RelationKey]],
                              predictions: Mapping[str, Mapping[str, ChannelPrediction]],
                              passage_variables: Sequence[set[str]] | None = None,
-                             max_len: int = 5) -> pd.DataFrame:
+                             max_len: int = 5, selected: Collection[str] | None = None) -> pd.DataFrame:
     """Per-risk measures for each graph condition on the same eligible passages.
 
     Returns a long table: condition, risk, then every measure column. A condition without
-    scored paths reports its path measures as NaN (not zero): nothing was retrieved to score.
+    candidate paths reports its path measures as NaN (not zero): nothing was retrieved to
+    score; a condition outside ``selected`` (default: all) has NaN selected-path measures.
     """
     frames = []
     for name, graph in graphs.items():
         t = score_benchmark(benchmark, graph, predictions.get(name, {}), passage_variables, max_len).risks
         if name not in predictions:
             t.loc[:, [c for c in t.columns if c.startswith(PATH_PREFIXES)]] = float("nan")
+        elif selected is not None and name not in selected:
+            t.loc[:, [c for c in t.columns if c.startswith(("selected_", "exact_"))]] = float("nan")
         frames.append(t.reset_index().assign(condition=name))
     return _stack(frames, "condition")
 

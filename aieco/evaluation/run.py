@@ -36,9 +36,13 @@ from aieco.evaluation.comparison import (
 )
 from aieco.evaluation.contribution import ContributionResult, source_contribution
 from aieco.evaluation.measures import ChannelPrediction, MeasureTables, score_benchmark
+from aieco.graph.build import as_of_relations, load_relations, relation_graph
+from aieco.graph.paths import enumerate_paths
 from aieco.records import (
+    ChannelQuery,
     Derivation,
     EvaluationRecord,
+    Movement,
     Path,
     Relation,
     Role,
@@ -49,9 +53,14 @@ from aieco.records import (
     sha256_hex,
     utc_now,
 )
+from aieco.sources.eligibility import eligible_locations
 from aieco.store import Store
+from aieco.vocab import load_vocabulary
 
 ProgressFn = Callable[[int, int], None]
+
+#: top_k that keeps every enumerated path (the enumeration ranks, nothing is cut).
+ALL_PATHS = 10**9
 
 
 @dataclass(frozen=True)
@@ -83,11 +92,31 @@ class EvaluationResult:
         return out
 
 
-def eligible_relations(store: Store, condition: str, cutoff: date | None) -> list[Relation]:
-    """Accepted, signed generation relations of one graph condition published by the cutoff."""
-    rels = store.find(Relation, graph_condition=condition, review_decision="accepted")
-    return [r for r in rels if r.sign in SCORABLE_SIGNS and r.role == Role.generation
-            and (cutoff is None or (r.publication_date is not None and r.publication_date <= cutoff))]
+def evaluated_relations(store: Store, condition: str, cutoff: date | None) -> list[Relation]:
+    """The as-of edge set A(t) of one graph condition (generation roles), as the graph search uses it."""
+    return as_of_relations(load_relations(store, condition=condition), cutoff, condition=condition)
+
+
+def graph_keys(relations: Sequence[Relation]) -> set[RelationKey]:
+    """Distinct signed relations of a graph; only '+'/'-' steps form admissible paths."""
+    return {relation_key(r) for r in relations if r.sign in SCORABLE_SIGNS}
+
+
+def enumerated_paths(relations: Sequence[Relation], benchmark: Benchmark, condition: str,
+                     max_len: int) -> dict[str, list[Path]]:
+    """Every admissible path between each benchmark channel's endpoints, ranked by S(C).
+
+    The graph search's own enumeration with no top-k cut, so the best score attainable over
+    all paths and over the top 5 come from one ranking.
+    """
+    graph = relation_graph(relations)
+    out = {}
+    for c in benchmark.channels:
+        q = ChannelQuery.create(risk=c.risk, source_var=c.source, source_movement=Movement.increase,
+                                target_var=c.target, target_movement=Movement.increase, max_len=max_len,
+                                top_k=ALL_PATHS, feedback_loop=c.feedback_loop)
+        out[c.id] = enumerate_paths(graph, q, graph_condition=condition)
+    return out
 
 
 def relation_key(r: Relation) -> RelationKey:
@@ -99,17 +128,12 @@ def path_keys(p: Path) -> list[RelationKey]:
     return [(a, b, s.value) for a, b, s in zip(p.variables, p.variables[1:], p.signs, strict=False)]
 
 
-def passage_variables(store: Store, cutoff: date) -> list[set[str]] | None:
+def passage_variables(store: Store, cutoff: date) -> list[set[str]]:
     """Vocabulary variables of every eligible generation passage (for candidate-pair coverage).
 
-    None while the eligibility filter (aieco.sources) or the vocabulary matcher (aieco.vocab)
-    is not installed in this checkout; the coverage is then reported as not computed.
+    Passages are the eligible text considered for extraction: an upper bound on what a
+    sentence-level candidate screen can extract.
     """
-    try:
-        from aieco.sources.eligibility import eligible_locations
-        from aieco.vocab import load_vocabulary
-    except ImportError:
-        return None
     vocab = load_vocabulary()
     locs = eligible_locations(store, cutoff=cutoff, roles=[Role.generation], kinds=("passage",)).eligible
     return [set(vocab.variables_in(loc.text)) for loc in locs]
@@ -137,21 +161,22 @@ def selected_paths(store: Store, analysis_id: str, risk: str,
     return None
 
 
-def _predictions(benchmark: Benchmark, paths: Sequence[Path], selections: dict[str, list[str]],
-                 top_k: int) -> dict[str, ChannelPrediction]:
+def _predictions(benchmark: Benchmark, candidates: dict[str, list[Path]], stored: Sequence[Path],
+                 selections: dict[str, list[str]], top_k: int) -> dict[str, ChannelPrediction]:
     """Candidate, first-ranked and selected paths of each benchmark channel.
 
-    A stored path answers a channel when its risk and endpoints match; ``selections`` maps
-    a risk to the path ids selected for it.
+    ``candidates`` maps a channel id to its ranked candidate paths; a stored path answers a
+    channel when its risk and endpoints match; ``selections`` maps a risk to the path ids
+    selected for it.
     """
-    by_id = {p.path_id: p for p in paths}
+    by_id = {p.path_id: p for p in stored}
 
     def answers(c: BenchmarkChannel, p: Path) -> bool:
         return p.risk == c.risk and p.variables[0] == c.source and p.variables[-1] == c.target
 
     out = {}
     for c in benchmark.channels:
-        mine = sorted((p for p in paths if answers(c, p)), key=lambda p: (p.rank, p.path_id))
+        mine = sorted(candidates.get(c.id, []), key=lambda p: (p.rank, p.path_id))
         sel = [by_id[i] for i in selections.get(c.risk, []) if i in by_id and answers(c, by_id[i])]
         out[c.id] = ChannelPrediction(
             all_paths=[path_keys(p) for p in mine],
@@ -160,6 +185,11 @@ def _predictions(benchmark: Benchmark, paths: Sequence[Path], selections: dict[s
             selected=path_keys(sel[0]) if sel else None,
         )
     return out
+
+
+def _stored_candidates(benchmark: Benchmark, stored: Sequence[Path]) -> dict[str, list[Path]]:
+    return {c.id: [p for p in stored if p.risk == c.risk and p.variables[0] == c.source
+                   and p.variables[-1] == c.target] for c in benchmark.channels}
 
 
 def repetitions(store: Store, analysis_ids: Sequence[str], risks: Sequence[str],
@@ -212,7 +242,7 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     if not bpath.is_file():
         raise InputError(f"benchmark file {bpath} not found", where=str(bpath),
                          fix="pass --benchmark FILE or use the demo's aieco/demo/benchmark.toml")
-    relations = eligible_relations(store, condition, cutoff)
+    relations = evaluated_relations(store, condition, cutoff)
     if analysis_ids is None:
         analysis_ids = sorted({p.analysis_id for p in store.find(Path, graph_condition=condition)})
     paths = store.find(Path, analysis_id=list(analysis_ids)) if analysis_ids else []
@@ -239,35 +269,37 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
         return rec
 
     try:
-        benchmark = load_benchmark(bpath)
+        benchmark = load_benchmark(bpath, vocabulary=load_vocabulary().variables)
     except StageStopped as stop:
         finish("stopped", stop.reason)
         raise
-    notes = []
+    notes: list[str] = []
     passages = passage_variables(store, cutoff)
-    if passages is None:
-        notes.append("candidate-pair coverage not computed: needs aieco.sources.eligibility and aieco.vocab")
-    graph = {relation_key(r) for r in relations}
-    max_len = s.graph.max_path_length
+    max_len, top_k = s.graph.max_path_length, s.graph.top_paths
     # Selections of the first analysis (by id) that reached each risk; agreement covers the others.
     selections: dict[str, list[str]] = {}
     for a in analysis_ids:
         for risk in benchmark.risks:
             if risk not in selections and (sel := selected_paths(store, a, risk, derivations)) is not None:
                 selections[risk] = sel
-    preds = _predictions(benchmark, paths, selections, s.graph.top_paths)
-    measures = score_benchmark(benchmark, graph, preds, passages, max_len)
-    graphs = {c: {relation_key(r) for r in eligible_relations(store, c, cutoff)}
-              for c in sorted({r.graph_condition for r in store.find(Relation)} | {condition})}
-    by_graph = {condition: preds}
-    graph_table = compare_graph_conditions(benchmark, graphs, by_graph, passages, max_len)
-    by_retrieval = {rc: _predictions(benchmark, [p for p in paths if p.retrieval_condition == rc], selections,
-                                     s.graph.top_paths)
+    by_graph, graphs = {}, {}
+    for c in sorted({r.graph_condition for r in load_relations(store)} | {condition}):
+        rels = relations if c == condition else evaluated_relations(store, c, cutoff)
+        graphs[c] = graph_keys(rels)
+        by_graph[c] = _predictions(benchmark, enumerated_paths(rels, benchmark, c, max_len), paths,
+                                   selections if c == condition else {}, top_k)
+    graph = graphs[condition]
+    measures = score_benchmark(benchmark, graph, by_graph[condition], passages, max_len)
+    graph_table = compare_graph_conditions(benchmark, graphs, by_graph, passages, max_len, selected={condition})
+    by_retrieval = {rc: _predictions(benchmark, _stored_candidates(benchmark, [p for p in paths
+                                                                              if p.retrieval_condition == rc]),
+                                     paths, selections, top_k)
                     for rc in sorted({p.retrieval_condition for p in paths})}
     retrieval_table = compare_retrieval_conditions(benchmark, graph, by_retrieval, max_len)
     docs: dict[str, set[RelationKey]] = defaultdict(set)
     for r in relations:
-        docs[r.source_id].add(relation_key(r))
+        if r.sign in SCORABLE_SIGNS:
+            docs[r.source_id].add(relation_key(r))
     contribution = (source_contribution(benchmark, docs, n_orderings=n_orderings, seed=seed, max_len=max_len,
                                         workers=workers, progress=progress) if docs else None)
     if contribution is None:
