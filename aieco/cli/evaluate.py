@@ -73,8 +73,9 @@ def evaluate(state: CliState, benchmark: Path | None, condition: str, orderings:
                *_retrieval_lines(tables["retrieval_conditions"])]
         if "contribution" in tables:
             c = tables["contribution"]
-            c = c[c.risk == "mean"].pivot(index="document", columns="measure",
-                                          values=["leave_one_out", "average_marginal"])
+            c = c[c.risk == "mean"]
+            c = c.assign(document=c["title"].str.slice(0, 40) + " (" + c["document"].str.slice(-6) + ")")
+            c = c.pivot(index="document", columns="measure", values=["leave_one_out", "average_marginal"])
             out += ["", f"Source contribution (mean over risks; {res.contribution.n_orderings} orderings, "
                         f"seed {res.contribution.seed}):", _fmt(c)]
         out += ["", "Agreement across repetitions:", _fmt(tables["agreement"].T)]

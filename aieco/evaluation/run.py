@@ -76,6 +76,7 @@ class EvaluationResult:
     contribution: ContributionResult | None
     agreement: AgreementResult
     notes: list[str]
+    document_titles: dict[str, str]
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The result tables as stored (named DataFrames)."""
@@ -88,7 +89,9 @@ class EvaluationResult:
             "notes": pd.DataFrame({"note": self.notes}),
         }
         if self.contribution is not None:
-            out["contribution"] = self.contribution.table()
+            table = self.contribution.table()
+            table.insert(1, "title", table["document"].map(self.document_titles).fillna(""))
+            out["contribution"] = table
         return out
 
 
@@ -305,8 +308,10 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     if contribution is None:
         notes.append(f"no eligible {condition} relations in the workspace: no source contribution")
     reps = repetitions(store, analysis_ids, benchmark.risks, derivations)
+    titles = {x.source_id: x.title for x in store.find(Source, source_id=sorted(docs))} if docs else {}
     result = EvaluationResult(registration=registration, record=registration, benchmark=benchmark,
                               measures=measures, graph_conditions=graph_table, retrieval_conditions=retrieval_table,
-                              contribution=contribution, agreement=agreement(reps), notes=notes)
+                              contribution=contribution, agreement=agreement(reps), notes=notes,
+                              document_titles=titles)
     record = finish("scored", result_digest=store.put_tables(result.tables()))
     return EvaluationResult(**{**result.__dict__, "record": record})
