@@ -1,0 +1,39 @@
+"""Bank capital: CET1 ratio paths and depletion distributions per bank; the validation gate."""
+
+import streamlit as st
+
+from aieco import views
+from dashboard.state import get_state
+from dashboard.workspace import page_workspace
+
+state = get_state()
+st.header("Bank capital")
+
+with page_workspace() as ws:
+    run_ids = ws.view(views.bank_runs)
+    if not run_ids:
+        st.info("No bank projections yet — the bank capital models run after an accepted macro scenario "
+                "(`aieco analyze` or `aieco demo`).")
+    else:
+        run_id = st.selectbox("Projection run", run_ids)
+        points = ws.view(views.points_frame, run_id)
+        banks = views.entities(points)
+        variables = views.model_variables(points, with_entity=True)
+        left, right = st.columns(2)
+        bank = left.selectbox("Bank", banks)
+        variable = right.selectbox("Variable", variables)
+        st.plotly_chart(views.fan_chart(points, variable, entity=bank, title=f"{variable} — {bank}"),
+                        key="bank_fan")
+        st.plotly_chart(views.depletion_histogram(points, variable), key="bank_dist")
+
+    st.subheader("External validation")
+    gates = ws.view(views.validation_frame)
+    if gates.empty:
+        st.info("No validation gate recorded yet: bank conclusions are shown only for models that pass it.")
+    else:
+        for model_id, group in gates.groupby("model_id", sort=False):
+            passed = bool(group["gate_passed"].iloc[0])
+            (st.success if passed else st.error)(
+                f"{model_id}: gate {'passed' if passed else 'failed'} — "
+                + ("may supply bank conclusions" if passed else "bank conclusions withheld"))
+        st.dataframe(gates, hide_index=True, width="stretch")
