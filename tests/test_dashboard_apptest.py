@@ -1,0 +1,183 @@
+"""Every dashboard page under Streamlit's AppTest, on an empty and on a populated workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from aieco.config import get_settings
+from populated_workspace import build_workspace
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+
+
+@pytest.fixture
+def use_workspace(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT))  # the app imports the `dashboard` package next to app.py
+
+    def point_at(path: Path) -> None:
+        monkeypatch.setenv("AIECO_WORKSPACE", str(path))
+        get_settings.cache_clear()
+
+    yield point_at
+    get_settings.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def populated(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    base = tmp_path_factory.mktemp("populated")
+    ids = build_workspace(base / "ws", base / "sources")
+    return base / "ws", ids
+
+
+def open_page(page: str) -> AppTest:
+    from dashboard.navigation import PAGES
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    path = next(p.path for p in PAGES if p.title == page)
+    at.switch_page(path).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def widget(at: AppTest, kind: str, label: str):
+    return next(w for w in getattr(at, kind) if w.label == label)
+
+
+PAGE_TITLES = ["Request", "Sources", "Channel graph", "Paths & restrictions", "Model runs", "Bank capital",
+               "Reports", "Audit"]
+
+
+def test_navigation_lists_every_page_of_the_issue():
+    from dashboard.navigation import PAGES
+
+    assert [p.title for p in PAGES] == PAGE_TITLES
+    for p in PAGES:
+        assert (ROOT / p.path).is_file(), p.path
+
+
+@pytest.mark.parametrize("title", PAGE_TITLES)
+def test_page_on_an_empty_workspace_shows_an_honest_empty_state(title, tmp_path, use_workspace):
+    use_workspace(tmp_path / "empty")
+    at = open_page(title)
+    assert [h.value for h in at.header] == [title]
+    assert not at.error, [e.value for e in at.error]
+    assert at.info, "an empty workspace must say what to run"
+    assert any("aieco" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("title", PAGE_TITLES)
+def test_page_on_a_populated_workspace_renders_its_records(title, populated, use_workspace):
+    ws, ids = populated
+    use_workspace(ws)
+    at = open_page(title)
+    assert [h.value for h in at.header] == [title]
+    assert not at.error, [e.value for e in at.error]
+    shown = " ".join(str(df.value.to_dict()) for df in at.dataframe)
+    expect = {
+        "Request": [ids["analysis_id"]],
+        "Sources": ["Trade outlook", "after_cutoff"],
+        "Channel graph": ["trade_volumes", "Liquidity review"],
+        "Paths & restrictions": ["tariffs → trade_volumes → real_gdp", "agrees with the registration"],
+        "Model runs": [ids["macro_run"], "acceptance_share"],
+        "Bank capital": ["spearman"],
+        "Reports": [],
+        "Audit": ["restrictions", "report_writing"],
+    }[title]
+    for text in expect:
+        assert text in shown, f"{text!r} missing from the {title} page"
+
+
+def test_request_page_shows_a_stop_with_its_stage_and_reason(populated, use_workspace):
+    use_workspace(populated[0])
+    at = open_page("Request")
+    assert any("stage **restrictions**" in w.value and "composes against" in w.value for w in at.warning)
+
+
+def test_model_runs_page_draws_a_fan_chart_per_variable(populated, use_workspace):
+    use_workspace(populated[0])
+    at = open_page("Model runs")
+    charts = at.get("plotly_chart")
+    assert len(charts) == 1  # one aggregate variable (real_gdp) in the macro run
+    assert "severity" in " ".join(str(df.value.to_dict()) for df in at.dataframe)
+
+
+def test_bank_capital_page_shows_paths_distribution_and_gate(populated, use_workspace):
+    use_workspace(populated[0])
+    at = open_page("Bank capital")
+    assert len(at.get("plotly_chart")) == 2
+    assert any("gate passed" in s.value for s in at.success)
+    assert widget(at, "selectbox", "Bank").options == ["Bank A", "Bank B"]
+
+
+def test_report_number_opens_its_model_run_point_restrictions_and_quotes(populated, use_workspace):
+    ws, ids = populated
+    use_workspace(ws)
+    at = open_page("Reports")
+    assert "Real GDP growth in 2027 is" in " ".join(m.value for m in at.markdown)
+    number = next(b for b in at.button if ids["macro_run"] in b.label)
+    number.click().run()
+    assert not at.exception
+    assert "ModelRun" in [s.value for s in at.subheader]
+    text = " ".join(m.value for m in at.markdown)
+    assert ids["point_id"] in text and ids["claim_id"] in text
+    assert "higher tariffs reduce trade volumes" in text
+    shown = " ".join(str(df.value.to_dict()) for df in at.dataframe)
+    assert ids["macro_run"] in shown and "real_gdp" in shown
+
+
+def test_report_deep_link_by_claim_id(populated, use_workspace):
+    ws, ids = populated
+    use_workspace(ws)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.query_params["claim"] = ids["claim_id"]
+    at.switch_page("pages/reports.py").run()
+    assert ids["point_id"] in " ".join(m.value for m in at.markdown)
+
+
+def test_sources_viewer_filters_passages(populated, use_workspace):
+    use_workspace(populated[0])
+    at = open_page("Sources")
+    at.text_input[0].input("nothing like this").run()
+    passages = at.dataframe[1].value
+    assert len(passages) == 0
+    at.text_input[0].input("tariffs").run()
+    assert len(at.dataframe[1].value) == 1
+
+
+def test_channel_graph_filters_by_publication_date_and_risk(populated, use_workspace):
+    import datetime as dt
+
+    use_workspace(populated[0])
+    at = open_page("Channel graph")
+    assert len(at.dataframe[0].value) == 4
+    at.date_input[0].set_value(dt.date(2024, 7, 1)).run()
+    assert len(at.dataframe[0].value) == 2  # the September review is not yet published
+    at.date_input[0].set_value(None).run()
+    widget(at, "selectbox", "Risk").select("trade_fragmentation").run()
+    assert set(at.dataframe[0].value["src_var"]) == {"tariffs", "trade_volumes"}
+
+
+def test_audit_page_runs_the_workspace_audit(populated, use_workspace):
+    use_workspace(populated[0])
+    at = open_page("Audit")
+    assert at.get("plotly_chart"), "stage timeline missing"
+    assert any("cost (USD)" == m.label for m in at.metric)
+    at.button[0].click().run()
+    assert any("Audit clean" in s.value for s in at.success)
+
+
+def test_unusable_workspace_is_a_readable_error_not_a_traceback(tmp_path, use_workspace):
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x")
+    use_workspace(not_a_folder)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception
+    assert any("is a file, not a folder" in e.value and "fix:" in e.value for e in at.error)
