@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from populated_workspace import build_workspace
 from streamlit.testing.v1 import AppTest
 
 from aieco.config import get_settings
-from populated_workspace import build_workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")

@@ -15,7 +15,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from populated_workspace import build_workspace
 
 ROOT = Path(__file__).resolve().parents[1]

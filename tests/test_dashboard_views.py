@@ -6,12 +6,12 @@ from datetime import date
 
 import pandas as pd
 import pytest
+from populated_workspace import build_workspace
 
 from aieco import views
 from aieco.errors import InputError
 from aieco.records import ModelOutputPoint, Variable
 from aieco.store import Store
-from populated_workspace import build_workspace
 
 
 @pytest.fixture(scope="module")
