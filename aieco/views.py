@@ -36,6 +36,7 @@ from aieco.records import (
     SourceLocation,
     StageRecord,
     ValidationGate,
+    Variable,
     canonical_json,
     digest,
 )
@@ -607,3 +608,11 @@ def llm_calls_frame(store: Store, analysis_id: str) -> pd.DataFrame:
              "seconds": (c.ended_at - c.started_at).total_seconds(), "error": c.error, "call_id": c.call_id}
             for c in store.find(LLMCall, analysis_id=analysis_id)]
     return _frame(rows, LLM_COLUMNS)
+
+
+# --------------------------------------------------------------------------- vocabulary
+
+
+def variable_ids(store: Store) -> list[str]:
+    """Controlled-vocabulary variable ids stored in the workspace, sorted."""
+    return sorted(v.variable_id for v in store.all(Variable))

@@ -46,7 +46,7 @@ def open_page(page: str) -> AppTest:
 
 
 def widget(at: AppTest, kind: str, label: str):
-    return next(w for w in getattr(at, kind) if w.label == label)
+    return next(w for w in (at.get(kind) if kind == "download_button" else getattr(at, kind)) if w.label == label)
 
 
 PAGE_TITLES = ["Request", "Sources", "Channel graph", "Paths & restrictions", "Model runs", "Bank capital",
@@ -181,3 +181,24 @@ def test_unusable_workspace_is_a_readable_error_not_a_traceback(tmp_path, use_wo
     at.run()
     assert not at.exception
     assert any("is a file, not a folder" in e.value and "fix:" in e.value for e in at.error)
+
+
+def test_request_form_checks_a_request_and_names_the_bad_field(populated, use_workspace):
+    pytest.importorskip("aieco.request", reason="the pipeline area's AnalysisRequest is not on this branch yet")
+    use_workspace(populated[0])
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception
+    before = next(c.value for c in at.caption if c.value.startswith("Analysis id"))
+    widget(at, "text_input", "Title").input("Changed title")
+    widget(at, "button", "Check request").click()
+    at.run()
+    assert any("valid" in s.value for s in at.success)
+    after = next(c.value for c in at.caption if c.value.startswith("Analysis id"))
+    assert after != before  # the analysis id is the digest of the request
+    assert widget(at, "download_button", "Save request as TOML")
+    widget(at, "text_input", "Horizon").input("2027-2025")
+    widget(at, "button", "Check request").click()
+    at.run()
+    assert not at.exception
+    assert any("horizon" in e.value and "fix:" in e.value for e in at.error)
