@@ -183,16 +183,9 @@ EXCLUSION_COLUMNS = ["analysis_id", "reason", "title", "publication_date", "loca
 
 
 def exclusions_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
-    """Exclusions (all, or of one analysis / eligibility check) with the source they concern."""
-    sources = _sources_by_id(store)
+    """Stored exclusions (all, or of one analysis) with the source they concern."""
     recs = store.find(Exclusion, analysis_id=analysis_id) if analysis_id else list(store.all(Exclusion))
-    rows = []
-    for e in recs:
-        s = sources.get(e.source_id)
-        rows.append({"analysis_id": e.analysis_id, "reason": e.reason.value, "title": s.title if s else "",
-                     "publication_date": s.publication_date if s else None, "location_id": e.location_id,
-                     "detail": e.detail, "source_id": e.source_id})
-    return _frame(rows, EXCLUSION_COLUMNS)
+    return exclusion_records_frame(store, recs)
 
 
 def exclusion_groups(store: Store) -> list[str]:
@@ -462,7 +455,8 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
                                  line={"width": 2.5 if stat == "selected" else 1.2,
                                        "dash": "solid" if stat == "selected" else "dot"}))
     unit = sel["unit"].iloc[0] if len(sel) else ""
-    fig.update_layout(title=title or variable, yaxis_title=unit, xaxis_title="period", height=360,
+    fig.update_layout(title=title or variable, yaxis_title=unit, xaxis={"title": "period", "type": "category"},
+                      height=360,
                       margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h"})
     return fig
 
@@ -504,15 +498,25 @@ def bank_runs(store: Store) -> list[str]:
     return list(ids)
 
 
-def depletion_histogram(points: pd.DataFrame, variable: str) -> go.Figure:
-    """Distribution of a per-bank variable's stored points, one trace per bank."""
-    sel = points[(points["variable"] == variable) & points["entity"].notna()]
+def quantile_profiles(points: pd.DataFrame, variable: str, period: str | None = None) -> go.Figure:
+    """Distribution of a per-bank variable at one period: its stored quantiles, one curve per bank.
+
+    The x axis is the quantile level and the y axis the stored value, so the curve is the
+    bank's quantile function (e.g. of CET1 depletion at the horizon end). ``period``
+    defaults to the last period that carries quantile points.
+    """
+    sel = points[(points["variable"] == variable) & points["entity"].notna() & points["quantile"].notna()]
+    if period is None and len(sel):
+        period = max(sel["period"])
+    sel = sel[sel["period"] == period]
     fig = go.Figure()
     for bank, group in sel.groupby("entity", sort=True):
-        fig.add_trace(go.Box(y=group["value"], name=str(bank), boxpoints=False))
+        g = group.sort_values("quantile")
+        fig.add_trace(go.Scatter(x=g["quantile"], y=g["value"], mode="lines+markers", name=str(bank)))
     unit = sel["unit"].iloc[0] if len(sel) else ""
-    fig.update_layout(title=f"{variable} by bank", yaxis_title=unit, height=360,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10}, showlegend=False)
+    fig.update_layout(title=f"{variable} in {period}: quantiles by bank", xaxis_title="quantile level",
+                      yaxis_title=unit, xaxis={"tickformat": ".0%"}, height=360,
+                      margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h"})
     return fig
 
 
@@ -616,3 +620,13 @@ def llm_calls_frame(store: Store, analysis_id: str) -> pd.DataFrame:
 def variable_ids(store: Store) -> list[str]:
     """Controlled-vocabulary variable ids stored in the workspace, sorted."""
     return sorted(v.variable_id for v in store.all(Variable))
+
+
+def exclusion_records_frame(store: Store, exclusions: list[Exclusion]) -> pd.DataFrame:
+    """Exclusions decided in memory (e.g. an eligibility check) with the source they concern."""
+    sources = _sources_by_id(store)
+    rows = [{"analysis_id": e.analysis_id, "reason": e.reason.value,
+             "title": sources[e.source_id].title if e.source_id in sources else "",
+             "publication_date": sources[e.source_id].publication_date if e.source_id in sources else None,
+             "location_id": e.location_id, "detail": e.detail, "source_id": e.source_id} for e in exclusions]
+    return _frame(rows, EXCLUSION_COLUMNS)

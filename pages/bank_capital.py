@@ -24,7 +24,7 @@ with page_workspace() as ws:
         variable = right.selectbox("Variable", variables)
         st.plotly_chart(views.fan_chart(points, variable, entity=bank, title=f"{variable} — {bank}"),
                         key="bank_fan")
-        st.plotly_chart(views.depletion_histogram(points, variable), key="bank_dist")
+        st.plotly_chart(views.quantile_profiles(points, variable), key="bank_dist")
 
     st.subheader("External validation")
     gates = ws.view(views.validation_frame)

@@ -135,3 +135,13 @@ def test_stage_views_show_the_stop(populated):
     assert analyses.iloc[0][["status", "stopped_stage"]].tolist() == ["stopped", "restrictions"]
     fig = views.stage_timeline(store, ids["analysis_id"])
     assert [t.name for t in fig.data] == ["completed", "stopped"]
+
+
+def test_quantile_profiles_show_each_banks_stored_quantiles_at_the_last_period(populated):
+    store, ids = populated
+    points = views.points_frame(store, ids["bank_run"])
+    fig = views.quantile_profiles(points, "cet1_ratio")
+    assert [t.name for t in fig.data] == ["Bank A", "Bank B"]
+    stored = sorted((p.quantile, p.value) for p in store.find(ModelOutputPoint, run_id=ids["bank_run"],
+                                                               entity="Bank B", period="2027"))
+    assert list(zip(fig.data[1].x, fig.data[1].y, strict=True)) == stored
