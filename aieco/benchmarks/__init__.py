@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 SECTIONS: dict[str, str] = {
     "store": "aieco.benchmarks.store",
+    "dashboard": "aieco.benchmarks.dashboard",
 }
 
 
