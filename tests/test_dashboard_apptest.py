@@ -202,3 +202,36 @@ def test_request_form_checks_a_request_and_names_the_bad_field(populated, use_wo
     at.run()
     assert not at.exception
     assert any("horizon" in e.value and "fix:" in e.value for e in at.error)
+
+
+def test_request_page_follows_a_launched_analysis_and_shows_its_stop(tmp_path, use_workspace):
+    import time
+
+    from aieco.records import StageRecord, utc_now
+    from dashboard import jobs
+    from dashboard.state import DashboardState
+
+    ws = tmp_path / "ws"
+    use_workspace(ws)
+
+    def run(store, progress):
+        now = utc_now()
+        for i, (stage, status, reason) in enumerate([("eligibility", "completed", ""),
+                                                     ("restrictions", "stopped", "every path composes against")]):
+            progress(stage, "started", i, 2)
+            store.put(StageRecord.create(analysis_id="an_launched", stage=stage, status=status, reason=reason,
+                                         input_digest=stage, started_at=now, ended_at=now))
+            progress(stage, status, i, 2)
+        return "stopped"
+
+    job = jobs.start("an_launched", ws, run)
+    deadline = time.monotonic() + 10
+    while not job.done and time.monotonic() < deadline:
+        time.sleep(0.01)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["aieco_dashboard_state"] = DashboardState(analysis_id="an_launched")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [s.label for s in at.status] == ["Analysis finished"]
+    assert any("Stage **restrictions** stopped: every path composes against" in w.value for w in at.warning)
+    assert at.get("progress")[0].value == 100
