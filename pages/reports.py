@@ -29,17 +29,18 @@ with page_workspace() as ws:
         st.subheader(report["title"])
         if report["status"] != "passed":
             st.error(f"This report failed its checks ({report['failure_rule']}); it is shown for audit only.")
+        frame = st.container(border=True)  # the framed report, as in the paper's boxes
         for sentence in ws.view(views.report_sentences, state.report_id):
-            st.markdown(sentence["rendered"])
+            frame.markdown(sentence["rendered"])
             if sentence["status"] != "ok":
-                st.warning(sentence["failure"])
+                frame.warning(sentence["failure"])
             for c in sentence["claims"]:
                 if c["missing"]:
-                    st.error(f"claim {c['claim_id']} is not registered")
+                    frame.error(f"claim {c['claim_id']} is not registered")
                     continue
                 label = f"{c['value']:.{c['rounding']}f} {c['unit']} · {c['variable']} {c['period']} → {c['run_id']}"
-                if st.button(label, key=f"claim_{sentence['position']}_{c['claim_id']}", type="tertiary",
-                             icon=":material/link:"):
+                if frame.button(label, key=f"claim_{sentence['position']}_{c['claim_id']}", type="tertiary",
+                                icon=":material/link:", help="open its ModelRun and output point"):
                     state.claim_id = c["claim_id"]
     with trace_col:
         if state.claim_id is None:
