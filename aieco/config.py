@@ -80,6 +80,7 @@ class LLMSettings(_Section):
     temperature: float = Field(0.0, description="Sampling temperature.")
     max_output_tokens: int = Field(2048, description="Output token limit per call.")
     request_budget: int = Field(200, description="Most LLM requests per analysis.")
+    cost_budget_usd: float | None = Field(None, description="Most USD spent per analysis (None = no limit).")
     timeout_s: float = Field(60.0, description="HTTP timeout per request.")
     price_per_million_input: dict[str, float] = Field(
         default_factory=lambda: {"gpt-4o-2024-08-06": 2.5}, description="USD per 1M input tokens."

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict
 
 SECTIONS: dict[str, str] = {
     "store": "aieco.benchmarks.store",
+    "var": "aieco.benchmarks.var",
+    "pipeline": "aieco.benchmarks.pipeline",
     "dashboard": "aieco.benchmarks.dashboard",
 }
 

@@ -17,9 +17,9 @@ def bench(state: CliState, sections: tuple[str, ...], quick: bool) -> None:
     """Run benchmark sections (all when none is named)."""
     results = [run_section(s, quick=quick) for s in (sections or tuple(SECTIONS))]
 
-    def human(rs: list) -> str:
+    def human(rs: list | dict) -> str:
         lines = []
-        for r in rs:
+        for r in rs if isinstance(rs, list) else [rs]:
             lines.append(f"[{r['section']}]")
             for f in r["figures"]:
                 target = ""

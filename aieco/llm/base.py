@@ -51,7 +51,8 @@ class BackendAnswer(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    raw_response: str = Field(description="The text (JSON) the model returned.")
+    raw_response: str = Field(description="The provider's response body as received (or the offline JSON).")
+    output_text: str | None = Field(None, description="The model's output text; None = raw_response itself.")
     returned_model: str | None
     input_tokens: int = 0
     output_tokens: int = 0
@@ -96,7 +97,7 @@ class LLMClient:
     """Runs tasks through one backend for one analysis and records every call."""
 
     def __init__(self, store: Store, backend: Backend, analysis_id: str, *, model: str | None = None,
-                 budget: int | None = None,
+                 budget: int | None = None, cost_budget_usd: float | None = None,
                  validators: list[Callable[[Task[Any, Any], BaseModel], str | None]] | None = None):
         settings = get_settings().llm
         self.store = store
@@ -104,8 +105,27 @@ class LLMClient:
         self.analysis_id = analysis_id
         self.model = model or settings.model
         self.budget = budget if budget is not None else settings.request_budget
+        self.cost_budget_usd = cost_budget_usd if cost_budget_usd is not None else settings.cost_budget_usd
         self.validators = validators or []
         self._sequence: dict[str, int] = {}
+
+    def spent(self) -> tuple[int, float]:
+        """Requests sent and USD spent so far by this analysis on this backend."""
+        calls = [c for c in self.store.find(LLMCall, analysis_id=self.analysis_id, backend=self.backend.name)
+                 if c.status != "budget_exceeded"]  # a refused attempt sent nothing
+        return len(calls), sum(c.cost_usd for c in calls)
+
+    def _attempt(self, base: dict[str, Any], stage: str) -> tuple[dict[str, Any], LLMCall | None]:
+        """The next attempt of this stage: an earlier accepted answer is reused (resume), a
+        refused one is never overwritten, so the new attempt takes the next sequence number."""
+        while True:
+            seq = self._sequence.get(stage, 0)
+            self._sequence[stage] = seq + 1
+            keyed = {**base, "sequence": seq}
+            call_id = LLMCall.create(**keyed, status="ok", started_at=utc_now(), ended_at=utc_now()).call_id
+            existing = self.store.get(LLMCall, call_id)
+            if existing is None or existing.status == "ok":
+                return keyed, existing
 
     def cost(self, model: str, input_tokens: int, output_tokens: int) -> float:
         s = get_settings().llm
@@ -114,35 +134,45 @@ class LLMClient:
 
     def run(self, task: Task[I, O], inputs: I, *, stage: str) -> O:
         """Send ``task``; return the validated output or record the refusal and stop."""
-        used = self.store.count(LLMCall, analysis_id=self.analysis_id, backend=self.backend.name)
-        seq = self._sequence.get(stage, 0)
-        self._sequence[stage] = seq + 1
         payload = build_payload(task, inputs, self.model)
         req_digest = digest(payload)
-        base = dict(analysis_id=self.analysis_id, stage=stage, task=task.name, sequence=seq,
+        base = dict(analysis_id=self.analysis_id, stage=stage, task=task.name,
                     prompt_version=f"{task.prompt.name}@{task.prompt.version}", backend=self.backend.name,
                     requested_model=self.model, request_payload=payload, request_digest=req_digest)
-        existing = self.store.get(LLMCall, LLMCall.create(**base, status="ok", started_at=utc_now(),
-                                                          ended_at=utc_now()).call_id)
-        if existing is None and used >= self.budget:
+        base, existing = self._attempt(base, stage)
+        if existing is not None and existing.parsed is not None:
+            # resume: this exact request was answered and accepted before; never ask twice
+            return task.output_schema.model_validate(existing.parsed)
+        used, cost = self.spent()
+        over = None
+        if used >= self.budget:
+            over = f"request budget of {self.budget} calls exhausted"
+        elif self.cost_budget_usd is not None and cost >= self.cost_budget_usd:
+            over = f"cost budget of {self.cost_budget_usd} USD exhausted ({cost:.4f} USD spent)"
+        if over:
             self._record(base, BackendAnswer(raw_response="", returned_model=None, status="budget_exceeded",
-                                             error=f"request budget of {self.budget} calls exhausted"),
-                         None, utc_now())
-            raise StageStopped(f"LLM request budget of {self.budget} calls exhausted at task {task.name}",
-                               stage=stage)
+                                             error=over), None, utc_now())
+            raise StageStopped(f"LLM {over} at task {task.name}", stage=stage)
         started = utc_now()
         answer = self.backend.complete(task, payload, inputs)
         if answer.status != "ok":
             self._record(base, answer, None, started)
             raise StageStopped(f"{task.name}: {answer.status}: {answer.error}", stage=stage)
+        if answer.truncated:
+            self._record(base, answer.model_copy(update={"status": "truncated",
+                                                         "error": answer.error or "output truncated"}),
+                         None, started)
+            raise StageStopped(f"{task.name}: truncated output ({answer.error or 'output token limit reached'}); "
+                               f"the response is unusable", stage=stage)
         if answer.returned_model != self.model:
             self._record(base, answer.model_copy(update={"status": "model_mismatch"}), None, started)
             raise StageStopped(f"{task.name}: returned model {answer.returned_model!r} differs from the "
                                f"requested snapshot {self.model!r}", stage=stage)
         try:
-            parsed = task.output_schema.model_validate_json(answer.raw_response)
+            text = answer.output_text if answer.output_text is not None else answer.raw_response
+            parsed = task.output_schema.model_validate_json(text)
         except ValidationError as exc:
-            status = "truncated" if answer.truncated else "schema_violation"
+            status = "schema_violation"
             self._record(base, answer.model_copy(update={"status": status, "error": str(exc)[:2000]}),
                          None, started)
             raise StageStopped(f"{task.name}: response violates its schema ({status}): "

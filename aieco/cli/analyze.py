@@ -1,0 +1,133 @@
+"""`aieco analyze REQUEST.toml` and `aieco demo`: run the algorithm, show stage progress and results."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from tqdm import tqdm
+
+from aieco.cli.base import CliState, common, emit, main, pass_state
+from aieco.llm.backends import BACKENDS
+
+
+class StageProgress:
+    """A tqdm bar on stderr fed by the pipeline's progress(stage, event, index, total) callback."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.bar: tqdm | None = None
+
+    def __call__(self, stage: str, event: str, index: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None or index == 0 and event in ("started", "skipped"):
+            self.close()
+            self.bar = tqdm(total=total, file=sys.stderr, unit="stage", leave=False, dynamic_ncols=True)
+        self.bar.set_description_str(stage)
+        if event in ("completed", "skipped"):
+            self.bar.update(1)
+        elif event in ("stopped", "failed"):
+            tqdm.write(f"  {stage}: {event}", file=sys.stderr)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def report_paths(store: Any, report_ids: list[str], folder: Path) -> dict[str, str]:
+    """Write each passed report as HTML (when the exporter is installed) and return the paths."""
+    try:
+        from aieco.reporting.export import export_report
+    except ImportError:
+        return {}
+    folder.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for rid in report_ids:
+        out[rid] = str(export_report(store, rid, "html", folder / f"{rid}.html"))
+    return out
+
+
+def human_outcome(data: dict[str, Any]) -> str:
+    lines = []
+    for a in data["analyses"]:
+        head = f"{a['risk']:<24} rep {a['repetition']}  {a['status']:<9}"
+        if a["status"] == "completed":
+            where = data.get("report_paths", {}).get(a["report_id"]) or a["report_id"]
+            lines.append(f"{head} report {where}")
+        else:
+            lines.append(f"{head} at {a['stopped_stage']}: {a['reason']}")
+    if "agreement" in data:
+        g = data["agreement"]
+        lines.append(f"agreement over {g['pairs']} pairs: paths {g['path_agreement']:.3f}, "
+                     f"warning subjects (Jaccard) {g['warning_jaccard']:.3f}")
+    ids = sorted({a["analysis_id"] for a in data["analyses"]})
+    lines.append(f"analysis {', '.join(ids)} in workspace {data['workspace']}")
+    return "\n".join(lines)
+
+
+def outcome_json(outcome: Any, store: Any, state: CliState) -> dict[str, Any]:
+    data = outcome.as_json()
+    data["workspace"] = str(state.workspace)
+    done = [a["report_id"] for a in data["analyses"] if a["report_id"]]
+    data["report_paths"] = report_paths(store, done, state.workspace / "reports")
+    return data
+
+
+@main.command()
+@click.argument("request_file", type=click.Path(path_type=Path))
+@click.option("--backend", type=click.Choice(BACKENDS), default=None,
+              help="LLM backend (default: the request's; offline needs no key).")
+@click.option("--replay-from", type=click.Path(path_type=Path), default=None,
+              help="Workspace holding the recorded calls for --backend replay (default: this one).")
+@common
+@pass_state
+@click.pass_context
+def analyze(ctx: click.Context, state: CliState, request_file: Path, backend: str | None,
+            replay_from: Path | None) -> None:
+    """Run the algorithm for REQUEST_FILE; ends with report paths or stop reasons."""
+    from aieco.pipeline import analyze as run_analysis
+    from aieco.request import load_request
+
+    request = load_request(request_file)
+    progress = StageProgress(enabled=not state.json)
+    with state.store() as store:
+        try:
+            outcome = run_analysis(store, request, backend=backend, progress=progress, replay_from=replay_from)
+        finally:
+            progress.close()
+        data = outcome_json(outcome, store, state)
+    emit(state, data, human_outcome)
+    if any(a["status"] == "failed" for a in data["analyses"]):
+        ctx.exit(1)
+
+
+@main.command()
+@click.option("--backend", type=click.Choice(BACKENDS), default="offline", show_default=True,
+              help="LLM backend for the demo analyses.")
+@common
+@pass_state
+@click.pass_context
+def demo(ctx: click.Context, state: CliState, backend: str) -> None:
+    """Build the demo workspace from nothing and run its three risks end to end."""
+    from aieco.demo import build_demo, run_demo
+
+    progress = StageProgress(enabled=not state.json)
+
+    def step(message: str) -> None:
+        if not state.json:
+            click.echo(message, err=True)
+
+    try:
+        with state.store() as store:
+            build_demo(store, progress=step)
+            outcome = run_demo(store, backend=backend, progress=progress)
+            data = outcome_json(outcome, store, state)
+    finally:
+        progress.close()
+    emit(state, data, human_outcome)
+    if any(a["status"] == "failed" for a in data["analyses"]):
+        ctx.exit(1)

@@ -1,0 +1,264 @@
+"""The registered ``macro_var`` model: eligible observations + restrictions → selected path.
+
+``run_macro_var(request, inputs, seed)`` is the execution function the registry calls.
+It selects vintages at the cutoff, estimates the VAR(2), draws the trajectories,
+aggregates them to annual 2025–2027 paths, checks ranges and selects the most severe
+admissible path for the request's risk (Eq. restrictionseverity, Eq. scenarioset).
+
+Output tables of a run (row and column labels are text in the stored artifact):
+
+==========================  ===========================================================
+table                       layout
+==========================  ===========================================================
+``selected_path``           rows years ('2025'..'2027'), columns the six variables (annual)
+``selected_quarterly``      rows quarters ('2024Q1'..'2027Q4'), columns the six variables as
+                            levels (GDP, HICP, equity and house price indexes; rates in %)
+                            plus ``observed`` (1.0 observed, 0.0 simulated) — the bank model
+                            takes the selected trajectory from here
+``selection``               row the risk; simulation_id, severity, acceptance_share, admissible,
+                            draws, equal_weights_id, inverse_priority_id, reference_<variable>
+``fan_chart``               rows '<variable>:<year>', columns p05 p25 p50 p75 p95
+``unconditional``           rows 'unconditional_<i>:<year>', columns the six variables
+``unconditional_ids``       rows 'unconditional_<i>', column simulation_id
+``marginal_percentiles``    rows years, columns variables (severity percentile of the selected path)
+``range_failures``          row 'trajectories', columns variables (trajectories failing the range check)
+``estimation``              row 'value': nobs, max_modulus, draws, synthetic (1.0/0.0)
+``data_label``              row 'value', column 'label': 'synthetic' or 'observed'
+==========================  ===========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from aieco.config import get_settings
+from aieco.errors import StageStopped
+from aieco.models import registry
+from aieco.models.registry import ModelResult, PointRef
+from aieco.models.var import (
+    ANNUAL_TRANSFORMATION,
+    RANGE_BOUNDS,
+    VARIABLES,
+    annual_paths,
+    fit_var,
+    last_observed_annual,
+    range_failures,
+    simulate,
+)
+from aieco.models.vintages import quarterly_levels, select_as_of
+from aieco.records import (
+    ModelRequest,
+    ModelRun,
+    ModelSpecification,
+    RunStatus,
+    ValueStatus,
+    VariableSpec,
+    digest,
+    sha256_hex,
+)
+from aieco.scenario import selection
+from aieco.store import Store
+
+MODEL_ID = "macro_var"
+VERSION = "1"
+QUANTILES = {"p05": 0.05, "p25": 0.25, "p50": 0.50, "p75": 0.75, "p95": 0.95}
+INPUT_UNITS = {
+    "real_gdp": "EUR mn, chain-linked", "inflation": "index", "unemployment": "%",
+    "long_term_rate": "%", "equity_prices": "index", "house_prices": "index",
+}
+
+
+def horizon_label() -> str:
+    cfg = get_settings().scenario
+    return f"{cfg.horizon_start}-{cfg.horizon_end}"
+
+
+def output_specs() -> list[VariableSpec]:
+    """Annual outputs: the six variables in % with their aggregation as transformation."""
+    return [VariableSpec(variable=v, unit="%", frequency="A", transformation=ANNUAL_TRANSFORMATION[v],
+                         horizon=horizon_label()) for v in VARIABLES]
+
+
+def specification() -> ModelSpecification:
+    """The ``macro_var`` ModelSpecification (its snapshot digests the parameters)."""
+    cfg = get_settings().scenario
+    params = {"lags": cfg.var_lags, "draws": cfg.var_draws, "min_obs": cfg.var_min_obs,
+              "sample_start": cfg.sample_start, "range_bounds": RANGE_BOUNDS, "quantiles": QUANTILES,
+              "kmeans_groups": cfg.kmeans_groups, "tail_share": cfg.tail_share}
+    return ModelSpecification.create(
+        model_id=MODEL_ID, version=VERSION,
+        description="Quarterly VAR(2) in six euro-area variables, residual bootstrap, severity selection",
+        inputs=[VariableSpec(variable=v, unit=INPUT_UNITS[v], frequency="Q", transformation="level")
+                for v in VARIABLES],
+        outputs=output_specs(), scope="EA", horizon=horizon_label(), snapshot=digest(params),
+        entry_point="aieco.models.macro:run_macro_var",
+        diagnostics_required=["stability", "min_obs", "range_checks"], min_restrictions=1,
+    )
+
+
+def is_synthetic(observations: pd.DataFrame) -> bool:
+    keys = observations.get("series_key", pd.Series(dtype=str)).fillna("").astype(str)
+    notes = observations.get("note", pd.Series(dtype=str)).fillna("").astype(str)
+    return bool(keys.str.upper().str.startswith("SYNTHETIC").any() or notes.str.contains("synthetic").any())
+
+
+def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    """Execution function of ``macro_var`` (see the module docstring for the output tables).
+
+    ``inputs``: ``observations`` (long DataFrame of quarterly levels with release dates),
+    ``restrictions`` (list of restriction dicts or records), ``cutoff`` (ISO date or None
+    when the observations are already eligible), optional ``draws``.
+    """
+    cfg = get_settings().scenario
+    observations: pd.DataFrame = inputs["observations"]
+    cutoff = inputs.get("cutoff")
+    draws = int(inputs.get("draws") or cfg.var_draws)
+    eligible = select_as_of(observations, cutoff, required=VARIABLES) if cutoff else observations
+    synthetic = is_synthetic(eligible)
+    levels = quarterly_levels(eligible, VARIABLES)
+    fit = fit_var(levels)
+    diagnostics: dict[str, Any] = {
+        "stability": {"max_modulus": fit.max_modulus, "stable": fit.stable},
+        "min_obs": {"nobs": fit.nobs, "required": cfg.var_min_obs,
+                    "sample": f"{fit.quarters[0]}–{fit.endpoint}"},
+        "endpoint": fit.endpoint, "cutoff": str(cutoff) if cutoff else None, "draws": draws,
+        "data": "synthetic" if synthetic else "observed",
+    }
+    sim = simulate(fit, draws=draws, seed=seed)
+    annual = annual_paths(sim)
+    range_ok, failures = range_failures(annual)
+    diagnostics["range_checks"] = {"failures": failures, "passed_share": float(range_ok.mean()),
+                                   "bounds": {v: list(b) for v, b in RANGE_BOUNDS.items()}}
+    last_year, last_obs = last_observed_annual(levels)
+    diagnostics["reference_year"] = last_year
+    years = [str(y) for y in range(cfg.horizon_start, cfg.horizon_end + 1)]
+    tables = common_tables(sim, annual, failures, fit, synthetic, years, seed)
+    try:
+        chosen = selection.select_for_risk(request.risk, annual, VARIABLES, inputs["restrictions"], last_obs,
+                                           range_ok)
+    except StageStopped as stop:
+        diagnostics["acceptance_share"] = None
+        return ModelResult(status=RunStatus.stopped, tables=tables, diagnostics=diagnostics, reason=stop.reason)
+    diagnostics["acceptance_share"] = chosen.acceptance_share
+    sid = chosen.simulation_id
+    tables["selected_path"] = pd.DataFrame(annual[sid - 1], index=years, columns=list(VARIABLES))
+    quarterly = sim.trajectory(sid)
+    quarterly["observed"] = (quarterly.pop("status") == "observed").astype(float)
+    tables["selected_quarterly"] = quarterly
+    row = {"simulation_id": sid, "severity": chosen.severity, "acceptance_share": chosen.acceptance_share,
+           "admissible": chosen.admissible, "draws": draws,
+           "equal_weights_id": chosen.sensitivity["equal"],
+           "inverse_priority_id": chosen.sensitivity["inverse_priority"]}
+    row.update({f"reference_{v}": r for v, r in chosen.references.items()})
+    tables["selection"] = pd.DataFrame([row], index=[request.risk])
+    tables["marginal_percentiles"] = pd.DataFrame(selection.marginal_percentiles(annual, VARIABLES, sid),
+                                                  index=years, columns=list(VARIABLES))
+    points = [PointRef(variable=v, unit="%", transformation=ANNUAL_TRANSFORMATION[v], period=y,
+                       table="selected_path", row=y, column=v, statistic="selected", simulation_id=sid,
+                       risk=request.risk, status=ValueStatus.simulated)
+              for y in years for v in VARIABLES]
+    return ModelResult(status=RunStatus.completed, tables=tables, points=points, diagnostics=diagnostics)
+
+
+def common_tables(sim, annual: np.ndarray, failures: dict[str, int], fit, synthetic: bool,
+                  years: Sequence[str], seed: int | None) -> dict[str, pd.DataFrame]:
+    """Tables every run carries, whether or not its risk selects a path."""
+    qs = np.quantile(annual, list(QUANTILES.values()), axis=0)  # (5, years, k)
+    fan = pd.DataFrame(
+        [[qs[i, t, j] for i in range(len(QUANTILES))] for j in range(len(VARIABLES)) for t in range(len(years))],
+        index=[f"{v}:{y}" for v in VARIABLES for y in years], columns=list(QUANTILES))
+    features = unconditional_severity_features(sim, annual)
+    ids = selection.unconditional_comparator(features, seed=get_settings().scenario.seed)
+    uncond = pd.DataFrame([annual[sid - 1, t] for sid in ids for t in range(len(years))],
+                          index=[f"unconditional_{i + 1}:{y}" for i in range(len(ids)) for y in years],
+                          columns=list(VARIABLES))
+    return {
+        "fan_chart": fan,
+        "unconditional": uncond,
+        "unconditional_ids": pd.DataFrame({"simulation_id": ids},
+                                          index=[f"unconditional_{i + 1}" for i in range(len(ids))]),
+        "range_failures": pd.DataFrame([failures], index=["trajectories"]),
+        "estimation": pd.DataFrame([{"nobs": fit.nobs, "max_modulus": fit.max_modulus, "draws": sim.draws,
+                                     "synthetic": float(synthetic)}], index=["value"]),
+        "data_label": pd.DataFrame({"label": ["synthetic" if synthetic else "observed"]}, index=["value"]),
+    }
+
+
+def unconditional_severity_features(sim, annual: np.ndarray) -> np.ndarray:
+    """Cumulative horizon change of GDP, equity and house price levels; peak inflation,
+    unemployment and long rate (appendix "The Macro-Financial Model")."""
+    cfg = get_settings().scenario
+    start = sim.quarters.index(f"{cfg.horizon_start - 1}Q4")
+    end = sim.quarters.index(f"{cfg.horizon_end}Q4")
+    idx = {v: i for i, v in enumerate(VARIABLES)}
+    level_vars = ["real_gdp", "equity_prices", "house_prices"]
+    change = np.stack([100.0 * (sim.levels[:, end, idx[v]] / sim.levels[:, start, idx[v]] - 1.0)
+                       for v in level_vars], axis=1)
+    peaks = np.stack([annual[:, :, idx[v]].max(axis=1) for v in ("inflation", "unemployment", "long_term_rate")],
+                     axis=1)
+    return selection.unconditional_features(change, peaks)
+
+
+def restriction_payload(restrictions: Sequence[Any]) -> list[dict[str, Any]]:
+    """Restrictions as JSON-ready dicts (records are dumped, dicts kept)."""
+    out = []
+    for r in restrictions:
+        out.append(dict(r) if isinstance(r, Mapping) else r.model_dump(mode="json"))
+    return out
+
+
+def run_macro_scenario(
+    store: Store,
+    analysis_id: str,
+    risk: str,
+    restrictions: Sequence[Any],
+    observations: pd.DataFrame,
+    cutoff: str | None,
+    seed: int | None,
+    draws: int | None = None,
+    *,
+    graph_condition: str = "G0",
+    retrieval_condition: str = "graph",
+) -> list[ModelRun]:
+    """Build the ModelRequest for ``risk`` and run every compatible specification.
+
+    Returns the ModelRuns (the ``macro_var`` one among them); raises StageStopped when no
+    specification is compatible (e.g. no restriction).
+    """
+    ensure_registered()
+    payload = restriction_payload(restrictions)
+    ids = [r.get("restriction_id") or digest(r) for r in payload]
+    request = ModelRequest.create(
+        analysis_id=analysis_id, risk=risk, outputs=output_specs(), restriction_ids=ids,
+        horizon=horizon_label(), scope="EA",
+        data_versions={"observations": sha256_hex(observations.to_csv(index=False)),
+                       "cutoff": str(cutoff)},
+        rationale="Annual paths of the six model variables selected by restriction severity",
+        graph_condition=graph_condition, retrieval_condition=retrieval_condition,
+    )
+    inputs = {"observations": observations, "restrictions": payload, "cutoff": str(cutoff) if cutoff else None}
+    if draws:
+        inputs["draws"] = int(draws)
+    return registry.run_compatible(store, request, inputs, seed=seed)
+
+
+def selected_quarterly_path(store: Store, run: ModelRun) -> pd.DataFrame:
+    """The selected trajectory's quarterly levels (and observed flag) of a completed run."""
+    if run.output_digest is None:
+        raise StageStopped(f"run {run.run_id} has no output ({run.status.value}: {run.reason})", stage="application")
+    tables = store.get_tables(run.output_digest)
+    if "selected_quarterly" not in tables:
+        raise StageStopped(f"run {run.run_id} selected no path ({run.reason})", stage="application")
+    return tables["selected_quarterly"].astype(float)
+
+
+def ensure_registered() -> registry.RegisteredModel:
+    """Register ``macro_var`` (idempotent)."""
+    return registry.register(specification(), run_macro_var)
+
+
+ensure_registered()

@@ -1,0 +1,410 @@
+"""The macro-financial model: a quarterly VAR(2) with a residual bootstrap (Eq. varscenario).
+
+The model is separate from its results, as in statsmodels: :func:`fit_var` takes a frame
+of quarterly levels and returns a frozen :class:`VARFit`; :func:`simulate` draws
+trajectories from it and returns a frozen :class:`Simulation`; :func:`annual_paths`
+turns the reconstructed levels into the annual 2025–2027 variables of the paper.
+
+Model variables (in this order), built from the registered levels:
+
+=================  =====================================  ==========================
+variable           level registered in the input frame     model variable x_t
+=================  =====================================  ==========================
+real_gdp           real GDP level (chain-linked)           100·log(Y_t/Y_{t-1})
+equity_prices      equity index level                      100·log(E_t/E_{t-1})
+house_prices       residential property price index        100·log(P_t/P_{t-1})
+inflation          HICP index level (quarterly average)    100·log(H_t/H_{t-4})
+unemployment       unemployment rate (%)                    the rate
+long_term_rate     10-year government bond yield (%)        the rate
+=================  =====================================  ==========================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from statsmodels.tsa.api import VAR
+from threadpoolctl import threadpool_limits
+
+from aieco.config import get_settings
+from aieco.errors import InputError, StageStopped
+from aieco.models import transforms as tf
+
+VARIABLES: tuple[str, ...] = (
+    "real_gdp", "equity_prices", "house_prices", "inflation", "unemployment", "long_term_rate",
+)
+#: How each level enters the VAR.
+MODEL_TRANSFORMATION = {
+    "real_gdp": "qoq_log", "equity_prices": "qoq_log", "house_prices": "qoq_log",
+    "inflation": "yoy_log", "unemployment": "rate", "long_term_rate": "rate",
+}
+#: Annual aggregation of each variable (appendix "Numerical Definitions and Temporal Aggregation").
+ANNUAL_TRANSFORMATION = {
+    "real_gdp": "annual_growth", "inflation": "annual_avg_index_growth",
+    "unemployment": "annual_average", "long_term_rate": "annual_average",
+    "equity_prices": "annual_avg_index_change", "house_prices": "annual_avg_index_change",
+}
+#: Configured annual range checks (appendix "The Macro-Financial Model"), in % or % change.
+RANGE_BOUNDS = {
+    "real_gdp": (-20.0, 20.0), "inflation": (-5.0, 20.0), "unemployment": (0.0, 30.0),
+    "long_term_rate": (-2.0, 20.0), "equity_prices": (-80.0, 50.0), "house_prices": (-60.0, 40.0),
+}
+LEVEL_VARIABLES = ("real_gdp", "equity_prices", "house_prices", "inflation")
+
+
+def quarter_index(labels) -> pd.PeriodIndex:
+    """Parse quarter labels ('2024Q3', '2024-Q3', Period) into a quarterly PeriodIndex."""
+    try:
+        return pd.PeriodIndex([pd.Period(str(x).replace("-Q", "Q"), freq="Q") for x in labels], freq="Q")
+    except (ValueError, TypeError) as exc:
+        raise InputError(f"quarter labels cannot be parsed: {exc}", where="observations index",
+                         fix="label quarters as YYYYQn, e.g. 2024Q3") from exc
+
+
+def model_variables(levels: pd.DataFrame) -> pd.DataFrame:
+    """Transform a frame of quarterly levels into the six VAR variables.
+
+    Parameters
+    ----------
+    levels : DataFrame, index quarters, columns ``VARIABLES``
+        Positive levels of GDP, equity, house prices and HICP; unemployment and the long
+        rate in %. Missing quarters are NaN.
+
+    Returns
+    -------
+    DataFrame
+        Same index; quarterly log changes (×100), y/y log HICP change (×100) and rates.
+        A value is NaN where a needed level is missing.
+    """
+    missing = [v for v in VARIABLES if v not in levels.columns]
+    if missing:
+        raise InputError(f"the level frame lacks {', '.join(missing)}", where="observations",
+                         fix=f"supply quarterly observations of {', '.join(VARIABLES)}")
+    idx = quarter_index(levels.index)
+    frame = levels.copy()
+    frame.index = idx
+    full = pd.period_range(idx.min(), idx.max(), freq="Q")
+    frame = frame.reindex(full)
+    out = pd.DataFrame(index=full, columns=list(VARIABLES), dtype=float)
+    for v in LEVEL_VARIABLES:
+        s = frame[v].astype(float)
+        if (s.dropna() <= 0).any():
+            bad = s[s <= 0].index[0]
+            raise InputError(f"{v} must be a positive level; {bad} holds {s[bad]}", where=f"observations {v}",
+                             fix="register index or GDP levels, not changes")
+        lag = 4 if v == "inflation" else 1
+        out[v] = 100.0 * (np.log(s) - np.log(s.shift(lag)))
+    out["unemployment"] = frame["unemployment"].astype(float)
+    out["long_term_rate"] = frame["long_term_rate"].astype(float)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class VARFit:
+    """Estimated VAR(p): intercept ``c`` (k,), lag matrices ``coefs`` (p, k, k), residuals (T-p, k)."""
+
+    variables: tuple[str, ...]
+    quarters: tuple[str, ...]  # estimation sample (including the p presample quarters)
+    data: np.ndarray  # (T, k) model variables over the sample
+    intercept: np.ndarray  # (k,)
+    coefs: np.ndarray  # (p, k, k)
+    resid: np.ndarray  # (T-p, k)
+    levels: pd.DataFrame  # registered levels up to the endpoint, for reconstruction
+    eigenvalues: np.ndarray  # companion-matrix eigenvalues
+
+    @property
+    def lags(self) -> int:
+        return self.coefs.shape[0]
+
+    @property
+    def nobs(self) -> int:
+        """Complete quarterly observations in the sample (presample included)."""
+        return len(self.quarters)
+
+    @property
+    def endpoint(self) -> str:
+        return self.quarters[-1]
+
+    @property
+    def max_modulus(self) -> float:
+        return float(np.max(np.abs(self.eigenvalues)))
+
+    @property
+    def stable(self) -> bool:
+        return self.max_modulus < 1.0
+
+    @property
+    def params(self) -> np.ndarray:
+        """Coefficients in statsmodels' layout: (1 + k·p, k), intercept first."""
+        return np.vstack([self.intercept[None, :], *[a.T for a in self.coefs]])
+
+
+def companion_eigenvalues(coefs: np.ndarray) -> np.ndarray:
+    """Eigenvalues of the VAR companion matrix; all inside the unit circle ⇔ stable."""
+    p, k, _ = coefs.shape
+    comp = np.zeros((k * p, k * p))
+    comp[:k, :] = np.hstack(list(coefs))
+    comp[k:, :-k] = np.eye(k * (p - 1))
+    return np.linalg.eigvals(comp)
+
+
+def fit_var(
+    levels: pd.DataFrame,
+    *,
+    lags: int | None = None,
+    sample_start: str | None = None,
+    min_obs: int | None = None,
+) -> VARFit:
+    """Estimate the VAR(p) by OLS (statsmodels) from 2000Q1 to the latest common quarter.
+
+    Parameters
+    ----------
+    levels : DataFrame
+        Eligible quarterly levels (see :func:`model_variables`), index quarter labels.
+    lags, sample_start, min_obs : optional
+        Defaults from ``Settings.scenario`` (2, '2000Q1', 80).
+
+    Returns
+    -------
+    VARFit
+
+    Raises
+    ------
+    StageStopped
+        Fewer than ``min_obs`` complete quarters, or a gap inside the sample.
+    """
+    cfg = get_settings().scenario
+    lags = lags or cfg.var_lags
+    start = pd.Period(sample_start or cfg.sample_start, freq="Q")
+    min_obs = cfg.var_min_obs if min_obs is None else min_obs
+    x = model_variables(levels)
+    x = x[x.index >= start]
+    complete = x.dropna()
+    if complete.empty:
+        raise StageStopped(f"no quarter from {start} has all six model variables", stage="estimation")
+    end = complete.index.max()  # the latest common eligible quarter
+    sample = x[x.index <= end]
+    first = complete.index.min()
+    sample = sample[sample.index >= first]
+    if sample.isna().any().any():
+        gap = sample[sample.isna().any(axis=1)].index[0]
+        raise StageStopped(f"the estimation sample {first}–{end} has a missing quarter ({gap})",
+                           stage="estimation")
+    if len(sample) < min_obs:
+        raise StageStopped(f"{len(sample)} complete quarterly observations ({first}–{end}); "
+                           f"at least {min_obs} are required", stage="estimation")
+    res = VAR(sample.to_numpy()).fit(lags, trend="c")
+    lv = levels.copy()
+    lv.index = quarter_index(lv.index)
+    lv = lv[lv.index <= end].sort_index()
+    return VARFit(
+        variables=VARIABLES, quarters=tuple(str(q) for q in sample.index), data=sample.to_numpy(),
+        intercept=np.asarray(res.intercept, float), coefs=np.asarray(res.coefs, float),
+        resid=np.asarray(res.resid, float), levels=lv, eigenvalues=companion_eigenvalues(np.asarray(res.coefs)),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Simulation:
+    """Bootstrap trajectories with reconstructed quarterly levels.
+
+    ``levels`` has shape (draws, len(quarters), 6) in ``VARIABLES`` order and covers the
+    quarters from Q1 of the year before the horizon through the last horizon quarter;
+    ``observed[t]`` is True where quarter t is an eligible observation (same in every draw).
+    Simulation ids are 1..draws (row i holds id i+1).
+    """
+
+    quarters: tuple[str, ...]
+    levels: np.ndarray
+    observed: np.ndarray
+    endpoint: str
+    seed: int | None
+
+    @property
+    def draws(self) -> int:
+        return self.levels.shape[0]
+
+    def status(self) -> list[str]:
+        return ["observed" if o else "simulated" for o in self.observed]
+
+    def trajectory(self, simulation_id: int) -> pd.DataFrame:
+        """Quarterly levels of one trajectory (rows quarters, columns variables, plus 'status')."""
+        frame = pd.DataFrame(self.levels[simulation_id - 1], index=list(self.quarters), columns=list(VARIABLES))
+        frame["status"] = self.status()
+        return frame
+
+
+def simulate(
+    fit: VARFit,
+    *,
+    draws: int | None = None,
+    seed: int | None = None,
+    horizon_end: int | None = None,
+    first_year: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Simulation:
+    """Draw trajectories by resampling whole residual vectors (Eq. varscenario).
+
+    Each quarter after the estimation endpoint through Q4 of ``horizon_end`` is simulated
+    for all draws at once: ``x_h = c + A_1 x_{h-1} + A_2 x_{h-2} + u_h`` with ``u_h`` a
+    residual row drawn with replacement, so contemporaneous dependence is preserved.
+
+    Parameters
+    ----------
+    fit : VARFit
+        Must be stable (companion eigenvalues inside the unit circle).
+    draws : int, optional
+        Number of trajectories N (default 20,000).
+    seed : int, optional
+        Seed of ``numpy.random.default_rng``.
+    horizon_end, first_year : int, optional
+        Last horizon year (2027) and first horizon year (2025); levels are kept from Q1 of
+        ``first_year - 1`` so that annual denominators exist.
+    progress : callable(done, total), optional
+        Called after each simulated quarter.
+
+    Returns
+    -------
+    Simulation
+    """
+    cfg = get_settings().scenario
+    draws = draws or cfg.var_draws
+    horizon_end = horizon_end or cfg.horizon_end
+    first_year = first_year or cfg.horizon_start
+    if not fit.stable:
+        raise StageStopped(f"the estimated VAR is not stable (largest companion eigenvalue modulus "
+                           f"{fit.max_modulus:.4f} ≥ 1); no trajectories drawn", stage="simulation")
+    end = pd.Period(fit.endpoint, freq="Q")
+    last = pd.Period(f"{horizon_end}Q4", freq="Q")
+    steps = (last - end).n
+    if steps <= 0:
+        raise InputError(f"the estimation endpoint {end} is not before the horizon end {last}",
+                         fix="choose a later horizon or an earlier cutoff")
+    rng = np.random.default_rng(seed)
+    k, p = len(fit.variables), fit.lags
+    # Whole residual vectors drawn with replacement: one index per (quarter, draw).
+    picks = rng.integers(0, fit.resid.shape[0], size=(steps, draws))
+    x = np.empty((steps + p, draws, k))
+    x[:p] = fit.data[-p:][:, None, :]
+    coef_t = [a.T for a in fit.coefs]
+    # Small (draws × 6)·(6 × 6) products: BLAS threads only add contention on a few cores.
+    with threadpool_limits(limits=1, user_api="blas"):
+        for h in range(steps):  # loop over quarters; draws are vectorised
+            t = h + p
+            val = fit.intercept + fit.resid[picks[h]]
+            for lag in range(p):
+                val = val + x[t - 1 - lag] @ coef_t[lag]
+            x[t] = val
+            if progress:
+                progress(h + 1, steps)
+    sim_x = np.transpose(x[p:], (1, 0, 2))  # (draws, steps, k)
+
+    # Reconstruct levels from the last observed levels (appendix "Numerical Definitions").
+    lv = fit.levels
+    out = np.empty((draws, steps, k))
+    for j, v in enumerate(fit.variables):
+        if v == "inflation":
+            base = lv[v].reindex(pd.period_range(end - 3, end, freq="Q")).to_numpy(float)
+            out[:, :, j] = tf.index_from_yoy_log_change(base, sim_x[:, :, j])
+        elif v in LEVEL_VARIABLES:
+            out[:, :, j] = tf.levels_from_log_changes(np.full(draws, float(lv[v].loc[end])), sim_x[:, :, j])
+        else:
+            out[:, :, j] = sim_x[:, :, j]
+    window_start = pd.Period(f"{first_year - 1}Q1", freq="Q")
+    window = pd.period_range(window_start, last, freq="Q")
+    levels = np.empty((draws, len(window), k))
+    observed = np.zeros(len(window), dtype=bool)
+    for i, q in enumerate(window):
+        if q <= end:
+            row = lv.reindex([q])[list(fit.variables)].to_numpy(float)[0]
+            if np.isnan(row).any():
+                raise StageStopped(f"level of quarter {q} needed for the annual {first_year - 1} denominator "
+                                   "is missing", stage="simulation")
+            levels[:, i, :] = row
+            observed[i] = True
+        else:
+            levels[:, i, :] = out[:, (q - end).n - 1, :]
+    return Simulation(quarters=tuple(str(q) for q in window), levels=levels, observed=observed,
+                      endpoint=str(end), seed=seed)
+
+
+def annual_levels(levels: np.ndarray, quarters: tuple[str, ...], years: range) -> dict[str, np.ndarray]:
+    """Annual variables for ``years`` from quarterly levels covering Q1 of ``years[0]-1`` onwards.
+
+    Parameters
+    ----------
+    levels : array, shape (draws, Q, 6)
+    quarters : labels of the Q columns
+    years : the annual horizon, e.g. range(2025, 2028)
+
+    Returns
+    -------
+    dict variable → array (draws, len(years)) in the units of ``ANNUAL_TRANSFORMATION``.
+    """
+    first = quarters.index(f"{years[0] - 1}Q1")
+    last = quarters.index(f"{years[-1]}Q4")
+    block = levels[:, first:last + 1, :]
+    out = {}
+    for j, v in enumerate(VARIABLES):
+        series = block[:, :, j]
+        if v in LEVEL_VARIABLES:
+            out[v] = tf.annual_growth(series)  # ratio of annual sums = ratio of annual averages
+        else:
+            out[v] = tf.period_average(series, 4)[:, 1:]
+    return out
+
+
+def annual_paths(sim: Simulation, years: range | None = None) -> np.ndarray:
+    """Annual paths, shape (draws, len(years), 6) in ``VARIABLES`` order."""
+    cfg = get_settings().scenario
+    years = years or range(cfg.horizon_start, cfg.horizon_end + 1)
+    annual = annual_levels(sim.levels, sim.quarters, years)
+    return np.stack([annual[v] for v in VARIABLES], axis=-1)
+
+
+def range_failures(annual: np.ndarray) -> tuple[np.ndarray, dict[str, int]]:
+    """Range checks of annual paths.
+
+    Parameters
+    ----------
+    annual : array, shape (draws, years, 6)
+
+    Returns
+    -------
+    passed : bool array (draws,)
+        True where every variable and year lies inside its configured interval.
+    failures : dict variable → number of trajectories failing that variable's check
+    """
+    ok = np.ones(annual.shape[0], dtype=bool)
+    failures = {}
+    for j, v in enumerate(VARIABLES):
+        lo, hi = RANGE_BOUNDS[v]
+        bad = ((annual[:, :, j] < lo) | (annual[:, :, j] > hi)).any(axis=1)
+        failures[v] = int(bad.sum())
+        ok &= ~bad
+    return ok, failures
+
+
+def last_observed_annual(levels: pd.DataFrame) -> tuple[int, dict[str, float]]:
+    """The last complete observed year and its annual values under the projected definitions.
+
+    The reference for inflation, unemployment and the long rate (appendix "Scenario
+    Construction and Evaluation") comes from observed, eligible quarters only.
+    """
+    lv = levels.copy()
+    lv.index = quarter_index(lv.index)
+    complete = lv[list(VARIABLES)].dropna()
+    years = sorted({q.year for q in complete.index
+                    if all(pd.Period(f"{q.year}Q{i}", freq="Q") in complete.index for i in range(1, 5))
+                    and all(pd.Period(f"{q.year - 1}Q{i}", freq="Q") in complete.index for i in range(1, 5))})
+    if not years:
+        raise StageStopped("no complete observed year (with its preceding year) for the reference values",
+                           stage="selection")
+    y = years[-1]
+    quarters = pd.period_range(f"{y - 1}Q1", f"{y}Q4", freq="Q")
+    block = complete.loc[quarters].to_numpy(float)[None, :, :]
+    annual = annual_levels(block, tuple(str(q) for q in quarters), range(y, y + 1))
+    return y, {v: float(a[0, 0]) for v, a in annual.items()}

@@ -1,0 +1,478 @@
+"""The stages of the algorithm (paper §3.3, DESIGN §1), one function each.
+
+Analysis-wide stages (one per repetition): request checks → planning (coordinator agent)
+→ eligibility. Then, per risk program: retrieval → graph search → path selection
+(evidence agent) → restriction derivation → model request (model request and testing
+agents; OutputTests registered before any run) → execution (execution agent; the
+registry runs every compatible model) → application (bank capital) → candidate
+selection → output tests → report (report agent) → consistency (consistency agent).
+
+Each stage reads the request and earlier outputs from its :class:`StageContext`, writes
+its records under the analysis id with the graph and retrieval conditions, and returns
+a JSON-ready summary (ids, counts, digests). A rule that refuses an input raises
+``StageStopped`` through ``ctx.stop``: the risk program stops there, recorded, and the
+other risk programs continue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aieco.agents import consistency, coordinator, evidence, execution, model_request, report, testing
+from aieco.config import get_settings
+from aieco.llm.base import LLMClient
+from aieco.models import registry
+from aieco.pipeline import Stage, StageContext
+from aieco.records import (
+    ChannelQuery,
+    ModelRequest,
+    ModelRun,
+    OutputTest,
+    Path,
+    Relation,
+    Report,
+    ReportSentence,
+    Restriction,
+    RunStatus,
+    Source,
+    SourceLocation,
+    VariableSpec,
+    digest,
+)
+from aieco.request import AnalysisRequest
+
+SHARED_STAGES = ("request_checks", "planning", "eligibility")
+RISK_STAGES = ("retrieval", "graph_search", "path_selection", "restriction_derivation", "model_request",
+               "execution", "application", "candidate_selection", "output_tests", "report", "consistency")
+
+
+# --------------------------------------------------------------------------- context
+
+
+def request_of(ctx: StageContext) -> AnalysisRequest:
+    return ctx.extra["request"]
+
+
+def client_of(ctx: StageContext) -> LLMClient:
+    return ctx.extra["client"]
+
+
+def risk_of(ctx: StageContext) -> str:
+    return ctx.extra["risk"]
+
+
+def earlier(ctx: StageContext, name: str) -> Any:
+    """Output of an earlier stage of the same program (risk stages are stored as 'risk/stage')."""
+    prefix = ctx.extra.get("prefix", "")
+    return ctx.outputs[prefix + name]
+
+
+def shared(ctx: StageContext, name: str) -> Any:
+    """Output of an analysis-wide stage (same run, or handed to a risk program)."""
+    if name in ctx.outputs:
+        return ctx.outputs[name]
+    return ctx.extra["shared"][name]
+
+
+def conditions(ctx: StageContext) -> dict[str, str]:
+    r = request_of(ctx)
+    return {"graph_condition": r.graph_condition, "retrieval_condition": r.retrieval_condition}
+
+
+def refuse(ctx: StageContext, problems: list[str], what: str) -> None:
+    if problems:
+        ctx.stop(f"{what}: " + "; ".join(problems))
+
+
+# --------------------------------------------------------------------------- models
+
+
+def register_models() -> list[str]:
+    """Register the models aieco ships (idempotent) and return every registered model id."""
+    from aieco.models import macro
+
+    macro.ensure_registered()
+    try:
+        from aieco.models.bank import register_bank_models
+    except ImportError:  # the bank capital area is not installed in this checkout
+        pass
+    else:
+        register_bank_models()
+    return sorted(e.spec.model_id for e in registry.registered())
+
+
+# --------------------------------------------------------------------------- analysis-wide stages
+
+
+def request_checks(ctx: StageContext) -> dict[str, Any]:
+    """Accepted request or rejection reason: vocabulary, models, dates, conditions."""
+    from aieco.vocab import load_vocabulary
+
+    req = request_of(ctx)
+    vocab = load_vocabulary()
+    problems = []
+    for risk in req.risks:
+        for c in risk.channels:
+            for var in (c.source, c.target):
+                if var not in vocab:
+                    problems.append(f"risk {risk.name}, query {c.id}: {var!r} is not a vocabulary variable")
+    unknown_outcomes = [o for o in req.outcomes if o not in vocab]
+    if unknown_outcomes:
+        problems.append(f"outcomes {unknown_outcomes} are not vocabulary variables")
+    available = register_models()
+    missing = [m for m in req.models if m not in available]
+    if missing:
+        problems.append(f"models {missing} are not registered (registered: {available})")
+    if req.years[0] <= req.cutoff.year - 1:
+        problems.append(f"horizon {req.horizon} starts before the information cutoff {req.cutoff}")
+    if req.retrieval_condition == "document":
+        problems.append("the document retrieval condition derives no channel and cannot feed restriction "
+                        "derivation; use graph or hybrid")
+    refuse(ctx, problems, "request refused")
+    return {"accepted": True, "risks": [r.name for r in req.risks], "models": list(req.models),
+            "request_digest": digest(req.as_dict())}
+
+
+def planning(ctx: StageContext) -> dict[str, Any]:
+    """The coordinator agent's plan, accepted only within the request."""
+    req = request_of(ctx)
+    inputs = coordinator.CoordinatorInput(
+        application=req.application, jurisdictions=list(req.jurisdictions), sectors=list(req.sectors),
+        horizon=req.horizon, cutoff=req.cutoff, outcomes=list(req.outcomes),
+        allowed_roles=[r.value for r in req.allowed_roles],
+        risks=[coordinator.RiskBrief(name=r.name, label=r.label or r.name.replace("_", " "),
+                                     description=r.description,
+                                     channels=[coordinator.ChannelBrief(id=c.id, source=c.source,
+                                                                        movement=c.movement.value, target=c.target,
+                                                                        expected=c.expected.value)
+                                               for c in r.channels])
+               for r in req.risks])
+    plan = client_of(ctx).run(coordinator.TASK, inputs, stage=ctx.stage)
+    refuse(ctx, coordinator.plan_problems(plan, inputs), "coordinator plan refused")
+    return plan.model_dump(mode="json")
+
+
+def eligibility_of(ctx: StageContext, *, record: bool) -> Any:
+    """The request's eligibility split (exclusions stored under the analysis id when ``record``)."""
+    from aieco.sources.eligibility import eligible_locations
+
+    req = request_of(ctx)
+    return eligible_locations(ctx.store, cutoff=req.cutoff, roles=shared(ctx, "planning")["admissible_roles"],
+                              jurisdictions=req.jurisdictions, analysis_id=ctx.analysis_id if record else None)
+
+
+def eligibility(ctx: StageContext) -> dict[str, Any]:
+    """Eligible source locations; every exclusion stored with its reason under the analysis id."""
+    result = eligibility_of(ctx, record=True)
+    reasons: dict[str, int] = {}
+    for exc in result.exclusions:
+        reasons[exc.reason.value] = reasons.get(exc.reason.value, 0) + 1
+    if not result.eligible:
+        ctx.stop(f"no eligible source location at cutoff {request_of(ctx).cutoff} (exclusions: {reasons})")
+    ids = sorted(loc.location_id for loc in result.eligible)
+    return {"eligible": len(ids), "eligible_digest": digest(ids), "excluded": reasons,
+            "sources": len({loc.source_id for loc in result.eligible})}
+
+
+# --------------------------------------------------------------------------- risk stages
+
+
+def retrieval(ctx: StageContext) -> dict[str, Any]:
+    """Hybrid retrieval (BM25 + LSA, RRF) over the eligible locations, one query per channel."""
+    from aieco.retrieval import rank_locations
+    from aieco.vocab import load_vocabulary
+
+    vocab = load_vocabulary()
+    locs = eligibility_of(ctx, record=False).eligible
+    if digest(sorted(loc.location_id for loc in locs)) != shared(ctx, "eligibility")["eligible_digest"]:
+        ctx.stop("the eligible source set changed since the eligibility stage; re-run the analysis")
+    per_query: dict[str, list[str]] = {}
+    for c in request_of(ctx).risk(risk_of(ctx)).channels:
+        text = f"{vocab.get(c.source).label} {c.movement.value} {vocab.get(c.target).label} {c.expected.value}"
+        per_query[c.id] = [loc.location_id for loc, _ in rank_locations(locs, text, store=ctx.store)]
+    if not any(per_query.values()):
+        ctx.stop("retrieval returned no eligible passage for any channel query")
+    return {"passages": per_query}
+
+
+def graph_search(ctx: StageContext) -> dict[str, Any]:
+    """Enumerate admissible signed paths per registered channel query (≤ max_len relations, top k)."""
+    from aieco.graph import paths as graph_paths
+
+    req = request_of(ctx)
+    roles = shared(ctx, "planning")["admissible_roles"]
+    queries = req.channel_queries(risk_of(ctx))
+    ctx.store.put_many(queries)
+    found: dict[str, list[str]] = {}
+    for spec, query in zip(req.risk(risk_of(ctx)).channels, queries, strict=True):
+        paths = graph_paths.find_paths(ctx.store, query, analysis_id=ctx.analysis_id, as_of=req.cutoff,
+                                       roles=roles, jurisdictions=req.jurisdictions, **conditions(ctx))
+        found[spec.id] = [p.path_id for p in paths]
+    if not any(found.values()):
+        ctx.stop(f"no admissible path for any channel query of {risk_of(ctx)} "
+                 f"({', '.join(found)}) in graph {req.graph_condition} as of {req.cutoff}")
+    return {"paths": found, "queries": {spec.id: q.query_id for spec, q in
+                                        zip(req.risk(risk_of(ctx)).channels, queries, strict=True)},
+            "missing": [q for q, ids in found.items() if not ids]}
+
+
+def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
+    from aieco.retrieval import serialize_records
+
+    req = request_of(ctx)
+    found = earlier(ctx, "graph_search")
+    specs = {c.id: c for c in req.risk(risk_of(ctx)).channels}
+    path_ids = [pid for ids in found["paths"].values() for pid in ids]
+    paths = {p.path_id: p for p in ctx.store.find(Path, path_id=path_ids)}
+    by_query = {qid: spec_id for spec_id, qid in found["queries"].items()}
+    candidates = [evidence.CandidatePath(
+        path_id=p.path_id, query_id=by_query[p.query_id], rank=p.rank, score=p.score, variables=p.variables,
+        signs=[s.value for s in p.signs], relation_ids=p.relation_ids, composed_sign=p.composed_sign.value,
+        n_docs=p.n_docs) for pid in path_ids for p in [paths[pid]]]
+    rel_ids = sorted({r for p in paths.values() for r in p.relation_ids})
+    relations = ctx.store.find(Relation, relation_id=rel_ids)
+    locations = {loc.location_id: loc for loc in
+                 ctx.store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))}
+    sources = {s.source_id: s for s in ctx.store.find(Source, source_id=sorted({r.source_id for r in relations}))}
+    rel_briefs = [evidence.RelationEvidence(
+        relation_id=r.relation_id, src_var=r.src_var, dst_var=r.dst_var, sign=r.sign.value,
+        evidence_class=r.evidence_class.value, quote=r.quote,
+        source_title=sources[r.source_id].title if r.source_id in sources else "",
+        page=locations[r.location_id].page if r.location_id in locations else None) for r in relations]
+    # The retrieved passages share the request's byte budget, whole records only, best first.
+    order = []
+    for ids in earlier(ctx, "retrieval")["passages"].values():
+        order += [i for i in ids if i not in order]
+    locs = {loc.location_id: loc for loc in ctx.store.find(SourceLocation, location_id=order)}
+    packed = serialize_records(({"location_id": i, "text": locs[i].text} for i in order if i in locs),
+                               budget=req.byte_budget)
+    passages = [line for line in packed.text.splitlines() if line]
+    return evidence.EvidenceInput(
+        risk=risk_of(ctx),
+        queries=[evidence.QueryBrief(query_id=qid, source=specs[qid].source, movement=specs[qid].movement.value,
+                                     target=specs[qid].target, expected=specs[qid].expected.value)
+                 for qid in found["paths"]],
+        candidates=candidates, relations=rel_briefs, passages=passages)
+
+
+def path_selection(ctx: StageContext) -> dict[str, Any]:
+    """The evidence agent's choice among declared paths; any citation error stops the program."""
+    inputs = _evidence_input(ctx)
+    chosen = client_of(ctx).run(evidence.TASK, inputs, stage=ctx.stage)
+    refuse(ctx, evidence.citation_problems(chosen, inputs), "evidence selection refused")
+    if not chosen.selections:
+        ctx.stop("the evidence agent selected no path")
+    return chosen.model_dump(mode="json")
+
+
+def restriction_derivation(ctx: StageContext) -> dict[str, Any]:
+    """Compose each selected path's sign; refuse contradicting paths; derive prioritised restrictions."""
+    from aieco.scenario import restrictions as derive
+
+    req = request_of(ctx)
+    found = earlier(ctx, "graph_search")
+    selection = earlier(ctx, "path_selection")
+    paths = ctx.store.find(Path, path_id=[s["path_id"] for s in selection["selections"]])
+    queries = ctx.store.find(ChannelQuery, query_id=list(found["queries"].values()))
+    derivation = derive.derive_for_risk(ctx.store, analysis_id=ctx.analysis_id, risk=risk_of(ctx),
+                                        queries=queries, paths=paths, **conditions(ctx))
+    if derivation.status == "stopped":
+        ctx.stop(f"restriction derivation refused the risk program before any model call: {derivation.reason} "
+                 f"(derivation {derivation.derivation_id})")
+    return {"derivation_id": derivation.derivation_id, "restriction_ids": derivation.restriction_ids,
+            "registration_digest": derivation.registration_digest, "horizon": req.horizon}
+
+
+def _offered(req: AnalysisRequest) -> list[model_request.OfferedOutput]:
+    return [model_request.OfferedOutput(model_id=e.spec.model_id, variable=o.variable, unit=o.unit,
+                                        frequency=o.frequency, transformation=o.transformation)
+            for e in registry.registered() if e.spec.model_id in req.models for o in e.spec.outputs]
+
+
+def model_request_stage(ctx: StageContext) -> dict[str, Any]:
+    """The model request (Eq. modelrequest) and its OutputTests, fixed before any model runs."""
+    from aieco.reporting.claims import ClaimSpec, register_output_tests
+
+    req = request_of(ctx)
+    register_models()
+    restrictions = ctx.store.find(Restriction, restriction_id=earlier(ctx, "restriction_derivation")
+                                  ["restriction_ids"])
+    inputs = model_request.ModelRequestInput(
+        risk=risk_of(ctx),
+        restrictions=[model_request.RestrictionBrief(restriction_id=r.restriction_id, variable=r.variable,
+                                                     model_variable=r.model_variable, direction=r.direction,
+                                                     priority=r.priority) for r in restrictions],
+        offered=_offered(req))
+    draft = client_of(ctx).run(model_request.TASK, inputs, stage=ctx.stage)
+    unknown = model_request.unknown_outputs(draft, inputs)
+    refuse(ctx, [f"output {v} is offered by no admissible model" for v in unknown] +
+           ([] if draft.outputs else ["no output requested"]), "model request refused")
+    mreq = ModelRequest.create(
+        analysis_id=ctx.analysis_id, risk=risk_of(ctx),
+        outputs=[VariableSpec(variable=o.variable, unit=o.unit, frequency=o.frequency,
+                              transformation=o.transformation, horizon=req.horizon) for o in draft.outputs],
+        restriction_ids=[r.restriction_id for r in restrictions], horizon=req.horizon,
+        scope=req.jurisdictions[0], data_versions={"cutoff": req.cutoff.isoformat()},
+        rationale=draft.rationale, **conditions(ctx))
+    ctx.store.put(mreq)
+    compatible = [e.spec for e in registry.registered()
+                  if e.spec.model_id in req.models and not registry.incompatibilities(mreq, e.spec)]
+    years = [str(y) for y in range(req.years[0], req.years[1] + 1)]
+    t_inputs = testing.TestingInput(
+        risk=risk_of(ctx), outputs=[testing.OutputBrief(variable=o.variable, unit=o.unit,
+                                                        transformation=o.transformation) for o in draft.outputs],
+        periods=years, model_ids=[s.model_id for s in compatible])
+    plan = client_of(ctx).run(testing.TASK, t_inputs, stage=ctx.stage)
+    refuse(ctx, testing.plan_problems(plan, t_inputs), "test registration refused")
+    outputs = {o.variable: o for o in draft.outputs}
+    specs = [ClaimSpec(analysis_id=ctx.analysis_id, risk=risk_of(ctx), variable=c.variable,
+                       unit=outputs[c.variable].unit, horizon=req.horizon,
+                       transformation=outputs[c.variable].transformation, period=c.period, model_id=s.model_id,
+                       statistic="selected", required_diagnostics=list(s.diagnostics_required))
+             for s in compatible for c in plan.claims
+             if any(o.variable == c.variable for o in s.outputs)]
+    tests = register_output_tests(ctx.store, specs)
+    return {"request_id": mreq.request_id, "test_ids": [t.test_id for t in tests],
+            "claim_ids": [t.claim_id for t in tests]}
+
+
+def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], dict[str, Any]]:
+    from aieco.models import macro
+
+    req = request_of(ctx)
+
+    def inputs(spec: Any) -> dict[str, Any]:
+        if spec.model_id == macro.MODEL_ID:
+            return {"observations": macro.workspace_observations(ctx.store),
+                    "restrictions": macro.restriction_payload(restrictions),
+                    "cutoff": req.cutoff.isoformat()}
+        return {"restrictions": [r.model_dump(mode="json") for r in restrictions], "cutoff": req.cutoff.isoformat()}
+
+    return inputs
+
+
+def execution_stage(ctx: StageContext) -> dict[str, Any]:
+    """The execution agent confirms the plan; the registry runs every compatible model."""
+    req = request_of(ctx)
+    mreq = ctx.store.require(ModelRequest, earlier(ctx, "model_request")["request_id"])
+    admissible = [e for e in registry.registered() if e.spec.model_id in req.models]
+    refused = {e.spec.model_id: registry.incompatibilities(mreq, e.spec) for e in admissible}
+    compatible = sorted(m for m, why in refused.items() if not why)
+    plan_in = execution.ExecutionInput(request_id=mreq.request_id, compatible=compatible,
+                                       refused={m: w for m, w in refused.items() if w},
+                                       seed=req.seed(ctx.extra.get("repetition", 1)))
+    plan = client_of(ctx).run(execution.TASK, plan_in, stage=ctx.stage)
+    refuse(ctx, execution.plan_problems(plan, plan_in), "execution plan refused")
+    if not compatible:
+        ctx.stop("no compatible model specification: " + "; ".join(f"{m}: {', '.join(w)}" for m, w in refused.items()))
+    restrictions = ctx.store.find(Restriction, restriction_id=mreq.restriction_ids)
+    runs = []
+    inputs = _model_inputs(ctx, restrictions)
+    for entry in admissible:
+        if entry.spec.model_id in compatible:
+            runs.append(registry.execute(ctx.store, entry, mreq, inputs(entry.spec), seed=plan.seed))
+    done = [r for r in runs if r.status == RunStatus.completed]
+    if not done:
+        ctx.stop("no model run completed: " + "; ".join(f"{r.model_id} {r.status.value}: {r.reason}" for r in runs))
+    return {"run_ids": [r.run_id for r in runs], "completed": [r.run_id for r in done],
+            "status": {r.run_id: r.status.value for r in runs}}
+
+
+def application(ctx: StageContext) -> dict[str, Any]:
+    """Bank capital on each completed macro run's selected scenario (its own ModelRuns)."""
+    from aieco.models.bank import project_bank_capital
+
+    runs = ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"])
+    results = {}
+    for run in runs:
+        bank_runs = project_bank_capital(ctx.store, run, seed=request_of(ctx).seed(ctx.extra.get("repetition", 1)))
+        results[run.run_id] = [b.run_id for b in bank_runs]
+    return {"bank_runs": results}
+
+
+def candidate_selection(ctx: StageContext) -> dict[str, Any]:
+    """The fixed criterion: highest severity S_{s,k}; an exact tie goes to the smallest run id."""
+    runs = ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"])
+    scored = []
+    for run in runs:
+        tables = ctx.store.get_tables(run.output_digest) if run.output_digest else {}
+        sel = tables.get("selection")
+        if sel is None or risk_of(ctx) not in sel.index:
+            continue
+        scored.append((float(sel.loc[risk_of(ctx), "severity"]), run.run_id,
+                       int(float(sel.loc[risk_of(ctx), "simulation_id"]))))
+    if not scored:
+        ctx.stop("no completed run selected a scenario satisfying the restrictions")
+    best = sorted(scored, key=lambda t: (-t[0], t[1]))[0]
+    return {"run_id": best[1], "severity": best[0], "simulation_id": best[2],
+            "candidates": [{"run_id": r, "severity": s, "simulation_id": i} for s, r, i in scored]}
+
+
+def output_tests(ctx: StageContext) -> dict[str, Any]:
+    """Link the registered OutputTests to the selected run's points (Eq. outputtestpass)."""
+    from aieco.reporting.claims import link_claims
+
+    run = ctx.store.require(ModelRun, earlier(ctx, "candidate_selection")["run_id"])
+    registered = ctx.store.find(OutputTest, test_id=earlier(ctx, "model_request")["test_ids"])
+    results = link_claims(ctx.store, run, registered)
+    failed = [f"{t.claim_id}: {t.detail}" for t in results if t.result != "pass"]
+    refuse(ctx, failed, "output tests failed")
+    return {"passed": [t.claim_id for t in results], "result_ids": [t.test_id for t in results]}
+
+
+def report_stage(ctx: StageContext) -> dict[str, Any]:
+    """The report agent writes NUM tokens and citations; the renderer checks and stores it."""
+    from aieco.reporting.render import render_report
+
+    req = request_of(ctx)
+    context = report.context(ctx.store, analysis_id=ctx.analysis_id, request=req, risk=risk_of(ctx),
+                             selections=earlier(ctx, "path_selection")["selections"],
+                             claim_ids=earlier(ctx, "output_tests")["passed"])
+    draft = client_of(ctx).run(report.TASK, context, stage=ctx.stage)
+    refuse(ctx, report.draft_problems(ctx.store, ctx.analysis_id, draft, context), "report refused")
+    rendered = render_report(ctx.store, ctx.analysis_id, draft, cutoff=req.cutoff, horizon=req.horizon,
+                             **conditions(ctx))
+    return {"report_id": rendered.report.report_id}
+
+
+def consistency_stage(ctx: StageContext) -> dict[str, Any]:
+    """After rendering: the program's contract, attribution and sign rules, then the consistency agent."""
+    from aieco.reporting.render import check_report_draft, stored_draft
+
+    rpt = ctx.store.require(Report, earlier(ctx, "report")["report_id"])
+    draft, _, _ = stored_draft(rpt)
+    violations = [str(v) for v in check_report_draft(ctx.store, ctx.analysis_id, draft, phase="execution")]
+    sentences = sorted(ctx.store.find(ReportSentence, report_id=rpt.report_id), key=lambda s: s.position)
+    rels = {r.relation_id: r for r in ctx.store.find(Relation, relation_id=rpt.relation_ids)}
+    view = consistency.ConsistencyInput(
+        risk=risk_of(ctx),
+        sentences=[consistency.SentenceView(
+            position=s.position, kind=s.kind.value, rendered=s.rendered,
+            cited_relations=[f"{rels[r].src_var} -> {rels[r].dst_var} ({rels[r].sign.value})"
+                             for r in s.cited_relation_ids if r in rels]) for s in sentences],
+        program_violations=violations)
+    verdict = client_of(ctx).run(consistency.TASK, view, stage=ctx.stage)
+    refuse(ctx, violations, "consistency check failed")
+    refuse(ctx, [f"sentence {p.position}: {p.problem}" for p in verdict.problems]
+           or ([] if verdict.accept else ["the consistency agent refused the report"]), "consistency agent")
+    return {"report_id": rpt.report_id, "accepted": True}
+
+
+def shared_stages() -> list[Stage]:
+    return [Stage("request_checks", request_checks), Stage("planning", planning),
+            Stage("eligibility", eligibility)]
+
+
+def risk_stages(risk: str) -> list[Stage]:
+    """The program of one risk; stage names are 'risk/stage' so programs never share a record."""
+    fns = {"retrieval": retrieval, "graph_search": graph_search, "path_selection": path_selection,
+           "restriction_derivation": restriction_derivation, "model_request": model_request_stage,
+           "execution": execution_stage, "application": application,
+           "candidate_selection": candidate_selection, "output_tests": output_tests, "report": report_stage,
+           "consistency": consistency_stage}
+    return [Stage(f"{risk}/{name}", fns[name]) for name in RISK_STAGES]
+
+
+def settings_digest() -> str:
+    return digest(get_settings().model_dump(mode="json"))

@@ -1,0 +1,185 @@
+"""VAR(2): statsmodels oracle, bootstrap reproducibility, level reconstruction, stops."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+from statsmodels.tsa.api import VAR
+
+from aieco.demo.macro import load_demo_observations
+from aieco.errors import InputError, StageStopped
+from aieco.models import transforms as tf
+from aieco.models.var import (
+    VARIABLES,
+    annual_paths,
+    fit_var,
+    last_observed_annual,
+    model_variables,
+    range_failures,
+    simulate,
+)
+
+
+@pytest.fixture(scope="module")
+def levels() -> pd.DataFrame:
+    obs = load_demo_observations()
+    return obs.pivot(index="reference_period", columns="variable", values="value")[list(VARIABLES)]
+
+
+@pytest.fixture(scope="module")
+def fit(levels):
+    return fit_var(levels)
+
+
+def test_demo_data_is_labelled_synthetic():
+    obs = load_demo_observations()
+    assert obs["series_key"].str.startswith("SYNTHETIC").all()
+    assert obs["note"].str.contains("synthetic").all()
+    assert obs["reference_period"].min() == "2000Q1" and obs["reference_period"].max() == "2024Q3"
+    assert obs["release_date"].notna().all()
+
+
+def test_model_variables_hand_computed():
+    lv = pd.DataFrame({v: [100.0, 110.0, 110.0, 121.0, 200.0] for v in VARIABLES},
+                      index=["2000Q1", "2000Q2", "2000Q3", "2000Q4", "2001Q1"])
+    x = model_variables(lv)
+    assert x["real_gdp"].iloc[1] == pytest.approx(100 * np.log(1.1))
+    assert x["real_gdp"].iloc[2] == 0.0
+    assert x["inflation"].iloc[4] == pytest.approx(100 * np.log(2.0))
+    assert np.isnan(x["inflation"].iloc[3])
+    assert x["unemployment"].iloc[4] == 200.0
+
+
+def test_coefficients_equal_statsmodels_fit(levels, fit):
+    x = model_variables(levels)
+    x = x[x.index >= pd.Period("2000Q1", freq="Q")].dropna()
+    oracle = VAR(x.to_numpy()).fit(2, trend="c")
+    np.testing.assert_allclose(fit.params, oracle.params, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(fit.resid, oracle.resid, rtol=1e-10, atol=1e-12)
+    assert fit.nobs == len(x) == 95  # 2001Q1 (first y/y HICP) to 2024Q3
+    assert fit.endpoint == "2024Q3"
+    assert fit.stable and fit.max_modulus == pytest.approx(np.abs(oracle.roots).min() ** -1, rel=1e-8)
+
+
+def test_too_few_observations_stop(levels):
+    short = levels.loc[: "2020Q4"]  # 2001Q1–2020Q4 = 80 complete quarters: enough
+    assert fit_var(short).nobs == 80
+    with pytest.raises(StageStopped, match="at least 80"):
+        fit_var(levels.loc[: "2020Q3"])
+
+
+def test_gap_inside_sample_stops(levels):
+    gappy = levels.copy()
+    gappy.loc["2010Q2", "house_prices"] = np.nan
+    with pytest.raises(StageStopped, match="missing quarter"):
+        fit_var(gappy)
+
+
+def test_non_positive_level_is_refused(levels):
+    bad = levels.copy()
+    bad.loc["2010Q2", "real_gdp"] = 0.0
+    with pytest.raises(InputError, match="positive level"):
+        fit_var(bad)
+
+
+def test_missing_variable_is_refused(levels):
+    with pytest.raises(InputError, match="lacks house_prices"):
+        fit_var(levels.drop(columns="house_prices"))
+
+
+def test_unstable_var_stops_before_simulating(fit):
+    explosive = dataclasses.replace(fit, coefs=fit.coefs * 3.0,
+                                    eigenvalues=fit.eigenvalues * 3.0)
+    assert not explosive.stable
+    with pytest.raises(StageStopped, match="not stable"):
+        simulate(explosive, draws=10, seed=1)
+
+
+def test_bootstrap_reproducible_by_seed_and_distinct_across_seeds(fit):
+    a = simulate(fit, draws=2_000, seed=11)
+    b = simulate(fit, draws=2_000, seed=11)
+    c = simulate(fit, draws=2_000, seed=12)
+    np.testing.assert_array_equal(a.levels, b.levels)
+    assert not np.allclose(a.levels[:, ~a.observed], c.levels[:, ~c.observed])
+
+
+def test_vectorised_simulation_equals_a_loop_over_one_draw(fit):
+    sim = simulate(fit, draws=50, seed=5)
+    steps = (pd.Period("2027Q4", freq="Q") - pd.Period(fit.endpoint, freq="Q")).n
+    picks = np.random.default_rng(5).integers(0, fit.resid.shape[0], size=(steps, 50))
+    d = 17  # one trajectory, rebuilt quarter by quarter with statsmodels' layout
+    hist = [fit.data[-2], fit.data[-1]]
+    for h in range(steps):
+        hist.append(fit.intercept + fit.coefs[0] @ hist[-1] + fit.coefs[1] @ hist[-2] + fit.resid[picks[h, d]])
+    x = np.array(hist[2:])
+    gdp_level = fit.levels["real_gdp"].iloc[-1] * np.exp(np.cumsum(x[:, 0]) / 100)
+    assert sim.levels[d, -1, 0] == pytest.approx(gdp_level[-1], rel=1e-10)
+    assert sim.levels[d, -1, 5] == pytest.approx(x[-1, 5], rel=1e-10)
+
+
+def test_zero_residuals_reproduce_statsmodels_forecast_and_levels(fit, levels):
+    calm = dataclasses.replace(fit, resid=np.zeros_like(fit.resid))
+    sim = simulate(calm, draws=3, seed=0)
+    x = model_variables(levels)
+    x = x[x.index >= pd.Period("2000Q1", freq="Q")].dropna()
+    oracle = VAR(x.to_numpy()).fit(2, trend="c")
+    fc = oracle.forecast(x.to_numpy()[-2:], steps=13)  # 2024Q4 … 2027Q4
+    q = list(sim.quarters)
+    # GDP: P_t = P_{t-1} exp(ℓ_t/100)
+    assert sim.levels[0, q.index("2024Q4"), 0] == pytest.approx(levels.loc["2024Q3", "real_gdp"]
+                                                                  * np.exp(fc[0, 0] / 100), rel=1e-10)
+    # HICP: H_t = H_{t-4} exp(π_t/100)
+    assert sim.levels[0, q.index("2024Q4"), 3] == pytest.approx(levels.loc["2023Q4", "inflation"]
+                                                                  * np.exp(fc[0, 3] / 100), rel=1e-10)
+    assert sim.levels[0, q.index("2025Q4"), 3] == pytest.approx(
+        levels.loc["2023Q4", "inflation"] * np.exp(fc[0, 3] / 100) * np.exp(fc[4, 3] / 100), rel=1e-10)
+    assert sim.levels[2, -1, 4] == pytest.approx(fc[-1, 4], rel=1e-10)
+
+
+def test_observed_and_simulated_status(fit, levels):
+    sim = simulate(fit, draws=5, seed=3)
+    assert sim.quarters[0] == "2024Q1" and sim.quarters[-1] == "2027Q4"
+    assert sim.status()[:4] == ["observed", "observed", "observed", "simulated"]
+    np.testing.assert_allclose(sim.levels[4, 1], levels.loc["2024Q2"].to_numpy())
+    path = sim.trajectory(5)
+    assert path.loc["2024Q3", "status"] == "observed" and path.loc["2027Q4", "status"] == "simulated"
+
+
+def test_annual_aggregation_agrees_with_independent_definitions(fit):
+    sim = simulate(fit, draws=20, seed=9)
+    annual = annual_paths(sim)
+    assert annual.shape == (20, 3, 6)
+    frame = pd.DataFrame(sim.levels[7], index=pd.PeriodIndex(sim.quarters, freq="Q"), columns=list(VARIABLES))
+    yearly_mean = frame.groupby(frame.index.year).mean()
+    for j, v in enumerate(VARIABLES):
+        if v in ("unemployment", "long_term_rate"):
+            expected = yearly_mean.loc[2025:2027, v].to_numpy()
+        else:  # ratio of annual averages (GDP: four-quarter sums; HICP, equity, house: average index)
+            expected = 100 * (yearly_mean.loc[2025:2027, v].to_numpy() / yearly_mean.loc[2024:2026, v].to_numpy() - 1)
+        np.testing.assert_allclose(annual[7, :, j], expected, rtol=1e-12)
+    # and with the transforms module applied to the quarterly path
+    np.testing.assert_allclose(annual[7, :, 0], tf.annual_growth(sim.levels[7, :, 0]), rtol=1e-12)
+
+
+def test_range_failures_are_counted():
+    annual = np.zeros((3, 3, 6))
+    annual[:, :, 4] = 8.0  # unemployment inside [0, 30]
+    annual[1, 2, 0] = -25.0  # GDP growth below −20
+    annual[2, 0, 5] = 20.5  # long rate above 20
+    ok, failures = range_failures(annual)
+    assert ok.tolist() == [True, False, False]
+    assert failures == {"real_gdp": 1, "equity_prices": 0, "house_prices": 0, "inflation": 0,
+                        "unemployment": 0, "long_term_rate": 1}
+
+
+def test_last_observed_annual_uses_complete_observed_years(levels):
+    year, values = last_observed_annual(levels)
+    assert year == 2023  # 2024 has only three quarters
+    quarters = [f"2023Q{i}" for i in range(1, 5)]
+    assert values["unemployment"] == pytest.approx(levels.loc[quarters, "unemployment"].mean())
+    prev = [f"2022Q{i}" for i in range(1, 5)]
+    assert values["inflation"] == pytest.approx(
+        100 * (levels.loc[quarters, "inflation"].sum() / levels.loc[prev, "inflation"].sum() - 1))
