@@ -1,44 +1,63 @@
 """aieco dashboard entry point: `streamlit run app.py`.
 
-Opens the workspace once per script run (settings.workspace, default ``store/``),
-builds the demo workspace on first launch when it is empty, offers the analysis
-selector shared by every page, and runs the selected page. Pages are listed in
-``dashboard/navigation.py``.
+Opens the workspace once per script run (settings.workspace, default ``store/``). On
+first launch, when the workspace is empty, the demo is built and its request run in a
+background job (one per workspace, shared by every session) while the page shows its
+progress. Then the analysis selector shared by every page is offered and the selected
+page runs. Pages are listed in ``dashboard/navigation.py``.
 """
 
 import streamlit as st
 
 from aieco import views
+from aieco.config import get_settings
 from aieco.errors import AiecoError
+from dashboard import jobs
 from dashboard.navigation import PAGES
 from dashboard.state import get_state
 from dashboard.workspace import Workspace, bound, open_workspace, workspace_path
 
-try:  # the demo builder belongs to the pipeline area; the app works without it
-    from aieco.demo import build_demo
-except ImportError:
-    build_demo = None
-
 st.set_page_config(page_title="aieco", page_icon=":material/hub:", layout="wide")
 
 
+def build_and_run_demo(store, job: jobs.Job):
+    """The demo from nothing: corpus, ingest, G0 graph, macro data; then its three risks."""
+    from aieco.demo import build_demo, run_demo
+
+    build_demo(store, progress=job.note)
+    return run_demo(store, progress=job.progress)
+
+
+def demo_job_id(ws: Workspace) -> str:
+    return f"demo:{ws.path}"
+
+
+@st.fragment(run_every=1.0)
+def demo_progress(job_id: str) -> None:
+    job = jobs.get(job_id)
+    if job is None:
+        return
+    if job.done:
+        st.rerun()  # the whole app again: the pages now read the built workspace
+    with st.status("Building the demo workspace (first launch)…", expanded=True):
+        st.progress(job.fraction, text=job.last_message)
+        st.caption("The illustrative corpus is ingested, the G0 graph built and the demo request "
+                   "(three risks) run offline; this happens once.")
+
+
 def ensure_demo(ws: Workspace) -> None:
-    """Build the demo workspace on first launch (an empty workspace) with a progress indicator."""
-    if not views.is_empty(ws.store):
+    """On an empty workspace, build the demo in the background and show its progress."""
+    job = jobs.get(demo_job_id(ws))
+    if job is not None and job.done:
+        if job.error:
+            st.error(f"The demo could not be built: {job.error}")
         return
-    if build_demo is None:
-        st.sidebar.info("This workspace is empty. The demo builder (`aieco demo`) is not available "
-                        "in this version yet; ingest sources on the Sources page.")
-        return
-    with st.status("Building the demo workspace (first launch)…", expanded=True) as status:
-        bar = st.progress(0.0)
-
-        def progress(stage: str, event: str, index: int, total: int) -> None:
-            bar.progress(min((index + (event != "started")) / max(total, 1), 1.0), text=f"{stage}: {event}")
-
-        build_demo(ws.store, progress=progress)
-        ws.refresh()
-        status.update(label="Demo workspace ready", state="complete", expanded=False)
+    if job is None:
+        if not (get_settings().dashboard.build_demo_on_first_launch and views.is_empty(ws.store)):
+            return
+        job = jobs.start(demo_job_id(ws), ws.path, build_and_run_demo)
+    demo_progress(demo_job_id(ws))
+    st.stop()
 
 
 def select_analysis(ws: Workspace) -> None:

@@ -90,6 +90,11 @@ class LLMSettings(_Section):
     )
 
 
+class DashboardSettings(_Section):
+    build_demo_on_first_launch: bool = Field(
+        True, description="Build and run the demo when the dashboard opens on an empty workspace.")
+
+
 class Settings(BaseSettings):
     """The one settings object."""
 
@@ -105,6 +110,7 @@ class Settings(BaseSettings):
     scenario: ScenarioSettings = ScenarioSettings()
     bank: BankSettings = BankSettings()
     llm: LLMSettings = LLMSettings()
+    dashboard: DashboardSettings = DashboardSettings()
 
 
 @lru_cache(maxsize=1)

@@ -16,8 +16,6 @@ from typing import Any
 from aieco.errors import AiecoError
 from aieco.store import Store
 
-ProgressFn = Callable[[str, str, int, int], None]
-
 
 @dataclass
 class Job:
@@ -30,13 +28,26 @@ class Job:
     done: bool = False
 
     def progress(self, stage: str, event: str, index: int, total: int) -> None:
+        """The pipeline's progress callback: progress(stage, event, index, total)."""
         self.events.append({"stage": stage, "event": event, "index": index, "total": total})
+
+    def note(self, message: str) -> None:
+        """A step message without a count (e.g. the demo builder's)."""
+        self.events.append({"stage": message, "event": "", "index": None, "total": None})
+
+    @property
+    def last_message(self) -> str:
+        if not self.events:
+            return "starting"
+        last = self.events[-1]
+        return f"{last['stage']}: {last['event']}" if last["event"] else last["stage"]
 
     @property
     def fraction(self) -> float:
-        if not self.events:
+        counted = [e for e in self.events if e["total"] is not None]
+        if not counted:
             return 0.0
-        last = self.events[-1]
+        last = counted[-1]
         finished = last["index"] + (last["event"] != "started")
         return min(finished / max(last["total"], 1), 1.0)
 
@@ -45,8 +56,11 @@ _JOBS: dict[str, Job] = {}
 _LOCK = threading.Lock()
 
 
-def start(analysis_id: str, workspace: Path, run: Callable[[Store, ProgressFn], Any]) -> Job:
-    """Run ``run(store, progress)`` in a thread unless this analysis is already running."""
+def start(analysis_id: str, workspace: Path, run: Callable[[Store, Job], Any]) -> Job:
+    """Run ``run(store, job)`` in a thread unless this job id is already running.
+
+    ``run`` reports through ``job.progress`` (the pipeline's callback) or ``job.note``.
+    """
     with _LOCK:
         job = _JOBS.get(analysis_id)
         if job is not None and not job.done:
@@ -57,7 +71,7 @@ def start(analysis_id: str, workspace: Path, run: Callable[[Store, ProgressFn], 
     def work() -> None:
         try:
             with Store(workspace) as store:
-                job.outcome = run(store, job.progress)
+                job.outcome = run(store, job)
         except AiecoError as exc:
             job.error = str(exc)
         except BaseException as exc:

@@ -102,7 +102,7 @@ def request_form(ws) -> None:
         b.info("Launching needs the pipeline's `analyze` (not in this version yet); "
                "use `aieco analyze REQUEST.toml`.")
     elif b.button("Launch analysis", type="primary", icon=":material/play_arrow:"):
-        jobs.start(request.analysis_id, ws.path, lambda store, progress: analyze(store, request, progress=progress))
+        jobs.start(request.analysis_id, ws.path, lambda store, job: analyze(store, request, progress=job.progress))
         state.analysis_id = request.analysis_id
 
 
@@ -115,8 +115,7 @@ def launch_progress(analysis_id: str) -> None:
     label = "Analysis finished" if job.done else "Analysis running…"
     with st.status(label, state="complete" if job.done and not job.error else
                    ("error" if job.error else "running"), expanded=True):
-        st.progress(job.fraction, text=f"{job.events[-1]['stage']}: {job.events[-1]['event']}" if job.events else
-                    "starting")
+        st.progress(job.fraction, text=job.last_message)
         if job.error:
             st.error(job.error)
         with open_workspace() as fresh, shown_errors():  # a fragment rerun gets its own connection

@@ -18,8 +18,9 @@ APP = str(ROOT / "app.py")
 def use_workspace(monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT))  # the app imports the `dashboard` package next to app.py
 
-    def point_at(path: Path) -> None:
+    def point_at(path: Path, *, build_demo: bool = False) -> None:
         monkeypatch.setenv("AIECO_WORKSPACE", str(path))
+        monkeypatch.setenv("AIECO_DASHBOARD__BUILD_DEMO_ON_FIRST_LAUNCH", str(build_demo).lower())
         get_settings.cache_clear()
 
     yield point_at
@@ -214,14 +215,14 @@ def test_request_page_follows_a_launched_analysis_and_shows_its_stop(tmp_path, u
     ws = tmp_path / "ws"
     use_workspace(ws)
 
-    def run(store, progress):
+    def run(store, job):
         now = utc_now()
         for i, (stage, status, reason) in enumerate([("eligibility", "completed", ""),
                                                      ("restrictions", "stopped", "every path composes against")]):
-            progress(stage, "started", i, 2)
+            job.progress(stage, "started", i, 2)
             store.put(StageRecord.create(analysis_id="an_launched", stage=stage, status=status, reason=reason,
                                          input_digest=stage, started_at=now, ended_at=now))
-            progress(stage, status, i, 2)
+            job.progress(stage, status, i, 2)
         return "stopped"
 
     job = jobs.start("an_launched", ws, run)
@@ -235,3 +236,73 @@ def test_request_page_follows_a_launched_analysis_and_shows_its_stop(tmp_path, u
     assert [s.label for s in at.status] == ["Analysis finished"]
     assert any("Stage **restrictions** stopped: every path composes against" in w.value for w in at.warning)
     assert at.get("progress")[0].value == 100
+
+
+def test_first_launch_on_an_empty_workspace_builds_the_demo_in_the_background(tmp_path, use_workspace, monkeypatch):
+    import threading
+    import time
+
+    import aieco.demo
+    from aieco.records import Analysis, utc_now
+
+    release = threading.Event()
+    calls = []
+
+    def build_demo(store, progress):  # stands in for the pipeline area's builder: its calls are what is tested
+        calls.append(("build", threading.current_thread().name))
+        progress("ingesting the demo corpus")
+        release.wait(10)
+
+    def run_demo(store, progress):
+        calls.append(("run", threading.current_thread().name))
+        store.put(Analysis.create(request={"demo": True}, label="demo", created_at=utc_now()))
+
+    monkeypatch.setattr(aieco.demo, "build_demo", build_demo)
+    monkeypatch.setattr(aieco.demo, "run_demo", run_demo)
+    use_workspace(tmp_path / "fresh", build_demo=True)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [s.label for s in at.status] == ["Building the demo workspace (first launch)…"]
+    assert not at.header  # no page while the demo is being built
+    release.set()
+    from dashboard import jobs
+
+    job = jobs.get(f"demo:{(tmp_path / 'fresh').resolve()}")
+    deadline = time.monotonic() + 10
+    while not job.done and time.monotonic() < deadline:
+        time.sleep(0.01)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [h.value for h in at.header] == ["Request"]
+    assert "demo" in " ".join(str(df.value.to_dict()) for df in at.dataframe)
+    assert [c[0] for c in calls] == ["build", "run"]
+    assert {c[1] for c in calls} == {f"aieco-analysis-demo:{(tmp_path / 'fresh').resolve()}"}
+
+
+def test_request_form_launches_the_analysis_in_the_background(tmp_path, use_workspace):
+    import time
+
+    from dashboard import jobs
+
+    use_workspace(tmp_path / "ws")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    analysis_id = next(c.value for c in at.caption if c.value.startswith("Analysis id")).split("`")[1]
+    widget(at, "button", "Launch analysis").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    job = jobs.get(analysis_id)
+    assert job is not None, "the launch did not start the analysis"
+    deadline = time.monotonic() + 120
+    while not job.done and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert job.done
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [s.label for s in at.status] == ["Analysis finished"]
+    if job.error:  # a library error is shown as its message, not a traceback
+        assert any(job.error in e.value for e in at.error)
+    else:
+        assert job.outcome.analysis_id == analysis_id
+        assert widget(at, "selectbox", "Analysis").value == analysis_id

@@ -55,7 +55,8 @@ def server(tmp_path: Path):
     ids = build_workspace(workspace, tmp_path / "sources")
     port = _free_port()
     log = tmp_path / "streamlit.log"
-    env = {**os.environ, "AIECO_WORKSPACE": str(workspace), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "AIECO_WORKSPACE": str(workspace), "PYTHONPATH": str(ROOT),
+           "AIECO_DASHBOARD__BUILD_DEMO_ON_FIRST_LAUNCH": "false"}
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
@@ -85,7 +86,7 @@ def test_report_number_leads_to_its_model_run_and_graph_page_draws(server):
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(url, wait_until="domcontentloaded")
-            expect(page.get_by_role("heading", name="Request")).to_be_visible(timeout=30_000)
+            expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=30_000)
             page.screenshot(path=shots / "01_request.png", full_page=True)
 
             # The demo report: its number is a link to the ModelRun and output point.
@@ -101,7 +102,7 @@ def test_report_number_leads_to_its_model_run_and_graph_page_draws(server):
 
             # The channel graph page draws its relations.
             page.get_by_role("link", name="Channel graph").click()
-            expect(page.get_by_role("heading", name="Channel graph")).to_be_visible(timeout=20_000)
+            expect(page.get_by_role("heading", name="Channel graph", exact=True)).to_be_visible(timeout=20_000)
             expect(page.locator("canvas").first).to_be_visible(timeout=20_000)
             page.screenshot(path=shots / "03_channel_graph.png", full_page=True)
         finally:

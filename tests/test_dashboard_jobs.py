@@ -32,21 +32,23 @@ def test_job_runs_in_its_own_thread_with_its_own_store_and_reports_progress(tmp_
 
     seen = {}
 
-    def run(store, progress):
+    def run(store, job):
         seen["thread"] = threading.current_thread().name
-        progress("eligibility", "started", 0, 2)
+        job.note("opening")
+        job.progress("eligibility", "started", 0, 2)
         now = utc_now()
         store.put(StageRecord.create(analysis_id="an_job", stage="eligibility", status="completed",
                                      input_digest="x", started_at=now, ended_at=now))
-        progress("eligibility", "completed", 0, 2)
+        job.progress("eligibility", "completed", 0, 2)
         return "finished"
 
     job = jobs.start("an_job", tmp_path / "ws", run)
     wait(job)
     assert (job.outcome, job.error) == ("finished", None)
     assert seen["thread"] == "aieco-analysis-an_job"
-    assert [e["event"] for e in job.events] == ["started", "completed"]
+    assert [e["event"] for e in job.events] == ["", "started", "completed"]
     assert job.fraction == 0.5
+    assert job.last_message == "eligibility: completed"
     assert jobs.get("an_job") is job
     from aieco.store import Store
 
@@ -57,7 +59,7 @@ def test_job_runs_in_its_own_thread_with_its_own_store_and_reports_progress(tmp_
 def test_library_error_in_a_job_becomes_its_message(tmp_path):
     from dashboard import jobs
 
-    def run(store, progress):
+    def run(store, job):
         raise InputError("request file x.toml does not exist", fix="pass a request")
 
     job = jobs.start("an_err", tmp_path / "ws", run)
