@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aieco.errors import InputError, StageStopped
 from aieco.records import Restriction as RestrictionRecord
@@ -140,3 +142,25 @@ def test_marginal_percentiles_hand_computed():
     pct = sel.marginal_percentiles(annual, VARS, simulation_id=2)
     assert pct[0, 0] == pytest.approx(1 - 0.25)  # F(−2) = 1/4 → percentile 0.75
     assert pct[0, 4] == pytest.approx(0.75)  # F(9) = 3/4
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.tuples(st.sampled_from(VARS), st.sampled_from([1, -1]),
+                                                     st.sampled_from([1, 2, 3])), min_size=1, max_size=4))
+def test_selected_path_is_admissible_and_maximal(seed, specs):
+    rng = np.random.default_rng(seed)
+    annual = rng.normal(size=(300, 3, 6))
+    restrictions = [{"variable": v, "direction": d, "priority": q} for v, d, q in specs]
+    last = dict.fromkeys(sel.LAST_OBSERVED_REFERENCE, 0.0)
+    rs = [sel.Restriction.from_record(r) for r in restrictions]
+    means = sel.three_year_means(annual)
+    ok = sel.satisfied(means, VARS, rs, sel.reference_values(rs, last))
+    if not ok.any():
+        with pytest.raises(StageStopped):
+            sel.select_for_risk("r", annual, VARS, restrictions, last)
+        return
+    chosen = sel.select_for_risk("r", annual, VARS, restrictions, last)
+    scores = sel.severity_scores(means, VARS, rs)
+    assert ok[chosen.simulation_id - 1]
+    assert scores[chosen.simulation_id - 1] == scores[ok].max()
+    assert chosen.acceptance_share == ok.mean()

@@ -183,3 +183,14 @@ def test_workbook_without_the_sheet(tmp_path):
     (tmp_path / "broken.xlsx").write_bytes(b"not a zip")
     with pytest.raises(InputError, match="not a readable xlsx"):
         load_series(tmp_path / "broken.xlsx")
+
+
+def test_realtime_workbook_triangle(shared_data):
+    records = load_series(shared_data / "macro" / "vintages" / "ea_gdp_realtime_database.xlsx")
+    vintages = {r.vintage: r.release_date for r in records}
+    assert len(vintages) == 89  # vintages with at least one value (the long file holds the same 89)
+    assert vintages["2024q4"] == date(2024, 12, 13) and vintages["2015q1"] == date(2015, 3, 27)
+    assert vintages["2014q4"] == date(2015, 1, 15)  # the row of exact dates starts with this vintage
+    assert vintages["2005q1"] is None
+    q = by_period([r for r in records if r.vintage == "2024q4"])
+    assert q["2024Q3"].value == 2832045.6

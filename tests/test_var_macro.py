@@ -62,8 +62,15 @@ def test_request_runs_var_and_writes_points(store, observations):
     assert path["real_gdp"].mean() < 0  # restriction: three-year mean GDP growth below 0
     sel = tables["selection"].loc["trade_fragmentation"]
     assert path["unemployment"].mean() > sel["reference_unemployment"]
-    points = store.find(ModelOutputPoint, run_id=run.run_id)
+    every = store.find(ModelOutputPoint, run_id=run.run_id)
+    points = [p for p in every if p.statistic == "selected"]
     assert len(points) == 18
+    quantiles = [p for p in every if p.quantile is not None]
+    assert len(quantiles) == 90 and {p.statistic for p in quantiles} == {"p05", "p25", "p50", "p75", "p95"}
+    median = next(p for p in quantiles if p.variable == "real_gdp" and p.period == "2026" and p.statistic == "p50")
+    assert median.value == tables["fan_chart"].loc["real_gdp:2026", "p50"] and median.quantile == 0.5
+    uncond = [p for p in every if p.statistic.startswith("unconditional_")]
+    assert len(uncond) == 54 and all(p.risk is None and p.simulation_id for p in uncond)
     for p in points:
         assert registry.read_point(store, p) == p.value == float(path.loc[p.row, p.column])
         assert p.simulation_id == int(sel["simulation_id"]) and p.risk == "trade_fragmentation"
@@ -98,7 +105,8 @@ def test_empty_admissible_set_is_a_stopped_run_with_tables(store, observations):
                                         seed=1, draws=500))[0]
     assert run.status is RunStatus.stopped and "no simulated path satisfies" in run.reason
     assert "fan_chart" in store.get_tables(run.output_digest)
-    assert store.find(ModelOutputPoint, run_id=run.run_id) == []
+    stored = store.find(ModelOutputPoint, run_id=run.run_id)
+    assert stored and not [p for p in stored if p.statistic == "selected"]
     with pytest.raises(StageStopped, match="selected no path"):
         selected_quarterly_path(store, run)
 
@@ -120,3 +128,35 @@ def test_earlier_cutoff_moves_the_estimation_endpoint(store, observations):
     # 2024Q2 GDP is released 45 days after 30 June (14 August): not eligible on 1 August
     assert run.diagnostics["endpoint"] == "2024Q1"
     assert np.isfinite(run.diagnostics["stability"]["max_modulus"])
+
+
+def test_observations_stored_in_the_workspace_feed_the_model(store, observations):
+    from aieco.models.macro import store_observations, workspace_observations
+    from aieco.records import ObservedValue
+
+    assert store_observations(store, observations) == len(observations)
+    assert store_observations(store, observations) == 0  # same ids: nothing new
+    assert all(r.series_key.startswith("SYNTHETIC") for r in store.find(ObservedValue, variable="real_gdp"))
+    back = workspace_observations(store)
+    assert len(back) == len(observations)
+    merged = back.merge(observations, on=["variable", "reference_period"], suffixes=("", "_demo"))
+    assert (merged["value"] == merged["value_demo"]).all()
+    assert (merged["release_date"] == merged["release_date_demo"]).all()
+    run = macro_runs(run_macro_scenario(store, "an6", "trade_fragmentation", TRADE, back, "2024-12-31",
+                                        seed=7, draws=2_000))[0]
+    direct = macro_runs(run_macro_scenario(store, "an6", "trade_fragmentation", TRADE, observations,
+                                           "2024-12-31", seed=7, draws=2_000))[0]
+    assert store.get_tables(run.output_digest)["selected_path"].equals(
+        store.get_tables(direct.output_digest)["selected_path"])
+
+
+def test_only_the_selected_path_has_years_by_variables(store, observations):
+    """Readers that look for a years × six-variables table find exactly one: the selected path."""
+    run = macro_runs(run_macro_scenario(store, "an7", "trade_fragmentation", TRADE, observations, "2024-12-31",
+                                        seed=7, draws=1_000))[0]
+    tables = store.get_tables(run.output_digest)
+    shaped = [name for name, t in tables.items()
+              if set(VARIABLES) <= set(t.columns) and list(t.index) == ["2025", "2026", "2027"]]
+    assert shaped == ["selected_path"]
+    pct = tables["marginal_percentiles"]
+    assert list(pct.index) == list(VARIABLES) and ((pct >= 0) & (pct <= 1)).all().all()

@@ -112,3 +112,18 @@ def test_missing_columns_and_monthly_rows_are_refused():
                             "release_date": ["2020-02-01"], "jurisdiction": ["EA"], "frequency": ["M"]})
     with pytest.raises(InputError, match="frequency M"):
         quarterly_levels(monthly, ["u"])
+
+
+def test_realtime_workbook_exact_dates_against_the_long_file(shared_data_module):
+    folder = shared_data_module / "macro" / "vintages"
+    workbook = observations_frame(load_series(folder / "ea_gdp_realtime_database.xlsx"))
+    long_file = observations_frame(load_series(folder / "ea_gdp_realtime_vintages_long.csv"))
+    # vintages before 2015 state no exact date: never eligible, never given a guessed date
+    assert workbook[workbook["vintage"] == "2010q1"]["release_date"].isna().all()
+    # the 2024q4 vintage was released on 13 December 2024; the long file dates it 1 October 2024
+    # (first day of the publication quarter), so at end-November only the long file has 2024Q3
+    wb_nov = select_as_of(workbook, "2024-11-30")
+    assert value_of(wb_nov, "2024Q3") is None and value_of(wb_nov, "2024Q2") is not None
+    assert value_of(select_as_of(long_file, "2024-11-30"), "2024Q3") == 2832045.6
+    wb_end = select_as_of(workbook, "2024-12-31")
+    assert value_of(wb_end, "2024Q3") == 2832045.6 and value_of(wb_end, "2024Q4") is None

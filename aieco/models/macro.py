@@ -20,11 +20,15 @@ table                       layout
 ``fan_chart``               rows '<variable>:<year>', columns p05 p25 p50 p75 p95
 ``unconditional``           rows 'unconditional_<i>:<year>', columns the six variables
 ``unconditional_ids``       rows 'unconditional_<i>', column simulation_id
-``marginal_percentiles``    rows years, columns variables (severity percentile of the selected path)
+``marginal_percentiles``    rows variables, columns years (severity percentile of the selected path)
 ``range_failures``          row 'trajectories', columns variables (trajectories failing the range check)
 ``estimation``              row 'value': nobs, max_modulus, draws, synthetic (1.0/0.0)
 ``data_label``              row 'value', column 'label': 'synthetic' or 'observed'
 ==========================  ===========================================================
+
+Output points: the selected path (statistic ``selected``, with simulation_id and risk;
+these become report claims), the fan-chart quantiles (statistic ``p05``…``p95`` with
+``quantile``) and the unconditional paths (statistic ``unconditional_<i>``, no risk).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from aieco.records import (
     ModelRequest,
     ModelRun,
     ModelSpecification,
+    ObservedValue,
     RunStatus,
     ValueStatus,
     VariableSpec,
@@ -61,6 +66,7 @@ from aieco.records import (
     sha256_hex,
 )
 from aieco.scenario import selection
+from aieco.sources.series import observations_frame, observed_values
 from aieco.store import Store
 
 MODEL_ID = "macro_var"
@@ -137,12 +143,14 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     diagnostics["reference_year"] = last_year
     years = [str(y) for y in range(cfg.horizon_start, cfg.horizon_end + 1)]
     tables = common_tables(sim, annual, failures, fit, synthetic, years, seed)
+    distribution = common_points(tables, years, request.risk)
     try:
         chosen = selection.select_for_risk(request.risk, annual, VARIABLES, inputs["restrictions"], last_obs,
                                            range_ok)
     except StageStopped as stop:
         diagnostics["acceptance_share"] = None
-        return ModelResult(status=RunStatus.stopped, tables=tables, diagnostics=diagnostics, reason=stop.reason)
+        return ModelResult(status=RunStatus.stopped, tables=tables, points=distribution, diagnostics=diagnostics,
+                           reason=stop.reason)
     diagnostics["acceptance_share"] = chosen.acceptance_share
     sid = chosen.simulation_id
     tables["selected_path"] = pd.DataFrame(annual[sid - 1], index=years, columns=list(VARIABLES))
@@ -155,13 +163,30 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
            "inverse_priority_id": chosen.sensitivity["inverse_priority"]}
     row.update({f"reference_{v}": r for v, r in chosen.references.items()})
     tables["selection"] = pd.DataFrame([row], index=[request.risk])
-    tables["marginal_percentiles"] = pd.DataFrame(selection.marginal_percentiles(annual, VARIABLES, sid),
-                                                  index=years, columns=list(VARIABLES))
+    # rows variables, columns years: kept apart from (and shaped unlike) the selected path
+    tables["marginal_percentiles"] = pd.DataFrame(selection.marginal_percentiles(annual, VARIABLES, sid).T,
+                                                  index=list(VARIABLES), columns=years)
     points = [PointRef(variable=v, unit="%", transformation=ANNUAL_TRANSFORMATION[v], period=y,
                        table="selected_path", row=y, column=v, statistic="selected", simulation_id=sid,
                        risk=request.risk, status=ValueStatus.simulated)
               for y in years for v in VARIABLES]
-    return ModelResult(status=RunStatus.completed, tables=tables, points=points, diagnostics=diagnostics)
+    return ModelResult(status=RunStatus.completed, tables=tables, points=points + distribution,
+                       diagnostics=diagnostics)
+
+
+def common_points(tables: dict[str, pd.DataFrame], years: Sequence[str], risk: str) -> list[PointRef]:
+    """Fan-chart quantiles (statistic p05…p95, ``quantile`` set) and the unconditional paths
+    (statistic ``unconditional_<i>``, no risk: their ids are neutral)."""
+    points = [PointRef(variable=v, unit="%", transformation=ANNUAL_TRANSFORMATION[v], period=y, table="fan_chart",
+                       row=f"{v}:{y}", column=name, statistic=name, quantile=q, risk=risk)
+              for v in VARIABLES for y in years for name, q in QUANTILES.items()]
+    ids = tables["unconditional_ids"]["simulation_id"]
+    for label, sid in ids.items():
+        points += [PointRef(variable=v, unit="%", transformation=ANNUAL_TRANSFORMATION[v], period=y,
+                            table="unconditional", row=f"{label}:{y}", column=v, statistic=str(label),
+                            simulation_id=int(sid))
+                   for v in VARIABLES for y in years]
+    return points
 
 
 def common_tables(sim, annual: np.ndarray, failures: dict[str, int], fit, synthetic: bool,
@@ -201,6 +226,24 @@ def unconditional_severity_features(sim, annual: np.ndarray) -> np.ndarray:
     peaks = np.stack([annual[:, :, idx[v]].max(axis=1) for v in ("inflation", "unemployment", "long_term_rate")],
                      axis=1)
     return selection.unconditional_features(change, peaks)
+
+
+def store_observations(store: Store, observations: pd.DataFrame) -> int:
+    """Store a long observations frame as ObservedValue records; returns how many were new."""
+    return store.put_many(observed_values(observations))
+
+
+def workspace_observations(store: Store) -> pd.DataFrame:
+    """The workspace's historical quarterly observations of the six model variables (long frame).
+
+    Scenario paths (``scenario`` set) are left out; the vintage selection at the cutoff
+    happens inside the model run.
+    """
+    records = [r for r in store.find(ObservedValue, variable=list(VARIABLES), frequency="Q")
+               if r.scenario is None and r.status is ValueStatus.observed]
+    frame = observations_frame(records)
+    return frame.sort_values(["variable", "reference_period", "release_date"], na_position="first",
+                             kind="stable").reset_index(drop=True)
 
 
 def restriction_payload(restrictions: Sequence[Any]) -> list[dict[str, Any]]:

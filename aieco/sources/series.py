@@ -282,6 +282,8 @@ def load_bis_by_commit(path: Path, meta: Meta) -> list[ObservedValue]:
 
 
 def load_realtime_vintages(path: Path, meta: Meta) -> list[ObservedValue]:
+    """The long real-time file: ``pub_date`` is what it states (the first day of the vintage's
+    quarter, earlier than the exact release the workbook records from 2015 on)."""
     header, rows = read_csv_rows(path)
     pos = require_columns(header, ["time", "pub_date", "value"], path)
     out = []
@@ -380,6 +382,38 @@ def load_boe_macro_sheet(path: Path, meta: Meta, release_date: date | None,
     return out
 
 
+def load_realtime_workbook(path: Path, meta: Meta, sheet: str = "gdp_ea") -> list[ObservedValue]:
+    """The real-time revision triangle: one column per vintage, one row per reference quarter.
+
+    The row above the vintage labels states exact release dates (from 2015 on); an earlier
+    vintage keeps its label (e.g. ``2000q2``) with ``release_date = None``.
+    """
+    frame = read_sheet(path, sheet)
+    label_row = next((i for i in range(min(len(frame), 30)) if str(frame.iloc[i, 0]).strip() == "time"), None)
+    if label_row is None or label_row == 0:
+        raise InputError(f"sheet {sheet!r} of {path.name} has no 'time' header row", where=f"{path}!{sheet}",
+                         fix="pass the real-time database workbook (vintage labels in a row starting with 'time')")
+    labels, dates = frame.iloc[label_row].tolist(), frame.iloc[label_row - 1].tolist()
+    out = []
+    for j in range(1, len(labels)):
+        if labels[j] is None:
+            continue
+        stated = dates[j]
+        released = stated.date() if isinstance(stated, datetime) else None
+        for n in range(label_row + 1, len(frame)):
+            ref, value = frame.iloc[n, 0], frame.iloc[n, j]
+            if ref is None:
+                continue
+            number = parse_number(value, where=f"{path}!{sheet} row {n + 1} column {labels[j]}")
+            if number is None:
+                continue
+            out.append(meta.make(n + 1, str(labels[j]), variable="real_gdp", value=number,
+                                 unit="EUR mn, real, SA", frequency="Q", jurisdiction="EA",
+                                 reference_period=parse_period(ref, "Q", where=f"{path}!{sheet} row {n + 1} column A"),
+                                 release_date=released, vintage=str(labels[j]), series_key=f"RTDB.{sheet}"))
+    return out
+
+
 def read_sheet(path: Path, sheet: str) -> pd.DataFrame:
     import openpyxl
 
@@ -394,7 +428,11 @@ def read_sheet(path: Path, sheet: str) -> pd.DataFrame:
         if sheet not in wb.sheetnames:
             raise InputError(f"{path.name} has no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames)})",
                              where=str(path), fix=f"pass a workbook with the sheet {sheet!r}")
-        return pd.DataFrame(list(wb[sheet].iter_rows(values_only=True)), dtype=object)
+        ws = wb[sheet]
+        ws.reset_dimensions()  # some writers store a wrong sheet dimension; read every row
+        rows = [list(r) for r in ws.iter_rows(values_only=True)]
+        width = max((len(r) for r in rows), default=0)
+        return pd.DataFrame([r + [None] * (width - len(r)) for r in rows], dtype=object)
     finally:
         wb.close()
 
@@ -429,6 +467,8 @@ def load_series(
     if path.suffix.lower() in (".xlsx", ".xlsm"):
         if "rpp" in name:
             return load_ecb_rpp_workbook(path, meta, rd)
+        if "realtime" in name:
+            return load_realtime_workbook(path, meta)
         return load_boe_macro_sheet(path, meta, rd)
     lines = read_text(path).splitlines()
     if not lines:
@@ -490,6 +530,36 @@ def observations_frame(records: Iterable[ObservedValue]) -> pd.DataFrame:
     } for r in records]
     return pd.DataFrame(rows, columns=["variable", "reference_period", "value", "unit", "frequency", "jurisdiction",
                                        "release_date", "vintage", "series_key", "transformation", "scenario"])
+
+
+def observed_values(frame: pd.DataFrame) -> list[ObservedValue]:
+    """The long DataFrame (as :func:`observations_frame` writes it) → ObservedValue records."""
+    needed = ["variable", "reference_period", "value", "unit", "frequency", "jurisdiction"]
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise InputError(f"observations lack the column(s) {', '.join(missing)}", where="observations",
+                         fix=f"supply the columns {', '.join(needed)}")
+
+    def cell(row: dict[str, Any], name: str, default: Any = None) -> Any:
+        v = row.get(name, default)
+        return default if v is None or (isinstance(v, float) and v != v) else v
+
+    out = []
+    for n, row in enumerate(frame.to_dict(orient="records"), start=1):
+        released = cell(row, "release_date")
+        try:
+            out.append(ObservedValue.create(
+                variable=row["variable"], value=float(row["value"]), unit=str(row["unit"]),
+                frequency=row["frequency"], jurisdiction=str(row["jurisdiction"]),
+                reference_period=str(row["reference_period"]),
+                release_date=date.fromisoformat(str(released)[:10]) if released else None,
+                vintage=cell(row, "vintage"), series_key=str(cell(row, "series_key", "")),
+                transformation=str(cell(row, "transformation", "level")), scenario=cell(row, "scenario"),
+                status=cell(row, "status", "observed")))
+        except ValueError as exc:
+            raise InputError(f"observation row {n} ({row.get('variable')} {row.get('reference_period')}): {exc}",
+                             where=f"observations row {n}", fix="check the value, frequency and release date") from None
+    return out
 
 
 def quarterly_averages(frame: pd.DataFrame) -> pd.DataFrame:
