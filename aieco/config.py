@@ -90,6 +90,15 @@ class LLMSettings(_Section):
     )
 
 
+class ReportSettings(_Section):
+    rounding: int = Field(3, description="Decimals ρ of Round(z) for a registered claim.")
+    tolerance: float = Field(1e-10, description="ε of Eq. outputtestpass for a registered claim.")
+    max_claims_per_sentence: int = Field(3, description="Offline writer: most NUM tokens in one sentence.")
+    named_terms: tuple[str, ...] = Field(
+        ("CET1", "AT1", "G7", "G20", "COVID-19"),
+        description="Names whose digits are not quantities (matched exactly, case-sensitive, as whole words).")
+
+
 class DashboardSettings(_Section):
     build_demo_on_first_launch: bool = Field(
         True, description="Build and run the demo when the dashboard opens on an empty workspace.")
@@ -110,6 +119,7 @@ class Settings(BaseSettings):
     scenario: ScenarioSettings = ScenarioSettings()
     bank: BankSettings = BankSettings()
     llm: LLMSettings = LLMSettings()
+    report: ReportSettings = ReportSettings()
     dashboard: DashboardSettings = DashboardSettings()
 
 

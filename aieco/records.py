@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from datetime import UTC, date, datetime
 from enum import Enum
 from typing import Any, ClassVar, Literal, Self
@@ -566,6 +567,70 @@ class Claim(Record):
     period: str
     rounding: int = Field(3, description="Decimals of Round(z).")
     tolerance: float = Field(1e-10)
+    horizon: str = Field("", description="Scenario horizon, e.g. 2025-2027; anchors the id's period tag.")
+    statistic: str = Field("value", description="value | selected | median | p05 …")
+    entity: str | None = Field(None, description="Bank or other entity, if any.")
+
+    # The id is readable and fixed before the run (OutputTests name it before any output
+    # exists), so it is derived from the registered fields only; see claim_id_for.
+    @classmethod
+    def create(cls, **fields: Any) -> Self:
+        return cls.model_validate({**fields, "claim_id": cls.expected_for(fields)})
+
+    @classmethod
+    def expected_for(cls, f: dict[str, Any]) -> str:
+        return claim_id_for(f["analysis_id"], f.get("risk"), f["variable"], f["period"],
+                            horizon=f.get("horizon", ""), unit=f["unit"], transformation=f["transformation"],
+                            statistic=f.get("statistic", "value"), entity=f.get("entity"))
+
+    def expected_id(self) -> str:
+        return self.expected_for(self.model_dump(mode="json"))
+
+
+_SLUG = re.compile(r"[a-z][a-z0-9_]*\Z")
+_YEARISH = re.compile(r"(?<!\d)(1[89]\d\d|2[01]\d\d)(?!\d)")
+
+
+def period_tag(period: str, horizon: str = "") -> str:
+    """A period without calendar years, relative to the horizon's first year (y1 = first year).
+
+    ``2025`` → ``y1``, ``2025-2027`` → ``y1_y3``, ``2026Q3`` → ``y2q3``, ``2025H2`` → ``y1h2``,
+    ``2024`` → ``b1`` (one year before the horizon). Years never enter a NUM token.
+    """
+    m = re.match(r"\s*(\d{4})", horizon or "")
+    start = int(m.group(1)) if m else 2025
+
+    def year(y: str) -> str:
+        k = int(y) - start
+        return f"y{k + 1}" if k >= 0 else f"b{-k}"
+
+    forms = [(r"(\d{4})", lambda g: year(g[0])), (r"(\d{4})-(\d{4})", lambda g: f"{year(g[0])}_{year(g[1])}"),
+             (r"(\d{4})Q([1-4])", lambda g: f"{year(g[0])}q{g[1]}"),
+             (r"(\d{4})H([12])", lambda g: f"{year(g[0])}h{g[1]}"),
+             (r"(\d{4})-(0[1-9]|1[0-2])", lambda g: f"{year(g[0])}m{int(g[1])}")]
+    for pattern, tag in forms:
+        hit = re.fullmatch(pattern, period.strip())
+        if hit:
+            return tag(hit.groups())
+    raise ValueError(f"period {period!r} is not a year, year range, quarter, half-year or month")
+
+
+def claim_id_for(analysis_id: str, risk: str | None, variable: str, period: str, *, horizon: str = "",
+                 unit: str = "", transformation: str = "", statistic: str = "value",
+                 entity: str | None = None) -> str:
+    """``clm.<risk>.<variable>.<period tag>.<8 hex>``: readable, stable, free of calendar years.
+
+    The hex suffix is the digest of every registered field (analysis, unit, transformation,
+    statistic, entity, exact period), so two analyses never share a claim id.
+    """
+    risk_slug = risk or "all"
+    for name, value in (("risk", risk_slug), ("variable", variable)):
+        if not _SLUG.match(value) or _YEARISH.search(value):
+            raise ValueError(f"claim {name} {value!r} must be snake_case without a calendar year")
+    suffix = digest({"analysis_id": analysis_id, "risk": risk, "variable": variable, "period": period,
+                     "horizon": horizon, "unit": unit, "transformation": transformation,
+                     "statistic": statistic, "entity": entity})[:8]
+    return f"clm.{risk_slug}.{variable}.{period_tag(period, horizon)}.{suffix}"
 
 
 class OutputTest(Record):

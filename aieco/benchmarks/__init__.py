@@ -16,9 +16,11 @@ from pydantic import BaseModel, ConfigDict
 
 SECTIONS: dict[str, str] = {
     "store": "aieco.benchmarks.store",
+    "bank": "aieco.benchmarks.bank",
     "var": "aieco.benchmarks.var",
     "pipeline": "aieco.benchmarks.pipeline",
     "dashboard": "aieco.benchmarks.dashboard",
+    "reporting": "aieco.benchmarks.reporting",
 }
 
 

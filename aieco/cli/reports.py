@@ -1,0 +1,104 @@
+"""Report commands: export a stored report, list reports, check a candidate report text."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from aieco.cli.base import CliState, common, emit, main, pass_state
+from aieco.errors import InputError
+
+
+@main.group()
+def report() -> None:
+    """Stored reports: export and list."""
+
+
+@report.command("export")
+@click.argument("report_id")
+@click.option("--format", "fmt", type=click.Choice(["html", "md", "tex", "pdf", "json"]), required=True,
+              help="Output format.")
+@click.option("--out", "out", type=click.Path(path_type=Path), default=None, help="File to write (default stdout).")
+@common
+@pass_state
+def export(state: CliState, report_id: str, fmt: str, out: Path | None) -> None:
+    """Export report REPORT_ID (re-rendered from its claims) as html, md, tex, pdf or json."""
+    from aieco.reporting.export import export_report
+
+    with state.store(create=False) as store:
+        data = export_report(store, report_id, fmt)
+    if out is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    out.write_bytes(data)
+    click.echo(f"wrote {out} ({len(data)} bytes, {fmt})", err=True)
+
+
+@report.command("list")
+@click.option("--analysis", "analysis_id", default=None, help="Only this analysis.")
+@common
+@pass_state
+def list_reports(state: CliState, analysis_id: str | None) -> None:
+    """List stored reports with status and failing rule."""
+    from aieco.records import Report
+
+    with state.store(create=False) as store:
+        rows = [{"report_id": r.report_id, "analysis_id": r.analysis_id, "risk": r.risk, "title": r.title,
+                 "status": r.status, "failure_rule": r.failure_rule, "failure_position": r.failure_position}
+                for r in store.find(Report, **({"analysis_id": analysis_id} if analysis_id else {}))]
+
+    def human(rs: list[dict]) -> str:
+        if not rs:
+            return "no reports"
+        return "\n".join(f"{r['report_id']}  {r['status']:<6}  {r['risk']}  {r['title']}"
+                         + (f"  [{r['failure_rule']} at sentence {r['failure_position']}]" if r["failure_rule"] else "")
+                         for r in rs)
+
+    emit(state, rows, human)
+
+
+@main.command("check-report")
+@click.argument("file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--analysis", "analysis_id", required=True, help="Analysis whose claims the tokens may name.")
+@click.option("--phase", type=click.Choice(["generation", "execution"]), default="generation",
+              help="generation: registered claims are known; execution: only passed claims.")
+@common
+@pass_state
+@click.pass_context
+def check_report(ctx: click.Context, state: CliState, file: Path, analysis_id: str, phase: str) -> None:
+    """Run the numeric contract on a candidate report (plain text or a structured JSON draft)."""
+    from aieco.reporting.claims import passed_claims, registered_tests
+    from aieco.reporting.contract import check_numeric_contract
+    from aieco.reporting.render import check_report_draft
+    from aieco.reporting.schema import ReportDraft
+
+    text = file.read_text(encoding="utf-8")
+    with state.store(create=False) as store:
+        draft = None
+        if file.suffix == ".json":
+            try:
+                draft = ReportDraft.model_validate(json.loads(text))
+            except ValueError as exc:
+                raise InputError(f"{file} is not a structured report draft: {exc}",
+                                 fix="give a ReportDraft JSON {title, risk, sentences} or a plain text file") from exc
+        if draft is not None:
+            violations = check_report_draft(store, analysis_id, draft, phase=phase)
+        else:
+            known = ({t.claim_id for t in registered_tests(store, analysis_id)} if phase == "generation"
+                     else set(passed_claims(store, analysis_id)))
+            violations = check_numeric_contract(text, known_claims=known)
+    result = {"file": str(file), "analysis_id": analysis_id, "phase": phase, "accepted": not violations,
+              "violations": [v.model_dump() for v in violations]}
+
+    def human(r: dict) -> str:
+        lines = [str(v) for v in violations]
+        lines.append("accepted" if r["accepted"] else f"{len(violations)} violation(s)")
+        return "\n".join(lines)
+
+    emit(state, result, human)
+    if violations:
+        ctx.exit(1)

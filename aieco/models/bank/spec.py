@@ -1,0 +1,527 @@
+"""Registry integration of the bank models: every fit and every projection is a ModelRun.
+
+Registered specifications:
+
+* ``bank_feols_fit`` / ``bank_feqar_fit`` — estimate the five component equations on the
+  half-year panel (outputs: coefficient tables);
+* ``bank_feols`` / ``bank_feqar`` — project CET1 ratios under a half-year country scenario
+  from a fit run's stored tables (outputs: CET1 ratio and depletion per bank). With official
+  starting values and outcomes among the inputs the projection is a validation run and adds
+  the validation tables; :func:`run_bank_validation` stores the :class:`ValidationGate`.
+
+Output tables of a fit run: ``params`` (rows ``component|quantile`` or ``component|mean``;
+columns intercept, lag, cet1_ratio_lag, log_rwa_lag, macro variables), ``fixed_effects``
+(rows bank, columns components), ``fit`` (rows component), ``start_state`` (rows bank),
+``dropped`` (rows bank) and for FE-OLS ``residuals`` (rows observation, columns components;
+within residuals rescaled to σ, the pool the projection resamples).
+Output tables of a projection run: see :func:`aieco.models.bank.accounting.summarise_projection`,
+plus ``validation`` (rows bank) and ``validation_metrics`` (row ``value``) for validation runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from aieco.config import get_settings
+from aieco.errors import InputError
+from aieco.models import registry
+from aieco.models.bank.accounting import ComponentModel, project_cet1, summarise_projection
+from aieco.models.bank.feols import fit_feols
+from aieco.models.bank.feqar import fit_feqar
+from aieco.models.bank.panel import (
+    COMPONENTS,
+    CONTROLS,
+    MACRO_VARIABLES,
+    build_panel,
+    halfyear_macro,
+    scenario_from_annual_path,
+)
+from aieco.models.bank.validation import Thresholds, validate, validation_gate
+from aieco.models.registry import ModelResult, PointRef
+from aieco.records import (
+    ModelRequest,
+    ModelRun,
+    ModelSpecification,
+    RunStatus,
+    ValidationGate,
+    ValueStatus,
+    VariableSpec,
+    digest,
+)
+from aieco.store import Store
+
+VERSION = "1"
+HORIZON = "2025-2027"
+SCOPE = "EA"
+COEF_COLUMNS = ["intercept", "lag", *CONTROLS, *MACRO_VARIABLES]
+MACRO_INPUTS = [VariableSpec(variable=v, unit="%", frequency="H", transformation=t, horizon=HORIZON)
+                for v, t in (("real_gdp", "halfyear_sum_pct_change"), ("inflation", "halfyear_avg_yoy_pct"),
+                             ("unemployment", "halfyear_avg"), ("long_term_rate", "halfyear_avg"),
+                             ("equity_prices", "halfyear_avg_pct_change"), ("house_prices", "halfyear_avg_pct_change"))]
+PROJECTION_OUTPUTS = [
+    VariableSpec(variable="cet1_ratio", unit="%", frequency="H", transformation="level", horizon=HORIZON),
+    VariableSpec(variable="cet1_depletion", unit="pp", frequency="H", transformation="start_minus_min",
+                 horizon=HORIZON),
+]
+FIT_OUTPUTS = [VariableSpec(variable="bank_component_coefficient", unit="coefficient", frequency="H",
+                            transformation="level", horizon=HORIZON)]
+DESCRIPTIONS = {
+    "feols": "FE-OLS component model (within transformation), Covas-Rump-Zakrajsek components",
+    "feqar": "FE-QAR penalised fixed-effects quantile autoregression (Koenker 2004), 19 quantiles",
+}
+
+
+def _spec(model_id: str, kind: str, outputs: list[VariableSpec], entry: str) -> ModelSpecification:
+    s = get_settings().bank
+    snapshot = digest({"model": model_id, "quantiles": list(s.quantiles), "penalty": s.qar_penalty,
+                       "min_obs": s.min_obs, "version": VERSION})
+    return ModelSpecification.create(
+        model_id=model_id, version=VERSION, description=DESCRIPTIONS[kind], inputs=MACRO_INPUTS,
+        outputs=outputs, scope=SCOPE, horizon=HORIZON, snapshot=snapshot, entry_point=entry,
+        diagnostics_required=["quantile_crossing", "accounting_identities"] if kind == "feqar"
+        else ["accounting_identities"], min_restrictions=0)
+
+
+# --------------------------------------------------------------------------- fit
+
+
+def _require(inputs: Mapping[str, Any], names: tuple[str, ...], model_id: str) -> None:
+    missing = [n for n in names if not isinstance(inputs.get(n), pd.DataFrame)]
+    if missing:
+        raise InputError(f"{model_id} needs input tables {missing}", where=f"{model_id} inputs",
+                         fix="run the bank models through run_bank_models / run_bank_validation")
+
+
+_FIT_CACHE: dict[str, ModelResult] = {}
+
+
+def _fit(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
+    """Fit the five component equations; identical inputs in one process reuse the result
+    (the estimate is deterministic), so each analysis still records its own fit ModelRun."""
+    _require(inputs, ("panel", "macro_history"), f"bank_{kind}_fit")
+    s = get_settings().bank
+    key = digest({"kind": kind, "panel": inputs["panel"].to_csv(index=False),
+                  "macro": inputs["macro_history"].to_csv(index=False), "options": inputs.get("options", {}),
+                  "quantiles": list(s.quantiles), "penalty": s.qar_penalty, "min_obs": s.min_obs, "v": VERSION})
+    if key not in _FIT_CACHE:
+        _FIT_CACHE[key] = _estimate(kind, inputs)
+    return _FIT_CACHE[key]
+
+
+def _estimate(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
+    s = get_settings().bank
+    opts = dict(inputs.get("options", {}))
+    macro = halfyear_macro(inputs["macro_history"])
+    panel = build_panel(inputs["panel"], macro, min_obs=int(opts.get("min_obs", s.min_obs)),
+                        country_map=opts.get("country_map"), start=opts.get("start"), end=opts.get("end"))
+    quantiles = tuple(opts.get("quantiles", s.quantiles))
+    penalty = float(opts.get("penalty", s.qar_penalty))
+    rows, params, fe, fit_rows, resid = [], [], {}, {}, {}
+    for comp in COMPONENTS:
+        regs = panel.regressors(comp)
+        if kind == "feqar":
+            res = fit_feqar(panel.data, comp, regs, quantiles=quantiles, penalty=penalty)
+            for tau, coef in zip(res.quantiles, res.params.to_numpy(), strict=True):
+                rows.append(f"{comp}|{tau:.2f}")
+                params.append(coef)
+            fit_rows[comp] = [res.crossing_share, res.crossing_max, res.objective, float(res.nobs)]
+        else:
+            res = fit_feols(panel.data, comp, regs)
+            rows.append(f"{comp}|mean")
+            params.append(np.concatenate([[0.0], res.params.to_numpy()]))
+            fit_rows[comp] = [res.sigma, float(res.nobs)]
+            resid[comp] = res.projection_residuals()
+        fe[comp] = res.fixed_effects
+    tables = {
+        "params": pd.DataFrame(params, index=rows, columns=COEF_COLUMNS),
+        "fixed_effects": pd.DataFrame(fe),
+        "fit": pd.DataFrame.from_dict(fit_rows, orient="index",
+                                      columns=["crossing_share", "crossing_max", "objective", "nobs"]
+                                      if kind == "feqar" else ["sigma", "nobs"]),
+        "start_state": panel.last_state,
+        "dropped": panel.dropped.set_index("bank_id") if len(panel.dropped) else
+        pd.DataFrame(columns=["country", "complete_obs", "reason"]),
+    }
+    if kind == "feols":
+        tables["residuals"] = pd.DataFrame(resid)
+    first, last = panel.data["t"].argmin(), panel.data["t"].argmax()
+    period = f"{panel.data['period'].iloc[first]}-{panel.data['period'].iloc[last]}"
+    points = [PointRef(variable="bank_component_coefficient", unit="coefficient", transformation="level",
+                       period=period, table="params", row=r, column=c, statistic=f"{r.split('|')[0]}.{c}",
+                       quantile=None if r.endswith("|mean") else float(r.split("|")[1]),
+                       status=ValueStatus.modelled)
+              for r in rows for c in COEF_COLUMNS if not (kind == "feols" and c == "intercept")]
+    crossing = {c: v[0] for c, v in fit_rows.items()} if kind == "feqar" else {}
+    diagnostics = {
+        "kind": kind, "nobs": int(len(panel.data)), "banks": len(panel.banks),
+        "dropped": panel.dropped.to_dict(orient="records"), "assumptions": panel.assumptions,
+        "sample": period, "quantiles": list(quantiles) if kind == "feqar" else [],
+        "penalty": penalty if kind == "feqar" else None,
+        "quantile_crossing_share": crossing,
+        "solver": "highspy ipm (crossover on)" if kind == "feqar" else "numpy lstsq on within-transformed data",
+    }
+    return ModelResult(status=RunStatus.completed, tables=tables, points=points, diagnostics=diagnostics)
+
+
+def execute_feols_fit(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    """Registry function of ``bank_feols_fit``."""
+    return _fit("feols", inputs)
+
+
+def execute_feqar_fit(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    """Registry function of ``bank_feqar_fit``."""
+    return _fit("feqar", inputs)
+
+
+# --------------------------------------------------------------------------- projection
+
+
+def models_from_tables(params: pd.DataFrame, fixed_effects: pd.DataFrame,
+                       residuals: pd.DataFrame | None) -> dict[str, ComponentModel]:
+    """Rebuild the component equations from a fit run's stored tables."""
+    models = {}
+    for comp in COMPONENTS:
+        rows = [r for r in params.index if str(r).split("|")[0] == comp]
+        if not rows:
+            raise InputError(f"fit tables hold no parameters for component {comp}", where="params table")
+        coef = params.loc[rows, COEF_COLUMNS].to_numpy(dtype=float)
+        fe = fixed_effects[comp].astype(float)
+        fe.index = fe.index.astype(str)
+        if rows[0].endswith("|mean"):
+            if residuals is None:
+                raise InputError("FE-OLS projection needs the fit's residuals table", where="residuals table")
+            models[comp] = ComponentModel(comp, MACRO_VARIABLES, coef, fe,
+                                          residuals=residuals[comp].dropna().to_numpy(dtype=float))
+        else:
+            q = np.array([float(str(r).split("|")[1]) for r in rows])
+            models[comp] = ComponentModel(comp, MACRO_VARIABLES, coef, fe, quantiles=q)
+    return models
+
+
+def _projection(inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    _require(inputs, ("params", "fixed_effects", "start_state", "scenario"), "bank projection")
+    s = get_settings().bank
+    opts = dict(inputs.get("options", {}))
+    models = models_from_tables(inputs["params"], inputs["fixed_effects"], inputs.get("residuals"))
+    start = inputs["start_state"].copy()
+    start.index = start.index.astype(str)
+    official = inputs.get("official")
+    if official is not None:
+        # validation: every model starts from the same official capital and RWA
+        off = official.set_index(official["bank_id"].astype(str))
+        common = start.index.intersection(off.index)
+        start = start.loc[common]
+        start["cet1_capital"] = off.loc[common, "cet1_capital"].astype(float)
+        start["rwa"] = off.loc[common, "rwa"].astype(float)
+    paths = int(opts.get("paths", s.projection_paths))
+    proj = project_cet1(models, start, inputs["scenario"], paths=paths, seed=int(seed or 0))
+    tables = summarise_projection(proj)
+    points = []
+    for b in proj.banks:
+        for per in proj.periods[1:]:
+            for stat in ("mean", "p05", "p50", "p95"):
+                points.append(PointRef(variable="cet1_ratio", unit="%", transformation="level", period=per,
+                                       table="cet1_ratio", row=f"{b}|{per}", column=stat, statistic=stat,
+                                       entity=b))
+        for stat in ("mean", "p05", "p50", "p95"):
+            points.append(PointRef(variable="cet1_depletion", unit="pp", transformation="start_minus_min",
+                                   period=f"{proj.periods[1]}-{proj.periods[-1]}", table="depletion", row=b,
+                                   column=stat, statistic=stat, entity=b))
+    diagnostics: dict[str, Any] = {
+        "paths": paths, "banks": len(proj.banks), "periods": proj.periods,
+        "quantile_crossing_share": proj.crossing_share, "identity_max_error": proj.identity_max_error,
+        "skipped": proj.skipped, "scenario_assumptions": list(opts.get("scenario_assumptions", [])),
+        "interval": "p05-p95 of simulated depletion",
+    }
+    if official is not None:
+        pred = tables["depletion"]
+        predictions = pd.DataFrame({
+            "bank_id": pred.index, "country": start.loc[pred.index, "country"].to_numpy(),
+            "predicted": pred["p50"].to_numpy(), "lower": pred["p05"].to_numpy(), "upper": pred["p95"].to_numpy()})
+        thresholds = Thresholds(s.mae_max, s.spearman_min, s.coverage_min)
+        table, metrics, passed = validate(predictions, official, thresholds=thresholds,
+                                          reps=int(opts.get("bootstrap_reps", s.bootstrap_reps)), seed=int(seed or 0))
+        tables["validation"] = table
+        tables["validation_metrics"] = pd.DataFrame([metrics], index=["value"])
+        diagnostics.update({"validation_passed": passed, "validation_metrics": metrics})
+        points += [PointRef(variable=f"validation_{k}", unit="pp" if k in ("mae", "rmse") else "ratio",
+                            transformation="level", period=f"{proj.periods[1]}-{proj.periods[-1]}",
+                            table="validation_metrics", row="value", column=k, statistic=k,
+                            status=ValueStatus.modelled) for k in ("mae", "rmse", "spearman",
+                                                                   "top_quartile_recall", "coverage")]
+    return ModelResult(status=RunStatus.completed, tables=tables, points=points, diagnostics=diagnostics)
+
+
+def execute_feols(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    """Registry function of ``bank_feols`` (projection)."""
+    return _projection(inputs, seed)
+
+
+def execute_feqar(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    """Registry function of ``bank_feqar`` (projection)."""
+    return _projection(inputs, seed)
+
+
+def register_bank_models() -> dict[str, registry.RegisteredModel]:
+    """Register the four bank specifications; returns them by model id."""
+    mod = __name__
+    entries = {
+        "bank_feols_fit": registry.register(_spec("bank_feols_fit", "feols", FIT_OUTPUTS, f"{mod}:execute_feols_fit"),
+                                            execute_feols_fit),
+        "bank_feqar_fit": registry.register(_spec("bank_feqar_fit", "feqar", FIT_OUTPUTS, f"{mod}:execute_feqar_fit"),
+                                            execute_feqar_fit),
+        "bank_feols": registry.register(_spec("bank_feols", "feols", PROJECTION_OUTPUTS, f"{mod}:execute_feols"),
+                                        execute_feols),
+        "bank_feqar": registry.register(_spec("bank_feqar", "feqar", PROJECTION_OUTPUTS, f"{mod}:execute_feqar"),
+                                        execute_feqar),
+    }
+    return entries
+
+
+# --------------------------------------------------------------------------- orchestration
+
+EA_MAPPING_NOTE = ("euro-area annual scenario path applied to every bank country (explicit assumption: the "
+                   "macro engine projects one euro-area geography; country levels start from each country's "
+                   "own history)")
+
+
+def annual_path_from_run(store: Store, run_id: str, risk: str | None = None) -> pd.DataFrame:
+    """The selected annual path (years × macro variables) from a ``macro_var`` run's output tables.
+
+    Reads ``selected_path`` (rows years, columns the six variables) when present; otherwise a
+    wide table of that shape or a long table with columns variable, period/year, value (and
+    optionally risk). With ``selected_quarterly`` present, a base-year row (2024) carries the
+    euro-area annual averages of unemployment and the long-term rate.
+    """
+    run = store.get(ModelRun, run_id)
+    if run is None or not run.output_digest:
+        raise InputError(f"macro run {run_id} not found or has no output", where="macro run",
+                         fix="pass the run id of a completed macro_var run")
+    tables = store.get_tables(run.output_digest)
+    found = _find_annual_path(tables, risk)
+    if found is None:
+        raise InputError(f"macro run {run_id} holds no annual path table with {', '.join(MACRO_VARIABLES)} "
+                         f"for 2025-2027 (tables: {', '.join(tables)})", where="macro run output",
+                         fix="select a risk (risk=...) or pass the annual path DataFrame directly")
+    quarterly = tables.get("selected_quarterly")
+    base_year = min(found.index) - 1
+    if quarterly is not None and base_year not in found.index:
+        # the euro-area base-year averages of the rate variables, so each country receives the
+        # path's changes on top of its own level (scenario_from_annual_path records this)
+        block = quarterly[[str(i).startswith(str(base_year)) for i in quarterly.index]]
+        if len(block) == 4 and {"unemployment", "long_term_rate"} <= set(block.columns):
+            base = dict.fromkeys(MACRO_VARIABLES, 0.0)
+            base.update({v: float(block[v].astype(float).mean()) for v in ("unemployment", "long_term_rate")})
+            found = pd.concat([pd.DataFrame([base], index=[base_year]), found]).sort_index()
+    return found
+
+
+def _find_annual_path(tables: dict[str, pd.DataFrame], risk: str | None) -> pd.DataFrame | None:
+    preferred = [n for n in ("selected_path",) if n in tables]
+    others = [n for n in sorted(tables) if n not in preferred and n != "marginal_percentiles"]
+    for t in (tables[n] for n in preferred + others):
+        if set(MACRO_VARIABLES) <= set(t.columns):
+            frame = t
+            if "risk" in t.columns and risk is not None:
+                frame = t[t["risk"] == risk]
+            if "year" in frame.columns:
+                frame = frame.set_index("year")
+            try:
+                years = [int(str(i)[:4]) for i in frame.index]
+            except ValueError:
+                continue
+            out = frame[list(MACRO_VARIABLES)].astype(float)
+            out.index = years
+            if len(set(years)) == len(years) and {2025, 2026, 2027} <= set(years):
+                return out
+        if {"variable", "value"} <= set(t.columns) and ({"period"} & set(t.columns) or {"year"} & set(t.columns)):
+            frame = t if risk is None or "risk" not in t.columns else t[t["risk"] == risk]
+            col = "year" if "year" in frame.columns else "period"
+            wide = frame.assign(year=[int(str(p)[:4]) for p in frame[col]]).pivot_table(
+                index="year", columns="variable", values="value", aggfunc="first")
+            if set(MACRO_VARIABLES) <= set(wide.columns) and {2025, 2026, 2027} <= set(wide.index):
+                return wide[list(MACRO_VARIABLES)].astype(float)
+    return None
+
+
+def _request(analysis_id: str, risk: str, model_id: str, outputs: list[VariableSpec]) -> ModelRequest:
+    return ModelRequest.create(analysis_id=analysis_id, risk=risk, outputs=outputs, restriction_ids=[],
+                               horizon=HORIZON, scope=SCOPE, rationale=f"bank application {model_id}")
+
+
+def _fit_and_project(store: Store, analysis_id: str, kind: str, fit_inputs: dict[str, Any],
+                     scenario: pd.DataFrame, options: dict[str, Any], seed: int, parents: list[str], risk: str,
+                     official: pd.DataFrame | None = None, role: str = "generation") -> list[ModelRun]:
+    entries = register_bank_models()
+    fit_id, proj_id = f"bank_{kind}_fit", f"bank_{kind}"
+    fit = registry.execute(store, entries[fit_id], _request(analysis_id, risk, fit_id, FIT_OUTPUTS), fit_inputs,
+                           seed=seed, parent_runs=parents, role=role)
+    if fit.status != RunStatus.completed:
+        return [fit]
+    t = store.get_tables(fit.output_digest)
+    inputs: dict[str, Any] = {"params": t["params"], "fixed_effects": t["fixed_effects"],
+                              "start_state": t["start_state"], "scenario": scenario, "options": options}
+    if "residuals" in t:
+        inputs["residuals"] = t["residuals"]
+    if official is not None:
+        inputs["official"] = official
+    proj = registry.execute(store, entries[proj_id], _request(analysis_id, risk, proj_id, PROJECTION_OUTPUTS),
+                            inputs, seed=seed, parent_runs=[fit.run_id, *parents], role=role)
+    return [fit, proj]
+
+
+def run_bank_models(
+    store: Store,
+    analysis_id: str,
+    macro_run_id_or_annual_path: str | pd.DataFrame,
+    seed: int,
+    paths: int | None = None,
+    *,
+    risk: str | None = None,
+    panel: pd.DataFrame | None = None,
+    macro_history: pd.DataFrame | None = None,
+    mapping_note: str = EA_MAPPING_NOTE,
+    fit_options: Mapping[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[ModelRun]:
+    """Fit both bank models and project CET1 under the selected macro scenario.
+
+    Returns the ModelRuns ``[bank_feols_fit, bank_feols, bank_feqar_fit, bank_feqar]`` (a fit
+    that does not complete is returned without its projection). ``progress(message)`` is called
+    after each model. The demo panel and country
+    histories are used unless ``panel`` / ``macro_history`` are given.
+    """
+    from aieco.demo import bank as demo
+
+    panel = demo.load_demo_panel() if panel is None else panel
+    history = demo.load_demo_macro() if macro_history is None else macro_history
+    if isinstance(macro_run_id_or_annual_path, str):
+        annual = annual_path_from_run(store, macro_run_id_or_annual_path, risk)
+        parents = [macro_run_id_or_annual_path]
+    else:
+        annual, parents = macro_run_id_or_annual_path, []
+    countries = sorted(set(panel["country"]))
+    scenario = scenario_from_annual_path(annual, countries, mapping_note, history=history)
+    options = {"paths": int(paths or get_settings().bank.projection_paths),
+               "scenario_assumptions": scenario.attrs["assumptions"]}
+    fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
+    runs: list[ModelRun] = []
+    for kind in ("feols", "feqar"):
+        runs += _fit_and_project(store, analysis_id, kind, fit_inputs, scenario.drop(columns="t"), options,
+                                 seed, parents, risk or "selected")
+        if progress:
+            progress(f"bank {kind}: fit and projection done")
+    return runs
+
+
+def run_bank_validation(
+    store: Store,
+    analysis_id: str,
+    official: pd.DataFrame,
+    official_scenario: pd.DataFrame,
+    seed: int,
+    paths: int | None = None,
+    *,
+    panel: pd.DataFrame | None = None,
+    macro_history: pd.DataFrame | None = None,
+    fit_options: Mapping[str, Any] | None = None,
+    bootstrap_reps: int | None = None,
+) -> tuple[list[ModelRun], list[ValidationGate]]:
+    """External validation: both models from the official starting values under the official
+    adverse country scenario; stores one :class:`ValidationGate` per model.
+
+    ``official``: bank_id, country, cet1_capital, rwa, official_depletion (pp);
+    ``official_scenario``: half-year country values (country, period, macro variables).
+    """
+    from aieco.demo import bank as demo
+
+    panel = demo.load_demo_panel() if panel is None else panel
+    history = demo.load_demo_macro() if macro_history is None else macro_history
+    s = get_settings().bank
+    options = {"paths": int(paths or s.projection_paths),
+               "bootstrap_reps": int(bootstrap_reps or s.bootstrap_reps),
+               "scenario_assumptions": list(official_scenario.attrs.get("assumptions", []))}
+    fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
+    runs, gates = [], []
+    scen = official_scenario.drop(columns=[c for c in ("t",) if c in official_scenario.columns])
+    for kind in ("feols", "feqar"):
+        pair = _fit_and_project(store, analysis_id, kind, fit_inputs, scen, options, seed, [], "official_adverse",
+                                official=official, role="validation")
+        runs += pair
+        proj = pair[-1]
+        if proj.model_id == f"bank_{kind}" and proj.status == RunStatus.completed:
+            metrics = proj.diagnostics["validation_metrics"]
+            gate = validation_gate(proj.model_id, proj.run_id, metrics,
+                                   Thresholds(s.mae_max, s.spearman_min, s.coverage_min),
+                                   bool(proj.diagnostics["validation_passed"]))
+            store.put(gate)
+            gates.append(gate)
+    return runs, gates
+
+
+def demo_validation_inputs() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The synthetic demo's official-style outcomes and half-year adverse scenario."""
+    from aieco.demo import bank as demo
+
+    history = demo.load_demo_macro()
+    official = demo.load_demo_official()
+    scenario = demo.adverse_scenario_halfyears(demo.load_demo_adverse(), history, sorted(set(official["country"])))
+    return official, scenario
+
+
+def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None = None) -> list[ValidationGate]:
+    """Validate the simple comparators of :func:`eba_comparators` against official EBA adverse depletion.
+
+    Each comparator's per-bank validation table is stored as an artifact (digest named in the
+    gate's detail) and its :class:`ValidationGate` is stored with model id ``eba_<comparator>``.
+    """
+    from pathlib import Path
+
+    from aieco.models.bank.eba import eba_bank_outcomes, eba_comparators, load_eba_csv
+
+    s = get_settings().bank
+    outcomes = eba_bank_outcomes(load_eba_csv(Path(path)))
+    official = outcomes.reset_index()[["bank_id", "official_depletion"]]
+    thresholds = Thresholds(s.mae_max, s.spearman_min, s.coverage_min)
+    gates = []
+    for name, preds in eba_comparators(outcomes).items():
+        table, metrics, passed = validate(preds, official, thresholds=thresholds, reps=int(reps or s.bootstrap_reps),
+                                          seed=seed)
+        table_digest = store.put_tables({"validation": table, "outcomes": outcomes})
+        gate = validation_gate(f"eba_{name}", None, metrics, thresholds, passed)
+        gate = ValidationGate.create(**{**gate.model_dump(exclude={"gate_id"}),
+                                        "detail": f"{gate.detail}; source {Path(path).name}; table artifact "
+                                                  f"{table_digest}"})
+        store.put(gate)
+        gates.append(gate)
+    return gates
+
+
+def passing_gate(store: Store, model_id: str) -> ValidationGate | None:
+    """A stored gate that lets ``model_id`` supply bank conclusions, or None."""
+    return next((g for g in store.find(ValidationGate, model_id=model_id) if g.passed), None)
+
+
+def project_bank_capital(store: Store, macro_run: ModelRun, *, seed: int, paths: int | None = None) -> list[ModelRun]:
+    """The pipeline's application stage: both bank models under a completed macro run's selected path.
+
+    When the workspace holds no validation gate for the bank models yet, the external validation
+    on the synthetic demo's official-style adverse exercise runs first and stores them, so every
+    bank conclusion can be checked against its gate (:func:`passing_gate`).
+    """
+    from aieco.errors import StageStopped
+
+    if macro_run.status != RunStatus.completed or not macro_run.output_digest:
+        raise StageStopped(f"macro run {macro_run.run_id} is {macro_run.status.value}: no scenario to apply",
+                           stage="application")
+    runs: list[ModelRun] = []
+    if not store.find(ValidationGate, model_id=["bank_feols", "bank_feqar"]):
+        official, scenario = demo_validation_inputs()
+        val_runs, _ = run_bank_validation(store, macro_run.analysis_id, official, scenario, seed, paths)
+        runs += val_runs
+    runs += run_bank_models(store, macro_run.analysis_id, macro_run.run_id, seed, paths)
+    return runs

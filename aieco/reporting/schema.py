@@ -1,0 +1,74 @@
+"""Structured report objects: what the report Task reads and writes (LLM or offline).
+
+A report is a title and a list of sentences; each sentence has a kind, a template in
+which numbers appear only as ``{{NUM:claim_id}}`` and dates only as ``{{DATE:…}}``, the
+relations it cites (its attribution) and the claims it uses. Citations are structured
+fields, not tokens, so a relation id can never stand where a number belongs.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from aieco.records import SentenceKind
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SentenceDraft(_Frozen):
+    """One report sentence before rendering."""
+
+    kind: SentenceKind = Field(description="qualitative | numerical | temporal")
+    template: str = Field(description="Text; numbers only as {{NUM:claim_id}}, dates only as {{DATE:…}}.")
+    cited_relation_ids: list[str] = Field(default_factory=list, description="Accepted relations the sentence cites.")
+    claim_ids: list[str] = Field(default_factory=list, description="Claims whose NUM tokens the sentence holds.")
+
+
+class ReportDraft(_Frozen):
+    """The output schema of the report Task: a structured, unrendered report."""
+
+    title: str = Field(description="Report title; no numbers.")
+    risk: str = Field(description="Risk program the report is about.")
+    sentences: list[SentenceDraft] = Field(min_length=1)
+
+
+class RelationBrief(_Frozen):
+    """An accepted relation the writer may cite."""
+
+    relation_id: str
+    src_var: str
+    dst_var: str
+    src_label: str
+    dst_label: str
+    sign: Literal["+", "-"]
+    reference: str = Field("", description="Short reference, e.g. '(ESRB, Adverse scenario 2018, p. 5)'.")
+
+
+class ClaimBrief(_Frozen):
+    """A registered, passed claim the writer may place as a NUM token."""
+
+    claim_id: str
+    variable: str
+    label: str = Field(description="Readable variable name, e.g. 'house prices'.")
+    period: str = Field(description="2025, 2026, 2025-2027 …")
+    unit: str
+    transformation: str
+    sign: Literal[-1, 0, 1] | None = Field(None, description="Sign of the value (no magnitude).")
+
+
+class ReportContext(_Frozen):
+    """The input schema of the report Task."""
+
+    analysis_id: str
+    risk: str
+    risk_label: str = Field(description="Readable risk name, e.g. 'property-market correction'.")
+    cutoff: date | None = None
+    horizon: str = "2025-2027"
+    paths: list[list[str]] = Field(default_factory=list, description="Selected paths as ordered relation ids.")
+    relations: list[RelationBrief] = Field(default_factory=list)
+    claims: list[ClaimBrief] = Field(default_factory=list)

@@ -1,0 +1,50 @@
+"""`aieco bank run` and `aieco bank validate` through the real click group."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from aieco.cli import main
+from aieco.config import get_settings
+
+
+@pytest.fixture
+def three_quantiles(monkeypatch):
+    """Keep the CLI test small: three FE-QAR levels through the settings' environment override."""
+    monkeypatch.setenv("AIECO_BANK__QUANTILES", "[0.1, 0.5, 0.9]")
+    get_settings.cache_clear()
+    yield
+    monkeypatch.delenv("AIECO_BANK__QUANTILES")
+    get_settings.cache_clear()
+
+
+def test_bank_run_from_annual_csv(tmp_path, three_quantiles):
+    assert get_settings().bank.quantiles == (0.1, 0.5, 0.9)
+    csv = tmp_path / "annual.csv"
+    csv.write_text("year,real_gdp,inflation,unemployment,long_term_rate,equity_prices,house_prices\n"
+                   "2025,-1.0,3.0,7.0,3.0,-20,-5\n2026,0.0,2.5,7.5,3.2,-5,-2\n2027,1.0,2.0,7.2,3.1,5,1\n")
+    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "run", "--annual", str(csv),
+                                    "--paths", "50", "--json"])
+    assert out.exit_code == 0, out.output
+    runs = json.loads(out.stdout)["runs"]
+    assert [r["model_id"] for r in runs] == ["bank_feols_fit", "bank_feols", "bank_feqar_fit", "bank_feqar"]
+    assert {r["status"] for r in runs} == {"completed"}
+
+
+def test_bank_run_needs_one_scenario(tmp_path):
+    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "run", "--json"])
+    assert out.exit_code == 2
+    assert json.loads(out.stdout)["error"] == "InputError"
+
+
+def test_bank_validate_eba(tmp_path, shared_data):
+    path = shared_data / "banks" / "eba_2016_stress_test_TR_OTH.csv"
+    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--eba", str(path),
+                                    "--reps", "100", "--json"])
+    assert out.exit_code == 0, out.output
+    gates = json.loads(out.stdout)["gates"]
+    assert {g["model_id"] for g in gates} == {"eba_no_change", "eba_baseline", "eba_nii_impairments"}
+    assert all(not g["passed"] for g in gates)  # none of the simple comparators meets the thresholds

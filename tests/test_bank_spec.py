@@ -1,0 +1,147 @@
+"""Registry integration: a selected macro path drives both bank models; runs, points, gates."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from aieco.errors import InputError
+from aieco.models import registry
+from aieco.models.bank.panel import MACRO_VARIABLES
+from aieco.models.bank.spec import (
+    annual_path_from_run,
+    demo_validation_inputs,
+    register_bank_models,
+    run_bank_models,
+    run_bank_validation,
+)
+from aieco.models.registry import ModelResult
+from aieco.records import ModelOutputPoint, ModelRequest, ModelSpecification, RunStatus, ValidationGate, VariableSpec
+
+FAST = {"quantiles": [0.1, 0.5, 0.9]}
+ANNUAL = pd.DataFrame({"real_gdp": [-1.5, 0.0, 1.0], "inflation": [3.0, 2.5, 2.0],
+                       "unemployment": [7.5, 8.0, 7.8], "long_term_rate": [3.5, 3.8, 3.6],
+                       "equity_prices": [-25.0, -5.0, 5.0], "house_prices": [-6.0, -3.0, 0.0]},
+                      index=[2025, 2026, 2027])
+
+
+def _macro_run(store):
+    """A stand-in macro_var run whose output holds a long-format selected annual path per risk."""
+    long = pd.DataFrame([{"risk": "trade", "variable": v, "period": str(y), "value": float(ANNUAL.loc[y, v])}
+                         for y in ANNUAL.index for v in MACRO_VARIABLES])
+    spec = ModelSpecification.create(model_id="macro_var_stub", version="0", inputs=[], snapshot="s",
+                                     outputs=[VariableSpec(variable="real_gdp", unit="%", frequency="A",
+                                                           transformation="annual_growth")],
+                                     entry_point="tests:none", min_restrictions=0)
+    entry = registry.register(spec, lambda req, inp, seed: ModelResult(status=RunStatus.completed,
+                                                                        tables={"selected_paths": long}))
+    req = ModelRequest.create(analysis_id="a1", risk="trade", outputs=spec.outputs, restriction_ids=[])
+    try:
+        return registry.execute(store, entry, req, {}, seed=0)
+    finally:
+        registry.unregister("macro_var_stub")
+
+
+def test_selected_macro_run_drives_both_models(store):
+    macro = _macro_run(store)
+    got = annual_path_from_run(store, macro.run_id, risk="trade")
+    pd.testing.assert_frame_equal(got.loc[:, list(MACRO_VARIABLES)], ANNUAL, check_names=False, check_dtype=False)
+    runs = run_bank_models(store, "a1", macro.run_id, seed=3, paths=100, fit_options=FAST)
+    assert [r.model_id for r in runs] == ["bank_feols_fit", "bank_feols", "bank_feqar_fit", "bank_feqar"]
+    assert all(r.status == RunStatus.completed for r in runs)
+    proj = runs[-1]
+    assert macro.run_id in proj.parent_runs and runs[2].run_id in proj.parent_runs
+    assert any("euro-area annual scenario path" in a for a in proj.diagnostics["scenario_assumptions"])
+    assert proj.diagnostics["identity_max_error"] <= 1e-9
+    assert set(proj.diagnostics["quantile_crossing_share"]) == {"n", "l", "o", "a", "g"}
+    points = store.find(ModelOutputPoint, run_id=proj.run_id)
+    assert len(points) == 40 * 6 * 4 + 40 * 4
+    p = next(pt for pt in points if pt.variable == "cet1_depletion" and pt.statistic == "p50")
+    assert registry.read_point(store, p) == p.value
+    tables = store.get_tables(proj.output_digest)
+    assert set(tables) == {"cet1_ratio", "depletion", "depletion_distribution", "cet1_ratio_paths"}
+    fit = store.get_tables(runs[2].output_digest)
+    assert list(fit["dropped"].index) == ["FR90", "IT90"]
+    assert fit["params"].shape == (5 * 3, 4 + len(MACRO_VARIABLES))
+
+
+def test_validation_stores_gates(store):
+    official, scenario = demo_validation_inputs()
+    runs, gates = run_bank_validation(store, "a1", official, scenario, seed=1, paths=200, fit_options=FAST,
+                                      bootstrap_reps=50)
+    assert [r.role for r in runs] == ["validation"] * 4
+    assert {g.model_id for g in gates} == {"bank_feols", "bank_feqar"}
+    stored = store.find(ValidationGate)
+    assert len(stored) == 2
+    for g in stored:
+        assert set(g.metrics) >= {"mae", "rmse", "spearman", "top_quartile_recall", "coverage", "boot_mae_diff"}
+        assert g.passed == (g.metrics["mae"] <= 2 and g.metrics["spearman"] >= 0.5 and g.metrics["coverage"] >= 0.75)
+    t = store.get_tables(runs[1].output_digest)
+    assert {"validation", "validation_metrics"} <= set(t)
+
+
+def test_missing_macro_path_is_an_input_error(store):
+    with pytest.raises(InputError):
+        annual_path_from_run(store, "run_missing")
+    macro = _macro_run(store)
+    with pytest.raises(InputError, match="no annual path"):
+        annual_path_from_run(store, macro.run_id, risk="unknown-risk")
+
+
+def test_specifications_registered():
+    entries = register_bank_models()
+    assert set(entries) == {"bank_feols_fit", "bank_feqar_fit", "bank_feols", "bank_feqar"}
+    spec = entries["bank_feqar"].spec
+    assert {o.variable for o in spec.outputs} == {"cet1_ratio", "cet1_depletion"}
+    assert {i.variable for i in spec.inputs} == set(MACRO_VARIABLES)
+
+
+def test_real_macro_var_run_drives_bank_projections(store):
+    """Done-when: a selected macro scenario from the VAR drives CET1 projections through both models."""
+    from aieco.demo.macro import load_demo_observations
+    from aieco.models.macro import MODEL_ID, run_macro_scenario
+
+    restrictions = [{"variable": "tariffs", "model_variable": "real_gdp", "direction": -1, "priority": 1,
+                     "reference": "zero", "restriction_id": "rst_a"}]
+    macro = next(r for r in run_macro_scenario(store, "a2", "trade_fragmentation", restrictions,
+                                               load_demo_observations(), "2024-12-31", seed=5, draws=500)
+                 if r.model_id == MODEL_ID)
+    assert macro.status == RunStatus.completed, macro.reason
+    runs = run_bank_models(store, "a2", macro.run_id, seed=5, paths=50, fit_options=FAST)
+    assert [r.status for r in runs] == [RunStatus.completed] * 4
+    assert all(macro.run_id in r.parent_runs for r in runs)
+    selected = store.get_tables(macro.output_digest)["selected_path"]
+    used = annual_path_from_run(store, macro.run_id)
+    assert used.loc[2025, "real_gdp"] == float(selected.loc["2025", "real_gdp"])
+    quarterly = store.get_tables(macro.output_digest)["selected_quarterly"]
+    ea_2024 = quarterly.loc[["2024Q1", "2024Q2", "2024Q3", "2024Q4"], "unemployment"].astype(float).mean()
+    assert used.loc[2024, "unemployment"] == pytest.approx(ea_2024)
+    assert any("changes from the path's 2024 value" in a for a in runs[1].diagnostics["scenario_assumptions"])
+
+
+def test_run_without_inputs_fails_with_reason(store):
+    entries = register_bank_models()
+    req = ModelRequest.create(analysis_id="a3", risk="r", outputs=entries["bank_feqar"].spec.outputs,
+                              restriction_ids=[])
+    run = registry.execute(store, entries["bank_feqar"], req, {}, seed=0)
+    assert run.status == RunStatus.failed and "needs input tables" in run.reason
+
+
+def test_project_bank_capital_for_the_application_stage(store, monkeypatch):
+    from aieco.config import get_settings
+    from aieco.models.bank import passing_gate, project_bank_capital
+
+    monkeypatch.setenv("AIECO_BANK__QUANTILES", "[0.1, 0.5, 0.9]")
+    monkeypatch.setenv("AIECO_BANK__BOOTSTRAP_REPS", "50")
+    get_settings.cache_clear()
+    try:
+        macro = _macro_run(store)
+        runs = project_bank_capital(store, macro, seed=2, paths=100)
+        again = project_bank_capital(store, macro, seed=2, paths=100)
+    finally:
+        get_settings.cache_clear()
+    assert [r.role for r in runs] == ["validation"] * 4 + ["generation"] * 4
+    assert [r.role for r in again] == ["generation"] * 4  # gates exist: validation not repeated
+    assert [r.run_id for r in again] == [r.run_id for r in runs[4:]]  # same inputs and seed, same runs
+    gate = passing_gate(store, "bank_feqar")
+    assert gate is None or gate.passed
