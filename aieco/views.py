@@ -40,6 +40,7 @@ from aieco.records import (
     canonical_json,
     digest,
 )
+from aieco.reporting.export import export_report
 from aieco.store import Store
 
 DIGEST_CHARS = 12
@@ -577,6 +578,16 @@ def claim_trace(store: Store, claim_id: str) -> dict[str, Any]:
         "restrictions": restrictions,
         "relations": relations_frame(store, relation_ids=relation_ids),
     }
+
+
+EXPORT_FORMATS = {"html": ("HTML", "html", "text/html"), "md": ("Markdown", "md", "text/markdown"),
+                  "tex": ("LaTeX", "tex", "application/x-tex"), "pdf": ("PDF", "pdf", "application/pdf"),
+                  "json": ("JSON bundle", "json", "application/json")}
+
+
+def report_export(store: Store, report_id: str, fmt: str) -> bytes:
+    """The report exported by the reporting library (re-rendered from its claims first)."""
+    return export_report(store, report_id, fmt)
 
 
 def claim_of_point(store: Store, point_id: str) -> str | None:

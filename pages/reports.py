@@ -1,8 +1,10 @@
 """Reports: framed reports whose every number leads to its ModelRun row and output point."""
 
 import streamlit as st
+import streamlit.components.v1 as components
 
 from aieco import views
+from aieco.errors import AiecoError
 from dashboard.state import get_state
 from dashboard.workspace import page_workspace
 
@@ -23,6 +25,17 @@ with page_workspace() as ws:
     index = ids.index(state.report_id) if state.report_id in ids else 0
     state.report_id = st.selectbox("Report", ids, index=index, format_func=labels.get)
     report = reports[reports["report_id"] == state.report_id].iloc[0]
+
+    exports = {}
+    try:
+        exports = {fmt: ws.view(views.report_export, state.report_id, fmt) for fmt in views.EXPORT_FORMATS}
+    except AiecoError as exc:
+        st.warning(f"Export unavailable: {exc}")
+    if exports:
+        for col, (fmt, data) in zip(st.columns(len(exports)), exports.items(), strict=True):
+            label, ext, mime = views.EXPORT_FORMATS[fmt]
+            col.download_button(label, data, file_name=f"{state.report_id}.{ext}", mime=mime,
+                                icon=":material/download:", key=f"export_{fmt}")
 
     text_col, trace_col = st.columns([3, 2])
     with text_col:
@@ -60,3 +73,8 @@ with page_workspace() as ws:
             for _, rel in trace["relations"].iterrows():
                 st.markdown(f"*{rel['src_var']} {rel['sign']}→ {rel['dst_var']}* — “{rel['quote']}” "
                             f"({rel['title']}, {rel['publication_date']}, p. {rel['page']})")
+
+    if "html" in exports:
+        with st.expander("The exported report with its runs, points, restrictions and sources"):
+            # The export's numbers are in-page links to their output point inside their run's section.
+            components.html(exports["html"].decode("utf-8"), height=640, scrolling=True)

@@ -26,17 +26,12 @@ from aieco.records import (
     Exclusion,
     ExclusionReason,
     LLMCall,
-    ModelOutputPoint,
     ModelRequest,
     ModelSpecification,
-    OutputTest,
     Relation,
-    Report,
-    ReportSentence,
     Restriction,
     Role,
     RunStatus,
-    SentenceKind,
     Sign,
     Source,
     SourceKind,
@@ -47,6 +42,9 @@ from aieco.records import (
     VariableSpec,
 )
 from aieco.records import Path as ChannelPath
+from aieco.reporting.claims import ClaimSpec, link_claims, register_output_tests
+from aieco.reporting.render import render_report
+from aieco.reporting.schema import ReportDraft, SentenceDraft
 from aieco.store import Store
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -149,10 +147,16 @@ def _write(store: Store, source_dir: Path) -> dict[str, str]:
     store.put_many([query, path, restriction, derivation])
 
     gdp = VariableSpec(variable="real_gdp", unit="%", frequency="A", transformation="yoy_log")
+    # The claim is registered before the run and linked after it, by the reporting library.
+    claim_spec = ClaimSpec(analysis_id=aid, risk="trade_fragmentation", variable="real_gdp", unit="%",
+                           horizon="2025-2027", transformation="yoy_log", period="2027", model_id="test_macro",
+                           statistic="selected")
+    register_output_tests(store, [claim_spec])
     model_request = ModelRequest.create(analysis_id=aid, risk="trade_fragmentation", outputs=[gdp],
                                         restriction_ids=[restriction.restriction_id])
     macro = execute(store, RegisteredModel(_spec("test_macro", "tests.populated_workspace:_macro_model", [gdp]),
                                            _macro_model), model_request, {"data": {"rows": 3}}, seed=7)
+    link_claims(store, macro)
     cet1 = VariableSpec(variable="cet1_ratio", unit="%", frequency="A", transformation="level")
     bank = execute(store, RegisteredModel(_spec("test_bank", "tests.populated_workspace:_bank_model", [cet1]),
                                           _bank_model), model_request, {"scenario": {"run": macro.run_id}}, seed=7,
@@ -160,26 +164,14 @@ def _write(store: Store, source_dir: Path) -> dict[str, str]:
     store.put(ValidationGate.create(model_id="test_bank", run_id=bank.run_id, metrics={"mae": 1.2, "spearman": 0.6},
                                     thresholds={"mae": 2.0, "spearman": 0.5}, passed=True))
 
-    point = next(p for p in store.find(ModelOutputPoint, run_id=macro.run_id, statistic="selected", period="2027"))
-    claim = Claim.create(analysis_id=aid, risk="trade_fragmentation", point_id=point.point_id, run_id=macro.run_id,
-                         model_id="test_macro", artifact_digest=point.artifact_digest, table_name=point.table_name,
-                         row=point.row, column=point.column, variable="real_gdp", unit="%",
-                         transformation="yoy_log", period="2027")
-    rendered = f"Real GDP growth in 2027 is {point.value:.3f} % in the selected path."
-    report = Report.create(analysis_id=aid, risk="trade_fragmentation", title="Trade fragmentation",
-                           template=f"Real GDP growth in 2027 is {{{{NUM:{claim.claim_id}}}}} % in the selected path.",
-                           rendered=rendered, status="passed", claim_ids=[claim.claim_id],
-                           relation_ids=[r.relation_id for r in relations[:2]])
-    sentences = [ReportSentence.create(report_id=report.report_id, position=0, kind=SentenceKind.qualitative,
-                                       template="Higher tariffs reduce trade volumes, which lowers real GDP.",
-                                       rendered="Higher tariffs reduce trade volumes, which lowers real GDP.",
-                                       cited_relation_ids=[relations[0].relation_id]),
-                 ReportSentence.create(report_id=report.report_id, position=1, kind=SentenceKind.numerical,
-                                       template=report.template, rendered=rendered, claim_ids=[claim.claim_id])]
-    test = OutputTest.create(analysis_id=aid, claim_id=claim.claim_id, phase="result", variable="real_gdp", unit="%",
-                             horizon="2027", transformation="yoy_log", model_id="test_macro", result="pass",
-                             run_id=macro.run_id, point_id=point.point_id, reported_value=round(point.value, 3),
-                             stored_value=point.value)
+    claim = store.require(Claim, claim_spec.claim_id)
+    draft = ReportDraft(title="Trade fragmentation", risk="trade_fragmentation", sentences=[
+        SentenceDraft(kind="qualitative", template="Higher tariffs reduce trade volumes.",
+                      cited_relation_ids=[relations[0].relation_id]),
+        SentenceDraft(kind="numerical",
+                      template=f"In the selected path, real GDP in {{{{DATE:2027}}}} is {{{{NUM:{claim.claim_id}}}}}.",
+                      claim_ids=[claim.claim_id])])
+    report = render_report(store, aid, draft).report
     call = LLMCall.create(analysis_id=aid, stage="report", task="report_writing", sequence=0, prompt_version="t1",
                           backend="offline", requested_model="offline", returned_model="offline",
                           request_payload={"x": 1}, request_digest="d", input_tokens=120, output_tokens=40,
@@ -190,6 +182,6 @@ def _write(store: Store, source_dir: Path) -> dict[str, str]:
                   ("eligibility", StageStatus.completed, ""), ("paths", StageStatus.completed, ""),
                   ("restrictions", StageStatus.stopped, "market_illiquidity: every path composes against its "
                                                         "registered movement")])]
-    store.put_many([claim, report, *sentences, test, call, *stages])
+    store.put_many([call, *stages])
     return {"analysis_id": aid, "report_id": report.report_id, "claim_id": claim.claim_id,
-            "macro_run": macro.run_id, "bank_run": bank.run_id, "point_id": point.point_id}
+            "macro_run": macro.run_id, "bank_run": bank.run_id, "point_id": claim.point_id}

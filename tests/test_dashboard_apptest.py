@@ -120,7 +120,8 @@ def test_report_number_opens_its_model_run_point_restrictions_and_quotes(populat
     ws, ids = populated
     use_workspace(ws)
     at = open_page("Reports")
-    assert "Real GDP growth in 2027 is" in " ".join(m.value for m in at.markdown)
+    assert "real GDP in 2027 is" in " ".join(m.value for m in at.markdown)
+    assert [b.label for b in at.get("download_button")] == ["HTML", "Markdown", "LaTeX", "PDF", "JSON bundle"]
     number = next(b for b in at.button if ids["macro_run"] in b.label)
     number.click().run()
     assert not at.exception

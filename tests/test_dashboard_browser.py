@@ -75,7 +75,7 @@ def server(tmp_path: Path):
             proc.kill()
 
 
-def test_report_number_leads_to_its_model_run_and_graph_page_draws(server):
+def test_report_number_leads_to_its_model_run_export_and_graph_page_draws(server):
     from playwright.sync_api import expect, sync_playwright
 
     url, ids, tmp_path = server
@@ -97,8 +97,18 @@ def test_report_number_leads_to_its_model_run_and_graph_page_draws(server):
             number.click()
             expect(page.get_by_role("heading", name="ModelRun")).to_be_visible(timeout=20_000)
             expect(page.get_by_text(ids["point_id"]).first).to_be_visible()
-            expect(page.get_by_text("higher tariffs reduce trade volumes").first).to_be_visible()
+            expect(page.get_by_text("Relations and quotes")).to_be_visible(timeout=20_000)
+            expect(page.get_by_text("“higher tariffs reduce trade volumes”")).to_be_visible()
             page.screenshot(path=shots / "02_report_trace.png", full_page=True)
+
+            # Export the HTML report: every number in it links to its output point.
+            with page.expect_download(timeout=30_000) as download:
+                page.get_by_role("button", name="HTML").click()
+            exported = tmp_path / "report.html"
+            download.value.save_as(exported)
+            html = exported.read_text(encoding="utf-8")
+            assert "Trade fragmentation" in html
+            assert f'href="#pt-{ids["point_id"]}"' in html
 
             # The channel graph page draws its relations.
             page.get_by_role("link", name="Channel graph").click()
