@@ -9,6 +9,7 @@ streamlit.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from datetime import date
 from typing import Any
@@ -418,6 +419,21 @@ def output_tables(store: Store, run_id: str) -> dict[str, pd.DataFrame]:
     return store.get_tables(run.output_digest) if run.output_digest else {}
 
 
+_PERCENTILE = re.compile(r"^p(\d{2})$")
+
+
+def with_quantiles(points: pd.DataFrame) -> pd.DataFrame:
+    """Points whose statistic names a percentile (``p05`` … ``p95``) get that quantile level.
+
+    Some models label their quantile points only by statistic; the charts band them all alike.
+    """
+    out = points.copy()
+    missing = out["quantile"].isna()
+    levels = out.loc[missing, "statistic"].str.extract(_PERCENTILE, expand=False).astype(float) / 100
+    out.loc[missing, "quantile"] = levels
+    return out
+
+
 def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None, title: str = "") -> go.Figure:
     """Fan chart of one variable from a run's output points.
 
@@ -425,7 +441,7 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
     (q, 1-q) and a median line; every other statistic (selected scenario, unconditional
     paths, single trajectories) is drawn as its own line. Values are the stored points.
     """
-    sel = points[points["variable"] == variable]
+    sel = with_quantiles(points[points["variable"] == variable])
     if entity is not None:
         sel = sel[sel["entity"] == entity]
     periods = sorted(sel["period"].unique())
@@ -506,7 +522,8 @@ def quantile_profiles(points: pd.DataFrame, variable: str, period: str | None = 
     bank's quantile function (e.g. of CET1 depletion at the horizon end). ``period``
     defaults to the last period that carries quantile points.
     """
-    sel = points[(points["variable"] == variable) & points["entity"].notna() & points["quantile"].notna()]
+    sel = with_quantiles(points)
+    sel = sel[(sel["variable"] == variable) & sel["entity"].notna() & sel["quantile"].notna()]
     if period is None and len(sel):
         period = max(sel["period"])
     sel = sel[sel["period"] == period]

@@ -145,3 +145,17 @@ def test_quantile_profiles_show_each_banks_stored_quantiles_at_the_last_period(p
     stored = sorted((p.quantile, p.value) for p in store.find(ModelOutputPoint, run_id=ids["bank_run"],
                                                                entity="Bank B", period="2027"))
     assert list(zip(fig.data[1].x, fig.data[1].y, strict=True)) == stored
+
+
+def test_percentile_statistics_are_banded_like_quantiles():
+    points = pd.DataFrame([
+        {"variable": "cet1_ratio", "entity": "B1", "period": p, "statistic": stat, "quantile": None,
+         "simulation_id": None, "unit": "%", "value": v}
+        for p, base in (("2025H2", 14.0), ("2026H2", 13.0))
+        for stat, v in (("p05", base - 2), ("p50", base), ("p95", base + 1), ("mean", base - 0.1))])
+    levels = views.with_quantiles(points)["quantile"].tolist()[:4]
+    assert levels[:3] == [0.05, 0.5, 0.95] and pd.isna(levels[3])  # "mean" is no percentile
+    fig = views.fan_chart(points, "cet1_ratio", entity="B1")
+    assert [t.name for t in fig.data] == [None, "5%–95%", "median", "mean"]
+    assert list(fig.data[1].y) == [12.0, 11.0]  # the lower edge is p05
+    assert list(fig.data[0].y) == [15.0, 14.0]  # the upper edge is p95
