@@ -21,10 +21,13 @@ with page_workspace() as ws:
         variables = views.model_variables(points, with_entity=True)
         left, right = st.columns(2)
         bank = left.selectbox("Bank", banks)
-        variable = right.selectbox("Variable", variables)
+        variable = right.selectbox("Variable", variables,
+                                   index=variables.index("cet1_ratio") if "cet1_ratio" in variables else 0)
         st.plotly_chart(views.fan_chart(points, variable, entity=bank, title=f"{variable} — {bank}"),
                         key="bank_fan")
-        st.plotly_chart(views.quantile_profiles(points, variable), key="bank_dist")
+        # The depletion distribution of every bank (start minus minimum CET1 ratio), when the run stored it.
+        depletion = "cet1_depletion" if "cet1_depletion" in variables else variable
+        st.plotly_chart(views.quantile_profiles(points, depletion), key="bank_dist")
 
     st.subheader("External validation")
     gates = ws.view(views.validation_frame)
