@@ -29,7 +29,7 @@ with page_workspace() as ws:
         f"status {run['status']}" + (f" — {run['reason']}" if run["reason"] else ""))
 
     points = ws.view(views.points_frame, state.run_id)
-    charts, diagnostics, table = st.tabs(["Fan charts", "Diagnostics", "Output points"])
+    charts, diagnostics, tables, table = st.tabs(["Fan charts", "Diagnostics", "Output tables", "Output points"])
     with charts:
         variables = views.model_variables(points)
         if not variables:
@@ -40,5 +40,10 @@ with page_workspace() as ws:
         diag = ws.view(views.diagnostics_frame, state.run_id)
         st.caption("Acceptance shares, severity and the other diagnostics the run recorded.")
         st.dataframe(diag, hide_index=True, width="stretch")
+    with tables:
+        st.caption("The run's stored output artifact (severity and acceptance share of a selection are here).")
+        for name, frame in ws.view(views.output_tables, state.run_id).items():
+            st.markdown(f"**{name}**")
+            st.dataframe(frame, width="stretch")
     with table:
         st.dataframe(points, hide_index=True, width="stretch")
