@@ -16,11 +16,13 @@ from pydantic import BaseModel, ConfigDict
 
 SECTIONS: dict[str, str] = {
     "store": "aieco.benchmarks.store",
+    "sources": "aieco.benchmarks.sources",
     "bank": "aieco.benchmarks.bank",
     "var": "aieco.benchmarks.var",
     "pipeline": "aieco.benchmarks.pipeline",
     "dashboard": "aieco.benchmarks.dashboard",
     "reporting": "aieco.benchmarks.reporting",
+    "graph": "aieco.benchmarks.graph",
 }
 
 

@@ -1,0 +1,93 @@
+"""Source layer throughput: PDF ingest pages/s and hybrid-retrieval query latency.
+
+Ingest runs over the real PDFs in ``../shared/data/docs`` (quick: the two shortest).
+Query latency is measured on an index of at least 5,000 passages: the real passages
+ingested, topped up with passages re-assembled (seeded) from their sentences.
+"""
+
+from __future__ import annotations
+
+import re
+import resource
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from aieco.benchmarks import Figure
+from aieco.config import get_settings
+from aieco.errors import InputError
+from aieco.records import SourceLocation
+from aieco.retrieval import HybridIndex
+from aieco.sources.registry import ingest
+from aieco.store import Store
+
+SHARED_DOCS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "docs"
+MIN_PASSAGES = 5_000
+QUERIES = (
+    "house prices financing costs", "tariffs trade volumes real GDP", "market liquidity volatility",
+    "bank funding costs lending standards", "long-term interest rates mortgage rates", "energy prices inflation",
+    "credit losses CET1 ratio", "unemployment adverse scenario", "equity prices geopolitical risk",
+    "policy rate inflation expectations", "commercial real estate exposures", "sovereign bond yields spreads",
+)
+
+
+def run(quick: bool = False) -> list[Figure]:
+    pdfs = sorted(SHARED_DOCS.resolve().glob("*.pdf"), key=lambda p: p.stat().st_size) if SHARED_DOCS.exists() else []
+    if not pdfs:
+        raise InputError(f"no PDFs in {SHARED_DOCS}", fix="the sources benchmark needs ../shared/data/docs")
+    if quick:
+        pdfs = pdfs[:2]
+    with tempfile.TemporaryDirectory() as tmp:
+        manifest = Path(tmp) / "manifest.toml"
+        manifest.write_text("".join(
+            f'[[source]]\npath = "{p}"\ntitle = "{p.stem}"\npublisher = "bench"\npublication_date = 2024-01-01\n'
+            f'role = "generation"\n\n' for p in pdfs))
+        with Store(Path(tmp) / "ws") as store:
+            t0, c0 = time.perf_counter(), _cpu_seconds()  # not measure(): tracemalloc slows pdfminer
+            report = ingest(store, manifest)
+            ingest_s, ingest_cpu_s = time.perf_counter() - t0, _cpu_seconds() - c0
+            if not report.ok:
+                raise InputError(f"benchmark ingest failed: {[f.reason for f in report.failures]}")
+            pages = sum(f.pages for f in report.files)
+            passages = [loc.text for loc in store.find(SourceLocation, kind="passage") if loc.text.strip()]
+    texts = top_up(passages, MIN_PASSAGES, np.random.default_rng(20241231))
+    ids = [f"p{i:06d}" for i in range(len(texts))]
+    r = get_settings().retrieval
+    t0 = time.perf_counter()
+    index = HybridIndex.build("bench", ids, texts, r.lsa_components)
+    build_s = time.perf_counter() - t0
+    latencies = []
+    for _ in range(3 if quick else 10):
+        for q in QUERIES:
+            t0 = time.perf_counter()
+            index.rank(q, candidates=r.candidates_per_ranker, top_k=r.top_k, rrf_k=r.rrf_k)
+            latencies.append((time.perf_counter() - t0) * 1000)
+    return [
+        Figure(name="ingest_pdf_pages_per_s", value=pages / ingest_s, unit="pages/s", target=10, better="higher"),
+        # CPU-time throughput (all processes): what free cores would achieve when the machine is busy
+        Figure(name="ingest_pdf_pages_per_cpu_s", value=pages / ingest_cpu_s, unit="pages/CPU-s", better="higher"),
+        Figure(name="ingest_pdf_pages", value=pages, unit="pages", better="higher"),
+        Figure(name="index_passages", value=len(texts), unit="passages", better="higher"),
+        Figure(name="index_build_s", value=build_s, unit="s"),
+        Figure(name="query_latency_p50_ms", value=float(np.percentile(latencies, 50)), unit="ms"),
+        Figure(name="query_latency_p95_ms", value=float(np.percentile(latencies, 95)), unit="ms", target=50),
+    ]
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the ingest worker processes)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def top_up(passages: list[str], n: int, rng: np.random.Generator) -> list[str]:
+    """The real passages plus passages of 2–6 real sentences drawn at random, until there are ``n``."""
+    sentences = [s for p in passages for s in re.split(r"(?<=[.!?])\s+", " ".join(p.split())) if len(s) > 20]
+    out = list(passages)
+    while len(out) < n and sentences:
+        k = int(rng.integers(2, 7))
+        out.append(" ".join(sentences[i] for i in rng.integers(0, len(sentences), size=k)))
+    return out

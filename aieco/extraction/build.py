@@ -1,0 +1,164 @@
+"""Building the relation table: screen (G0), optional decomposition (G1) or verification (G2),
+extraction through the LLM client, validation, and one transaction of Relation records."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from aieco.config import get_settings
+from aieco.errors import InputError
+from aieco.extraction.schemas import (
+    DecompositionRequest,
+    ExtractionRequest,
+    Passage,
+    ProposedRelation,
+    Statement,
+    VerificationItem,
+    VerificationRequest,
+)
+from aieco.extraction.screen import Candidate, candidate_for, screen_candidates
+from aieco.extraction.tasks import DECOMPOSITION_TASK, EXTRACTION_TASK, VERIFICATION_TASK
+from aieco.extraction.validate import to_relation
+from aieco.llm.base import LLMClient, OfflineBackend
+from aieco.records import Relation, Source, SourceLocation
+from aieco.store import Store
+from aieco.vocab import Vocabulary, load_vocabulary
+
+CONDITIONS = ("G0", "G1", "G2")
+ProgressFn = Callable[[str, int, int], None]
+"""progress(step, done, total) with step in decomposition|extraction|verification."""
+
+
+class BuildReport(BaseModel):
+    """Counts of one relation build."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    condition: str
+    locations: int = Field(description="Passage locations read.")
+    sentences: int = Field(description="Sentences (or G1 statements) screened.")
+    candidates: int = Field(description="Candidates sent to extraction (after the cap).")
+    dropped_by_cap: int
+    requests: int = Field(description="LLM task requests made (every one a recorded LLMCall).")
+    proposed: int
+    accepted: int
+    rejected: dict[str, int] = Field(description="Rejected proposals by reason.")
+    stored: int = Field(description="New Relation rows written (existing ids are kept).")
+    seconds: float
+
+
+def _batches(items: Sequence, size: int) -> list[Sequence]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | None = None,
+                    locations: Sequence[SourceLocation] | None = None, progress: ProgressFn | None = None,
+                    vocab: Vocabulary | None = None) -> BuildReport:
+    """Extract, validate and store relations from every registered passage location.
+
+    Eligibility is not applied here: each Relation carries its source's publication date and
+    its location's effective role, and the as-of edge set A(t) filters at query time.
+    """
+    if condition not in CONDITIONS:
+        raise InputError(f"unknown graph condition {condition!r}", fix=f"use one of {', '.join(CONDITIONS)}")
+    t0 = time.perf_counter()
+    settings = get_settings().graph
+    vocab = vocab or load_vocabulary()
+    locs = list(locations) if locations is not None else store.find(SourceLocation, kind="passage")
+    locs = [loc for loc in locs if loc.kind == "passage" and loc.text.strip()]
+    if client is None:
+        client = LLMClient(store, OfflineBackend(), analysis_id=f"knowledge-base-{condition}",
+                           budget=10 * (len(locs) + settings.candidate_cap) + 10)
+    tick = progress or (lambda step, done, total: None)
+    requests = 0
+    quote_of: dict[str, str] = {}  # G1: candidate id → exact quote of its statement
+
+    if condition == "G1":
+        candidates_all: list[Candidate] = []
+        batches = _batches(locs, settings.batch_size)
+        sentences = 0
+        for k, batch in enumerate(batches):
+            out = client.run(DECOMPOSITION_TASK, DecompositionRequest(
+                passages=[Passage(location_id=loc.location_id, text=loc.text) for loc in batch]),
+                stage="decomposition")
+            requests += 1
+            for st in out.statements:
+                sentences += 1
+                variables = vocab.variables_in(st.text)
+                if len(variables) >= 2:
+                    cand = candidate_for(st.location_id, st.text, variables)
+                    quote_of[cand.candidate_id] = st.quote
+                    candidates_all.append(cand)
+            tick("decomposition", k + 1, len(batches))
+        candidates = candidates_all[:settings.candidate_cap]
+        dropped = max(0, len(candidates_all) - settings.candidate_cap)
+    else:
+        screen = screen_candidates(locs, vocab, cap=settings.candidate_cap)
+        candidates, sentences, dropped = screen.candidates, screen.sentences, screen.dropped_by_cap
+
+    by_id = {c.candidate_id: c for c in candidates}
+    proposals: list[ProposedRelation] = []
+    batches = _batches(candidates, settings.batch_size)
+    allowed = sorted(vocab.variables)
+    for k, batch in enumerate(batches):
+        out = client.run(EXTRACTION_TASK, ExtractionRequest(
+            statements=[Statement(candidate_id=c.candidate_id, location_id=c.location_id, text=c.text)
+                        for c in batch], variables=allowed), stage="relation_extraction")
+        requests += 1
+        for p in out.relations:
+            if p.candidate_id in quote_of:  # G1 keeps the exact quote of the passage span
+                p = p.model_copy(update={"quote": quote_of[p.candidate_id]})
+            proposals.append(p)
+        tick("extraction", k + 1, len(batches))
+
+    verdicts: dict[int, str | None] = {}
+    if condition == "G2":
+        items = [VerificationItem(index=i, src_var=p.src_var, dst_var=p.dst_var, sign=p.sign, quote=p.quote)
+                 for i, p in enumerate(proposals)]
+        vbatches = _batches(items, settings.batch_size)
+        verdicts = {i: "not_verified: no verdict returned" for i in range(len(items))}
+        for k, batch in enumerate(vbatches):
+            out = client.run(VERIFICATION_TASK, VerificationRequest(candidates=list(batch)), stage="verification")
+            requests += 1
+            asked = {item.index for item in batch}
+            for v in out.verdicts:
+                if v.index in asked:
+                    verdicts[v.index] = None if v.verdict == "supported" else f"not_verified: {v.verdict}: {v.reason}"
+            tick("verification", k + 1, len(vbatches))
+
+    # Only locations registered in the store may carry a relation (validation, first check).
+    if locations is None:
+        loc_cache = {loc.location_id: loc for loc in locs}
+    else:
+        loc_cache = {loc.location_id: loc for loc in store.find(
+            SourceLocation, location_id=sorted({c.location_id for c in candidates}))}
+    src_cache: dict[str, Source | None] = {}
+    extractor = f"{EXTRACTION_TASK.prompt.name}@{EXTRACTION_TASK.prompt.version}/{client.backend.name}"
+    relations: list[Relation] = []
+    for i, p in enumerate(proposals):
+        cand = by_id.get(p.candidate_id)
+        location = None
+        if cand is not None:
+            location = loc_cache.get(cand.location_id)
+        source = None
+        if location is not None:
+            if location.source_id not in src_cache:
+                src_cache[location.source_id] = store.get(Source, location.source_id)
+            source = src_cache[location.source_id]
+        extra = verdicts.get(i) if condition == "G2" else None
+        relations.append(to_relation(p, location_id=cand.location_id if cand else p.candidate_id, location=location,
+                                     source=source, vocab=vocab, condition=condition, extractor=extractor,
+                                     extra_reason=extra))
+    # The vocabulary's Variable records are the graph's nodes; storing them is idempotent (ids are the names).
+    store.put_many(list(vocab.variables.values()))
+    stored = store.put_many(relations)
+    rejected = Counter((r.rejection_reason or "").split(":")[0] for r in relations if r.review_decision == "rejected")
+    return BuildReport(
+        condition=condition, locations=len(locs), sentences=sentences, candidates=len(candidates),
+        dropped_by_cap=dropped, requests=requests, proposed=len(proposals),
+        accepted=sum(r.review_decision == "accepted" for r in relations), rejected=dict(sorted(rejected.items())),
+        stored=stored, seconds=round(time.perf_counter() - t0, 3))

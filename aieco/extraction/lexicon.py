@@ -1,0 +1,495 @@
+"""The offline relation extractor: a rule-based causal reader in the spirit of Eidos.
+
+It reads signed relations between controlled-vocabulary variables from one sentence:
+
+* a directional lexicon ("raise", "boost", "push up" → ``+``; "lower", "weigh on",
+  "dampen", "erode" → ``-``) whose sign is multiplied by the movement attached to the
+  source ("*lower* market liquidity raises volatility" → ``-``);
+* neutral connectors ("lead to", "result in", "translate into", "go hand in hand with")
+  whose sign comes from the movements on both ends ("higher X … lower Y" → ``-``);
+* passive voice ("Y is depressed by higher X"), co-ordinated subjects and objects
+  ("X raises Y and lowers Z"), relative clauses ("…, which in turn lowers Z"), and
+  intransitive movements joined by "when/as/if" ("as X rises, Y falls");
+* negation ("does not raise") gives sign ``absent``; hedges ("may", "could", "tends to")
+  lower the confidence.
+
+The evidence class is a property of what the sentence states, never of the verb
+(paper, "Relations Reported in Sources"): ``descriptive`` unless the sentence reports an
+estimate, an identity or a rule. "Causes" alone does not make a relation causal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from aieco.records import EvidenceClass, Sign
+from aieco.vocab import Mention, Vocabulary
+
+EXTRACTOR_VERSION = "lexicon-1"
+
+# ---------------------------------------------------------------------- lexicon
+
+POSITIVE_VERBS = (
+    "raise", "increase", "boost", "lift", "push up", "drive up", "fuel", "amplify", "add to", "strengthen",
+    "stimulate", "spur", "exacerbate", "intensify", "heighten", "inflate", "bolster", "magnify", "support",
+    "put upward pressure on", "widen", "elevate", "accelerate", "worsen",
+)
+NEGATIVE_VERBS = (
+    "lower", "reduce", "weigh on", "weigh down", "dampen", "erode", "depress", "push down", "drive down", "curb",
+    "cut", "decrease", "weaken", "hurt", "drag on", "drag down", "compress", "hit", "undermine", "suppress",
+    "restrain", "dent", "damage", "diminish", "shrink", "squeeze", "hamper", "hinder", "slow", "deter",
+    "impair", "put downward pressure on", "hold back", "choke off", "narrow", "contract",
+)
+NEUTRAL_VERBS = (
+    "lead to", "result in", "translate into", "cause", "bring about", "imply", "mean", "trigger",
+    "contribute to", "feed into", "pass through to", "give rise to", "generate", "produce", "spill over to",
+    "spill over into", "prompt", "induce", "entail",
+)
+COMOVEMENT = (
+    "go hand in hand with", "coincide with", "be associated with", "be accompanied by", "accompany",
+    "be linked to", "be linked with", "be correlated with", "co-move with", "move together with",
+    "be mirrored by", "be matched by",
+)
+NOUN_CUES = (
+    (r"(?:negatively|adversely) (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", -1),
+    (r"positively (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", 1),
+    (r"(?:a |an )?(?:significant |strong |large |sizeable |small |modest )?positive "
+     r"(?:effect|impact|influence|relationship|association)s? (?:on|with)", 1),
+    (r"(?:a |an )?(?:significant |strong |large |sizeable |small |modest )?negative "
+     r"(?:effect|impact|influence|relationship|association)s? (?:on|with)", -1),
+    (r"(?:is|are|was|were|be) (?:positively|directly) (?:related|correlated|associated|linked) (?:to|with)", 1),
+    (r"(?:is|are|was|were|be) (?:negatively|inversely) (?:related|correlated|associated|linked) (?:to|with)", -1),
+    (r"upward pressure on", 1),
+    (r"downward pressure on", -1),
+)
+#: Movement verbs that are intransitive when nothing follows ("X rises") and nouns before a
+#: verb ("rate hikes raise …").
+MOVEMENT_UP = ("rise", "increase", "climb", "surge", "jump", "rebound", "pick up", "go up", "hike", "spike",
+               "soar", "grow", "edge up", "tighten")
+MOVEMENT_DOWN = ("fall", "decline", "drop", "decrease", "fall back", "go down", "slump", "contract", "cut",
+                 "tumble", "plunge", "shrink", "slow", "ease", "edge down", "weaken", "deteriorate",
+                 "loosen", "dry up", "evaporate")
+
+TRANSITIVE_MOVEMENTS = ("increase", "increases", "increased", "decrease", "decreases", "decreased", "cut", "cuts")
+IRREGULAR = {
+    "lead": ("led",), "drive": ("drove", "driven"), "hit": ("hit",), "cut": ("cut",), "put": ("put",),
+    "mean": ("meant",), "bring": ("brought",), "give": ("gave", "given"), "go": ("went", "gone"),
+    "feed": ("fed",), "shrink": ("shrank", "shrunk"), "hold": ("held",), "rise": ("rose", "risen"),
+    "fall": ("fell", "fallen"), "grow": ("grew", "grown"), "spill": ("spilled", "spilt"),
+}
+DOUBLE_FINAL = {"drag", "spur", "cut", "hit", "put", "drop", "slump", "plug", "stop"}
+
+UP_MODIFIERS = (
+    r"higher", r"rising", r"increasing", r"elevated", r"greater", r"stronger", r"more", r"larger", r"tighter",
+    r"heightened", r"increased", r"surging", r"soaring", r"persistent(?:ly)? high", r"high", r"growing", r"mounting",
+    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
+    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening)s? (?:in|of)",
+    r"upward pressure on",
+)
+DOWN_MODIFIERS = (
+    r"lower", r"falling", r"declining", r"weaker", r"thinner", r"reduced", r"less", r"smaller", r"softer",
+    r"looser", r"easier", r"decreased", r"deteriorating", r"weakening", r"depressed", r"shrinking", r"subdued", r"low",
+    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
+    r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
+    r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening)s? (?:in|of)",
+    r"downward pressure on",
+)
+
+NEGATION = re.compile(r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|"
+                      r"failed to)\b|n't\b")
+NEGATION_CLAUSE = re.compile(r"\b(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)\b")
+HEDGE = re.compile(
+    r"\b(?:may|might|could|can|likely|possibly|potentially|perhaps|tends? to|tended to|suggests?|appears? to|"
+    r"seems? to|would|expected to|probably|somewhat|partly|arguably|plausibly|in principle)\b")
+BE = r"(?:is|are|was|were|be|been|being|get|gets|got)"
+
+# What a sentence states decides the evidence class (never the verb).
+ESTIMATE = re.compile(
+    r"\b(?:estimat\w*|elasticit\w*|coefficient\w*|regression\w*|semi-elasticit\w*|"
+    r"\d+(?:\.\d+)? ?(?:percentage points?|pp|basis points?|bps?|%|per ?cent))\b|\d%")
+IDENTIFICATION = re.compile(
+    r"\b(?:causal effect|causally|identified|identification|instrumental variables?|natural experiment|"
+    r"difference-in-differences?|exogenous (?:shock|variation)s?|randomi[sz]ed)\b")
+STRUCTURAL = re.compile(r"\b(?:structural model|dsge|model simulations?|in the model|semi-structural|"
+                        r"simulations? with|model-based)\b")
+IDENTITY = re.compile(r"\b(?:by definition|accounting identity|identity|mechanically|by construction)\b")
+RULE = re.compile(r"\b(?:rules?|regulation requires|are required to|is required to|must|minimum requirements?|"
+                  r"legally|by law|mandated?)\b")
+HORIZON = re.compile(
+    r"\b(?:in|over) the (?:short|medium|long|near)(?:er)?[- ](?:run|term)\b|"
+    r"\bwithin (?:a|one|two|three|four|\d+) (?:years?|quarters?)\b|"
+    r"\bover (?:the next )?(?:one|two|three|four|five|\d+) (?:years?|quarters?)\b|\bon impact\b")
+
+
+def _verb_forms(verb: str) -> list[str]:
+    """Inflected forms of a (phrasal) verb: base, 3rd person, past, participle, gerund."""
+    head, _, rest = verb.partition(" ")
+    tail = f" {rest}" if rest else ""
+    doubled = head + head[-1] if head in DOUBLE_FINAL else head
+    if head.endswith(("s", "sh", "ch", "x", "z", "o")):
+        third = head + "es"
+    elif re.search(r"[^aeiou]y$", head):
+        third = head[:-1] + "ies"
+    else:
+        third = head + "s"
+    gerund = head[:-1] + "ing" if head.endswith("e") and not head.endswith("ee") else doubled + "ing"
+    if head in IRREGULAR:
+        past: tuple[str, ...] = IRREGULAR[head]
+    elif head.endswith("e"):
+        past = (head + "d",)
+    elif re.search(r"[^aeiou]y$", head):
+        past = (head[:-1] + "ied",)
+    else:
+        past = (doubled + "ed",)
+    return sorted({f + tail for f in (head, third, gerund, *past)}, key=len, reverse=True)
+
+
+def _alternation(phrases: tuple[str, ...] | list[str]) -> str:
+    return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in sorted(set(phrases), key=len, reverse=True))
+
+
+def _verb_pattern(verbs: tuple[str, ...]) -> re.Pattern[str]:
+    forms: list[str] = []
+    for v in verbs:
+        if v.startswith("be "):  # "be associated with" → "is/are/was … associated with"
+            forms += [f"{be} {v[3:]}" for be in ("is", "are", "was", "were", "be", "been", "being")]
+        else:
+            forms += _verb_forms(v)
+    return re.compile(rf"\b(?:{_alternation(forms)})\b")
+
+
+@dataclass(frozen=True)
+class Cue:
+    start: int
+    end: int
+    text: str
+    sign: int  # +1, -1, or 0 for a neutral connector
+    kind: str  # directional | neutral | comovement | noun | movement
+
+
+CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
+    (_verb_pattern(POSITIVE_VERBS), 1, "directional"),
+    (_verb_pattern(NEGATIVE_VERBS), -1, "directional"),
+    (_verb_pattern(NEUTRAL_VERBS), 0, "neutral"),
+    (_verb_pattern(COMOVEMENT), 0, "comovement"),
+    *[(re.compile(rf"\b{p}\b"), s, "noun") for p, s in NOUN_CUES],
+]
+MOVEMENT_PATTERNS = [(_verb_pattern(MOVEMENT_UP), 1), (_verb_pattern(MOVEMENT_DOWN), -1)]
+# The movement may be separated from the mention by an article, "euro area" or one adjective
+# ("lower potential growth", "higher US tariffs").
+_GAP = r"\s+(?:the\s+|euro[- ]area\s+)?(?:[a-z][a-z-]*\s+)?"
+UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
+DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
+#: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
+VERB_OR_ADJECTIVE = ("lower", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
+MODAL_BEFORE = re.compile(r"\b(?:would|could|may|might|will|can|to|also|further|significantly|directly|not|n't|"
+                          r"does|do|did|tends? to|help)\s+$")
+CONJ_ONLY = re.compile(r"^[\s,]*(?:and|or|as well as|and also|but also|but|while|whereas|and thereby|thereby|"
+                       r"and hence|and thus)?[\s,]*$")
+COORD = re.compile(r"^\s*(?:,|and|or|as well as|, and|, or|&)\s*$")
+PREPOSITION_BEFORE = re.compile(r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
+                                r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$")
+CLAUSE_BREAK = re.compile(r"[;:]|\.\s")
+DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|their|any|no|such)\s+$")
+SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because|since|once|after)\b")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One relation read from a sentence."""
+
+    src: str
+    dst: str
+    sign: Sign
+    verb: str
+    confidence: float
+    evidence_class: EvidenceClass
+    horizon: str | None
+    hedged: bool
+    negated: bool
+
+
+@dataclass
+class _Mention:
+    m: Mention
+    mod: int  # +1 / -1 movement attached to the mention, 0 if none
+    start: int  # start including the modifier
+
+
+def evidence_class(sentence: str) -> EvidenceClass:
+    """What the sentence states: an estimate, an identity, a rule, or only a description."""
+    low = sentence.lower()
+    if IDENTITY.search(low):
+        return EvidenceClass.accounting
+    if RULE.search(low):
+        return EvidenceClass.institutional
+    if ESTIMATE.search(low):
+        if IDENTIFICATION.search(low):
+            return EvidenceClass.causal
+        if STRUCTURAL.search(low):
+            return EvidenceClass.structural
+        return EvidenceClass.predictive
+    if STRUCTURAL.search(low):
+        return EvidenceClass.structural
+    return EvidenceClass.descriptive
+
+
+def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int, mention_end: int) -> bool:
+    """"lower" after a subject, a modal or a co-ordinated verb is the verb ("tariffs lower GDP"),
+    unless the mention it precedes is itself followed by a verb ("…, and lower trade weighs on GDP")."""
+    after = low[mention_end:]
+    gap = re.match(r"\s+(?:\w+ly\s+|would\s+|could\s+|may\s+|might\s+|can\s+|will\s+|also\s+)?", after)
+    if gap and any(p.match(after, gap.end()) for p, _, kind in CUE_PATTERNS if kind != "noun"):
+        return False
+    before = low[lo:at]
+    trimmed = before.rstrip()
+    for p, _, kind in CUE_PATTERNS:  # "leads to lower …": the movement after a connector
+        if kind in ("neutral", "comovement") and any(m.end() == len(trimmed) for m in p.finditer(trimmed)):
+            return False
+    if at - len(before) + len(trimmed) in mention_ends or MODAL_BEFORE.search(before):
+        return True
+    if re.search(r"\band\s+$", before):
+        return any(p.search(before) for p, _, kind in CUE_PATTERNS if kind == "directional")
+    return False
+
+
+def _modifier(low: str, start: int, mention_ends: set[int], end: int) -> tuple[int, int]:
+    """Movement attached before the mention starting at ``start``: (sign, start incl. modifier)."""
+    offset = max(0, start - 80)
+    before = low[offset:start]
+    for pat, sign in ((UP_BEFORE, 1), (DOWN_BEFORE, -1)):
+        m = pat.search(before)
+        if m:
+            at = offset + m.start()
+            word = m.group().split()[0]
+            if word in VERB_OR_ADJECTIVE and _lower_is_a_verb(low, at, mention_ends, _clause_start(low, at), end):
+                return 0, start
+            return sign, at
+    return 0, start
+
+
+def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
+    taken = [(x.start, x.m.end) for x in mentions]
+    found: list[Cue] = []
+    for pat, sign, kind in CUE_PATTERNS:
+        for m in pat.finditer(low):
+            if kind != "noun" and DETERMINER_BEFORE.search(low, 0, m.start()):
+                continue  # "the drag on activity", "a cut" are nouns, not verbs
+            found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
+    for pat, sign in MOVEMENT_PATTERNS:
+        for m in pat.finditer(low):
+            found.append(Cue(m.start(), m.end(), m.group(), sign, "movement"))
+    # Longest cue first; drop cues inside a mention or its modifier, and overlapping cues.
+    found.sort(key=lambda c: (-(c.end - c.start), c.start))
+    kept: list[Cue] = []
+    for c in found:
+        if any(c.start < e and s < c.end for s, e in taken):
+            continue
+        if any(c.start < k.end and k.start < c.end for k in kept):
+            continue
+        kept.append(c)
+    return sorted(kept, key=lambda c: c.start)
+
+
+def _clause_start(low: str, pos: int) -> int:
+    starts = [m.end() for m in CLAUSE_BREAK.finditer(low, 0, pos)]
+    return starts[-1] if starts else 0
+
+
+def _clause_end(low: str, pos: int) -> int:
+    m = CLAUSE_BREAK.search(low, pos)
+    return m.start() if m else len(low)
+
+
+def _coordinated_left(low: str, ms: list[_Mention], idx: int, floor: int) -> list[int]:
+    out = [idx]
+    while (idx > 0 and ms[idx - 1].start >= floor and ms[idx - 1].m.variable_id != ms[idx].m.variable_id
+           and COORD.match(low[ms[idx - 1].m.end:ms[idx].start])):
+        idx -= 1
+        out.append(idx)
+    return out
+
+
+def _coordinated_right(low: str, ms: list[_Mention], idx: int, limit: int) -> list[int]:
+    out = [idx]
+    # A mention with its own movement ("…, and weaker GDP raises …") starts a new clause, not a list.
+    while (idx + 1 < len(ms) and ms[idx + 1].m.end <= limit and not ms[idx + 1].mod
+           and ms[idx + 1].m.variable_id != ms[idx].m.variable_id
+           and COORD.match(low[ms[idx].m.end:ms[idx + 1].start])):
+        idx += 1
+        out.append(idx)
+    return out
+
+
+def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -> list[int]:
+    left = [i for i, x in enumerate(ms) if x.m.end <= cue.start and x.start >= lo]
+    if not left:
+        return []
+    i = left[-1]
+    if len(low[ms[i].m.end:cue.start]) > 120:
+        return []
+    # A mention inside a prepositional phrase ("tariffs on exports reduce …") is not the subject.
+    if PREPOSITION_BEFORE.search(low[max(0, ms[i].start - 30):ms[i].start]):
+        if len(left) < 2:
+            return []
+        i = left[-2]
+    return _coordinated_left(low, ms, i, floor)
+
+
+def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> list[int]:
+    right = [i for i, x in enumerate(ms) if x.start >= cue.end and x.m.end <= min(hi, next_cue)]
+    if not right:
+        return []
+    i = right[0]
+    gap = low[cue.end:ms[i].start]
+    # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
+    if len(gap.split()) > 6 or re.search(r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than)\b", gap):
+        return []
+    return _coordinated_right(low, ms, i, min(hi, next_cue))
+
+
+def _combine(cue_sign: int, kind: str, src_mod: int, dst_mod: int) -> int:
+    """Sign of src → dst: a directional verb carries its own sign; a connector takes the target's movement."""
+    src = src_mod or 1
+    if kind in ("directional", "noun"):
+        return cue_sign * src
+    return src * dst_mod  # 0 when the target's movement is not stated
+
+
+def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
+    """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
+    raw = vocab.mentions(sentence)
+    if len({m.variable_id for m in raw}) < 2:
+        return []
+    low = sentence.lower()
+    ms = []
+    ends = {m.end for m in raw}
+    for m in raw:
+        sign, start = _modifier(low, m.start, ends, m.end)
+        ms.append(_Mention(m, sign, start))
+    cues = _find_cues(low, ms)
+    # "rate hikes raise …": a movement noun right after a mention and before a cue is the mention's modifier.
+    for k, c in enumerate(cues):
+        if c.kind != "movement" or k + 1 >= len(cues):
+            continue
+        prev = [x for x in ms if x.m.end <= c.start and not low[x.m.end:c.start].strip()]
+        if prev and not low[c.end:cues[k + 1].start].strip(" ,"):
+            prev[-1].mod = prev[-1].mod or c.sign
+            cues[k] = Cue(c.start, c.end, c.text, 0, "consumed")
+    ec = evidence_class(sentence)
+    hz = HORIZON.search(low)
+    horizon = hz.group() if hz else None
+    found: dict[tuple[str, str, Sign], Reading] = {}
+    # (subjects, objects, end of objects, movement the clause implies for each object)
+    previous: tuple[list[int], list[int], int, dict[int, int]] | None = None
+    states: list[tuple[int, int, Cue]] = []  # intransitive movements: (mention idx, sign, cue)
+
+    def add(si: int, oi: int, sign: int, cue: Cue, passive: bool) -> None:
+        src, dst = ms[si].m.variable_id, ms[oi].m.variable_id
+        if src == dst or sign == 0:
+            return
+        lo = min(ms[si].start, ms[oi].start, cue.start)
+        window = low[_clause_start(low, lo):cue.start]
+        negated = bool(NEGATION.search(low[max(lo, cue.start - 30):cue.start]) or NEGATION.search(cue.text)
+                       or NEGATION_CLAUSE.search(window))
+        hedged = bool(HEDGE.search(low[_clause_start(low, cue.start):cue.start]))
+        # Confidence measures how explicitly the sentence states "an increase in the source raises
+        # (lowers) the target", not how strong the evidence is (the evidence class records that): a
+        # directional verb, or a connector with both movements stated, states it; an unstated source
+        # movement or two intransitive movements joined by "as/when" leave more to inference; a
+        # co-movement ("went hand in hand with") states only an association.
+        if cue.kind == "comovement":
+            base = 0.55
+        elif cue.kind in ("directional", "noun") or (cue.kind != "movement" and (ms[si].mod != 0 or passive)):
+            base = 0.75
+        else:
+            base = 0.6
+        conf = base + (0.1 if ec is not EvidenceClass.descriptive else 0.0) - (0.2 if hedged else 0.0)
+        conf -= 0.05 if len(low[ms[si].m.end:cue.start]) > 60 and not passive else 0.0
+        conf = round(min(0.95, max(0.05, conf)), 2)
+        s = Sign.absent if negated else (Sign.positive if sign > 0 else Sign.negative)
+        cue_text = " ".join(cue.text.split())
+        verb = ("not " if negated else "") + cue_text + (" (passive)" if passive else "")
+        evidence = EvidenceClass.descriptive if cue.kind == "comovement" and ec is EvidenceClass.predictive else ec
+        reading = Reading(src, dst, s, verb, conf, evidence, horizon, hedged, negated)
+        key = (src, dst, s)
+        if key not in found or found[key].confidence < conf:
+            found[key] = reading
+
+    for k, cue in enumerate(cues):
+        if cue.kind == "consumed":
+            continue
+        lo, hi = _clause_start(low, cue.start), _clause_end(low, cue.end)
+        next_cue = next((c.start for c in cues[k + 1:] if c.kind != "consumed"), len(low))
+        after = low[cue.end:]
+        by = re.match(r"\s+by\b", after)
+        if by and cue.kind in ("directional", "neutral", "movement") and (
+                re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo:cue.start]) or re.search(r"ed$|en$|hit$|cut$", cue.text)):
+            # Passive voice: "Y is depressed by higher X" — the agent after "by" is the source.
+            if cue.kind == "movement":
+                continue
+            targets = [i for i, x in enumerate(ms) if x.m.end <= cue.start and x.start >= lo]
+            pcue = Cue(cue.start, cue.end + by.end(), cue.text, cue.sign, cue.kind)
+            sources = _objects(low, ms, pcue, hi, next_cue)
+            if targets and sources:
+                t = targets[-1]
+                for si in sources:
+                    add(si, t, _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod), cue, True)
+                previous = (sources, [t], ms[sources[-1]].m.end, {})
+            continue
+        objs = _objects(low, ms, cue, hi, next_cue)
+        # Co-ordinated subjects never reach back into the previous clause's objects.
+        subs = _subjects(low, ms, cue, lo, previous[2] if previous is not None else 0)
+        if cue.kind == "movement":
+            # An intransitive movement has no object right after it ("as rates rise, prices fall").
+            transitive = cue.text.split()[0] in TRANSITIVE_MOVEMENTS
+            objs = [i for i in objs
+                    if transitive and not re.search(r"[,;]|\b(?:when|as|if)\b", low[cue.end:ms[i].start])]
+            if subs and not objs:
+                states.append((subs[0], cue.sign, cue))
+            elif subs and objs:
+                for si in subs:
+                    for oi in objs:
+                        add(si, oi, _combine(cue.sign, "directional", ms[si].mod, ms[oi].mod),
+                            Cue(cue.start, cue.end, cue.text, cue.sign, "directional"), False)
+                previous = (subs, objs, ms[objs[-1]].m.end, {})
+            continue
+        implied: dict[int, int] = {}
+        if previous is not None and subs:
+            prev_subs, prev_objs, prev_end, prev_moves = previous
+            between = low[prev_end:cue.start]
+            relative = (re.search(r"\bwhich\b|\bin turn\b|\bthis\b|\bthereby\b", between)
+                        or re.match(r"(?:resulting|leading|translating|contributing)\b", cue.text))
+            if subs[0] in prev_objs and CONJ_ONLY.match(between) and not relative:
+                subs = prev_subs  # shared subject: "X raises Y and lowers Z"
+            elif subs[0] in prev_objs and relative and not ms[subs[0]].mod:
+                # "Tariffs reduce trade, which in turn lowers GDP": the fall in trade lowers GDP.
+                implied = {subs[0]: prev_moves.get(subs[0], 0)}
+        if not subs and objs and cue.kind in ("directional", "noun"):
+            # "Shocks negatively affect confidence, resulting in …": remember the object's movement.
+            previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
+            continue
+        if not subs or not objs:
+            continue
+        moves: dict[int, int] = {}
+        for si in subs:
+            src_mod = implied.get(si) or ms[si].mod or ms[subs[0]].mod
+            for oi in objs:
+                # "reductions in consumption and investment": the movement covers the whole list.
+                sign = _combine(cue.sign, cue.kind, src_mod, ms[oi].mod or ms[objs[0]].mod)
+                add(si, oi, sign, cue, False)
+                moves.setdefault(oi, (src_mod or 1) * sign)
+        previous = (subs, objs, ms[objs[-1]].m.end, moves)
+
+    # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
+    for a in range(len(states)):
+        for b in range(a + 1, len(states)):
+            (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
+            between = low[ca.end:ms[ib].start]
+            before_a = low[_clause_start(low, ms[ia].start):ms[ia].start]
+            if SUBORDINATOR.search(before_a[-25:]):
+                add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
+            elif SUBORDINATOR.search(between):
+                add(ib, ia, sa * sb, Cue(cb.start, cb.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
+    return list(found.values())

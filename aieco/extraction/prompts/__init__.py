@@ -1,0 +1,1 @@
+"""Versioned prompt constants, one module per extraction task."""

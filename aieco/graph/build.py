@@ -1,0 +1,75 @@
+"""The relation graph: a networkx MultiDiGraph over variables, and the as-of edge set A(t).
+
+A(t) keeps accepted relations whose source was published on or before t (an unknown date is
+excluded), whose effective role is allowed and whose jurisdiction is in the requested scope.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from datetime import date
+from typing import Any
+
+import networkx as nx
+
+from aieco.records import Relation, Role
+from aieco.store import Store
+
+GENERATION_ROLES = (Role.generation,)
+
+
+def load_relations(store: Store, *, condition: str | None = None, accepted_only: bool = True) -> list[Relation]:
+    """Stored relations of a graph condition (all conditions when None)."""
+    where: dict[str, object] = {}
+    if condition is not None:
+        where["graph_condition"] = condition
+    if accepted_only:
+        where["review_decision"] = "accepted"
+    return store.find(Relation, order_by="relation_id", **where)
+
+
+def as_of_relations(relations: Iterable[Relation], as_of: date | None, *,
+                    roles: Collection[Role | str] = GENERATION_ROLES, scope: Collection[str] | None = None,
+                    condition: str | None = None) -> list[Relation]:
+    """The as-of edge set A(t): accepted, dated on or before ``as_of``, allowed role, requested scope."""
+    allowed = {Role(r) for r in roles}
+    out = []
+    for r in relations:
+        if r.review_decision != "accepted" or (condition is not None and r.graph_condition != condition):
+            continue
+        if as_of is not None and (r.publication_date is None or r.publication_date > as_of):
+            continue
+        if r.role not in allowed:
+            continue
+        if scope is not None and (r.jurisdiction or "") not in scope:
+            continue
+        out.append(r)
+    return out
+
+
+def relation_graph(relations: Iterable[Relation]) -> nx.MultiDiGraph:
+    """Variables as nodes, one edge per relation keyed by its relation id."""
+    g = nx.MultiDiGraph()
+    for r in relations:
+        g.add_edge(r.src_var, r.dst_var, key=r.relation_id, relation=r, sign=r.sign, confidence=r.confidence,
+                   source_id=r.source_id)
+    return g
+
+
+def as_of_graph(relations: Store | Iterable[Relation], as_of: date | None, *,
+                roles: Collection[Role | str] = GENERATION_ROLES, scope: Collection[str] | None = None,
+                condition: str | None = "G0") -> nx.MultiDiGraph:
+    """The graph of A(t), from a store or from relation records."""
+    if isinstance(relations, Store):
+        relations = load_relations(relations, condition=condition)
+    return relation_graph(as_of_relations(relations, as_of, roles=roles, scope=scope, condition=condition))
+
+
+def build_graph(store: Store, *, condition: str = "G0",
+                progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+    """Extract and validate relations from every registered passage; the counts and the graph's size."""
+    from aieco.extraction.build import build_relations
+
+    report = build_relations(store, condition=condition, progress=progress)
+    g = relation_graph(load_relations(store, condition=condition))
+    return report.model_dump() | {"variables": g.number_of_nodes(), "edges": g.number_of_edges()}

@@ -1,0 +1,203 @@
+"""The source registry: ``ingest`` registers the files of a manifest.
+
+Each file is hashed (its Source id comes from the SHA-256 of its bytes), parsed, and
+written with all its SourceLocations in one store transaction, so a source is never
+half-registered. An unchanged file is a no-op; changed bytes at the same path get a new
+source id while the old source stays. A file that fails is reported with its reason and
+the others carry on.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from aieco.config import get_settings
+from aieco.errors import InputError
+from aieco.records import Source, SourceKind, sha256_hex, utc_now
+from aieco.sources.manifest import ManifestEntry, load_manifest
+from aieco.sources.parsed import ParsedFile
+from aieco.sources.parsers import parse_entry
+from aieco.sources.pdf import pdf_page_count
+from aieco.store import Store
+
+#: progress(done, total, path) is called after each file.
+Progress = Callable[[int, int, str], None]
+
+
+class FileResult(BaseModel):
+    """What happened to one manifest entry."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    index: int = Field(description="1-based entry of the manifest.")
+    path: str = Field(description="Path as written in the manifest.")
+    status: Literal["registered", "unchanged", "failed"]
+    source_id: str | None = None
+    kind: str | None = None
+    pages: int = Field(0, description="PDF pages, worksheets, or 1 for CSV/text.")
+    locations: int = 0
+    warnings: list[str] = Field(default_factory=list)
+    reason: str = Field("", description="Why the file failed.")
+
+
+class IngestReport(BaseModel):
+    """The result of ingesting one manifest."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    manifest: str
+    files: list[FileResult]
+
+    @property
+    def failures(self) -> list[FileResult]:
+        return [f for f in self.files if f.status == "failed"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    @property
+    def counts(self) -> dict[str, int]:
+        out = {"registered": 0, "unchanged": 0, "failed": 0}
+        for f in self.files:
+            out[f.status] += 1
+        return out
+
+
+def ingest(store: Store, manifest_path: str | Path, progress: Progress | None = None, *,
+           workers: int | None = None) -> IngestReport:
+    """Register and parse every file of the manifest; one bad file never stops the others.
+
+    Files are hashed and checked against the registry here; new files are parsed in up to
+    ``workers`` processes (default: settings, 0 = one per CPU; PDFs in chunks of pages)
+    when their total size reaches ``settings.sources.parallel_min_bytes``, and each file is
+    written in its own transaction as soon as all its parts are parsed. Raises InputError only when the manifest itself
+    is unusable (syntax, unknown role, malformed date …); per-file problems are returned
+    in the report.
+    """
+    entries = load_manifest(manifest_path)
+    results: dict[int, FileResult] = {}
+    pending: list[tuple[ManifestEntry, Source]] = []
+
+    def finish(result: FileResult) -> None:
+        results[result.index] = result
+        if progress is not None:
+            progress(len(results), len(entries), result.path)
+
+    for entry in entries:
+        checked = register_check(store, entry)
+        if isinstance(checked, FileResult):
+            finish(checked)
+        else:
+            pending.append((entry, checked))
+    n = _worker_count(workers, [src.size_bytes for _, src in pending])
+    if n <= 1:
+        for entry, source in pending:
+            finish(write_parsed(store, entry, source, _parse_or_error(entry, source.source_id)))
+    else:
+        _parse_in_processes(store, pending, n, finish)
+    return IngestReport(manifest=str(manifest_path), files=[results[e.index] for e in entries])
+
+
+def _parse_in_processes(store: Store, pending: list[tuple[ManifestEntry, Source]], n: int,
+                        finish: Callable[[FileResult], None]) -> None:
+    """Parse PDFs in chunks of pages (and other files whole) in ``n`` processes; write each file when complete."""
+    chunk = get_settings().sources.pdf_chunk_pages
+    tasks: list[tuple[ManifestEntry, Source, int, tuple[int, int] | None]] = []
+    parts: dict[int, list[ParsedFile | str | None]] = {}
+    for entry, source in pending:
+        ranges: list[tuple[int, int] | None] = [None]
+        if entry.kind is SourceKind.pdf:
+            try:
+                count = pdf_page_count(entry.file)
+            except InputError as exc:
+                finish(write_parsed(store, entry, source, str(exc)))
+                continue
+            ranges = [(a, min(a + chunk - 1, count)) for a in range(1, count + 1, chunk)]
+        parts[entry.index] = [None] * len(ranges)
+        tasks += [(entry, source, k, r) for k, r in enumerate(ranges)]
+    ctx = multiprocessing.get_context("spawn")  # never fork a process holding SQLite and threads
+    with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
+        futures = {pool.submit(_parse_or_error, entry, source.source_id, r): (entry, source, k)
+                   for entry, source, k, r in tasks}
+        for future in as_completed(futures):
+            entry, source, k = futures[future]
+            got = parts[entry.index]
+            got[k] = future.result()
+            if all(p is not None for p in got):
+                finish(write_parsed(store, entry, source, _merge(got)))
+
+
+def _merge(parts: list[ParsedFile | str | None]) -> ParsedFile | str:
+    """The chunks of one file, in page order, as one parse (or the first failure)."""
+    for p in parts:
+        if isinstance(p, str):
+            return p
+    done = [p for p in parts if isinstance(p, ParsedFile)]
+    return ParsedFile(locations=[loc for p in done for loc in p.locations], pages=done[0].pages,
+                      warnings=[w for p in done for w in p.warnings])
+
+
+def _worker_count(workers: int | None, sizes: list[int]) -> int:
+    s = get_settings().sources
+    n = s.ingest_workers if workers is None else workers
+    n = n or os.cpu_count() or 1
+    if len(sizes) < 2 or sum(sizes) < s.parallel_min_bytes:
+        return 1  # starting worker processes costs more than it saves on small inputs
+    return min(n, len(sizes))
+
+
+def register_check(store: Store, entry: ManifestEntry) -> FileResult | Source:
+    """Hash the entry's file: a FileResult when it is missing, unreadable or already registered, else its Source."""
+    base = dict(index=entry.index, path=entry.path, kind=entry.kind.value)
+    try:
+        data = entry.file.read_bytes()
+    except FileNotFoundError:
+        return FileResult(**base, status="failed",
+                          reason=f"file {entry.file} not found; correct `path` (relative to the manifest) "
+                                 "or remove the entry")
+    except OSError as exc:
+        return FileResult(**base, status="failed", reason=f"cannot read {entry.file}: {exc}")
+    source = Source.create(
+        path=str(entry.file), sha256=sha256_hex(data), size_bytes=len(data), publisher=entry.publisher,
+        title=entry.title, publication_date=entry.publication_date, retrieved_at=utc_now(), role=entry.role,
+        jurisdiction=entry.jurisdiction, kind=entry.kind, illustrative=entry.illustrative,
+        role_overrides=[o.as_record() for o in entry.role_overrides], series=entry.series, note=entry.note)
+    if store.get(Source, source.source_id) is not None:
+        return FileResult(**base, status="unchanged", source_id=source.source_id)
+    return source
+
+
+def _parse_or_error(entry: ManifestEntry, source_id: str,
+                    page_range: tuple[int, int] | None = None) -> ParsedFile | str:
+    """The parsed file, or the reason it could not be parsed (a string pickles across processes)."""
+    try:
+        return parse_entry(entry, source_id, page_range)
+    except InputError as exc:
+        return str(exc)
+
+
+def write_parsed(store: Store, entry: ManifestEntry, source: Source, parsed: ParsedFile | str) -> FileResult:
+    """Write the Source and all its locations in one transaction (or report the parse failure)."""
+    base = dict(index=entry.index, path=entry.path, kind=entry.kind.value, source_id=source.source_id)
+    if isinstance(parsed, str):
+        return FileResult(**base, status="failed", reason=parsed)
+    with store.transaction():
+        store.put_many([source, *parsed.locations])
+    return FileResult(**base, status="registered", pages=parsed.pages, locations=len(parsed.locations),
+                      warnings=parsed.warnings)
+
+
+def ingest_entry(store: Store, entry: ManifestEntry) -> FileResult:
+    """Register one manifest entry in this process (Source + all its locations in one transaction)."""
+    checked = register_check(store, entry)
+    if isinstance(checked, FileResult):
+        return checked
+    return write_parsed(store, entry, checked, _parse_or_error(entry, checked.source_id))

@@ -1,0 +1,77 @@
+"""`aieco vocab`, `aieco graph build`, `aieco graph render`, `aieco paths`."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+from graph_corpus import register_documents
+
+from aieco.cli import main
+from aieco.store import Store
+
+
+def run(*args):
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result
+
+
+def test_vocab_json():
+    result = run("vocab", "--json")
+    rows = json.loads(result.output)
+    assert result.exit_code == 0 and len(rows) >= 40
+    gdp = next(r for r in rows if r["variable_id"] == "real_gdp")
+    assert gdp["model_variable"] == "real_gdp" and "gdp" in gdp["synonyms"] and gdp["reference"] == "zero"
+
+
+def test_build_paths_and_render(tmp_path):
+    ws = tmp_path / "ws"
+    with Store(ws) as store:
+        register_documents(store)
+    built = run("graph", "build", "--workspace", str(ws), "--json")
+    report = json.loads(built.output)
+    assert built.exit_code == 0 and report["accepted"] > 10 and report["condition"] == "G0"
+
+    result = run("paths", "--from", "tariffs", "--to", "real_gdp", "--as-of", "2024-12-31", "--workspace", str(ws),
+                 "--json")
+    rows = json.loads(result.output)
+    assert result.exit_code == 0 and rows[0]["rank"] == 1
+    top = rows[0]
+    assert set(top) == {"rank", "score", "variables", "signs", "composed_sign", "relations"}
+    assert top["variables"] == ["tariffs", "trade_volumes", "real_gdp"] and top["signs"] == ["-", "+"]
+    assert top["composed_sign"] == "-"
+    first = top["relations"][0]
+    assert set(first) == {"relation_id", "src", "dst", "sign", "quote", "source_id", "page"}
+    assert "tariffs" in first["quote"].lower()
+
+    human = run("paths", "--from", "house_prices", "--to", "real_gdp", "--workspace", str(ws))
+    assert "#1" in human.output and "“" in human.output and "[Housing report, p.2]" in human.output
+
+    out = tmp_path / "g.html"
+    rendered = run("graph", "render", "--out", str(out), "--as-of", "2024-12-31", "--workspace", str(ws))
+    assert rendered.exit_code == 0 and out.exists() and "vis.Network" in out.read_text(encoding="utf-8")
+
+
+def test_paths_on_an_empty_workspace_says_how_to_fix(tmp_path):
+    ws = tmp_path / "ws"
+    Store(ws).close()
+    result = CliRunner().invoke(main, ["paths", "--from", "tariffs", "--to", "real_gdp", "--workspace", str(ws),
+                                       "--json"])
+    assert result.exit_code == 2 and "aieco graph build" in json.loads(result.output)["detail"]
+
+
+def test_paths_with_an_unknown_variable_fails(tmp_path):
+    result = CliRunner().invoke(main, ["paths", "--from", "moon", "--to", "real_gdp", "--workspace",
+                                       str(tmp_path / "ws"), "--json"])
+    assert result.exit_code == 2 and "moon" in json.loads(result.output)["detail"]
+
+
+def test_graph_build_g2_condition(tmp_path):
+    ws = tmp_path / "ws"
+    with Store(ws) as store:
+        register_documents(store)
+    result = run("graph", "build", "--condition", "G2", "--workspace", str(ws), "--json")
+    report = json.loads(result.output)
+    assert result.exit_code == 0 and report["condition"] == "G2" and report["accepted"] > 10
+    bad = CliRunner().invoke(main, ["graph", "build", "--condition", "G9", "--workspace", str(ws)])
+    assert bad.exit_code == 2
