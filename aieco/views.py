@@ -17,6 +17,8 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from aieco.graph.build import GENERATION_ROLES, as_of_relations, load_relations
+from aieco.graph.render import render as render_graph
 from aieco.records import (
     Analysis,
     ChannelQuery,
@@ -234,6 +236,22 @@ def relations_frame(store: Store, *, published_by: date | None = None, condition
                      "review_decision": r.review_decision, "location_id": r.location_id,
                      "source_id": r.source_id})
     return _frame(rows, RELATION_COLUMNS)
+
+
+def as_of_relation_ids(store: Store, as_of: date | None, condition: str,
+                       roles: tuple[str, ...] = tuple(r.value for r in GENERATION_ROLES)) -> list[str]:
+    """Ids of the as-of edge set A(t) of a graph condition (the graph area's definition)."""
+    return [r.relation_id for r in as_of_relations(load_relations(store, condition=condition), as_of,
+                                                   roles=roles, condition=condition)]
+
+
+def channel_graph_html(store: Store, relation_ids: tuple[str, ...], title: str = "Channel graph") -> str:
+    """The interactive pyvis page (resources in-line, works offline) of the given relations."""
+    relations = store.find(Relation, relation_id=list(relation_ids))
+    sources = _sources_by_id(store)
+    locations = {loc.location_id: loc
+                 for loc in store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))}
+    return render_graph(relations, sources, locations, title=title)
 
 
 def graph_conditions(store: Store) -> list[str]:

@@ -1,8 +1,10 @@
-"""Channel graph: signed relations filtered by risk, as-of date and graph condition."""
+"""Channel graph: the as-of edge set A(t) by risk and graph condition, drawn with pyvis; edge details."""
 
 import streamlit as st
+import streamlit.components.v1 as components
 
 from aieco import views
+from aieco.records import Role
 from dashboard.workspace import page_workspace
 
 st.header("Channel graph")
@@ -12,17 +14,26 @@ with page_workspace() as ws:
     if not conditions:
         st.info("No relations yet — run `aieco graph build` (or `aieco demo`) to extract them.")
         st.stop()
-    left, mid, right = st.columns(3)
+    c1, c2, c3, c4 = st.columns(4)
     risk_names = ws.view(views.risks)
-    risk = left.selectbox("Risk", ["all relations", *risk_names])
-    as_of = mid.date_input("Published on or before", value=None, format="YYYY-MM-DD")
-    condition = right.selectbox("Graph condition", conditions)
-    relations = ws.view(views.relations_frame, published_by=as_of, condition=condition)
+    risk = c1.selectbox("Risk", ["all relations", *risk_names])
+    as_of = c2.date_input("As of (publication date)", value=None, format="YYYY-MM-DD",
+                          help="A(t): relations whose source was published on or before this date")
+    condition = c3.selectbox("Graph condition", conditions)
+    roles = c4.multiselect("Source roles", [r.value for r in Role], default=["generation"])
+    ids = ws.view(views.as_of_relation_ids, as_of, condition, tuple(roles))
     if risk != "all relations":
         used = set(ws.view(views.risk_relation_ids, risk))
-        relations = relations[relations["relation_id"].isin(used)].reset_index(drop=True)
-    st.caption(f"{len(relations)} relations between {relations[['src_var', 'dst_var']].stack().nunique()} "
-               "variables")
+        ids = [i for i in ids if i in used]
+    relations = ws.view(views.relations_frame, relation_ids=ids)
+    st.caption(f"{len(relations)} accepted relations between "
+               f"{relations[['src_var', 'dst_var']].stack().nunique()} variables")
+    if relations.empty:
+        st.info("No relation passes these filters.")
+        st.stop()
+
+    html = ws.view(views.channel_graph_html, tuple(ids), f"Channel graph — {risk}")
+    components.html(html, height=780, scrolling=False)
 
     st.subheader("Relations")
     picked = st.dataframe(
@@ -40,7 +51,7 @@ with page_workspace() as ws:
             st.caption(f"{rel['title']} — {rel['publisher']}, {rel['publication_date']}, {where} "
                        f"(location `{rel['location_id']}`)")
     else:
-        st.caption("Select a relation to see its quote, source and page.")
+        st.caption("Select a relation to see its quote, source and page (hovering an edge shows them too).")
 
     st.subheader("Opposing relations")
     opposing = views.opposing_relations(relations)

@@ -47,12 +47,13 @@ with page_workspace() as ws:
             frame.markdown(sentence["rendered"])
             if sentence["status"] != "ok":
                 frame.warning(sentence["failure"])
+            links = frame.container(horizontal=True, gap="small") if sentence["claims"] else frame
             for c in sentence["claims"]:
                 if c["missing"]:
-                    frame.error(f"claim {c['claim_id']} is not registered")
+                    links.error(f"claim {c['claim_id']} is not registered")
                     continue
                 label = f"{c['value']:.{c['rounding']}f} {c['unit']} · {c['variable']} {c['period']} → {c['run_id']}"
-                if frame.button(label, key=f"claim_{sentence['position']}_{c['claim_id']}", type="tertiary",
+                if links.button(label, key=f"claim_{sentence['position']}_{c['claim_id']}", type="tertiary",
                                 icon=":material/link:", help="open its ModelRun and output point"):
                     state.claim_id = c["claim_id"]
     with trace_col:

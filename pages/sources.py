@@ -78,7 +78,7 @@ with page_workspace() as ws:
             result = ingest(ws.store, folder / Path(manifest.name).name,
                             progress=lambda done, total, path: bar.progress(done / total, text=path))
             ws.refresh()
-            counts = result.counts()
+            counts = result.counts
             (st.success if result.ok else st.warning)(
                 f"{counts['registered']} registered, {counts['unchanged']} unchanged, {counts['failed']} failed")
             for failure in result.failures:

@@ -306,4 +306,10 @@ def test_request_form_launches_the_analysis_in_the_background(tmp_path, use_work
         assert any(job.error in e.value for e in at.error)
     else:
         assert job.outcome.analysis_id == analysis_id
-        assert widget(at, "selectbox", "Analysis").value == analysis_id
+        # the status box lists the analysis's stage records
+        stages = next(df.value for df in at.dataframe if list(df.value.columns) == ["stage", "status", "reason",
+                                                                                      "seconds"])
+        assert len(stages) > 0
+        stopped = [p for p in job.outcome.programs if p.status != "completed"]
+        for p in stopped:  # each stop is shown with its stage and reason
+            assert any(f"{p.stopped_stage}" in w.value and p.reason[:30] in w.value for w in at.warning), p

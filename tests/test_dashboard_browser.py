@@ -15,7 +15,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from populated_workspace import build_workspace
+
+from aieco.demo import build_demo, run_demo
+from aieco.records import Report
+from aieco.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -51,8 +54,14 @@ def _wait_until_serving(url: str, proc: subprocess.Popen, log: Path, timeout: fl
 
 @pytest.fixture
 def server(tmp_path: Path):
+    """The demo workspace, built and run offline by the library, served by `streamlit run app.py`."""
     workspace = tmp_path / "ws"
-    ids = build_workspace(workspace, tmp_path / "sources")
+    with Store(workspace) as store:
+        build_demo(store)
+        run_demo(store)
+        reports = [r for r in store.all(Report) if r.status == "passed"]
+    assert reports, "the demo wrote no passed report"
+    ids = {"report_title": reports[0].title}
     port = _free_port()
     log = tmp_path / "streamlit.log"
     env = {**os.environ, "AIECO_WORKSPACE": str(workspace), "PYTHONPATH": str(ROOT),
@@ -89,31 +98,36 @@ def test_report_number_leads_to_its_model_run_export_and_graph_page_draws(server
             expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=30_000)
             page.screenshot(path=shots / "01_request.png", full_page=True)
 
-            # The demo report: its number is a link to the ModelRun and output point.
+            # The demo report: its numbers are links to their ModelRun and output point.
             page.get_by_role("link", name="Reports").click()
-            expect(page.get_by_role("heading", name="Trade fragmentation")).to_be_visible(timeout=20_000)
-            number = page.get_by_role("button", name=ids["macro_run"])
+            expect(page.get_by_role("heading", name=ids["report_title"])).to_be_visible(timeout=30_000)
+            number = page.get_by_role("button", name="→ run_").first
             expect(number).to_be_visible()
+            run_id = number.inner_text().rsplit("→", 1)[1].strip()
             number.click()
             expect(page.get_by_role("heading", name="ModelRun")).to_be_visible(timeout=20_000)
-            expect(page.get_by_text(ids["point_id"]).first).to_be_visible()
             expect(page.get_by_text("Relations and quotes")).to_be_visible(timeout=20_000)
-            expect(page.get_by_text("“higher tariffs reduce trade volumes”")).to_be_visible()
+            expect(page.get_by_text("→ point pt_").first).to_be_visible()
             page.screenshot(path=shots / "02_report_trace.png", full_page=True)
 
-            # Export the HTML report: every number in it links to its output point.
-            with page.expect_download(timeout=30_000) as download:
+            # Export the HTML report: every number in it links to its output point in its run's section.
+            with page.expect_download(timeout=60_000) as download:
                 page.get_by_role("button", name="HTML").click()
             exported = tmp_path / "report.html"
             download.value.save_as(exported)
             html = exported.read_text(encoding="utf-8")
-            assert "Trade fragmentation" in html
-            assert f'href="#pt-{ids["point_id"]}"' in html
+            assert ids["report_title"] in html
+            assert '<a class="num" href="#pt-' in html and f'id="run-{run_id}"' in html
 
             # The channel graph page draws its relations.
             page.get_by_role("link", name="Channel graph").click()
             expect(page.get_by_role("heading", name="Channel graph", exact=True)).to_be_visible(timeout=20_000)
-            expect(page.locator("canvas").first).to_be_visible(timeout=20_000)
+            graph = page.frame_locator("iframe").first  # the pyvis page, embedded with its resources in line
+            canvas = graph.locator("canvas").first
+            expect(canvas).to_be_visible(timeout=30_000)
+            box = canvas.bounding_box()
+            assert box is not None and box["width"] > 300 and box["height"] > 300
+            page.wait_for_timeout(2_000)  # let the physics layout settle before the screenshot
             page.screenshot(path=shots / "03_channel_graph.png", full_page=True)
         finally:
             browser.close()
