@@ -313,3 +313,52 @@ def test_request_form_launches_the_analysis_in_the_background(tmp_path, use_work
         stopped = [p for p in job.outcome.programs if p.status != "completed"]
         for p in stopped:  # each stop is shown with its stage and reason
             assert any(f"{p.stopped_stage}" in w.value and p.reason[:30] in w.value for w in at.warning), p
+
+
+def test_sources_page_checks_eligibility_as_of_a_chosen_date(populated, use_workspace):
+    import datetime as dt
+
+    use_workspace(populated[0])
+    at = open_page("Sources")
+    assert any("2 locations eligible, 1 excluded as of 2024-12-31" in c.value for c in at.caption)
+    excluded = next(df.value for df in at.dataframe if "reason" in df.value.columns and "analysis_id" not in
+                    df.value.columns)
+    assert excluded["reason"].tolist() == ["after_cutoff"]
+    widget(at, "date_input", "Information cutoff").set_value(dt.date(2025, 6, 30)).run()
+    assert any("3 locations eligible, 0 excluded as of 2025-06-30" in c.value for c in at.caption)
+
+
+MANIFEST = """
+[[source]]
+path = "note.txt"
+title = "Uploaded note"
+publisher = "Test Desk"
+publication_date = 2024-05-02
+role = "generation"
+"""
+
+
+def test_sources_page_ingests_an_uploaded_manifest_and_its_files(tmp_path, use_workspace):
+    use_workspace(tmp_path / "ws")
+    at = open_page("Sources")
+    uploaders = at.get("file_uploader")
+    uploaders[0].upload("manifest.toml", MANIFEST.encode(), "application/toml")
+    uploaders[1].upload("note.txt", b"Higher tariffs reduce trade volumes in the euro area.", "text/plain")
+    widget(at, "button", "Ingest").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("1 registered, 0 unchanged, 0 failed" in s.value for s in at.success)
+    at.run()
+    assert "Uploaded note" in " ".join(str(df.value.to_dict()) for df in at.dataframe)
+
+
+def test_sources_page_names_the_bad_manifest_field(tmp_path, use_workspace):
+    use_workspace(tmp_path / "ws")
+    at = open_page("Sources")
+    uploaders = at.get("file_uploader")
+    uploaders[0].upload("manifest.toml", MANIFEST.replace('"generation"', '"gossip"').encode(), "application/toml")
+    uploaders[1].upload("note.txt", b"text", "text/plain")
+    widget(at, "button", "Ingest").click()
+    at.run()
+    assert not at.exception
+    assert any("gossip" in e.value and "fix:" in e.value for e in at.error)
