@@ -7,6 +7,9 @@ computes its views uncached. The issue's target: interactions respond within 1 s
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 from aieco import views
 from aieco.benchmarks import Figure, timed
 from aieco.config import get_settings
@@ -30,22 +33,38 @@ def page_views(store: Store) -> dict[str, list]:
         "request": [lambda: views.analyses_frame(store)],
         "sources": [lambda: views.sources_frame(store), lambda: views.exclusions_frame(store),
                     *([lambda: views.locations_frame(store, source_id)] if source_id else [])],
-        "channel_graph": [lambda: views.relations_frame(store), lambda: views.risks(store)],
+        "channel_graph": [lambda: views.relations_frame(store), lambda: views.risks(store),
+                          lambda: views.channel_graph_html(store, tuple(views.as_of_relation_ids(store, None, "G0")))],
         "paths": [lambda: views.paths_frame(store, analysis), lambda: views.restrictions_frame(store, analysis),
                   lambda: views.derivations_frame(store, analysis)],
         "model_runs": [lambda: views.runs_frame(store, analysis),
                        *([lambda: views.points_frame(store, run_id)] if run_id else [])],
         "bank_capital": [lambda: views.bank_runs(store), lambda: views.validation_frame(store)],
         "reports": [lambda: views.reports_frame(store),
-                    *([lambda: views.report_sentences(store, report_id)] if report_id else [])],
+                    *([lambda: views.report_sentences(store, report_id)] if report_id else []),
+                    *([lambda fmt=fmt: views.report_export(store, report_id, fmt) for fmt in views.EXPORT_FORMATS]
+                      if report_id else [])],
         "audit": [lambda: views.stages_frame(store, analysis), lambda: views.llm_calls_frame(store, analysis)],
     }
 
 
 def run(quick: bool = False) -> list[Figure]:
     workspace = get_settings().workspace
-    if not (workspace / "aieco.db").exists():
-        raise InputError(f"no workspace at {workspace} to measure", fix="run `aieco demo` first")
+    if (workspace / "aieco.db").exists():
+        with Store(workspace) as store:
+            if not views.is_empty(store):
+                return measure_workspace(workspace, quick)
+    # No demo workspace yet: build and run the demo in a scratch folder, as the app's first launch does.
+    from aieco.demo import build_demo, run_demo
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with Store(Path(tmp) / "ws") as store:
+            build_demo(store)
+            run_demo(store)
+        return measure_workspace(Path(tmp) / "ws", quick)
+
+
+def measure_workspace(workspace: Path, quick: bool) -> list[Figure]:
     repeat = 5 if quick else 20
 
     def open_and_digest() -> None:
