@@ -533,26 +533,32 @@ def bank_runs(store: Store) -> list[str]:
     return list(ids)
 
 
-def quantile_profiles(points: pd.DataFrame, variable: str, period: str | None = None) -> go.Figure:
-    """Distribution of a per-bank variable at one period: its stored quantiles, one curve per bank.
+def quantile_ranges(points: pd.DataFrame, variable: str, period: str | None = None) -> go.Figure:
+    """Distribution of a per-bank variable at one period: median and 5–95% range per bank.
 
-    The x axis is the quantile level and the y axis the stored value, so the curve is the
-    bank's quantile function (e.g. of CET1 depletion at the horizon end). ``period``
-    defaults to the last period that carries quantile points.
+    Banks are sorted by their stored median; the bars span their stored p05 to p95 (the
+    lowest and highest quantile levels present). ``period`` defaults to the last period
+    carrying quantile points (for CET1 depletion, the whole horizon).
     """
     sel = with_quantiles(points)
     sel = sel[(sel["variable"] == variable) & sel["entity"].notna() & sel["quantile"].notna()]
     if period is None and len(sel):
         period = max(sel["period"])
     sel = sel[sel["period"] == period]
+    table = sel.pivot_table(index="entity", columns="quantile", values="value", aggfunc="first")
     fig = go.Figure()
-    for bank, group in sel.groupby("entity", sort=True):
-        g = group.sort_values("quantile")
-        fig.add_trace(go.Scatter(x=g["quantile"], y=g["value"], mode="lines+markers", name=str(bank)))
+    if not table.empty:
+        low, high = min(table.columns), max(table.columns)
+        mid = min(table.columns, key=lambda q: abs(q - 0.5))
+        table = table.sort_values(mid)
+        fig.add_trace(go.Scatter(
+            x=table.index, y=table[mid], mode="markers", name=f"{mid:.0%}", marker={"color": "#1f4e79"},
+            error_y={"type": "data", "symmetric": False, "array": table[high] - table[mid],
+                     "arrayminus": table[mid] - table[low], "color": "rgba(31,78,121,0.45)"}))
+        fig.data[0].update(hovertemplate="%{x}: %{y:.3f} (" + f"{low:.0%}–{high:.0%} range)<extra></extra>")
     unit = sel["unit"].iloc[0] if len(sel) else ""
-    fig.update_layout(title=f"{variable} in {period}: quantiles by bank", xaxis_title="quantile level",
-                      yaxis_title=unit, xaxis={"tickformat": ".0%"}, height=360,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h"})
+    fig.update_layout(title=f"{variable} in {period}: median and range by bank", yaxis_title=unit,
+                      xaxis={"type": "category"}, height=380, margin={"l": 10, "r": 10, "t": 40, "b": 10})
     return fig
 
 

@@ -27,7 +27,7 @@ with page_workspace() as ws:
                         key="bank_fan")
         # The depletion distribution of every bank (start minus minimum CET1 ratio), when the run stored it.
         depletion = "cet1_depletion" if "cet1_depletion" in variables else variable
-        st.plotly_chart(views.quantile_profiles(points, depletion), key="bank_dist")
+        st.plotly_chart(views.quantile_ranges(points, depletion), key="bank_dist")
 
     st.subheader("External validation")
     gates = ws.view(views.validation_frame)

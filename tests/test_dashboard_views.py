@@ -137,14 +137,17 @@ def test_stage_views_show_the_stop(populated):
     assert [t.name for t in fig.data] == ["completed", "stopped"]
 
 
-def test_quantile_profiles_show_each_banks_stored_quantiles_at_the_last_period(populated):
+def test_quantile_ranges_show_each_banks_stored_median_and_range_at_the_last_period(populated):
     store, ids = populated
     points = views.points_frame(store, ids["bank_run"])
-    fig = views.quantile_profiles(points, "cet1_ratio")
-    assert [t.name for t in fig.data] == ["Bank A", "Bank B"]
-    stored = sorted((p.quantile, p.value) for p in store.find(ModelOutputPoint, run_id=ids["bank_run"],
-                                                               entity="Bank B", period="2027"))
-    assert list(zip(fig.data[1].x, fig.data[1].y, strict=True)) == stored
+    fig = views.quantile_ranges(points, "cet1_ratio")
+    stored = {(p.entity, p.quantile): p.value for p in store.find(ModelOutputPoint, run_id=ids["bank_run"],
+                                                                   period="2027")}
+    banks = list(fig.data[0].x)
+    assert banks == sorted(banks, key=lambda b: stored[(b, 0.5)])  # sorted by median
+    assert list(fig.data[0].y) == [stored[(b, 0.5)] for b in banks]
+    assert list(fig.data[0].error_y.array) == [stored[(b, 0.95)] - stored[(b, 0.5)] for b in banks]
+    assert list(fig.data[0].error_y.arrayminus) == [stored[(b, 0.5)] - stored[(b, 0.05)] for b in banks]
 
 
 def test_percentile_statistics_are_banded_like_quantiles():
