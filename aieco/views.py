@@ -376,7 +376,7 @@ def restrictions_frame(store: Store, analysis_id: str) -> pd.DataFrame:
 # --------------------------------------------------------------------------- model runs
 
 
-RUN_COLUMNS = ["run_id", "analysis_id", "model_id", "role", "status", "reason", "started_at", "seconds", "seed",
+RUN_COLUMNS = ["run_id", "analysis_id", "model_id", "risk", "role", "status", "reason", "started_at", "seconds", "seed",
                "points", "output_digest", "request_digest", "code_digest", "config_digest", "env_digest",
                "inputs", "diagnostics", "parent_runs", "graph_condition"]
 
@@ -384,7 +384,9 @@ RUN_COLUMNS = ["run_id", "analysis_id", "model_id", "role", "status", "reason", 
 def runs_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
     """The ModelRun table: status, digests, timing and diagnostics."""
     recs = store.find(ModelRun, analysis_id=analysis_id) if analysis_id else list(store.all(ModelRun))
-    rows = [{"run_id": r.run_id, "analysis_id": r.analysis_id, "model_id": r.model_id, "role": r.role,
+    requests = {q.digest(): q for q in store.find(ModelRequest, analysis_id=sorted({r.analysis_id for r in recs}))}
+    rows = [{"run_id": r.run_id, "analysis_id": r.analysis_id, "model_id": r.model_id,
+             "risk": requests[r.request_digest].risk if r.request_digest in requests else None, "role": r.role,
              "status": r.status.value, "reason": r.reason, "started_at": r.started_at,
              "seconds": (r.ended_at - r.started_at).total_seconds(), "seed": r.seed,
              "points": store.count(ModelOutputPoint, run_id=r.run_id),

@@ -15,7 +15,11 @@ with page_workspace() as ws:
         st.info("No bank projections yet — the bank capital models run after an accepted macro scenario "
                 "(`aieco analyze` or `aieco demo`).")
     else:
-        run_id = st.selectbox("Projection run", run_ids)
+        runs = ws.view(views.runs_frame).set_index("run_id")
+        # generation runs (the analysis's projections) before validation runs
+        run_ids = sorted(run_ids, key=lambda r: runs.loc[r, "role"] != "generation")
+        run_id = st.selectbox("Projection run", run_ids, format_func=lambda r: (
+            f"{runs.loc[r, 'model_id']} · {runs.loc[r, 'role']} · {runs.loc[r, 'risk'] or ''} · {r}"))
         points = ws.view(views.points_frame, run_id)
         banks = views.entities(points)
         variables = views.model_variables(points, with_entity=True)
