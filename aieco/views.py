@@ -79,21 +79,35 @@ def _sources_by_id(store: Store) -> dict[str, Source]:
 # --------------------------------------------------------------------------- analyses and stages
 
 
-ANALYSIS_COLUMNS = ["analysis_id", "label", "created_at", "status", "stopped_stage", "reason", "stages"]
+ANALYSIS_COLUMNS = ["analysis_id", "label", "created_at", "completed", "stopped", "failed"]
+STOP_COLUMNS = ["analysis_id", "stage", "status", "reason", "ended_at"]
+
+
+def _latest_attempts(store: Store, analysis_id: str) -> list[StageRecord]:
+    """The last recorded attempt of each stage (a resumed analysis records a stage again)."""
+    latest: dict[str, StageRecord] = {}
+    for rec in store.find(StageRecord, analysis_id=analysis_id):
+        latest[rec.stage] = rec
+    return list(latest.values())
 
 
 def analyses_frame(store: Store) -> pd.DataFrame:
-    """Every analysis with the outcome of its latest stage attempt."""
+    """Every analysis with how many of its stages completed, stopped and failed (latest attempts)."""
     rows = []
     for an in store.all(Analysis):
-        stages = store.find(StageRecord, analysis_id=an.analysis_id)
-        last = stages[-1] if stages else None
-        status = last.status.value if last else "not started"
-        stopped = last.stage if last and last.status.value != "completed" else ""
+        statuses = [r.status.value for r in _latest_attempts(store, an.analysis_id)]
         rows.append({"analysis_id": an.analysis_id, "label": an.label or an.analysis_id,
-                     "created_at": an.created_at, "status": status, "stopped_stage": stopped,
-                     "reason": last.reason if last else "", "stages": len({s.stage for s in stages})})
+                     "created_at": an.created_at, **{k: statuses.count(k) for k in ("completed", "stopped", "failed")}})
     return _frame(rows, ANALYSIS_COLUMNS)
+
+
+def stops_frame(store: Store) -> pd.DataFrame:
+    """Every stage whose latest attempt stopped or failed, with its reason (a stop is a result)."""
+    rows = [{"analysis_id": an.analysis_id, "stage": r.stage, "status": r.status.value, "reason": r.reason,
+             "ended_at": r.ended_at}
+            for an in store.all(Analysis) for r in _latest_attempts(store, an.analysis_id)
+            if r.status.value != "completed"]
+    return _frame(rows, STOP_COLUMNS)
 
 
 def analysis_ids(store: Store) -> list[str]:

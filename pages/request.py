@@ -140,5 +140,7 @@ with page_workspace() as ws:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
     else:
         st.dataframe(analyses, hide_index=True, width="stretch")
-        for _, a in analyses[analyses["status"].isin(["stopped", "failed"])].iterrows():
-            st.warning(f"{a['label']}: {a['status']} at stage **{a['stopped_stage']}** — {a['reason']}")
+        labels = dict(zip(analyses["analysis_id"], analyses["label"], strict=True))
+        for _, stop in ws.view(views.stops_frame).iterrows():
+            st.warning(f"{labels[stop['analysis_id']]}: {stop['status']} at stage **{stop['stage']}** — "
+                       f"{stop['reason']}")

@@ -132,7 +132,9 @@ def test_stage_views_show_the_stop(populated):
     assert stages["status"].tolist() == ["completed", "completed", "stopped"]
     assert stages["seconds"].tolist() == [1.0, 1.0, 1.0]
     analyses = views.analyses_frame(store)
-    assert analyses.iloc[0][["status", "stopped_stage"]].tolist() == ["stopped", "restrictions"]
+    assert analyses.iloc[0][["completed", "stopped", "failed"]].tolist() == [2, 1, 0]
+    stops = views.stops_frame(store)
+    assert stops[["stage", "status"]].values.tolist() == [["restrictions", "stopped"]]
     fig = views.stage_timeline(store, ids["analysis_id"])
     assert [t.name for t in fig.data] == ["completed", "stopped"]
 
