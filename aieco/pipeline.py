@@ -238,7 +238,9 @@ def _program_outcome(analysis_id: str, risk: str, repetition: int, run: RunOutco
     return ProgramOutcome(
         analysis_id, risk, repetition, run.status, stage, run.reason,
         rpt.get("report_id") if run.status == "completed" else None,
-        selected_paths=tuple(s["path_id"] for s in sel["selections"]) if sel else (),
+        # a path is named by its query and relation sequence: path ids carry the analysis id
+        selected_paths=tuple(sorted(f"{s['query_id']}:{'>'.join(s['relation_ids'])}" for s in sel["selections"]))
+        if sel else (),
         warning_subjects=tuple(sorted({w["subject"] for w in sel.get("warnings", [])})) if sel else (),
         reached=sel is not None)
 
@@ -248,16 +250,19 @@ def analyze(store: Store, request: Any, *, backend: str | None = None, progress:
     """Run the algorithm for ``request`` (an AnalysisRequest): every repetition, every risk program.
 
     ``backend`` overrides the request's backend (the analysis id follows the request, so
-    another backend is another analysis). A stop ends only its risk program; re-running
+    another backend is another analysis) — except ``replay``, which re-executes the recorded
+    analysis: the request keeps its recorded backend, so in a workspace built from the same
+    sources every id is the recorded one. A stop ends only its risk program; re-running
     resumes after the last completed stage of each program with the same ids.
     """
     from aieco.agents import model_request
     from aieco.llm import LLMClient, make_backend
     from aieco.stages import risk_stages, shared_stages
 
-    if backend is not None and backend != request.backend:
-        request = request.model_copy(update={"backend": backend})
-    engine = llm_backend or make_backend(request.backend, store=store, replay_from=replay_from)
+    engine_name = backend or request.backend
+    if engine_name not in ("replay", request.backend):
+        request = request.model_copy(update={"backend": engine_name})
+    engine = llm_backend or make_backend(engine_name, store=store, replay_from=replay_from)
     programs: list[ProgramOutcome] = []
     first_id = request.analysis_id
     for rep in range(1, request.repetitions + 1):

@@ -21,6 +21,7 @@ from typing import Any
 
 from aieco.agents import consistency, coordinator, evidence, execution, model_request, report, testing
 from aieco.config import get_settings
+from aieco.errors import StageStopped
 from aieco.llm.base import LLMClient
 from aieco.models import registry
 from aieco.pipeline import Stage, StageContext
@@ -93,12 +94,9 @@ def register_models() -> list[str]:
     from aieco.models import macro
 
     macro.ensure_registered()
-    try:
-        from aieco.models.bank import register_bank_models
-    except ImportError:  # the bank capital area is not installed in this checkout
-        pass
-    else:
-        register_bank_models()
+    from aieco.models.bank.spec import register_bank_models
+
+    register_bank_models()
     return sorted(e.spec.model_id for e in registry.registered())
 
 
@@ -124,7 +122,7 @@ def request_checks(ctx: StageContext) -> dict[str, Any]:
     missing = [m for m in req.models if m not in available]
     if missing:
         problems.append(f"models {missing} are not registered (registered: {available})")
-    if req.years[0] <= req.cutoff.year - 1:
+    if req.years[0] <= req.cutoff.year:
         problems.append(f"horizon {req.horizon} starts before the information cutoff {req.cutoff}")
     if req.retrieval_condition == "document":
         problems.append("the document retrieval condition derives no channel and cannot feed restriction "
@@ -197,24 +195,36 @@ def retrieval(ctx: StageContext) -> dict[str, Any]:
 
 
 def graph_search(ctx: StageContext) -> dict[str, Any]:
-    """Enumerate admissible signed paths per registered channel query (≤ max_len relations, top k)."""
-    from aieco.graph import paths as graph_paths
+    """Enumerate admissible signed paths per registered channel query in A(t) (≤ max_len relations, top k).
+
+    The LLM writes no graph query: the queries are the request's registration. An empty
+    admissible set for a query stops the risk program (the other queries' paths are kept).
+    """
+    from aieco.graph.build import as_of_graph
+    from aieco.graph.paths import enumerate_paths, search_channels
 
     req = request_of(ctx)
-    roles = shared(ctx, "planning")["admissible_roles"]
+    specs = req.risk(risk_of(ctx)).channels
     queries = req.channel_queries(risk_of(ctx))
-    ctx.store.put_many(queries)
-    found: dict[str, list[str]] = {}
-    for spec, query in zip(req.risk(risk_of(ctx)).channels, queries, strict=True):
-        paths = graph_paths.find_paths(ctx.store, query, analysis_id=ctx.analysis_id, as_of=req.cutoff,
-                                       roles=roles, jurisdictions=req.jurisdictions, **conditions(ctx))
-        found[spec.id] = [p.path_id for p in paths]
-    if not any(found.values()):
-        ctx.stop(f"no admissible path for any channel query of {risk_of(ctx)} "
-                 f"({', '.join(found)}) in graph {req.graph_condition} as of {req.cutoff}")
-    return {"paths": found, "queries": {spec.id: q.query_id for spec, q in
-                                        zip(req.risk(risk_of(ctx)).channels, queries, strict=True)},
-            "missing": [q for q, ids in found.items() if not ids]}
+    graph = as_of_graph(ctx.store, req.cutoff, roles=shared(ctx, "planning")["admissible_roles"],
+                        scope=req.jurisdictions, condition=req.graph_condition)
+    ids = {spec.id: q.query_id for spec, q in zip(specs, queries, strict=True)}
+    if req.retrieval_condition == "graph":
+        found = search_channels(ctx.store, graph, queries, analysis_id=ctx.analysis_id,
+                                graph_condition=req.graph_condition)
+    else:  # the same enumeration, with the retrieval condition written on every path
+        found = {}
+        for q in queries:
+            found[q.query_id] = [Path.create(**{**p.model_dump(exclude={"path_id"}),
+                                                "retrieval_condition": req.retrieval_condition})
+                                 for p in enumerate_paths(graph, q, analysis_id=ctx.analysis_id,
+                                                          graph_condition=req.graph_condition)]
+        ctx.store.put_many([*queries, *(p for ps in found.values() for p in ps)])
+        empty = [spec.id for spec in specs if not found[ids[spec.id]]]
+        if empty:
+            ctx.stop(f"no admissible path for channel queries {', '.join(empty)} of {risk_of(ctx)}")
+    return {"paths": {spec.id: [p.path_id for p in found[ids[spec.id]]] for spec in specs}, "queries": ids,
+            "graph_edges": graph.number_of_edges()}
 
 
 def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
@@ -267,21 +277,30 @@ def path_selection(ctx: StageContext) -> dict[str, Any]:
 
 
 def restriction_derivation(ctx: StageContext) -> dict[str, Any]:
-    """Compose each selected path's sign; refuse contradicting paths; derive prioritised restrictions."""
-    from aieco.scenario import restrictions as derive
+    """Compose each selected path's sign; refuse contradicting paths; derive prioritised restrictions.
+
+    Fewer restrictions than the admissible models need stops the risk program here, before
+    any model call, with the derivation record naming every assessed path (paper §5.4).
+    """
+    from aieco.scenario.derive import derive_restrictions, record_derivation
 
     req = request_of(ctx)
     found = earlier(ctx, "graph_search")
     selection = earlier(ctx, "path_selection")
     paths = ctx.store.find(Path, path_id=[s["path_id"] for s in selection["selections"]])
     queries = ctx.store.find(ChannelQuery, query_id=list(found["queries"].values()))
-    derivation = derive.derive_for_risk(ctx.store, analysis_id=ctx.analysis_id, risk=risk_of(ctx),
-                                        queries=queries, paths=paths, **conditions(ctx))
-    if derivation.status == "stopped":
-        ctx.stop(f"restriction derivation refused the risk program before any model call: {derivation.reason} "
-                 f"(derivation {derivation.derivation_id})")
-    return {"derivation_id": derivation.derivation_id, "restriction_ids": derivation.restriction_ids,
-            "registration_digest": derivation.registration_digest, "horizon": req.horizon}
+    register_models()
+    needs = [e.spec.min_restrictions for e in registry.registered() if e.spec.model_id in req.models]
+    outcome = derive_restrictions(ctx.analysis_id, risk_of(ctx), queries, paths, min_restrictions=min(needs or [1]),
+                                  **conditions(ctx))
+    try:
+        restrictions = record_derivation(ctx.store, outcome)
+    except StageStopped as stop:
+        ctx.stop(f"restriction derivation stopped the program before any model call: {stop.reason} "
+                 f"(derivation {outcome.derivation.derivation_id})")
+    return {"derivation_id": outcome.derivation.derivation_id,
+            "restriction_ids": [r.restriction_id for r in restrictions],
+            "registration_digest": outcome.derivation.registration_digest}
 
 
 def _offered(req: AnalysisRequest) -> list[model_request.OfferedOutput]:
@@ -343,11 +362,15 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
     req = request_of(ctx)
 
     def inputs(spec: Any) -> dict[str, Any]:
-        if spec.model_id == macro.MODEL_ID:
-            return {"observations": macro.workspace_observations(ctx.store),
-                    "restrictions": macro.restriction_payload(restrictions),
-                    "cutoff": req.cutoff.isoformat()}
-        return {"restrictions": [r.model_dump(mode="json") for r in restrictions], "cutoff": req.cutoff.isoformat()}
+        if spec.model_id != macro.MODEL_ID:
+            ctx.stop(f"the pipeline has no input builder for model {spec.model_id}")
+        observations = macro.workspace_observations(ctx.store)
+        missing = sorted(set(macro.VARIABLES) - set(observations["variable"]))
+        if missing:
+            ctx.stop(f"no quarterly observed values in the workspace for {', '.join(missing)}; "
+                     f"load the data before the analysis")
+        return {"observations": observations, "restrictions": macro.restriction_payload(restrictions),
+                "cutoff": req.cutoff.isoformat()}
 
     return inputs
 
@@ -380,14 +403,14 @@ def execution_stage(ctx: StageContext) -> dict[str, Any]:
 
 
 def application(ctx: StageContext) -> dict[str, Any]:
-    """Bank capital on each completed macro run's selected scenario (its own ModelRuns)."""
-    from aieco.models.bank import project_bank_capital
+    """Bank capital (FE-OLS and FE-QAR) under each completed macro run's selected scenario."""
+    from aieco.models.bank.spec import run_bank_models
 
-    runs = ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"])
-    results = {}
-    for run in runs:
-        bank_runs = project_bank_capital(ctx.store, run, seed=request_of(ctx).seed(ctx.extra.get("repetition", 1)))
-        results[run.run_id] = [b.run_id for b in bank_runs]
+    seed = request_of(ctx).seed(ctx.extra.get("repetition", 1))
+    results: dict[str, Any] = {}
+    for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
+        bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx))
+        results[run.run_id] = {b.run_id: b.status.value for b in bank}
     return {"bank_runs": results}
 
 

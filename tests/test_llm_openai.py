@@ -231,8 +231,10 @@ def test_replay_reproduces_recorded_calls_including_refusals(store, server, tmp_
         replay.run(ECHO, Echo(word="never asked"), stage="s")
     assert "no recorded answer" in missing.value.reason
     assert len(server.requests) == 2
-    statuses = [x.status for x in store.find(LLMCall, analysis_id="an_replay")]
-    assert statuses == ["ok", "http_error", "replay_missing"]
+    replayed = store.find(LLMCall, analysis_id="an_replay")
+    assert [x.status for x in replayed] == ["ok", "http_error", "replay_missing"]
+    assert (replayed[0].input_tokens, replayed[0].cost_usd) == (100, 0.0)  # recorded tokens, no new spend
+    assert replayed[0].raw_response == store.find(LLMCall, analysis_id="an_test")[0].raw_response
 
 
 def test_replay_of_offline_calls(store):

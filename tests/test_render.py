@@ -205,3 +205,15 @@ def test_run7_trade_text_contraction_with_positive_growth_is_caught(store):
     r = resolve_claim(store, cid)
     found = direction_violations([s], {cid: (r.value, r.claim)})
     assert [v.text for v in found] == ["contraction"]
+
+
+@pytest.mark.parametrize("publisher,title,expected", [
+    ("ECB FSR", "ECB FSR", "(ECB FSR, 2024, p. 5)"),
+    ("ECB Occasional Paper", "ECB Occasional Paper: Housing 2024", "(ECB Occasional Paper, Housing 2024, p. 5)"),
+    ("BIS", "Quarterly Review, March", "(BIS, Quarterly Review, March 2024, p. 5)"),
+])
+def test_short_reference_does_not_repeat_the_publisher(publisher, title, expected):
+    src = Source.create(path="x.pdf", sha256="1" * 64, publisher=publisher, publication_date=date(2024, 5, 1),
+                        title=title, retrieved_at=utc_now(), role="generation", kind=SourceKind.pdf)
+    loc = SourceLocation.create(source_id=src.source_id, kind="passage", page=5, text="t", parser_version="p")
+    assert short_reference(src, loc) == expected

@@ -8,6 +8,7 @@ the same numeric contract and attribution rules before and after rendering
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from aieco.llm.base import Prompt, Task
@@ -35,11 +36,19 @@ TASK: Task[ReportContext, ReportDraft] = Task(
     offline=write_report)
 
 
-def _label(variable: str) -> str:
+def label(variable: str) -> str:
+    """A readable variable name for prose: the vocabulary label without its parenthetical
+    detail ("Long-term interest rate (10-year …)" → "long-term interest rate"), so no digit
+    of a definition can enter the report text."""
     from aieco.vocab import load_vocabulary
 
     vocab = load_vocabulary()
-    return vocab.get(variable).label if variable in vocab else variable.replace("_", " ")
+    if variable not in vocab:
+        return variable.replace("_", " ")
+    text = re.sub(r"\s*\([^)]*\)", "", vocab.get(variable).label).strip()
+    words = text.split()
+    # keep acronyms (GDP, CET1), lower-case ordinary words: the label sits mid-sentence
+    return " ".join(w if w.isupper() or any(c.isdigit() for c in w) else w.lower() for w in words)
 
 
 def context(store: Store, *, analysis_id: str, request: Any, risk: str, selections: list[dict[str, Any]],
@@ -52,7 +61,7 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
     locations = {loc.location_id: loc for loc in
                  store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))}
     briefs = [RelationBrief(relation_id=r.relation_id, src_var=r.src_var, dst_var=r.dst_var,
-                            src_label=_label(r.src_var), dst_label=_label(r.dst_var), sign=r.sign.value,
+                            src_label=label(r.src_var), dst_label=label(r.dst_var), sign=r.sign.value,
                             reference=short_reference(sources[r.source_id], locations[r.location_id]))
               for r in relations if r.sign.value in ("+", "-")]
     claims = store.find(Claim, claim_id=claim_ids)
@@ -61,7 +70,7 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
     for c in sorted(claims, key=lambda c: (c.period, c.variable)):
         value = points[c.point_id].value if c.point_id in points else None
         sign = None if value is None else (1 if value > 0 else -1 if value < 0 else 0)
-        claim_briefs.append(ClaimBrief(claim_id=c.claim_id, variable=c.variable, label=_label(c.variable),
+        claim_briefs.append(ClaimBrief(claim_id=c.claim_id, variable=c.variable, label=label(c.variable),
                                        period=c.period, unit=c.unit, transformation=c.transformation, sign=sign))
     spec = request.risk(risk)
     return ReportContext(analysis_id=analysis_id, risk=risk,

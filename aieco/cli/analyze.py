@@ -47,7 +47,9 @@ def report_paths(store: Any, report_ids: list[str], folder: Path) -> dict[str, s
     folder.mkdir(parents=True, exist_ok=True)
     out = {}
     for rid in report_ids:
-        out[rid] = str(export_report(store, rid, "html", folder / f"{rid}.html"))
+        path = folder / f"{rid}.html"
+        path.write_bytes(export_report(store, rid, "html"))
+        out[rid] = str(path)
     return out
 
 

@@ -25,7 +25,7 @@ Step = Callable[[str], None]
 def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> dict[str, Any]:
     """Corpus → ingest → graph (G0) → macro observations, in ``workspace``; returns the counts."""
     from aieco.demo.build import build_demo_sources
-    from aieco.graph.build import build_graph
+    from aieco.extraction.build import build_relations
     from aieco.sources.registry import ingest
 
     say = progress or (lambda _m: None)
@@ -39,14 +39,14 @@ def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> d
 
         raise InputError(f"the demo corpus did not ingest cleanly: {report.failures}", where=str(manifest))
     say("extracting relations and building the G0 graph")
-    graph = build_graph(store, condition="G0")
+    graph = build_relations(store, condition="G0").model_dump(mode="json")
     say("loading the synthetic macro dataset")
     observations = load_macro_observations(store)
     return {"manifest": str(manifest), "ingest": report.counts, "graph": graph, "observations": observations}
 
 
 def load_macro_observations(store: Store) -> int:
-    """Store the shipped synthetic quarterly dataset as ObservedValues (labelled synthetic)."""
+    """Store the shipped synthetic quarterly dataset (series keys SYNTHETIC.…) as ObservedValues."""
     from aieco.demo.macro import load_demo_observations
     from aieco.models.macro import store_observations
 

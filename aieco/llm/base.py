@@ -193,7 +193,9 @@ class LLMClient:
             response_digest=sha256_hex(answer.raw_response),
             parsed=parsed.model_dump(mode="json") if parsed is not None else None,
             input_tokens=answer.input_tokens, output_tokens=answer.output_tokens,
-            cost_usd=self.cost(answer.returned_model or self.model, answer.input_tokens, answer.output_tokens),
+            # a replayed answer costs nothing; its recorded tokens are kept for comparison
+            cost_usd=0.0 if self.backend.name == "replay" else
+            self.cost(answer.returned_model or self.model, answer.input_tokens, answer.output_tokens),
             status=answer.status, error=answer.error, started_at=started, ended_at=utc_now())
         self.store.put(call)
         return call

@@ -200,17 +200,29 @@ def render_date(value: str, cutoff: date | None, horizon: str) -> str:
 
 def short_reference(source: Source, location: SourceLocation) -> str:
     """``(ESRB, Adverse scenario 2018, p. 5)``: publisher, short title with year, page or cell."""
-    title = str(source.series.get("short_title") or _shorten(source.title))
+    title = str(source.series.get("short_title") or source.title)
+    # A title that repeats its publisher ("ECB Financial Stability Review" by "ECB Financial Stability
+    # Review") would print the name twice; keep only what the title adds.
+    if title.lower().startswith(source.publisher.lower()):
+        title = title[len(source.publisher):].lstrip(" :-–—,")
+    title = _shorten(title) if title else ""
     year = source.publication_date.year if source.publication_date else None
     if year is not None and str(year) not in title:
-        title = f"{title} {year}"
+        title = f"{title} {year}".strip()
+    if not title:
+        return f"({source.publisher}, {where_of(location)})"
+    return f"({source.publisher}, {title}, {where_of(location)})"
+
+
+def where_of(location: SourceLocation) -> str:
+    """Page, sheet!cell or cell of a location, as a reference prints it."""
     if location.page is not None:
         where = f"p. {location.page}"
     elif location.sheet:
         where = f"{location.sheet}!{location.cell}" if location.cell else location.sheet
     else:
         where = location.cell or location.kind
-    return f"({source.publisher}, {title}, {where})"
+    return where
 
 
 def _shorten(title: str, words: int = 5) -> str:
