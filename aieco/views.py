@@ -336,7 +336,7 @@ def paths_frame(store: Store, analysis_id: str) -> pd.DataFrame:
     """Ranked candidate paths of an analysis with S(C), composed sign and outcome.
 
     The outcome and its reason come from the stored Derivation of each risk, which lists
-    every assessed path; a path no derivation assessed shows as "not assessed".
+    every assessed (selected) path; a candidate the path selection left out shows as "not selected".
     """
     assessed: dict[str, dict[str, Any]] = {}
     for d in store.find(Derivation, analysis_id=analysis_id):
@@ -353,7 +353,7 @@ def paths_frame(store: Store, analysis_id: str) -> pd.DataFrame:
         rows.append({"risk": p.risk, "query": label, "rank": p.rank, "channel": " → ".join(p.variables),
                      "signs": " ".join(s.value for s in p.signs), "composed_sign": p.composed_sign.value,
                      "score": p.score, "mean_confidence": p.mean_confidence, "n_docs": p.n_docs,
-                     "outcome": a.get("outcome", "not assessed"), "why": a.get("reason", ""),
+                     "outcome": a.get("outcome", "not selected"), "why": a.get("reason", ""),
                      "graph_condition": p.graph_condition, "path_id": p.path_id})
     frame = _frame(rows, PATH_COLUMNS)
     return frame.sort_values(["risk", "query", "rank"], kind="stable").reset_index(drop=True)
