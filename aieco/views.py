@@ -525,17 +525,29 @@ def entities(points: pd.DataFrame) -> list[str]:
 # --------------------------------------------------------------------------- bank capital
 
 
-GATE_COLUMNS = ["model_id", "metric", "value", "threshold", "gate_passed", "detail", "run_id"]
+GATE_COLUMNS = ["model_id", "metric", "value", "rule", "threshold", "gate_passed", "detail", "run_id"]
+
+
+def _threshold(thresholds: dict[str, float], metric: str) -> tuple[str, float | None]:
+    """The stored threshold of a metric: ``<metric>_max`` (value ≤), ``<metric>_min`` (≥) or ``<metric>``."""
+    if f"{metric}_max" in thresholds:
+        return "≤", thresholds[f"{metric}_max"]
+    if f"{metric}_min" in thresholds:
+        return "≥", thresholds[f"{metric}_min"]
+    return ("", thresholds[metric]) if metric in thresholds else ("", None)
 
 
 def validation_frame(store: Store) -> pd.DataFrame:
-    """Validation metrics against their thresholds, one row per metric, with the gate."""
+    """Validation metrics of each gate; the thresholded ones first, with their rule and the gate."""
     rows = []
     for g in store.all(ValidationGate):
+        gated, other = [], []
         for metric, value in sorted(g.metrics.items()):
-            threshold = g.thresholds.get(metric)
-            rows.append({"model_id": g.model_id, "metric": metric, "value": value, "threshold": threshold,
-                         "gate_passed": g.passed, "detail": g.detail, "run_id": g.run_id})
+            rule, threshold = _threshold(g.thresholds, metric)
+            (gated if threshold is not None else other).append(
+                {"model_id": g.model_id, "metric": metric, "value": value, "rule": rule, "threshold": threshold,
+                 "gate_passed": g.passed, "detail": g.detail, "run_id": g.run_id})
+        rows += gated + other
     # Per-metric verdicts are the bank area's to decide; the table shows the stored gate verdict.
     return _frame(rows, GATE_COLUMNS)
 

@@ -161,8 +161,9 @@ def _write(store: Store, source_dir: Path) -> dict[str, str]:
     bank = execute(store, RegisteredModel(_spec("test_bank", "tests.populated_workspace:_bank_model", [cet1]),
                                           _bank_model), model_request, {"scenario": {"run": macro.run_id}}, seed=7,
                    parent_runs=[macro.run_id])
-    store.put(ValidationGate.create(model_id="test_bank", run_id=bank.run_id, metrics={"mae": 1.2, "spearman": 0.6},
-                                    thresholds={"mae": 2.0, "spearman": 0.5}, passed=True))
+    store.put(ValidationGate.create(model_id="test_bank", run_id=bank.run_id,
+                                    metrics={"mae": 1.2, "spearman": 0.6, "n_banks": 2.0},
+                                    thresholds={"mae_max": 2.0, "spearman_min": 0.5}, passed=True))
 
     claim = store.require(Claim, claim_spec.claim_id)
     draft = ReportDraft(title="Trade fragmentation", risk="trade_fragmentation", sentences=[

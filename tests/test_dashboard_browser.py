@@ -15,8 +15,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from dashboard_demo import demo_workspace
 
-from aieco.demo import build_demo, run_demo
 from aieco.records import Report
 from aieco.store import Store
 
@@ -53,12 +53,10 @@ def _wait_until_serving(url: str, proc: subprocess.Popen, log: Path, timeout: fl
 
 
 @pytest.fixture
-def server(tmp_path: Path):
+def server(tmp_path: Path, tmp_path_factory):
     """The demo workspace, built and run offline by the library, served by `streamlit run app.py`."""
-    workspace = tmp_path / "ws"
+    workspace = demo_workspace(tmp_path_factory)
     with Store(workspace) as store:
-        build_demo(store)
-        run_demo(store)
         reports = [r for r in store.all(Report) if r.status == "passed"]
     assert reports, "the demo wrote no passed report"
     ids = {"report_title": reports[0].title}

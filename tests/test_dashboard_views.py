@@ -123,7 +123,9 @@ def test_bank_views_per_entity(populated):
     assert views.model_variables(points, with_entity=True) == ["cet1_ratio"]
     assert views.model_variables(points) == []
     gates = views.validation_frame(store)
-    assert gates[["metric", "value", "threshold"]].values.tolist() == [["mae", 1.2, 2.0], ["spearman", 0.6, 0.5]]
+    assert gates[["metric", "value", "rule"]].values.tolist() == [
+        ["mae", 1.2, "≤"], ["spearman", 0.6, "≥"], ["n_banks", 2.0, ""]]
+    assert gates["threshold"].tolist()[:2] == [2.0, 0.5] and pd.isna(gates["threshold"].iloc[2])
 
 
 def test_stage_views_show_the_stop(populated):
