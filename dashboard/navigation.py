@@ -20,5 +20,6 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/model_runs.py", "Model runs", ":material/monitoring:"),
     PageEntry("pages/bank_capital.py", "Bank capital", ":material/account_balance:"),
     PageEntry("pages/reports.py", "Reports", ":material/description:"),
+    PageEntry("pages/evaluation.py", "Evaluation", ":material/query_stats:"),
     PageEntry("pages/audit.py", "Audit", ":material/fact_check:"),
 )

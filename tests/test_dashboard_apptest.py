@@ -52,7 +52,7 @@ def widget(at: AppTest, kind: str, label: str):
 
 
 PAGE_TITLES = ["Request", "Sources", "Channel graph", "Paths & restrictions", "Model runs", "Bank capital",
-               "Reports", "Audit"]
+               "Reports", "Evaluation", "Audit"]
 
 
 def test_navigation_lists_every_page_of_the_issue():
@@ -89,6 +89,7 @@ def test_page_on_the_demo_workspace_renders_without_error(title, tmp_path_factor
         "Bank capital": lambda: len(at.get("plotly_chart")) == 2 or any("No bank projections" in i.value
                                                                          for i in at.info),
         "Reports": lambda: len(at.get("download_button")) == 5,
+        "Evaluation": lambda: any("No evaluation yet" in i.value for i in at.info),
         "Audit": lambda: len(at.get("plotly_chart")) == 1,
     }[title]
     assert present(), f"the {title} page lacks its key element on the demo"
@@ -110,6 +111,7 @@ def test_page_on_a_populated_workspace_renders_its_records(title, populated, use
         "Model runs": [ids["macro_run"], "acceptance_share"],
         "Bank capital": ["spearman"],
         "Reports": [],
+        "Evaluation": [],
         "Audit": ["restrictions", "report_writing"],
     }[title]
     for text in expect:
