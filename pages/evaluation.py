@@ -109,7 +109,8 @@ with page_workspace() as ws:
         st.plotly_chart(evaluation_views.risk_measure_figure(risks), key="risk_measures")
         st.caption("Measures per initiating risk; *mean* is the descriptive average over risks.")
         per_risk = risks.set_index("risk").T.rename_axis("measure")
-        st.dataframe(per_risk, width="stretch", column_config=measure_columns(per_risk, SHARE), key="risks_table")
+        st.dataframe(per_risk, width="stretch", height=35 * (len(per_risk) + 1) + 3,  # every measure visible
+                     column_config=measure_columns(per_risk, SHARE), key="risks_table")
         st.markdown("**Per benchmark channel**")
         channels = tables["channels"]
         st.dataframe(channels, hide_index=True, width="stretch", column_config=measure_columns(channels),
