@@ -129,7 +129,7 @@ def request_checks(ctx: StageContext) -> dict[str, Any]:
                         "derivation; use graph or hybrid")
     refuse(ctx, problems, "request refused")
     return {"accepted": True, "risks": [r.name for r in req.risks], "models": list(req.models),
-            "request_digest": digest(req.as_dict())}
+            "request_digest": digest(req.as_dict()), "settings_digest": settings_digest()}
 
 
 def planning(ctx: StageContext) -> dict[str, Any]:
@@ -498,4 +498,5 @@ def risk_stages(risk: str) -> list[Stage]:
 
 
 def settings_digest() -> str:
+    """Digest of every setting (no secret is a setting: keys stay in the environment)."""
     return digest(get_settings().model_dump(mode="json"))
