@@ -72,3 +72,21 @@ def test_an_empty_workspace_stops_at_eligibility_and_a_rerun_resumes_there(store
     assert [p.as_json() for p in again.programs] == [p.as_json() for p in out.programs]
     assert records[:3] == first and [r.stage for r in records[3:]] == ["eligibility"]  # only the stop re-ran
     assert store.count(LLMCall, analysis_id=out.analysis_id) == 1  # the accepted plan is reused, not re-asked
+
+
+def test_a_changed_setting_reruns_the_stages_instead_of_resuming(store, monkeypatch):
+    from aieco.config import get_settings
+
+    request = edited(outcomes=["moon_phase"])  # stops at the first stage, which is enough here
+    analyze(store, request)
+    analyze(store, request)
+    assert store.count(StageRecord, analysis_id=request.analysis_id) == 2  # the stop re-ran, nothing else
+    monkeypatch.setenv("AIECO_RETRIEVAL__TOP_K", "7")
+    get_settings.cache_clear()
+    try:
+        analyze(store, request)
+    finally:
+        monkeypatch.delenv("AIECO_RETRIEVAL__TOP_K")
+        get_settings.cache_clear()
+    digests = {r.input_digest for r in store.find(StageRecord, analysis_id=request.analysis_id)}
+    assert len(digests) == 2
