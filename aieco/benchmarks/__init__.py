@@ -22,6 +22,7 @@ SECTIONS: dict[str, str] = {
     "pipeline": "aieco.benchmarks.pipeline",
     "reporting": "aieco.benchmarks.reporting",
     "graph": "aieco.benchmarks.graph",
+    "evaluation": "aieco.benchmarks.evaluation",
 }
 
 
