@@ -223,8 +223,10 @@ def graph_search(ctx: StageContext) -> dict[str, Any]:
         empty = [spec.id for spec in specs if not found[ids[spec.id]]]
         if empty:
             ctx.stop(f"no admissible path for channel queries {', '.join(empty)} of {risk_of(ctx)}")
+    # the digest of A(t) itself: the relation ids the enumeration could use (paper, "Evaluation Records")
     return {"paths": {spec.id: [p.path_id for p in found[ids[spec.id]]] for spec in specs}, "queries": ids,
-            "graph_edges": graph.number_of_edges()}
+            "graph_edges": graph.number_of_edges(),
+            "graph_digest": digest(sorted(k for _, _, k in graph.edges(keys=True)))}
 
 
 def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
