@@ -273,3 +273,19 @@ def test_cli_demo_builds_from_nothing_and_writes_reports(tmp_path, small_draws):
     for a in done:
         html = Path(data["report_paths"][a["report_id"]]).read_text(encoding="utf-8")
         assert "run_" in html  # numbers link to their ModelRun
+
+
+def test_the_retrieval_condition_is_written_on_every_downstream_record(demo_ws, tmp_path, small_draws):
+    ws = tmp_path / "hybrid"
+    shutil.copytree(demo_ws, ws)
+    request = load_request(DEMO_REQUEST).model_copy(update={"retrieval_condition": "hybrid"})
+    with Store(ws) as store:
+        out = analyze(store, request)
+        aid = out.analysis_id
+        assert by_risk(out)["property_correction"].status == "completed"
+        records = [*store.find(PathRecord, analysis_id=aid), *store.find(Restriction, analysis_id=aid),
+                   # the macro request; the bank area's own requests carry no restriction
+                   *[r for r in store.find(ModelRequest, analysis_id=aid) if r.restriction_ids],
+                   *store.find(ModelRun, analysis_id=aid, model_id="macro_var"),
+                   *store.find(Report, analysis_id=aid)]
+        assert records and {(r.graph_condition, r.retrieval_condition) for r in records} == {("G0", "hybrid")}
