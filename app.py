@@ -1,32 +1,81 @@
-"""aieco dashboard entry point (Streamlit). Thin view over the library."""
+"""aieco dashboard entry point: `streamlit run app.py`.
+
+Opens the workspace once per script run (settings.workspace, default ``store/``). On
+first launch, when the workspace is empty, the demo is built and its request run in a
+background job (one per workspace, shared by every session) while the page shows its
+progress. Then the analysis selector shared by every page is offered and the selected
+page runs. Pages are listed in ``dashboard/navigation.py``.
+"""
 
 import streamlit as st
 
-from aieco.audit import run_audit
+from aieco import views
 from aieco.config import get_settings
 from aieco.errors import AiecoError
-from aieco.store import open_store
+from dashboard import jobs
+from dashboard.navigation import PAGES
+from dashboard.state import get_state
+from dashboard.workspace import Workspace, bound, open_workspace, workspace_path
 
-st.set_page_config(page_title="aieco", layout="wide")
-st.title("aieco")
-st.caption("Evidence-traceable economic and financial scenario analysis")
+st.set_page_config(page_title="aieco", page_icon=":material/hub:", layout="wide")
 
-workspace = get_settings().workspace
-try:
-    store = open_store(workspace)
-    try:
-        counts = store.table_counts()
-        audit = run_audit(store)
-    finally:
-        store.close()
-except AiecoError as exc:
-    st.error(str(exc))
+
+def build_and_run_demo(store, job: jobs.Job):
+    """The demo from nothing: corpus, ingest, G0 graph, macro data; then its three risks."""
+    from aieco.demo import build_demo, run_demo
+
+    build_demo(store, progress=job.note)
+    return run_demo(store, progress=job.progress)
+
+
+def demo_job_id(ws: Workspace) -> str:
+    return f"demo:{ws.path}"
+
+
+@st.fragment(run_every=1.0)
+def demo_progress(job_id: str) -> None:
+    job = jobs.get(job_id)
+    if job is None:
+        return
+    if job.done:
+        st.rerun()  # the whole app again: the pages now read the built workspace
+    with st.status("Building the demo workspace (first launch)…", expanded=True):
+        st.progress(job.fraction, text=job.last_message)
+        st.caption("The illustrative corpus is ingested, the G0 graph built and the demo request "
+                   "(three risks) run offline; this happens once.")
+
+
+def ensure_demo(ws: Workspace) -> None:
+    """On an empty workspace, build the demo in the background and show its progress."""
+    job = jobs.get(demo_job_id(ws))
+    if job is not None and job.done:
+        if job.error:
+            st.error(f"The demo could not be built: {job.error}")
+        return
+    if job is None:
+        if not (get_settings().dashboard.build_demo_on_first_launch and views.is_empty(ws.store)):
+            return
+        job = jobs.start(demo_job_id(ws), ws.path, build_and_run_demo)
+    demo_progress(demo_job_id(ws))
     st.stop()
 
-st.subheader(f"Workspace `{workspace}`")
-st.dataframe([{"table": k, "rows": v} for k, v in counts.items()], hide_index=True)
-if audit["clean"]:
-    st.success(f"Audit clean ({audit['checked']} records and artifacts checked)")
-else:
-    st.error(f"Audit found {len(audit['mismatches'])} mismatch(es)")
-    st.dataframe(audit["mismatches"], hide_index=True)
+
+def select_analysis(ws: Workspace) -> None:
+    state = get_state()
+    ids = ws.view(views.analysis_ids)
+    if not ids:
+        state.analysis_id = None
+        return
+    index = ids.index(state.analysis_id) if state.analysis_id in ids else 0
+    state.analysis_id = st.sidebar.selectbox("Analysis", ids, index=index, key="sidebar_analysis")
+
+
+try:
+    with open_workspace() as ws, bound(ws):
+        ensure_demo(ws)
+        st.sidebar.caption(f"Workspace `{ws.path}`")
+        select_analysis(ws)
+        page = st.navigation([st.Page(p.path, title=p.title, icon=p.icon) for p in PAGES])
+        page.run()
+except AiecoError as exc:
+    st.error(f"{exc}\n\nWorkspace: `{workspace_path()}`")

@@ -104,6 +104,11 @@ class ReportSettings(_Section):
         description="Names whose digits are not quantities (matched exactly, case-sensitive, as whole words).")
 
 
+class DashboardSettings(_Section):
+    build_demo_on_first_launch: bool = Field(
+        True, description="Build and run the demo when the dashboard opens on an empty workspace.")
+
+
 class Settings(BaseSettings):
     """The one settings object."""
 
@@ -120,6 +125,7 @@ class Settings(BaseSettings):
     bank: BankSettings = BankSettings()
     llm: LLMSettings = LLMSettings()
     report: ReportSettings = ReportSettings()
+    dashboard: DashboardSettings = DashboardSettings()
 
 
 @lru_cache(maxsize=1)

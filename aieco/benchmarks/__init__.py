@@ -20,6 +20,7 @@ SECTIONS: dict[str, str] = {
     "bank": "aieco.benchmarks.bank",
     "var": "aieco.benchmarks.var",
     "pipeline": "aieco.benchmarks.pipeline",
+    "dashboard": "aieco.benchmarks.dashboard",
     "reporting": "aieco.benchmarks.reporting",
     "graph": "aieco.benchmarks.graph",
     "evaluation": "aieco.benchmarks.evaluation",

@@ -1,0 +1,712 @@
+"""View models for the dashboard: stored records as tables and figures.
+
+Each function takes an open :class:`~aieco.store.Store` and returns plain data (pandas
+DataFrames, dicts of DataFrames, plotly figures). They only read records; every number
+they show is a stored value (a model output point, a record field), never recomputed.
+The Streamlit pages call these and render what comes back; nothing here imports
+streamlit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from datetime import date
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from aieco.graph.build import GENERATION_ROLES, as_of_relations, load_relations
+from aieco.graph.render import render as render_graph
+from aieco.records import (
+    Analysis,
+    ChannelQuery,
+    Claim,
+    Derivation,
+    Exclusion,
+    LLMCall,
+    ModelOutputPoint,
+    ModelRequest,
+    ModelRun,
+    OutputTest,
+    Path,
+    Relation,
+    Report,
+    ReportSentence,
+    Restriction,
+    Source,
+    SourceLocation,
+    StageRecord,
+    ValidationGate,
+    Variable,
+    canonical_json,
+    digest,
+)
+from aieco.reporting.export import export_report
+from aieco.store import Store
+
+DIGEST_CHARS = 12
+
+
+def workspace_digest(store: Store) -> str:
+    """A digest that changes whenever a record or artifact is added (the cache key).
+
+    Every table only ever grows (rows are inserted, never updated), so the row counts
+    identify the state of a workspace.
+    """
+    return digest({"counts": store.table_counts(), "artifacts": len(store.artifact_digests())})
+
+
+def is_empty(store: Store) -> bool:
+    """True when the workspace holds no sources, relations or analyses yet."""
+    counts = store.table_counts()
+    return not any(counts[t] for t in (Source.table, Relation.table, Analysis.table, ModelRun.table))
+
+
+def _short(value: str | None) -> str:
+    return (value or "")[:DIGEST_CHARS]
+
+
+def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _sources_by_id(store: Store) -> dict[str, Source]:
+    return {s.source_id: s for s in store.all(Source)}
+
+
+# --------------------------------------------------------------------------- analyses and stages
+
+
+ANALYSIS_COLUMNS = ["analysis_id", "label", "created_at", "completed", "stopped", "failed"]
+STOP_COLUMNS = ["analysis_id", "stage", "status", "reason", "ended_at"]
+
+
+def _latest_attempts(store: Store, analysis_id: str) -> list[StageRecord]:
+    """The last recorded attempt of each stage (a resumed analysis records a stage again)."""
+    latest: dict[str, StageRecord] = {}
+    for rec in store.find(StageRecord, analysis_id=analysis_id):
+        latest[rec.stage] = rec
+    return list(latest.values())
+
+
+def analyses_frame(store: Store) -> pd.DataFrame:
+    """Every analysis with how many of its stages completed, stopped and failed (latest attempts)."""
+    rows = []
+    for an in store.all(Analysis):
+        statuses = [r.status.value for r in _latest_attempts(store, an.analysis_id)]
+        rows.append({"analysis_id": an.analysis_id, "label": an.label or an.analysis_id,
+                     "created_at": an.created_at, **{k: statuses.count(k) for k in ("completed", "stopped", "failed")}})
+    return _frame(rows, ANALYSIS_COLUMNS)
+
+
+def stops_frame(store: Store) -> pd.DataFrame:
+    """Every stage whose latest attempt stopped or failed, with its reason (a stop is a result)."""
+    rows = [{"analysis_id": an.analysis_id, "stage": r.stage, "status": r.status.value, "reason": r.reason,
+             "ended_at": r.ended_at}
+            for an in store.all(Analysis) for r in _latest_attempts(store, an.analysis_id)
+            if r.status.value != "completed"]
+    return _frame(rows, STOP_COLUMNS)
+
+
+def analysis_ids(store: Store) -> list[str]:
+    """Ids of every analysis that left a stage record or a model run, in insertion order."""
+    seen: dict[str, None] = {}
+    for an in store.all(Analysis):
+        seen[an.analysis_id] = None
+    for rec in store.all(StageRecord):
+        seen[rec.analysis_id] = None
+    for run in store.all(ModelRun):
+        seen[run.analysis_id] = None
+    return list(seen)
+
+
+STAGE_COLUMNS = ["stage", "status", "reason", "started_at", "ended_at", "seconds", "input_digest", "output_digest"]
+
+
+def stages_frame(store: Store, analysis_id: str) -> pd.DataFrame:
+    """Stage attempts of one analysis in the order they were recorded."""
+    rows = [{"stage": r.stage, "status": r.status.value, "reason": r.reason, "started_at": r.started_at,
+             "ended_at": r.ended_at, "seconds": (r.ended_at - r.started_at).total_seconds(),
+             "input_digest": _short(r.input_digest), "output_digest": _short(r.output_digest)}
+            for r in store.find(StageRecord, analysis_id=analysis_id)]
+    return _frame(rows, STAGE_COLUMNS)
+
+
+STATUS_COLOURS = {"completed": "#2e7d32", "stopped": "#ef6c00", "failed": "#c62828"}
+
+
+def stage_timeline(store: Store, analysis_id: str) -> go.Figure:
+    """Gantt-style timeline of an analysis's stage attempts, coloured by status."""
+    frame = stages_frame(store, analysis_id)
+    fig = go.Figure()
+    for status, group in frame.groupby("status", sort=False):
+        # Bars start at the stage start and last its duration (at least 1 ms, so instant stages show).
+        fig.add_trace(go.Bar(
+            name=status, orientation="h", y=group["stage"],
+            base=[t.isoformat() for t in group["started_at"]],
+            x=[max(s, 0.001) * 1000 for s in group["seconds"]],
+            marker_color=STATUS_COLOURS.get(status, "#607d8b"),
+            customdata=group[["reason"]].to_numpy(),
+            hovertemplate="%{y}: %{x:.0f} ms<br>%{customdata[0]}<extra>" + status + "</extra>",
+        ))
+    fig.update_layout(barmode="overlay", xaxis={"type": "date", "title": "time (UTC)"},
+                      yaxis={"autorange": "reversed", "title": ""}, height=120 + 28 * max(len(frame), 1),
+                      margin={"l": 10, "r": 10, "t": 30, "b": 10}, title=f"Stages of {analysis_id}")
+    return fig
+
+
+# --------------------------------------------------------------------------- sources
+
+
+SOURCE_COLUMNS = ["source_id", "title", "publisher", "publication_date", "role", "jurisdiction", "kind",
+                  "locations", "pages_or_sheets", "sha256", "illustrative", "note", "path"]
+
+
+def sources_frame(store: Store) -> pd.DataFrame:
+    """The source registry with each source's number of locations and pages or sheets."""
+    per_source: dict[str, list[SourceLocation]] = defaultdict(list)
+    for loc in store.all(SourceLocation):
+        per_source[loc.source_id].append(loc)
+    rows = []
+    for s in store.all(Source):
+        locs = per_source.get(s.source_id, [])
+        pages = {loc.page for loc in locs if loc.page is not None}
+        sheets = {loc.sheet for loc in locs if loc.sheet}
+        where = f"{len(pages)} pages" if pages else (f"{len(sheets)} sheets" if sheets else "")
+        rows.append({"source_id": s.source_id, "title": s.title, "publisher": s.publisher,
+                     "publication_date": s.publication_date, "role": s.role.value,
+                     "jurisdiction": s.jurisdiction, "kind": s.kind.value, "locations": len(locs),
+                     "pages_or_sheets": where, "sha256": _short(s.sha256), "illustrative": s.illustrative,
+                     "note": s.note, "path": s.path})
+    return _frame(rows, SOURCE_COLUMNS)
+
+
+LOCATION_COLUMNS = ["location_id", "kind", "page", "sheet", "cell", "text", "value", "row_label",
+                    "column_label", "formula", "role_override", "warning"]
+
+
+def locations_frame(store: Store, source_id: str) -> pd.DataFrame:
+    """Passages and cells of one source, in reading order."""
+    rows = [{"location_id": loc.location_id, "kind": loc.kind, "page": loc.page, "sheet": loc.sheet,
+             "cell": loc.cell, "text": loc.text, "value": None if loc.value is None else str(loc.value),
+             "row_label": loc.row_label, "column_label": loc.column_label, "formula": loc.formula,
+             "role_override": loc.role_override.value if loc.role_override else None, "warning": loc.warning}
+            for loc in store.find(SourceLocation, source_id=source_id)]
+    return _frame(rows, LOCATION_COLUMNS)
+
+
+EXCLUSION_COLUMNS = ["analysis_id", "reason", "title", "publication_date", "location_id", "detail", "source_id"]
+
+
+def exclusions_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
+    """Stored exclusions (all, or of one analysis) with the source they concern."""
+    recs = store.find(Exclusion, analysis_id=analysis_id) if analysis_id else list(store.all(Exclusion))
+    return exclusion_records_frame(store, recs)
+
+
+def exclusion_groups(store: Store) -> list[str]:
+    """Distinct analysis ids (or eligibility-check ids) that recorded exclusions."""
+    return list(dict.fromkeys(e.analysis_id for e in store.all(Exclusion)))
+
+
+# --------------------------------------------------------------------------- relations
+
+
+RELATION_COLUMNS = ["relation_id", "src_var", "dst_var", "sign", "evidence_class", "verb", "quote", "title",
+                    "publisher", "publication_date", "page", "cell", "role", "confidence", "graph_condition",
+                    "review_decision", "location_id", "source_id"]
+
+
+def relations_frame(store: Store, *, published_by: date | None = None, condition: str | None = None,
+                    relation_ids: list[str] | None = None) -> pd.DataFrame:
+    """Stored relations with their quote and source, optionally filtered.
+
+    ``published_by`` keeps relations whose source was published on or before that date;
+    ``condition`` keeps one graph condition (G0, G1, …); ``relation_ids`` keeps a subset.
+    """
+    where: dict[str, Any] = {}
+    if condition:
+        where["graph_condition"] = condition
+    if relation_ids is not None:
+        where["relation_id"] = list(relation_ids)
+    sources = _sources_by_id(store)
+    locs = {}
+    rows = []
+    for r in store.find(Relation, **where):
+        if published_by is not None and (r.publication_date is None or r.publication_date > published_by):
+            continue
+        if r.location_id not in locs:
+            locs[r.location_id] = store.get(SourceLocation, r.location_id)
+        loc = locs[r.location_id]
+        s = sources.get(r.source_id)
+        rows.append({"relation_id": r.relation_id, "src_var": r.src_var, "dst_var": r.dst_var,
+                     "sign": r.sign.value, "evidence_class": r.evidence_class.value, "verb": r.verb,
+                     "quote": r.quote, "title": s.title if s else "", "publisher": s.publisher if s else "",
+                     "publication_date": r.publication_date, "page": loc.page if loc else None,
+                     "cell": (f"{loc.sheet}!{loc.cell}" if loc and loc.sheet else (loc.cell if loc else None)),
+                     "role": r.role.value, "confidence": r.confidence, "graph_condition": r.graph_condition,
+                     "review_decision": r.review_decision, "location_id": r.location_id,
+                     "source_id": r.source_id})
+    return _frame(rows, RELATION_COLUMNS)
+
+
+def as_of_relation_ids(store: Store, as_of: date | None, condition: str,
+                       roles: tuple[str, ...] = tuple(r.value for r in GENERATION_ROLES)) -> list[str]:
+    """Ids of the as-of edge set A(t) of a graph condition (the graph area's definition)."""
+    return [r.relation_id for r in as_of_relations(load_relations(store, condition=condition), as_of,
+                                                   roles=roles, condition=condition)]
+
+
+def channel_graph_html(store: Store, relation_ids: tuple[str, ...], title: str = "Channel graph") -> str:
+    """The interactive pyvis page (resources in-line, works offline) of the given relations."""
+    relations = store.find(Relation, relation_id=list(relation_ids))
+    sources = _sources_by_id(store)
+    locations = {loc.location_id: loc
+                 for loc in store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))}
+    return render_graph(relations, sources, locations, title=title)
+
+
+def graph_conditions(store: Store) -> list[str]:
+    """Graph conditions present among stored relations (G0, G1, …)."""
+    return sorted({r.graph_condition for r in store.all(Relation)})
+
+
+def risk_relation_ids(store: Store, risk: str) -> list[str]:
+    """Relations used by the stored paths of ``risk`` (every pooled relation of every step)."""
+    ids: dict[str, None] = {}
+    for p in store.find(Path, risk=risk):
+        for step in p.evidence:
+            for rid in step:
+                ids[rid] = None
+        for rid in p.relation_ids:
+            ids[rid] = None
+    return list(ids)
+
+
+def risks(store: Store) -> list[str]:
+    """Risks named by stored channel queries, paths, restrictions or reports."""
+    names: dict[str, None] = {}
+    for cls in (ChannelQuery, Path, Restriction, Report):
+        for rec in store.all(cls):
+            names[rec.risk] = None
+    return list(names)
+
+
+OPPOSING_COLUMNS = ["src_var", "dst_var", "sign_a", "quote_a", "source_a", "sign_b", "quote_b", "source_b"]
+
+
+def opposing_relations(relations: pd.DataFrame) -> pd.DataFrame:
+    """Pairs of accepted relations on the same edge with opposite signs, side by side."""
+    rows = []
+    accepted = relations[relations["review_decision"] == "accepted"] if len(relations) else relations
+    for (src, dst), group in accepted.groupby(["src_var", "dst_var"], sort=True):
+        plus = group[group["sign"] == "+"]
+        minus = group[group["sign"] == "-"]
+        for _, a in plus.iterrows():
+            for _, b in minus.iterrows():
+                rows.append({"src_var": src, "dst_var": dst, "sign_a": a["sign"], "quote_a": a["quote"],
+                             "source_a": f"{a['title']} ({a['publication_date']}, p. {a['page']})",
+                             "sign_b": b["sign"], "quote_b": b["quote"],
+                             "source_b": f"{b['title']} ({b['publication_date']}, p. {b['page']})"})
+    return _frame(rows, OPPOSING_COLUMNS)
+
+
+# --------------------------------------------------------------------------- paths and restrictions
+
+
+QUERY_COLUMNS = ["query_id", "risk", "source_var", "source_movement", "target_var", "target_movement",
+                 "max_len", "top_k"]
+
+
+def queries_frame(store: Store) -> pd.DataFrame:
+    rows = [{"query_id": q.query_id, "risk": q.risk, "source_var": q.source_var,
+             "source_movement": q.source_movement.value, "target_var": q.target_var,
+             "target_movement": q.target_movement.value, "max_len": q.max_len, "top_k": q.top_k}
+            for q in store.all(ChannelQuery)]
+    return _frame(rows, QUERY_COLUMNS)
+
+
+PATH_COLUMNS = ["risk", "query", "rank", "channel", "signs", "composed_sign", "score", "mean_confidence",
+                "n_docs", "outcome", "why", "graph_condition", "path_id"]
+
+
+def paths_frame(store: Store, analysis_id: str) -> pd.DataFrame:
+    """Ranked candidate paths of an analysis with S(C), composed sign and outcome.
+
+    The outcome and its reason come from the stored Derivation of each risk, which lists
+    every assessed (selected) path; a candidate the path selection left out shows as "not selected".
+    """
+    assessed: dict[str, dict[str, Any]] = {}
+    for d in store.find(Derivation, analysis_id=analysis_id):
+        for item in d.assessed:
+            if "path_id" in item:
+                assessed[item["path_id"]] = item
+    queries = {q.query_id: q for q in store.all(ChannelQuery)}
+    rows = []
+    for p in store.find(Path, analysis_id=analysis_id):
+        q = queries.get(p.query_id)
+        label = (f"{q.source_var} {q.source_movement.value} → {q.target_var} {q.target_movement.value}"
+                 if q else p.query_id)
+        a = assessed.get(p.path_id, {})
+        rows.append({"risk": p.risk, "query": label, "rank": p.rank, "channel": " → ".join(p.variables),
+                     "signs": " ".join(s.value for s in p.signs), "composed_sign": p.composed_sign.value,
+                     "score": p.score, "mean_confidence": p.mean_confidence, "n_docs": p.n_docs,
+                     "outcome": a.get("outcome", "not selected"), "why": a.get("reason", ""),
+                     "graph_condition": p.graph_condition, "path_id": p.path_id})
+    frame = _frame(rows, PATH_COLUMNS)
+    return frame.sort_values(["risk", "query", "rank"], kind="stable").reset_index(drop=True)
+
+
+DERIVATION_COLUMNS = ["risk", "status", "reason", "restrictions", "assessed_paths", "graph_condition"]
+
+
+def derivations_frame(store: Store, analysis_id: str) -> pd.DataFrame:
+    rows = [{"risk": d.risk, "status": d.status, "reason": d.reason, "restrictions": len(d.restriction_ids),
+             "assessed_paths": len(d.assessed), "graph_condition": d.graph_condition}
+            for d in store.find(Derivation, analysis_id=analysis_id)]
+    return _frame(rows, DERIVATION_COLUMNS)
+
+
+RESTRICTION_COLUMNS = ["risk", "variable", "model_variable", "direction", "priority", "derivation", "reference",
+                       "horizon", "aggregation", "supporting_relations", "supporting_quotes", "restriction_id"]
+
+
+def restrictions_frame(store: Store, analysis_id: str) -> pd.DataFrame:
+    """Derived restrictions with priority and the quotes of their supporting relations."""
+    rows = []
+    for r in store.find(Restriction, analysis_id=analysis_id):
+        rels = store.find(Relation, relation_id=list(r.supporting_relation_ids))
+        rows.append({"risk": r.risk, "variable": r.variable, "model_variable": r.model_variable,
+                     "direction": "increase" if r.direction == 1 else "decrease", "priority": r.priority,
+                     "derivation": r.derivation, "reference": r.reference, "horizon": r.horizon,
+                     "aggregation": r.aggregation, "supporting_relations": ", ".join(r.supporting_relation_ids),
+                     "supporting_quotes": " | ".join(f"“{x.quote}”" for x in rels),
+                     "restriction_id": r.restriction_id})
+    return _frame(rows, RESTRICTION_COLUMNS)
+
+
+# --------------------------------------------------------------------------- model runs
+
+
+RUN_COLUMNS = ["run_id", "analysis_id", "model_id", "risk", "role", "status", "reason", "started_at", "seconds", "seed",
+               "points", "output_digest", "request_digest", "code_digest", "config_digest", "env_digest",
+               "inputs", "diagnostics", "parent_runs", "graph_condition"]
+
+
+def runs_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
+    """The ModelRun table: status, digests, timing and diagnostics."""
+    recs = store.find(ModelRun, analysis_id=analysis_id) if analysis_id else list(store.all(ModelRun))
+    requests = {q.digest(): q for q in store.find(ModelRequest, analysis_id=sorted({r.analysis_id for r in recs}))}
+    rows = [{"run_id": r.run_id, "analysis_id": r.analysis_id, "model_id": r.model_id,
+             "risk": requests[r.request_digest].risk if r.request_digest in requests else None, "role": r.role,
+             "status": r.status.value, "reason": r.reason, "started_at": r.started_at,
+             "seconds": (r.ended_at - r.started_at).total_seconds(), "seed": r.seed,
+             "points": store.count(ModelOutputPoint, run_id=r.run_id),
+             "output_digest": _short(r.output_digest), "request_digest": _short(r.request_digest),
+             "code_digest": _short(r.code_digest), "config_digest": _short(r.config_digest),
+             "env_digest": _short(r.env_digest),
+             "inputs": ", ".join(f"{k}={_short(v)}" for k, v in r.input_digests.items()),
+             "diagnostics": canonical_json(r.diagnostics), "parent_runs": ", ".join(r.parent_runs),
+             "graph_condition": r.graph_condition}
+            for r in recs]
+    return _frame(rows, RUN_COLUMNS)
+
+
+def diagnostics_frame(store: Store, run_id: str) -> pd.DataFrame:
+    """A run's diagnostics, one row per (flattened) key."""
+    run = store.require(ModelRun, run_id)
+    rows = [{"diagnostic": k, "value": canonical_json(v) if isinstance(v, (dict, list)) else v}
+            for k, v in _flatten(run.diagnostics).items()]
+    return _frame(rows, ["diagnostic", "value"])
+
+
+def _flatten(obj: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in obj.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(_flatten(v, key + "."))
+        else:
+            out[key] = v
+    return out
+
+
+POINT_COLUMNS = ["point_id", "variable", "unit", "transformation", "period", "statistic", "quantile",
+                 "simulation_id", "entity", "risk", "value", "status", "table_name", "row", "column"]
+
+
+def points_frame(store: Store, run_id: str) -> pd.DataFrame:
+    """Every output point of a run with its artifact location (table, row, column)."""
+    rows = [{"point_id": p.point_id, "variable": p.variable, "unit": p.unit, "transformation": p.transformation,
+             "period": p.period, "statistic": p.statistic, "quantile": p.quantile,
+             "simulation_id": p.simulation_id, "entity": p.entity, "risk": p.risk, "value": p.value,
+             "status": p.status.value, "table_name": p.table_name, "row": p.row, "column": p.column}
+            for p in store.find(ModelOutputPoint, run_id=run_id)]
+    return _frame(rows, POINT_COLUMNS)
+
+
+def output_tables(store: Store, run_id: str) -> dict[str, pd.DataFrame]:
+    """The run's stored output tables (digest verified on read)."""
+    run = store.require(ModelRun, run_id)
+    return store.get_tables(run.output_digest) if run.output_digest else {}
+
+
+_PERCENTILE = re.compile(r"^p(\d{2})$")
+
+
+def with_quantiles(points: pd.DataFrame) -> pd.DataFrame:
+    """Points whose statistic names a percentile (``p05`` … ``p95``) get that quantile level.
+
+    Some models label their quantile points only by statistic; the charts band them all alike.
+    """
+    out = points.copy()
+    missing = out["quantile"].isna()
+    levels = out.loc[missing, "statistic"].str.extract(_PERCENTILE, expand=False).astype(float) / 100
+    out.loc[missing, "quantile"] = levels
+    return out
+
+
+def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None, title: str = "") -> go.Figure:
+    """Fan chart of one variable from a run's output points.
+
+    Quantile points (``quantile`` set) become shaded bands between symmetric quantiles
+    (q, 1-q) and a median line; every other statistic (selected scenario, unconditional
+    paths, single trajectories) is drawn as its own line. Values are the stored points.
+    """
+    sel = with_quantiles(points[points["variable"] == variable])
+    if entity is not None:
+        sel = sel[sel["entity"] == entity]
+    periods = sorted(sel["period"].unique())
+    fig = go.Figure()
+    quant = sel[sel["quantile"].notna()]
+    levels = sorted(quant["quantile"].unique())
+    for q in levels:
+        if q >= 0.5:
+            break
+        upper = 1 - q
+        if not any(abs(upper - u) < 1e-9 for u in levels):
+            continue
+        lo = quant[quant["quantile"] == q].set_index("period")["value"].reindex(periods)
+        hi = quant[(quant["quantile"] - upper).abs() < 1e-9].set_index("period")["value"].reindex(periods)
+        fig.add_trace(go.Scatter(x=periods, y=hi, mode="lines", line={"width": 0}, showlegend=False,
+                                 hoverinfo="skip"))
+        fig.add_trace(go.Scatter(x=periods, y=lo, mode="lines", line={"width": 0}, fill="tonexty",
+                                 fillcolor="rgba(31,78,121,0.15)", name=f"{q:.0%}–{upper:.0%}"))
+    median = quant[(quant["quantile"] - 0.5).abs() < 1e-9]
+    if len(median):
+        m = median.set_index("period")["value"].reindex(periods)
+        fig.add_trace(go.Scatter(x=periods, y=m, mode="lines", line={"color": "#1f4e79"}, name="median"))
+    others = sel[sel["quantile"].isna()]
+    for (stat, sim), group in others.groupby(["statistic", others["simulation_id"].fillna(-1)], sort=True):
+        name = stat if sim < 0 else f"{stat} #{int(sim)}"
+        g = group.sort_values("period")
+        fig.add_trace(go.Scatter(x=g["period"], y=g["value"], mode="lines+markers", name=name,
+                                 line={"width": 2.5 if stat == "selected" else 1.2,
+                                       "dash": "solid" if stat == "selected" else "dot"}))
+    unit = sel["unit"].iloc[0] if len(sel) else ""
+    fig.update_layout(title=title or variable, yaxis_title=unit, xaxis={"title": "period", "type": "category"},
+                      height=360,
+                      margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h"})
+    return fig
+
+
+def model_variables(points: pd.DataFrame, *, with_entity: bool = False) -> list[str]:
+    """Variables of a points table (those of entities such as banks, or those without)."""
+    sel = points[points["entity"].notna()] if with_entity else points[points["entity"].isna()]
+    return sorted(sel["variable"].unique())
+
+
+def entities(points: pd.DataFrame) -> list[str]:
+    return sorted(points["entity"].dropna().unique())
+
+
+# --------------------------------------------------------------------------- bank capital
+
+
+GATE_COLUMNS = ["model_id", "metric", "value", "rule", "threshold", "gate_passed", "detail", "run_id"]
+
+
+def _threshold(thresholds: dict[str, float], metric: str) -> tuple[str, float | None]:
+    """The stored threshold of a metric: ``<metric>_max`` (value ≤), ``<metric>_min`` (≥) or ``<metric>``."""
+    if f"{metric}_max" in thresholds:
+        return "≤", thresholds[f"{metric}_max"]
+    if f"{metric}_min" in thresholds:
+        return "≥", thresholds[f"{metric}_min"]
+    return ("", thresholds[metric]) if metric in thresholds else ("", None)
+
+
+def validation_frame(store: Store) -> pd.DataFrame:
+    """Validation metrics of each gate; the thresholded ones first, with their rule and the gate."""
+    rows = []
+    for g in store.all(ValidationGate):
+        gated, other = [], []
+        for metric, value in sorted(g.metrics.items()):
+            rule, threshold = _threshold(g.thresholds, metric)
+            (gated if threshold is not None else other).append(
+                {"model_id": g.model_id, "metric": metric, "value": value, "rule": rule, "threshold": threshold,
+                 "gate_passed": g.passed, "detail": g.detail, "run_id": g.run_id})
+        rows += gated + other
+    # Per-metric verdicts are the bank area's to decide; the table shows the stored gate verdict.
+    return _frame(rows, GATE_COLUMNS)
+
+
+def bank_runs(store: Store) -> list[str]:
+    """Runs whose output points are per entity (banks)."""
+    ids: dict[str, None] = {}
+    for p in store.all(ModelOutputPoint):
+        if p.entity is not None:
+            ids[p.run_id] = None
+    return list(ids)
+
+
+def quantile_ranges(points: pd.DataFrame, variable: str, period: str | None = None) -> go.Figure:
+    """Distribution of a per-bank variable at one period: median and 5–95% range per bank.
+
+    Banks are sorted by their stored median; the bars span their stored p05 to p95 (the
+    lowest and highest quantile levels present). ``period`` defaults to the last period
+    carrying quantile points (for CET1 depletion, the whole horizon).
+    """
+    sel = with_quantiles(points)
+    sel = sel[(sel["variable"] == variable) & sel["entity"].notna() & sel["quantile"].notna()]
+    if period is None and len(sel):
+        period = max(sel["period"])
+    sel = sel[sel["period"] == period]
+    table = sel.pivot_table(index="entity", columns="quantile", values="value", aggfunc="first")
+    fig = go.Figure()
+    if not table.empty:
+        low, high = min(table.columns), max(table.columns)
+        mid = min(table.columns, key=lambda q: abs(q - 0.5))
+        table = table.sort_values(mid)
+        fig.add_trace(go.Scatter(
+            x=table.index, y=table[mid], mode="markers", name=f"{mid:.0%}", marker={"color": "#1f4e79"},
+            error_y={"type": "data", "symmetric": False, "array": table[high] - table[mid],
+                     "arrayminus": table[mid] - table[low], "color": "rgba(31,78,121,0.45)"}))
+        fig.data[0].update(hovertemplate="%{x}: %{y:.3f} (" + f"{low:.0%}–{high:.0%} range)<extra></extra>")
+    unit = sel["unit"].iloc[0] if len(sel) else ""
+    fig.update_layout(title=f"{variable} in {period}: median and range by bank", yaxis_title=unit,
+                      xaxis={"type": "category"}, height=380, margin={"l": 10, "r": 10, "t": 40, "b": 10})
+    return fig
+
+
+# --------------------------------------------------------------------------- reports and claims
+
+
+REPORT_COLUMNS = ["report_id", "analysis_id", "risk", "title", "status", "failure_rule", "claims", "relations",
+                  "graph_condition"]
+
+
+def reports_frame(store: Store) -> pd.DataFrame:
+    rows = [{"report_id": r.report_id, "analysis_id": r.analysis_id, "risk": r.risk, "title": r.title,
+             "status": r.status, "failure_rule": r.failure_rule, "claims": len(r.claim_ids),
+             "relations": len(r.relation_ids), "graph_condition": r.graph_condition}
+            for r in store.all(Report)]
+    return _frame(rows, REPORT_COLUMNS)
+
+
+def report_sentences(store: Store, report_id: str) -> list[dict[str, Any]]:
+    """The report's sentences in order, each with its rendered text and its claims' points."""
+    out = []
+    for s in sorted(store.find(ReportSentence, report_id=report_id), key=lambda s: s.position):
+        claims = []
+        for cid in s.claim_ids:
+            c = store.get(Claim, cid)
+            if c is None:
+                claims.append({"claim_id": cid, "missing": True})
+                continue
+            p = store.get(ModelOutputPoint, c.point_id)
+            claims.append({"claim_id": cid, "missing": False, "run_id": c.run_id, "point_id": c.point_id,
+                           "model_id": c.model_id, "variable": c.variable, "unit": c.unit, "period": c.period,
+                           "rounding": c.rounding, "value": p.value if p else None})
+        out.append({"position": s.position, "kind": s.kind.value, "rendered": s.rendered or s.template,
+                    "status": s.status, "failure": s.failure, "claims": claims,
+                    "cited_relation_ids": list(s.cited_relation_ids)})
+    return out
+
+
+def claim_trace(store: Store, claim_id: str) -> dict[str, Any]:
+    """Everything behind one reported number: point, run, request, restrictions, relations, quotes."""
+    claim = store.require(Claim, claim_id)
+    point = store.require(ModelOutputPoint, claim.point_id)
+    run = store.require(ModelRun, claim.run_id)
+    request = next((r for r in store.find(ModelRequest, analysis_id=run.analysis_id)
+                    if r.digest() == run.request_digest), None)
+    restriction_ids = list(request.restriction_ids) if request else []
+    restrictions = restrictions_frame(store, run.analysis_id)
+    restrictions = restrictions[restrictions["restriction_id"].isin(restriction_ids)].reset_index(drop=True)
+    relation_ids = sorted({rid for r in store.find(Restriction, restriction_id=restriction_ids)
+                           for rid in r.supporting_relation_ids})
+    return {
+        "claim": claim.model_dump(mode="json"),
+        "point": point.model_dump(mode="json"),
+        "run": runs_frame(store, run.analysis_id).query("run_id == @run.run_id").reset_index(drop=True),
+        "inputs": pd.DataFrame([{"input": k, "digest": v} for k, v in run.input_digests.items()],
+                               columns=["input", "digest"]),
+        "request": request.model_dump(mode="json") if request else None,
+        "restrictions": restrictions,
+        "relations": relations_frame(store, relation_ids=relation_ids),
+    }
+
+
+EXPORT_FORMATS = {"html": ("HTML", "html", "text/html"), "md": ("Markdown", "md", "text/markdown"),
+                  "tex": ("LaTeX", "tex", "application/x-tex"), "pdf": ("PDF", "pdf", "application/pdf"),
+                  "json": ("JSON bundle", "json", "application/json")}
+
+
+def report_export(store: Store, report_id: str, fmt: str) -> bytes:
+    """The report exported by the reporting library (re-rendered from its claims first)."""
+    return export_report(store, report_id, fmt)
+
+
+def claim_of_point(store: Store, point_id: str) -> str | None:
+    """The claim registered on a point, if any."""
+    found = store.find(Claim, point_id=point_id, limit=1)
+    return found[0].claim_id if found else None
+
+
+OUTPUT_TEST_COLUMNS = ["claim_id", "phase", "variable", "horizon", "model_id", "result", "reported_value",
+                       "stored_value", "tolerance", "detail", "run_id"]
+
+
+def output_tests_frame(store: Store, analysis_id: str) -> pd.DataFrame:
+    rows = [{"claim_id": t.claim_id, "phase": t.phase, "variable": t.variable, "horizon": t.horizon,
+             "model_id": t.model_id, "result": t.result, "reported_value": t.reported_value,
+             "stored_value": t.stored_value, "tolerance": t.tolerance, "detail": t.detail, "run_id": t.run_id}
+            for t in store.find(OutputTest, analysis_id=analysis_id)]
+    return _frame(rows, OUTPUT_TEST_COLUMNS)
+
+
+# --------------------------------------------------------------------------- LLM calls
+
+
+LLM_COLUMNS = ["stage", "task", "sequence", "backend", "requested_model", "returned_model", "status",
+               "input_tokens", "output_tokens", "cost_usd", "seconds", "error", "call_id"]
+
+
+def llm_calls_frame(store: Store, analysis_id: str) -> pd.DataFrame:
+    """LLM calls of an analysis with tokens and cost."""
+    rows = [{"stage": c.stage, "task": c.task, "sequence": c.sequence, "backend": c.backend,
+             "requested_model": c.requested_model, "returned_model": c.returned_model, "status": c.status,
+             "input_tokens": c.input_tokens, "output_tokens": c.output_tokens, "cost_usd": c.cost_usd,
+             "seconds": (c.ended_at - c.started_at).total_seconds(), "error": c.error, "call_id": c.call_id}
+            for c in store.find(LLMCall, analysis_id=analysis_id)]
+    return _frame(rows, LLM_COLUMNS)
+
+
+# --------------------------------------------------------------------------- vocabulary
+
+
+def variable_ids(store: Store) -> list[str]:
+    """Controlled-vocabulary variable ids stored in the workspace, sorted."""
+    return sorted(v.variable_id for v in store.all(Variable))
+
+
+def exclusion_records_frame(store: Store, exclusions: list[Exclusion]) -> pd.DataFrame:
+    """Exclusions decided in memory (e.g. an eligibility check) with the source they concern."""
+    sources = _sources_by_id(store)
+    rows = [{"analysis_id": e.analysis_id, "reason": e.reason.value,
+             "title": sources[e.source_id].title if e.source_id in sources else "",
+             "publication_date": sources[e.source_id].publication_date if e.source_id in sources else None,
+             "location_id": e.location_id, "detail": e.detail, "source_id": e.source_id} for e in exclusions]
+    return _frame(rows, EXCLUSION_COLUMNS)

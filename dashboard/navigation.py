@@ -1,0 +1,24 @@
+"""The dashboard's pages, in menu order. Adding a page is one line here plus its file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PageEntry:
+    path: str  # relative to the repository root
+    title: str
+    icon: str
+
+
+PAGES: tuple[PageEntry, ...] = (
+    PageEntry("pages/request.py", "Request", ":material/edit_note:"),
+    PageEntry("pages/sources.py", "Sources", ":material/library_books:"),
+    PageEntry("pages/channel_graph.py", "Channel graph", ":material/hub:"),
+    PageEntry("pages/paths.py", "Paths & restrictions", ":material/route:"),
+    PageEntry("pages/model_runs.py", "Model runs", ":material/monitoring:"),
+    PageEntry("pages/bank_capital.py", "Bank capital", ":material/account_balance:"),
+    PageEntry("pages/reports.py", "Reports", ":material/description:"),
+    PageEntry("pages/audit.py", "Audit", ":material/fact_check:"),
+)

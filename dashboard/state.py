@@ -1,0 +1,32 @@
+"""The dashboard's one typed session state (no raw ``st.session_state`` keys in pages)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+_KEY = "aieco_dashboard_state"
+
+
+@dataclass
+class DashboardState:
+    """What the analyst selected, shared across pages within one browser session."""
+
+    analysis_id: str | None = None
+    report_id: str | None = None
+    claim_id: str | None = None
+    run_id: str | None = None
+    source_id: str | None = None
+    #: The request being edited on the Request page (a plain mapping, saved as TOML).
+    request_draft: dict[str, Any] = field(default_factory=dict)
+    #: Messages of the last launched analysis (stage, event) for the Request page.
+    last_launch: list[dict[str, Any]] = field(default_factory=list)
+
+
+def get_state() -> DashboardState:
+    """This session's state, created on first use."""
+    if _KEY not in st.session_state:
+        st.session_state[_KEY] = DashboardState()
+    return st.session_state[_KEY]

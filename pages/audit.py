@@ -1,0 +1,60 @@
+"""Audit: stage timeline per analysis, LLM calls with tokens and cost, audit results, exclusions."""
+
+import streamlit as st
+
+from aieco import views
+from aieco.audit import run_audit
+from dashboard.state import get_state
+from dashboard.workspace import page_workspace
+
+state = get_state()
+st.header("Audit")
+
+with page_workspace() as ws:
+    if state.analysis_id is None:
+        st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
+    else:
+        st.caption(f"Analysis `{state.analysis_id}`")
+        stages = ws.view(views.stages_frame, state.analysis_id)
+        if stages.empty:
+            st.info("No stage records for this analysis.")
+        else:
+            st.plotly_chart(ws.view(views.stage_timeline, state.analysis_id), key="timeline")
+            for _, s in stages[stages["status"] != "completed"].iterrows():
+                st.warning(f"Stage **{s['stage']}** {s['status']}: {s['reason']}")
+            st.dataframe(stages, hide_index=True, width="stretch")
+
+        st.subheader("LLM calls")
+        calls = ws.view(views.llm_calls_frame, state.analysis_id)
+        if calls.empty:
+            st.info("No LLM calls recorded for this analysis.")
+        else:
+            a, b, c = st.columns(3)
+            a.metric("calls", len(calls))
+            b.metric("tokens (in / out)", f"{calls['input_tokens'].sum()} / {calls['output_tokens'].sum()}")
+            c.metric("cost (USD)", f"{calls['cost_usd'].sum():.4f}")
+            st.dataframe(calls, hide_index=True, width="stretch")
+
+        st.subheader("Output tests")
+        tests = ws.view(views.output_tests_frame, state.analysis_id)
+        if tests.empty:
+            st.info("No output tests registered for this analysis.")
+        else:
+            st.dataframe(tests, hide_index=True, width="stretch")
+
+        st.subheader("Exclusions")
+        exclusions = ws.view(views.exclusions_frame, state.analysis_id)
+        if exclusions.empty:
+            st.info("No exclusions recorded for this analysis.")
+        else:
+            st.dataframe(exclusions, hide_index=True, width="stretch")
+
+    st.subheader("Workspace audit")
+    st.caption("Recomputes every artifact, record and source-file digest (`aieco audit`).")
+    if st.button("Run the audit", icon=":material/verified:"):
+        result = run_audit(ws.store, state.analysis_id)
+        if result["clean"]:
+            st.success(f"Audit clean ({result['checked']} records and artifacts checked)")
+        else:
+            st.error(f"Audit found {len(result['mismatches'])} mismatch(es)")
+            st.dataframe(result["mismatches"], hide_index=True, width="stretch")

@@ -1,0 +1,49 @@
+"""Model runs: the ModelRun table, diagnostics and fan charts of the stored output points."""
+
+import streamlit as st
+
+from aieco import views
+from dashboard.state import get_state
+from dashboard.workspace import page_workspace
+
+state = get_state()
+st.header("Model runs")
+
+with page_workspace() as ws:
+    scope = st.radio("Runs of", ["the selected analysis", "every analysis"], horizontal=True)
+    runs = ws.view(views.runs_frame, state.analysis_id if scope == "the selected analysis" else None)
+    if runs.empty:
+        st.info("No model runs yet — an analysis whose restrictions survive runs every compatible model "
+                "(`aieco analyze REQUEST.toml` or `aieco demo`).")
+        st.stop()
+    picked = st.dataframe(runs, hide_index=True, width="stretch", on_select="rerun",
+                          selection_mode="single-row", key="runs_table")
+    ids = list(runs["run_id"])
+    if picked and picked.selection.rows:
+        state.run_id = ids[picked.selection.rows[0]]
+    if state.run_id not in ids:
+        state.run_id = ids[0]
+    run = runs[runs["run_id"] == state.run_id].iloc[0]
+    st.subheader(f"{run['model_id']} · `{run['run_id']}`")
+    (st.success if run["status"] == "completed" else st.warning)(
+        f"status {run['status']}" + (f" — {run['reason']}" if run["reason"] else ""))
+
+    points = ws.view(views.points_frame, state.run_id)
+    charts, diagnostics, tables, table = st.tabs(["Fan charts", "Diagnostics", "Output tables", "Output points"])
+    with charts:
+        variables = views.model_variables(points)
+        if not variables:
+            st.info("This run stored no aggregate output points to chart.")
+        for variable in variables:
+            st.plotly_chart(views.fan_chart(points, variable), key=f"fan_{variable}")
+    with diagnostics:
+        diag = ws.view(views.diagnostics_frame, state.run_id)
+        st.caption("Acceptance shares, severity and the other diagnostics the run recorded.")
+        st.dataframe(diag, hide_index=True, width="stretch")
+    with tables:
+        st.caption("The run's stored output artifact (severity and acceptance share of a selection are here).")
+        for name, frame in ws.view(views.output_tables, state.run_id).items():
+            st.markdown(f"**{name}**")
+            st.dataframe(frame, width="stretch")
+    with table:
+        st.dataframe(points, hide_index=True, width="stretch")

@@ -1,0 +1,50 @@
+"""Paths & restrictions: ranked candidate paths per channel query and the derived restrictions."""
+
+import streamlit as st
+
+from aieco import views
+from dashboard.state import get_state
+from dashboard.workspace import page_workspace
+
+state = get_state()
+st.header("Paths & restrictions")
+
+with page_workspace() as ws:
+    queries = ws.view(views.queries_frame)
+    st.subheader("Registered channel queries")
+    if queries.empty:
+        st.info("No channel queries registered yet — they come with an analysis request (`aieco analyze`).")
+    else:
+        st.dataframe(queries, hide_index=True, width="stretch")
+
+    if state.analysis_id is None:
+        st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
+        st.stop()
+    st.caption(f"Analysis `{state.analysis_id}`")
+    paths = ws.view(views.paths_frame, state.analysis_id)
+    st.subheader("Candidate paths")
+    if paths.empty:
+        st.info("This analysis has no stored paths (it stopped before path enumeration, or found none).")
+    else:
+        for (risk, query), group in paths.groupby(["risk", "query"], sort=False):
+            st.markdown(f"**{risk}** · {query}")
+            st.dataframe(group.drop(columns=["risk", "query"]), hide_index=True, width="stretch",
+                         column_config={"score": st.column_config.NumberColumn("S(C)", format="%.3f")})
+
+    st.subheader("Derivations")
+    derivations = ws.view(views.derivations_frame, state.analysis_id)
+    if derivations.empty:
+        st.info("No restriction derivation stored for this analysis.")
+    else:
+        for _, d in derivations.iterrows():
+            (st.success if d["status"] == "accepted" else st.warning)(
+                f"{d['risk']}: {d['status']} — {d['restrictions']} restrictions from {d['assessed_paths']} "
+                f"assessed paths. {d['reason']}")
+
+    st.subheader("Restrictions")
+    restrictions = ws.view(views.restrictions_frame, state.analysis_id)
+    if restrictions.empty:
+        st.info("No restrictions for this analysis.")
+    else:
+        st.dataframe(restrictions, hide_index=True, width="stretch",
+                     column_config={"supporting_quotes": st.column_config.TextColumn(width="large")})

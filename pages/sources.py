@@ -1,0 +1,98 @@
+"""Sources: the registry, eligibility and exclusions, the passage and cell viewer, ingest."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from aieco import views
+from aieco.config import get_settings
+from aieco.records import Role, digest
+from dashboard.state import get_state
+from dashboard.workspace import page_workspace
+
+try:  # eligibility and ingest belong to the sources area
+    from aieco.sources.eligibility import eligible_locations
+except ImportError:
+    eligible_locations = None
+try:
+    from aieco.sources.registry import ingest
+except ImportError:
+    ingest = None
+
+state = get_state()
+st.header("Sources")
+
+with page_workspace() as ws:
+    registry = ws.view(views.sources_frame)
+    if registry.empty:
+        st.info("No sources yet — run `aieco ingest MANIFEST` (or `aieco demo`) to register some.")
+    else:
+        st.caption(f"{len(registry)} registered sources; illustrative (synthetic) material is flagged.")
+        st.dataframe(registry, hide_index=True, width="stretch",
+                     column_config={"illustrative": st.column_config.CheckboxColumn("synthetic")})
+
+        st.subheader("Passages and cells")
+        titles = dict(zip(registry["source_id"], registry["title"], strict=True))
+        ids = list(titles)
+        index = ids.index(state.source_id) if state.source_id in ids else 0
+        state.source_id = st.selectbox("Source", ids, index=index, format_func=lambda s: f"{titles[s]} ({s})")
+        locations = ws.view(views.locations_frame, state.source_id)
+        if locations.empty:
+            st.info("This source has no parsed locations.")
+        else:
+            text = st.text_input("Filter passages", placeholder="words the passage contains")
+            shown = locations[locations["text"].str.contains(text, case=False, regex=False)] if text else locations
+            st.dataframe(shown.dropna(axis=1, how="all"), hide_index=True, width="stretch",
+                         column_config={"text": st.column_config.TextColumn(width="large")})
+
+    st.subheader("Eligibility as of a date")
+    if eligible_locations is None:
+        st.info("The eligibility check (`aieco.sources.eligibility`) is not in this version yet.")
+    elif not registry.empty:
+        a, b = st.columns(2)
+        cutoff = a.date_input("Information cutoff", value=get_settings().scenario.cutoff, format="YYYY-MM-DD")
+        roles = b.multiselect("Allowed roles", [r.value for r in Role], default=["generation", "methods"])
+        eligible, excluded = eligible_locations(ws.store, cutoff=cutoff, roles=roles)
+        st.caption(f"{len(eligible)} locations eligible, {len(excluded)} excluded as of {cutoff}.")
+        frame = views.exclusion_records_frame(ws.store, excluded)
+        if not frame.empty:
+            st.caption(", ".join(f"{reason}: {n}" for reason, n in frame["reason"].value_counts().items()))
+            st.dataframe(frame.drop(columns=["analysis_id"]), hide_index=True, width="stretch")
+
+    st.subheader("Add sources")
+    if ingest is None:
+        st.info("Ingest (`aieco.sources.registry.ingest`) is not in this version yet.")
+    else:
+        with st.form("ingest_form", clear_on_submit=True):
+            st.caption("Upload a manifest (TOML, `[[source]]` entries with title, publisher, publication_date, "
+                       "role) and the files it names.")
+            manifest = st.file_uploader("Manifest", type=["toml"])
+            files = st.file_uploader("Files", accept_multiple_files=True, type=["pdf", "xlsx", "csv", "txt", "md"])
+            go = st.form_submit_button("Ingest", icon=":material/upload:")
+        if go and manifest is not None:
+            folder = ws.path / "uploads" / digest([manifest.getvalue().hex(), *(f.name for f in files or [])])[:16]
+            folder.mkdir(parents=True, exist_ok=True)
+            for f in [manifest, *(files or [])]:
+                (folder / Path(f.name).name).write_bytes(f.getvalue())
+            bar = st.progress(0.0, text="ingesting")
+            result = ingest(ws.store, folder / Path(manifest.name).name,
+                            progress=lambda done, total, path: bar.progress(done / total, text=path))
+            ws.refresh()
+            counts = result.counts
+            (st.success if result.ok else st.warning)(
+                f"{counts['registered']} registered, {counts['unchanged']} unchanged, {counts['failed']} failed")
+            for failure in result.failures:
+                st.error(f"{failure.path}: {failure.reason}")
+
+    st.subheader("Exclusions recorded by analyses")
+    exclusions = ws.view(views.exclusions_frame)
+    if exclusions.empty:
+        st.info("No exclusions recorded yet: they are written when an analysis applies its cutoff, "
+                "roles and scope to the sources.")
+    else:
+        groups = ws.view(views.exclusion_groups)
+        group = st.selectbox("Analysis or eligibility check", groups,
+                             index=groups.index(state.analysis_id) if state.analysis_id in groups else 0)
+        chosen = ws.view(views.exclusions_frame, group)
+        st.caption(", ".join(f"{reason}: {n}" for reason, n in chosen["reason"].value_counts().items()))
+        st.dataframe(chosen, hide_index=True, width="stretch")

@@ -1,0 +1,168 @@
+"""The dashboard's view models (aieco.views): what the pages show, read from stored records."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pandas as pd
+import pytest
+from populated_workspace import build_workspace
+
+from aieco import views
+from aieco.errors import InputError
+from aieco.records import ModelOutputPoint, Variable
+from aieco.store import Store
+
+
+@pytest.fixture(scope="module")
+def populated(tmp_path_factory):
+    base = tmp_path_factory.mktemp("views")
+    ids = build_workspace(base / "ws", base / "sources")
+    store = Store(base / "ws")
+    yield store, ids
+    store.close()
+
+
+def test_workspace_digest_changes_when_a_record_is_added_and_only_then(store):
+    before = views.workspace_digest(store)
+    assert views.workspace_digest(store) == before
+    assert views.is_empty(store)
+    store.put(Variable.create(variable_id="real_gdp", label="Real GDP"))
+    after = views.workspace_digest(store)
+    assert after != before
+    store.put(Variable.create(variable_id="real_gdp", label="Real GDP"))  # same id: no new row
+    assert views.workspace_digest(store) == after
+
+
+def test_empty_workspace_gives_empty_frames_with_their_columns(store):
+    assert list(views.sources_frame(store).columns) == views.SOURCE_COLUMNS
+    assert views.relations_frame(store).empty
+    assert views.paths_frame(store, "an_x").empty
+    assert views.runs_frame(store).empty
+    assert views.opposing_relations(views.relations_frame(store)).empty
+    assert views.analysis_ids(store) == []
+
+
+def test_opposing_relations_pairs_each_plus_with_each_minus_on_the_same_edge():
+    rel = pd.DataFrame([
+        {"src_var": "a", "dst_var": "b", "sign": "+", "quote": "q1", "title": "T", "publication_date": "d", "page": 1,
+         "review_decision": "accepted"},
+        {"src_var": "a", "dst_var": "b", "sign": "-", "quote": "q2", "title": "T", "publication_date": "d", "page": 2,
+         "review_decision": "accepted"},
+        {"src_var": "a", "dst_var": "b", "sign": "-", "quote": "q3", "title": "T", "publication_date": "d", "page": 3,
+         "review_decision": "rejected"},
+        {"src_var": "b", "dst_var": "a", "sign": "-", "quote": "q4", "title": "T", "publication_date": "d", "page": 4,
+         "review_decision": "accepted"},
+    ])
+    out = views.opposing_relations(rel)
+    assert out[["quote_a", "quote_b"]].values.tolist() == [["q1", "q2"]]
+
+
+def test_relations_filter_by_publication_date(populated):
+    store, _ = populated
+    assert len(views.relations_frame(store)) == 4
+    assert len(views.relations_frame(store, published_by=date(2024, 6, 1))) == 2
+    assert len(views.relations_frame(store, published_by=date(2024, 5, 31))) == 0
+    assert len(views.relations_frame(store, condition="G1")) == 0
+
+
+def test_paths_carry_score_sign_and_derivation_outcome(populated):
+    store, ids = populated
+    paths = views.paths_frame(store, ids["analysis_id"])
+    row = paths.iloc[0]
+    assert (row["channel"], row["composed_sign"], row["score"], row["outcome"]) == (
+        "tariffs → trade_volumes → real_gdp", "-", 0.77, "accepted")
+    restrictions = views.restrictions_frame(store, ids["analysis_id"])
+    assert restrictions.iloc[0]["direction"] == "decrease"
+    assert "“higher tariffs reduce trade volumes”" in restrictions.iloc[0]["supporting_quotes"]
+
+
+def test_fan_chart_bands_are_the_stored_quantile_points(populated):
+    store, ids = populated
+    points = views.points_frame(store, ids["macro_run"])
+    fig = views.fan_chart(points, "real_gdp")
+    names = [t.name for t in fig.data]
+    # two bands (5–95, 25–75) drawn as upper edge + filled lower edge, the median, the selected path
+    assert names == [None, "5%–95%", None, "25%–75%", "median", "selected"]
+    stored = {p.period: p.value for p in store.find(ModelOutputPoint, run_id=ids["macro_run"], quantile=0.05)}
+    assert list(fig.data[1].y) == [stored[p] for p in sorted(stored)]
+    assert list(fig.data[1].x) == ["2025", "2026", "2027"]
+
+
+def test_claim_trace_follows_number_to_run_point_restrictions_and_quotes(populated):
+    store, ids = populated
+    trace = views.claim_trace(store, ids["claim_id"])
+    assert trace["point"]["point_id"] == ids["point_id"]
+    assert trace["run"]["run_id"].tolist() == [ids["macro_run"]]
+    assert trace["restrictions"]["variable"].tolist() == ["real_gdp"]
+    assert set(trace["relations"]["quote"]) == {"higher tariffs reduce trade volumes", "trade volumes raise real GDP"}
+    assert views.claim_of_point(store, ids["point_id"]) == ids["claim_id"]
+
+
+def test_claim_trace_of_an_unknown_claim_names_the_fix(populated):
+    store, _ = populated
+    with pytest.raises(InputError, match="no Claim with id clm_nope"):
+        views.claim_trace(store, "clm_nope")
+
+
+def test_report_sentences_resolve_claims_to_stored_values(populated):
+    store, ids = populated
+    sentences = views.report_sentences(store, ids["report_id"])
+    assert [s["kind"] for s in sentences] == ["qualitative", "numerical"]
+    claim = sentences[1]["claims"][0]
+    point = store.require(ModelOutputPoint, ids["point_id"])
+    assert (claim["run_id"], claim["value"]) == (ids["macro_run"], point.value)
+    assert f"{point.value:.3f}" in sentences[1]["rendered"]
+
+
+def test_bank_views_per_entity(populated):
+    store, ids = populated
+    assert views.bank_runs(store) == [ids["bank_run"]]
+    points = views.points_frame(store, ids["bank_run"])
+    assert views.entities(points) == ["Bank A", "Bank B"]
+    assert views.model_variables(points, with_entity=True) == ["cet1_ratio"]
+    assert views.model_variables(points) == []
+    gates = views.validation_frame(store)
+    assert gates[["metric", "value", "rule"]].values.tolist() == [
+        ["mae", 1.2, "≤"], ["spearman", 0.6, "≥"], ["n_banks", 2.0, ""]]
+    assert gates["threshold"].tolist()[:2] == [2.0, 0.5] and pd.isna(gates["threshold"].iloc[2])
+
+
+def test_stage_views_show_the_stop(populated):
+    store, ids = populated
+    stages = views.stages_frame(store, ids["analysis_id"])
+    assert stages["status"].tolist() == ["completed", "completed", "stopped"]
+    assert stages["seconds"].tolist() == [1.0, 1.0, 1.0]
+    analyses = views.analyses_frame(store)
+    assert analyses.iloc[0][["completed", "stopped", "failed"]].tolist() == [2, 1, 0]
+    stops = views.stops_frame(store)
+    assert stops[["stage", "status"]].values.tolist() == [["restrictions", "stopped"]]
+    fig = views.stage_timeline(store, ids["analysis_id"])
+    assert [t.name for t in fig.data] == ["completed", "stopped"]
+
+
+def test_quantile_ranges_show_each_banks_stored_median_and_range_at_the_last_period(populated):
+    store, ids = populated
+    points = views.points_frame(store, ids["bank_run"])
+    fig = views.quantile_ranges(points, "cet1_ratio")
+    stored = {(p.entity, p.quantile): p.value for p in store.find(ModelOutputPoint, run_id=ids["bank_run"],
+                                                                   period="2027")}
+    banks = list(fig.data[0].x)
+    assert banks == sorted(banks, key=lambda b: stored[(b, 0.5)])  # sorted by median
+    assert list(fig.data[0].y) == [stored[(b, 0.5)] for b in banks]
+    assert list(fig.data[0].error_y.array) == [stored[(b, 0.95)] - stored[(b, 0.5)] for b in banks]
+    assert list(fig.data[0].error_y.arrayminus) == [stored[(b, 0.5)] - stored[(b, 0.05)] for b in banks]
+
+
+def test_percentile_statistics_are_banded_like_quantiles():
+    points = pd.DataFrame([
+        {"variable": "cet1_ratio", "entity": "B1", "period": p, "statistic": stat, "quantile": None,
+         "simulation_id": None, "unit": "%", "value": v}
+        for p, base in (("2025H2", 14.0), ("2026H2", 13.0))
+        for stat, v in (("p05", base - 2), ("p50", base), ("p95", base + 1), ("mean", base - 0.1))])
+    levels = views.with_quantiles(points)["quantile"].tolist()[:4]
+    assert levels[:3] == [0.05, 0.5, 0.95] and pd.isna(levels[3])  # "mean" is no percentile
+    fig = views.fan_chart(points, "cet1_ratio", entity="B1")
+    assert [t.name for t in fig.data] == [None, "5%–95%", "median", "mean"]
+    assert list(fig.data[1].y) == [12.0, 11.0]  # the lower edge is p05
+    assert list(fig.data[0].y) == [15.0, 14.0]  # the upper edge is p95
