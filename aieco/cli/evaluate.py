@@ -30,12 +30,15 @@ def _retrieval_lines(table: pd.DataFrame) -> list[str]:
 @click.option("--benchmark", "benchmark", type=click.Path(path_type=Path), default=None,
               help="Benchmark TOML (default: the demo's aieco/demo/benchmark.toml).")
 @click.option("--condition", default="G0", show_default=True, help="Graph condition evaluated.")
+@click.option("--conditions", default="G0,G1,G2", show_default=True,
+              help="Graph conditions compared on the same eligible passages (missing ones are built; "
+                   "G3–G5 are listed as specified configurations).")
 @click.option("--orderings", default=50_000, show_default=True, help="Random source orderings.")
 @click.option("--seed", type=int, default=None, help="Seed of the orderings (default: settings).")
 @click.option("--workers", default=2, show_default=True, help="Processes for the orderings.")
 @common
 @pass_state
-def evaluate(state: CliState, benchmark: Path | None, condition: str, orderings: int, seed: int | None,
+def evaluate(state: CliState, benchmark: Path | None, condition: str, conditions: str, orderings: int, seed: int | None,
              workers: int) -> None:
     """Benchmark measures per risk and condition, source contribution and agreement."""
     from tqdm import tqdm
@@ -49,7 +52,8 @@ def evaluate(state: CliState, benchmark: Path | None, condition: str, orderings:
             bar.n = done
             bar.refresh()
 
-        res = run_evaluation(store, benchmark, condition=condition, n_orderings=orderings, seed=seed,
+        names = [c.strip() for c in conditions.split(",") if c.strip()]
+        res = run_evaluation(store, benchmark, condition=condition, conditions=names, n_orderings=orderings, seed=seed,
                              workers=workers, progress=progress)
     tables = res.tables()
     data = {
@@ -70,6 +74,9 @@ def evaluate(state: CliState, benchmark: Path | None, condition: str, orderings:
                "Per channel:", _fmt(tables["channels"].set_index("channel").drop(columns="risk").T), "",
                "Graph construction conditions (columns: condition, risk):",
                _fmt(tables["graph_conditions"].set_index(["condition", "risk"]).T), "",
+               "Graph condition inputs and workload (same eligible passages; G3–G5 specified, not run):",
+               _fmt(tables["graph_inputs"].drop(columns=["description", "passages_digest"]).set_index("condition").T),
+               "",
                *_retrieval_lines(tables["retrieval_conditions"])]
         if "contribution" in tables:
             c = tables["contribution"]

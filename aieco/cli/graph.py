@@ -47,7 +47,8 @@ def graph() -> None:
 @pass_state
 def graph_build(state: CliState, condition: str) -> None:
     """Extract relations from every registered passage (offline backend) and store them."""
-    from aieco.extraction.build import build_relations
+    from aieco.evaluation.conditions import build_condition
+    from aieco.records import SourceLocation
 
     bars: dict[str, tqdm] = {}
 
@@ -58,7 +59,8 @@ def graph_build(state: CliState, condition: str) -> None:
         bar.update(done - bar.n)
 
     with state.store() as store:
-        report = build_relations(store, condition=condition, progress=progress)
+        # recorded with the passages read, so `aieco evaluate` can check conditions share their input
+        report = build_condition(store, condition, store.find(SourceLocation, kind="passage"), progress=progress)
     for bar in bars.values():
         bar.close()
     emit(state, report.model_dump(), lambda r: (

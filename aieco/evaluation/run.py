@@ -34,6 +34,7 @@ from aieco.evaluation.comparison import (
     graph_condition,
     require_same_graph,
 )
+from aieco.evaluation.conditions import ConditionInput, inputs_table, prepare_conditions, require_same_passages
 from aieco.evaluation.contribution import ContributionResult, source_contribution
 from aieco.evaluation.measures import ChannelPrediction, MeasureTables, score_benchmark
 from aieco.graph.build import as_of_relations, load_relations, relation_graph
@@ -72,6 +73,7 @@ class EvaluationResult:
     benchmark: Benchmark
     measures: MeasureTables
     graph_conditions: pd.DataFrame
+    graph_inputs: pd.DataFrame
     retrieval_conditions: pd.DataFrame
     contribution: ContributionResult | None
     agreement: AgreementResult
@@ -84,6 +86,7 @@ class EvaluationResult:
             "risks": self.measures.risks.reset_index(),
             "channels": self.measures.channels.reset_index(),
             "graph_conditions": self.graph_conditions,
+            "graph_inputs": self.graph_inputs,
             "retrieval_conditions": self.retrieval_conditions,
             "agreement": self.agreement.frame(),
             "notes": pd.DataFrame({"note": self.notes}),
@@ -221,7 +224,7 @@ def _manifest_digest(store: Store) -> str:
 
 
 def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, condition: str = "G0",
-             analysis_ids: Sequence[str] | None = None, cutoff: date | None = None,
+             conditions: Sequence[str] = ("G0", "G1", "G2"), build_missing: bool = True, analysis_ids: Sequence[str] | None = None, cutoff: date | None = None,
              n_orderings: int = 50_000, seed: int | None = None, workers: int = 2,
              progress: ProgressFn | None = None) -> EvaluationResult:
     """Score the graph of ``condition`` (and its paths) against the benchmark; store the records.
@@ -231,6 +234,9 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     store : the workspace.
     benchmark_path : benchmark TOML (default: the demo's).
     condition : graph condition evaluated (G0…); paths of other graphs are refused.
+    conditions : graph conditions compared on the same eligible passages; an executable one
+        without relations is built over exactly those passages when ``build_missing``;
+        conditions read from different passages are refused (IntegrityError).
     analysis_ids : analyses whose paths and derivations are scored (default: every analysis
         holding paths of ``condition``).
     cutoff : information cutoff for the as-of graph (default: settings.scenario.cutoff).
@@ -245,13 +251,22 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     if not bpath.is_file():
         raise InputError(f"benchmark file {bpath} not found", where=str(bpath),
                          fix="pass --benchmark FILE or use the demo's aieco/demo/benchmark.toml")
+    compared = list(dict.fromkeys([condition, *conditions]))
+    for c in compared:
+        graph_condition(c)
+    if not graph_condition(condition).executable:
+        raise InputError(f"graph condition {condition} is a specified configuration with no execution path here",
+                         fix="evaluate G0, G1 or G2")
+    inputs: list[ConditionInput] = prepare_conditions(store, compared, cutoff, build_missing=build_missing)
+    require_same_passages(inputs)
     relations = evaluated_relations(store, condition, cutoff)
     if analysis_ids is None:
         analysis_ids = sorted({p.analysis_id for p in store.find(Path, graph_condition=condition)})
     paths = store.find(Path, analysis_id=list(analysis_ids)) if analysis_ids else []
     derivations = store.find(Derivation, analysis_id=list(analysis_ids)) if analysis_ids else []
     require_same_graph([*paths, *derivations], condition)
-    params = {"condition": condition, "cutoff": cutoff, "n_orderings": n_orderings, "seed": seed,
+    params = {"condition": condition, "conditions": compared,
+              "passages": {i.condition: i.passages_digest for i in inputs}, "cutoff": cutoff, "n_orderings": n_orderings, "seed": seed,
               "max_len": s.graph.max_path_length, "top_paths": s.graph.top_paths}
     registration = EvaluationRecord.create(
         phase="registered", benchmark_path=str(bpath), benchmark_digest=sha256_hex(bpath.read_bytes()),
@@ -286,7 +301,7 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
             if risk not in selections and (sel := selected_paths(store, a, risk, derivations)) is not None:
                 selections[risk] = sel
     by_graph, graphs = {}, {}
-    for c in sorted({r.graph_condition for r in load_relations(store)} | {condition}):
+    for c in [i.condition for i in inputs]:
         rels = relations if c == condition else evaluated_relations(store, c, cutoff)
         graphs[c] = graph_keys(rels)
         by_graph[c] = _predictions(benchmark, enumerated_paths(rels, benchmark, c, max_len), paths,
@@ -294,6 +309,9 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     graph = graphs[condition]
     measures = score_benchmark(benchmark, graph, by_graph[condition], passages, max_len)
     graph_table = compare_graph_conditions(benchmark, graphs, by_graph, passages, max_len, selected={condition})
+    graph_inputs = inputs_table(inputs, {c: len(g) for c, g in graphs.items()})
+    notes += [f"{i.condition}: relations without a build record; the passages it read cannot be checked"
+              for i in inputs if i.origin == "unrecorded"]
     by_retrieval = {rc: _predictions(benchmark, _stored_candidates(benchmark, [p for p in paths
                                                                               if p.retrieval_condition == rc]),
                                      paths, selections, top_k)
@@ -310,7 +328,8 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     reps = repetitions(store, analysis_ids, benchmark.risks, derivations)
     titles = {x.source_id: x.title for x in store.find(Source, source_id=sorted(docs))} if docs else {}
     result = EvaluationResult(registration=registration, record=registration, benchmark=benchmark,
-                              measures=measures, graph_conditions=graph_table, retrieval_conditions=retrieval_table,
+                              measures=measures, graph_conditions=graph_table, graph_inputs=graph_inputs,
+                              retrieval_conditions=retrieval_table,
                               contribution=contribution, agreement=agreement(reps), notes=notes,
                               document_titles=titles)
     record = finish("scored", result_digest=store.put_tables(result.tables()))
