@@ -224,7 +224,8 @@ def _manifest_digest(store: Store) -> str:
 
 
 def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, condition: str = "G0",
-             conditions: Sequence[str] = ("G0", "G1", "G2"), build_missing: bool = True, analysis_ids: Sequence[str] | None = None, cutoff: date | None = None,
+             conditions: Sequence[str] = ("G0", "G1", "G2"), build_missing: bool = True,
+             analysis_ids: Sequence[str] | None = None, cutoff: date | None = None,
              n_orderings: int = 50_000, seed: int | None = None, workers: int = 2,
              progress: ProgressFn | None = None) -> EvaluationResult:
     """Score the graph of ``condition`` (and its paths) against the benchmark; store the records.
@@ -266,7 +267,8 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     derivations = store.find(Derivation, analysis_id=list(analysis_ids)) if analysis_ids else []
     require_same_graph([*paths, *derivations], condition)
     params = {"condition": condition, "conditions": compared,
-              "passages": {i.condition: i.passages_digest for i in inputs}, "cutoff": cutoff, "n_orderings": n_orderings, "seed": seed,
+              "passages": {i.condition: i.passages_digest for i in inputs}, "cutoff": cutoff,
+              "n_orderings": n_orderings, "seed": seed,
               "max_len": s.graph.max_path_length, "top_paths": s.graph.top_paths}
     registration = EvaluationRecord.create(
         phase="registered", benchmark_path=str(bpath), benchmark_digest=sha256_hex(bpath.read_bytes()),
