@@ -17,7 +17,17 @@ from aieco.agents import all_tasks
 from aieco.config import get_settings
 from aieco.demo import DEMO_REQUEST, build_demo
 from aieco.pipeline import analyze
-from aieco.records import Derivation, LLMCall, ModelRequest, ModelRun, Report, Restriction, StageRecord, canonical_json
+from aieco.records import (
+    Derivation,
+    LLMCall,
+    ModelRequest,
+    ModelRun,
+    Relation,
+    Report,
+    Restriction,
+    StageRecord,
+    canonical_json,
+)
 from aieco.records import Path as PathRecord
 from aieco.request import load_request, parse_request, save_request
 from aieco.store import Store
@@ -284,8 +294,35 @@ def test_the_retrieval_condition_is_written_on_every_downstream_record(demo_ws, 
         aid = out.analysis_id
         assert by_risk(out)["property_correction"].status == "completed"
         records = [*store.find(PathRecord, analysis_id=aid), *store.find(Restriction, analysis_id=aid),
-                   # the macro request; the bank area's own requests carry no restriction
-                   *[r for r in store.find(ModelRequest, analysis_id=aid) if r.restriction_ids],
-                   *store.find(ModelRun, analysis_id=aid, model_id="macro_var"),
+                   # the macro request and the bank application's requests and runs alike
+                   *store.find(ModelRequest, analysis_id=aid), *store.find(ModelRun, analysis_id=aid),
                    *store.find(Report, analysis_id=aid)]
         assert records and {(r.graph_condition, r.retrieval_condition) for r in records} == {("G0", "hybrid")}
+        assert {r.model_id for r in store.find(ModelRun, analysis_id=aid)} > {"macro_var"}
+
+
+def test_document_rag_uses_the_passage_constrained_relation_graph(demo_ws, tmp_path, small_draws):
+    ws = tmp_path / "document"
+    shutil.copytree(demo_ws, ws)
+    request = load_request(DEMO_REQUEST).model_copy(update={"retrieval_condition": "document"})
+    with Store(ws) as store:
+        out = analyze(store, request)
+        aid = out.analysis_id
+        assert by_risk(out)["trade_fragmentation"].status == "completed"
+        paths = store.find(PathRecord, analysis_id=aid)
+        restrictions = store.find(Restriction, analysis_id=aid)
+        assert paths and restrictions
+        records = [*paths, *restrictions, *store.find(ModelRequest, analysis_id=aid),
+                   *store.find(ModelRun, analysis_id=aid), *store.find(Report, analysis_id=aid)]
+        assert {(r.graph_condition, r.retrieval_condition) for r in records} == {("G0", "document")}
+        stages = {r.stage: r for r in store.find(StageRecord, analysis_id=aid)}
+        for risk in ("trade_fragmentation", "property_correction"):
+            retrieved = store.get_json(stages[f"{risk}/retrieval"].output_digest)
+            assert 0 < len(retrieved["risk_passages"]) <= get_settings().retrieval.top_k
+            # every relation on a document path was extracted from one of the risk's retrieved passages
+            rel_ids = {r for p in paths if p.risk == risk for step in p.evidence for r in step}
+            locs = {r.location_id for r in store.find(Relation, relation_id=sorted(rel_ids))}
+            assert rel_ids and locs <= set(retrieved["risk_passages"])
+            found = store.get_json(stages[f"{risk}/graph_search"].output_digest)
+            # fewer relations than A(t): the graph is constrained to the retrieved passages
+            assert found["graph_edges"] < store.count(Relation, graph_condition="G0")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from aieco.errors import InputError
 from aieco.pipeline import analyze
 from aieco.records import LLMCall, StageRecord, canonical_json
 from aieco.request import load_request, parse_request
@@ -23,7 +24,6 @@ def edited(**changes) -> object:
     ({"outcomes": ["real_gdp", "moon_phase"]}, "moon_phase"),
     ({"models": ["macro_var", "dsge_2030"]}, "dsge_2030"),
     ({"horizon": "2024-2026"}, "starts before the information cutoff"),
-    ({"retrieval_condition": "document"}, "document retrieval condition"),
 ])
 def test_request_checks_refuse_before_any_llm_call(store, changes, words):
     out = analyze(store, edited(**changes))
@@ -31,6 +31,11 @@ def test_request_checks_refuse_before_any_llm_call(store, changes, words):
     assert all(words in p.reason for p in out.programs) and len(out.programs) == 3
     assert store.count(LLMCall, analysis_id=out.analysis_id) == 0
     assert [s.stage for s in store.find(StageRecord, analysis_id=out.analysis_id)] == ["request_checks"]
+
+
+def test_direct_is_refused_as_an_agent_request():
+    with pytest.raises(InputError, match="never accepted as an agent result"):
+        edited(retrieval_condition="direct")
 
 
 def test_unknown_channel_variable_is_named_with_its_risk_and_query(store):

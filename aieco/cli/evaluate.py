@@ -15,14 +15,17 @@ def _fmt(df: pd.DataFrame) -> str:
     return df.to_string(float_format=lambda v: f"{v:.3f}", na_rep="—")
 
 
-def _retrieval_lines(table: pd.DataFrame) -> list[str]:
+def _retrieval_lines(table: pd.DataFrame, inputs: pd.DataFrame) -> list[str]:
     measures = [c for c in table.columns if c not in ("condition", "risk", "accepted_as_agent_result")]
     recorded = table.dropna(subset=measures, how="all")
-    missing = sorted(set(table["condition"]) - set(recorded["condition"]))
-    lines = ["Retrieval conditions (columns: condition, risk):"]
-    lines.append(_fmt(recorded.set_index(["condition", "risk"]).T) if len(recorded) else "  (no recorded paths)")
-    if missing:
-        lines.append(f"  no recorded paths under: {', '.join(missing)} (direct numbers are never accepted)")
+    lines = ["Retrieval conditions under the same byte budget (columns: condition, risk; "
+             "selected-path measures need an analysis run under the condition):"]
+    lines.append(_fmt(recorded.set_index(["condition", "risk"]).T) if len(recorded) else "  (no candidate paths)")
+    if len(inputs):
+        lines += ["", "Retrieval inputs (passages and paths serialised under each condition's share of the budget):",
+                  _fmt(inputs.drop(columns="reason").set_index(["condition", "risk"]).T)]
+        for r in inputs[inputs["reason"] != ""].itertuples():
+            lines.append(f"  {r.condition} / {r.risk}: {r.status}: {r.reason}")
     return lines
 
 
@@ -77,7 +80,7 @@ def evaluate(state: CliState, benchmark: Path | None, condition: str, conditions
                "Graph condition inputs and workload (same eligible passages; G3–G5 specified, not run):",
                _fmt(tables["graph_inputs"].drop(columns=["description", "passages_digest"]).set_index("condition").T),
                "",
-               *_retrieval_lines(tables["retrieval_conditions"])]
+               *_retrieval_lines(tables["retrieval_conditions"], tables["retrieval_inputs"])]
         if "contribution" in tables:
             c = tables["contribution"]
             c = c[c.risk == "mean"]
