@@ -113,16 +113,16 @@ def launch_progress(analysis_id: str) -> None:
     if job is None:
         return
     label = "Analysis finished" if job.done else "Analysis running…"
-    with st.status(label, state="complete" if job.done and not job.error else
-                   ("error" if job.error else "running"), expanded=True):
-        st.progress(job.fraction, text=job.last_message)
-        if job.error:
-            st.error(job.error)
-        with open_workspace() as fresh, shown_errors():  # a fragment rerun gets its own connection
-            stages = views.stages_frame(fresh.store, analysis_id)
-        for _, s in stages[stages["status"] != "completed"].iterrows():
-            st.warning(f"Stage **{s['stage']}** {s['status']}: {s['reason']}")
-        st.dataframe(stages[["stage", "status", "reason", "seconds"]], hide_index=True, width="stretch")
+    # Not a `with` block: leaving one would mark the status complete while the analysis still runs.
+    box = st.status(label, state="error" if job.error else ("complete" if job.done else "running"), expanded=True)
+    box.progress(job.fraction, text=job.last_message)
+    if job.error:
+        box.error(job.error)
+    with open_workspace() as fresh, shown_errors():  # a fragment rerun gets its own connection
+        stages = views.stages_frame(fresh.store, analysis_id)
+    for _, s in stages[stages["status"] != "completed"].iterrows():
+        box.warning(f"Stage **{s['stage']}** {s['status']}: {s['reason']}")
+    box.dataframe(stages[["stage", "status", "reason", "seconds"]], hide_index=True, width="stretch")
 
 
 with page_workspace() as ws:
