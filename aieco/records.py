@@ -785,6 +785,35 @@ class Analysis(Record):
     created_at: datetime
 
 
+class EvaluationRecord(Record):
+    """An evaluation run: digests stored before scoring (phase=registered), then its result.
+
+    Appendix "Evaluation Records": the benchmark, graph, manifest and configuration
+    digests are written before any measure is computed; the result row points at the
+    stored tables and at its registration.
+    """
+
+    table: ClassVar[str] = "evaluation_records"
+    id_field: ClassVar[str] = "evaluation_id"
+    id_prefix: ClassVar[str] = "evl"
+    id_excludes: ClassVar[frozenset[str]] = frozenset({"created_at"})
+
+    evaluation_id: str
+    phase: Literal["registered", "result"]
+    registration_id: str | None = Field(None, description="The registered row a result belongs to.")
+    benchmark_path: str = Field(description="Benchmark file as given.")
+    benchmark_digest: str = Field(description="SHA-256 of the benchmark file's bytes.")
+    graph_condition: str = Field(description="G0/G1/G2… of the evaluated graph.")
+    graph_digest: str = Field(description="Digest of the sorted relation ids of the evaluated graph.")
+    manifest_digest: str = Field(description="Digest of the registered sources (id, sha256, role, date).")
+    config_digest: str = Field(description="Digest of the settings and evaluation parameters.")
+    analysis_ids: list[str] = Field(default_factory=list, description="Analyses whose paths were scored.")
+    status: Literal["registered", "scored", "stopped"]
+    reason: str = ""
+    result_digest: str | None = Field(None, description="Artifact digest of the result tables.")
+    created_at: datetime
+
+
 #: Every stored record type, in schema order.
 RECORD_TYPES: tuple[type[Record], ...] = (
     Source,
@@ -809,4 +838,5 @@ RECORD_TYPES: tuple[type[Record], ...] = (
     LLMCall,
     StageRecord,
     Analysis,
+    EvaluationRecord,
 )

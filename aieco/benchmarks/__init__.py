@@ -23,6 +23,7 @@ SECTIONS: dict[str, str] = {
     "dashboard": "aieco.benchmarks.dashboard",
     "reporting": "aieco.benchmarks.reporting",
     "graph": "aieco.benchmarks.graph",
+    "evaluation": "aieco.benchmarks.evaluation",
 }
 
 
