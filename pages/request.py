@@ -6,20 +6,13 @@ import streamlit as st
 
 from aieco import views
 from aieco.config import get_settings
+from aieco.pipeline import analyze
 from aieco.records import Movement, Role
+from aieco.request import dumps_request, load_request, parse_request
 from dashboard import jobs
 from dashboard.request_form import from_tables, to_tables
 from dashboard.state import get_state
 from dashboard.workspace import open_workspace, page_workspace, shown_errors
-
-try:  # the request schema and the pipeline belong to the pipeline area
-    from aieco.request import dumps_request, load_request, parse_request
-except ImportError:
-    parse_request = None
-try:
-    from aieco.pipeline import analyze
-except ImportError:
-    analyze = None
 
 state = get_state()
 st.header("Request")
@@ -98,10 +91,7 @@ def request_form(ws) -> None:
     a, b = st.columns(2)
     a.download_button("Save request as TOML", dumps_request(request), file_name="request.toml",
                       mime="application/toml", icon=":material/download:")
-    if analyze is None:
-        b.info("Launching needs the pipeline's `analyze` (not in this version yet); "
-               "use `aieco analyze REQUEST.toml`.")
-    elif b.button("Launch analysis", type="primary", icon=":material/play_arrow:"):
+    if b.button("Launch analysis", type="primary", icon=":material/play_arrow:"):
         jobs.start(request.analysis_id, ws.path, lambda store, job: analyze(store, request, progress=job.progress))
         state.analysis_id = request.analysis_id
 
@@ -126,11 +116,7 @@ def launch_progress(analysis_id: str) -> None:
 
 
 with page_workspace() as ws:
-    if parse_request is None:
-        st.info("The request form needs the pipeline's AnalysisRequest (`aieco.request`, not in this version "
-                "yet); write a request TOML and run `aieco analyze REQUEST.toml`.")
-    else:
-        request_form(ws)
+    request_form(ws)
     if state.analysis_id and jobs.get(state.analysis_id):
         launch_progress(state.analysis_id)
 

@@ -210,7 +210,6 @@ def test_unusable_workspace_is_a_readable_error_not_a_traceback(tmp_path, use_wo
 
 
 def test_request_form_checks_a_request_and_names_the_bad_field(populated, use_workspace):
-    pytest.importorskip("aieco.request", reason="the pipeline area's AnalysisRequest is not on this branch yet")
     use_workspace(populated[0])
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
