@@ -445,15 +445,19 @@ def execution_stage(ctx: StageContext) -> dict[str, Any]:
 
 def application(ctx: StageContext) -> dict[str, Any]:
     """Bank capital (FE-OLS and FE-QAR) under each completed macro run's selected scenario."""
-    from aieco.models.bank.spec import run_bank_models
+    from aieco.models.bank.spec import ensure_validation_gates, passing_gate, run_bank_models
 
     seed = request_of(ctx).seed(ctx.extra.get("repetition", 1))
+    # The external validation gate decides whether a bank model may supply bank conclusions
+    # (appendix "Bank Models and External Validation"); it is computed once per workspace.
+    _, gates = ensure_validation_gates(ctx.store, ctx.analysis_id, seed=seed)
     results: dict[str, Any] = {}
     for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
         bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx),
                                conditions=conditions(ctx))
         results[run.run_id] = {b.run_id: b.status.value for b in bank}
-    return {"bank_runs": results}
+    may_conclude = {m: passing_gate(ctx.store, m) is not None for m in ("bank_feols", "bank_feqar")}
+    return {"bank_runs": results, "gates": sorted(g.gate_id for g in gates), "may_supply_conclusions": may_conclude}
 
 
 def candidate_selection(ctx: StageContext) -> dict[str, Any]:

@@ -58,7 +58,9 @@ PAGE_TITLES = ["Request", "Sources", "Channel graph", "Paths & restrictions", "M
 def test_navigation_lists_every_page_of_the_issue():
     from dashboard.navigation import PAGES
 
-    assert [p.title for p in PAGES] == PAGE_TITLES
+    titles = [p.title for p in PAGES]
+    # every page of the issue, in its order (further pages, e.g. Evaluation, may be added)
+    assert [t for t in titles if t in PAGE_TITLES] == PAGE_TITLES
     for p in PAGES:
         assert (ROOT / p.path).is_file(), p.path
 
@@ -208,7 +210,6 @@ def test_unusable_workspace_is_a_readable_error_not_a_traceback(tmp_path, use_wo
 
 
 def test_request_form_checks_a_request_and_names_the_bad_field(populated, use_workspace):
-    pytest.importorskip("aieco.request", reason="the pipeline area's AnalysisRequest is not on this branch yet")
     use_workspace(populated[0])
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()

@@ -26,17 +26,13 @@ from aieco.records import (
     Report,
     Restriction,
     StageRecord,
+    ValidationGate,
     canonical_json,
 )
 from aieco.records import Path as PathRecord
 from aieco.request import load_request, parse_request, save_request
 from aieco.store import Store
 from tests.openai_stub_server import StubServer, responses_body
-
-# The pipeline calls every area; until all have landed on this branch the module is skipped.
-for _area in ("aieco.demo.build", "aieco.extraction.build", "aieco.scenario.derive", "aieco.reporting.render",
-              "aieco.models.bank.spec"):
-    pytest.importorskip(_area)
 
 ROOT = Path(__file__).resolve().parents[1]
 # The paper's sizes (20,000 VAR draws, 19 quantiles, 25,000 bank paths) run in `aieco bench
@@ -326,3 +322,18 @@ def test_document_rag_uses_the_passage_constrained_relation_graph(demo_ws, tmp_p
             found = store.get_json(stages[f"{risk}/graph_search"].output_digest)
             # fewer relations than A(t): the graph is constrained to the retrieved passages
             assert found["graph_edges"] < store.count(Relation, graph_condition="G0")
+
+
+def test_application_stores_the_bank_validation_gates_before_any_bank_conclusion(demo_ws, offline_run):
+    with Store(demo_ws) as store:
+        gates = {g.model_id: g for g in store.find(ValidationGate)}
+        assert set(gates) == {"bank_feols", "bank_feqar"}
+        for gate in gates.values():
+            assert set(gate.thresholds) == {"mae_max", "spearman_min", "coverage_min"}
+        done = [r for r in store.find(StageRecord, analysis_id=offline_run.analysis_id, status="completed")
+                if r.stage.endswith("/application")]
+        assert done
+        for rec in done:
+            out = store.get_json(rec.output_digest)
+            assert sorted(out["gates"]) == sorted(g.gate_id for g in gates.values())
+            assert out["may_supply_conclusions"] == {m: g.passed for m, g in gates.items()}

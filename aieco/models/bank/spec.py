@@ -514,22 +514,32 @@ def passing_gate(store: Store, model_id: str) -> ValidationGate | None:
     return next((g for g in store.find(ValidationGate, model_id=model_id) if g.passed), None)
 
 
-def project_bank_capital(store: Store, macro_run: ModelRun, *, seed: int, paths: int | None = None) -> list[ModelRun]:
+def ensure_validation_gates(store: Store, analysis_id: str, *, seed: int,
+                            paths: int | None = None) -> tuple[list[ModelRun], list[ValidationGate]]:
+    """The bank models' validation gates, running the external validation once per workspace.
+
+    The validation uses the synthetic demo's official-style adverse exercise; its runs and
+    gates are stored, and a model whose gate fails may not supply bank conclusions.
+    """
+    gates = store.find(ValidationGate, model_id=["bank_feols", "bank_feqar"])
+    if gates:
+        return [], gates
+    official, scenario = demo_validation_inputs()
+    return run_bank_validation(store, analysis_id, official, scenario, seed, paths)
+
+
+def project_bank_capital(store: Store, macro_run: ModelRun, *, seed: int, paths: int | None = None,
+                         risk: str | None = None) -> list[ModelRun]:
     """The pipeline's application stage: both bank models under a completed macro run's selected path.
 
-    When the workspace holds no validation gate for the bank models yet, the external validation
-    on the synthetic demo's official-style adverse exercise runs first and stores them, so every
-    bank conclusion can be checked against its gate (:func:`passing_gate`).
+    The external validation runs first when the workspace holds no gate yet (see
+    :func:`ensure_validation_gates`), so every bank conclusion can be checked against its gate
+    (:func:`passing_gate`).
     """
     from aieco.errors import StageStopped
 
     if macro_run.status != RunStatus.completed or not macro_run.output_digest:
         raise StageStopped(f"macro run {macro_run.run_id} is {macro_run.status.value}: no scenario to apply",
                            stage="application")
-    runs: list[ModelRun] = []
-    if not store.find(ValidationGate, model_id=["bank_feols", "bank_feqar"]):
-        official, scenario = demo_validation_inputs()
-        val_runs, _ = run_bank_validation(store, macro_run.analysis_id, official, scenario, seed, paths)
-        runs += val_runs
-    runs += run_bank_models(store, macro_run.analysis_id, macro_run.run_id, seed, paths)
-    return runs
+    runs, _ = ensure_validation_gates(store, macro_run.analysis_id, seed=seed, paths=paths)
+    return runs + run_bank_models(store, macro_run.analysis_id, macro_run.run_id, seed, paths, risk=risk)
