@@ -36,13 +36,15 @@ def _retrieval_lines(table: pd.DataFrame, inputs: pd.DataFrame) -> list[str]:
 @click.option("--conditions", default="G0,G1,G2", show_default=True,
               help="Graph conditions compared on the same eligible passages (missing ones are built; "
                    "G3–G5 are listed as specified configurations).")
+@click.option("--direct-backend", type=click.Choice(["offline", "openai", "replay"]), default="offline",
+              show_default=True, help="Backend of the Direct comparator (offline: recorded as not applicable).")
 @click.option("--orderings", default=50_000, show_default=True, help="Random source orderings.")
 @click.option("--seed", type=int, default=None, help="Seed of the orderings (default: settings).")
 @click.option("--workers", default=2, show_default=True, help="Processes for the orderings.")
 @common
 @pass_state
-def evaluate(state: CliState, benchmark: Path | None, condition: str, conditions: str, orderings: int, seed: int | None,
-             workers: int) -> None:
+def evaluate(state: CliState, benchmark: Path | None, condition: str, conditions: str, direct_backend: str,
+             orderings: int, seed: int | None, workers: int) -> None:
     """Benchmark measures per risk and condition, source contribution and agreement."""
     from tqdm import tqdm
 
@@ -56,7 +58,8 @@ def evaluate(state: CliState, benchmark: Path | None, condition: str, conditions
             bar.refresh()
 
         names = [c.strip() for c in conditions.split(",") if c.strip()]
-        res = run_evaluation(store, benchmark, condition=condition, conditions=names, n_orderings=orderings, seed=seed,
+        res = run_evaluation(store, benchmark, condition=condition, conditions=names, direct_backend=direct_backend,
+                             n_orderings=orderings, seed=seed,
                              workers=workers, progress=progress)
     tables = res.tables()
     data = {
@@ -81,6 +84,11 @@ def evaluate(state: CliState, benchmark: Path | None, condition: str, conditions
                _fmt(tables["graph_inputs"].drop(columns=["description", "passages_digest"]).set_index("condition").T),
                "",
                *_retrieval_lines(tables["retrieval_conditions"], tables["retrieval_inputs"])]
+        if "direct_comparator" in tables:
+            d = tables["direct_comparator"]
+            out += ["", "Direct comparator (LLM only; never accepted as an agent result, never a model run):",
+                    _fmt(d.pivot_table(index=["risk", "variable"], columns="year", values="value"))
+                    if len(d) else "  (no values returned)"]
         if "contribution" in tables:
             c = tables["contribution"]
             c = c[c.risk == "mean"]

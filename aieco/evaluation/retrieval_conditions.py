@@ -20,6 +20,7 @@ import pandas as pd
 from aieco.config import get_settings
 from aieco.evaluation.benchmark import Benchmark
 from aieco.evaluation.comparison import RETRIEVAL_CONDITIONS, byte_allocation
+from aieco.evaluation.direct import DIRECT_OFFLINE
 from aieco.graph.build import relation_graph
 from aieco.graph.constrained import hybrid_union, passage_constrained, risk_query_text
 from aieco.graph.paths import enumerate_paths
@@ -32,8 +33,6 @@ from aieco.vocab import load_vocabulary
 #: top_k that keeps every enumerated path (the enumeration ranks, nothing is cut).
 ALL_PATHS = 10**9
 
-DIRECT_OFFLINE = ("the direct condition asks an LLM for annual paths without retrieval or model, and the "
-                  "offline backend has no LLM to ask; its numbers would never be accepted as an agent result")
 
 
 @dataclass
@@ -110,9 +109,9 @@ def retrieval_candidates(store: Store, benchmark: Benchmark, relations: Sequence
                         out.paths["hybrid"][cid] = []
             out.inputs.append(row)
         out.inputs.append({"condition": "direct", "risk": risk, "accepted_as_agent_result": False,
+                           # with an LLM backend the evaluation records the comparator call (evaluation.direct)
                            "status": "not applicable" if direct_backend == "offline" else "not run",
-                           "reason": DIRECT_OFFLINE if direct_backend == "offline" else
-                           f"direct comparator with backend {direct_backend} is not run by the evaluation",
+                           "reason": DIRECT_OFFLINE if direct_backend == "offline" else "",
                            "document_bytes": 0, "graph_bytes": 0, "passages_retrieved": 0,
                            "passages_serialised": 0, "bytes_used": 0, "paths_serialised": 0,
                            "relations_searched": 0})

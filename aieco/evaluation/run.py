@@ -75,6 +75,7 @@ class EvaluationResult:
     graph_inputs: pd.DataFrame
     retrieval_conditions: pd.DataFrame
     retrieval_inputs: pd.DataFrame
+    direct_comparator: pd.DataFrame | None
     contribution: ContributionResult | None
     agreement: AgreementResult
     notes: list[str]
@@ -92,6 +93,8 @@ class EvaluationResult:
             "agreement": self.agreement.frame(),
             "notes": pd.DataFrame({"note": self.notes}),
         }
+        if self.direct_comparator is not None:
+            out["direct_comparator"] = self.direct_comparator
         if self.contribution is not None:
             table = self.contribution.table()
             table.insert(1, "title", table["document"].map(self.document_titles).fillna(""))
@@ -326,6 +329,17 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
                                      first_selections([a for a in analysis_ids if rc_of.get(a) == rc]), top_k)
                     for rc in candidates.paths}
     retrieval_inputs = candidates.frame()
+    direct_table = None
+    if direct_backend != "offline":  # one recorded LLM call; its numbers are an evaluation comparator only
+        from aieco.evaluation.direct import direct_comparator
+        from aieco.llm import make_backend
+
+        direct_table, call_id = direct_comparator(store, benchmark, make_backend(direct_backend, store=store))
+        is_direct = retrieval_inputs["condition"] == "direct"
+        retrieval_inputs.loc[is_direct, "status"] = "comparator recorded"
+        retrieval_inputs.loc[is_direct, "reason"] = (
+            f"LLM call {call_id} ({direct_backend}); its annual values are stored only in this evaluation's "
+            "direct_comparator table — never a ModelRun, never in a report — and derive no channel to score")
     stopped = {rc: set(g["risk"]) for rc, g in retrieval_inputs[retrieval_inputs.status == "stopped"].groupby(
         "condition")} if len(retrieval_inputs) else {}
     retrieval_table = compare_retrieval_conditions(benchmark, graph, by_retrieval, max_len, stopped=stopped,
@@ -346,7 +360,7 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     result = EvaluationResult(registration=registration, record=registration, benchmark=benchmark,
                               measures=measures, graph_conditions=graph_table, graph_inputs=graph_inputs,
                               retrieval_conditions=retrieval_table,
-                              retrieval_inputs=retrieval_inputs,
+                              retrieval_inputs=retrieval_inputs, direct_comparator=direct_table,
                               contribution=contribution, agreement=agreement(reps), notes=notes,
                               document_titles=titles)
     record = finish("scored", result_digest=store.put_tables(result.tables()))
