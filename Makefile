@@ -9,7 +9,7 @@ test:
 	$(PY) -m pytest
 
 lint:
-	$(PY) -m ruff check aieco tests app.py pages
+	$(PY) -m ruff check aieco tests app.py dashboard
 	lint-imports
 
 bench:

@@ -39,10 +39,11 @@ def demo_progress(job_id: str) -> None:
         return
     if job.done:
         st.rerun()  # the whole app again: the pages now read the built workspace
-    with st.status("Building the demo workspace (first launch)…", expanded=True):
-        st.progress(job.fraction, text=job.last_message)
-        st.caption("The illustrative corpus is ingested, the G0 graph built and the demo request "
-                   "(three risks) run offline; this happens once.")
+    # Not a `with` block: leaving one would mark the status complete while the build still runs.
+    box = st.status("Building the demo workspace (first launch)…", state="running", expanded=True)
+    box.progress(job.fraction, text=job.last_message)
+    box.caption("The illustrative corpus is ingested, the G0 graph built and the demo request "
+                "(three risks) run offline; this happens once.")
 
 
 def ensure_demo(ws: Workspace) -> None:
@@ -72,10 +73,11 @@ def select_analysis(ws: Workspace) -> None:
 
 try:
     with open_workspace() as ws, bound(ws):
+        # The menu is registered on every run, also while the demo is being built.
+        page = st.navigation([st.Page(p.path, title=p.title, icon=p.icon) for p in PAGES])
         ensure_demo(ws)
         st.sidebar.caption(f"Workspace `{ws.path}`")
         select_analysis(ws)
-        page = st.navigation([st.Page(p.path, title=p.title, icon=p.icon) for p in PAGES])
         page.run()
 except AiecoError as exc:
     st.error(f"{exc}\n\nWorkspace: `{workspace_path()}`")

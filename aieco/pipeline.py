@@ -257,7 +257,7 @@ def analyze(store: Store, request: Any, *, backend: str | None = None, progress:
     """
     from aieco.agents import model_request
     from aieco.llm import LLMClient, make_backend
-    from aieco.stages import risk_stages, shared_stages
+    from aieco.stages import risk_stages, settings_digest, shared_stages
 
     engine_name = backend or request.backend
     if engine_name not in ("replay", request.backend):
@@ -271,7 +271,9 @@ def analyze(store: Store, request: Any, *, backend: str | None = None, progress:
         aid = analysis.analysis_id
         client = LLMClient(store, engine, aid, model=request.model_snapshot, validators=[model_request.contract])
         extra = {"request": request, "client": client, "repetition": rep}
-        inputs = {"request": request.as_dict(), "repetition": rep}
+        # the configuration digest is part of every stage's input: a changed setting re-runs
+        # the stages it could affect instead of resuming from outputs made under other settings
+        inputs = {"request": request.as_dict(), "repetition": rep, "settings": settings_digest()}
         shared = run_stages(store, aid, shared_stages(), inputs, progress=progress, extra=extra)
         if shared.status != "completed":
             programs += [_program_outcome(aid, r.name, rep, None, shared) for r in request.risks]

@@ -96,6 +96,14 @@ class AnalysisRequest(_Frozen):
         "graph", description="GraphRAG, Document RAG or Hybrid; the direct condition is never an agent result.")
     byte_budget: int = Field(default_factory=lambda: get_settings().retrieval.byte_budget, gt=0)
 
+    @field_validator("retrieval_condition", mode="before")
+    @classmethod
+    def _not_direct(cls, v: Any) -> Any:
+        if v == "direct":  # the comparator is run by `aieco evaluate`, never by the agent
+            raise ValueError("the direct condition (LLM numbers without retrieval or model) is an evaluation "
+                             "comparator and never accepted as an agent result; use graph, document or hybrid")
+        return v
+
     @field_validator("horizon")
     @classmethod
     def _horizon(cls, v: str) -> str:

@@ -245,6 +245,8 @@ def index_for(locations: Sequence[SourceLocation], store: Store | None = None) -
     key = index_key((loc.location_id for loc in locations), n_components)
     if key in _MEMORY:
         _MEMORY.move_to_end(key)
+        if store is not None and not _pointer_path(store, key).is_file():
+            _MEMORY[key].save(store)  # built for another workspace with the same locations: persist it here too
         return _MEMORY[key]
     ordered = sorted(locations, key=lambda loc: loc.location_id)
     texts = [document_text(loc) for loc in ordered]

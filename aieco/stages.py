@@ -124,12 +124,9 @@ def request_checks(ctx: StageContext) -> dict[str, Any]:
         problems.append(f"models {missing} are not registered (registered: {available})")
     if req.years[0] <= req.cutoff.year:
         problems.append(f"horizon {req.horizon} starts before the information cutoff {req.cutoff}")
-    if req.retrieval_condition == "document":
-        problems.append("the document retrieval condition derives no channel and cannot feed restriction "
-                        "derivation; use graph or hybrid")
     refuse(ctx, problems, "request refused")
     return {"accepted": True, "risks": [r.name for r in req.risks], "models": list(req.models),
-            "request_digest": digest(req.as_dict())}
+            "request_digest": digest(req.as_dict()), "settings_digest": settings_digest()}
 
 
 def planning(ctx: StageContext) -> dict[str, Any]:
@@ -191,7 +188,19 @@ def retrieval(ctx: StageContext) -> dict[str, Any]:
         per_query[c.id] = [loc.location_id for loc, _ in rank_locations(locs, text, store=ctx.store)]
     if not any(per_query.values()):
         ctx.stop("retrieval returned no eligible passage for any channel query")
-    return {"passages": per_query}
+    if request_of(ctx).retrieval_condition == "graph":
+        return {"passages": per_query}
+    # Document RAG (and Hybrid's document half): the top eligible passages for the risk's query text
+    from aieco.graph.constrained import risk_query_text
+
+    risk = request_of(ctx).risk(risk_of(ctx))
+    text = risk_query_text(risk.label or risk.name.replace("_", " "), risk.description,
+                           [v for c in risk.channels for v in (c.source, c.target)], vocab)
+    top = [loc.location_id for loc, _ in rank_locations(locs, text, top_k=get_settings().retrieval.top_k,
+                                                        store=ctx.store)]
+    if not top:
+        ctx.stop(f"document retrieval returned no eligible passage for the query text of {risk_of(ctx)}")
+    return {"passages": per_query, "risk_query": text, "risk_passages": top}
 
 
 def graph_search(ctx: StageContext) -> dict[str, Any]:
@@ -199,6 +208,9 @@ def graph_search(ctx: StageContext) -> dict[str, Any]:
 
     The LLM writes no graph query: the queries are the request's registration. An empty
     admissible set for a query stops the risk program (the other queries' paths are kept).
+    Document RAG enumerates in the passage-constrained relation graph and stops only when no
+    query has a path there (unsupported queries are recorded); Hybrid stops when the two
+    representations require conflicting directions (``aieco.graph.constrained``).
     """
     from aieco.graph.build import as_of_graph
     from aieco.graph.paths import enumerate_paths, search_channels
@@ -209,22 +221,43 @@ def graph_search(ctx: StageContext) -> dict[str, Any]:
     graph = as_of_graph(ctx.store, req.cutoff, roles=shared(ctx, "planning")["admissible_roles"],
                         scope=req.jurisdictions, condition=req.graph_condition)
     ids = {spec.id: q.query_id for spec, q in zip(specs, queries, strict=True)}
+    empty: list[str] = []
     if req.retrieval_condition == "graph":
         found = search_channels(ctx.store, graph, queries, analysis_id=ctx.analysis_id,
                                 graph_condition=req.graph_condition)
-    else:  # the same enumeration, with the retrieval condition written on every path
-        found = {}
+    else:
+        # Document RAG: paths of the passage-constrained relation graph (relations extracted from exactly
+        # the retrieved passages); Hybrid: their non-conflicting union with the graph's own paths.
+        from aieco.graph.constrained import hybrid_union, passage_constrained
+
+        doc_graph = passage_constrained(graph, earlier(ctx, "retrieval")["risk_passages"])
+        found, conflicts = {}, []
         for q in queries:
-            found[q.query_id] = [Path.create(**{**p.model_dump(exclude={"path_id"}),
-                                                "retrieval_condition": req.retrieval_condition})
-                                 for p in enumerate_paths(graph, q, analysis_id=ctx.analysis_id,
-                                                          graph_condition=req.graph_condition)]
+            kw = {"analysis_id": ctx.analysis_id, "graph_condition": req.graph_condition,
+                  "retrieval_condition": req.retrieval_condition}
+            found[q.query_id] = enumerate_paths(doc_graph, q, **kw)
+            if req.retrieval_condition == "hybrid":
+                union = hybrid_union(found[q.query_id], enumerate_paths(graph, q, **kw),
+                                     top_k=get_settings().graph.top_paths)
+                found[q.query_id] = union.paths
+                if union.conflict:
+                    conflicts.append(union.conflict)
         ctx.store.put_many([*queries, *(p for ps in found.values() for p in ps)])
+        if conflicts:
+            ctx.stop("; ".join(conflicts))
         empty = [spec.id for spec in specs if not found[ids[spec.id]]]
-        if empty:
-            ctx.stop(f"no admissible path for channel queries {', '.join(empty)} of {risk_of(ctx)}")
-    return {"paths": {spec.id: [p.path_id for p in found[ids[spec.id]]] for spec in specs}, "queries": ids,
-            "graph_edges": graph.number_of_edges()}
+        if empty and (req.retrieval_condition == "hybrid" or len(empty) == len(specs)):
+            where = " in the passage-constrained relation graph" if req.retrieval_condition == "document" else ""
+            ctx.stop(f"no admissible path{where} for channel queries {', '.join(empty)} of {risk_of(ctx)}")
+    # the digest of A(t) itself: the relation ids the enumeration could use (paper, "Evaluation Records")
+    if req.retrieval_condition == "document":
+        graph = doc_graph  # the digest below is of the graph the paths were enumerated in
+    out = {"paths": {spec.id: [p.path_id for p in found[ids[spec.id]]] for spec in specs}, "queries": ids,
+           "graph_edges": graph.number_of_edges(),
+           "graph_digest": digest(sorted(k for _, _, k in graph.edges(keys=True)))}
+    if empty:  # Document RAG: queries the retrieved passages do not connect; the others go on
+        out["unsupported_queries"] = empty
+    return out
 
 
 def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
@@ -251,12 +284,20 @@ def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
         source_title=sources[r.source_id].title if r.source_id in sources else "",
         page=locations[r.location_id].page if r.location_id in locations else None) for r in relations]
     # The retrieved passages share the request's byte budget, whole records only, best first.
-    order = []
-    for ids in earlier(ctx, "retrieval")["passages"].values():
-        order += [i for i in ids if i not in order]
+    retrieved = earlier(ctx, "retrieval")
+    budget = req.byte_budget
+    if req.retrieval_condition == "graph":
+        order = []
+        for ids in retrieved["passages"].values():
+            order += [i for i in ids if i not in order]
+    else:  # Document RAG's top passages for the risk; Hybrid gives them half the budget
+        from aieco.evaluation.comparison import byte_allocation
+
+        order = list(retrieved["risk_passages"])
+        budget = byte_allocation(req.retrieval_condition, req.byte_budget)["documents"]
     locs = {loc.location_id: loc for loc in ctx.store.find(SourceLocation, location_id=order)}
     packed = serialize_records(({"location_id": i, "text": locs[i].text} for i in order if i in locs),
-                               budget=req.byte_budget)
+                               budget=budget)
     passages = [line for line in packed.text.splitlines() if line]
     return evidence.EvidenceInput(
         risk=risk_of(ctx),
@@ -404,14 +445,19 @@ def execution_stage(ctx: StageContext) -> dict[str, Any]:
 
 def application(ctx: StageContext) -> dict[str, Any]:
     """Bank capital (FE-OLS and FE-QAR) under each completed macro run's selected scenario."""
-    from aieco.models.bank.spec import run_bank_models
+    from aieco.models.bank.spec import ensure_validation_gates, passing_gate, run_bank_models
 
     seed = request_of(ctx).seed(ctx.extra.get("repetition", 1))
+    # The external validation gate decides whether a bank model may supply bank conclusions
+    # (appendix "Bank Models and External Validation"); it is computed once per workspace.
+    _, gates = ensure_validation_gates(ctx.store, ctx.analysis_id, seed=seed)
     results: dict[str, Any] = {}
     for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
-        bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx))
+        bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx),
+                               conditions=conditions(ctx))
         results[run.run_id] = {b.run_id: b.status.value for b in bank}
-    return {"bank_runs": results}
+    may_conclude = {m: passing_gate(ctx.store, m) is not None for m in ("bank_feols", "bank_feqar")}
+    return {"bank_runs": results, "gates": sorted(g.gate_id for g in gates), "may_supply_conclusions": may_conclude}
 
 
 def candidate_selection(ctx: StageContext) -> dict[str, Any]:
@@ -498,4 +544,5 @@ def risk_stages(risk: str) -> list[Stage]:
 
 
 def settings_digest() -> str:
+    """Digest of every setting (no secret is a setting: keys stay in the environment)."""
     return digest(get_settings().model_dump(mode="json"))

@@ -468,6 +468,18 @@ def with_quantiles(points: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+SELECTION_FIELDS = ("severity", "acceptance_share", "admissible", "draws", "simulation_id")
+
+
+def selection_summary(store: Store, run_id: str) -> dict[str, Any]:
+    """Severity, acceptance share and the selected simulation, as the run stored them (else empty)."""
+    table = output_tables(store, run_id).get("selection")
+    if table is None or table.empty:
+        return {}
+    row = table.iloc[0]
+    return {"risk": str(table.index[0]), **{k: row[k] for k in SELECTION_FIELDS if k in row.index}}
+
+
 def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None, title: str = "") -> go.Figure:
     """Fan chart of one variable from a run's output points.
 

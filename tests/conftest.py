@@ -6,10 +6,22 @@ from pathlib import Path
 
 import pytest
 
+from aieco.config import get_settings
 from aieco.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = (ROOT / ".." / "shared" / "data").resolve()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def default_workspace_outside_the_repository(tmp_path_factory):
+    """No test may write into the repository's own store/: the default workspace is a temp folder."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("AIECO_WORKSPACE", str(tmp_path_factory.mktemp("default-workspace") / "store"))
+    get_settings.cache_clear()
+    yield
+    mp.undo()
+    get_settings.cache_clear()
 
 
 @pytest.fixture

@@ -52,6 +52,33 @@ def _wait_until_serving(url: str, proc: subprocess.Popen, log: Path, timeout: fl
     raise AssertionError(f"streamlit did not answer on {url} within {timeout} s:\n{log.read_text()}")
 
 
+class Server:
+    """`streamlit run app.py` on a free 127.0.0.1 port over ``workspace``."""
+
+    def __init__(self, workspace: Path, log: Path, *, build_demo: bool):
+        self.url = f"http://127.0.0.1:{_free_port()}"
+        env = {**os.environ, "AIECO_WORKSPACE": str(workspace), "PYTHONPATH": str(ROOT),
+               "AIECO_DASHBOARD__BUILD_DEMO_ON_FIRST_LAUNCH": str(build_demo).lower()}
+        self.log = log
+        with log.open("w") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", self.url.rsplit(":", 1)[1],
+                 "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats",
+                 "false", "--server.fileWatcherType", "none"],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+    def __enter__(self) -> Server:
+        _wait_until_serving(self.url, self.proc, self.log)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
 @pytest.fixture
 def server(tmp_path: Path, tmp_path_factory):
     """The demo workspace, built and run offline by the library, served by `streamlit run app.py`."""
@@ -60,26 +87,8 @@ def server(tmp_path: Path, tmp_path_factory):
         reports = [r for r in store.all(Report) if r.status == "passed"]
     assert reports, "the demo wrote no passed report"
     ids = {"report_title": reports[0].title}
-    port = _free_port()
-    log = tmp_path / "streamlit.log"
-    env = {**os.environ, "AIECO_WORKSPACE": str(workspace), "PYTHONPATH": str(ROOT),
-           "AIECO_DASHBOARD__BUILD_DEMO_ON_FIRST_LAUNCH": "false"}
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_serving(url, proc, log)
-        yield url, ids, tmp_path
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with Server(workspace, tmp_path / "streamlit.log", build_demo=False) as srv:
+        yield srv.url, ids, tmp_path
 
 
 def test_report_number_leads_to_its_model_run_export_and_graph_page_draws(server):
@@ -131,3 +140,25 @@ def test_report_number_leads_to_its_model_run_export_and_graph_page_draws(server
             browser.close()
     assert sorted(p.name for p in shots.iterdir()) == ["01_request.png", "02_report_trace.png",
                                                         "03_channel_graph.png"]
+
+
+def test_first_launch_builds_the_demo_with_progress_then_shows_it(tmp_path):
+    from playwright.sync_api import expect, sync_playwright
+
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    with Server(tmp_path / "fresh", tmp_path / "streamlit.log", build_demo=True) as srv, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(srv.url, wait_until="domcontentloaded")
+            expect(page.get_by_text("Building the demo workspace (first launch)")).to_be_visible(timeout=30_000)
+            expect(page.get_by_role("link", name="Reports")).to_be_visible()  # the menu is there while it builds
+            page.screenshot(path=shots / "01_building.png", full_page=True)
+            expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=180_000)
+            expect(page.get_by_text("Analyses", exact=True)).to_be_visible(timeout=30_000)
+            expect(page.get_by_text("stopped at stage").first).to_be_visible(timeout=30_000)  # market illiquidity
+            page.wait_for_timeout(2_000)
+            page.screenshot(path=shots / "02_demo_ready.png", full_page=True)
+        finally:
+            browser.close()

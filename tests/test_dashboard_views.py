@@ -166,3 +166,18 @@ def test_percentile_statistics_are_banded_like_quantiles():
     assert [t.name for t in fig.data] == [None, "5%–95%", "median", "mean"]
     assert list(fig.data[1].y) == [12.0, 11.0]  # the lower edge is p05
     assert list(fig.data[0].y) == [15.0, 14.0]  # the upper edge is p95
+
+
+def test_selection_summary_reads_the_runs_stored_selection_table(tmp_path_factory):
+    from dashboard_demo import demo_workspace
+
+    with Store(demo_workspace(tmp_path_factory)) as store:
+        runs = views.runs_frame(store)
+        run_id = runs[runs["model_id"] == "macro_var"]["run_id"].iloc[0]
+        summary = views.selection_summary(store, run_id)
+        table = views.output_tables(store, run_id)["selection"]
+        assert summary["severity"] == table["severity"].iloc[0]
+        assert summary["acceptance_share"] == table["acceptance_share"].iloc[0]
+        assert 0 < summary["acceptance_share"] <= 1
+        bank = runs[runs["model_id"] == "bank_feols"]["run_id"].iloc[0]
+        assert views.selection_summary(store, bank) == {}

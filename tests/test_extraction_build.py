@@ -138,6 +138,18 @@ def test_g2_rejects_what_verification_does_not_support(store):
     assert len(bad) == 1 and bad[0].rejection_reason.startswith("not_verified: contradicted")
 
 
+def test_g2_verifies_every_g1_candidate(store):
+    locs = register_documents(store)
+    g1 = build_relations(store, condition="G1")
+    g2 = build_relations(store, condition="G2")
+    assert g2.candidates == g1.candidates and g2.sentences == g1.sentences
+    assert {c.task for c in store.find(LLMCall, analysis_id="knowledge-base-G2")} == {
+        "passage_decomposition", "relation_extraction", "relation_verification"}
+    texts = {loc.location_id: " ".join(loc.text.split()) for loc in locs}
+    for r in store.find(Relation, graph_condition="G2"):
+        assert r.quote in texts[r.location_id]
+
+
 def test_unknown_condition_is_refused(store):
     with pytest.raises(InputError, match="G7"):
         build_relations(store, condition="G7")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from aieco.errors import InputError
 from aieco.pipeline import analyze
 from aieco.records import LLMCall, StageRecord, canonical_json
 from aieco.request import load_request, parse_request
@@ -23,7 +24,6 @@ def edited(**changes) -> object:
     ({"outcomes": ["real_gdp", "moon_phase"]}, "moon_phase"),
     ({"models": ["macro_var", "dsge_2030"]}, "dsge_2030"),
     ({"horizon": "2024-2026"}, "starts before the information cutoff"),
-    ({"retrieval_condition": "document"}, "document retrieval condition"),
 ])
 def test_request_checks_refuse_before_any_llm_call(store, changes, words):
     out = analyze(store, edited(**changes))
@@ -31,6 +31,11 @@ def test_request_checks_refuse_before_any_llm_call(store, changes, words):
     assert all(words in p.reason for p in out.programs) and len(out.programs) == 3
     assert store.count(LLMCall, analysis_id=out.analysis_id) == 0
     assert [s.stage for s in store.find(StageRecord, analysis_id=out.analysis_id)] == ["request_checks"]
+
+
+def test_direct_is_refused_as_an_agent_request():
+    with pytest.raises(InputError, match="never accepted as an agent result"):
+        edited(retrieval_condition="direct")
 
 
 def test_unknown_channel_variable_is_named_with_its_risk_and_query(store):
@@ -72,3 +77,21 @@ def test_an_empty_workspace_stops_at_eligibility_and_a_rerun_resumes_there(store
     assert [p.as_json() for p in again.programs] == [p.as_json() for p in out.programs]
     assert records[:3] == first and [r.stage for r in records[3:]] == ["eligibility"]  # only the stop re-ran
     assert store.count(LLMCall, analysis_id=out.analysis_id) == 1  # the accepted plan is reused, not re-asked
+
+
+def test_a_changed_setting_reruns_the_stages_instead_of_resuming(store, monkeypatch):
+    from aieco.config import get_settings
+
+    request = edited(outcomes=["moon_phase"])  # stops at the first stage, which is enough here
+    analyze(store, request)
+    analyze(store, request)
+    assert store.count(StageRecord, analysis_id=request.analysis_id) == 2  # the stop re-ran, nothing else
+    monkeypatch.setenv("AIECO_RETRIEVAL__TOP_K", "7")
+    get_settings.cache_clear()
+    try:
+        analyze(store, request)
+    finally:
+        monkeypatch.delenv("AIECO_RETRIEVAL__TOP_K")
+        get_settings.cache_clear()
+    digests = {r.input_digest for r in store.find(StageRecord, analysis_id=request.analysis_id)}
+    assert len(digests) == 2

@@ -81,3 +81,35 @@ def test_generation_and_execution_checks_reject_the_same_forms(store, template):
     after_execution = {v.rule for v in check_report_draft(store, ANALYSIS, draft, phase="execution")}
     assert at_generation and at_generation == after_execution
     assert {v.rule for v in check_numeric_contract(template)} <= at_generation
+
+
+def test_only_the_first_relation_of_a_path_opens_a_channel(store):
+    w = build_world(store)
+    ctx = _context(w)
+    first, second, third = (r.relation_id for r in ctx.relations)
+    # The second path runs through the first one: its new relation is a middle step.
+    draft = write_report(ctx.model_copy(update={"paths": [[first, second], [first, second, third]], "claims": []}))
+    texts = [s.template for s in draft.sentences]
+    assert len(texts) == 3
+    openers = ("A rise in", "The channel starts", "An increase in")
+    assert texts[0].startswith(openers)
+    assert not any(t.startswith(openers) or "opens the channel" in t for t in texts[1:]), texts
+
+
+@pytest.mark.parametrize(("transformation", "label", "phrase"), [
+    ("annual_growth", "real GDP", "annual growth in real GDP at {{NUM:"),
+    ("annual_average", "unemployment rate", "the annual-average unemployment rate at {{NUM:"),
+    ("annual_avg_index_change", "equity prices", "the change in annual-average equity prices at {{NUM:"),
+    ("annual_avg_index_growth", "consumer price inflation", "annual consumer price inflation at {{NUM:"),
+    ("level", "long-term interest rate", "the long-term interest rate at {{NUM:"),
+    ("annual_growth", "credit growth", "credit growth at {{NUM:"),
+])
+def test_numbers_are_named_by_what_they_measure(store, transformation, label, phrase):
+    w = build_world(store)
+    ctx = _context(w)
+    claims = [c.model_copy(update={"transformation": transformation, "label": label})
+              for c in ctx.claims if c.variable == "real_gdp"][:1]
+    draft = write_report(ctx.model_copy(update={"claims": claims, "paths": [], "relations": []}))
+    numerical = [s.template for s in draft.sentences if s.kind.value == "numerical"]
+    assert len(numerical) == 1 and phrase in numerical[0], numerical
+    assert not any(c.isdigit() for c in TOKEN_RE.sub("", numerical[0]))

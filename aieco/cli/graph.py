@@ -47,7 +47,8 @@ def graph() -> None:
 @pass_state
 def graph_build(state: CliState, condition: str) -> None:
     """Extract relations from every registered passage (offline backend) and store them."""
-    from aieco.extraction.build import build_relations
+    from aieco.evaluation.conditions import build_condition
+    from aieco.records import SourceLocation
 
     bars: dict[str, tqdm] = {}
 
@@ -58,7 +59,8 @@ def graph_build(state: CliState, condition: str) -> None:
         bar.update(done - bar.n)
 
     with state.store() as store:
-        report = build_relations(store, condition=condition, progress=progress)
+        # recorded with the passages read, so `aieco evaluate` can check conditions share their input
+        report = build_condition(store, condition, store.find(SourceLocation, kind="passage"), progress=progress)
     for bar in bars.values():
         bar.close()
     emit(state, report.model_dump(), lambda r: (
@@ -72,7 +74,7 @@ def graph_build(state: CliState, condition: str) -> None:
               show_default=True, help="HTML file to write.")
 @click.option("--as-of", "as_of", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Cutoff date t of A(t).")
 @click.option("--condition", default="G0", show_default=True)
-@click.option("--role", "roles", multiple=True, default=("generation", "methods"), show_default=True)
+@click.option("--role", "roles", multiple=True, default=("generation",), show_default=True)
 @common
 @pass_state
 def graph_render(state: CliState, out: FilePath, as_of: Any, condition: str, roles: tuple[str, ...]) -> None:
@@ -115,7 +117,7 @@ def paths_json(paths: list, relations: dict, locations: dict) -> list[dict[str, 
 @click.option("--to", "dst", required=True, help="Target variable id.")
 @click.option("--as-of", "as_of", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Cutoff date t of A(t).")
 @click.option("--condition", default="G0", show_default=True, help="Graph condition of the relations.")
-@click.option("--role", "roles", multiple=True, default=("generation", "methods"), show_default=True)
+@click.option("--role", "roles", multiple=True, default=("generation",), show_default=True)
 @click.option("--max-len", type=int, default=None, help="Most relations per path (default 5).")
 @common
 @pass_state

@@ -25,7 +25,8 @@ Step = Callable[[str], None]
 def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> dict[str, Any]:
     """Corpus → ingest → graph (G0) → macro observations, in ``workspace``; returns the counts."""
     from aieco.demo.build import build_demo_sources
-    from aieco.extraction.build import build_relations
+    from aieco.evaluation.conditions import build_condition
+    from aieco.records import SourceLocation
     from aieco.sources.registry import ingest
 
     say = progress or (lambda _m: None)
@@ -39,7 +40,8 @@ def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> d
 
         raise InputError(f"the demo corpus did not ingest cleanly: {report.failures}", where=str(manifest))
     say("extracting relations and building the G0 graph")
-    graph = build_relations(store, condition="G0").model_dump(mode="json")
+    # recorded with the passages it read, so graph conditions can be compared on the same passages
+    graph = build_condition(store, "G0", store.find(SourceLocation, kind="passage")).model_dump(mode="json")
     say("loading the synthetic macro dataset")
     observations = load_macro_observations(store)
     return {"manifest": str(manifest), "ingest": report.counts, "graph": graph, "observations": observations}

@@ -137,19 +137,27 @@ def compare_graph_conditions(benchmark: Benchmark, graphs: Mapping[str, set[Rela
 
 def compare_retrieval_conditions(benchmark: Benchmark, graph: set[RelationKey],
                                  predictions: Mapping[str, Mapping[str, ChannelPrediction]],
-                                 max_len: int = 5) -> pd.DataFrame:
+                                 max_len: int = 5, stopped: Mapping[str, Collection[str]] | None = None,
+                                 selected: Collection[str] | None = None) -> pd.DataFrame:
     """Per-risk path measures for each retrieval condition over one graph.
 
-    A condition with no recorded paths (always Direct and Document RAG, which pass no graph
-    path on) has NaN path measures: not applicable, rather than zero. Direct is marked as
-    never accepted as an agent result.
+    A condition without candidate paths (Direct, which derives no channel) has NaN path
+    measures: not applicable, rather than zero; so has a risk in ``stopped[condition]`` (a
+    Hybrid conflict), and the descriptive mean is then over the risks scored. A condition
+    outside ``selected`` (default: all; those with an analysis) has NaN selected-path
+    measures. Direct is marked as never accepted as an agent result.
     """
     frames = []
     for name in RETRIEVAL_CONDITIONS:
         t = score_benchmark(benchmark, graph, predictions.get(name, {}), None, max_len).risks
-        t = t[[c for c in t.columns if c.startswith(PATH_PREFIXES)]]
+        t = t[[c for c in t.columns if c.startswith(PATH_PREFIXES)]].copy()
         if name not in predictions:
             t.loc[:, :] = float("nan")
+        elif stopped and stopped.get(name):
+            t.loc[[r for r in stopped[name] if r in t.index], :] = float("nan")
+            t.loc["mean"] = t.drop(index="mean").mean()
+        if selected is not None and name not in selected:
+            t.loc[:, [c for c in t.columns if c.startswith(("selected_", "exact_"))]] = float("nan")
         frames.append(t.reset_index().assign(
             condition=name, accepted_as_agent_result=RETRIEVAL_CONDITIONS[name].accepted_as_agent_result))
     return _stack(frames, "condition")

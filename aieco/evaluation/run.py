@@ -34,8 +34,10 @@ from aieco.evaluation.comparison import (
     graph_condition,
     require_same_graph,
 )
+from aieco.evaluation.conditions import ConditionInput, inputs_table, prepare_conditions, require_same_passages
 from aieco.evaluation.contribution import ContributionResult, source_contribution
 from aieco.evaluation.measures import ChannelPrediction, MeasureTables, score_benchmark
+from aieco.evaluation.retrieval_conditions import ALL_PATHS, retrieval_candidates
 from aieco.graph.build import as_of_relations, load_relations, relation_graph
 from aieco.graph.paths import enumerate_paths
 from aieco.records import (
@@ -59,8 +61,6 @@ from aieco.vocab import load_vocabulary
 
 ProgressFn = Callable[[int, int], None]
 
-#: top_k that keeps every enumerated path (the enumeration ranks, nothing is cut).
-ALL_PATHS = 10**9
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,10 @@ class EvaluationResult:
     benchmark: Benchmark
     measures: MeasureTables
     graph_conditions: pd.DataFrame
+    graph_inputs: pd.DataFrame
     retrieval_conditions: pd.DataFrame
+    retrieval_inputs: pd.DataFrame
+    direct_comparator: pd.DataFrame | None
     contribution: ContributionResult | None
     agreement: AgreementResult
     notes: list[str]
@@ -84,10 +87,14 @@ class EvaluationResult:
             "risks": self.measures.risks.reset_index(),
             "channels": self.measures.channels.reset_index(),
             "graph_conditions": self.graph_conditions,
+            "graph_inputs": self.graph_inputs,
             "retrieval_conditions": self.retrieval_conditions,
+            "retrieval_inputs": self.retrieval_inputs,
             "agreement": self.agreement.frame(),
             "notes": pd.DataFrame({"note": self.notes}),
         }
+        if self.direct_comparator is not None:
+            out["direct_comparator"] = self.direct_comparator
         if self.contribution is not None:
             table = self.contribution.table()
             table.insert(1, "title", table["document"].map(self.document_titles).fillna(""))
@@ -190,11 +197,6 @@ def _predictions(benchmark: Benchmark, candidates: dict[str, list[Path]], stored
     return out
 
 
-def _stored_candidates(benchmark: Benchmark, stored: Sequence[Path]) -> dict[str, list[Path]]:
-    return {c.id: [p for p in stored if p.risk == c.risk and p.variables[0] == c.source
-                   and p.variables[-1] == c.target] for c in benchmark.channels}
-
-
 def repetitions(store: Store, analysis_ids: Sequence[str], risks: Sequence[str],
                 derivations: Sequence[Derivation] = ()) -> list[Repetition]:
     """Each analysis as a repetition: its reached risks' selections and (risk, subject) warnings.
@@ -221,9 +223,10 @@ def _manifest_digest(store: Store) -> str:
 
 
 def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, condition: str = "G0",
+             conditions: Sequence[str] = ("G0", "G1", "G2"), build_missing: bool = True,
              analysis_ids: Sequence[str] | None = None, cutoff: date | None = None,
              n_orderings: int = 50_000, seed: int | None = None, workers: int = 2,
-             progress: ProgressFn | None = None) -> EvaluationResult:
+             direct_backend: str = "offline", progress: ProgressFn | None = None) -> EvaluationResult:
     """Score the graph of ``condition`` (and its paths) against the benchmark; store the records.
 
     Parameters
@@ -231,10 +234,14 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     store : the workspace.
     benchmark_path : benchmark TOML (default: the demo's).
     condition : graph condition evaluated (G0…); paths of other graphs are refused.
+    conditions : graph conditions compared on the same eligible passages; an executable one
+        without relations is built over exactly those passages when ``build_missing``;
+        conditions read from different passages are refused (IntegrityError).
     analysis_ids : analyses whose paths and derivations are scored (default: every analysis
         holding paths of ``condition``).
     cutoff : information cutoff for the as-of graph (default: settings.scenario.cutoff).
     n_orderings, seed, workers : average marginal contributions (seed default: settings).
+    direct_backend : backend of the Direct comparator; offline records it as not applicable.
     progress : progress(done, total) over the contribution blocks.
     """
     s = get_settings()
@@ -245,13 +252,23 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     if not bpath.is_file():
         raise InputError(f"benchmark file {bpath} not found", where=str(bpath),
                          fix="pass --benchmark FILE or use the demo's aieco/demo/benchmark.toml")
+    compared = list(dict.fromkeys([condition, *conditions]))
+    for c in compared:
+        graph_condition(c)
+    if not graph_condition(condition).executable:
+        raise InputError(f"graph condition {condition} is a specified configuration with no execution path here",
+                         fix="evaluate G0, G1 or G2")
+    inputs: list[ConditionInput] = prepare_conditions(store, compared, cutoff, build_missing=build_missing)
+    require_same_passages(inputs)
     relations = evaluated_relations(store, condition, cutoff)
     if analysis_ids is None:
         analysis_ids = sorted({p.analysis_id for p in store.find(Path, graph_condition=condition)})
     paths = store.find(Path, analysis_id=list(analysis_ids)) if analysis_ids else []
     derivations = store.find(Derivation, analysis_id=list(analysis_ids)) if analysis_ids else []
     require_same_graph([*paths, *derivations], condition)
-    params = {"condition": condition, "cutoff": cutoff, "n_orderings": n_orderings, "seed": seed,
+    params = {"condition": condition, "conditions": compared,
+              "passages": {i.condition: i.passages_digest for i in inputs}, "cutoff": cutoff,
+              "n_orderings": n_orderings, "seed": seed,
               "max_len": s.graph.max_path_length, "top_paths": s.graph.top_paths}
     registration = EvaluationRecord.create(
         phase="registered", benchmark_path=str(bpath), benchmark_digest=sha256_hex(bpath.read_bytes()),
@@ -279,14 +296,23 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     notes: list[str] = []
     passages = passage_variables(store, cutoff)
     max_len, top_k = s.graph.max_path_length, s.graph.top_paths
-    # Selections of the first analysis (by id) that reached each risk; agreement covers the others.
-    selections: dict[str, list[str]] = {}
-    for a in analysis_ids:
-        for risk in benchmark.risks:
-            if risk not in selections and (sel := selected_paths(store, a, risk, derivations)) is not None:
-                selections[risk] = sel
+    # Each analysis ran under one retrieval condition (written on its paths); the main measures and
+    # agreement use GraphRAG analyses, each retrieval condition's selections its own analyses.
+    rc_of = {p.analysis_id: p.retrieval_condition for p in paths}
+    graph_rag = [a for a in analysis_ids if rc_of.get(a, "graph") == "graph"]
+
+    def first_selections(ids: Sequence[str]) -> dict[str, list[str]]:
+        """Selections of the first analysis (by id) that reached each risk; agreement covers the others."""
+        out: dict[str, list[str]] = {}
+        for a in ids:
+            for risk in benchmark.risks:
+                if risk not in out and (sel := selected_paths(store, a, risk, derivations)) is not None:
+                    out[risk] = sel
+        return out
+
+    selections = first_selections(graph_rag)
     by_graph, graphs = {}, {}
-    for c in sorted({r.graph_condition for r in load_relations(store)} | {condition}):
+    for c in [i.condition for i in inputs]:
         rels = relations if c == condition else evaluated_relations(store, c, cutoff)
         graphs[c] = graph_keys(rels)
         by_graph[c] = _predictions(benchmark, enumerated_paths(rels, benchmark, c, max_len), paths,
@@ -294,11 +320,33 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     graph = graphs[condition]
     measures = score_benchmark(benchmark, graph, by_graph[condition], passages, max_len)
     graph_table = compare_graph_conditions(benchmark, graphs, by_graph, passages, max_len, selected={condition})
-    by_retrieval = {rc: _predictions(benchmark, _stored_candidates(benchmark, [p for p in paths
-                                                                              if p.retrieval_condition == rc]),
-                                     paths, selections, top_k)
-                    for rc in sorted({p.retrieval_condition for p in paths})}
-    retrieval_table = compare_retrieval_conditions(benchmark, graph, by_retrieval, max_len)
+    graph_inputs = inputs_table(inputs, {c: len(g) for c, g in graphs.items()})
+    notes += [f"{i.condition}: relations without a build record; the passages it read cannot be checked"
+              for i in inputs if i.origin == "unrecorded"]
+    candidates = retrieval_candidates(store, benchmark, relations, cutoff=cutoff, graph_condition=condition,
+                                      max_len=max_len, direct_backend=direct_backend)
+    by_retrieval = {rc: _predictions(benchmark, candidates.paths[rc], paths,
+                                     first_selections([a for a in analysis_ids if rc_of.get(a) == rc]), top_k)
+                    for rc in candidates.paths}
+    retrieval_inputs = candidates.frame()
+    direct_table = None
+    if direct_backend != "offline":  # one recorded LLM call; its numbers are an evaluation comparator only
+        from aieco.evaluation.direct import direct_comparator
+        from aieco.llm import make_backend
+
+        direct_table, call_id = direct_comparator(store, benchmark, make_backend(direct_backend, store=store))
+        is_direct = retrieval_inputs["condition"] == "direct"
+        retrieval_inputs.loc[is_direct, "status"] = "comparator recorded"
+        retrieval_inputs.loc[is_direct, "reason"] = (
+            f"LLM call {call_id} ({direct_backend}); its annual values are stored only in this evaluation's "
+            "direct_comparator table — never a ModelRun, never in a report — and derive no channel to score")
+    stopped = {rc: set(g["risk"]) for rc, g in retrieval_inputs[retrieval_inputs.status == "stopped"].groupby(
+        "condition")} if len(retrieval_inputs) else {}
+    retrieval_table = compare_retrieval_conditions(benchmark, graph, by_retrieval, max_len, stopped=stopped,
+                                                   selected=set(rc_of.values()))
+    if any(rc != "graph" for rc in rc_of.values()):
+        notes.append("Document RAG and Hybrid candidates are retrieved with the benchmark's query text; their "
+                     "selected-path measures come from analyses retrieved with the request's query text")
     docs: dict[str, set[RelationKey]] = defaultdict(set)
     for r in relations:
         if r.sign in SCORABLE_SIGNS:
@@ -307,10 +355,12 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
                                         workers=workers, progress=progress) if docs else None)
     if contribution is None:
         notes.append(f"no eligible {condition} relations in the workspace: no source contribution")
-    reps = repetitions(store, analysis_ids, benchmark.risks, derivations)
+    reps = repetitions(store, graph_rag, benchmark.risks, derivations)
     titles = {x.source_id: x.title for x in store.find(Source, source_id=sorted(docs))} if docs else {}
     result = EvaluationResult(registration=registration, record=registration, benchmark=benchmark,
-                              measures=measures, graph_conditions=graph_table, retrieval_conditions=retrieval_table,
+                              measures=measures, graph_conditions=graph_table, graph_inputs=graph_inputs,
+                              retrieval_conditions=retrieval_table,
+                              retrieval_inputs=retrieval_inputs, direct_comparator=direct_table,
                               contribution=contribution, agreement=agreement(reps), notes=notes,
                               document_titles=titles)
     record = finish("scored", result_digest=store.put_tables(result.tables()))

@@ -75,9 +75,10 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
                            budget=10 * (len(locs) + settings.candidate_cap) + 10)
     tick = progress or (lambda step, done, total: None)
     requests = 0
-    quote_of: dict[str, str] = {}  # G1: candidate id → exact quote of its statement
+    quote_of: dict[str, str] = {}  # G1/G2: candidate id → exact quote of its statement
 
-    if condition == "G1":
+    # G2 verifies every G1 candidate (paper §5.2), so both decompose the passages first.
+    if condition in ("G1", "G2"):
         candidates_all: list[Candidate] = []
         batches = _batches(locs, settings.batch_size)
         sentences = 0

@@ -348,17 +348,22 @@ def _find_annual_path(tables: dict[str, pd.DataFrame], risk: str | None) -> pd.D
     return None
 
 
-def _request(analysis_id: str, risk: str, model_id: str, outputs: list[VariableSpec]) -> ModelRequest:
+def _request(analysis_id: str, risk: str, model_id: str, outputs: list[VariableSpec],
+             conditions: Mapping[str, str] | None = None) -> ModelRequest:
+    # the graph and retrieval conditions of the macro run it applies (every downstream record keeps them)
     return ModelRequest.create(analysis_id=analysis_id, risk=risk, outputs=outputs, restriction_ids=[],
-                               horizon=HORIZON, scope=SCOPE, rationale=f"bank application {model_id}")
+                               horizon=HORIZON, scope=SCOPE, rationale=f"bank application {model_id}",
+                               **dict(conditions or {}))
 
 
 def _fit_and_project(store: Store, analysis_id: str, kind: str, fit_inputs: dict[str, Any],
                      scenario: pd.DataFrame, options: dict[str, Any], seed: int, parents: list[str], risk: str,
-                     official: pd.DataFrame | None = None, role: str = "generation") -> list[ModelRun]:
+                     official: pd.DataFrame | None = None, role: str = "generation",
+                     conditions: Mapping[str, str] | None = None) -> list[ModelRun]:
     entries = register_bank_models()
     fit_id, proj_id = f"bank_{kind}_fit", f"bank_{kind}"
-    fit = registry.execute(store, entries[fit_id], _request(analysis_id, risk, fit_id, FIT_OUTPUTS), fit_inputs,
+    fit = registry.execute(store, entries[fit_id], _request(analysis_id, risk, fit_id, FIT_OUTPUTS, conditions),
+                           fit_inputs,
                            seed=seed, parent_runs=parents, role=role)
     if fit.status != RunStatus.completed:
         return [fit]
@@ -369,7 +374,8 @@ def _fit_and_project(store: Store, analysis_id: str, kind: str, fit_inputs: dict
         inputs["residuals"] = t["residuals"]
     if official is not None:
         inputs["official"] = official
-    proj = registry.execute(store, entries[proj_id], _request(analysis_id, risk, proj_id, PROJECTION_OUTPUTS),
+    proj = registry.execute(store, entries[proj_id],
+                            _request(analysis_id, risk, proj_id, PROJECTION_OUTPUTS, conditions),
                             inputs, seed=seed, parent_runs=[fit.run_id, *parents], role=role)
     return [fit, proj]
 
@@ -387,13 +393,15 @@ def run_bank_models(
     mapping_note: str = EA_MAPPING_NOTE,
     fit_options: Mapping[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    conditions: Mapping[str, str] | None = None,
 ) -> list[ModelRun]:
     """Fit both bank models and project CET1 under the selected macro scenario.
 
     Returns the ModelRuns ``[bank_feols_fit, bank_feols, bank_feqar_fit, bank_feqar]`` (a fit
     that does not complete is returned without its projection). ``progress(message)`` is called
     after each model. The demo panel and country
-    histories are used unless ``panel`` / ``macro_history`` are given.
+    histories are used unless ``panel`` / ``macro_history`` are given. ``conditions`` (graph_condition,
+    retrieval_condition) are written on every request and run, as on the macro run applied.
     """
     from aieco.demo import bank as demo
 
@@ -412,7 +420,7 @@ def run_bank_models(
     runs: list[ModelRun] = []
     for kind in ("feols", "feqar"):
         runs += _fit_and_project(store, analysis_id, kind, fit_inputs, scenario.drop(columns="t"), options,
-                                 seed, parents, risk or "selected")
+                                 seed, parents, risk or "selected", conditions=conditions)
         if progress:
             progress(f"bank {kind}: fit and projection done")
     return runs
@@ -506,22 +514,32 @@ def passing_gate(store: Store, model_id: str) -> ValidationGate | None:
     return next((g for g in store.find(ValidationGate, model_id=model_id) if g.passed), None)
 
 
-def project_bank_capital(store: Store, macro_run: ModelRun, *, seed: int, paths: int | None = None) -> list[ModelRun]:
+def ensure_validation_gates(store: Store, analysis_id: str, *, seed: int,
+                            paths: int | None = None) -> tuple[list[ModelRun], list[ValidationGate]]:
+    """The bank models' validation gates, running the external validation once per workspace.
+
+    The validation uses the synthetic demo's official-style adverse exercise; its runs and
+    gates are stored, and a model whose gate fails may not supply bank conclusions.
+    """
+    gates = store.find(ValidationGate, model_id=["bank_feols", "bank_feqar"])
+    if gates:
+        return [], gates
+    official, scenario = demo_validation_inputs()
+    return run_bank_validation(store, analysis_id, official, scenario, seed, paths)
+
+
+def project_bank_capital(store: Store, macro_run: ModelRun, *, seed: int, paths: int | None = None,
+                         risk: str | None = None) -> list[ModelRun]:
     """The pipeline's application stage: both bank models under a completed macro run's selected path.
 
-    When the workspace holds no validation gate for the bank models yet, the external validation
-    on the synthetic demo's official-style adverse exercise runs first and stores them, so every
-    bank conclusion can be checked against its gate (:func:`passing_gate`).
+    The external validation runs first when the workspace holds no gate yet (see
+    :func:`ensure_validation_gates`), so every bank conclusion can be checked against its gate
+    (:func:`passing_gate`).
     """
     from aieco.errors import StageStopped
 
     if macro_run.status != RunStatus.completed or not macro_run.output_digest:
         raise StageStopped(f"macro run {macro_run.run_id} is {macro_run.status.value}: no scenario to apply",
                            stage="application")
-    runs: list[ModelRun] = []
-    if not store.find(ValidationGate, model_id=["bank_feols", "bank_feqar"]):
-        official, scenario = demo_validation_inputs()
-        val_runs, _ = run_bank_validation(store, macro_run.analysis_id, official, scenario, seed, paths)
-        runs += val_runs
-    runs += run_bank_models(store, macro_run.analysis_id, macro_run.run_id, seed, paths)
-    return runs
+    runs, _ = ensure_validation_gates(store, macro_run.analysis_id, seed=seed, paths=paths)
+    return runs + run_bank_models(store, macro_run.analysis_id, macro_run.run_id, seed, paths, risk=risk)

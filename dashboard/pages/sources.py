@@ -7,17 +7,10 @@ import streamlit as st
 from aieco import views
 from aieco.config import get_settings
 from aieco.records import Role, digest
+from aieco.sources.eligibility import eligible_locations
+from aieco.sources.registry import ingest
 from dashboard.state import get_state
 from dashboard.workspace import page_workspace
-
-try:  # eligibility and ingest belong to the sources area
-    from aieco.sources.eligibility import eligible_locations
-except ImportError:
-    eligible_locations = None
-try:
-    from aieco.sources.registry import ingest
-except ImportError:
-    ingest = None
 
 state = get_state()
 st.header("Sources")
@@ -46,9 +39,9 @@ with page_workspace() as ws:
                          column_config={"text": st.column_config.TextColumn(width="large")})
 
     st.subheader("Eligibility as of a date")
-    if eligible_locations is None:
-        st.info("The eligibility check (`aieco.sources.eligibility`) is not in this version yet.")
-    elif not registry.empty:
+    if registry.empty:
+        st.caption("Eligibility is decided once sources are registered.")
+    else:
         a, b = st.columns(2)
         cutoff = a.date_input("Information cutoff", value=get_settings().scenario.cutoff, format="YYYY-MM-DD")
         roles = b.multiselect("Allowed roles", [r.value for r in Role], default=["generation", "methods"])
@@ -60,29 +53,26 @@ with page_workspace() as ws:
             st.dataframe(frame.drop(columns=["analysis_id"]), hide_index=True, width="stretch")
 
     st.subheader("Add sources")
-    if ingest is None:
-        st.info("Ingest (`aieco.sources.registry.ingest`) is not in this version yet.")
-    else:
-        with st.form("ingest_form", clear_on_submit=True):
-            st.caption("Upload a manifest (TOML, `[[source]]` entries with title, publisher, publication_date, "
-                       "role) and the files it names.")
-            manifest = st.file_uploader("Manifest", type=["toml"])
-            files = st.file_uploader("Files", accept_multiple_files=True, type=["pdf", "xlsx", "csv", "txt", "md"])
-            go = st.form_submit_button("Ingest", icon=":material/upload:")
-        if go and manifest is not None:
-            folder = ws.path / "uploads" / digest([manifest.getvalue().hex(), *(f.name for f in files or [])])[:16]
-            folder.mkdir(parents=True, exist_ok=True)
-            for f in [manifest, *(files or [])]:
-                (folder / Path(f.name).name).write_bytes(f.getvalue())
-            bar = st.progress(0.0, text="ingesting")
-            result = ingest(ws.store, folder / Path(manifest.name).name,
-                            progress=lambda done, total, path: bar.progress(done / total, text=path))
-            ws.refresh()
-            counts = result.counts
-            (st.success if result.ok else st.warning)(
-                f"{counts['registered']} registered, {counts['unchanged']} unchanged, {counts['failed']} failed")
-            for failure in result.failures:
-                st.error(f"{failure.path}: {failure.reason}")
+    with st.form("ingest_form", clear_on_submit=True):
+        st.caption("Upload a manifest (TOML, `[[source]]` entries with title, publisher, publication_date, "
+                   "role) and the files it names.")
+        manifest = st.file_uploader("Manifest", type=["toml"])
+        files = st.file_uploader("Files", accept_multiple_files=True, type=["pdf", "xlsx", "csv", "txt", "md"])
+        go = st.form_submit_button("Ingest", icon=":material/upload:")
+    if go and manifest is not None:
+        folder = ws.path / "uploads" / digest([manifest.getvalue().hex(), *(f.name for f in files or [])])[:16]
+        folder.mkdir(parents=True, exist_ok=True)
+        for f in [manifest, *(files or [])]:
+            (folder / Path(f.name).name).write_bytes(f.getvalue())
+        bar = st.progress(0.0, text="ingesting")
+        result = ingest(ws.store, folder / Path(manifest.name).name,
+                        progress=lambda done, total, path: bar.progress(done / total, text=path))
+        ws.refresh()
+        counts = result.counts
+        (st.success if result.ok else st.warning)(
+            f"{counts['registered']} registered, {counts['unchanged']} unchanged, {counts['failed']} failed")
+        for failure in result.failures:
+            st.error(f"{failure.path}: {failure.reason}")
 
     st.subheader("Exclusions recorded by analyses")
     exclusions = ws.view(views.exclusions_frame)

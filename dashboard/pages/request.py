@@ -6,20 +6,13 @@ import streamlit as st
 
 from aieco import views
 from aieco.config import get_settings
+from aieco.pipeline import analyze
 from aieco.records import Movement, Role
+from aieco.request import dumps_request, load_request, parse_request
 from dashboard import jobs
 from dashboard.request_form import from_tables, to_tables
 from dashboard.state import get_state
 from dashboard.workspace import open_workspace, page_workspace, shown_errors
-
-try:  # the request schema and the pipeline belong to the pipeline area
-    from aieco.request import dumps_request, load_request, parse_request
-except ImportError:
-    parse_request = None
-try:
-    from aieco.pipeline import analyze
-except ImportError:
-    analyze = None
 
 state = get_state()
 st.header("Request")
@@ -98,10 +91,7 @@ def request_form(ws) -> None:
     a, b = st.columns(2)
     a.download_button("Save request as TOML", dumps_request(request), file_name="request.toml",
                       mime="application/toml", icon=":material/download:")
-    if analyze is None:
-        b.info("Launching needs the pipeline's `analyze` (not in this version yet); "
-               "use `aieco analyze REQUEST.toml`.")
-    elif b.button("Launch analysis", type="primary", icon=":material/play_arrow:"):
+    if b.button("Launch analysis", type="primary", icon=":material/play_arrow:"):
         jobs.start(request.analysis_id, ws.path, lambda store, job: analyze(store, request, progress=job.progress))
         state.analysis_id = request.analysis_id
 
@@ -113,24 +103,20 @@ def launch_progress(analysis_id: str) -> None:
     if job is None:
         return
     label = "Analysis finished" if job.done else "Analysis running…"
-    with st.status(label, state="complete" if job.done and not job.error else
-                   ("error" if job.error else "running"), expanded=True):
-        st.progress(job.fraction, text=job.last_message)
-        if job.error:
-            st.error(job.error)
-        with open_workspace() as fresh, shown_errors():  # a fragment rerun gets its own connection
-            stages = views.stages_frame(fresh.store, analysis_id)
-        for _, s in stages[stages["status"] != "completed"].iterrows():
-            st.warning(f"Stage **{s['stage']}** {s['status']}: {s['reason']}")
-        st.dataframe(stages[["stage", "status", "reason", "seconds"]], hide_index=True, width="stretch")
+    # Not a `with` block: leaving one would mark the status complete while the analysis still runs.
+    box = st.status(label, state="error" if job.error else ("complete" if job.done else "running"), expanded=True)
+    box.progress(job.fraction, text=job.last_message)
+    if job.error:
+        box.error(job.error)
+    with open_workspace() as fresh, shown_errors():  # a fragment rerun gets its own connection
+        stages = views.stages_frame(fresh.store, analysis_id)
+    for _, s in stages[stages["status"] != "completed"].iterrows():
+        box.warning(f"Stage **{s['stage']}** {s['status']}: {s['reason']}")
+    box.dataframe(stages[["stage", "status", "reason", "seconds"]], hide_index=True, width="stretch")
 
 
 with page_workspace() as ws:
-    if parse_request is None:
-        st.info("The request form needs the pipeline's AnalysisRequest (`aieco.request`, not in this version "
-                "yet); write a request TOML and run `aieco analyze REQUEST.toml`.")
-    else:
-        request_form(ws)
+    request_form(ws)
     if state.analysis_id and jobs.get(state.analysis_id):
         launch_progress(state.analysis_id)
 

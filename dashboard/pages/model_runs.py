@@ -28,6 +28,14 @@ with page_workspace() as ws:
     (st.success if run["status"] == "completed" else st.warning)(
         f"status {run['status']}" + (f" — {run['reason']}" if run["reason"] else ""))
 
+    selection = ws.view(views.selection_summary, state.run_id)
+    if selection:
+        a, b, c, d = st.columns(4)
+        a.metric("severity", f"{selection['severity']:.3f}" if "severity" in selection else "–")
+        b.metric("acceptance share", f"{selection['acceptance_share']:.2%}" if "acceptance_share" in selection
+                 else "–")
+        c.metric("admissible draws", f"{int(selection.get('admissible', 0))} / {int(selection.get('draws', 0))}")
+        d.metric("selected simulation", int(selection["simulation_id"]) if "simulation_id" in selection else "–")
     points = ws.view(views.points_frame, state.run_id)
     charts, diagnostics, tables, table = st.tabs(["Fan charts", "Diagnostics", "Output tables", "Output points"])
     with charts:
