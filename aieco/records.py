@@ -144,6 +144,13 @@ class SentenceKind(str, Enum):
 # --------------------------------------------------------------------------- base
 
 
+class FrozenModel(BaseModel):
+    """Base of every structured boundary object that is not a stored record (LLM I/O, requests)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+
 class Record(BaseModel):
     """Base of every stored record: frozen, no extra fields, deterministic id."""
 

@@ -17,20 +17,18 @@ from pathlib import Path
 from typing import Any, Literal
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from aieco.config import get_settings
 from aieco.errors import InputError
-from aieco.records import Analysis, ChannelQuery, Movement, Role, utc_now
+from aieco.records import Analysis, ChannelQuery, FrozenModel, Movement, Role, utc_now
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class ChannelQuerySpec(_Frozen):
+class ChannelQuerySpec(FrozenModel):
     """A registered graph query: the source variable's movement and the target's expected one."""
 
     id: str = Field(description="Query id within the request, e.g. 'tf1'.")
@@ -49,7 +47,7 @@ class ChannelQuerySpec(_Frozen):
         return self
 
 
-class RiskSpec(_Frozen):
+class RiskSpec(FrozenModel):
     """An initiating risk and its channel queries."""
 
     name: str = Field(description="snake_case id, e.g. 'trade_fragmentation'.")
@@ -73,7 +71,7 @@ class RiskSpec(_Frozen):
         return self
 
 
-class AnalysisRequest(_Frozen):
+class AnalysisRequest(FrozenModel):
     """Everything an analysis needs, fixed before it runs."""
 
     application: str = Field("stress_scenario", description="Application the outcomes belong to.")

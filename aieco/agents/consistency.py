@@ -7,9 +7,10 @@ problem, but it can never accept a report the program refuses.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from aieco.llm.base import Prompt, Task
+from aieco.records import FrozenModel
 
 PROMPT = Prompt(
     name="consistency",
@@ -22,11 +23,9 @@ PROMPT = Prompt(
 )
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class SentenceView(_Frozen):
+class SentenceView(FrozenModel):
     position: int
     kind: str
     rendered: str
@@ -34,18 +33,18 @@ class SentenceView(_Frozen):
     claim_signs: list[int] = Field(default_factory=list, description="Sign of each rendered value.")
 
 
-class ConsistencyInput(_Frozen):
+class ConsistencyInput(FrozenModel):
     risk: str
     sentences: list[SentenceView]
     program_violations: list[str]
 
 
-class Problem(_Frozen):
+class Problem(FrozenModel):
     position: int
     problem: str
 
 
-class ConsistencyVerdict(_Frozen):
+class ConsistencyVerdict(FrozenModel):
     accept: bool
     problems: list[Problem] = Field(default_factory=list)
 

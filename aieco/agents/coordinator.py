@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from aieco.llm.base import Prompt, Task
+from aieco.records import FrozenModel
 
 PROMPT = Prompt(
     name="coordinator",
@@ -25,11 +26,9 @@ PROMPT = Prompt(
 )
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class ChannelBrief(_Frozen):
+class ChannelBrief(FrozenModel):
     id: str
     source: str
     movement: str
@@ -37,14 +36,14 @@ class ChannelBrief(_Frozen):
     expected: str
 
 
-class RiskBrief(_Frozen):
+class RiskBrief(FrozenModel):
     name: str
     label: str
     description: str
     channels: list[ChannelBrief]
 
 
-class CoordinatorInput(_Frozen):
+class CoordinatorInput(FrozenModel):
     application: str
     jurisdictions: list[str]
     sectors: list[str]
@@ -55,13 +54,13 @@ class CoordinatorInput(_Frozen):
     risks: list[RiskBrief]
 
 
-class RiskPlan(_Frozen):
+class RiskPlan(FrozenModel):
     risk: str
     source_variables: list[str] = Field(description="Initiating variables of the risk's channel queries.")
     targets: list[str] = Field(description="Target variables of the risk's channel queries.")
 
 
-class CoordinatorPlan(_Frozen):
+class CoordinatorPlan(FrozenModel):
     programs: list[RiskPlan]
     outcomes: list[str]
     admissible_roles: list[str]

@@ -10,9 +10,10 @@ baseline: the highest S(C) per query, ties resolved by rank.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from aieco.llm.base import Prompt, Task
+from aieco.records import FrozenModel
 
 PROMPT = Prompt(
     name="evidence",
@@ -27,11 +28,9 @@ PROMPT = Prompt(
 )
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class RelationEvidence(_Frozen):
+class RelationEvidence(FrozenModel):
     relation_id: str
     src_var: str
     dst_var: str
@@ -42,7 +41,7 @@ class RelationEvidence(_Frozen):
     page: int | None = None
 
 
-class CandidatePath(_Frozen):
+class CandidatePath(FrozenModel):
     path_id: str
     query_id: str
     rank: int
@@ -54,7 +53,7 @@ class CandidatePath(_Frozen):
     n_docs: int
 
 
-class QueryBrief(_Frozen):
+class QueryBrief(FrozenModel):
     query_id: str
     source: str
     movement: str
@@ -62,7 +61,7 @@ class QueryBrief(_Frozen):
     expected: str
 
 
-class EvidenceInput(_Frozen):
+class EvidenceInput(FrozenModel):
     risk: str
     queries: list[QueryBrief]
     candidates: list[CandidatePath]
@@ -70,18 +69,18 @@ class EvidenceInput(_Frozen):
     passages: list[str] = Field(default_factory=list, description="Retrieved eligible passages (byte-limited).")
 
 
-class Selection(_Frozen):
+class Selection(FrozenModel):
     query_id: str
     path_id: str
     relation_ids: list[str]
 
 
-class EvidenceWarning(_Frozen):
+class EvidenceWarning(FrozenModel):
     subject: str = Field(description="'source_variable->target_variable' of the step concerned.")
     note: str
 
 
-class PathSelection(_Frozen):
+class PathSelection(FrozenModel):
     selections: list[Selection]
     warnings: list[EvidenceWarning] = Field(default_factory=list)
 

@@ -9,9 +9,10 @@ a model nor pick a seed after seeing results.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from aieco.llm.base import Prompt, Task
+from aieco.records import FrozenModel
 
 PROMPT = Prompt(
     name="execution",
@@ -23,18 +24,16 @@ PROMPT = Prompt(
 )
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class ExecutionInput(_Frozen):
+class ExecutionInput(FrozenModel):
     request_id: str
     compatible: list[str] = Field(description="Model ids the registry found compatible.")
     refused: dict[str, list[str]] = Field(default_factory=dict, description="Incompatible model id → reasons.")
     seed: int
 
 
-class ExecutionPlan(_Frozen):
+class ExecutionPlan(FrozenModel):
     model_ids: list[str]
     seed: int
 

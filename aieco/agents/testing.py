@@ -7,9 +7,10 @@ may only name requested outputs and years inside the horizon.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from aieco.llm.base import Prompt, Task
+from aieco.records import FrozenModel
 
 PROMPT = Prompt(
     name="testing",
@@ -21,29 +22,27 @@ PROMPT = Prompt(
 )
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class OutputBrief(_Frozen):
+class OutputBrief(FrozenModel):
     variable: str
     unit: str
     transformation: str
 
 
-class TestingInput(_Frozen):
+class TestingInput(FrozenModel):
     risk: str
     outputs: list[OutputBrief]
     periods: list[str] = Field(description="Admissible periods: the horizon years.")
     model_ids: list[str]
 
 
-class ClaimChoice(_Frozen):
+class ClaimChoice(FrozenModel):
     variable: str
     period: str
 
 
-class TestPlan(_Frozen):
+class TestPlan(FrozenModel):
     claims: list[ClaimChoice]
 
 

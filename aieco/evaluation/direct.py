@@ -9,13 +9,13 @@ offline backend has no LLM to ask, so offline the condition is recorded as not a
 from __future__ import annotations
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from aieco.config import get_settings
 from aieco.errors import InputError
 from aieco.evaluation.benchmark import Benchmark
 from aieco.llm.base import Backend, LLMClient, Prompt, Task
-from aieco.records import LLMCall
+from aieco.records import FrozenModel, LLMCall
 from aieco.store import Store
 from aieco.vocab import load_vocabulary
 
@@ -35,36 +35,34 @@ PROMPT = Prompt(
 )
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class DirectRisk(_Frozen):
+class DirectRisk(FrozenModel):
     risk: str
     label: str
     channels: list[str] = Field(description="'source -> target' of each benchmark channel.")
 
 
-class DirectVariable(_Frozen):
+class DirectVariable(FrozenModel):
     variable: str
     label: str
     unit: str
 
 
-class DirectInput(_Frozen):
+class DirectInput(FrozenModel):
     risks: list[DirectRisk]
     variables: list[DirectVariable]
     years: list[int]
 
 
-class DirectValue(_Frozen):
+class DirectValue(FrozenModel):
     risk: str
     variable: str
     year: int
     value: float
 
 
-class DirectOutput(_Frozen):
+class DirectOutput(FrozenModel):
     values: list[DirectValue]
 
 

@@ -11,16 +11,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from aieco.records import SentenceKind
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from aieco.records import FrozenModel, SentenceKind
 
 
-class SentenceDraft(_Frozen):
+class SentenceDraft(FrozenModel):
     """One report sentence before rendering."""
 
     kind: SentenceKind = Field(description="qualitative | numerical | temporal")
@@ -29,7 +25,7 @@ class SentenceDraft(_Frozen):
     claim_ids: list[str] = Field(default_factory=list, description="Claims whose NUM tokens the sentence holds.")
 
 
-class ReportDraft(_Frozen):
+class ReportDraft(FrozenModel):
     """The output schema of the report Task: a structured, unrendered report."""
 
     title: str = Field(description="Report title; no numbers.")
@@ -37,7 +33,7 @@ class ReportDraft(_Frozen):
     sentences: list[SentenceDraft] = Field(min_length=1)
 
 
-class RelationBrief(_Frozen):
+class RelationBrief(FrozenModel):
     """An accepted relation the writer may cite."""
 
     relation_id: str
@@ -49,7 +45,7 @@ class RelationBrief(_Frozen):
     reference: str = Field("", description="Short reference, e.g. '(ESRB, Adverse scenario 2018, p. 5)'.")
 
 
-class ClaimBrief(_Frozen):
+class ClaimBrief(FrozenModel):
     """A registered, passed claim the writer may place as a NUM token."""
 
     claim_id: str
@@ -61,7 +57,7 @@ class ClaimBrief(_Frozen):
     sign: Literal[-1, 0, 1] | None = Field(None, description="Sign of the value (no magnitude).")
 
 
-class ReportContext(_Frozen):
+class ReportContext(FrozenModel):
     """The input schema of the report Task."""
 
     analysis_id: str
