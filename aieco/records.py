@@ -114,6 +114,22 @@ class ValueStatus(str, Enum):
     modelled = "modelled"
 
 
+class Provenance(str, Enum):
+    """Where a value or record comes from; shown wherever a user reads what is built on it."""
+
+    real = "real"
+    synthetic = "synthetic"
+    illustrative = "illustrative"
+
+
+class ReleaseRule(str, Enum):
+    """The rule that gave an observation its release date."""
+
+    vintage = "vintage"  # the true publication date of the vintage
+    lag = "lag"  # reference period end + a documented per-series publication lag
+    file = "file"  # the date the file itself states
+
+
 class StageStatus(str, Enum):
     completed = "completed"
     stopped = "stopped"
@@ -346,6 +362,9 @@ class ObservedValue(Record):
     location_id: str | None = None
     source_id: str | None = None
     status: ValueStatus = ValueStatus.observed
+    entity: str | None = Field(None, description="The entity a value belongs to (a bank's LEI); None for aggregates.")
+    release_rule: ReleaseRule | None = Field(None, description="How release_date was obtained: vintage, lag or file.")
+    provenance: Provenance | None = Field(None, description="real, synthetic or illustrative; None = not declared.")
 
 
 # --------------------------------------------------------------------------- channels
@@ -720,6 +739,8 @@ class ValidationGate(Record):
     thresholds: dict[str, float]
     passed: bool
     detail: str = ""
+    fit_provenance: Provenance | None = Field(None, description="Provenance of the data the model was fitted on.")
+    validation_provenance: Provenance | None = Field(None, description="Provenance of the validation outcomes.")
 
 
 # --------------------------------------------------------------------------- execution
