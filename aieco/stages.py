@@ -153,8 +153,8 @@ def eligibility_of(ctx: StageContext, *, record: bool) -> Any:
     from aieco.sources.eligibility import eligible_locations
 
     req = request_of(ctx)
-    return eligible_locations(ctx.store, cutoff=req.cutoff, roles=shared(ctx, "planning")["admissible_roles"],
-                              jurisdictions=req.jurisdictions, analysis_id=ctx.analysis_id if record else None)
+    return eligible_locations(ctx.store, as_of=req.as_of(shared(ctx, "planning")["admissible_roles"]),
+                              analysis_id=ctx.analysis_id if record else None)
 
 
 def eligibility(ctx: StageContext) -> dict[str, Any]:
@@ -218,8 +218,8 @@ def graph_search(ctx: StageContext) -> dict[str, Any]:
     req = request_of(ctx)
     specs = req.risk(risk_of(ctx)).channels
     queries = req.channel_queries(risk_of(ctx))
-    graph = as_of_graph(ctx.store, req.cutoff, roles=shared(ctx, "planning")["admissible_roles"],
-                        scope=req.jurisdictions, condition=req.graph_condition)
+    graph = as_of_graph(ctx.store, req.as_of(shared(ctx, "planning")["admissible_roles"]),
+                        condition=req.graph_condition)
     ids = {spec.id: q.query_id for spec, q in zip(specs, queries, strict=True)}
     empty: list[str] = []
     if req.retrieval_condition == "graph":
