@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from aieco.agents import all_tasks
+from aieco.analysis.pipeline import analyze
 from aieco.config import get_settings
 from aieco.demo import DEMO_REQUEST, build_demo
-from aieco.pipeline import analyze
 from aieco.records import (
     Derivation,
     LLMCall,

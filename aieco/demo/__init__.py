@@ -57,7 +57,7 @@ def load_macro_observations(store: Store) -> int:
 
 def run_demo(store: Store, *, backend: str = "offline", progress: Any = None) -> Any:
     """Run the demo request; market illiquidity stops before any model call, as in the paper."""
-    from aieco.pipeline import analyze
+    from aieco.analysis.pipeline import analyze
     from aieco.request import load_request
 
     return analyze(store, load_request(DEMO_REQUEST), backend=backend, progress=progress)

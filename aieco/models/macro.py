@@ -300,8 +300,5 @@ def selected_quarterly_path(store: Store, run: ModelRun) -> pd.DataFrame:
 
 
 def ensure_registered() -> registry.RegisteredModel:
-    """Register ``macro_var`` (idempotent)."""
+    """Register ``macro_var`` (idempotent; the analysis registers every model through ``aieco.models.catalog``)."""
     return registry.register(specification(), run_macro_var)
-
-
-ensure_registered()

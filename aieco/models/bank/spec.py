@@ -266,20 +266,27 @@ def execute_feqar(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     return _projection(inputs, seed)
 
 
+#: The bank models as an explicit tuple: (model id, registry function); see ``aieco.models.catalog``.
+BANK_MODELS: tuple[tuple[str, registry.ModelFn], ...] = (
+    ("bank_feols_fit", execute_feols_fit),
+    ("bank_feqar_fit", execute_feqar_fit),
+    ("bank_feols", execute_feols),
+    ("bank_feqar", execute_feqar),
+)
+_KINDS = {"bank_feols_fit": ("feols", FIT_OUTPUTS), "bank_feqar_fit": ("feqar", FIT_OUTPUTS),
+          "bank_feols": ("feols", PROJECTION_OUTPUTS), "bank_feqar": ("feqar", PROJECTION_OUTPUTS)}
+
+
+def bank_specification(model_id: str) -> ModelSpecification:
+    """The registered specification of one of :data:`BANK_MODELS`."""
+    kind, outputs = _KINDS[model_id]
+    fn = dict(BANK_MODELS)[model_id]
+    return _spec(model_id, kind, outputs, f"{__name__}:{fn.__name__}")
+
+
 def register_bank_models() -> dict[str, registry.RegisteredModel]:
     """Register the four bank specifications; returns them by model id."""
-    mod = __name__
-    entries = {
-        "bank_feols_fit": registry.register(_spec("bank_feols_fit", "feols", FIT_OUTPUTS, f"{mod}:execute_feols_fit"),
-                                            execute_feols_fit),
-        "bank_feqar_fit": registry.register(_spec("bank_feqar_fit", "feqar", FIT_OUTPUTS, f"{mod}:execute_feqar_fit"),
-                                            execute_feqar_fit),
-        "bank_feols": registry.register(_spec("bank_feols", "feols", PROJECTION_OUTPUTS, f"{mod}:execute_feols"),
-                                        execute_feols),
-        "bank_feqar": registry.register(_spec("bank_feqar", "feqar", PROJECTION_OUTPUTS, f"{mod}:execute_feqar"),
-                                        execute_feqar),
-    }
-    return entries
+    return {model_id: registry.register(bank_specification(model_id), fn) for model_id, fn in BANK_MODELS}
 
 
 # --------------------------------------------------------------------------- orchestration
