@@ -23,7 +23,7 @@ from aieco.agents import consistency, coordinator, evidence, execution, model_re
 from aieco.analysis.inputs import AnalysisInputs, ProgramInputs
 from aieco.analysis.runner import Stage, StageContext
 from aieco.config import get_settings
-from aieco.errors import StageStopped
+from aieco.errors import InputError, StageStopped
 from aieco.llm.base import LLMClient
 from aieco.models import registry
 from aieco.records import (
@@ -450,15 +450,21 @@ def application(ctx: StageContext) -> dict[str, Any]:
     """Bank capital (FE-OLS and FE-QAR) under each completed macro run's selected scenario."""
     from aieco.models.bank.spec import ensure_validation_gates, passing_gate, run_bank_models
 
-    seed = request_of(ctx).seed(inputs_of(ctx).repetition)
+    seed = inputs_of(ctx).seed
+    as_of = inputs_of(ctx).as_of()
+    # The bank data are workspace records (any provenance) released by the cutoff; a workspace
+    # without them stops here with that reason (aieco.models.bank.workspace) — no other data stands in.
     # The external validation gate decides whether a bank model may supply bank conclusions
     # (appendix "Bank Models and External Validation"); it is computed once per workspace.
-    _, gates = ensure_validation_gates(ctx.store, ctx.analysis_id, seed=seed)
-    results: dict[str, Any] = {}
-    for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
-        bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx),
-                               conditions=conditions(ctx))
-        results[run.run_id] = {b.run_id: b.status.value for b in bank}
+    try:
+        _, gates = ensure_validation_gates(ctx.store, ctx.analysis_id, seed=seed, as_of=as_of)
+        results: dict[str, Any] = {}
+        for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
+            bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx),
+                                   conditions=conditions(ctx), as_of=as_of)
+            results[run.run_id] = {b.run_id: b.status.value for b in bank}
+    except InputError as exc:
+        ctx.stop(f"bank application impossible with the workspace's bank data: {exc}")
     may_conclude = {m: passing_gate(ctx.store, m) is not None for m in ("bank_feols", "bank_feqar")}
     return {"bank_runs": results, "gates": sorted(g.gate_id for g in gates), "may_supply_conclusions": may_conclude}
 
