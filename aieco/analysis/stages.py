@@ -336,7 +336,7 @@ def restriction_derivation(ctx: StageContext) -> dict[str, Any]:
     register_models()
     needs = [e.spec.min_restrictions for e in registry.registered() if e.spec.model_id in req.models]
     outcome = derive_restrictions(ctx.analysis_id, risk_of(ctx), queries, paths, min_restrictions=min(needs or [1]),
-                                  **conditions(ctx))
+                                  horizon=req.horizon, **conditions(ctx))
     try:
         restrictions = record_derivation(ctx.store, outcome)
     except StageStopped as stop:

@@ -7,9 +7,8 @@ the rule of :class:`aieco.asof.AsOf`, the same one source eligibility uses.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from datetime import date
-from typing import Any
 
 import networkx as nx
 
@@ -64,13 +63,3 @@ def as_of_graph(relations: Store | Iterable[Relation], as_of: AsOf | date | None
     if isinstance(relations, Store):
         relations = load_relations(relations, condition=condition)
     return relation_graph(as_of_relations(relations, as_of, roles=roles, scope=scope, condition=condition))
-
-
-def build_graph(store: Store, *, condition: str = "G0",
-                progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
-    """Extract and validate relations from every registered passage; the counts and the graph's size."""
-    from aieco.extraction.build import build_relations
-
-    report = build_relations(store, condition=condition, progress=progress)
-    g = relation_graph(load_relations(store, condition=condition))
-    return report.model_dump() | {"variables": g.number_of_nodes(), "edges": g.number_of_edges()}
