@@ -121,7 +121,8 @@ def test_specifications_registered():
 def test_real_macro_var_run_drives_bank_projections(store):
     """Done-when: a selected macro scenario from the VAR drives CET1 projections through both models."""
     from aieco.demo.macro import load_demo_observations
-    from aieco.models.macro import MODEL_ID, run_macro_scenario
+    from aieco.models.macro import MODEL_ID
+    from tests.macro_helpers import run_macro_scenario
 
     restrictions = [{"variable": "tariffs", "model_variable": "real_gdp", "direction": -1, "priority": 1,
                      "reference": "zero", "restriction_id": "rst_a"}]

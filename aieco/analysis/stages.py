@@ -413,8 +413,7 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         if missing:
             ctx.stop(f"no quarterly observed values in the workspace for {', '.join(missing)}; "
                      f"load the data before the analysis")
-        return {"observations": observations, "restrictions": macro.restriction_payload(restrictions),
-                "cutoff": req.cutoff.isoformat()}
+        return macro.model_inputs(observations, restrictions, req.cutoff.isoformat())
 
     return inputs
 

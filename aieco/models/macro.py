@@ -64,7 +64,6 @@ from aieco.records import (
     ValueStatus,
     VariableSpec,
     digest,
-    sha256_hex,
 )
 from aieco.scenario import selection
 from aieco.sources.series import observations_frame, observed_values
@@ -271,39 +270,19 @@ def restriction_payload(restrictions: Sequence[Any]) -> list[dict[str, Any]]:
     return out
 
 
-def run_macro_scenario(
-    store: Store,
-    analysis_id: str,
-    risk: str,
-    restrictions: Sequence[Any],
-    observations: pd.DataFrame,
-    cutoff: str | None,
-    seed: int | None,
-    draws: int | None = None,
-    *,
-    graph_condition: str = "G0",
-    retrieval_condition: str = "graph",
-) -> list[ModelRun]:
-    """Build the ModelRequest for ``risk`` and run every compatible specification.
+def model_inputs(observations: pd.DataFrame, restrictions: Sequence[Any], cutoff: Any,
+                 draws: int | None = None) -> dict[str, Any]:
+    """The inputs of a ``macro_var`` run (what the execution stage hands the registry).
 
-    Returns the ModelRuns (the ``macro_var`` one among them); raises StageStopped when no
-    specification is compatible (e.g. no restriction).
+    ``observations``: the long frame of :func:`workspace_observations`; ``restrictions``:
+    Restriction records or dicts; ``cutoff``: the request's cutoff (date, ISO text or None when
+    the observations are already eligible); ``draws`` overrides the settings.
     """
-    ensure_registered()
-    payload = restriction_payload(restrictions)
-    ids = [r.get("restriction_id") or digest(r) for r in payload]
-    request = ModelRequest.create(
-        analysis_id=analysis_id, risk=risk, outputs=output_specs(), restriction_ids=ids,
-        horizon=horizon_label(), scope="EA",
-        data_versions={"observations": sha256_hex(observations.to_csv(index=False)),
-                       "cutoff": str(cutoff)},
-        rationale="Annual paths of the six model variables selected by restriction severity",
-        graph_condition=graph_condition, retrieval_condition=retrieval_condition,
-    )
-    inputs = {"observations": observations, "restrictions": payload, "cutoff": str(cutoff) if cutoff else None}
+    inputs: dict[str, Any] = {"observations": observations, "restrictions": restriction_payload(restrictions),
+                              "cutoff": str(cutoff) if cutoff else None}
     if draws:
         inputs["draws"] = int(draws)
-    return registry.run_compatible(store, request, inputs, seed=seed)
+    return inputs
 
 
 def selected_quarterly_path(store: Store, run: ModelRun) -> pd.DataFrame:
