@@ -81,7 +81,7 @@ class AsOf(FrozenModel):
     def of_request(cls, request, roles: Iterable[Role | str] | None = None) -> AsOf:
         """The as-of rule of an AnalysisRequest (``roles``: the plan's admissible roles, else the request's)."""
         return cls(cutoff=request.cutoff, roles=request.allowed_roles if roles is None else roles,
-                   scope=request.jurisdictions, exclude=getattr(request, "excluded_jurisdictions", ()))
+                   scope=request.jurisdictions, exclude=request.excluded_jurisdictions)
 
     # ------------------------------------------------------------------ the admitted jurisdictions
 

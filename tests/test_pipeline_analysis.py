@@ -354,14 +354,19 @@ def test_the_request_horizon_drives_the_simulation_and_the_claims(demo_ws, tmp_p
         run = store.find(ModelRun, analysis_id=aid, model_id="macro_var")[-1]
         assert run.status.value == "completed", run.reason
         assert (run.diagnostics["horizon"], run.diagnostics["simulated_to"]) == ("2026-2028", "2028Q4")
-        assert run.diagnostics["estimation_end"] == "2024Q4"  # the latest common eligible quarter at the cutoff
+        # the estimation ends at the latest quarter every model variable has a release for by the cutoff
+        from aieco.models.macro import VARIABLES, workspace_observations
+        from aieco.models.vintages import quarterly_levels, select_as_of
+
+        levels = quarterly_levels(select_as_of(workspace_observations(store), request.cutoff), VARIABLES)
+        assert run.diagnostics["estimation_end"] == str(levels.dropna().index.max())
         tables = store.get_tables(run.output_digest)
         assert list(tables["selected_path"].index) == ["2026", "2027", "2028"]
         assert list(tables["selected_quarterly"].index)[-1] == "2028Q4"
         periods = {p.period for p in store.find(ModelOutputPoint, run_id=run.run_id)}
         assert periods == {"2026", "2027", "2028"}
-        mreq = store.find(ModelRequest, analysis_id=aid)[-1]
-        assert mreq.horizon == "2026-2028"
+        mreq = [m for m in store.find(ModelRequest, analysis_id=aid) if m.digest() == run.request_digest]
+        assert [m.horizon for m in mreq] == ["2026-2028"]
         tests = store.find(OutputTest, analysis_id=aid, phase="registered")
         assert tests and {t.horizon for t in tests} == {"2026-2028"}
         prog = out.programs[0]

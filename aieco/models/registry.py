@@ -186,8 +186,10 @@ def execute(
     except InputError as exc:
         result = ModelResult(status=RunStatus.failed, reason=str(exc))
     output_digest = store.put_tables(result.tables) if result.tables else None
+    # every run records the horizon it served (a model may state it more precisely itself)
+    diagnostics = {"horizon": request.horizon, **result.diagnostics}
     run = ModelRun.create(**base, started_at=started, ended_at=utc_now(), status=result.status,
-                          reason=result.reason, diagnostics=result.diagnostics,
+                          reason=result.reason, diagnostics=diagnostics,
                           output_digest=output_digest)
     stored = store.get_tables(output_digest) if output_digest else {}
     points = []

@@ -85,7 +85,7 @@ def _spec(model_id: str, kind: str, outputs: list[VariableSpec], entry: str) -> 
                        "min_obs": s.min_obs, "version": VERSION})
     return ModelSpecification.create(
         model_id=model_id, version=VERSION, description=DESCRIPTIONS[kind], inputs=MACRO_INPUTS,
-        outputs=outputs, scope=SCOPE, horizon=HORIZON, snapshot=snapshot, entry_point=entry,
+        outputs=outputs, scope=SCOPE, horizon=registry.ANY_HORIZON, snapshot=snapshot, entry_point=entry,
         diagnostics_required=["quantile_crossing", "accounting_identities"] if kind == "feqar"
         else ["accounting_identities"], min_restrictions=0)
 
@@ -368,11 +368,17 @@ def _find_annual_path(tables: dict[str, pd.DataFrame], risk: str | None) -> pd.D
 
 
 def _request(analysis_id: str, risk: str, model_id: str, outputs: list[VariableSpec],
-             conditions: Mapping[str, str] | None = None) -> ModelRequest:
+             conditions: Mapping[str, str] | None = None, horizon: str = HORIZON) -> ModelRequest:
     # the graph and retrieval conditions of the macro run it applies (every downstream record keeps them)
     return ModelRequest.create(analysis_id=analysis_id, risk=risk, outputs=outputs, restriction_ids=[],
-                               horizon=HORIZON, scope=SCOPE, rationale=f"bank application {model_id}",
+                               horizon=horizon, scope=SCOPE, rationale=f"bank application {model_id}",
                                **dict(conditions or {}))
+
+
+def _scenario_horizon(scenario: pd.DataFrame) -> str:
+    """'YYYY-YYYY' of a half-year scenario's periods (the horizon the bank runs serve)."""
+    years = sorted({int(str(p)[:4]) for p in scenario["period"]}) if "period" in scenario.columns else []
+    return f"{years[0]}-{years[-1]}" if years else HORIZON
 
 
 def _fit_and_project(store: Store, analysis_id: str, kind: str, fit_inputs: dict[str, Any],
@@ -381,7 +387,9 @@ def _fit_and_project(store: Store, analysis_id: str, kind: str, fit_inputs: dict
                      conditions: Mapping[str, str] | None = None) -> list[ModelRun]:
     entries = register_bank_models()
     fit_id, proj_id = f"bank_{kind}_fit", f"bank_{kind}"
-    fit = registry.execute(store, entries[fit_id], _request(analysis_id, risk, fit_id, FIT_OUTPUTS, conditions),
+    horizon = _scenario_horizon(scenario)
+    fit = registry.execute(store, entries[fit_id],
+                           _request(analysis_id, risk, fit_id, FIT_OUTPUTS, conditions, horizon),
                            fit_inputs,
                            seed=seed, parent_runs=parents, role=role)
     if fit.status != RunStatus.completed:
@@ -394,7 +402,7 @@ def _fit_and_project(store: Store, analysis_id: str, kind: str, fit_inputs: dict
     if official is not None:
         inputs["official"] = official
     proj = registry.execute(store, entries[proj_id],
-                            _request(analysis_id, risk, proj_id, PROJECTION_OUTPUTS, conditions),
+                            _request(analysis_id, risk, proj_id, PROJECTION_OUTPUTS, conditions, horizon),
                             inputs, seed=seed, parent_runs=[fit.run_id, *parents], role=role)
     return [fit, proj]
 
