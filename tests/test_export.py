@@ -15,7 +15,7 @@ from aieco.records import Report, canonical_json
 from aieco.reporting.export import FORMATS, export_report, verify_bundle
 from aieco.reporting.render import render_report
 
-NUMBERS = ["5.170%", "0.775%", "-2.527%", "8.207%"]
+NUMBERS = ["5.2%", "0.8%", "-2.5%", "8.2%"]
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def test_latex_uses_the_framed_environment(store, rendered):
     tex = export_report(store, report.report_id, "tex").decode()
     assert r"\usepackage{framed}" in tex and tex.count(r"\begin{framed}") == 1
     assert r"\noindent\emph{Impact of higher financing costs on property markets}" in tex
-    assert r"}{-2.527\%}" in tex and r"p.~5" in tex and r"\footnote{" in tex
+    assert r"}{-2.5\%}" in tex and r"p.~5" in tex and r"\footnote{" in tex
     links = re.findall(r"\\hyperlink\{([^}]+)\}", tex)
     assert len(links) == 4 and all(f"\\hypertarget{{{a}}}" in tex and "_" not in a for a in links)
 

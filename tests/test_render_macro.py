@@ -41,5 +41,5 @@ def test_selected_path_claims_pass_render_and_export(store):
     assert out.report.status == "passed"
     point = store.find(ModelOutputPoint, run_id=run.run_id, statistic="selected", variable="real_gdp",
                        period="2025")[0]
-    assert f"{round(point.value, 3):.3f}%".lstrip("-") in out.report.rendered
+    assert f"{round(point.value, 1):.1f}%".lstrip("-") in out.report.rendered
     assert verify_bundle(export_report(store, out.report.report_id, "json"))["claims"] == len(specs)

@@ -39,7 +39,7 @@ def test_writer_output_passes_the_contract_and_renders(store):
     out = render_report(store, ANALYSIS, draft)
     assert out.report.status == "passed"
     assert set(out.report.claim_ids) == set(passed_claims(store, ANALYSIS))
-    assert "-5.379%" in out.report.rendered and "(ESRB, Adverse scenario 2018, p. 5)" in out.report.rendered
+    assert "-5.4%" in out.report.rendered and "(ESRB, Adverse scenario 2018, p. 5)" in out.report.rendered
 
 
 def test_writer_prose_is_connected_and_varied(store):

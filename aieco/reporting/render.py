@@ -33,7 +33,7 @@ from aieco.records import (
     SourceLocation,
     canonical_json,
 )
-from aieco.reporting.claims import UNROUNDED_TOLERANCE, latest_results, passed_claims, registered_tests
+from aieco.reporting.claims import UNROUNDED_TOLERANCE, latest_results, passed_claims, registered_tests, unit_rule
 from aieco.reporting.contract import TOKEN_RE, Violation, check_numeric_contract
 from aieco.reporting.rules import (
     ClaimFacts,
@@ -155,20 +155,11 @@ def resolve_claim(store: Store, claim_id: str, analysis_id: str | None = None) -
 
 
 def format_value(value: float, unit: str, rounding: int) -> str:
-    """Round_ρ(value) with its unit: ``format_value(-1.1424, "percent", 3) == "-1.142%"``."""
+    """Round_ρ(value) with its registered unit text: ``format_value(-1.1424, "percent", 1) == "-1.1%"``."""
     text = f"{round(value, rounding):.{rounding}f}"
     if float(text) == 0.0:
         text = text.lstrip("-")
-    u = unit.strip().lower()
-    if u in ("percent", "%", "pct", "per cent"):
-        return f"{text}%"
-    if u in ("pp", "percentage points", "percentage point"):
-        return f"{text} pp"
-    if u in ("bp", "bps", "basis points"):
-        return f"{text} bp"
-    if u in ("", "index", "level", "ratio", "number"):
-        return text
-    return f"{text} {unit}"
+    return text + unit_rule(unit).text
 
 
 def render_date(value: str, cutoff: date | None, horizon: str) -> str:
