@@ -54,7 +54,7 @@ UNIT_RULES: dict[str, UnitRule] = {
     "pp": UnitRule(1, " pp"), "percentage points": UnitRule(1, " pp"), "percentage point": UnitRule(1, " pp"),
     "bp": UnitRule(0, " bp"), "bps": UnitRule(0, " bp"), "basis points": UnitRule(0, " bp"),
     "index": UnitRule(1, ""), "level": UnitRule(2, ""), "ratio": UnitRule(2, ""), "number": UnitRule(2, ""),
-    "count": UnitRule(0, ""), "banks": UnitRule(0, " banks"),
+    "count": UnitRule(0, ""), "banks": UnitRule(0, ""),
 }
 
 

@@ -43,7 +43,8 @@ UP_WORDS = (r"ris(?:e|es|ing|en)|rose|increas(?:e|es|ed|ing)|climb(?:s|ed|ing)?|
             r"upwards|expand(?:s|ed|ing)?|expansion|accelerat\w*|strengthen\w*|gain(?:s|ed)?|surg(?:e|es|ed|ing)|"
             r"jump(?:s|ed)?|boost\w*|lift(?:s|ed|ing)?|push(?:es|ed)? up|recover\w*|rebound\w*|widen\w*|"
             r"rais(?:e|es|ed|ing)")
-DOWN_WORDS = (r"declin(?:e|es|ed|ing)|fall(?:s|ing)?|fell|fallen|drop(?:s|ped|ping)?|decreas(?:e|es|ed|ing)|lower|"
+DOWN_WORDS = (r"declin(?:e|es|ed|ing)|fall(?:s|ing)?|fell|fallen|drop(?:s|ped|ping)?|decreas(?:e|es|ed|ing)|"
+              r"lower(?:s|ed|ing)?|"
               r"downward|downwards|contract(?:s|ed|ing|ion)|shrink\w*|shrank|weaken\w*|correction|slump\w*|"
               r"slow(?:s|ed|ing)?|slowdown|deteriorat\w*|tumbl\w*|plung\w*|erod\w*|erosion|downturn|"
               r"recession|weigh(?:s|ed|ing)? on|reduc(?:e|es|ed|ing)|depress(?:es|ed|ing)?|dampen\w*")
@@ -86,6 +87,13 @@ def prose(template: str) -> str:
     return TOKEN_RE.sub(lambda m: " " * len(m.group(0)), template)
 
 
+#: Names of model outputs that are not vocabulary variables (cross-bank figures).
+OUTPUT_LABELS: dict[str, tuple[str, ...]] = {
+    "cet1_depletion": ("cet1 depletion", "depletion of the cet1 ratio", "cet1 ratio depletion"),
+    "banks_below_threshold": ("number of banks", "banks below the threshold"),
+}
+
+
 def mentions(text: str, labels: Mapping[str, Sequence[str]] | None = None) -> list[tuple[int, int, str]]:
     """(start, end, variable) of every variable named in ``text``: vocabulary synonyms
     (longest match) and any extra ``labels``; a label overlapping a vocabulary mention wins
@@ -94,7 +102,7 @@ def mentions(text: str, labels: Mapping[str, Sequence[str]] | None = None) -> li
 
     found = [(m.start, m.end, m.variable_id) for m in load_vocabulary().mentions(text)]
     low = text.lower()
-    for var, words in (labels or {}).items():
+    for var, words in [*OUTPUT_LABELS.items(), *(labels or {}).items()]:
         for w in words:
             for m in re.finditer(rf"\b{re.escape(w.lower())}\b", low):
                 found = [f for f in found if f[1] <= m.start() or f[0] >= m.end() or f[1] - f[0] > len(w)]
@@ -146,9 +154,9 @@ def direction_violations(sentences: Sequence[SentenceDraft], values: Mapping[str
     ``values`` maps a claim id to (value, claim) where claim has ``variable`` and
     ``transformation``. A direction word attaches to the nearest variable named in its
     sentence, else to the nearest NUM token. The value checked is that variable's claim in
-    the same sentence, else in the previous one ("this decline in house prices"), else in
-    the next one (framing before the number). Levels ("rise to X", level transformations)
-    carry no sign and are not checked.
+    the same sentence (the token nearest the word), else in the previous one ("this decline
+    in house prices"), else in the next one (framing before the number), within one
+    paragraph. Levels ("rise to X", level transformations) carry no sign and are not checked.
     """
     claims_in = [[(m.start(), m.group(2)) for m in TOKEN_RE.finditer(s.template) if m.group(1) == "NUM"
                   and m.group(2) in values] for s in sentences]
@@ -164,9 +172,10 @@ def direction_violations(sentences: Sequence[SentenceDraft], values: Mapping[str
                 continue
             variable = min(anchors, key=lambda a: abs(a[0] - d.start()))[1]
             for neighbour in (index, index - 1, index + 1):
-                if not 0 <= neighbour < len(sentences):
-                    continue
-                hits = [cid for _, cid in claims_in[neighbour] if values[cid][1].variable == variable]
+                if not 0 <= neighbour < len(sentences) or sentences[neighbour].paragraph != s.paragraph:
+                    continue  # a neighbouring sentence of another paragraph is another topic
+                hits = [cid for pos, cid in sorted(claims_in[neighbour], key=lambda c: abs(c[0] - d.start()))
+                        if values[cid][1].variable == variable]
                 if hits:
                     value, claim = values[hits[0]]
                     sign = (value > 0) - (value < 0)
