@@ -84,6 +84,10 @@ def test_pdf_opens_and_contains_the_rendered_numbers(store, rendered):
     for n in NUMBERS:
         assert n in text
     assert "Adverse scenario 2018" in text
+    # the restrictions and their supporting relations, as in the HTML export
+    flat = " ".join(text.split())
+    assert "Restrictions" in flat and "house_prices decrease (three_year_mean, 2025-2027, priority 1)" in flat
+    assert "Supporting relations" in flat and "“Rising mortgage rates weigh on house prices”" in flat
 
 
 def test_json_bundle_round_trips_and_re_verifies(store, rendered):

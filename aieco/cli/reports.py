@@ -14,7 +14,7 @@ from aieco.errors import InputError
 
 @main.group()
 def report() -> None:
-    """Stored reports: export and list."""
+    """Stored reports: export, verify a bundle, list."""
 
 
 @report.command("export")
@@ -36,6 +36,36 @@ def export(state: CliState, report_id: str, fmt: str, out: Path | None) -> None:
         return
     out.write_bytes(data)
     click.echo(f"wrote {out} ({len(data)} bytes, {fmt})", err=True)
+
+
+@report.command("verify")
+@click.argument("bundle", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@common
+@pass_state
+@click.pass_context
+def verify(ctx: click.Context, state: CliState, bundle: Path) -> None:
+    """Verify a JSON report bundle: digests, record ids, artifacts, every claim and the text.
+
+    Works without a workspace (the bundle is re-imported into a scratch one); exit 1 when
+    anything does not match.
+    """
+    from aieco.errors import IntegrityError
+    from aieco.reporting.export import verify_bundle
+
+    try:
+        result = {"bundle": str(bundle), "verified": True, **verify_bundle(bundle.read_bytes())}
+    except IntegrityError as exc:
+        result = {"bundle": str(bundle), "verified": False, "problem": exc.message}
+
+    def human(r: dict) -> str:
+        if not r["verified"]:
+            return f"NOT VERIFIED {r['bundle']}: {r['problem']}"
+        return (f"verified {r['bundle']}: report {r['report_id']}, {r['records']} records, "
+                f"{r['artifacts']} artifact(s), {r['claims']} claim(s) re-resolved")
+
+    emit(state, result, human)
+    if not result["verified"]:
+        ctx.exit(1)
 
 
 @report.command("list")

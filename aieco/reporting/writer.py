@@ -180,8 +180,16 @@ def _scenario_paragraph(context: ReportContext, figures: dict[tuple[str, str, st
         connective = "Meanwhile, h" if variable == "house_prices" else "E"
         add(f"{connective}{lead[1:]} show a cumulative change of {cum} over the horizon, against {med} on the "
             f"median path, and end the horizon with a deviation of {dev} from that baseline.", cum, med, dev)
-    ptt = tok("house_prices", "peak_to_trough")
-    add(f"Measured from peak to trough, the largest change in house prices within the horizon is {ptt}.", ptt)
+    gdp_ptt, hp_ptt = tok("real_gdp", "peak_to_trough"), tok("house_prices", "peak_to_trough")
+    if gdp_ptt and hp_ptt:
+        add(f"Measured from peak to trough within the horizon, real GDP moves by {gdp_ptt} and house prices by "
+            f"{hp_ptt}.", gdp_ptt, hp_ptt)
+    else:
+        for variable, ptt in (("real GDP", gdp_ptt), ("house prices", hp_ptt)):
+            add(f"Measured from peak to trough within the horizon, {variable} moves by {ptt}.", ptt)
+    rate, rate_med = tok("long_term_rate", "end_level"), tok("long_term_rate", "end_level", "median")
+    add(f"The long-term interest rate ends the horizon at {rate}, against {rate_med} on the median path.",
+        rate, rate_med)
     return out
 
 
