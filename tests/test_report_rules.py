@@ -148,3 +148,33 @@ def test_every_quantity_form_is_refused_by_check_report_and_renderer(world, tmp_
     assert rule in {v["rule"] for v in json.loads(res.output)["violations"]}
     with pytest.raises(StageStopped):
         render_report(w.store, ANALYSIS, draft)
+
+
+def test_synthetic_inputs_must_be_stated(world):
+    """A run whose recorded data label is synthetic: a report that does not say so is refused."""
+    from aieco.records import ModelRun
+
+    w = world
+    run = w.store.require(ModelRun, w.run.run_id)
+    hp = w.cid("house_prices", "2025")
+    sentence = SentenceDraft(kind="numerical", template=f"House prices are projected at {{{{NUM:{hp}}}}}.",
+                             claim_ids=[hp])
+    assert "provenance_missing" not in {v.rule for v in check_report_draft(w.store, ANALYSIS, [sentence])}
+    synthetic = run.model_copy(update={"diagnostics": {**run.diagnostics, "data": "synthetic"}})
+    from aieco.reporting.render import provenance_violations
+
+    class View:  # the same store, with the run as recorded synthetic
+        def __init__(self, store):
+            self.store = store
+
+        def get(self, cls, key):
+            return synthetic if cls is ModelRun and key == run.run_id else self.store.get(cls, key)
+
+        def find(self, *a, **k):
+            return self.store.find(*a, **k)
+
+    found = provenance_violations(View(w.store), [sentence], [hp], [])
+    assert [v.rule for v in found] == ["provenance_missing"]
+    said = sentence.model_copy(update={"template": sentence.template.replace(
+        "House prices", "On synthetic inputs, house prices")})
+    assert provenance_violations(View(w.store), [said], [hp], []) == []

@@ -328,9 +328,34 @@ def rule_violations(store: Store, analysis_id: str, sentences: Sequence[Sentence
     relations = {r.relation_id: RelationFacts(r.relation_id, r.src_var, r.dst_var, r.sign.value)
                  for r in store.find(Relation, relation_id=rel_ids)} if rel_ids else {}
     found = variable_violations(sentences, facts, labels)
+    found += provenance_violations(store, sentences, ids, rel_ids)
     found += direction_violations(sentences, {c: (f.value, f) for c, f in facts.items() if f.value is not None},
                                   labels)
     found += relation_direction_violations(sentences, relations, labels)
+    return found
+
+
+def provenance_violations(store: Store, sentences: Sequence[SentenceDraft], claim_ids: Sequence[str],
+                          relation_ids: Sequence[str]) -> list[Violation]:
+    """A report whose numbers rest on synthetic inputs, or whose citations on illustrative
+    sources, must say so in its text (rule ``provenance_missing``): the run's recorded data
+    label and the sources' ``illustrative`` flag decide, never the writer."""
+    claims = [c for c in (store.get(Claim, cid) for cid in claim_ids) if c is not None]
+    runs = [r for r in (store.get(ModelRun, rid) for rid in dict.fromkeys(c.run_id for c in claims)) if r]
+    relations = store.find(Relation, relation_id=list(relation_ids)) if relation_ids else []
+    sources = store.find(Source, source_id=sorted({r.source_id for r in relations})) if relations else []
+    text = " ".join(s.template.lower() for s in sentences)
+    first_num = next((i for i, s in enumerate(sentences) if "{{NUM:" in s.template), 0)
+    first_cite = next((i for i, s in enumerate(sentences) if s.cited_relation_ids), 0)
+    found = []
+    if any(r.diagnostics.get("data") == "synthetic" for r in runs) and "synthetic" not in text:
+        found.append(Violation(rule="provenance_missing", sentence=first_num, offset=0,
+                               text=sentences[first_num].template[:40],
+                               message="the model ran on synthetic inputs; the report must say so"))
+    if any(s.illustrative for s in sources) and "illustrative" not in text:
+        found.append(Violation(rule="provenance_missing", sentence=first_cite, offset=0,
+                               text=sentences[first_cite].template[:40],
+                               message="cited sources are illustrative; the report must say so"))
     return found
 
 
