@@ -226,3 +226,15 @@ def test_bank_paragraph_consumes_cross_bank_figures():
 def test_no_bank_paragraph_unless_requested():
     draft = write_report(ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="x", claims=FIGURES[:1]))
     assert not [s for s in draft.sentences if s.paragraph == "bank"]
+
+
+def test_a_registered_fall_starts_the_channel_with_a_fall(store):
+    w = build_world(store)
+    ctx = _context(w)
+    path = [w.relations[k].relation_id for k in ("mortgage_house", "house_gdp")]
+    draft = write_report(ctx.model_copy(update={"paths": [path], "path_directions": [-1], "claims": []}))
+    steps = [s.template for s in draft.sentences if s.paragraph == "channel:1"][1:]
+    assert steps[0].startswith("A fall in mortgage rates ") and re.search(r"(raises|pushes up|lifts) house prices",
+                                                                          steps[0])
+    assert re.search(r"a rise in house prices (raises|pushes up|lifts) real gdp", steps[1])
+    assert check_report_draft(store, ANALYSIS, draft) == []

@@ -73,7 +73,10 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
     accepted relations with references and quotes), the passed claims, the inputs' provenance
     and the bank models' status."""
     refused = _refused_paths(store, analysis_id, risk)
-    paths = [list(s["relation_ids"]) for s in selections if s.get("path_id") not in refused]
+    kept = [s for s in selections if s.get("path_id") not in refused]
+    paths = [list(s["relation_ids"]) for s in kept]
+    movements = {c.id: c.movement.direction for c in request.risk(risk).channels}
+    directions = [movements.get(s.get("query_id"), 1) for s in kept]
     rel_ids = sorted({r for p in paths for r in p})
     relations = [r for r in store.find(Relation, relation_id=rel_ids) if r.review_decision == "accepted"]
     sources = {s.source_id: s for s in store.find(Source, source_id=sorted({r.source_id for r in relations}))}
@@ -97,7 +100,8 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
     macro_runs = sorted({c.run_id for c in claims})
     return ReportContext(analysis_id=analysis_id, risk=risk,
                          risk_label=(spec.label or risk.replace("_", " ")).lower(),
-                         cutoff=request.cutoff, horizon=request.horizon, paths=paths, relations=briefs,
+                         cutoff=request.cutoff, horizon=request.horizon, paths=paths, path_directions=directions,
+                         relations=briefs,
                          claims=claim_briefs,
                          provenance=provenance(store, [r for r in runs if r.run_id in macro_runs],
                                                [sources[r.source_id] for r in relations]),

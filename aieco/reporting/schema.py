@@ -82,6 +82,9 @@ class ReportContext(FrozenModel):
     cutoff: date | None = None
     horizon: str = "2025-2027"
     paths: list[list[str]] = Field(default_factory=list, description="Selected paths as ordered relation ids.")
+    path_directions: list[Literal[-1, 1]] = Field(
+        default_factory=list, description="Registered movement of each path's source variable (+1 rise, -1 fall); "
+                                          "missing entries count as a rise.")
     relations: list[RelationBrief] = Field(default_factory=list)
     claims: list[ClaimBrief] = Field(default_factory=list)
     provenance: ProvenanceBrief | None = Field(None, description="Where the inputs come from (records, not prose).")

@@ -109,14 +109,16 @@ def _is_bank(c: ClaimBrief) -> bool:
 def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
     """One paragraph per selected path: its opening, then each step with its citation.
 
-    The disturbance starts as a rise in the path's first variable; each step's effect has
-    the direction the relation's sign gives it, and the next step starts from there.
+    The disturbance starts with the registered movement of the path's first variable (a rise
+    unless ``path_directions`` says a fall); each step's effect has the direction the
+    relation's sign gives it, and the next step starts from there.
     """
     relations = {r.relation_id: r for r in context.relations}
     out: list[SentenceDraft] = []
     seen: set[str] = set()
     channel = 0
-    for path in context.paths or [[r.relation_id] for r in context.relations]:
+    directions = list(context.path_directions)
+    for number, path in enumerate(context.paths or [[r.relation_id] for r in context.relations]):
         steps = [relations[rid] for rid in path if rid in relations]
         if not steps or len(steps) != len(path) or all(r.relation_id in seen for r in steps):
             continue  # a path with a relation outside the accepted set is never told
@@ -126,7 +128,7 @@ def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
             dst=_noun_phrase(steps[-1].dst_label))
         out.append(SentenceDraft(kind=SentenceKind.qualitative, template=_cap(opening), paragraph=paragraph,
                                  cited_relation_ids=[steps[0].relation_id]))
-        direction = 1
+        direction = directions[number] if number < len(directions) else 1
         told_before = {r.relation_id for r in steps} & seen
         for k, rel in enumerate(steps):
             effect = direction * (1 if rel.sign == "+" else -1)
