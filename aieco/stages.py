@@ -405,7 +405,8 @@ def scenario_figure_specs(analysis_id: str, risk: str, horizon: str, compatible:
     from aieco.reporting.claims import ClaimSpec
 
     return [ClaimSpec(analysis_id=analysis_id, risk=risk, variable=v, horizon=horizon, model_id=s.model_id,
-                      required_diagnostics=list(s.diagnostics_required), **macro.scenario_figure_fields(v, col))
+                      required_diagnostics=list(s.diagnostics_required),
+                      **macro.scenario_figure_fields(v, col, horizon))
             for s in compatible if s.model_id == macro.MODEL_ID for v, col in macro.SCENARIO_FIGURES]
 
 

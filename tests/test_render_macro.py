@@ -28,7 +28,7 @@ def macro_report(store):
              for o in spec.outputs for year in ("2025", "2026", "2027")]
     specs += [ClaimSpec(analysis_id="an_macro", risk="trade_fragmentation", variable=v, horizon=spec.horizon,
                         model_id=spec.model_id, required_diagnostics=list(spec.diagnostics_required),
-                        **macro.scenario_figure_fields(v, col)) for v, col in macro.SCENARIO_FIGURES]
+                        **macro.scenario_figure_fields(v, col, spec.horizon)) for v, col in macro.SCENARIO_FIGURES]
     tests = register_output_tests(store, specs)
     runs = macro.run_macro_scenario(store, "an_macro", "trade_fragmentation", RESTRICTIONS,
                                     demo_macro.load_demo_observations(), "2024-12-31", seed=7, draws=500)

@@ -123,7 +123,7 @@ def test_scenario_figures_link_as_passing_claims(macro_run):
     spec = macro.specification()
     specs = [ClaimSpec(analysis_id="an_summary", risk="property_correction", variable=v, horizon=spec.horizon,
                        model_id=spec.model_id, required_diagnostics=list(spec.diagnostics_required),
-                       **macro.scenario_figure_fields(v, col)) for v, col in macro.SCENARIO_FIGURES]
+                       **macro.scenario_figure_fields(v, col, spec.horizon)) for v, col in macro.SCENARIO_FIGURES]
     tests = register_output_tests(store, specs)
     results = link_claims(store, run, tests)
     assert [r.detail for r in results if r.result != "pass"] == []

@@ -176,8 +176,9 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
                        table="selected_path", row=y, column=v, statistic="selected", simulation_id=sid,
                        risk=request.risk, status=ValueStatus.simulated)
               for y in years for v in VARIABLES]
-    tables["horizon_summary"] = horizon_summary(quarterly[list(VARIABLES)], tables["median_quarterly"])
-    points += summary_points(sid, request.risk)
+    tables["horizon_summary"] = horizon_summary(quarterly[list(VARIABLES)], tables["median_quarterly"],
+                                                int(years[0]), int(years[-1]))
+    points += summary_points(sid, request.risk, f"{years[0]}-{years[-1]}")
     return ModelResult(status=RunStatus.completed, tables=tables, points=points + distribution,
                        diagnostics=diagnostics)
 
@@ -247,15 +248,14 @@ def summary_unit(variable: str, column: str) -> str:
     return rate_unit if SUMMARY_KIND[variable] == "rate" else level_unit
 
 
-def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame) -> pd.DataFrame:
+def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame, first_year: int, last_year: int) -> pd.DataFrame:
     """Horizon figures of the selected path and of the median (baseline) path.
 
     Rows the six variables, columns :data:`SUMMARY_COLUMNS`. The window runs from the
     quarter before the horizon (jump-off) to the horizon's last quarter; peaks, troughs and
     end levels use the horizon quarters, changes start at the jump-off.
     """
-    cfg = get_settings().scenario
-    first, last = f"{cfg.horizon_start - 1}Q4", f"{cfg.horizon_end}Q4"
+    first, last = f"{first_year - 1}Q4", f"{last_year}Q4"
     rows = {}
     for v in VARIABLES:
         kind = SUMMARY_KIND[v]
@@ -276,9 +276,9 @@ def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame) -> pd.DataFram
     return pd.DataFrame.from_dict(rows, orient="index")[list(SUMMARY_COLUMNS)]
 
 
-def summary_points(simulation_id: int, risk: str) -> list[PointRef]:
+def summary_points(simulation_id: int, risk: str, horizon: str) -> list[PointRef]:
     """Output points of ``horizon_summary`` (period: the horizon, e.g. '2025-2027')."""
-    return [PointRef(variable=v, unit=summary_unit(v, col), transformation=tr, period=horizon_label(),
+    return [PointRef(variable=v, unit=summary_unit(v, col), transformation=tr, period=horizon,
                      table="horizon_summary", row=v, column=col, statistic=stat,
                      simulation_id=simulation_id if stat == "selected" else None, risk=risk,
                      status=ValueStatus.simulated)
@@ -299,11 +299,10 @@ SCENARIO_FIGURES: tuple[tuple[str, str], ...] = (
 )
 
 
-def scenario_figure_fields(variable: str, column: str) -> dict[str, str]:
-    """ClaimSpec fields (unit, transformation, period, statistic) of one scenario figure."""
+def scenario_figure_fields(variable: str, column: str, horizon: str) -> dict[str, str]:
+    """ClaimSpec fields (unit, transformation, period, statistic) of one scenario figure over ``horizon``."""
     tr, stat, _, _ = SUMMARY_COLUMNS[column]
-    return {"unit": summary_unit(variable, column), "transformation": tr, "period": horizon_label(),
-            "statistic": stat}
+    return {"unit": summary_unit(variable, column), "transformation": tr, "period": horizon, "statistic": stat}
 
 
 def unconditional_severity_features(sim, annual: np.ndarray) -> np.ndarray:
