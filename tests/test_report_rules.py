@@ -178,3 +178,31 @@ def test_synthetic_inputs_must_be_stated(world):
     said = sentence.model_copy(update={"template": sentence.template.replace(
         "House prices", "On synthetic inputs, house prices")})
     assert provenance_violations(View(w.store), [said], [hp], []) == []
+
+
+def test_relations_of_refused_paths_cannot_be_cited(store):
+    from aieco.records import Derivation, Path, Sign
+
+    w = build_world(store)
+    rels = w.relations
+
+    def path(keys, rank):
+        chain = [rels[k] for k in keys]
+        return Path.create(analysis_id=ANALYSIS, query_id="q1", risk=RISK,
+                           variables=[chain[0].src_var] + [r.dst_var for r in chain], signs=[r.sign for r in chain],
+                           relation_ids=[r.relation_id for r in chain], evidence=[[r.relation_id] for r in chain],
+                           composed_sign=Sign.negative, score=1.0, mean_confidence=0.8, n_docs=1, rank=rank)
+
+    ok, refused = path(["rates_mortgage", "mortgage_house"], 1), path(["house_gdp"], 2)
+    store.put_many([ok, refused])
+    store.put(Derivation.create(analysis_id=ANALYSIS, risk=RISK, restriction_ids=[], status="accepted",
+                                registration_digest="d", assessed=[
+                                    {"path_id": ok.path_id, "outcome": "accepted"},
+                                    {"path_id": refused.path_id, "outcome": "refused", "reason": "contradiction"}]))
+    good = _sentence(w, "A rise in mortgage rates weighs on house prices.", ["mortgage_house"])
+    bad = _sentence(w, "Falling house prices weigh on real GDP.", ["house_gdp"])
+    draft = ReportDraft(title="Property markets", risk=RISK, sentences=[good, bad])
+    found = [(v.rule, v.sentence) for v in check_report_draft(store, ANALYSIS, draft)]
+    assert found == [("refused_path_citation", 1)]
+    with pytest.raises(StageStopped):
+        render_report(store, ANALYSIS, draft)

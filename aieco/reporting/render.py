@@ -23,8 +23,10 @@ from typing import Any
 from aieco.errors import IntegrityError, StageStopped
 from aieco.records import (
     Claim,
+    Derivation,
     ModelOutputPoint,
     ModelRun,
+    Path,
     Relation,
     Report,
     ReportSentence,
@@ -304,6 +306,8 @@ def check_report_draft(store: Store, analysis_id: str, draft: ReportDraft | Sequ
     found = check_numeric_contract(sentences, known_claims=known, title=title)
     found += check_attribution(store, sentences)[0]
     found += rule_violations(store, analysis_id, sentences, labels, registered=registered)
+    found += refused_path_violations(store, analysis_id, sentences,
+                                     draft.risk if isinstance(draft, ReportDraft) else None)
     found.sort(key=lambda v: (-1 if v.sentence is None else v.sentence, v.offset))
     return found
 
@@ -333,6 +337,21 @@ def rule_violations(store: Store, analysis_id: str, sentences: Sequence[Sentence
                                   labels)
     found += relation_direction_violations(sentences, relations, labels)
     return found
+
+
+def refused_path_violations(store: Store, analysis_id: str, sentences: Sequence[SentenceDraft],
+                            risk: str | None) -> list[Violation]:
+    """Once the restriction derivation has assessed the paths (a Derivation record exists), a
+    sentence may cite only relations of a path it accepted (rule ``refused_path_citation``)."""
+    where = {"analysis_id": analysis_id, **({"risk": risk} if risk else {})}
+    derivations = store.find(Derivation, **where)
+    if not derivations:
+        return []
+    accepted = [a["path_id"] for d in derivations for a in d.assessed if a.get("outcome") == "accepted"]
+    allowed = {r for p in store.find(Path, path_id=accepted) for r in p.relation_ids} if accepted else set()
+    return [Violation(rule="refused_path_citation", sentence=index, offset=0, text=rid,
+                      message="the relation belongs to no path the restriction derivation accepted")
+            for index, s in enumerate(sentences) for rid in s.cited_relation_ids if rid not in allowed]
 
 
 def provenance_violations(store: Store, sentences: Sequence[SentenceDraft], claim_ids: Sequence[str],
