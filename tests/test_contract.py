@@ -221,6 +221,8 @@ QUANTITY_FORMS = [
     ("Prices halved.", "multiplicative"),
     ("Losses rose tenfold.", "multiplicative"),
     ("Losses rose ten-fold.", "multiplicative"),
+    ("Losses rose fifteenfold.", "multiplicative"),
+    ("Losses rose manyfold.", "multiplicative"),
     ("Losses quintuple.", "multiplicative"),
     ("House prices are cut in half.", "multiplicative"),
     ("Prices fell twice as fast.", "multiplicative"),
@@ -276,6 +278,9 @@ ORDINARY_PROSE = [
     "The tenth district reports.",
     "Half-yearly data are used.",
     "Manifold channels exist.",
+    "The crisis may unfold slowly.",
+    "In the second half the recovery starts.",
+    "Banks scaffold their buffers.",
     "I expect banks to adjust.",
 ]
 

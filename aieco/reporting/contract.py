@@ -113,7 +113,8 @@ WORD_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         rf"\b(?:a|one|two|three|four|five)[\s-]+(?:half|{_ORDINAL_FRACTIONS})s?\s+of\b"
         rf"|\b(?:two|three|four|five|six|seven|eight|nine)[\s-]+(?:{_FRACTIONS})\b"
         rf"|(?<!first )(?<!second )(?<!latter )(?<!former )(?<!last )(?<!next )\bhalf\s+of\b"
-        rf"|\b(?:by|in|into)\s+half\b|\bhalf\s+(?:as|the|a|an)\b|\band\s+a\s+half\b"
+        rf"|\b(?:by|in|into)\s+half\b|(?<!first )(?<!second )(?<!latter )(?<!former )(?<!last )(?<!next )"
+        rf"\bhalf\s+(?:as|the|a|an)\b|\band\s+a\s+half\b"
         rf"|\bhalf[\s-]+(?:(?:a|one)\s+)?(?:{_AMOUNT_WORDS})\b"
         rf"|\b(?:{_APPROX})\s+(?:a\s+|one\s+)?half\b(?![\s-]+(?:year|yearly|years|of\s+the\s+(?:year|horizon|decade)))"
         rf"|(?<!within )(?<!in )(?<!for )(?<!per )(?<!after )(?<!over )(?<!than )(?<!each )"
@@ -122,8 +123,9 @@ WORD_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         rf"(?!\s+(?:later|earlier|ahead|after|before|of\s+the\s+year)\b)")),
     ("multiplicative", re.compile(
         r"\bhalv(?:e|ed|es|ing)\b|\b(?:doubl|tripl|trebl|quadrupl|quintupl|sextupl|septupl|octupl|decupl)"
-        r"(?:e|ed|es|ing|y)\b|\b(?!manifold\b)\w+-?fold\b|\b(?:several|many|two|three|four|five|ten|hundred)\s+"
-        r"fold\b|\btwice\b|\bthrice\b"
+        r"(?:e|ed|es|ing|y)\b|\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+        r"\w*teen|twenty|thirty|forty|fifty|\w*ty|hundred|thousand|million|several|many|multi)[\s-]?fold(?:s)?)\b"
+        r"|\btwice\b|\bthrice\b"
         r"|\bcut\s+in\s+(?:two|three|half)\b|\b(?:single|double|triple)[\s-]+digits?\b"
         r"|\b(?:verdoppel|verdreifach|halbier)\w*|\bdoppelt\w*|\bdoubl(?:é|e)\w*|\b(?:raddoppi|dimezz|duplic|"
         r"triplic|verdubbel|halver)\w*")),
