@@ -77,14 +77,15 @@ def test_vectorised_over_draws_equals_row_by_row():
 @pytest.fixture(scope="module")
 def macro_run(tmp_path_factory):
     from aieco.demo.macro import load_demo_observations
-    from aieco.models.macro import run_macro_scenario
     from aieco.store import Store
+    from tests.macro_helpers import run_macro_scenario
 
     store = Store(tmp_path_factory.mktemp("summary") / "ws")
     restrictions = [{"variable": "house_prices", "direction": -1, "priority": 1, "reference": "zero",
                      "restriction_id": "rst_h"}]
     run = [r for r in run_macro_scenario(store, "an_summary", "property_correction", restrictions,
-                                         load_demo_observations(), "2024-12-31", seed=11, draws=400)
+                                         load_demo_observations(), "2024-12-31", seed=11, draws=400,
+                                         horizon="2025-2027")
            if r.model_id == "macro_var"][0]
     yield store, run
     store.close()
@@ -121,9 +122,9 @@ def test_scenario_figures_link_as_passing_claims(macro_run):
 
     store, run = macro_run
     spec = macro.specification()
-    specs = [ClaimSpec(analysis_id="an_summary", risk="property_correction", variable=v, horizon=spec.horizon,
+    specs = [ClaimSpec(analysis_id="an_summary", risk="property_correction", variable=v, horizon="2025-2027",
                        model_id=spec.model_id, required_diagnostics=list(spec.diagnostics_required),
-                       **macro.scenario_figure_fields(v, col, spec.horizon)) for v, col in macro.SCENARIO_FIGURES]
+                       **macro.scenario_figure_fields(v, col, "2025-2027")) for v, col in macro.SCENARIO_FIGURES]
     tests = register_output_tests(store, specs)
     results = link_claims(store, run, tests)
     assert [r.detail for r in results if r.result != "pass"] == []

@@ -11,5 +11,5 @@
 - ``writer``: ``write_report`` — the offline report Task; ``schema``: its input/output models.
 - ``export``: ``export_report(store, report_id, fmt)`` (with the fan chart in HTML and PDF) and
   ``verify_bundle(bytes)`` (CLI: ``aieco report verify``).
-- ``audit``: ``audit_claims`` registered in ``aieco.audit.EXTRA_CHECKS``.
+- ``audit``: ``audit_claims``, one of ``aieco.audit.CHECKS``.
 """
