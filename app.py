@@ -9,10 +9,9 @@ page runs. Pages are listed in ``dashboard/navigation.py``.
 
 import streamlit as st
 
-from aieco import views
 from aieco.config import get_settings
 from aieco.errors import AiecoError
-from dashboard import jobs
+from dashboard import jobs, views
 from dashboard.navigation import PAGES
 from dashboard.state import get_state
 from dashboard.workspace import Workspace, bound, open_workspace, workspace_path

@@ -18,10 +18,10 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from aieco import views
 from aieco.config import get_settings
 from aieco.errors import AiecoError
 from aieco.store import Store
+from dashboard import views
 
 T = TypeVar("T")
 

@@ -163,7 +163,7 @@ def test_report_deep_link_by_claim_id(populated, use_workspace):
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.query_params["claim"] = ids["claim_id"]
-    at.switch_page("dashboard/pages/reports.py").run()
+    at.switch_page("pages/reports.py").run()
     assert ids["point_id"] in " ".join(m.value for m in at.markdown)
 
 

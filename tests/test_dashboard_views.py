@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from populated_workspace import build_workspace
 
-from aieco import views
 from aieco.errors import InputError
 from aieco.records import ModelOutputPoint, Variable
 from aieco.store import Store
+from dashboard import views
 
 
 @pytest.fixture(scope="module")

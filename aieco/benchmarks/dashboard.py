@@ -10,7 +10,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from aieco import views
+from dashboard import views  # replaced by the browser bench (J)
 from aieco.benchmarks import Figure, timed
 from aieco.config import get_settings
 from aieco.errors import InputError

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from aieco import views
 from aieco.audit import run_audit
+from dashboard import views
 from dashboard.state import get_state
 from dashboard.workspace import page_workspace
 

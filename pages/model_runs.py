@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from aieco import views
+from dashboard import views
 from dashboard.state import get_state
 from dashboard.workspace import page_workspace
 

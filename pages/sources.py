@@ -4,11 +4,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from aieco import views
 from aieco.config import get_settings
 from aieco.records import Role, digest
 from aieco.sources.eligibility import eligible_locations
 from aieco.sources.registry import ingest
+from dashboard import views
 from dashboard.state import get_state
 from dashboard.workspace import page_workspace
 

@@ -4,12 +4,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from aieco import views
 from aieco.config import get_settings
 from aieco.pipeline import analyze
 from aieco.records import Movement, Role
 from aieco.request import dumps_request, load_request, parse_request
-from dashboard import jobs
+from dashboard import jobs, views
 from dashboard.request_form import from_tables, to_tables
 from dashboard.state import get_state
 from dashboard.workspace import open_workspace, page_workspace, shown_errors

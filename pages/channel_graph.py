@@ -3,8 +3,8 @@
 import streamlit as st
 import streamlit.components.v1 as components
 
-from aieco import views
 from aieco.records import Role
+from dashboard import views
 from dashboard.workspace import page_workspace
 
 st.header("Channel graph")

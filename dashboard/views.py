@@ -1,5 +1,8 @@
 """View models for the dashboard: stored records as tables and figures.
 
+Moved here from the library (display shaping is the dashboard's; the library keeps
+the pure queries in :mod:`aieco.inventory`).
+
 Each function takes an open :class:`~aieco.store.Store` and returns plain data (pandas
 DataFrames, dicts of DataFrames, plotly figures). They only read records; every number
 they show is a stored value (a model output point, a record field), never recomputed.
@@ -19,6 +22,7 @@ import plotly.graph_objects as go
 
 from aieco.graph.build import GENERATION_ROLES, as_of_relations, load_relations
 from aieco.graph.render import render as render_graph
+from aieco.inventory import is_empty, workspace_digest  # noqa: F401  (re-exported for the pages)
 from aieco.records import (
     Analysis,
     ChannelQuery,
@@ -41,27 +45,11 @@ from aieco.records import (
     ValidationGate,
     Variable,
     canonical_json,
-    digest,
 )
 from aieco.reporting.export import export_report
 from aieco.store import Store
 
 DIGEST_CHARS = 12
-
-
-def workspace_digest(store: Store) -> str:
-    """A digest that changes whenever a record or artifact is added (the cache key).
-
-    Every table only ever grows (rows are inserted, never updated), so the row counts
-    identify the state of a workspace.
-    """
-    return digest({"counts": store.table_counts(), "artifacts": len(store.artifact_digests())})
-
-
-def is_empty(store: Store) -> bool:
-    """True when the workspace holds no sources, relations or analyses yet."""
-    counts = store.table_counts()
-    return not any(counts[t] for t in (Source.table, Relation.table, Analysis.table, ModelRun.table))
 
 
 def _short(value: str | None) -> str:

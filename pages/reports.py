@@ -3,8 +3,8 @@
 import streamlit as st
 import streamlit.components.v1 as components
 
-from aieco import views
 from aieco.errors import AiecoError
+from dashboard import views
 from dashboard.state import get_state
 from dashboard.workspace import page_workspace
 

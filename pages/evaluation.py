@@ -9,11 +9,10 @@ import math
 import pandas as pd
 import streamlit as st
 
-from aieco import views
 from aieco.config import get_settings
-from aieco.evaluation import views as evaluation_views
 from aieco.evaluation.run import evaluate
 from aieco.store import Store
+from dashboard import evaluation_views, views
 from dashboard.workspace import page_workspace, shown_errors
 
 st.header("Evaluation")
@@ -24,7 +23,7 @@ st.caption("Benchmark mechanisms scored against the channel graph and the select
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def evaluation_view(name: str, workspace: str, workspace_digest: str, args: tuple, _store: Store):
-    # Same rule as Workspace.view, for aieco.evaluation.views: workspace and its digest are the cache key.
+    # Same rule as Workspace.view, for dashboard.evaluation_views: workspace and its digest are the cache key.
     return getattr(evaluation_views, name)(_store, *args)
 
 
