@@ -1,4 +1,4 @@
-"""The dashboard's pages, in menu order. Adding a page is one line here plus its file."""
+"""The dashboard's pages, in menu order. Adding a page is one line here plus its file in pages/."""
 
 from __future__ import annotations
 
@@ -10,6 +10,11 @@ class PageEntry:
     path: str  # relative to the repository root; st.navigation in app.py disables pages/ auto-discovery
     title: str
     icon: str
+
+    @property
+    def url_path(self) -> str:
+        """The deep link of the page (``/reports``, ``/channel_graph`` …)."""
+        return self.path.rsplit("/", 1)[-1].removesuffix(".py")
 
 
 PAGES: tuple[PageEntry, ...] = (

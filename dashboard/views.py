@@ -33,8 +33,10 @@ from aieco.records import (
     ModelOutputPoint,
     ModelRequest,
     ModelRun,
+    ObservedValue,
     OutputTest,
     Path,
+    Provenance,
     Relation,
     Report,
     ReportSentence,
@@ -710,3 +712,259 @@ def exclusion_records_frame(store: Store, exclusions: list[Exclusion]) -> pd.Dat
              "publication_date": sources[e.source_id].publication_date if e.source_id in sources else None,
              "location_id": e.location_id, "detail": e.detail, "source_id": e.source_id} for e in exclusions]
     return _frame(rows, EXCLUSION_COLUMNS)
+
+
+# --------------------------------------------------------------------------- labels (ids only in details)
+
+
+def _when(value: Any) -> str:
+    """A stored timestamp as the analyst reads it (UTC, to the minute)."""
+    if value is None:
+        return ""
+    return pd.Timestamp(value).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def analysis_labels(store: Store) -> dict[str, str]:
+    """Each analysis as 'title · cutoff … · run …', newest first; ids only where no record says more.
+
+    Two analyses with the same title and cutoff still differ by the time they ran; should
+    that tie too, the id's first characters tell them apart, so every label is unique.
+    """
+    records = {an.analysis_id: an for an in store.all(Analysis)}
+    ordered = sorted(analysis_ids(store), key=lambda a: records[a].created_at.isoformat() if a in records else "",
+                     reverse=True)
+    labels = {}
+    for a in ordered:
+        an = records.get(a)
+        if an is None:
+            labels[a] = f"analysis {a}"
+            continue
+        title = an.request.get("title") or an.label or a
+        labels[a] = f"{title} · cutoff {an.request.get('cutoff', '?')} · run {_when(an.created_at)}"
+    return _unique(labels)
+
+
+def _unique(labels: dict[str, str]) -> dict[str, str]:
+    counts: dict[str, int] = defaultdict(int)
+    for label in labels.values():
+        counts[label] += 1
+    return {k: (f"{v} [{_short(k)}]" if counts[v] > 1 else v) for k, v in labels.items()}
+
+
+def analysis_cutoff(store: Store, analysis_id: str | None) -> date | None:
+    """The information cutoff of an analysis's request (the dashboard's default 'as of')."""
+    an = store.get(Analysis, analysis_id) if analysis_id else None
+    raw = an.request.get("cutoff") if an else None
+    return date.fromisoformat(str(raw)) if raw else None
+
+
+def variable_labels(store: Store) -> dict[str, str]:
+    """Vocabulary labels by variable id (ids without a stored variable fall back to the id)."""
+    return {v.variable_id: v.label for v in store.all(Variable)}
+
+
+def report_labels(store: Store, analysis_id: str | None = None) -> dict[str, str]:
+    """One unique entry per report: risk — title · analysis · status (of one analysis, or all)."""
+    analyses = analysis_labels(store)
+    reports = [r for r in store.all(Report) if analysis_id is None or r.analysis_id == analysis_id]
+    labels = {r.report_id: (f"{r.risk.replace('_', ' ')} — {r.title} · {r.status}"
+                            + ("" if analysis_id else f" · {analyses.get(r.analysis_id, r.analysis_id)}"))
+              for r in reports}
+    return _unique(labels)
+
+
+def run_labels(store: Store, analysis_id: str | None = None) -> dict[str, str]:
+    """Each run as 'model · risk · role · started' (unique)."""
+    frame = runs_frame(store, analysis_id)
+    labels = {r["run_id"]: " · ".join(x for x in (r["model_id"], (r["risk"] or "").replace("_", " "), r["role"],
+                                                   _when(r["started_at"])) if x)
+              for _, r in frame.iterrows()}
+    return _unique(labels)
+
+
+def source_labels(store: Store) -> dict[str, str]:
+    """Each source as 'title — publisher, date'."""
+    return _unique({s.source_id: f"{s.title} — {s.publisher}, {s.publication_date}" for s in store.all(Source)})
+
+
+# --------------------------------------------------------------------------- provenance
+
+
+def provenance_of_analysis(store: Store, analysis_id: str | None) -> dict[str, str]:
+    """What the analysis's numbers and sentences rest on: evidence and data provenance, in words.
+
+    Evidence: ``illustrative`` when any source its relations quote is flagged
+    illustrative, else ``real``. Data: the declared provenance of the stored observations
+    (``synthetic``/``real``/``illustrative``); observations that declare none are reported
+    as ``undeclared`` rather than guessed.
+    """
+    restrictions = store.find(Restriction, analysis_id=analysis_id) if analysis_id else []
+    relation_ids = [rid for r in restrictions for rid in r.supporting_relation_ids]
+    sources = _sources_by_id(store)
+    used = {r.source_id for r in store.find(Relation, relation_id=relation_ids)} if relation_ids else set(sources)
+    evidence = "illustrative" if any(sources[s].illustrative for s in used if s in sources) else (
+        "real" if used else "none")
+    declared = {p.value: store.count(ObservedValue, provenance=p.value) for p in Provenance}
+    kinds = [k for k, n in declared.items() if n]
+    if store.count(ObservedValue) > sum(declared.values()):
+        kinds.append("undeclared")
+    return {"evidence": evidence, "data": " + ".join(kinds) if kinds else "none"}
+
+
+def provenance_badge(prov: dict[str, str]) -> str:
+    """The provenance line shown beside every chart and number."""
+    warn = prov["evidence"] != "real" or prov["data"] != "real"
+    return (("⚠ " if warn else "") + f"Provenance — evidence: **{prov['evidence']}**, model data: **{prov['data']}**"
+            + (" (not real-world results)" if warn else ""))
+
+
+# --------------------------------------------------------------------------- the chain behind one number
+
+
+CHAIN_COLUMNS = ["path", "step", "from", "sign", "to", "evidence_class", "quote", "source", "publisher",
+                 "publication_date", "page", "representative", "relation_id"]
+
+
+def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
+    """The chain behind one reported number, in reading order.
+
+    claim → its OutputTests → the ModelRun (inputs with provenance) → the restrictions on
+    the claim's own variable (else every restriction of the run's request, said so) → the
+    selected path each restriction came from, step by step → the quote and page of every
+    relation pooled on that step.
+    """
+    claim = store.require(Claim, claim_id)
+    point = store.require(ModelOutputPoint, claim.point_id)
+    run = store.require(ModelRun, claim.run_id)
+    labels = variable_labels(store)
+    request = next((r for r in store.find(ModelRequest, analysis_id=run.analysis_id)
+                    if r.digest() == run.request_digest), None)
+    restrictions = store.find(Restriction, restriction_id=list(request.restriction_ids)) if request else []
+    own = [r for r in restrictions if claim.variable in (r.variable, r.model_variable)]
+    chosen = own or restrictions
+    tests = [{"phase": t.phase, "result": t.result, "reported_value": t.reported_value,
+              "stored_value": t.stored_value, "tolerance": t.tolerance, "detail": t.detail, "test_id": t.test_id}
+             for t in store.find(OutputTest, claim_id=claim_id)]
+    prov = provenance_of_analysis(store, run.analysis_id)
+    inputs = [{"input": k, "provenance": prov["data"] if k not in ("restrictions", "graph") else prov["evidence"],
+               "digest": _short(v)} for k, v in run.input_digests.items()]
+    restriction_rows = [{"variable": labels.get(r.variable, r.variable), "direction":
+                         "increase" if r.direction == 1 else "decrease", "priority": r.priority,
+                         "horizon": r.horizon, "aggregation": r.aggregation, "derivation": r.derivation,
+                         "restriction_id": r.restriction_id} for r in chosen]
+    paths = store.find(Path, path_id=sorted({r.path_id for r in chosen if r.path_id}))
+    supporting = {rid for r in chosen for rid in r.supporting_relation_ids}
+    steps = []
+    for p in paths:
+        chain = " → ".join(labels.get(v, v) for v in p.variables)
+        for i, pooled in enumerate(p.evidence or [[rid] for rid in p.relation_ids]):
+            rep = p.relation_ids[i] if i < len(p.relation_ids) else None
+            ids = [rid for rid in pooled if rid in supporting or rid == rep]
+            frame = relations_frame(store, relation_ids=ids)
+            frame = frame.sort_values("relation_id", key=lambda s: s != rep, kind="stable")
+            for _, rel in frame.iterrows():
+                steps.append({"path": chain, "step": i + 1, "from": labels.get(rel["src_var"], rel["src_var"]),
+                              "sign": rel["sign"], "to": labels.get(rel["dst_var"], rel["dst_var"]),
+                              "evidence_class": rel["evidence_class"], "quote": rel["quote"], "source": rel["title"],
+                              "publisher": rel["publisher"], "publication_date": rel["publication_date"],
+                              "page": rel["page"], "representative": rel["relation_id"] == rep,
+                              "relation_id": rel["relation_id"]})
+    runs = run_labels(store, run.analysis_id)
+    return {
+        "claim": {"claim_id": claim.claim_id, "variable": labels.get(claim.variable, claim.variable),
+                  "variable_id": claim.variable, "period": claim.period, "unit": claim.unit,
+                  "statistic": claim.statistic, "entity": claim.entity, "rounding": claim.rounding,
+                  "value": point.value, "point_id": point.point_id, "table": point.table_name, "row": point.row,
+                  "column": point.column},
+        "own_restrictions": bool(own),
+        "tests": pd.DataFrame(tests, columns=["phase", "result", "reported_value", "stored_value", "tolerance",
+                                              "detail", "test_id"]),
+        "run": {"label": runs.get(run.run_id, run.run_id), "run_id": run.run_id, "model_id": run.model_id,
+                "status": run.status.value, "seed": run.seed, "started_at": _when(run.started_at),
+                "output_digest": _short(run.output_digest), "code_digest": _short(run.code_digest)},
+        "provenance": prov,
+        "inputs": pd.DataFrame(inputs, columns=["input", "provenance", "digest"]),
+        "restrictions": pd.DataFrame(restriction_rows, columns=["variable", "direction", "priority", "horizon",
+                                                                "aggregation", "derivation", "restriction_id"]),
+        "chain": _frame(steps, CHAIN_COLUMNS),
+    }
+
+
+# --------------------------------------------------------------------------- the channel graph as a figure
+
+
+EVIDENCE_SYMBOLS = {"causal": "diamond", "structural": "square", "predictive": "circle", "accounting": "cross",
+                    "institutional": "triangle-up", "descriptive": "circle-open", "policy judgment": "star",
+                    "unknown": "x"}
+SIGN_NAMES = {"+": "positive (+)", "-": "negative (−)", "non-monotone": "non-monotone", "ambiguous": "ambiguous"}
+SIGN_COLOURS = {"+": "#1a7f37", "-": "#cf222e", "non-monotone": "#9a6700", "ambiguous": "#8250df"}
+GRAPH_SEED = 7
+
+
+def graph_layout(edges: list[tuple[str, str]]) -> dict[str, tuple[float, float]]:
+    """Node positions: a seeded spring layout, so the same edges always draw the same picture."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_edges_from(sorted(set(edges)))
+    if not g.nodes:
+        return {}
+    pos = nx.spring_layout(g, seed=GRAPH_SEED, k=2.2 / max(len(g.nodes), 1) ** 0.5, iterations=200)
+    return {n: (float(x), float(y)) for n, (x, y) in sorted(pos.items())}
+
+
+def channel_graph_figure(relations: pd.DataFrame, labels: dict[str, str], *, highlight: tuple[str, ...] = ()
+                         ) -> go.Figure:
+    """The channel graph as a plotly figure: one arrow per edge, coloured by sign, one clickable marker per relation.
+
+    Each relation is a marker on its edge (shape = evidence class, colour = sign) whose
+    ``customdata`` is its relation id, so a click on it selects that relation. The legend
+    lists the signs and evidence classes present.
+    """
+    pos = graph_layout(list(zip(relations["src_var"], relations["dst_var"], strict=True)))
+    fig = go.Figure()
+    marked = set(highlight)
+    for (src, dst), group in relations.groupby(["src_var", "dst_var"], sort=True):
+        (x0, y0), (x1, y1) = pos[src], pos[dst]
+        signs = sorted(set(group["sign"]))
+        colour = SIGN_COLOURS.get(signs[0], "#6e7781") if len(signs) == 1 else "#6e7781"
+        wide = bool(marked & set(group["relation_id"]))
+        fig.add_annotation(x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y", showarrow=True,
+                           arrowhead=3, arrowsize=1.3, arrowwidth=3.5 if wide else 1.8, arrowcolor=colour,
+                           standoff=14, startstandoff=10, opacity=0.8)
+        n = len(group)
+        fig.add_annotation(x=x0 + 0.5 * (x1 - x0), y=y0 + 0.5 * (y1 - y0), text="<b>" + "/".join(
+            {"+": "+", "-": "−"}.get(s, s) for s in signs) + (f" ×{n}" if n > 1 else "") + "</b>", showarrow=False,
+            font={"size": 15, "color": colour}, bgcolor="rgba(255,255,255,0.85)", yshift=14)
+    for sign in [s for s in SIGN_COLOURS if s in set(relations["sign"])]:
+        for ev in [e for e in EVIDENCE_SYMBOLS if e in set(relations["evidence_class"])]:
+            sel = relations[(relations["sign"] == sign) & (relations["evidence_class"] == ev)]
+            if sel.empty:
+                continue
+            xs, ys = [], []
+            for _, r in sel.iterrows():
+                group = relations[(relations["src_var"] == r["src_var"]) & (relations["dst_var"] == r["dst_var"])]
+                k = list(group["relation_id"]).index(r["relation_id"])
+                t = (k + 1) / (len(group) + 1) * 0.5 + 0.25  # spread along the middle half of the edge
+                (x0, y0), (x1, y1) = pos[r["src_var"]], pos[r["dst_var"]]
+                xs.append(x0 + t * (x1 - x0))
+                ys.append(y0 + t * (y1 - y0))
+            fig.add_trace(go.Scatter(
+                x=xs, y=ys, mode="markers", name=f"{SIGN_NAMES[sign]} · {ev}", legendgroup=sign,
+                marker={"symbol": EVIDENCE_SYMBOLS[ev], "size": 13, "color": SIGN_COLOURS[sign],
+                        "line": {"width": 1, "color": "white"}},
+                customdata=sel[["relation_id", "src_var", "dst_var", "title", "publication_date", "page"]]
+                .astype(str).to_numpy(),
+                hovertemplate=("%{customdata[1]} → %{customdata[2]}<br>%{customdata[3]} (%{customdata[4]}, "
+                               "p. %{customdata[5]})<br><i>click for the quote</i><extra></extra>")))
+    nodes = sorted(pos)
+    fig.add_trace(go.Scatter(
+        x=[pos[n][0] for n in nodes], y=[pos[n][1] for n in nodes], mode="markers+text", name="variable",
+        text=[labels.get(n, n) for n in nodes], textposition="top center", textfont={"size": 14},
+        marker={"size": 22, "color": "#1f4e79", "line": {"width": 2, "color": "white"}}, hoverinfo="text",
+        hovertext=[f"{labels.get(n, n)} [{n}]" for n in nodes], showlegend=False))
+    fig.update_layout(height=720, margin={"l": 10, "r": 10, "t": 10, "b": 10}, plot_bgcolor="white",
+                      xaxis={"visible": False}, yaxis={"visible": False}, clickmode="event+select",
+                      legend={"title": "sign · evidence class (marker on each relation)", "orientation": "h",
+                              "yanchor": "top", "y": -0.02}, dragmode="pan")
+    return fig
