@@ -610,6 +610,7 @@ def reports_frame(store: Store) -> pd.DataFrame:
 def report_sentences(store: Store, report_id: str) -> list[dict[str, Any]]:
     """The report's sentences in order, each with its rendered text and its claims' points."""
     out = []
+    labels = variable_labels(store)
     for s in sorted(store.find(ReportSentence, report_id=report_id), key=lambda s: s.position):
         claims = []
         for cid in s.claim_ids:
@@ -619,6 +620,7 @@ def report_sentences(store: Store, report_id: str) -> list[dict[str, Any]]:
                 continue
             p = store.get(ModelOutputPoint, c.point_id)
             claims.append({"claim_id": cid, "missing": False, "run_id": c.run_id, "point_id": c.point_id,
+                           "variable_label": labels.get(c.variable, c.variable),
                            "model_id": c.model_id, "variable": c.variable, "unit": c.unit, "period": c.period,
                            "rounding": c.rounding, "value": p.value if p else None})
         out.append({"position": s.position, "kind": s.kind.value, "rendered": s.rendered or s.template,
@@ -659,6 +661,14 @@ EXPORT_FORMATS = {"html": ("HTML", "html", "text/html"), "md": ("Markdown", "md"
 def report_export(store: Store, report_id: str, fmt: str) -> bytes:
     """The report exported by the reporting library (re-rendered from its claims first)."""
     return export_report(store, report_id, fmt)
+
+
+def report_of_claim(store: Store, claim_id: str) -> str | None:
+    """The report whose sentences carry ``claim_id`` (the first one stored), if any."""
+    for r in store.all(Report):
+        if claim_id in r.claim_ids:
+            return r.report_id
+    return None
 
 
 def claim_of_point(store: Store, point_id: str) -> str | None:
@@ -968,3 +978,21 @@ def channel_graph_figure(relations: pd.DataFrame, labels: dict[str, str], *, hig
                       legend={"title": "sign · evidence class (marker on each relation)", "orientation": "h",
                               "yanchor": "top", "y": -0.02}, dragmode="pan")
     return fig
+
+
+_IN_PAGE_LINK = re.compile(r'<a ([^>]*?)href="#([^"]+)"([^>]*)>')
+
+
+def embeddable_export(html: str) -> str:
+    """The exported HTML made safe to show inside the app's frame.
+
+    In-page links (a number to its output point, a citation to its note) scroll inside
+    the frame instead of navigating it — an ``href="#…"`` in a frame built from a string
+    resolves against the app's address and would load the dashboard inside itself; any
+    other link opens in a new tab.
+    """
+    body = _IN_PAGE_LINK.sub(
+        lambda m: (f'<a {m.group(1)}href="javascript:void(0)" onclick="var t=document.getElementById(\'{m.group(2)}\')'
+                   f'||document.getElementsByName(\'{m.group(2)}\')[0];if(t){{t.scrollIntoView()}};return false;"'
+                   f'{m.group(3)}>'), html)
+    return body.replace("<head>", '<head>\n<base target="_blank">', 1) if "<head>" in body else body

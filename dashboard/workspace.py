@@ -89,6 +89,11 @@ def bound(ws: Workspace) -> Iterator[Workspace]:
         _RUN_WORKSPACE.reset(token)
 
 
+def running_under_app() -> bool:
+    """True inside a run that ``app.py`` (the shell) started."""
+    return _RUN_WORKSPACE.get() is not None
+
+
 @contextmanager
 def page_workspace() -> Iterator[Workspace]:
     """The workspace for a page, with library errors shown as readable messages.

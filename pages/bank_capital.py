@@ -3,8 +3,11 @@
 import streamlit as st
 
 from dashboard import views
+from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.workspace import page_workspace
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Bank capital")

@@ -5,7 +5,10 @@ import streamlit.components.v1 as components
 
 from aieco.records import Role
 from dashboard import views
+from dashboard.shell import inside_app
 from dashboard.workspace import page_workspace
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 st.header("Channel graph")
 

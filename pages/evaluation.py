@@ -13,7 +13,10 @@ from aieco.config import get_settings
 from aieco.evaluation.run import evaluate
 from aieco.store import Store
 from dashboard import evaluation_views, views
+from dashboard.shell import inside_app
 from dashboard.workspace import page_workspace, shown_errors
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 st.header("Evaluation")
 st.caption("Benchmark mechanisms scored against the channel graph and the selected paths (paper §5.2–5.3): "

@@ -10,8 +10,11 @@ from aieco.records import Movement, Role
 from aieco.request import dumps_request, load_request, parse_request
 from dashboard import jobs, views
 from dashboard.request_form import from_tables, to_tables
+from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.workspace import open_workspace, page_workspace, shown_errors
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Request")

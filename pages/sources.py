@@ -9,8 +9,11 @@ from aieco.records import Role, digest
 from aieco.sources.eligibility import eligible_locations
 from aieco.sources.registry import ingest
 from dashboard import views
+from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.workspace import page_workspace
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Sources")
