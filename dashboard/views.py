@@ -912,15 +912,46 @@ GRAPH_SEED = 7
 
 
 def graph_layout(edges: list[tuple[str, str]]) -> dict[str, tuple[float, float]]:
-    """Node positions: a seeded spring layout, so the same edges always draw the same picture."""
+    """Node positions in layers, left to right along the direction of transmission.
+
+    A variable's layer is its longest distance from a variable nothing points to (cycles
+    collapsed first); within a layer variables are ordered by the mean height of what
+    points to them, ties by id. Deterministic: the same edges always draw the same picture.
+    """
     import networkx as nx
 
     g = nx.DiGraph()
     g.add_edges_from(sorted(set(edges)))
     if not g.nodes:
         return {}
-    pos = nx.spring_layout(g, seed=GRAPH_SEED, k=2.2 / max(len(g.nodes), 1) ** 0.5, iterations=200)
-    return {n: (float(x), float(y)) for n, (x, y) in sorted(pos.items())}
+    cond = nx.condensation(g)
+    depth: dict[int, int] = {}
+    for n in nx.lexicographical_topological_sort(cond):
+        depth[n] = max((depth[p] + 1 for p in cond.predecessors(n)), default=0)
+    layer = {v: depth[cond.graph["mapping"][v]] for v in g.nodes}
+    pos: dict[str, tuple[float, float]] = {}
+    for k in range(max(layer.values()) + 1):
+        members = sorted(v for v in g.nodes if layer[v] == k)
+        def height(v: str) -> float:
+            placed = [pos[u][1] for u in g.predecessors(v) if u in pos]
+            return sum(placed) / len(placed) if placed else 0.0
+        members.sort(key=lambda v: (-height(v), v))
+        n = len(members)
+        for i, v in enumerate(members):
+            pos[v] = (float(k), (n - 1) / 2 - i + (0.25 if k % 2 else 0.0))
+    return dict(sorted(pos.items()))
+
+
+def _wrap(label: str, width: int = 18) -> str:
+    """A node label broken into lines of about ``width`` characters (plotly's <br>)."""
+    lines, line = [], ""
+    for word in label.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return "<br>".join([*lines, line])
 
 
 def channel_graph_figure(relations: pd.DataFrame, labels: dict[str, str], *, highlight: tuple[str, ...] = ()
@@ -962,7 +993,8 @@ def channel_graph_figure(relations: pd.DataFrame, labels: dict[str, str], *, hig
             fig.add_trace(go.Scatter(
                 x=xs, y=ys, mode="markers", name=f"{SIGN_NAMES[sign]} · {ev}", legendgroup=sign,
                 marker={"symbol": EVIDENCE_SYMBOLS[ev], "size": 13, "color": SIGN_COLOURS[sign],
-                        "line": {"width": 1, "color": "white"}},
+                        "line": {"width": 1, "color": "white"}}, unselected={"marker": {"opacity": 0.6}},
+                selected={"marker": {"size": 20}},
                 customdata=sel[["relation_id", "src_var", "dst_var", "title", "publication_date", "page"]]
                 .astype(str).to_numpy(),
                 hovertemplate=("%{customdata[1]} → %{customdata[2]}<br>%{customdata[3]} (%{customdata[4]}, "
@@ -970,13 +1002,17 @@ def channel_graph_figure(relations: pd.DataFrame, labels: dict[str, str], *, hig
     nodes = sorted(pos)
     fig.add_trace(go.Scatter(
         x=[pos[n][0] for n in nodes], y=[pos[n][1] for n in nodes], mode="markers+text", name="variable",
-        text=[labels.get(n, n) for n in nodes], textposition="top center", textfont={"size": 14},
+        text=[_wrap(labels.get(n, n)) for n in nodes], textposition="top center", textfont={"size": 13},
+        unselected={"marker": {"opacity": 1}, "textfont": {"color": "#1f2328"}},
         marker={"size": 22, "color": "#1f4e79", "line": {"width": 2, "color": "white"}}, hoverinfo="text",
         hovertext=[f"{labels.get(n, n)} [{n}]" for n in nodes], showlegend=False))
-    fig.update_layout(height=720, margin={"l": 10, "r": 10, "t": 10, "b": 10}, plot_bgcolor="white",
-                      xaxis={"visible": False}, yaxis={"visible": False}, clickmode="event+select",
-                      legend={"title": "sign · evidence class (marker on each relation)", "orientation": "h",
-                              "yanchor": "top", "y": -0.02}, dragmode="pan")
+    depth = max((len([n for n in nodes if pos[n][0] == x]) for x in {pos[n][0] for n in nodes}), default=1)
+    fig.update_layout(height=max(420, 125 * depth + 140), margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      plot_bgcolor="white", xaxis={"visible": False, "range": [-0.6, max(
+                          (p[0] for p in pos.values()), default=0) + 0.6]},
+                      yaxis={"visible": False}, clickmode="event+select",
+                      legend={"title": "sign · evidence class (one marker per relation)", "orientation": "h",
+                              "yanchor": "bottom", "y": 1.0, "x": 0}, dragmode="pan")
     return fig
 
 
@@ -996,3 +1032,36 @@ def embeddable_export(html: str) -> str:
                    f'||document.getElementsByName(\'{m.group(2)}\')[0];if(t){{t.scrollIntoView()}};return false;"'
                    f'{m.group(3)}>'), html)
     return body.replace("<head>", '<head>\n<base target="_blank">', 1) if "<head>" in body else body
+
+
+def channel_relation_ids(store: Store, analysis_id: str | None, risk: str) -> dict[str, list[str]]:
+    """Per channel query of ``risk`` (labelled 'source movement → target movement'), the relations of its paths."""
+    labels = variable_labels(store)
+    queries = {q.query_id: q for q in store.find(ChannelQuery, risk=risk)}
+    out: dict[str, list[str]] = {}
+    paths = store.find(Path, analysis_id=analysis_id, risk=risk) if analysis_id else store.find(Path, risk=risk)
+    for p in paths:
+        q = queries.get(p.query_id)
+        name = (f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+                f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}") if q else p.query_id
+        ids = out.setdefault(name, [])
+        for rid in [*p.relation_ids, *(r for step in p.evidence for r in step)]:
+            if rid not in ids:
+                ids.append(rid)
+    return out
+
+
+def graph_relations(store: Store, *, as_of: date | None, condition: str, roles: tuple[str, ...],
+                    review: str = "accepted") -> list[str]:
+    """Relation ids shown on the graph: as of a publication date, one condition and roles, by review status.
+
+    ``review='accepted'`` is the paper's as-of edge set A(t); ``'rejected'`` and ``'all'``
+    apply the same date, role and condition rules to the rejected (or every) relation.
+    """
+    if review == "accepted":
+        return as_of_relation_ids(store, as_of, condition, roles)
+    rels = load_relations(store, condition=condition, accepted_only=False)
+    allowed = set(roles)
+    return [r.relation_id for r in rels
+            if (review == "all" or r.review_decision == review) and r.role.value in allowed
+            and (as_of is None or (r.publication_date is not None and r.publication_date <= as_of))]

@@ -1,60 +1,99 @@
-"""Channel graph: the as-of edge set A(t) by risk and graph condition, drawn with pyvis; edge details."""
+"""Channel graph: the as-of edge set A(t) — filtered by risk, channel and review status — with a click on a relation
+opening its quote and page."""
 
 import streamlit as st
-import streamlit.components.v1 as components
 
 from aieco.records import Role
 from dashboard import views
 from dashboard.shell import inside_app
+from dashboard.state import get_state
+from dashboard.tables import show_figure, show_table
 from dashboard.workspace import page_workspace
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
 
+state = get_state()
 st.header("Channel graph")
+
+
+def review_controls(ws, relation) -> None:
+    """Where the analyst's review of one relation goes (accept / reject / correct).
+
+    Today it shows the stored decision; the review function of the library, once it
+    exists, is called from here with the choice made in these controls.
+    """
+    st.caption(f"Review status: **{relation['review_decision']}**")
+
 
 with page_workspace() as ws:
     conditions = ws.view(views.graph_conditions)
     if not conditions:
         st.info("No relations yet — run `aieco graph build` (or `aieco demo`) to extract them.")
         st.stop()
-    c1, c2, c3, c4 = st.columns(4)
-    risk_names = ws.view(views.risks)
-    risk = c1.selectbox("Risk", ["all relations", *risk_names])
-    as_of = c2.date_input("As of (publication date)", value=None, format="YYYY-MM-DD",
-                          help="A(t): relations whose source was published on or before this date")
-    condition = c3.selectbox("Graph condition", conditions)
-    roles = c4.multiselect("Source roles", [r.value for r in Role], default=["generation"])
-    ids = ws.view(views.as_of_relation_ids, as_of, condition, tuple(roles))
-    if risk != "all relations":
-        used = set(ws.view(views.risk_relation_ids, risk))
+    labels = ws.view(views.variable_labels)
+    cutoff = ws.view(views.analysis_cutoff, state.analysis_id)
+    a, b, c = st.columns(3)
+    risk = a.selectbox("Risk", ["every risk", *ws.view(views.risks)],
+                       format_func=lambda r: r.replace("_", " "))
+    channels = ws.view(views.channel_relation_ids, state.analysis_id, risk) if risk != "every risk" else {}
+    channel = b.selectbox("Channel", ["every channel", *channels], disabled=not channels,
+                          help="The channel queries of the risk; a channel shows the relations of its paths")
+    review = c.segmented_control("Review status", ["accepted", "rejected", "all"], default="accepted",
+                                 key="graph_review") or "accepted"
+    a, b, c = st.columns(3)
+    as_of = a.date_input("As of (publication date)", value=cutoff, format="YYYY-MM-DD", key=f"as_of_{cutoff}",
+                         help="A(t): relations whose source was published on or before this date; "
+                              "defaults to the selected analysis's information cutoff")
+    condition = b.selectbox("Graph condition", conditions)
+    roles = c.multiselect("Source roles", [r.value for r in Role], default=["generation"])
+    ids = ws.view(views.graph_relations, as_of=as_of, condition=condition, roles=tuple(roles), review=review)
+    if risk != "every risk":
+        used = set(channels[channel]) if channel in channels else set(ws.view(views.risk_relation_ids, risk))
         ids = [i for i in ids if i in used]
     relations = ws.view(views.relations_frame, relation_ids=ids)
-    st.caption(f"{len(relations)} accepted relations between "
-               f"{relations[['src_var', 'dst_var']].stack().nunique()} variables")
     if relations.empty:
-        st.info("No relation passes these filters.")
+        st.info("No relation passes these filters" + (f" (as of {as_of})." if as_of else "."))
         st.stop()
-
-    html = ws.view(views.channel_graph_html, tuple(ids), f"Channel graph — {risk}")
-    components.html(html, height=780, scrolling=False)
+    st.caption(f"{len(relations)} relations between {relations[['src_var', 'dst_var']].stack().nunique()} variables"
+               + (f", published on or before {as_of}" if as_of else ", every publication date")
+               + ". Arrows are coloured by sign; each marker on an arrow is one relation (shape = evidence "
+               "class) — click it for its quote and page.")
+    st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, None)))
+    figure = views.channel_graph_figure(relations, labels)
+    event = show_figure(figure, key="channel_graph", name=f"channel_graph_{risk}", on_select="rerun",
+                        selection_mode="points")
+    points = event.selection.points if event and event.selection else []
+    picked = None
+    for p in points:
+        trace = figure.data[p["curve_number"]]
+        if trace.customdata is not None:
+            picked = trace.customdata[p["point_index"]][0]
+            break
 
     st.subheader("Relations")
-    picked = st.dataframe(
-        relations[["src_var", "sign", "dst_var", "evidence_class", "verb", "title", "publication_date", "page",
-                   "confidence", "review_decision"]],
-        hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row", key="relation_table")
-    rows = picked.selection.rows if picked else []
+    table = relations.assign(**{"from": relations["src_var"].map(lambda v: labels.get(v, v)),
+                                "to": relations["dst_var"].map(lambda v: labels.get(v, v))})
+    chosen = show_table(
+        table[["from", "sign", "to", "evidence_class", "verb", "title", "publisher", "publication_date", "page",
+               "confidence", "review_decision", "relation_id"]],
+        key="relation_table", name="relations", on_select="rerun", selection_mode="single-row")
+    rows = chosen.selection.rows if chosen else []
     if rows:
-        rel = relations.iloc[rows[0]]
-        with st.container(border=True):
-            st.markdown(f"**{rel['src_var']} {rel['sign']}→ {rel['dst_var']}** · {rel['evidence_class']} · "
-                        f"`{rel['relation_id']}`")
+        picked = relations.iloc[rows[0]]["relation_id"]
+    if picked is not None:
+        rel = relations[relations["relation_id"] == picked].iloc[0]
+        with st.container(border=True, key="relation_detail"):
+            st.markdown(f"**{labels.get(rel['src_var'], rel['src_var'])} {rel['sign']}→ "
+                        f"{labels.get(rel['dst_var'], rel['dst_var'])}** · {rel['evidence_class']}")
             st.markdown(f"> {rel['quote']}")
             where = f"p. {rel['page']}" if rel["page"] is not None else (rel["cell"] or "")
-            st.caption(f"{rel['title']} — {rel['publisher']}, {rel['publication_date']}, {where} "
-                       f"(location `{rel['location_id']}`)")
+            st.caption(f"{rel['title']} — {rel['publisher']}, {rel['publication_date']}, {where}")
+            review_controls(ws, rel)
+            with st.expander("Ids"):
+                st.markdown(f"relation `{rel['relation_id']}` · location `{rel['location_id']}` · "
+                            f"source `{rel['source_id']}`")
     else:
-        st.caption("Select a relation to see its quote, source and page (hovering an edge shows them too).")
+        st.caption("Click a relation marker on the graph, or a row of the table, for its quote, source and page.")
 
     st.subheader("Opposing relations")
     opposing = views.opposing_relations(relations)
@@ -62,8 +101,10 @@ with page_workspace() as ws:
         st.caption("No edge carries relations of opposite sign under these filters.")
     else:
         for _, pair in opposing.iterrows():
-            a, b = st.columns(2)
-            a.markdown(f"**{pair['src_var']} {pair['sign_a']}→ {pair['dst_var']}**\n\n> {pair['quote_a']}\n\n"
-                       f"{pair['source_a']}")
-            b.markdown(f"**{pair['src_var']} {pair['sign_b']}→ {pair['dst_var']}**\n\n> {pair['quote_b']}\n\n"
-                       f"{pair['source_b']}")
+            left, right = st.columns(2)
+            left.markdown(f"**{labels.get(pair['src_var'], pair['src_var'])} {pair['sign_a']}→ "
+                          f"{labels.get(pair['dst_var'], pair['dst_var'])}**\n\n> {pair['quote_a']}\n\n"
+                          f"{pair['source_a']}")
+            right.markdown(f"**{labels.get(pair['src_var'], pair['src_var'])} {pair['sign_b']}→ "
+                           f"{labels.get(pair['dst_var'], pair['dst_var'])}**\n\n> {pair['quote_b']}\n\n"
+                           f"{pair['source_b']}")
