@@ -91,11 +91,12 @@ def analyses_frame(store: Store) -> pd.DataFrame:
     return _frame(rows, ANALYSIS_COLUMNS)
 
 
-def stops_frame(store: Store) -> pd.DataFrame:
-    """Every stage whose latest attempt stopped or failed, with its reason (a stop is a result)."""
+def stops_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
+    """Every stage (of one analysis, or all) whose latest attempt stopped or failed, with its reason."""
+    analyses = [a for a in store.all(Analysis) if analysis_id is None or a.analysis_id == analysis_id]
     rows = [{"analysis_id": an.analysis_id, "stage": r.stage, "status": r.status.value, "reason": r.reason,
              "ended_at": r.ended_at}
-            for an in store.all(Analysis) for r in _latest_attempts(store, an.analysis_id)
+            for an in analyses for r in _latest_attempts(store, an.analysis_id)
             if r.status.value != "completed"]
     return _frame(rows, STOP_COLUMNS)
 
@@ -1065,3 +1066,37 @@ def graph_relations(store: Store, *, as_of: date | None, condition: str, roles: 
     return [r.relation_id for r in rels
             if (review == "all" or r.review_decision == review) and r.role.value in allowed
             and (as_of is None or (r.publication_date is not None and r.publication_date <= as_of))]
+
+
+def registered_models() -> list[str]:
+    """Every model id the launch accepts (the shipped models, registered)."""
+    from aieco.stages import register_models
+
+    return sorted(register_models())
+
+
+GAP_COLUMNS = ["risk", "channel", "why", "query_id"]
+
+
+def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
+    """Channel queries of an analysis's risks for which graph search stored no path, and why."""
+    an = store.get(Analysis, analysis_id)
+    if an is None:
+        return _frame([], GAP_COLUMNS)
+    labels = variable_labels(store)
+    searched = {s.stage.split("/")[0] for s in store.find(StageRecord, analysis_id=analysis_id)
+                if s.stage.endswith("graph_search") and s.status.value == "completed"}
+    with_paths = {p.query_id for p in store.find(Path, analysis_id=analysis_id)}
+    rows = []
+    for risk in an.request.get("risks", []):
+        if risk["name"] not in searched:
+            continue
+        for q in store.find(ChannelQuery, risk=risk["name"]):
+            if q.query_id in with_paths:
+                continue
+            rows.append({"risk": risk["name"].replace("_", " "),
+                         "channel": f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+                                    f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}",
+                         "why": f"no path of at most {q.max_len} accepted relations links them in the as-of graph",
+                         "query_id": q.query_id})
+    return _frame(rows, GAP_COLUMNS)
