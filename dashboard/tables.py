@@ -27,8 +27,26 @@ def figure_format_picker() -> None:
                                  format_func=str.upper, help="Format of the camera button on every chart")
 
 
+def arrow_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """Columns mixing value types (numbers and dates in one 'value' column) shown as text.
+
+    Arrow needs one type per column; without this Streamlit logs an ArrowTypeError
+    traceback and guesses a conversion.
+    """
+    out = frame
+    for col in frame.columns:
+        if frame[col].dtype != object:
+            continue
+        kinds = {type(v) for v in frame[col] if v is not None and not (isinstance(v, float) and v != v)}
+        if len(kinds) > 1 or (kinds and not kinds <= {str, bool}):
+            out = out.copy() if out is frame else out
+            out[col] = frame[col].map(lambda v: "" if v is None else str(v))
+    return out
+
+
 def show_table(frame: pd.DataFrame, *, key: str, name: str, **kwargs) -> object:
     """``st.dataframe`` plus a CSV download of exactly the rows and columns shown."""
+    frame = arrow_safe(frame)
     kwargs.setdefault("hide_index", True)
     kwargs.setdefault("width", "stretch")
     out = st.dataframe(frame, key=key, **kwargs)

@@ -503,16 +503,27 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
         fig.add_trace(go.Scatter(x=periods, y=m, mode="lines", line={"color": "#1f4e79"}, name="median"))
     others = sel[sel["quantile"].isna()]
     for (stat, sim), group in others.groupby(["statistic", others["simulation_id"].fillna(-1)], sort=True):
-        name = stat if sim < 0 else f"{stat} #{int(sim)}"
+        name = _statistic_label(stat) + ("" if sim < 0 else f" (simulation {int(sim)})")
         g = group.sort_values("period")
         fig.add_trace(go.Scatter(x=g["period"], y=g["value"], mode="lines+markers", name=name,
                                  line={"width": 2.5 if stat == "selected" else 1.2,
                                        "dash": "solid" if stat == "selected" else "dot"}))
     unit = sel["unit"].iloc[0] if len(sel) else ""
-    fig.update_layout(title=title or variable, yaxis_title=unit, xaxis={"title": "period", "type": "category"},
+    fig.update_layout(title=title or variable, yaxis_title=f"{variable} ({unit})" if unit else variable,
+                      xaxis={"title": "period", "type": "category"},
                       height=360,
                       margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h"})
     return fig
+
+
+def _statistic_label(statistic: str) -> str:
+    """'selected' → 'selected scenario', 'unconditional_3' → 'unconditional path 3', others as words."""
+    if statistic == "selected":
+        return "selected scenario"
+    head, _, tail = statistic.rpartition("_")
+    if head and tail.isdigit():
+        return f"{head.replace('_', ' ')} path {tail}"
+    return statistic.replace("_", " ")
 
 
 def model_variables(points: pd.DataFrame, *, with_entity: bool = False) -> list[str]:

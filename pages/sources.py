@@ -11,6 +11,7 @@ from aieco.sources.registry import ingest
 from dashboard import views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
+from dashboard.tables import show_table
 from dashboard.workspace import page_workspace
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
@@ -24,7 +25,7 @@ with page_workspace() as ws:
         st.info("No sources yet — run `aieco ingest MANIFEST` (or `aieco demo`) to register some.")
     else:
         st.caption(f"{len(registry)} registered sources; illustrative (synthetic) material is flagged.")
-        st.dataframe(registry, hide_index=True, width="stretch",
+        show_table(registry, key="sources_table_1", name="sources_1",
                      column_config={"illustrative": st.column_config.CheckboxColumn("synthetic")})
 
         st.subheader("Passages and cells")
@@ -38,7 +39,7 @@ with page_workspace() as ws:
         else:
             text = st.text_input("Filter passages", placeholder="words the passage contains")
             shown = locations[locations["text"].str.contains(text, case=False, regex=False)] if text else locations
-            st.dataframe(shown.dropna(axis=1, how="all"), hide_index=True, width="stretch",
+            show_table(shown.dropna(axis=1, how="all"), key="sources_table_2", name="sources_2",
                          column_config={"text": st.column_config.TextColumn(width="large")})
 
     st.subheader("Eligibility as of a date")
@@ -53,7 +54,7 @@ with page_workspace() as ws:
         frame = views.exclusion_records_frame(ws.store, excluded)
         if not frame.empty:
             st.caption(", ".join(f"{reason}: {n}" for reason, n in frame["reason"].value_counts().items()))
-            st.dataframe(frame.drop(columns=["analysis_id"]), hide_index=True, width="stretch")
+            show_table(frame.drop(columns=["analysis_id"]), key="sources_table_3", name="sources_3")
 
     st.subheader("Add sources")
     with st.form("ingest_form", clear_on_submit=True):
@@ -88,4 +89,4 @@ with page_workspace() as ws:
                              index=groups.index(state.analysis_id) if state.analysis_id in groups else 0)
         chosen = ws.view(views.exclusions_frame, group)
         st.caption(", ".join(f"{reason}: {n}" for reason, n in chosen["reason"].value_counts().items()))
-        st.dataframe(chosen, hide_index=True, width="stretch")
+        show_table(chosen, key="sources_table_4", name="sources_4")
