@@ -641,30 +641,6 @@ def report_sentences(store: Store, report_id: str) -> list[dict[str, Any]]:
     return out
 
 
-def claim_trace(store: Store, claim_id: str) -> dict[str, Any]:
-    """Everything behind one reported number: point, run, request, restrictions, relations, quotes."""
-    claim = store.require(Claim, claim_id)
-    point = store.require(ModelOutputPoint, claim.point_id)
-    run = store.require(ModelRun, claim.run_id)
-    request = next((r for r in store.find(ModelRequest, analysis_id=run.analysis_id)
-                    if r.digest() == run.request_digest), None)
-    restriction_ids = list(request.restriction_ids) if request else []
-    restrictions = restrictions_frame(store, run.analysis_id)
-    restrictions = restrictions[restrictions["restriction_id"].isin(restriction_ids)].reset_index(drop=True)
-    relation_ids = sorted({rid for r in store.find(Restriction, restriction_id=restriction_ids)
-                           for rid in r.supporting_relation_ids})
-    return {
-        "claim": claim.model_dump(mode="json"),
-        "point": point.model_dump(mode="json"),
-        "run": runs_frame(store, run.analysis_id).query("run_id == @run.run_id").reset_index(drop=True),
-        "inputs": pd.DataFrame([{"input": k, "digest": v} for k, v in run.input_digests.items()],
-                               columns=["input", "digest"]),
-        "request": request.model_dump(mode="json") if request else None,
-        "restrictions": restrictions,
-        "relations": relations_frame(store, relation_ids=relation_ids),
-    }
-
-
 EXPORT_FORMATS = {"html": ("HTML", "html", "text/html"), "md": ("Markdown", "md", "text/markdown"),
                   "tex": ("LaTeX", "tex", "application/x-tex"), "pdf": ("PDF", "pdf", "application/pdf"),
                   "json": ("JSON bundle", "json", "application/json")}
@@ -1100,12 +1076,13 @@ def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
     with_paths = {p.query_id for p in store.find(Path, analysis_id=analysis_id)}
     rows = []
     for risk in an.request.get("risks", []):
-        if risk["name"] not in searched:
+        name = risk["name"] if isinstance(risk, dict) else str(risk)
+        if name not in searched:
             continue
-        for q in store.find(ChannelQuery, risk=risk["name"]):
+        for q in store.find(ChannelQuery, risk=name):
             if q.query_id in with_paths:
                 continue
-            rows.append({"risk": risk["name"].replace("_", " "),
+            rows.append({"risk": name.replace("_", " "),
                          "channel": f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
                                     f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}",
                          "why": f"no path of at most {q.max_len} accepted relations links them in the as-of graph",

@@ -99,7 +99,8 @@ def request_form(ws) -> None:
     if problems:
         st.error("**Fix before launching:**\n\n" + "\n".join(f"- {p}" for p in problems))
     elif submitted:
-        st.success("The request passes every check the launch makes (vocabulary, models, dates, channels).")
+        st.success("The request is valid: it passes every check the launch makes (vocabulary, models, dates, "
+                   "channels).")
     st.caption(f"Analysis id `{request.analysis_id}` (the digest of the request)")
     a, b = st.columns(2)
     a.download_button("Save request as TOML", dumps_request(request), file_name="request.toml",
