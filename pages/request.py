@@ -35,14 +35,15 @@ def load_into_draft(path: Path) -> None:
 
 
 def request_form(ws) -> None:
-    with st.expander("Load a request", expanded=not state.request_draft):
+    with st.expander("Load a request (demo or TOML file)", key="load_request"):
         demos = demo_requests()
         if demos:
             chosen = st.selectbox("Demo request", demos, format_func=lambda p: p.name)
             if st.button("Load demo request"):
                 load_into_draft(chosen)
-        upload = st.file_uploader("Request TOML", type=["toml"])
-        if upload is not None and st.button("Load uploaded request"):
+        upload = st.file_uploader("Request TOML", type=["toml"], help="Loaded into the form as soon as it is uploaded")
+        if upload is not None and upload.file_id != state.loaded_upload:
+            state.loaded_upload = upload.file_id
             target = ws.path / "requests" / Path(upload.name).name
             target.parent.mkdir(exist_ok=True)
             target.write_bytes(upload.getvalue())
