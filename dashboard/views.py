@@ -844,8 +844,15 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
               "stored_value": t.stored_value, "tolerance": t.tolerance, "detail": t.detail, "test_id": t.test_id}
              for t in store.find(OutputTest, claim_id=claim_id)]
     prov = provenance_of_analysis(store, run.analysis_id)
-    inputs = [{"input": k, "provenance": prov["data"] if k not in ("restrictions", "graph") else prov["evidence"],
-               "digest": _short(v)} for k, v in run.input_digests.items()]
+    def input_provenance(name: str) -> str:
+        if name in ("restrictions", "graph", "relations"):
+            return prov["evidence"]
+        if name in ("cutoff", "horizon", "seed", "settings", "request"):
+            return "request parameter"
+        return prov["data"]
+
+    inputs = [{"input": k, "provenance": input_provenance(k), "digest": _short(v)}
+              for k, v in run.input_digests.items()]
     restriction_rows = [{"variable": labels.get(r.variable, r.variable), "direction":
                          "increase" if r.direction == 1 else "decrease", "priority": r.priority,
                          "horizon": r.horizon, "aggregation": r.aggregation, "derivation": r.derivation,
@@ -1088,3 +1095,21 @@ def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
                          "why": f"no path of at most {q.max_len} accepted relations links them in the as-of graph",
                          "query_id": q.query_id})
     return _frame(rows, GAP_COLUMNS)
+
+
+# ------------------------------------------------------------- cached figures (built once per workspace state)
+
+
+def channel_graph_of(store: Store, relation_ids: tuple[str, ...]) -> go.Figure:
+    """:func:`channel_graph_figure` of the given relations, with the vocabulary's labels."""
+    return channel_graph_figure(relations_frame(store, relation_ids=list(relation_ids)), variable_labels(store))
+
+
+def fan_chart_of_run(store: Store, run_id: str, variable: str, entity: str | None = None, title: str = "") -> go.Figure:
+    """:func:`fan_chart` of one variable of a stored run."""
+    return fan_chart(points_frame(store, run_id), variable, entity=entity, title=title)
+
+
+def quantile_ranges_of_run(store: Store, run_id: str, variable: str) -> go.Figure:
+    """:func:`quantile_ranges` of one per-bank variable of a stored run."""
+    return quantile_ranges(points_frame(store, run_id), variable)

@@ -32,11 +32,12 @@ with page_workspace() as ws:
         bank = left.selectbox("Bank", banks)
         variable = right.selectbox("Variable", variables,
                                    index=variables.index("cet1_ratio") if "cet1_ratio" in variables else 0)
-        show_figure(views.fan_chart(points, variable, entity=bank, title=f"{variable} — {bank}"),
+        show_figure(ws.view(views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{variable} — {bank}"),
                     name=f"bank_{variable}_{bank}", key="bank_fan")
         # The depletion distribution of every bank (start minus minimum CET1 ratio), when the run stored it.
         depletion = "cet1_depletion" if "cet1_depletion" in variables else variable
-        show_figure(views.quantile_ranges(points, depletion), name=f"bank_{depletion}_distribution", key="bank_dist")
+        show_figure(ws.view(views.quantile_ranges_of_run, run_id, depletion), name=f"bank_{depletion}_distribution",
+                    key="bank_dist")
 
         # The same model, bank and variable under every risk of the analysis, side by side.
         same = [r for r in run_ids if runs.loc[r, "model_id"] == runs.loc[run_id, "model_id"]
@@ -46,9 +47,8 @@ with page_workspace() as ws:
             st.subheader("Risks side by side")
             for col, r in zip(st.columns(len(same)), same, strict=True):
                 with col:
-                    other = ws.view(views.points_frame, r)
                     title = f"{(runs.loc[r, 'risk'] or '').replace('_', ' ')}: {variable} — {bank}"
-                    show_figure(views.fan_chart(other, variable, entity=bank, title=title),
+                    show_figure(ws.view(views.fan_chart_of_run, r, variable, entity=bank, title=title),
                                 name=f"bank_{variable}_{bank}_{runs.loc[r, 'risk']}", key=f"bank_side_{r}")
 
     st.subheader("External validation")

@@ -59,7 +59,7 @@ with page_workspace() as ws:
                + ". Arrows are coloured by sign; each marker on an arrow is one relation (shape = evidence "
                "class) — click it for its quote and page.")
     st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, None)))
-    figure = views.channel_graph_figure(relations, labels)
+    figure = ws.view(views.channel_graph_of, tuple(relations["relation_id"]))
     event = show_figure(figure, key="channel_graph", name=f"channel_graph_{risk}", on_select="rerun",
                         selection_mode="points")
     points = event.selection.points if event and event.selection else []

@@ -52,7 +52,7 @@ with page_workspace() as ws:
         if not variables:
             st.info("This run stored no aggregate output points to chart.")
         for variable in variables:
-            show_figure(views.fan_chart(points, variable, title=vlabels.get(variable, variable)),
+            show_figure(ws.view(views.fan_chart_of_run, state.run_id, variable, title=vlabels.get(variable, variable)),
                         name=f"fan_{variable}", key=f"fan_{variable}")
     with diagnostics:
         diag = ws.view(views.diagnostics_frame, state.run_id)

@@ -7,7 +7,7 @@ from dashboard import views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_table
-from dashboard.workspace import page_workspace
+from dashboard.workspace import open_workspace, page_workspace, shown_errors
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
 
@@ -54,6 +54,38 @@ def show_chain(ws, claim_id: str) -> None:
         show_table(steps[["step", "relation_id", "representative"]], key="chain_relations", name="chain_relations")
 
 
+def toggle_claim(claim_id: str) -> None:
+    state.claim_id = None if state.claim_id == claim_id else claim_id
+
+
+@st.fragment
+def report_body(report_id: str) -> None:
+    """The framed report and the chain of the clicked number; a click reruns only this part."""
+    with open_workspace() as ws, shown_errors():  # a fragment rerun has no app run around it
+        frame = st.container(border=True)  # the framed report, as in the paper's boxes
+        for sentence in ws.view(views.report_sentences, report_id):
+            with frame:
+                st.markdown(sentence["rendered"])
+                if sentence["status"] != "ok":
+                    st.warning(sentence["failure"])
+                links = st.container(horizontal=True, gap="small") if sentence["claims"] else st.container()
+                opened = None
+                for c in sentence["claims"]:
+                    if c["missing"]:
+                        links.error(f"claim {c['claim_id']} is not registered")
+                        continue
+                    label = f"{c['value']:.{c['rounding']}f} {c['unit']} · {c['variable_label']} {c['period']}"
+                    chosen = c["claim_id"] == state.claim_id
+                    links.button(label, key=f"claim_{sentence['position']}_{c['claim_id']}",
+                                 type="primary" if chosen else "tertiary", icon=":material/link:",
+                                 help="open the chain behind this number", on_click=toggle_claim,
+                                 args=(c["claim_id"],))
+                    if chosen:
+                        opened = c["claim_id"]
+                if opened:
+                    show_chain(ws, opened)
+
+
 with page_workspace() as ws:
     scope = st.radio("Reports of", ["the selected analysis", "every analysis"], horizontal=True, key="report_scope")
     labels = ws.view(views.report_labels, state.analysis_id if scope == "the selected analysis" else None)
@@ -93,29 +125,7 @@ with page_workspace() as ws:
     if report["status"] != "passed":
         st.error(f"This report failed its checks ({report['failure_rule']}); it is shown for audit only.")
     st.caption("Click a number to open, right under it, the chain that produced it.")
-    frame = st.container(border=True)  # the framed report, as in the paper's boxes
-    for sentence in ws.view(views.report_sentences, state.report_id):
-        with frame:
-            st.markdown(sentence["rendered"])
-            if sentence["status"] != "ok":
-                st.warning(sentence["failure"])
-            links = st.container(horizontal=True, gap="small") if sentence["claims"] else st.container()
-            opened = None
-            for c in sentence["claims"]:
-                if c["missing"]:
-                    links.error(f"claim {c['claim_id']} is not registered")
-                    continue
-                label = f"{c['value']:.{c['rounding']}f} {c['unit']} · {c['variable_label']} {c['period']}"
-                chosen = c["claim_id"] == state.claim_id
-                if links.button(label, key=f"claim_{sentence['position']}_{c['claim_id']}",
-                                type="primary" if chosen else "tertiary", icon=":material/link:",
-                                help="open the chain behind this number"):
-                    state.claim_id = None if chosen else c["claim_id"]
-                    st.rerun()
-                if chosen:
-                    opened = c["claim_id"]
-            if opened:
-                show_chain(ws, opened)
+    report_body(state.report_id)
 
     if "html" in exports:
         with st.expander("The exported report with its runs, points, restrictions and sources"):
