@@ -18,7 +18,7 @@ with page_workspace() as ws:
     if state.analysis_id is None:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
     else:
-        st.caption(f"Analysis `{state.analysis_id}`")
+        st.caption(f"Analysis: {ws.view(views.analysis_labels).get(state.analysis_id, state.analysis_id)}")
         stages = ws.view(views.stages_frame, state.analysis_id)
         if stages.empty:
             st.info("No stage records for this analysis.")

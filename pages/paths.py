@@ -24,7 +24,7 @@ with page_workspace() as ws:
     if state.analysis_id is None:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
         st.stop()
-    st.caption(f"Analysis `{state.analysis_id}`")
+    st.caption(f"Analysis: {ws.view(views.analysis_labels).get(state.analysis_id, state.analysis_id)}")
     paths = ws.view(views.paths_frame, state.analysis_id)
     st.subheader("Candidate paths")
     if paths.empty:

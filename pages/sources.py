@@ -32,7 +32,8 @@ with page_workspace() as ws:
         titles = dict(zip(registry["source_id"], registry["title"], strict=True))
         ids = list(titles)
         index = ids.index(state.source_id) if state.source_id in ids else 0
-        state.source_id = st.selectbox("Source", ids, index=index, format_func=lambda s: f"{titles[s]} ({s})")
+        source_names = ws.view(views.source_labels)
+        state.source_id = st.selectbox("Source", ids, index=index, format_func=lambda s: source_names.get(s, s))
         locations = ws.view(views.locations_frame, state.source_id)
         if locations.empty:
             st.info("This source has no parsed locations.")
@@ -85,7 +86,9 @@ with page_workspace() as ws:
                 "roles and scope to the sources.")
     else:
         groups = ws.view(views.exclusion_groups)
-        group = st.selectbox("Analysis or eligibility check", groups,
+        analysis_names = ws.view(views.analysis_labels)
+        group = st.selectbox("Analysis or eligibility check", groups, format_func=lambda g: analysis_names.get(
+                                 g, f"eligibility check {g}"),
                              index=groups.index(state.analysis_id) if state.analysis_id in groups else 0)
         chosen = ws.view(views.exclusions_frame, group)
         st.caption(", ".join(f"{reason}: {n}" for reason, n in chosen["reason"].value_counts().items()))
