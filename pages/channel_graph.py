@@ -8,7 +8,7 @@ from dashboard import views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_figure, show_table
-from dashboard.workspace import page_workspace
+from dashboard.workspace import page_workspace, shown_errors
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
 
@@ -17,12 +17,28 @@ st.header("Channel graph")
 
 
 def review_controls(ws, relation) -> None:
-    """Where the analyst's review of one relation goes (accept / reject / correct).
-
-    Today it shows the stored decision; the review function of the library, once it
-    exists, is called from here with the choice made in these controls.
-    """
-    st.caption(f"Review status: **{relation['review_decision']}**")
+    """The analyst's review of one relation: accept, reject or correct its sign (ReviewDecision records)."""
+    try:
+        from aieco.review import review_relation, review_state
+    except ImportError:  # the review library (issue #15) is not in this build yet
+        st.caption(f"Validation: **{relation['review_decision']}** (analyst review arrives with issue #15)")
+        return
+    rid = relation["relation_id"]
+    st.caption(f"Validation: **{relation['review_decision']}** · analyst review: "
+               f"**{review_state(ws.store, rid) or 'in use'}**")
+    if relation["review_decision"] != "accepted":
+        return
+    with st.form(f"review_{rid}", border=False):
+        a, b, c = st.columns([2, 1, 3])
+        action = a.segmented_control("Decision", ["accept", "reject", "correct"], default="accept",
+                                     key=f"review_action_{rid}")
+        sign = b.selectbox("Corrected sign", ["", "+", "-"], help="only for 'correct'", key=f"review_sign_{rid}")
+        note = c.text_input("Note", key=f"review_note_{rid}")
+        if st.form_submit_button("Record decision", icon=":material/rate_review:"):
+            with shown_errors():
+                decision = review_relation(ws.store, rid, action or "accept", sign=sign or None, note=note)
+                ws.refresh()
+                st.success(f"Recorded: {decision.action} by {decision.analyst}")
 
 
 with page_workspace() as ws:
