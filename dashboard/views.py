@@ -307,14 +307,16 @@ def opposing_relations(relations: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------- paths and restrictions
 
 
-QUERY_COLUMNS = ["query_id", "risk", "source_var", "source_movement", "target_var", "target_movement",
-                 "max_len", "top_k"]
+QUERY_COLUMNS = ["risk", "source", "source_movement", "target", "target_movement", "max_len", "top_k", "query_id"]
 
 
 def queries_frame(store: Store) -> pd.DataFrame:
-    rows = [{"query_id": q.query_id, "risk": q.risk, "source_var": q.source_var,
-             "source_movement": q.source_movement.value, "target_var": q.target_var,
-             "target_movement": q.target_movement.value, "max_len": q.max_len, "top_k": q.top_k}
+    """Registered channel queries with variable labels (the id last, as a detail)."""
+    labels = variable_labels(store)
+    rows = [{"query_id": q.query_id, "risk": q.risk.replace("_", " "),
+             "source": labels.get(q.source_var, q.source_var), "source_movement": q.source_movement.value,
+             "target": labels.get(q.target_var, q.target_var), "target_movement": q.target_movement.value,
+             "max_len": q.max_len, "top_k": q.top_k}
             for q in store.all(ChannelQuery)]
     return _frame(rows, QUERY_COLUMNS)
 
@@ -335,13 +337,15 @@ def paths_frame(store: Store, analysis_id: str) -> pd.DataFrame:
             if "path_id" in item:
                 assessed[item["path_id"]] = item
     queries = {q.query_id: q for q in store.all(ChannelQuery)}
+    names = variable_labels(store)
     rows = []
     for p in store.find(Path, analysis_id=analysis_id):
         q = queries.get(p.query_id)
-        label = (f"{q.source_var} {q.source_movement.value} → {q.target_var} {q.target_movement.value}"
-                 if q else p.query_id)
+        label = (f"{names.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+                 f"{names.get(q.target_var, q.target_var)} {q.target_movement.value}" if q else p.query_id)
         a = assessed.get(p.path_id, {})
-        rows.append({"risk": p.risk, "query": label, "rank": p.rank, "channel": " → ".join(p.variables),
+        rows.append({"risk": p.risk, "query": label, "rank": p.rank,
+                     "channel": " → ".join(names.get(v, v) for v in p.variables),
                      "signs": " ".join(s.value for s in p.signs), "composed_sign": p.composed_sign.value,
                      "score": p.score, "mean_confidence": p.mean_confidence, "n_docs": p.n_docs,
                      "outcome": a.get("outcome", "not selected"), "why": a.get("reason", ""),
@@ -990,17 +994,20 @@ def channel_graph_figure(relations: pd.DataFrame, labels: dict[str, str], *, hig
                 marker={"symbol": EVIDENCE_SYMBOLS[ev], "size": 13, "color": SIGN_COLOURS[sign],
                         "line": {"width": 1, "color": "white"}}, unselected={"marker": {"opacity": 0.6}},
                 selected={"marker": {"size": 20}},
-                customdata=sel[["relation_id", "src_var", "dst_var", "title", "publication_date", "page"]]
-                .astype(str).to_numpy(),
+                customdata=sel.assign(src=sel["src_var"].map(lambda v: labels.get(v, v)),
+                                      dst=sel["dst_var"].map(lambda v: labels.get(v, v)))[
+                    ["relation_id", "src", "dst", "title", "publication_date", "page"]].astype(str).to_numpy(),
                 hovertemplate=("%{customdata[1]} → %{customdata[2]}<br>%{customdata[3]} (%{customdata[4]}, "
                                "p. %{customdata[5]})<br><i>click for the quote</i><extra></extra>")))
     nodes = sorted(pos)
     fig.add_trace(go.Scatter(
-        x=[pos[n][0] for n in nodes], y=[pos[n][1] for n in nodes], mode="markers+text", name="variable",
-        text=[_wrap(labels.get(n, n)) for n in nodes], textposition="top center", textfont={"size": 13},
-        unselected={"marker": {"opacity": 1}, "textfont": {"color": "#1f2328"}},
+        x=[pos[n][0] for n in nodes], y=[pos[n][1] for n in nodes], mode="markers", name="variable",
+        text=[labels.get(n, n) for n in nodes], unselected={"marker": {"opacity": 1}},
         marker={"size": 22, "color": "#1f4e79", "line": {"width": 2, "color": "white"}}, hoverinfo="text",
         hovertext=[f"{labels.get(n, n)} [{n}]" for n in nodes], showlegend=False))
+    for n in nodes:  # labels on a white ground, above the arrows
+        fig.add_annotation(x=pos[n][0], y=pos[n][1], text=_wrap(labels.get(n, n)), showarrow=False, yshift=26,
+                           font={"size": 13, "color": "#1f2328"}, bgcolor="rgba(255,255,255,0.88)", borderpad=2)
     depth = max((len([n for n in nodes if pos[n][0] == x]) for x in {pos[n][0] for n in nodes}), default=1)
     fig.update_layout(height=max(420, 125 * depth + 140), margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       plot_bgcolor="white", xaxis={"visible": False, "range": [-0.6, max(
