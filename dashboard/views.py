@@ -1062,16 +1062,18 @@ def graph_relations(store: Store, *, as_of: date | None, condition: str, roles: 
     """
     if review == "accepted":
         return as_of_relation_ids(store, as_of, condition, roles)
+    from aieco.asof import AsOf
+
+    rule = AsOf(cutoff=as_of, roles=roles)  # the one as-of rule, applied to rejected relations too
     rels = load_relations(store, condition=condition, accepted_only=False)
-    allowed = set(roles)
     return [r.relation_id for r in rels
-            if (review == "all" or r.review_decision == review) and r.role.value in allowed
-            and (as_of is None or (r.publication_date is not None and r.publication_date <= as_of))]
+            if (review == "all" or r.review_decision == review)
+            and rule.admits(published=r.publication_date, jurisdiction=r.jurisdiction, role=r.role)]
 
 
 def registered_models() -> list[str]:
     """Every model id the launch accepts (the shipped models, registered)."""
-    from aieco.stages import register_models
+    from aieco.analysis.stages import register_models
 
     return sorted(register_models())
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from aieco.analysis.pipeline import analyze
 from aieco.config import get_settings
 from aieco.errors import InputError
-from aieco.pipeline import analyze
 from aieco.records import Movement, Role
 from aieco.request import dumps_request, load_request, parse_request, request_problems
 from dashboard import jobs, views
