@@ -107,7 +107,8 @@ class ReportSettings(_Section):
 
 class DashboardSettings(_Section):
     build_demo_on_first_launch: bool = Field(
-        True, description="Build and run the demo when the dashboard opens on an empty workspace.")
+        True, description="Build and run the real default workspace (aieco.default) when the dashboard opens on "
+                    "an empty workspace.")
 
 
 class Settings(BaseSettings):

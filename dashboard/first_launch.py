@@ -19,19 +19,19 @@ from dashboard import jobs
 
 
 def job_id(workspace: Path) -> str:
-    return f"demo:{Path(workspace).resolve()}"
+    return f"default:{Path(workspace).resolve()}"
 
 
-def build_and_run_demo(store: Store, job: jobs.Job):
-    """The demo from nothing: corpus, ingest, G0 graph, macro data; then its three risks."""
-    from aieco.demo import build_demo, run_demo
+def build_and_run_default(store: Store, job: jobs.Job):
+    """The real default workspace from the package alone (aieco.default); then its three risks."""
+    from aieco.default import build_default, run_default
 
-    build_demo(store, progress=job.note)
-    return run_demo(store, progress=job.progress)
+    build_default(store, progress=job.note)
+    return run_default(store, progress=job.progress)
 
 
 def start_default_build(workspace: Path | None = None) -> jobs.Job | None:
-    """Start building the demo in ``workspace`` (default: settings) when it is empty and the setting allows."""
+    """Start building the real default workspace in ``workspace`` (default: settings) when it is empty and the setting allows."""
     settings = get_settings()
     workspace = Path(workspace or settings.workspace).resolve()
     existing = jobs.get(job_id(workspace))
@@ -42,7 +42,7 @@ def start_default_build(workspace: Path | None = None) -> jobs.Job | None:
     with Store(workspace) as store:
         if not is_empty(store):
             return None
-    return jobs.start(job_id(workspace), workspace, build_and_run_demo)
+    return jobs.start(job_id(workspace), workspace, build_and_run_default)
 
 
 @dataclass(frozen=True)

@@ -289,34 +289,34 @@ def test_first_launch_on_an_empty_workspace_builds_the_demo_in_the_background(tm
     import threading
     import time
 
-    import aieco.demo
+    import aieco.default
     from aieco.records import Analysis, utc_now
 
     release = threading.Event()
     calls = []
 
-    def build_demo(store, progress):  # stands in for the pipeline area's builder: its calls are what is tested
+    def build_default(store, progress):  # stands in for the pipeline area's builder: its calls are what is tested
         calls.append(("build", threading.current_thread().name))
-        progress("ingesting the demo corpus")
+        progress("ingesting the real corpus")
         release.wait(10)
 
-    def run_demo(store, progress):
+    def run_default(store, progress):
         calls.append(("run", threading.current_thread().name))
         store.put(Analysis.create(request={"demo": True}, label="demo", created_at=utc_now()))
 
-    monkeypatch.setattr(aieco.demo, "build_demo", build_demo)
-    monkeypatch.setattr(aieco.demo, "run_demo", run_demo)
+    monkeypatch.setattr(aieco.default, "build_default", build_default)
+    monkeypatch.setattr(aieco.default, "run_default", run_default)
     use_workspace(tmp_path / "fresh", build_demo=True)
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert [s.label for s in at.status] == ["Building the demo workspace (first launch)…"]
+    assert [s.label for s in at.status] == ["Building the default workspace (first launch)…"]
     assert [h.value for h in at.header] == ["Request"]  # the pages stay usable while the demo is built
-    assert any("ingesting the demo corpus" in m.value for m in at.markdown)  # every step listed
+    assert any("ingesting the real corpus" in m.value for m in at.markdown)  # every step listed
     release.set()
     from dashboard import jobs
 
-    job = jobs.get(f"demo:{(tmp_path / 'fresh').resolve()}")
+    job = jobs.get(f"default:{(tmp_path / 'fresh').resolve()}")
     deadline = time.monotonic() + 10
     while not job.done and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -325,7 +325,7 @@ def test_first_launch_on_an_empty_workspace_builds_the_demo_in_the_background(tm
     assert [h.value for h in at.header] == ["Request"]
     assert "demo" in " ".join(str(df.value.to_dict()) for df in at.dataframe)
     assert [c[0] for c in calls] == ["build", "run"]
-    assert {c[1] for c in calls} == {f"aieco-analysis-demo:{(tmp_path / 'fresh').resolve()}"}
+    assert {c[1] for c in calls} == {f"aieco-analysis-default:{(tmp_path / 'fresh').resolve()}"}
 
 
 def test_request_form_launches_the_analysis_in_the_background(tmp_path, use_workspace):

@@ -61,6 +61,17 @@ def click_first_relation(page) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
+def _has_sources(workspace) -> bool:
+    """The default build has started: its corpus is being ingested."""
+    from aieco.records import Source
+    from aieco.store import Store
+
+    if not (workspace / "aieco.db").exists():
+        return False
+    with Store(workspace) as store:
+        return store.count(Source) > 0
+
+
 def test_first_launch_builds_at_server_start_with_moving_progress_and_usable_pages(tmp_path):
     from playwright.sync_api import expect
 
@@ -69,12 +80,12 @@ def test_first_launch_builds_at_server_start_with_moving_progress_and_usable_pag
     with Server(workspace, tmp_path / "streamlit.log", build_demo=True) as srv:
         # No browser yet: the build started with the server.
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (workspace / "demo_corpus").exists():
+        while time.monotonic() < deadline and not _has_sources(workspace):
             time.sleep(0.2)
-        assert (workspace / "demo_corpus").exists(), "the demo build did not start with the server"
+        assert _has_sources(workspace), "the default build did not start with the server"
         with browser_page() as (page, outside):
             page.goto(srv.url, wait_until="domcontentloaded")
-            expect(page.get_by_text("Building the demo workspace (first launch)")).to_be_visible(timeout=60_000)
+            expect(page.get_by_text("Building the default workspace (first launch)")).to_be_visible(timeout=60_000)
             expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=60_000)
             bar = page.locator("[data-testid='stProgress']").first
             expect(bar).to_be_visible(timeout=30_000)
