@@ -359,7 +359,7 @@ def _combine(cue_sign: int, kind: str, src_mod: int, dst_mod: int) -> int:
 
 def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
-    raw = vocab.mentions(sentence)
+    raw = vocab.mentions_in_context(sentence)
     if len({m.variable_id for m in raw}) < 2:
         return []
     low = sentence.lower()
