@@ -57,6 +57,8 @@ MACRO_MODIFIERS = frozenset({
     "with", "by", "from", "as", "than", "supporting", "support", "boost", "boosted", "lift", "damp", "dampen",
     "weigh", "weighed", "weighing", "hurt", "hit", "slowed", "reduce", "reduced", "lowered", "raise", "raised",
 })
+FUNCTION_WORDS = frozenset({"and", "or", "of", "on", "for", "to", "in", "the", "a", "that", "which", "with", "by",
+                            "from", "as", "than"})
 VOLATILITY_OF = re.compile(r"\s+(?:of|in)\s+(?:the\s+)?")
 VOLATILITY_AFTER = re.compile(r"\s+volatility\b")
 RATE_VARIABLES = frozenset({"long_term_rate", "policy_rate", "mortgage_rates", "lending_rates", "term_premium"})
@@ -66,6 +68,10 @@ def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
     """A bare "growth"/"activity" names the economy unless a noun claims it ("X growth", "growth of X")."""
     before = re.findall(r"[a-z0-9'-]+", low[max(0, m.start - 40):m.start])
     if before and before[-1] not in MACRO_MODIFIERS and not before[-1].endswith("ly"):
+        return False
+    # "activity" alone is as often trading or issuance activity: it names the economy only with a
+    # macroeconomic adjective ("weak activity", "real activity"), never after a bare article or preposition.
+    if m.text.lower() == "activity" and (not before or before[-1] in FUNCTION_WORDS):
         return False
     after = low[m.end:m.end + 40]
     if re.match(r"\s+(?:of|in)\s+(?!the\s+(?:economy|euro\s+area|eu|us|region|country)|gdp|output|the\s+economy)"

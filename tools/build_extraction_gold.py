@@ -83,7 +83,7 @@ LABELS = {
     "g203": "NEG:outside_vocabulary", "g204": "NEG:outside_vocabulary", "g205": "NEG:hypothetical",
     "g206": "NEG:outside_vocabulary", "g207": "NEG:hypothetical", "g208": "NEG:outside_vocabulary",
     "g209": "NEG:other", "g210": "NEG:other", "g211": "NEG:outside_vocabulary", "g212": "NEG:other",
-    "g213": "NEG:hypothetical", "g214": "NEG:hypothetical", "g215": "NEG:other", "g216": "NEG:other",
+    "g213": "NEG:hypothetical", "g214": "policy_rate>productivity:-:h", "g215": "NEG:other", "g216": "NEG:other",
     "g217": "NEG:outside_vocabulary", "g218": "NEG:outside_vocabulary", "g219": "NEG:hypothetical",
     "g220": "NEG:other", "g221": "NEG:other", "g222": "NEG:other", "g223": "NEG:other", "g224": "NEG:other",
     "g225": "policy_rate>house_prices:-", "g226": "NEG:definition", "g227": "NEG:other", "g228": "NEG:other",
