@@ -431,7 +431,8 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     return 1 if adverse.value == "increase" else -1
 
 
-def _cause_of_states(low: str, ms: list[_Mention], states: list[tuple[int, int, Cue]]) -> list[tuple[int, int, int, Cue]]:
+def _cause_of_states(low: str, ms: list[_Mention],
+                     states: list[tuple[int, int, Cue]]) -> list[tuple[int, int, int, Cue]]:
     """"Y fell, driven by X" and "Supported by X, Y rose": (source idx, target idx, sign, cue)."""
     out = []
     for ti, s_y, cue in states:

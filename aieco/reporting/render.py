@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from aieco.errors import IntegrityError, StageStopped
+from aieco.quotes import quote_occurs
 from aieco.records import (
     Claim,
     ModelOutputPoint,
@@ -264,7 +265,7 @@ def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple
             elif rel.review_decision != "accepted":
                 found.append(Violation(rule="rejected_relation", sentence=index, offset=0, text=rid,
                                        message=f"relation was rejected: {rel.rejection_reason or 'no reason'}"))
-            elif rel.quote not in loc.text and rel.quote != str(loc.value):
+            elif not quote_occurs(rel.quote, loc.text) and rel.quote != str(loc.value):
                 found.append(Violation(rule="quote_not_found", sentence=index, offset=0, text=rid,
                                        message="the relation's quote is not in its location"))
             else:
