@@ -249,6 +249,9 @@ class SourceLocation(Record):
     table: ClassVar[str] = "source_locations"
     id_field: ClassVar[str] = "location_id"
     id_prefix: ClassVar[str] = "loc"
+    # Section and paragraph follow from the file position the parser version already fixes;
+    # leaving them out of the digest keeps the ids of every earlier location valid.
+    id_excludes: ClassVar[frozenset[str]] = frozenset({"section", "paragraph"})
 
     location_id: str = Field(description="Digest of source, parser version, position and text.")
     source_id: str = Field(description="The source this location belongs to.")
@@ -266,6 +269,8 @@ class SourceLocation(Record):
     parser_version: str = Field(description="Parser version; part of the id.")
     role_override: Role | None = Field(None, description="Chunk-level role replacing the source role.")
     warning: str | None = Field(None, description="Parser warning (e.g. image-only page).")
+    section: str | None = Field(None, description="Heading path of a Markdown or HTML passage ('Risks › Housing').")
+    paragraph: int | None = Field(None, description="1-based paragraph number within its section (Markdown, HTML).")
 
 
 class Exclusion(Record):

@@ -28,7 +28,7 @@ def edge_tooltip(relation: Relation, source: Source | None, location: SourceLoca
     """Plain-text tooltip of one relation (HTML-escaped)."""
     where = ""
     if location is not None:
-        where = f"page {location.page}" if location.page is not None else (
+        where = f"§ {location.section}" if location.section else f"page {location.page}" if location.page is not None else (
             f"{location.sheet}!{location.cell}" if location.sheet else f"cell {location.cell}")
     lines = [f"{relation.src_var} → {relation.dst_var} ({relation.sign.value})",
              f"“{relation.quote}”",

@@ -216,7 +216,9 @@ def short_reference(source: Source, location: SourceLocation) -> str:
 
 
 def where_of(location: SourceLocation) -> str:
-    """Page, sheet!cell or cell of a location, as a reference prints it."""
+    """Section and paragraph (Markdown, HTML), page, sheet!cell or cell of a location, as a reference prints it."""
+    if location.section:
+        return f"§ {location.section}" + (f", ¶ {location.paragraph}" if location.paragraph else "")
     if location.page is not None:
         where = f"p. {location.page}"
     elif location.sheet:
