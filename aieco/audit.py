@@ -14,6 +14,7 @@ EXTRA_CHECKS: list[Callable[[Store, str | None], list[dict[str, str]]]] = []
 def run_audit(store: Store, analysis_id: str | None = None) -> dict[str, Any]:
     """Every mismatch in ``store`` (optionally focused on one analysis's claims)."""
     import aieco.reporting.audit  # noqa: F401  (registers the claim re-resolution check)
+    import aieco.review  # noqa: F401  (registers the review-decision check)
 
     mismatches = store.audit()
     for check in EXTRA_CHECKS:

@@ -344,6 +344,31 @@ class Relation(Record):
     unresolved_attributes: list[str] = Field(default_factory=list)
 
 
+class ReviewDecision(Record):
+    """An analyst's decision on one relation: accept, reject or correct (append-only).
+
+    A correction never edits the relation: it stores a new Relation with the corrected sign or
+    variables (same quote, location and source) and names it here; the as-of graph and path
+    search use the corrected relation, and both records stay.
+    """
+
+    table: ClassVar[str] = "review_decisions"
+    id_field: ClassVar[str] = "decision_id"
+    id_prefix: ClassVar[str] = "rev"
+    append_only: ClassVar[bool] = True
+
+    decision_id: str
+    relation_id: str = Field(description="The relation decided on.")
+    action: Literal["accept", "reject", "correct"]
+    sign: Sign | None = Field(None, description="Corrected sign (action 'correct').")
+    src_var: str | None = Field(None, description="Corrected source variable (action 'correct').")
+    dst_var: str | None = Field(None, description="Corrected target variable (action 'correct').")
+    corrected_relation_id: str | None = Field(None, description="The Relation written by a correction.")
+    note: str = Field("", description="The analyst's reason.")
+    analyst: str = Field(description="Who decided.")
+    decided_at: datetime = Field(description="UTC time of the decision.")
+
+
 class ObservedValue(Record):
     """One observation with its reference period, release date and vintage."""
 
@@ -854,6 +879,7 @@ RECORD_TYPES: tuple[type[Record], ...] = (
     Exclusion,
     Variable,
     Relation,
+    ReviewDecision,
     ObservedValue,
     ChannelQuery,
     Path,

@@ -22,6 +22,7 @@ from datetime import date
 
 from aieco.errors import IntegrityError, StageStopped
 from aieco.quotes import quote_occurs
+from aieco.review import review_state
 from aieco.records import (
     Claim,
     ModelOutputPoint,
@@ -267,6 +268,9 @@ def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple
             elif rel.review_decision != "accepted":
                 found.append(Violation(rule="rejected_relation", sentence=index, offset=0, text=rid,
                                        message=f"relation was rejected: {rel.rejection_reason or 'no reason'}"))
+            elif (state := review_state(store, rid)) is not None:
+                found.append(Violation(rule="rejected_relation", sentence=index, offset=0, text=rid,
+                                       message=f"an analyst's review took the relation out of use ({state})"))
             elif not quote_occurs(rel.quote, loc.text) and rel.quote != str(loc.value):
                 found.append(Violation(rule="quote_not_found", sentence=index, offset=0, text=rid,
                                        message="the relation's quote is not in its location"))
