@@ -22,7 +22,6 @@ from aieco.extraction.build import build_relations
 from aieco.records import Relation, ReviewDecision
 from aieco.reporting.render import check_attribution
 from aieco.reporting.schema import SentenceDraft
-from aieco.review import review_relation
 from aieco.sources.registry import ingest
 from aieco.store import Store
 
