@@ -22,7 +22,6 @@ from datetime import date
 
 from aieco.errors import IntegrityError, StageStopped
 from aieco.quotes import quote_occurs
-from aieco.review import review_state
 from aieco.records import (
     Claim,
     ModelOutputPoint,
@@ -39,6 +38,7 @@ from aieco.records import (
 from aieco.reporting.claims import UNROUNDED_TOLERANCE, latest_results, passed_claims, registered_tests
 from aieco.reporting.contract import TOKEN_RE, Violation, check_numeric_contract
 from aieco.reporting.schema import ReportDraft, SentenceDraft
+from aieco.review import review_state
 from aieco.store import Store
 
 UP_WORDS = (r"ris(?:e|es|ing|en)|rose|increas(?:e|es|ed|ing)|climb(?:s|ed|ing)?|grows|grew|growing|higher|upward|"
