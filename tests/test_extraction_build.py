@@ -90,13 +90,20 @@ def test_build_respects_the_candidate_cap(store, monkeypatch):
     assert report.candidates == 3 and report.dropped_by_cap > 0 and report.requests == 2
 
 
-def test_co_movement_is_never_a_channel(store):
-    # "higher volatility went hand in hand with higher equity prices" describes an association:
-    # only the directional "Higher volatility lowers equity prices" becomes a relation.
+def test_opposing_signs_stay_separate(store):
     register_documents(store)
     build_relations(store)
     vol_eq = {r.sign.value for r in store.find(Relation, src_var="volatility", dst_var="equity_prices")}
-    assert vol_eq == {"-"}
+    assert vol_eq == {"+", "-"}
+
+
+def test_co_movement_is_never_a_channel(store):
+    # "went hand in hand with" describes an association: no relation, whatever the movements.
+    docs = [("Markets", date(2024, 6, 1), "generation",
+             [(1, "In 2024 higher volatility went hand in hand with higher equity prices.", None)])]
+    register_documents(store, docs)
+    report = build_relations(store)
+    assert report.candidates == 1 and report.proposed == 0 and store.count(Relation) == 0
 
 
 def test_g1_statements_keep_exact_passage_quotes(store):
