@@ -167,3 +167,35 @@ def test_sign_is_the_source_movement_times_the_verb(src, dst, mod, verb, passive
 @pytest.mark.parametrize("text", ["", "   \n ", "no sentence end"])
 def test_sentence_split_degenerate_input(text):
     assert split_sentences(text) == ([text.strip()] if text.strip() else [])
+
+
+def test_hedged_readings_are_kept_and_flagged():
+    from aieco.extraction.schemas import ExtractionRequest, Statement
+    from aieco.extraction.tasks import extract_offline
+
+    out = extract_offline(ExtractionRequest(statements=[
+        Statement(candidate_id="a", location_id="l", text="Higher tariffs could weigh on global demand."),
+        Statement(candidate_id="b", location_id="l", text="Higher tariffs weigh on global demand.")],
+        variables=["tariffs", "global_demand"]))
+    by = {p.candidate_id: p for p in out.relations}
+    assert by["a"].sign == by["b"].sign == "-"
+    assert by["a"].verb.endswith("[hedged]") and not by["b"].verb.endswith("[hedged]")
+    assert by["a"].confidence < by["b"].confidence
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    # financial-stability language (issue 15)
+    ("The fall in global demand would lead to a decline in economic activity.", {("global_demand", "+", "real_gdp")}),
+    ("The economic slowdown would result in an increase in unemployment.", {("real_gdp", "-", "unemployment")}),
+    ("A sell-off of assets would amplify the decline in asset prices.", {("fire_sales", "-", "asset_prices")}),
+    ("Bond yields fell, driven by the outlook for policy easing.", {("policy_rate", "+", "long_term_rate")}),
+    ("Political uncertainty could trigger adverse confidence shocks.", {("uncertainty", "-", "confidence")}),
+    ("Protectionist policies would exert a large negative effect on global demand.",
+     {("tariffs", "-", "global_demand")}),
+    ("Volatility of bond yields rose and equity prices fell.", set()),
+    ("Trading activity fell as equity prices dropped.", set()),
+    ("Equity prices rose in line with investor sentiment.", set()),
+    ("Stock prices and credit spreads coincided with lower volatility.", set()),
+])
+def test_report_language(sentence, expected):
+    assert triples(sentence) == expected
