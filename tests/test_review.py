@@ -167,3 +167,27 @@ def test_no_report_sentence_cites_a_rejected_or_corrected_relation(built):
     fixed = [SentenceDraft(kind="qualitative", template="Long-term rates move mortgage rates.",
                            cited_relation_ids=[d.corrected_relation_id])]
     assert check_attribution(built, fixed)[0] == []
+
+
+def test_the_report_writer_is_never_offered_a_refused_path_or_a_reviewed_out_relation(built):
+    from types import SimpleNamespace
+
+    from aieco.agents.report import context
+    from aieco.records import Derivation
+
+    kept = _one(built, "long_term_rate", "mortgage_rates", "+")
+    refused = _one(built, "house_prices", "credit_losses")
+    rejected = _one(built, "mortgage_rates", "house_prices", "-")
+    built.put(Derivation.create(analysis_id="an", risk="property_correction", restriction_ids=[], status="accepted",
+                                registration_digest="x", assessed=[
+                                    {"path_id": "p_ok", "outcome": "accepted"},
+                                    {"path_id": "p_no", "outcome": "refused"}]))
+    review_relation(built, rejected.relation_id, "reject", analyst="ana")
+    request = SimpleNamespace(risk=lambda name: SimpleNamespace(label="Property correction"),
+                              cutoff=CUTOFF, horizon="2025-2027")
+    ctx = context(built, analysis_id="an", request=request, risk="property_correction", claim_ids=[], selections=[
+        {"path_id": "p_ok", "relation_ids": [kept.relation_id, rejected.relation_id]},
+        {"path_id": "p_no", "relation_ids": [refused.relation_id]}])
+    offered = {r.relation_id for r in ctx.relations}
+    assert offered == {kept.relation_id}
+    assert [kept.relation_id, rejected.relation_id] in ctx.paths and [refused.relation_id] not in ctx.paths

@@ -53,8 +53,17 @@ def label(variable: str) -> str:
 
 def context(store: Store, *, analysis_id: str, request: Any, risk: str, selections: list[dict[str, Any]],
             claim_ids: list[str]) -> ReportContext:
-    """What the writer may use: the selected paths' relations (with references) and the passed claims."""
-    paths = [list(s["relation_ids"]) for s in selections]
+    """What the writer may use: the selected paths' relations (with references) and the passed claims.
+
+    A path the restriction derivation refused, and a relation an analyst's review took out of use,
+    are never offered: the writer cannot cite them.
+    """
+    from aieco.records import Derivation
+    from aieco.review import review_state
+
+    refused = {a.get("path_id") for d in store.find(Derivation, analysis_id=analysis_id, risk=risk)
+               for a in d.assessed if a.get("outcome") != "accepted"}
+    paths = [list(s["relation_ids"]) for s in selections if s.get("path_id") not in refused]
     rel_ids = sorted({r for p in paths for r in p})
     relations = store.find(Relation, relation_id=rel_ids)
     sources = {s.source_id: s for s in store.find(Source, source_id=sorted({r.source_id for r in relations}))}
@@ -63,7 +72,7 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
     briefs = [RelationBrief(relation_id=r.relation_id, src_var=r.src_var, dst_var=r.dst_var,
                             src_label=label(r.src_var), dst_label=label(r.dst_var), sign=r.sign.value,
                             reference=short_reference(sources[r.source_id], locations[r.location_id]))
-              for r in relations if r.sign.value in ("+", "-")]
+              for r in relations if r.sign.value in ("+", "-") and review_state(store, r.relation_id) is None]
     claims = store.find(Claim, claim_id=claim_ids)
     points = {p.point_id: p for p in store.find(ModelOutputPoint, point_id=[c.point_id for c in claims])}
     claim_briefs = []
