@@ -93,6 +93,7 @@ def test_offline_reader_meets_the_targets_on_the_development_part():
     assert figs["dev: precision"]["value"] >= 0.80
     assert figs["dev: recall"]["value"] >= 0.50
     assert "held_back: precision" in figs and "|dev - held_back| recall" in figs
+    assert figs["all: precision"]["value"] >= 0.80 and figs["all: recall"]["value"] >= 0.50
 
 
 def _oracle(gold_by_id):

@@ -94,8 +94,8 @@ def load_gold(path: Path | None = None) -> list[GoldSentence]:
 
 
 def score(gold: Iterable[GoldSentence], proposed: dict[str, set[tuple[str, str, str]]], split: str) -> SplitScore:
-    """Score proposals (sentence id → {(src, dst, sign)}) on one split."""
-    rows = [g for g in gold if g.split == split]
+    """Score proposals (sentence id → {(src, dst, sign)}) on one split ("all": the whole gold set)."""
+    rows = [g for g in gold if split in ("all", g.split)]
     tp = n_prop = n_gold = fp_neg = neg_hit = 0
     kinds: Counter[str] = Counter()
     for g in rows:
@@ -136,7 +136,7 @@ def propose(gold: list[GoldSentence], client, *, batch_size: int = 20) -> dict[s
 
 
 def evaluate(client=None, gold: list[GoldSentence] | None = None) -> list[SplitScore]:
-    """Scores of ``client`` (default: the offline reader in a throw-away workspace) on both splits."""
+    """Scores of ``client`` (default: the offline reader in a throw-away workspace): dev, held_back, all."""
     import tempfile
 
     from aieco.llm.base import LLMClient, OfflineBackend
@@ -150,4 +150,4 @@ def evaluate(client=None, gold: list[GoldSentence] | None = None) -> list[SplitS
             proposed = propose(gold, client)
     else:
         proposed = propose(gold, client)
-    return [score(gold, proposed, s) for s in SPLITS]
+    return [score(gold, proposed, s) for s in (*SPLITS, "all")]
