@@ -69,6 +69,12 @@ NOUN_CUES = (
     (r"(?:is|are|was|were|be) (?:negatively|inversely) (?:related|correlated|associated|linked) (?:to|with)", -1),
     (r"upward pressure on", 1),
     (r"downward pressure on", -1),
+    (r"(?:poses?|posed|posing|presents?|presented|creates?|created|represents?|represented|adds? to|added to)\s+"
+     r"(?:significant\s+|major\s+|further\s+|material\s+|new\s+)?downside risks? (?:to|for)", -1),
+    (r"(?:poses?|posed|posing|presents?|presented|creates?|created|represents?|represented|adds? to|added to)\s+"
+     r"(?:significant\s+|major\s+|further\s+|material\s+|new\s+)?upside risks? (?:to|for)", 1),
+    (r"(?:is|are|was|were|be|remains?|remained)\s+(?:a\s+)?(?:key\s+|major\s+|significant\s+)?"
+     r"downside risks? (?:to|for)", -1),
 )
 #: Movement verbs that are intransitive when nothing follows ("X rises") and nouns before a
 #: verb ("rate hikes raise …").
@@ -80,7 +86,11 @@ MOVEMENT_DOWN = ("fall", "decline", "drop", "decrease", "fall back", "go down", 
                  "loosen", "dry up", "evaporate", "extend losses", "post losses", "retreat",
                  "recede", "subside", "sell off", "correct")
 
-TRANSITIVE_MOVEMENTS = ("increase", "increases", "increased", "decrease", "decreases", "decreased", "cut", "cuts")
+TRANSITIVE_MOVEMENTS = ("increase", "increases", "increased", "decrease", "decreases", "decreased", "cut", "cuts",
+                        "tighten", "tightens", "tightened", "tightening", "ease", "eases", "eased", "easing",
+                        "loosen", "loosens", "loosened", "loosening")
+#: "raises downside risks to growth": the risk phrase carries the direction on its variable.
+RISK_TO = re.compile(r"\b(downside|upside)\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?$")
 IRREGULAR = {
     "lead": ("led",), "drive": ("drove", "driven"), "hit": ("hit",), "cut": ("cut",), "put": ("put",),
     "mean": ("meant",), "bring": ("brought",), "give": ("gave", "given"), "go": ("went", "gone"),
@@ -624,6 +634,11 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 # "reductions in consumption and investment": the movement covers the whole list.
                 dst_mod = ms[oi].mod or ms[objs[0]].mod
                 sign = _combine(cue.sign, cue.kind, src_mod, dst_mod)
+                risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40):ms[oi].m.start])
+                if risk and cue.kind == "directional":
+                    sign *= -1 if risk.group(1) == "downside" else 1
+                elif risk and cue.kind == "neutral" and not dst_mod:
+                    sign = (src_mod or 1) * (-1 if risk.group(1) == "downside" else 1)
                 if dst_mod and cue.kind == "directional" and AMPLIFIER_RE.match(" ".join(cue.text.split())):
                     sign = (src_mod or 1) * dst_mod  # "amplify the decline in Y": Y falls further
                 elif dst_mod and cue.kind == "directional" and DAMPENER_RE.match(" ".join(cue.text.split())):
