@@ -191,3 +191,16 @@ def test_the_report_writer_is_never_offered_a_refused_path_or_a_reviewed_out_rel
     offered = {r.relation_id for r in ctx.relations}
     assert offered == {kept.relation_id}
     assert [kept.relation_id, rejected.relation_id] in ctx.paths and [refused.relation_id] not in ctx.paths
+
+
+def test_an_older_workspace_gains_the_append_only_review_table(tmp_path):
+    s = Store(tmp_path / "old")
+    s.db.execute("DROP TABLE review_decisions")  # a workspace from before review decisions existed
+    s.close()
+    s = Store(tmp_path / "old")
+    assert s.db["review_decisions"].exists()
+    s.db.execute("INSERT INTO review_decisions (decision_id, relation_id, action, note, analyst, decided_at) "
+                 "VALUES ('rev_x', 'rel_x', 'reject', '', 'a', '2024-01-01T00:00:00+00:00')")
+    with pytest.raises(Exception, match="append-only"):
+        s.db.execute("DELETE FROM review_decisions")
+    s.close()
