@@ -330,6 +330,8 @@ def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
     for pat, sign in MOVEMENT_PATTERNS:
         for m in pat.finditer(low):
+            if DETERMINER_BEFORE.search(low, 0, m.start()):
+                continue  # "from such surges", "a rise": nouns, not movements
             found.append(Cue(m.start(), m.end(), m.group(), sign, "movement"))
     # Longest cue first; drop cues inside a mention or its modifier, and overlapping cues.
     found.sort(key=lambda c: (-(c.end - c.start), c.start))
