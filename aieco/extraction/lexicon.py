@@ -107,7 +107,6 @@ UP_MODIFIERS = (
     r"phasing-in|introduction|imposition|build-up|widening)s? (?:in|of)",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
     r"resilient", r"buoyant", r"robust", r"positive",
-    r"upward pressure on",
 )
 DOWN_MODIFIERS = (
     r"lower", r"falling", r"declining", r"weaker", r"thinner", r"reduced", r"less", r"smaller", r"softer",
@@ -116,7 +115,6 @@ DOWN_MODIFIERS = (
     r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
     r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening)s? (?:in|of)",
     r"negative", r"weak", r"poor", r"sluggish",
-    r"downward pressure on",
 )
 
 NEGATION = re.compile(r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|"
