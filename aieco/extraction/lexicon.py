@@ -44,8 +44,12 @@ NEGATIVE_VERBS = (
 NEUTRAL_VERBS = (
     "lead to", "result in", "translate into", "cause", "bring about", "imply", "mean", "trigger",
     "contribute to", "feed into", "pass through to", "give rise to", "generate", "produce", "spill over to",
-    "spill over into", "prompt", "induce", "entail",
+    "spill over into", "prompt", "induce", "entail", "push", "drive", "pull", "send",
 )
+#: "pushing yields up", "drove equity prices down": the particle after the object is its movement.
+PARTICLE_AFTER = re.compile(r"^\s+(up|down|higher|lower)\b")
+SPLIT_VERB_BEFORE = re.compile(r"\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving|pull|pulls|"
+                               r"pulled|pulling|send|sends|sent|sending)\s+(?:[a-z-]+\s+){0,4}$")
 COMOVEMENT = (
     "go hand in hand with", "coincide with", "be associated with", "be accompanied by", "accompany",
     "be linked to", "be linked with", "be correlated with", "co-move with", "move together with",
@@ -387,6 +391,11 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     i = left[-1]
     if len(low[ms[i].m.end:cue.start]) > 120:
         return []
+    # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
+    measured = re.search(r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply)\s+of\s+"
+                         r"(?:the\s+)?$", low[max(0, ms[i].start - 30):ms[i].start])
+    if measured:
+        return _coordinated_left(low, ms, i, floor)
     # A mention inside a prepositional phrase ("tariffs on exports reduce …") is not the subject,
     # unless a relative pronoun makes it the antecedent ("a sell-off of assets, which would amplify …")
     # or "with" co-ordinates ("low activity combined with the rise in yields would …").
@@ -497,6 +506,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         sign, start = _modifier(low, m.start, ends, m.end, m.variable_id)
         if not sign:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
+        particle = PARTICLE_AFTER.match(low[m.end:])
+        if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60):m.start]):
+            sign = 1 if particle.group(1) in ("up", "higher") else -1
         ms.append(_Mention(m, sign, start))
     cues = _find_cues(low, ms)
     # "rate hikes raise …": a movement noun right after a mention and before a cue is the mention's modifier.
@@ -504,7 +516,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if c.kind != "movement" or k + 1 >= len(cues):
             continue
         prev = [x for x in ms if x.m.end <= c.start and not low[x.m.end:c.start].strip()]
-        if prev and not low[c.end:cues[k + 1].start].strip(" ,"):
+        if prev and not low[c.end:cues[k + 1].start].strip():
             prev[-1].mod = prev[-1].mod or c.sign
             cues[k] = Cue(c.start, c.end, c.text, 0, "consumed")
     ec = evidence_class(sentence)
