@@ -157,6 +157,11 @@ def _reconcile_columns(db: sqlite_utils.Database) -> None:
         table = db[cls.table]
         if not table.exists():
             table.create(_columns(cls), pk=cls.id_field)
+            if cls.append_only:  # a table added after m002 gets its append-only triggers here
+                for op in ("UPDATE", "DELETE"):
+                    db.execute(
+                        f"CREATE TRIGGER IF NOT EXISTS {cls.table}_no_{op.lower()} BEFORE {op} ON {cls.table} "
+                        f"BEGIN SELECT RAISE(ABORT, 'append-only table {cls.table}: {op} refused'); END")
             continue
         have = set(table.columns_dict)
         for name, kind in _columns(cls).items():

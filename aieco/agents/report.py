@@ -26,6 +26,7 @@ from aieco.records import (
 from aieco.reporting.render import check_report_draft, short_reference
 from aieco.reporting.schema import ClaimBrief, ProvenanceBrief, RelationBrief, ReportContext, ReportDraft
 from aieco.reporting.writer import write_report
+from aieco.review import review_state
 from aieco.store import Store
 
 PROMPT = Prompt(
@@ -85,7 +86,7 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
     briefs = [RelationBrief(relation_id=r.relation_id, src_var=r.src_var, dst_var=r.dst_var,
                             src_label=label(r.src_var), dst_label=label(r.dst_var), sign=r.sign.value,
                             reference=short_reference(sources[r.source_id], locations[r.location_id]), quote=r.quote)
-              for r in relations if r.sign.value in ("+", "-")]
+              for r in relations if r.sign.value in ("+", "-") and review_state(store, r.relation_id) is None]
     claims = store.find(Claim, claim_id=claim_ids)
     points = {p.point_id: p for p in store.find(ModelOutputPoint, point_id=[c.point_id for c in claims])}
     claim_briefs = []
