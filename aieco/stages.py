@@ -40,6 +40,7 @@ from aieco.records import (
     SourceLocation,
     VariableSpec,
     digest,
+    sha256_hex,
 )
 from aieco.request import AnalysisRequest
 
@@ -410,8 +411,11 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         if missing:
             ctx.stop(f"no quarterly observed values in the workspace for {', '.join(missing)}; "
                      f"load the data before the analysis")
+        digest = sha256_hex(observations.to_csv(index=False))
         return {"observations": observations, "restrictions": macro.restriction_payload(restrictions),
-                "cutoff": req.cutoff.isoformat()}
+                "cutoff": req.cutoff.isoformat(), "vintage_policy": req.vintage_policy,
+                "taken": macro.taken_selections(ctx.store, digest, req.seed(ctx.extra.get("repetition", 1)),
+                                                get_settings().scenario.var_draws)}
 
     return inputs
 

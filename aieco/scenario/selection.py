@@ -76,6 +76,7 @@ class RiskSelection:
     admissible: int  # draws satisfying all restrictions and the range checks
     references: dict[str, float]
     sensitivity: dict[str, int] = field(default_factory=dict)  # weighting → selected id
+    shared_with: str = ""  # why another risk's path was selected (empty: distinct)
 
 
 def three_year_means(annual: np.ndarray) -> np.ndarray:
@@ -154,6 +155,34 @@ def argmax_smallest_id(scores: np.ndarray, admissible: np.ndarray) -> int:
     return int(np.argmax(masked)) + 1  # argmax returns the first of equal maxima
 
 
+def satisfied_every_year(annual: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction],
+                         refs: Mapping[str, float]) -> np.ndarray:
+    """Boolean (draws,): d_r(x_{t,j} − ref_j) > 0 in every horizon year t, not only on the mean."""
+    ok = np.ones(annual.shape[0], dtype=bool)
+    for r in restrictions:
+        j = list(variables).index(r.variable)
+        ok &= (r.direction * (annual[:, :, j] - refs[r.variable]) > 0).all(axis=1)
+    return ok
+
+
+def adverse_to_median(annual: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction]
+                      ) -> np.ndarray:
+    """Boolean (draws,): every restricted variable lies on the restriction's side of the median path
+    (over the simulation set) in every horizon year."""
+    median = np.median(annual, axis=0)  # (years, k)
+    ok = np.ones(annual.shape[0], dtype=bool)
+    for r in restrictions:
+        j = list(variables).index(r.variable)
+        ok &= (r.direction * (annual[:, :, j] - median[None, :, j]) > 0).all(axis=1)
+    return ok
+
+
+def restriction_signature(restrictions: Sequence[Any]) -> str:
+    """The restriction set as text (variable, direction, priority), order-free: equal sets, equal text."""
+    rs = [Restriction.from_record(r) for r in restrictions]
+    return ";".join(sorted(f"{r.variable}:{r.direction:+d}:{r.priority}" for r in rs))
+
+
 def select_for_risk(
     risk: str,
     annual: np.ndarray,
@@ -161,8 +190,15 @@ def select_for_risk(
     restrictions: Sequence[Any],
     last_observed: Mapping[str, float],
     range_ok: np.ndarray | None = None,
+    taken: Mapping[int, Mapping[str, str]] | None = None,
 ) -> RiskSelection:
     """Select :math:`s_k^* \\in \\arg\\max_{s\\in\\mathcal A_k} S_{s,k}` (Eq. scenarioset).
+
+    Admissible: every restriction holds in every horizon year, every restricted variable is
+    adverse to the median path in every year, and the range checks pass. ``taken`` maps
+    simulation ids already selected for other risks of the same simulation set to
+    ``{"risk", "signature"}``: a risk with a different restriction set does not take one of
+    them; when nothing else is admissible it may, and ``RiskSelection.shared_with`` says why.
 
     Raises StageStopped when the admissible set is empty (the risk program stops).
     """
@@ -171,19 +207,34 @@ def select_for_risk(
         raise StageStopped(f"risk {risk} has no restriction to select a path with", stage="selection")
     means = three_year_means(annual)
     refs = reference_values(rs, last_observed)
-    ok = satisfied(means, variables, rs, refs)
+    ok = satisfied_every_year(annual, variables, rs, refs)
     acceptance = float(ok.mean())
-    admissible = ok & (np.ones_like(ok) if range_ok is None else range_ok)
+    admissible = ok & adverse_to_median(annual, variables, rs) & (np.ones_like(ok) if range_ok is None else range_ok)
     if not admissible.any():
-        raise StageStopped(f"no simulated path satisfies every restriction of risk {risk} "
-                           f"(acceptance share {acceptance:.4f}); the risk program stops", stage="selection")
+        raise StageStopped(f"no simulated path satisfies every restriction of risk {risk} in every year and is "
+                           f"adverse to the median path (acceptance share {acceptance:.4f}); the risk program stops",
+                           stage="selection")
+    signature = restriction_signature(rs)
+    blocked = np.zeros_like(admissible)
+    for sid, other in (taken or {}).items():
+        if other.get("risk") != risk and other.get("signature") != signature and 1 <= sid <= len(blocked):
+            blocked[sid - 1] = True
+    shared = ""
+    if (admissible & ~blocked).any():
+        admissible = admissible & ~blocked
+    elif blocked.any():
+        owners = sorted({o["risk"] for s, o in (taken or {}).items() if blocked[s - 1] and admissible[s - 1]})
+        shared = (f"every admissible path of {risk} was already selected for {', '.join(owners)}; "
+                  "the selection is shared")
     chosen = {name: argmax_smallest_id(severity_scores(means, variables, rs, name), admissible)
               for name in WEIGHTINGS}
     primary = severity_scores(means, variables, rs, "primary")
     sid = chosen["primary"]
+    if not shared and taken and sid in taken and taken[sid].get("risk") != risk:
+        shared = f"same restrictions as {taken[sid]['risk']} ({signature}): the same path is the most severe"
     return RiskSelection(risk=risk, simulation_id=sid, severity=float(primary[sid - 1]),
                          acceptance_share=acceptance, admissible=int(admissible.sum()), references=refs,
-                         sensitivity=chosen)
+                         sensitivity=chosen, shared_with=shared)
 
 
 def unconditional_features(levels_change: np.ndarray, peaks: np.ndarray) -> np.ndarray:
