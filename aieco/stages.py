@@ -398,6 +398,22 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
             "claim_ids": [t.claim_id for t in tests]}
 
 
+def timed_restrictions(ctx: StageContext, restrictions: list[Restriction]) -> list[dict[str, Any]]:
+    """Restriction payloads with ``years``: the horizon years their supporting relations time."""
+    from aieco.models import macro
+    from aieco.scenario.selection import evidence_years
+
+    req = request_of(ctx)
+    years = [str(y) for y in range(req.years[0], req.years[1] + 1)]
+    out = []
+    for payload, r in zip(macro.restriction_payload(restrictions), restrictions, strict=True):
+        ids = list(r.supporting_relation_ids)
+        phrases = [rel.horizon for rel in ctx.store.find(Relation, relation_id=ids)] if ids else []
+        payload["years"] = list(evidence_years(phrases, years))
+        out.append(payload)
+    return out
+
+
 def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], dict[str, Any]]:
     from aieco.models import macro
 
@@ -412,7 +428,7 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
             ctx.stop(f"no quarterly observed values in the workspace for {', '.join(missing)}; "
                      f"load the data before the analysis")
         digest = sha256_hex(observations.to_csv(index=False))
-        return {"observations": observations, "restrictions": macro.restriction_payload(restrictions),
+        return {"observations": observations, "restrictions": timed_restrictions(ctx, restrictions),
                 "cutoff": req.cutoff.isoformat(), "vintage_policy": req.vintage_policy,
                 "taken": macro.taken_selections(ctx.store, digest, req.seed(ctx.extra.get("repetition", 1)),
                                                 get_settings().scenario.var_draws)}

@@ -64,12 +64,26 @@ def test_range_failure_excludes_a_path_but_not_the_acceptance_share():
     assert chosen.simulation_id == 3 and chosen.acceptance_share == 0.4 and chosen.admissible == 1
 
 
-def test_a_restriction_must_hold_in_every_year_not_only_on_the_mean():
+def test_a_restriction_must_hold_in_every_year_the_evidence_times():
     annual = annual_with_means([-1, -1, 1, 1], [9, 9, 9, 9])
     annual[0, :, 0] = [-2.0, -2.0, 1.0]  # mean −1 but growth positive in the third year
-    rs = RESTRICTIONS[:1]
-    chosen = sel.select_for_risk("trade", annual, VARS, rs, {})
+    untimed = sel.select_for_risk("trade", annual, VARS, RESTRICTIONS[:1], {})
+    assert untimed.simulation_id == 1 and untimed.acceptance_share == 0.5  # the mean alone: draw 1 is worst
+    every = [dict(RESTRICTIONS[0], aggregation="every_year")]
+    chosen = sel.select_for_risk("trade", annual, VARS, every, {})
     assert chosen.simulation_id == 2 and chosen.acceptance_share == 0.25
+    # timed to the first two years only (evidence 'within two years'): draw 1 holds there
+    timed = [dict(RESTRICTIONS[0], years=["2025", "2026"])]
+    assert sel.select_for_risk("trade", annual, VARS, timed, {}, years=["2025", "2026", "2027"]).simulation_id == 1
+
+
+@pytest.mark.parametrize(("phrases", "expected"), [
+    ([None, None], ()), (["on impact"], ("2025",)), (["in the short term", None], ("2025",)),
+    (["within two years"], ("2025", "2026")), (["over the next three years"], ("2025", "2026", "2027")),
+    (["in the medium term", "on impact"], ("2025", "2026", "2027")), (["within four quarters"], ("2025",)),
+])
+def test_evidence_years_from_relation_horizons(phrases, expected):
+    assert sel.evidence_years(phrases, ["2025", "2026", "2027"]) == expected
 
 
 def test_two_risks_with_different_restrictions_get_different_paths_or_say_why():

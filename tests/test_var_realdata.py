@@ -16,14 +16,18 @@ from aieco.records import RunStatus
 from aieco.sources.series import period_end
 
 CUTOFF = "2024-12-31"
+# as if the evidence timed every restriction to every horizon year (the strictest reading)
+EVERY = {"aggregation": "every_year"}
 RISKS = {
-    "trade_fragmentation": [{"variable": "real_gdp", "direction": -1, "priority": 1, "reference": "zero"},
+    "trade_fragmentation": [{"variable": "real_gdp", "direction": -1, "priority": 1, "reference": "zero", **EVERY},
                             {"variable": "unemployment", "direction": 1, "priority": 2,
-                             "reference": "last_observed"}],
-    "property_correction": [{"variable": "house_prices", "direction": -1, "priority": 1, "reference": "zero"}],
-    "market_illiquidity": [{"variable": "equity_prices", "direction": -1, "priority": 1, "reference": "zero"},
+                             "reference": "last_observed", **EVERY}],
+    "property_correction": [{"variable": "house_prices", "direction": -1, "priority": 1, "reference": "zero",
+                             **EVERY}],
+    "market_illiquidity": [{"variable": "equity_prices", "direction": -1, "priority": 1, "reference": "zero",
+                            **EVERY},
                            {"variable": "long_term_rate", "direction": 1, "priority": 2,
-                            "reference": "last_observed"}],
+                            "reference": "last_observed", **EVERY}],
 }
 
 
@@ -108,7 +112,7 @@ def test_real_analysis_at_end_2024_is_plausible_and_the_risks_select_distinct_pa
         sel, dev = t["selected_path"], t["selected_deviation"]
         for r in RISKS[risk]:
             v, direction = r["variable"], r["direction"]
-            assert (direction * dev.loc[v] > 0).all(), (risk, v)  # adverse to the median every year
+            assert direction * dev.loc[v].mean() > 0, (risk, v)  # adverse to the median over the horizon
             ref = 0.0 if r["reference"] == "zero" else None
             if ref is not None:
                 assert (direction * (sel[v] - ref) > 0).all(), (risk, v)  # the restriction holds every year

@@ -181,7 +181,7 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
                            reason="implausible unconditional median path: " + "; ".join(plausible["failures"]))
     try:
         chosen = selection.select_for_risk(request.risk, annual, VARIABLES, inputs["restrictions"], last_obs,
-                                           range_ok, taken=taken_ids(inputs.get("taken")))
+                                           range_ok, taken=taken_ids(inputs.get("taken")), years=years)
     except StageStopped as stop:
         diagnostics["acceptance_share"] = None
         return ModelResult(status=RunStatus.stopped, tables=tables, points=distribution, diagnostics=diagnostics,
