@@ -24,8 +24,9 @@ equity_prices      ECB EURO STOXX 50 monthly average            —
 All values are labelled jurisdiction ``EA``: the back-casts cover the euro area of 19
 members (FRED EA19), the recent ECB series the 20 (``I9``); the splice adjustment absorbs
 the level difference over their overlap. Splices use eligible values only (selected at
-the cutoff first), so nothing released after the cutoff shapes an adjustment. A spliced quarter keeps the latest release date and the
-weakest release rule (lag < file < vintage) of the values it is built from.
+the cutoff first), so nothing released after the cutoff shapes an adjustment. A spliced
+quarter keeps the latest release date and the weakest release rule (lag < file <
+vintage) of the values it is built from.
 """
 
 from __future__ import annotations
