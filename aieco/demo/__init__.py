@@ -22,8 +22,13 @@ CORPUS_DIR = "demo_corpus"
 Step = Callable[[str], None]
 
 
-def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> dict[str, Any]:
-    """Corpus → ingest → graph (G0) → macro observations, in ``workspace``; returns the counts."""
+def build_demo(workspace: str | Path | Store, progress: Step | None = None, *,
+               synthetic_macro: bool = True) -> dict[str, Any]:
+    """Corpus → ingest → graph (G0) → macro observations, in ``workspace``; returns the counts.
+
+    ``synthetic_macro=False`` leaves the observations out (load real series with
+    ``aieco data add`` or :func:`aieco.models.realdata.store_real_observations`).
+    """
     from aieco.demo.build import build_demo_sources
     from aieco.evaluation.conditions import build_condition
     from aieco.records import SourceLocation
@@ -42,8 +47,10 @@ def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> d
     say("extracting relations and building the G0 graph")
     # recorded with the passages it read, so graph conditions can be compared on the same passages
     graph = build_condition(store, "G0", store.find(SourceLocation, kind="passage")).model_dump(mode="json")
-    say("loading the synthetic macro dataset")
-    observations = load_macro_observations(store)
+    observations = 0
+    if synthetic_macro:
+        say("loading the synthetic macro dataset")
+        observations = load_macro_observations(store)
     return {"manifest": str(manifest), "ingest": report.counts, "graph": graph, "observations": observations}
 
 

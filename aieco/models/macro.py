@@ -63,6 +63,7 @@ from aieco.models.var import (
     annual_paths,
     fit_var,
     last_observed_annual,
+    last_observed_years,
     range_failures,
     simulate,
 )
@@ -168,6 +169,7 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
                                    "bounds": {v: list(b) for v, b in RANGE_BOUNDS.items()}}
     last_year, last_obs = last_observed_annual(levels)
     diagnostics["reference_year"] = last_year
+    diagnostics["reference_years"] = last_observed_years(levels)
     years = [str(y) for y in range(cfg.horizon_start, cfg.horizon_end + 1)]
     tables = common_tables(sim, annual, failures, fit, synthetic, years, seed)
     distribution = common_points(tables, years, request.risk)

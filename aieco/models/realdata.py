@@ -41,7 +41,8 @@ import pandas as pd
 
 from aieco.errors import InputError, StageStopped
 from aieco.models.vintages import quarterly_levels, release_rules, select_as_of
-from aieco.sources.series import load_series, observations_frame, quarterly_averages
+from aieco.sources.series import load_series, observations_frame, observed_values, quarterly_averages
+from aieco.store import Store
 
 #: variable → (file under macro/, series-key prefix) in preference order.
 REAL_FILES: dict[str, list[tuple[str, str]]] = {
@@ -75,6 +76,11 @@ def build_real_dataset(shared_data_dir: str | Path) -> pd.DataFrame:
     # EA19 (FRED, back-casts) and EA20 (ECB I9) are joined by the splices: one euro-area label
     frame["jurisdiction"] = "EA"
     return frame
+
+
+def store_real_observations(store: Store, shared_data_dir: str | Path) -> int:
+    """Store :func:`build_real_dataset` as ObservedValue records (provenance real); returns the new rows."""
+    return store.put_many(observed_values(build_real_dataset(shared_data_dir)))
 
 
 @dataclass(frozen=True)

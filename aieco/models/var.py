@@ -438,22 +438,40 @@ def range_failures(annual: np.ndarray) -> tuple[np.ndarray, dict[str, int]]:
 
 
 def last_observed_annual(levels: pd.DataFrame) -> tuple[int, dict[str, float]]:
-    """The last complete observed year and its annual values under the projected definitions.
+    """The last complete observed year of each variable and its annual value under the projected
+    definitions; the year returned is the latest in which all six are complete.
 
     The reference for inflation, unemployment and the long rate (appendix "Scenario
-    Construction and Evaluation") comes from observed, eligible quarters only.
+    Construction and Evaluation") is the variable's last eligible annual observation: with
+    real data the series end in different quarters, so each variable's own last complete
+    year counts (a level variable also needs the preceding year).
     """
+    years = last_observed_years(levels)
+    missing = [v for v in VARIABLES if v not in years]
+    if missing:
+        raise StageStopped(f"no complete observed year (with its preceding year) of {', '.join(missing)} for the "
+                           "reference values", stage="selection")
     lv = levels.copy()
     lv.index = quarter_index(lv.index)
-    complete = lv[list(VARIABLES)].dropna()
-    years = sorted({q.year for q in complete.index
-                    if all(pd.Period(f"{q.year}Q{i}", freq="Q") in complete.index for i in range(1, 5))
-                    and all(pd.Period(f"{q.year - 1}Q{i}", freq="Q") in complete.index for i in range(1, 5))})
-    if not years:
-        raise StageStopped("no complete observed year (with its preceding year) for the reference values",
-                           stage="selection")
-    y = years[-1]
-    quarters = pd.period_range(f"{y - 1}Q1", f"{y}Q4", freq="Q")
-    block = complete.loc[quarters].to_numpy(float)[None, :, :]
-    annual = annual_levels(block, tuple(str(q) for q in quarters), range(y, y + 1))
-    return y, {v: float(a[0, 0]) for v, a in annual.items()}
+    values = {}
+    for v, y in years.items():
+        quarters = pd.period_range(f"{y - 1}Q1", f"{y}Q4", freq="Q")
+        block = lv[list(VARIABLES)].reindex(quarters).ffill().bfill().to_numpy(float)[None, :, :]
+        # only column v is read; the others are filled so the shared aggregation can run
+        annual = annual_levels(block, tuple(str(q) for q in quarters), range(y, y + 1))
+        values[v] = float(annual[v][0, 0])
+    return min(years.values()), values
+
+
+def last_observed_years(levels: pd.DataFrame) -> dict[str, int]:
+    """Variable → its last year with four observed quarters (and four in the preceding year)."""
+    lv = levels.copy()
+    lv.index = quarter_index(lv.index)
+    out = {}
+    for v in VARIABLES:
+        have = set(lv[v].dropna().index)
+        full = [y for y in sorted({q.year for q in have}, reverse=True)
+                if all(pd.Period(f"{yy}Q{i}", freq="Q") in have for yy in (y, y - 1) for i in range(1, 5))]
+        if full:
+            out[v] = full[0]
+    return out
