@@ -255,3 +255,14 @@ def test_frame_round_trip_keeps_rule_and_provenance(shared_data):
     records = load_series(shared_data / "macro" / "fred" / "QXMN628BIS.csv")[:5]
     frame = observations_frame(records)
     assert set(frame["release_rule"]) == {"lag"} and set(frame["provenance"]) == {"real"}
+
+
+def test_ingest_loads_series_entries_of_a_source_manifest(tmp_path, shared_data):
+    manifest = write(tmp_path, "m.toml", f"""
+[[series]]
+path = "{shared_data / 'macro' / 'ecb_portal' / 'inflation.csv'}"
+""")
+    ws = tmp_path / "ws"
+    out = CliRunner().invoke(main, ["-w", str(ws), "--json", "ingest", str(manifest)])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["series"][0]["by_rule"] == {"inflation:lag": 172}
