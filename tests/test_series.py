@@ -211,3 +211,8 @@ def test_realtime_workbook_triangle(shared_data):
     assert vintages["2005q1"] == date(2005, 3, 31)  # only the quarter is stated: its end (rule file)
     q = by_period([r for r in records if r.vintage == "2024q4"])
     assert q["2024Q3"].value == 2832045.6
+
+
+def test_awm_unemployment_share_becomes_percent(shared_data):
+    values = by_period(load_series(shared_data / "macro" / "ecb_awm19up18.csv"), "unemployment")
+    assert values["1995Q1"].value == pytest.approx(10.8713, abs=1e-4)  # URX 0.108713 in the file

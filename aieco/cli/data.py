@@ -65,3 +65,16 @@ def add(state: CliState, files: tuple[Path, ...], manifest: Path | None, variabl
         return "\n".join(lines)
 
     emit(state, [vars(x) for x in loads], human)
+
+
+@data.command("load-real")
+@common
+@pass_state
+def load_real(state: CliState) -> None:
+    """Load the real euro-area series shipped in the package (aieco/data/real, provenance real)."""
+    from aieco.sources.series.pack import PACK, PACK_DIR, load_real_pack
+
+    with state.store() as store:
+        new = load_real_pack(store)
+    emit(state, {"new": new, "files": [f"{e.name}.csv" for e in PACK], "folder": str(PACK_DIR)},
+         lambda r: f"{r['new']} new real values from {len(r['files'])} shipped extracts in {r['folder']}")

@@ -172,7 +172,7 @@ def model_levels(observations: pd.DataFrame, cutoff: date | str | None, variable
             q = q.assign(release_rule=[weakest_of_quarter(series, p) for p in q["reference_period"]])
             mine = pd.concat([mine[mine["frequency"] != "M"], q], ignore_index=True)
         if mine["series_key"].nunique() > 1:
-            mine = prefer_series(v, mine)
+            mine = splice_quarterly(v, mine)
         parts.append(mine)
     quarterly = pd.concat(parts, ignore_index=True) if parts else eligible.iloc[0:0]
     levels = quarterly_levels(quarterly, variables)
@@ -205,11 +205,19 @@ def assemble_monthly(variable: str, monthly: pd.DataFrame) -> pd.DataFrame:
     return series
 
 
-def prefer_series(variable: str, quarterly: pd.DataFrame) -> pd.DataFrame:
-    """Several quarterly series for one variable: keep the one reaching furthest (then the longest)."""
+def splice_quarterly(variable: str, quarterly: pd.DataFrame) -> pd.DataFrame:
+    """Several quarterly series for one variable: the one reaching furthest, with each older series
+    spliced on before it (shifted for rates, scaled for levels, by the mean gap over the overlap)."""
     stats = quarterly.groupby("series_key")["reference_period"].agg(["max", "count"])
-    best = stats.sort_values(["max", "count"], ascending=False).index[0]
-    return quarterly[quarterly["series_key"] == best]
+    order = list(stats.sort_values(["max", "count"], ascending=False).index)
+    out = quarterly[quarterly["series_key"] == order[0]].set_index("reference_period").sort_index()
+    for key in order[1:]:
+        older = quarterly[quarterly["series_key"] == key].set_index("reference_period").sort_index()
+        if older.index.min() >= out.index.min():
+            continue  # adds nothing before the recent series starts
+        out = splice_back(out, older, additive=variable in ("unemployment", "long_term_rate"))
+    out.index.name = "reference_period"
+    return out.reset_index()
 
 
 def overlap_gap(levels: pd.DataFrame) -> float:

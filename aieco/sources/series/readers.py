@@ -49,10 +49,12 @@ CEPREMAP_COLUMNS = {
 AWM_COLUMNS = {
     "YER": ("real_gdp", "EUR mn, chain-linked"),
     "HICP": ("inflation", "index (HICP)"),
-    "URX": ("unemployment", "% of labour force"),
+    "URX": ("unemployment", "% of labour force (URX, a share in the file, × 100)"),
     "LTN": ("long_term_rate", "% p.a."),
     "STN": ("short_term_rate", "% p.a."),
 }
+#: Columns a provider states as shares (0.0857) where the vocabulary variable is in % (8.57).
+SHARE_COLUMNS = frozenset({"URX"})
 #: Bank of England workbook column header → (variable, unit)
 BOE_EURO_AREA = {
     "Euro area real GDP": ("real_gdp", "index 2024Q4=100"),
@@ -352,6 +354,8 @@ def load_wide_quarterly(path: Path, meta: Meta, release_date: date | None, colum
             if value is None:
                 continue
             variable, unit = columns[col]
+            if col in SHARE_COLUMNS:
+                value = 100.0 * value  # the file states a share of the labour force; the vocabulary uses %
             out.append(meta.make(n, col, variable=variable, value=value, unit=unit, frequency="Q", jurisdiction="EA",
                                  reference_period=period, release_date=release_date, vintage=vintage,
                                  series_key=f"{provider}.{col}"))
