@@ -101,6 +101,9 @@ def test_real_analysis_at_end_2024_is_plausible_and_the_risks_select_distinct_pa
     assert d["vintage_policy"] == "approximate" and d["pandemic"] == "dummies" and d["endpoint"] == "2023Q2"
     assert d["plausibility"]["passed"] and d["stability"]["stable"]
     tables = store.get_tables(first.output_digest)
+    rules = tables["release_rules"]
+    assert rules.loc["real_gdp", "release_rules"] == "vintage" and rules.loc["equity_prices", "release_rules"] == "lag"
+    assert set(rules["vintage_policy"]) == {"approximate"} and rules.loc["long_term_rate", "last_usable"] == "2023Q2"
     median = tables["median_path"]
     lo, hi = PLAUSIBILITY["bands"]["real_gdp"]
     assert ((median.loc["real_gdp"] >= lo) & (median.loc["real_gdp"] <= hi)).all()

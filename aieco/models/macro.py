@@ -27,6 +27,7 @@ table                       layout
 ``median_path``             rows variables, columns years: the unconditional median annual
                             path over all draws
 ``selected_deviation``      rows variables, columns years: selected path − median path (pp)
+``release_rules``           rows variables: vintage_policy, series, release_rules, last_usable
 ``selected_quarterly_deviation``  rows quarters: selected levels vs the quarterly median (% for
                             GDP, HICP, equity and house prices; pp for rates)
 ==========================  ===========================================================
@@ -172,6 +173,7 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     diagnostics["reference_years"] = last_observed_years(levels)
     years = [str(y) for y in range(cfg.horizon_start, cfg.horizon_end + 1)]
     tables = common_tables(sim, annual, failures, fit, synthetic, years, seed)
+    tables["release_rules"] = release_rules_table(built, policy)
     distribution = common_points(tables, years, request.risk)
     median = np.median(annual, axis=0)
     # rows variables, columns years (shaped unlike the selected path, as marginal_percentiles)
@@ -214,6 +216,19 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
               for y in years for v in VARIABLES]
     return ModelResult(status=RunStatus.completed, tables=tables, points=points + distribution,
                        diagnostics=diagnostics)
+
+
+def release_rules_table(built: Any, policy: str | None) -> pd.DataFrame:
+    """Rows variables: the vintage policy, the provider series and release rules used, the last usable quarter
+    (what a report states next to the data it rests on)."""
+    rows = {}
+    for v in VARIABLES:
+        series = built.rules.get(v, {})
+        rows[v] = {"vintage_policy": policy or "as given",
+                   "series": "; ".join(sorted(series)),
+                   "release_rules": ", ".join(sorted({r for rules in series.values() for r in rules})),
+                   "last_usable": built.last_usable.get(v, "")}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def plausibility(median: np.ndarray, years: Sequence[str], levels: pd.DataFrame) -> dict[str, Any]:
