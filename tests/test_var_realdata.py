@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -138,3 +139,19 @@ def test_selected_paths_are_economically_coherent(store, real):
     assert sel["real_gdp"].min() > -15 and sel["unemployment"].max() < 20
     frame = pd.concat({"median": t["median_path"].T, "selected": sel}, axis=1)
     assert np.isfinite(frame.to_numpy()).all()
+
+
+def test_request_vintage_policy_field(tmp_path):
+    from aieco.demo import DEMO_REQUEST
+    from aieco.errors import InputError
+    from aieco.request import load_request
+
+    text = Path(DEMO_REQUEST).read_text(encoding="utf-8")
+    assert load_request(DEMO_REQUEST).vintage_policy == "strict"  # true vintages unless the request asks
+    good = tmp_path / "r.toml"
+    good.write_text(text.replace("cutoff = 2024-12-31", 'cutoff = 2024-12-31\nvintage_policy = "approximate"'))
+    assert load_request(good).vintage_policy == "approximate"
+    bad = tmp_path / "b.toml"
+    bad.write_text(text.replace("cutoff = 2024-12-31", 'cutoff = 2024-12-31\nvintage_policy = "loose"'))
+    with pytest.raises(InputError, match="vintage_policy"):
+        load_request(bad)
