@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from aieco.demo import DEMO_REQUEST, build_demo
+from aieco.demo import DEMO_REQUEST, REAL_REQUEST, build_demo
 from aieco.models.macro import MODEL_ID, workspace_observations
 from aieco.models.realdata import store_real_observations
 from aieco.pipeline import analyze
@@ -25,7 +25,7 @@ def real_ws(tmp_path_factory):
         pytest.skip(f"shared data folder {shared} is absent")
     ws = tmp_path_factory.mktemp("real") / "ws"
     with Store(ws) as store:
-        build_demo(store, synthetic_macro=False)
+        build_demo(store, macro="none")
         store_real_observations(store, shared)
     return ws
 
@@ -72,3 +72,17 @@ def test_no_workspace_value_released_after_the_cutoff_reaches_the_model(real_ws)
     for d, p in zip(used["release_date"], used["reference_period"], strict=True):
         released = d if isinstance(d, date) else date.fromisoformat(str(d))
         assert period_end(p, "Q") < released <= cutoff
+
+
+def test_the_shipped_real_series_run_the_real_request_end_to_end(tmp_path):
+    """What a fresh clone has: the illustrative corpus with the real series shipped in the package."""
+    with Store(tmp_path / "ws") as store:
+        build_demo(store, macro="real")
+        assert {v.provenance.value for v in store.find(ObservedValue)} == {"real"}
+        request = load_request(REAL_REQUEST)
+        assert request.vintage_policy == "approximate"
+        outcome = analyze(store, request)
+        runs = macro_runs(store, outcome)
+        assert runs and any(r.status is RunStatus.completed for r in runs), [(r.status, r.reason) for r in runs]
+        for r in runs:
+            assert r.diagnostics["plausibility"]["passed"] and r.diagnostics["data"] == "observed"

@@ -17,17 +17,20 @@ from aieco.store import Store
 
 REQUESTS = Path(__file__).parent / "requests"
 DEMO_REQUEST = REQUESTS / "euro_area_risks.toml"
+REAL_REQUEST = REQUESTS / "euro_area_risks_real.toml"  # the same risks on the real series (vintage policy approximate)
 CORPUS_DIR = "demo_corpus"
 
 Step = Callable[[str], None]
 
 
 def build_demo(workspace: str | Path | Store, progress: Step | None = None, *,
-               synthetic_macro: bool = True) -> dict[str, Any]:
+               macro: str = "synthetic") -> dict[str, Any]:
     """Corpus → ingest → graph (G0) → macro observations, in ``workspace``; returns the counts.
 
-    ``synthetic_macro=False`` leaves the observations out (load real series with
-    ``aieco data add`` or :func:`aieco.models.realdata.store_real_observations`).
+    ``macro``: ``synthetic`` (the shipped synthetic dataset), ``real`` (the real euro-area
+    extracts shipped in ``aieco/data/real``, provenance real; analyse them with
+    ``REAL_REQUEST``, whose vintage policy is approximate) or ``none`` (load series with
+    ``aieco data add``).
     """
     from aieco.demo.build import build_demo_sources
     from aieco.evaluation.conditions import build_condition
@@ -48,9 +51,19 @@ def build_demo(workspace: str | Path | Store, progress: Step | None = None, *,
     # recorded with the passages it read, so graph conditions can be compared on the same passages
     graph = build_condition(store, "G0", store.find(SourceLocation, kind="passage")).model_dump(mode="json")
     observations = 0
-    if synthetic_macro:
+    if macro == "synthetic":
         say("loading the synthetic macro dataset")
         observations = load_macro_observations(store)
+    elif macro == "real":
+        from aieco.sources.series.pack import load_real_pack
+
+        say("loading the real euro-area series shipped in aieco/data/real")
+        observations = load_real_pack(store)
+    elif macro != "none":
+        from aieco.errors import InputError
+
+        raise InputError(f"macro data {macro!r} is not one of synthetic, real, none", where="build_demo",
+                         fix="pass macro='synthetic', 'real' or 'none'")
     return {"manifest": str(manifest), "ingest": report.counts, "graph": graph, "observations": observations}
 
 
