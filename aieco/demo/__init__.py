@@ -75,9 +75,11 @@ def load_macro_observations(store: Store) -> int:
     return store_observations(store, load_demo_observations())
 
 
-def run_demo(store: Store, *, backend: str = "offline", progress: Any = None) -> Any:
-    """Run the demo request; market illiquidity stops before any model call, as in the paper."""
+def run_demo(store: Store, *, backend: str = "offline", progress: Any = None, macro: str = "synthetic") -> Any:
+    """Run the demo request (``REAL_REQUEST`` for real series); market illiquidity stops before any
+    model call, as in the paper."""
     from aieco.pipeline import analyze
     from aieco.request import load_request
 
-    return analyze(store, load_request(DEMO_REQUEST), backend=backend, progress=progress)
+    request = REAL_REQUEST if macro == "real" else DEMO_REQUEST
+    return analyze(store, load_request(request), backend=backend, progress=progress)
