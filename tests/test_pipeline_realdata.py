@@ -6,10 +6,10 @@ from datetime import date
 
 import pytest
 
+from aieco.analysis.pipeline import analyze
 from aieco.demo import DEMO_REQUEST, REAL_REQUEST, build_demo
 from aieco.models.macro import MODEL_ID, workspace_observations
 from aieco.models.realdata import store_real_observations
-from aieco.pipeline import analyze
 from aieco.records import ModelRun, ObservedValue, RunStatus
 from aieco.request import load_request
 from aieco.sources.series import period_end

@@ -9,10 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from aieco.cli import main
-from aieco.models.macro import MODEL_ID, run_macro_scenario, workspace_observations
+from aieco.models.macro import MODEL_ID, workspace_observations
 from aieco.records import ObservedValue, RunStatus
 from aieco.sources.series.pack import PACK, PACK_DIR, build_real_pack, load_real_pack, pack_observations
 from aieco.store import open_store
+from tests.macro_helpers import run_macro_scenario
 
 
 def test_every_extract_has_a_provenance_file_and_no_forbidden_source():

@@ -9,12 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from aieco.models.macro import MODEL_ID, PLAUSIBILITY, run_macro_scenario
+from aieco.models.macro import MODEL_ID, PLAUSIBILITY
 from aieco.models.realdata import build_real_dataset, model_levels
 from aieco.models.var import VARIABLES, fit_var
 from aieco.models.vintages import select_as_of
 from aieco.records import RunStatus
 from aieco.sources.series import period_end
+from tests.macro_helpers import run_macro_scenario
 
 CUTOFF = "2024-12-31"
 # as if the evidence timed every restriction to every horizon year (the strictest reading)

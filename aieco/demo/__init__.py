@@ -25,12 +25,12 @@ Step = Callable[[str], None]
 
 def build_demo(workspace: str | Path | Store, progress: Step | None = None, *,
                macro: str = "synthetic") -> dict[str, Any]:
-    """Corpus → ingest → graph (G0) → macro observations, in ``workspace``; returns the counts.
+    """Corpus → ingest → graph (G0) → macro observations → bank data, in ``workspace``; returns the counts.
 
     ``macro``: ``synthetic`` (the shipped synthetic dataset), ``real`` (the real euro-area
     extracts shipped in ``aieco/data/real``, provenance real; analyse them with
     ``REAL_REQUEST``, whose vintage policy is approximate) or ``none`` (load series with
-    ``aieco data add``).
+    ``aieco data add``). The bank data are the synthetic demo tables in every case.
     """
     from aieco.demo.build import build_demo_sources
     from aieco.evaluation.conditions import build_condition
@@ -64,7 +64,10 @@ def build_demo(workspace: str | Path | Store, progress: Step | None = None, *,
 
         raise InputError(f"macro data {macro!r} is not one of synthetic, real, none", where="build_demo",
                          fix="pass macro='synthetic', 'real' or 'none'")
-    return {"manifest": str(manifest), "ingest": report.counts, "graph": graph, "observations": observations}
+    say("loading the synthetic bank panel, country histories and validation exercise")
+    bank = load_bank_data(store)
+    return {"manifest": str(manifest), "ingest": report.counts, "graph": graph, "observations": observations,
+            "bank_values": bank}
 
 
 def load_macro_observations(store: Store) -> int:
@@ -72,13 +75,20 @@ def load_macro_observations(store: Store) -> int:
     from aieco.demo.macro import load_demo_observations
     from aieco.models.macro import store_observations
 
-    return store_observations(store, load_demo_observations())
+    return store_observations(store, load_demo_observations().assign(provenance="synthetic"))
+
+
+def load_bank_data(store: Store) -> int:
+    """Store the synthetic demo bank tables as ObservedValues (provenance synthetic); how many were new."""
+    from aieco.demo.bank import demo_bank_records
+
+    return store.put_many(demo_bank_records())
 
 
 def run_demo(store: Store, *, backend: str = "offline", progress: Any = None, macro: str = "synthetic") -> Any:
     """Run the demo request (``REAL_REQUEST`` for real series); market illiquidity stops before any
     model call, as in the paper."""
-    from aieco.pipeline import analyze
+    from aieco.analysis.pipeline import analyze
     from aieco.request import load_request
 
     request = REAL_REQUEST if macro == "real" else DEMO_REQUEST

@@ -37,6 +37,7 @@ from functools import lru_cache
 
 import pandas as pd
 
+from aieco.asof import AsOf
 from aieco.errors import InputError, StageStopped
 
 REQUIRED_COLUMNS = ("variable", "reference_period", "value", "release_date", "jurisdiction")
@@ -97,7 +98,7 @@ def check_geography(observations: pd.DataFrame) -> None:
                          fix="keep one geographic membership per variable (register the others as separate variables)")
 
 
-def select_as_of(observations: pd.DataFrame, cutoff: date | str,
+def select_as_of(observations: pd.DataFrame, cutoff: AsOf | date | str,
                  required: Sequence[str] = (), policy: str | None = None) -> pd.DataFrame:
     """The eligible observations at ``cutoff``: per series and period, the latest release ≤ cutoff
     that falls after the end of its reference period.
@@ -105,7 +106,7 @@ def select_as_of(observations: pd.DataFrame, cutoff: date | str,
     Parameters
     ----------
     observations : DataFrame (long format, see module docstring)
-    cutoff : date or ISO text
+    cutoff : the request's AsOf, a date or ISO text (the release rule is ``AsOf.released``)
     required : variables that must have at least one eligible value
     policy : 'strict', 'approximate' or None (every release rule; callers that already
         chose their inputs)
@@ -123,7 +124,8 @@ def select_as_of(observations: pd.DataFrame, cutoff: date | str,
         A required variable has no release on or before the cutoff (no fallback to later data).
     """
     check_columns(observations)
-    cutoff = _as_date(cutoff)
+    rule = cutoff if isinstance(cutoff, AsOf) else AsOf(cutoff=_as_date(cutoff))
+    cutoff = rule.cutoff
     frame = observations.copy()
     if "series_key" not in frame.columns:
         frame["series_key"] = ""
@@ -146,7 +148,7 @@ def select_as_of(observations: pd.DataFrame, cutoff: date | str,
                              index=frame.index, dtype=bool)
     allowed = frame["release_rule"].isin(POLICY_RULES[policy]) if policy else pd.Series(True, frame.index)
     known = released.notna() & after_period & allowed
-    eligible = frame[known & released.map(lambda d: d is not None and d <= cutoff)]
+    eligible = frame[known & released.map(rule.released)]
     eligible = eligible.sort_values(["variable", "series_key", "reference_period", "release_date"])
     latest = eligible.groupby(["variable", "series_key", "reference_period"], sort=True).tail(1)
     for v in required:
@@ -154,7 +156,7 @@ def select_as_of(observations: pd.DataFrame, cutoff: date | str,
             later = frame[(frame["variable"] == v) & known]
             mine = frame[frame["variable"] == v]
             if policy == "strict" and not (mine["release_rule"].isin(POLICY_RULES["strict"])
-                                           & (mine["release_date"].map(lambda d: d is not None and d <= cutoff))).any():
+                                           & mine["release_date"].map(rule.released)).any():
                 rules = sorted(set(mine["release_rule"].dropna())) or ["none"]
                 raise StageStopped(f"strict vintage policy: {v} has no true vintage (rule vintage or file) released "
                                    f"on or before {cutoff} (its values carry release rule(s) {', '.join(rules)}); "
