@@ -19,6 +19,7 @@ SECTIONS: dict[str, str] = {
     "sources": "aieco.benchmarks.sources",
     "bank": "aieco.benchmarks.bank",
     "var": "aieco.benchmarks.var",
+    "data": "aieco.benchmarks.data",
     "pipeline": "aieco.benchmarks.pipeline",
     "dashboard": "aieco.benchmarks.dashboard",
     "reporting": "aieco.benchmarks.reporting",
