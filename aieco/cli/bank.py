@@ -56,20 +56,21 @@ def bank_run(state: CliState, macro_run: str | None, annual_csv: Path | None, ri
 @click.option("--eba", "eba_csv", type=click.Path(exists=True, path_type=Path),
               help="EBA stress-test CSV (e.g. eba_2016_stress_test_TR_OTH.csv): validate simple comparators "
                    "against the official adverse depletion.")
+@click.option("--encoding", default=None, help="Text encoding of the --eba CSV (default: detected).")
 @click.option("--analysis", "analysis_id", default="bank-validation", show_default=True)
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--paths", default=None, type=int, help="Paths per bank for the demo validation.")
 @click.option("--reps", default=None, type=int, help="Country-cluster bootstrap replications.")
 @common
 @pass_state
-def bank_validate(state: CliState, eba_csv: Path | None, analysis_id: str, seed: int, paths: int | None,
-                  reps: int | None) -> None:
+def bank_validate(state: CliState, eba_csv: Path | None, encoding: str | None, analysis_id: str, seed: int,
+                  paths: int | None, reps: int | None) -> None:
     """Store validation gates: the EBA comparators (--eba) or both models on the synthetic demo."""
     from aieco.models.bank.spec import demo_validation_inputs, run_bank_validation, run_eba_validation
 
     with state.store() as store:
         if eba_csv:
-            gates = run_eba_validation(store, str(eba_csv), seed=seed, reps=reps)
+            gates = run_eba_validation(store, str(eba_csv), seed=seed, reps=reps, encoding=encoding)
         else:
             official, scenario = demo_validation_inputs()
             _, gates = run_bank_validation(store, analysis_id, official, scenario, seed, paths, bootstrap_reps=reps)

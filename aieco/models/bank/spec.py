@@ -481,7 +481,8 @@ def demo_validation_inputs() -> tuple[pd.DataFrame, pd.DataFrame]:
     return official, scenario
 
 
-def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None = None) -> list[ValidationGate]:
+def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None = None,
+                       encoding: str | None = None) -> list[ValidationGate]:
     """Validate the simple comparators of :func:`eba_comparators` against official EBA adverse depletion.
 
     Each comparator's per-bank validation table is stored as an artifact (digest named in the
@@ -492,7 +493,7 @@ def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None =
     from aieco.models.bank.eba import eba_bank_outcomes, eba_comparators, load_eba_csv
 
     s = get_settings().bank
-    outcomes = eba_bank_outcomes(load_eba_csv(Path(path)))
+    outcomes = eba_bank_outcomes(load_eba_csv(Path(path), encoding=encoding))
     official = outcomes.reset_index()[["bank_id", "official_depletion"]]
     thresholds = Thresholds(s.mae_max, s.spearman_min, s.coverage_min)
     gates = []

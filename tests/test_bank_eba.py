@@ -1,0 +1,191 @@
+"""EBA readers: encodings, dictionaries, items resolved by label, ObservedValues, the bundled extracts."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aieco.cli import main
+from aieco.errors import InputError
+from aieco.models.bank.eba import eba_bank_outcomes, load_eba_csv, observed_values
+from aieco.models.bank.eba_extract import bundled_exercises
+from aieco.models.bank.eba_items import (
+    CORE_CONCEPTS,
+    DictionaryItem,
+    EbaDictionary,
+    concept,
+    decode_text,
+    read_dictionary,
+)
+from aieco.records import Provenance, ReleaseRule
+
+HEADER = "LEI_code,Country_code,Bank_name,Period,Item,Scenario,Amount\n"
+
+
+def _mini_exercise(tmp_path, *, name="Banco Comercial Português", encoding="latin-1", codes=(11, 12, 13)):
+    """A tiny stress-test file with its own dictionary (codes chosen freely) and scenario lookup."""
+    cap, rea, ratio = codes
+    folder = tmp_path / "ex"
+    folder.mkdir(exist_ok=True)
+    pd.DataFrame({"Collection": ["STX"] * 3, "Item": [cap, rea, ratio], "Template": ["TRA_CAP"] * 3,
+                  "Label": ["COMMON EQUITY TIER 1 CAPITAL (net of deductions and after applying transitional "
+                            "adjustments)", "TOTAL RISK EXPOSURE AMOUNT",
+                            "Common Equity Tier 1 Capital ratio (transitional)"]}).to_csv(
+        folder / "x_data_dictionary.csv", index=False)
+    (folder / "x_lookup_scenarios.csv").write_text("Scenario,Label\n1,Actual figures\n2,Baseline scenario\n"
+                                                   "3,Adverse scenario\n")
+    rows = []
+    for lei, c0 in (("LEIA", 10.0), ("LEIB", 20.0)):
+        rows += [f"{lei},PT,{name},202012,{cap},1,{c0}", f"{lei},PT,{name},202012,{rea},1,100",
+                 f"{lei},PT,{name},202012,{ratio},1,{c0 / 100}"]
+        for sc, c1 in ((2, c0 + 1), (3, c0 - 4)):
+            rows += [f"{lei},PT,{name},202112,{cap},{sc},{c1}", f"{lei},PT,{name},202112,{rea},{sc},100",
+                     f"{lei},PT,{name},202112,{ratio},{sc},{c1 / 100}"]
+    path = folder / "st.csv"
+    path.write_bytes((HEADER + "\n".join(rows) + "\n").encode(encoding))
+    return path
+
+
+def test_detects_latin1_and_reads_accents(tmp_path):
+    data = load_eba_csv(_mini_exercise(tmp_path))
+    assert data.attrs["encoding"] in ("latin-1", "iso8859-1", "cp1252")
+    assert set(data["bank_name"]) == {"Banco Comercial Português"}
+
+
+def test_declared_utf8_on_latin1_file_is_input_error(tmp_path):
+    path = _mini_exercise(tmp_path)
+    with pytest.raises(InputError, match=r"not valid utf-8: byte 0xea"):
+        load_eba_csv(path, encoding="utf-8")
+
+
+def test_declared_latin1_on_utf8_file_is_input_error(tmp_path):
+    path = _mini_exercise(tmp_path, encoding="utf-8")
+    with pytest.raises(InputError, match="declared latin-1 but is UTF-8"):
+        load_eba_csv(path, encoding="latin-1")
+    with pytest.raises(InputError, match="unknown text encoding"):
+        load_eba_csv(path, encoding="no-such-codec")
+
+
+def test_utf16_declared_wrongly_gives_garbled_header_error(tmp_path):
+    path = _mini_exercise(tmp_path, name="Plain Bank", encoding="utf-8")
+    with pytest.raises(InputError):
+        load_eba_csv(path, encoding="utf-16-le")
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x24F), min_size=1, max_size=40))
+@settings(max_examples=60, deadline=None)
+def test_detection_round_trip(text):
+    for enc in ("utf-8", "utf-8-sig"):
+        decoded, _ = decode_text(text.encode(enc), name="x")
+        assert decoded.lstrip("\ufeff") == text
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return
+    decoded, used = decode_text(raw, name="x")
+    if used == "latin-1":
+        assert decoded == text
+
+
+def test_cli_wrong_encoding_is_json_error_not_traceback(tmp_path):
+    path = _mini_exercise(tmp_path)
+    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--eba", str(path),
+                                    "--encoding", "utf-8", "--json"])
+    assert out.exit_code != 0
+    body = json.loads(out.stdout)
+    assert body["error"] == "InputError" and "not valid utf-8" in body["detail"]
+    assert "Traceback" not in out.output
+
+
+@given(st.lists(st.integers(1, 10**7), min_size=3, max_size=3, unique=True))
+@settings(max_examples=15, deadline=None)
+def test_items_resolved_by_label_whatever_the_codes(tmp_path_factory, codes):
+    path = _mini_exercise(tmp_path_factory.mktemp("codes"), codes=tuple(codes))
+    out = eba_bank_outcomes(load_eba_csv(path))
+    assert out.loc["LEIA", "start_ratio"] == pytest.approx(10.0)
+    assert out.loc["LEIA", "adverse_ratio_2021"] == pytest.approx(6.0)
+    assert out.loc["LEIB", "official_depletion"] == pytest.approx(4.0)
+    assert out.loc["LEIB", "baseline_depletion"] == pytest.approx(-1.0)
+
+
+def test_ambiguous_or_missing_label_is_input_error():
+    two = EbaDictionary("d", "X", {1: DictionaryItem(1, "Net interest income", "TRA_P&L"),
+                                   2: DictionaryItem(2, "Net interest  income ", "TRA_P&L")})
+    with pytest.raises(InputError, match="matches 2 items"):
+        two.resolve(concept("net_interest_income"))
+    none = EbaDictionary("d", "X", {1: DictionaryItem(1, "Net interest income", "TRA_SUM")})
+    with pytest.raises(InputError, match="no item labelled like net_interest_income"):
+        none.resolve(concept("net_interest_income"))  # the summary template is not the P&L
+
+
+def test_dictionary_bad_file(tmp_path):
+    bad = tmp_path / "d.csv"
+    bad.write_text("a,b\n1,2\n")
+    with pytest.raises(InputError, match="not an EBA data dictionary"):
+        read_dictionary(bad)
+    with pytest.raises(InputError, match="does not exist"):
+        read_dictionary(tmp_path / "none.xlsx")
+
+
+def test_three_published_dictionaries_resolve_the_items(shared_data):
+    banks = shared_data / "banks"
+    expected = {  # label-resolved codes, read off each dictionary
+        "eba_2016_data_dictionary.xlsx": {"cet1_capital": [1690802], "cet1_ratio": [1690847],
+                                          "net_interest_income": [1690701], "operating_expenses": [1690711]},
+        "eba_2021_stress_test/Data_Dictionary.xlsx": {"cet1_capital": [213702], "cet1_ratio": [213761],
+                                                      "net_interest_income": [213601], "profit": [213615]},
+        "eba_transparency_SDD.xlsx": {"cet1_capital": [2420102], "total_risk_exposure_amount": [2420138],
+                                      "net_interest_income": [2420301, 2420304],
+                                      "operating_expenses": [2420317, 2420318]},
+    }
+    for rel, want in expected.items():
+        book = read_dictionary(banks / rel)
+        got = book.resolve_all(CORE_CONCEPTS)
+        assert set(got) == set(CORE_CONCEPTS)
+        for name, codes in want.items():
+            assert [t.code for t in got[name]] == codes, (rel, name)
+    sdd = read_dictionary(banks / "eba_transparency_SDD.xlsx")
+    assert [t.sign for t in sdd.resolve(concept("net_interest_income"))] == [1, -1]
+    assert sdd.current(1620102) == 2420102
+
+
+def test_real_2021_file_detected_and_observed_values(shared_data):
+    data = load_eba_csv(shared_data / "banks" / "eba_2021_stress_test" / "TRA_OTH.csv")
+    assert data.attrs["encoding"] == "cp1252"  # Latin-1 plus 0x97 (em dash) in a bank name
+    assert any("—" in n for n in data["bank_name"].unique())
+    values = observed_values(data)
+    assert {v.variable for v in values} == set(CORE_CONCEPTS)
+    v = next(v for v in values if v.variable == "cet1_ratio" and v.entity == "9ZHRYM6F437SQJ6OUG95"
+             and v.scenario == "adverse" and v.reference_period == "2023")
+    assert v.value == pytest.approx(0.090295, abs=1e-6)
+    assert v.provenance == Provenance.real and v.release_rule == ReleaseRule.file
+    assert str(v.release_date) == "2021-07-29"
+    file, line = v.location_id.split(":")
+    raw = (shared_data / "banks" / "eba_2021_stress_test" / "TRA_OTH.csv").read_bytes().decode("cp1252")
+    cells = raw.splitlines()[int(line) - 1].split(",")
+    assert file == "TRA_OTH.csv" and cells[1] == v.entity and float(cells[-1]) == pytest.approx(v.value)
+    assert v.series_key == "ST2021:" + cells[4]
+
+
+@pytest.mark.parametrize("name,full", [("st2016", "eba_2016_stress_test_TR_OTH.csv"),
+                                       ("st2021", "eba_2021_stress_test/TRA_OTH.csv")])
+def test_bundled_extract_equals_the_published_file(shared_data, name, full):
+    a = eba_bank_outcomes(load_eba_csv(bundled_exercises()[name]))
+    b = eba_bank_outcomes(load_eba_csv(shared_data / "banks" / full))
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) in (50, 51)
+
+
+def test_bundled_extracts_without_shared_data():
+    ex = bundled_exercises()
+    assert set(ex) == {"st2016", "st2021"}
+    for path in ex.values():
+        data = load_eba_csv(path)
+        assert data.attrs["release_date"] is not None
+        out = eba_bank_outcomes(data)
+        assert (out["official_depletion"] > -5).all() and out["start_ratio"].between(5, 50).all()
