@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -189,3 +190,75 @@ def test_bundled_extracts_without_shared_data():
         assert data.attrs["release_date"] is not None
         out = eba_bank_outcomes(data)
         assert (out["official_depletion"] > -5).all() and out["start_ratio"].between(5, 50).all()
+
+
+# ----------------------------------------------------------------------------- accounting recursion (B)
+
+
+def test_accounting_paths_hand_example():
+    from aieco.models.bank.accounting import accounting_paths
+
+    comps = {"n": np.array([[2.0, 1.0]]), "l": np.array([[1.0, 3.0]]), "o": np.array([[0.5, 0.0]]),
+             "a": np.array([[0.5, -1.0]]), "g": np.array([[0.0, 100 * np.log(1.1)]])}
+    cap, rwa, ratio = accounting_paths(np.array([10.0]), np.array([100.0]), comps)
+    # C1 = 10 + (2 - 1 - 0.5 + 0.5)/100 * 100 = 11; C2 = 11 + (1 - 3 - 0 - 1)/100 * 100 = 8; RWA2 = 110
+    assert cap[0].tolist() == pytest.approx([10.0, 11.0, 8.0])
+    assert rwa[0].tolist() == pytest.approx([100.0, 100.0, 110.0])
+    assert ratio[0, -1] == pytest.approx(800 / 110)
+    with pytest.raises(InputError, match="lacks components"):
+        accounting_paths(np.array([1.0]), np.array([1.0]), {"n": comps["n"]})
+
+
+def _identity_panel(rng, banks=6, years=3):
+    """A stress-test panel whose official capital follows the full recursion exactly."""
+    rows = []
+    for b in range(banks):
+        cap, rea, oci, trans = 10 + rng.uniform(0, 5), 100 + rng.uniform(0, 50), rng.normal(), rng.normal()
+        rows.append((f"B{b}", "actual", 2020, cap, rea, oci, trans, *(np.nan,) * 6))
+        for sc in ("baseline", "adverse"):
+            c, r, oc, tr = cap, rea, oci, trans
+            for y in range(2021, 2021 + years):
+                toi, opex, imp = rng.uniform(2, 4), -rng.uniform(1, 2), -rng.uniform(0, 3)
+                pbt = toi + opex + imp
+                tax = -0.3 * pbt  # an expense on profits, a credit on losses
+                profit = pbt + tax
+                attrib = profit - (0.2 * profit if profit > 0 else 0)
+                d_oci, d_tr = rng.normal(scale=0.3), rng.normal(scale=0.2)
+                kept_tax = max(-tax, 0.0)  # tax expense only: credits create deducted DTAs
+                c = c + pbt - kept_tax - (profit - attrib) + d_oci + d_tr
+                oc, tr = oc + d_oci, tr + d_tr
+                r = r * np.exp(rng.normal(scale=0.03))
+                rows.append((f"B{b}", sc, y, c, r, oc, tr, toi, opex, imp, pbt, profit, attrib))
+    cols = ["bank_id", "scenario_kind", "year", "cet1_capital", "total_risk_exposure_amount", "accumulated_oci",
+            "transitional_adjustments", "total_operating_income", "operating_expenses", "impairments",
+            "profit_before_tax", "profit", "attributable_net_of_dividends"]
+    panel = pd.DataFrame(rows, columns=cols)
+    panel["cet1_ratio"] = panel["cet1_capital"] / panel["total_risk_exposure_amount"]
+    return panel.set_index(["bank_id", "scenario_kind", "year"])
+
+
+def test_accounting_check_is_exact_when_official_capital_follows_the_identity():
+    from aieco.models.bank.eba_accounting import validate_accounting
+
+    summary, banks = validate_accounting(_identity_panel(np.random.default_rng(3)), exercise="synthetic")
+    last = summary[summary["step"] == "transitional"]
+    assert last["mae_end"].max() < 1e-9 and last["mean_residual_pct_rea"].abs().max() < 1e-9
+    first = summary[summary["step"] == "pre_tax"]
+    assert (first["mae_end"] > 0.01).all()  # leaving out tax and the rest misses the official ratio
+    assert set(banks["scenario"]) == {"baseline", "adverse"} and len(banks) == 12
+
+
+def test_accounting_check_on_both_real_exercises():
+    """The measured table of docs/bank-validation.md (bundled real extracts)."""
+    from aieco.models.bank.eba import exercise_panel
+    from aieco.models.bank.eba_accounting import validate_accounting
+
+    measured = {}
+    for name, path in bundled_exercises().items():
+        summary, _ = validate_accounting(exercise_panel(load_eba_csv(path)), exercise=name)
+        row = summary.set_index(["scenario", "step"]).loc[("adverse", "transitional")]
+        measured[name] = (row["n_banks"], round(row["mae_end"], 3), row["worst_bank_name"])
+        pre = summary.set_index(["scenario", "step"]).loc[("adverse", "pre_tax"), "mae_end"]
+        assert row["mae_end"] < pre  # every documented item brings the recursion closer
+    assert measured["st2016"] == (51, 0.564, "The Royal Bank of Scotland Group Public Limited Company")
+    assert measured["st2021"] == (50, 0.52, "Banca Monte dei Paschi di Siena S.p.A.")

@@ -91,3 +91,21 @@ def dump_lines(path: Path) -> list[str]:
     """The decoded lines of an extract (for tests)."""
     text, _ = read_text(path)
     return io.StringIO(text).read().splitlines()
+
+
+def rebuild_bundled(banks: Path) -> dict[str, Path]:
+    """Rebuild the shipped extracts from the shared data folder ``banks`` (``…/shared/data/banks``)."""
+    banks = Path(banks)
+    return {
+        "st2016": write_extract(
+            banks / "eba_2016_stress_test_TR_OTH.csv", banks / "eba_2016_data_dictionary.xlsx",
+            banks / "eba_2016_lookup_scenarios.csv", BUNDLED / "st2016",
+            title="EBA 2016 EU-wide stress test — bank-level results (extract)",
+            publisher_note="Obtained via github.com/Martin-Summer-1090/syslosseval (see the shared data README)."),
+        "st2021": write_extract(
+            banks / "eba_2021_stress_test" / "TRA_OTH.csv", banks / "eba_2021_stress_test" / "Data_Dictionary.xlsx",
+            banks / "eba_2021_stress_test" / "Metadata_TR.xlsx", BUNDLED / "st2021",
+            title="EBA 2021 EU-wide stress test — bank-level results (extract)",
+            publisher_note="Obtained via github.com/at621/eba_stresstest (see the shared data README). The CSV is "
+                           "Windows-1252 (Latin-1 plus e.g. the 0x97 em dash) as published."),
+    }

@@ -169,6 +169,7 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("attributable_net_of_dividends", "EUR mn", _PL,
             (((1, r"attributable to owners of the parent net of estimated dividends"),),)),
     Concept("accumulated_oci", "EUR mn", _CAP, (((1, r"accumulated other comprehensive income"),),)),
+    Concept("transitional_adjustments", "EUR mn", _CAP, (((1, r"transitional adjustments"),),)),
 )
 #: The eight items of issue #16 (the rest serve the accounting validation).
 CORE_CONCEPTS = ("cet1_capital", "total_risk_exposure_amount", "cet1_ratio", "net_interest_income",
