@@ -262,3 +262,71 @@ def test_accounting_check_on_both_real_exercises():
         assert row["mae_end"] < pre  # every documented item brings the recursion closer
     assert measured["st2016"] == (51, 0.564, "The Royal Bank of Scotland Group Public Limited Company")
     assert measured["st2021"] == (50, 0.52, "Banca Monte dei Paschi di Siena S.p.A.")
+
+
+# ----------------------------------------------------------------------------- real-data component models (C)
+
+
+def _linear_sample(rng, n=30, H=3, noise=0.0):
+    from aieco.models.bank.eba_models import BankSample
+
+    start_rates = {c: rng.uniform(0, 3, n) for c in ("n", "l", "o")}
+    ratio0 = rng.uniform(10, 20, n)
+    comps = {}
+    for k, c in enumerate(("n", "l", "o", "a", "g")):
+        own = start_rates.get(c, np.zeros(n))
+        comps[c] = np.column_stack([0.1 * (k + 1) + 0.5 * own + 0.01 * h * ratio0 + noise * rng.normal(size=n)
+                                    for h in range(H)])
+    return BankSample("x", [f"B{i}" for i in range(n)], np.array(["AT", "DE", "FR"] * (n // 3)),
+                      ratio0 * 10, np.full(n, 1000.0), ratio0, start_rates, comps, rng.uniform(1, 5, n))
+
+
+def test_component_fit_recovers_exact_linear_relations():
+    from aieco.models.bank.accounting import accounting_paths
+    from aieco.models.bank.eba_models import fit_components, predict_depletion
+
+    sample = _linear_sample(np.random.default_rng(0))
+    fit = fit_components(sample)
+    assert fit.params["n"][:, 1] == pytest.approx([0.1, 0.5, 0.01])  # intercept, own start rate, start ratio
+    assert fit.params["g"][:, 2] == pytest.approx([0.5, 0.02])  # no own start rate for g
+    assert np.abs(fit.residuals["l"]).max() < 1e-9
+    pred = predict_depletion(fit, sample, draws=20)
+    _, _, ratio = accounting_paths(sample.start_capital, sample.start_rea, sample.comps)
+    assert pred["predicted"].to_numpy() == pytest.approx(ratio[:, 0] - ratio[:, 1:].min(axis=1))
+    assert (pred["lower"] <= pred["predicted"]).all() and (pred["predicted"] <= pred["upper"]).all()
+
+
+def test_component_fit_needs_enough_banks():
+    from aieco.models.bank.eba_models import fit_components
+
+    with pytest.raises(InputError, match="only 3 banks"):
+        fit_components(_linear_sample(np.random.default_rng(1), n=3))
+
+
+def test_bank_clustered_cv_never_trains_on_a_held_out_bank(monkeypatch):
+    from aieco.models.bank import eba_models
+
+    rng = np.random.default_rng(2)
+    a, b = _linear_sample(rng, noise=0.1), _linear_sample(rng, noise=0.1)
+    # half of exercise y's banks are exercise x's banks (the same LEI in both exercises)
+    b = eba_models.BankSample("y", a.banks[:15] + [f"C{i}" for i in range(15)], b.country, b.start_capital,
+                              b.start_rea, b.start_ratio, b.start_rates, b.comps, b.official_depletion)
+    trained, tested = [], []
+    real_fit, real_predict = eba_models.fit_components, eba_models.predict_depletion
+
+    def fit_spy(sample):
+        trained.append(set(sample.banks))
+        return real_fit(sample)
+
+    def predict_spy(fit, sample, **kw):
+        tested.append(set(sample.banks))
+        return real_predict(fit, sample, **kw)
+
+    monkeypatch.setattr(eba_models, "fit_components", fit_spy)
+    monkeypatch.setattr(eba_models, "predict_depletion", predict_spy)
+    out = eba_models.bank_clustered_cv([a, b], folds=5, draws=10)
+    assert len(out) == 60 and sorted(out["exercise"].unique()) == ["x", "y"]
+    assert len(trained) == len(tested) == 5
+    for train, test in zip(trained, tested, strict=True):
+        assert train.isdisjoint(test)
+    assert set().union(*tested) == set(a.banks) | set(b.banks)
