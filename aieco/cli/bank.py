@@ -95,7 +95,8 @@ def bank_validate(state: CliState, eba_csv: tuple[Path, ...], encoding: str | No
     lines = ["Real EBA stress tests: " + "; ".join(f"{e['name']} ({e['file']}, {e['banks']} banks, {e['encoding']})"
                                                     for e in data["exercises"]),
              "", "CET1 accounting recursion vs official ratio paths (end of horizon, pp)",
-             f"{'exercise':<8} {'scenario':<9} {'step':<14} {'banks':>5} {'MAE':>6} {'MAE path':>8} {'max':>6}  worst bank"]
+             f"{'exercise':<8} {'scenario':<9} {'step':<14} {'banks':>5} {'MAE':>6} {'MAE path':>8} {'max':>6}"
+             "  worst bank"]
     lines += [f"{r['exercise']:<8} {r['scenario']:<9} {r['step']:<14} {r['n_banks']:>5} {r['mae_end']:>6.3f} "
               f"{r['mae_path']:>8.3f} {r['max_abs_end']:>6.2f}  {r['worst_bank_name']} ({r['worst_error']:+.2f})"
               for r in acc]
