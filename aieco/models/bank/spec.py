@@ -46,6 +46,7 @@ from aieco.records import (
     ModelRequest,
     ModelRun,
     ModelSpecification,
+    Provenance,
     RunStatus,
     ValidationGate,
     ValueStatus,
@@ -438,9 +439,13 @@ def run_bank_validation(
     macro_history: pd.DataFrame | None = None,
     fit_options: Mapping[str, Any] | None = None,
     bootstrap_reps: int | None = None,
+    kinds: tuple[str, ...] = ("feols", "feqar"),
+    provenance: Provenance = Provenance.synthetic,
 ) -> tuple[list[ModelRun], list[ValidationGate]]:
-    """External validation: both models from the official starting values under the official
-    adverse country scenario; stores one :class:`ValidationGate` per model.
+    """External validation: the models ``kinds`` from the official starting values under the official
+    adverse country scenario; stores one :class:`ValidationGate` per model as soon as that model is
+    validated (so an interrupted run keeps the gates it finished). ``provenance`` is that of the
+    panel and the official outcomes (the demo's are synthetic).
 
     ``official``: bank_id, country, cet1_capital, rwa, official_depletion (pp);
     ``official_scenario``: half-year country values (country, period, macro variables).
@@ -456,7 +461,7 @@ def run_bank_validation(
     fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
     runs, gates = [], []
     scen = official_scenario.drop(columns=[c for c in ("t",) if c in official_scenario.columns])
-    for kind in ("feols", "feqar"):
+    for kind in kinds:
         pair = _fit_and_project(store, analysis_id, kind, fit_inputs, scen, options, seed, [], "official_adverse",
                                 official=official, role="validation")
         runs += pair
@@ -466,6 +471,8 @@ def run_bank_validation(
             gate = validation_gate(proj.model_id, proj.run_id, metrics,
                                    Thresholds(s.mae_max, s.spearman_min, s.coverage_min),
                                    bool(proj.diagnostics["validation_passed"]))
+            gate = ValidationGate.create(**{**gate.model_dump(exclude={"gate_id"}), "fit_provenance": provenance,
+                                            "validation_provenance": provenance})
             store.put(gate)
             gates.append(gate)
     return runs, gates
@@ -510,23 +517,33 @@ def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None =
     return gates
 
 
-def passing_gate(store: Store, model_id: str) -> ValidationGate | None:
-    """A stored gate that lets ``model_id`` supply bank conclusions, or None."""
-    return next((g for g in store.find(ValidationGate, model_id=model_id) if g.passed), None)
+def passing_gate(store: Store, model_id: str, *, real_banks: bool = False) -> ValidationGate | None:
+    """A stored gate that lets ``model_id`` supply bank conclusions, or None.
+
+    With ``real_banks`` only a gate fitted and validated on real data counts: a gate on
+    synthetic (or undeclared) data never authorises a conclusion about a real bank.
+    """
+    return next((g for g in store.find(ValidationGate, model_id=model_id) if g.passed and (
+        not real_banks or (g.fit_provenance == Provenance.real and g.validation_provenance == Provenance.real))), None)
 
 
 def ensure_validation_gates(store: Store, analysis_id: str, *, seed: int,
                             paths: int | None = None) -> tuple[list[ModelRun], list[ValidationGate]]:
-    """The bank models' validation gates, running the external validation once per workspace.
+    """Each bank model's validation gate, running the external validation for every model that has none.
 
-    The validation uses the synthetic demo's official-style adverse exercise; its runs and
-    gates are stored, and a model whose gate fails may not supply bank conclusions.
+    Checked per model (not "any gate exists"): a validation killed after FE-OLS's gate was stored
+    runs FE-QAR's alone on the next call. The validation uses the synthetic demo's official-style
+    adverse exercise; its gates say so (synthetic provenance) and a model whose gate fails may not
+    supply bank conclusions.
     """
-    gates = store.find(ValidationGate, model_id=["bank_feols", "bank_feqar"])
-    if gates:
-        return [], gates
+    have = {kind: store.find(ValidationGate, model_id=f"bank_{kind}") for kind in ("feols", "feqar")}
+    missing = tuple(kind for kind, gates in have.items() if not gates)
+    existing = [g for gates in have.values() for g in gates]
+    if not missing:
+        return [], existing
     official, scenario = demo_validation_inputs()
-    return run_bank_validation(store, analysis_id, official, scenario, seed, paths)
+    runs, new = run_bank_validation(store, analysis_id, official, scenario, seed, paths, kinds=missing)
+    return runs, existing + new
 
 
 def project_bank_capital(store: Store, macro_run: ModelRun, *, seed: int, paths: int | None = None,
