@@ -330,3 +330,16 @@ def test_bank_clustered_cv_never_trains_on_a_held_out_bank(monkeypatch):
     for train, test in zip(trained, tested, strict=True):
         assert train.isdisjoint(test)
     assert set().union(*tested) == set(a.banks) | set(b.banks)
+
+
+def test_bench_bank_real_figures_with_peers():
+    from aieco.benchmarks import SECTIONS
+    from aieco.benchmarks import bank_real
+
+    assert "aieco.benchmarks.bank_real" in SECTIONS["bank"].split(",")
+    figures = {f.name: f for f in bank_real.run(quick=True)}
+    names = list(figures)
+    assert any(n.startswith("eba_load_st2016_") and n.endswith("rows") for n in names)
+    assert "eba_load_st2021_peer_pandas_read_csv" in names
+    assert any(n.endswith("peer_statsmodels_ols") for n in names) and any(n.endswith("_peer_loop") for n in names)
+    assert all(f.value > 0 for f in figures.values())

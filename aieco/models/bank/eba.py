@@ -143,7 +143,8 @@ def load_eba_csv(path: Path, *, lookup: Path | None = None, dictionary: Path | N
     scenarios = read_scenarios(lookup) if lookup else {}
     default_label = "" if cols["scenario"] else "Actual figures"
     out["scenario_label"] = out["scenario"].map(scenarios).astype(object).fillna(default_label)
-    out["scenario_kind"] = out["scenario_label"].map(scenario_kind).astype(object)
+    kinds = {label: scenario_kind(label) for label in out["scenario_label"].unique()}
+    out["scenario_kind"] = out["scenario_label"].map(kinds).astype(object)
     labels = out["item"].map({c: it.label for c, it in book.items.items()} if book else {}).astype(object)
     if cols["label"]:
         labels = labels.fillna(raw[cols["label"]])

@@ -16,6 +16,7 @@ transparency SDD (a title row, then ``CSV, Template, Item, Item_TR_2023 … Item
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -229,11 +230,21 @@ def _header_row(table: pd.DataFrame) -> int:
 
 
 def read_dictionary(path: Path, *, encoding: str | None = None) -> EbaDictionary:
-    """Read an EBA data dictionary (stress test 2016/2021 or transparency SDD; xlsx or CSV extract)."""
+    """Read an EBA data dictionary (stress test 2016/2021 or transparency SDD; xlsx or CSV extract).
+
+    Parsed once per file content (path, size and modification time).
+    """
     path = Path(path)
     if not path.is_file():
         raise InputError(f"data dictionary {path} does not exist", where=str(path),
                          fix="pass the dictionary published with the EBA file")
+    st = path.stat()
+    return _read_dictionary(str(path.resolve()), st.st_size, st.st_mtime_ns, encoding)
+
+
+@functools.lru_cache(maxsize=16)
+def _read_dictionary(name: str, size: int, mtime_ns: int, encoding: str | None) -> EbaDictionary:
+    path = Path(name)
     release = None
     try:
         if path.suffix.lower() in (".xlsx", ".xlsm"):

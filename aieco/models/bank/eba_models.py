@@ -132,11 +132,13 @@ def predict_depletion(fit: ComponentFit, sample: BankSample, *, draws: int = 500
     rng = np.random.default_rng(seed)
     n_train = next(iter(fit.residuals.values())).shape[0]
     pick = rng.integers(0, n_train, size=draws)
-    sims = np.empty((len(sample.banks), draws))
-    for d, j in enumerate(pick):
-        drawn = {c: comps[c] + fit.residuals[c][j] for c in COMPONENTS}
-        _, _, r = accounting_paths(sample.start_capital, sample.start_rea, drawn, where=MODEL_ID)
-        sims[:, d] = r[:, 0] - r[:, 1:].min(axis=1)
+    N = len(sample.banks)
+    # every (bank, draw) pair as one row of a single recursion: (N · draws, H)
+    drawn = {c: (comps[c][:, None, :] + fit.residuals[c][pick][None, :, :]).reshape(N * draws, -1)
+             for c in COMPONENTS}
+    _, _, r = accounting_paths(np.repeat(sample.start_capital, draws), np.repeat(sample.start_rea, draws), drawn,
+                               where=MODEL_ID)
+    sims = (r[:, 0] - r[:, 1:].min(axis=1)).reshape(N, draws)
     lo, hi = np.percentile(sims, probs, axis=1)
     return pd.DataFrame({"bank_id": sample.banks, "country": sample.country, "predicted": point,
                          "lower": np.minimum(lo, point), "upper": np.maximum(hi, point),
