@@ -333,8 +333,7 @@ def test_bank_clustered_cv_never_trains_on_a_held_out_bank(monkeypatch):
 
 
 def test_bench_bank_real_figures_with_peers():
-    from aieco.benchmarks import SECTIONS
-    from aieco.benchmarks import bank_real
+    from aieco.benchmarks import SECTIONS, bank_real
 
     assert "aieco.benchmarks.bank_real" in SECTIONS["bank"].split(",")
     figures = {f.name: f for f in bank_real.run(quick=True)}
