@@ -111,3 +111,23 @@ def _gate_text(rows: list[dict]) -> str:
         f"top-quartile recall {r['metrics']['top_quartile_recall']:.2f}  coverage {r['metrics']['coverage']:.2f}  "
         f"[fit {r['fit_provenance']}, validation {r['validation_provenance']}]  ({r['detail']})"
         for r in rows)
+
+
+@bank.command("import")
+@click.option("--eba", "eba_csv", multiple=True, type=click.Path(exists=True, path_type=Path),
+              help="EBA stress-test CSV with its data dictionary beside it (repeatable). Default: the real 2016 and "
+                   "2021 EBA extracts shipped with aieco.")
+@click.option("--encoding", default=None, help="Text encoding of the --eba CSV (default: detected).")
+@common
+@pass_state
+def bank_import(state: CliState, eba_csv: tuple[Path, ...], encoding: str | None) -> None:
+    """Store real EBA bank values in the workspace (ObservedValue per bank, item, year and scenario)."""
+    from aieco.models.bank.eba_application import bank_observations, import_eba_exercises
+
+    with state.store() as store:
+        written = import_eba_exercises(store, list(eba_csv) or None, encoding=encoding)
+        obs = bank_observations(store)
+    data = {"written": written, "observations": len(obs), "banks": int(obs["bank_id"].nunique()),
+            "exercises": sorted(obs["exercise"].unique().tolist()), "provenance": "real"}
+    emit(state, data, f"{written} new real bank values; the workspace holds {data['observations']} for "
+                      f"{data['banks']} banks ({', '.join(data['exercises'])})")

@@ -286,11 +286,16 @@ def eba_bank_outcomes(data: pd.DataFrame, *, start_period: int | None = None,
     """
     panel = exercise_panel(data, ("cet1_capital", "total_risk_exposure_amount", "cet1_ratio",
                                   "net_interest_income", "impairments"), dictionary=dictionary)
+    return outcomes_from_panel(panel, start_year=(start_period // 100) if start_period else None)
+
+
+def outcomes_from_panel(panel: pd.DataFrame, *, start_year: int | None = None) -> pd.DataFrame:
+    """:func:`eba_bank_outcomes` from an :func:`exercise_panel` (e.g. rebuilt from workspace records)."""
     meta = panel.attrs["meta"]
     actual = panel.xs("actual", level="scenario_kind") if "actual" in panel.index.get_level_values(1) else None
     if actual is None or actual.empty:
         raise InputError("no actual (starting) figures in the EBA data", where="EBA Scenario")
-    start_year = (start_period // 100) if start_period else int(actual.index.get_level_values("year").max())
+    start_year = start_year or int(actual.index.get_level_values("year").max())
     try:
         start = actual.xs(start_year, level="year")
     except KeyError:

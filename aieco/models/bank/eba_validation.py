@@ -21,7 +21,13 @@ import pandas as pd
 
 from aieco.config import get_settings
 from aieco.errors import InputError
-from aieco.models.bank.eba import eba_bank_outcomes, eba_comparators, exercise_panel, load_eba_csv
+from aieco.models.bank.eba import (
+    eba_bank_outcomes,
+    eba_comparators,
+    exercise_panel,
+    load_eba_csv,
+    outcomes_from_panel,
+)
 from aieco.models.bank.eba_accounting import validate_accounting
 from aieco.models.bank.eba_extract import bundled_exercises
 from aieco.models.bank.eba_models import (
@@ -75,6 +81,12 @@ def load_exercise(path: Path, *, encoding: str | None = None, name: str | None =
                     int(outcomes["start_year"].iloc[0]), panel, outcomes)
 
 
+def exercise_from_panel(name: str, panel: pd.DataFrame, *, source: str) -> Exercise:
+    """An exercise rebuilt from workspace records (``source`` names them)."""
+    outcomes = outcomes_from_panel(panel)
+    return Exercise(name, source, "", None, int(outcomes["start_year"].iloc[0]), panel, outcomes)
+
+
 def _gate(store: Store, model_id: str, preds: pd.DataFrame, official: np.ndarray, thresholds: Thresholds, *,
           reps: int, seed: int, detail: str) -> ValidationGate:
     off = pd.DataFrame({"bank_id": preds["bank_id"], "official_depletion": official})
@@ -98,12 +110,15 @@ def _unique_by_bank(preds: pd.DataFrame, official: np.ndarray) -> tuple[pd.DataF
 
 def validate_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *, seed: int = 0,
                            reps: int | None = None, encoding: str | None = None,
-                           draws: int = 500) -> EbaValidation:
-    """Accounting check and real-data model gates on EBA stress tests (default: the bundled 2016 and 2021)."""
+                           draws: int = 500, exercises: list[Exercise] | None = None) -> EbaValidation:
+    """Accounting check and real-data model gates on EBA stress tests (default: the bundled 2016 and 2021;
+    ``exercises``: already loaded, e.g. from workspace records)."""
     s = get_settings().bank
     thresholds = Thresholds(s.mae_max, s.spearman_min, s.coverage_min)
     reps = int(reps or s.bootstrap_reps)
-    if paths:
+    if exercises:
+        exercises = list(exercises)
+    elif paths:
         exercises = [load_exercise(Path(p), encoding=encoding) for p in paths]
     else:
         exercises = [load_exercise(p, name=n) for n, p in bundled_exercises().items()]
