@@ -342,3 +342,23 @@ def test_bench_bank_real_figures_with_peers():
     assert "eba_load_st2021_peer_pandas_read_csv" in names
     assert any(n.endswith("peer_statsmodels_ols") for n in names) and any(n.endswith("_peer_loop") for n in names)
     assert all(f.value > 0 for f in figures.values())
+
+
+def test_transparency_file_through_the_sdd(tmp_path, shared_data):
+    """A transparency tr_oth layout with 2016 item codes, resolved through the SDD's labels."""
+    rows = ["Lei_code,NSA,Period,Item,Label,Portfolio,Amount"]
+    values = {1620102: 100, 1620138: 1000, 1620301: 30, 1620304: 12, 1620309: 7, 1620324: 6, 1620335: 9,
+              1620317: 15, 1620318: 5}
+    for item, v in values.items():
+        rows.append(f"LEI1,DE,201612,{item},x,0,{v}")
+    rows.append("LEI1,DE,201612,1620301,x,1,999")  # a breakdown row, not the total
+    path = tmp_path / "tr_oth.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    data = load_eba_csv(path, dictionary=shared_data / "banks" / "eba_transparency_SDD.xlsx")
+    values_by = {v.variable: v for v in observed_values(data)}
+    assert values_by["net_interest_income"].value == 30 - 12  # interest income minus interest expenses
+    assert values_by["net_interest_income"].series_key == "TR:2420301+2420304"
+    assert values_by["operating_expenses"].value == 15 + 5
+    assert values_by["cet1_capital"].reference_period == "2016H2" and values_by["cet1_capital"].frequency == "H"
+    assert values_by["cet1_capital"].scenario is None and values_by["cet1_capital"].entity == "LEI1"
+    assert set(values_by) == set(CORE_CONCEPTS) - {"cet1_ratio"}  # no ratio row in this file

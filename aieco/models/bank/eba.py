@@ -237,7 +237,7 @@ def observed_values(data: pd.DataFrame, names: tuple[str, ...] = CORE_CONCEPTS, 
         ref, freq = _reference(r.period, annual)
         out.append(ObservedValue.create(
             variable=r.concept, value=float(r.value), unit=units[r.concept], frequency=freq,
-            jurisdiction=str(r.country), sector="bank", reference_period=ref, release_date=release,
+            jurisdiction=str(r.country), sector="banks", reference_period=ref, release_date=release,
             vintage=book.collection, series_key=r.series_key, transformation="level",
             scenario=None if r.scenario_kind == "actual" else r.scenario_kind, location_id=f"{file}:{int(r.row)}",
             entity=str(r.bank_id), release_rule=rule, provenance=provenance))

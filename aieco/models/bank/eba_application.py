@@ -89,7 +89,7 @@ def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *,
 
 def bank_observations(store: Store, cutoff: date | None = None) -> pd.DataFrame:
     """Real bank ObservedValues of the workspace released on or before ``cutoff``, as a long table."""
-    rows = [v for v in store.find(ObservedValue, sector="bank", provenance=Provenance.real.value)
+    rows = [v for v in store.find(ObservedValue, sector="banks", provenance=Provenance.real.value)
             if v.entity and v.variable in NEEDED]
     if cutoff is not None:
         rows = [v for v in rows if v.release_date is not None and v.release_date <= cutoff]
