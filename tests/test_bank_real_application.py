@@ -96,3 +96,19 @@ def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
         # each bank starts from its latest real actuals: banks in the 2021 exercise start in 2020
         assert set(table["start_year"]) == {2015, 2020}
         assert (table.loc[table["start_year"] == 2020].shape[0]) == 50
+
+
+def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
+    from aieco import views
+
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        store.put(ValidationGate.create(model_id=MODEL_ID, metrics={"mae": 1.0}, thresholds={}, passed=True,
+                                        detail="test", fit_provenance=Provenance.real,
+                                        validation_provenance=Provenance.real))
+        run = project_real_banks(store, "a-cap", cutoff=date(2024, 12, 31), seed=0, draws=20)
+        caption = views.bank_run_caption(store, run.run_id)
+        assert caption.startswith("Data provenance: real ·") and "gate passed (fit real, validation real)" in caption
+        assert "SYNTHETIC" not in caption
+        frame = views.validation_frame(store)
+        assert set(frame["fit_provenance"]) == {"real"}
