@@ -112,3 +112,16 @@ def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
         assert "SYNTHETIC" not in caption
         frame = views.validation_frame(store)
         assert set(frame["fit_provenance"]) == {"real"}
+
+
+def test_real_bank_conclusions_record_the_stop(real_ws, tmp_path):
+    from aieco.models.bank.eba_application import real_bank_conclusions
+
+    with Store(tmp_path / "empty") as store:
+        assert real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0) is None  # no real bank data
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        out = real_bank_conclusions(store, "a", cutoff=date(2016, 1, 1), seed=0)
+        assert out["status"] == "stopped" and "no real bank data released by the cutoff" in out["reason"]
+        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0)
+        assert out["status"] == "stopped" and "Spearman" in out["reason"] and out["model_id"] == MODEL_ID

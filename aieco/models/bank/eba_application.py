@@ -236,3 +236,20 @@ def project_real_banks(store: Store, analysis_id: str, *, cutoff: date | None, s
                             {"observations": obs.drop(columns=["release_date"]),
                              "options": {"threshold": threshold, "draws": draws, "gate_id": gate.gate_id}},
                             seed=seed, parent_runs=list(parent_runs or []), role="generation")
+
+
+def real_bank_conclusions(store: Store, analysis_id: str, *, cutoff: date | None, seed: int,
+                          parent_runs: list[str] | None = None) -> dict[str, Any] | None:
+    """The application stage's real-bank part: None when the workspace holds no real EBA bank data;
+    else the completed run's id and output variables, or the stop and its reason (a result, recorded)."""
+    every = bank_observations(store)
+    if every.empty:
+        return None
+    try:
+        run = project_real_banks(store, analysis_id, cutoff=cutoff, seed=seed, parent_runs=parent_runs)
+    except StageStopped as stop:
+        return {"status": "stopped", "reason": stop.reason, "model_id": MODEL_ID}
+    if run.status != RunStatus.completed:
+        return {"status": run.status.value, "reason": run.reason, "model_id": MODEL_ID, "run_id": run.run_id}
+    return {"status": "completed", "model_id": MODEL_ID, "run_id": run.run_id,
+            "output_variables": sorted(OUTPUT_VARIABLES), "provenance": "real"}
