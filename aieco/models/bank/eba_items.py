@@ -51,8 +51,8 @@ def decode_text(raw: bytes, *, name: str, encoding: str | None = None) -> tuple[
         except UnicodeDecodeError as err:
             raise InputError(f"{name} is not valid {encoding}: byte 0x{raw[err.start]:02x} at offset {err.start} "
                              f"cannot be decoded", where=name,
-                             fix="declare the file's real encoding (EBA's 2021 stress-test CSV is Windows-1252, a Latin-1 superset) "
-                                 "or leave it to detection") from None
+                             fix="declare the file's real encoding (EBA's 2021 stress-test CSV is Windows-1252, a "
+                                 "Latin-1 superset) or leave it to detection") from None
         if encoding.lower().replace("_", "-") in _SINGLE_BYTE or canonical in {"iso8859-1", "cp1252"}:
             if _is_multibyte_utf8(raw):
                 raise InputError(f"{name} was declared {encoding} but is UTF-8 with multi-byte characters",
