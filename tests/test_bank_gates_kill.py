@@ -16,8 +16,8 @@ from aieco.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
 
-# The child validates on the demo; FE-QAR's validation is held (a long solve stands in) once
-# FE-OLS's gate is stored, so the parent can kill it at a known point.
+# The child validates on the workspace's (demo, synthetic) exercise; FE-QAR's validation is held
+# (a long solve stands in) once FE-OLS's gate is stored, so the parent can kill it at a known point.
 CHILD = textwrap.dedent("""
     import sys, time
     from aieco.models.bank import spec
@@ -46,10 +46,12 @@ def _small_env(monkeypatch) -> dict[str, str]:
 
 
 def test_kill_9_mid_validation_then_rerun_has_both_gates(tmp_path, monkeypatch):
+    from aieco.demo import load_bank_data
     from aieco.models.bank.spec import ensure_validation_gates
 
     ws = tmp_path / "ws"
-    Store(ws).close()
+    with Store(ws) as store:
+        load_bank_data(store)  # the demo's synthetic bank records: the models read only the workspace
     env = _small_env(monkeypatch)
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(ws)], env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, start_new_session=True)

@@ -60,7 +60,9 @@ def bank_run(state: CliState, macro_run: str | None, annual_csv: Path | None, ri
               help="EBA stress-test CSV with its data dictionary beside it (repeatable). Default: the real 2016 and "
                    "2021 EBA extracts shipped with aieco.")
 @click.option("--encoding", default=None, help="Text encoding of the --eba CSV (default: detected).")
-@click.option("--demo", is_flag=True, help="Validate FE-OLS and FE-QAR on the synthetic demo instead.")
+@click.option("--workspace", "demo", is_flag=True,
+              help="Validate FE-OLS and FE-QAR on the workspace's official-style exercise instead (the demo's is "
+                   "synthetic).")
 @click.option("--analysis", "analysis_id", default="bank-validation", show_default=True)
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--paths", default=None, type=int, help="Paths per bank for the demo validation.")
@@ -69,18 +71,32 @@ def bank_run(state: CliState, macro_run: str | None, annual_csv: Path | None, ri
 @pass_state
 def bank_validate(state: CliState, eba_csv: tuple[Path, ...], encoding: str | None, demo: bool, analysis_id: str,
                   seed: int, paths: int | None, reps: int | None) -> None:
-    """Accounting check and validation gates on real EBA stress tests (or --demo: the synthetic demo)."""
+    """Accounting check and validation gates on real EBA stress tests (or --workspace: the workspace's exercise)."""
     if demo and eba_csv:
-        raise InputError("give --demo or --eba, not both", where="aieco bank validate")
+        raise InputError("give --workspace or --eba, not both", where="aieco bank validate")
     if demo:
-        from aieco.models.bank.spec import demo_validation_inputs, run_bank_validation
+        from aieco.asof import AsOf
+        from aieco.models.bank.spec import run_bank_validation, single_provenance, validation_scenario
+        from aieco.models.bank.workspace import read_bank_inputs, read_validation_inputs
 
         with state.store() as store:
-            official, scenario = demo_validation_inputs()
-            _, gates = run_bank_validation(store, analysis_id, official, scenario, seed, paths, bootstrap_reps=reps)
+            exercise = read_validation_inputs(store, AsOf(cutoff=None))
+            if exercise is None:
+                raise InputError("the workspace holds no official-style adverse exercise (official_* and adverse_* "
+                                 "ObservedValues)", where=str(store.path),
+                                 fix="build the demo workspace (aieco demo), or validate on the real EBA exercises "
+                                     "(aieco bank validate without --workspace)")
+            data = read_bank_inputs(store, AsOf(cutoff=None))
+            prov = (single_provenance(data.provenance), single_provenance(exercise.provenance))
+            _, gates = run_bank_validation(store, analysis_id, exercise.official,
+                                           validation_scenario(exercise, data.history), seed, paths,
+                                           bootstrap_reps=reps, panel=data.panel, macro_history=data.history,
+                                           provenance=prov)
         rows = _gate_rows(gates)
-        emit(state, {"provenance": "synthetic", "gates": rows},
-             "SYNTHETIC demo banks — these gates never authorise a conclusion about a real bank\n" + _gate_text(rows))
+        label = "/".join(sorted({p.value if p else "undeclared" for p in prov}))
+        warn = ("SYNTHETIC banks — these gates never authorise a conclusion about a real bank\n"
+                if "synthetic" in label else "")
+        emit(state, {"provenance": label, "gates": rows}, warn + _gate_text(rows))
         return
     from aieco.models.bank.eba_validation import accounting_rows, validate_eba_exercises
 
