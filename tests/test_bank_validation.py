@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 
 from aieco.errors import InputError
-from aieco.models.bank.eba_items import read_dictionary
 from aieco.models.bank.eba import (
     eba_bank_outcomes,
     eba_comparators,
@@ -16,6 +15,7 @@ from aieco.models.bank.eba import (
     read_transparency_sdd,
     transparency_bank_panel,
 )
+from aieco.models.bank.eba_items import read_dictionary
 from aieco.models.bank.validation import (
     Thresholds,
     cluster_bootstrap_vs_no_change,
