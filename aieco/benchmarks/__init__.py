@@ -1,6 +1,7 @@
 """`aieco bench`: performance figures as JSON, never timed tests.
 
-Each section is a module with ``run(quick: bool) -> list[Figure]``; add it to SECTIONS.
+Each section is a module (or comma-separated modules) with ``run(quick: bool) -> list[Figure]``;
+add it to SECTIONS.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 SECTIONS: dict[str, str] = {
     "store": "aieco.benchmarks.store",
     "sources": "aieco.benchmarks.sources",
-    "bank": "aieco.benchmarks.bank",
+    "bank": "aieco.benchmarks.bank,aieco.benchmarks.bank_real",
     "var": "aieco.benchmarks.var",
     "data": "aieco.benchmarks.data",
     "pipeline": "aieco.benchmarks.pipeline",
@@ -51,9 +52,11 @@ def run_section(name: str, quick: bool = False, **options: Any) -> dict[str, Any
 
     if name not in SECTIONS:
         raise InputError(f"unknown bench section {name!r}", fix=f"choose one of {', '.join(SECTIONS)}")
-    module = importlib.import_module(SECTIONS[name])
     options = {k: v for k, v in options.items() if v is not None}
-    figures = module.run(quick=quick, **options) if options else module.run(quick=quick)
+    figures = []
+    for module_name in SECTIONS[name].split(","):
+        module = importlib.import_module(module_name)
+        figures += module.run(quick=quick, **options) if options else module.run(quick=quick)
     out: dict[str, Any] = {"section": name, "figures": [f.model_dump() | {"met": f.met} for f in figures]}
     if options:
         out["options"] = options
