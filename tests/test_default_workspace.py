@@ -1,0 +1,178 @@
+"""The real default workspace (aieco.default; issue #14 deliverable 5, DESIGN §6).
+
+One module-scoped build from the package alone (no ../shared) and one run of the default
+request, reused by every test: the inputs are real and carry provenance files, no value
+released after the cutoff (or before its period ended) reaches a model, and each of the
+three risks ends completed or stopped with its recorded reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import aieco
+from aieco.default import CORPUS_MANIFEST, DEFAULT_REQUEST, build_default, run_default
+from aieco.records import ModelRun, ObservedValue, Provenance, RunStatus, Source, StageRecord
+from aieco.request import load_request
+from aieco.store import Store
+
+PACKAGE = Path(aieco.__file__).resolve().parent
+#: Every folder of shipped real inputs the default workspace reads.
+SHIPPED = (PACKAGE / "default" / "corpus", PACKAGE / "data" / "real", PACKAGE / "models" / "bank" / "eba_data")
+DATA_SUFFIXES = {".pdf", ".csv", ".md", ".xlsx", ".tsv", ".txt"}
+CUTOFF = date(2024, 12, 31)
+
+pytestmark = pytest.mark.slow
+
+
+def _provenance_files(folder: Path) -> list[Path]:
+    return [p for p in folder.iterdir() if "PROVENANCE" in p.name]
+
+
+def _data_files(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.is_file() and p.suffix in DATA_SUFFIXES and "PROVENANCE" not in p.name]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("default")
+    store = Store(tmp / "ws")
+    counts = build_default(store)
+    outcome = run_default(store)
+    yield store, counts, outcome
+    store.close()
+
+
+# ---- shipped files ---------------------------------------------------------------------------
+
+
+def test_every_shipped_data_file_has_a_provenance_file_naming_it():
+    seen = 0
+    for root in SHIPPED:
+        for path in _data_files(root):
+            provs = _provenance_files(path.parent)
+            assert provs, f"{path} has no PROVENANCE file beside it"
+            text = "\n".join(p.read_text(encoding="utf-8") for p in provs)
+            assert path.name in text or path.stem in text, f"{path.name}: not described by {provs}"
+            assert "licence" in text.lower() and "publisher" in text.lower(), f"{provs}: publisher/licence line"
+            seen += 1
+    assert seen >= 10
+
+
+def test_no_bank_of_england_or_yahoo_file_is_shipped_and_the_package_stays_small():
+    files = [p for root in SHIPPED for p in root.rglob("*") if p.is_file()]
+    assert not [p for p in files if "boe" in p.name.lower() or "stoxx50e_daily" in p.name or "yahoo" in p.name]
+    assert sum(p.stat().st_size for p in files) < 5_000_000
+
+
+def test_files_copied_unchanged_from_shared_data_have_provenance_beside_them(shared_data):
+    digest = {hashlib.sha256(p.read_bytes()).hexdigest(): p for p in shared_data.rglob("*") if p.is_file()}
+    copied = [p for root in SHIPPED for p in root.rglob("*")
+              if p.is_file() and hashlib.sha256(p.read_bytes()).hexdigest() in digest]
+    assert any(p.name == "esrb-2018-adverse-scenario.pdf" for p in copied)
+    for p in copied:
+        assert _provenance_files(p.parent), f"{p} is a byte copy of {digest[hashlib.sha256(p.read_bytes()).hexdigest()]}"
+
+
+def test_the_bis_excerpts_are_verbatim_from_the_review(shared_data):
+    """tools/default_corpus.py re-derives the shipped excerpt file from the PDF byte for byte."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("default_corpus", PACKAGE.parent / "tools" / "default_corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shipped = (PACKAGE / "default" / "corpus" / "bis-qr-2024-03-excerpts.md").read_text(encoding="utf-8")
+    assert module.render(shared_data / "docs" / "bis-quarterly-review-2024.pdf") == shipped
+
+
+def test_an_excerpt_not_on_its_page_is_refused():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("default_corpus", PACKAGE.parent / "tools" / "default_corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.excerpt("Prices rose.\nThen they fell-\nsharply.", "Then", "sharply.") == "Then they fell-sharply."
+    with pytest.raises(ValueError, match="not found"):
+        module.excerpt("Prices rose.", "House prices", "fell.")
+
+
+def test_the_default_request_is_the_papers_three_risks_at_the_cutoff():
+    req = load_request(DEFAULT_REQUEST)
+    assert req.cutoff == CUTOFF and req.horizon == "2025-2027" and req.jurisdictions == ["EA"]
+    assert [r.name for r in req.risks] == ["trade_fragmentation", "property_correction", "market_illiquidity"]
+    assert "cet1_ratio" in req.outcomes and req.vintage_policy == "approximate"
+    assert "Vintage policy: approximate" in DEFAULT_REQUEST.read_text(encoding="utf-8")
+
+
+# ---- the built workspace ----------------------------------------------------------------------
+
+
+def test_built_from_the_package_alone(built):
+    store, counts, _ = built
+    assert counts["ingest"]["failed"] == 0 and counts["observations"] > 0 and counts["bank_values"] > 0
+    for source in store.find(Source):
+        assert Path(source.path).resolve().is_relative_to(PACKAGE), source.path
+    assert CORPUS_MANIFEST.resolve().is_relative_to(PACKAGE)
+
+
+def test_every_source_and_value_is_real(built):
+    store, _, _ = built
+    sources = store.find(Source)
+    assert {s.publisher for s in sources} == {"ESRB", "BIS"}
+    assert not [s.path for s in sources if s.illustrative]
+    values = store.find(ObservedValue)
+    assert values and {v.provenance for v in values} == {Provenance.real}
+    assert not [v for v in values if v.release_date is None or v.release_rule is None]
+
+
+def _period_end(ref: str) -> date:
+    return (pd.Period(ref, freq="Q") if "Q" in ref else pd.Period(ref, freq="M")).end_time.date()
+
+
+def test_no_value_released_after_the_cutoff_or_before_its_period_ended_reaches_a_model(built):
+    from aieco.models import macro
+    from aieco.models.vintages import select_as_of
+
+    store, _, _ = built
+    runs = [r for r in store.find(ModelRun, model_id=macro.MODEL_ID) if r.status is RunStatus.completed]
+    assert runs, "no completed macro run"
+    observations = macro.workspace_observations(store)
+    chosen = select_as_of(observations, CUTOFF, required=macro.VARIABLES, policy="approximate")
+    released = pd.to_datetime(chosen["release_date"]).dt.date
+    assert (released <= CUTOFF).all()
+    assert all(r > _period_end(str(p)) for r, p in zip(released, chosen["reference_period"], strict=True))
+    # the workspace also holds releases after the cutoff (house prices stored in 2025/2026): none is chosen
+    assert (pd.to_datetime(observations["release_date"]).dt.date > CUTOFF).any()
+    # a later, different release of every value changes nothing at the cutoff
+    late = observations.assign(release_date=date(2025, 1, 15), value=observations["value"] + 1000.0)
+    again = select_as_of(pd.concat([observations, late], ignore_index=True), CUTOFF, required=macro.VARIABLES,
+                         policy="approximate")
+    key = ["variable", "reference_period", "value"]
+    assert again[key].sort_values(key).reset_index(drop=True).equals(chosen[key].sort_values(key).reset_index(drop=True))
+    for run in runs:
+        assert run.diagnostics["vintage_policy"] == "approximate"
+        assert run.diagnostics["data"] == "observed"
+        assert run.diagnostics["observations_digest"] == macro.sha256_hex(observations.to_csv(index=False))
+        for variable, quarter in run.diagnostics["last_usable"].items():
+            assert _period_end(quarter) <= CUTOFF, (variable, quarter)
+
+
+def test_each_risk_completes_or_stops_with_its_recorded_reason(built):
+    store, _, outcome = built
+    analyses = outcome.as_json()["analyses"]
+    assert sorted(a["risk"] for a in analyses) == ["market_illiquidity", "property_correction", "trade_fragmentation"]
+    for a in analyses:
+        assert a["status"] in ("completed", "stopped"), a
+        if a["status"] == "stopped":
+            assert a["stopped_stage"] and a["reason"], a
+            [record] = [r for r in store.find(StageRecord, analysis_id=a["analysis_id"])
+                        if r.stage.endswith(a["stopped_stage"]) and r.status.value == "stopped"
+                        and a["risk"] in r.stage]
+            assert record.reason == a["reason"]
+        else:
+            assert a["report_id"]
