@@ -125,3 +125,35 @@ def test_real_bank_conclusions_record_the_stop(real_ws, tmp_path):
         assert out["status"] == "stopped" and "no real bank data released by the cutoff" in out["reason"]
         out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0)
         assert out["status"] == "stopped" and "Spearman" in out["reason"] and out["model_id"] == MODEL_ID
+
+
+def test_analysis_on_a_real_workspace_never_touches_the_demo_bank_panel(real_ws, tmp_path, monkeypatch):
+    """The application stage on a workspace holding only real EBA banks: every demo loader raises if called."""
+    import aieco.demo
+    import aieco.demo.bank as demo_bank
+    from aieco.analysis.inputs import ProgramInputs
+    from aieco.analysis.runner import Stage, run_stages
+    from aieco.analysis.stages import application
+    from aieco.records import ModelRun, StageRecord
+    from tests.test_analysis_stages import REQUEST, _macro_run
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the demo bank data were read on a non-demo workspace")
+
+    for name in ("load_demo_panel", "load_demo_macro", "load_demo_official", "load_demo_adverse",
+                 "demo_bank_records"):
+        monkeypatch.setattr(demo_bank, name, forbidden)
+    monkeypatch.setattr(aieco.demo, "load_bank_data", forbidden)
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        run = _macro_run(store)
+        inputs = ProgramInputs(request=REQUEST, repetition=1, risk="r", shared={})
+        stages = [Stage("r/execution", lambda ctx: {"completed": [run.run_id]}), Stage("r/application", application)]
+        out = run_stages(store, "an", stages, inputs)
+        assert out.status != "stopped", out.reason
+        rec = store.find(StageRecord, analysis_id="an", stage="r/application")[0]
+        output = store.get_json(rec.output_digest)
+        real = output["real_banks"]
+        assert "FE-OLS/FE-QAR not run" in output["fe_models"] and "no bank panel" in output["fe_models"]
+        assert real["status"] == "stopped" and "no real-data bank model passed" in real["reason"]
+        assert not store.find(ModelRun, model_id=["bank_feols", "bank_feqar", "bank_feols_fit", "bank_feqar_fit"])
