@@ -40,3 +40,11 @@ CET1 = ClaimBrief(claim_id="clm.x.cet1_depletion.y1_y3.00000000", variable="cet1
 ])
 def test_bank_status(runs, claims, status):
     assert bank_status(runs, claims) == status
+
+
+def test_bank_status_when_every_bank_model_failed_its_gate_before_any_run():
+    """A real-data bank model that fails its gate stops before any run: the report says gate_failed."""
+    runs = [_run("macro_var", RunStatus.completed)]
+    assert bank_status(runs, [], gates_failed=True) == "gate_failed"
+    assert bank_status(runs, [], gates_failed=False) == "not_run"
+    assert bank_status([_run("bank_feols", RunStatus.completed)], [CET1], gates_failed=True) == "present"

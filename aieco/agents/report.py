@@ -107,7 +107,7 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
                          provenance=provenance(store, [r for r in runs if r.run_id in macro_runs],
                                                [sources[r.source_id] for r in relations]),
                          bank_requested="cet1_ratio" in getattr(request, "outcomes", []),
-                         bank_status=bank_status(runs, claim_briefs))
+                         bank_status=bank_status(runs, claim_briefs, gates_failed=bank_gates_failed(store)))
 
 
 def _refused_paths(store: Store, analysis_id: str, risk: str) -> set[str]:
@@ -147,11 +147,21 @@ def provenance(store: Store, runs: list[ModelRun], sources: list[Source]) -> Pro
                            sample_end=end if quarter.match(end) else None, release_rules=rules)
 
 
-def bank_status(runs: list[ModelRun], claims: list[ClaimBrief]) -> str:
-    """present | not_run | stopped | gate_failed | no_claims, from the analysis' bank runs."""
+def bank_gates_failed(store: Store) -> bool:
+    """The workspace's bank models were validated and none passed its gate (a real-data model that
+    fails its gate stops before any run, so the runs alone cannot tell this from 'not run')."""
+    from aieco.records import ValidationGate
+
+    gates = [g for g in store.find(ValidationGate) if g.model_id.startswith("bank_")]
+    return bool(gates) and not any(g.passed for g in gates)
+
+
+def bank_status(runs: list[ModelRun], claims: list[ClaimBrief], *, gates_failed: bool = False) -> str:
+    """present | not_run | stopped | gate_failed | no_claims, from the analysis' bank runs (and,
+    when there is none, whether every bank model failed its validation gate)."""
     bank = [r for r in runs if r.model_id.startswith("bank_")]
     if not bank:
-        return "not_run"
+        return "gate_failed" if gates_failed else "not_run"
     if not any(r.status is RunStatus.completed for r in bank):
         return "stopped"
     if any(c.variable.startswith("cet1") for c in claims):
