@@ -22,7 +22,6 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Literal
 
-from aieco.audit import EXTRA_CHECKS
 from aieco.errors import InputError
 from aieco.records import Relation, ReviewDecision, Sign, utc_now
 from aieco.store import Store
@@ -209,5 +208,3 @@ def audit_reviews(store: Store, analysis_id: str | None = None) -> list[dict[str
                              "detail": "the corrected relation does not match the decision or its original's quote"})
     return problems
 
-
-EXTRA_CHECKS.append(audit_reviews)
