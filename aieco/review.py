@@ -208,4 +208,3 @@ def audit_reviews(store: Store, analysis_id: str | None = None) -> list[dict[str
                              "detail": "the corrected relation does not match the decision or its original's quote"})
     return problems
 
-

@@ -12,7 +12,8 @@ from aieco.cli import main
 from aieco.errors import InputError
 from aieco.extraction.build import build_relations
 from aieco.extraction.screen import Candidate, apply_cap, rank_candidates
-from aieco.graph.paths import find_paths
+from aieco.graph.build import as_of_graph
+from aieco.graph.paths import enumerate_paths
 from aieco.scenario.channels import channel_query
 from aieco.store import Store
 
@@ -38,7 +39,7 @@ def test_ranked_cap_keeps_the_channel_and_reports_what_it_skipped(store):
     report = build_relations(store, max_candidates=12, queries=[PC1])
     assert report.cap == 12 and report.candidates == 12 and report.dropped_by_cap > 200
     assert "long_term_rate" in report.ranking and "house_prices" in report.ranking
-    paths = find_paths(store, PC1, analysis_id="t", as_of=date(2024, 12, 31))
+    paths = enumerate_paths(as_of_graph(store, date(2024, 12, 31)), PC1)
     assert paths and paths[0].composed_sign.value == "-"
 
 
@@ -47,7 +48,7 @@ def test_document_order_would_have_lost_the_channel(tmp_path):
     register_documents(s, _sixteen_copies())
     report = build_relations(s, max_candidates=12)  # no queries: first copies first, then document order
     assert report.dropped_by_cap > 200
-    assert not find_paths(s, PC1, analysis_id="t", as_of=date(2024, 12, 31))
+    assert not enumerate_paths(as_of_graph(s, date(2024, 12, 31)), PC1)
 
 
 def test_no_cap_processes_every_candidate(store):

@@ -12,8 +12,8 @@ from aieco.audit import run_audit
 from aieco.cli import main
 from aieco.errors import InputError
 from aieco.extraction.build import build_relations
-from aieco.graph.build import load_relations
-from aieco.graph.paths import find_paths
+from aieco.graph.build import as_of_graph, load_relations
+from aieco.graph.paths import enumerate_paths
 from aieco.records import Relation, ReviewDecision, utc_now
 from aieco.review import effective_relations, review_relation, review_state, review_table
 from aieco.scenario.channels import channel_query
@@ -44,7 +44,7 @@ def _findings(store):
 
 
 def _paths(store, q):
-    return find_paths(store, q, analysis_id="t", as_of=CUTOFF)
+    return enumerate_paths(as_of_graph(store, CUTOFF), q, analysis_id="t")
 
 
 def test_a_rejected_relation_never_enters_a_path_and_audit_covers_the_decision(built):

@@ -1,10 +1,9 @@
 """Build aieco/data/extraction_gold.jsonl from the shared PDFs and the hand labels below.
 
-Run once by the labeller (issue 15): ``python3 tools/build_extraction_gold.py``. Each sentence is
-re-read from ``../shared/data/docs`` (pdfplumber text, whitespace-normalised, split by the
-candidate screen's splitter) so its text is exactly what the workbench reads; the labels are the
-labeller's reading of that sentence (docs/labelling-guide.md). The labels are the only hand-made
-part; the sentence selection list (ids → document, page, text) is kept in the output.
+Run by the labeller (issue 15): ``python3 tools/build_extraction_gold.py [SELECTION.json]``. The
+sentences were read from ``../shared/data/docs`` (pdfplumber page text, whitespace-normalised, split
+by the candidate screen's splitter); the labels below are the labeller's reading of each sentence
+(docs/labelling-guide.md) and the only hand-made part.
 """
 
 from __future__ import annotations
@@ -14,8 +13,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SELECTION = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("/tmp/i15/all.json")
 OUT = ROOT / "aieco" / "data" / "extraction_gold.jsonl"
+#: The sentence selection: a JSON list of {id, doc, page, text} (the labeller's screen of the PDFs:
+#: every sentence naming two vocabulary variables, plus sentences naming one with a causal cue, plus
+#: a seeded sample of other sentences). Without an argument the selection is re-read from the
+#: current gold file, so a label change is re-applied to the same sentences.
+SELECTION = Path(sys.argv[1]) if len(sys.argv) > 1 else None
 
 # id → "src>dst:sign[:h]" relations separated by ";" — or "NEG:<type>" for a sentence that states
 # no channel between vocabulary variables. ":h" marks a hedged statement (could/may/might).
@@ -124,7 +127,11 @@ def document(pdf: str, page: int) -> str:
 
 
 def main() -> None:
-    rows = json.loads(SELECTION.read_text())
+    if SELECTION is not None:
+        rows = json.loads(SELECTION.read_text())
+    else:
+        rows = [{"id": g["id"], "doc": g["file"].removesuffix(".pdf"), "page": g["page"], "text": g["text"]}
+                for g in map(json.loads, OUT.read_text(encoding="utf-8").splitlines())]
     with OUT.open("w", encoding="utf-8") as fh:
         for r in rows:
             doc = document(r["doc"], r["page"])
