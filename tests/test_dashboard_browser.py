@@ -45,12 +45,17 @@ def assert_clean(server: Server, outside: list[str]) -> None:
     assert server.deprecations() == [], server.deprecations()
 
 
+CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
+  .filter(e => e.offsetParent !== null).every(e => e.querySelector('.js-plotly-plot .main-svg'))"""
+
+
 def go_to(page, title: str) -> None:
     from playwright.sync_api import expect
 
     page.get_by_role("link", name=title).click()
     expect(page.get_by_role("heading", name=title, exact=True)).to_be_visible(timeout=60_000)
     settle(page)
+    page.wait_for_function(CHARTS_DRAWN, timeout=60_000)  # every visible chart drawn before a screenshot
 
 
 def click_first_relation(page) -> None:
