@@ -31,7 +31,8 @@ def build_and_run_default(store: Store, job: jobs.Job):
 
 
 def start_default_build(workspace: Path | None = None) -> jobs.Job | None:
-    """Start building the real default workspace in ``workspace`` (default: settings) when it is empty and the setting allows."""
+    """Start building the real default workspace in ``workspace`` (default: settings) when it is
+    empty and the setting allows."""
     settings = get_settings()
     workspace = Path(workspace or settings.workspace).resolve()
     existing = jobs.get(job_id(workspace))
