@@ -431,7 +431,7 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
             ctx.stop(f"no quarterly observed values in the workspace for {', '.join(missing)}; "
                      f"load the data before the analysis")
         digest = sha256_hex(observations.to_csv(index=False))
-        taken = macro.taken_selections(ctx.store, digest, req.seed(ctx.extra.get("repetition", 1)),
+        taken = macro.taken_selections(ctx.store, digest, req.seed(inputs_of(ctx).repetition),
                                        get_settings().scenario.var_draws)
         return macro.model_inputs(observations, timed_restrictions(ctx, restrictions), req.cutoff.isoformat(),
                                   vintage_policy=req.vintage_policy, taken=taken)
