@@ -10,6 +10,7 @@ from aieco.analysis.pipeline import analyze
 from aieco.demo import DEMO_REQUEST, REAL_REQUEST, build_demo
 from aieco.models.macro import MODEL_ID, workspace_observations
 from aieco.models.realdata import store_real_observations
+from aieco.models.var import VARIABLES
 from aieco.records import ModelRun, ObservedValue, RunStatus
 from aieco.request import load_request
 from aieco.sources.series import period_end
@@ -38,8 +39,8 @@ def macro_runs(store, outcome):
 def test_real_analysis_runs_end_to_end_under_each_vintage_policy(real_ws, policy):
     request = load_request(DEMO_REQUEST).model_copy(update={"vintage_policy": policy})
     with Store(real_ws) as store:
-        values = store.find(ObservedValue)
-        assert values and {v.provenance.value for v in values} == {"real"}  # no synthetic fallback
+        values = store.find(ObservedValue, variable=list(VARIABLES))
+        assert values and {v.provenance.value for v in values} == {"real"}  # no synthetic macro fallback
         outcome = analyze(store, request)
         programs = {p.risk: p for p in outcome.programs}
         assert set(programs) == {"trade_fragmentation", "property_correction", "market_illiquidity"}
@@ -62,7 +63,6 @@ def test_real_analysis_runs_end_to_end_under_each_vintage_policy(real_ws, policy
 
 def test_no_workspace_value_released_after_the_cutoff_reaches_the_model(real_ws):
     from aieco.models.realdata import model_levels
-    from aieco.models.var import VARIABLES
 
     with Store(real_ws) as store:
         frame = workspace_observations(store)
@@ -78,7 +78,8 @@ def test_the_shipped_real_series_run_the_real_request_end_to_end(tmp_path):
     """What a fresh clone has: the illustrative corpus with the real series shipped in the package."""
     with Store(tmp_path / "ws") as store:
         build_demo(store, macro="real")
-        assert {v.provenance.value for v in store.find(ObservedValue)} == {"real"}
+        # the macro series are real; the bank tables are the synthetic demo's (they say so)
+        assert {v.provenance.value for v in store.find(ObservedValue, variable=list(VARIABLES))} == {"real"}
         request = load_request(REAL_REQUEST)
         assert request.vintage_policy == "approximate"
         outcome = analyze(store, request)
