@@ -206,3 +206,28 @@ def test_relations_of_refused_paths_cannot_be_cited(store):
     assert found == [("refused_path_citation", 1)]
     with pytest.raises(StageStopped):
         render_report(store, ANALYSIS, draft)
+
+
+def test_illustrative_sources_must_be_stated(store):
+    from datetime import date
+
+    from reporting_world import _relation
+
+    from aieco.records import Role, Sign, Source, SourceKind, sha256_hex, utc_now
+
+    build_world(store)
+    path = store.path.parent / "source-illustrative.txt"
+    path.write_text("Demo: an illustrative note")
+    demo = Source.create(path=str(path), sha256=sha256_hex(path.read_bytes()), publisher="Demo",
+                         title="Illustrative note", publication_date=date(2024, 1, 1), retrieved_at=utc_now(),
+                         role=Role.generation, kind=SourceKind.text, illustrative=True)
+    store.put(demo)
+    rel = _relation(store, demo, 1, "Higher rates weigh on house prices.", "Higher rates weigh on house prices",
+                    "mortgage_rates", "house_prices", Sign.negative)
+    plain = SentenceDraft(kind="qualitative", template="A rise in mortgage rates weighs on house prices.",
+                          cited_relation_ids=[rel.relation_id])
+    rules_of = {v.rule for v in check_report_draft(store, ANALYSIS, [plain])}
+    assert "provenance_missing" in rules_of
+    said = plain.model_copy(update={"template": "An illustrative source finds that a rise in mortgage rates weighs "
+                                                "on house prices."})
+    assert "provenance_missing" not in {v.rule for v in check_report_draft(store, ANALYSIS, [said])}

@@ -273,4 +273,4 @@ def locate_in_text(text: str, pieces: Sequence[tuple[int, SentenceDraft]],
             offset = at + len("[rel:") - start if at >= 0 else offset
             v = v.model_copy(update={"offset": offset})
         out.append(v.model_copy(update={"text_offset": start + offset}))
-    return out
+    return sorted(out, key=lambda v: (-1 if v.text_offset is None else v.text_offset, v.rule))
