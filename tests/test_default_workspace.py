@@ -182,3 +182,17 @@ def test_each_risk_completes_or_stops_with_its_recorded_reason(built):
             assert record.reason == a["reason"]
         else:
             assert a["report_id"]
+
+
+def test_every_shipped_file_is_package_data():
+    """A non-editable install carries every file the default workspace reads (pyproject package-data)."""
+    import fnmatch
+    import tomllib
+
+    patterns = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    patterns = patterns["aieco"]
+    for root in SHIPPED:
+        for path in (p for p in root.rglob("*") if p.is_file()):
+            rel = path.relative_to(PACKAGE).as_posix()
+            assert any(fnmatch.fnmatch(path.name, p[3:]) if p.startswith("**/") else fnmatch.fnmatch(rel, p)
+                       for p in patterns), f"{rel} is not package data"
