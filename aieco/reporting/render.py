@@ -248,7 +248,8 @@ def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple
             elif rel.review_decision != "accepted":
                 found.append(Violation(rule="rejected_relation", sentence=index, offset=0, text=rid,
                                        message=f"relation was rejected: {rel.rejection_reason or 'no reason'}"))
-            elif rel.quote not in loc.text and rel.quote != str(loc.value):
+            elif " ".join(rel.quote.split()) not in " ".join(loc.text.split()) and rel.quote != str(loc.value):
+                # a quote may span a line break of the parsed page: compared with whitespace collapsed
                 found.append(Violation(rule="quote_not_found", sentence=index, offset=0, text=rid,
                                        message="the relation's quote is not in its location"))
             else:
