@@ -87,6 +87,7 @@ class LLMSettings(_Section):
     request_budget: int = Field(200, description="Most LLM requests per analysis.")
     cost_budget_usd: float | None = Field(None, description="Most USD spent per analysis (None = no limit).")
     timeout_s: float = Field(60.0, description="HTTP timeout per request.")
+    concurrency: int = Field(8, ge=1, description="Requests of one stage in flight at once (1 = one at a time).")
     price_per_million_input: dict[str, float] = Field(
         default_factory=lambda: {"gpt-4o-2024-08-06": 2.5}, description="USD per 1M input tokens."
     )

@@ -24,6 +24,7 @@ SECTIONS: dict[str, str] = {
     "reporting": "aieco.benchmarks.reporting",
     "graph": "aieco.benchmarks.graph",
     "evaluation": "aieco.benchmarks.evaluation",
+    "llm": "aieco.benchmarks.llm",
 }
 
 
