@@ -72,6 +72,7 @@ class BankSettings(_Section):
     qar_penalty: float = Field(1.0, description="FE-QAR L1 penalty on fixed effects (lambda).")
     min_obs: int = Field(8, description="Least complete half-year observations per bank.")
     projection_paths: int = Field(25_000, description="Projection paths per bank and scenario.")
+    projection_threads: int = Field(0, ge=0, description="Threads simulating banks at once (0 = one per CPU).")
     bootstrap_reps: int = Field(2_000, description="Country-cluster bootstrap replications.")
     mae_max: float = Field(2.0, description="Validation: largest MAE of CET1 depletion (pp).")
     spearman_min: float = Field(0.5, description="Validation: least Spearman correlation.")
