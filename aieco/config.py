@@ -24,7 +24,7 @@ class StoreSettings(_Section):
 
 
 class SourceSettings(_Section):
-    pdf_parser_version: str = Field("pdf-1", description="Part of every PDF location id.")
+    pdf_parser_version: str = Field("pdf-2", description="Part of every PDF location id.")
     xlsx_parser_version: str = Field("xlsx-1", description="Part of every spreadsheet location id.")
     series_parser_version: str = Field("series-1", description="Part of every series location id.")
     csv_parser_version: str = Field("csv-1", description="Part of every CSV cell location id.")

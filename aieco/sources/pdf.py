@@ -104,10 +104,25 @@ def _open(path: Path) -> pdfium.PdfDocument:
 
 
 def _unreadable(path: Path, exc: Exception) -> InputError:
-    text = f"{type(exc).__name__} {exc}".lower()
-    if "password" in text or "encrypt" in text or "security" in text:
-        return InputError(f"{path} is encrypted and cannot be read without its password", where=str(path),
-                          fix="save an unencrypted copy of the PDF and register that file")
+    """Why PDFium could not open ``path``, diagnosed with pdfminer (PDFium's error code can be stale)."""
+    import pdfplumber
+
+    try:
+        with pdfplumber.open(path) as pdf:
+            pages = len(pdf.pages)
+    except Exception as inner:  # pdfminer raises many unrelated types for bad files
+        # pdfplumber wraps pdfminer's error (e.g. PDFPasswordIncorrect) as its first argument
+        causes = [inner, *(a for a in inner.args if isinstance(a, BaseException))]
+        text = " ".join(f"{type(e).__name__} {e}" for e in causes).lower()
+        if "password" in text or "encrypt" in text:
+            return InputError(f"{path} is encrypted and cannot be read without its password", where=str(path),
+                              fix="save an unencrypted copy of the PDF and register that file")
+        cause = causes[-1]
+        return InputError(f"{path} is not a readable PDF ({type(cause).__name__}: {cause})", where=str(path),
+                          fix="check the file is a complete PDF (download it again) or remove it from the manifest")
+    if pages == 0:
+        return InputError(f"{path} has no pages", where=str(path),
+                          fix="check the file was exported completely; a PDF needs at least one page")
     return InputError(f"{path} is not a readable PDF ({type(exc).__name__}: {exc})", where=str(path),
                       fix="check the file is a complete PDF (download it again) or remove it from the manifest")
 
@@ -176,7 +191,7 @@ def _text_lines(textpage: pdfium.PdfTextPage, text: str, count: int, height: flo
             lines.append({"text": segment.strip(), "top": 20.0 * len(lines), "bottom": 20.0 * len(lines) + 10})
             continue
         keep = list(range(a, b))
-        if boxes:
+        if boxes and _near_any(textpage, a, b, height, boxes):
             keep = [i for i in keep if not _inside_any(_char_centre(textpage, i, height), boxes)]
         line = "".join(text[i] for i in keep)
         stripped = line.strip()
@@ -191,6 +206,15 @@ def _text_lines(textpage: pdfium.PdfTextPage, text: str, count: int, height: flo
             tops.append(bottom - _font_height(textpage, i))
         lines.append({"text": stripped, "top": min(tops), "bottom": max(bottoms)})
     return lines
+
+
+def _near_any(textpage: pdfium.PdfTextPage, a: int, b: int, height: float,
+              boxes: list[tuple[float, float, float, float]]) -> bool:
+    """Whether the line of characters a … b − 1 may reach into a table (its loose box, with a margin, meets one)."""
+    first, last = textpage.get_charbox(a, loose=True), textpage.get_charbox(b - 1, loose=True)
+    x0, x1 = min(first[0], last[0]) - 1, max(first[2], last[2]) + 1
+    top, bottom = height - max(first[3], last[3]) - 20, height - min(first[1], last[1]) + 20
+    return any(bx0 <= x1 and x0 <= bx1 and btop <= bottom and top <= bbottom for bx0, btop, bx1, bbottom in boxes)
 
 
 def _font_height(textpage: pdfium.PdfTextPage, index: int) -> float:
