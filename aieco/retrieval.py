@@ -4,7 +4,10 @@ Eligibility is decided first (``aieco.sources.eligibility``); BM25 (rank-bm25) a
 (TF-IDF + TruncatedSVD, cosine) then rank the same eligible locations, each contributing
 its best ``candidates_per_ranker`` (50), and reciprocal rank fusion keeps the best
 ``top_k`` (20). An index is cached per eligible-set digest, in memory and as store
-artifacts, so a later process reuses it. ``serialize_records`` packs evidence under the
+artifacts (BM25 weights and LSA arrays), so a later process reuses it without re-reading or
+re-tokenising the locations; ``search`` also records which index serves a scope (cutoff,
+roles, jurisdictions over the registered sources), so a cold ``aieco search`` loads that index
+and only the hits' records. ``serialize_records`` packs evidence under the
 byte budget (12,000 bytes), truncating only at record boundaries.
 """
 
@@ -33,11 +36,13 @@ from aieco.sources.eligibility import eligible_locations
 from aieco.store import Store
 
 #: Bump when tokenisation or the index layout changes: part of every index key.
-INDEX_VERSION = "hybrid-1"
+INDEX_VERSION = "hybrid-2"
 #: Indexes kept in memory (most recently used last).
 MEMORY_CACHE_SIZE = 4
 _TOKEN = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 _MEMORY: OrderedDict[str, HybridIndex] = OrderedDict()
+#: What a scope pointer holds when nothing in the scope is indexable.
+_EMPTY_SCOPE = "empty"
 
 
 def tokenize(text: str) -> list[str]:
@@ -189,32 +194,39 @@ class HybridIndex:
             "key": self.key, "version": INDEX_VERSION, "ids": self.ids,
             "vocabulary": sorted(self.vocabulary, key=self.vocabulary.__getitem__),
             "idf": store.put_array(self.idf), "components": store.put_array(self.components),
-            "embeddings": store.put_array(self.embeddings),
+            "embeddings": store.put_array(self.embeddings), "bm25": None,
         }
+        if self.bm25 is not None:
+            w = self.bm25.weights
+            manifest["bm25"] = {"terms": sorted(self.bm25.terms, key=self.bm25.terms.__getitem__),
+                                "shape": list(w.shape), "data": store.put_array(w.data),
+                                "indices": store.put_array(w.indices), "indptr": store.put_array(w.indptr)}
         d = store.put_json(manifest, "retrieval_index")
-        pointer = _pointer_path(store, self.key)
-        pointer.parent.mkdir(parents=True, exist_ok=True)
-        tmp = pointer.with_suffix(".tmp")
-        tmp.write_text(d)
-        tmp.replace(pointer)
+        _write_pointer(_pointer_path(store, self.key), d)
         return d
 
     @classmethod
-    def load(cls, store: Store, key: str, tokens: list[list[str]]) -> HybridIndex | None:
-        """The index saved under ``key`` (BM25 rebuilt from ``tokens``), or None if absent or stale."""
+    def load(cls, store: Store, key: str) -> HybridIndex | None:
+        """The index saved under ``key``, or None if absent, stale or altered."""
         pointer = _pointer_path(store, key)
         if not pointer.is_file():
             return None
         try:
             manifest = store.get_json(pointer.read_text().strip())
+            if manifest.get("key") != key or manifest.get("version") != INDEX_VERSION:
+                return None
+            bm25 = None
+            if manifest["bm25"] is not None:
+                b = manifest["bm25"]
+                weights = sparse.csr_matrix((store.get_array(b["data"]), store.get_array(b["indices"]),
+                                             store.get_array(b["indptr"])), shape=tuple(b["shape"]))
+                bm25 = BM25Matrix(terms={t: i for i, t in enumerate(b["terms"])}, weights=weights)
+            return cls(key=key, ids=manifest["ids"], bm25=bm25,
+                       vocabulary={t: i for i, t in enumerate(manifest["vocabulary"])},
+                       idf=store.get_array(manifest["idf"]), components=store.get_array(manifest["components"]),
+                       embeddings=store.get_array(manifest["embeddings"]))
         except IntegrityError:
             return None  # a missing or altered artifact: rebuild rather than trust it
-        if manifest.get("key") != key or manifest.get("version") != INDEX_VERSION:
-            return None
-        return cls(key=key, ids=manifest["ids"], bm25=_bm25(tokens),
-                   vocabulary={t: i for i, t in enumerate(manifest["vocabulary"])},
-                   idf=store.get_array(manifest["idf"]), components=store.get_array(manifest["components"]),
-                   embeddings=store.get_array(manifest["embeddings"]))
 
 
 def _pointer_path(store: Store, key: str):
@@ -248,18 +260,22 @@ def index_for(locations: Sequence[SourceLocation], store: Store | None = None) -
         if store is not None and not _pointer_path(store, key).is_file():
             _MEMORY[key].save(store)  # built for another workspace with the same locations: persist it here too
         return _MEMORY[key]
-    ordered = sorted(locations, key=lambda loc: loc.location_id)
-    texts = [document_text(loc) for loc in ordered]
-    tokens = [tokenize(t) for t in texts]
-    index = HybridIndex.load(store, key, tokens) if store is not None else None
+    index = HybridIndex.load(store, key) if store is not None else None
     if index is None:
-        index = HybridIndex.build(key, [loc.location_id for loc in ordered], texts, n_components, tokens)
+        ordered = sorted(locations, key=lambda loc: loc.location_id)
+        index = HybridIndex.build(key, [loc.location_id for loc in ordered], [document_text(loc) for loc in ordered],
+                                  n_components)
         if store is not None:
             index.save(store)
-    _MEMORY[key] = index
+    _remember(index)
+    return index
+
+
+def _remember(index: HybridIndex) -> None:
+    _MEMORY[index.key] = index
+    _MEMORY.move_to_end(index.key)
     while len(_MEMORY) > MEMORY_CACHE_SIZE:
         _MEMORY.popitem(last=False)
-    return index
 
 
 # --------------------------------------------------------------------------- search
@@ -299,10 +315,27 @@ def rank_locations(locations: Sequence[SourceLocation], query: str, *, top_k: in
 def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str] = ("generation",),
            jurisdictions: Iterable[str] | None = None, top_k: int | None = None,
            analysis_id: str | None = None) -> list[Hit]:
-    """Eligible locations for (as_of, roles, jurisdictions), ranked for ``query``; top_k default 20."""
-    eligible, _ = eligible_locations(store, cutoff=as_of, roles=roles, jurisdictions=jurisdictions,
-                                     analysis_id=analysis_id)
-    ranked = rank_locations(eligible, query, top_k=top_k, store=store)
+    """Eligible locations for (as_of, roles, jurisdictions), ranked for ``query``; top_k default 20.
+
+    Without an analysis id (nothing to record), a scope searched before is served from its
+    saved index: only the registered sources and the location count are read to recognise the
+    scope, then the hits' own records. The ranking is the same as deciding eligibility afresh.
+    """
+    roles = list(roles)
+    jurisdictions = list(jurisdictions) if jurisdictions is not None else None
+    r = get_settings().retrieval
+    scope = _scope_key(store, as_of, roles, jurisdictions) if analysis_id is None else None
+    ranked: list[tuple[SourceLocation, float]] | None = None
+    if scope is not None and query.strip():
+        ranked = _rank_saved_scope(store, scope, query, top_k or r.top_k)
+    if ranked is None:
+        eligible, _ = eligible_locations(store, cutoff=as_of, roles=roles, jurisdictions=jurisdictions,
+                                         analysis_id=analysis_id)
+        docs = [loc for loc in eligible if indexable(loc)]
+        ranked = rank_locations(docs, query, top_k=top_k, store=store)
+        if scope is not None and query.strip():
+            _write_pointer(_scope_path(store, scope), index_key((loc.location_id for loc in docs), r.lsa_components)
+                           if docs else _EMPTY_SCOPE)
     sources = {s.source_id: s for s in store.find(Source, source_id=sorted({loc.source_id for loc, _ in ranked}))}
     hits = []
     for rank, (loc, score) in enumerate(ranked, start=1):
@@ -311,6 +344,52 @@ def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str]
                         title=src.title, publisher=src.publisher, publication_date=src.publication_date,
                         page=loc.page, sheet=loc.sheet, cell=loc.cell, quote=loc.text))
     return hits
+
+
+def _scope_key(store: Store, as_of: date, roles: list[Role | str], jurisdictions: list[str] | None) -> str:
+    """Digest of a search scope over the registered records.
+
+    The store is append-only and a source's locations are written with it, so the set of
+    source ids and the number of locations determine every eligible set.
+    """
+    return digest({"version": INDEX_VERSION, "cutoff": as_of.isoformat(),
+                   "roles": sorted({Role(x).value for x in roles}),
+                   "jurisdictions": sorted({j.upper() for j in jurisdictions}) if jurisdictions is not None else None,
+                   "sources": sorted(s.source_id for s in store.all(Source)),
+                   "locations": store.count(SourceLocation),
+                   "lsa_components": get_settings().retrieval.lsa_components, "sklearn": sklearn.__version__})[:32]
+
+
+def _rank_saved_scope(store: Store, scope: str, query: str, top_k: int) -> list[tuple[SourceLocation, float]] | None:
+    """The ranking from the index saved for ``scope``, or None when there is none."""
+    pointer = _scope_path(store, scope)
+    if not pointer.is_file():
+        return None
+    key = pointer.read_text().strip()
+    if key == _EMPTY_SCOPE:
+        return []
+    index = _MEMORY.get(key) or HybridIndex.load(store, key)
+    if index is None:
+        return None
+    _remember(index)
+    r = get_settings().retrieval
+    ranked = index.rank(query, candidates=r.candidates_per_ranker, top_k=top_k, rrf_k=r.rrf_k)
+    by_id = {loc.location_id: loc for loc in store.find(SourceLocation,
+                                                        location_id=[index.ids[pos] for pos, _ in ranked])}
+    if len(by_id) != len(ranked):
+        return None  # the pointer names locations the store lacks: decide afresh
+    return [(by_id[index.ids[pos]], score) for pos, score in ranked]
+
+
+def _scope_path(store: Store, scope: str):
+    return store.path / "index" / f"scope-{scope}.txt"
+
+
+def _write_pointer(path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
 
 
 # --------------------------------------------------------------------------- serialisation
