@@ -25,6 +25,7 @@ SECTIONS: dict[str, str] = {
     "graph": "aieco.benchmarks.graph",
     "evaluation": "aieco.benchmarks.evaluation",
     "llm": "aieco.benchmarks.llm",
+    "search": "aieco.benchmarks.search",
 }
 
 
