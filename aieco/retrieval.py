@@ -382,13 +382,14 @@ def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str]
 def _scope_key(store: Store, as_of: date, roles: list[Role | str], jurisdictions: list[str] | None) -> str:
     """Digest of a search scope over the registered records.
 
-    The store is append-only and a source's locations are written with it, so the set of
-    source ids and the number of locations determine every eligible set.
+    The store is append-only (no row is ever changed or removed) and the pointer lives in the
+    store's own folder, so the numbers of sources and locations identify its registered records,
+    and with the scope every eligible set.
     """
     return digest({"version": INDEX_VERSION, "cutoff": as_of.isoformat(),
                    "roles": sorted({Role(x).value for x in roles}),
                    "jurisdictions": sorted({j.upper() for j in jurisdictions}) if jurisdictions is not None else None,
-                   "sources": sorted(s.source_id for s in store.all(Source)),
+                   "sources": store.count(Source),
                    "locations": store.count(SourceLocation),
                    "lsa_components": get_settings().retrieval.lsa_components, "sklearn": SKLEARN_VERSION})[:32]
 
