@@ -1,7 +1,9 @@
 """Knowledge graph: relation build time (demo and shared corpora) and path enumeration speed.
 
 Enumeration is timed on a synthetic relation table of at least 2,000 relations over the
-vocabulary's variables (seeded), five channel queries, target ≤ 200 ms per query.
+vocabulary's variables (seeded), five channel queries, target ≤ 50 ms for the slowest; the peer
+is networkx listing the same queries' simple paths. Relation build is also timed on 1×…16× the
+demo corpus (log-log slope against requests, and the 16× build with the re-reading ``spent()``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
+import networkx as nx
 import numpy as np
 
 from aieco.benchmarks import Figure
@@ -185,21 +188,29 @@ def run(quick: bool = False) -> list[Figure]:
     relations = synthetic_relations(2_000, 300)
     graph = relation_graph(relations)
     queries = demo_channel_queries("trade_fragmentation") + demo_channel_queries("market_illiquidity")[:1]
-    wall, cpu = [], []
+    wall, cpu, peer = [], [], []
+    simple = nx.DiGraph(graph)
     for q in queries[:5]:
-        runs, cpu_runs = [], []
+        runs, cpu_runs, peer_runs = [], [], []
         for _ in range(3 if quick else 7):
             t0, c0 = time.perf_counter(), time.process_time()
             enumerate_paths(graph, q)
             runs.append(time.perf_counter() - t0)
             cpu_runs.append(time.process_time() - c0)
+            # peer: networkx listing the simple paths of the pooled graph (no signs, scores or ranking)
+            t0 = time.perf_counter()
+            sum(1 for _ in nx.all_simple_paths(simple, q.source_var, q.target_var, cutoff=q.max_len))
+            peer_runs.append(time.perf_counter() - t0)
         wall.append(float(np.median(runs)))
         cpu.append(float(np.median(cpu_runs)))
+        peer.append(float(np.median(peer_runs)))
     # Wall time is the figure with the target; CPU time shows the share lost to a busy machine.
     figures += [Figure(name="enumerate_paths_per_query_2000_relations", value=1000 * float(np.mean(wall)),
                        unit="ms", target=200.0),
                 Figure(name="enumerate_paths_slowest_query_2000_relations", value=1000 * max(wall), unit="ms",
-                       target=200.0),
+                       target=50.0),
+                Figure(name="networkx_simple_paths_peer_slowest_query", value=1000 * max(peer), unit="ms"),
+                Figure(name="enumerate_paths_over_networkx_peer", value=sum(wall) / sum(peer), unit="x"),
                 Figure(name="enumerate_paths_per_query_cpu_2000_relations", value=1000 * float(np.mean(cpu)),
                        unit="ms", target=200.0)]
     return figures
