@@ -106,10 +106,17 @@ def enumerate_paths(graph: nx.MultiDiGraph, query: ChannelQuery, *, analysis_id:
     doc_uses: dict[str, int] = {}  # documents of the chosen steps, with their use counts
     visited = {src}
 
+    confidences: list[float] = []  # of the chosen steps
+    bonus, penalty = s.doc_bonus, s.length_penalty
+
     def found(step: _Step) -> None:
-        n_docs = len(doc_uses) + sum(1 for d in step.documents if d not in doc_uses)
+        n_docs = len(doc_uses)
+        for d in step.documents:
+            if d not in doc_uses:
+                n_docs += 1
         length = len(chosen) + 1
-        score = channel_score([*(st.confidence for st in chosen), step.confidence], n_docs, s)
+        # channel_score, inlined (the same operations in the same order)
+        score = sum([*confidences, step.confidence]) / length + bonus * n_docs - penalty * (length - 1)
         if len(scored) == k and (-score, length) > scored[-1][:2]:
             return
         entry = (-score, length, [*variables, step.dst], [*(st.symbol for st in chosen), step.symbol],
@@ -131,6 +138,7 @@ def enumerate_paths(graph: nx.MultiDiGraph, query: ChannelQuery, *, analysis_id:
             visited.add(v)
             variables.append(v)
             chosen.append(step)
+            confidences.append(step.confidence)
             for d in step.documents:
                 doc_uses[d] = doc_uses.get(d, 0) + 1
             walk(v)
@@ -138,6 +146,7 @@ def enumerate_paths(graph: nx.MultiDiGraph, query: ChannelQuery, *, analysis_id:
                 doc_uses[d] -= 1
                 if not doc_uses[d]:
                     del doc_uses[d]
+            confidences.pop()
             chosen.pop()
             variables.pop()
             visited.discard(v)
