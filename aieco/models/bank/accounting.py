@@ -188,6 +188,7 @@ def project_cet1(
         error = recursion_error(sim)
         if error is not None and error <= IDENTITY_TOL:
             np.divide(100 * sim.capital, sim.rwa, out=ratio_out[ib].T)  # Eq. (cet1ratio), only after the checks
+            sim = BankPaths(np.empty((0, 0)), np.empty((0, 0)), {}, sim.crossings, sim.checked)  # only the counts
         return sim, error
 
     # banks are independent (one random stream each): simulated in threads, collected in bank order
