@@ -91,7 +91,7 @@ def outcome_json(outcome: Any, store: Any, state: CliState) -> dict[str, Any]:
 def analyze(ctx: click.Context, state: CliState, request_file: Path, backend: str | None,
             replay_from: Path | None) -> None:
     """Run the algorithm for REQUEST_FILE; ends with report paths or stop reasons."""
-    from aieco.pipeline import analyze as run_analysis
+    from aieco.analysis.pipeline import analyze as run_analysis
     from aieco.request import load_request
 
     request = load_request(request_file)
