@@ -175,3 +175,44 @@ def test_spent_is_a_running_total_equal_to_the_recorded_calls(tmp_path):
         assert client.spent() == (5, 0.0)  # the refused attempt sent nothing
         # a fresh client reads the same totals back from the store once
         assert LLMClient(store, OfflineBackend(), "an_c", model=MODEL).spent() == (5, 0.0)
+
+
+def test_graph_build_through_the_openai_backend_is_the_same_concurrent_or_not(tmp_path, concurrency, monkeypatch):
+    """A G2 build (decomposition, extraction, verification stages) against a stub that answers each
+    task with its offline implementation after a random delay: identical relations and LLM records."""
+    from aieco.demo.build import build_demo_sources
+    from aieco.extraction.build import build_relations
+    from aieco.extraction.tasks import DECOMPOSITION_TASK, EXTRACTION_TASK, VERIFICATION_TASK
+    from aieco.records import Relation
+    from aieco.sources.registry import ingest
+
+    tasks = {t.name: t for t in (DECOMPOSITION_TASK, EXTRACTION_TASK, VERIFICATION_TASK)}
+    rng = random.Random(3)
+    lock = threading.Lock()
+
+    def offline_answer(body: dict) -> tuple[int, dict]:
+        task = tasks[body["text"]["format"]["name"]]
+        text = body["input"][0]["content"]
+        inputs = task.input_schema.model_validate_json(text[text.index("Input (JSON):\n") + 14:])
+        with lock:
+            delay = rng.uniform(0.0, 0.02)
+        time.sleep(delay)
+        return 200, responses_body(canonical_json(task.offline(inputs).model_dump(mode="json")), MODEL,
+                                   input_tokens=len(text) // 4, output_tokens=37)
+
+    manifest = build_demo_sources(tmp_path / "demo")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    out = {}
+    for n in (1, 4):
+        concurrency(n)
+        with Store(tmp_path / f"ws{n}") as store, StubServer() as server:
+            assert ingest(store, manifest).ok
+            server.fallback[RESPONSES] = offline_answer
+            client = LLMClient(store, OpenAIBackend(base_url=server.base_url), "kb-G2", model=MODEL, budget=10_000)
+            report = build_relations(store, condition="G2", client=client)
+            calls = [(c.call_id, c.stage, c.sequence, c.status, c.cost_usd) for c in store.find(LLMCall)]
+            relations = [(r.relation_id, r.review_decision, r.rejection_reason) for r in store.find(Relation)]
+            out[n] = (report.model_dump(exclude={"seconds"}), calls, relations, client.spent())
+    assert out[1] == out[4]
+    assert out[1][0]["requests"] > 3 and {c[1] for c in out[1][1]} == {"decomposition", "relation_extraction",
+                                                                         "verification"}
