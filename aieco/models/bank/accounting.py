@@ -187,7 +187,9 @@ def project_cet1(
                             np.random.default_rng(seeds[ib]))
         error = recursion_error(sim)
         if error is not None and error <= IDENTITY_TOL:
-            np.divide(100 * sim.capital, sim.rwa, out=ratio_out[ib].T)  # Eq. (cet1ratio), only after the checks
+            out = ratio_out[ib].T  # Eq. (cet1ratio), only after the checks: 100 · C / RWA, written in place
+            np.multiply(100, sim.capital, out=out)
+            np.divide(out, sim.rwa, out=out)
             sim = BankPaths(np.empty((0, 0)), np.empty((0, 0)), {}, sim.crossings, sim.checked)  # only the counts
         return sim, error
 

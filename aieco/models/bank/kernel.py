@@ -131,7 +131,21 @@ def recursion_error(paths: BankPaths) -> float | None:
     capital, rwa, d = paths.capital, paths.rwa, paths.drawn
     if not np.isfinite(rwa).all() or not (rwa > 0).all() or not np.isfinite(capital).all():
         return None
-    net = d["n"] - d["l"] - d["o"] + d["a"]
-    cap_err = np.abs(capital[1:] - capital[:-1] - net / 100 * rwa[:-1]) / rwa[:-1]
-    rwa_err = np.abs(np.log(rwa[1:] / rwa[:-1]) * 100 - d["g"]) / 100
-    return float(max(cap_err.max(initial=0.0), rwa_err.max(initial=0.0)))
+    # the plain expressions, evaluated in place (same operations, same order, two buffers)
+    a = np.subtract(d["n"], d["l"])
+    a -= d["o"]
+    a += d["a"]
+    a /= 100
+    a *= rwa[:-1]                                # net / 100 · RWA_{t−1}
+    b = np.subtract(capital[1:], capital[:-1])
+    b -= a
+    np.abs(b, out=b)
+    b /= rwa[:-1]                                # |C_t − C_{t−1} − net/100 · RWA_{t−1}| / RWA_{t−1}
+    cap_worst = b.max(initial=0.0)
+    np.divide(rwa[1:], rwa[:-1], out=b)
+    np.log(b, out=b)
+    b *= 100
+    b -= d["g"]
+    np.abs(b, out=b)
+    b /= 100                                     # |100 · log(RWA_t / RWA_{t−1}) − g_t| / 100
+    return float(max(cap_worst, b.max(initial=0.0)))
