@@ -190,7 +190,7 @@ def project_cet1(
             out = ratio_out[ib].T  # Eq. (cet1ratio), only after the checks: 100 · C / RWA, written in place
             np.multiply(100, sim.capital, out=out)
             np.divide(out, sim.rwa, out=out)
-            sim = BankPaths(np.empty((0, 0)), np.empty((0, 0)), {}, sim.crossings, sim.checked)  # only the counts
+            sim = BankPaths(np.empty((0, 0)), np.empty((0, 0)), {}, sim.crossings, sim.checked, error)  # the counts
         return sim, error
 
     # banks are independent (one random stream each): simulated in threads, collected in bank order
@@ -201,7 +201,10 @@ def project_cet1(
             for c in COMPONENTS:
                 crossings[c] += sim.crossings[c]
                 checked[c] += sim.checked[c]
-            if error is None or not error <= IDENTITY_TOL:  # report where, as the plain check does
+            if error is None or not error <= IDENTITY_TOL:  # simulate again with every draw to report where
+                x, fe, capital0, rwa0, lags0 = inputs[ib]
+                sim = simulate_bank(tables, COMPONENTS, fe, x, capital0, rwa0, lags0, paths,
+                                    np.random.default_rng(seeds[ib]), keep_draws=True)
                 verify_recursions(sim.capital.T, sim.rwa.T, {c: d.T for c, d in sim.drawn.items()},
                                   where=f"bank {b}")
                 raise StageStopped(f"bank {b}: accounting identity violated (largest relative error {error:.3g})",

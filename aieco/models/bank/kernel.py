@@ -48,26 +48,32 @@ class BankPaths:
 
     capital: np.ndarray        # (1 + H, paths)
     rwa: np.ndarray            # (1 + H, paths)
-    drawn: dict[str, np.ndarray]  # component → (H, paths)
+    drawn: dict[str, np.ndarray]  # component → (H, paths) with keep_draws, else the last two half-years
     crossings: dict[str, int]
     checked: dict[str, int]
+    worst: float = 0.0         # largest relative error of the recursions, computed half-year by half-year
 
 
 def simulate_bank(tables: Mapping[str, ComponentTables], components: Sequence[str], fixed_effects: Mapping[str, float],
                   x: np.ndarray, capital0: float, rwa0: float, lags0: Mapping[str, float], paths: int,
-                  rng: np.random.Generator) -> BankPaths:
+                  rng: np.random.Generator, *, keep_draws: bool = False) -> BankPaths:
     """Simulate ``paths`` paths of one bank over the half-years of ``x`` (H, m macro values).
 
     The generator is used exactly as the plain formulation uses it: per half-year, per
     component in ``components`` order, one ``integers(0, K, paths)`` (FE-QAR) or one
-    ``choice(residuals, paths)`` (FE-OLS).
+    ``choice(residuals, paths)`` (FE-OLS). The recursions' relative errors are measured as each
+    half-year is written, with the expressions of ``verify_recursions``; only the last two
+    half-years of draws are kept unless ``keep_draws`` (to report where a check failed).
     """
     H = x.shape[0]
     capital = np.empty((H + 1, paths))
     rwa = np.empty((H + 1, paths))
     capital[0] = capital0
     rwa[0] = rwa0
-    drawn = {c: np.empty((H, paths)) for c in components}
+    rows = H if keep_draws else min(H, 2)
+    drawn = {c: np.empty((rows, paths)) for c in components}
+    worst = 0.0
+    err = np.empty(paths)
     crossings = dict.fromkeys(components, 0)
     checked = dict.fromkeys(components, 0)
     m = min(paths, CROSSING_SAMPLE)
@@ -84,9 +90,9 @@ def simulate_bank(tables: Mapping[str, ComponentTables], components: Sequence[st
             np.log(rwa[h], out=log_rwa_lag)
             for comp in components:
                 t = tables[comp]
-                lag = np.full(paths, lags0[comp]) if h == 0 else drawn[comp][h - 1]
+                lag = np.full(paths, lags0[comp]) if h == 0 else drawn[comp][(h - 1) % rows]
                 base = fixed_effects[comp] + t.intercept + t.macro @ x[h]
-                out = drawn[comp][h]
+                out = drawn[comp][h % rows]
                 if not t.quantile:
                     mean = base[0] + t.lag[0] * lag + t.ratio[0] * ratio_lag + t.log_rwa[0] * log_rwa_lag
                     np.add(mean, rng.choice(t.residuals, size=paths), out=out)
@@ -112,40 +118,35 @@ def simulate_bank(tables: Mapping[str, ComponentTables], components: Sequence[st
                 np.take(t.log_rwa, k, out=tmp, mode="clip")
                 tmp *= log_rwa_lag
                 out += tmp
-            # Eq. (cet1capital) and Eq. (rwarecursion)
-            net = np.subtract(drawn["n"][h], drawn["l"][h], out=tmp)
-            net -= drawn["o"][h]
-            net += drawn["a"][h]
+            # Eq. (cet1capital) and Eq. (rwarecursion), each followed by its check
+            r = h % rows
+            net = np.subtract(drawn["n"][r], drawn["l"][r], out=tmp)
+            net -= drawn["o"][r]
+            net += drawn["a"][r]
             net /= 100
             net *= rwa[h]
             np.add(capital[h], net, out=capital[h + 1])
-            np.divide(drawn["g"][h], 100, out=tmp)
+            np.subtract(capital[h + 1], capital[h], out=err)
+            err -= net
+            np.abs(err, out=err)
+            err /= rwa[h]                            # |C_t − C_{t−1} − net/100 · RWA_{t−1}| / RWA_{t−1}
+            worst = max(worst, float(err.max(initial=0.0)))
+            np.divide(drawn["g"][r], 100, out=tmp)
             np.exp(tmp, out=tmp)
             np.multiply(rwa[h], tmp, out=rwa[h + 1])
-    return BankPaths(capital, rwa, drawn, crossings, checked)
+            np.divide(rwa[h + 1], rwa[h], out=err)
+            np.log(err, out=err)
+            err *= 100
+            err -= drawn["g"][r]
+            np.abs(err, out=err)
+            err /= 100                               # |100 · log(RWA_t / RWA_{t−1}) − g_t| / 100
+            worst = max(worst, float(err.max(initial=0.0)))
+    return BankPaths(capital, rwa, drawn, crossings, checked, worst)
 
 
 def recursion_error(paths: BankPaths) -> float | None:
     """Largest relative error of Eqs. (cet1capital)–(rwarecursion) over all paths, or None when
     some RWA is not positive and finite or some capital not finite (the caller reports where)."""
-    capital, rwa, d = paths.capital, paths.rwa, paths.drawn
-    if not np.isfinite(rwa).all() or not (rwa > 0).all() or not np.isfinite(capital).all():
+    if not np.isfinite(paths.rwa).all() or not (paths.rwa > 0).all() or not np.isfinite(paths.capital).all():
         return None
-    # the plain expressions, evaluated in place (same operations, same order, two buffers)
-    a = np.subtract(d["n"], d["l"])
-    a -= d["o"]
-    a += d["a"]
-    a /= 100
-    a *= rwa[:-1]                                # net / 100 · RWA_{t−1}
-    b = np.subtract(capital[1:], capital[:-1])
-    b -= a
-    np.abs(b, out=b)
-    b /= rwa[:-1]                                # |C_t − C_{t−1} − net/100 · RWA_{t−1}| / RWA_{t−1}
-    cap_worst = b.max(initial=0.0)
-    np.divide(rwa[1:], rwa[:-1], out=b)
-    np.log(b, out=b)
-    b *= 100
-    b -= d["g"]
-    np.abs(b, out=b)
-    b /= 100                                     # |100 · log(RWA_t / RWA_{t−1}) − g_t| / 100
-    return float(max(cap_worst, b.max(initial=0.0)))
+    return paths.worst
