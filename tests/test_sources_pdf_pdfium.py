@@ -10,7 +10,6 @@ The test pins those figures (with a margin) on the pages it parses.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
