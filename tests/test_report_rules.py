@@ -231,3 +231,22 @@ def test_illustrative_sources_must_be_stated(store):
     said = plain.model_copy(update={"template": "An illustrative source finds that a rise in mortgage rates weighs "
                                                 "on house prices."})
     assert "provenance_missing" not in {v.rule for v in check_report_draft(store, ANALYSIS, [said])}
+
+
+def test_a_quote_across_a_line_break_is_found_and_a_changed_quote_is_not(store):
+    from reporting_world import _relation
+
+    from aieco.records import Sign
+
+    w = build_world(store)
+    src = w.sources["ecb"]
+    wrapped = _relation(store, src, 50, "House prices fall. Higher mortgage rates\nreduce house prices everywhere.",
+                        "Higher mortgage rates reduce house prices everywhere", "mortgage_rates", "house_prices",
+                        Sign.negative)
+    altered = _relation(store, src, 51, "Higher mortgage rates reduce house prices in some places.",
+                        "Higher mortgage rates reduce house prices everywhere", "mortgage_rates", "house_prices",
+                        Sign.negative)
+    for rel, ok in ((wrapped, True), (altered, False)):
+        s = SentenceDraft(kind="qualitative", template="A rise in mortgage rates weighs on house prices.",
+                          cited_relation_ids=[rel.relation_id])
+        assert ("quote_not_found" not in {v.rule for v in check_report_draft(store, ANALYSIS, [s])}) is ok

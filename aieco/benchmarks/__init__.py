@@ -27,6 +27,8 @@ SECTIONS: dict[str, str] = {
     "graph": "aieco.benchmarks.graph",
     "evaluation": "aieco.benchmarks.evaluation",
     "extraction": "aieco.benchmarks.extraction",
+    "llm": "aieco.benchmarks.llm",
+    "search": "aieco.benchmarks.search",
 }
 
 
