@@ -114,7 +114,6 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
                     cand = candidate_for(st.location_id, st.text, variables)
                     quote_of[cand.candidate_id] = st.quote
                     candidates_all.append(cand)
-            tick("decomposition", k + 1, len(batches))
         candidates, dropped = apply_cap(candidates_all, cap, endpoints)
     else:
         screen = screen_candidates(locs, vocab, cap=cap, endpoints=endpoints)
