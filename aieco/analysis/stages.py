@@ -387,18 +387,6 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
             "claim_ids": [t.claim_id for t in tests]}
 
 
-def scenario_figure_specs(analysis_id: str, risk: str, horizon: str, compatible: list[Any]) -> list[Any]:
-    """Claims of the scenario paragraph (cumulative, peak and end figures against the median
-    path), registered with the annual ones before the macro model runs."""
-    from aieco.models import macro
-    from aieco.reporting.claims import ClaimSpec
-
-    return [ClaimSpec(analysis_id=analysis_id, risk=risk, variable=v, horizon=horizon, model_id=s.model_id,
-                      required_diagnostics=list(s.diagnostics_required),
-                      **macro.scenario_figure_fields(v, col, horizon))
-            for s in compatible if s.model_id == macro.MODEL_ID for v, col in macro.SCENARIO_FIGURES]
-
-
 def timed_restrictions(ctx: StageContext, restrictions: list[Restriction]) -> list[dict[str, Any]]:
     """Restriction payloads with ``years``: the horizon years their supporting relations time."""
     from aieco.models import macro
@@ -413,6 +401,18 @@ def timed_restrictions(ctx: StageContext, restrictions: list[Restriction]) -> li
         payload["years"] = list(evidence_years(phrases, years))
         out.append(payload)
     return out
+
+
+def scenario_figure_specs(analysis_id: str, risk: str, horizon: str, compatible: list[Any]) -> list[Any]:
+    """Claims of the scenario paragraph (cumulative, peak and end figures against the median
+    path), registered with the annual ones before the macro model runs."""
+    from aieco.models import macro
+    from aieco.reporting.claims import ClaimSpec
+
+    return [ClaimSpec(analysis_id=analysis_id, risk=risk, variable=v, horizon=horizon, model_id=s.model_id,
+                      required_diagnostics=list(s.diagnostics_required),
+                      **macro.scenario_figure_fields(v, col, horizon))
+            for s in compatible if s.model_id == macro.MODEL_ID for v, col in macro.SCENARIO_FIGURES]
 
 
 def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], dict[str, Any]]:

@@ -115,5 +115,7 @@ def pipeline(levels, draws: int, seed: int):
             taken[chosen.simulation_id] = {"risk": risk, "signature": selection.restriction_signature(rs)}
         except StageStopped:
             pass  # an empty admissible set is a result; the work was done
-    selection.unconditional_comparator(unconditional_severity_features(sim, annual), seed=seed)
+    cfg = get_settings().scenario
+    features = unconditional_severity_features(sim, annual, cfg.horizon_start, cfg.horizon_end)
+    selection.unconditional_comparator(features, seed=seed)
     return fit, sim, sim_seconds

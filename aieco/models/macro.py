@@ -24,17 +24,17 @@ table                       layout
 ``range_failures``          row 'trajectories', columns variables (trajectories failing the range check)
 ``estimation``              row 'value': nobs, max_modulus, draws, synthetic (1.0/0.0)
 ``data_label``              row 'value', column 'label': 'synthetic' or 'observed'
-``median_quarterly``        rows quarters, columns the six variables: the quarter-by-quarter
-                            median of the simulated levels (the median, or baseline, path)
-``horizon_summary``         rows variables, columns :data:`SUMMARY_COLUMNS`: cumulative change,
-                            peak, peak-to-trough, end level of the selected and the median path
-                            and the selected path's deviation from the median
 ``median_path``             rows variables, columns years: the unconditional median annual
                             path over all draws
 ``selected_deviation``      rows variables, columns years: selected path − median path (pp)
 ``release_rules``           rows variables: vintage_policy, series, release_rules, last_usable
 ``selected_quarterly_deviation``  rows quarters: selected levels vs the quarterly median (% for
                             GDP, HICP, equity and house prices; pp for rates)
+``median_quarterly``        rows quarters, columns the six variables: the quarter-by-quarter
+                            median of the simulated levels (the median, or baseline, path)
+``horizon_summary``         rows variables, columns :data:`SUMMARY_COLUMNS`: cumulative change,
+                            peak, peak-to-trough, end level of the selected and the median path
+                            and the selected path's deviation from the median
 ==========================  ===========================================================
 
 Diagnostics of a run also record the vintage policy, the release rules per variable and
