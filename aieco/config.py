@@ -96,7 +96,8 @@ class LLMSettings(_Section):
 
 
 class ReportSettings(_Section):
-    rounding: int = Field(3, description="Decimals ρ of Round(z) for a registered claim.")
+    rounding: int = Field(3, description="Decimals ρ of Round(z) for a claim whose unit has no registered rule "
+                                         "(aieco.reporting.claims.UNIT_RULES: one decimal for % and pp).")
     tolerance: float = Field(1e-10, description="ε of Eq. outputtestpass for a registered claim.")
     max_claims_per_sentence: int = Field(3, description="Offline writer: most NUM tokens in one sentence.")
     named_terms: tuple[str, ...] = Field(
