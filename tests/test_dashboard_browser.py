@@ -54,7 +54,7 @@ def go_to(page, title: str) -> None:
 
     page.get_by_role("link", name=title).click()
     expect(page.get_by_role("heading", name=title, exact=True)).to_be_visible(timeout=60_000)
-    settle(page)
+    settle(page, stable_ms=800)
     page.wait_for_function(CHARTS_DRAWN, timeout=60_000)  # every visible chart drawn before a screenshot
 
 
@@ -166,13 +166,14 @@ def test_analyst_path_through_every_page_report_chain_exports_graph(demo_server,
         # A table's CSV and a figure's image download in the browser (no server-side renderer).
         go_to(page, "Model runs")
         with page.expect_download(timeout=30_000) as download:
-            page.get_by_role("button", name="CSV").first.click()
+            page.get_by_role("button", name="CSV", exact=True).first.click()
         assert download.value.suggested_filename.endswith(".csv")
+        go_to(page, "Bank capital")
         chart = page.locator(".js-plotly-plot").first
         chart.scroll_into_view_if_needed()
         chart.hover()
         with page.expect_download(timeout=30_000) as download:
-            chart.locator("[data-title='Download plot as a png']").click()
+            chart.locator(".modebar-btn[data-title^='Download plot']").click()
         assert download.value.suggested_filename.endswith(".png")
 
         # Channel graph: a click on a relation shows its quote and page.

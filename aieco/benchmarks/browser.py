@@ -110,6 +110,14 @@ SETTLED_JS = """() => !document.querySelector('[data-testid="stStatusWidget"]')
   && document.querySelectorAll('[data-stale="true"]').length === 0"""
 
 
-def settle(page: Any, timeout_ms: float = 60_000) -> None:
-    """Wait until the app finished its run: no running indicator, no stale element."""
+def settle(page: Any, timeout_ms: float = 60_000, stable_ms: float = 0) -> None:
+    """Wait until the app finished its run: no running indicator, no stale element.
+
+    Streamlit shows its running indicator only after a short delay, so right after a click
+    the page can look settled before its run starts; ``stable_ms`` > 0 checks again after
+    that long (for screenshots; the bench waits for a page-specific element instead).
+    """
     page.wait_for_function(SETTLED_JS, timeout=timeout_ms, polling=25)
+    if stable_ms:
+        page.wait_for_timeout(stable_ms)
+        page.wait_for_function(SETTLED_JS, timeout=timeout_ms, polling=25)
