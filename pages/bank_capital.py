@@ -32,12 +32,15 @@ with page_workspace() as ws:
         bank = left.selectbox("Bank", banks)
         variable = right.selectbox("Variable", variables,
                                    index=variables.index("cet1_ratio") if "cet1_ratio" in variables else 0)
+        caption = ws.view(views.bank_run_caption, run_id)
         show_figure(ws.view(views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{variable} — {bank}"),
                     name=f"bank_{variable}_{bank}", key="bank_fan")
+        st.caption(caption)
         # The depletion distribution of every bank (start minus minimum CET1 ratio), when the run stored it.
         depletion = "cet1_depletion" if "cet1_depletion" in variables else variable
         show_figure(ws.view(views.quantile_ranges_of_run, run_id, depletion), name=f"bank_{depletion}_distribution",
                     key="bank_dist")
+        st.caption(caption)
 
         # The same model, bank and variable under every risk of the analysis, side by side.
         same = [r for r in run_ids if runs.loc[r, "model_id"] == runs.loc[run_id, "model_id"]
@@ -50,6 +53,7 @@ with page_workspace() as ws:
                     title = f"{(runs.loc[r, 'risk'] or '').replace('_', ' ')}: {variable} — {bank}"
                     show_figure(ws.view(views.fan_chart_of_run, r, variable, entity=bank, title=title),
                                 name=f"bank_{variable}_{bank}_{runs.loc[r, 'risk']}", key=f"bank_side_{r}")
+                    st.caption(ws.view(views.bank_run_caption, r))
 
     st.subheader("External validation")
     gates = ws.view(views.validation_frame)
