@@ -8,6 +8,7 @@ SQLite itself, through triggers.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -88,6 +89,7 @@ def _columns(cls: type[Record]) -> dict[str, type]:
     return {name: _column_type(f.annotation) for name, f in cls.model_fields.items()}
 
 
+@functools.cache  # read for every row written or read: the field types of a class never change
 def _json_fields(cls: type[Record]) -> frozenset[str]:
     return frozenset(name for name, f in cls.model_fields.items() if _is_json(f.annotation))
 

@@ -537,7 +537,8 @@ def entities(points: pd.DataFrame) -> list[str]:
 # --------------------------------------------------------------------------- bank capital
 
 
-GATE_COLUMNS = ["model_id", "metric", "value", "rule", "threshold", "gate_passed", "detail", "run_id"]
+GATE_COLUMNS = ["model_id", "metric", "value", "rule", "threshold", "gate_passed", "fit_provenance",
+                "validation_provenance", "detail", "run_id"]
 
 
 def _threshold(thresholds: dict[str, float], metric: str) -> tuple[str, float | None]:
@@ -558,10 +559,34 @@ def validation_frame(store: Store) -> pd.DataFrame:
             rule, threshold = _threshold(g.thresholds, metric)
             (gated if threshold is not None else other).append(
                 {"model_id": g.model_id, "metric": metric, "value": value, "rule": rule, "threshold": threshold,
-                 "gate_passed": g.passed, "detail": g.detail, "run_id": g.run_id})
+                 "gate_passed": g.passed, "fit_provenance": _prov(g.fit_provenance),
+                 "validation_provenance": _prov(g.validation_provenance), "detail": g.detail, "run_id": g.run_id})
         rows += gated + other
     # Per-metric verdicts are the bank area's to decide; the table shows the stored gate verdict.
     return _frame(rows, GATE_COLUMNS)
+
+
+def _prov(value: Any) -> str:
+    return getattr(value, "value", value) or "undeclared"
+
+
+def bank_run_caption(store: Store, run_id: str) -> str:
+    """Provenance of a bank run's data and the verdict of its model's gate, for the caption of each chart."""
+    run = store.get(ModelRun, run_id)
+    if run is None:
+        return ""
+    prov = run.diagnostics.get("provenance") or run.diagnostics.get("data_provenance") or "undeclared"
+    if isinstance(prov, (list, tuple)):
+        prov = ", ".join(map(str, prov))
+    gates = store.find(ValidationGate, model_id=run.model_id)
+    if not gates:
+        gate = "no validation gate: no bank conclusion"
+    else:
+        g = next((g for g in gates if g.passed), gates[0])
+        gate = (f"gate {'passed' if g.passed else 'failed'} (fit {_prov(g.fit_provenance)}, validation "
+                f"{_prov(g.validation_provenance)})")
+    warn = " — SYNTHETIC banks, not real institutions" if "synthetic" in str(prov) else ""
+    return f"Data provenance: {prov}{warn} · {run.model_id}: {gate}"
 
 
 def bank_runs(store: Store) -> list[str]:

@@ -478,26 +478,45 @@ def execution_stage(ctx: StageContext) -> dict[str, Any]:
 
 
 def application(ctx: StageContext) -> dict[str, Any]:
-    """Bank capital (FE-OLS and FE-QAR) under each completed macro run's selected scenario."""
+    """Bank capital under each completed macro run's selected scenario (FE-OLS and FE-QAR on the
+    workspace's bank panel) and, when the workspace holds real EBA bank data, the real banks."""
+    from aieco.models.bank.eba_application import real_bank_conclusions
     from aieco.models.bank.spec import ensure_validation_gates, passing_gate, run_bank_models
 
     seed = inputs_of(ctx).seed
     as_of = inputs_of(ctx).as_of()
+    # Real EBA banks (workspace records released by the cutoff): the real-data model runs only
+    # under a passed real-data gate; otherwise its stop and reason are this stage's recorded result.
+    real = real_bank_conclusions(ctx.store, ctx.analysis_id, cutoff=as_of.cutoff, seed=seed)
     # The bank data are workspace records (any provenance) released by the cutoff; a workspace
     # without them stops here with that reason (aieco.models.bank.workspace) — no other data stands in.
     # The external validation gate decides whether a bank model may supply bank conclusions
     # (appendix "Bank Models and External Validation"); it is computed once per workspace.
+    results: dict[str, Any] = {}
+    gates: list = []
+    fe_note = ""
     try:
         _, gates = ensure_validation_gates(ctx.store, ctx.analysis_id, seed=seed, as_of=as_of)
-        results: dict[str, Any] = {}
         for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
             bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx),
                                    conditions=conditions(ctx), as_of=as_of)
             results[run.run_id] = {b.run_id: b.status.value for b in bank}
+    except StageStopped as exc:
+        if real is None:
+            raise
+        fe_note = f"FE-OLS/FE-QAR not run: {exc.reason}"
     except InputError as exc:
-        ctx.stop(f"bank application impossible with the workspace's bank data: {exc}")
-    may_conclude = {m: passing_gate(ctx.store, m) is not None for m in ("bank_feols", "bank_feqar")}
-    return {"bank_runs": results, "gates": sorted(g.gate_id for g in gates), "may_supply_conclusions": may_conclude}
+        if real is None:
+            ctx.stop(f"bank application impossible with the workspace's bank data: {exc}")
+        fe_note = f"FE-OLS/FE-QAR not run: {exc}"
+    # A gate on synthetic data never authorises a conclusion about a real bank.
+    may_conclude = {m: passing_gate(ctx.store, m, real_banks=bool(real)) is not None
+                    for m in ("bank_feols", "bank_feqar")}
+    out = {"bank_runs": results, "gates": sorted(g.gate_id for g in gates), "may_supply_conclusions": may_conclude}
+    if real is not None:
+        out["real_banks"] = real
+        out["fe_models"] = fe_note or "run on the workspace's bank panel"
+    return out
 
 
 def candidate_selection(ctx: StageContext) -> dict[str, Any]:

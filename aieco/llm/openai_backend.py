@@ -101,6 +101,8 @@ class OpenAIBackend:
     """Answers tasks through an OpenAI-compatible endpoint (Responses, else Chat Completions)."""
 
     name = "openai"
+    #: requests may be sent from several threads at once (the HTTP client is thread-safe)
+    concurrent = True
 
     def __init__(self, *, base_url: str | None = None, api_key: str | None = None,
                  timeout_s: float | None = None):

@@ -27,11 +27,14 @@ with page_workspace() as ws:
         bank = left.selectbox("Bank", banks)
         variable = right.selectbox("Variable", variables,
                                    index=variables.index("cet1_ratio") if "cet1_ratio" in variables else 0)
+        caption = ws.view(views.bank_run_caption, run_id)
         st.plotly_chart(views.fan_chart(points, variable, entity=bank, title=f"{variable} — {bank}"),
                         key="bank_fan")
+        st.caption(caption)
         # The depletion distribution of every bank (start minus minimum CET1 ratio), when the run stored it.
         depletion = "cet1_depletion" if "cet1_depletion" in variables else variable
         st.plotly_chart(views.quantile_ranges(points, depletion), key="bank_dist")
+        st.caption(caption)
 
     st.subheader("External validation")
     gates = ws.view(views.validation_frame)
