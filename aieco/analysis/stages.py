@@ -108,27 +108,12 @@ def register_models() -> list[str]:
 
 
 def request_checks(ctx: StageContext) -> dict[str, Any]:
-    """Accepted request or rejection reason: vocabulary, models, dates, conditions."""
-    from aieco.vocab import load_vocabulary
+    """Accepted request or rejection reason: vocabulary, models, dates (the rules of
+    :func:`aieco.request.request_problems`, which the dashboard's check uses too)."""
+    from aieco.request import request_problems
 
     req = request_of(ctx)
-    vocab = load_vocabulary()
-    problems = []
-    for risk in req.risks:
-        for c in risk.channels:
-            for var in (c.source, c.target):
-                if var not in vocab:
-                    problems.append(f"risk {risk.name}, query {c.id}: {var!r} is not a vocabulary variable")
-    unknown_outcomes = [o for o in req.outcomes if o not in vocab]
-    if unknown_outcomes:
-        problems.append(f"outcomes {unknown_outcomes} are not vocabulary variables")
-    available = register_models()
-    missing = [m for m in req.models if m not in available]
-    if missing:
-        problems.append(f"models {missing} are not registered (registered: {available})")
-    if req.years[0] <= req.cutoff.year:
-        problems.append(f"horizon {req.horizon} starts before the information cutoff {req.cutoff}")
-    refuse(ctx, problems, "request refused")
+    refuse(ctx, request_problems(req, register_models()), "request refused")
     return {"accepted": True, "risks": [r.name for r in req.risks], "models": list(req.models),
             "request_digest": digest(req.as_dict()), "settings_digest": inputs_of(ctx).settings}
 
