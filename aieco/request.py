@@ -85,6 +85,9 @@ class AnalysisRequest(FrozenModel):
     horizon: str = Field("2025-2027", description="First and last scenario year, 'YYYY-YYYY'.")
     outcomes: list[str] = Field(default_factory=list, description="Requested outcome variables.")
     cutoff: date = Field(description="Information cutoff: nothing published after it is used.")
+    vintage_policy: Literal["strict", "approximate"] = Field(
+        "strict", description="strict: only true vintages (release rule vintage or file); approximate: also "
+                              "documented publication lags on the latest vintage (aieco/data/publication_lags.toml).")
     allowed_roles: list[Role] = Field(default_factory=lambda: [Role.generation, Role.methods], min_length=1)
     risks: list[RiskSpec] = Field(min_length=1)
     models: list[str] = Field(default_factory=lambda: ["macro_var"], description="Admissible model ids.")

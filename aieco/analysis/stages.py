@@ -41,6 +41,7 @@ from aieco.records import (
     SourceLocation,
     VariableSpec,
     digest,
+    sha256_hex,
 )
 from aieco.request import AnalysisRequest
 
@@ -386,6 +387,20 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
             "claim_ids": [t.claim_id for t in tests]}
 
 
+def timed_restrictions(ctx: StageContext, restrictions: list[Restriction]) -> list[dict[str, Any]]:
+    """Restriction payloads with ``years``: the horizon years their supporting relations time."""
+    from aieco.models import macro
+    from aieco.scenario.selection import evidence_years
+
+    req = request_of(ctx)
+    years = [str(y) for y in range(req.years[0], req.years[1] + 1)]
+    out = []
+    for payload, r in zip(macro.restriction_payload(restrictions), restrictions, strict=True):
+        ids = list(r.supporting_relation_ids)
+        phrases = [rel.horizon for rel in ctx.store.find(Relation, relation_id=ids)] if ids else []
+        payload["years"] = list(evidence_years(phrases, years))
+        out.append(payload)
+    return out
 def scenario_figure_specs(analysis_id: str, risk: str, horizon: str, compatible: list[Any]) -> list[Any]:
     """Claims of the scenario paragraph (cumulative, peak and end figures against the median
     path), registered with the annual ones before the macro model runs."""
@@ -411,7 +426,11 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         if missing:
             ctx.stop(f"no quarterly observed values in the workspace for {', '.join(missing)}; "
                      f"load the data before the analysis")
-        return macro.model_inputs(observations, restrictions, req.cutoff.isoformat())
+        digest = sha256_hex(observations.to_csv(index=False))
+        taken = macro.taken_selections(ctx.store, digest, req.seed(inputs_of(ctx).repetition),
+                                       get_settings().scenario.var_draws)
+        return macro.model_inputs(observations, timed_restrictions(ctx, restrictions), req.cutoff.isoformat(),
+                                  vintage_policy=req.vintage_policy, taken=taken)
 
     return inputs
 
