@@ -184,7 +184,7 @@ def test_the_report_writer_is_never_offered_a_refused_path_or_a_reviewed_out_rel
                                     {"path_id": "p_no", "outcome": "refused"}]))
     review_relation(built, rejected.relation_id, "reject", analyst="ana")
     request = SimpleNamespace(risk=lambda name: SimpleNamespace(label="Property correction", channels=[]),
-                              cutoff=CUTOFF, horizon="2025-2027")
+                              cutoff=CUTOFF, horizon="2025-2027", outcomes=[])
     ctx = context(built, analysis_id="an", request=request, risk="property_correction", claim_ids=[], selections=[
         {"path_id": "p_ok", "relation_ids": [kept.relation_id, rejected.relation_id]},
         {"path_id": "p_no", "relation_ids": [refused.relation_id]}])

@@ -72,7 +72,11 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
             claim_ids: list[str]) -> ReportContext:
     """What the writer may use: the selected paths the restriction derivation accepted (their
     accepted relations with references and quotes), the passed claims, the inputs' provenance
-    and the bank models' status."""
+    and the bank models' status.
+
+    A relation an analyst's review took out of use (aieco.review) is never offered either."""
+    from aieco.review import review_state
+
     refused = _refused_paths(store, analysis_id, risk)
     kept = [s for s in selections if s.get("path_id") not in refused]
     paths = [list(s["relation_ids"]) for s in kept]
