@@ -293,11 +293,13 @@ def test_first_launch_on_an_empty_workspace_builds_the_demo_in_the_background(tm
     from aieco.records import Analysis, utc_now
 
     release = threading.Event()
+    noted = threading.Event()  # the builder's first step is recorded (it runs in its own thread)
     calls = []
 
     def build_default(store, progress):  # stands in for the pipeline area's builder: its calls are what is tested
         calls.append(("build", threading.current_thread().name))
         progress("ingesting the real corpus")
+        noted.set()
         release.wait(10)
 
     def run_default(store, progress):
@@ -312,6 +314,8 @@ def test_first_launch_on_an_empty_workspace_builds_the_demo_in_the_background(tm
     assert not at.exception, [e.value for e in at.exception]
     assert [s.label for s in at.status] == ["Building the default workspace (first launch)…"]
     assert [h.value for h in at.header] == ["Request"]  # the pages stay usable while the demo is built
+    assert noted.wait(10)
+    at.run()  # the panel as it stands once the builder has reported its first step
     assert any("ingesting the real corpus" in m.value for m in at.markdown)  # every step listed
     release.set()
     from dashboard import jobs
