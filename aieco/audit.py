@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from aieco.errors import InputError
+from aieco.records import Analysis
 from aieco.store import Store
 
 #: Further checks (e.g. claim re-resolution) register here: fn(store, analysis_id) -> mismatches.
@@ -15,6 +17,9 @@ def run_audit(store: Store, analysis_id: str | None = None) -> dict[str, Any]:
     """Every mismatch in ``store`` (optionally focused on one analysis's claims)."""
     import aieco.reporting.audit  # noqa: F401  (registers the claim re-resolution check)
 
+    if analysis_id is not None and store.get(Analysis, analysis_id) is None:
+        raise InputError(f"no analysis {analysis_id} in workspace {store.path}: nothing to audit",
+                         fix="list the analyses with `aieco report list` or run `aieco audit` without an id")
     mismatches = store.audit()
     for check in EXTRA_CHECKS:
         mismatches.extend(check(store, analysis_id))

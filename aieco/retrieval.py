@@ -192,11 +192,7 @@ class HybridIndex:
             "embeddings": store.put_array(self.embeddings),
         }
         d = store.put_json(manifest, "retrieval_index")
-        pointer = _pointer_path(store, self.key)
-        pointer.parent.mkdir(parents=True, exist_ok=True)
-        tmp = pointer.with_suffix(".tmp")
-        tmp.write_text(d)
-        tmp.replace(pointer)
+        store.write_file(_pointer_path(store, self.key), d.encode())
         return d
 
     @classmethod

@@ -44,11 +44,10 @@ def report_paths(store: Any, report_ids: list[str], folder: Path) -> dict[str, s
         from aieco.reporting.export import export_report
     except ImportError:
         return {}
-    folder.mkdir(parents=True, exist_ok=True)
     out = {}
     for rid in report_ids:
         path = folder / f"{rid}.html"
-        path.write_bytes(export_report(store, rid, "html"))
+        store.write_file(path, export_report(store, rid, "html"))  # recorded: the audit checks exports
         out[rid] = str(path)
     return out
 
