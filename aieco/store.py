@@ -190,7 +190,7 @@ def _one_stage_record_sql() -> str:
     same = " AND ".join(f'"{c}" IS NEW."{c}"' for c in STAGE_KEY)
     return ("CREATE TRIGGER stage_records_one_per_attempt BEFORE INSERT ON stage_records "
             f"WHEN EXISTS (SELECT 1 FROM stage_records WHERE {same}) "
-            "BEGIN SELECT RAISE(ABORT, 'stage_records: this stage attempt is already recorded'); END")
+            "BEGIN SELECT RAISE(ABORT, 'stage_records: insert refused: this stage attempt is already recorded'); END")
 
 
 @functools.cache
