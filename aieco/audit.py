@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aieco.errors import InputError
-from aieco.records import Analysis
+from aieco.records import Analysis, Claim, Report, StageRecord
 from aieco.store import Store
 
 #: Further checks (e.g. claim re-resolution) register here: fn(store, analysis_id) -> mismatches.
@@ -17,7 +17,7 @@ def run_audit(store: Store, analysis_id: str | None = None) -> dict[str, Any]:
     """Every mismatch in ``store`` (optionally focused on one analysis's claims)."""
     import aieco.reporting.audit  # noqa: F401  (registers the claim re-resolution check)
 
-    if analysis_id is not None and store.get(Analysis, analysis_id) is None:
+    if analysis_id is not None and not _known(store, analysis_id):
         raise InputError(f"no analysis {analysis_id} in workspace {store.path}: nothing to audit",
                          fix="list the analyses with `aieco report list` or run `aieco audit` without an id")
     mismatches = store.audit()
@@ -26,3 +26,10 @@ def run_audit(store: Store, analysis_id: str | None = None) -> dict[str, Any]:
     checked = sum(store.table_counts().values()) + len(store.artifact_digests())
     return {"workspace": str(store.path), "analysis_id": analysis_id, "checked": checked,
             "mismatches": mismatches, "clean": not mismatches}
+
+
+def _known(store: Store, analysis_id: str) -> bool:
+    """Whether any record of the workspace belongs to ``analysis_id``."""
+    if store.get(Analysis, analysis_id) is not None:
+        return True
+    return any(store.find(cls, analysis_id=analysis_id, limit=1) for cls in (StageRecord, Claim, Report))

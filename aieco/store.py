@@ -60,6 +60,8 @@ CHAIN_COLUMNS: dict[str, type] = {"prev_digest": str, "row_digest": str}
 GENESIS = "genesis"
 #: Files of a workspace that are the database itself (checked through its rows).
 DB_FILES = frozenset({DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", DB_NAME + "-journal"})
+#: Run locks (empty files held with flock while an analysis runs).
+LOCK_DIR = "locks"
 
 
 # --------------------------------------------------------------------------- column mapping
@@ -182,15 +184,19 @@ def _no_replace_sql(table: str, pk: str) -> str:
             f"BEGIN SELECT RAISE(ABORT, 'table {table}: insert of an existing {pk} refused'); END")
 
 
-#: Stage records of one attempt: the key a second, concurrent run of the same analysis meets.
-STAGE_KEY = ("analysis_id", "stage", "input_digest", "status", "reason")
+#: A stage completes once per input: a second, concurrent run of the same analysis meets this key.
+STAGE_KEY = ("analysis_id", "stage", "input_digest")
 
 
 def _one_stage_record_sql() -> str:
-    same = " AND ".join(f'"{c}" IS NEW."{c}"' for c in STAGE_KEY)
+    # A trigger rather than a UNIQUE index: workspaces written before it may hold duplicates,
+    # and the rule binds every insert from now on without rewriting them.
+    same = " AND ".join(f'"{c}" = NEW."{c}"' for c in STAGE_KEY)
     return ("CREATE TRIGGER stage_records_one_per_attempt BEFORE INSERT ON stage_records "
-            f"WHEN EXISTS (SELECT 1 FROM stage_records WHERE {same}) "
-            "BEGIN SELECT RAISE(ABORT, 'stage_records: insert refused: this stage attempt is already recorded'); END")
+            f"WHEN NEW.status = 'completed' AND EXISTS (SELECT 1 FROM stage_records WHERE {same} "
+            "AND status = 'completed') "
+            "BEGIN SELECT RAISE(ABORT, 'stage_records: insert refused: this stage already completed "
+            "for this input'); END")
 
 
 @functools.cache
@@ -276,7 +282,7 @@ def _record_existing_files(db: sqlite_utils.Database) -> None:
     chain = _Chain(db)
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
-        if p.is_dir() or rel in DB_FILES or rel.split("/")[0] == ARTIFACT_DIR:
+        if p.is_dir() or rel in DB_FILES or rel.split("/")[0] in (ARTIFACT_DIR, LOCK_DIR):
             continue
         _insert_file_row(db, chain, rel, p.read_bytes())
     chain.save()
@@ -582,6 +588,30 @@ class Store:
                 chain.save()
         return d
 
+    # -- a run of an analysis at a time -------------------------------------------------
+
+    @contextmanager
+    def run_lock(self, name: str, on_wait: typing.Callable[[], None] | None = None) -> Iterator[None]:
+        """Hold the workspace lock ``name`` (an empty file under ``locks/``); a second process waits.
+
+        The lock is the operating system's (``flock``), so it is released when its holder exits.
+        """
+        import fcntl
+
+        lock_dir = self.path / LOCK_DIR
+        lock_dir.mkdir(exist_ok=True)
+        with open(lock_dir / f"{name}.lock", "a+b") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if on_wait is not None:
+                    on_wait()
+                fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
     # -- other files of the workspace ---------------------------------------------------
 
     def write_file(self, relpath: str | os.PathLike[str], data: bytes) -> Path:
@@ -808,6 +838,8 @@ class Store:
             if rel in DB_FILES:
                 continue
             parts = rel.split("/")
+            if parts[0] == LOCK_DIR and len(parts) == 2 and rel.endswith(".lock") and not p.stat().st_size:
+                continue
             if parts[0] == ARTIFACT_DIR:
                 if parts[-1] not in artifacts:
                     problems.append({"kind": "file", "id": rel,

@@ -29,6 +29,9 @@ class StageProgress:
         self.bar.set_description_str(stage)
         if event in ("completed", "skipped"):
             self.bar.update(1)
+        elif event == "waiting":
+            tqdm.write("another run of this analysis is in progress in this workspace: waiting for it, "
+                       "then resuming after the stages it completed", file=sys.stderr)
         elif event in ("stopped", "failed"):
             tqdm.write(f"  {stage}: {event}", file=sys.stderr)
 
