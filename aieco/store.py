@@ -28,7 +28,7 @@ import sqlite3
 import tempfile
 import types
 import typing
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
 from enum import Enum
@@ -296,17 +296,22 @@ def _insert_file_row(db: sqlite_utils.Database, chain: _Chain, rel: str, data: b
         "path": rel, "sha256": sha, "size": len(data), "written_at": now})
 
 
-def _insert_chained(db: sqlite_utils.Database, chain: _Chain, table: str, row: dict[str, Any]) -> None:
+def _insert_chained(db: sqlite_utils.Database, chain: _Chain, table: str, row: dict[str, Any],
+                    execute: Callable[[str, dict[str, Any]], Any] | None = None) -> None:
     """Insert ``row`` as the next link of its table's chain (a refused insert becomes IntegrityError)."""
     prev = chain.head(table)
     row = {**row, "prev_digest": prev, "row_digest": row_digest(table, chain.columns(table), row, prev)}
+    (execute or (lambda t, r: _execute_insert(db, t, r)))(table, row)
+    chain.advance(table, row["row_digest"])
+
+
+def _execute_insert(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> sqlite3.Cursor:
     cols = ", ".join(f'"{c}"' for c in row)
     marks = ", ".join("?" for _ in row)
     try:
-        db.execute(f'INSERT INTO "{table}" ({cols}) VALUES ({marks})', list(row.values()))
+        return db.execute(f'INSERT INTO "{table}" ({cols}) VALUES ({marks})', list(row.values()))
     except sqlite3.IntegrityError as exc:
         raise IntegrityError(f"insert into {table} refused: {exc}") from exc
-    chain.advance(table, row["row_digest"])
 
 
 def _backfill_chain(db: sqlite_utils.Database, table: str, layout: tuple[dict[str, type], str]) -> None:
@@ -497,7 +502,10 @@ class Store:
         return bool(self.db.execute(f'SELECT 1 FROM "{table}" WHERE "{pk}" = ?', [key]).fetchall())
 
     def _insert_chained(self, chain: _Chain, table: str, row: dict[str, Any]) -> None:
-        _insert_chained(self.db, chain, table, row)
+        _insert_chained(self.db, chain, table, row, self._execute_insert)
+
+    def _execute_insert(self, table: str, row: dict[str, Any]) -> sqlite3.Cursor:
+        return _execute_insert(self.db, table, row)
 
     def get(self, cls: type[R], key: str) -> R | None:
         rows = list(self.db[cls.table].rows_where(f'"{cls.id_field}" = ?', [key]))
@@ -591,7 +599,7 @@ class Store:
     # -- a run of an analysis at a time -------------------------------------------------
 
     @contextmanager
-    def run_lock(self, name: str, on_wait: typing.Callable[[], None] | None = None) -> Iterator[None]:
+    def run_lock(self, name: str, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
         """Hold the workspace lock ``name`` (an empty file under ``locks/``); a second process waits.
 
         The lock is the operating system's (``flock``), so it is released when its holder exits.
