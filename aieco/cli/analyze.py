@@ -105,7 +105,24 @@ def analyze(ctx: click.Context, state: CliState, request_file: Path, backend: st
             progress.close()
         data = outcome_json(outcome, store, state)
     emit(state, data, human_outcome)
-    if any(a["status"] == "failed" for a in data["analyses"]):
+    exit_for(ctx, data)
+
+
+def refusals(data: dict[str, Any]) -> list[str]:
+    """Why the request itself was refused: stops in the shared stages (request checks, planning,
+    eligibility), before any risk program ran. A stop inside a risk program is that program's result."""
+    from aieco.stages import SHARED_STAGES
+
+    return sorted({f"{a['stopped_stage']}: {a['reason']}" for a in data["analyses"]
+                   if a["status"] == "stopped" and a["stopped_stage"] in SHARED_STAGES})
+
+
+def exit_for(ctx: click.Context, data: dict[str, Any]) -> None:
+    """Exit 1 when a program failed or the request was refused (the reason goes to stderr)."""
+    refused = refusals(data)
+    for reason in refused:
+        click.echo(f"request refused at {reason}", err=True)
+    if refused or any(a["status"] == "failed" for a in data["analyses"]):
         ctx.exit(1)
 
 
@@ -133,5 +150,4 @@ def demo(ctx: click.Context, state: CliState, backend: str) -> None:
     finally:
         progress.close()
     emit(state, data, human_outcome)
-    if any(a["status"] == "failed" for a in data["analyses"]):
-        ctx.exit(1)
+    exit_for(ctx, data)
