@@ -7,6 +7,8 @@ progress. Then the analysis selector shared by every page is offered and the sel
 page runs. Pages are listed in ``dashboard/navigation.py``.
 """
 
+from pathlib import Path
+
 import streamlit as st
 
 from aieco import views
@@ -17,7 +19,8 @@ from dashboard.navigation import PAGES
 from dashboard.state import get_state
 from dashboard.workspace import Workspace, bound, open_workspace, workspace_path
 
-st.set_page_config(page_title="aieco", page_icon=":material/hub:", layout="wide")
+# The icon is a file of the package: a :material/…: page icon would make the browser fetch it from Google.
+st.set_page_config(page_title="aieco", page_icon=str(Path(__file__).parent / "dashboard" / "icon.svg"), layout="wide")
 
 
 def build_and_run_demo(store, job: jobs.Job):

@@ -46,7 +46,7 @@ with page_workspace() as ws:
         with st.container(border=True):
             st.markdown(f"**{rel['src_var']} {rel['sign']}→ {rel['dst_var']}** · {rel['evidence_class']} · "
                         f"`{rel['relation_id']}`")
-            st.markdown(f"> {rel['quote']}")
+            st.text(f"“{rel['quote']}”")  # as text: a quote never fetches images or links
             where = f"p. {rel['page']}" if rel["page"] is not None else (rel["cell"] or "")
             st.caption(f"{rel['title']} — {rel['publisher']}, {rel['publication_date']}, {where} "
                        f"(location `{rel['location_id']}`)")
@@ -60,7 +60,6 @@ with page_workspace() as ws:
     else:
         for _, pair in opposing.iterrows():
             a, b = st.columns(2)
-            a.markdown(f"**{pair['src_var']} {pair['sign_a']}→ {pair['dst_var']}**\n\n> {pair['quote_a']}\n\n"
-                       f"{pair['source_a']}")
-            b.markdown(f"**{pair['src_var']} {pair['sign_b']}→ {pair['dst_var']}**\n\n> {pair['quote_b']}\n\n"
-                       f"{pair['source_b']}")
+            for col, side in ((a, "a"), (b, "b")):  # quotes and sources as text: nothing is fetched
+                col.markdown(f"**{pair['src_var']} {pair[f'sign_{side}']}→ {pair['dst_var']}**")
+                col.text(f"“{pair[f'quote_{side}']}”\n{pair[f'source_{side}']}")

@@ -44,7 +44,7 @@ with page_workspace() as ws:
             st.error(f"This report failed its checks ({report['failure_rule']}); it is shown for audit only.")
         frame = st.container(border=True)  # the framed report, as in the paper's boxes
         for sentence in ws.view(views.report_sentences, state.report_id):
-            frame.markdown(sentence["rendered"])
+            frame.text(sentence["rendered"])  # as text: report prose never fetches images or links
             if sentence["status"] != "ok":
                 frame.warning(sentence["failure"])
             links = frame.container(horizontal=True, gap="small") if sentence["claims"] else frame
@@ -72,8 +72,8 @@ with page_workspace() as ws:
             st.dataframe(trace["restrictions"], hide_index=True, width="stretch")
             st.markdown("**Relations and quotes**")
             for _, rel in trace["relations"].iterrows():
-                st.markdown(f"*{rel['src_var']} {rel['sign']}→ {rel['dst_var']}* — “{rel['quote']}” "
-                            f"({rel['title']}, {rel['publication_date']}, p. {rel['page']})")
+                st.text(f"{rel['src_var']} {rel['sign']}→ {rel['dst_var']} — “{rel['quote']}” "  # quotes as text
+                        f"({rel['title']}, {rel['publication_date']}, p. {rel['page']})")
 
     if "html" in exports:
         with st.expander("The exported report with its runs, points, restrictions and sources"):
