@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from aieco.errors import StageStopped
 from aieco.models.registry import ModelResult, PointRef, RegisteredModel, execute
 from aieco.records import (
     Analysis,
@@ -29,6 +30,7 @@ from aieco.records import (
     ModelRequest,
     ModelSpecification,
     Relation,
+    Report,
     Restriction,
     Role,
     RunStatus,
@@ -45,8 +47,6 @@ from aieco.records import Path as ChannelPath
 from aieco.reporting.claims import ClaimSpec, link_claims, register_output_tests
 from aieco.reporting.render import render_report
 from aieco.reporting.schema import ReportDraft, SentenceDraft
-from aieco.errors import StageStopped
-from aieco.records import Report
 from aieco.store import Store
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

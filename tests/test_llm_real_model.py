@@ -76,7 +76,8 @@ def server(tmp_path_factory):
                 break
             except OSError:
                 if time.monotonic() > deadline:
-                    raise AssertionError(f"llama_cpp.server did not answer within 180 s:\n{log.read_text()[-4000:]}")
+                    tail = log.read_text()[-4000:]
+                    raise AssertionError(f"llama_cpp.server did not answer within 180 s:\n{tail}") from None
                 time.sleep(0.5)
         yield base, models
     finally:

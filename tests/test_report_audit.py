@@ -7,9 +7,9 @@ from click.testing import CliRunner
 from reporting_world import ANALYSIS, build_world, good_draft
 
 from aieco.audit import run_audit
+from aieco.cli import main
 from aieco.errors import InputError
 from aieco.records import StageRecord, utc_now
-from aieco.cli import main
 from aieco.reporting.render import render_report
 
 

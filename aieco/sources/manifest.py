@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
