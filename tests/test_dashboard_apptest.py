@@ -144,7 +144,7 @@ def test_report_number_opens_its_model_run_point_restrictions_and_quotes(populat
     ws, ids = populated
     use_workspace(ws)
     at = open_page("Reports")
-    assert "real GDP in 2027 is" in " ".join(m.value for m in at.markdown)
+    assert "real GDP in 2027 is" in " ".join(m.value for m in at.text)  # report prose is shown as text
     assert [b.label for b in at.get("download_button")] == ["HTML", "Markdown", "LaTeX", "PDF", "JSON bundle"]
     number = next(b for b in at.button if ids["macro_run"] in b.label)
     number.click().run()
@@ -152,7 +152,7 @@ def test_report_number_opens_its_model_run_point_restrictions_and_quotes(populat
     assert "ModelRun" in [s.value for s in at.subheader]
     text = " ".join(m.value for m in at.markdown)
     assert ids["point_id"] in text and ids["claim_id"] in text
-    assert "higher tariffs reduce trade volumes" in text
+    assert "higher tariffs reduce trade volumes" in " ".join(m.value for m in at.text)  # quotes as text
     shown = " ".join(str(df.value.to_dict()) for df in at.dataframe)
     assert ids["macro_run"] in shown and "real_gdp" in shown
 
