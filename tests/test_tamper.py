@@ -353,3 +353,16 @@ def test_audit_of_an_unknown_analysis_is_an_error(pristine, ws):
 def test_connections_use_the_defensive_settings(store):
     assert store.db.execute("PRAGMA trusted_schema").fetchone()[0] == 0
     assert store.db.execute("PRAGMA cell_size_check").fetchone()[0] == 1
+
+
+def test_a_report_exported_into_the_workspace_is_recorded_and_checked(pristine, ws):
+    rid = pristine[1]["report_id"]
+    out = ws / "exports" / "r.md"
+    out.parent.mkdir()
+    res = CliRunner().invoke(main, ["report", "export", rid, "--format", "md", "--out", str(out),
+                                    "--workspace", str(ws)])
+    assert res.exit_code == 0, res.output
+    assert audit(ws)[0] == 0
+    out.write_text(out.read_text().replace("real GDP", "real GNP"))
+    code, text = audit(ws)
+    assert code == 1 and "MISMATCH file exports/r.md" in text
