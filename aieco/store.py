@@ -108,10 +108,12 @@ def _is_json(annotation: Any) -> bool:
     return not (k in (bool, int, float, str, date, datetime) or (isinstance(k, type) and issubclass(k, Enum)))
 
 
+@functools.cache
 def _columns(cls: type[Record]) -> dict[str, type]:
     return {name: _column_type(f.annotation) for name, f in cls.model_fields.items()}
 
 
+@functools.cache
 def _json_fields(cls: type[Record]) -> frozenset[str]:
     return frozenset(name for name, f in cls.model_fields.items() if _is_json(f.annotation))
 
@@ -270,6 +272,8 @@ def _m004(db: sqlite_utils.Database) -> None:
     for name, (_, sql) in expected_triggers().items():
         if not _trigger_exists(db, name):
             db.execute(sql)
+    # the one-completed-record-per-stage trigger looks rows up by this key
+    db["stage_records"].create_index(list(STAGE_KEY), index_name="stage_records_attempt", if_not_exists=True)
     _record_existing_files(db)
 
 
