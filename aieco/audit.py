@@ -22,7 +22,11 @@ def run_audit(store: Store, analysis_id: str | None = None) -> dict[str, Any]:
                          fix="list the analyses with `aieco report list` or run `aieco audit` without an id")
     mismatches = store.audit()
     for check in EXTRA_CHECKS:
-        mismatches.extend(check(store, analysis_id))
+        try:
+            mismatches.extend(check(store, analysis_id))
+        except Exception as exc:  # noqa: BLE001  (a tampered workspace may break a check: that is a finding)
+            mismatches.append({"kind": "audit", "id": getattr(check, "__name__", "check"),
+                               "detail": f"check could not run on this workspace: {type(exc).__name__}: {exc}"})
     checked = sum(store.table_counts().values()) + len(store.artifact_digests())
     return {"workspace": str(store.path), "analysis_id": analysis_id, "checked": checked,
             "mismatches": mismatches, "clean": not mismatches}

@@ -366,3 +366,9 @@ def test_a_report_exported_into_the_workspace_is_recorded_and_checked(pristine, 
     out.write_text(out.read_text().replace("real GDP", "real GNP"))
     code, text = audit(ws)
     assert code == 1 and "MISMATCH file exports/r.md" in text
+
+
+def test_a_dropped_claims_table_is_reported_not_a_traceback(pristine, ws):
+    sql(ws, "DROP TABLE claims")
+    code, out = audit(ws)
+    assert code == 1 and "table claims is missing" in out and "Traceback" not in out
