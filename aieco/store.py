@@ -283,6 +283,8 @@ def _record_existing_files(db: sqlite_utils.Database) -> None:
     if not db_file:
         return
     root = Path(db_file).resolve().parent
+    if db.execute(f"SELECT 1 FROM {FILES_TABLE} LIMIT 1").fetchall():
+        return  # files are recorded already: never trust what is on disk now
     chain = _Chain(db)
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
@@ -321,6 +323,8 @@ def _execute_insert(db: sqlite_utils.Database, table: str, row: dict[str, Any]) 
 def _backfill_chain(db: sqlite_utils.Database, table: str, layout: tuple[dict[str, type], str]) -> None:
     """Chain the rows a workspace held before m004 (its update trigger is lifted meanwhile)."""
     columns, _ = layout
+    if db.execute(f"SELECT 1 FROM {HEADS_TABLE} WHERE table_name = ?", [table]).fetchall():
+        return  # already chained: m004 run again (its record removed) must not re-seal altered rows
     rows = list(db.execute(f'SELECT rowid, * FROM "{table}" ORDER BY rowid').fetchall())
     if not rows:
         return

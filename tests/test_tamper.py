@@ -299,6 +299,10 @@ MUTATIONS: dict[str, Callable[[Path, dict], str]] = {
     "stray workspace file": stray_file,
     "workspace file removed": removed_file,
     "export and its recorded digest": rerecorded_file,
+    "edit, then make the upgrade run again": lambda ws, ids: (sql(
+        ws, *unlock("llm_calls"), "UPDATE llm_calls SET raw_response = 'laundered'",
+        "DELETE FROM _sqlite_migrations WHERE name = 'm004_hash_chains'"),
+        one(ws, "SELECT call_id FROM llm_calls LIMIT 1"))[1],
 }
 
 
@@ -372,3 +376,31 @@ def test_a_dropped_claims_table_is_reported_not_a_traceback(pristine, ws):
     sql(ws, "DROP TABLE claims")
     code, out = audit(ws)
     assert code == 1 and "table claims is missing" in out and "Traceback" not in out
+
+
+def test_a_workspace_from_before_the_chains_is_sealed_once_at_upgrade(tmp_path):
+    """Rows and files written before m004 are chained as they are at the upgrade; later edits are found."""
+    import sqlite_utils
+    from sqlite_utils import Migrations
+
+    from aieco.records import Relation
+    from aieco.store import MIGRATIONS, _to_row
+
+    ws = tmp_path / "old"
+    ws.mkdir()
+    legacy = Migrations("aieco")
+    legacy._migrations = [m for m in MIGRATIONS._migrations if m.name < "m004"]
+    db = sqlite_utils.Database(ws / "aieco.db")
+    legacy.apply(db)
+    rels = [Relation.create(src_var="a", dst_var=f"b{i}", sign="+", quote="q", location_id="l", source_id="s",
+                            confidence=.5) for i in range(3)]
+    for r in rels:
+        db["relations"].insert(_to_row(r))
+    db.close()
+    (ws / "graph_builds").mkdir()
+    (ws / "graph_builds" / "G0.txt").write_text("0" * 64 + "\n")
+    assert audit(ws)[0] == 0
+    sql(ws, f"UPDATE relations SET sign = '-' WHERE relation_id = '{rels[1].relation_id}'")
+    (ws / "graph_builds" / "G0.txt").write_text("1" * 64 + "\n")
+    code, out = audit(ws)
+    assert code == 1 and rels[1].relation_id in out and "graph_builds/G0.txt" in out
