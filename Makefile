@@ -10,6 +10,7 @@ test:
 
 lint:
 	$(PY) -m ruff check aieco tests app.py dashboard
+	$(PY) -m ruff format --check aieco tests app.py dashboard
 	lint-imports
 
 bench:

@@ -1,4 +1,7 @@
-"""Audit of a workspace: recompute digests and re-check stored identities."""
+"""Audit of a workspace: recompute digests and re-check stored identities.
+
+The checks are an explicit tuple (:data:`CHECKS`), not filled by import side effects.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +10,22 @@ from typing import Any
 
 from aieco.errors import InputError
 from aieco.records import Analysis, Claim, Report, StageRecord
+from aieco.reporting.audit import audit_claims
 from aieco.store import Store
 
-#: Further checks (e.g. claim re-resolution) register here: fn(store, analysis_id) -> mismatches.
-EXTRA_CHECKS: list[Callable[[Store, str | None], list[dict[str, str]]]] = []
+Check = Callable[[Store, str | None], list[dict[str, str]]]
+
+#: Checks run after the store's own digest audit: fn(store, analysis_id) -> mismatches.
+CHECKS: tuple[Check, ...] = (audit_claims,)
 
 
 def run_audit(store: Store, analysis_id: str | None = None) -> dict[str, Any]:
     """Every mismatch in ``store`` (optionally focused on one analysis's claims)."""
-    import aieco.reporting.audit  # noqa: F401  (registers the claim re-resolution check)
-
     if analysis_id is not None and not _known(store, analysis_id):
         raise InputError(f"no analysis {analysis_id} in workspace {store.path}: nothing to audit",
                          fix="list the analyses with `aieco report list` or run `aieco audit` without an id")
     mismatches = store.audit()
-    for check in EXTRA_CHECKS:
+    for check in CHECKS:
         try:
             mismatches.extend(check(store, analysis_id))
         except Exception as exc:  # noqa: BLE001  (a tampered workspace may break a check: that is a finding)

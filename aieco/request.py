@@ -19,6 +19,7 @@ from typing import Any, Literal
 import tomli_w
 from pydantic import Field, ValidationError, field_validator, model_validator
 
+from aieco.asof import AsOf
 from aieco.config import get_settings
 from aieco.errors import InputError
 from aieco.records import Analysis, ChannelQuery, FrozenModel, Movement, Role, utc_now
@@ -77,6 +78,9 @@ class AnalysisRequest(FrozenModel):
     application: str = Field("stress_scenario", description="Application the outcomes belong to.")
     title: str = Field("", description="Short title shown in reports and the dashboard.")
     jurisdictions: list[str] = Field(default_factory=lambda: ["EA"], min_length=1)
+    excluded_jurisdictions: list[str] = Field(
+        default_factory=list, description="Jurisdictions refused even when the scope's hierarchy admits them "
+                                          "(an EA request admits EU and GLOBAL sources unless they are listed here).")
     sectors: list[str] = Field(default_factory=lambda: ["banks"])
     horizon: str = Field("2025-2027", description="First and last scenario year, 'YYYY-YYYY'.")
     outcomes: list[str] = Field(default_factory=list, description="Requested outcome variables.")
@@ -141,7 +145,13 @@ class AnalysisRequest(FrozenModel):
                 for c in self.risk(risk).channels]
 
     def as_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        # an empty exclusion list is left out so requests written before it keep their analysis id
+        skip = set() if self.excluded_jurisdictions else {"excluded_jurisdictions"}
+        return self.model_dump(mode="json", exclude=skip)
+
+    def as_of(self, roles: Any = None) -> AsOf:
+        """The request's as-of rule (``roles``: the plan's admissible roles, else the allowed roles)."""
+        return AsOf.of_request(self, roles)
 
     def analysis(self) -> Analysis:
         """The Analysis record: its id is the digest of this request."""

@@ -26,6 +26,11 @@ def test_bank_run_from_annual_csv(tmp_path, three_quantiles):
     csv = tmp_path / "annual.csv"
     csv.write_text("year,real_gdp,inflation,unemployment,long_term_rate,equity_prices,house_prices\n"
                    "2025,-1.0,3.0,7.0,3.0,-20,-5\n2026,0.0,2.5,7.5,3.2,-5,-2\n2027,1.0,2.0,7.2,3.1,5,1\n")
+    from aieco.demo import load_bank_data
+    from aieco.store import Store
+
+    with Store(tmp_path / "ws") as store:  # the bank models read the workspace's bank records
+        load_bank_data(store)
     out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "run", "--annual", str(csv),
                                     "--paths", "50", "--json"])
     assert out.exit_code == 0, out.output
@@ -48,3 +53,12 @@ def test_bank_validate_eba(tmp_path, shared_data):
     gates = json.loads(out.stdout)["gates"]
     assert {g["model_id"] for g in gates} == {"eba_no_change", "eba_baseline", "eba_nii_impairments"}
     assert all(not g["passed"] for g in gates)  # none of the simple comparators meets the thresholds
+
+
+def test_bank_run_on_a_workspace_without_bank_data_says_so(tmp_path):
+    csv = tmp_path / "annual.csv"
+    csv.write_text("year,real_gdp,inflation,unemployment,long_term_rate,equity_prices,house_prices\n"
+                   "2025,-1.0,3.0,7.0,3.0,-20,-5\n")
+    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "run", "--annual", str(csv), "--json"])
+    assert out.exit_code != 0
+    assert "no bank panel" in out.output

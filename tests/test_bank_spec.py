@@ -5,24 +5,44 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from aieco.errors import InputError
+from aieco.asof import AsOf
+from aieco.errors import InputError, StageStopped
 from aieco.models import registry
 from aieco.models.bank.panel import MACRO_VARIABLES
 from aieco.models.bank.spec import (
     annual_path_from_run,
-    demo_validation_inputs,
+    ensure_validation_gates,
     register_bank_models,
     run_bank_models,
     run_bank_validation,
+    validation_scenario,
 )
+from aieco.models.bank.workspace import read_bank_inputs, read_validation_inputs
 from aieco.models.registry import ModelResult
-from aieco.records import ModelOutputPoint, ModelRequest, ModelSpecification, RunStatus, ValidationGate, VariableSpec
+from aieco.records import (
+    ModelOutputPoint,
+    ModelRequest,
+    ModelSpecification,
+    Provenance,
+    RunStatus,
+    ValidationGate,
+    VariableSpec,
+)
 
 FAST = {"quantiles": [0.1, 0.5, 0.9]}
 ANNUAL = pd.DataFrame({"real_gdp": [-1.5, 0.0, 1.0], "inflation": [3.0, 2.5, 2.0],
                        "unemployment": [7.5, 8.0, 7.8], "long_term_rate": [3.5, 3.8, 3.6],
                        "equity_prices": [-25.0, -5.0, 5.0], "house_prices": [-6.0, -3.0, 0.0]},
                       index=[2025, 2026, 2027])
+
+
+@pytest.fixture
+def store(store):
+    """A workspace holding the demo's synthetic bank records (the bank models read only the workspace)."""
+    from aieco.demo import load_bank_data
+
+    load_bank_data(store)
+    return store
 
 
 def _macro_run(store):
@@ -66,7 +86,9 @@ def test_selected_macro_run_drives_both_models(store):
 
 
 def test_validation_stores_gates(store):
-    official, scenario = demo_validation_inputs()
+    exercise = read_validation_inputs(store, AsOf(cutoff=None))
+    history = read_bank_inputs(store, AsOf(cutoff=None)).history
+    official, scenario = exercise.official, validation_scenario(exercise, history)
     runs, gates = run_bank_validation(store, "a1", official, scenario, seed=1, paths=200, fit_options=FAST,
                                       bootstrap_reps=50)
     assert [r.role for r in runs] == ["validation"] * 4
@@ -99,7 +121,8 @@ def test_specifications_registered():
 def test_real_macro_var_run_drives_bank_projections(store):
     """Done-when: a selected macro scenario from the VAR drives CET1 projections through both models."""
     from aieco.demo.macro import load_demo_observations
-    from aieco.models.macro import MODEL_ID, run_macro_scenario
+    from aieco.models.macro import MODEL_ID
+    from tests.macro_helpers import run_macro_scenario
 
     restrictions = [{"variable": "tariffs", "model_variable": "real_gdp", "direction": -1, "priority": 1,
                      "reference": "zero", "restriction_id": "rst_a"}]
@@ -127,21 +150,48 @@ def test_run_without_inputs_fails_with_reason(store):
     assert run.status == RunStatus.failed and "needs input tables" in run.reason
 
 
-def test_project_bank_capital_for_the_application_stage(store, monkeypatch):
+def test_validation_gates_then_bank_models_as_the_application_stage_calls_them(store, monkeypatch):
     from aieco.config import get_settings
-    from aieco.models.bank import passing_gate, project_bank_capital
+    from aieco.models.bank import passing_gate
 
     monkeypatch.setenv("AIECO_BANK__QUANTILES", "[0.1, 0.5, 0.9]")
     monkeypatch.setenv("AIECO_BANK__BOOTSTRAP_REPS", "50")
     get_settings.cache_clear()
+    as_of = AsOf(cutoff=None)
     try:
         macro = _macro_run(store)
-        runs = project_bank_capital(store, macro, seed=2, paths=100)
-        again = project_bank_capital(store, macro, seed=2, paths=100)
+        validation, gates = ensure_validation_gates(store, "a1", seed=2, paths=100, as_of=as_of)
+        again, same = ensure_validation_gates(store, "a1", seed=2, paths=100, as_of=as_of)
+        runs = run_bank_models(store, "a1", macro.run_id, seed=2, paths=100, as_of=as_of)
+        rerun = run_bank_models(store, "a1", macro.run_id, seed=2, paths=100, as_of=as_of)
     finally:
         get_settings.cache_clear()
-    assert [r.role for r in runs] == ["validation"] * 4 + ["generation"] * 4
-    assert [r.role for r in again] == ["generation"] * 4  # gates exist: validation not repeated
-    assert [r.run_id for r in again] == [r.run_id for r in runs[4:]]  # same inputs and seed, same runs
+    assert [r.role for r in validation] == ["validation"] * 4 and again == []  # gates exist: not repeated
+    assert {g.gate_id for g in gates} == {g.gate_id for g in same}
+    assert {(g.fit_provenance, g.validation_provenance) for g in gates} == {(Provenance.synthetic,) * 2}
+    assert [r.role for r in runs] == ["generation"] * 4
+    assert [r.run_id for r in rerun] == [r.run_id for r in runs]  # same inputs and seed, same runs
     gate = passing_gate(store, "bank_feqar")
     assert gate is None or gate.passed
+
+
+def test_a_workspace_without_bank_data_stops_and_never_uses_the_demo(tmp_path):
+    from aieco.store import Store
+
+    empty = Store(tmp_path / "no-bank")
+    macro = _macro_run(empty)
+    with pytest.raises(StageStopped, match="no bank panel"):
+        run_bank_models(empty, "a1", macro.run_id, seed=2, paths=10, as_of=AsOf(cutoff=None))
+    assert ensure_validation_gates(empty, "a1", seed=2, as_of=AsOf(cutoff=None)) == ([], [])
+    assert empty.count(ValidationGate) == 0
+
+
+def test_bank_values_released_after_the_cutoff_do_not_reach_the_models(store):
+    from datetime import date
+
+    data = read_bank_inputs(store, AsOf(cutoff=date(2020, 12, 31)))
+    assert max(data.panel["period_end"]) == "2020-12-31" and max(data.history["quarter"]) == "2020Q4"
+    assert data.provenance == ("synthetic",) and set(data.panel["data_status"]) == {"synthetic"}
+    assert read_validation_inputs(store, AsOf(cutoff=date(2020, 12, 31))) is None  # the exercise is later
+    with pytest.raises(StageStopped, match="no bank panel released on or before 2010-12-31"):
+        read_bank_inputs(store, AsOf(cutoff=date(2010, 12, 31)))

@@ -175,23 +175,32 @@ def test_demo_queries_match_the_channel_design():
     assert all(isinstance(q, ChannelQuery) for q in qs)
 
 
-def test_derive_for_risk_stores_the_derivation_and_returns_a_stop_as_a_result(store):
-    from aieco.scenario.restrictions import derive_for_risk
+def test_the_derivation_is_stored_and_a_stop_is_a_result(store):
+    """As the restriction_derivation stage does it: derive_restrictions, then record_derivation."""
+    from aieco.errors import StageStopped
+    from aieco.scenario.derive import derive_restrictions, record_derivation
 
     q = channel_query("market_illiquidity", "market_liquidity", "decrease", "long_term_rate", "increase")
-    d = derive_for_risk(store, analysis_id="a", risk=q.risk, queries=[q],
-                        paths=paths_for([rel("market_liquidity", "long_term_rate", "+")], [q]))
-    assert d.status == "stopped" and store.require(Derivation, d.derivation_id) == d
+    out = derive_restrictions("a", q.risk, [q], paths_for([rel("market_liquidity", "long_term_rate", "+")], [q]))
+    with pytest.raises(StageStopped):
+        record_derivation(store, out)
+    assert out.derivation.status == "stopped" and store.require(Derivation, out.derivation.derivation_id)
     q2 = channel_query("trade", "tariffs", "increase", "real_gdp", "decrease")
-    d2 = derive_for_risk(store, analysis_id="a", risk="trade", queries=[q2],
-                         paths=paths_for([rel("tariffs", "real_gdp", "-")], [q2]), graph_condition="G0")
-    assert d2.status == "accepted"
-    assert [r.model_variable for r in store.find(Restriction, restriction_id=d2.restriction_ids)] == ["real_gdp"]
+    out2 = derive_restrictions("a", "trade", [q2], paths_for([rel("tariffs", "real_gdp", "-")], [q2]),
+                               graph_condition="G0")
+    restrictions = record_derivation(store, out2)
+    assert out2.derivation.status == "accepted"
+    assert [r.model_variable for r in store.find(Restriction, restriction_id=out2.derivation.restriction_ids)] == [
+        "real_gdp"] == [r.model_variable for r in restrictions]
 
 
-def test_build_graph_reports_counts_and_size(store):
-    from aieco.graph.build import build_graph
+def test_building_g0_reports_counts_and_the_graph_size(store):
+    """As ``aieco graph build`` and the demo build do it: build_condition over the passages."""
+    from aieco.evaluation.conditions import build_condition
+    from aieco.graph.build import load_relations, relation_graph
+    from aieco.records import SourceLocation
 
     register_documents(store)
-    out = build_graph(store)
-    assert out["accepted"] > 10 and out["variables"] > 10 and out["edges"] == out["accepted"]
+    out = build_condition(store, "G0", store.find(SourceLocation, kind="passage"))
+    g = relation_graph(load_relations(store, condition="G0"))
+    assert out.accepted > 10 and g.number_of_nodes() > 10 and g.number_of_edges() == out.accepted

@@ -6,6 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from aieco.analysis.pipeline import ProgramOutcome
+from aieco.analysis.pipeline import agreement as pipeline_agreement
 from aieco.evaluation.agreement import (
     Repetition,
     agreement,
@@ -13,8 +15,6 @@ from aieco.evaluation.agreement import (
     pair_path_agreement,
     repetitions_from_programs,
 )
-from aieco.pipeline import ProgramOutcome
-from aieco.pipeline import agreement as pipeline_agreement
 
 F = frozenset
 

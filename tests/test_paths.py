@@ -113,22 +113,25 @@ def test_empty_admissible_set_is_a_recorded_stop(store):
     assert search_channels(store, g, [ok], analysis_id="a")[ok.query_id][0].variables[-1] == "real_gdp"
 
 
-def test_find_paths_uses_a_of_t_and_stores_the_paths(store):
+def test_the_graph_search_enumerates_in_a_of_t_and_stores_the_paths(store):
+    """As the graph_search stage does it: A(t) from the request's AsOf, then search_channels."""
     from datetime import date
 
-    from aieco.graph.paths import find_paths
+    from aieco.asof import AsOf
+    from aieco.graph.build import as_of_graph
 
     store.put_many([rel("tariffs", "real_gdp", "-", source="early", published=date(2024, 5, 1)),
                     rel("tariffs", "trade_volumes", "-", source="late", published=date(2025, 3, 1)),
                     rel("trade_volumes", "real_gdp", "+", source="late", published=date(2025, 3, 1)),
                     rel("tariffs", "real_gdp", "+", source="us", jurisdiction="US")])
     q = query("tariffs", "real_gdp")
-    found = find_paths(store, q, analysis_id="a", as_of=date(2024, 12, 31), roles=["generation"],
-                       jurisdictions=["EA"], retrieval_condition="hybrid")
+    graph = as_of_graph(store, AsOf(cutoff=date(2024, 12, 31), roles=["generation"], scope=["ea"]), condition="G0")
+    found = search_channels(store, graph, [q], analysis_id="a")[q.query_id]
     assert [p.variables for p in found] == [["tariffs", "real_gdp"]] and found[0].signs == [Sign.negative]
-    assert found[0].retrieval_condition == "hybrid"
     assert [p.path_id for p in store.find(Path, analysis_id="a")] == [found[0].path_id]
-    assert find_paths(store, query("tariffs", "cet1_ratio"), analysis_id="a", as_of=None) == []
+    with pytest.raises(StageStopped, match="no admissible path"):
+        search_channels(store, as_of_graph(store, None, condition="G0"), [query("tariffs", "cet1_ratio")],
+                        analysis_id="a")
 
 
 def test_non_composable_path_records_its_offending_sign():

@@ -2,21 +2,32 @@
 
 import pytest
 
+from aieco.analysis.runner import Stage, StageContext, run_stages
 from aieco.errors import StageStopped
-from aieco.pipeline import Stage, StageContext, run_stages
-from aieco.records import StageRecord
+from aieco.records import FrozenModel, StageRecord
 
 TEXT = "Higher policy rates weigh on house prices. Lower house prices raise credit losses."
 
 
+class Words(FrozenModel):
+    """Typed stage input; the switches simulate a transient condition, so they are not part of the identity."""
+
+    text: str
+    stop_count: bool = False
+    fail_count: bool = False
+
+    def identity(self):
+        return {"text": self.text}
+
+
 def split(ctx: StageContext):
-    return [s.strip() for s in ctx.inputs["text"].split(".") if s.strip()]
+    return [s.strip() for s in ctx.inputs.text.split(".") if s.strip()]
 
 
 def count(ctx: StageContext):
-    if ctx.extra.get("stop_count"):
+    if ctx.inputs.stop_count:
         ctx.stop("fewer sentences than the request requires")
-    if ctx.extra.get("fail_count"):
+    if ctx.inputs.fail_count:
         raise ZeroDivisionError("a bug")
     return {s: len(s.split()) for s in ctx.outputs["split"]}
 
@@ -33,7 +44,7 @@ def stages_run(store, analysis_id):
 
 
 def test_runs_all_stages_and_records_each(store):
-    out = run_stages(store, "an_1", STAGES, {"text": TEXT})
+    out = run_stages(store, "an_1", STAGES, Words(text=TEXT))
     assert out.status == "completed"
     assert out.outputs["total"] == 13
     assert stages_run(store, "an_1") == [("split", "completed"), ("count", "completed"), ("total", "completed")]
@@ -43,22 +54,22 @@ def test_runs_all_stages_and_records_each(store):
 
 
 def test_rerun_with_same_inputs_runs_nothing_again(store):
-    first = run_stages(store, "an_1", STAGES, {"text": TEXT})
+    first = run_stages(store, "an_1", STAGES, Words(text=TEXT))
     events = []
-    second = run_stages(store, "an_1", STAGES, {"text": TEXT}, progress=lambda s, e, i, n: events.append((s, e)))
+    second = run_stages(store, "an_1", STAGES, Words(text=TEXT), progress=lambda s, e, i, n: events.append((s, e)))
     assert second.outputs == first.outputs
     assert events == [("split", "skipped"), ("count", "skipped"), ("total", "skipped")]
     assert store.count(StageRecord, analysis_id="an_1") == 3
 
 
 def test_stop_is_recorded_and_resume_continues_after_last_completed(store):
-    out = run_stages(store, "an_2", STAGES, {"text": TEXT}, extra={"stop_count": True})
+    out = run_stages(store, "an_2", STAGES, Words(text=TEXT, stop_count=True))
     assert (out.status, out.stopped_stage) == ("stopped", "count")
     assert "fewer sentences" in out.reason
     split_rec = store.find(StageRecord, analysis_id="an_2", stage="split")
     assert stages_run(store, "an_2") == [("split", "completed"), ("count", "stopped")]
     events = []
-    out = run_stages(store, "an_2", STAGES, {"text": TEXT}, progress=lambda s, e, i, n: events.append((s, e)))
+    out = run_stages(store, "an_2", STAGES, Words(text=TEXT), progress=lambda s, e, i, n: events.append((s, e)))
     assert out.status == "completed" and out.outputs["total"] == 13
     assert events[0] == ("split", "skipped")
     assert store.find(StageRecord, analysis_id="an_2", stage="split") == split_rec  # same id, not re-run
@@ -68,17 +79,17 @@ def test_stop_is_recorded_and_resume_continues_after_last_completed(store):
 
 def test_failure_is_recorded_then_raised_and_resume_works(store):
     with pytest.raises(ZeroDivisionError):
-        run_stages(store, "an_3", STAGES, {"text": TEXT}, extra={"fail_count": True})
+        run_stages(store, "an_3", STAGES, Words(text=TEXT, fail_count=True))
     failed = store.find(StageRecord, analysis_id="an_3", stage="count")
     assert failed[0].status.value == "failed" and "ZeroDivisionError" in failed[0].reason
-    out = run_stages(store, "an_3", STAGES, {"text": TEXT})
+    out = run_stages(store, "an_3", STAGES, Words(text=TEXT))
     assert out.status == "completed"
     assert store.count(StageRecord, analysis_id="an_3", stage="split") == 1
 
 
 def test_changed_inputs_rerun_everything(store):
-    run_stages(store, "an_4", STAGES, {"text": TEXT})
-    out = run_stages(store, "an_4", STAGES, {"text": "One two. Three."})
+    run_stages(store, "an_4", STAGES, Words(text=TEXT))
+    out = run_stages(store, "an_4", STAGES, Words(text="One two. Three."))
     assert out.outputs["total"] == 3
     assert store.count(StageRecord, analysis_id="an_4", stage="split") == 2
 

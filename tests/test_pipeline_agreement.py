@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aieco.pipeline import ProgramOutcome, agreement
+from aieco.analysis.pipeline import ProgramOutcome, agreement
 
 
 def prog(rep, risk, paths=None, warnings=()):

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from aieco.agents import all_tasks
+from aieco.analysis.pipeline import analyze
 from aieco.config import get_settings
 from aieco.demo import DEMO_REQUEST, build_demo
-from aieco.pipeline import analyze
 from aieco.records import (
     Derivation,
     LLMCall,
@@ -337,3 +337,44 @@ def test_application_stores_the_bank_validation_gates_before_any_bank_conclusion
             out = store.get_json(rec.output_digest)
             assert sorted(out["gates"]) == sorted(g.gate_id for g in gates.values())
             assert out["may_supply_conclusions"] == {m: g.passed for m, g in gates.items()}
+
+
+def test_the_request_horizon_drives_the_simulation_and_the_claims(demo_ws, tmp_path, small_draws):
+    """A 2026–2028 request: the VAR simulates to 2028Q4, its points and registered claims carry 2026–2028."""
+    from aieco.records import ModelOutputPoint, OutputTest
+
+    ws = tmp_path / "h2028"
+    shutil.copytree(demo_ws, ws)
+    data = load_request(DEMO_REQUEST).as_dict()
+    trade = [r for r in data["risks"] if r["name"] == "trade_fragmentation"]
+    request = parse_request({**data, "horizon": "2026-2028", "risks": trade})
+    with Store(ws) as store:
+        out = analyze(store, request)
+        aid = out.analysis_id
+        run = store.find(ModelRun, analysis_id=aid, model_id="macro_var")[-1]
+        assert run.status.value == "completed", run.reason
+        assert (run.diagnostics["horizon"], run.diagnostics["simulated_to"]) == ("2026-2028", "2028Q4")
+        # the estimation ends at the latest quarter every model variable has a release for by the cutoff
+        from aieco.models.macro import VARIABLES, workspace_observations
+        from aieco.models.vintages import quarterly_levels, select_as_of
+
+        levels = quarterly_levels(select_as_of(workspace_observations(store), request.cutoff), VARIABLES)
+        assert run.diagnostics["estimation_end"] == str(levels.dropna().index.max())
+        tables = store.get_tables(run.output_digest)
+        assert list(tables["selected_path"].index) == ["2026", "2027", "2028"]
+        assert list(tables["selected_quarterly"].index)[-1] == "2028Q4"
+        periods = {p.period for p in store.find(ModelOutputPoint, run_id=run.run_id)}
+        assert periods == {"2026", "2027", "2028"}
+        mreq = [m for m in store.find(ModelRequest, analysis_id=aid) if m.digest() == run.request_digest]
+        assert [m.horizon for m in mreq] == ["2026-2028"]
+        tests = store.find(OutputTest, analysis_id=aid, phase="registered")
+        assert tests and {t.horizon for t in tests} == {"2026-2028"}
+        prog = out.programs[0]
+        if prog.status == "completed":
+            from aieco.records import Claim
+
+            claims = store.find(Claim, analysis_id=aid)
+            assert claims and {c.period for c in claims} <= {"2026", "2027", "2028"}
+            assert {c.horizon for c in claims} == {"2026-2028"}
+        else:  # the synthetic country histories end in 2024: no 2025 base year for the bank countries
+            assert prog.stopped_stage == "application" and "2025" in prog.reason, prog.reason

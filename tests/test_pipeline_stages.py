@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from aieco.analysis.pipeline import analyze
 from aieco.errors import InputError
-from aieco.pipeline import analyze
 from aieco.records import LLMCall, StageRecord, canonical_json
 from aieco.request import load_request, parse_request
 from tests.openai_stub_server import StubServer, responses_body

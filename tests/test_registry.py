@@ -82,7 +82,7 @@ def test_execute_writes_run_points_and_read_point_returns_the_cell(store, toy):
     run = runs[0]
     assert run.status is RunStatus.completed and run.seed == 3 and run.model_id == "toy"
     assert set(run.input_digests) == {"scale", "frame"} and run.output_digest
-    assert run.diagnostics == {"scale": 2.0}
+    assert run.diagnostics == {"horizon": "2025-2027", "scale": 2.0}  # every run records the horizon it served
     assert store.get(ModelRun, run.run_id) is not None
     points = sorted(store.find(ModelOutputPoint, run_id=run.run_id), key=lambda p: p.period)
     assert [(p.period, p.value) for p in points] == [("2025", 4.5), ("2026", 2.5)]

@@ -14,6 +14,7 @@ from aieco.reporting.export import export_report, verify_bundle  # noqa: E402
 from aieco.reporting.render import render_report  # noqa: E402
 from aieco.reporting.schema import ClaimBrief, ReportContext  # noqa: E402
 from aieco.reporting.writer import write_report  # noqa: E402
+from tests.macro_helpers import run_macro_scenario  # noqa: E402
 
 RESTRICTIONS = [{"variable": "tariffs", "model_variable": "real_gdp", "direction": -1, "priority": 1,
                  "reference": "zero", "restriction_id": "rst_a"}]
@@ -22,12 +23,13 @@ RESTRICTIONS = [{"variable": "tariffs", "model_variable": "real_gdp", "direction
 def test_selected_path_claims_pass_render_and_export(store):
     spec = macro.specification()
     specs = [ClaimSpec(analysis_id="an_macro", risk="trade_fragmentation", variable=o.variable, unit=o.unit,
-                       horizon=spec.horizon, transformation=o.transformation, period=year, model_id=spec.model_id,
+                       horizon="2025-2027", transformation=o.transformation, period=year, model_id=spec.model_id,
                        statistic="selected", required_diagnostics=list(spec.diagnostics_required))
              for o in spec.outputs for year in ("2025", "2026", "2027")]
     tests = register_output_tests(store, specs)
-    runs = macro.run_macro_scenario(store, "an_macro", "trade_fragmentation", RESTRICTIONS,
-                                    demo_macro.load_demo_observations(), "2024-12-31", seed=7, draws=500)
+    runs = run_macro_scenario(store, "an_macro", "trade_fragmentation", RESTRICTIONS,
+                              demo_macro.load_demo_observations(), "2024-12-31", seed=7, draws=500,
+                              horizon="2025-2027")
     run = next(r for r in runs if r.model_id == spec.model_id)
     if run.status.value != "completed":
         pytest.skip(f"macro_var did not complete on the demo data: {run.reason}")

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 
 from aieco.errors import StageStopped
-from aieco.models.macro import MODEL_ID, run_macro_scenario
+from aieco.models.macro import MODEL_ID
 from aieco.models.realdata import build_real_dataset
 from aieco.models.var import VARIABLES, annual_paths, fit_var, range_failures, simulate
 from aieco.models.vintages import quarterly_levels, select_as_of
 from aieco.records import RunStatus
+from tests.macro_helpers import run_macro_scenario
 
 
 @pytest.fixture

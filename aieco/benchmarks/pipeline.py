@@ -15,8 +15,8 @@ from aieco.store import Store
 
 
 def run(quick: bool = False) -> list[Figure]:
+    from aieco.analysis.pipeline import analyze
     from aieco.demo import DEMO_REQUEST, build_demo, run_demo
-    from aieco.pipeline import analyze
     from aieco.request import load_request
 
     with tempfile.TemporaryDirectory() as tmp:

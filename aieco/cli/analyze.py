@@ -93,7 +93,7 @@ def outcome_json(outcome: Any, store: Any, state: CliState) -> dict[str, Any]:
 def analyze(ctx: click.Context, state: CliState, request_file: Path, backend: str | None,
             replay_from: Path | None) -> None:
     """Run the algorithm for REQUEST_FILE; ends with report paths or stop reasons."""
-    from aieco.pipeline import analyze as run_analysis
+    from aieco.analysis.pipeline import analyze as run_analysis
     from aieco.request import load_request
 
     request = load_request(request_file)
@@ -111,7 +111,7 @@ def analyze(ctx: click.Context, state: CliState, request_file: Path, backend: st
 def refusals(data: dict[str, Any]) -> list[str]:
     """Why the request itself was refused: stops in the shared stages (request checks, planning,
     eligibility), before any risk program ran. A stop inside a risk program is that program's result."""
-    from aieco.stages import SHARED_STAGES
+    from aieco.analysis.stages import SHARED_STAGES
 
     return sorted({f"{a['stopped_stage']}: {a['reason']}" for a in data["analyses"]
                    if a["status"] == "stopped" and a["stopped_stage"] in SHARED_STAGES})

@@ -64,15 +64,25 @@ def bank_run(state: CliState, macro_run: str | None, annual_csv: Path | None, ri
 @pass_state
 def bank_validate(state: CliState, eba_csv: Path | None, analysis_id: str, seed: int, paths: int | None,
                   reps: int | None) -> None:
-    """Store validation gates: the EBA comparators (--eba) or both models on the synthetic demo."""
-    from aieco.models.bank.spec import demo_validation_inputs, run_bank_validation, run_eba_validation
+    """Store validation gates: the EBA comparators (--eba) or both models on the workspace's exercise."""
+    from aieco.asof import AsOf
+    from aieco.errors import InputError
+    from aieco.models.bank.spec import run_bank_validation, run_eba_validation, validation_scenario
+    from aieco.models.bank.workspace import read_bank_inputs, read_validation_inputs
 
     with state.store() as store:
         if eba_csv:
             gates = run_eba_validation(store, str(eba_csv), seed=seed, reps=reps)
         else:
-            official, scenario = demo_validation_inputs()
-            _, gates = run_bank_validation(store, analysis_id, official, scenario, seed, paths, bootstrap_reps=reps)
+            exercise = read_validation_inputs(store, AsOf(cutoff=None))
+            if exercise is None:
+                raise InputError("the workspace holds no official-style adverse exercise (official_* and adverse_* "
+                                 "ObservedValues)", where=str(store.path),
+                                 fix="build the demo workspace (aieco demo) or pass --eba with an EBA CSV")
+            data = read_bank_inputs(store, AsOf(cutoff=None))
+            _, gates = run_bank_validation(store, analysis_id, exercise.official,
+                                           validation_scenario(exercise, data.history), seed, paths,
+                                           bootstrap_reps=reps, panel=data.panel, macro_history=data.history)
     rows = _gate_rows(gates)
     emit(state, {"gates": rows}, "\n".join(
         f"{r['model_id']:<22} {'PASS' if r['passed'] else 'FAIL'}  MAE {r['metrics']['mae']:.2f} pp  "

@@ -23,7 +23,7 @@ Step = Callable[[str], None]
 
 
 def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> dict[str, Any]:
-    """Corpus → ingest → graph (G0) → macro observations, in ``workspace``; returns the counts."""
+    """Corpus → ingest → graph (G0) → macro observations → bank data, in ``workspace``; returns the counts."""
     from aieco.demo.build import build_demo_sources
     from aieco.evaluation.conditions import build_condition
     from aieco.records import SourceLocation
@@ -47,7 +47,10 @@ def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> d
     graph = build_condition(store, "G0", store.find(SourceLocation, kind="passage")).model_dump(mode="json")
     say("loading the synthetic macro dataset")
     observations = load_macro_observations(store)
-    return {"manifest": str(manifest), "ingest": report.counts, "graph": graph, "observations": observations}
+    say("loading the synthetic bank panel, country histories and validation exercise")
+    bank = load_bank_data(store)
+    return {"manifest": str(manifest), "ingest": report.counts, "graph": graph, "observations": observations,
+            "bank_values": bank}
 
 
 def load_macro_observations(store: Store) -> int:
@@ -55,12 +58,19 @@ def load_macro_observations(store: Store) -> int:
     from aieco.demo.macro import load_demo_observations
     from aieco.models.macro import store_observations
 
-    return store_observations(store, load_demo_observations())
+    return store_observations(store, load_demo_observations().assign(provenance="synthetic"))
+
+
+def load_bank_data(store: Store) -> int:
+    """Store the synthetic demo bank tables as ObservedValues (provenance synthetic); how many were new."""
+    from aieco.demo.bank import demo_bank_records
+
+    return store.put_many(demo_bank_records())
 
 
 def run_demo(store: Store, *, backend: str = "offline", progress: Any = None) -> Any:
     """Run the demo request; market illiquidity stops before any model call, as in the paper."""
-    from aieco.pipeline import analyze
+    from aieco.analysis.pipeline import analyze
     from aieco.request import load_request
 
     return analyze(store, load_request(DEMO_REQUEST), backend=backend, progress=progress)

@@ -21,9 +21,11 @@ import pandas as pd
 from aieco.models.bank.panel import (
     COMPONENTS,
     MACRO_VARIABLES,
+    adverse_scenario_halfyears,
     halfyear_macro,
-    scenario_from_annual_path,
 )
+from aieco.models.bank.workspace import bank_records
+from aieco.records import ObservedValue, Provenance, ReleaseRule
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PANEL_FILE = DATA_DIR / "bank_panel.csv"
@@ -176,32 +178,6 @@ def generate(seed: int = SEED) -> dict[str, pd.DataFrame]:
     return {"panel": panel, "macro": quarterly, "official": pd.DataFrame(official), "adverse": adverse}
 
 
-def adverse_scenario_halfyears(adverse: pd.DataFrame, history: pd.DataFrame, countries: list[str]) -> pd.DataFrame:
-    """Half-year scenario values from the country annual adverse paths (one path per country).
-
-    Rate variables are stated as changes from 2024 in the adverse file, so the 2024 base is the
-    country's own 2024 annual average (recorded by :func:`scenario_from_annual_path`).
-    """
-    frames, notes = [], []
-    for c in countries:
-        rows = adverse[adverse["country"] == c].set_index("year").sort_index()
-        h = history[(history["country"] == c) & history["quarter"].str.startswith("2024")]
-        base = {"unemployment": float(h["unemployment"].mean()), "long_term_rate": float(h["long_term_rate"].mean())}
-        annual = pd.DataFrame({
-            "real_gdp": rows["real_gdp"], "inflation": rows["inflation"],
-            "unemployment": base["unemployment"] + rows["unemployment_change"],
-            "long_term_rate": base["long_term_rate"] + rows["long_term_rate_change"],
-            "equity_prices": rows["equity_prices"], "house_prices": rows["house_prices"]})
-        annual.loc[2024] = [0.0, 0.0, base["unemployment"], base["long_term_rate"], 0.0, 0.0]
-        half = scenario_from_annual_path(annual.sort_index(), [c], f"official adverse path of country {c}",
-                                         history=history)
-        notes.extend(half.attrs["assumptions"])
-        frames.append(half)
-    out = pd.concat(frames, ignore_index=True)
-    out.attrs["assumptions"] = sorted(set(notes))
-    return out
-
-
 def load_demo_panel() -> pd.DataFrame:
     """The synthetic demo bank panel (reporting-date rows, year-to-date flows)."""
     return pd.read_csv(PANEL_FILE, dtype={"bank_id": str, "country": str})
@@ -220,6 +196,16 @@ def load_demo_official() -> pd.DataFrame:
 def load_demo_adverse() -> pd.DataFrame:
     """Synthetic official-style adverse annual country paths 2025–2027."""
     return pd.read_csv(ADVERSE_FILE, dtype={"country": str})
+
+
+def demo_bank_records() -> list[ObservedValue]:
+    """The four demo tables as workspace records with provenance ``synthetic``.
+
+    Each value counts as released at the end of its period (``release_rule=lag`` with no lag):
+    the demo has no publication calendar, and the values are synthetic anyway.
+    """
+    return bank_records(load_demo_panel(), load_demo_macro(), load_demo_official(), load_demo_adverse(),
+                        provenance=Provenance.synthetic, series_prefix="SYNTHETIC", release_rule=ReleaseRule.lag)
 
 
 def write(seed: int = SEED) -> None:

@@ -88,7 +88,7 @@ def agreement(repetitions: Sequence[Repetition]) -> AgreementResult:
 
 
 def repetitions_from_programs(programs: Sequence[Any]) -> list[Repetition]:
-    """Group per-risk program outcomes (``aieco.pipeline.ProgramOutcome``) into repetitions.
+    """Group per-risk program outcomes (``aieco.analysis.pipeline.ProgramOutcome``) into repetitions.
 
     A risk is reached when its evidence selection was accepted; warning subjects are kept
     as "risk: subject"; a repetition is completed when every one of its programs completed.

@@ -1,17 +1,18 @@
 """The relation graph: a networkx MultiDiGraph over variables, and the as-of edge set A(t).
 
 A(t) keeps accepted relations whose source was published on or before t (an unknown date is
-excluded), whose effective role is allowed and whose jurisdiction is in the requested scope.
+excluded), whose effective role is allowed and whose jurisdiction is in the requested scope —
+the rule of :class:`aieco.asof.AsOf`, the same one source eligibility uses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from datetime import date
-from typing import Any
 
 import networkx as nx
 
+from aieco.asof import AsOf
 from aieco.records import Relation, Role
 from aieco.store import Store
 
@@ -28,22 +29,21 @@ def load_relations(store: Store, *, condition: str | None = None, accepted_only:
     return store.find(Relation, order_by="relation_id", **where)
 
 
-def as_of_relations(relations: Iterable[Relation], as_of: date | None, *,
+def as_of_relations(relations: Iterable[Relation], as_of: AsOf | date | None, *,
                     roles: Collection[Role | str] = GENERATION_ROLES, scope: Collection[str] | None = None,
                     condition: str | None = None) -> list[Relation]:
-    """The as-of edge set A(t): accepted, dated on or before ``as_of``, allowed role, requested scope."""
-    allowed = {Role(r) for r in roles}
+    """The as-of edge set A(t): accepted, dated on or before the cutoff, allowed role, in scope.
+
+    ``as_of`` is the request's :class:`AsOf` (then ``roles`` and ``scope`` are ignored) or a
+    cutoff date (None: no date limit) combined with ``roles`` and ``scope``.
+    """
+    rule = as_of if isinstance(as_of, AsOf) else AsOf(cutoff=as_of, roles=roles, scope=scope)
     out = []
     for r in relations:
         if r.review_decision != "accepted" or (condition is not None and r.graph_condition != condition):
             continue
-        if as_of is not None and (r.publication_date is None or r.publication_date > as_of):
-            continue
-        if r.role not in allowed:
-            continue
-        if scope is not None and (r.jurisdiction or "") not in scope:
-            continue
-        out.append(r)
+        if rule.admits(published=r.publication_date, jurisdiction=r.jurisdiction, role=r.role):
+            out.append(r)
     return out
 
 
@@ -56,20 +56,10 @@ def relation_graph(relations: Iterable[Relation]) -> nx.MultiDiGraph:
     return g
 
 
-def as_of_graph(relations: Store | Iterable[Relation], as_of: date | None, *,
+def as_of_graph(relations: Store | Iterable[Relation], as_of: AsOf | date | None, *,
                 roles: Collection[Role | str] = GENERATION_ROLES, scope: Collection[str] | None = None,
                 condition: str | None = "G0") -> nx.MultiDiGraph:
     """The graph of A(t), from a store or from relation records."""
     if isinstance(relations, Store):
         relations = load_relations(relations, condition=condition)
     return relation_graph(as_of_relations(relations, as_of, roles=roles, scope=scope, condition=condition))
-
-
-def build_graph(store: Store, *, condition: str = "G0",
-                progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
-    """Extract and validate relations from every registered passage; the counts and the graph's size."""
-    from aieco.extraction.build import build_relations
-
-    report = build_relations(store, condition=condition, progress=progress)
-    g = relation_graph(load_relations(store, condition=condition))
-    return report.model_dump() | {"variables": g.number_of_nodes(), "edges": g.number_of_edges()}

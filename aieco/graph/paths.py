@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
 
 import networkx as nx
 
 from aieco.config import GraphSettings, get_settings
 from aieco.errors import StageStopped
-from aieco.graph.build import GENERATION_ROLES, as_of_relations, load_relations, relation_graph
-from aieco.records import ChannelQuery, Path, Relation, Role, Sign
+from aieco.records import ChannelQuery, Path, Relation, Sign
 from aieco.store import Store
 
 COMPOSABLE = {Sign.positive: 1, Sign.negative: -1}
@@ -133,18 +131,6 @@ def enumerate_paths(graph: nx.MultiDiGraph, query: ChannelQuery, *, analysis_id:
             mean_confidence=sum(st.representative.confidence for st in chosen) / len(chosen), n_docs=n_docs,
             rank=rank, graph_condition=graph_condition, retrieval_condition=retrieval_condition))
     return out
-
-
-def find_paths(store: Store, query: ChannelQuery, *, analysis_id: str, as_of: date | None,
-               roles: Collection[Role | str] = GENERATION_ROLES, jurisdictions: Collection[str] | None = None,
-               graph_condition: str = "G0", retrieval_condition: str = "graph") -> list[Path]:
-    """Enumerate one query's paths on A(t) of the stored relations and store them (empty: none admissible)."""
-    relations = as_of_relations(load_relations(store, condition=graph_condition), as_of, roles=roles,
-                                scope=jurisdictions, condition=graph_condition)
-    found = enumerate_paths(relation_graph(relations), query, analysis_id=analysis_id,
-                            graph_condition=graph_condition, retrieval_condition=retrieval_condition)
-    store.put_many(found)
-    return found
 
 
 def search_channels(store: Store, graph: nx.MultiDiGraph, queries: Sequence[ChannelQuery], *, analysis_id: str,

@@ -33,6 +33,7 @@ these become report claims), the fan-chart quantiles (statistic ``p05``…``p95`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -63,7 +64,6 @@ from aieco.records import (
     ValueStatus,
     VariableSpec,
     digest,
-    sha256_hex,
 )
 from aieco.scenario import selection
 from aieco.sources.series import observations_frame, observed_values
@@ -79,14 +79,24 @@ INPUT_UNITS = {
 
 
 def horizon_label() -> str:
+    """The settings' default horizon 'YYYY-YYYY' (a request names its own)."""
     cfg = get_settings().scenario
     return f"{cfg.horizon_start}-{cfg.horizon_end}"
 
 
-def output_specs() -> list[VariableSpec]:
+def horizon_years(horizon: str | None) -> tuple[int, int]:
+    """First and last scenario year of ``horizon`` ('YYYY-YYYY'); the settings' default when it names none."""
+    m = re.fullmatch(r"(\d{4})-(\d{4})", horizon or "")
+    if m is None:
+        cfg = get_settings().scenario
+        return cfg.horizon_start, cfg.horizon_end
+    return int(m.group(1)), int(m.group(2))
+
+
+def output_specs(horizon: str = registry.ANY_HORIZON) -> list[VariableSpec]:
     """Annual outputs: the six variables in % with their aggregation as transformation."""
     return [VariableSpec(variable=v, unit="%", frequency="A", transformation=ANNUAL_TRANSFORMATION[v],
-                         horizon=horizon_label()) for v in VARIABLES]
+                         horizon=horizon) for v in VARIABLES]
 
 
 def specification() -> ModelSpecification:
@@ -100,7 +110,8 @@ def specification() -> ModelSpecification:
         description="Quarterly VAR(2) in six euro-area variables, residual bootstrap, severity selection",
         inputs=[VariableSpec(variable=v, unit=INPUT_UNITS[v], frequency="Q", transformation="level")
                 for v in VARIABLES],
-        outputs=output_specs(), scope="EA", horizon=horizon_label(), snapshot=digest(params),
+        # the horizon is the request's: the VAR simulates through Q4 of whatever last year it names
+        outputs=output_specs(), scope="EA", horizon=registry.ANY_HORIZON, snapshot=digest(params),
         entry_point="aieco.models.macro:run_macro_var",
         diagnostics_required=["stability", "min_obs", "range_checks"], min_restrictions=1,
     )
@@ -117,9 +128,13 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
 
     ``inputs``: ``observations`` (long DataFrame of quarterly levels with release dates),
     ``restrictions`` (list of restriction dicts or records), ``cutoff`` (ISO date or None
-    when the observations are already eligible), optional ``draws``.
+    when the observations are already eligible), optional ``draws``. The horizon is the
+    request's (``request.horizon``): the simulation runs through Q4 of its last year and the
+    points are tagged with its years; the estimation ends at the latest common eligible quarter.
+    The diagnostics record the horizon, the estimation end and the cutoff used.
     """
     cfg = get_settings().scenario
+    first_year, last_year_h = horizon_years(request.horizon)
     observations: pd.DataFrame = inputs["observations"]
     cutoff = inputs.get("cutoff")
     draws = int(inputs.get("draws") or cfg.var_draws)
@@ -132,16 +147,18 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
         "min_obs": {"nobs": fit.nobs, "required": cfg.var_min_obs,
                     "sample": f"{fit.quarters[0]}–{fit.endpoint}"},
         "endpoint": fit.endpoint, "cutoff": str(cutoff) if cutoff else None, "draws": draws,
+        "horizon": f"{first_year}-{last_year_h}", "estimation_end": fit.endpoint,
+        "simulated_to": f"{last_year_h}Q4",
         "data": "synthetic" if synthetic else "observed",
     }
-    sim = simulate(fit, draws=draws, seed=seed)
-    annual = annual_paths(sim)
+    sim = simulate(fit, draws=draws, seed=seed, horizon_end=last_year_h, first_year=first_year)
+    annual = annual_paths(sim, range(first_year, last_year_h + 1))
     range_ok, failures = range_failures(annual)
     diagnostics["range_checks"] = {"failures": failures, "passed_share": float(range_ok.mean()),
                                    "bounds": {v: list(b) for v, b in RANGE_BOUNDS.items()}}
     last_year, last_obs = last_observed_annual(levels)
     diagnostics["reference_year"] = last_year
-    years = [str(y) for y in range(cfg.horizon_start, cfg.horizon_end + 1)]
+    years = [str(y) for y in range(first_year, last_year_h + 1)]
     tables = common_tables(sim, annual, failures, fit, synthetic, years, seed)
     distribution = common_points(tables, years, request.risk)
     try:
@@ -196,7 +213,7 @@ def common_tables(sim, annual: np.ndarray, failures: dict[str, int], fit, synthe
     fan = pd.DataFrame(
         [[qs[i, t, j] for i in range(len(QUANTILES))] for j in range(len(VARIABLES)) for t in range(len(years))],
         index=[f"{v}:{y}" for v in VARIABLES for y in years], columns=list(QUANTILES))
-    features = unconditional_severity_features(sim, annual)
+    features = unconditional_severity_features(sim, annual, int(years[0]), int(years[-1]))
     ids = selection.unconditional_comparator(features, seed=get_settings().scenario.seed)
     uncond = pd.DataFrame([annual[sid - 1, t] for sid in ids for t in range(len(years))],
                           index=[f"unconditional_{i + 1}:{y}" for i in range(len(ids)) for y in years],
@@ -213,12 +230,11 @@ def common_tables(sim, annual: np.ndarray, failures: dict[str, int], fit, synthe
     }
 
 
-def unconditional_severity_features(sim, annual: np.ndarray) -> np.ndarray:
+def unconditional_severity_features(sim, annual: np.ndarray, first_year: int, last_year: int) -> np.ndarray:
     """Cumulative horizon change of GDP, equity and house price levels; peak inflation,
     unemployment and long rate (appendix "The Macro-Financial Model")."""
-    cfg = get_settings().scenario
-    start = sim.quarters.index(f"{cfg.horizon_start - 1}Q4")
-    end = sim.quarters.index(f"{cfg.horizon_end}Q4")
+    start = sim.quarters.index(f"{first_year - 1}Q4")
+    end = sim.quarters.index(f"{last_year}Q4")
     idx = {v: i for i, v in enumerate(VARIABLES)}
     level_vars = ["real_gdp", "equity_prices", "house_prices"]
     change = np.stack([100.0 * (sim.levels[:, end, idx[v]] / sim.levels[:, start, idx[v]] - 1.0)
@@ -254,39 +270,19 @@ def restriction_payload(restrictions: Sequence[Any]) -> list[dict[str, Any]]:
     return out
 
 
-def run_macro_scenario(
-    store: Store,
-    analysis_id: str,
-    risk: str,
-    restrictions: Sequence[Any],
-    observations: pd.DataFrame,
-    cutoff: str | None,
-    seed: int | None,
-    draws: int | None = None,
-    *,
-    graph_condition: str = "G0",
-    retrieval_condition: str = "graph",
-) -> list[ModelRun]:
-    """Build the ModelRequest for ``risk`` and run every compatible specification.
+def model_inputs(observations: pd.DataFrame, restrictions: Sequence[Any], cutoff: Any,
+                 draws: int | None = None) -> dict[str, Any]:
+    """The inputs of a ``macro_var`` run (what the execution stage hands the registry).
 
-    Returns the ModelRuns (the ``macro_var`` one among them); raises StageStopped when no
-    specification is compatible (e.g. no restriction).
+    ``observations``: the long frame of :func:`workspace_observations`; ``restrictions``:
+    Restriction records or dicts; ``cutoff``: the request's cutoff (date, ISO text or None when
+    the observations are already eligible); ``draws`` overrides the settings.
     """
-    ensure_registered()
-    payload = restriction_payload(restrictions)
-    ids = [r.get("restriction_id") or digest(r) for r in payload]
-    request = ModelRequest.create(
-        analysis_id=analysis_id, risk=risk, outputs=output_specs(), restriction_ids=ids,
-        horizon=horizon_label(), scope="EA",
-        data_versions={"observations": sha256_hex(observations.to_csv(index=False)),
-                       "cutoff": str(cutoff)},
-        rationale="Annual paths of the six model variables selected by restriction severity",
-        graph_condition=graph_condition, retrieval_condition=retrieval_condition,
-    )
-    inputs = {"observations": observations, "restrictions": payload, "cutoff": str(cutoff) if cutoff else None}
+    inputs: dict[str, Any] = {"observations": observations, "restrictions": restriction_payload(restrictions),
+                              "cutoff": str(cutoff) if cutoff else None}
     if draws:
         inputs["draws"] = int(draws)
-    return registry.run_compatible(store, request, inputs, seed=seed)
+    return inputs
 
 
 def selected_quarterly_path(store: Store, run: ModelRun) -> pd.DataFrame:
@@ -300,8 +296,5 @@ def selected_quarterly_path(store: Store, run: ModelRun) -> pd.DataFrame:
 
 
 def ensure_registered() -> registry.RegisteredModel:
-    """Register ``macro_var`` (idempotent)."""
+    """Register ``macro_var`` (idempotent; the analysis registers every model through ``aieco.models.catalog``)."""
     return registry.register(specification(), run_macro_var)
-
-
-ensure_registered()

@@ -64,6 +64,9 @@ class ModelResult:
     reason: str = ""
 
 
+#: A specification whose horizon is the request's (the model simulates any horizon it is asked for).
+ANY_HORIZON = "request"
+
 ModelFn = Callable[[ModelRequest, Mapping[str, Any], int | None], ModelResult]
 
 
@@ -109,7 +112,7 @@ def incompatibilities(request: ModelRequest, spec: ModelSpecification) -> list[s
         if (out.variable, out.unit, out.frequency, out.transformation) not in offered:
             reasons.append(f"output {out.variable} [{out.unit}, {out.frequency}, {out.transformation}] "
                            f"not produced by {spec.model_id}")
-    if request.horizon != spec.horizon:
+    if spec.horizon != ANY_HORIZON and request.horizon != spec.horizon:
         reasons.append(f"horizon {request.horizon} differs from {spec.model_id}'s {spec.horizon}")
     if request.scope != spec.scope:
         reasons.append(f"scope {request.scope} differs from {spec.model_id}'s {spec.scope}")
@@ -183,8 +186,10 @@ def execute(
     except InputError as exc:
         result = ModelResult(status=RunStatus.failed, reason=str(exc))
     output_digest = store.put_tables(result.tables) if result.tables else None
+    # every run records the horizon it served (a model may state it more precisely itself)
+    diagnostics = {"horizon": request.horizon, **result.diagnostics}
     run = ModelRun.create(**base, started_at=started, ended_at=utc_now(), status=result.status,
-                          reason=result.reason, diagnostics=result.diagnostics,
+                          reason=result.reason, diagnostics=diagnostics,
                           output_digest=output_digest)
     stored = store.get_tables(output_digest) if output_digest else {}
     points = []

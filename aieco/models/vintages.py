@@ -17,6 +17,7 @@ from datetime import date
 
 import pandas as pd
 
+from aieco.asof import AsOf
 from aieco.errors import InputError, StageStopped
 
 REQUIRED_COLUMNS = ("variable", "reference_period", "value", "release_date", "jurisdiction")
@@ -43,14 +44,14 @@ def check_geography(observations: pd.DataFrame) -> None:
                          fix="keep one geographic membership per variable (register the others as separate variables)")
 
 
-def select_as_of(observations: pd.DataFrame, cutoff: date | str,
+def select_as_of(observations: pd.DataFrame, cutoff: AsOf | date | str,
                  required: Sequence[str] = ()) -> pd.DataFrame:
     """The eligible observations at ``cutoff``: per series and period, the latest release ≤ cutoff.
 
     Parameters
     ----------
     observations : DataFrame (long format, see module docstring)
-    cutoff : date or ISO text
+    cutoff : the request's AsOf, a date or ISO text (the release rule is ``AsOf.released``)
     required : variables that must have at least one eligible value
 
     Returns
@@ -66,7 +67,8 @@ def select_as_of(observations: pd.DataFrame, cutoff: date | str,
         A required variable has no release on or before the cutoff (no fallback to later data).
     """
     check_columns(observations)
-    cutoff = _as_date(cutoff)
+    rule = cutoff if isinstance(cutoff, AsOf) else AsOf(cutoff=_as_date(cutoff))
+    cutoff = rule.cutoff
     frame = observations.copy()
     if "series_key" not in frame.columns:
         frame["series_key"] = ""
@@ -75,7 +77,7 @@ def select_as_of(observations: pd.DataFrame, cutoff: date | str,
     released = frame["release_date"].map(lambda d: None if d is None or pd.isna(d) or d == "" else _as_date(d))
     frame["release_date"] = released
     known = released.notna()
-    eligible = frame[known & released.map(lambda d: d is not None and d <= cutoff)]
+    eligible = frame[known & released.map(rule.released)]
     eligible = eligible.sort_values(["variable", "series_key", "reference_period", "release_date"])
     latest = eligible.groupby(["variable", "series_key", "reference_period"], sort=True).tail(1)
     for v in required:

@@ -7,5 +7,5 @@
   ``resolve_claim``, ``direction_violations``, ``short_reference``, ``rebuild_report``, ``stored_draft``.
 - ``writer``: ``write_report`` — the offline report Task; ``schema``: its input/output models.
 - ``export``: ``export_report(store, report_id, fmt)`` and ``verify_bundle(bytes)``.
-- ``audit``: ``audit_claims`` registered in ``aieco.audit.EXTRA_CHECKS``.
+- ``audit``: ``audit_claims``, one of ``aieco.audit.CHECKS``.
 """

@@ -1,4 +1,4 @@
-"""Claim re-resolution for ``aieco audit`` (registered in ``aieco.audit.EXTRA_CHECKS``).
+"""Claim re-resolution for ``aieco audit`` (one of ``aieco.audit.CHECKS``).
 
 Every claim is re-resolved from the stored artifacts exactly as the renderer does it; an
 altered output hash, table, row, column, unit, transformation, run id or value gives one
@@ -8,7 +8,6 @@ compared with its stored text.
 
 from __future__ import annotations
 
-from aieco.audit import EXTRA_CHECKS
 from aieco.errors import IntegrityError
 from aieco.records import Claim, Report
 from aieco.reporting.render import inspect_claim, rebuild_report
@@ -28,7 +27,3 @@ def audit_claims(store: Store, analysis_id: str | None) -> list[dict[str, str]]:
         except IntegrityError as exc:
             problems.append({"kind": "report", "id": report.report_id, "detail": exc.message})
     return problems
-
-
-if audit_claims not in EXTRA_CHECKS:
-    EXTRA_CHECKS.append(audit_claims)

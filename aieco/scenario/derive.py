@@ -65,12 +65,16 @@ def assess_path(path: Path, query: ChannelQuery) -> dict[str, Any]:
 def derive_restrictions(analysis_id: str, risk: str, queries: Sequence[ChannelQuery], paths: Sequence[Path], *,
                         vocab: Vocabulary | None = None,
                         min_restrictions: int = 1, graph_condition: str = "G0",
-                        retrieval_condition: str = "graph") -> DerivationOutcome:
-    """Assess every path and derive the risk program's restrictions (pure: no store)."""
+                        retrieval_condition: str = "graph", horizon: str | None = None) -> DerivationOutcome:
+    """Assess every path and derive the risk program's restrictions (pure: no store).
+
+    ``horizon`` is the request's ('YYYY-YYYY'); the settings' default when None.
+    """
     vocab = vocab or load_vocabulary()
     by_query = {q.query_id: q for q in queries}
-    sc = get_settings().scenario
-    horizon = f"{sc.horizon_start}-{sc.horizon_end}"
+    if horizon is None:
+        sc = get_settings().scenario
+        horizon = f"{sc.horizon_start}-{sc.horizon_end}"
     assessed = []
     # model variable → {"direction", "priority", "support", "variable", "path_id"}
     chosen: dict[str, dict[str, Any]] = {}

@@ -2,8 +2,9 @@
 
 A location is eligible when its source has a known publication date on or before the
 cutoff, its source's jurisdiction is in scope, and its effective role (the location's
-role override, else the source role) is allowed. The first reason that applies is
-recorded, in the order ``unknown_date``, ``after_cutoff``, ``scope``, ``role``. A reason
+role override, else the source role) is allowed — all decided by one :class:`aieco.asof.AsOf`.
+The first reason that applies is recorded, in the order ``unknown_date``, ``after_cutoff``, ``scope``, ``role``.
+A reason
 that holds for every location of a source (its date, its scope, or a disallowed source
 role with no location overrides) is recorded once for the source (``location_id`` None);
 a role decided by a location's override is recorded for that location. With an analysis
@@ -16,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
+from aieco.asof import AsOf
 from aieco.records import Exclusion, ExclusionReason, Role, Source, SourceLocation
 from aieco.store import Store
 
@@ -36,45 +38,40 @@ def effective_role(location: SourceLocation, source: Source) -> Role:
     return location.role_override or source.role
 
 
-def source_exclusion(source: Source, *, cutoff: date, roles: frozenset[Role],
-                     jurisdictions: frozenset[str] | None) -> tuple[ExclusionReason, str] | None:
+def source_exclusion(source: Source, as_of: AsOf) -> tuple[ExclusionReason, str] | None:
     """The reason every location of ``source`` is excluded, or None when locations must be decided one by one."""
-    if source.publication_date is None:
-        return ExclusionReason.unknown_date, "publication date unknown"
-    if source.publication_date > cutoff:
-        return ExclusionReason.after_cutoff, f"published {source.publication_date} after cutoff {cutoff}"
-    if jurisdictions is not None and source.jurisdiction.upper() not in jurisdictions:
-        return ExclusionReason.scope, f"jurisdiction {source.jurisdiction} not in {sorted(jurisdictions)}"
+    why = as_of.date_reason(source.publication_date) or as_of.scope_reason(source.jurisdiction)
+    if why is not None:
+        return why
     # ingest records every page/sheet override on the source, so without one no location can differ
-    if source.role not in roles and not source.role_overrides:
-        return ExclusionReason.role, f"source role {source.role.value} not in {sorted(r.value for r in roles)}"
+    if not source.role_overrides:
+        return as_of.role_reason(source.role)
     return None
 
 
-def location_exclusion(location: SourceLocation, source: Source, *,
-                       roles: frozenset[Role]) -> tuple[ExclusionReason, str] | None:
+def location_exclusion(location: SourceLocation, source: Source, as_of: AsOf) -> tuple[ExclusionReason, str] | None:
     """The role reason a location of an otherwise admissible source is excluded, or None."""
-    role = effective_role(location, source)
-    if role in roles:
-        return None
     where = "location override" if location.role_override else "source role"
-    return ExclusionReason.role, f"{where} {role.value} not in {sorted(r.value for r in roles)}"
+    return as_of.role_reason(effective_role(location, source), where)
 
 
-def eligible_locations(store: Store, *, cutoff: date, roles: Iterable[Role | str],
+def eligible_locations(store: Store, *, cutoff: date | None = None, roles: Iterable[Role | str] = (),
                        jurisdictions: Iterable[str] | None = None, analysis_id: str | None = None,
-                       kinds: Iterable[str] | None = None) -> Eligibility:
+                       kinds: Iterable[str] | None = None, as_of: AsOf | None = None) -> Eligibility:
     """Split the registered locations into eligible ones and exclusions (stored if ``analysis_id``).
 
+    The rule is ``as_of`` (or one built from ``cutoff``, ``roles`` and ``jurisdictions``).
     ``kinds`` restricts the eligible list and the per-location exclusions to location
     kinds (e.g. ``("passage",)``); by default every kind is decided.
     """
-    allowed = frozenset(Role(r) for r in roles)
-    scope = frozenset(j.upper() for j in jurisdictions) if jurisdictions is not None else None
+    if as_of is None:
+        if cutoff is None:
+            raise ValueError("eligible_locations needs a cutoff or an AsOf")
+        as_of = AsOf(cutoff=cutoff, roles=roles, scope=jurisdictions)
     exclusions: list[Exclusion] = []
     open_sources: dict[str, Source] = {}
     for source in store.all(Source):
-        why = source_exclusion(source, cutoff=cutoff, roles=allowed, jurisdictions=scope)
+        why = source_exclusion(source, as_of)
         if why is None:
             open_sources[source.source_id] = source
         else:
@@ -83,7 +80,7 @@ def eligible_locations(store: Store, *, cutoff: date, roles: Iterable[Role | str
     where = {"kind": list(kinds)} if kinds is not None else {}
     eligible = []
     for loc in store.find(SourceLocation, source_id=sorted(open_sources), **where) if open_sources else []:
-        why = location_exclusion(loc, open_sources[loc.source_id], roles=allowed)
+        why = location_exclusion(loc, open_sources[loc.source_id], as_of)
         if why is None:
             eligible.append(loc)
         else:

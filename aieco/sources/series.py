@@ -555,7 +555,8 @@ def observed_values(frame: pd.DataFrame) -> list[ObservedValue]:
                 release_date=date.fromisoformat(str(released)[:10]) if released else None,
                 vintage=cell(row, "vintage"), series_key=str(cell(row, "series_key", "")),
                 transformation=str(cell(row, "transformation", "level")), scenario=cell(row, "scenario"),
-                status=cell(row, "status", "observed")))
+                status=cell(row, "status", "observed"), entity=cell(row, "entity"),
+                release_rule=cell(row, "release_rule"), provenance=cell(row, "provenance")))
         except ValueError as exc:
             raise InputError(f"observation row {n} ({row.get('variable')} {row.get('reference_period')}): {exc}",
                              where=f"observations row {n}", fix="check the value, frequency and release date") from None

@@ -5,8 +5,8 @@ from pathlib import Path
 import streamlit as st
 
 from aieco import views
+from aieco.analysis.pipeline import analyze
 from aieco.config import get_settings
-from aieco.pipeline import analyze
 from aieco.records import Movement, Role
 from aieco.request import dumps_request, load_request, parse_request
 from dashboard import jobs

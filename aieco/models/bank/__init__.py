@@ -2,12 +2,11 @@
 
 from aieco.models.bank.spec import (
     passing_gate,
-    project_bank_capital,
     register_bank_models,
     run_bank_models,
     run_bank_validation,
     scenario_from_annual_path,
 )
 
-__all__ = ["passing_gate", "project_bank_capital", "register_bank_models", "run_bank_models",
+__all__ = ["passing_gate", "register_bank_models", "run_bank_models",
            "run_bank_validation", "scenario_from_annual_path"]

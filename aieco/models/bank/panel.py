@@ -350,10 +350,10 @@ def scenario_from_annual_path(
     mapping_note : str
         The explicit assumption that maps the path onto the countries (e.g. "euro-area VAR path
         applied to every bank country"); required and returned in ``attrs['assumptions']``.
-    history : DataFrame, optional
+    history : DataFrame
         Quarterly country levels (:func:`halfyear_macro` input) through the last quarter before
-        the path; supplies each country's base levels. Default: the synthetic demo history
-        (recorded among the assumptions).
+        the path; supplies each country's base levels (the workspace's, see
+        ``aieco.models.bank.workspace``; there is no default).
     horizon_start : int
         First year of the path; earlier rows only serve as the base year.
 
@@ -380,12 +380,9 @@ def scenario_from_annual_path(
     base_year = path_years[0] - 1
     has_base = base_year in annual.index
     if history is None:
-        from aieco.demo.bank import load_demo_macro
-
-        history = load_demo_macro()
-        assumptions_extra = ["country base levels from the SYNTHETIC demo macro history"]
-    else:
-        assumptions_extra = []
+        raise InputError("no country macro history to take the base levels from", where="scenario_from_annual_path",
+                         fix="pass the quarterly country history read from the workspace")
+    assumptions_extra: list[str] = []
     hist = history.copy()
     hist["qi"] = [_quarter_index(x) for x in hist["quarter"]]
     assumptions = [mapping_note.strip(),
@@ -425,3 +422,29 @@ def scenario_from_annual_path(
     half.attrs["assumptions"] = assumptions
     half.attrs["quarterly"] = built
     return half
+
+
+def adverse_scenario_halfyears(adverse: pd.DataFrame, history: pd.DataFrame, countries: list[str]) -> pd.DataFrame:
+    """Half-year scenario values from the country annual adverse paths (one path per country).
+
+    Rate variables are stated as changes from 2024 in the adverse file, so the 2024 base is the
+    country's own 2024 annual average (recorded by :func:`scenario_from_annual_path`).
+    """
+    frames, notes = [], []
+    for c in countries:
+        rows = adverse[adverse["country"] == c].set_index("year").sort_index()
+        h = history[(history["country"] == c) & history["quarter"].str.startswith("2024")]
+        base = {"unemployment": float(h["unemployment"].mean()), "long_term_rate": float(h["long_term_rate"].mean())}
+        annual = pd.DataFrame({
+            "real_gdp": rows["real_gdp"], "inflation": rows["inflation"],
+            "unemployment": base["unemployment"] + rows["unemployment_change"],
+            "long_term_rate": base["long_term_rate"] + rows["long_term_rate_change"],
+            "equity_prices": rows["equity_prices"], "house_prices": rows["house_prices"]})
+        annual.loc[2024] = [0.0, 0.0, base["unemployment"], base["long_term_rate"], 0.0, 0.0]
+        half = scenario_from_annual_path(annual.sort_index(), [c], f"official adverse path of country {c}",
+                                         history=history)
+        notes.extend(half.attrs["assumptions"])
+        frames.append(half)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs["assumptions"] = sorted(set(notes))
+    return out

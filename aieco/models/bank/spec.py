@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from aieco.asof import AsOf
 from aieco.config import get_settings
 from aieco.errors import InputError
 from aieco.models import registry
@@ -36,16 +37,19 @@ from aieco.models.bank.panel import (
     COMPONENTS,
     CONTROLS,
     MACRO_VARIABLES,
+    adverse_scenario_halfyears,
     build_panel,
     halfyear_macro,
     scenario_from_annual_path,
 )
 from aieco.models.bank.validation import Thresholds, validate, validation_gate
+from aieco.models.bank.workspace import ValidationInputs, read_bank_inputs, read_validation_inputs
 from aieco.models.registry import ModelResult, PointRef
 from aieco.records import (
     ModelRequest,
     ModelRun,
     ModelSpecification,
+    Provenance,
     RunStatus,
     ValidationGate,
     ValueStatus,
@@ -81,7 +85,7 @@ def _spec(model_id: str, kind: str, outputs: list[VariableSpec], entry: str) -> 
                        "min_obs": s.min_obs, "version": VERSION})
     return ModelSpecification.create(
         model_id=model_id, version=VERSION, description=DESCRIPTIONS[kind], inputs=MACRO_INPUTS,
-        outputs=outputs, scope=SCOPE, horizon=HORIZON, snapshot=snapshot, entry_point=entry,
+        outputs=outputs, scope=SCOPE, horizon=registry.ANY_HORIZON, snapshot=snapshot, entry_point=entry,
         diagnostics_required=["quantile_crossing", "accounting_identities"] if kind == "feqar"
         else ["accounting_identities"], min_restrictions=0)
 
@@ -266,20 +270,27 @@ def execute_feqar(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     return _projection(inputs, seed)
 
 
+#: The bank models as an explicit tuple: (model id, registry function); see ``aieco.models.catalog``.
+BANK_MODELS: tuple[tuple[str, registry.ModelFn], ...] = (
+    ("bank_feols_fit", execute_feols_fit),
+    ("bank_feqar_fit", execute_feqar_fit),
+    ("bank_feols", execute_feols),
+    ("bank_feqar", execute_feqar),
+)
+_KINDS = {"bank_feols_fit": ("feols", FIT_OUTPUTS), "bank_feqar_fit": ("feqar", FIT_OUTPUTS),
+          "bank_feols": ("feols", PROJECTION_OUTPUTS), "bank_feqar": ("feqar", PROJECTION_OUTPUTS)}
+
+
+def bank_specification(model_id: str) -> ModelSpecification:
+    """The registered specification of one of :data:`BANK_MODELS`."""
+    kind, outputs = _KINDS[model_id]
+    fn = dict(BANK_MODELS)[model_id]
+    return _spec(model_id, kind, outputs, f"{__name__}:{fn.__name__}")
+
+
 def register_bank_models() -> dict[str, registry.RegisteredModel]:
     """Register the four bank specifications; returns them by model id."""
-    mod = __name__
-    entries = {
-        "bank_feols_fit": registry.register(_spec("bank_feols_fit", "feols", FIT_OUTPUTS, f"{mod}:execute_feols_fit"),
-                                            execute_feols_fit),
-        "bank_feqar_fit": registry.register(_spec("bank_feqar_fit", "feqar", FIT_OUTPUTS, f"{mod}:execute_feqar_fit"),
-                                            execute_feqar_fit),
-        "bank_feols": registry.register(_spec("bank_feols", "feols", PROJECTION_OUTPUTS, f"{mod}:execute_feols"),
-                                        execute_feols),
-        "bank_feqar": registry.register(_spec("bank_feqar", "feqar", PROJECTION_OUTPUTS, f"{mod}:execute_feqar"),
-                                        execute_feqar),
-    }
-    return entries
+    return {model_id: registry.register(bank_specification(model_id), fn) for model_id, fn in BANK_MODELS}
 
 
 # --------------------------------------------------------------------------- orchestration
@@ -305,10 +316,11 @@ def annual_path_from_run(store: Store, run_id: str, risk: str | None = None) -> 
     found = _find_annual_path(tables, risk)
     if found is None:
         raise InputError(f"macro run {run_id} holds no annual path table with {', '.join(MACRO_VARIABLES)} "
-                         f"for 2025-2027 (tables: {', '.join(tables)})", where="macro run output",
+                         f"for consecutive years (tables: {', '.join(tables)})", where="macro run output",
                          fix="select a risk (risk=...) or pass the annual path DataFrame directly")
     quarterly = tables.get("selected_quarterly")
-    base_year = min(found.index) - 1
+    first_year = min(found.index)
+    base_year = first_year - 1
     if quarterly is not None and base_year not in found.index:
         # the euro-area base-year averages of the rate variables, so each country receives the
         # path's changes on top of its own level (scenario_from_annual_path records this)
@@ -317,7 +329,14 @@ def annual_path_from_run(store: Store, run_id: str, risk: str | None = None) -> 
             base = dict.fromkeys(MACRO_VARIABLES, 0.0)
             base.update({v: float(block[v].astype(float).mean()) for v in ("unemployment", "long_term_rate")})
             found = pd.concat([pd.DataFrame([base], index=[base_year]), found]).sort_index()
+    found.attrs["horizon_start"] = int(first_year)  # the run's first scenario year (the request's)
     return found
+
+
+def _consecutive(years: list[int]) -> bool:
+    """At least one year, one row per year, no gap (the path's horizon is the request's)."""
+    ys = sorted(int(y) for y in years)
+    return bool(ys) and ys == list(range(ys[0], ys[0] + len(ys)))
 
 
 def _find_annual_path(tables: dict[str, pd.DataFrame], risk: str | None) -> pd.DataFrame | None:
@@ -336,24 +355,30 @@ def _find_annual_path(tables: dict[str, pd.DataFrame], risk: str | None) -> pd.D
                 continue
             out = frame[list(MACRO_VARIABLES)].astype(float)
             out.index = years
-            if len(set(years)) == len(years) and {2025, 2026, 2027} <= set(years):
+            if len(set(years)) == len(years) and _consecutive(years):
                 return out
         if {"variable", "value"} <= set(t.columns) and ({"period"} & set(t.columns) or {"year"} & set(t.columns)):
             frame = t if risk is None or "risk" not in t.columns else t[t["risk"] == risk]
             col = "year" if "year" in frame.columns else "period"
             wide = frame.assign(year=[int(str(p)[:4]) for p in frame[col]]).pivot_table(
                 index="year", columns="variable", values="value", aggfunc="first")
-            if set(MACRO_VARIABLES) <= set(wide.columns) and {2025, 2026, 2027} <= set(wide.index):
+            if set(MACRO_VARIABLES) <= set(wide.columns) and _consecutive(list(wide.index)):
                 return wide[list(MACRO_VARIABLES)].astype(float)
     return None
 
 
 def _request(analysis_id: str, risk: str, model_id: str, outputs: list[VariableSpec],
-             conditions: Mapping[str, str] | None = None) -> ModelRequest:
+             conditions: Mapping[str, str] | None = None, horizon: str = HORIZON) -> ModelRequest:
     # the graph and retrieval conditions of the macro run it applies (every downstream record keeps them)
     return ModelRequest.create(analysis_id=analysis_id, risk=risk, outputs=outputs, restriction_ids=[],
-                               horizon=HORIZON, scope=SCOPE, rationale=f"bank application {model_id}",
+                               horizon=horizon, scope=SCOPE, rationale=f"bank application {model_id}",
                                **dict(conditions or {}))
+
+
+def _scenario_horizon(scenario: pd.DataFrame) -> str:
+    """'YYYY-YYYY' of a half-year scenario's periods (the horizon the bank runs serve)."""
+    years = sorted({int(str(p)[:4]) for p in scenario["period"]}) if "period" in scenario.columns else []
+    return f"{years[0]}-{years[-1]}" if years else HORIZON
 
 
 def _fit_and_project(store: Store, analysis_id: str, kind: str, fit_inputs: dict[str, Any],
@@ -362,7 +387,9 @@ def _fit_and_project(store: Store, analysis_id: str, kind: str, fit_inputs: dict
                      conditions: Mapping[str, str] | None = None) -> list[ModelRun]:
     entries = register_bank_models()
     fit_id, proj_id = f"bank_{kind}_fit", f"bank_{kind}"
-    fit = registry.execute(store, entries[fit_id], _request(analysis_id, risk, fit_id, FIT_OUTPUTS, conditions),
+    horizon = _scenario_horizon(scenario)
+    fit = registry.execute(store, entries[fit_id],
+                           _request(analysis_id, risk, fit_id, FIT_OUTPUTS, conditions, horizon),
                            fit_inputs,
                            seed=seed, parent_runs=parents, role=role)
     if fit.status != RunStatus.completed:
@@ -375,7 +402,7 @@ def _fit_and_project(store: Store, analysis_id: str, kind: str, fit_inputs: dict
     if official is not None:
         inputs["official"] = official
     proj = registry.execute(store, entries[proj_id],
-                            _request(analysis_id, risk, proj_id, PROJECTION_OUTPUTS, conditions),
+                            _request(analysis_id, risk, proj_id, PROJECTION_OUTPUTS, conditions, horizon),
                             inputs, seed=seed, parent_runs=[fit.run_id, *parents], role=role)
     return [fit, proj]
 
@@ -394,26 +421,26 @@ def run_bank_models(
     fit_options: Mapping[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
     conditions: Mapping[str, str] | None = None,
+    as_of: AsOf | None = None,
 ) -> list[ModelRun]:
     """Fit both bank models and project CET1 under the selected macro scenario.
 
     Returns the ModelRuns ``[bank_feols_fit, bank_feols, bank_feqar_fit, bank_feqar]`` (a fit
     that does not complete is returned without its projection). ``progress(message)`` is called
-    after each model. The demo panel and country
-    histories are used unless ``panel`` / ``macro_history`` are given. ``conditions`` (graph_condition,
-    retrieval_condition) are written on every request and run, as on the macro run applied.
+    after each model. Without ``panel`` / ``macro_history`` the workspace's bank records released
+    by ``as_of`` are read (:func:`aieco.models.bank.workspace.read_bank_inputs`; none stops with
+    that reason). ``conditions`` (graph_condition, retrieval_condition) are written on every
+    request and run, as on the macro run applied.
     """
-    from aieco.demo import bank as demo
-
-    panel = demo.load_demo_panel() if panel is None else panel
-    history = demo.load_demo_macro() if macro_history is None else macro_history
+    panel, history = _bank_data(store, as_of, panel, macro_history)
     if isinstance(macro_run_id_or_annual_path, str):
         annual = annual_path_from_run(store, macro_run_id_or_annual_path, risk)
         parents = [macro_run_id_or_annual_path]
     else:
         annual, parents = macro_run_id_or_annual_path, []
     countries = sorted(set(panel["country"]))
-    scenario = scenario_from_annual_path(annual, countries, mapping_note, history=history)
+    scenario = scenario_from_annual_path(annual, countries, mapping_note, history=history,
+                                         horizon_start=int(annual.attrs.get("horizon_start", 2025)))
     options = {"paths": int(paths or get_settings().bank.projection_paths),
                "scenario_assumptions": scenario.attrs["assumptions"]}
     fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
@@ -438,17 +465,18 @@ def run_bank_validation(
     macro_history: pd.DataFrame | None = None,
     fit_options: Mapping[str, Any] | None = None,
     bootstrap_reps: int | None = None,
+    as_of: AsOf | None = None,
+    provenance: tuple[Provenance | None, Provenance | None] = (None, None),
 ) -> tuple[list[ModelRun], list[ValidationGate]]:
     """External validation: both models from the official starting values under the official
     adverse country scenario; stores one :class:`ValidationGate` per model.
 
     ``official``: bank_id, country, cet1_capital, rwa, official_depletion (pp);
     ``official_scenario``: half-year country values (country, period, macro variables).
+    Panel and history default to the workspace's (as in :func:`run_bank_models`);
+    ``provenance`` (fit data, validation outcomes) is written on each gate.
     """
-    from aieco.demo import bank as demo
-
-    panel = demo.load_demo_panel() if panel is None else panel
-    history = demo.load_demo_macro() if macro_history is None else macro_history
+    panel, history = _bank_data(store, as_of, panel, macro_history)
     s = get_settings().bank
     options = {"paths": int(paths or s.projection_paths),
                "bootstrap_reps": int(bootstrap_reps or s.bootstrap_reps),
@@ -466,19 +494,34 @@ def run_bank_validation(
             gate = validation_gate(proj.model_id, proj.run_id, metrics,
                                    Thresholds(s.mae_max, s.spearman_min, s.coverage_min),
                                    bool(proj.diagnostics["validation_passed"]))
+            if any(provenance):
+                gate = ValidationGate.create(**{**gate.model_dump(exclude={"gate_id"}),
+                                                "fit_provenance": provenance[0],
+                                                "validation_provenance": provenance[1]})
             store.put(gate)
             gates.append(gate)
     return runs, gates
 
 
-def demo_validation_inputs() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The synthetic demo's official-style outcomes and half-year adverse scenario."""
-    from aieco.demo import bank as demo
+def _bank_data(store: Store, as_of: AsOf | None, panel: pd.DataFrame | None,
+               history: pd.DataFrame | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    if panel is not None and history is not None:
+        return panel, history
+    data = read_bank_inputs(store, as_of or AsOf(cutoff=None))
+    return (data.panel if panel is None else panel), (data.history if history is None else history)
 
-    history = demo.load_demo_macro()
-    official = demo.load_demo_official()
-    scenario = demo.adverse_scenario_halfyears(demo.load_demo_adverse(), history, sorted(set(official["country"])))
-    return official, scenario
+
+def single_provenance(values: tuple[str, ...]) -> Provenance | None:
+    """The one provenance of a set of records (a mix is reported as the weakest: illustrative > synthetic)."""
+    for p in (Provenance.illustrative, Provenance.synthetic, Provenance.real):
+        if p.value in values:
+            return p
+    return None
+
+
+def validation_scenario(inputs: ValidationInputs, history: pd.DataFrame) -> pd.DataFrame:
+    """The half-year country scenario of the workspace's official-style adverse exercise."""
+    return adverse_scenario_halfyears(inputs.adverse, history, sorted(set(inputs.official["country"])))
 
 
 def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None = None) -> list[ValidationGate]:
@@ -514,32 +557,24 @@ def passing_gate(store: Store, model_id: str) -> ValidationGate | None:
     return next((g for g in store.find(ValidationGate, model_id=model_id) if g.passed), None)
 
 
-def ensure_validation_gates(store: Store, analysis_id: str, *, seed: int,
-                            paths: int | None = None) -> tuple[list[ModelRun], list[ValidationGate]]:
+def ensure_validation_gates(store: Store, analysis_id: str, *, seed: int, paths: int | None = None,
+                            as_of: AsOf | None = None) -> tuple[list[ModelRun], list[ValidationGate]]:
     """The bank models' validation gates, running the external validation once per workspace.
 
-    The validation uses the synthetic demo's official-style adverse exercise; its runs and
-    gates are stored, and a model whose gate fails may not supply bank conclusions.
+    The validation uses the workspace's official-style adverse exercise
+    (:func:`aieco.models.bank.workspace.read_validation_inputs`); its runs and gates are
+    stored with the provenance of the fit data and of the outcomes, and a model whose gate
+    fails may not supply bank conclusions. A workspace without such an exercise gets no gate
+    (so no bank conclusion).
     """
     gates = store.find(ValidationGate, model_id=["bank_feols", "bank_feqar"])
     if gates:
         return [], gates
-    official, scenario = demo_validation_inputs()
-    return run_bank_validation(store, analysis_id, official, scenario, seed, paths)
-
-
-def project_bank_capital(store: Store, macro_run: ModelRun, *, seed: int, paths: int | None = None,
-                         risk: str | None = None) -> list[ModelRun]:
-    """The pipeline's application stage: both bank models under a completed macro run's selected path.
-
-    The external validation runs first when the workspace holds no gate yet (see
-    :func:`ensure_validation_gates`), so every bank conclusion can be checked against its gate
-    (:func:`passing_gate`).
-    """
-    from aieco.errors import StageStopped
-
-    if macro_run.status != RunStatus.completed or not macro_run.output_digest:
-        raise StageStopped(f"macro run {macro_run.run_id} is {macro_run.status.value}: no scenario to apply",
-                           stage="application")
-    runs, _ = ensure_validation_gates(store, macro_run.analysis_id, seed=seed, paths=paths)
-    return runs + run_bank_models(store, macro_run.analysis_id, macro_run.run_id, seed, paths, risk=risk)
+    as_of = as_of or AsOf(cutoff=None)
+    exercise = read_validation_inputs(store, as_of)
+    if exercise is None:
+        return [], []
+    data = read_bank_inputs(store, as_of)
+    return run_bank_validation(store, analysis_id, exercise.official, validation_scenario(exercise, data.history),
+                               seed, paths, panel=data.panel, macro_history=data.history,
+                               provenance=(single_provenance(data.provenance), single_provenance(exercise.provenance)))

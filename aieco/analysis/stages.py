@@ -20,11 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from aieco.agents import consistency, coordinator, evidence, execution, model_request, report, testing
+from aieco.analysis.inputs import AnalysisInputs, ProgramInputs
+from aieco.analysis.runner import Stage, StageContext
 from aieco.config import get_settings
-from aieco.errors import StageStopped
+from aieco.errors import InputError, StageStopped
 from aieco.llm.base import LLMClient
 from aieco.models import registry
-from aieco.pipeline import Stage, StageContext
 from aieco.records import (
     ChannelQuery,
     ModelRequest,
@@ -51,34 +52,40 @@ RISK_STAGES = ("retrieval", "graph_search", "path_selection", "restriction_deriv
 # --------------------------------------------------------------------------- context
 
 
+def inputs_of(ctx: StageContext) -> AnalysisInputs:
+    return ctx.inputs
+
+
+def program_of(ctx: StageContext) -> ProgramInputs:
+    return ctx.inputs
+
+
 def request_of(ctx: StageContext) -> AnalysisRequest:
-    return ctx.extra["request"]
+    return inputs_of(ctx).request
 
 
 def client_of(ctx: StageContext) -> LLMClient:
-    return ctx.extra["client"]
+    return ctx.client
 
 
 def risk_of(ctx: StageContext) -> str:
-    return ctx.extra["risk"]
+    return program_of(ctx).risk
 
 
 def earlier(ctx: StageContext, name: str) -> Any:
     """Output of an earlier stage of the same program (risk stages are stored as 'risk/stage')."""
-    prefix = ctx.extra.get("prefix", "")
-    return ctx.outputs[prefix + name]
+    return ctx.outputs[program_of(ctx).prefix + name]
 
 
 def shared(ctx: StageContext, name: str) -> Any:
     """Output of an analysis-wide stage (same run, or handed to a risk program)."""
     if name in ctx.outputs:
         return ctx.outputs[name]
-    return ctx.extra["shared"][name]
+    return program_of(ctx).shared[name]
 
 
 def conditions(ctx: StageContext) -> dict[str, str]:
-    r = request_of(ctx)
-    return {"graph_condition": r.graph_condition, "retrieval_condition": r.retrieval_condition}
+    return inputs_of(ctx).conditions
 
 
 def refuse(ctx: StageContext, problems: list[str], what: str) -> None:
@@ -90,14 +97,10 @@ def refuse(ctx: StageContext, problems: list[str], what: str) -> None:
 
 
 def register_models() -> list[str]:
-    """Register the models aieco ships (idempotent) and return every registered model id."""
-    from aieco.models import macro
+    """Register the models aieco ships (the explicit tuple of ``aieco.models.catalog``); every registered id."""
+    from aieco.models.catalog import register_shipped
 
-    macro.ensure_registered()
-    from aieco.models.bank.spec import register_bank_models
-
-    register_bank_models()
-    return sorted(e.spec.model_id for e in registry.registered())
+    return list(register_shipped())
 
 
 # --------------------------------------------------------------------------- analysis-wide stages
@@ -126,7 +129,7 @@ def request_checks(ctx: StageContext) -> dict[str, Any]:
         problems.append(f"horizon {req.horizon} starts before the information cutoff {req.cutoff}")
     refuse(ctx, problems, "request refused")
     return {"accepted": True, "risks": [r.name for r in req.risks], "models": list(req.models),
-            "request_digest": digest(req.as_dict()), "settings_digest": settings_digest()}
+            "request_digest": digest(req.as_dict()), "settings_digest": inputs_of(ctx).settings}
 
 
 def planning(ctx: StageContext) -> dict[str, Any]:
@@ -153,8 +156,8 @@ def eligibility_of(ctx: StageContext, *, record: bool) -> Any:
     from aieco.sources.eligibility import eligible_locations
 
     req = request_of(ctx)
-    return eligible_locations(ctx.store, cutoff=req.cutoff, roles=shared(ctx, "planning")["admissible_roles"],
-                              jurisdictions=req.jurisdictions, analysis_id=ctx.analysis_id if record else None)
+    return eligible_locations(ctx.store, as_of=req.as_of(shared(ctx, "planning")["admissible_roles"]),
+                              analysis_id=ctx.analysis_id if record else None)
 
 
 def eligibility(ctx: StageContext) -> dict[str, Any]:
@@ -218,8 +221,8 @@ def graph_search(ctx: StageContext) -> dict[str, Any]:
     req = request_of(ctx)
     specs = req.risk(risk_of(ctx)).channels
     queries = req.channel_queries(risk_of(ctx))
-    graph = as_of_graph(ctx.store, req.cutoff, roles=shared(ctx, "planning")["admissible_roles"],
-                        scope=req.jurisdictions, condition=req.graph_condition)
+    graph = as_of_graph(ctx.store, req.as_of(shared(ctx, "planning")["admissible_roles"]),
+                        condition=req.graph_condition)
     ids = {spec.id: q.query_id for spec, q in zip(specs, queries, strict=True)}
     empty: list[str] = []
     if req.retrieval_condition == "graph":
@@ -333,7 +336,7 @@ def restriction_derivation(ctx: StageContext) -> dict[str, Any]:
     register_models()
     needs = [e.spec.min_restrictions for e in registry.registered() if e.spec.model_id in req.models]
     outcome = derive_restrictions(ctx.analysis_id, risk_of(ctx), queries, paths, min_restrictions=min(needs or [1]),
-                                  **conditions(ctx))
+                                  horizon=req.horizon, **conditions(ctx))
     try:
         restrictions = record_derivation(ctx.store, outcome)
     except StageStopped as stop:
@@ -410,8 +413,7 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         if missing:
             ctx.stop(f"no quarterly observed values in the workspace for {', '.join(missing)}; "
                      f"load the data before the analysis")
-        return {"observations": observations, "restrictions": macro.restriction_payload(restrictions),
-                "cutoff": req.cutoff.isoformat()}
+        return macro.model_inputs(observations, restrictions, req.cutoff.isoformat())
 
     return inputs
 
@@ -425,7 +427,7 @@ def execution_stage(ctx: StageContext) -> dict[str, Any]:
     compatible = sorted(m for m, why in refused.items() if not why)
     plan_in = execution.ExecutionInput(request_id=mreq.request_id, compatible=compatible,
                                        refused={m: w for m, w in refused.items() if w},
-                                       seed=req.seed(ctx.extra.get("repetition", 1)))
+                                       seed=req.seed(inputs_of(ctx).repetition))
     plan = client_of(ctx).run(execution.TASK, plan_in, stage=ctx.stage)
     refuse(ctx, execution.plan_problems(plan, plan_in), "execution plan refused")
     if not compatible:
@@ -447,15 +449,21 @@ def application(ctx: StageContext) -> dict[str, Any]:
     """Bank capital (FE-OLS and FE-QAR) under each completed macro run's selected scenario."""
     from aieco.models.bank.spec import ensure_validation_gates, passing_gate, run_bank_models
 
-    seed = request_of(ctx).seed(ctx.extra.get("repetition", 1))
+    seed = inputs_of(ctx).seed
+    as_of = inputs_of(ctx).as_of()
+    # The bank data are workspace records (any provenance) released by the cutoff; a workspace
+    # without them stops here with that reason (aieco.models.bank.workspace) — no other data stands in.
     # The external validation gate decides whether a bank model may supply bank conclusions
     # (appendix "Bank Models and External Validation"); it is computed once per workspace.
-    _, gates = ensure_validation_gates(ctx.store, ctx.analysis_id, seed=seed)
-    results: dict[str, Any] = {}
-    for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
-        bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx),
-                               conditions=conditions(ctx))
-        results[run.run_id] = {b.run_id: b.status.value for b in bank}
+    try:
+        _, gates = ensure_validation_gates(ctx.store, ctx.analysis_id, seed=seed, as_of=as_of)
+        results: dict[str, Any] = {}
+        for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
+            bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx),
+                                   conditions=conditions(ctx), as_of=as_of)
+            results[run.run_id] = {b.run_id: b.status.value for b in bank}
+    except InputError as exc:
+        ctx.stop(f"bank application impossible with the workspace's bank data: {exc}")
     may_conclude = {m: passing_gate(ctx.store, m) is not None for m in ("bank_feols", "bank_feqar")}
     return {"bank_runs": results, "gates": sorted(g.gate_id for g in gates), "may_supply_conclusions": may_conclude}
 
@@ -541,8 +549,3 @@ def risk_stages(risk: str) -> list[Stage]:
            "candidate_selection": candidate_selection, "output_tests": output_tests, "report": report_stage,
            "consistency": consistency_stage}
     return [Stage(f"{risk}/{name}", fns[name]) for name in RISK_STAGES]
-
-
-def settings_digest() -> str:
-    """Digest of every setting (no secret is a setting: keys stay in the environment)."""
-    return digest(get_settings().model_dump(mode="json"))

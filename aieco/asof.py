@@ -1,0 +1,133 @@
+"""One as-of rule: what an analysis may see at its information cutoff (paper §2.2).
+
+:class:`AsOf` holds the cutoff, the allowed roles and the jurisdiction scope of a request.
+Eligibility of sources and locations (``aieco.sources.eligibility``), retrieval, the
+relation graph's as-of edge set A(t) (``aieco.graph.build``), the vintage selection of
+observed values (``aieco.models.vintages``) and the dashboard all decide through it, so
+they cannot disagree.
+
+Scope matching is case-insensitive and follows a jurisdiction hierarchy: a requested
+jurisdiction admits itself and every jurisdiction that contains it (a euro-area request
+admits ``EU`` and ``GLOBAL`` material), unless the request excludes it. A country admits
+the euro area only when it is a euro-area member listed in :data:`PARENTS`. Every refusal
+comes with its :class:`~aieco.records.ExclusionReason` and a sentence saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+
+from pydantic import field_validator
+
+from aieco.records import ExclusionReason, FrozenModel, Role
+
+GLOBAL = "GLOBAL"
+
+# child -> the jurisdiction that directly contains it; GLOBAL contains everything.
+PARENTS: dict[str, str] = {
+    "EA": "EU",
+    "EU": GLOBAL,
+    **{c: "EA" for c in ("AT", "BE", "CY", "DE", "EE", "ES", "FI", "FR", "GR", "HR", "IE", "IT", "LT", "LU",
+                         "LV", "MT", "NL", "PT", "SI", "SK")},
+    **{c: "EU" for c in ("BG", "CZ", "DK", "HU", "PL", "RO", "SE")},
+}
+ALIASES = {"EA19": "EA", "EA20": "EA", "EU27": "EU", "EU27_2020": "EU", "WORLD": GLOBAL, "GL": GLOBAL}
+
+
+def normalise(jurisdiction: str | None) -> str:
+    """Upper-case, aliases resolved (``ea20`` → ``EA``); empty or None stays ``""``."""
+    code = (jurisdiction or "").strip().upper()
+    return ALIASES.get(code, code)
+
+
+def containers(jurisdiction: str) -> tuple[str, ...]:
+    """``jurisdiction`` and every jurisdiction containing it, innermost first (``EA`` → EA, EU, GLOBAL)."""
+    code = normalise(jurisdiction)
+    chain = [code]
+    while chain[-1] != GLOBAL:
+        chain.append(PARENTS.get(chain[-1], GLOBAL))
+    return tuple(chain)
+
+
+class AsOf(FrozenModel):
+    """Cutoff, allowed roles and jurisdiction scope of one request.
+
+    ``cutoff`` None means no date limit; ``scope`` None means every jurisdiction;
+    ``exclude`` names jurisdictions the request refuses even when the hierarchy admits them.
+    """
+
+    cutoff: date | None
+    roles: frozenset[Role] = frozenset({Role.generation})
+    scope: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] = ()
+
+    @field_validator("roles", mode="before")
+    @classmethod
+    def _roles(cls, v: Iterable[Role | str]) -> frozenset[Role]:
+        return frozenset(Role(r) for r in v)
+
+    @field_validator("scope", mode="before")
+    @classmethod
+    def _scope(cls, v: Iterable[str] | None) -> tuple[str, ...] | None:
+        return None if v is None else tuple(sorted({normalise(j) for j in v}))
+
+    @field_validator("exclude", mode="before")
+    @classmethod
+    def _exclude(cls, v: Iterable[str]) -> tuple[str, ...]:
+        return tuple(sorted({normalise(j) for j in v}))
+
+    @classmethod
+    def of_request(cls, request, roles: Iterable[Role | str] | None = None) -> AsOf:
+        """The as-of rule of an AnalysisRequest (``roles``: the plan's admissible roles, else the request's)."""
+        return cls(cutoff=request.cutoff, roles=request.allowed_roles if roles is None else roles,
+                   scope=request.jurisdictions, exclude=request.excluded_jurisdictions)
+
+    # ------------------------------------------------------------------ the admitted jurisdictions
+
+    @property
+    def admitted(self) -> frozenset[str] | None:
+        """Every jurisdiction the scope admits (None: all)."""
+        if self.scope is None:
+            return None
+        return frozenset(c for j in self.scope for c in containers(j)) - set(self.exclude)
+
+    # ------------------------------------------------------------------ one reason per rule
+
+    def date_reason(self, published: date | None) -> tuple[ExclusionReason, str] | None:
+        if self.cutoff is None:  # no date limit (e.g. the whole graph)
+            return None
+        if published is None:
+            return ExclusionReason.unknown_date, "publication date unknown"
+        if published > self.cutoff:
+            return ExclusionReason.after_cutoff, f"published {published} after cutoff {self.cutoff}"
+        return None
+
+    def scope_reason(self, jurisdiction: str | None) -> tuple[ExclusionReason, str] | None:
+        if self.scope is None:
+            return None
+        code = normalise(jurisdiction)
+        if code in self.exclude:
+            return ExclusionReason.scope, f"jurisdiction {jurisdiction} excluded by the request"
+        if code not in (self.admitted or ()):
+            return ExclusionReason.scope, (f"jurisdiction {jurisdiction or '(none)'} not in scope "
+                                           f"{', '.join(self.scope)} (admits {', '.join(sorted(self.admitted or ()))})")
+        return None
+
+    def role_reason(self, role: Role, where: str = "source role") -> tuple[ExclusionReason, str] | None:
+        if role in self.roles:
+            return None
+        return ExclusionReason.role, f"{where} {role.value} not in {sorted(r.value for r in self.roles)}"
+
+    def reason(self, *, published: date | None, jurisdiction: str | None,
+               role: Role | None = None) -> tuple[ExclusionReason, str] | None:
+        """The first reason that excludes an item, in the order date, cutoff, scope, role; None if admitted."""
+        return (self.date_reason(published) or self.scope_reason(jurisdiction)
+                or (self.role_reason(role) if role is not None else None))
+
+    def admits(self, *, published: date | None, jurisdiction: str | None, role: Role | None = None) -> bool:
+        return self.reason(published=published, jurisdiction=jurisdiction, role=role) is None
+
+    def released(self, release_date: date | None) -> bool:
+        """An observed value is usable when its release date is known and on or before the cutoff."""
+        return release_date is not None and (self.cutoff is None or release_date <= self.cutoff)

@@ -1,0 +1,62 @@
+"""Stages through the runner with typed inputs: the application stage on a workspace without bank data."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pandas as pd
+
+from aieco.analysis.inputs import ProgramInputs
+from aieco.analysis.runner import Stage, run_stages
+from aieco.analysis.stages import application
+from aieco.models import registry
+from aieco.models.bank.panel import MACRO_VARIABLES
+from aieco.models.registry import ModelResult
+from aieco.records import ModelRequest, ModelRun, ModelSpecification, RunStatus, StageRecord, VariableSpec
+from aieco.request import AnalysisRequest
+
+REQUEST = AnalysisRequest.model_validate({
+    "cutoff": date(2024, 12, 31), "horizon": "2025-2027",
+    "risks": [{"name": "r", "channels": [{"id": "q", "source": "tariffs", "movement": "increase",
+                                           "target": "real_gdp", "expected": "decrease"}]}]})
+
+
+def _macro_run(store) -> ModelRun:
+    path = pd.DataFrame({v: [0.0, 0.5, 1.0] for v in MACRO_VARIABLES}, index=["2025", "2026", "2027"])
+    spec = ModelSpecification.create(model_id="macro_stub", version="0", inputs=[], snapshot="s",
+                                     outputs=[VariableSpec(variable="real_gdp", unit="%", frequency="A",
+                                                           transformation="annual_growth")],
+                                     entry_point="tests:none", min_restrictions=0)
+    entry = registry.register(spec, lambda req, inp, seed: ModelResult(status=RunStatus.completed,
+                                                                        tables={"selected_path": path}))
+    try:
+        return registry.execute(store, entry, ModelRequest.create(analysis_id="an", risk="r", outputs=spec.outputs,
+                                                                  restriction_ids=[]), {}, seed=0)
+    finally:
+        registry.unregister("macro_stub")
+
+
+def test_a_workspace_without_bank_data_stops_the_application_stage_with_that_reason(store):
+    run = _macro_run(store)
+    inputs = ProgramInputs(request=REQUEST, repetition=1, risk="r", shared={})
+    stages = [Stage("r/execution", lambda ctx: {"completed": [run.run_id]}), Stage("r/application", application)]
+    out = run_stages(store, "an", stages, inputs)
+    assert (out.status, out.stopped_stage) == ("stopped", "r/application")
+    assert "no bank panel released on or before 2024-12-31" in out.reason
+    rec = store.find(StageRecord, analysis_id="an", stage="r/application")
+    assert [r.status.value for r in rec] == ["stopped"] and rec[0].reason == out.reason
+    assert not store.find(ModelRun, model_id=["bank_feols", "bank_feqar", "bank_feols_fit", "bank_feqar_fit"])
+
+
+def test_program_inputs_digest_like_the_untyped_inputs_did():
+    """Record ids stay: the typed inputs digest to the dicts the runner digested before."""
+    from aieco.analysis.inputs import AnalysisInputs, settings_digest
+    from aieco.analysis.runner import identity
+
+    shared = {"request_checks": {"accepted": True}, "planning": {"x": 1}}
+    base = AnalysisInputs(request=REQUEST, repetition=2)
+    assert identity(base) == {"request": REQUEST.as_dict(), "repetition": 2, "settings": settings_digest()}
+    program = ProgramInputs(**dict(base), risk="r", shared=shared)
+    assert identity(program) == {"request": REQUEST.as_dict(), "repetition": 2, "settings": settings_digest(),
+                                 "risk": "r", "shared": [{"accepted": True}, {"x": 1}]}
+    assert program.seed == REQUEST.seed(2) and program.prefix == "r/"
