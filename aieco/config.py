@@ -24,7 +24,7 @@ class StoreSettings(_Section):
 
 
 class SourceSettings(_Section):
-    pdf_parser_version: str = Field("pdf-1", description="Part of every PDF location id.")
+    pdf_parser_version: str = Field("pdf-2", description="Part of every PDF location id.")
     xlsx_parser_version: str = Field("xlsx-1", description="Part of every spreadsheet location id.")
     series_parser_version: str = Field("series-1", description="Part of every series location id.")
     csv_parser_version: str = Field("csv-1", description="Part of every CSV cell location id.")
@@ -74,6 +74,7 @@ class BankSettings(_Section):
     qar_penalty: float = Field(1.0, description="FE-QAR L1 penalty on fixed effects (lambda).")
     min_obs: int = Field(8, description="Least complete half-year observations per bank.")
     projection_paths: int = Field(25_000, description="Projection paths per bank and scenario.")
+    projection_threads: int = Field(0, ge=0, description="Threads simulating banks at once (0 = one per CPU).")
     bootstrap_reps: int = Field(2_000, description="Country-cluster bootstrap replications.")
     mae_max: float = Field(2.0, description="Validation: largest MAE of CET1 depletion (pp).")
     spearman_min: float = Field(0.5, description="Validation: least Spearman correlation.")
@@ -89,6 +90,7 @@ class LLMSettings(_Section):
     request_budget: int = Field(200, description="Most LLM requests per analysis.")
     cost_budget_usd: float | None = Field(None, description="Most USD spent per analysis (None = no limit).")
     timeout_s: float = Field(60.0, description="HTTP timeout per request.")
+    concurrency: int = Field(8, ge=1, description="Requests of one stage in flight at once (1 = one at a time).")
     price_per_million_input: dict[str, float] = Field(
         default_factory=lambda: {"gpt-4o-2024-08-06": 2.5}, description="USD per 1M input tokens."
     )
@@ -98,7 +100,8 @@ class LLMSettings(_Section):
 
 
 class ReportSettings(_Section):
-    rounding: int = Field(3, description="Decimals ρ of Round(z) for a registered claim.")
+    rounding: int = Field(3, description="Decimals ρ of Round(z) for a claim whose unit has no registered rule "
+                                         "(aieco.reporting.claims.UNIT_RULES: one decimal for % and pp).")
     tolerance: float = Field(1e-10, description="ε of Eq. outputtestpass for a registered claim.")
     max_claims_per_sentence: int = Field(3, description="Offline writer: most NUM tokens in one sentence.")
     named_terms: tuple[str, ...] = Field(

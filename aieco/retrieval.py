@@ -4,26 +4,26 @@ Eligibility is decided first (``aieco.sources.eligibility``); BM25 (rank-bm25) a
 (TF-IDF + TruncatedSVD, cosine) then rank the same eligible locations, each contributing
 its best ``candidates_per_ranker`` (50), and reciprocal rank fusion keeps the best
 ``top_k`` (20). An index is cached per eligible-set digest, in memory and as store
-artifacts, so a later process reuses it. ``serialize_records`` packs evidence under the
+artifacts (BM25 weights and LSA arrays), so a later process reuses it without re-reading or
+re-tokenising the locations; ``search`` also records which index serves a scope (cutoff,
+roles, jurisdictions over the registered sources), so a cold ``aieco search`` loads that index
+and only the hits' records. ``serialize_records`` packs evidence under the
 byte budget (12,000 bytes), truncating only at record boundaries.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import sklearn
 from pydantic import BaseModel, ConfigDict, Field
-from rank_bm25 import BM25Okapi
-from scipy import sparse
-from sklearn.decomposition import TruncatedSVD
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 from threadpoolctl import threadpool_limits
 
 from aieco.config import get_settings
@@ -32,17 +32,38 @@ from aieco.records import Role, Source, SourceLocation, canonical_json, digest
 from aieco.sources.eligibility import eligible_locations
 from aieco.store import Store
 
+if TYPE_CHECKING:
+    from rank_bm25 import BM25Okapi
+
+#: scikit-learn (and SciPy, rank-bm25) are imported only to build an index: a query on a saved
+#: index needs numpy alone, which keeps a cold ``aieco search`` process short.
+SKLEARN_VERSION = importlib.metadata.version("scikit-learn")
+
 #: Bump when tokenisation or the index layout changes: part of every index key.
-INDEX_VERSION = "hybrid-1"
+INDEX_VERSION = "hybrid-3"
 #: Indexes kept in memory (most recently used last).
 MEMORY_CACHE_SIZE = 4
 _TOKEN = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 _MEMORY: OrderedDict[str, HybridIndex] = OrderedDict()
+#: What a scope pointer holds when nothing in the scope is indexable.
+_EMPTY_SCOPE = "empty"
 
 
-def tokenize(text: str) -> list[str]:
-    """Lower-case word tokens without English stop words (one tokeniser for both rankers)."""
-    return [t for t in _TOKEN.findall(text.lower()) if t not in ENGLISH_STOP_WORDS]
+def tokenize(text: str, stop_words: frozenset[str] | None = None) -> list[str]:
+    """Lower-case word tokens without English stop words (one tokeniser for both rankers).
+
+    ``stop_words`` defaults to scikit-learn's English list; a saved index carries its own copy,
+    so a query on it does not import scikit-learn.
+    """
+    stop = english_stop_words() if stop_words is None else stop_words
+    return [t for t in _TOKEN.findall(text.lower()) if t not in stop]
+
+
+@cache
+def english_stop_words() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS)
 
 
 def indexable(location: SourceLocation) -> bool:
@@ -67,18 +88,23 @@ def document_text(location: SourceLocation) -> str:
 
 @dataclass(frozen=True)
 class BM25Matrix:
-    """rank-bm25's Okapi BM25 as a sparse term × document weight matrix.
+    """rank-bm25's Okapi BM25 as a sparse term × document weight matrix (CSR arrays).
 
     ``BM25Okapi.get_scores`` loops in Python over every document for each query term;
-    the same weights, computed once from its fitted state, make a query a sparse row sum.
+    the same weights, computed once from its fitted state, make a query a sum of rows.
     """
 
     terms: dict[str, int]
-    weights: sparse.csr_matrix  # (terms, documents)
+    data: np.ndarray     # CSR values, rows = terms
+    indices: np.ndarray  # CSR column (document) of each value
+    indptr: np.ndarray   # CSR row starts
+    n_docs: int
 
     @classmethod
     def from_okapi(cls, bm25: BM25Okapi) -> BM25Matrix:
         """Weights w(t, d) = idf(t) f (k1 + 1) / (f + k1 (1 - b + b |d| / avgdl)), f = count of t in d."""
+        from scipy import sparse
+
         norm = bm25.k1 * (1 - bm25.b + bm25.b * np.asarray(bm25.doc_len, dtype=float) / bm25.avgdl)
         terms: dict[str, int] = {}
         rows, cols, vals = [], [], []
@@ -87,18 +113,23 @@ class BM25Matrix:
                 rows.append(terms.setdefault(t, len(terms)))
                 cols.append(d)
                 vals.append((bm25.idf.get(t) or 0.0) * f * (bm25.k1 + 1) / (f + norm[d]))
-        weights = sparse.csr_matrix((vals, (rows, cols)), shape=(len(terms), len(bm25.doc_freqs)))
-        return cls(terms=terms, weights=weights)
+        w = sparse.csr_matrix((vals, (rows, cols)), shape=(len(terms), len(bm25.doc_freqs)))
+        w.sort_indices()
+        return cls(terms=terms, data=w.data, indices=w.indices, indptr=w.indptr, n_docs=w.shape[1])
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         """BM25 score of every document (a repeated query term counts again, as in rank-bm25)."""
         rows = [self.terms[t] for t in query_tokens if t in self.terms]
         if not rows:
-            return np.zeros(self.weights.shape[1])
-        return np.asarray(self.weights[rows].sum(axis=0)).ravel()
+            return np.zeros(self.n_docs)
+        spans = [slice(self.indptr[r], self.indptr[r + 1]) for r in rows]
+        return np.bincount(np.concatenate([self.indices[sp] for sp in spans]),
+                           weights=np.concatenate([self.data[sp] for sp in spans]), minlength=self.n_docs)
 
 
 def _bm25(tokens: list[list[str]]) -> BM25Matrix | None:
+    from rank_bm25 import BM25Okapi
+
     return BM25Matrix.from_okapi(BM25Okapi(tokens)) if any(tokens) else None
 
 
@@ -113,18 +144,23 @@ class HybridIndex:
     idf: np.ndarray  # (V,) TF-IDF inverse document frequencies
     components: np.ndarray  # (k, V) TruncatedSVD right singular vectors
     embeddings: np.ndarray  # (n, k) unit-length LSA document vectors
+    stop_words: frozenset[str]  # the tokeniser's stop words when the index was built
 
     @classmethod
     def build(cls, key: str, ids: Sequence[str], texts: Sequence[str], n_components: int,
               tokens: list[list[str]] | None = None) -> HybridIndex:
         """Fit BM25 and LSA on ``texts`` (same order as ``ids``)."""
-        tokens = tokens if tokens is not None else [tokenize(t) for t in texts]
+        stop_words = english_stop_words()
+        tokens = tokens if tokens is not None else [tokenize(t, stop_words) for t in texts]
         bm25 = _bm25(tokens)
         vocabulary: dict[str, int] = {}
         idf = np.zeros(0)
         components = np.zeros((0, 0))
         embeddings = np.zeros((len(ids), 0))
         if any(tokens):
+            from sklearn.decomposition import TruncatedSVD
+            from sklearn.feature_extraction.text import TfidfVectorizer
+
             vec = TfidfVectorizer(analyzer=lambda toks: toks)
             x = vec.fit_transform(tokens)
             vocabulary = {t: int(i) for t, i in vec.vocabulary_.items()}
@@ -136,7 +172,7 @@ class HybridIndex:
                 embeddings = np.ascontiguousarray(_unit_rows(svd.fit_transform(x)))
                 components = np.ascontiguousarray(svd.components_)
         return cls(key=key, ids=list(ids), bm25=bm25, vocabulary=vocabulary, idf=idf, components=components,
-                   embeddings=embeddings)
+                   embeddings=embeddings, stop_words=stop_words)
 
     def bm25_ranking(self, query_tokens: list[str], n: int) -> list[int]:
         """Positions of the best ``n`` documents by BM25 (score > 0), best first."""
@@ -173,7 +209,7 @@ class HybridIndex:
         RRF score of a document d: sum over rankers of 1 / (rrf_k + rank_r(d)), ranks from 1.
         Ties are broken by location id so the order is deterministic.
         """
-        tokens = tokenize(query)
+        tokens = tokenize(query, self.stop_words)
         fused: dict[int, float] = {}
         for ranking in (self.bm25_ranking(tokens, candidates), self.lsa_ranking(tokens, candidates)):
             for r, pos in enumerate(ranking, start=1):
@@ -189,28 +225,41 @@ class HybridIndex:
             "key": self.key, "version": INDEX_VERSION, "ids": self.ids,
             "vocabulary": sorted(self.vocabulary, key=self.vocabulary.__getitem__),
             "idf": store.put_array(self.idf), "components": store.put_array(self.components),
-            "embeddings": store.put_array(self.embeddings),
+            "embeddings": store.put_array(self.embeddings), "bm25": None,
+            "stop_words": sorted(self.stop_words),
         }
+        if self.bm25 is not None:
+            b = self.bm25
+            manifest["bm25"] = {"terms": sorted(b.terms, key=b.terms.__getitem__), "documents": b.n_docs,
+                                "data": store.put_array(b.data), "indices": store.put_array(b.indices),
+                                "indptr": store.put_array(b.indptr)}
         d = store.put_json(manifest, "retrieval_index")
-        store.write_file(_pointer_path(store, self.key), d.encode())
+        _write_pointer(store, _pointer_path(store, self.key), d)
         return d
 
     @classmethod
-    def load(cls, store: Store, key: str, tokens: list[list[str]]) -> HybridIndex | None:
-        """The index saved under ``key`` (BM25 rebuilt from ``tokens``), or None if absent or stale."""
+    def load(cls, store: Store, key: str) -> HybridIndex | None:
+        """The index saved under ``key``, or None if absent, stale or altered."""
         pointer = _pointer_path(store, key)
         if not pointer.is_file():
             return None
         try:
             manifest = store.get_json(pointer.read_text().strip())
-        except IntegrityError:
-            return None  # a missing or altered artifact: rebuild rather than trust it
-        if manifest.get("key") != key or manifest.get("version") != INDEX_VERSION:
-            return None
-        return cls(key=key, ids=manifest["ids"], bm25=_bm25(tokens),
-                   vocabulary={t: i for i, t in enumerate(manifest["vocabulary"])},
-                   idf=store.get_array(manifest["idf"]), components=store.get_array(manifest["components"]),
-                   embeddings=store.get_array(manifest["embeddings"]))
+            if manifest.get("key") != key or manifest.get("version") != INDEX_VERSION:
+                return None
+            bm25 = None
+            if manifest["bm25"] is not None:
+                b = manifest["bm25"]
+                bm25 = BM25Matrix(terms={t: i for i, t in enumerate(b["terms"])}, data=store.get_array(b["data"]),
+                                  indices=store.get_array(b["indices"]), indptr=store.get_array(b["indptr"]),
+                                  n_docs=int(b["documents"]))
+            return cls(key=key, ids=manifest["ids"], bm25=bm25,
+                       vocabulary={t: i for i, t in enumerate(manifest["vocabulary"])},
+                       idf=store.get_array(manifest["idf"]), components=store.get_array(manifest["components"]),
+                       embeddings=store.get_array(manifest["embeddings"]),
+                       stop_words=frozenset(manifest["stop_words"]))
+        except (IntegrityError, KeyError, TypeError, ValueError):
+            return None  # a missing, altered or malformed artifact: rebuild rather than trust it
 
 
 def _pointer_path(store: Store, key: str):
@@ -232,7 +281,7 @@ def _top(scores: np.ndarray, n: int, *, positive: bool) -> list[int]:
 def index_key(location_ids: Iterable[str], n_components: int) -> str:
     """Digest of the eligible set and everything that shapes the index."""
     return digest({"version": INDEX_VERSION, "ids": sorted(location_ids), "lsa_components": n_components,
-                   "sklearn": sklearn.__version__})[:32]
+                   "sklearn": SKLEARN_VERSION})[:32]
 
 
 def index_for(locations: Sequence[SourceLocation], store: Store | None = None) -> HybridIndex:
@@ -244,18 +293,22 @@ def index_for(locations: Sequence[SourceLocation], store: Store | None = None) -
         if store is not None and not _pointer_path(store, key).is_file():
             _MEMORY[key].save(store)  # built for another workspace with the same locations: persist it here too
         return _MEMORY[key]
-    ordered = sorted(locations, key=lambda loc: loc.location_id)
-    texts = [document_text(loc) for loc in ordered]
-    tokens = [tokenize(t) for t in texts]
-    index = HybridIndex.load(store, key, tokens) if store is not None else None
+    index = HybridIndex.load(store, key) if store is not None else None
     if index is None:
-        index = HybridIndex.build(key, [loc.location_id for loc in ordered], texts, n_components, tokens)
+        ordered = sorted(locations, key=lambda loc: loc.location_id)
+        index = HybridIndex.build(key, [loc.location_id for loc in ordered], [document_text(loc) for loc in ordered],
+                                  n_components)
         if store is not None:
             index.save(store)
-    _MEMORY[key] = index
+    _remember(index)
+    return index
+
+
+def _remember(index: HybridIndex) -> None:
+    _MEMORY[index.key] = index
+    _MEMORY.move_to_end(index.key)
     while len(_MEMORY) > MEMORY_CACHE_SIZE:
         _MEMORY.popitem(last=False)
-    return index
 
 
 # --------------------------------------------------------------------------- search
@@ -295,10 +348,27 @@ def rank_locations(locations: Sequence[SourceLocation], query: str, *, top_k: in
 def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str] = ("generation",),
            jurisdictions: Iterable[str] | None = None, top_k: int | None = None,
            analysis_id: str | None = None) -> list[Hit]:
-    """Eligible locations for (as_of, roles, jurisdictions), ranked for ``query``; top_k default 20."""
-    eligible, _ = eligible_locations(store, cutoff=as_of, roles=roles, jurisdictions=jurisdictions,
-                                     analysis_id=analysis_id)
-    ranked = rank_locations(eligible, query, top_k=top_k, store=store)
+    """Eligible locations for (as_of, roles, jurisdictions), ranked for ``query``; top_k default 20.
+
+    Without an analysis id (nothing to record), a scope searched before is served from its
+    saved index: only the registered sources and the location count are read to recognise the
+    scope, then the hits' own records. The ranking is the same as deciding eligibility afresh.
+    """
+    roles = list(roles)
+    jurisdictions = list(jurisdictions) if jurisdictions is not None else None
+    r = get_settings().retrieval
+    scope = _scope_key(store, as_of, roles, jurisdictions) if analysis_id is None else None
+    ranked: list[tuple[SourceLocation, float]] | None = None
+    if scope is not None and query.strip():
+        ranked = _rank_saved_scope(store, scope, query, top_k or r.top_k)
+    if ranked is None:
+        eligible, _ = eligible_locations(store, cutoff=as_of, roles=roles, jurisdictions=jurisdictions,
+                                         analysis_id=analysis_id)
+        docs = [loc for loc in eligible if indexable(loc)]
+        ranked = rank_locations(docs, query, top_k=top_k, store=store)
+        if scope is not None and query.strip():
+            _write_pointer(store, _scope_path(store, scope), index_key((loc.location_id for loc in docs), r.lsa_components)
+                           if docs else _EMPTY_SCOPE)
     sources = {s.source_id: s for s in store.find(Source, source_id=sorted({loc.source_id for loc, _ in ranked}))}
     hits = []
     for rank, (loc, score) in enumerate(ranked, start=1):
@@ -307,6 +377,51 @@ def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str]
                         title=src.title, publisher=src.publisher, publication_date=src.publication_date,
                         page=loc.page, sheet=loc.sheet, cell=loc.cell, quote=loc.text))
     return hits
+
+
+def _scope_key(store: Store, as_of: date, roles: list[Role | str], jurisdictions: list[str] | None) -> str:
+    """Digest of a search scope over the registered records.
+
+    The store is append-only (no row is ever changed or removed) and the pointer lives in the
+    store's own folder, so the numbers of sources and locations identify its registered records,
+    and with the scope every eligible set.
+    """
+    return digest({"version": INDEX_VERSION, "cutoff": as_of.isoformat(),
+                   "roles": sorted({Role(x).value for x in roles}),
+                   "jurisdictions": sorted({j.upper() for j in jurisdictions}) if jurisdictions is not None else None,
+                   "sources": store.count(Source),
+                   "locations": store.count(SourceLocation),
+                   "lsa_components": get_settings().retrieval.lsa_components, "sklearn": SKLEARN_VERSION})[:32]
+
+
+def _rank_saved_scope(store: Store, scope: str, query: str, top_k: int) -> list[tuple[SourceLocation, float]] | None:
+    """The ranking from the index saved for ``scope``, or None when there is none."""
+    pointer = _scope_path(store, scope)
+    if not pointer.is_file():
+        return None
+    key = pointer.read_text().strip()
+    if key == _EMPTY_SCOPE:
+        return []
+    index = _MEMORY.get(key) or HybridIndex.load(store, key)
+    if index is None:
+        return None
+    _remember(index)
+    r = get_settings().retrieval
+    ranked = index.rank(query, candidates=r.candidates_per_ranker, top_k=top_k, rrf_k=r.rrf_k)
+    by_id = {loc.location_id: loc for loc in store.find(SourceLocation,
+                                                        location_id=[index.ids[pos] for pos, _ in ranked])}
+    if len(by_id) != len(ranked):
+        return None  # the pointer names locations the store lacks: decide afresh
+    return [(by_id[index.ids[pos]], score) for pos, score in ranked]
+
+
+def _scope_path(store: Store, scope: str):
+    return store.path / "index" / f"scope-{scope}.txt"
+
+
+def _write_pointer(store: Store, path, text: str) -> None:
+    """Write a pointer file atomically; the store records its digest (the audit checks every workspace file)."""
+    store.write_file(path, text.encode())
 
 
 # --------------------------------------------------------------------------- serialisation

@@ -113,7 +113,7 @@ def _columns(cls: type[Record]) -> dict[str, type]:
     return {name: _column_type(f.annotation) for name, f in cls.model_fields.items()}
 
 
-@functools.cache
+@functools.cache  # read for every row written or read: the field types of a class never change
 def _json_fields(cls: type[Record]) -> frozenset[str]:
     return frozenset(name for name, f in cls.model_fields.items() if _is_json(f.annotation))
 

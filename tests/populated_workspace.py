@@ -178,7 +178,8 @@ def _write(store: Store, source_dir: Path, planted: str = "") -> dict[str, str]:
 
     claim = store.require(Claim, claim_spec.claim_id)
     draft = ReportDraft(title="Trade fragmentation", risk="trade_fragmentation", sentences=[
-        SentenceDraft(kind="qualitative", template="Higher tariffs reduce trade volumes." + planted,
+        SentenceDraft(kind="qualitative", template="An illustrative source finds that higher tariffs reduce trade "
+                                                   "volumes." + planted,
                       cited_relation_ids=[relations[0].relation_id]),
         SentenceDraft(kind="numerical",
                       template=f"In the selected path, real GDP in {{{{DATE:2027}}}} is {{{{NUM:{claim.claim_id}}}}}.",

@@ -46,13 +46,13 @@ def test_positive_controls_are_accepted(text):
     ("Losses reach two thirds of capital.", "fraction_word"),
     ("A quarter of banks breach the buffer.", "fraction_word"),
     ("Half of the banks breach the buffer.", "fraction_word"),
-    ("Profits halve.", "fraction_word"),
+    ("Profits halve.", "multiplicative"),
     ("Profits fall by a third.", "fraction_word"),
     ("The CET1 ratio falls by 2 points.", "digit"),
     ("The CET 1 ratio falls.", "digit"),
     ("The CET12 ratio falls.", "digit"),
     ("The cet1 ratio falls.", "digit"),
-    ("Losses double.", "fraction_word"),
+    ("Losses double.", "multiplicative"),
     ("Losses reach €3bn.", "currency"),
     ("Losses reach €3bn.", "digit"),
     ("Losses reach € 3 bn.", "currency"),
@@ -177,3 +177,121 @@ def test_format_characters_do_not_hide_quantity_words(hidden, phrase):
 def test_valid_tokens_in_plain_prose_are_always_accepted(ids, lead):
     text = " ".join(f"{lead} {{{{NUM:{cid}}}}} over {{{{DATE:horizon}}}}." for cid in ids)
     assert check_numeric_contract(text, known_claims=KNOWN) == []
+
+
+# --------------------------------------------------------------------------- quantity words (issue 17)
+
+QUANTITY_FORMS = [
+    # number words, English and the main EU languages
+    ("House prices fall by minus one.", "number_word"),
+    ("Growth is nought point one.", "number_word"),
+    ("Inflation stays at drei Prozent.", "number_word"),
+    ("Inflation stays at drei Prozent.", "percent"),
+    ("Growth is zwei Prozent lower.", "number_word"),
+    ("Loss of dreiundzwanzig units.", "number_word"),
+    ("Zehn Banken fallen unter die Schwelle.", "number_word"),
+    ("Le PIB baisse de trois pour cent.", "number_word"),
+    ("Le PIB baisse de trois pour cent.", "percent"),
+    ("Dix banques passent sous le seuil.", "number_word"),
+    ("Il PIL cala di tre punti.", "number_word"),
+    ("Il PIL cala del cinque per cento.", "percent"),
+    ("El PIB cae un cinco por ciento.", "number_word"),
+    ("El PIB cae un cinco por ciento.", "percent"),
+    ("Het bbp daalt met twee procent.", "number_word"),
+    ("Het bbp daalt met twee procent.", "percent"),
+    ("O PIB cai dois por cento.", "number_word"),
+    ("Losses reach a hundred.", "number_word"),
+    ("Losses reach mille units.", "number_word"),
+    ("GDP falls seize points.", "number_word"),
+    ("Unemployment is up by nil.", "number_word"),
+    # fractions as quantities
+    ("Prices end a third lower.", "fraction_word"),
+    ("Credit falls by roughly a tenth.", "fraction_word"),
+    ("Output fell by a quarter.", "fraction_word"),
+    ("A quarter lower than before.", "fraction_word"),
+    ("Growth weakens by a tenth.", "fraction_word"),
+    ("Prices fall by half.", "fraction_word"),
+    ("Half the banks breach the buffer.", "fraction_word"),
+    ("Unemployment rises by half a point.", "fraction_word"),
+    ("Growth was one and a half points lower.", "fraction_word"),
+    # multiplicatives
+    ("Losses doubled.", "multiplicative"),
+    ("Exports trebled.", "multiplicative"),
+    ("Imports tripled.", "multiplicative"),
+    ("Prices halved.", "multiplicative"),
+    ("Losses rose tenfold.", "multiplicative"),
+    ("Losses rose ten-fold.", "multiplicative"),
+    ("Losses rose fifteenfold.", "multiplicative"),
+    ("Losses rose manyfold.", "multiplicative"),
+    ("Losses quintuple.", "multiplicative"),
+    ("House prices are cut in half.", "multiplicative"),
+    ("Prices fell twice as fast.", "multiplicative"),
+    ("Die Verluste verdoppeln sich.", "multiplicative"),
+    ("Inflation stays in double digits.", "multiplicative"),
+    # vague counts
+    ("Spreads rise a couple of points.", "vague_count"),
+    ("GDP falls a full point.", "vague_count"),
+    ("Rates rise a full percentage point.", "vague_count"),
+    ("Spreads rise several points.", "vague_count"),
+    ("Rates rise by one notch.", "vague_count"),
+    ("Prices fell by a point.", "vague_count"),
+    # roman numerals as amounts
+    ("Rates rise IV points.", "roman_numeral"),
+    ("Output fell by XII.", "roman_numeral"),
+    ("Prices are X percent lower.", "roman_numeral"),
+    # a DATE token as an amount, and a sign word before a value
+    ("Prices fall by {{DATE:2020}} euros.", "date_as_amount"),
+    ("Prices fall by {{DATE:2020}}.", "date_as_amount"),
+    ("Losses reach EUR {{DATE:2020}}.", "date_as_amount"),
+    ("Growth is {{DATE:2025}} percent.", "date_as_amount"),
+    (f"Growth is minus {{{{NUM:{CID}}}}}.", "sign_word"),
+]
+
+
+@pytest.mark.parametrize("text, rule", QUANTITY_FORMS)
+def test_quantity_forms_are_refused(text, rule):
+    assert rule in rules(text)
+
+
+ORDINARY_PROSE = [
+    "One of the channels runs through trade.",
+    "A half-year later, banks adjust.",
+    "In the first year the effect builds.",
+    "Second-round effects follow.",
+    "In the first quarter activity slows.",
+    "The effect appears a quarter later.",
+    "Within a quarter, prices adjust.",
+    "Prices rise over a quarter.",
+    "The second half of the horizon is calmer.",
+    "House prices fall in the second half of the year.",
+    "Due to tariffs, trade falls.",
+    "Once tariffs rise, trade falls.",
+    "A third channel runs through confidence.",
+    "Basel III rules bind banks.",
+    "Pillar II requirements are met.",
+    "At one stage, banks tighten lending.",
+    "The null hypothesis is rejected.",
+    "By {{DATE:2027}} the effect fades.",
+    "From {{DATE:2025}} to {{DATE:2027}} growth slows.",
+    "Trade reaches a turning point.",
+    "A point of view differs.",
+    "The tenth district reports.",
+    "Half-yearly data are used.",
+    "Manifold channels exist.",
+    "The crisis may unfold slowly.",
+    "In the second half the recovery starts.",
+    "Banks scaffold their buffers.",
+    "I expect banks to adjust.",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY_PROSE)
+def test_ordinary_prose_is_accepted(text):
+    assert check_numeric_contract(text, known_claims=KNOWN) == []
+
+
+def test_quantity_refusal_names_its_offset():
+    text = "Credit is steady. House prices are cut in half."
+    found = [v for v in check_numeric_contract(text) if v.rule == "multiplicative"]
+    assert len(found) == 1
+    assert text[found[0].text_offset:found[0].text_offset + len(found[0].text)] == "cut in half"

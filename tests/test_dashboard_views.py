@@ -112,7 +112,8 @@ def test_report_sentences_resolve_claims_to_stored_values(populated):
     claim = sentences[1]["claims"][0]
     point = store.require(ModelOutputPoint, ids["point_id"])
     assert (claim["run_id"], claim["value"]) == (ids["macro_run"], point.value)
-    assert f"{point.value:.3f}" in sentences[1]["rendered"]
+    assert f"{round(point.value, claim['rounding']):.{claim['rounding']}f}" in sentences[1]["rendered"]
+    assert claim["rounding"] == 1  # % is read to one decimal (registered unit rule)
 
 
 def test_bank_views_per_entity(populated):

@@ -15,7 +15,7 @@ from aieco.records import Report, canonical_json
 from aieco.reporting.export import FORMATS, export_report, verify_bundle
 from aieco.reporting.render import render_report
 
-NUMBERS = ["5.170%", "0.775%", "-2.527%", "8.207%"]
+NUMBERS = ["5.2%", "0.8%", "-2.5%", "8.2%"]
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def test_latex_uses_the_framed_environment(store, rendered):
     tex = export_report(store, report.report_id, "tex").decode()
     assert r"\usepackage{framed}" in tex and tex.count(r"\begin{framed}") == 1
     assert r"\noindent\emph{Impact of higher financing costs on property markets}" in tex
-    assert r"}{-2.527\%}" in tex and r"p.~5" in tex and r"\footnote{" in tex
+    assert r"}{-2.5\%}" in tex and r"p.~5" in tex and r"\footnote{" in tex
     links = re.findall(r"\\hyperlink\{([^}]+)\}", tex)
     assert len(links) == 4 and all(f"\\hypertarget{{{a}}}" in tex and "_" not in a for a in links)
 
@@ -84,6 +84,10 @@ def test_pdf_opens_and_contains_the_rendered_numbers(store, rendered):
     for n in NUMBERS:
         assert n in text
     assert "Adverse scenario 2018" in text
+    # the restrictions and their supporting relations, as in the HTML export
+    flat = " ".join(text.split())
+    assert "Restrictions" in flat and "house_prices decrease (three_year_mean, 2025-2027, priority 1)" in flat
+    assert "Supporting relations" in flat and "“Rising mortgage rates weigh on house prices”" in flat
 
 
 def test_json_bundle_round_trips_and_re_verifies(store, rendered):

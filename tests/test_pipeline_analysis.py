@@ -364,7 +364,7 @@ def test_the_request_horizon_drives_the_simulation_and_the_claims(demo_ws, tmp_p
         assert list(tables["selected_path"].index) == ["2026", "2027", "2028"]
         assert list(tables["selected_quarterly"].index)[-1] == "2028Q4"
         periods = {p.period for p in store.find(ModelOutputPoint, run_id=run.run_id)}
-        assert periods == {"2026", "2027", "2028"}
+        assert periods == {"2026", "2027", "2028", "2026-2028"}  # years and the horizon figures
         mreq = [m for m in store.find(ModelRequest, analysis_id=aid) if m.digest() == run.request_digest]
         assert [m.horizon for m in mreq] == ["2026-2028"]
         tests = store.find(OutputTest, analysis_id=aid, phase="registered")

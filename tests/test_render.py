@@ -26,7 +26,7 @@ LABELS = {"house_prices": ["house prices", "property markets"], "real_gdp": ["re
 @pytest.mark.parametrize("value, unit, rounding, text", [
     (-1.14241, "percent", 3, "-1.142%"), (5.1701, "percent", 3, "5.170%"), (-0.0004, "percent", 3, "0.000%"),
     (2.5, "pp", 1, "2.5 pp"), (25.0, "bp", 0, "25 bp"), (1.23456, "EUR bn", 2, "1.23 EUR bn"),
-    (3.14159, "index", 2, "3.14"),
+    (3.14159, "index", 2, "3.14"), (-46.2641, "%", 1, "-46.3%"), (0.04, "pp", 1, "0.0 pp"),
 ])
 def test_format_value(value, unit, rounding, text):
     assert format_value(value, unit, rounding) == text
@@ -58,14 +58,14 @@ def test_good_report_renders_exactly(store):
     assert out.report.rendered == (
         "Higher long-term rates feed into mortgage rates (ESRB, Adverse scenario 2018, p. 5). "
         "The projection covers 2025–2027 with data up to 31 December 2024. "
-        "In 2025, house prices are projected at 5.170% and real GDP growth at 0.775%. "
-        "House prices then decline by -2.527% in 2026 (ECB, FSR Nov 2023, p. 31). "
-        "The unemployment rate is projected to rise to 8.207% by 2027 (ECB, FSR Nov 2023, p. 36).")
+        "In 2025, house prices are projected at 5.2% and real GDP growth at 0.8%. "
+        "House prices then decline by -2.5% in 2026 (ECB, FSR Nov 2023, p. 31). "
+        "The unemployment rate is projected to rise to 8.2% by 2027 (ECB, FSR Nov 2023, p. 36).")
     stored = store.find(ReportSentence, report_id=out.report.report_id)
     assert [s.status for s in stored] == ["ok"] * 5 and stored[2].claim_ids == good_draft(w).sentences[2].claim_ids
     nums = [g for g in out.segments[2] if g.kind == "num"]
-    assert [(g.text, g.claim_id) for g in nums] == [("5.170%", w.cid("house_prices", "2025")),
-                                                  ("0.775%", w.cid("real_gdp", "2025"))]
+    assert [(g.text, g.claim_id) for g in nums] == [("5.2%", w.cid("house_prices", "2025")),
+                                                  ("0.8%", w.cid("real_gdp", "2025"))]
     assert rebuild_report(store, out.report.report_id).report == out.report
 
 
@@ -124,7 +124,7 @@ def test_a_failed_claim_is_unknown_after_execution(store):
 def test_resolution_re_reads_the_artifact(store):
     w = build_world(store)
     cid = w.cid("real_gdp", "2025")
-    assert resolve_claim(store, cid, ANALYSIS).text == "0.775%"
+    assert resolve_claim(store, cid, ANALYSIS).text == "0.8%"
     path = store._artifact_path(w.run.output_digest)
     path.write_bytes(path.read_bytes().replace(b"0.77549", b"0.87549"))
     with pytest.raises(IntegrityError, match="output_hash"):
@@ -138,7 +138,7 @@ def _draft(*sentences):
 
 
 def test_the_papers_run7_property_report_is_caught(store):
-    """Run 7: 'a broad correction …' then 'house prices are expected to return 5.170%'."""
+    """Run 7: 'a broad correction …' then 'house prices are expected to return 5.2%'."""
     w = build_world(store)
     cite = [w.relations["mortgage_house"].relation_id]
     hp25, hp26, gdp25 = w.cid("house_prices", "2025"), w.cid("house_prices", "2026"), w.cid("real_gdp", "2025")
@@ -158,7 +158,7 @@ def test_the_papers_run7_property_report_is_caught(store):
     failed = {s.position: s for s in store.find(ReportSentence, report_id=report.report_id)}
     assert failed[0].status == "failed" and "correction" in failed[0].failure
     assert failed[2].status == "failed" and "decline" in failed[2].failure
-    assert failed[3].status == "ok" and failed[3].rendered.endswith("-2.527% in 2026 (ECB, FSR Nov 2023, p. 31).")
+    assert failed[3].status == "ok" and failed[3].rendered.endswith("-2.5% in 2026 (ECB, FSR Nov 2023, p. 31).")
 
 
 @pytest.mark.parametrize("verb, period, bad", [("decline by", "2025", True), ("decline by", "2026", False),

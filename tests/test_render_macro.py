@@ -12,7 +12,7 @@ demo_macro = pytest.importorskip("aieco.demo.macro")
 from aieco.reporting.claims import ClaimSpec, link_claims, register_output_tests  # noqa: E402
 from aieco.reporting.export import export_report, verify_bundle  # noqa: E402
 from aieco.reporting.render import render_report  # noqa: E402
-from aieco.reporting.schema import ClaimBrief, ReportContext  # noqa: E402
+from aieco.reporting.schema import ClaimBrief, ProvenanceBrief, ReportContext  # noqa: E402
 from aieco.reporting.writer import write_report  # noqa: E402
 from tests.macro_helpers import run_macro_scenario  # noqa: E402
 
@@ -20,12 +20,16 @@ RESTRICTIONS = [{"variable": "tariffs", "model_variable": "real_gdp", "direction
                  "reference": "zero", "restriction_id": "rst_a"}]
 
 
-def test_selected_path_claims_pass_render_and_export(store):
+@pytest.fixture
+def macro_report(store):
     spec = macro.specification()
     specs = [ClaimSpec(analysis_id="an_macro", risk="trade_fragmentation", variable=o.variable, unit=o.unit,
                        horizon="2025-2027", transformation=o.transformation, period=year, model_id=spec.model_id,
                        statistic="selected", required_diagnostics=list(spec.diagnostics_required))
              for o in spec.outputs for year in ("2025", "2026", "2027")]
+    specs += [ClaimSpec(analysis_id="an_macro", risk="trade_fragmentation", variable=v, horizon="2025-2027",
+                        model_id=spec.model_id, required_diagnostics=list(spec.diagnostics_required),
+                        **macro.scenario_figure_fields(v, col, "2025-2027")) for v, col in macro.SCENARIO_FIGURES]
     tests = register_output_tests(store, specs)
     runs = run_macro_scenario(store, "an_macro", "trade_fragmentation", RESTRICTIONS,
                               demo_macro.load_demo_observations(), "2024-12-31", seed=7, draws=500,
@@ -38,10 +42,75 @@ def test_selected_path_claims_pass_render_and_export(store):
     ctx = ReportContext(analysis_id="an_macro", risk="trade_fragmentation", risk_label="trade fragmentation",
                         claims=[ClaimBrief(claim_id=s.claim_id, variable=s.variable,
                                            label=s.variable.replace("_", " "), period=s.period, unit=s.unit,
-                                           transformation=s.transformation) for s in specs])
+                                           transformation=s.transformation, statistic=s.statistic) for s in specs],
+                        provenance=ProvenanceBrief(data="synthetic", evidence="illustrative", sample_start="2001Q1",
+                                                   sample_end="2024Q3"))
     out = render_report(store, "an_macro", write_report(ctx))
-    assert out.report.status == "passed"
+    assert out.report.status == "passed", out.report.failure_rule
+    return store, run, specs, out
+
+
+def test_selected_path_claims_pass_render_and_export(macro_report):
+    store, run, specs, out = macro_report
     point = store.find(ModelOutputPoint, run_id=run.run_id, statistic="selected", variable="real_gdp",
                        period="2025")[0]
-    assert f"{round(point.value, 3):.3f}%".lstrip("-") in out.report.rendered
+    assert f"{round(point.value, 1):.1f}%".lstrip("-") in out.report.rendered
     assert verify_bundle(export_report(store, out.report.report_id, "json"))["claims"] == len(specs)
+
+
+def test_scenario_paragraph_renders_figures_against_the_median_path(macro_report):
+    store, run, _, out = macro_report
+    summary = store.get_tables(run.output_digest)["horizon_summary"]
+    text = out.report.rendered
+    assert "synthetic model inputs" in text and "not a forecast" in text and "Q1 2001" in text
+    gdp = summary.loc["real_gdp"]
+    assert (f"cumulative real GDP growth over 2025\u20132027 comes to {gdp['cumulative_change']:.1f}%, against "
+            f"{gdp['cumulative_change_median']:.1f}% on the median path") in text.replace("-0.0%", "0.0%")
+    assert f"The unemployment rate peaks at {summary.loc['unemployment', 'peak']:.1f}%" in text
+
+
+def test_html_and_pdf_carry_the_fan_chart_and_the_restrictions(macro_report, tmp_path):
+    import io
+    import re
+
+    import pdfplumber
+
+    from aieco.reporting.export import fan_chart
+
+    store, run, _, out = macro_report
+    chart = fan_chart(store, run)
+    tables = store.get_tables(run.output_digest)
+    gdp = next(p for p in chart.panels if p.variable == "real_gdp")
+    assert gdp.selected == list(tables["selected_path"]["real_gdp"])
+    assert gdp.median == [tables["fan_chart"].loc[f"real_gdp:{y}", "p50"] for y in gdp.years]
+    assert all(lo <= m <= hi for lo, m, hi in zip(gdp.p05, gdp.median, gdp.p95, strict=True))
+    page = export_report(store, out.report.report_id, "html").decode()
+    svg = page[page.index("<svg"):page.index("</svg>")]
+    assert svg.count('class="band"') == svg.count('class="median"') == svg.count('class="selected"') == 4
+    assert re.search(r"5\u201395 % band.*synthetic inputs", page)
+    assert page.count("<p>") >= 3  # paragraphs break between channel, scenario and annual parts
+    pdf = export_report(store, out.report.report_id, "pdf")
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        text = "\n".join(p.extract_text() or "" for p in doc.pages)
+        shapes = sum(len(p.curves) + len(p.lines) + len(p.rects) for p in doc.pages)
+    assert "5\u201395 % band" in text and "synthetic inputs" in text and shapes >= 12
+
+
+def test_cli_report_verify(macro_report, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from aieco.cli import main
+
+    store, _, _, out = macro_report
+    bundle = tmp_path / "b.json"
+    bundle.write_bytes(export_report(store, out.report.report_id, "json"))
+    res = CliRunner().invoke(main, ["--json", "report", "verify", str(bundle)], catch_exceptions=False)
+    assert res.exit_code == 0 and json.loads(res.output)["verified"] is True
+    content = json.loads(bundle.read_text())
+    point = next(r for r in content["records"] if r["type"] == "ModelOutputPoint")
+    point["data"]["value"] += 1.0
+    bundle.write_text(json.dumps(content))
+    res = CliRunner().invoke(main, ["report", "verify", str(bundle)], catch_exceptions=False)
+    assert res.exit_code == 1 and "NOT VERIFIED" in res.output

@@ -39,20 +39,38 @@ def test_writer_output_passes_the_contract_and_renders(store):
     out = render_report(store, ANALYSIS, draft)
     assert out.report.status == "passed"
     assert set(out.report.claim_ids) == set(passed_claims(store, ANALYSIS))
-    assert "-5.379%" in out.report.rendered and "(ESRB, Adverse scenario 2018, p. 5)" in out.report.rendered
+    assert "-5.4%" in out.report.rendered and "(ESRB, Adverse scenario 2018, p. 5)" in out.report.rendered
 
 
 def test_writer_prose_is_connected_and_varied(store):
     w = build_world(store)
     draft = write_report(_context(w))
-    kinds = [s.kind.value for s in draft.sentences]
-    assert kinds[:3] == ["qualitative"] * 3 and kinds[3] == "temporal" and set(kinds[4:]) == {"numerical"}
-    assert all(s.cited_relation_ids for s in draft.sentences if s.kind.value == "qualitative")
+    paragraphs = [s.paragraph for s in draft.sentences]
+    assert paragraphs[:5] == ["channel:1"] * 3 + ["channel:2"] * 2
+    channel = [s for s in draft.sentences if s.paragraph.startswith("channel:")]
+    assert all(s.kind.value == "qualitative" and s.cited_relation_ids for s in channel)
+    scenario = [s for s in draft.sentences if s.paragraph == "scenario"]
+    assert scenario[0].kind.value == "temporal" and "{{DATE:horizon}}" in scenario[0].template
+    annual = [s for s in draft.sentences if s.paragraph == "annual"]
+    assert annual and {s.kind.value for s in annual} == {"numerical"}
     assert all(len(s.claim_ids) <= 3 for s in draft.sentences)
     openings = {" ".join(TOKEN_RE.sub("#", s.template).split()[:2]) for s in draft.sentences}
     assert len(openings) >= 5, openings
     joiners = {m for s in draft.sentences for m in re.findall(r", together with| as well as| and ", s.template)}
     assert len(joiners) >= 2
+
+
+def test_mechanism_carries_the_direction_along_the_path(store):
+    w = build_world(store)
+    ctx = _context(w)
+    path = [w.relations[k].relation_id for k in ("rates_mortgage", "mortgage_house", "house_gdp")]
+    draft = write_report(ctx.model_copy(update={"paths": [path], "claims": []}))
+    steps = [s.template for s in draft.sentences if s.paragraph == "channel:1"][1:]
+    assert steps[0] == "A rise in the long term rate raises mortgage rates."
+    assert re.search(r"a rise in mortgage rates (weighs on|reduces|lowers) house prices", steps[1])
+    assert re.search(r"a fall in house prices (weighs on|reduces|lowers) real gdp", steps[2])
+    # the shared rule set accepts every step (relation signs and direction words agree)
+    assert check_report_draft(store, ANALYSIS, draft) == []
 
 
 def test_writer_is_deterministic(store):
@@ -64,8 +82,8 @@ def test_writer_without_paths_cites_every_relation_once(store):
     w = build_world(store)
     ctx = _context(w).model_copy(update={"paths": [], "claims": []})
     draft = write_report(ctx)
-    cited = [r for s in draft.sentences for r in s.cited_relation_ids]
-    assert sorted(cited) == sorted(r.relation_id for r in ctx.relations)
+    cited = {(s.paragraph, r) for s in draft.sentences for r in s.cited_relation_ids}
+    assert sorted(r for _, r in cited) == sorted(r.relation_id for r in ctx.relations)  # one channel each
 
 
 NEGATIVE = ["Losses reach EUR three billion.", "Spreads widen by twenty-five basis points.", "Growth is 5%.",
@@ -83,17 +101,27 @@ def test_generation_and_execution_checks_reject_the_same_forms(store, template):
     assert {v.rule for v in check_numeric_contract(template)} <= at_generation
 
 
-def test_only_the_first_relation_of_a_path_opens_a_channel(store):
+def test_a_path_through_an_earlier_one_tells_only_its_new_steps(store):
     w = build_world(store)
     ctx = _context(w)
     first, second, third = (r.relation_id for r in ctx.relations)
-    # The second path runs through the first one: its new relation is a middle step.
+    # The second path runs through the first one: its new relation is told as a continuation.
     draft = write_report(ctx.model_copy(update={"paths": [[first, second], [first, second, third]], "claims": []}))
-    texts = [s.template for s in draft.sentences]
-    assert len(texts) == 3
-    openers = ("A rise in", "The channel starts", "An increase in")
-    assert texts[0].startswith(openers)
-    assert not any(t.startswith(openers) or "opens the channel" in t for t in texts[1:]), texts
+    second_channel = [s for s in draft.sentences if s.paragraph == "channel:2"]
+    assert len(second_channel) == 2 and second_channel[0].template.startswith("A second channel")
+    assert second_channel[1].template.startswith("Beyond the steps told above, ")
+    assert second_channel[1].cited_relation_ids == [third]
+    steps = [r for s in draft.sentences if " channel " not in s.template for r in s.cited_relation_ids]
+    assert sorted(steps) == sorted({first, second, third})  # each step told once
+
+
+def test_a_path_with_a_relation_outside_the_accepted_set_is_not_told(store):
+    w = build_world(store)
+    ctx = _context(w)
+    first = ctx.relations[0].relation_id
+    draft = write_report(ctx.model_copy(update={
+        "paths": [[first, w.relations["rejected"].relation_id]], "claims": []}))
+    assert not any(s.paragraph.startswith("channel:") for s in draft.sentences)
 
 
 @pytest.mark.parametrize(("transformation", "label", "phrase"), [
@@ -113,3 +141,100 @@ def test_numbers_are_named_by_what_they_measure(store, transformation, label, ph
     numerical = [s.template for s in draft.sentences if s.kind.value == "numerical"]
     assert len(numerical) == 1 and phrase in numerical[0], numerical
     assert not any(c.isdigit() for c in TOKEN_RE.sub("", numerical[0]))
+
+
+# --------------------------------------------------------------------------- scenario, provenance, bank
+
+
+def _figure(variable, transformation, statistic="selected", unit="%", sign=-1):
+    from aieco.records import claim_id_for
+
+    cid = claim_id_for(ANALYSIS, RISK, variable, HORIZON, horizon=HORIZON, unit=unit, transformation=transformation,
+                       statistic=statistic)
+    return ClaimBrief(claim_id=cid, variable=variable, label=variable.replace("_", " "), period=HORIZON, unit=unit,
+                      transformation=transformation, statistic=statistic, sign=sign)
+
+
+FIGURES = [
+    _figure("real_gdp", "cumulative_change"), _figure("real_gdp", "cumulative_change", "median", sign=1),
+    _figure("real_gdp", "deviation_from_median"), _figure("unemployment", "peak", sign=1),
+    _figure("unemployment", "peak", "median", sign=1),
+    _figure("unemployment", "peak_deviation_from_median", unit="pp", sign=1),
+    _figure("house_prices", "cumulative_change"), _figure("house_prices", "cumulative_change", "median"),
+    _figure("house_prices", "deviation_from_median"), _figure("house_prices", "peak_to_trough"),
+    _figure("equity_prices", "cumulative_change"), _figure("equity_prices", "cumulative_change", "median"),
+    _figure("equity_prices", "deviation_from_median"),
+]
+
+
+def _rules_ok(draft, claims):
+    from aieco.reporting.rules import ClaimFacts, direction_violations, variable_violations
+
+    facts = {c.claim_id: ClaimFacts(c.claim_id, c.variable, c.transformation, float(c.sign or 0)) for c in claims}
+    assert check_numeric_contract(draft.sentences, known_claims=set(facts), title=draft.title) == []
+    assert variable_violations(draft.sentences, facts) == []
+    assert direction_violations(draft.sentences, {k: (f.value, f) for k, f in facts.items()}) == []
+
+
+def test_scenario_paragraph_states_each_figure_against_the_median_path():
+    from aieco.reporting.schema import ProvenanceBrief
+
+    ctx = ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="property correction", claims=FIGURES,
+                        provenance=ProvenanceBrief(data="synthetic", evidence="illustrative", sample_start="2001Q1",
+                                                   sample_end="2024Q3", release_rules=["lag"]))
+    draft = write_report(ctx)
+    scenario = [s for s in draft.sentences if s.paragraph == "scenario"]
+    first = scenario[0].template
+    assert "synthetic model inputs" in first and "illustrative" in first and "not a forecast" in first
+    assert "{{DATE:2001Q1}}" in first and "{{DATE:2024Q3}}" in first and "{{DATE:cutoff}}" in first
+    assert "publication lags" in first
+    used = {c for s in scenario for c in s.claim_ids}
+    assert used == {c.claim_id for c in FIGURES}  # every figure, each once, in the scenario paragraph
+    assert all("median path" in s.template for s in scenario[1:5])
+    assert not [s for s in draft.sentences if s.paragraph == "annual"]
+    _rules_ok(draft, FIGURES)
+
+
+def test_without_recorded_provenance_the_report_says_so():
+    draft = write_report(ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="x", claims=FIGURES[:1]))
+    assert "provenance of the inputs is not recorded" in draft.sentences[0].template
+
+
+@pytest.mark.parametrize("status, phrase", [("not_run", "no bank capital model ran"),
+                                            ("stopped", "stopped before producing figures"),
+                                            ("gate_failed", "external validation gate"),
+                                            ("no_claims", "no cross-bank figure")])
+def test_bank_paragraph_says_why_it_is_absent(status, phrase):
+    ctx = ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="x", bank_requested=True, bank_status=status)
+    bank = [s for s in write_report(ctx).sentences if s.paragraph == "bank"]
+    assert len(bank) == 1 and phrase in bank[0].template and "absent" in bank[0].template
+    assert check_numeric_contract(bank[0].template) == []
+
+
+def test_bank_paragraph_consumes_cross_bank_figures():
+    claims = [_figure("cet1_depletion", "start_minus_min", s, unit="pp", sign=1) for s in ("p50", "p05", "p95")]
+    claims.append(_figure("banks_below_threshold", "count", "value", unit="banks", sign=1))
+    ctx = ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="x", bank_requested=True, bank_status="present",
+                        claims=claims)
+    draft = write_report(ctx)
+    bank = [s for s in draft.sentences if s.paragraph == "bank"]
+    assert {c for s in bank for c in s.claim_ids} == {c.claim_id for c in claims}
+    assert "median" in bank[0].template
+    _rules_ok(draft, claims)
+
+
+def test_no_bank_paragraph_unless_requested():
+    draft = write_report(ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="x", claims=FIGURES[:1]))
+    assert not [s for s in draft.sentences if s.paragraph == "bank"]
+
+
+def test_a_registered_fall_starts_the_channel_with_a_fall(store):
+    w = build_world(store)
+    ctx = _context(w)
+    path = [w.relations[k].relation_id for k in ("mortgage_house", "house_gdp")]
+    draft = write_report(ctx.model_copy(update={"paths": [path], "path_directions": [-1], "claims": []}))
+    steps = [s.template for s in draft.sentences if s.paragraph == "channel:1"][1:]
+    assert steps[0].startswith("A fall in mortgage rates ") and re.search(r"(raises|pushes up|lifts) house prices",
+                                                                          steps[0])
+    assert re.search(r"a rise in house prices (raises|pushes up|lifts) real gdp", steps[1])
+    assert check_report_draft(store, ANALYSIS, draft) == []

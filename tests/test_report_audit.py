@@ -79,7 +79,7 @@ def test_altered_run_is_flagged(store, world):
 
 def test_altered_rendered_sentence_is_flagged(store, world):
     _, report = world
-    store.execute_raw("UPDATE report_sentences SET rendered = replace(rendered, '5.170%', '6.170%')")
+    store.execute_raw("UPDATE report_sentences SET rendered = replace(rendered, '5.2%', '6.2%')")
     assert "report" in _claim_kinds(store)
 
 
@@ -129,9 +129,9 @@ def test_cli_report_list_and_export(store, world, tmp_path):
     assert [(r["report_id"], r["status"]) for r in rows] == [(report.report_id, "passed")]
     out = tmp_path / "r.html"
     res = cli("-w", str(store.path), "report", "export", report.report_id, "--format", "html", "--out", str(out))
-    assert res.exit_code == 0 and "-2.527%" in out.read_text()
+    assert res.exit_code == 0 and "-2.5%" in out.read_text()
     res = cli("-w", str(store.path), "report", "export", report.report_id, "--format", "md")
-    assert "[8.207%](#pt-" in res.output
+    assert "[8.2%](#pt-" in res.output
     res = cli("-w", str(store.path), "--json", "report", "export", "rpt_missing", "--format", "md")
     assert res.exit_code == 2 and json.loads(res.output)["error"] == "InputError"
 

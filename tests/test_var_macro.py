@@ -63,8 +63,11 @@ def test_request_runs_var_and_writes_points(store, observations):
     sel = tables["selection"].loc["trade_fragmentation"]
     assert path["unemployment"].mean() > sel["reference_unemployment"]
     every = store.find(ModelOutputPoint, run_id=run.run_id)
-    points = [p for p in every if p.statistic == "selected"]
+    points = [p for p in every if p.statistic == "selected" and p.table_name == "selected_path"]
     assert len(points) == 18
+    summary = [p for p in every if p.table_name == "horizon_summary"]
+    assert len(summary) == 6 * 10 and {p.period for p in summary} == {"2025-2027"}
+    assert {p.statistic for p in summary} == {"selected", "median"}
     quantiles = [p for p in every if p.quantile is not None]
     assert len(quantiles) == 90 and {p.statistic for p in quantiles} == {"p05", "p25", "p50", "p75", "p95"}
     median = next(p for p in quantiles if p.variable == "real_gdp" and p.period == "2026" and p.statistic == "p50")

@@ -395,9 +395,22 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
                        statistic="selected", required_diagnostics=list(s.diagnostics_required))
              for s in compatible for c in plan.claims
              if any(o.variable == c.variable for o in s.outputs)]
+    specs += scenario_figure_specs(ctx.analysis_id, risk_of(ctx), req.horizon, compatible)
     tests = register_output_tests(ctx.store, specs)
     return {"request_id": mreq.request_id, "test_ids": [t.test_id for t in tests],
             "claim_ids": [t.claim_id for t in tests]}
+
+
+def scenario_figure_specs(analysis_id: str, risk: str, horizon: str, compatible: list[Any]) -> list[Any]:
+    """Claims of the scenario paragraph (cumulative, peak and end figures against the median
+    path), registered with the annual ones before the macro model runs."""
+    from aieco.models import macro
+    from aieco.reporting.claims import ClaimSpec
+
+    return [ClaimSpec(analysis_id=analysis_id, risk=risk, variable=v, horizon=horizon, model_id=s.model_id,
+                      required_diagnostics=list(s.diagnostics_required),
+                      **macro.scenario_figure_fields(v, col, horizon))
+            for s in compatible if s.model_id == macro.MODEL_ID for v, col in macro.SCENARIO_FIGURES]
 
 
 def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], dict[str, Any]]:

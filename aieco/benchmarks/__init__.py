@@ -24,6 +24,8 @@ SECTIONS: dict[str, str] = {
     "reporting": "aieco.benchmarks.reporting",
     "graph": "aieco.benchmarks.graph",
     "evaluation": "aieco.benchmarks.evaluation",
+    "llm": "aieco.benchmarks.llm",
+    "search": "aieco.benchmarks.search",
 }
 
 

@@ -6,6 +6,7 @@ figure is meant to measure).
 
 from __future__ import annotations
 
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -20,12 +21,13 @@ def run(quick: bool = False) -> list[Figure]:
     from aieco.request import load_request
 
     with tempfile.TemporaryDirectory() as tmp:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         store = Store(Path(tmp) / "ws")
         build_demo(store)
         t1 = time.perf_counter()
         outcome = run_demo(store)
-        t2 = time.perf_counter()
+        t2, c2 = time.perf_counter(), time.process_time()
+        demo_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # this process so far: the demo
         completed = sum(p.status == "completed" for p in outcome.programs)
         # a new analysis on the existing workspace: another seed makes another request id
         request = load_request(DEMO_REQUEST)
@@ -37,7 +39,10 @@ def run(quick: bool = False) -> list[Figure]:
         t5 = time.perf_counter()
         store.close()
     return [
-        Figure(name="demo_from_empty_workspace", value=t2 - t0, unit="s", target=120.0),
+        Figure(name="demo_from_empty_workspace", value=t2 - t0, unit="s", target=20.0),
+        # CPU seconds of all threads (the machine is shared; imports are outside both figures)
+        Figure(name="demo_from_empty_workspace_cpu", value=c2 - c0, unit="CPU-s"),
+        Figure(name="demo_peak_rss", value=demo_rss, unit="MiB", target=400.0),
         Figure(name="demo_build_workspace", value=t1 - t0, unit="s"),
         Figure(name="demo_first_analysis", value=t2 - t1, unit="s"),
         Figure(name="demo_programs_completed", value=float(completed), unit="risk programs", better="higher"),

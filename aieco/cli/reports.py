@@ -14,7 +14,7 @@ from aieco.errors import InputError
 
 @main.group()
 def report() -> None:
-    """Stored reports: export and list."""
+    """Stored reports: export, verify a bundle, list."""
 
 
 @report.command("export")
@@ -37,6 +37,36 @@ def export(state: CliState, report_id: str, fmt: str, out: Path | None) -> None:
     out.write_bytes(data)
     state.record_output(out)
     click.echo(f"wrote {out} ({len(data)} bytes, {fmt})", err=True)
+
+
+@report.command("verify")
+@click.argument("bundle", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@common
+@pass_state
+@click.pass_context
+def verify(ctx: click.Context, state: CliState, bundle: Path) -> None:
+    """Verify a JSON report bundle: digests, record ids, artifacts, every claim and the text.
+
+    Works without a workspace (the bundle is re-imported into a scratch one); exit 1 when
+    anything does not match.
+    """
+    from aieco.errors import IntegrityError
+    from aieco.reporting.export import verify_bundle
+
+    try:
+        result = {"bundle": str(bundle), "verified": True, **verify_bundle(bundle.read_bytes())}
+    except IntegrityError as exc:
+        result = {"bundle": str(bundle), "verified": False, "problem": exc.message}
+
+    def human(r: dict) -> str:
+        if not r["verified"]:
+            return f"NOT VERIFIED {r['bundle']}: {r['problem']}"
+        return (f"verified {r['bundle']}: report {r['report_id']}, {r['records']} records, "
+                f"{r['artifacts']} artifact(s), {r['claims']} claim(s) re-resolved")
+
+    emit(state, result, human)
+    if not result["verified"]:
+        ctx.exit(1)
 
 
 @report.command("list")
@@ -71,10 +101,15 @@ def list_reports(state: CliState, analysis_id: str | None) -> None:
 @pass_state
 @click.pass_context
 def check_report(ctx: click.Context, state: CliState, file: Path, analysis_id: str, phase: str) -> None:
-    """Run the numeric contract on a candidate report (plain text or a structured JSON draft)."""
-    from aieco.reporting.claims import passed_claims, registered_tests
-    from aieco.reporting.contract import check_numeric_contract
+    """Check a candidate report (plain text or a structured JSON draft) against every report rule.
+
+    The same rules as generation and the renderer: numeric contract, attribution, the
+    claim's variable against the text, direction against values and cited relations. Plain
+    text cites a relation as ``[rel:<relation id>]`` inside the sentence; each violation
+    names its rule, sentence and character offset (``text_offset`` in the whole file).
+    """
     from aieco.reporting.render import check_report_draft
+    from aieco.reporting.rules import locate_in_text, plain_text_drafts
     from aieco.reporting.schema import ReportDraft
 
     text = file.read_text(encoding="utf-8")
@@ -89,9 +124,9 @@ def check_report(ctx: click.Context, state: CliState, file: Path, analysis_id: s
         if draft is not None:
             violations = check_report_draft(store, analysis_id, draft, phase=phase)
         else:
-            known = ({t.claim_id for t in registered_tests(store, analysis_id)} if phase == "generation"
-                     else set(passed_claims(store, analysis_id)))
-            violations = check_numeric_contract(text, known_claims=known)
+            pieces = plain_text_drafts(text)
+            violations = locate_in_text(text, pieces, check_report_draft(store, analysis_id, [d for _, d in pieces],
+                                                                         phase=phase))
     result = {"file": str(file), "analysis_id": analysis_id, "phase": phase, "accepted": not violations,
               "violations": [v.model_dump() for v in violations]}
 

@@ -82,10 +82,10 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
         candidates_all: list[Candidate] = []
         batches = _batches(locs, settings.batch_size)
         sentences = 0
-        for k, batch in enumerate(batches):
-            out = client.run(DECOMPOSITION_TASK, DecompositionRequest(
-                passages=[Passage(location_id=loc.location_id, text=loc.text) for loc in batch]),
-                stage="decomposition")
+        outs = client.run_many(DECOMPOSITION_TASK, [DecompositionRequest(
+            passages=[Passage(location_id=loc.location_id, text=loc.text) for loc in batch]) for batch in batches],
+            stage="decomposition", progress=lambda done, total: tick("decomposition", done, total))
+        for out in outs:
             requests += 1
             for st in out.statements:
                 sentences += 1
@@ -94,7 +94,6 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
                     cand = candidate_for(st.location_id, st.text, variables)
                     quote_of[cand.candidate_id] = st.quote
                     candidates_all.append(cand)
-            tick("decomposition", k + 1, len(batches))
         candidates = candidates_all[:settings.candidate_cap]
         dropped = max(0, len(candidates_all) - settings.candidate_cap)
     else:
@@ -105,16 +104,16 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
     proposals: list[ProposedRelation] = []
     batches = _batches(candidates, settings.batch_size)
     allowed = sorted(vocab.variables)
-    for k, batch in enumerate(batches):
-        out = client.run(EXTRACTION_TASK, ExtractionRequest(
-            statements=[Statement(candidate_id=c.candidate_id, location_id=c.location_id, text=c.text)
-                        for c in batch], variables=allowed), stage="relation_extraction")
+    outs = client.run_many(EXTRACTION_TASK, [ExtractionRequest(
+        statements=[Statement(candidate_id=c.candidate_id, location_id=c.location_id, text=c.text)
+                    for c in batch], variables=allowed) for batch in batches], stage="relation_extraction",
+        progress=lambda done, total: tick("extraction", done, total))
+    for out in outs:
         requests += 1
         for p in out.relations:
             if p.candidate_id in quote_of:  # G1 keeps the exact quote of the passage span
                 p = p.model_copy(update={"quote": quote_of[p.candidate_id]})
             proposals.append(p)
-        tick("extraction", k + 1, len(batches))
 
     verdicts: dict[int, str | None] = {}
     if condition == "G2":
@@ -122,14 +121,14 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
                  for i, p in enumerate(proposals)]
         vbatches = _batches(items, settings.batch_size)
         verdicts = {i: "not_verified: no verdict returned" for i in range(len(items))}
-        for k, batch in enumerate(vbatches):
-            out = client.run(VERIFICATION_TASK, VerificationRequest(candidates=list(batch)), stage="verification")
+        outs = client.run_many(VERIFICATION_TASK, [VerificationRequest(candidates=list(batch)) for batch in vbatches],
+                               stage="verification", progress=lambda done, total: tick("verification", done, total))
+        for batch, out in zip(vbatches, outs, strict=True):
             requests += 1
             asked = {item.index for item in batch}
             for v in out.verdicts:
                 if v.index in asked:
                     verdicts[v.index] = None if v.verdict == "supported" else f"not_verified: {v.verdict}: {v.reason}"
-            tick("verification", k + 1, len(vbatches))
 
     # Only locations registered in the store may carry a relation (validation, first check).
     if locations is None:

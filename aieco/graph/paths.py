@@ -9,7 +9,7 @@ step is represented by its most confident relation (smallest id on ties).
 
 from __future__ import annotations
 
-import heapq
+import bisect
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -94,30 +94,63 @@ def enumerate_paths(graph: nx.MultiDiGraph, query: ChannelQuery, *, analysis_id:
     steps = _steps(graph)
     dist = _distance_to(graph, dst)
     loop = query.feedback_loop and src == dst
-    found: list[tuple[list[str], list[_Step]]] = []
+    k = query.top_k or s.top_paths
+    # The best k so far, sorted by (−S(C), relations, variables, signs): fewer relations first on ties,
+    # then the ordered variables and signs (deterministic). A path whose (−S(C), relations) is worse
+    # than the k-th's is dropped before its lists are built.
+    scored: list[tuple] = []
+    variables: list[str] = [src]
+    chosen: list[_Step] = []
+    doc_uses: dict[str, int] = {}  # documents of the chosen steps, with their use counts
+    visited = {src}
 
-    def walk(node: str, variables: list[str], chosen: list[_Step], visited: set[str]) -> None:
+    confidences: list[float] = []  # of the chosen steps
+    bonus, penalty = s.doc_bonus, s.length_penalty
+
+    def found(step: _Step) -> None:
+        n_docs = len(doc_uses)
+        for d in step.documents:
+            if d not in doc_uses:
+                n_docs += 1
+        length = len(chosen) + 1
+        # channel_score, inlined (the same operations in the same order)
+        score = sum([*confidences, step.confidence]) / length + bonus * n_docs - penalty * (length - 1)
+        if len(scored) == k and (-score, length) > scored[-1][:2]:
+            return
+        entry = (-score, length, [*variables, step.dst], [*(st.symbol for st in chosen), step.symbol],
+                 [*chosen, step], n_docs)
+        if len(scored) == k and entry[:4] > scored[-1][:4]:
+            return
+        bisect.insort(scored, entry, key=lambda t: t[:4])
+        del scored[k:]
+
+    def walk(node: str) -> None:
         remaining = max_len - len(chosen)
         for step in steps.get(node, ()):
             v = step.dst
             if v == dst and (v not in visited or (loop and v == src)):
-                found.append((variables + [v], chosen + [step]))
+                found(step)
                 continue
             if v in visited or remaining <= 1 or dist.get(v, max_len + 1) > remaining - 1:
                 continue
             visited.add(v)
-            walk(v, variables + [v], chosen + [step], visited)
+            variables.append(v)
+            chosen.append(step)
+            confidences.append(step.confidence)
+            for d in step.documents:
+                doc_uses[d] = doc_uses.get(d, 0) + 1
+            walk(v)
+            for d in step.documents:
+                doc_uses[d] -= 1
+                if not doc_uses[d]:
+                    del doc_uses[d]
+            confidences.pop()
+            chosen.pop()
+            variables.pop()
             visited.discard(v)
 
     if src != dst or loop:
-        walk(src, [src], [], {src})
-    scored = []
-    for variables, chosen in found:
-        n_docs = len(frozenset().union(*(st.documents for st in chosen)))
-        score = channel_score([st.confidence for st in chosen], n_docs, s)
-        scored.append((-score, len(chosen), variables, [st.symbol for st in chosen], chosen, n_docs))
-    # Ties: fewer relations first, then the ordered variables and signs (deterministic).
-    scored = heapq.nsmallest(query.top_k or s.top_paths, scored, key=lambda t: t[:4])
+        walk(src)
     out = []
     for rank, (neg_score, _, variables, _, chosen, n_docs) in enumerate(scored, start=1):
         signs = [st.sign for st in chosen]

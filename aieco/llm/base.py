@@ -9,7 +9,8 @@ model, HTTP error, budget) is recorded first and then raised as ``StageStopped``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -94,6 +95,15 @@ def build_payload(task: Task[Any, Any], inputs: BaseModel, model: str) -> dict[s
     }
 
 
+@dataclass(frozen=True)
+class _Prepared:
+    """One request ready to send: its LLMCall fields, payload, and why the budget refuses it (if so)."""
+
+    base: dict[str, Any]
+    payload: dict[str, Any]
+    over: str | None
+
+
 class LLMClient:
     """Runs tasks through one backend for one analysis and records every call."""
 
@@ -109,12 +119,19 @@ class LLMClient:
         self.cost_budget_usd = cost_budget_usd if cost_budget_usd is not None else settings.cost_budget_usd
         self.validators = validators or []
         self._sequence: dict[str, int] = {}
+        self._spent: tuple[int, float] | None = None  # running totals, loaded from the store once
+        self._in_flight = 0  # requests sent by run_many and not yet recorded
 
     def spent(self) -> tuple[int, float]:
-        """Requests sent and USD spent so far by this analysis on this backend."""
-        calls = [c for c in self.store.find(LLMCall, analysis_id=self.analysis_id, backend=self.backend.name)
-                 if c.status != "budget_exceeded"]  # a refused attempt sent nothing
-        return len(calls), sum(c.cost_usd for c in calls)
+        """Requests sent and USD spent so far by this analysis on this backend.
+
+        The recorded calls are read once (earlier runs of this analysis count); afterwards
+        every call this client records updates the running totals, so the check is O(1).
+        """
+        if self._spent is None:
+            self._spent = _count_spent(self.store.find(LLMCall, analysis_id=self.analysis_id,
+                                                       backend=self.backend.name))
+        return self._spent
 
     def _attempt(self, base: dict[str, Any], stage: str) -> tuple[dict[str, Any], LLMCall | None]:
         """The next attempt of this stage: an earlier accepted answer is reused (resume), a
@@ -135,6 +152,84 @@ class LLMClient:
 
     def run(self, task: Task[I, O], inputs: I, *, stage: str) -> O:
         """Send ``task``; return the validated output or record the refusal and stop."""
+        prepared = self._prepare(task, inputs, stage)
+        if not isinstance(prepared, _Prepared):
+            return prepared
+        if prepared.over:
+            self._refuse_over_budget(task, prepared, stage)
+        started = utc_now()
+        answer = self.backend.complete(task, prepared.payload, inputs)
+        return self._accept(task, prepared.base, answer, started, stage)
+
+    def run_many(self, task: Task[I, O], inputs: Sequence[I], *, stage: str,
+                 progress: Callable[[int, int], None] | None = None, concurrency: int | None = None) -> list[O]:
+        """Send one request per input, up to ``settings.llm.concurrency`` at a time; outputs in input order.
+
+        Everything but the wait for the backend happens in this thread and in input order,
+        exactly as ``run`` once per input would do it: sequence numbers and resumes, the
+        request-budget check (requests in flight count as sent), validation, and the
+        ``LLMCall`` records with their costs. Only ``backend.complete`` runs in worker
+        threads, and only for a backend that declares ``concurrent = True`` (others, like
+        the in-process offline and replay backends, run one request at a time).
+
+        Two differences from a sequential run, both only on the way to a stop: a cost budget
+        sees the cost of finished answers only, so up to ``concurrency − 1`` requests more may be
+        sent; and after a refusal the requests already in flight are still awaited and recorded
+        (they were sent and are paid for) before the first refusal is raised.
+        ``progress(done, total)`` is called as each output is accepted, in input order;
+        ``concurrency`` overrides the setting.
+        """
+        n = concurrency if concurrency is not None else get_settings().llm.concurrency
+        if n <= 1 or len(inputs) <= 1 or not getattr(self.backend, "concurrent", False):
+            out = []
+            for k, item in enumerate(inputs):
+                out.append(self.run(task, item, stage=stage))
+                if progress:
+                    progress(k + 1, len(inputs))
+            return out
+        results: list[Any] = [None] * len(inputs)
+        slots: dict[int, Any] = {}  # input index → resumed output, budget refusal, or (prepared, started, future)
+        failure: StageStopped | None = None
+        stop = False  # nothing more is sent after a refusal or a budget stop
+        submitted = finished = 0
+        with ThreadPoolExecutor(max_workers=n, thread_name_prefix="llm") as pool:
+            while finished < len(inputs):
+                while not stop and submitted < len(inputs) and self._in_flight < n:
+                    prepared = self._prepare(task, inputs[submitted], stage)
+                    if isinstance(prepared, _Prepared) and not prepared.over:
+                        self._in_flight += 1
+                        slots[submitted] = (prepared, utc_now(), pool.submit(
+                            self.backend.complete, task, prepared.payload, inputs[submitted]))
+                    else:
+                        slots[submitted] = prepared
+                        stop = isinstance(prepared, _Prepared)
+                    submitted += 1
+                if finished >= submitted:
+                    break  # stopped, and everything sent is recorded
+                slot = slots.pop(finished)
+                try:
+                    if isinstance(slot, tuple):
+                        prepared, started, future = slot
+                        try:
+                            answer = future.result()
+                        finally:
+                            self._in_flight -= 1
+                        results[finished] = self._accept(task, prepared.base, answer, started, stage)
+                    elif isinstance(slot, _Prepared):
+                        self._refuse_over_budget(task, slot, stage)
+                    else:
+                        results[finished] = slot
+                except StageStopped as exc:
+                    failure, stop = failure or exc, True
+                finished += 1
+                if failure is None and progress:
+                    progress(finished, len(inputs))
+        if failure is not None:
+            raise failure
+        return results
+
+    def _prepare(self, task: Task[I, O], inputs: I, stage: str) -> _Prepared | O:
+        """The next attempt's record fields and budget verdict, or the accepted output of a resume."""
         payload = build_payload(task, inputs, self.model)
         req_digest = digest(payload)
         base = dict(analysis_id=self.analysis_id, stage=stage, task=task.name,
@@ -145,17 +240,22 @@ class LLMClient:
             # resume: this exact request was answered and accepted before; never ask twice
             return task.output_schema.model_validate(existing.parsed)
         used, cost = self.spent()
+        used += self._in_flight  # sent, not yet recorded (run_many)
         over = None
         if used >= self.budget:
             over = f"request budget of {self.budget} calls exhausted"
         elif self.cost_budget_usd is not None and cost >= self.cost_budget_usd:
             over = f"cost budget of {self.cost_budget_usd} USD exhausted ({cost:.4f} USD spent)"
-        if over:
-            self._record(base, BackendAnswer(raw_response="", returned_model=None, status="budget_exceeded",
-                                             error=over), None, utc_now())
-            raise StageStopped(f"LLM {over} at task {task.name}", stage=stage)
-        started = utc_now()
-        answer = self.backend.complete(task, payload, inputs)
+        return _Prepared(base=base, payload=payload, over=over)
+
+    def _refuse_over_budget(self, task: Task[Any, Any], prepared: _Prepared, stage: str) -> None:
+        self._record(prepared.base, BackendAnswer(raw_response="", returned_model=None, status="budget_exceeded",
+                                                  error=prepared.over or ""), None, utc_now())
+        raise StageStopped(f"LLM {prepared.over} at task {task.name}", stage=stage)
+
+    def _accept(self, task: Task[I, O], base: dict[str, Any], answer: BackendAnswer, started: Any,
+                stage: str) -> O:
+        """Validate the backend's answer and record it; record the refusal and stop when it is unusable."""
         if answer.status != "ok":
             self._record(base, answer, None, started)
             raise StageStopped(f"{task.name}: {answer.status}: {answer.error}", stage=stage)
@@ -201,5 +301,17 @@ class LLMClient:
             self.cost(answer.returned_model or self.model, answer.input_tokens, answer.output_tokens),
             status=answer.status, error=answer.error, structured_mode=answer.structured_mode,
             started_at=started, ended_at=utc_now())
+        used, cost = self.spent()  # loads the earlier calls before this one is written
         self.store.put(call)
+        if call.status != "budget_exceeded":
+            self._spent = (used + 1, cost + call.cost_usd)
         return call
+
+
+def _count_spent(calls: Any) -> tuple[int, float]:
+    """Number and USD cost of the calls that were sent (a budget refusal sent nothing)."""
+    used, cost = 0, 0.0
+    for c in calls:
+        if c.status != "budget_exceeded":
+            used, cost = used + 1, cost + c.cost_usd
+    return used, cost

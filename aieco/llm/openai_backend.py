@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import threading
 from typing import Any
 
 import openai
@@ -113,6 +114,8 @@ class OpenAIBackend:
     """Answers tasks through an OpenAI-compatible endpoint (Responses, else Chat Completions)."""
 
     name = "openai"
+    #: requests may be sent from several threads at once (the HTTP client is thread-safe)
+    concurrent = True
 
     def __init__(self, *, base_url: str | None = None, api_key: str | None = None,
                  timeout_s: float | None = None):
@@ -128,6 +131,7 @@ class OpenAIBackend:
                                     timeout=timeout_s or settings.timeout_s)
         #: the structured-output modes still worth trying, best first (see the module docstring)
         self.modes = list(MODES)
+        self._modes_lock = threading.Lock()
 
     @property
     def responses_missing(self) -> bool:
@@ -146,7 +150,9 @@ class OpenAIBackend:
             except openai.APIStatusError as exc:
                 if len(self.modes) == 1 or exc.status_code not in _UNSUPPORTED[mode]:
                     return _http_failure(exc).model_copy(update={"structured_mode": mode})
-                self.modes.pop(0)  # the endpoint lacks this mode: ask in the next one
+                with self._modes_lock:  # requests run in threads: drop each mode once
+                    if self.modes[0] == mode and len(self.modes) > 1:
+                        self.modes.pop(0)  # the endpoint lacks this mode: ask in the next one
             except openai.APIError as exc:
                 return _transport_failure(exc).model_copy(update={"structured_mode": mode})
 

@@ -24,6 +24,11 @@ table                       layout
 ``range_failures``          row 'trajectories', columns variables (trajectories failing the range check)
 ``estimation``              row 'value': nobs, max_modulus, draws, synthetic (1.0/0.0)
 ``data_label``              row 'value', column 'label': 'synthetic' or 'observed'
+``median_quarterly``        rows quarters, columns the six variables: the quarter-by-quarter
+                            median of the simulated levels (the median, or baseline, path)
+``horizon_summary``         rows variables, columns :data:`SUMMARY_COLUMNS`: cumulative change,
+                            peak, peak-to-trough, end level of the selected and the median path
+                            and the selected path's deviation from the median
 ==========================  ===========================================================
 
 Output points: the selected path (statistic ``selected``, with simulation_id and risk;
@@ -43,6 +48,7 @@ import pandas as pd
 from aieco.config import get_settings
 from aieco.errors import StageStopped
 from aieco.models import registry
+from aieco.models import transforms as tf
 from aieco.models.registry import ModelResult, PointRef
 from aieco.models.var import (
     ANNUAL_TRANSFORMATION,
@@ -187,6 +193,9 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
                        table="selected_path", row=y, column=v, statistic="selected", simulation_id=sid,
                        risk=request.risk, status=ValueStatus.simulated)
               for y in years for v in VARIABLES]
+    tables["horizon_summary"] = horizon_summary(quarterly[list(VARIABLES)], tables["median_quarterly"],
+                                                int(years[0]), int(years[-1]))
+    points += summary_points(sid, request.risk, f"{years[0]}-{years[-1]}")
     return ModelResult(status=RunStatus.completed, tables=tables, points=points + distribution,
                        diagnostics=diagnostics)
 
@@ -220,6 +229,9 @@ def common_tables(sim, annual: np.ndarray, failures: dict[str, int], fit, synthe
                           columns=list(VARIABLES))
     return {
         "fan_chart": fan,
+        # the median (baseline) path: quarter by quarter median of the simulated levels
+        "median_quarterly": pd.DataFrame(np.median(sim.levels, axis=0), index=list(sim.quarters),
+                                         columns=list(VARIABLES)),
         "unconditional": uncond,
         "unconditional_ids": pd.DataFrame({"simulation_id": ids},
                                           index=[f"unconditional_{i + 1}" for i in range(len(ids))]),
@@ -228,6 +240,86 @@ def common_tables(sim, annual: np.ndarray, failures: dict[str, int], fit, synthe
                                      "synthetic": float(synthetic)}], index=["value"]),
         "data_label": pd.DataFrame({"label": ["synthetic" if synthetic else "observed"]}, index=["value"]),
     }
+
+
+#: How each variable changes: ratios in % for levels, differences in pp for rates.
+SUMMARY_KIND = {"real_gdp": "level", "inflation": "level", "equity_prices": "level", "house_prices": "level",
+                "unemployment": "rate", "long_term_rate": "rate"}
+#: ``horizon_summary`` columns: (transformation, statistic, unit of a level variable, unit of a rate).
+SUMMARY_COLUMNS = {
+    "cumulative_change": ("cumulative_change", "selected", "%", "pp"),
+    "cumulative_change_median": ("cumulative_change", "median", "%", "pp"),
+    "deviation_from_median": ("deviation_from_median", "selected", "%", "pp"),
+    "peak": ("peak", "selected", "index", "%"),
+    "peak_median": ("peak", "median", "index", "%"),
+    "peak_deviation_from_median": ("peak_deviation_from_median", "selected", "%", "pp"),
+    "peak_to_trough": ("peak_to_trough", "selected", "%", "pp"),
+    "peak_to_trough_median": ("peak_to_trough", "median", "%", "pp"),
+    "end_level": ("end_level", "selected", "index", "%"),
+    "end_level_median": ("end_level", "median", "index", "%"),
+}
+
+
+def summary_unit(variable: str, column: str) -> str:
+    _, _, level_unit, rate_unit = SUMMARY_COLUMNS[column]
+    return rate_unit if SUMMARY_KIND[variable] == "rate" else level_unit
+
+
+def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame, first_year: int, last_year: int) -> pd.DataFrame:
+    """Horizon figures of the selected path and of the median (baseline) path.
+
+    Rows the six variables, columns :data:`SUMMARY_COLUMNS`. The window runs from the
+    quarter before the horizon (jump-off) to the horizon's last quarter; peaks, troughs and
+    end levels use the horizon quarters, changes start at the jump-off.
+    """
+    first, last = f"{first_year - 1}Q4", f"{last_year}Q4"
+    rows = {}
+    for v in VARIABLES:
+        kind = SUMMARY_KIND[v]
+        sel = selected.loc[first:last, v].to_numpy(dtype=float)
+        med = median.loc[first:last, v].to_numpy(dtype=float)
+        rows[v] = {
+            "cumulative_change": float(tf.cumulative_change(sel, kind)),
+            "cumulative_change_median": float(tf.cumulative_change(med, kind)),
+            "deviation_from_median": float(tf.deviation_from_median(tf.end_level(sel), tf.end_level(med), kind)),
+            "peak": float(tf.peak(sel[1:])),
+            "peak_median": float(tf.peak(med[1:])),
+            "peak_deviation_from_median": float(tf.deviation_from_median(tf.peak(sel[1:]), tf.peak(med[1:]), kind)),
+            "peak_to_trough": float(tf.peak_to_trough(sel, kind)),
+            "peak_to_trough_median": float(tf.peak_to_trough(med, kind)),
+            "end_level": float(tf.end_level(sel)),
+            "end_level_median": float(tf.end_level(med)),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")[list(SUMMARY_COLUMNS)]
+
+
+def summary_points(simulation_id: int, risk: str, horizon: str) -> list[PointRef]:
+    """Output points of ``horizon_summary`` (period: the horizon, e.g. '2025-2027')."""
+    return [PointRef(variable=v, unit=summary_unit(v, col), transformation=tr, period=horizon,
+                     table="horizon_summary", row=v, column=col, statistic=stat,
+                     simulation_id=simulation_id if stat == "selected" else None, risk=risk,
+                     status=ValueStatus.simulated)
+            for v in VARIABLES for col, (tr, stat, _, _) in SUMMARY_COLUMNS.items()]
+
+
+#: Horizon figures the scenario paragraph states, each against the median path: registered
+#: as claims beside the annual ones (variable, column of ``horizon_summary``).
+SCENARIO_FIGURES: tuple[tuple[str, str], ...] = (
+    ("real_gdp", "cumulative_change"), ("real_gdp", "cumulative_change_median"),
+    ("real_gdp", "deviation_from_median"), ("real_gdp", "peak_to_trough"),
+    ("unemployment", "peak"), ("unemployment", "peak_median"), ("unemployment", "peak_deviation_from_median"),
+    ("house_prices", "cumulative_change"), ("house_prices", "cumulative_change_median"),
+    ("house_prices", "deviation_from_median"), ("house_prices", "peak_to_trough"),
+    ("equity_prices", "cumulative_change"), ("equity_prices", "cumulative_change_median"),
+    ("equity_prices", "deviation_from_median"),
+    ("long_term_rate", "end_level"), ("long_term_rate", "end_level_median"),
+)
+
+
+def scenario_figure_fields(variable: str, column: str, horizon: str) -> dict[str, str]:
+    """ClaimSpec fields (unit, transformation, period, statistic) of one scenario figure over ``horizon``."""
+    tr, stat, _, _ = SUMMARY_COLUMNS[column]
+    return {"unit": summary_unit(variable, column), "transformation": tr, "period": horizon, "statistic": stat}
 
 
 def unconditional_severity_features(sim, annual: np.ndarray, first_year: int, last_year: int) -> np.ndarray:

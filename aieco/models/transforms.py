@@ -293,3 +293,70 @@ def disaggregate_end_of_year(previous_q4: float, year_end_levels: np.ndarray) ->
 def constant_within_year(annual_values: np.ndarray) -> np.ndarray:
     """Hold annual unemployment or interest-rate targets constant within the year; (n,) → (4n,)."""
     return np.repeat(np.asarray(annual_values, dtype=float), 4)
+
+
+# --------------------------------------------------------------------------- horizon summaries
+#
+# Figures a reader compares with the baseline: the change over the whole horizon, the
+# largest fall from a running peak, the peak itself, the end-of-horizon level and the
+# deviation from the median (baseline) path. ``kind`` says how a variable changes:
+# ``"level"`` (GDP, price indexes: changes are ratios, in %) or ``"rate"`` (unemployment,
+# interest rates: changes are differences, in percentage points).
+
+SUMMARY_KINDS = ("level", "rate")
+
+
+def _kind(kind: str) -> str:
+    if kind not in SUMMARY_KINDS:
+        raise InputError(f"unknown summary kind {kind!r}", fix=f"use one of {SUMMARY_KINDS}")
+    return kind
+
+
+def _path(values: np.ndarray, kind: str) -> np.ndarray:
+    arr = np.asarray(values, dtype=float)
+    if arr.shape[-1] < 1:
+        raise InputError("a horizon summary needs at least one quarter", fix="pass the horizon's quarters")
+    return require_positive(arr, "level path") if _kind(kind) == "level" else arr
+
+
+def cumulative_change(path: np.ndarray, kind: str) -> np.ndarray:
+    """Change from the first to the last value of ``path`` along the last axis.
+
+    The first value is the quarter before the horizon (the jump-off), the last the horizon's
+    final quarter: ``100 (x_T / x_0 - 1)`` in % for levels, ``x_T - x_0`` in pp for rates.
+    """
+    x = _path(path, kind)
+    return 100.0 * (x[..., -1] / x[..., 0] - 1.0) if kind == "level" else x[..., -1] - x[..., 0]
+
+
+def peak_to_trough(path: np.ndarray, kind: str) -> np.ndarray:
+    """The largest fall from a running peak along the last axis (≤ 0; 0 when never falling).
+
+    ``min_t 100 (x_t / max_{s≤t} x_s - 1)`` in % for levels, ``min_t (x_t - max_{s≤t} x_s)``
+    in pp for rates.
+    """
+    x = _path(path, kind)
+    running = np.maximum.accumulate(x, axis=-1)
+    fall = 100.0 * (x / running - 1.0) if kind == "level" else x - running
+    return fall.min(axis=-1)
+
+
+def peak(path: np.ndarray) -> np.ndarray:
+    """Highest value along the last axis (peak unemployment, peak long-term rate)."""
+    return np.asarray(path, dtype=float).max(axis=-1)
+
+
+def end_level(path: np.ndarray) -> np.ndarray:
+    """The value in the last period along the last axis (end-of-horizon level)."""
+    return np.asarray(path, dtype=float)[..., -1]
+
+
+def deviation_from_median(value: np.ndarray, median: np.ndarray, kind: str) -> np.ndarray:
+    """How far ``value`` lies from the median (baseline) ``median``, elementwise.
+
+    ``100 (value / median - 1)`` in % for levels, ``value - median`` in pp for rates.
+    """
+    v, m = np.asarray(value, dtype=float), np.asarray(median, dtype=float)
+    if _kind(kind) == "level":
+        v, m = require_positive(v, "value"), require_positive(m, "median")
+    return 100.0 * (v / m - 1.0) if kind == "level" else v - m

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from statsmodels.tsa.api import VAR
+from statsmodels.tsa.vector_ar.var_model import VAR  # statsmodels.tsa.api re-exports it, with much more
 from threadpoolctl import threadpool_limits
 
 from aieco.config import get_settings

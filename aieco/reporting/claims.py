@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from aieco.config import get_settings
 from aieco.errors import InputError
@@ -38,6 +39,34 @@ from aieco.store import Store
 UNROUNDED_TOLERANCE = 1e-10
 
 
+@dataclass(frozen=True)
+class UnitRule:
+    """How a unit's numbers are read: decimals of Round_ρ and the text after the number."""
+
+    decimals: int
+    text: str
+
+
+#: Registered rounding rules and unit texts: one decimal for % and pp (what a reader can
+#: use), none for basis points and counts. A unit not listed falls back to
+#: ``settings.report.rounding`` decimals and prints its own name.
+UNIT_RULES: dict[str, UnitRule] = {
+    "%": UnitRule(1, "%"), "percent": UnitRule(1, "%"), "per cent": UnitRule(1, "%"), "pct": UnitRule(1, "%"),
+    "pp": UnitRule(1, " pp"), "percentage points": UnitRule(1, " pp"), "percentage point": UnitRule(1, " pp"),
+    "bp": UnitRule(0, " bp"), "bps": UnitRule(0, " bp"), "basis points": UnitRule(0, " bp"),
+    "index": UnitRule(1, ""), "level": UnitRule(2, ""), "ratio": UnitRule(2, ""), "number": UnitRule(2, ""),
+    "count": UnitRule(0, ""), "banks": UnitRule(0, ""),
+}
+
+
+def unit_rule(unit: str) -> UnitRule:
+    """The registered rule of ``unit`` (case and spacing ignored), else the settings' fallback."""
+    rule = UNIT_RULES.get(unit.strip().lower())
+    if rule is not None:
+        return rule
+    return UnitRule(get_settings().report.rounding, f" {unit}" if unit.strip() else "")
+
+
 class ClaimSpec(BaseModel):
     """One numerical conclusion as registered before the run (Eq. outputtest)."""
 
@@ -51,13 +80,20 @@ class ClaimSpec(BaseModel):
     transformation: str = Field(description="Transformation or aggregation a_k, e.g. 'annual_log_change'.")
     period: str = Field(description="Period the value refers to: 2025, 2025-2027, 2025Q3, 2025H2.")
     model_id: str = Field(description="Model specification m_k.")
-    rounding: int = Field(default_factory=lambda: get_settings().report.rounding, ge=0, le=12,
-                          description="ρ_k: decimals of Round(z).")
+    rounding: int = Field(ge=0, le=12, description="ρ_k: decimals of Round(z); default: the unit's registered "
+                                                  "rule (UNIT_RULES).")
     tolerance: float = Field(default_factory=lambda: get_settings().report.tolerance, ge=0.0, description="ε_k.")
     statistic: str = Field("value", description="Which statistic of the run: value | selected | median …")
     entity: str | None = Field(None, description="Bank or other entity, if any.")
     required_diagnostics: list[str] = Field(default_factory=list)
     input_versions: dict[str, str] = Field(default_factory=dict, description="Input name → digest.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unit_rounding(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("rounding") is None and isinstance(data.get("unit"), str):
+            data = {**data, "rounding": unit_rule(data["unit"]).decimals}
+        return data
 
     @property
     def claim_id(self) -> str:

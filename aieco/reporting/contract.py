@@ -12,9 +12,16 @@ Token grammar (exact; anything else with a brace is malformed)::
 
 Rules (``Violation.rule``): ``digit``, ``number_word``, ``fraction_word``, ``percent``,
 ``basis_points``, ``currency``, ``hidden_character``, ``malformed_token``, ``year_in_num``,
-``relation_in_num``, ``unknown_claim``, ``repeated_token``, ``bad_date``, and, for
+``relation_in_num``, ``unknown_claim``, ``repeated_token``, ``bad_date``, ``multiplicative``
+("doubled", "tenfold", "cut in half"), ``vague_count`` ("a couple of points", "a full point"),
+``roman_numeral`` ("IV points"), ``date_as_amount`` ("fall by {{DATE:2020}} euros"),
+``sign_word`` ("minus {{NUM:…}}"), and, for
 structured sentences, ``claim_list_mismatch``, ``num_in_qualitative``, ``num_in_temporal``,
 ``missing_num``.
+Number words are refused in English and, for 0–20, tens, hundred, thousand and per cent, in
+German, French, Italian, Spanish, Dutch and Portuguese; numerals that are also ordinary words
+("due", "once", "one", "elf") only beside an amount or unit word, so "one of the channels",
+"due to", "a half-year", "the first quarter" and "second-round effects" stay prose.
 Names listed in ``settings.report.named_terms`` (CET1, G20 …) are not quantities.
 The text is checked character by character on Unicode categories (any decimal digit,
 full-width or not; any currency symbol) and on its NFKC form with format characters
@@ -48,23 +55,111 @@ _TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen
 _TENS = "twenty|thirty|forty|fourty|fifty|sixty|seventy|eighty|ninety"
 _SCALES = "hundreds?|thousands?|millions?|billions?|trillions?|dozens?|bn|mn|tn|trn"
 _FRACTIONS = "halves|thirds|quarters|fifths|sixths|sevenths|eighths|ninths|tenths|hundredths|thousandths"
+_ORDINAL_FRACTIONS = "third|quarter|fifth|sixth|seventh|eighth|ninth|tenth|twentieth|hundredth|thousandth"
+#: Numerals 0–20, hundred and thousand of German, French, Italian, Spanish, Dutch and Portuguese
+#: that are not also ordinary English (or other-language) words; refused wherever they stand.
+_EU_NUMERALS = (
+    # German (compounds such as "dreiundzwanzig" are caught by their tens or scale part)
+    "eins|zwei|drei|vier|f(?:ü|ue)nf|sechs|sieben|acht|neun|zehn|zw(?:ö|oe)lf|dreizehn|vierzehn|f(?:ü|ue)nfzehn|"
+    "sechzehn|siebzehn|achtzehn|neunzehn|\\w*(?:zwanzig|drei(?:ß|ss)ig|vierzig|f(?:ü|ue)nfzig|sechzig|siebzig|achtzig|"
+    "neunzig|hundert|tausend)\\w*|millionen|milliarden?|"
+    # French
+    "z(?:é|e)ro|deux|trois|quatre|cinq|huit|neuf|dix|douze|treize|quatorze|dix-sept|dix-huit|dix-neuf|vingts?|"
+    "trente|quarante|cinquante|soixante|milles?|milliards?|"
+    # Italian
+    "tre|quattro|cinque|sette|nove|dieci|undici|dodici|tredici|quattordici|quindici|sedici|diciassette|"
+    "diciotto|diciannove|venti|trenta|quaranta|cinquanta|cento|milioni|miliardi|"
+    # Spanish
+    "cero|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|doce|trece|catorce|diecis(?:é|e)is|diecisiete|"
+    "dieciocho|diecinueve|veinte|treinta|cuarenta|cincuenta|cien|cientos?|millones|"
+    # Dutch
+    "twee|vijf|zes|zeven|negen|tien|twaalf|dertien|veertien|vijftien|zestien|zeventien|achttien|"
+    "negentien|twintig|dertig|veertig|vijftig|honderd|duizend|miljoen|miljard|"
+    # Portuguese
+    "dois|duas|tr(?:ê|e)s|quatro|sete|oito|dez|treze|dezesseis|dezasseis|dezessete|dezassete|dezoito|"
+    "dezenove|dezanove|vinte|trinta|quarenta|cem|milh(?:ão|ao|ões|oes)|bilh(?:ão|ao|ões|oes)|"
+    # English words for zero and number compounds that are never prose
+    "nought|naught|nil|umpteen"
+)
+#: Numerals that are also ordinary words ("due to", "once", "seize", "elf", "null hypothesis",
+#: "uno", "mil"…): refused only beside an amount or unit word.
+_AMBIGUOUS_NUMERALS = (
+    "one|un|une|uno|una|um|uma|ein|eine|einen|einem|einer|een|null|nul|due|sei|otto|dos|once|seize|"
+    "elf|elva|sept|six|cent|mil|onze|quinze|seize|seis|nove"
+)
+#: Words that make a neighbouring word an amount: units, scales and per-cent forms of the
+#: main EU languages.
+_AMOUNT_WORDS = (
+    r"(?:percentage\s+|basis\s+|index\s+|full\s+|whole\s+)?points?|notch(?:es)?|pp|bps?|"
+    r"per\s*cent\w*|percent\w*|prozent\w*|pour\s*cent\w*|pourcentage\w*|per\s*cento|percentual\w*|"
+    r"por\s*ciento|porcentaje\w*|procent\w*|por\s*cento|punt[oi]s?|punkte?|pontos?|percentuali|"
+    r"euros?|eur|usd|dollars?|pounds?|yen|francs?|units?|times|fold|jobs|"
+    r"hundreds?|thousands?|millions?|billions?|trillions?|bn|mn|tn|"
+    r"hundert|tausend|millionen|milliarden?|milles?|milliards?|cento|mila|milioni|miliardi|cien|ciento|"
+    r"mil|millones|honderd|duizend|miljoen|miljard|cem|milh\w*|bilh\w*"
+)
+_COMPARATIVES = (r"lower|higher|less|more|smaller|larger|bigger|greater|above|below|down|up|weaker|stronger|"
+                 r"cheaper|dearer|fewer")
+#: Words that make what follows an approximate amount ("roughly a tenth", "some two points").
+_APPROX = (r"by|roughly|about|around|nearly|almost|approximately|some|fully|just|barely|close\s+to|"
+           r"up\s+to|as\s+much\s+as|more\s+than|less\s+than|at\s+least|at\s+most|minus|plus|times")
 WORD_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("percent", re.compile(r"\bper\s*cent(?:age)?\b|\bpercent(?:age)?s?\b(?!ile)|\bpct\b|\bp\.\s?p\.|\bpp\b")),
-    ("basis_points", re.compile(r"\bbasis[\s-]*points?\b|\bbps?\b|\bbpts?\b|\bb\.\s?p\.")),
+    ("percent", re.compile(
+        r"\bper\s*cent(?:age)?\b|\bpercent(?:age)?s?\b(?!ile)|\bpct\b|\bp\.\s?p\.|\bpp\b"
+        r"|\bprozent\w*|\bpour\s*cent\b|\bpourcentage\w*|\bper\s*cento\b|\bpercento\b|\bpercentual\w*"
+        r"|\bpor\s*cien?to\b|\bporcentaje\w*|\bprocent\w*|\bpor\s*cento\b|\bpercentuali\b")),
+    ("basis_points", re.compile(r"\bbasis[\s-]*points?\b|\bbps?\b|\bbpts?\b|\bb\.\s?p\.|\bbasispunkte?\b")),
     ("fraction_word", re.compile(
-        rf"\b(?:a|one|two|three|four|five)[\s-]+(?:half|third|quarter|fifth|tenth)s?\s+of\b"
-        rf"|\b(?:two|three|four)[\s-]+(?:{_FRACTIONS})\b"
-        rf"|(?<!first )(?<!second )(?<!latter )(?<!former )\bhalf\s+of\b|\bby\s+half\b"
-        rf"|\bby\s+(?:a|one)[\s-]+(?:third|quarter|fifth|tenth)\b"
-        rf"|\bhalv(?:e|ed|es|ing)\b|\b(?:doubl|tripl|quadrupl)(?:e|ed|es|ing)\b|\btwofold\b|\bthreefold\b")),
+        rf"\b(?:a|one|two|three|four|five)[\s-]+(?:half|{_ORDINAL_FRACTIONS})s?\s+of\b"
+        rf"|\b(?:two|three|four|five|six|seven|eight|nine)[\s-]+(?:{_FRACTIONS})\b"
+        rf"|(?<!first )(?<!second )(?<!latter )(?<!former )(?<!last )(?<!next )\bhalf\s+of\b"
+        rf"|\b(?:by|in|into)\s+half\b|(?<!first )(?<!second )(?<!latter )(?<!former )(?<!last )(?<!next )"
+        rf"\bhalf\s+(?:as|the|a|an)\b|\band\s+a\s+half\b"
+        rf"|\bhalf[\s-]+(?:(?:a|one)\s+)?(?:{_AMOUNT_WORDS})\b"
+        rf"|\b(?:{_APPROX})\s+(?:a\s+|one\s+)?half\b(?![\s-]+(?:year|yearly|years|of\s+the\s+(?:year|horizon|decade)))"
+        rf"|(?<!within )(?<!in )(?<!for )(?<!per )(?<!after )(?<!over )(?<!than )(?<!each )"
+        rf"\b(?:a|one)[\s-]+(?:{_ORDINAL_FRACTIONS})s?\b(?=\s+(?:{_COMPARATIVES})\b|\s*(?:[.,;:!?)]|$))"
+        rf"|\b(?:{_APPROX})\s+(?:a|one)[\s-]+(?:{_ORDINAL_FRACTIONS})s?\b"
+        rf"(?!\s+(?:later|earlier|ahead|after|before|of\s+the\s+year)\b)")),
+    ("multiplicative", re.compile(
+        r"\bhalv(?:e|ed|es|ing)\b|\b(?:doubl|tripl|trebl|quadrupl|quintupl|sextupl|septupl|octupl|decupl)"
+        r"(?:e|ed|es|ing|y)\b|\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+        r"\w*teen|twenty|thirty|forty|fifty|\w*ty|hundred|thousand|million|several|many|multi)[\s-]?fold(?:s)?)\b"
+        r"|\btwice\b|\bthrice\b"
+        r"|\bcut\s+in\s+(?:two|three|half)\b|\b(?:single|double|triple)[\s-]+digits?\b"
+        r"|\b(?:verdoppel|verdreifach|halbier)\w*|\bdoppelt\w*|\bdoubl(?:é|e)\w*|\b(?:raddoppi|dimezz|duplic|"
+        r"triplic|verdubbel|halver)\w*")),
+    ("vague_count", re.compile(
+        rf"\b(?:a\s+couple\s+of|couple\s+of|a\s+few|few|several|many|a\s+full|full|a\s+whole|whole|a\s+single|"
+        rf"single|a\s+handful\s+of|handful\s+of|a\s+dozen|dozens\s+of|a\s+score\s+of|scores\s+of|"
+        rf"some|a\s+good|no\s+more\s+than\s+a)\s+(?:percentage\s+|basis\s+|index\s+)?(?:points?|notch(?:es)?|pp|bps?)\b"
+        rf"|\b(?:{_APPROX}|of)\s+(?:a|one)\s+(?:percentage\s+|basis\s+|index\s+)?(?:point|notch)\b"
+        rf"(?!\s+(?:in\s+time|of\s+view|at\s+which|where|when)\b)")),
     ("number_word", re.compile(
         rf"\b(?:{_TENS})(?:[\s-]?(?:{_UNITS}))?|\b(?:{_TEENS}|{_SCALES})\b"
         rf"|\b(?:two|three|four|five|six|seven|eight|nine|zero)\b"
-        rf"|\bone(?=[\s-]+(?:{_SCALES}|percent|per\s*cent|basis|point|half|third|quarter|fifth|tenth)\b)")),
+        rf"|\b(?:{_EU_NUMERALS})\b"
+        rf"|\b(?:{_AMBIGUOUS_NUMERALS})(?=[\s-]+(?:{_AMOUNT_WORDS}|half|{_ORDINAL_FRACTIONS})\b)"
+        rf"|(?<=\bpoint )(?:one|oh|o)\b|(?<=\bminus )(?:one|a|an|un|une|uno|una|ein|eine|een|um|uma)\b"
+        rf"|(?<=\bplus )(?:one|un|une|uno|una|ein|eine|een|um|uma)\b|\bone\s+(?:point|and\s+a)\b")),
     ("currency", re.compile(
         r"\b(?:eur|usd|gbp|jpy|chf|cny|sek|dkk|nok|pln)\b(?=\s*(?:[0-9]|bn\b|mn\b|billion|million|thousand|trillion|"
         rf"{_TENS}|{_TEENS}|{_UNITS}))")),
 )
+#: A roman numeral standing as an amount ("IV points", "by XII"); case-sensitive on the text.
+_ROMAN = r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+ROMAN_RE = re.compile(
+    rf"(?<![\w-])(?P<a>{_ROMAN})(?![\w-])(?=\s+(?i:{_AMOUNT_WORDS}|{_COMPARATIVES})\b)"
+    rf"|\b(?i:by|minus|plus|roughly|about|around|nearly|almost|approximately)\s+(?P<b>{_ROMAN})(?![\w-])")
+#: A DATE token read as an amount: followed by a unit or amount word, or preceded by one.
+DATE_AMOUNT_AFTER_RE = re.compile(rf"\s*(?:[%\u2030\uff05]|(?i:{_AMOUNT_WORDS})\b)")
+#: "minus {{NUM:…}}": the rendered value carries its own sign.
+SIGN_BEFORE_RE = re.compile(r"(?i:\b(?:minus|plus|moins|meno|menos|min)\s*|[-\u2212+\u00b1]\s*)\Z")
+DATE_AMOUNT_BEFORE_RE = re.compile(
+    r"(?i:\b(?:minus|plus|eur|usd|euros?|dollars?|times|roughly|about|around|nearly|almost|approximately|some|"
+    r"(?:fall|falls|fell|rise|rises|rose|drop|drops|dropped|increase|increases|increased|decrease|decreases|"
+    r"decreased|decline|declines|declined|grow|grows|grew|cut|cuts|shrink|shrinks|shrank|climb|climbs|climbed|"
+    r"contract|contracts|contracted|expand|expands|expanded|gain|gains|gained|lose|loses|lost)\s+by)|[$€£¥])\s*\Z")
 PERCENT_SIGNS = "%\u2030\u2031\u066a\ufe6a\uff05"
 SEPARATORS = " .,'\u00a0\u2009\u202f\u200b\u200c\u200d\u2060\ufeff\u066b\u066c"
 
@@ -148,7 +243,12 @@ def _check_text(text: str, index: int | None, known: Collection[str] | None, see
             why = date_token_problem(value)
             if why:
                 add("bad_date", m.start(), m.end(), why)
+            elif DATE_AMOUNT_AFTER_RE.match(text, m.end()) or DATE_AMOUNT_BEFORE_RE.search(text[:m.start()]):
+                add("date_as_amount", m.start(), m.end(),
+                    "a DATE token beside an amount or unit word is a number written as a date")
             continue
+        if SIGN_BEFORE_RE.search(text[:m.start()]):
+            add("sign_word", m.start(), m.end(), "the rendered value carries its own sign")
         rule, why = claim_token_problem(value, known)
         if rule:
             add(rule, m.start(), m.end(), why)
@@ -198,7 +298,12 @@ def _check_characters(text: str, rest: str, add) -> None:
     norm, where = normalise(rest)
     for rule, pattern in WORD_RULES:
         for m in pattern.finditer(norm):
-            add(rule, where[m.start()], where[m.end() - 1] + 1, "quantities in words are analytical numbers too")
+            if m.end() > m.start():
+                add(rule, where[m.start()], where[m.end() - 1] + 1, "quantities in words are analytical numbers too")
+    for m in ROMAN_RE.finditer(rest):
+        group = "a" if m.group("a") else "b"
+        if m.group(group):
+            add("roman_numeral", m.start(group), m.end(group), "a roman numeral used as an amount")
 
 
 def _is_numeric(c: str) -> bool:

@@ -18,7 +18,7 @@ import io
 import json
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,7 @@ from aieco.records import (
     canonical_json,
     sha256_hex,
 )
-from aieco.reporting.render import RenderedReport, Segment, rebuild_report, short_reference
+from aieco.reporting.render import RenderedReport, Segment, rebuild_report, short_reference, stored_draft
 from aieco.store import Store
 
 FORMATS = ("html", "md", "tex", "pdf", "json")
@@ -57,12 +57,34 @@ class RunSection:
 
 
 @dataclass(frozen=True)
+class FanPanel:
+    """One variable of the fan chart: the selected path, the median and the 5–95 % band by year."""
+
+    variable: str
+    unit: str
+    years: list[str]
+    selected: list[float]
+    median: list[float]
+    p05: list[float]
+    p95: list[float]
+
+
+@dataclass(frozen=True)
+class FanChart:
+    run_id: str
+    panels: list[FanPanel]
+    data_label: str  # "synthetic" or "observed", from the run's data_label table
+
+
+@dataclass(frozen=True)
 class ReportView:
     """Everything an export shows, gathered once from the store."""
 
     rendered: RenderedReport
     runs: list[RunSection]
     citations: list[tuple[Relation, str]]  # footnotes in order of first citation
+    paragraphs: list[list[list[Segment]]] = field(default_factory=list)  # paragraphs of sentences' segments
+    charts: list[FanChart] = field(default_factory=list)
 
     @property
     def report(self) -> Report:
@@ -82,7 +104,127 @@ def report_view(store: Store, report_id: str) -> ReportView:
         runs.append(RunSection(run, store.get(ModelSpecification, run.spec_id), points, restrictions,
                                [_cited(store, r) for r in rel_ids if store.get(Relation, r)]))
     order = dict.fromkeys(r for s in rendered.sentences for r in s.cited_relation_ids)
-    return ReportView(rendered, runs, [_cited(store, r) for r in order])
+    charts = [c for c in (fan_chart(store, s.run) for s in runs) if c is not None]
+    return ReportView(rendered, runs, [_cited(store, r) for r in order], paragraphs(rendered), charts)
+
+
+def paragraphs(rendered: RenderedReport) -> list[list[list[Segment]]]:
+    """Sentences grouped into paragraphs: a new paragraph where the draft's paragraph label
+    changes, or (for drafts without labels) where the sentence kind changes."""
+    draft, _, _ = stored_draft(rendered.report)
+    out: list[list[list[Segment]]] = []
+    last = None
+    for s, segs in zip(draft.sentences, rendered.segments, strict=True):
+        if not segs:
+            continue
+        key = s.paragraph or s.kind.value
+        if key != last:
+            out.append([])
+            last = key
+        out[-1].append(segs)
+    return out
+
+
+#: The variables the fan chart shows (those the scenario paragraph states).
+CHART_VARIABLES = ("real_gdp", "unemployment", "house_prices", "equity_prices")
+
+
+def fan_chart(store: Store, run: ModelRun) -> FanChart | None:
+    """The selected annual path against the median and the 5–95 % band, from the run's
+    ``selected_path`` and ``fan_chart`` tables (None for a run without them)."""
+    if not run.output_digest:
+        return None
+    tables = store.get_tables(run.output_digest)
+    sel, fan = tables.get("selected_path"), tables.get("fan_chart")
+    if sel is None or fan is None:
+        return None
+    label = tables.get("data_label")
+    data_label = str(label.loc["value", "label"]) if label is not None and "value" in label.index else "unknown"
+    years = [str(y) for y in sel.index]
+    panels = []
+    for v in CHART_VARIABLES:
+        if v not in sel.columns or not all(f"{v}:{y}" in fan.index for y in years):
+            continue
+        rows = fan.loc[[f"{v}:{y}" for y in years]]
+        panels.append(FanPanel(v, "%", years, [float(x) for x in sel[v]], [float(x) for x in rows["p50"]],
+                               [float(x) for x in rows["p05"]], [float(x) for x in rows["p95"]]))
+    return FanChart(run.run_id, panels, data_label) if panels else None
+
+
+def chart_caption(chart: FanChart) -> str:
+    note = {"synthetic": "synthetic inputs — illustrates the method, not a forecast",
+            "observed": "published data"}.get(chart.data_label, "inputs of unrecorded provenance")
+    return (f"Selected path (solid) against the median (dashed) and the 5–95 % band, annual, run {chart.run_id}; "
+            f"{note}.")
+
+
+def _scale(lo: float, hi: float, a: float, b: float) -> Callable[[float], float]:
+    span = (hi - lo) or 1.0
+    return lambda x: a + (x - lo) / span * (b - a)
+
+
+def fan_chart_svg(chart: FanChart, width: int = 640, panel_h: int = 150) -> str:
+    """A self-contained SVG: one panel per variable, band, median and selected path."""
+    e = html.escape
+    cols = 2
+    pw, rows = width // cols, (len(chart.panels) + cols - 1) // cols
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{rows * panel_h + 10}" '
+           f'role="img" aria-label="{e(chart_caption(chart))}" font-family="sans-serif" font-size="10">']
+    for i, p in enumerate(chart.panels):
+        x0, y0 = (i % cols) * pw, (i // cols) * panel_h
+        lo, hi = min(p.p05 + p.selected + p.median), max(p.p95 + p.selected + p.median)
+        fx = _scale(0, max(len(p.years) - 1, 1), x0 + 45, x0 + pw - 15)
+        fy = _scale(lo, hi, y0 + panel_h - 25, y0 + 20)
+        band = [(fx(t), fy(v)) for t, v in enumerate(p.p95)] + [(fx(t), fy(v)) for t, v in reversed(
+            list(enumerate(p.p05)))]
+        out.append(f'<text x="{x0 + 45}" y="{y0 + 12}" font-weight="bold">{e(p.variable.replace("_", " "))} '
+                   f'({e(p.unit)})</text>')
+        if lo < 0 < hi:
+            out.append(f'<line x1="{fx(0):.1f}" x2="{fx(len(p.years) - 1):.1f}" y1="{fy(0):.1f}" '
+                       f'y2="{fy(0):.1f}" stroke="#999" stroke-width="0.5"/>')
+        out.append('<polygon class="band" fill="#9ecae1" fill-opacity="0.6" points="'
+                   + " ".join(f"{x:.1f},{y:.1f}" for x, y in band) + '"/>')
+        out.append('<polyline class="median" fill="none" stroke="#333" stroke-dasharray="4 3" points="'
+                   + " ".join(f"{fx(t):.1f},{fy(v):.1f}" for t, v in enumerate(p.median)) + '"/>')
+        out.append('<polyline class="selected" fill="none" stroke="#c00" stroke-width="2" points="'
+                   + " ".join(f"{fx(t):.1f},{fy(v):.1f}" for t, v in enumerate(p.selected)) + '"/>')
+        for t, y in enumerate(p.years):
+            out.append(f'<text x="{fx(t):.1f}" y="{y0 + panel_h - 10}" text-anchor="middle">{e(y)}</text>')
+        for v in (lo, hi):
+            out.append(f'<text x="{x0 + 40}" y="{fy(v) + 3:.1f}" text-anchor="end">{v:.1f}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def fan_chart_drawing(chart: FanChart, width: float = 460, panel_h: float = 120) -> Any:
+    """The same chart as a reportlab Drawing (for the PDF)."""
+    from reportlab.graphics.shapes import Drawing, Line, Polygon, PolyLine, String
+    from reportlab.lib import colors
+
+    cols = 2
+    pw, rows = width / cols, (len(chart.panels) + cols - 1) // cols
+    height = rows * panel_h + 6
+    d = Drawing(width, height)
+    for i, p in enumerate(chart.panels):
+        x0, top = (i % cols) * pw, height - (i // cols) * panel_h
+        lo, hi = min(p.p05 + p.selected + p.median), max(p.p95 + p.selected + p.median)
+        fx = _scale(0, max(len(p.years) - 1, 1), x0 + 35, x0 + pw - 10)
+        fy = _scale(lo, hi, top - panel_h + 20, top - 18)
+        band = [c for t, v in enumerate(p.p95) for c in (fx(t), fy(v))]
+        band += [c for t, v in reversed(list(enumerate(p.p05))) for c in (fx(t), fy(v))]
+        d.add(String(x0 + 35, top - 10, f"{p.variable.replace('_', ' ')} ({p.unit})", fontSize=7))
+        if lo < 0 < hi:
+            d.add(Line(fx(0), fy(0), fx(len(p.years) - 1), fy(0), strokeColor=colors.grey, strokeWidth=0.4))
+        d.add(Polygon(band, fillColor=colors.Color(0.62, 0.79, 0.88), strokeColor=None))
+        d.add(PolyLine([c for t, v in enumerate(p.median) for c in (fx(t), fy(v))], strokeColor=colors.black,
+                       strokeDashArray=[3, 2], strokeWidth=0.8))
+        d.add(PolyLine([c for t, v in enumerate(p.selected) for c in (fx(t), fy(v))], strokeColor=colors.red,
+                       strokeWidth=1.5))
+        for t, y in enumerate(p.years):
+            d.add(String(fx(t), top - panel_h + 8, y, fontSize=6, textAnchor="middle"))
+        for v in (lo, hi):
+            d.add(String(x0 + 32, fy(v) - 2, f"{v:.1f}", fontSize=6, textAnchor="end"))
+    return d
 
 
 def _cited(store: Store, relation_id: str) -> tuple[Relation, str]:
@@ -149,6 +291,16 @@ def _sentence_pieces(view: ReportView, segments: list[Segment], link: Callable[[
     return "".join(out)
 
 
+def _paragraph_texts(view: ReportView, link: Callable[[str, str, str], str],
+                     cite: Callable[[Segment, list[int]], str], esc: Callable[[str], str]) -> list[str]:
+    return [" ".join(_sentence_pieces(view, segs, link, cite, esc) for segs in para) for para in view.paragraphs]
+
+
+def _restriction_text(x: Restriction) -> str:
+    return (f"{x.variable} {'increase' if x.direction > 0 else 'decrease'} ({x.aggregation}, {x.horizon}, "
+            f"priority {x.priority})")
+
+
 # --------------------------------------------------------------------------- HTML
 
 _CSS = """body{font-family:Georgia,serif;max-width:48em;margin:2em auto;line-height:1.5;color:#222}
@@ -170,10 +322,13 @@ def to_html(view: ReportView) -> bytes:
         sups = "".join(f'<sup><a href="#note-{n}">[{n}]</a></sup>' for n in nos)
         return e(seg.text) + sups
 
-    body = " ".join(_sentence_pieces(view, segs, link, cite, e) for segs in view.rendered.segments if segs)
+    body = "".join(f"<p>{p}</p>" for p in _paragraph_texts(view, link, cite, e))
+    figures = "".join(f'<figure class="fan" id="fan-{e(c.run_id)}">{fan_chart_svg(c)}'
+                      f"<figcaption>{e(chart_caption(c))}</figcaption></figure>" for c in view.charts)
     parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(r.title)}</title>",
              f"<style>{_CSS}</style></head><body>",
-             f'<div class="framed" id="report-{e(r.report_id)}"><p><em>{e(r.title)}</em></p><p>{body}</p></div>',
+             f'<div class="framed" id="report-{e(r.report_id)}"><p><em>{e(r.title)}</em></p>{body}</div>',
+             figures,
              f"<p><small>Report {e(r.report_id)} · analysis {e(r.analysis_id)} · risk {e(r.risk)} · "
              f"status {e(r.status)}</small></p>", "<h2>Sources</h2><ol>"]
     for n, (rel, ref) in enumerate(view.citations, start=1):
@@ -217,8 +372,8 @@ def to_markdown(view: ReportView) -> bytes:
     def cite(seg: Segment, nos: list[int]) -> str:
         return _md_escape(seg.text) + "".join(f"[^{n}]" for n in nos)
 
-    body = " ".join(_sentence_pieces(view, segs, link, cite, _md_escape) for segs in view.rendered.segments if segs)
-    lines = [f"> *{_md_escape(r.title)}*", ">", f"> {body}", "",
+    body = "\n>\n".join(f"> {p}" for p in _paragraph_texts(view, link, cite, _md_escape))
+    lines = [f"> *{_md_escape(r.title)}*", ">", body, "",
              f"Report `{r.report_id}` · analysis `{r.analysis_id}` · risk `{r.risk}`", ""]
     for n, (rel, ref) in enumerate(view.citations, start=1):
         lines.append(f"[^{n}]: {_md_escape(ref)}: “{_md_escape(rel.quote)}” (relation `{rel.relation_id}`)")
@@ -265,7 +420,7 @@ def to_latex(view: ReportView) -> bytes:
                         for rel, ref in (view.citations[n - 1] for n in nos))
         return tex_escape(seg.text).replace(", p. ", r", p.~") + notes
 
-    body = " ".join(_sentence_pieces(view, segs, link, cite, tex_escape) for segs in view.rendered.segments if segs)
+    body = "\n\n".join(_paragraph_texts(view, link, cite, tex_escape))
     lines = [r"\documentclass{article}", r"\usepackage[utf8]{inputenc}", r"\usepackage[T1]{fontenc}",
              r"\usepackage{framed}", r"\usepackage{hyperref}", r"\begin{document}", "",
              r"\begin{framed}", rf"\noindent\emph{{{tex_escape(r.title)}}}", "", body, r"\end{framed}", "",
@@ -298,6 +453,7 @@ def to_pdf(view: ReportView) -> bytes:
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
     styles = getSampleStyleSheet()
+    small = styles["BodyText"].clone("small", fontSize=7.5, leading=9)
     e = html.escape
     r = view.report
 
@@ -307,13 +463,14 @@ def to_pdf(view: ReportView) -> bytes:
     def cite(seg: Segment, nos: list[int]) -> str:
         return e(seg.text) + "".join(f"<super>[{n}]</super>" for n in nos)
 
-    body = " ".join(_sentence_pieces(view, segs, link, cite, e) for segs in view.rendered.segments if segs)
-    frame = Table([[Paragraph(f"<i>{e(r.title)}</i>", styles["BodyText"])], [Paragraph(body, styles["BodyText"])]],
-                  colWidths=[460])
+    body = [[Paragraph(p, styles["BodyText"])] for p in _paragraph_texts(view, link, cite, e)]
+    frame = Table([[Paragraph(f"<i>{e(r.title)}</i>", styles["BodyText"])], *body], colWidths=[460])
     frame.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 0.8, colors.black), ("LEFTPADDING", (0, 0), (-1, -1), 10),
                                ("RIGHTPADDING", (0, 0), (-1, -1), 10)]))
-    small = styles["BodyText"].clone("small", fontSize=7.5, leading=9)
-    story: list[Any] = [frame, Spacer(1, 12), Paragraph("Sources", styles["Heading2"])]
+    story: list[Any] = [frame, Spacer(1, 12)]
+    for chart in view.charts:
+        story += [fan_chart_drawing(chart), Paragraph(e(chart_caption(chart)), small), Spacer(1, 8)]
+    story.append(Paragraph("Sources", styles["Heading2"]))
     story += [Paragraph(f"[{n}] {e(ref)}: “{e(rel.quote)}”", styles["BodyText"])
               for n, (rel, ref) in enumerate(view.citations, start=1)]
     story.append(Paragraph("Model runs", styles["Heading2"]))
@@ -323,6 +480,11 @@ def to_pdf(view: ReportView) -> bytes:
         story += [Paragraph(f'<a name="{_anchor(p.point_id)}"/>{e(cid)}: {e(p.variable)} {e(p.period)} '
                             f"[{e(p.unit)}, {e(p.transformation)}] {e(p.table_name)}/{e(p.row)}/{e(p.column)} "
                             f"= {p.value!r}", small) for p, cid in s.points]
+        story.append(Paragraph("Restrictions", styles["Heading4"]))
+        story += [Paragraph(e(_restriction_text(x)), small) for x in s.restrictions]
+        story.append(Paragraph("Supporting relations", styles["Heading4"]))
+        story += [Paragraph(f"{e(rel.src_var)} {e(rel.sign.value)}→ {e(rel.dst_var)} {e(ref)}: “{e(rel.quote)}”",
+                            small) for rel, ref in s.relations]
     buf = io.BytesIO()
     SimpleDocTemplate(buf, pagesize=A4, title=r.title, author="aieco", invariant=1).build(story)
     return buf.getvalue()

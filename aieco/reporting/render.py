@@ -15,41 +15,38 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from aieco.errors import IntegrityError, StageStopped
 from aieco.records import (
     Claim,
+    Derivation,
     ModelOutputPoint,
     ModelRun,
+    Path,
     Relation,
     Report,
     ReportSentence,
     RunStatus,
-    SentenceKind,
     Source,
     SourceLocation,
     canonical_json,
 )
-from aieco.reporting.claims import UNROUNDED_TOLERANCE, latest_results, passed_claims, registered_tests
+from aieco.reporting.claims import UNROUNDED_TOLERANCE, latest_results, passed_claims, registered_tests, unit_rule
 from aieco.reporting.contract import TOKEN_RE, Violation, check_numeric_contract
+from aieco.reporting.rules import (
+    ClaimFacts,
+    RelationFacts,
+    direction_violations,
+    relation_direction_violations,
+    uncited,
+    variable_violations,
+)
 from aieco.reporting.schema import ReportDraft, SentenceDraft
 from aieco.store import Store
-
-UP_WORDS = (r"ris(?:e|es|ing|en)|rose|increas(?:e|es|ed|ing)|climb(?:s|ed|ing)?|grows|grew|growing|higher|upward|"
-            r"upwards|expand(?:s|ed|ing)?|expansion|accelerat\w*|strengthen\w*|gain(?:s|ed)?|surg(?:e|es|ed|ing)|"
-            r"jump(?:s|ed)?|boost\w*|lift(?:s|ed|ing)?|push(?:es|ed)? up|recover\w*|rebound\w*|widen\w*")
-DOWN_WORDS = (r"declin(?:e|es|ed|ing)|fall(?:s|ing)?|fell|fallen|drop(?:s|ped|ping)?|decreas(?:e|es|ed|ing)|lower|"
-              r"downward|downwards|contract(?:s|ed|ing|ion)|shrink\w*|shrank|weaken\w*|correction|slump\w*|"
-              r"slow(?:s|ed|ing)?|slowdown|deteriorat\w*|tumbl\w*|plung\w*|erod\w*|erosion|downturn|"
-              r"recession|weigh(?:s|ed|ing)? on")
-DIRECTION_RE = re.compile(rf"\b(?:(?P<up>{UP_WORDS})|(?P<down>{DOWN_WORDS}))\b")
-#: "rise to X" states a target level, not the sign of a change.
-TARGET_RE = re.compile(r"\s+(?:[a-z]+\s+){0,2}?to\s+\{\{NUM:")
-LEVEL_TRANSFORMATIONS = {"level", "rate", "ratio", "index", "share", "levels"}
 
 
 @dataclass(frozen=True)
@@ -160,20 +157,11 @@ def resolve_claim(store: Store, claim_id: str, analysis_id: str | None = None) -
 
 
 def format_value(value: float, unit: str, rounding: int) -> str:
-    """Round_ρ(value) with its unit: ``format_value(-1.1424, "percent", 3) == "-1.142%"``."""
+    """Round_ρ(value) with its registered unit text: ``format_value(-1.1424, "percent", 1) == "-1.1%"``."""
     text = f"{round(value, rounding):.{rounding}f}"
     if float(text) == 0.0:
         text = text.lstrip("-")
-    u = unit.strip().lower()
-    if u in ("percent", "%", "pct", "per cent"):
-        return f"{text}%"
-    if u in ("pp", "percentage points", "percentage point"):
-        return f"{text} pp"
-    if u in ("bp", "bps", "basis points"):
-        return f"{text} bp"
-    if u in ("", "index", "level", "ratio", "number"):
-        return text
-    return f"{text} {unit}"
+    return text + unit_rule(unit).text
 
 
 def render_date(value: str, cutoff: date | None, horizon: str) -> str:
@@ -247,13 +235,9 @@ def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple
     """Directional and qualitative sentences must cite accepted relations with a location."""
     found, cites = [], {}
     for index, s in enumerate(sentences):
-        direction = DIRECTION_RE.search(_masked(s.template).lower())
-        needs = s.kind is SentenceKind.qualitative or direction is not None
-        if needs and not s.cited_relation_ids:
-            at = direction.start() if direction else 0
-            found.append(Violation(rule="uncited_direction" if direction else "uncited_qualitative", sentence=index,
-                                   offset=at, text=direction.group(0) if direction else s.template,
-                                   message="a directional or qualitative sentence must cite an accepted relation"))
+        missing = uncited(s, index)
+        if missing is not None:
+            found.append(missing)
         for rid in s.cited_relation_ids:
             rel = store.get(Relation, rid)
             loc = store.get(SourceLocation, rel.location_id) if rel else None
@@ -264,63 +248,13 @@ def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple
             elif rel.review_decision != "accepted":
                 found.append(Violation(rule="rejected_relation", sentence=index, offset=0, text=rid,
                                        message=f"relation was rejected: {rel.rejection_reason or 'no reason'}"))
-            elif rel.quote not in loc.text and rel.quote != str(loc.value):
+            elif " ".join(rel.quote.split()) not in " ".join(loc.text.split()) and rel.quote != str(loc.value):
+                # a quote may span a line break of the parsed page: compared with whitespace collapsed
                 found.append(Violation(rule="quote_not_found", sentence=index, offset=0, text=rid,
                                        message="the relation's quote is not in its location"))
             else:
                 cites[rid] = Citation(rel, loc, src, short_reference(src, loc))
     return found, cites
-
-
-def _masked(template: str) -> str:
-    return TOKEN_RE.sub(lambda m: m.group(0) if m.group(1) == "NUM" else " " * len(m.group(0)), template)
-
-
-# --------------------------------------------------------------------------- direction
-
-
-def direction_violations(sentences: Sequence[SentenceDraft], values: Mapping[str, tuple[float, Claim]],
-                         labels: Mapping[str, Sequence[str]] | None = None) -> list[Violation]:
-    """Direction words that contradict the sign of the change they describe.
-
-    A direction word attaches to the nearest variable mentioned in its sentence (labels),
-    else to the nearest NUM token. The value checked is that variable's claim in the same
-    sentence, else in the previous one ("this decline in house prices"), else in the next
-    one (framing before the number). Levels ("rise to X", level transformations)
-    carry no sign and are not checked.
-    """
-    names = dict(labels or {})
-    for _, claim in values.values():
-        names.setdefault(claim.variable, [claim.variable.replace("_", " ")])
-    claims_in = [[(m.start(), m.group(2)) for m in TOKEN_RE.finditer(s.template) if m.group(1) == "NUM"
-                  and m.group(2) in values] for s in sentences]
-    found = []
-    for index, s in enumerate(sentences):
-        text = _masked(s.template).lower()
-        mentions = [(m.start(), var) for var, words in names.items() for w in words
-                    for m in re.finditer(rf"\b{re.escape(w.lower())}\b", text)]
-        for d in DIRECTION_RE.finditer(text):
-            if TARGET_RE.match(s.template, d.end()):
-                continue
-            anchors = mentions or [(pos, values[cid][1].variable) for pos, cid in claims_in[index]]
-            if not anchors:
-                continue
-            variable = min(anchors, key=lambda a: abs(a[0] - d.start()))[1]
-            for neighbour in (index, index - 1, index + 1):
-                if not 0 <= neighbour < len(sentences):
-                    continue
-                hits = [cid for _, cid in claims_in[neighbour] if values[cid][1].variable == variable]
-                if hits:
-                    value, claim = values[hits[0]]
-                    sign = (value > 0) - (value < 0)
-                    want = 1 if d.group("up") else -1
-                    if claim.transformation.lower() not in LEVEL_TRANSFORMATIONS and sign and sign != want:
-                        found.append(Violation(
-                            rule="direction_inconsistent", sentence=index, offset=d.start(), text=d.group(0),
-                            message=f"{claim.variable} {'rises' if sign > 0 else 'falls'} in claim {hits[0]} "
-                                    f"(sentence {neighbour}) but the text says {d.group(0)!r}"))
-                    break
-    return found
 
 
 # --------------------------------------------------------------------------- rendering
@@ -355,16 +289,93 @@ def render_segments(draft: SentenceDraft, resolved: Mapping[str, ResolvedClaim],
     return out
 
 
-def check_report_draft(store: Store, analysis_id: str, draft: ReportDraft, *, phase: str = "generation"
-                       ) -> list[Violation]:
-    """Contract and attribution of a draft; at generation the registered claims are known,
-    after execution only the passed ones (the same contract function both times)."""
-    if phase == "generation":
-        known = {t.claim_id for t in registered_tests(store, analysis_id)}
-    else:
-        known = set(passed_claims(store, analysis_id))
-    found = check_numeric_contract(draft.sentences, known_claims=known, title=draft.title)
-    found += check_attribution(store, draft.sentences)[0]
+def check_report_draft(store: Store, analysis_id: str, draft: ReportDraft | Sequence[SentenceDraft], *,
+                       phase: str = "generation", labels: Mapping[str, Sequence[str]] | None = None,
+                       title: str | None = None) -> list[Violation]:
+    """Every rule a report must pass, in one place: the numeric contract, attribution,
+    the claim's variable against the text, direction against values and cited relations.
+
+    At generation the registered claims are known (values once linked), after execution
+    only the passed ones (the same contract function both times). ``check-report``, the
+    report stage and the renderer all call this function, so they accept the same drafts.
+    """
+    sentences = draft.sentences if isinstance(draft, ReportDraft) else list(draft)
+    title = draft.title if isinstance(draft, ReportDraft) else title
+    registered = {t.claim_id: t for t in registered_tests(store, analysis_id)}
+    passed = passed_claims(store, analysis_id)
+    known = set(registered) if phase == "generation" else set(passed)
+    found = check_numeric_contract(sentences, known_claims=known, title=title)
+    found += check_attribution(store, sentences)[0]
+    found += rule_violations(store, analysis_id, sentences, labels, registered=registered)
+    found += refused_path_violations(store, analysis_id, sentences,
+                                     draft.risk if isinstance(draft, ReportDraft) else None)
+    found.sort(key=lambda v: (-1 if v.sentence is None else v.sentence, v.offset))
+    return found
+
+
+def rule_violations(store: Store, analysis_id: str, sentences: Sequence[SentenceDraft],
+                    labels: Mapping[str, Sequence[str]] | None = None, *,
+                    registered: Mapping[str, Any] | None = None) -> list[Violation]:
+    """Variable, direction-vs-value and direction-vs-relation rules (aieco.reporting.rules)."""
+    registered = registered if registered is not None else {t.claim_id: t
+                                                            for t in registered_tests(store, analysis_id)}
+    ids = sorted({m.group(2) for s in sentences for m in TOKEN_RE.finditer(s.template) if m.group(1) == "NUM"})
+    facts: dict[str, ClaimFacts] = {}
+    for cid in ids:
+        claim = store.get(Claim, cid)
+        if claim is not None and claim.analysis_id == analysis_id:
+            point = store.get(ModelOutputPoint, claim.point_id)
+            facts[cid] = ClaimFacts(cid, claim.variable, claim.transformation,
+                                    point.value if point is not None else None)
+        elif cid in registered:
+            facts[cid] = ClaimFacts(cid, registered[cid].variable, registered[cid].transformation)
+    rel_ids = sorted({r for s in sentences for r in s.cited_relation_ids})
+    relations = {r.relation_id: RelationFacts(r.relation_id, r.src_var, r.dst_var, r.sign.value)
+                 for r in store.find(Relation, relation_id=rel_ids)} if rel_ids else {}
+    found = variable_violations(sentences, facts, labels)
+    found += provenance_violations(store, sentences, ids, rel_ids)
+    found += direction_violations(sentences, {c: (f.value, f) for c, f in facts.items() if f.value is not None},
+                                  labels)
+    found += relation_direction_violations(sentences, relations, labels)
+    return found
+
+
+def refused_path_violations(store: Store, analysis_id: str, sentences: Sequence[SentenceDraft],
+                            risk: str | None) -> list[Violation]:
+    """Once the restriction derivation has assessed the paths (a Derivation record exists), a
+    sentence may cite only relations of a path it accepted (rule ``refused_path_citation``)."""
+    where = {"analysis_id": analysis_id, **({"risk": risk} if risk else {})}
+    derivations = store.find(Derivation, **where)
+    if not derivations:
+        return []
+    accepted = [a["path_id"] for d in derivations for a in d.assessed if a.get("outcome") == "accepted"]
+    allowed = {r for p in store.find(Path, path_id=accepted) for r in p.relation_ids} if accepted else set()
+    return [Violation(rule="refused_path_citation", sentence=index, offset=0, text=rid,
+                      message="the relation belongs to no path the restriction derivation accepted")
+            for index, s in enumerate(sentences) for rid in s.cited_relation_ids if rid not in allowed]
+
+
+def provenance_violations(store: Store, sentences: Sequence[SentenceDraft], claim_ids: Sequence[str],
+                          relation_ids: Sequence[str]) -> list[Violation]:
+    """A report whose numbers rest on synthetic inputs, or whose citations on illustrative
+    sources, must say so in its text (rule ``provenance_missing``): the run's recorded data
+    label and the sources' ``illustrative`` flag decide, never the writer."""
+    claims = [c for c in (store.get(Claim, cid) for cid in claim_ids) if c is not None]
+    runs = [r for r in (store.get(ModelRun, rid) for rid in dict.fromkeys(c.run_id for c in claims)) if r]
+    relations = store.find(Relation, relation_id=list(relation_ids)) if relation_ids else []
+    sources = store.find(Source, source_id=sorted({r.source_id for r in relations})) if relations else []
+    text = " ".join(s.template.lower() for s in sentences)
+    first_num = next((i for i, s in enumerate(sentences) if "{{NUM:" in s.template), 0)
+    first_cite = next((i for i, s in enumerate(sentences) if s.cited_relation_ids), 0)
+    found = []
+    if any(r.diagnostics.get("data") == "synthetic" for r in runs) and "synthetic" not in text:
+        found.append(Violation(rule="provenance_missing", sentence=first_num, offset=0,
+                               text=sentences[first_num].template[:40],
+                               message="the model ran on synthetic inputs; the report must say so"))
+    if any(s.illustrative for s in sources) and "illustrative" not in text:
+        found.append(Violation(rule="provenance_missing", sentence=first_cite, offset=0,
+                               text=sentences[first_cite].template[:40],
+                               message="cited sources are illustrative; the report must say so"))
     return found
 
 
@@ -379,10 +390,8 @@ def render_report(store: Store, analysis_id: str, draft: ReportDraft, *, cutoff:
     default_horizon, default_cutoff = _dates_of(store, analysis_id)
     cutoff = cutoff or default_cutoff
     horizon = horizon or default_horizon
-    violations = check_numeric_contract(draft.sentences, known_claims=set(passed_claims(store, analysis_id)),
-                                        title=draft.title)
-    attribution, cites = check_attribution(store, draft.sentences)
-    violations += attribution
+    violations = check_report_draft(store, analysis_id, draft, phase="execution", labels=labels)
+    cites = check_attribution(store, draft.sentences)[1]
     resolved: dict[str, ResolvedClaim] = {}
     for index, s in enumerate(draft.sentences):
         for m in TOKEN_RE.finditer(s.template):
@@ -393,8 +402,6 @@ def render_report(store: Store, analysis_id: str, draft: ReportDraft, *, cutoff:
             except IntegrityError as exc:
                 violations.append(Violation(rule="claim_unresolved", sentence=index, offset=m.start(),
                                             text=m.group(0), message=exc.message))
-    violations += direction_violations(draft.sentences, {k: (r.value, r.claim) for k, r in resolved.items()},
-                                       labels)
     violations.sort(key=lambda v: (-1 if v.sentence is None else v.sentence, v.offset))
     failed_at = {v.sentence for v in violations}
     segments, texts = [], []

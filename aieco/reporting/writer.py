@@ -1,16 +1,24 @@
 """The deterministic report writer of the offline backend.
 
-``write_report(context)`` turns the selected paths (as accepted, cited relations) and the
-passed claims into connected prose: a mechanism paragraph that walks each channel step by
-step, a temporal sentence fixing the horizon and cutoff, then the model's numbers period by
-period. Numbers appear only as ``{{NUM:claim_id}}`` and dates only as ``{{DATE:…}}``; the
-numerical sentences use neutral verbs, so their wording never claims a direction the
-rendered sign could contradict. The phrasing rotates deterministically (by position), so
-the same context always gives the same report.
+``write_report(context)`` writes the report an economist reads, in paragraphs
+(``SentenceDraft.paragraph``):
 
-A claim is named by what its number measures (its transformation): "annual growth in
-real GDP", "the annual-average unemployment rate", "the change in annual-average equity
-prices", so a growth rate is never read as a level.
+1. one paragraph per selected channel: where it runs, then the mechanism step by step, each
+   step citing its relation (the rendered reference; the quote travels with the citation
+   into every export). The direction of the disturbance is carried along the path, so each
+   step reads "a fall in X weighs on Y" with the cause's direction and the relation's sign
+   agreeing (the ``relation_direction`` rule checks it);
+2. the scenario paragraph: the inputs' provenance and estimation sample (from records),
+   then cumulative real GDP, peak unemployment, cumulative house-price and equity-price
+   change, each against the median (baseline) path;
+3. the annual profile, period by period;
+4. the bank paragraph when ``cet1_ratio`` is requested: the cross-bank distribution of CET1
+   depletion when the bank model supplied it, otherwise why the bank part is absent.
+
+Numbers appear only as ``{{NUM:claim_id}}`` and dates only as ``{{DATE:…}}``; sentences
+with numbers use neutral verbs, so their wording never claims a direction the rendered
+sign could contradict. Connectives rotate deterministically (by position), so the same
+context always gives the same report.
 """
 
 from __future__ import annotations
@@ -20,20 +28,37 @@ from collections import defaultdict
 
 from aieco.config import get_settings
 from aieco.records import SentenceKind
-from aieco.reporting.schema import ClaimBrief, RelationBrief, ReportContext, ReportDraft, SentenceDraft
+from aieco.reporting.contract import TOKEN_RE
+from aieco.reporting.schema import ClaimBrief, ReportContext, ReportDraft, SentenceDraft
 
-_FIRST_STEP = (
-    "A rise in {src} tends to {verb} {dst}.",
-    "The channel starts with {src}: a rise there {verbs} {dst}.",
-    "An increase in {src} {verbs} {dst}, which opens the channel.",
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_CHANNEL_OPEN = (
+    "The {ord} channel runs from {src} to {dst}.",
+    "A {ord} channel links {src} to {dst}.",
+    "The {ord} channel connects {src} with {dst}.",
 )
-_NEXT_STEP = (
-    "In turn, a change in {src} carries through to {dst}, which tends to move {same}.",
-    "The movement in {src} then feeds into {dst}, with the cited evidence linking them {same}.",
-    "From there, {src} shapes {dst}, and both tend to move {same}.",
-)
-_VERB = {"+": ("lift", "lifts"), "-": ("weigh on", "weighs on")}
-_SAME = {"+": "in the same direction", "-": "in opposite directions"}
+_STEP_LEAD = ("", "In turn, ", "From there, ", "This matters because ", "As a consequence, ", "Next, ")
+_CAUSE = {1: "a rise in", -1: "a fall in"}
+_EFFECT = {1: ("raises", "pushes up", "lifts"), -1: ("weighs on", "reduces", "lowers")}
+_SCENARIO_LEAD = {
+    "synthetic": "The figures below come from synthetic model inputs",
+    "illustrative": "The figures below come from illustrative model inputs",
+    "mixed": "The figures below come from partly synthetic model inputs",
+    "real": "The figures below come from published data",
+}
+_EVIDENCE = {"illustrative": " and the cited passages are illustrative", "synthetic": " and the cited passages "
+             "are synthetic", "mixed": " and some cited passages are illustrative", "real": ""}
+_RELEASE = {"vintage": "the publication dates of the data vintages", "lag": "documented publication lags",
+            "file": "the dates the files state"}
+_BANK_ABSENT = {
+    "not_run": "The bank part of this report is absent: no bank capital model ran for this scenario.",
+    "stopped": "The bank part of this report is absent: the bank capital models stopped before producing "
+               "figures, and the stop is recorded with its reason in the analysis.",
+    "gate_failed": "The bank part of this report is absent: the bank capital models did not pass their external "
+                   "validation gate, so they may not supply conclusions.",
+    "no_claims": "The bank part of this report is absent: the bank capital models ran, but no cross-bank figure "
+                 "was registered as a claim before the run.",
+}
 
 #: How each transformation's number reads in prose (appendix "Numerical Definitions and
 #: Temporal Aggregation"): growth from annual level sums, annual averages of rates, and the
@@ -59,36 +84,159 @@ _LISTS = ("{head} and {last}", "{head}, together with {last}", "{head} as well a
 
 def write_report(context: ReportContext) -> ReportDraft:
     """A structured report with NUM tokens and citations; never a digit in its prose."""
-    relations = {r.relation_id: r for r in context.relations}
-    sentences: list[SentenceDraft] = []
-    seen: set[str] = set()
-    for path in context.paths or [[r.relation_id for r in context.relations]]:
-        # The step number is the relation's place in its path, so a path whose first
-        # relations were already told (a longer channel through a shorter one) continues
-        # with a next-step sentence instead of "opening" the channel in its middle.
-        for step_no, rid in enumerate(path):
-            if rid not in relations or rid in seen:
-                continue
-            seen.add(rid)
-            sentences.append(_mechanism_sentence(relations[rid], step_no, len(sentences)))
+    sentences = _channel_paragraphs(context)
     claims = list(context.claims)
-    if claims:
-        sentences.append(SentenceDraft(
-            kind=SentenceKind.temporal,
-            template="The projections below cover {{DATE:horizon}} and use information available up to "
-                     "{{DATE:cutoff}}."))
-        sentences.extend(_number_sentences(claims))
+    figures = {(c.variable, c.transformation, c.statistic): c for c in claims if c.period == context.horizon}
+    used: set[str] = set()
+    sentences += _scenario_paragraph(context, figures, used)
+    annual = [c for c in claims if c.claim_id not in used and c.statistic in ("selected", "value")
+              and not _is_bank(c) and c.transformation not in _SUMMARY_TRANSFORMATIONS]
+    sentences += [s.model_copy(update={"paragraph": "annual"}) for s in _number_sentences(annual)]
+    if context.bank_requested:
+        sentences += _bank_paragraph(context, [c for c in claims if _is_bank(c)])
     title = f"Scenario report: {context.risk_label}"
     return ReportDraft(title=title[:1].upper() + title[1:], risk=context.risk, sentences=sentences)
 
 
-def _mechanism_sentence(rel: RelationBrief, step_no: int, position: int) -> SentenceDraft:
-    forms = _FIRST_STEP if step_no == 0 else _NEXT_STEP
-    text = forms[position % len(forms)].format(
-        src=_noun_phrase(rel.src_label), dst=_noun_phrase(rel.dst_label), verb=_VERB[rel.sign][0],
-        verbs=_VERB[rel.sign][1], same=_SAME[rel.sign])
-    return SentenceDraft(kind=SentenceKind.qualitative, template=text[:1].upper() + text[1:],
-                         cited_relation_ids=[rel.relation_id])
+_SUMMARY_TRANSFORMATIONS = {"cumulative_change", "deviation_from_median", "peak", "peak_deviation_from_median",
+                            "peak_to_trough", "end_level"}
+
+
+def _is_bank(c: ClaimBrief) -> bool:
+    return c.variable.startswith(("cet1", "banks_below"))
+
+
+def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
+    """One paragraph per selected path: its opening, then each step with its citation.
+
+    The disturbance starts with the registered movement of the path's first variable (a rise
+    unless ``path_directions`` says a fall); each step's effect has the direction the
+    relation's sign gives it, and the next step starts from there.
+    """
+    relations = {r.relation_id: r for r in context.relations}
+    out: list[SentenceDraft] = []
+    seen: set[str] = set()
+    channel = 0
+    directions = list(context.path_directions)
+    for number, path in enumerate(context.paths or [[r.relation_id] for r in context.relations]):
+        steps = [relations[rid] for rid in path if rid in relations]
+        if not steps or len(steps) != len(path) or all(r.relation_id in seen for r in steps):
+            continue  # a path with a relation outside the accepted set is never told
+        paragraph = f"channel:{channel + 1}"
+        opening = _CHANNEL_OPEN[channel % len(_CHANNEL_OPEN)].format(
+            ord=_ORDINALS[channel % len(_ORDINALS)], src=_noun_phrase(steps[0].src_label),
+            dst=_noun_phrase(steps[-1].dst_label))
+        out.append(SentenceDraft(kind=SentenceKind.qualitative, template=_cap(opening), paragraph=paragraph,
+                                 cited_relation_ids=[steps[0].relation_id]))
+        direction = directions[number] if number < len(directions) else 1
+        told_before = {r.relation_id for r in steps} & seen
+        for k, rel in enumerate(steps):
+            effect = direction * (1 if rel.sign == "+" else -1)
+            if rel.relation_id not in seen:
+                seen.add(rel.relation_id)
+                if k and steps[k - 1].relation_id in told_before:
+                    lead = "Beyond the steps told above, "
+                else:
+                    lead = _STEP_LEAD[0 if k == 0 else 1 + (k + channel) % (len(_STEP_LEAD) - 1)]
+                verb = _EFFECT[effect][(k + channel) % len(_EFFECT[effect])]
+                text = f"{lead}{_CAUSE[direction]} {_noun_phrase(rel.src_label)} {verb} {_noun_phrase(rel.dst_label)}."
+                out.append(SentenceDraft(kind=SentenceKind.qualitative, template=_cap(text), paragraph=paragraph,
+                                         cited_relation_ids=[rel.relation_id]))
+            direction = effect
+        channel += 1
+    return out
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _scenario_paragraph(context: ReportContext, figures: dict[tuple[str, str, str], ClaimBrief],
+                        used: set[str]) -> list[SentenceDraft]:
+    """Provenance and sample, then the horizon figures against the median path."""
+    out = [SentenceDraft(kind=SentenceKind.temporal, template=_provenance_sentence(context), paragraph="scenario")]
+
+    def tok(variable: str, transformation: str, statistic: str = "selected") -> str | None:
+        c = figures.get((variable, transformation, statistic))
+        return None if c is None else f"{{{{NUM:{c.claim_id}}}}}"
+
+    def add(template: str, *parts: str | None) -> None:
+        if any(p is None for p in parts):
+            return
+        ids = [m.group(2) for m in TOKEN_RE.finditer(template) if m.group(1) == "NUM"]
+        used.update(ids)
+        out.append(SentenceDraft(kind=SentenceKind.numerical, template=template, claim_ids=ids, paragraph="scenario"))
+
+    gdp, gdp_med, gdp_dev = (tok("real_gdp", "cumulative_change"), tok("real_gdp", "cumulative_change", "median"),
+                             tok("real_gdp", "deviation_from_median"))
+    add(f"In the selected scenario, cumulative real GDP growth over {{{{DATE:horizon}}}} comes to {gdp}, against "
+        f"{gdp_med} on the median path, so that by the end of {{{{DATE:horizon_end}}}} the level of real GDP "
+        f"deviates from that baseline by {gdp_dev}.", gdp, gdp_med, gdp_dev)
+    u, u_med, u_dev = (tok("unemployment", "peak"), tok("unemployment", "peak", "median"),
+                       tok("unemployment", "peak_deviation_from_median"))
+    add(f"The unemployment rate peaks at {u}, compared with a peak of {u_med} on the median path, a gap of {u_dev}.",
+        u, u_med, u_dev)
+    for variable, lead in (("house_prices", "House prices"), ("equity_prices", "Equity prices")):
+        cum, med, dev = (tok(variable, "cumulative_change"), tok(variable, "cumulative_change", "median"),
+                         tok(variable, "deviation_from_median"))
+        connective = "Meanwhile, h" if variable == "house_prices" else "E"
+        add(f"{connective}{lead[1:]} show a cumulative change of {cum} over the horizon, against {med} on the "
+            f"median path, and end the horizon with a deviation of {dev} from that baseline.", cum, med, dev)
+    gdp_ptt, hp_ptt = tok("real_gdp", "peak_to_trough"), tok("house_prices", "peak_to_trough")
+    if gdp_ptt and hp_ptt:
+        add(f"Measured from peak to trough within the horizon, real GDP moves by {gdp_ptt} and house prices by "
+            f"{hp_ptt}.", gdp_ptt, hp_ptt)
+    else:
+        for variable, ptt in (("real GDP", gdp_ptt), ("house prices", hp_ptt)):
+            add(f"Measured from peak to trough within the horizon, {variable} moves by {ptt}.", ptt)
+    rate, rate_med = tok("long_term_rate", "end_level"), tok("long_term_rate", "end_level", "median")
+    add(f"The long-term interest rate ends the horizon at {rate}, against {rate_med} on the median path.",
+        rate, rate_med)
+    return out
+
+
+def _provenance_sentence(context: ReportContext) -> str:
+    p = context.provenance
+    if p is None:
+        return ("The projections cover {{DATE:horizon}} and use information available up to {{DATE:cutoff}}; "
+                "the provenance of the inputs is not recorded.")
+    text = _SCENARIO_LEAD[p.data] + _EVIDENCE[p.evidence]
+    if p.data != "real" or p.evidence != "real":
+        text += ", so they illustrate the method and are not a forecast"
+    text += "; the projections cover {{DATE:horizon}}"
+    if p.sample_start and p.sample_end:
+        text += f", the model is estimated on quarterly data from {{{{DATE:{p.sample_start}}}}} to " \
+                f"{{{{DATE:{p.sample_end}}}}}"
+    text += " and only values released by {{DATE:cutoff}} enter it"
+    if p.release_rules:
+        rules = [_RELEASE[r] for r in p.release_rules]
+        text += ", with release dates taken from " + (rules[0] if len(rules) == 1 else
+                                                       ", ".join(rules[:-1]) + " and " + rules[-1])
+    return text + "."
+
+
+def _bank_paragraph(context: ReportContext, claims: list[ClaimBrief]) -> list[SentenceDraft]:
+    """The cross-bank distribution of CET1 depletion, or why the bank part is absent."""
+    by_stat = {c.statistic: c for c in claims if c.variable in ("cet1_depletion", "cet1_ratio_depletion")}
+    below = next((c for c in claims if c.variable.startswith("banks_below") or c.statistic == "below_threshold"),
+                 None)
+    median, low, high = by_stat.get("p50") or by_stat.get("median"), by_stat.get("p05"), by_stat.get("p95")
+    if context.bank_status != "present" or median is None:
+        status = context.bank_status if context.bank_status != "present" else "no_claims"
+        return [SentenceDraft(kind=SentenceKind.temporal, template=_BANK_ABSENT[status], paragraph="bank")]
+    parts = [f"Across banks, the median depletion of the CET1 ratio over the horizon is {{{{NUM:{median.claim_id}}}}}"]
+    if low is not None and high is not None:
+        parts.append(f", and the CET1 depletion of banks in the outer tails of the distribution ranges from "
+                     f"{{{{NUM:{low.claim_id}}}}} to {{{{NUM:{high.claim_id}}}}}")
+    text = "".join(parts) + "."
+    out = [SentenceDraft(kind=SentenceKind.numerical, template=text, paragraph="bank",
+                         claim_ids=[m.group(2) for m in TOKEN_RE.finditer(text) if m.group(1) == "NUM"])]
+    if below is not None:
+        out.append(SentenceDraft(
+            kind=SentenceKind.numerical, paragraph="bank", claim_ids=[below.claim_id],
+            template=f"Against the CET1 threshold stated in the request, the number of banks that end the horizon "
+                     f"below it is {{{{NUM:{below.claim_id}}}}}."))
+    return out
 
 
 def _noun_phrase(label: str) -> str:

@@ -9,22 +9,26 @@ before any ratio is formed; a violation stops the run with its reason.
 
 Each component follows its fitted model: FE-QAR draws one quantile level per component,
 half-year and path (crossing fitted quantiles are rearranged into increasing order, which
-leaves the distribution of a uniformly drawn level unchanged, see ``_draw_component``);
+leaves the distribution of a uniformly drawn level unchanged, see ``simulate_bank (aieco.models.bank.kernel)``);
 FE-OLS adds a residual resampled from the within residuals. The lagged component, lagged
 CET1 ratio and log RWA are propagated along each path.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from aieco.config import get_settings
 from aieco.errors import InputError, StageStopped
 from aieco.models.bank.feols import FEOLSResults
 from aieco.models.bank.feqar import FEQARResults
+from aieco.models.bank.kernel import BankPaths, ComponentTables, recursion_error, simulate_bank
 from aieco.models.bank.panel import COMPONENTS, CONTROLS, half_index, half_label
 
 IDENTITY_TOL = 1e-9  # relative tolerance of the recursions, in units of beginning RWA
@@ -94,33 +98,6 @@ def verify_recursions(capital: np.ndarray, rwa: np.ndarray, comps: Mapping[str, 
         raise StageStopped(f"{where}: accounting identity violated (largest relative error {worst:.3g})",
                            stage="bank_projection")
     return worst
-
-
-CROSSING_SAMPLE = 1_000  # paths per bank, half-year and component on which crossing is counted
-
-
-def _draw_component(model: ComponentModel, base: np.ndarray, lag: np.ndarray, ratio_lag: np.ndarray,
-                    log_rwa_lag: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
-    """One half-year draw of a component on every path.
-
-    Returns the values, and the number of crossing rows among the checked paths and that number
-    of paths. FE-QAR: a quantile level is drawn uniformly from the K levels. Where fitted
-    quantiles cross, the monotone rearrangement (sorting the K fitted values) defines the
-    quantile function; the k-th smallest of K values with k uniform is a uniformly drawn one of
-    the K values, so drawing the level on the unsorted curve gives exactly the same distribution
-    and the sort is needed only to count crossings.
-    """
-    c = model.coef
-    # the macro part is common to all paths: base[k] = α_i + μ_k + γ_k'x_t
-    if model.quantiles is None:
-        mean = base[0] + c[0, 1] * lag + c[0, 2] * ratio_lag + c[0, 3] * log_rwa_lag
-        return mean + rng.choice(model.residuals, size=lag.size), 0, 0
-    m = min(lag.size, CROSSING_SAMPLE)
-    q = (base + np.multiply.outer(lag[:m], c[:, 1]) + np.multiply.outer(ratio_lag[:m], c[:, 2])
-         + np.multiply.outer(log_rwa_lag[:m], c[:, 3]))
-    n_cross = int((q[:, 1:] < q[:, :-1]).any(axis=1).sum())
-    k = rng.integers(0, c.shape[0], size=lag.size)
-    return base[k] + c[k, 1] * lag + c[k, 2] * ratio_lag + c[k, 3] * log_rwa_lag, n_cross, m
 
 
 def project_cet1(
@@ -195,39 +172,46 @@ def project_cet1(
     crossings = dict.fromkeys(COMPONENTS, 0)
     checked = dict.fromkeys(COMPONENTS, 0)
     worst = 0.0
-    for ib, b in enumerate(banks):
-        rng = np.random.default_rng(seeds[ib])
+    tables = {c: ComponentTables.of(models[c].coef, models[c].quantiles, models[c].residuals) for c in COMPONENTS}
+    by_country = {country: rows.set_index("period") for country, rows in scenario.groupby("country")}
+    inputs = []
+    for b in banks:
         row = start.loc[b]
-        x = (scenario[scenario["country"] == row["macro_country"]].set_index("period")
-             .loc[periods, list(macro_vars)].to_numpy(dtype=float))
-        capital = np.empty((paths, H + 1))
-        rwa = np.empty((paths, H + 1))
-        capital[:, 0] = float(row["cet1_capital"])
-        rwa[:, 0] = float(row["rwa"])
-        lags = {c: np.full(paths, float(row[c])) for c in COMPONENTS}
-        drawn = {c: np.empty((paths, H)) for c in COMPONENTS}
-        for h in range(H):
-            ratio_lag = 100 * capital[:, h] / rwa[:, h]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                log_rwa_lag = np.log(rwa[:, h])
+        inputs.append((by_country[row["macro_country"]].loc[periods, list(macro_vars)].to_numpy(dtype=float),
+                       {c: float(models[c].fixed_effects.loc[b]) for c in COMPONENTS}, float(row["cet1_capital"]),
+                       float(row["rwa"]), {c: float(row[c]) for c in COMPONENTS}))
+
+    def simulate(ib: int) -> tuple[BankPaths, float | None]:
+        x, fe, capital0, rwa0, lags0 = inputs[ib]
+        sim = simulate_bank(tables, COMPONENTS, fe, x, capital0, rwa0, lags0, paths,
+                            np.random.default_rng(seeds[ib]))
+        error = recursion_error(sim)
+        if error is not None and error <= IDENTITY_TOL:
+            out = ratio_out[ib].T  # Eq. (cet1ratio), only after the checks: 100 · C / RWA, written in place
+            np.multiply(100, sim.capital, out=out)
+            np.divide(out, sim.rwa, out=out)
+            sim = BankPaths(np.empty((0, 0)), np.empty((0, 0)), {}, sim.crossings, sim.checked, error)  # the counts
+        return sim, error
+
+    # banks are independent (one random stream each): simulated in threads, collected in bank order
+    workers = min(len(banks), get_settings().bank.projection_threads or os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="projection") as pool:
+        for ib, (sim, error) in enumerate(pool.map(simulate, range(len(banks)))):
+            b = banks[ib]
             for c in COMPONENTS:
-                m = models[c]
-                base = float(m.fixed_effects.loc[b]) + m.coef[:, 0] + m.coef[:, 4:] @ x[h]
-                with np.errstate(invalid="ignore", over="ignore"):  # non-finite paths stop below
-                    value, n_cross, n_checked = _draw_component(m, base, lags[c], ratio_lag, log_rwa_lag, rng)
-                crossings[c] += n_cross
-                checked[c] += n_checked
-                drawn[c][:, h] = value
-                lags[c] = value
-            # Eq. (cet1capital) and Eq. (rwarecursion)
-            net = drawn["n"][:, h] - drawn["l"][:, h] - drawn["o"][:, h] + drawn["a"][:, h]
-            with np.errstate(invalid="ignore", over="ignore"):
-                capital[:, h + 1] = capital[:, h] + net / 100 * rwa[:, h]
-                rwa[:, h + 1] = rwa[:, h] * np.exp(drawn["g"][:, h] / 100)
-        worst = max(worst, verify_recursions(capital, rwa, drawn, where=f"bank {b}"))
-        ratio_out[ib] = 100 * capital / rwa  # Eq. (cet1ratio), only after the checks
-        if progress:
-            progress(ib + 1, len(banks))
+                crossings[c] += sim.crossings[c]
+                checked[c] += sim.checked[c]
+            if error is None or not error <= IDENTITY_TOL:  # simulate again with every draw to report where
+                x, fe, capital0, rwa0, lags0 = inputs[ib]
+                sim = simulate_bank(tables, COMPONENTS, fe, x, capital0, rwa0, lags0, paths,
+                                    np.random.default_rng(seeds[ib]), keep_draws=True)
+                verify_recursions(sim.capital.T, sim.rwa.T, {c: d.T for c, d in sim.drawn.items()},
+                                  where=f"bank {b}")
+                raise StageStopped(f"bank {b}: accounting identity violated (largest relative error {error:.3g})",
+                                   stage="bank_projection")
+            worst = max(worst, error)
+            if progress:
+                progress(ib + 1, len(banks))
     depletion = ratio_out[:, :, 0] - ratio_out[:, :, 1:].min(axis=2)
     share = {c: crossings[c] / checked[c] if checked[c] else 0.0 for c in COMPONENTS}
     start_label = half_label(first_t - 1)

@@ -5,19 +5,36 @@ across quantiles and an L1 penalty λ Σ|α_i|:
 
     min  Σ_k w_k Σ_{i,t} ρ_{τ_k}(y_it − α_i − μ_k − x_it'β_k) + λ Σ_i |α_i|
 
-as ONE sparse linear program (variables β_k free, α_i = α⁺ − α⁻, residuals u = u⁺ − u⁻ ≥ 0),
-solved by HiGHS with the interior-point method. Quantile weights are equal (w_k = 1).
+as ONE linear program (variables β_k free, α_i = α⁺ − α⁻, residuals u = u⁺ − u⁻ ≥ 0).
+Quantile weights are equal (w_k = 1).
+
+The fit solves the LP's dual, which has the block structure of the problem: one bounded
+variable d_km ∈ [τ_k − 1, τ_k] per quantile and observation, and only K·(1 + k) + N rows
+
+    max  Σ_{k,m} y_m d_km   s.t.  X1' d_k = 0 (each k),   −λ ≤ Σ_k Σ_{m ∈ bank i} d_km ≤ λ (each i),
+
+with a primal–dual interior-point method (Mehrotra predictor–corrector for bounded
+variables, as Koenker's Frisch–Newton ``rq.fit.fnb``); each step solves one dense system of
+that small size. β_k and α_i are the dual values of those rows. The answer is accepted only
+when the primal objective of (β, α), computed directly, equals the dual objective within
+``GAP_TOL`` (a certificate of optimality); otherwise the primal LP is solved by HiGHS as
+before. Where the optimum is not unique, the interior-point method returns a point inside
+the optimal face rather than a vertex: the objective is the same, the parameters may differ
+from a simplex/crossover vertex along that face.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import highspy
 import numpy as np
 import pandas as pd
+import scipy.linalg as sla
 import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 
 from aieco.errors import InputError, StageStopped
 
@@ -125,6 +142,133 @@ def solve_lp(cost: np.ndarray, A: sp.csc_matrix, rhs: np.ndarray, lower: np.ndar
     return x, float(h.getInfo().objective_function_value)
 
 
+#: Largest relative gap between the primal objective of the returned (β, α) and the dual objective.
+GAP_TOL = 1e-9
+IPM_MAX_ITER = 200
+
+
+def feqar_objective(y: np.ndarray, X: np.ndarray, bank_codes: np.ndarray, quantiles: np.ndarray, penalty: float,
+                    coef: np.ndarray, alpha: np.ndarray) -> float:
+    """The joint objective Σ_k Σ_m ρ_τk(y_m − α_i − (1, x_m)'β_k) + λ Σ_i |α_i| at (coef (K, 1 + k), alpha)."""
+    resid = y[:, None] - alpha[bank_codes][:, None] - coef[:, 0][None, :] - X @ coef[:, 1:].T
+    rho = np.where(resid >= 0, quantiles[None, :] * resid, (quantiles[None, :] - 1.0) * resid)
+    return float(rho.sum() + penalty * np.abs(alpha).sum())
+
+
+def solve_feqar_dual(y: np.ndarray, X: np.ndarray, bank_codes: np.ndarray, n_banks: int, quantiles: np.ndarray,
+                     penalty: float) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """(coef (K, 1 + k), alpha (N,), objective) from the dual by interior point; None without a certificate."""
+    n, k = X.shape
+    K, p = quantiles.size, k + 1
+    X1 = np.hstack([np.ones((n, 1)), X])
+    obs = np.tile(np.arange(n), K)
+    q_of = np.repeat(np.arange(K), n)
+    cols = np.arange(K * n)
+    # rows: [X1' d_k = 0 for each k (K·p)] [Σ d over bank i − s_i = 0 (N)]; columns: [d (K·n)] [s (N)]
+    slack = penalty > 0  # λ = 0: the bank rows are equalities Σ d = 0 and need no slack
+    n_slack = n_banks if slack else 0
+    rows = [(q_of[:, None] * p + np.arange(p)[None, :]).ravel(), K * p + bank_codes[obs]]
+    cidx = [np.repeat(cols, p), cols]
+    vals = [X1[obs].ravel(), np.ones(K * n)]
+    if slack:
+        rows.append(K * p + np.arange(n_banks))
+        cidx.append(K * n + np.arange(n_banks))
+        vals.append(-np.ones(n_banks))
+    A = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cidx))),
+                      shape=(K * p + n_banks, K * n + n_slack))
+    lower = np.concatenate([np.repeat(quantiles - 1.0, n), np.full(n_slack, -penalty)])
+    upper = np.concatenate([np.repeat(quantiles, n), np.full(n_slack, penalty)])
+    cost = np.concatenate([-np.tile(y, K), np.zeros(n_slack)])
+    with threadpool_limits(1):  # small dense systems: threads only contend
+        solved = _bounded_ipm(A, -(A @ lower), cost, upper - lower)
+    if solved is None:
+        return None
+    x, dual = solved
+    dual_objective = -float(cost @ (x + lower))
+    coef, alpha = -dual[: K * p].reshape(K, p), -dual[K * p:]
+    objective = feqar_objective(y, X, bank_codes, quantiles, penalty, coef, alpha)
+    if not np.isfinite(objective) or abs(objective - dual_objective) > GAP_TOL * max(1.0, abs(objective)):
+        return None
+    return coef, alpha, objective
+
+
+def _bounded_ipm(A: sp.csr_matrix, b: np.ndarray, c: np.ndarray, u: np.ndarray,
+                 tol: float = 1e-11) -> tuple[np.ndarray, np.ndarray] | None:
+    """min c'x s.t. A x = b, 0 ≤ x ≤ u (u > 0) by Mehrotra's predictor–corrector; (x, y) with A'y + s − v = c.
+
+    None when it does not converge within IPM_MAX_ITER steps.
+    """
+    n = A.shape[1]
+    At = A.T.tocsr()
+    x = u / 2
+    w = u - x
+    y = np.zeros(A.shape[0])
+    s = np.maximum(c, 0.0) + 1.0
+    v = s - c
+    norm_b, norm_c = 1.0 + np.linalg.norm(b), 1.0 + np.linalg.norm(c)
+    for _ in range(IPM_MAX_ITER):
+        rp = b - A @ x
+        rd = c - At @ y - s + v
+        gap = x @ s + w @ v
+        if (np.linalg.norm(rp) <= tol * norm_b and np.linalg.norm(rd) <= tol * norm_c
+                and gap <= tol * (1.0 + abs(c @ x))):
+            return x, y
+        theta = 1.0 / (s / x + v / w)
+        M = (A @ sp.diags(theta) @ At).toarray()
+        try:
+            factor = sla.cho_factor(M, lower=True, check_finite=False)
+        except np.linalg.LinAlgError:  # near the optimum Θ spans many magnitudes
+            M[np.diag_indices_from(M)] += 1e-12 * np.abs(np.diag(M)).max()
+            try:
+                factor = sla.cho_factor(M, lower=True, check_finite=False)
+            except np.linalg.LinAlgError:
+                return None
+
+        # predictor (affine scaling), then the centred corrector with the second-order term
+        state = (A, At, factor, theta, rp, rd, x, w, s, v)
+        dx, dy, ds, dv = _newton(*state, -x * s, -w * v)
+        ap, ad = _max_step(x, dx, w, -dx), _max_step(s, ds, v, dv)
+        mu = gap / (2 * n)
+        mu_aff = ((x + ap * dx) @ (s + ad * ds) + (w - ap * dx) @ (v + ad * dv)) / (2 * n)
+        sigma = (mu_aff / mu) ** 3
+        dx, dy, ds, dv = _newton(*state, sigma * mu - x * s - dx * ds, sigma * mu - w * v + dx * dv)
+        ap = min(1.0, 0.99995 * _max_step(x, dx, w, -dx, cap=np.inf))
+        ad = min(1.0, 0.99995 * _max_step(s, ds, v, dv, cap=np.inf))
+        x, w, y, s, v = x + ap * dx, w - ap * dx, y + ad * dy, s + ad * ds, v + ad * dv
+    return None
+
+
+def _newton(A: sp.csr_matrix, At: sp.csr_matrix, factor: Any, theta: np.ndarray, rp: np.ndarray, rd: np.ndarray,
+            x: np.ndarray, w: np.ndarray, s: np.ndarray, v: np.ndarray, r_xs: np.ndarray,
+            r_wv: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One Newton direction (dx, dy, ds, dv; dw = −dx) for complementarity targets r_xs, r_wv."""
+    rt = rd - r_xs / x + r_wv / w
+    dy = sla.cho_solve(factor, rp + A @ (theta * rt), check_finite=False)
+    dx = theta * (At @ dy - rt)
+    return dx, dy, (r_xs - s * dx) / x, (r_wv + v * dx) / w
+
+
+def _max_step(a: np.ndarray, da: np.ndarray, b: np.ndarray, db: np.ndarray, cap: float = 1.0) -> float:
+    """Largest t ≤ cap keeping a + t·da ≥ 0 and b + t·db ≥ 0."""
+    t = cap
+    for z, dz in ((a, da), (b, db)):
+        neg = dz < 0
+        if neg.any():
+            t = min(t, float(np.min(-z[neg] / dz[neg])))
+    return t
+
+
+def fit_feqar_lp(y: np.ndarray, X: np.ndarray, bank_codes: np.ndarray, n_banks: int, quantiles: np.ndarray,
+                 penalty: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """(coef, alpha, objective) from the primal LP solved by HiGHS (interior point, then crossover)."""
+    cost, A, lower, upper = build_feqar_lp(y, X, bank_codes, n_banks, quantiles, penalty)
+    sol, objective = solve_lp(cost, A, np.tile(y, quantiles.size), lower, upper)
+    K, p = quantiles.size, X.shape[1] + 1
+    coef = sol[: K * p].reshape(K, p)
+    alpha = sol[K * p: K * p + n_banks] - sol[K * p + n_banks: K * p + 2 * n_banks]
+    return coef, alpha, objective
+
+
 def fit_feqar(
     data: pd.DataFrame,
     component: str,
@@ -164,11 +308,11 @@ def fit_feqar(
     y = data[component].to_numpy(dtype=float)
     X = data[regressors].to_numpy(dtype=float)
     banks, codes = np.unique(data["bank_id"].to_numpy(), return_inverse=True)
-    cost, A, lower, upper = build_feqar_lp(y, X, codes, banks.size, tau, penalty)
-    sol, objective = solve_lp(cost, A, np.tile(y, tau.size), lower, upper)
-    p = X.shape[1] + 1
-    coef = sol[: tau.size * p].reshape(tau.size, p)
-    alpha = sol[tau.size * p: tau.size * p + banks.size] - sol[tau.size * p + banks.size: tau.size * p + 2 * banks.size]
+    solved = solve_feqar_dual(y, X, codes, banks.size, tau, penalty)
+    if solved is not None:
+        coef, alpha, objective = solved
+    else:  # no certificate from the dual interior point: the primal LP by HiGHS
+        coef, alpha, objective = fit_feqar_lp(y, X, codes, banks.size, tau, penalty)
     params = pd.DataFrame(coef, index=pd.Index(np.round(tau, 6), name="quantile"),
                           columns=["intercept", *regressors])
     fe = pd.Series(alpha, index=pd.Index(banks, name="bank_id"))

@@ -1,0 +1,171 @@
+"""The previous path enumeration (full enumeration, then the top k), kept as the oracle of tests/test_paths_fast.py.
+
+Channel paths: enumeration for a ChannelQuery, grouping, the score S(C) and sign composition.
+
+Paths are directed, hold at most ``max_len`` relations and never repeat a variable, except one
+terminal return to the start when the query declares a feedback loop. Relations between the
+same two variables with the same sign are pooled into one step, so a path is identified by
+its ordered variables and signs (paths with another sign pattern stay distinct). The pooled
+step is represented by its most confident relation (smallest id on ties).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+import networkx as nx
+
+from aieco.config import GraphSettings, get_settings
+from aieco.errors import StageStopped
+from aieco.graph.build import GENERATION_ROLES, as_of_relations, load_relations, relation_graph
+from aieco.records import ChannelQuery, Path, Relation, Role, Sign
+from aieco.store import Store
+
+COMPOSABLE = {Sign.positive: 1, Sign.negative: -1}
+
+
+def compose_sign(signs: Sequence[Sign | str]) -> tuple[Sign | None, str]:
+    """Product of the relation signs; None with the reason when a step is not monotone."""
+    product = 1
+    for i, s in enumerate(signs, start=1):
+        s = Sign(s)
+        if s not in COMPOSABLE:
+            return None, f"relation {i} has sign {s.value}: the path is not composable"
+        product *= COMPOSABLE[s]
+    if not signs:
+        return None, "empty path"
+    return (Sign.positive if product > 0 else Sign.negative), ""
+
+
+def channel_score(confidences: Sequence[float], n_docs: int, settings: GraphSettings | None = None) -> float:
+    """Eq. (channelscore): S(C) = mean q_l + 0.05 n_doc(C) - 0.03 (L - 1).
+
+    Parameters
+    ----------
+    confidences : extraction confidence q_l of each of the L relations, in [0, 1].
+    n_docs : number of distinct documents attached to the path's relations.
+    """
+    s = settings or get_settings().graph
+    length = len(confidences)
+    return sum(confidences) / length + s.doc_bonus * n_docs - s.length_penalty * (length - 1)
+
+
+@dataclass(frozen=True)
+class _Step:
+    dst: str
+    sign: Sign
+    relations: tuple[Relation, ...]  # pooled, representative first
+    documents: frozenset[str]
+    symbol: str  # the sign's value, kept as a plain string for fast ranking
+    confidence: float  # the representative's confidence q_l
+
+    @property
+    def representative(self) -> Relation:
+        return self.relations[0]
+
+
+def _steps(graph: nx.MultiDiGraph) -> dict[str, list[_Step]]:
+    pooled: dict[tuple[str, str, Sign], list[Relation]] = defaultdict(list)
+    for u, v, data in graph.edges(data=True):
+        pooled[(u, v, Sign(data["sign"]))].append(data["relation"])
+    out: dict[str, list[_Step]] = defaultdict(list)
+    for (u, v, sign), rels in sorted(pooled.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2].value)):
+        rels = sorted(rels, key=lambda r: (-r.confidence, r.relation_id))
+        out[u].append(_Step(v, sign, tuple(rels), frozenset(r.source_id for r in rels), sign.value,
+                            rels[0].confidence))
+    return out
+
+
+def _distance_to(graph: nx.MultiDiGraph, target: str) -> dict[str, int]:
+    if target not in graph:
+        return {}
+    return nx.single_source_shortest_path_length(graph.reverse(copy=False), target)
+
+
+def enumerate_paths(graph: nx.MultiDiGraph, query: ChannelQuery, *, analysis_id: str = "",
+                    graph_condition: str = "G0", retrieval_condition: str = "graph",
+                    settings: GraphSettings | None = None) -> list[Path]:
+    """The top-k admissible paths of ``query`` ranked by S(C); empty when none is admissible."""
+    s = settings or get_settings().graph
+    max_len = min(query.max_len, s.max_path_length)
+    src, dst = query.source_var, query.target_var
+    if src not in graph or dst not in graph:
+        return []
+    steps = _steps(graph)
+    dist = _distance_to(graph, dst)
+    loop = query.feedback_loop and src == dst
+    found: list[tuple[list[str], list[_Step]]] = []
+
+    def walk(node: str, variables: list[str], chosen: list[_Step], visited: set[str]) -> None:
+        remaining = max_len - len(chosen)
+        for step in steps.get(node, ()):
+            v = step.dst
+            if v == dst and (v not in visited or (loop and v == src)):
+                found.append((variables + [v], chosen + [step]))
+                continue
+            if v in visited or remaining <= 1 or dist.get(v, max_len + 1) > remaining - 1:
+                continue
+            visited.add(v)
+            walk(v, variables + [v], chosen + [step], visited)
+            visited.discard(v)
+
+    if src != dst or loop:
+        walk(src, [src], [], {src})
+    scored = []
+    for variables, chosen in found:
+        n_docs = len(frozenset().union(*(st.documents for st in chosen)))
+        score = channel_score([st.confidence for st in chosen], n_docs, s)
+        scored.append((-score, len(chosen), variables, [st.symbol for st in chosen], chosen, n_docs))
+    # Ties: fewer relations first, then the ordered variables and signs (deterministic).
+    scored = heapq.nsmallest(query.top_k or s.top_paths, scored, key=lambda t: t[:4])
+    out = []
+    for rank, (neg_score, _, variables, _, chosen, n_docs) in enumerate(scored, start=1):
+        signs = [st.sign for st in chosen]
+        composed, _ = compose_sign(signs)
+        out.append(Path.create(
+            analysis_id=analysis_id, query_id=query.query_id, risk=query.risk, variables=variables, signs=signs,
+            relation_ids=[st.representative.relation_id for st in chosen],
+            evidence=[sorted(r.relation_id for r in st.relations) for st in chosen],
+            # A non-composable path records its first non-monotone, ambiguous or absent step's sign.
+            composed_sign=composed or next(x for x in signs if x not in COMPOSABLE), score=-neg_score,
+            mean_confidence=sum(st.representative.confidence for st in chosen) / len(chosen), n_docs=n_docs,
+            rank=rank, graph_condition=graph_condition, retrieval_condition=retrieval_condition))
+    return out
+
+
+def find_paths(store: Store, query: ChannelQuery, *, analysis_id: str, as_of: date | None,
+               roles: Collection[Role | str] = GENERATION_ROLES, jurisdictions: Collection[str] | None = None,
+               graph_condition: str = "G0", retrieval_condition: str = "graph") -> list[Path]:
+    """Enumerate one query's paths on A(t) of the stored relations and store them (empty: none admissible)."""
+    relations = as_of_relations(load_relations(store, condition=graph_condition), as_of, roles=roles,
+                                scope=jurisdictions, condition=graph_condition)
+    found = enumerate_paths(relation_graph(relations), query, analysis_id=analysis_id,
+                            graph_condition=graph_condition, retrieval_condition=retrieval_condition)
+    store.put_many(found)
+    return found
+
+
+def search_channels(store: Store, graph: nx.MultiDiGraph, queries: Sequence[ChannelQuery], *, analysis_id: str,
+                    graph_condition: str = "G0") -> dict[str, list[Path]]:
+    """Enumerate and store the paths of every query of a risk program.
+
+    An empty admissible set for any query stops the risk program (appendix "Fields Used in
+    Graph Queries"); the paths found for the other queries are stored before the stop.
+    """
+    result = {q.query_id: enumerate_paths(graph, q, analysis_id=analysis_id, graph_condition=graph_condition)
+              for q in queries}
+    store.put_many([q for q in queries] + [p for paths in result.values() for p in paths])
+    empty = [q for q in queries if not result[q.query_id]]
+    if empty:
+        names = ", ".join(f"{q.source_var} → {q.target_var}" for q in empty)
+        raise StageStopped(f"no admissible path for {names} (risk {empty[0].risk})", stage="graph_search")
+    return result
+
+
+def graph_baseline(paths: Sequence[Path]) -> Path | None:
+    """The paper's graph baseline: the path with the highest S(C) (rank 1), without asking an LLM."""
+    return min(paths, key=lambda p: p.rank) if paths else None
