@@ -367,8 +367,8 @@ def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str]
         docs = [loc for loc in eligible if indexable(loc)]
         ranked = rank_locations(docs, query, top_k=top_k, store=store)
         if scope is not None and query.strip():
-            _write_pointer(store, _scope_path(store, scope), index_key((loc.location_id for loc in docs), r.lsa_components)
-                           if docs else _EMPTY_SCOPE)
+            key = index_key((loc.location_id for loc in docs), r.lsa_components) if docs else _EMPTY_SCOPE
+            _write_pointer(store, _scope_path(store, scope), key)
     sources = {s.source_id: s for s in store.find(Source, source_id=sorted({loc.source_id for loc, _ in ranked}))}
     hits = []
     for rank, (loc, score) in enumerate(ranked, start=1):
