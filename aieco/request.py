@@ -85,6 +85,9 @@ class AnalysisRequest(FrozenModel):
     horizon: str = Field("2025-2027", description="First and last scenario year, 'YYYY-YYYY'.")
     outcomes: list[str] = Field(default_factory=list, description="Requested outcome variables.")
     cutoff: date = Field(description="Information cutoff: nothing published after it is used.")
+    vintage_policy: Literal["strict", "approximate"] = Field(
+        "strict", description="strict: only true vintages (release rule vintage or file); approximate: also "
+                              "documented publication lags on the latest vintage (aieco/data/publication_lags.toml).")
     allowed_roles: list[Role] = Field(default_factory=lambda: [Role.generation, Role.methods], min_length=1)
     risks: list[RiskSpec] = Field(min_length=1)
     models: list[str] = Field(default_factory=lambda: ["macro_var"], description="Admissible model ids.")
@@ -190,6 +193,35 @@ def parse_request(data: dict[str, Any], where: str = "request") -> AnalysisReque
             problems.append(f"{field}: {msg}")
         raise InputError(f"invalid analysis request: {'; '.join(problems)}", where=where,
                          fix="correct the named field(s); see aieco/demo/requests/ for complete examples") from exc
+
+
+def request_problems(request: AnalysisRequest, registered_models: list[str] | tuple[str, ...]) -> list[str]:
+    """What the launch's request check refuses, one problem per entry, each saying what to fix.
+
+    The same rules as the analysis's ``request_checks`` stage: every channel variable and
+    outcome is a vocabulary variable, every model is registered, the horizon starts after
+    the information cutoff.
+    """
+    from aieco.vocab import load_vocabulary
+
+    vocab = load_vocabulary()
+    problems = []
+    for risk in request.risks:
+        for c in risk.channels:
+            for var in (c.source, c.target):
+                if var not in vocab:
+                    problems.append(f"risk {risk.name}, query {c.id}: {var!r} is not a vocabulary variable — "
+                                    "choose one from the vocabulary (aieco vocab)")
+    unknown_outcomes = [o for o in request.outcomes if o not in vocab]
+    if unknown_outcomes:
+        problems.append(f"outcomes {unknown_outcomes} are not vocabulary variables")
+    missing = [m for m in request.models if m not in registered_models]
+    if missing:
+        problems.append(f"models {missing} are not registered — use one of {sorted(registered_models)}")
+    if request.years[0] <= request.cutoff.year:
+        problems.append(f"horizon {request.horizon} starts before the information cutoff {request.cutoff} — "
+                        f"start the horizon after {request.cutoff.year}")
+    return problems
 
 
 def load_request(path: str | Path) -> AnalysisRequest:

@@ -8,6 +8,7 @@ the stage records in the store, from a fragment that reruns every second.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,11 +30,11 @@ class Job:
 
     def progress(self, stage: str, event: str, index: int, total: int) -> None:
         """The pipeline's progress callback: progress(stage, event, index, total)."""
-        self.events.append({"stage": stage, "event": event, "index": index, "total": total})
+        self.events.append({"stage": stage, "event": event, "index": index, "total": total, "at": time.monotonic()})
 
     def note(self, message: str) -> None:
         """A step message without a count (e.g. the demo builder's)."""
-        self.events.append({"stage": message, "event": "", "index": None, "total": None})
+        self.events.append({"stage": message, "event": "", "index": None, "total": None, "at": time.monotonic()})
 
     @property
     def last_message(self) -> str:

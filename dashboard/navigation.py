@@ -1,4 +1,4 @@
-"""The dashboard's pages, in menu order. Adding a page is one line here plus its file."""
+"""The dashboard's pages, in menu order. Adding a page is one line here plus its file in pages/."""
 
 from __future__ import annotations
 
@@ -7,19 +7,24 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class PageEntry:
-    path: str  # relative to the repository root (not pages/: Streamlit would also serve that folder on its own)
+    path: str  # relative to the repository root; st.navigation in app.py disables pages/ auto-discovery
     title: str
     icon: str
 
+    @property
+    def url_path(self) -> str:
+        """The deep link of the page (``/reports``, ``/channel_graph`` …)."""
+        return self.path.rsplit("/", 1)[-1].removesuffix(".py")
+
 
 PAGES: tuple[PageEntry, ...] = (
-    PageEntry("dashboard/pages/request.py", "Request", ":material/edit_note:"),
-    PageEntry("dashboard/pages/sources.py", "Sources", ":material/library_books:"),
-    PageEntry("dashboard/pages/channel_graph.py", "Channel graph", ":material/hub:"),
-    PageEntry("dashboard/pages/paths.py", "Paths & restrictions", ":material/route:"),
-    PageEntry("dashboard/pages/model_runs.py", "Model runs", ":material/monitoring:"),
-    PageEntry("dashboard/pages/bank_capital.py", "Bank capital", ":material/account_balance:"),
-    PageEntry("dashboard/pages/reports.py", "Reports", ":material/description:"),
-    PageEntry("dashboard/pages/evaluation.py", "Evaluation", ":material/query_stats:"),
-    PageEntry("dashboard/pages/audit.py", "Audit", ":material/fact_check:"),
+    PageEntry("pages/request.py", "Request", ":material/edit_note:"),
+    PageEntry("pages/sources.py", "Sources", ":material/library_books:"),
+    PageEntry("pages/channel_graph.py", "Channel graph", ":material/hub:"),
+    PageEntry("pages/paths.py", "Paths & restrictions", ":material/route:"),
+    PageEntry("pages/model_runs.py", "Model runs", ":material/monitoring:"),
+    PageEntry("pages/bank_capital.py", "Bank capital", ":material/account_balance:"),
+    PageEntry("pages/reports.py", "Reports", ":material/description:"),
+    PageEntry("pages/evaluation.py", "Evaluation", ":material/query_stats:"),
+    PageEntry("pages/audit.py", "Audit", ":material/fact_check:"),
 )

@@ -21,6 +21,8 @@ class DashboardState:
     source_id: str | None = None
     #: The request being edited on the Request page (a plain mapping, saved as TOML).
     request_draft: dict[str, Any] = field(default_factory=dict)
+    #: The uploaded request file last loaded into the form (an upload is loaded once).
+    loaded_upload: str | None = None
     #: Messages of the last launched analysis (stage, event) for the Request page.
     last_launch: list[dict[str, Any]] = field(default_factory=list)
 

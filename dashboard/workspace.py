@@ -3,7 +3,7 @@
 sqlite3 connections are tied to their thread and Streamlit reruns a script on any
 thread, so the Store is opened at the start of each run and closed at its end; it is
 never cached. What *is* cached (``st.cache_data``) is the plain data the view functions
-return, keyed by the workspace path and :func:`aieco.views.workspace_digest`, so a new
+return, keyed by the workspace path and :func:`aieco.inventory.workspace_digest`, so a new
 record anywhere invalidates every cached view.
 """
 
@@ -18,10 +18,10 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from aieco import views
 from aieco.config import get_settings
 from aieco.errors import AiecoError
 from aieco.store import Store
+from dashboard import views
 
 T = TypeVar("T")
 
@@ -42,9 +42,9 @@ class Workspace:
     digest: str
 
     def view(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Call ``aieco.views.<fn>(store, *args, **kwargs)``, cached until the workspace changes."""
+        """Call ``dashboard.views.<fn>(store, *args, **kwargs)``, cached until the workspace changes."""
         if getattr(views, fn.__name__, None) is not fn:
-            raise ValueError(f"{fn.__name__} is not a function of aieco.views")
+            raise ValueError(f"{fn.__name__} is not a function of dashboard.views")
         return _cached_view(fn.__name__, str(self.path), self.digest, tuple(args),
                             tuple(sorted(kwargs.items())), _store=self.store)
 
@@ -87,6 +87,11 @@ def bound(ws: Workspace) -> Iterator[Workspace]:
         yield ws
     finally:
         _RUN_WORKSPACE.reset(token)
+
+
+def running_under_app() -> bool:
+    """True inside a run that ``app.py`` (the shell) started."""
+    return _RUN_WORKSPACE.get() is not None
 
 
 @contextmanager

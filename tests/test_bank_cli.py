@@ -45,14 +45,34 @@ def test_bank_run_needs_one_scenario(tmp_path):
     assert json.loads(out.stdout)["error"] == "InputError"
 
 
-def test_bank_validate_eba(tmp_path, shared_data):
+def test_bank_validate_one_eba_file(tmp_path, shared_data):
     path = shared_data / "banks" / "eba_2016_stress_test_TR_OTH.csv"
     out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--eba", str(path),
                                     "--reps", "100", "--json"])
     assert out.exit_code == 0, out.output
-    gates = json.loads(out.stdout)["gates"]
-    assert {g["model_id"] for g in gates} == {"eba_no_change", "eba_baseline", "eba_nii_impairments"}
-    assert all(not g["passed"] for g in gates)  # none of the simple comparators meets the thresholds
+    body = json.loads(out.stdout)
+    gates = body["gates"]
+    assert {g["model_id"] for g in gates} == {"eba_no_change", "eba_baseline", "eba_nii_impairments",
+                                               "bank_eba_components:cv"}
+    assert all(not g["passed"] for g in gates if g["model_id"].startswith("eba_"))  # simple comparators fail
+    assert {r["exercise"] for r in body["accounting"]} == {"st2016"}
+
+
+def test_bank_validate_default_runs_on_both_real_exercises(tmp_path):
+    """From a fresh clone: the bundled real EBA 2016 and 2021 extracts, accounting and model tables."""
+    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--reps", "50", "--json"])
+    assert out.exit_code == 0, out.output
+    body = json.loads(out.stdout)
+    assert body["provenance"] == "real"
+    assert [e["name"] for e in body["exercises"]] == ["st2016", "st2021"]
+    assert {(r["exercise"], r["scenario"]) for r in body["accounting"]} == {
+        (e, s) for e in ("st2016", "st2021") for s in ("baseline", "adverse")}
+    model = next(g for g in body["gates"] if g["model_id"] == "bank_eba_components")
+    assert "fit on st2016" in model["detail"] and "validated on st2021" in model["detail"]
+    assert model["fit_provenance"] == model["validation_provenance"] == "real"
+    assert set(model["metrics"]) >= {"mae", "rmse", "spearman", "top_quartile_recall", "coverage"}
+    text = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--reps", "20"])
+    assert text.exit_code == 0 and "CET1 accounting recursion" in text.output and "bank_eba_components" in text.output
 
 
 def test_bank_run_on_a_workspace_without_bank_data_says_so(tmp_path):

@@ -15,6 +15,7 @@ from aieco.models.bank.eba import (
     read_transparency_sdd,
     transparency_bank_panel,
 )
+from aieco.models.bank.eba_items import read_dictionary
 from aieco.models.bank.validation import (
     Thresholds,
     cluster_bootstrap_vs_no_change,
@@ -139,10 +140,11 @@ def _transparency_csv(tmp_path):
 def test_transparency_format_to_raw_panel(tmp_path, shared_data):
     sdd = read_transparency_sdd(shared_data / "banks" / "eba_transparency_SDD.xlsx")
     assert sdd[1620102] == 2420102 and sdd[150102] == 2420102 and sdd[1820210] == 2420220
+    book = read_dictionary(shared_data / "banks" / "eba_transparency_SDD.xlsx")
     data = load_eba_csv(_transparency_csv(tmp_path))
     assert set(data["scenario_label"]) == {"Actual figures"}
     assert not ((data["item"] == 1620138) & (data["amount"] == 999)).any()
-    raw = transparency_bank_panel(data, sdd).set_index("period_end")
+    raw = transparency_bank_panel(data, book).set_index("period_end")
     dec = raw.loc["2016-12-31"]
     assert dec["cet1_capital"] == 102 and dec["rwa"] == 1002
     assert dec["ppnr_ytd"] == 2 * (40 - 15 - 5)

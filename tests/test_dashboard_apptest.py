@@ -85,10 +85,10 @@ def test_page_on_the_demo_workspace_renders_without_error(title, tmp_path_factor
     present = {  # what the demo puts on each page
         "Request": lambda: any("analysis_id" in f.columns and len(f) for f in frames),
         "Sources": lambda: any("publisher" in f.columns and len(f) >= 10 for f in frames),
-        "Channel graph": lambda: any("src_var" in f.columns and len(f) > 10 for f in frames),
+        "Channel graph": lambda: any("evidence_class" in f.columns and len(f) > 10 for f in frames),
         "Paths & restrictions": lambda: any("composed_sign" in f.columns and len(f) for f in frames),
         "Model runs": lambda: len(at.get("plotly_chart")) >= 1,
-        "Bank capital": lambda: len(at.get("plotly_chart")) == 2 or any("No bank projections" in i.value
+        "Bank capital": lambda: len(at.get("plotly_chart")) >= 2 or any("No bank projections" in i.value
                                                                          for i in at.info),
         "Reports": lambda: len(at.get("download_button")) == 5,
         "Audit": lambda: len(at.get("plotly_chart")) == 1,
@@ -121,7 +121,7 @@ def test_page_on_a_populated_workspace_renders_its_records(title, populated, use
 def test_request_page_shows_a_stop_with_its_stage_and_reason(populated, use_workspace):
     use_workspace(populated[0])
     at = open_page("Request")
-    assert any("stage **restrictions**" in w.value and "composes against" in w.value for w in at.warning)
+    assert any("**restrictions** stopped" in w.value and "composes against" in w.value for w in at.warning)
 
 
 def test_model_runs_page_draws_a_fan_chart_per_variable(populated, use_workspace):
@@ -135,26 +135,29 @@ def test_model_runs_page_draws_a_fan_chart_per_variable(populated, use_workspace
 def test_bank_capital_page_shows_paths_distribution_and_gate(populated, use_workspace):
     use_workspace(populated[0])
     at = open_page("Bank capital")
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) >= 2
     assert any("gate passed" in s.value for s in at.success)
     assert widget(at, "selectbox", "Bank").options == ["Bank A", "Bank B"]
 
 
-def test_report_number_opens_its_model_run_point_restrictions_and_quotes(populated, use_workspace):
+def test_report_number_opens_its_own_chain_under_it(populated, use_workspace):
     ws, ids = populated
     use_workspace(ws)
     at = open_page("Reports")
     assert "real GDP in 2027 is" in " ".join(m.value for m in at.text)  # report prose is shown as text
     assert [b.label for b in at.get("download_button")] == ["HTML", "Markdown", "LaTeX", "PDF", "JSON bundle"]
-    number = next(b for b in at.button if ids["macro_run"] in b.label)
+    number = next(b for b in at.button if "real_gdp 2027" in b.label)
+    assert ids["macro_run"] not in number.label  # labels, not ids, on the number
     number.click().run()
-    assert not at.exception
-    assert "ModelRun" in [s.value for s in at.subheader]
+    assert not at.exception, [e.value for e in at.exception]
     text = " ".join(m.value for m in at.markdown)
-    assert ids["point_id"] in text and ids["claim_id"] in text
-    assert "higher tariffs reduce trade volumes" in " ".join(m.value for m in at.text)  # quotes as text
-    shown = " ".join(str(df.value.to_dict()) for df in at.dataframe)
-    assert ids["macro_run"] in shown and "real_gdp" in shown
+    assert "Output test" in text and "Model run" in text and "Selected path" in text
+    assert "tariffs → trade_volumes → real_gdp" in text
+    # quotes (shown as text) in path order, each with its source and page
+    quotes = " ".join(m.value for m in at.text)
+    assert quotes.index("higher tariffs reduce trade volumes") < quotes.index("trade volumes raise real GDP")
+    assert ids["point_id"] in text and ids["claim_id"] in text  # ids only in the details
+    assert any("p. " in c.value for c in at.caption)
 
 
 def test_report_deep_link_by_claim_id(populated, use_workspace):
@@ -163,7 +166,8 @@ def test_report_deep_link_by_claim_id(populated, use_workspace):
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.query_params["claim"] = ids["claim_id"]
-    at.switch_page("dashboard/pages/reports.py").run()
+    at.switch_page("pages/reports.py").run()
+    assert not at.exception, [e.value for e in at.exception]
     assert ids["point_id"] in " ".join(m.value for m in at.markdown)
 
 
@@ -177,17 +181,23 @@ def test_sources_viewer_filters_passages(populated, use_workspace):
     assert len(at.dataframe[1].value) == 1
 
 
-def test_channel_graph_filters_by_publication_date_and_risk(populated, use_workspace):
+def test_channel_graph_filters_by_publication_date_risk_and_review(populated, use_workspace):
     import datetime as dt
 
     use_workspace(populated[0])
     at = open_page("Channel graph")
+    as_of = widget(at, "date_input", "As of (publication date)")
+    assert as_of.value == dt.date(2024, 12, 31)  # the selected analysis's cutoff
+    as_of.set_value(None).run()
     assert len(at.dataframe[0].value) == 4
-    at.date_input[0].set_value(dt.date(2024, 7, 1)).run()
+    widget(at, "date_input", "As of (publication date)").set_value(dt.date(2024, 7, 1)).run()
     assert len(at.dataframe[0].value) == 2  # the September review is not yet published
-    at.date_input[0].set_value(None).run()
+    widget(at, "date_input", "As of (publication date)").set_value(None).run()
     widget(at, "selectbox", "Risk").select("trade_fragmentation").run()
-    assert set(at.dataframe[0].value["src_var"]) == {"tariffs", "trade_volumes"}
+    assert set(at.dataframe[0].value["from"]) == {"tariffs", "trade_volumes"}
+    at.get("segmented_control")[0].set_value("rejected").run()
+    assert not at.exception
+    assert not at.dataframe or at.dataframe[0].value["review_decision"].eq("rejected").all()
 
 
 def test_audit_page_runs_the_workspace_audit(populated, use_workspace):
@@ -227,6 +237,20 @@ def test_request_form_checks_a_request_and_names_the_bad_field(populated, use_wo
     at.run()
     assert not at.exception
     assert any("horizon" in e.value and "fix:" in e.value for e in at.error)
+
+
+def test_request_check_refuses_what_the_launch_refuses_and_says_what_to_fix(tmp_path, use_workspace):
+    use_workspace(tmp_path / "ws")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    widget(at, "text_input", "Models (comma separated)").input("macro_var, no_such_model")
+    widget(at, "button", "Check request").click()
+    at.run()
+    assert not at.exception
+    assert not any("valid" in s.value for s in at.success)
+    assert any("no_such_model" in e.value and "not registered" in e.value and "use one of" in e.value
+               for e in at.error)
+    assert widget(at, "button", "Launch analysis").disabled
 
 
 def test_request_page_follows_a_launched_analysis_and_shows_its_stop(tmp_path, use_workspace):
@@ -288,7 +312,8 @@ def test_first_launch_on_an_empty_workspace_builds_the_demo_in_the_background(tm
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert [s.label for s in at.status] == ["Building the demo workspace (first launch)…"]
-    assert not at.header  # no page while the demo is being built
+    assert [h.value for h in at.header] == ["Request"]  # the pages stay usable while the demo is built
+    assert any("ingesting the demo corpus" in m.value for m in at.markdown)  # every step listed
     release.set()
     from dashboard import jobs
 

@@ -1,29 +1,28 @@
-"""End to end in a real browser: `streamlit run app.py` driven by Playwright in Debian's Chromium.
+"""The dashboard in a real browser: `streamlit run app.py` driven by Playwright in Debian's Chromium.
 
-The server runs on 127.0.0.1 with AIECO_WORKSPACE pointing at a prepared workspace;
-screenshots of every step are saved in the test's temporary folder.
+Two server sessions: a fresh workspace (first launch builds at server start, with
+progress, pages usable meanwhile) and the demo workspace (an analyst's path through every
+page: a report number and its chain, every export, the graph, a request posed and run).
+Every request the browser makes must go to 127.0.0.1; the server log must hold no
+traceback and no deprecation. Screenshots of every page are kept under
+tests/artifacts/screenshots/ (git-ignored) for review.
 """
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
+import json
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from dashboard_demo import demo_workspace
 
-from aieco.records import Report
-from aieco.store import Store
+from aieco.benchmarks.browser import CHROMIUM, Server, browser_page, settle
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
+ARTIFACTS = ROOT / "tests" / "artifacts" / "screenshots"
+PAGES = ["Request", "Sources", "Channel graph", "Paths & restrictions", "Model runs", "Bank capital", "Reports",
+         "Evaluation", "Audit"]
 
 pytestmark = [
     pytest.mark.browser,
@@ -32,133 +31,197 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def shots(name: str) -> Path:
+    folder = ARTIFACTS / name
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.png"):
+        old.unlink()
+    return folder
 
 
-def _wait_until_serving(url: str, proc: subprocess.Popen, log: Path, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"streamlit exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"streamlit did not answer on {url} within {timeout} s:\n{log.read_text()}")
+def assert_clean(server: Server, outside: list[str]) -> None:
+    assert outside == [], f"requests outside 127.0.0.1: {outside[:5]}"
+    assert server.tracebacks() == [], "\n\n".join(server.tracebacks())
+    assert server.deprecations() == [], server.deprecations()
 
 
-class Server:
-    """`streamlit run app.py` on a free 127.0.0.1 port over ``workspace``."""
-
-    def __init__(self, workspace: Path, log: Path, *, build_demo: bool):
-        self.url = f"http://127.0.0.1:{_free_port()}"
-        env = {**os.environ, "AIECO_WORKSPACE": str(workspace), "PYTHONPATH": str(ROOT),
-               "AIECO_DASHBOARD__BUILD_DEMO_ON_FIRST_LAUNCH": str(build_demo).lower()}
-        self.log = log
-        with log.open("w") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", self.url.rsplit(":", 1)[1],
-                 "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats",
-                 "false", "--server.fileWatcherType", "none"],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-
-    def __enter__(self) -> Server:
-        _wait_until_serving(self.url, self.proc, self.log)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
+  .filter(e => e.offsetParent !== null).every(e => e.querySelector('.js-plotly-plot .main-svg'))"""
 
 
-@pytest.fixture
-def server(tmp_path: Path, tmp_path_factory):
-    """The demo workspace, built and run offline by the library, served by `streamlit run app.py`."""
-    workspace = demo_workspace(tmp_path_factory)
-    with Store(workspace) as store:
-        reports = [r for r in store.all(Report) if r.status == "passed"]
-    assert reports, "the demo wrote no passed report"
-    ids = {"report_title": reports[0].title}
-    with Server(workspace, tmp_path / "streamlit.log", build_demo=False) as srv:
-        yield srv.url, ids, tmp_path
+def go_to(page, title: str) -> None:
+    from playwright.sync_api import expect
+
+    page.get_by_role("link", name=title).click()
+    expect(page.get_by_role("heading", name=title, exact=True)).to_be_visible(timeout=60_000)
+    settle(page, stable_ms=800)
+    page.wait_for_function(CHARTS_DRAWN, timeout=60_000)  # every visible chart drawn before a screenshot
 
 
-def test_report_number_leads_to_its_model_run_export_and_graph_page_draws(server):
-    from playwright.sync_api import expect, sync_playwright
-
-    url, ids, tmp_path = server
-    shots = tmp_path / "screenshots"
-    shots.mkdir()
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(url, wait_until="domcontentloaded")
-            expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=30_000)
-            page.screenshot(path=shots / "01_request.png", full_page=True)
-
-            # The demo report: its numbers are links to their ModelRun and output point.
-            page.get_by_role("link", name="Reports").click()
-            expect(page.get_by_role("heading", name=ids["report_title"])).to_be_visible(timeout=30_000)
-            number = page.get_by_role("button", name="→ run_").first
-            expect(number).to_be_visible()
-            run_id = number.inner_text().rsplit("→", 1)[1].strip()
-            number.click()
-            expect(page.get_by_role("heading", name="ModelRun")).to_be_visible(timeout=20_000)
-            expect(page.get_by_text("Relations and quotes")).to_be_visible(timeout=20_000)
-            expect(page.get_by_text("→ point pt_").first).to_be_visible()
-            page.screenshot(path=shots / "02_report_trace.png", full_page=True)
-
-            # Export the HTML report: every number in it links to its output point in its run's section.
-            with page.expect_download(timeout=60_000) as download:
-                page.get_by_role("button", name="HTML").click()
-            exported = tmp_path / "report.html"
-            download.value.save_as(exported)
-            html = exported.read_text(encoding="utf-8")
-            assert ids["report_title"] in html
-            assert '<a class="num" href="#pt-' in html and f'id="run-{run_id}"' in html
-
-            # The channel graph page draws its relations.
-            page.get_by_role("link", name="Channel graph").click()
-            expect(page.get_by_role("heading", name="Channel graph", exact=True)).to_be_visible(timeout=20_000)
-            graph = page.frame_locator("iframe").first  # the pyvis page, embedded with its resources in line
-            canvas = graph.locator("canvas").first
-            expect(canvas).to_be_visible(timeout=30_000)
-            box = canvas.bounding_box()
-            assert box is not None and box["width"] > 300 and box["height"] > 300
-            page.wait_for_timeout(2_000)  # let the physics layout settle before the screenshot
-            page.screenshot(path=shots / "03_channel_graph.png", full_page=True)
-        finally:
-            browser.close()
-    assert sorted(p.name for p in shots.iterdir()) == ["01_request.png", "02_report_trace.png",
-                                                        "03_channel_graph.png"]
+def click_first_relation(page) -> None:
+    """A real mouse click on the first relation marker (plotly listens on its drag layer, not on the marker)."""
+    chart = page.locator(".js-plotly-plot").first
+    chart.scroll_into_view_if_needed()
+    box = page.locator(".js-plotly-plot .scatterlayer .trace .points path").first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def test_first_launch_builds_the_demo_with_progress_then_shows_it(tmp_path):
-    from playwright.sync_api import expect, sync_playwright
+def test_first_launch_builds_at_server_start_with_moving_progress_and_usable_pages(tmp_path):
+    from playwright.sync_api import expect
 
-    shots = tmp_path / "screenshots"
-    shots.mkdir()
-    with Server(tmp_path / "fresh", tmp_path / "streamlit.log", build_demo=True) as srv, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    folder = shots("first_launch")
+    workspace = tmp_path / "fresh"
+    with Server(workspace, tmp_path / "streamlit.log", build_demo=True) as srv:
+        # No browser yet: the build started with the server.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (workspace / "demo_corpus").exists():
+            time.sleep(0.2)
+        assert (workspace / "demo_corpus").exists(), "the demo build did not start with the server"
+        with browser_page() as (page, outside):
             page.goto(srv.url, wait_until="domcontentloaded")
-            expect(page.get_by_text("Building the demo workspace (first launch)")).to_be_visible(timeout=30_000)
-            expect(page.get_by_role("link", name="Reports")).to_be_visible()  # the menu is there while it builds
-            page.screenshot(path=shots / "01_building.png", full_page=True)
-            expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=180_000)
-            expect(page.get_by_text("Analyses", exact=True)).to_be_visible(timeout=30_000)
-            expect(page.get_by_text("stopped at stage").first).to_be_visible(timeout=30_000)  # market illiquidity
-            page.wait_for_timeout(2_000)
-            page.screenshot(path=shots / "02_demo_ready.png", full_page=True)
-        finally:
-            browser.close()
+            expect(page.get_by_text("Building the demo workspace (first launch)")).to_be_visible(timeout=60_000)
+            expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=60_000)
+            bar = page.locator("[data-testid='stProgress']").first
+            expect(bar).to_be_visible(timeout=30_000)
+            first = bar.inner_text()
+            page.screenshot(path=folder / "01_building.png")
+            deadline = time.monotonic() + 120  # the progress moves on to another step
+            while time.monotonic() < deadline and bar.inner_text().split(" — ")[0] == first.split(" — ")[0]:
+                time.sleep(0.5)
+            assert bar.inner_text().split(" — ")[0] != first.split(" — ")[0], f"progress stuck at {first!r}"
+            go_to(page, "Sources")  # pages are usable while it builds
+            page.screenshot(path=folder / "02_sources_while_building.png")
+            assert_clean(srv, outside)
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory):
+    workspace = demo_workspace(tmp_path_factory)
+    log = tmp_path_factory.mktemp("server") / "streamlit.log"
+    with Server(workspace, log, build_demo=False) as srv:
+        yield srv
+
+
+def test_analyst_path_through_every_page_report_chain_exports_graph(demo_server, tmp_path):
+    from playwright.sync_api import expect
+
+    folder = shots("analyst_path")
+    with browser_page() as (page, outside):
+        page.goto(demo_server.url, wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=120_000)
+        settle(page, 120_000)
+        for i, title in enumerate(PAGES, start=1):
+            go_to(page, title)
+            page.screenshot(path=folder / f"{i:02d}_{title.lower().replace(' & ', '_').replace(' ', '_')}.png",
+                            full_page=True)
+            assert not page.get_by_test_id("stException").count(), f"exception on {title}"
+
+        # Reports: a number opens its own chain right under it.
+        go_to(page, "Reports")
+        number = page.get_by_role("button", name="Real GDP 2025").first
+        number.click()
+        chain = page.locator(".st-key-claim_chain")
+        expect(chain).to_be_visible(timeout=30_000)
+        expect(chain.get_by_text("Selected path").first).to_be_visible()
+        expect(chain.get_by_text("Tariffs → Trade volumes → Real GDP").first).to_be_visible()
+        assert chain.bounding_box()["y"] > number.bounding_box()["y"]  # under the number, where the eye is
+        chain.scroll_into_view_if_needed()
+        page.screenshot(path=folder / "20_report_chain.png")
+
+        # Every export format downloads and is what it says.
+        got = {}
+        for label in ["HTML", "Markdown", "LaTeX", "PDF", "JSON bundle"]:
+            with page.expect_download(timeout=60_000) as download:
+                page.get_by_role("button", name=label, exact=True).click()
+            path = tmp_path / download.value.suggested_filename
+            download.value.save_as(path)
+            got[label] = path.read_bytes()
+        assert got["PDF"].startswith(b"%PDF")
+        assert json.loads(got["JSON bundle"])
+        for label in ["HTML", "Markdown", "LaTeX"]:
+            assert b"trade fragmentation" in got[label].lower(), label
+
+        # The embedded export: a number link scrolls inside its frame, never loads the app in it.
+        page.get_by_text("The exported report with its runs").click()
+        frame = page.frame_locator("iframe").first
+        link = frame.locator("a.num").first
+        expect(link).to_be_visible(timeout=30_000)
+        link.click()
+        time.sleep(1)
+        assert frame.locator("[data-testid='stApp']").count() == 0
+        inner = next(f for f in page.frames if f != page.main_frame)
+        assert inner.url in ("about:srcdoc", "about:blank"), inner.url
+
+        # A table's CSV and a figure's image download in the browser (no server-side renderer).
+        go_to(page, "Model runs")
+        with page.expect_download(timeout=30_000) as download:
+            page.get_by_role("button", name="CSV", exact=True).first.click()
+        assert download.value.suggested_filename.endswith(".csv")
+        go_to(page, "Bank capital")
+        chart = page.locator(".js-plotly-plot").first
+        chart.scroll_into_view_if_needed()
+        chart.hover()
+        with page.expect_download(timeout=30_000) as download:
+            chart.locator(".modebar-btn[data-title^='Download plot']").click()
+        assert download.value.suggested_filename.endswith(".png")
+
+        # Channel graph: a click on a relation shows its quote and page.
+        go_to(page, "Channel graph")
+        expect(page.get_by_text("sign · evidence class").first).to_be_visible(timeout=30_000)
+        click_first_relation(page)
+        detail = page.locator(".st-key-relation_detail")
+        expect(detail).to_be_visible(timeout=30_000)
+        expect(detail.get_by_text(" p. ").first).to_be_visible()
+        page.screenshot(path=folder / "21_graph_relation.png")
+    assert_clean(demo_server, outside)
+
+
+REQUEST = """
+title = "Market illiquidity only (browser test)"
+cutoff = 2024-12-31
+horizon = "2025-2027"
+jurisdictions = ["EA"]
+models = ["macro_var"]
+backend = "offline"
+
+[[risks]]
+name = "market_illiquidity"
+label = "Market illiquidity"
+description = "A drop in market liquidity."
+
+[[risks.channels]]
+id = "mi1"
+source = "market_liquidity"
+movement = "decrease"
+target = "equity_prices"
+expected = "decrease"
+"""
+
+
+def test_pose_and_run_a_request(demo_server, tmp_path):
+    from playwright.sync_api import expect
+
+    folder = shots("request")
+    request = tmp_path / "illiquidity.toml"
+    request.write_text(REQUEST)
+    with browser_page() as (page, outside):
+        page.goto(demo_server.url, wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=120_000)
+        settle(page, 120_000)
+        uploader = page.locator("[data-testid='stFileUploaderDropzoneInput']")
+        page.get_by_text("Load a request (demo or TOML file)").click()
+        expect(page.get_by_text("Request TOML")).to_be_visible(timeout=30_000)
+        time.sleep(1)  # the uploader takes files once its widget is registered
+        uploader.set_input_files(str(request))
+        page.wait_for_function("() => document.querySelector('input[aria-label=\"Title\"]')?.value"
+                               " === 'Market illiquidity only (browser test)'", timeout=30_000)
+        page.get_by_role("button", name="Check request").click()
+        expect(page.get_by_text("The request is valid")).to_be_visible(timeout=30_000)
+        page.get_by_role("button", name="Launch analysis").click()
+        # the new analysis is selected in the sidebar at once, and runs to its stop
+        page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stSidebar] input')]"
+                               ".some(i => i.value.includes('Market illiquidity only'))", timeout=60_000)
+        expect(page.get_by_text("Analysis finished")).to_be_visible(timeout=180_000)
+        expect(page.get_by_text("restriction_derivation").first).to_be_visible(timeout=30_000)
+        page.screenshot(path=folder / "01_request_run.png", full_page=True)
+    assert_clean(demo_server, outside)

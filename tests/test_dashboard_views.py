@@ -1,4 +1,4 @@
-"""The dashboard's view models (aieco.views): what the pages show, read from stored records."""
+"""The dashboard's view models (dashboard.views): what the pages show, read from stored records."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from populated_workspace import build_workspace
 
-from aieco import views
 from aieco.errors import InputError
 from aieco.records import ModelOutputPoint, Variable
 from aieco.store import Store
+from dashboard import views
 
 
 @pytest.fixture(scope="module")
@@ -83,26 +83,90 @@ def test_fan_chart_bands_are_the_stored_quantile_points(populated):
     fig = views.fan_chart(points, "real_gdp")
     names = [t.name for t in fig.data]
     # two bands (5–95, 25–75) drawn as upper edge + filled lower edge, the median, the selected path
-    assert names == [None, "5%–95%", None, "25%–75%", "median", "selected"]
+    assert names == [None, "5%–95%", None, "25%–75%", "median", "selected scenario"]
     stored = {p.period: p.value for p in store.find(ModelOutputPoint, run_id=ids["macro_run"], quantile=0.05)}
     assert list(fig.data[1].y) == [stored[p] for p in sorted(stored)]
     assert list(fig.data[1].x) == ["2025", "2026", "2027"]
 
 
-def test_claim_trace_follows_number_to_run_point_restrictions_and_quotes(populated):
+def test_claim_chain_follows_the_number_to_its_own_path_quotes_and_pages(populated):
     store, ids = populated
-    trace = views.claim_trace(store, ids["claim_id"])
-    assert trace["point"]["point_id"] == ids["point_id"]
-    assert trace["run"]["run_id"].tolist() == [ids["macro_run"]]
-    assert trace["restrictions"]["variable"].tolist() == ["real_gdp"]
-    assert set(trace["relations"]["quote"]) == {"higher tariffs reduce trade volumes", "trade volumes raise real GDP"}
+    chain = views.claim_chain(store, ids["claim_id"])
+    assert chain["claim"]["point_id"] == ids["point_id"]
+    assert chain["run"]["run_id"] == ids["macro_run"]
+    assert chain["own_restrictions"]  # the claim's variable (real_gdp) is restricted itself
+    assert chain["restrictions"]["variable"].tolist() == ["real_gdp"]
+    steps = chain["chain"]
+    # the selected path of that restriction, in order: tariffs → trade volumes, then trade volumes → real GDP
+    assert steps["path"].unique().tolist() == ["tariffs → trade_volumes → real_gdp"]
+    assert steps[["step", "from", "to"]].values.tolist() == [[1, "tariffs", "trade_volumes"],
+                                                             [2, "trade_volumes", "real_gdp"]]
+    assert steps["quote"].tolist() == ["higher tariffs reduce trade volumes", "trade volumes raise real GDP"]
+    assert steps["representative"].all()
+    assert set(chain["inputs"].columns) == {"input", "provenance", "digest"}
     assert views.claim_of_point(store, ids["point_id"]) == ids["claim_id"]
+    assert views.report_of_claim(store, ids["claim_id"]) == ids["report_id"]
 
 
-def test_claim_trace_of_an_unknown_claim_names_the_fix(populated):
+def test_claim_chain_of_an_unknown_claim_names_the_fix(populated):
     store, _ = populated
     with pytest.raises(InputError, match="no Claim with id clm_nope"):
-        views.claim_trace(store, "clm_nope")
+        views.claim_chain(store, "clm_nope")
+
+
+def test_labels_name_analyses_reports_and_runs_uniquely_without_ids(populated):
+    store, ids = populated
+    analyses = views.analysis_labels(store)
+    assert ids["analysis_id"] in analyses
+    assert "cutoff" in analyses[ids["analysis_id"]] and ids["analysis_id"] not in analyses[ids["analysis_id"]]
+    reports = views.report_labels(store)
+    assert len(set(reports.values())) == len(reports) and ids["report_id"] in reports
+    runs = views.run_labels(store)
+    assert runs[ids["macro_run"]].startswith("test_macro · trade fragmentation · generation")
+    assert not any(r in label for r, label in runs.items())
+
+
+def test_unique_labels_tell_equal_labels_apart_by_id():
+    labels = views._unique({"an_aaaa1": "Same · cutoff 2024-12-31", "an_bbbb2": "Same · cutoff 2024-12-31",
+                            "an_c": "Other"})
+    assert len(set(labels.values())) == 3
+    assert labels["an_c"] == "Other" and "an_aaaa1" in labels["an_aaaa1"]
+
+
+def test_graph_layout_is_deterministic_and_follows_transmission():
+    edges = [("tariffs", "trade_volumes"), ("trade_volumes", "real_gdp"), ("tariffs", "import_prices"),
+             ("import_prices", "inflation")]
+    first = views.graph_layout(edges)
+    assert views.graph_layout(list(reversed(edges))) == first  # same edges, same picture
+    assert first["tariffs"][0] == 0 and first["trade_volumes"][0] == 1 and first["real_gdp"][0] == 2
+    # a cycle collapses into one layer instead of failing
+    cyclic = views.graph_layout([("a", "b"), ("b", "a"), ("b", "c")])
+    assert cyclic["a"][0] == cyclic["b"][0] == 0 and cyclic["c"][0] == 1
+
+
+def test_channel_graph_figure_has_a_legend_per_sign_and_class_and_clickable_relations(populated):
+    store, _ = populated
+    relations = views.relations_frame(store)
+    fig = views.channel_graph_figure(relations, {"tariffs": "Tariffs"})
+    marker_traces = [t for t in fig.data if t.customdata is not None]
+    assert sorted(rid for t in marker_traces for rid in t.customdata[:, 0]) == sorted(relations["relation_id"])
+    assert all(" · " in t.name for t in marker_traces)  # 'positive (+) · causal' …
+    nodes = next(t for t in fig.data if t.name == "variable")
+    assert "Tariffs" in nodes.text
+
+
+def test_embedded_export_scrolls_in_page_links_instead_of_navigating():
+    html = '<html><head></head><body><a class="num" href="#pt-1">1.0</a><a href="https://x.org">x</a>' \
+           '<p id="pt-1">here</p></body></html>'
+    out = views.embeddable_export(html)
+    assert 'href="#pt-1"' not in out and "getElementById('pt-1')" in out
+    assert '<base target="_blank">' in out  # any other link opens a new tab, never the app's frame
+
+
+def test_channels_without_path_name_the_channel_and_why(populated):
+    store, ids = populated
+    gaps = views.channels_without_path(store, ids["analysis_id"])
+    assert list(gaps.columns) == views.GAP_COLUMNS  # the populated analysis has a path for its query
 
 
 def test_report_sentences_resolve_claims_to_stored_values(populated):

@@ -7,8 +7,8 @@ import json
 from click.testing import CliRunner
 
 from aieco.cli import main
-from aieco.evaluation.views import contribution_figure, evaluation_records, evaluation_tables, risk_measure_figure
 from aieco.store import Store
+from dashboard.evaluation_views import contribution_figure, evaluation_records, evaluation_tables, risk_measure_figure
 from tests.test_evaluation_run import CHAIN, _relation, _source
 
 

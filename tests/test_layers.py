@@ -16,9 +16,17 @@ def test_import_linter_contracts_hold():
 
 
 def test_dashboard_files_do_no_sql_or_model_work():
-    for f in [ROOT / "app.py", *sorted((ROOT / "dashboard" / "pages").glob("*.py"))]:
+    files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "dashboard").glob("*.py"))]
+    assert len(files) > 10, "the dashboard's pages/ and dashboard/ folders are missing"
+    for f in files:
         if f.exists():
             text = f.read_text()
             for banned in ("import sqlite3", "import sqlite_utils", "from sqlite_utils", "import statsmodels",
                            "import highspy"):
                 assert banned not in text, f"{f.name} contains {banned!r}"
+
+
+def test_the_library_never_imports_the_dashboard_package():
+    for f in sorted((ROOT / "aieco").rglob("*.py")):
+        text = f.read_text()
+        assert "from dashboard" not in text and "import dashboard" not in text, f"{f} imports the dashboard"

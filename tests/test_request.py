@@ -122,3 +122,19 @@ def test_request_is_frozen():
     with pytest.raises(ValidationError):
         r.cutoff = date(2020, 1, 1)  # type: ignore[misc]
     assert isinstance(r, AnalysisRequest)
+
+
+def test_request_problems_name_each_refusal_and_its_fix():
+    from aieco.request import request_problems
+
+    base = load_request(DEMO)
+    assert request_problems(base, ["macro_var", "bank_feols", "bank_feqar"]) == []
+    data = base.as_dict()
+    data["models"] = ["macro_var", "no_such_model"]
+    data["horizon"] = "2024-2026"
+    data["risks"][0]["channels"][0]["target"] = "not_a_variable"
+    problems = request_problems(parse_request(data), ["macro_var"])
+    assert len(problems) == 3
+    assert "'not_a_variable' is not a vocabulary variable" in problems[0]
+    assert "no_such_model" in problems[1] and "use one of ['macro_var']" in problems[1]
+    assert "horizon 2024-2026 starts before the information cutoff 2024-12-31" in problems[2]

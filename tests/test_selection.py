@@ -18,7 +18,7 @@ def annual_with_means(gdp, unemp, inflation=None):
     """Annual paths (draws, 3, 6) whose three-year means are the given numbers."""
     n = len(gdp)
     annual = np.zeros((n, 3, 6))
-    annual[:, :, 0] = np.asarray(gdp, float)[:, None] + np.array([-1.0, 0.0, 1.0])  # mean unchanged
+    annual[:, :, 0] = np.asarray(gdp, float)[:, None] + np.array([-0.1, 0.0, 0.1])  # mean unchanged
     annual[:, :, 4] = np.asarray(unemp, float)[:, None]
     annual[:, :, 3] = 2.0 if inflation is None else np.asarray(inflation, float)[:, None]
     annual[:, :, 1] = np.arange(n)[:, None]
@@ -49,18 +49,57 @@ def test_selection_among_admissible_paths_with_references():
     # reference for unemployment = last eligible annual observation 8.5; GDP reference 0
     annual = annual_with_means([1, -1, -0.5, -2], [8, 10, 9, 8.4])
     chosen = sel.select_for_risk("trade", annual, VARS, RESTRICTIONS, {"unemployment": 8.5})
-    # draw 1 violates GDP, draw 4 violates unemployment; 2 and 3 admissible: 2 is more severe
+    # draw 1 violates GDP, draw 4 unemployment; 2 and 3 satisfy both in every year (acceptance 0.5),
+    # but draw 3's GDP (−0.5) is not below the median path (−0.75): only draw 2 is admissible
     assert chosen.simulation_id == 2
-    assert chosen.acceptance_share == 0.5 and chosen.admissible == 2
+    assert chosen.acceptance_share == 0.5 and chosen.admissible == 1 and chosen.shared_with == ""
     assert chosen.references == {"real_gdp": 0.0, "unemployment": 8.5}
     assert set(chosen.sensitivity) == {"primary", "equal", "inverse_priority"}
 
 
 def test_range_failure_excludes_a_path_but_not_the_acceptance_share():
-    annual = annual_with_means([1, -1, -0.5, -2], [8, 10, 9, 8.4])
+    annual = annual_with_means([1, -1, -1.5, -2, 0.5], [8, 10, 9.5, 8.4, 8])
     chosen = sel.select_for_risk("trade", annual, VARS, RESTRICTIONS, {"unemployment": 8.5},
-                                 range_ok=np.array([True, False, True, True]))
-    assert chosen.simulation_id == 3 and chosen.acceptance_share == 0.5 and chosen.admissible == 1
+                                 range_ok=np.array([True, False, True, True, True]))
+    assert chosen.simulation_id == 3 and chosen.acceptance_share == 0.4 and chosen.admissible == 1
+
+
+def test_a_restriction_must_hold_in_every_year_the_evidence_times():
+    annual = annual_with_means([-1, -1, 1, 1], [9, 9, 9, 9])
+    annual[0, :, 0] = [-2.0, -2.0, 1.0]  # mean −1 but growth positive in the third year
+    untimed = sel.select_for_risk("trade", annual, VARS, RESTRICTIONS[:1], {})
+    assert untimed.simulation_id == 1 and untimed.acceptance_share == 0.5  # the mean alone: draw 1 is worst
+    every = [dict(RESTRICTIONS[0], aggregation="every_year")]
+    chosen = sel.select_for_risk("trade", annual, VARS, every, {})
+    assert chosen.simulation_id == 2 and chosen.acceptance_share == 0.25
+    # timed to the first two years only (evidence 'within two years'): draw 1 holds there
+    timed = [dict(RESTRICTIONS[0], years=["2025", "2026"])]
+    assert sel.select_for_risk("trade", annual, VARS, timed, {}, years=["2025", "2026", "2027"]).simulation_id == 1
+
+
+@pytest.mark.parametrize(("phrases", "expected"), [
+    ([None, None], ()), (["on impact"], ("2025",)), (["in the short term", None], ("2025",)),
+    (["within two years"], ("2025", "2026")), (["over the next three years"], ("2025", "2026", "2027")),
+    (["in the medium term", "on impact"], ("2025", "2026", "2027")), (["within four quarters"], ("2025",)),
+])
+def test_evidence_years_from_relation_horizons(phrases, expected):
+    assert sel.evidence_years(phrases, ["2025", "2026", "2027"]) == expected
+
+
+def test_two_risks_with_different_restrictions_get_different_paths_or_say_why():
+    annual = annual_with_means([1, -1, -0.9, -2, 0.5], [8, 10, 9.9, 8.4, 8])
+    first = sel.select_for_risk("trade", annual, VARS, RESTRICTIONS, {"unemployment": 8.5})
+    assert first.simulation_id == 2
+    taken = {2: {"risk": "trade", "signature": sel.restriction_signature(RESTRICTIONS)}}
+    other = sel.select_for_risk("energy", annual, VARS, RESTRICTIONS[:1], {}, taken=taken)
+    assert other.simulation_id == 4 and other.shared_with == ""  # 2 is taken; 4 is next most severe
+    # the same restriction set may select the same path, and the record says why
+    same = sel.select_for_risk("housing", annual, VARS, RESTRICTIONS, {"unemployment": 8.5}, taken=taken)
+    assert same.simulation_id == 2 and "same restrictions as trade" in same.shared_with
+    # nothing else admissible: the path is shared and the record says so
+    only = sel.select_for_risk("energy", annual, VARS, RESTRICTIONS, {"unemployment": 8.5},
+                               taken={2: {"risk": "trade", "signature": "other"}})
+    assert only.simulation_id == 2 and "already selected for trade" in only.shared_with
 
 
 def test_exact_tie_goes_to_smallest_simulation_id():
@@ -83,7 +122,10 @@ def test_no_restriction_stops():
 
 def test_zero_dispersion_stops():
     annual = annual_with_means([-1, -1, -1], [8, 9, 10])
+    rs = [sel.Restriction.from_record(RESTRICTIONS[0])]
     with pytest.raises(StageStopped, match="zero dispersion"):
+        sel.severity_scores(sel.three_year_means(annual), VARS, rs)
+    with pytest.raises(StageStopped, match="adverse to the median"):  # no path below an all-equal median
         sel.select_for_risk("trade", annual, VARS, RESTRICTIONS[:1], {})
 
 
@@ -154,7 +196,8 @@ def test_selected_path_is_admissible_and_maximal(seed, specs):
     last = dict.fromkeys(sel.LAST_OBSERVED_REFERENCE, 0.0)
     rs = [sel.Restriction.from_record(r) for r in restrictions]
     means = sel.three_year_means(annual)
-    ok = sel.satisfied(means, VARS, rs, sel.reference_values(rs, last))
+    accepted = sel.satisfied_every_year(annual, VARS, rs, sel.reference_values(rs, last))
+    ok = accepted & sel.adverse_to_median(annual, VARS, rs)
     if not ok.any():
         with pytest.raises(StageStopped):
             sel.select_for_risk("r", annual, VARS, restrictions, last)
@@ -163,4 +206,4 @@ def test_selected_path_is_admissible_and_maximal(seed, specs):
     scores = sel.severity_scores(means, VARS, rs)
     assert ok[chosen.simulation_id - 1]
     assert scores[chosen.simulation_id - 1] == scores[ok].max()
-    assert chosen.acceptance_share == ok.mean()
+    assert chosen.acceptance_share == accepted.mean()

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pandas as pd
 import pytest
 
 from aieco.errors import InputError
-from aieco.sources.series import load_series, observations_frame, parse_period, quarterly_averages
+from aieco.records import ReleaseRule
+from aieco.sources.series import (
+    load_series,
+    observations_frame,
+    parse_period,
+    period_end,
+    publication_lags,
+    quarterly_averages,
+)
 
 
 def by_period(records, variable=None):
@@ -39,7 +47,15 @@ def test_each_real_format(shared_data, name, variable, frequency, first, value, 
     periods = sorted(r.reference_period for r in mine)
     assert periods[0] == first and periods[-1] <= last
     assert all(r.frequency == frequency for r in mine)
-    assert all(r.release_date is None for r in records)  # these files state no release date
+    # these files state no release date: the documented lag dates them (rule lag), or nothing does
+    lags = publication_lags()
+    for r in records:
+        lag = lags.lag_days(r.variable, r.series_key)
+        if lag is None:
+            assert r.release_date is None and r.release_rule is None
+        else:
+            assert r.release_rule is ReleaseRule.lag
+            assert r.release_date == period_end(r.reference_period, r.frequency) + timedelta(days=lag)
     assert all(r.jurisdiction.startswith("EA") for r in mine)
     if value is not None:
         assert by_period(mine)[first].value == pytest.approx(value)
@@ -59,10 +75,11 @@ def test_bis_long_format_keeps_only_the_euro_area(shared_data):
 def test_realtime_vintage_file_states_release_dates(shared_data):
     records = load_series(shared_data / "macro" / "vintages" / "ea_gdp_realtime_vintages_long.csv")
     first = [r for r in records if r.reference_period == "1980Q1"]
-    assert [(r.release_date, r.value) for r in first[:2]] == [(date(2002, 10, 1), 1090100.0),
-                                                              (date(2003, 1, 1), 1090353.0)]
-    assert max(r.release_date for r in records) == date(2024, 10, 1)
-    assert {r.vintage for r in first[:1]} == {"2002-10-01"}
+    # pub_date is the first day of the publication quarter: public by that quarter's end
+    assert [(r.release_date, r.value) for r in first[:2]] == [(date(2002, 12, 31), 1090100.0),
+                                                              (date(2003, 3, 31), 1090353.0)]
+    assert max(r.release_date for r in records) == date(2024, 12, 31)
+    assert {r.vintage for r in first[:1]} == {"2002Q4"} and {r.release_rule for r in records} == {ReleaseRule.file}
 
 
 def test_dated_cepremap_copy_takes_its_date_from_the_file_name(shared_data):
@@ -191,6 +208,11 @@ def test_realtime_workbook_triangle(shared_data):
     assert len(vintages) == 89  # vintages with at least one value (the long file holds the same 89)
     assert vintages["2024q4"] == date(2024, 12, 13) and vintages["2015q1"] == date(2015, 3, 27)
     assert vintages["2014q4"] == date(2015, 1, 15)  # the row of exact dates starts with this vintage
-    assert vintages["2005q1"] is None
+    assert vintages["2005q1"] == date(2005, 3, 31)  # only the quarter is stated: its end (rule file)
     q = by_period([r for r in records if r.vintage == "2024q4"])
     assert q["2024Q3"].value == 2832045.6
+
+
+def test_awm_unemployment_share_becomes_percent(shared_data):
+    values = by_period(load_series(shared_data / "macro" / "ecb_awm19up18.csv"), "unemployment")
+    assert values["1995Q1"].value == pytest.approx(10.8713, abs=1e-4)  # URX 0.108713 in the file

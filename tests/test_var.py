@@ -183,3 +183,14 @@ def test_last_observed_annual_uses_complete_observed_years(levels):
     prev = [f"2022Q{i}" for i in range(1, 5)]
     assert values["inflation"] == pytest.approx(
         100 * (levels.loc[quarters, "inflation"].sum() / levels.loc[prev, "inflation"].sum() - 1))
+
+
+def test_last_observed_annual_takes_each_variables_own_last_year(levels):
+    cut = levels.copy()
+    cut.loc[[q for q in cut.index if str(q) >= "2023Q1"], "long_term_rate"] = np.nan  # the rate ends in 2022
+    year, values = last_observed_annual(cut)
+    assert year == 2022
+    assert values["long_term_rate"] == pytest.approx(cut.loc[[f"2022Q{i}" for i in range(1, 5)],
+                                                             "long_term_rate"].mean())
+    quarters = [f"2023Q{i}" for i in range(1, 5)]
+    assert values["unemployment"] == pytest.approx(cut.loc[quarters, "unemployment"].mean())  # still 2023

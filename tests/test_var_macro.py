@@ -41,7 +41,7 @@ def test_specification_outputs_and_diagnostics():
     assert ("inflation", "%", "A", "annual_avg_index_growth") in outputs
     assert ("house_prices", "%", "A", "annual_avg_index_change") in outputs
     assert spec.horizon == registry.ANY_HORIZON and spec.scope == "EA" and spec.min_restrictions == 1  # the request's
-    assert spec.diagnostics_required == ["stability", "min_obs", "range_checks"]
+    assert spec.diagnostics_required == ["stability", "min_obs", "range_checks", "plausibility"]
     assert spec.spec_id == specification().spec_id  # deterministic
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pandas as pd
@@ -10,7 +10,7 @@ import pytest
 
 from aieco.errors import InputError, StageStopped
 from aieco.models.vintages import quarterly_levels, select_as_of
-from aieco.sources.series import load_series, observations_frame
+from aieco.sources.series import PublicationLags, load_series, observations_frame, publication_lags
 
 SHARED_DATA = (Path(__file__).resolve().parents[1] / ".." / "shared" / "data").resolve()
 
@@ -49,26 +49,47 @@ def test_q4_2024_flash_is_not_eligible_at_end_2024(realtime):
 
 
 def test_latest_release_on_or_before_the_cutoff_per_period(realtime):
-    # 1980Q1 was published 1,090,100 (Oct 2002) then 1,090,353 (Jan 2003)
+    # 1980Q1 was published 1,090,100 (vintage 2002q4) then 1,090,353 (vintage 2003q1); the long
+    # file dates a vintage by its quarter, so each counts as public at that quarter's end
     assert value_of(select_as_of(realtime, "2002-12-31"), "1980Q1") == 1090100.0
-    assert value_of(select_as_of(realtime, "2003-01-01"), "1980Q1") == 1090353.0
+    assert value_of(select_as_of(realtime, "2003-03-30"), "1980Q1") == 1090100.0
+    assert value_of(select_as_of(realtime, "2003-03-31"), "1980Q1") == 1090353.0
     eligible = select_as_of(realtime, "2024-12-31")
     assert not eligible.duplicated(["variable", "reference_period"]).any()
-    assert eligible["release_date"].max() == date(2024, 10, 1)
+    assert eligible["release_date"].max() == date(2024, 12, 31)
+    assert set(eligible["release_rule"]) == {"file"}
 
 
 def test_missing_required_vintage_stops_without_fallback(realtime):
     with pytest.raises(StageStopped) as info:
         select_as_of(realtime, "2001-12-31", required=["real_gdp"])
-    assert "required vintage missing" in info.value.reason and "2002-10-01" in info.value.reason
+    assert "required vintage missing" in info.value.reason and "2002-12-31" in info.value.reason
     assert "later download is not used" in info.value.reason
 
 
 def test_unknown_release_date_is_never_eligible(shared_data_module):
-    fred = observations_frame(load_series(shared_data_module / "macro" / "fred" / "CLVMEURSCAB1GQEA19.csv"))
+    path = shared_data_module / "macro" / "fred" / "CLVMEURSCAB1GQEA19.csv"
+    fred = observations_frame(load_series(path, lags=PublicationLags(())))  # no lag table: no date
+    assert fred["release_date"].isna().all() and fred["release_rule"].isna().all()
     assert select_as_of(fred, "2030-01-01").empty
     with pytest.raises(StageStopped, match="no observation with a stated release date"):
         select_as_of(fred, "2030-01-01", required=["real_gdp"])
+
+
+def test_lag_rule_dates_a_series_without_vintages_and_only_approximate_uses_it(shared_data_module):
+    fred = observations_frame(load_series(shared_data_module / "macro" / "fred" / "CLVMEURSCAB1GQEA19.csv"))
+    row = fred[fred["reference_period"] == "2023Q3"].iloc[0]
+    lag = publication_lags().lag_days("real_gdp")
+    assert row["release_rule"] == "lag" and row["release_date"] == (date(2023, 9, 30) + timedelta(days=lag)).isoformat()
+    released = row["release_date"]
+    assert value_of(select_as_of(fred, released, policy="approximate"), "2023Q3") == float(row["value"])
+    day_before = (date.fromisoformat(released) - timedelta(days=1)).isoformat()
+    assert value_of(select_as_of(fred, day_before, policy="approximate"), "2023Q3") is None
+    assert select_as_of(fred, "2030-01-01", policy="strict").empty
+    with pytest.raises(StageStopped, match="strict vintage policy: real_gdp has no true vintage"):
+        select_as_of(fred, "2030-01-01", required=["real_gdp"], policy="strict")
+    with pytest.raises(InputError, match="vintage policy 'loose'"):
+        select_as_of(fred, "2030-01-01", policy="loose")
 
 
 def test_inconsistent_geography_is_refused(realtime):
@@ -118,12 +139,16 @@ def test_realtime_workbook_exact_dates_against_the_long_file(shared_data_module)
     folder = shared_data_module / "macro" / "vintages"
     workbook = observations_frame(load_series(folder / "ea_gdp_realtime_database.xlsx"))
     long_file = observations_frame(load_series(folder / "ea_gdp_realtime_vintages_long.csv"))
-    # vintages before 2015 state no exact date: never eligible, never given a guessed date
-    assert workbook[workbook["vintage"] == "2010q1"]["release_date"].isna().all()
-    # the 2024q4 vintage was released on 13 December 2024; the long file dates it 1 October 2024
-    # (first day of the publication quarter), so at end-November only the long file has 2024Q3
+    # vintages before 2015 state only their quarter: public by its end (rule file), never its start
+    early = workbook[workbook["vintage"] == "2010q1"]
+    assert set(early["release_date"]) == {date(2010, 3, 31).isoformat()} and set(early["release_rule"]) == {"file"}
+    late = workbook[workbook["vintage"] == "2024q4"]
+    assert set(late["release_date"]) == {"2024-12-13"} and set(late["release_rule"]) == {"vintage"}
+    # the 2024q4 vintage was released on 13 December 2024; the long file states only its quarter
+    # (pub_date 2024-10-01), so neither gives 2024Q3 at end-November (no look-ahead)
     wb_nov = select_as_of(workbook, "2024-11-30")
     assert value_of(wb_nov, "2024Q3") is None and value_of(wb_nov, "2024Q2") is not None
-    assert value_of(select_as_of(long_file, "2024-11-30"), "2024Q3") == 2832045.6
+    assert value_of(select_as_of(long_file, "2024-11-30"), "2024Q3") is None
+    assert value_of(select_as_of(long_file, "2024-12-31"), "2024Q3") == 2832045.6
     wb_end = select_as_of(workbook, "2024-12-31")
     assert value_of(wb_end, "2024Q3") == 2832045.6 and value_of(wb_end, "2024Q4") is None

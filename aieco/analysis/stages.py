@@ -41,6 +41,7 @@ from aieco.records import (
     SourceLocation,
     VariableSpec,
     digest,
+    sha256_hex,
 )
 from aieco.request import AnalysisRequest
 
@@ -107,27 +108,12 @@ def register_models() -> list[str]:
 
 
 def request_checks(ctx: StageContext) -> dict[str, Any]:
-    """Accepted request or rejection reason: vocabulary, models, dates, conditions."""
-    from aieco.vocab import load_vocabulary
+    """Accepted request or rejection reason: vocabulary, models, dates (the rules of
+    :func:`aieco.request.request_problems`, which the dashboard's check uses too)."""
+    from aieco.request import request_problems
 
     req = request_of(ctx)
-    vocab = load_vocabulary()
-    problems = []
-    for risk in req.risks:
-        for c in risk.channels:
-            for var in (c.source, c.target):
-                if var not in vocab:
-                    problems.append(f"risk {risk.name}, query {c.id}: {var!r} is not a vocabulary variable")
-    unknown_outcomes = [o for o in req.outcomes if o not in vocab]
-    if unknown_outcomes:
-        problems.append(f"outcomes {unknown_outcomes} are not vocabulary variables")
-    available = register_models()
-    missing = [m for m in req.models if m not in available]
-    if missing:
-        problems.append(f"models {missing} are not registered (registered: {available})")
-    if req.years[0] <= req.cutoff.year:
-        problems.append(f"horizon {req.horizon} starts before the information cutoff {req.cutoff}")
-    refuse(ctx, problems, "request refused")
+    refuse(ctx, request_problems(req, register_models()), "request refused")
     return {"accepted": True, "risks": [r.name for r in req.risks], "models": list(req.models),
             "request_digest": digest(req.as_dict()), "settings_digest": inputs_of(ctx).settings}
 
@@ -401,6 +387,20 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
             "claim_ids": [t.claim_id for t in tests]}
 
 
+def timed_restrictions(ctx: StageContext, restrictions: list[Restriction]) -> list[dict[str, Any]]:
+    """Restriction payloads with ``years``: the horizon years their supporting relations time."""
+    from aieco.models import macro
+    from aieco.scenario.selection import evidence_years
+
+    req = request_of(ctx)
+    years = [str(y) for y in range(req.years[0], req.years[1] + 1)]
+    out = []
+    for payload, r in zip(macro.restriction_payload(restrictions), restrictions, strict=True):
+        ids = list(r.supporting_relation_ids)
+        phrases = [rel.horizon for rel in ctx.store.find(Relation, relation_id=ids)] if ids else []
+        payload["years"] = list(evidence_years(phrases, years))
+        out.append(payload)
+    return out
 def scenario_figure_specs(analysis_id: str, risk: str, horizon: str, compatible: list[Any]) -> list[Any]:
     """Claims of the scenario paragraph (cumulative, peak and end figures against the median
     path), registered with the annual ones before the macro model runs."""
@@ -426,7 +426,11 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         if missing:
             ctx.stop(f"no quarterly observed values in the workspace for {', '.join(missing)}; "
                      f"load the data before the analysis")
-        return macro.model_inputs(observations, restrictions, req.cutoff.isoformat())
+        digest = sha256_hex(observations.to_csv(index=False))
+        taken = macro.taken_selections(ctx.store, digest, req.seed(inputs_of(ctx).repetition),
+                                       get_settings().scenario.var_draws)
+        return macro.model_inputs(observations, timed_restrictions(ctx, restrictions), req.cutoff.isoformat(),
+                                  vintage_policy=req.vintage_policy, taken=taken)
 
     return inputs
 
@@ -459,26 +463,45 @@ def execution_stage(ctx: StageContext) -> dict[str, Any]:
 
 
 def application(ctx: StageContext) -> dict[str, Any]:
-    """Bank capital (FE-OLS and FE-QAR) under each completed macro run's selected scenario."""
+    """Bank capital under each completed macro run's selected scenario (FE-OLS and FE-QAR on the
+    workspace's bank panel) and, when the workspace holds real EBA bank data, the real banks."""
+    from aieco.models.bank.eba_application import real_bank_conclusions
     from aieco.models.bank.spec import ensure_validation_gates, passing_gate, run_bank_models
 
     seed = inputs_of(ctx).seed
     as_of = inputs_of(ctx).as_of()
+    # Real EBA banks (workspace records released by the cutoff): the real-data model runs only
+    # under a passed real-data gate; otherwise its stop and reason are this stage's recorded result.
+    real = real_bank_conclusions(ctx.store, ctx.analysis_id, cutoff=as_of.cutoff, seed=seed)
     # The bank data are workspace records (any provenance) released by the cutoff; a workspace
     # without them stops here with that reason (aieco.models.bank.workspace) — no other data stands in.
     # The external validation gate decides whether a bank model may supply bank conclusions
     # (appendix "Bank Models and External Validation"); it is computed once per workspace.
+    results: dict[str, Any] = {}
+    gates: list = []
+    fe_note = ""
     try:
         _, gates = ensure_validation_gates(ctx.store, ctx.analysis_id, seed=seed, as_of=as_of)
-        results: dict[str, Any] = {}
         for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
             bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx),
                                    conditions=conditions(ctx), as_of=as_of)
             results[run.run_id] = {b.run_id: b.status.value for b in bank}
+    except StageStopped as exc:
+        if real is None:
+            raise
+        fe_note = f"FE-OLS/FE-QAR not run: {exc.reason}"
     except InputError as exc:
-        ctx.stop(f"bank application impossible with the workspace's bank data: {exc}")
-    may_conclude = {m: passing_gate(ctx.store, m) is not None for m in ("bank_feols", "bank_feqar")}
-    return {"bank_runs": results, "gates": sorted(g.gate_id for g in gates), "may_supply_conclusions": may_conclude}
+        if real is None:
+            ctx.stop(f"bank application impossible with the workspace's bank data: {exc}")
+        fe_note = f"FE-OLS/FE-QAR not run: {exc}"
+    # A gate on synthetic data never authorises a conclusion about a real bank.
+    may_conclude = {m: passing_gate(ctx.store, m, real_banks=bool(real)) is not None
+                    for m in ("bank_feols", "bank_feqar")}
+    out = {"bank_runs": results, "gates": sorted(g.gate_id for g in gates), "may_supply_conclusions": may_conclude}
+    if real is not None:
+        out["real_banks"] = real
+        out["fe_models"] = fe_note or "run on the workspace's bank panel"
+    return out
 
 
 def candidate_selection(ctx: StageContext) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """`aieco bench`: performance figures as JSON, never timed tests.
 
-Each section is a module with ``run(quick: bool) -> list[Figure]``; add it to SECTIONS.
+Each section is a module (or comma-separated modules) with ``run(quick: bool) -> list[Figure]``;
+add it to SECTIONS.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from pydantic import BaseModel, ConfigDict
 SECTIONS: dict[str, str] = {
     "store": "aieco.benchmarks.store",
     "sources": "aieco.benchmarks.sources",
-    "bank": "aieco.benchmarks.bank",
+    "bank": "aieco.benchmarks.bank,aieco.benchmarks.bank_real",
     "var": "aieco.benchmarks.var",
+    "data": "aieco.benchmarks.data",
     "pipeline": "aieco.benchmarks.pipeline",
     "dashboard": "aieco.benchmarks.dashboard",
     "reporting": "aieco.benchmarks.reporting",
@@ -50,8 +52,7 @@ def run_section(name: str, quick: bool = False) -> dict[str, Any]:
 
     if name not in SECTIONS:
         raise InputError(f"unknown bench section {name!r}", fix=f"choose one of {', '.join(SECTIONS)}")
-    module = importlib.import_module(SECTIONS[name])
-    figures = module.run(quick=quick)
+    figures = [f for module in SECTIONS[name].split(",") for f in importlib.import_module(module).run(quick=quick)]
     return {"section": name, "figures": [f.model_dump() | {"met": f.met} for f in figures]}
 
 

@@ -129,10 +129,13 @@ def exit_for(ctx: click.Context, data: dict[str, Any]) -> None:
 @main.command()
 @click.option("--backend", type=click.Choice(BACKENDS), default="offline", show_default=True,
               help="LLM backend for the demo analyses.")
+@click.option("--macro", type=click.Choice(["synthetic", "real"]), default="synthetic", show_default=True,
+              help="Macro series: the synthetic demo dataset, or the real euro-area series shipped in the package "
+                   "(analysed with the approximate vintage policy).")
 @common
 @pass_state
 @click.pass_context
-def demo(ctx: click.Context, state: CliState, backend: str) -> None:
+def demo(ctx: click.Context, state: CliState, backend: str, macro: str) -> None:
     """Build the demo workspace from nothing and run its three risks end to end."""
     from aieco.demo import build_demo, run_demo
 
@@ -144,8 +147,8 @@ def demo(ctx: click.Context, state: CliState, backend: str) -> None:
 
     try:
         with state.store() as store:
-            build_demo(store, progress=step)
-            outcome = run_demo(store, backend=backend, progress=progress)
+            build_demo(store, progress=step, macro=macro)
+            outcome = run_demo(store, backend=backend, progress=progress, macro=macro)
             data = outcome_json(outcome, store, state)
     finally:
         progress.close()

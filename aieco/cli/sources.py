@@ -29,7 +29,15 @@ def ingest(ctx: click.Context, state: CliState, manifest: Path, allow_outside: t
     """
     from aieco.sources.manifest import load_manifest
     from aieco.sources.registry import ingest as run_ingest
+    from aieco.sources.series.manifest import add_series, series_entries
 
+    series = series_entries(manifest)  # [[series]] tables: loaded as observed values
+    if series and not has_sources(manifest):
+        with state.store() as store:
+            loads = add_series(store, series)
+        emit(state, {"series": [vars(x) for x in loads]},
+             lambda r: "\n".join(f"{x['values']:>7} values ({x['new']} new)  {x['path']}" for x in r["series"]))
+        return
     total = len(load_manifest(manifest, allow_outside))  # validates before anything is written
     with state.store() as store, tqdm(total=total, unit="file", desc="ingest", disable=None, leave=False) as bar:
 
@@ -38,6 +46,7 @@ def ingest(ctx: click.Context, state: CliState, manifest: Path, allow_outside: t
             bar.update(done - bar.n)
 
         report = run_ingest(store, manifest, progress=progress, allow_outside=allow_outside)
+        loads = add_series(store, series) if series else []
 
     def human(r: dict) -> str:
         lines = []
@@ -50,11 +59,22 @@ def ingest(ctx: click.Context, state: CliState, manifest: Path, allow_outside: t
                 lines += [f"           warning: {w}" for w in f["warnings"][:5]]
         c = report.counts
         lines.append(f"{c['registered']} registered, {c['unchanged']} unchanged, {c['failed']} failed")
+        lines += [f"series: {x.values} values ({x.new} new)  {x.path}" for x in loads]
         return "\n".join(lines)
 
-    emit(state, report.model_dump(mode="json") | {"counts": report.counts}, human)
+    emit(state, report.model_dump(mode="json") | {"counts": report.counts, "series": [vars(x) for x in loads]},
+         human)
     if not report.ok:
         ctx.exit(1)
+
+
+def has_sources(manifest: Path) -> bool:
+    import tomllib
+
+    try:
+        return bool(tomllib.loads(manifest.read_text(encoding="utf-8")).get("source"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return True  # load_manifest reports the problem
 
 
 @main.command()

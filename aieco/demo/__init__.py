@@ -17,13 +17,21 @@ from aieco.store import Store
 
 REQUESTS = Path(__file__).parent / "requests"
 DEMO_REQUEST = REQUESTS / "euro_area_risks.toml"
+REAL_REQUEST = REQUESTS / "euro_area_risks_real.toml"  # the same risks on the real series (vintage policy approximate)
 CORPUS_DIR = "demo_corpus"
 
 Step = Callable[[str], None]
 
 
-def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> dict[str, Any]:
-    """Corpus → ingest → graph (G0) → macro observations → bank data, in ``workspace``; returns the counts."""
+def build_demo(workspace: str | Path | Store, progress: Step | None = None, *,
+               macro: str = "synthetic") -> dict[str, Any]:
+    """Corpus → ingest → graph (G0) → macro observations → bank data, in ``workspace``; returns the counts.
+
+    ``macro``: ``synthetic`` (the shipped synthetic dataset), ``real`` (the real euro-area
+    extracts shipped in ``aieco/data/real``, provenance real; analyse them with
+    ``REAL_REQUEST``, whose vintage policy is approximate) or ``none`` (load series with
+    ``aieco data add``). The bank data are the synthetic demo tables in every case.
+    """
     from aieco.demo.build import build_demo_sources
     from aieco.evaluation.conditions import build_condition
     from aieco.records import SourceLocation
@@ -45,8 +53,20 @@ def build_demo(workspace: str | Path | Store, progress: Step | None = None) -> d
     say("extracting relations and building the G0 graph")
     # recorded with the passages it read, so graph conditions can be compared on the same passages
     graph = build_condition(store, "G0", store.find(SourceLocation, kind="passage")).model_dump(mode="json")
-    say("loading the synthetic macro dataset")
-    observations = load_macro_observations(store)
+    observations = 0
+    if macro == "synthetic":
+        say("loading the synthetic macro dataset")
+        observations = load_macro_observations(store)
+    elif macro == "real":
+        from aieco.sources.series.pack import load_real_pack
+
+        say("loading the real euro-area series shipped in aieco/data/real")
+        observations = load_real_pack(store)
+    elif macro != "none":
+        from aieco.errors import InputError
+
+        raise InputError(f"macro data {macro!r} is not one of synthetic, real, none", where="build_demo",
+                         fix="pass macro='synthetic', 'real' or 'none'")
     say("loading the synthetic bank panel, country histories and validation exercise")
     bank = load_bank_data(store)
     return {"manifest": str(manifest), "ingest": report.counts, "graph": graph, "observations": observations,
@@ -68,9 +88,11 @@ def load_bank_data(store: Store) -> int:
     return store.put_many(demo_bank_records())
 
 
-def run_demo(store: Store, *, backend: str = "offline", progress: Any = None) -> Any:
-    """Run the demo request; market illiquidity stops before any model call, as in the paper."""
+def run_demo(store: Store, *, backend: str = "offline", progress: Any = None, macro: str = "synthetic") -> Any:
+    """Run the demo request (``REAL_REQUEST`` for real series); market illiquidity stops before any
+    model call, as in the paper."""
     from aieco.analysis.pipeline import analyze
     from aieco.request import load_request
 
-    return analyze(store, load_request(DEMO_REQUEST), backend=backend, progress=progress)
+    request = REAL_REQUEST if macro == "real" else DEMO_REQUEST
+    return analyze(store, load_request(request), backend=backend, progress=progress)

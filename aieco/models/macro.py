@@ -24,12 +24,24 @@ table                       layout
 ``range_failures``          row 'trajectories', columns variables (trajectories failing the range check)
 ``estimation``              row 'value': nobs, max_modulus, draws, synthetic (1.0/0.0)
 ``data_label``              row 'value', column 'label': 'synthetic' or 'observed'
+``median_path``             rows variables, columns years: the unconditional median annual
+                            path over all draws
+``selected_deviation``      rows variables, columns years: selected path − median path (pp)
+``release_rules``           rows variables: vintage_policy, series, release_rules, last_usable
+``selected_quarterly_deviation``  rows quarters: selected levels vs the quarterly median (% for
+                            GDP, HICP, equity and house prices; pp for rates)
 ``median_quarterly``        rows quarters, columns the six variables: the quarter-by-quarter
                             median of the simulated levels (the median, or baseline, path)
 ``horizon_summary``         rows variables, columns :data:`SUMMARY_COLUMNS`: cumulative change,
                             peak, peak-to-trough, end level of the selected and the median path
                             and the selected path's deviation from the median
 ==========================  ===========================================================
+
+Diagnostics of a run also record the vintage policy, the release rules per variable and
+series, the last usable quarter of each variable, the pandemic treatment (impulse dummies
+2020Q1–2021Q2: those quarters are left out of the residual pool), stability, and the
+plausibility of the unconditional median (:data:`PLAUSIBILITY`; a failure stops the run),
+and for a selection whether it is shared with another risk and why.
 
 Output points: the selected path (statistic ``selected``, with simulation_id and risk;
 these become report claims), the fan-chart quantiles (statistic ``p05``…``p95`` with
@@ -49,18 +61,20 @@ from aieco.config import get_settings
 from aieco.errors import StageStopped
 from aieco.models import registry
 from aieco.models import transforms as tf
+from aieco.models.realdata import model_levels
 from aieco.models.registry import ModelResult, PointRef
 from aieco.models.var import (
     ANNUAL_TRANSFORMATION,
+    LEVEL_VARIABLES,
     RANGE_BOUNDS,
     VARIABLES,
     annual_paths,
     fit_var,
     last_observed_annual,
+    last_observed_years,
     range_failures,
     simulate,
 )
-from aieco.models.vintages import quarterly_levels, select_as_of
 from aieco.records import (
     ModelRequest,
     ModelRun,
@@ -70,14 +84,19 @@ from aieco.records import (
     ValueStatus,
     VariableSpec,
     digest,
+    sha256_hex,
 )
 from aieco.scenario import selection
 from aieco.sources.series import observations_frame, observed_values
 from aieco.store import Store
 
 MODEL_ID = "macro_var"
-VERSION = "1"
+VERSION = "2"
 QUANTILES = {"p05": 0.05, "p25": 0.25, "p50": 0.50, "p75": 0.75, "p95": 0.95}
+#: The registered pandemic treatment of this specification (aieco.models.var.PANDEMIC_TREATMENTS).
+PANDEMIC_TREATMENT = "dummies"
+#: Plausibility of the unconditional median annual path (issue #14): a failure stops the run.
+PLAUSIBILITY = {"bands": {"real_gdp": (-0.5, 2.5), "inflation": (0.0, 4.0)}, "unemployment_within_pp": 1.5}
 INPUT_UNITS = {
     "real_gdp": "EUR mn, chain-linked", "inflation": "index", "unemployment": "%",
     "long_term_rate": "%", "equity_prices": "index", "house_prices": "index",
@@ -110,16 +129,18 @@ def specification() -> ModelSpecification:
     cfg = get_settings().scenario
     params = {"lags": cfg.var_lags, "draws": cfg.var_draws, "min_obs": cfg.var_min_obs,
               "sample_start": cfg.sample_start, "range_bounds": RANGE_BOUNDS, "quantiles": QUANTILES,
-              "kmeans_groups": cfg.kmeans_groups, "tail_share": cfg.tail_share}
+              "kmeans_groups": cfg.kmeans_groups, "tail_share": cfg.tail_share,
+              "pandemic": PANDEMIC_TREATMENT, "plausibility": PLAUSIBILITY}
     return ModelSpecification.create(
         model_id=MODEL_ID, version=VERSION,
-        description="Quarterly VAR(2) in six euro-area variables, residual bootstrap, severity selection",
+        description="Quarterly VAR(2) in six euro-area variables, pandemic impulse dummies 2020Q1–2021Q2 kept out "
+                    "of the residual pool, residual bootstrap, severity selection",
         inputs=[VariableSpec(variable=v, unit=INPUT_UNITS[v], frequency="Q", transformation="level")
                 for v in VARIABLES],
         # the horizon is the request's: the VAR simulates through Q4 of whatever last year it names
         outputs=output_specs(), scope="EA", horizon=registry.ANY_HORIZON, snapshot=digest(params),
         entry_point="aieco.models.macro:run_macro_var",
-        diagnostics_required=["stability", "min_obs", "range_checks"], min_restrictions=1,
+        diagnostics_required=["stability", "min_obs", "range_checks", "plausibility"], min_restrictions=1,
     )
 
 
@@ -143,20 +164,29 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     first_year, last_year_h = horizon_years(request.horizon)
     observations: pd.DataFrame = inputs["observations"]
     cutoff = inputs.get("cutoff")
+    policy = inputs.get("vintage_policy")
     draws = int(inputs.get("draws") or cfg.var_draws)
-    eligible = select_as_of(observations, cutoff, required=VARIABLES) if cutoff else observations
-    synthetic = is_synthetic(eligible)
-    levels = quarterly_levels(eligible, VARIABLES)
-    fit = fit_var(levels)
-    diagnostics: dict[str, Any] = {
+    diagnostics: dict[str, Any] = {"cutoff": str(cutoff) if cutoff else None, "draws": draws,
+                                   "vintage_policy": policy, "pandemic": PANDEMIC_TREATMENT,
+                                   "observations_digest": sha256_hex(observations.to_csv(index=False))}
+    try:
+        built = model_levels(observations, cutoff, VARIABLES, policy)
+    except StageStopped as stop:
+        return ModelResult(status=RunStatus.stopped, tables={}, points=[], diagnostics=diagnostics,
+                           reason=stop.reason)
+    synthetic = is_synthetic(built.eligible)
+    levels = built.levels
+    diagnostics.update({"release_rules": built.rules, "last_usable": built.last_usable})
+    fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT)
+    diagnostics.update({
         "stability": {"max_modulus": fit.max_modulus, "stable": fit.stable},
         "min_obs": {"nobs": fit.nobs, "required": cfg.var_min_obs,
                     "sample": f"{fit.quarters[0]}–{fit.endpoint}"},
-        "endpoint": fit.endpoint, "cutoff": str(cutoff) if cutoff else None, "draws": draws,
+        "endpoint": fit.endpoint, "data": "synthetic" if synthetic else "observed",
+        "pandemic_dummies": list(fit.dummied), "residual_pool": int(fit.resid.shape[0]),
         "horizon": f"{first_year}-{last_year_h}", "estimation_end": fit.endpoint,
         "simulated_to": f"{last_year_h}Q4",
-        "data": "synthetic" if synthetic else "observed",
-    }
+    })
     sim = simulate(fit, draws=draws, seed=seed, horizon_end=last_year_h, first_year=first_year)
     annual = annual_paths(sim, range(first_year, last_year_h + 1))
     range_ok, failures = range_failures(annual)
@@ -164,26 +194,41 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
                                    "bounds": {v: list(b) for v, b in RANGE_BOUNDS.items()}}
     last_year, last_obs = last_observed_annual(levels)
     diagnostics["reference_year"] = last_year
+    diagnostics["reference_years"] = last_observed_years(levels)
     years = [str(y) for y in range(first_year, last_year_h + 1)]
     tables = common_tables(sim, annual, failures, fit, synthetic, years, seed)
+    tables["release_rules"] = release_rules_table(built, policy)
     distribution = common_points(tables, years, request.risk)
+    median = np.median(annual, axis=0)
+    # rows variables, columns years (shaped unlike the selected path, as marginal_percentiles)
+    tables["median_path"] = pd.DataFrame(median.T, index=list(VARIABLES), columns=years)
+    plausible = plausibility(median, years, levels)
+    diagnostics["plausibility"] = plausible
+    if not plausible["passed"]:
+        return ModelResult(status=RunStatus.stopped, tables=tables, points=distribution, diagnostics=diagnostics,
+                           reason="implausible unconditional median path: " + "; ".join(plausible["failures"]))
     try:
         chosen = selection.select_for_risk(request.risk, annual, VARIABLES, inputs["restrictions"], last_obs,
-                                           range_ok)
+                                           range_ok, taken=taken_ids(inputs.get("taken")), years=years)
     except StageStopped as stop:
         diagnostics["acceptance_share"] = None
         return ModelResult(status=RunStatus.stopped, tables=tables, points=distribution, diagnostics=diagnostics,
                            reason=stop.reason)
     diagnostics["acceptance_share"] = chosen.acceptance_share
     sid = chosen.simulation_id
+    diagnostics["selected"] = {"risk": request.risk, "simulation_id": sid,
+                               "signature": selection.restriction_signature(inputs["restrictions"]),
+                               "shared_with": chosen.shared_with}
     tables["selected_path"] = pd.DataFrame(annual[sid - 1], index=years, columns=list(VARIABLES))
+    tables["selected_deviation"] = pd.DataFrame((annual[sid - 1] - median).T, index=list(VARIABLES), columns=years)
     quarterly = sim.trajectory(sid)
     quarterly["observed"] = (quarterly.pop("status") == "observed").astype(float)
     tables["selected_quarterly"] = quarterly
+    tables["selected_quarterly_deviation"] = quarterly_deviation(sim, sid)
     row = {"simulation_id": sid, "severity": chosen.severity, "acceptance_share": chosen.acceptance_share,
            "admissible": chosen.admissible, "draws": draws,
            "equal_weights_id": chosen.sensitivity["equal"],
-           "inverse_priority_id": chosen.sensitivity["inverse_priority"]}
+           "inverse_priority_id": chosen.sensitivity["inverse_priority"], "shared_with": chosen.shared_with}
     row.update({f"reference_{v}": r for v, r in chosen.references.items()})
     tables["selection"] = pd.DataFrame([row], index=[request.risk])
     # rows variables, columns years: kept apart from (and shaped unlike) the selected path
@@ -198,6 +243,72 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     points += summary_points(sid, request.risk, f"{years[0]}-{years[-1]}")
     return ModelResult(status=RunStatus.completed, tables=tables, points=points + distribution,
                        diagnostics=diagnostics)
+
+
+def release_rules_table(built: Any, policy: str | None) -> pd.DataFrame:
+    """Rows variables: the vintage policy, the provider series and release rules used, the last usable quarter
+    (what a report states next to the data it rests on)."""
+    rows = {}
+    for v in VARIABLES:
+        series = built.rules.get(v, {})
+        rows[v] = {"vintage_policy": policy or "as given",
+                   "series": "; ".join(sorted(series)),
+                   "release_rules": ", ".join(sorted({r for rules in series.values() for r in rules})),
+                   "last_usable": built.last_usable.get(v, "")}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def plausibility(median: np.ndarray, years: Sequence[str], levels: pd.DataFrame) -> dict[str, Any]:
+    """Checks of the unconditional median annual path (:data:`PLAUSIBILITY`): GDP growth and
+    inflation inside their bands every year, unemployment within the band of its last observed
+    quarterly value."""
+    idx = {v: i for i, v in enumerate(VARIABLES)}
+    last_u = levels["unemployment"].dropna()
+    last_unemployment = float(last_u.iloc[-1]) if not last_u.empty else float("nan")
+    failures, checks = [], {}
+    for v, (lo, hi) in PLAUSIBILITY["bands"].items():
+        for t, y in enumerate(years):
+            x = float(median[t, idx[v]])
+            checks[f"{v}:{y}"] = x
+            if not lo <= x <= hi:
+                failures.append(f"median {v} {y} = {x:.2f} outside [{lo}, {hi}]")
+    band = PLAUSIBILITY["unemployment_within_pp"]
+    for t, y in enumerate(years):
+        x = float(median[t, idx["unemployment"]])
+        checks[f"unemployment:{y}"] = x
+        if not abs(x - last_unemployment) <= band:
+            failures.append(f"median unemployment {y} = {x:.2f}, more than {band} pp from the last observed "
+                            f"{last_unemployment:.2f}")
+    return {"passed": not failures, "failures": failures, "medians": checks,
+            "last_observed_unemployment": last_unemployment, "bounds": PLAUSIBILITY}
+
+
+def quarterly_deviation(sim, simulation_id: int) -> pd.DataFrame:
+    """The selected trajectory against the quarterly median over all draws: % for levels, pp for rates."""
+    med = np.median(sim.levels, axis=0)
+    sel = sim.levels[simulation_id - 1]
+    out = pd.DataFrame(index=list(sim.quarters), columns=list(VARIABLES), dtype=float)
+    for j, v in enumerate(VARIABLES):
+        out[v] = 100.0 * (sel[:, j] / med[:, j] - 1.0) if v in LEVEL_VARIABLES else sel[:, j] - med[:, j]
+    return out
+
+
+def taken_ids(taken: Any) -> dict[int, dict[str, str]]:
+    """``inputs['taken']`` (JSON: {id text: {risk, signature}}) → {id: {...}}."""
+    return {int(k): dict(v) for k, v in (taken or {}).items()}
+
+
+def taken_selections(store: Store, observations_digest: str, seed: int | None, draws: int | None
+                     ) -> dict[str, dict[str, str]]:
+    """Paths already selected by completed ``macro_var`` runs on the same observations, seed and draws."""
+    out: dict[str, dict[str, str]] = {}
+    for run in store.find(ModelRun, model_id=MODEL_ID):
+        sel = run.diagnostics.get("selected")
+        if (run.status is RunStatus.completed and sel and run.seed == seed
+                and run.diagnostics.get("observations_digest") == observations_digest
+                and (draws is None or run.diagnostics.get("draws") == draws)):
+            out[str(sel["simulation_id"])] = {"risk": sel["risk"], "signature": sel["signature"]}
+    return out
 
 
 def common_points(tables: dict[str, pd.DataFrame], years: Sequence[str], risk: str) -> list[PointRef]:
@@ -342,13 +453,13 @@ def store_observations(store: Store, observations: pd.DataFrame) -> int:
 
 
 def workspace_observations(store: Store) -> pd.DataFrame:
-    """The workspace's historical quarterly observations of the six model variables (long frame).
+    """The workspace's historical quarterly and monthly observations of the six model variables (long frame).
 
     Scenario paths (``scenario`` set) are left out; the vintage selection at the cutoff
     happens inside the model run.
     """
-    records = [r for r in store.find(ObservedValue, variable=list(VARIABLES), frequency="Q")
-               if r.scenario is None and r.status is ValueStatus.observed]
+    records = [r for r in store.find(ObservedValue, variable=list(VARIABLES))
+               if r.scenario is None and r.status is ValueStatus.observed and r.frequency in ("Q", "M")]
     frame = observations_frame(records)
     return frame.sort_values(["variable", "reference_period", "release_date"], na_position="first",
                              kind="stable").reset_index(drop=True)
@@ -363,15 +474,19 @@ def restriction_payload(restrictions: Sequence[Any]) -> list[dict[str, Any]]:
 
 
 def model_inputs(observations: pd.DataFrame, restrictions: Sequence[Any], cutoff: Any,
-                 draws: int | None = None) -> dict[str, Any]:
+                 draws: int | None = None, *, vintage_policy: str | None = None,
+                 taken: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, Any]:
     """The inputs of a ``macro_var`` run (what the execution stage hands the registry).
 
     ``observations``: the long frame of :func:`workspace_observations`; ``restrictions``:
-    Restriction records or dicts; ``cutoff``: the request's cutoff (date, ISO text or None when
-    the observations are already eligible); ``draws`` overrides the settings.
+    Restriction records or dicts (a ``years`` entry: the horizon years the evidence times);
+    ``cutoff``: the request's cutoff (date, ISO text or None when the observations are already
+    eligible); ``draws`` overrides the settings; ``vintage_policy``: 'strict' or 'approximate';
+    ``taken``: paths other risks already selected (:func:`taken_selections`).
     """
     inputs: dict[str, Any] = {"observations": observations, "restrictions": restriction_payload(restrictions),
-                              "cutoff": str(cutoff) if cutoff else None}
+                              "cutoff": str(cutoff) if cutoff else None, "vintage_policy": vintage_policy,
+                              "taken": {str(k): dict(v) for k, v in (taken or {}).items()}}
     if draws:
         inputs["draws"] = int(draws)
     return inputs

@@ -1,65 +1,226 @@
-"""Real-data builder: the six euro-area series from the public files in ``shared/data/macro``.
+"""Real euro-area model inputs: the six quarterly series assembled from what was known at a cutoff.
 
-=================  ============================================  ==================
-variable           file (provider series)                         coverage
-=================  ============================================  ==================
-real_gdp           cepremap_EA_SW_rawdata.csv (gdp)               1970Q1–2023Q4
-inflation          fred/CP0000EZ19M086NEST.csv (HICP, monthly)    1996-01–2023-12
-unemployment       fred/LRHUTTTTEZM156S.csv (monthly)             1990-07–2021-01
-long_term_rate     cepremap_EA_CMR_rawdata.csv (longrate)         1980Q1–2023Q2
-equity_prices      ecb_M_U2_EUR_DS_EI_DJES50I_HSTA.csv (monthly)  1994-01–2024-01
-house_prices       bis_rpp_nominal_index.csv (XM)                 1975Q1–2025Q4
-=================  ============================================  ==================
+:func:`build_real_dataset` loads the public files (``../shared/data/macro``) with
+:mod:`aieco.sources.series` — every value with its release date and rule — and returns
+them as one long frame; :func:`model_levels` is the pure step every model run takes:
+vintages at the cutoff under the vintage policy, monthly → quarterly averages, the
+HICP index extended by the published annual rates, back-casts spliced to the recent
+series, one quarterly level per variable.
 
-Monthly series become quarterly averages of complete quarters. The latest common quarter
-is 2020Q4 (unemployment), so the VAR sample is 2000Q1–2020Q4 (84 quarters). These files
-state no release dates, so values carry ``release_date = None`` unless the caller supplies
-the dates it knows; with a cutoff they are therefore not eligible (never guessed).
+=================  ==========================================  ================================
+variable           recent series (preferred)                    back-cast / extension
+=================  ==========================================  ================================
+real_gdp           real-time GDP database (true vintages)       —
+inflation          FRED HICP index 2015=100 (monthly)           ECB ICP ANR annual rates extend
+                                                                the index: H_t = H_{t-12}(1+r_t)
+unemployment       ECB LFSI.M.I9 (monthly, from 2010)           FRED LRHUTTTTEZM156S before 2010,
+                                                                shifted by the mean overlap gap
+long_term_rate     CEPREMAP longrate (quarterly)                —
+house_prices       BIS RPP nominal XM (policy approximate);     —
+                   BIS stored copies (file dates, strict)
+equity_prices      ECB EURO STOXX 50 monthly average            —
+=================  ==========================================  ================================
+
+All values are labelled jurisdiction ``EA``: the back-casts cover the euro area of 19
+members (FRED EA19), the recent ECB series the 20 (``I9``); the splice adjustment absorbs
+the level difference over their overlap. Splices use eligible values only (selected at
+the cutoff first), so nothing released after the cutoff shapes an adjustment. A spliced
+quarter keeps the latest release date and the weakest release rule (lag < file <
+vintage) of the values it is built from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from aieco.errors import InputError
-from aieco.sources.series import load_series, observations_frame, quarterly_averages
+from aieco.errors import InputError, StageStopped
+from aieco.models.vintages import quarterly_levels, release_rules, select_as_of
+from aieco.sources.series import load_series, observations_frame, observed_values, quarterly_averages
+from aieco.store import Store
 
-REAL_SERIES = {
-    "real_gdp": "cepremap_EA_SW_rawdata.csv",
-    "inflation": "fred/CP0000EZ19M086NEST.csv",
-    "unemployment": "fred/LRHUTTTTEZM156S.csv",
-    "long_term_rate": "cepremap_EA_CMR_rawdata.csv",
-    "equity_prices": "ecb_M_U2_EUR_DS_EI_DJES50I_HSTA.csv",
-    "house_prices": "bis_rpp_nominal_index.csv",
+#: variable → (file under macro/, series-key prefix) in preference order.
+REAL_FILES: dict[str, list[tuple[str, str]]] = {
+    "real_gdp": [("vintages/ea_gdp_realtime_database.xlsx", "RTDB.gdp_ea")],
+    "inflation": [("fred/CP0000EZ19M086NEST.csv", "FRED.CP0000EZ19M086NEST"),
+                  ("ecb_portal/inflation.csv", "ECB.ICP.M.U2.N.000000.4.ANR")],
+    "unemployment": [("ecb_portal/unemployment.csv", "ECB.LFSI.M.I9"),
+                     ("fred/LRHUTTTTEZM156S.csv", "FRED.LRHUTTTTEZM156S")],
+    "long_term_rate": [("cepremap_EA_CMR_rawdata.csv", "CEPREMAP.longrate")],
+    "house_prices": [("bis_rpp_nominal_index.csv", "BIS.RPP.N.XM"),
+                     ("vintages/bis_rpp_XM_nominal_by_commit.csv", "BIS.RPP.N.XM")],
+    "equity_prices": [("ecb_M_U2_EUR_DS_EI_DJES50I_HSTA.csv", "ECB.M.U2.EUR.DS.EI.DJES50I.HSTA")],
 }
+RULE_ORDER = {"lag": 0, "file": 1, "vintage": 2}
+SPLICE_KEY = "SPLICE"
 
 
-def build_real_dataset(shared_data_dir: str | Path, *,
-                       release_dates: Mapping[str, date | str] | None = None) -> pd.DataFrame:
-    """Assemble the six quarterly euro-area series (long format, as the demo dataset).
-
-    Parameters
-    ----------
-    shared_data_dir : folder holding ``macro/`` (the repository's ``../shared/data``)
-    release_dates : optional variable → release date known to the caller (e.g. the
-        download date of a file); applied to every value of that variable.
-
-    Returns
-    -------
-    DataFrame with the columns of :func:`aieco.sources.series.observations_frame`,
-    quarterly rows only.
-    """
+def build_real_dataset(shared_data_dir: str | Path) -> pd.DataFrame:
+    """Every value of the registered files for the six variables (long frame with release dates and rules)."""
     macro = Path(shared_data_dir) / "macro"
     if not macro.is_dir():
         raise InputError(f"{macro} is not a folder", where=str(macro),
                          fix="pass the shared data folder that contains macro/")
     frames = []
-    for variable, name in REAL_SERIES.items():
-        released = (release_dates or {}).get(variable)
-        records = [r for r in load_series(macro / name, release_date=released) if r.variable == variable]
-        frames.append(quarterly_averages(observations_frame(records)))
-    return pd.concat(frames, ignore_index=True).sort_values(["variable", "reference_period"]).reset_index(drop=True)
+    for variable, files in REAL_FILES.items():
+        for name, prefix in files:
+            records = [r for r in load_series(macro / name)
+                       if r.variable == variable and r.series_key.startswith(prefix.split(".")[0])]
+            frames.append(observations_frame(records))
+    frame = pd.concat(frames, ignore_index=True)
+    # EA19 (FRED, back-casts) and EA20 (ECB I9) are joined by the splices: one euro-area label
+    frame["jurisdiction"] = "EA"
+    return frame
+
+
+def store_real_observations(store: Store, shared_data_dir: str | Path) -> int:
+    """Store :func:`build_real_dataset` as ObservedValue records (provenance real); returns the new rows."""
+    return store.put_many(observed_values(build_real_dataset(shared_data_dir)))
+
+
+@dataclass(frozen=True)
+class ModelLevels:
+    """Quarterly levels for the model and what they were built from."""
+
+    levels: pd.DataFrame  # rows quarter labels, columns the variables
+    rules: dict[str, dict[str, list[str]]]  # variable → series → release rules used
+    last_usable: dict[str, str]  # variable → last quarter with a usable value
+    eligible: pd.DataFrame  # the quarterly long frame the levels come from
+
+
+def weakest(rules: Sequence[str]) -> str:
+    return min(rules, key=lambda r: RULE_ORDER.get(r, 1))
+
+
+def _monthly_series(frame: pd.DataFrame, prefix: str) -> pd.DataFrame:
+    rows = frame[frame["series_key"].fillna("").str.startswith(prefix)]
+    return rows.set_index("reference_period").sort_index()
+
+
+def extend_index_by_rates(index: pd.DataFrame, rates: pd.DataFrame) -> pd.DataFrame:
+    """Monthly index rows extended past their end by annual rates: H_t = H_{t-12}·(1 + r_t/100)."""
+    if index.empty or rates.empty:
+        return index
+    out = index.copy()
+    out["series_key"] = f"{SPLICE_KEY}.{index['series_key'].iloc[0]}+{rates['series_key'].iloc[0]}"
+    last = pd.Period(out.index.max(), freq="M")
+    for period in sorted(p for p in rates.index if pd.Period(p, freq="M") > last):
+        base = str(pd.Period(period, freq="M") - 12)
+        if base not in out.index:
+            break
+        r = rates.loc[period]
+        row = out.loc[base].copy()
+        row["value"] = float(out.loc[base, "value"]) * (1.0 + float(r["value"]) / 100.0)
+        row["release_date"], row["release_rule"] = r["release_date"], weakest([r["release_rule"],
+                                                                               out.loc[base, "release_rule"]])
+        row["transformation"] = "level"
+        out.loc[period] = row
+    return out
+
+
+def splice_back(recent: pd.DataFrame, older: pd.DataFrame, *, additive: bool) -> pd.DataFrame:
+    """Recent series where it exists; before, the older series shifted (additive) or scaled by the
+    mean gap over their overlap."""
+    if older.empty:
+        return recent
+    if recent.empty:
+        return older
+    overlap = recent.index.intersection(older.index)
+    if len(overlap) == 0:
+        raise StageStopped(f"cannot splice {older['series_key'].iloc[0]} to {recent['series_key'].iloc[0]}: "
+                           "no overlapping period among the values usable at the cutoff", stage="inputs")
+    a, b = recent.loc[overlap, "value"].astype(float), older.loc[overlap, "value"].astype(float)
+    before = older[older.index < recent.index.min()].copy()
+    before["value"] = before["value"].astype(float) + float((a - b).mean()) if additive else \
+        before["value"].astype(float) * float((a / b).mean())
+    key = f"{SPLICE_KEY}.{recent['series_key'].iloc[0]}<{older['series_key'].iloc[0]}"
+    both = pd.concat([before, recent]).sort_index()
+    both["series_key"] = key
+    return both
+
+
+def model_levels(observations: pd.DataFrame, cutoff: date | str | None, variables: Sequence[str],
+                 policy: str | None = None) -> ModelLevels:
+    """The quarterly model levels known at ``cutoff`` (see the module docstring).
+
+    A frame with one quarterly series per variable (the demo) passes through unchanged
+    apart from the vintage selection.
+    """
+    if cutoff is not None:
+        eligible = select_as_of(observations, cutoff, required=variables, policy=policy)
+    else:
+        eligible = observations.copy()
+        if "release_rule" not in eligible.columns:
+            eligible["release_rule"] = "file"
+    if "series_key" not in eligible.columns:
+        eligible["series_key"] = ""
+    eligible["series_key"] = eligible["series_key"].fillna("")
+    eligible["release_rule"] = eligible["release_rule"].fillna("file")
+    used = release_rules(eligible[eligible["variable"].isin(list(variables))])
+    parts = []
+    for v in variables:
+        mine = eligible[eligible["variable"] == v]
+        if "frequency" in mine.columns and (mine["frequency"] == "M").any():
+            monthly = mine[mine["frequency"] == "M"]
+            series = assemble_monthly(v, monthly)
+            q = quarterly_averages(series.reset_index())
+            q = q.assign(release_rule=[weakest_of_quarter(series, p) for p in q["reference_period"]])
+            mine = pd.concat([mine[mine["frequency"] != "M"], q], ignore_index=True)
+        if mine["series_key"].nunique() > 1:
+            mine = splice_quarterly(v, mine)
+        parts.append(mine)
+    quarterly = pd.concat(parts, ignore_index=True) if parts else eligible.iloc[0:0]
+    levels = quarterly_levels(quarterly, variables)
+    last = {v: str(levels[v].dropna().index.max()) for v in variables if levels[v].notna().any()}
+    return ModelLevels(levels=levels, rules=used, last_usable=last, eligible=quarterly)
+
+
+def weakest_of_quarter(monthly: pd.DataFrame, quarter: str) -> str:
+    months = [p for p in monthly.index if str(pd.Period(p, freq="M").asfreq("Q")) == quarter]
+    return weakest(list(monthly.loc[months, "release_rule"].astype(str))) if months else "file"
+
+
+def assemble_monthly(variable: str, monthly: pd.DataFrame) -> pd.DataFrame:
+    """One monthly series of ``variable``: rates extend an index, back-casts are spliced."""
+    levels = monthly[monthly.get("transformation", pd.Series("level", monthly.index)).fillna("level") == "level"]
+    rates = monthly[monthly.get("transformation", pd.Series("level", monthly.index)).fillna("level") == "yoy_rate"]
+    keys = [k for k in dict.fromkeys(levels["series_key"])]
+    if len(keys) > 2:
+        raise InputError(f"{variable} has {len(keys)} monthly series ({', '.join(keys)})", where="observations",
+                         fix="register one recent series and at most one back-cast per variable")
+    ordered = sorted(keys, key=lambda k: _monthly_series(levels, k).index.max(), reverse=True)
+    series = _monthly_series(levels, ordered[0]) if ordered else pd.DataFrame()
+    if len(ordered) == 2:
+        series = splice_back(series, _monthly_series(levels, ordered[1]),
+                             additive=variable in ("unemployment", "long_term_rate"))
+    if not rates.empty:
+        series = extend_index_by_rates(series, _monthly_series(rates, rates["series_key"].iloc[0]))
+    series = series[~series.index.duplicated(keep="last")]
+    series.index.name = "reference_period"
+    return series
+
+
+def splice_quarterly(variable: str, quarterly: pd.DataFrame) -> pd.DataFrame:
+    """Several quarterly series for one variable: the one reaching furthest, with each older series
+    spliced on before it (shifted for rates, scaled for levels, by the mean gap over the overlap)."""
+    stats = quarterly.groupby("series_key")["reference_period"].agg(["max", "count"])
+    order = list(stats.sort_values(["max", "count"], ascending=False).index)
+    out = quarterly[quarterly["series_key"] == order[0]].set_index("reference_period").sort_index()
+    for key in order[1:]:
+        older = quarterly[quarterly["series_key"] == key].set_index("reference_period").sort_index()
+        if older.index.min() >= out.index.min():
+            continue  # adds nothing before the recent series starts
+        out = splice_back(out, older, additive=variable in ("unemployment", "long_term_rate"))
+    out.index.name = "reference_period"
+    return out.reset_index()
+
+
+def overlap_gap(levels: pd.DataFrame) -> float:
+    """Largest absolute quarter-on-quarter log change (×100) of a level frame (a splice sanity check)."""
+    x = np.log(levels.astype(float)).diff().abs() * 100.0
+    return float(np.nanmax(x.to_numpy())) if x.notna().any().any() else 0.0

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from statsmodels.tsa.vector_ar.var_model import VAR  # statsmodels.tsa.api re-exports it, with much more
 from threadpoolctl import threadpool_limits
 
 from aieco.config import get_settings
@@ -114,6 +113,8 @@ class VARFit:
     resid: np.ndarray  # (T-p, k)
     levels: pd.DataFrame  # registered levels up to the endpoint, for reconstruction
     eigenvalues: np.ndarray  # companion-matrix eigenvalues
+    pandemic: str = "none"  # the registered pandemic treatment (PANDEMIC_TREATMENTS)
+    dummied: tuple[str, ...] = ()  # quarters given an impulse dummy (left out of the residual pool)
 
     @property
     def lags(self) -> int:
@@ -151,14 +152,56 @@ def companion_eigenvalues(coefs: np.ndarray) -> np.ndarray:
     return np.linalg.eigvals(comp)
 
 
+#: Registered treatments of the pandemic quarters (chosen by the model specification, recorded on the run).
+#: ``dummies``: one impulse dummy per quarter 2020Q1–2021Q2 in every equation, so those quarters
+#: neither shape the coefficients' fit nor enter the residual pool the bootstrap resamples
+#: (their residuals are zero by construction and are left out); ``none``: plain OLS.
+PANDEMIC_TREATMENTS = {
+    "dummies": ("2020Q1", "2020Q2", "2020Q3", "2020Q4", "2021Q1", "2021Q2"),
+    "none": (),
+}
+
+
+def ols_var(data: np.ndarray, lags: int, dummies: np.ndarray | None = None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """OLS of a VAR(p) with an intercept and optional impulse dummies.
+
+    Parameters
+    ----------
+    data : array (T, k)
+    lags : p
+    dummies : bool array (T,) or None — rows (of the T) given their own impulse dummy
+
+    Returns
+    -------
+    intercept (k,), coefs (p, k, k), resid (T-p-d, k) without the dummied rows, and the
+    boolean mask (T-p,) of equation rows kept in the residual pool.
+    """
+    t, k = data.shape
+    y = data[lags:]
+    x = np.hstack([np.ones((t - lags, 1))] + [data[lags - i - 1:t - i - 1] for i in range(lags)])
+    keep = np.ones(t - lags, dtype=bool)
+    if dummies is not None and dummies[lags:].any():
+        rows = np.flatnonzero(dummies[lags:])
+        d = np.zeros((t - lags, len(rows)))
+        d[rows, np.arange(len(rows))] = 1.0
+        x = np.hstack([x, d])
+        keep[rows] = False
+    beta = np.linalg.lstsq(x, y, rcond=None)[0]
+    resid = (y - x @ beta)[keep]
+    coefs = np.stack([beta[1 + i * k:1 + (i + 1) * k].T for i in range(lags)])
+    return beta[0], coefs, resid, keep
+
+
 def fit_var(
     levels: pd.DataFrame,
     *,
     lags: int | None = None,
     sample_start: str | None = None,
     min_obs: int | None = None,
+    pandemic: str = "none",
 ) -> VARFit:
-    """Estimate the VAR(p) by OLS (statsmodels) from 2000Q1 to the latest common quarter.
+    """Estimate the VAR(p) by OLS from 2000Q1 to the latest quarter in which all six are usable.
 
     Parameters
     ----------
@@ -166,6 +209,7 @@ def fit_var(
         Eligible quarterly levels (see :func:`model_variables`), index quarter labels.
     lags, sample_start, min_obs : optional
         Defaults from ``Settings.scenario`` (2, '2000Q1', 80).
+    pandemic : a key of :data:`PANDEMIC_TREATMENTS` ('dummies' or 'none')
 
     Returns
     -------
@@ -196,14 +240,19 @@ def fit_var(
     if len(sample) < min_obs:
         raise StageStopped(f"{len(sample)} complete quarterly observations ({first}–{end}); "
                            f"at least {min_obs} are required", stage="estimation")
-    res = VAR(sample.to_numpy()).fit(lags, trend="c")
+    if pandemic not in PANDEMIC_TREATMENTS:
+        raise InputError(f"pandemic treatment {pandemic!r} is not registered", where="model specification",
+                         fix=f"use one of {', '.join(PANDEMIC_TREATMENTS)}")
+    dummy_quarters = {pd.Period(q, freq="Q") for q in PANDEMIC_TREATMENTS[pandemic]}
+    mask = np.array([q in dummy_quarters for q in sample.index])
+    intercept, coefs, resid, _keep = ols_var(sample.to_numpy(), lags, mask if mask.any() else None)
     lv = levels.copy()
     lv.index = quarter_index(lv.index)
     lv = lv[lv.index <= end].sort_index()
     return VARFit(
         variables=VARIABLES, quarters=tuple(str(q) for q in sample.index), data=sample.to_numpy(),
-        intercept=np.asarray(res.intercept, float), coefs=np.asarray(res.coefs, float),
-        resid=np.asarray(res.resid, float), levels=lv, eigenvalues=companion_eigenvalues(np.asarray(res.coefs)),
+        intercept=intercept, coefs=coefs, resid=resid, levels=lv, eigenvalues=companion_eigenvalues(coefs),
+        pandemic=pandemic, dummied=tuple(str(q) for q in sample.index[mask]),
     )
 
 
@@ -389,22 +438,40 @@ def range_failures(annual: np.ndarray) -> tuple[np.ndarray, dict[str, int]]:
 
 
 def last_observed_annual(levels: pd.DataFrame) -> tuple[int, dict[str, float]]:
-    """The last complete observed year and its annual values under the projected definitions.
+    """The last complete observed year of each variable and its annual value under the projected
+    definitions; the year returned is the latest in which all six are complete.
 
     The reference for inflation, unemployment and the long rate (appendix "Scenario
-    Construction and Evaluation") comes from observed, eligible quarters only.
+    Construction and Evaluation") is the variable's last eligible annual observation: with
+    real data the series end in different quarters, so each variable's own last complete
+    year counts (a level variable also needs the preceding year).
     """
+    years = last_observed_years(levels)
+    missing = [v for v in VARIABLES if v not in years]
+    if missing:
+        raise StageStopped(f"no complete observed year (with its preceding year) of {', '.join(missing)} for the "
+                           "reference values", stage="selection")
     lv = levels.copy()
     lv.index = quarter_index(lv.index)
-    complete = lv[list(VARIABLES)].dropna()
-    years = sorted({q.year for q in complete.index
-                    if all(pd.Period(f"{q.year}Q{i}", freq="Q") in complete.index for i in range(1, 5))
-                    and all(pd.Period(f"{q.year - 1}Q{i}", freq="Q") in complete.index for i in range(1, 5))})
-    if not years:
-        raise StageStopped("no complete observed year (with its preceding year) for the reference values",
-                           stage="selection")
-    y = years[-1]
-    quarters = pd.period_range(f"{y - 1}Q1", f"{y}Q4", freq="Q")
-    block = complete.loc[quarters].to_numpy(float)[None, :, :]
-    annual = annual_levels(block, tuple(str(q) for q in quarters), range(y, y + 1))
-    return y, {v: float(a[0, 0]) for v, a in annual.items()}
+    values = {}
+    for v, y in years.items():
+        quarters = pd.period_range(f"{y - 1}Q1", f"{y}Q4", freq="Q")
+        block = lv[list(VARIABLES)].reindex(quarters).ffill().bfill().to_numpy(float)[None, :, :]
+        # only column v is read; the others are filled so the shared aggregation can run
+        annual = annual_levels(block, tuple(str(q) for q in quarters), range(y, y + 1))
+        values[v] = float(annual[v][0, 0])
+    return min(years.values()), values
+
+
+def last_observed_years(levels: pd.DataFrame) -> dict[str, int]:
+    """Variable → its last year with four observed quarters (and four in the preceding year)."""
+    lv = levels.copy()
+    lv.index = quarter_index(lv.index)
+    out = {}
+    for v in VARIABLES:
+        have = set(lv[v].dropna().index)
+        full = [y for y in sorted({q.year for q in have}, reverse=True)
+                if all(pd.Period(f"{yy}Q{i}", freq="Q") in have for yy in (y, y - 1) for i in range(1, 5))]
+        if full:
+            out[v] = full[0]
+    return out

@@ -1,9 +1,28 @@
 """Observed values and data vintages: what was known at the cutoff.
 
 For a provider series and reference period, the input selector keeps the latest release
-on or before the cutoff (appendix "Observed Values and Data Vintages"). A value whose
-release date is unknown or after the cutoff is not eligible; a later download never
-stands in for a missing archival release; one variable may not mix geographies.
+on or before the cutoff (appendix "Observed Values and Data Vintages"). No look-ahead: a
+value is usable at cutoff t only if its release date is ≤ t **and** after the end of its
+reference period (a release dated inside or before its own period is an impossible date,
+e.g. a file's download date stamped on later quarters). A value whose release date is
+unknown is not eligible; a later download never stands in for a missing archival
+release; one variable may not mix geographies.
+
+Vintage policy (``AnalysisRequest.vintage_policy``):
+
+=================  ==================================================================
+``strict``         only release dates of rule ``vintage`` (a true publication date)
+                   or ``file`` (a date the file states: a dated copy, a stored
+                   version, a publication quarter's end — the values were public by
+                   then, so such a date is never earlier than the release). Values
+                   dated by the ``lag`` rule are not used; a required variable with
+                   none left stops the stage with the reason.
+``approximate``    also ``lag``-dated values (reference period end + the documented
+                   publication lag, :mod:`aieco.sources.series.lags`), for series
+                   that have no dated vintage. Used only when the request asks.
+=================  ==================================================================
+
+A value with a release date but no recorded rule (older workspaces) counts as ``file``.
 
 Observations travel as a long DataFrame with at least the columns ``variable``,
 ``reference_period``, ``value``, ``release_date`` (ISO text, date or None) and
@@ -14,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from functools import lru_cache
 
 import pandas as pd
 
@@ -21,6 +41,40 @@ from aieco.asof import AsOf
 from aieco.errors import InputError, StageStopped
 
 REQUIRED_COLUMNS = ("variable", "reference_period", "value", "release_date", "jurisdiction")
+POLICIES = ("strict", "approximate")
+#: Release rules each policy accepts.
+POLICY_RULES = {"strict": frozenset({"vintage", "file"}), "approximate": frozenset({"vintage", "file", "lag"})}
+
+
+@lru_cache(maxsize=65536)
+def reference_end(reference_period: str, frequency: str | None) -> date:
+    """Last day of a reference period; the frequency is read from the label when not given."""
+    from aieco.sources.series.lags import period_end
+
+    s = str(reference_period)
+    if not frequency or frequency != frequency:  # None or NaN
+        if "Q" in s:
+            frequency = "Q"
+        elif "H" in s:
+            frequency = "H"
+        elif len(s) == 7:
+            frequency = "M"
+        elif len(s) == 10:
+            frequency = "D"
+        else:
+            frequency = "A"
+    return period_end(s, str(frequency))
+
+
+def release_rules(eligible: pd.DataFrame) -> dict[str, dict[str, list[str]]]:
+    """Variable → provider series → the release rules its eligible values carry (for the run record)."""
+    rule = eligible["release_rule"] if "release_rule" in eligible.columns else pd.Series("file", eligible.index)
+    rule = rule.where(rule.notna() & (rule != ""), "file")
+    key = eligible["series_key"].fillna("") if "series_key" in eligible.columns else pd.Series("", eligible.index)
+    out: dict[str, dict[str, list[str]]] = {}
+    for (v, k), r in pd.DataFrame({"v": eligible["variable"], "k": key, "r": rule}).groupby(["v", "k"])["r"]:
+        out.setdefault(str(v), {})[str(k)] = sorted(set(map(str, r)))
+    return out
 
 
 def _as_date(value) -> date:
@@ -45,14 +99,17 @@ def check_geography(observations: pd.DataFrame) -> None:
 
 
 def select_as_of(observations: pd.DataFrame, cutoff: AsOf | date | str,
-                 required: Sequence[str] = ()) -> pd.DataFrame:
-    """The eligible observations at ``cutoff``: per series and period, the latest release ≤ cutoff.
+                 required: Sequence[str] = (), policy: str | None = None) -> pd.DataFrame:
+    """The eligible observations at ``cutoff``: per series and period, the latest release ≤ cutoff
+    that falls after the end of its reference period.
 
     Parameters
     ----------
     observations : DataFrame (long format, see module docstring)
     cutoff : the request's AsOf, a date or ISO text (the release rule is ``AsOf.released``)
     required : variables that must have at least one eligible value
+    policy : 'strict', 'approximate' or None (every release rule; callers that already
+        chose their inputs)
 
     Returns
     -------
@@ -74,17 +131,39 @@ def select_as_of(observations: pd.DataFrame, cutoff: AsOf | date | str,
         frame["series_key"] = ""
     frame["series_key"] = frame["series_key"].fillna("")
     check_geography(frame)
+    if policy is not None and policy not in POLICIES:
+        raise InputError(f"vintage policy {policy!r} is not one of {', '.join(POLICIES)}", where="vintage_policy",
+                         fix="use 'strict' (true vintages) or 'approximate' (documented publication lags)")
     released = frame["release_date"].map(lambda d: None if d is None or pd.isna(d) or d == "" else _as_date(d))
     frame["release_date"] = released
-    known = released.notna()
+    if "release_rule" not in frame.columns:
+        frame["release_rule"] = None
+    frame["release_rule"] = frame["release_rule"].where(frame["release_rule"].notna() & (frame["release_rule"] != ""),
+                                                        None)
+    frame.loc[released.notna() & frame["release_rule"].isna(), "release_rule"] = "file"
+    freq = frame["frequency"] if "frequency" in frame.columns else pd.Series(None, frame.index)
+    ends = [reference_end(str(p), f if isinstance(f, str) else None)
+            for p, f in zip(frame["reference_period"], freq, strict=True)]
+    after_period = pd.Series([d is not None and d > e for d, e in zip(released, ends, strict=True)],
+                             index=frame.index, dtype=bool)
+    allowed = frame["release_rule"].isin(POLICY_RULES[policy]) if policy else pd.Series(True, frame.index)
+    known = released.notna() & after_period & allowed
     eligible = frame[known & released.map(rule.released)]
     eligible = eligible.sort_values(["variable", "series_key", "reference_period", "release_date"])
     latest = eligible.groupby(["variable", "series_key", "reference_period"], sort=True).tail(1)
     for v in required:
         if not (latest["variable"] == v).any():
             later = frame[(frame["variable"] == v) & known]
+            mine = frame[frame["variable"] == v]
+            if policy == "strict" and not (mine["release_rule"].isin(POLICY_RULES["strict"])
+                                           & mine["release_date"].map(rule.released)).any():
+                rules = sorted(set(mine["release_rule"].dropna())) or ["none"]
+                raise StageStopped(f"strict vintage policy: {v} has no true vintage (rule vintage or file) released "
+                                   f"on or before {cutoff} (its values carry release rule(s) {', '.join(rules)}); "
+                                   "ask for vintage_policy = 'approximate' to use documented publication lags",
+                                   stage="inputs")
             if later.empty:
-                why = "no observation with a stated release date"
+                why = "no observation with a stated release date after its reference period"
             else:
                 why = f"its earliest release is {min(later['release_date'])}, after the cutoff"
             raise StageStopped(f"required vintage missing: no release of {v} on or before {cutoff} ({why}); "

@@ -54,9 +54,10 @@ def assess_path(path: Path, query: ChannelQuery) -> dict[str, Any]:
     implied = query.source_movement.direction * (1 if composed.value == "+" else -1)
     entry["implied_target_movement"] = _movement(implied)
     if implied != query.target_movement.direction:
-        entry["reason"] = (f"a {query.source_movement.value} in {query.source_var} implies a "
-                           f"{_movement(implied)} in {query.target_var} through composed sign {composed.value}, "
-                           f"contradicting the registered {query.target_movement.value}")
+        moved = _movement(implied)
+        entry["reason"] = (f"a {query.source_movement.value} in {query.source_var} implies "
+                           f"{'an' if moved[0] in 'aeiou' else 'a'} {moved} in {query.target_var} through composed "
+                           f"sign {composed.value}, contradicting the registered {query.target_movement.value}")
         return entry
     entry["outcome"], entry["reason"] = "accepted", ""
     return entry

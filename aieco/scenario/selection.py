@@ -44,6 +44,7 @@ class Restriction:
     priority: int
     reference: str = "zero"
     restriction_id: str = ""
+    years: tuple[str, ...] = ()  # horizon years the evidence times ("all": every year); () = the mean only
 
     @classmethod
     def from_record(cls, r: Any) -> Restriction:
@@ -60,9 +61,12 @@ class Restriction:
         if direction not in (1, -1) or priority not in (1, 2, 3):
             raise InputError(f"restriction on {variable!r}: direction {direction}, priority {priority}",
                              where="restrictions", fix="direction must be 1 or -1 and priority 1, 2 or 3")
+        years = tuple(str(y) for y in (get("years") or ()))
+        if get("aggregation") == "every_year":
+            years = ("all",)
         return cls(variable=str(variable), direction=direction, priority=priority,
                    reference=str(get("reference", "zero") or "zero"),
-                   restriction_id=str(get("restriction_id", "") or ""))
+                   restriction_id=str(get("restriction_id", "") or ""), years=years)
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,7 @@ class RiskSelection:
     admissible: int  # draws satisfying all restrictions and the range checks
     references: dict[str, float]
     sensitivity: dict[str, int] = field(default_factory=dict)  # weighting → selected id
+    shared_with: str = ""  # why another risk's path was selected (empty: distinct)
 
 
 def three_year_means(annual: np.ndarray) -> np.ndarray:
@@ -154,6 +159,69 @@ def argmax_smallest_id(scores: np.ndarray, admissible: np.ndarray) -> int:
     return int(np.argmax(masked)) + 1  # argmax returns the first of equal maxima
 
 
+#: Evidence horizon phrases (the extractor's ``Relation.horizon``) → how many horizon years they time.
+HORIZON_YEARS = (
+    (r"on impact|short[- ](?:run|term)|near[- ](?:run|term)|shorter[- ](?:run|term)|"
+     r"within (?:a|one|1|two|2|three|3|four|4) quarters?|over (?:the next )?(?:one|1) years?|"
+     r"within (?:a|one|1) years?", 1),
+    (r"(?:within|over) (?:the next )?(?:two|2) years?", 2),
+    (r".", 3),  # medium or long run, three or more years: every horizon year
+)
+
+
+def evidence_years(phrases: Sequence[str | None], years: Sequence[str]) -> tuple[str, ...]:
+    """The horizon years the evidence times: the union over the supporting relations' horizon
+    phrases (the first year for 'on impact'/'short term', two for 'within two years', all for
+    medium/long run); () when no relation states a horizon."""
+    import re
+
+    n = 0
+    for phrase in phrases:
+        if not phrase:
+            continue
+        n = max(n, next(k for pat, k in HORIZON_YEARS if re.search(pat, phrase.lower())))
+    return tuple(years[:n])
+
+
+def restriction_years(r: Restriction, years: Sequence[str]) -> list[int]:
+    """Indices of the horizon years a restriction must hold in (beyond its three-year mean)."""
+    if "all" in r.years:
+        return list(range(len(years)))
+    return [i for i, y in enumerate(years) if y in r.years]
+
+
+def satisfied_every_year(annual: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction],
+                         refs: Mapping[str, float], years: Sequence[str] | None = None) -> np.ndarray:
+    """Boolean (draws,): d_r(x̄_j − ref_j) > 0 on the three-year mean and d_r(x_{t,j} − ref_j) > 0 in
+    every year t the evidence times (``Restriction.years``)."""
+    years = list(years) if years is not None else [str(i) for i in range(annual.shape[1])]
+    ok = satisfied(three_year_means(annual), variables, restrictions, refs)
+    for r in restrictions:
+        idx = restriction_years(r, years)
+        if idx:
+            j = list(variables).index(r.variable)
+            ok &= (r.direction * (annual[:, idx, j] - refs[r.variable]) > 0).all(axis=1)
+    return ok
+
+
+def adverse_to_median(annual: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction]
+                      ) -> np.ndarray:
+    """Boolean (draws,): over the horizon, every restricted variable lies on the restriction's side
+    of the median path (over the simulation set): d_r(mean_t x_{t,j} − mean_t med_{t,j}) > 0."""
+    median = np.median(annual, axis=0)  # (years, k)
+    ok = np.ones(annual.shape[0], dtype=bool)
+    for r in restrictions:
+        j = list(variables).index(r.variable)
+        ok &= r.direction * (annual[:, :, j].mean(axis=1) - median[:, j].mean()) > 0
+    return ok
+
+
+def restriction_signature(restrictions: Sequence[Any]) -> str:
+    """The restriction set as text (variable, direction, priority), order-free: equal sets, equal text."""
+    rs = [Restriction.from_record(r) for r in restrictions]
+    return ";".join(sorted(f"{r.variable}:{r.direction:+d}:{r.priority}:{','.join(r.years)}" for r in rs))
+
+
 def select_for_risk(
     risk: str,
     annual: np.ndarray,
@@ -161,8 +229,17 @@ def select_for_risk(
     restrictions: Sequence[Any],
     last_observed: Mapping[str, float],
     range_ok: np.ndarray | None = None,
+    taken: Mapping[int, Mapping[str, str]] | None = None,
+    years: Sequence[str] | None = None,
 ) -> RiskSelection:
     """Select :math:`s_k^* \\in \\arg\\max_{s\\in\\mathcal A_k} S_{s,k}` (Eq. scenarioset).
+
+    Admissible: every restriction holds on the three-year mean and in every horizon year the
+    evidence times (``years`` labels the columns of ``annual``), every restricted variable is
+    adverse to the median path over the horizon, and the range checks pass. ``taken`` maps
+    simulation ids already selected for other risks of the same simulation set to
+    ``{"risk", "signature"}``: a risk with a different restriction set does not take one of
+    them; when nothing else is admissible it may, and ``RiskSelection.shared_with`` says why.
 
     Raises StageStopped when the admissible set is empty (the risk program stops).
     """
@@ -171,19 +248,34 @@ def select_for_risk(
         raise StageStopped(f"risk {risk} has no restriction to select a path with", stage="selection")
     means = three_year_means(annual)
     refs = reference_values(rs, last_observed)
-    ok = satisfied(means, variables, rs, refs)
+    ok = satisfied_every_year(annual, variables, rs, refs, years)
     acceptance = float(ok.mean())
-    admissible = ok & (np.ones_like(ok) if range_ok is None else range_ok)
+    admissible = ok & adverse_to_median(annual, variables, rs) & (np.ones_like(ok) if range_ok is None else range_ok)
     if not admissible.any():
-        raise StageStopped(f"no simulated path satisfies every restriction of risk {risk} "
-                           f"(acceptance share {acceptance:.4f}); the risk program stops", stage="selection")
+        raise StageStopped(f"no simulated path satisfies every restriction of risk {risk} (on the mean and in "
+                           f"every year the evidence times) and is adverse to the median path (acceptance share "
+                           f"{acceptance:.4f}); the risk program stops", stage="selection")
+    signature = restriction_signature(rs)
+    blocked = np.zeros_like(admissible)
+    for sid, other in (taken or {}).items():
+        if other.get("risk") != risk and other.get("signature") != signature and 1 <= sid <= len(blocked):
+            blocked[sid - 1] = True
+    shared = ""
+    if (admissible & ~blocked).any():
+        admissible = admissible & ~blocked
+    elif blocked.any():
+        owners = sorted({o["risk"] for s, o in (taken or {}).items() if blocked[s - 1] and admissible[s - 1]})
+        shared = (f"every admissible path of {risk} was already selected for {', '.join(owners)}; "
+                  "the selection is shared")
     chosen = {name: argmax_smallest_id(severity_scores(means, variables, rs, name), admissible)
               for name in WEIGHTINGS}
     primary = severity_scores(means, variables, rs, "primary")
     sid = chosen["primary"]
+    if not shared and taken and sid in taken and taken[sid].get("risk") != risk:
+        shared = f"same restrictions as {taken[sid]['risk']} ({signature}): the same path is the most severe"
     return RiskSelection(risk=risk, simulation_id=sid, severity=float(primary[sid - 1]),
                          acceptance_share=acceptance, admissible=int(admissible.sum()), references=refs,
-                         sensitivity=chosen)
+                         sensitivity=chosen, shared_with=shared)
 
 
 def unconditional_features(levels_change: np.ndarray, peaks: np.ndarray) -> np.ndarray:

@@ -250,3 +250,38 @@ def summarise_projection(proj: Projection, *, sample_paths: int = 100) -> dict[s
                           index=[f"{b}|{s}" for b in proj.banks for s in range(k)], columns=proj.periods)
     return {"cet1_ratio": ratio, "depletion": depletion, "depletion_distribution": dist,
             "cet1_ratio_paths": sample}
+
+
+def accounting_paths(start_capital: np.ndarray, start_rwa: np.ndarray, comps: Mapping[str, np.ndarray],
+                     *, where: str = "accounting") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Deterministic Eqs. (cet1capital)–(cet1ratio) from given component rates.
+
+    Parameters
+    ----------
+    start_capital, start_rwa : ndarray, shape (banks,)
+        CET1 capital and RWA at the start (EUR mn).
+    comps : mapping
+        ``n``, ``l``, ``o``, ``a``, ``g``: component rates in % of beginning-of-period RWA
+        (``g``: 100 × log RWA growth), each of shape (banks, H).
+
+    Returns
+    -------
+    capital, rwa, ratio : ndarray, shape (banks, 1 + H)
+        The recursions' paths (ratio in %), after :func:`verify_recursions` has checked them.
+    """
+    missing = [c for c in COMPONENTS if c not in comps]
+    if missing:
+        raise InputError(f"accounting recursion lacks components {missing}", where=where)
+    cap0 = np.asarray(start_capital, dtype=float)
+    rwa0 = np.asarray(start_rwa, dtype=float)
+    H = np.asarray(comps["n"]).shape[1]
+    capital = np.empty((cap0.size, H + 1))
+    rwa = np.empty((cap0.size, H + 1))
+    capital[:, 0], rwa[:, 0] = cap0, rwa0
+    arrays = {c: np.asarray(comps[c], dtype=float) for c in COMPONENTS}
+    for h in range(H):
+        net = arrays["n"][:, h] - arrays["l"][:, h] - arrays["o"][:, h] + arrays["a"][:, h]
+        capital[:, h + 1] = capital[:, h] + net / 100 * rwa[:, h]  # Eq. (cet1capital)
+        rwa[:, h + 1] = rwa[:, h] * np.exp(arrays["g"][:, h] / 100)  # Eq. (rwarecursion)
+    verify_recursions(capital, rwa, arrays, where=where)
+    return capital, rwa, 100 * capital / rwa  # Eq. (cet1ratio)

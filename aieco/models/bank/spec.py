@@ -465,11 +465,14 @@ def run_bank_validation(
     macro_history: pd.DataFrame | None = None,
     fit_options: Mapping[str, Any] | None = None,
     bootstrap_reps: int | None = None,
+    kinds: tuple[str, ...] = ("feols", "feqar"),
     as_of: AsOf | None = None,
     provenance: tuple[Provenance | None, Provenance | None] = (None, None),
 ) -> tuple[list[ModelRun], list[ValidationGate]]:
-    """External validation: both models from the official starting values under the official
-    adverse country scenario; stores one :class:`ValidationGate` per model.
+    """External validation: the models ``kinds`` from the official starting values under the official
+    adverse country scenario; stores one :class:`ValidationGate` per model as soon as that model is
+    validated (so an interrupted run keeps the gates it finished). ``provenance`` is that of the
+    panel and the official outcomes (the demo's are synthetic).
 
     ``official``: bank_id, country, cet1_capital, rwa, official_depletion (pp);
     ``official_scenario``: half-year country values (country, period, macro variables).
@@ -484,7 +487,7 @@ def run_bank_validation(
     fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
     runs, gates = [], []
     scen = official_scenario.drop(columns=[c for c in ("t",) if c in official_scenario.columns])
-    for kind in ("feols", "feqar"):
+    for kind in kinds:
         pair = _fit_and_project(store, analysis_id, kind, fit_inputs, scen, options, seed, [], "official_adverse",
                                 official=official, role="validation")
         runs += pair
@@ -524,7 +527,8 @@ def validation_scenario(inputs: ValidationInputs, history: pd.DataFrame) -> pd.D
     return adverse_scenario_halfyears(inputs.adverse, history, sorted(set(inputs.official["country"])))
 
 
-def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None = None) -> list[ValidationGate]:
+def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None = None,
+                       encoding: str | None = None) -> list[ValidationGate]:
     """Validate the simple comparators of :func:`eba_comparators` against official EBA adverse depletion.
 
     Each comparator's per-bank validation table is stored as an artifact (digest named in the
@@ -535,7 +539,7 @@ def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None =
     from aieco.models.bank.eba import eba_bank_outcomes, eba_comparators, load_eba_csv
 
     s = get_settings().bank
-    outcomes = eba_bank_outcomes(load_eba_csv(Path(path)))
+    outcomes = eba_bank_outcomes(load_eba_csv(Path(path), encoding=encoding))
     official = outcomes.reset_index()[["bank_id", "official_depletion"]]
     thresholds = Thresholds(s.mae_max, s.spearman_min, s.coverage_min)
     gates = []
@@ -552,29 +556,39 @@ def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None =
     return gates
 
 
-def passing_gate(store: Store, model_id: str) -> ValidationGate | None:
-    """A stored gate that lets ``model_id`` supply bank conclusions, or None."""
-    return next((g for g in store.find(ValidationGate, model_id=model_id) if g.passed), None)
+def passing_gate(store: Store, model_id: str, *, real_banks: bool = False) -> ValidationGate | None:
+    """A stored gate that lets ``model_id`` supply bank conclusions, or None.
+
+    With ``real_banks`` only a gate fitted and validated on real data counts: a gate on
+    synthetic (or undeclared) data never authorises a conclusion about a real bank.
+    """
+    return next((g for g in store.find(ValidationGate, model_id=model_id) if g.passed and (
+        not real_banks or (g.fit_provenance == Provenance.real and g.validation_provenance == Provenance.real))), None)
 
 
 def ensure_validation_gates(store: Store, analysis_id: str, *, seed: int, paths: int | None = None,
                             as_of: AsOf | None = None) -> tuple[list[ModelRun], list[ValidationGate]]:
-    """The bank models' validation gates, running the external validation once per workspace.
+    """Each bank model's validation gate, running the external validation for every model that has none.
 
-    The validation uses the workspace's official-style adverse exercise
-    (:func:`aieco.models.bank.workspace.read_validation_inputs`); its runs and gates are
-    stored with the provenance of the fit data and of the outcomes, and a model whose gate
-    fails may not supply bank conclusions. A workspace without such an exercise gets no gate
+    Checked per model (not "any gate exists"): a validation killed after FE-OLS's gate was stored
+    runs FE-QAR's alone on the next call. The validation uses the workspace's official-style
+    adverse exercise (:func:`aieco.models.bank.workspace.read_validation_inputs`); its runs and
+    gates are stored with the provenance of the fit data and of the outcomes, and a model whose
+    gate fails may not supply bank conclusions. A workspace without such an exercise gets no gate
     (so no bank conclusion).
     """
-    gates = store.find(ValidationGate, model_id=["bank_feols", "bank_feqar"])
-    if gates:
-        return [], gates
+    have = {kind: store.find(ValidationGate, model_id=f"bank_{kind}") for kind in ("feols", "feqar")}
+    missing = tuple(kind for kind, gates in have.items() if not gates)
+    existing = [g for gates in have.values() for g in gates]
+    if not missing:
+        return [], existing
     as_of = as_of or AsOf(cutoff=None)
     exercise = read_validation_inputs(store, as_of)
     if exercise is None:
-        return [], []
+        return [], existing
     data = read_bank_inputs(store, as_of)
-    return run_bank_validation(store, analysis_id, exercise.official, validation_scenario(exercise, data.history),
-                               seed, paths, panel=data.panel, macro_history=data.history,
-                               provenance=(single_provenance(data.provenance), single_provenance(exercise.provenance)))
+    runs, new = run_bank_validation(
+        store, analysis_id, exercise.official, validation_scenario(exercise, data.history), seed, paths,
+        panel=data.panel, macro_history=data.history, kinds=missing,
+        provenance=(single_provenance(data.provenance), single_provenance(exercise.provenance)))
+    return runs, existing + new

@@ -2,9 +2,13 @@
 
 import streamlit as st
 
-from aieco import views
+from dashboard import views
+from dashboard.shell import inside_app
 from dashboard.state import get_state
+from dashboard.tables import show_figure, show_table
 from dashboard.workspace import page_workspace
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Bank capital")
@@ -16,10 +20,11 @@ with page_workspace() as ws:
                 "(`aieco analyze` or `aieco demo`).")
     else:
         runs = ws.view(views.runs_frame).set_index("run_id")
+        labels = ws.view(views.run_labels)
         # generation runs (the analysis's projections) before validation runs
         run_ids = sorted(run_ids, key=lambda r: runs.loc[r, "role"] != "generation")
-        run_id = st.selectbox("Projection run", run_ids, format_func=lambda r: (
-            f"{runs.loc[r, 'model_id']} · {runs.loc[r, 'role']} · {runs.loc[r, 'risk'] or ''} · {r}"))
+        run_id = st.selectbox("Projection run", run_ids, format_func=lambda r: labels.get(r, r))
+        st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, runs.loc[run_id, "analysis_id"])))
         points = ws.view(views.points_frame, run_id)
         banks = views.entities(points)
         variables = views.model_variables(points, with_entity=True)
@@ -27,11 +32,28 @@ with page_workspace() as ws:
         bank = left.selectbox("Bank", banks)
         variable = right.selectbox("Variable", variables,
                                    index=variables.index("cet1_ratio") if "cet1_ratio" in variables else 0)
-        st.plotly_chart(views.fan_chart(points, variable, entity=bank, title=f"{variable} — {bank}"),
-                        key="bank_fan")
+        caption = ws.view(views.bank_run_caption, run_id)
+        show_figure(ws.view(views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{variable} — {bank}"),
+                    name=f"bank_{variable}_{bank}", key="bank_fan")
+        st.caption(caption)
         # The depletion distribution of every bank (start minus minimum CET1 ratio), when the run stored it.
         depletion = "cet1_depletion" if "cet1_depletion" in variables else variable
-        st.plotly_chart(views.quantile_ranges(points, depletion), key="bank_dist")
+        show_figure(ws.view(views.quantile_ranges_of_run, run_id, depletion), name=f"bank_{depletion}_distribution",
+                    key="bank_dist")
+        st.caption(caption)
+
+        # The same model, bank and variable under every risk of the analysis, side by side.
+        same = [r for r in run_ids if runs.loc[r, "model_id"] == runs.loc[run_id, "model_id"]
+                and runs.loc[r, "analysis_id"] == runs.loc[run_id, "analysis_id"]
+                and runs.loc[r, "role"] == "generation"]
+        if len(same) > 1:
+            st.subheader("Risks side by side")
+            for col, r in zip(st.columns(len(same)), same, strict=True):
+                with col:
+                    title = f"{(runs.loc[r, 'risk'] or '').replace('_', ' ')}: {variable} — {bank}"
+                    show_figure(ws.view(views.fan_chart_of_run, r, variable, entity=bank, title=title),
+                                name=f"bank_{variable}_{bank}_{runs.loc[r, 'risk']}", key=f"bank_side_{r}")
+                    st.caption(ws.view(views.bank_run_caption, r))
 
     st.subheader("External validation")
     gates = ws.view(views.validation_frame)
@@ -43,4 +65,4 @@ with page_workspace() as ws:
             (st.success if passed else st.error)(
                 f"{model_id}: gate {'passed' if passed else 'failed'} — "
                 + ("may supply bank conclusions" if passed else "bank conclusions withheld"))
-        st.dataframe(gates, hide_index=True, width="stretch")
+        show_table(gates, key="gates", name="validation_gates")

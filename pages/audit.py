@@ -2,10 +2,14 @@
 
 import streamlit as st
 
-from aieco import views
 from aieco.audit import run_audit
+from dashboard import views
+from dashboard.shell import inside_app
 from dashboard.state import get_state
+from dashboard.tables import show_figure, show_table
 from dashboard.workspace import page_workspace
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Audit")
@@ -14,15 +18,15 @@ with page_workspace() as ws:
     if state.analysis_id is None:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
     else:
-        st.caption(f"Analysis `{state.analysis_id}`")
+        st.caption(f"Analysis: {ws.view(views.analysis_labels).get(state.analysis_id, state.analysis_id)}")
         stages = ws.view(views.stages_frame, state.analysis_id)
         if stages.empty:
             st.info("No stage records for this analysis.")
         else:
-            st.plotly_chart(ws.view(views.stage_timeline, state.analysis_id), key="timeline")
+            show_figure(ws.view(views.stage_timeline, state.analysis_id), name="audit_figure_1", key="timeline")
             for _, s in stages[stages["status"] != "completed"].iterrows():
                 st.warning(f"Stage **{s['stage']}** {s['status']}: {s['reason']}")
-            st.dataframe(stages, hide_index=True, width="stretch")
+            show_table(stages, key="audit_table_1", name="audit_1")
 
         st.subheader("LLM calls")
         calls = ws.view(views.llm_calls_frame, state.analysis_id)
@@ -33,21 +37,21 @@ with page_workspace() as ws:
             a.metric("calls", len(calls))
             b.metric("tokens (in / out)", f"{calls['input_tokens'].sum()} / {calls['output_tokens'].sum()}")
             c.metric("cost (USD)", f"{calls['cost_usd'].sum():.4f}")
-            st.dataframe(calls, hide_index=True, width="stretch")
+            show_table(calls, key="audit_table_2", name="audit_2")
 
         st.subheader("Output tests")
         tests = ws.view(views.output_tests_frame, state.analysis_id)
         if tests.empty:
             st.info("No output tests registered for this analysis.")
         else:
-            st.dataframe(tests, hide_index=True, width="stretch")
+            show_table(tests, key="audit_table_3", name="audit_3")
 
         st.subheader("Exclusions")
         exclusions = ws.view(views.exclusions_frame, state.analysis_id)
         if exclusions.empty:
             st.info("No exclusions recorded for this analysis.")
         else:
-            st.dataframe(exclusions, hide_index=True, width="stretch")
+            show_table(exclusions, key="audit_table_4", name="audit_4")
 
     st.subheader("Workspace audit")
     st.caption("Recomputes every artifact, record and source-file digest (`aieco audit`).")
@@ -57,4 +61,4 @@ with page_workspace() as ws:
             st.success(f"Audit clean ({result['checked']} records and artifacts checked)")
         else:
             st.error(f"Audit found {len(result['mismatches'])} mismatch(es)")
-            st.dataframe(result["mismatches"], hide_index=True, width="stretch")
+            show_table(result["mismatches"], key="audit_table_5", name="audit_5")

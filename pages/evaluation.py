@@ -9,12 +9,15 @@ import math
 import pandas as pd
 import streamlit as st
 
-from aieco import views
 from aieco.config import get_settings
-from aieco.evaluation import views as evaluation_views
 from aieco.evaluation.run import evaluate
 from aieco.store import Store
+from dashboard import evaluation_views, views
+from dashboard.shell import inside_app
+from dashboard.tables import show_figure, show_table
 from dashboard.workspace import page_workspace, shown_errors
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 st.header("Evaluation")
 st.caption("Benchmark mechanisms scored against the channel graph and the selected paths (paper §5.2–5.3): "
@@ -24,7 +27,7 @@ st.caption("Benchmark mechanisms scored against the channel graph and the select
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def evaluation_view(name: str, workspace: str, workspace_digest: str, args: tuple, _store: Store):
-    # Same rule as Workspace.view, for aieco.evaluation.views: workspace and its digest are the cache key.
+    # Same rule as Workspace.view, for dashboard.evaluation_views: workspace and its digest are the cache key.
     return getattr(evaluation_views, name)(_store, *args)
 
 
@@ -106,26 +109,27 @@ with page_workspace() as ws:
 
     with measures:
         risks = tables["risks"]
-        st.plotly_chart(evaluation_views.risk_measure_figure(risks), key="risk_measures")
+        show_figure(evaluation_views.risk_measure_figure(risks), name="evaluation_figure_1", key="risk_measures")
         st.caption("Measures per initiating risk; *mean* is the descriptive average over risks.")
         per_risk = risks.set_index("risk").T.rename_axis("measure")
-        st.dataframe(per_risk, width="stretch", height=35 * (len(per_risk) + 1) + 3,  # every measure visible
+        show_table(per_risk, name="evaluation_1", hide_index=False,
+                   height=35 * (len(per_risk) + 1) + 3,  # every measure visible
                      column_config=measure_columns(per_risk, SHARE), key="risks_table")
         st.markdown("**Per benchmark channel**")
         channels = tables["channels"]
-        st.dataframe(channels, hide_index=True, width="stretch", column_config=measure_columns(channels),
+        show_table(channels, name="evaluation_2", column_config=measure_columns(channels),
                      key="channels_table")
 
     with conditions_tab:
         st.markdown("**Graph construction conditions** (same eligible passages)")
         graphs = tables["graph_conditions"]
-        st.dataframe(graphs, hide_index=True, width="stretch", column_config=measure_columns(graphs),
+        show_table(graphs, name="evaluation_3", column_config=measure_columns(graphs),
                      key="graph_conditions_table")
         st.markdown("**Retrieval conditions** (same byte budget)")
         retrieval = tables["retrieval_conditions"]
         scored = [c for c in retrieval.columns if c not in ("condition", "risk", "accepted_as_agent_result")]
         unrecorded = sorted(set(retrieval["condition"]) - set(retrieval.dropna(subset=scored, how="all")["condition"]))
-        st.dataframe(retrieval, hide_index=True, width="stretch", column_config=measure_columns(retrieval),
+        show_table(retrieval, name="evaluation_4", column_config=measure_columns(retrieval),
                      key="retrieval_conditions_table")
         if unrecorded:
             st.caption(f"No recorded paths under {', '.join(unrecorded)} (blank rows). Direct (LLM-only) answers "
@@ -144,9 +148,9 @@ with page_workspace() as ws:
             chosen = contribution[contribution["risk"] == scope]
             figure = evaluation_views.contribution_figure(contribution, scope)
             figure.update_layout(height=260 * chosen["measure"].nunique() + 160)
-            st.plotly_chart(figure, key="contribution_figure")
+            show_figure(figure, name="evaluation_figure_2", key="contribution_figure")
             shown = chosen.drop(columns="risk").sort_values(["measure", "average_marginal"], ascending=[True, False])
-            st.dataframe(shown, hide_index=True, width="stretch", column_config=measure_columns(shown),
+            show_table(shown, name="evaluation_5", column_config=measure_columns(shown),
                          key="contribution_table")
 
     with agreement_tab:

@@ -1,5 +1,8 @@
 """View models for the dashboard: stored records as tables and figures.
 
+Moved here from the library (display shaping is the dashboard's; the library keeps
+the pure queries in :mod:`aieco.inventory`).
+
 Each function takes an open :class:`~aieco.store.Store` and returns plain data (pandas
 DataFrames, dicts of DataFrames, plotly figures). They only read records; every number
 they show is a stored value (a model output point, a record field), never recomputed.
@@ -19,6 +22,7 @@ import plotly.graph_objects as go
 
 from aieco.graph.build import GENERATION_ROLES, as_of_relations, load_relations
 from aieco.graph.render import render as render_graph
+from aieco.inventory import is_empty, workspace_digest  # noqa: F401  (re-exported for the pages)
 from aieco.records import (
     Analysis,
     ChannelQuery,
@@ -29,8 +33,10 @@ from aieco.records import (
     ModelOutputPoint,
     ModelRequest,
     ModelRun,
+    ObservedValue,
     OutputTest,
     Path,
+    Provenance,
     Relation,
     Report,
     ReportSentence,
@@ -41,27 +47,11 @@ from aieco.records import (
     ValidationGate,
     Variable,
     canonical_json,
-    digest,
 )
 from aieco.reporting.export import export_report
 from aieco.store import Store
 
 DIGEST_CHARS = 12
-
-
-def workspace_digest(store: Store) -> str:
-    """A digest that changes whenever a record or artifact is added (the cache key).
-
-    Every table only ever grows (rows are inserted, never updated), so the row counts
-    identify the state of a workspace.
-    """
-    return digest({"counts": store.table_counts(), "artifacts": len(store.artifact_digests())})
-
-
-def is_empty(store: Store) -> bool:
-    """True when the workspace holds no sources, relations or analyses yet."""
-    counts = store.table_counts()
-    return not any(counts[t] for t in (Source.table, Relation.table, Analysis.table, ModelRun.table))
 
 
 def _short(value: str | None) -> str:
@@ -101,11 +91,12 @@ def analyses_frame(store: Store) -> pd.DataFrame:
     return _frame(rows, ANALYSIS_COLUMNS)
 
 
-def stops_frame(store: Store) -> pd.DataFrame:
-    """Every stage whose latest attempt stopped or failed, with its reason (a stop is a result)."""
+def stops_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
+    """Every stage (of one analysis, or all) whose latest attempt stopped or failed, with its reason."""
+    analyses = [a for a in store.all(Analysis) if analysis_id is None or a.analysis_id == analysis_id]
     rows = [{"analysis_id": an.analysis_id, "stage": r.stage, "status": r.status.value, "reason": r.reason,
              "ended_at": r.ended_at}
-            for an in store.all(Analysis) for r in _latest_attempts(store, an.analysis_id)
+            for an in analyses for r in _latest_attempts(store, an.analysis_id)
             if r.status.value != "completed"]
     return _frame(rows, STOP_COLUMNS)
 
@@ -316,14 +307,16 @@ def opposing_relations(relations: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------- paths and restrictions
 
 
-QUERY_COLUMNS = ["query_id", "risk", "source_var", "source_movement", "target_var", "target_movement",
-                 "max_len", "top_k"]
+QUERY_COLUMNS = ["risk", "source", "source_movement", "target", "target_movement", "max_len", "top_k", "query_id"]
 
 
 def queries_frame(store: Store) -> pd.DataFrame:
-    rows = [{"query_id": q.query_id, "risk": q.risk, "source_var": q.source_var,
-             "source_movement": q.source_movement.value, "target_var": q.target_var,
-             "target_movement": q.target_movement.value, "max_len": q.max_len, "top_k": q.top_k}
+    """Registered channel queries with variable labels (the id last, as a detail)."""
+    labels = variable_labels(store)
+    rows = [{"query_id": q.query_id, "risk": q.risk.replace("_", " "),
+             "source": labels.get(q.source_var, q.source_var), "source_movement": q.source_movement.value,
+             "target": labels.get(q.target_var, q.target_var), "target_movement": q.target_movement.value,
+             "max_len": q.max_len, "top_k": q.top_k}
             for q in store.all(ChannelQuery)]
     return _frame(rows, QUERY_COLUMNS)
 
@@ -344,13 +337,15 @@ def paths_frame(store: Store, analysis_id: str) -> pd.DataFrame:
             if "path_id" in item:
                 assessed[item["path_id"]] = item
     queries = {q.query_id: q for q in store.all(ChannelQuery)}
+    names = variable_labels(store)
     rows = []
     for p in store.find(Path, analysis_id=analysis_id):
         q = queries.get(p.query_id)
-        label = (f"{q.source_var} {q.source_movement.value} → {q.target_var} {q.target_movement.value}"
-                 if q else p.query_id)
+        label = (f"{names.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+                 f"{names.get(q.target_var, q.target_var)} {q.target_movement.value}" if q else p.query_id)
         a = assessed.get(p.path_id, {})
-        rows.append({"risk": p.risk, "query": label, "rank": p.rank, "channel": " → ".join(p.variables),
+        rows.append({"risk": p.risk, "query": label, "rank": p.rank,
+                     "channel": " → ".join(names.get(v, v) for v in p.variables),
                      "signs": " ".join(s.value for s in p.signs), "composed_sign": p.composed_sign.value,
                      "score": p.score, "mean_confidence": p.mean_confidence, "n_docs": p.n_docs,
                      "outcome": a.get("outcome", "not selected"), "why": a.get("reason", ""),
@@ -512,16 +507,27 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
         fig.add_trace(go.Scatter(x=periods, y=m, mode="lines", line={"color": "#1f4e79"}, name="median"))
     others = sel[sel["quantile"].isna()]
     for (stat, sim), group in others.groupby(["statistic", others["simulation_id"].fillna(-1)], sort=True):
-        name = stat if sim < 0 else f"{stat} #{int(sim)}"
+        name = _statistic_label(stat) + ("" if sim < 0 else f" (simulation {int(sim)})")
         g = group.sort_values("period")
         fig.add_trace(go.Scatter(x=g["period"], y=g["value"], mode="lines+markers", name=name,
                                  line={"width": 2.5 if stat == "selected" else 1.2,
                                        "dash": "solid" if stat == "selected" else "dot"}))
     unit = sel["unit"].iloc[0] if len(sel) else ""
-    fig.update_layout(title=title or variable, yaxis_title=unit, xaxis={"title": "period", "type": "category"},
+    fig.update_layout(title=title or variable, yaxis_title=f"{variable} ({unit})" if unit else variable,
+                      xaxis={"title": "period", "type": "category"},
                       height=360,
                       margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h"})
     return fig
+
+
+def _statistic_label(statistic: str) -> str:
+    """'selected' → 'selected scenario', 'unconditional_3' → 'unconditional path 3', others as words."""
+    if statistic == "selected":
+        return "selected scenario"
+    head, _, tail = statistic.rpartition("_")
+    if head and tail.isdigit():
+        return f"{head.replace('_', ' ')} path {tail}"
+    return statistic.replace("_", " ")
 
 
 def model_variables(points: pd.DataFrame, *, with_entity: bool = False) -> list[str]:
@@ -537,7 +543,8 @@ def entities(points: pd.DataFrame) -> list[str]:
 # --------------------------------------------------------------------------- bank capital
 
 
-GATE_COLUMNS = ["model_id", "metric", "value", "rule", "threshold", "gate_passed", "detail", "run_id"]
+GATE_COLUMNS = ["model_id", "metric", "value", "rule", "threshold", "gate_passed", "fit_provenance",
+                "validation_provenance", "detail", "run_id"]
 
 
 def _threshold(thresholds: dict[str, float], metric: str) -> tuple[str, float | None]:
@@ -558,10 +565,34 @@ def validation_frame(store: Store) -> pd.DataFrame:
             rule, threshold = _threshold(g.thresholds, metric)
             (gated if threshold is not None else other).append(
                 {"model_id": g.model_id, "metric": metric, "value": value, "rule": rule, "threshold": threshold,
-                 "gate_passed": g.passed, "detail": g.detail, "run_id": g.run_id})
+                 "gate_passed": g.passed, "fit_provenance": _prov(g.fit_provenance),
+                 "validation_provenance": _prov(g.validation_provenance), "detail": g.detail, "run_id": g.run_id})
         rows += gated + other
     # Per-metric verdicts are the bank area's to decide; the table shows the stored gate verdict.
     return _frame(rows, GATE_COLUMNS)
+
+
+def _prov(value: Any) -> str:
+    return getattr(value, "value", value) or "undeclared"
+
+
+def bank_run_caption(store: Store, run_id: str) -> str:
+    """Provenance of a bank run's data and the verdict of its model's gate, for the caption of each chart."""
+    run = store.get(ModelRun, run_id)
+    if run is None:
+        return ""
+    prov = run.diagnostics.get("provenance") or run.diagnostics.get("data_provenance") or "undeclared"
+    if isinstance(prov, (list, tuple)):
+        prov = ", ".join(map(str, prov))
+    gates = store.find(ValidationGate, model_id=run.model_id)
+    if not gates:
+        gate = "no validation gate: no bank conclusion"
+    else:
+        g = next((g for g in gates if g.passed), gates[0])
+        gate = (f"gate {'passed' if g.passed else 'failed'} (fit {_prov(g.fit_provenance)}, validation "
+                f"{_prov(g.validation_provenance)})")
+    warn = " — SYNTHETIC banks, not real institutions" if "synthetic" in str(prov) else ""
+    return f"Data provenance: {prov}{warn} · {run.model_id}: {gate}"
 
 
 def bank_runs(store: Store) -> list[str]:
@@ -620,6 +651,7 @@ def reports_frame(store: Store) -> pd.DataFrame:
 def report_sentences(store: Store, report_id: str) -> list[dict[str, Any]]:
     """The report's sentences in order, each with its rendered text and its claims' points."""
     out = []
+    labels = variable_labels(store)
     for s in sorted(store.find(ReportSentence, report_id=report_id), key=lambda s: s.position):
         claims = []
         for cid in s.claim_ids:
@@ -629,36 +661,13 @@ def report_sentences(store: Store, report_id: str) -> list[dict[str, Any]]:
                 continue
             p = store.get(ModelOutputPoint, c.point_id)
             claims.append({"claim_id": cid, "missing": False, "run_id": c.run_id, "point_id": c.point_id,
+                           "variable_label": labels.get(c.variable, c.variable),
                            "model_id": c.model_id, "variable": c.variable, "unit": c.unit, "period": c.period,
                            "rounding": c.rounding, "value": p.value if p else None})
         out.append({"position": s.position, "kind": s.kind.value, "rendered": s.rendered or s.template,
                     "status": s.status, "failure": s.failure, "claims": claims,
                     "cited_relation_ids": list(s.cited_relation_ids)})
     return out
-
-
-def claim_trace(store: Store, claim_id: str) -> dict[str, Any]:
-    """Everything behind one reported number: point, run, request, restrictions, relations, quotes."""
-    claim = store.require(Claim, claim_id)
-    point = store.require(ModelOutputPoint, claim.point_id)
-    run = store.require(ModelRun, claim.run_id)
-    request = next((r for r in store.find(ModelRequest, analysis_id=run.analysis_id)
-                    if r.digest() == run.request_digest), None)
-    restriction_ids = list(request.restriction_ids) if request else []
-    restrictions = restrictions_frame(store, run.analysis_id)
-    restrictions = restrictions[restrictions["restriction_id"].isin(restriction_ids)].reset_index(drop=True)
-    relation_ids = sorted({rid for r in store.find(Restriction, restriction_id=restriction_ids)
-                           for rid in r.supporting_relation_ids})
-    return {
-        "claim": claim.model_dump(mode="json"),
-        "point": point.model_dump(mode="json"),
-        "run": runs_frame(store, run.analysis_id).query("run_id == @run.run_id").reset_index(drop=True),
-        "inputs": pd.DataFrame([{"input": k, "digest": v} for k, v in run.input_digests.items()],
-                               columns=["input", "digest"]),
-        "request": request.model_dump(mode="json") if request else None,
-        "restrictions": restrictions,
-        "relations": relations_frame(store, relation_ids=relation_ids),
-    }
 
 
 EXPORT_FORMATS = {"html": ("HTML", "html", "text/html"), "md": ("Markdown", "md", "text/markdown"),
@@ -669,6 +678,14 @@ EXPORT_FORMATS = {"html": ("HTML", "html", "text/html"), "md": ("Markdown", "md"
 def report_export(store: Store, report_id: str, fmt: str) -> bytes:
     """The report exported by the reporting library (re-rendered from its claims first)."""
     return export_report(store, report_id, fmt)
+
+
+def report_of_claim(store: Store, claim_id: str) -> str | None:
+    """The report whose sentences carry ``claim_id`` (the first one stored), if any."""
+    for r in store.all(Report):
+        if claim_id in r.claim_ids:
+            return r.report_id
+    return None
 
 
 def claim_of_point(store: Store, point_id: str) -> str | None:
@@ -722,3 +739,411 @@ def exclusion_records_frame(store: Store, exclusions: list[Exclusion]) -> pd.Dat
              "publication_date": sources[e.source_id].publication_date if e.source_id in sources else None,
              "location_id": e.location_id, "detail": e.detail, "source_id": e.source_id} for e in exclusions]
     return _frame(rows, EXCLUSION_COLUMNS)
+
+
+# --------------------------------------------------------------------------- labels (ids only in details)
+
+
+def _when(value: Any) -> str:
+    """A stored timestamp as the analyst reads it (UTC, to the minute)."""
+    if value is None:
+        return ""
+    return pd.Timestamp(value).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def analysis_labels(store: Store) -> dict[str, str]:
+    """Each analysis as 'title · cutoff … · run …', newest first; ids only where no record says more.
+
+    Two analyses with the same title and cutoff still differ by the time they ran; should
+    that tie too, the id's first characters tell them apart, so every label is unique.
+    """
+    records = {an.analysis_id: an for an in store.all(Analysis)}
+    ordered = sorted(analysis_ids(store), key=lambda a: records[a].created_at.isoformat() if a in records else "",
+                     reverse=True)
+    labels = {}
+    for a in ordered:
+        an = records.get(a)
+        if an is None:
+            labels[a] = f"analysis {a}"
+            continue
+        title = an.request.get("title") or an.label or a
+        labels[a] = f"{title} · cutoff {an.request.get('cutoff', '?')} · run {_when(an.created_at)}"
+    return _unique(labels)
+
+
+def _unique(labels: dict[str, str]) -> dict[str, str]:
+    counts: dict[str, int] = defaultdict(int)
+    for label in labels.values():
+        counts[label] += 1
+    return {k: (f"{v} [{_short(k)}]" if counts[v] > 1 else v) for k, v in labels.items()}
+
+
+def analysis_cutoff(store: Store, analysis_id: str | None) -> date | None:
+    """The information cutoff of an analysis's request (the dashboard's default 'as of')."""
+    an = store.get(Analysis, analysis_id) if analysis_id else None
+    raw = an.request.get("cutoff") if an else None
+    return date.fromisoformat(str(raw)) if raw else None
+
+
+def variable_labels(store: Store) -> dict[str, str]:
+    """Vocabulary labels by variable id (ids without a stored variable fall back to the id)."""
+    return {v.variable_id: v.label for v in store.all(Variable)}
+
+
+def report_labels(store: Store, analysis_id: str | None = None) -> dict[str, str]:
+    """One unique entry per report: risk — title · analysis · status (of one analysis, or all)."""
+    analyses = analysis_labels(store)
+    reports = [r for r in store.all(Report) if analysis_id is None or r.analysis_id == analysis_id]
+    labels = {r.report_id: (f"{r.risk.replace('_', ' ')} — {r.title} · {r.status}"
+                            + ("" if analysis_id else f" · {analyses.get(r.analysis_id, r.analysis_id)}"))
+              for r in reports}
+    return _unique(labels)
+
+
+def run_labels(store: Store, analysis_id: str | None = None) -> dict[str, str]:
+    """Each run as 'model · risk · role · started' (unique)."""
+    frame = runs_frame(store, analysis_id)
+    labels = {r["run_id"]: " · ".join(x for x in (r["model_id"], (r["risk"] or "").replace("_", " "), r["role"],
+                                                   _when(r["started_at"])) if x)
+              for _, r in frame.iterrows()}
+    return _unique(labels)
+
+
+def source_labels(store: Store) -> dict[str, str]:
+    """Each source as 'title — publisher, date'."""
+    return _unique({s.source_id: f"{s.title} — {s.publisher}, {s.publication_date}" for s in store.all(Source)})
+
+
+# --------------------------------------------------------------------------- provenance
+
+
+def provenance_of_analysis(store: Store, analysis_id: str | None) -> dict[str, str]:
+    """What the analysis's numbers and sentences rest on: evidence and data provenance, in words.
+
+    Evidence: ``illustrative`` when any source its relations quote is flagged
+    illustrative, else ``real``. Data: the declared provenance of the stored observations
+    (``synthetic``/``real``/``illustrative``); observations that declare none are reported
+    as ``undeclared`` rather than guessed.
+    """
+    restrictions = store.find(Restriction, analysis_id=analysis_id) if analysis_id else []
+    relation_ids = [rid for r in restrictions for rid in r.supporting_relation_ids]
+    sources = _sources_by_id(store)
+    used = {r.source_id for r in store.find(Relation, relation_id=relation_ids)} if relation_ids else set(sources)
+    evidence = "illustrative" if any(sources[s].illustrative for s in used if s in sources) else (
+        "real" if used else "none")
+    declared = {p.value: store.count(ObservedValue, provenance=p.value) for p in Provenance}
+    kinds = [k for k, n in declared.items() if n]
+    if store.count(ObservedValue) > sum(declared.values()):
+        kinds.append("undeclared")
+    return {"evidence": evidence, "data": " + ".join(kinds) if kinds else "none"}
+
+
+def provenance_badge(prov: dict[str, str]) -> str:
+    """The provenance line shown beside every chart and number."""
+    warn = prov["evidence"] != "real" or prov["data"] != "real"
+    return (("⚠ " if warn else "") + f"Provenance — evidence: **{prov['evidence']}**, model data: **{prov['data']}**"
+            + (" (not real-world results)" if warn else ""))
+
+
+# --------------------------------------------------------------------------- the chain behind one number
+
+
+CHAIN_COLUMNS = ["path", "step", "from", "sign", "to", "evidence_class", "quote", "source", "publisher",
+                 "publication_date", "page", "representative", "relation_id"]
+
+
+def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
+    """The chain behind one reported number, in reading order.
+
+    claim → its OutputTests → the ModelRun (inputs with provenance) → the restrictions on
+    the claim's own variable (else every restriction of the run's request, said so) → the
+    selected path each restriction came from, step by step → the quote and page of every
+    relation pooled on that step.
+    """
+    claim = store.require(Claim, claim_id)
+    point = store.require(ModelOutputPoint, claim.point_id)
+    run = store.require(ModelRun, claim.run_id)
+    labels = variable_labels(store)
+    request = next((r for r in store.find(ModelRequest, analysis_id=run.analysis_id)
+                    if r.digest() == run.request_digest), None)
+    restrictions = store.find(Restriction, restriction_id=list(request.restriction_ids)) if request else []
+    own = [r for r in restrictions if claim.variable in (r.variable, r.model_variable)]
+    chosen = own or restrictions
+    tests = [{"phase": t.phase, "result": t.result, "reported_value": t.reported_value,
+              "stored_value": t.stored_value, "tolerance": t.tolerance, "detail": t.detail, "test_id": t.test_id}
+             for t in store.find(OutputTest, claim_id=claim_id)]
+    prov = provenance_of_analysis(store, run.analysis_id)
+    def input_provenance(name: str) -> str:
+        if name in ("restrictions", "graph", "relations"):
+            return prov["evidence"]
+        if name in ("cutoff", "horizon", "seed", "settings", "request"):
+            return "request parameter"
+        return prov["data"]
+
+    inputs = [{"input": k, "provenance": input_provenance(k), "digest": _short(v)}
+              for k, v in run.input_digests.items()]
+    restriction_rows = [{"variable": labels.get(r.variable, r.variable), "direction":
+                         "increase" if r.direction == 1 else "decrease", "priority": r.priority,
+                         "horizon": r.horizon, "aggregation": r.aggregation, "derivation": r.derivation,
+                         "restriction_id": r.restriction_id} for r in chosen]
+    paths = store.find(Path, path_id=sorted({r.path_id for r in chosen if r.path_id}))
+    supporting = {rid for r in chosen for rid in r.supporting_relation_ids}
+    steps = []
+    for p in paths:
+        chain = " → ".join(labels.get(v, v) for v in p.variables)
+        for i, pooled in enumerate(p.evidence or [[rid] for rid in p.relation_ids]):
+            rep = p.relation_ids[i] if i < len(p.relation_ids) else None
+            ids = [rid for rid in pooled if rid in supporting or rid == rep]
+            frame = relations_frame(store, relation_ids=ids)
+            frame = frame.sort_values("relation_id", key=lambda s: s != rep, kind="stable")
+            for _, rel in frame.iterrows():
+                steps.append({"path": chain, "step": i + 1, "from": labels.get(rel["src_var"], rel["src_var"]),
+                              "sign": rel["sign"], "to": labels.get(rel["dst_var"], rel["dst_var"]),
+                              "evidence_class": rel["evidence_class"], "quote": rel["quote"], "source": rel["title"],
+                              "publisher": rel["publisher"], "publication_date": rel["publication_date"],
+                              "page": rel["page"], "representative": rel["relation_id"] == rep,
+                              "relation_id": rel["relation_id"]})
+    runs = run_labels(store, run.analysis_id)
+    return {
+        "claim": {"claim_id": claim.claim_id, "variable": labels.get(claim.variable, claim.variable),
+                  "variable_id": claim.variable, "period": claim.period, "unit": claim.unit,
+                  "statistic": claim.statistic, "entity": claim.entity, "rounding": claim.rounding,
+                  "value": point.value, "point_id": point.point_id, "table": point.table_name, "row": point.row,
+                  "column": point.column},
+        "own_restrictions": bool(own),
+        "tests": pd.DataFrame(tests, columns=["phase", "result", "reported_value", "stored_value", "tolerance",
+                                              "detail", "test_id"]),
+        "run": {"label": runs.get(run.run_id, run.run_id), "run_id": run.run_id, "model_id": run.model_id,
+                "status": run.status.value, "seed": run.seed, "started_at": _when(run.started_at),
+                "output_digest": _short(run.output_digest), "code_digest": _short(run.code_digest)},
+        "provenance": prov,
+        "inputs": pd.DataFrame(inputs, columns=["input", "provenance", "digest"]),
+        "restrictions": pd.DataFrame(restriction_rows, columns=["variable", "direction", "priority", "horizon",
+                                                                "aggregation", "derivation", "restriction_id"]),
+        "chain": _frame(steps, CHAIN_COLUMNS),
+    }
+
+
+# --------------------------------------------------------------------------- the channel graph as a figure
+
+
+EVIDENCE_SYMBOLS = {"causal": "diamond", "structural": "square", "predictive": "circle", "accounting": "cross",
+                    "institutional": "triangle-up", "descriptive": "circle-open", "policy judgment": "star",
+                    "unknown": "x"}
+SIGN_NAMES = {"+": "positive (+)", "-": "negative (−)", "non-monotone": "non-monotone", "ambiguous": "ambiguous"}
+SIGN_COLOURS = {"+": "#1a7f37", "-": "#cf222e", "non-monotone": "#9a6700", "ambiguous": "#8250df"}
+GRAPH_SEED = 7
+
+
+def graph_layout(edges: list[tuple[str, str]]) -> dict[str, tuple[float, float]]:
+    """Node positions in layers, left to right along the direction of transmission.
+
+    A variable's layer is its longest distance from a variable nothing points to (cycles
+    collapsed first); within a layer variables are ordered by the mean height of what
+    points to them, ties by id. Deterministic: the same edges always draw the same picture.
+    """
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_edges_from(sorted(set(edges)))
+    if not g.nodes:
+        return {}
+    cond = nx.condensation(g)
+    depth: dict[int, int] = {}
+    for n in nx.lexicographical_topological_sort(cond):
+        depth[n] = max((depth[p] + 1 for p in cond.predecessors(n)), default=0)
+    layer = {v: depth[cond.graph["mapping"][v]] for v in g.nodes}
+    pos: dict[str, tuple[float, float]] = {}
+    for k in range(max(layer.values()) + 1):
+        members = sorted(v for v in g.nodes if layer[v] == k)
+        def height(v: str) -> float:
+            placed = [pos[u][1] for u in g.predecessors(v) if u in pos]
+            return sum(placed) / len(placed) if placed else 0.0
+        members.sort(key=lambda v: (-height(v), v))
+        n = len(members)
+        for i, v in enumerate(members):
+            pos[v] = (float(k), (n - 1) / 2 - i + (0.25 if k % 2 else 0.0))
+    return dict(sorted(pos.items()))
+
+
+def _wrap(label: str, width: int = 18) -> str:
+    """A node label broken into lines of about ``width`` characters (plotly's <br>)."""
+    lines, line = [], ""
+    for word in label.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return "<br>".join([*lines, line])
+
+
+def channel_graph_figure(relations: pd.DataFrame, labels: dict[str, str], *, highlight: tuple[str, ...] = ()
+                         ) -> go.Figure:
+    """The channel graph as a plotly figure: one arrow per edge, coloured by sign, one clickable marker per relation.
+
+    Each relation is a marker on its edge (shape = evidence class, colour = sign) whose
+    ``customdata`` is its relation id, so a click on it selects that relation. The legend
+    lists the signs and evidence classes present.
+    """
+    pos = graph_layout(list(zip(relations["src_var"], relations["dst_var"], strict=True)))
+    fig = go.Figure()
+    marked = set(highlight)
+    for (src, dst), group in relations.groupby(["src_var", "dst_var"], sort=True):
+        (x0, y0), (x1, y1) = pos[src], pos[dst]
+        signs = sorted(set(group["sign"]))
+        colour = SIGN_COLOURS.get(signs[0], "#6e7781") if len(signs) == 1 else "#6e7781"
+        wide = bool(marked & set(group["relation_id"]))
+        fig.add_annotation(x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y", showarrow=True,
+                           arrowhead=3, arrowsize=1.3, arrowwidth=3.5 if wide else 1.8, arrowcolor=colour,
+                           standoff=14, startstandoff=10, opacity=0.8)
+        n = len(group)
+        fig.add_annotation(x=x0 + 0.5 * (x1 - x0), y=y0 + 0.5 * (y1 - y0), text="<b>" + "/".join(
+            {"+": "+", "-": "−"}.get(s, s) for s in signs) + (f" ×{n}" if n > 1 else "") + "</b>", showarrow=False,
+            font={"size": 15, "color": colour}, bgcolor="rgba(255,255,255,0.85)", yshift=14)
+    for sign in [s for s in SIGN_COLOURS if s in set(relations["sign"])]:
+        for ev in [e for e in EVIDENCE_SYMBOLS if e in set(relations["evidence_class"])]:
+            sel = relations[(relations["sign"] == sign) & (relations["evidence_class"] == ev)]
+            if sel.empty:
+                continue
+            xs, ys = [], []
+            for _, r in sel.iterrows():
+                group = relations[(relations["src_var"] == r["src_var"]) & (relations["dst_var"] == r["dst_var"])]
+                k = list(group["relation_id"]).index(r["relation_id"])
+                t = (k + 1) / (len(group) + 1) * 0.5 + 0.25  # spread along the middle half of the edge
+                (x0, y0), (x1, y1) = pos[r["src_var"]], pos[r["dst_var"]]
+                xs.append(x0 + t * (x1 - x0))
+                ys.append(y0 + t * (y1 - y0))
+            fig.add_trace(go.Scatter(
+                x=xs, y=ys, mode="markers", name=f"{SIGN_NAMES[sign]} · {ev}", legendgroup=sign,
+                marker={"symbol": EVIDENCE_SYMBOLS[ev], "size": 13, "color": SIGN_COLOURS[sign],
+                        "line": {"width": 1, "color": "white"}}, unselected={"marker": {"opacity": 0.6}},
+                selected={"marker": {"size": 20}},
+                customdata=sel.assign(src=sel["src_var"].map(lambda v: labels.get(v, v)),
+                                      dst=sel["dst_var"].map(lambda v: labels.get(v, v)))[
+                    ["relation_id", "src", "dst", "title", "publication_date", "page"]].astype(str).to_numpy(),
+                hovertemplate=("%{customdata[1]} → %{customdata[2]}<br>%{customdata[3]} (%{customdata[4]}, "
+                               "p. %{customdata[5]})<br><i>click for the quote</i><extra></extra>")))
+    nodes = sorted(pos)
+    fig.add_trace(go.Scatter(
+        x=[pos[n][0] for n in nodes], y=[pos[n][1] for n in nodes], mode="markers", name="variable",
+        text=[labels.get(n, n) for n in nodes], unselected={"marker": {"opacity": 1}},
+        marker={"size": 22, "color": "#1f4e79", "line": {"width": 2, "color": "white"}}, hoverinfo="text",
+        hovertext=[f"{labels.get(n, n)} [{n}]" for n in nodes], showlegend=False))
+    for n in nodes:  # labels on a white ground, above the arrows
+        fig.add_annotation(x=pos[n][0], y=pos[n][1], text=_wrap(labels.get(n, n)), showarrow=False, yshift=26,
+                           font={"size": 13, "color": "#1f2328"}, bgcolor="rgba(255,255,255,0.88)", borderpad=2)
+    depth = max((len([n for n in nodes if pos[n][0] == x]) for x in {pos[n][0] for n in nodes}), default=1)
+    fig.update_layout(height=max(420, 125 * depth + 140), margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      plot_bgcolor="white", xaxis={"visible": False, "range": [-0.6, max(
+                          (p[0] for p in pos.values()), default=0) + 0.6]},
+                      yaxis={"visible": False}, clickmode="event+select",
+                      legend={"title": "sign · evidence class (one marker per relation)", "orientation": "h",
+                              "yanchor": "bottom", "y": 1.0, "x": 0}, dragmode="pan")
+    return fig
+
+
+_IN_PAGE_LINK = re.compile(r'<a ([^>]*?)href="#([^"]+)"([^>]*)>')
+
+
+def embeddable_export(html: str) -> str:
+    """The exported HTML made safe to show inside the app's frame.
+
+    In-page links (a number to its output point, a citation to its note) scroll inside
+    the frame instead of navigating it — an ``href="#…"`` in a frame built from a string
+    resolves against the app's address and would load the dashboard inside itself; any
+    other link opens in a new tab.
+    """
+    body = _IN_PAGE_LINK.sub(
+        lambda m: (f'<a {m.group(1)}href="javascript:void(0)" onclick="var t=document.getElementById(\'{m.group(2)}\')'
+                   f'||document.getElementsByName(\'{m.group(2)}\')[0];if(t){{t.scrollIntoView()}};return false;"'
+                   f'{m.group(3)}>'), html)
+    return body.replace("<head>", '<head>\n<base target="_blank">', 1) if "<head>" in body else body
+
+
+def channel_relation_ids(store: Store, analysis_id: str | None, risk: str) -> dict[str, list[str]]:
+    """Per channel query of ``risk`` (labelled 'source movement → target movement'), the relations of its paths."""
+    labels = variable_labels(store)
+    queries = {q.query_id: q for q in store.find(ChannelQuery, risk=risk)}
+    out: dict[str, list[str]] = {}
+    paths = store.find(Path, analysis_id=analysis_id, risk=risk) if analysis_id else store.find(Path, risk=risk)
+    for p in paths:
+        q = queries.get(p.query_id)
+        name = (f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+                f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}") if q else p.query_id
+        ids = out.setdefault(name, [])
+        for rid in [*p.relation_ids, *(r for step in p.evidence for r in step)]:
+            if rid not in ids:
+                ids.append(rid)
+    return out
+
+
+def graph_relations(store: Store, *, as_of: date | None, condition: str, roles: tuple[str, ...],
+                    review: str = "accepted") -> list[str]:
+    """Relation ids shown on the graph: as of a publication date, one condition and roles, by review status.
+
+    ``review='accepted'`` is the paper's as-of edge set A(t); ``'rejected'`` and ``'all'``
+    apply the same date, role and condition rules to the rejected (or every) relation.
+    """
+    if review == "accepted":
+        return as_of_relation_ids(store, as_of, condition, roles)
+    from aieco.asof import AsOf
+
+    rule = AsOf(cutoff=as_of, roles=roles)  # the one as-of rule, applied to rejected relations too
+    rels = load_relations(store, condition=condition, accepted_only=False)
+    return [r.relation_id for r in rels
+            if (review == "all" or r.review_decision == review)
+            and rule.admits(published=r.publication_date, jurisdiction=r.jurisdiction, role=r.role)]
+
+
+def registered_models() -> list[str]:
+    """Every model id the launch accepts (the shipped models, registered)."""
+    from aieco.analysis.stages import register_models
+
+    return sorted(register_models())
+
+
+GAP_COLUMNS = ["risk", "channel", "why", "query_id"]
+
+
+def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
+    """Channel queries of an analysis's risks for which graph search stored no path, and why."""
+    an = store.get(Analysis, analysis_id)
+    if an is None:
+        return _frame([], GAP_COLUMNS)
+    labels = variable_labels(store)
+    searched = {s.stage.split("/")[0] for s in store.find(StageRecord, analysis_id=analysis_id)
+                if s.stage.endswith("graph_search") and s.status.value == "completed"}
+    with_paths = {p.query_id for p in store.find(Path, analysis_id=analysis_id)}
+    rows = []
+    for risk in an.request.get("risks", []):
+        name = risk["name"] if isinstance(risk, dict) else str(risk)
+        if name not in searched:
+            continue
+        for q in store.find(ChannelQuery, risk=name):
+            if q.query_id in with_paths:
+                continue
+            rows.append({"risk": name.replace("_", " "),
+                         "channel": f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+                                    f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}",
+                         "why": f"no path of at most {q.max_len} accepted relations links them in the as-of graph",
+                         "query_id": q.query_id})
+    return _frame(rows, GAP_COLUMNS)
+
+
+# ------------------------------------------------------------- cached figures (built once per workspace state)
+
+
+def channel_graph_of(store: Store, relation_ids: tuple[str, ...]) -> go.Figure:
+    """:func:`channel_graph_figure` of the given relations, with the vocabulary's labels."""
+    return channel_graph_figure(relations_frame(store, relation_ids=list(relation_ids)), variable_labels(store))
+
+
+def fan_chart_of_run(store: Store, run_id: str, variable: str, entity: str | None = None, title: str = "") -> go.Figure:
+    """:func:`fan_chart` of one variable of a stored run."""
+    return fan_chart(points_frame(store, run_id), variable, entity=entity, title=title)
+
+
+def quantile_ranges_of_run(store: Store, run_id: str, variable: str) -> go.Figure:
+    """:func:`quantile_ranges` of one per-bank variable of a stored run."""
+    return quantile_ranges(points_frame(store, run_id), variable)

@@ -4,13 +4,17 @@ from pathlib import Path
 
 import streamlit as st
 
-from aieco import views
 from aieco.config import get_settings
 from aieco.records import Role, digest
 from aieco.sources.eligibility import eligible_locations
 from aieco.sources.registry import ingest
+from dashboard import views
+from dashboard.shell import inside_app
 from dashboard.state import get_state
+from dashboard.tables import show_table
 from dashboard.workspace import page_workspace
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Sources")
@@ -21,21 +25,22 @@ with page_workspace() as ws:
         st.info("No sources yet — run `aieco ingest MANIFEST` (or `aieco demo`) to register some.")
     else:
         st.caption(f"{len(registry)} registered sources; illustrative (synthetic) material is flagged.")
-        st.dataframe(registry, hide_index=True, width="stretch",
+        show_table(registry, key="sources_table_1", name="sources_1",
                      column_config={"illustrative": st.column_config.CheckboxColumn("synthetic")})
 
         st.subheader("Passages and cells")
         titles = dict(zip(registry["source_id"], registry["title"], strict=True))
         ids = list(titles)
         index = ids.index(state.source_id) if state.source_id in ids else 0
-        state.source_id = st.selectbox("Source", ids, index=index, format_func=lambda s: f"{titles[s]} ({s})")
+        source_names = ws.view(views.source_labels)
+        state.source_id = st.selectbox("Source", ids, index=index, format_func=lambda s: source_names.get(s, s))
         locations = ws.view(views.locations_frame, state.source_id)
         if locations.empty:
             st.info("This source has no parsed locations.")
         else:
             text = st.text_input("Filter passages", placeholder="words the passage contains")
             shown = locations[locations["text"].str.contains(text, case=False, regex=False)] if text else locations
-            st.dataframe(shown.dropna(axis=1, how="all"), hide_index=True, width="stretch",
+            show_table(shown.dropna(axis=1, how="all"), key="sources_table_2", name="sources_2",
                          column_config={"text": st.column_config.TextColumn(width="large")})
 
     st.subheader("Eligibility as of a date")
@@ -50,7 +55,7 @@ with page_workspace() as ws:
         frame = views.exclusion_records_frame(ws.store, excluded)
         if not frame.empty:
             st.caption(", ".join(f"{reason}: {n}" for reason, n in frame["reason"].value_counts().items()))
-            st.dataframe(frame.drop(columns=["analysis_id"]), hide_index=True, width="stretch")
+            show_table(frame.drop(columns=["analysis_id"]), key="sources_table_3", name="sources_3")
 
     st.subheader("Add sources")
     with st.form("ingest_form", clear_on_submit=True):
@@ -80,8 +85,10 @@ with page_workspace() as ws:
                 "roles and scope to the sources.")
     else:
         groups = ws.view(views.exclusion_groups)
-        group = st.selectbox("Analysis or eligibility check", groups,
+        analysis_names = ws.view(views.analysis_labels)
+        group = st.selectbox("Analysis or eligibility check", groups, format_func=lambda g: analysis_names.get(
+                                 g, f"eligibility check {g}"),
                              index=groups.index(state.analysis_id) if state.analysis_id in groups else 0)
         chosen = ws.view(views.exclusions_frame, group)
         st.caption(", ".join(f"{reason}: {n}" for reason, n in chosen["reason"].value_counts().items()))
-        st.dataframe(chosen, hide_index=True, width="stretch")
+        show_table(chosen, key="sources_table_4", name="sources_4")

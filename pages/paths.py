@@ -2,9 +2,13 @@
 
 import streamlit as st
 
-from aieco import views
+from dashboard import views
+from dashboard.shell import inside_app
 from dashboard.state import get_state
+from dashboard.tables import show_table
 from dashboard.workspace import page_workspace
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Paths & restrictions")
@@ -15,12 +19,12 @@ with page_workspace() as ws:
     if queries.empty:
         st.info("No channel queries registered yet — they come with an analysis request (`aieco analyze`).")
     else:
-        st.dataframe(queries, hide_index=True, width="stretch")
+        show_table(queries, key="paths_table_1", name="paths_1")
 
     if state.analysis_id is None:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
         st.stop()
-    st.caption(f"Analysis `{state.analysis_id}`")
+    st.caption(f"Analysis: {ws.view(views.analysis_labels).get(state.analysis_id, state.analysis_id)}")
     paths = ws.view(views.paths_frame, state.analysis_id)
     st.subheader("Candidate paths")
     if paths.empty:
@@ -28,7 +32,7 @@ with page_workspace() as ws:
     else:
         for (risk, query), group in paths.groupby(["risk", "query"], sort=False):
             st.markdown(f"**{risk}** · {query}")
-            st.dataframe(group.drop(columns=["risk", "query"]), hide_index=True, width="stretch",
+            show_table(group.drop(columns=["risk", "query"]), key=f"paths_{risk}_{query}", name=f"paths_{risk}_{query}",
                          column_config={"score": st.column_config.NumberColumn("S(C)", format="%.3f")})
 
     st.subheader("Derivations")
@@ -46,5 +50,5 @@ with page_workspace() as ws:
     if restrictions.empty:
         st.info("No restrictions for this analysis.")
     else:
-        st.dataframe(restrictions, hide_index=True, width="stretch",
+        show_table(restrictions, key="paths_table_3", name="paths_3",
                      column_config={"supporting_quotes": st.column_config.TextColumn(width="large")})

@@ -2,9 +2,13 @@
 
 import streamlit as st
 
-from aieco import views
+from dashboard import views
+from dashboard.shell import inside_app
 from dashboard.state import get_state
+from dashboard.tables import show_figure, show_table
 from dashboard.workspace import page_workspace
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Model runs")
@@ -16,15 +20,19 @@ with page_workspace() as ws:
         st.info("No model runs yet — an analysis whose restrictions survive runs every compatible model "
                 "(`aieco analyze REQUEST.toml` or `aieco demo`).")
         st.stop()
-    picked = st.dataframe(runs, hide_index=True, width="stretch", on_select="rerun",
-                          selection_mode="single-row", key="runs_table")
+    labels = ws.view(views.run_labels, state.analysis_id if scope == "the selected analysis" else None)
+    shown = runs.assign(run=runs["run_id"].map(labels))
+    picked = show_table(shown[["run", "status", "reason", "seconds", "seed", "points", "graph_condition", "run_id",
+                               "output_digest", "diagnostics"]], key="runs_table", name="model_runs",
+                        on_select="rerun", selection_mode="single-row")
     ids = list(runs["run_id"])
     if picked and picked.selection.rows:
         state.run_id = ids[picked.selection.rows[0]]
     if state.run_id not in ids:
         state.run_id = ids[0]
     run = runs[runs["run_id"] == state.run_id].iloc[0]
-    st.subheader(f"{run['model_id']} · `{run['run_id']}`")
+    st.subheader(labels.get(run["run_id"], run["run_id"]))
+    st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, run["analysis_id"])))
     (st.success if run["status"] == "completed" else st.warning)(
         f"status {run['status']}" + (f" — {run['reason']}" if run["reason"] else ""))
 
@@ -40,18 +48,20 @@ with page_workspace() as ws:
     charts, diagnostics, tables, table = st.tabs(["Fan charts", "Diagnostics", "Output tables", "Output points"])
     with charts:
         variables = views.model_variables(points)
+        vlabels = ws.view(views.variable_labels)
         if not variables:
             st.info("This run stored no aggregate output points to chart.")
         for variable in variables:
-            st.plotly_chart(views.fan_chart(points, variable), key=f"fan_{variable}")
+            show_figure(ws.view(views.fan_chart_of_run, state.run_id, variable, title=vlabels.get(variable, variable)),
+                        name=f"fan_{variable}", key=f"fan_{variable}")
     with diagnostics:
         diag = ws.view(views.diagnostics_frame, state.run_id)
         st.caption("Acceptance shares, severity and the other diagnostics the run recorded.")
-        st.dataframe(diag, hide_index=True, width="stretch")
+        show_table(diag, key="model_runs_table_2", name="model_runs_2")
     with tables:
         st.caption("The run's stored output artifact (severity and acceptance share of a selection are here).")
         for name, frame in ws.view(views.output_tables, state.run_id).items():
             st.markdown(f"**{name}**")
-            st.dataframe(frame, width="stretch")
+            show_table(frame, key=f"model_runs_output_{name}", name=name, hide_index=False)
     with table:
-        st.dataframe(points, hide_index=True, width="stretch")
+        show_table(points, key="model_runs_table_4", name="model_runs_4")

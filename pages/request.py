@@ -1,18 +1,23 @@
 """Request: build, save and load an AnalysisRequest, launch it with live progress; past analyses."""
 
+import time
 from pathlib import Path
 
 import streamlit as st
 
-from aieco import views
 from aieco.analysis.pipeline import analyze
 from aieco.config import get_settings
+from aieco.errors import InputError
 from aieco.records import Movement, Role
-from aieco.request import dumps_request, load_request, parse_request
-from dashboard import jobs
+from aieco.request import dumps_request, load_request, parse_request, request_problems
+from dashboard import jobs, views
 from dashboard.request_form import from_tables, to_tables
+from dashboard.shell import inside_app
 from dashboard.state import get_state
+from dashboard.tables import show_table
 from dashboard.workspace import open_workspace, page_workspace, shown_errors
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Request")
@@ -30,14 +35,15 @@ def load_into_draft(path: Path) -> None:
 
 
 def request_form(ws) -> None:
-    with st.expander("Load a request", expanded=not state.request_draft):
+    with st.expander("Load a request (demo or TOML file)", key="load_request"):
         demos = demo_requests()
         if demos:
             chosen = st.selectbox("Demo request", demos, format_func=lambda p: p.name)
             if st.button("Load demo request"):
                 load_into_draft(chosen)
-        upload = st.file_uploader("Request TOML", type=["toml"])
-        if upload is not None and st.button("Load uploaded request"):
+        upload = st.file_uploader("Request TOML", type=["toml"], help="Loaded into the form as soon as it is uploaded")
+        if upload is not None and upload.file_id != state.loaded_upload:
+            state.loaded_upload = upload.file_id
             target = ws.path / "requests" / Path(upload.name).name
             ws.store.write_file(target, upload.getvalue())  # recorded: the audit checks every workspace file
             load_into_draft(target)
@@ -80,19 +86,43 @@ def request_form(ws) -> None:
                 "horizon": horizon, "backend": backend,
                 "jurisdictions": [j.strip() for j in jurisdictions.split(",") if j.strip()],
                 "models": [m.strip() for m in models.split(",") if m.strip()]}
-        state.request_draft = parse_request(from_tables(base, risks, channels), where="request form").as_dict()
-        st.success("The request is valid.")
-
+        edited = from_tables(base, risks, channels)
+        try:
+            state.request_draft = parse_request(edited, where="request form").as_dict()
+        except InputError as exc:
+            st.error(f"**The request cannot be launched.** {exc}")
+            return
     request = parse_request(state.request_draft, where="request form") if state.request_draft else None
     if request is None:
         return
+    problems = request_problems(request, views.registered_models())
+    if problems:
+        st.error("**Fix before launching:**\n\n" + "\n".join(f"- {p}" for p in problems))
+    elif submitted:
+        st.success("The request is valid: it passes every check the launch makes (vocabulary, models, dates, "
+                   "channels).")
     st.caption(f"Analysis id `{request.analysis_id}` (the digest of the request)")
     a, b = st.columns(2)
     a.download_button("Save request as TOML", dumps_request(request), file_name="request.toml",
-                      mime="application/toml", icon=":material/download:")
-    if b.button("Launch analysis", type="primary", icon=":material/play_arrow:"):
+                      mime="application/toml", icon=":material/download:", on_click="ignore")
+    if b.button("Launch analysis", type="primary", icon=":material/play_arrow:", disabled=bool(problems)):
         jobs.start(request.analysis_id, ws.path, lambda store, job: analyze(store, request, progress=job.progress))
         state.analysis_id = request.analysis_id
+        wait_for_record(ws.path, request.analysis_id)
+        st.rerun()  # the sidebar and the Analyses table list the new analysis at once
+
+
+def wait_for_record(workspace, analysis_id: str, seconds: float = 10.0) -> None:
+    """Wait (briefly) until the launched analysis has written its Analysis record."""
+    from aieco.records import Analysis
+    from aieco.store import Store
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with Store(workspace) as store:
+            if store.get(Analysis, analysis_id) is not None:
+                return
+        time.sleep(0.2)
 
 
 @st.fragment(run_every=1.0)
@@ -124,8 +154,17 @@ with page_workspace() as ws:
     if analyses.empty:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
     else:
-        st.dataframe(analyses, hide_index=True, width="stretch")
-        labels = dict(zip(analyses["analysis_id"], analyses["label"], strict=True))
-        for _, stop in ws.view(views.stops_frame).iterrows():
-            st.warning(f"{labels[stop['analysis_id']]}: {stop['status']} at stage **{stop['stage']}** — "
-                       f"{stop['reason']}")
+        labels = ws.view(views.analysis_labels)
+        shown = analyses.assign(analysis=analyses["analysis_id"].map(labels)).sort_values("created_at",
+                                                                                          ascending=False)
+        show_table(shown[["analysis", "completed", "stopped", "failed", "analysis_id"]], key="analyses",
+                   name="analyses")
+        if state.analysis_id:
+            st.markdown(f"**Stops of the selected analysis** — {labels.get(state.analysis_id, state.analysis_id)}")
+            stops = ws.view(views.stops_frame, state.analysis_id)
+            for _, stop in stops.iterrows():
+                st.warning(f"**{stop['stage']}** {stop['status']} — {stop['reason']}")
+            for _, gap in ws.view(views.channels_without_path, state.analysis_id).iterrows():
+                st.warning(f"Risk **{gap['risk']}**, channel **{gap['channel']}**: {gap['why']}")
+            if stops.empty:
+                st.caption("No stage of this analysis stopped.")

@@ -20,14 +20,15 @@ import csv
 import io
 import re
 from collections.abc import Iterable
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from aieco.errors import InputError
-from aieco.records import ObservedValue
+from aieco.records import ObservedValue, Provenance, ReleaseRule
+from aieco.sources.series.lags import PublicationLags, period_end, publication_lags
 
 #: FRED series id → (variable, unit, frequency, jurisdiction)
 FRED_SERIES = {
@@ -48,10 +49,12 @@ CEPREMAP_COLUMNS = {
 AWM_COLUMNS = {
     "YER": ("real_gdp", "EUR mn, chain-linked"),
     "HICP": ("inflation", "index (HICP)"),
-    "URX": ("unemployment", "% of labour force"),
+    "URX": ("unemployment", "% of labour force (URX, a share in the file, × 100)"),
     "LTN": ("long_term_rate", "% p.a."),
     "STN": ("short_term_rate", "% p.a."),
 }
+#: Columns a provider states as shares (0.0857) where the vocabulary variable is in % (8.57).
+SHARE_COLUMNS = frozenset({"URX"})
 #: Bank of England workbook column header → (variable, unit)
 BOE_EURO_AREA = {
     "Euro area real GDP": ("real_gdp", "index 2024Q4=100"),
@@ -77,6 +80,8 @@ def parse_period(text: Any, frequency: str, *, where: str) -> str:
     try:
         if isinstance(text, datetime | date) or re.fullmatch(r"\d{4}-\d{2}-\d{2}( 00:00:00)?", s):
             d = text if isinstance(text, date) else date.fromisoformat(s[:10])
+            if frequency == "D":
+                return d.isoformat()
             return f"{d.year}Q{(d.month - 1) // 3 + 1}" if frequency == "Q" else (
                 f"{d.year}-{d.month:02d}" if frequency == "M" else str(d.year))
         m = re.fullmatch(r"(\d{4})\s*-?\s*[Qq]([1-4])", s) or re.fullmatch(r"[Qq]([1-4])\s+(\d{4})", s)
@@ -155,15 +160,39 @@ def file_release_date(path: Path) -> date | None:
 
 
 class Meta:
-    """Fields shared by every value of one file (the caller's overrides win)."""
+    """Fields shared by every value of one file (the caller's overrides win).
 
-    def __init__(self, path: Path, overrides: dict[str, Any]):
+    Every value leaves with a release rule: the reader's (``vintage`` for a true vintage
+    date, ``file`` for a date the file or the caller states) or, where nothing states a
+    date, ``lag`` — the end of the reference period plus the series' documented lag
+    (:mod:`aieco.sources.series.lags`); a series without a registered lag keeps
+    ``release_date = None`` (never eligible).
+    """
+
+    def __init__(self, path: Path, overrides: dict[str, Any], lags: PublicationLags | None = None,
+                 provenance: Provenance | None = None):
         self.path = path
         self.overrides = {k: v for k, v in overrides.items() if v is not None}
+        self.lags = lags if lags is not None else publication_lags()
+        self.provenance = provenance
 
     def make(self, row: int, column: str, **fields: Any) -> ObservedValue:
         fields.update(self.overrides)
+        rule = fields.pop("release_rule", None)
         try:
+            if fields.get("release_date") is None:
+                lag = self.lags.lag_days(fields["variable"], fields.get("series_key", ""))
+                if lag is not None:
+                    end = period_end(fields["reference_period"], fields["frequency"])
+                    fields["release_date"] = end + timedelta(days=lag)
+                    rule = ReleaseRule.lag
+                else:
+                    rule = None
+            elif rule is None:
+                rule = ReleaseRule.file
+            fields["release_rule"] = rule
+            synthetic = str(fields.get("series_key", "")).upper().startswith("SYNTHETIC")
+            fields["provenance"] = Provenance.synthetic if synthetic else (self.provenance or Provenance.real)
             return ObservedValue.create(**fields)
         except ValueError as exc:
             raise InputError(f"{self.path.name} row {row}, column {column}: {exc}", where=f"{self.path}:{row}",
@@ -282,8 +311,10 @@ def load_bis_by_commit(path: Path, meta: Meta) -> list[ObservedValue]:
 
 
 def load_realtime_vintages(path: Path, meta: Meta) -> list[ObservedValue]:
-    """The long real-time file: ``pub_date`` is what it states (the first day of the vintage's
-    quarter, earlier than the exact release the workbook records from 2015 on)."""
+    """The long real-time file: ``pub_date`` is the first day of the quarter in which the
+    vintage was published (earlier than the exact release the workbook records from 2015
+    on), so the value was public by the end of that quarter: that end is its release date
+    (rule ``file``), never the quarter's first day (a look-ahead of up to three months)."""
     header, rows = read_csv_rows(path)
     pos = require_columns(header, ["time", "pub_date", "value"], path)
     out = []
@@ -297,10 +328,12 @@ def load_realtime_vintages(path: Path, meta: Meta) -> list[ObservedValue]:
             raise InputError(f"pub_date {r[pos['pub_date']]!r} is not a date", where=f"{path}:{n} column pub_date",
                              fix="write release dates as YYYY-MM-DD") from None
         geo = r[pos["id"]] if "id" in pos else "EA"
+        vintage = parse_period(released, "Q", where=f"{path}:{n} column pub_date")
         out.append(meta.make(n, "value", variable="real_gdp", value=value, unit="EUR mn, chain-linked",
                              frequency="Q", jurisdiction=geo,
                              reference_period=parse_period(r[pos["time"]], "Q", where=f"{path}:{n} column time"),
-                             release_date=released, vintage=released.isoformat(), series_key=f"RTDB.GDP.{geo}"))
+                             release_date=period_end(vintage, "Q"), release_rule=ReleaseRule.file,
+                             vintage=vintage, series_key=f"RTDB.GDP.{geo}"))
     return out
 
 
@@ -321,6 +354,8 @@ def load_wide_quarterly(path: Path, meta: Meta, release_date: date | None, colum
             if value is None:
                 continue
             variable, unit = columns[col]
+            if col in SHARE_COLUMNS:
+                value = 100.0 * value  # the file states a share of the labour force; the vocabulary uses %
             out.append(meta.make(n, col, variable=variable, value=value, unit=unit, frequency="Q", jurisdiction="EA",
                                  reference_period=period, release_date=release_date, vintage=vintage,
                                  series_key=f"{provider}.{col}"))
@@ -399,7 +434,13 @@ def load_realtime_workbook(path: Path, meta: Meta, sheet: str = "gdp_ea") -> lis
         if labels[j] is None:
             continue
         stated = dates[j]
-        released = stated.date() if isinstance(stated, datetime) else None
+        # an exact vintage date (row above the labels) is the true release; before 2015 only the
+        # label's quarter is known, so the value was public by that quarter's end (rule file)
+        if isinstance(stated, datetime):
+            released, rule = stated.date(), ReleaseRule.vintage
+        else:
+            label = parse_period(str(labels[j]), "Q", where=f"{path}!{sheet} row {label_row + 1} column {j + 1}")
+            released, rule = period_end(label, "Q"), ReleaseRule.file
         for n in range(label_row + 1, len(frame)):
             ref, value = frame.iloc[n, 0], frame.iloc[n, j]
             if ref is None:
@@ -410,7 +451,8 @@ def load_realtime_workbook(path: Path, meta: Meta, sheet: str = "gdp_ea") -> lis
             out.append(meta.make(n + 1, str(labels[j]), variable="real_gdp", value=number,
                                  unit="EUR mn, real, SA", frequency="Q", jurisdiction="EA",
                                  reference_period=parse_period(ref, "Q", where=f"{path}!{sheet} row {n + 1} column A"),
-                                 release_date=released, vintage=str(labels[j]), series_key=f"RTDB.{sheet}"))
+                                 release_date=released, release_rule=rule, vintage=str(labels[j]),
+                                 series_key=f"RTDB.{sheet}"))
     return out
 
 
@@ -449,18 +491,27 @@ def load_series(
     frequency: str | None = None,
     jurisdiction: str | None = None,
     source_id: str | None = None,
+    mapping: dict[str, str] | None = None,
+    provenance: Provenance | str | None = None,
+    lags: PublicationLags | None = None,
 ) -> list[ObservedValue]:
     """Read one series file into ObservedValue records (format recognised from name and header).
 
     ``release_date`` is the date the caller knows the file was released (e.g. the source's
     publication date); it applies to every value unless the file states its own dates.
     ``variable``/``unit``/``frequency``/``jurisdiction`` override or complete the
-    registered metadata.
+    registered metadata. ``mapping`` names the columns of a generic CSV (``period``,
+    ``value``, optional ``release_date``, ``vintage``, ``delimiter``). Values whose file
+    states no release date get the documented publication lag (rule ``lag``; see
+    :mod:`aieco.sources.series.lags`).
     """
+    from aieco.sources.series import formats
+
     path = Path(path)
     rd = date.fromisoformat(release_date) if isinstance(release_date, str) else release_date
     meta = Meta(path, {"variable": variable, "unit": unit, "frequency": frequency, "jurisdiction": jurisdiction,
-                       "source_id": source_id})
+                       "source_id": source_id}, lags=lags,
+                provenance=Provenance(provenance) if provenance else None)
     name = path.name.lower()
     if not path.exists():
         raise InputError(f"series file {path} does not exist", where=str(path), fix="check the path in the manifest")
@@ -475,6 +526,15 @@ def load_series(
         raise InputError(f"{path.name} is empty", where=str(path), fix="export the series with a header row")
     text_head = lines[0]
     header = [c.strip().strip('"') for c in text_head.split(",")]
+    if mapping:
+        return formats.load_mapped_csv(path, meta, rd, mapping)
+    if formats.is_eurostat_tsv(text_head):
+        return formats.load_eurostat_tsv(path, meta, rd)
+    csv_header = read_csv_rows(path)[0]
+    if formats.is_ecb_portal_keyed(csv_header):
+        return formats.load_ecb_portal_keyed(path, meta, rd)
+    if formats.is_sdmx_csv(csv_header):
+        return formats.load_sdmx_csv(path, meta, rd)
     if text_head.startswith("Period\\Unit") or (";" in text_head and "," not in text_head):
         return load_kwantumlink(path, meta, rd)
     if len(header) == 2 and header[0] in ("DATE", "observation_date"):
@@ -493,6 +553,11 @@ def load_series(
         return load_ecb_portal(path, meta, rd)
     if {"variable", "reference_period", "value"} <= set(header):
         return load_long(path, meta)
+    if header and header[0].lower() == "date" and "Close" in header:
+        raise InputError(f"{path.name} is a daily price download (header: {', '.join(header)}) that names no "
+                         "series: its variable, unit and frequency are not stated", where=f"{path} header",
+                         fix="pass a column mapping, e.g. --map period=Date --map value=Close --variable "
+                             "equity_prices --unit 'index points' --frequency D")
     raise InputError(f"{path.name}: unrecognised series layout (header: {', '.join(header)})", where=f"{path} header",
                      fix="use a FRED, ECB Data Portal, BIS, CEPREMAP or long (variable, reference_period, value) file")
 
@@ -510,14 +575,20 @@ def load_long(path: Path, meta: Meta) -> list[ObservedValue]:
             continue
         freq = get["frequency"]
         released = get.get("release_date") or None
+        rule = get.get("release_rule") or None
         out.append(meta.make(n, "value", variable=get["variable"], value=value, unit=get["unit"], frequency=freq,
                              jurisdiction=get["jurisdiction"],
                              reference_period=parse_period(get["reference_period"], freq,
                                                            where=f"{path}:{n} column reference_period"),
                              release_date=date.fromisoformat(released) if released else None,
+                             release_rule=ReleaseRule(rule) if rule and released else None,
                              vintage=get.get("vintage") or None, series_key=get.get("series_key") or "",
                              transformation=get.get("transformation") or "level"))
     return out
+
+
+FRAME_COLUMNS = ("variable", "reference_period", "value", "unit", "frequency", "jurisdiction", "release_date",
+                 "vintage", "series_key", "transformation", "scenario", "release_rule", "provenance")
 
 
 def observations_frame(records: Iterable[ObservedValue]) -> pd.DataFrame:
@@ -527,9 +598,10 @@ def observations_frame(records: Iterable[ObservedValue]) -> pd.DataFrame:
         "frequency": r.frequency, "jurisdiction": r.jurisdiction,
         "release_date": r.release_date.isoformat() if r.release_date else None, "vintage": r.vintage,
         "series_key": r.series_key, "transformation": r.transformation, "scenario": r.scenario,
+        "release_rule": r.release_rule.value if r.release_rule else None,
+        "provenance": r.provenance.value if r.provenance else None,
     } for r in records]
-    return pd.DataFrame(rows, columns=["variable", "reference_period", "value", "unit", "frequency", "jurisdiction",
-                                       "release_date", "vintage", "series_key", "transformation", "scenario"])
+    return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
 
 
 def observed_values(frame: pd.DataFrame) -> list[ObservedValue]:
@@ -556,7 +628,8 @@ def observed_values(frame: pd.DataFrame) -> list[ObservedValue]:
                 vintage=cell(row, "vintage"), series_key=str(cell(row, "series_key", "")),
                 transformation=str(cell(row, "transformation", "level")), scenario=cell(row, "scenario"),
                 status=cell(row, "status", "observed"), entity=cell(row, "entity"),
-                release_rule=cell(row, "release_rule"), provenance=cell(row, "provenance")))
+                release_rule=cell(row, "release_rule") or (ReleaseRule.file if released else None),
+                provenance=cell(row, "provenance")))
         except ValueError as exc:
             raise InputError(f"observation row {n} ({row.get('variable')} {row.get('reference_period')}): {exc}",
                              where=f"observations row {n}", fix="check the value, frequency and release date") from None

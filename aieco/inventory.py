@@ -1,0 +1,25 @@
+"""What a workspace holds, in two questions: has anything changed, and is it empty.
+
+Pure queries over the store used by the dashboard (its cache key, its first-launch
+decision) and by `aieco bench dashboard`.
+"""
+
+from __future__ import annotations
+
+from aieco.records import Analysis, ModelRun, Relation, Source, digest
+from aieco.store import Store
+
+
+def workspace_digest(store: Store) -> str:
+    """A digest that changes whenever a record or artifact is added (the cache key).
+
+    Every table only ever grows (rows are inserted, never updated), so the row counts
+    identify the state of a workspace.
+    """
+    return digest({"counts": store.table_counts(), "artifacts": len(store.artifact_digests())})
+
+
+def is_empty(store: Store) -> bool:
+    """True when the workspace holds no sources, relations or analyses yet."""
+    counts = store.table_counts()
+    return not any(counts[t] for t in (Source.table, Relation.table, Analysis.table, ModelRun.table))

@@ -1,0 +1,255 @@
+"""Real banks in real analyses: EBA bank data in the workspace, its gate, and the cross-bank CET1 outputs.
+
+* :func:`import_eba_exercises` stores each EBA stress-test value as an :class:`ObservedValue`
+  (entity = LEI, provenance real, release date from the file) in the workspace.
+* :func:`exercises_from_store` rebuilds the exercises from those records, keeping only values
+  released on or before the analysis cutoff — nothing is read from the demo.
+* :func:`project_real_banks` runs model ``bank_eba_components`` (see
+  :mod:`~aieco.models.bank.eba_models`) from each bank's latest real actuals, only when a gate
+  fitted and validated on real data has passed; otherwise it raises :class:`StageStopped` with
+  the gate's reason. Its ModelRun's output points are the cross-bank distribution of CET1
+  depletion and the count of banks whose projected CET1 ratio falls below a stated threshold
+  (:data:`OUTPUT_VARIABLES`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from aieco.errors import InputError, StageStopped
+from aieco.models import registry
+from aieco.models.bank.eba import load_eba_csv, observed_values
+from aieco.models.bank.eba_extract import bundled_exercises
+from aieco.models.bank.eba_items import CONCEPTS
+from aieco.models.bank.eba_models import (
+    MODEL_ID,
+    BankSample,
+    bank_sample,
+    concat_samples,
+    fit_components,
+    predict_depletion,
+)
+from aieco.models.registry import ModelResult, PointRef
+from aieco.records import (
+    ModelRequest,
+    ModelRun,
+    ModelSpecification,
+    ObservedValue,
+    Provenance,
+    RunStatus,
+    ValueStatus,
+    VariableSpec,
+    digest,
+)
+from aieco.store import Store
+
+VERSION = "1"
+#: CET1 ratio threshold (%) for the count of banks below it: the 4.5 % CET1 minimum of Art. 92 CRR
+#: plus the 2.5 % capital conservation buffer of Art. 129 CRD.
+CET1_THRESHOLD = 7.0
+#: ModelOutputPoint variables of a ``bank_eba_components`` run (cross-bank, entity None) and per bank.
+OUTPUT_VARIABLES = {
+    "cet1_depletion_median": "median across banks of projected CET1 depletion (pp, start minus minimum ratio)",
+    "cet1_depletion_p05": "5th percentile across banks of projected CET1 depletion (pp)",
+    "cet1_depletion_p95": "95th percentile across banks of projected CET1 depletion (pp)",
+    "banks_below_cet1_threshold": "number of banks whose projected minimum CET1 ratio is below cet1_threshold",
+    "cet1_threshold": "the stated CET1 ratio threshold (%)",
+    "banks_projected": "number of banks projected",
+    "cet1_depletion": "per bank (entity = LEI): projected CET1 depletion, point and 5-95 % interval (pp)",
+}
+OUTPUTS = [VariableSpec(variable=v, unit="pp" if v.startswith("cet1_depletion") else
+                        ("%" if v == "cet1_threshold" else "banks"), frequency="A",
+                        transformation="start_minus_min" if v.startswith("cet1_depletion") else "level",
+                        horizon="3y") for v in OUTPUT_VARIABLES]
+NEEDED = tuple(c.name for c in CONCEPTS)
+
+
+def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *,
+                         encoding: str | None = None) -> int:
+    """Store every resolved value of the EBA files (default: the bundled real 2016 and 2021 extracts).
+
+    Returns the number of new :class:`ObservedValue` records.
+    """
+    files = list(paths) if paths else list(bundled_exercises().values())
+    written = 0
+    for path in files:
+        data = load_eba_csv(Path(path), encoding=encoding)
+        if data.attrs.get("release_date") is None:
+            raise InputError(f"{Path(path).name}: no release date can be read from its dictionary or PROVENANCE",
+                             where=str(path), fix="keep the EBA data dictionary workbook beside the CSV")
+        written += store.put_many(observed_values(data, NEEDED))
+    return written
+
+
+def bank_observations(store: Store, cutoff: date | None = None) -> pd.DataFrame:
+    """Real bank ObservedValues of the workspace released on or before ``cutoff``, as a long table."""
+    rows = [v for v in store.find(ObservedValue, sector="banks", provenance=Provenance.real.value)
+            if v.entity and v.variable in NEEDED]
+    if cutoff is not None:
+        rows = [v for v in rows if v.release_date is not None and v.release_date <= cutoff]
+    if not rows:
+        return pd.DataFrame(columns=["bank_id", "country", "exercise", "scenario_kind", "year", "variable", "value",
+                                     "observation_id"])
+    return pd.DataFrame({
+        "bank_id": [v.entity for v in rows], "country": [v.jurisdiction for v in rows],
+        "exercise": [v.vintage or "" for v in rows],
+        "scenario_kind": [v.scenario or "actual" for v in rows],
+        "year": [int(str(v.reference_period)[:4]) for v in rows], "variable": [v.variable for v in rows],
+        "value": [v.value for v in rows], "observation_id": [v.observation_id for v in rows],
+        "release_date": [v.release_date for v in rows]})
+
+
+def panels_from_observations(obs: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Exercise name → panel in :func:`~aieco.models.bank.eba.exercise_panel` form."""
+    out = {}
+    for ex, part in obs.groupby("exercise"):
+        wide = part.pivot_table(index=["bank_id", "scenario_kind", "year"], columns="variable", values="value",
+                                aggfunc="first")
+        wide.attrs["meta"] = part.groupby("bank_id")[["country"]].first().assign(bank_name="")
+        out[str(ex).lower()] = wide
+    return out
+
+
+def latest_actuals(panels: Mapping[str, pd.DataFrame]) -> BankSample:
+    """Each bank's latest real actual figures (one row per LEI, from the newest exercise holding it)."""
+    samples = []
+    for name, panel in sorted(panels.items(), key=lambda kv: _start_year(kv[1])):
+        samples.append(bank_sample(panel, name))
+    if not samples:
+        raise StageStopped("the workspace holds no real EBA bank data released before the cutoff",
+                           stage="bank_projection")
+    pooled = concat_samples(samples)
+    keep: dict[str, int] = {}
+    for i, b in enumerate(pooled.banks):  # later exercises overwrite earlier ones
+        keep[b] = i
+    return pooled.take(np.array(sorted(keep.values())))
+
+
+def _start_year(panel: pd.DataFrame) -> int:
+    return int(panel.xs("actual", level="scenario_kind").index.get_level_values("year").max())
+
+
+def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    """Registry function of ``bank_eba_components``: fit on every exercise, project from the latest actuals."""
+    obs = inputs.get("observations")
+    if not isinstance(obs, pd.DataFrame) or obs.empty:
+        raise InputError("bank_eba_components needs the workspace's real bank observations", where=MODEL_ID)
+    opts = dict(inputs.get("options", {}))
+    threshold = float(opts.get("threshold", CET1_THRESHOLD))
+    panels = panels_from_observations(obs)
+    fit = fit_components(concat_samples([bank_sample(p, n) for n, p in panels.items()]))
+    start = latest_actuals(panels)
+    pred = predict_depletion(fit, start, draws=int(opts.get("draws", 1000)), seed=int(seed or 0))
+    start_year = {b: y for n, p in panels.items() for b, y in
+                  ((b, _start_year(p)) for b in p.index.get_level_values("bank_id").unique())}
+    pred["start_year"] = [start_year[b] for b in pred["bank_id"]]
+    pred["min_ratio"] = pred["start_ratio"] - pred["predicted"]
+    per_bank = pred.set_index("bank_id")
+    d = per_bank["predicted"].to_numpy()
+    below = int((per_bank["min_ratio"] < threshold).sum())
+    dist = pd.DataFrame({"cet1_depletion_median": [float(np.median(d))],
+                         "cet1_depletion_p05": [float(np.percentile(d, 5))],
+                         "cet1_depletion_p95": [float(np.percentile(d, 95))],
+                         "banks_below_cet1_threshold": [float(below)], "cet1_threshold": [threshold],
+                         "banks_projected": [float(len(d))]}, index=["all"])
+    period = f"{min(pred['start_year']) + 1}-{max(pred['start_year']) + 3}"
+    points = [PointRef(variable=v, unit="pp" if v.startswith("cet1_depletion") else ("%" if v == "cet1_threshold"
+                                                                                   else "banks"),
+                       transformation="start_minus_min" if v.startswith("cet1_depletion") else "level",
+                       period=period, table="distribution", row="all", column=v, statistic="value",
+                       status=ValueStatus.modelled) for v in dist.columns]
+    for b in per_bank.index:
+        for col, stat in (("predicted", "point"), ("lower", "p05"), ("upper", "p95")):
+            points.append(PointRef(variable="cet1_depletion", unit="pp", transformation="start_minus_min",
+                                   period=period, table="depletion", row=str(b), column=col, statistic=stat,
+                                   entity=str(b), status=ValueStatus.modelled))
+    diagnostics = {"provenance": "real", "fit_exercises": sorted(panels), "fit_banks": fit.n_banks,
+                   "banks": len(per_bank), "start_years": sorted(set(pred["start_year"])),
+                   "threshold_note": "CET1 minimum 4.5 % (Art. 92 CRR) plus conservation buffer 2.5 % (Art. 129 CRD)",
+                   "scenario_note": "EBA-style adverse exercise calibrated on the official stress tests; the model "
+                                    "takes no macro path and does not condition on a generated scenario",
+                   "interval": "5-95 % from resampled training residual vectors"}
+    return ModelResult(status=RunStatus.completed, tables={"depletion": per_bank, "distribution": dist},
+                       points=points, diagnostics=diagnostics)
+
+
+def register_component_model() -> registry.RegisteredModel:
+    snapshot = digest({"model": MODEL_ID, "version": VERSION})
+    spec = ModelSpecification.create(
+        model_id=MODEL_ID, version=VERSION,
+        description="Real-data CET1 component model: OLS per component and year on starting state, fitted on "
+                    "official EBA adverse projections; the accounting recursion gives depletion",
+        inputs=[], outputs=OUTPUTS, scope="EU banks", horizon="3y", snapshot=snapshot,
+        entry_point=f"{__name__}:execute_components", diagnostics_required=["accounting_identities"],
+        min_restrictions=0)
+    return registry.register(spec, execute_components)
+
+
+def ensure_real_gates(store: Store, cutoff: date | None, *, seed: int, reps: int | None = None) -> list:
+    """Validate the real-data model on the workspace's exercises released by ``cutoff`` (when it has no gate)."""
+    from aieco.models.bank.eba_validation import exercise_from_panel, validate_eba_exercises
+
+    panels = panels_from_observations(bank_observations(store, cutoff))
+    if len(panels) < 2:
+        return []  # one exercise cannot validate out of sample: the stage stops for want of a gate
+    exercises = [exercise_from_panel(n, p, source=f"workspace ObservedValues ({n})") for n, p in panels.items()]
+    return validate_eba_exercises(store, exercises=exercises, seed=seed, reps=reps).gates
+
+
+def project_real_banks(store: Store, analysis_id: str, *, cutoff: date | None, seed: int,
+                       threshold: float = CET1_THRESHOLD, risk: str = "selected",
+                       parent_runs: list[str] | None = None, draws: int = 1000) -> ModelRun:
+    """The bank stage on real data: the cross-bank CET1 outputs, or a stop with the gate's reason.
+
+    Raises
+    ------
+    StageStopped
+        When the workspace holds no real bank data released by ``cutoff``, or no gate fitted and
+        validated on real data lets ``bank_eba_components`` supply conclusions.
+    """
+    from aieco.models.bank.spec import passing_gate
+    from aieco.records import ValidationGate
+
+    obs = bank_observations(store, cutoff)
+    if obs.empty:
+        raise StageStopped("the workspace holds no real bank data released by the cutoff "
+                           f"({cutoff}); import EBA stress tests with `aieco bank import`", stage="bank_projection")
+    if not store.find(ValidationGate, model_id=MODEL_ID):
+        ensure_real_gates(store, cutoff, seed=seed)
+    gate = passing_gate(store, MODEL_ID, real_banks=True)
+    if gate is None:
+        seen = store.find(ValidationGate, model_id=MODEL_ID)
+        why = "; ".join(f"{g.gate_id}: {g.detail.split('; table artifact')[0]}" for g in seen) or \
+            "no validation gate yet (run `aieco bank validate`)"
+        raise StageStopped(f"no real-data bank model passed its validation gate ({MODEL_ID}: {why}); "
+                           "no conclusion about real banks is drawn", stage="bank_projection")
+    entry = register_component_model()
+    request = ModelRequest.create(analysis_id=analysis_id, risk=risk, outputs=OUTPUTS, restriction_ids=[],
+                                  horizon="3y", scope="EU banks", rationale="bank capital of real EBA banks")
+    return registry.execute(store, entry, request,
+                            {"observations": obs.drop(columns=["release_date"]),
+                             "options": {"threshold": threshold, "draws": draws, "gate_id": gate.gate_id}},
+                            seed=seed, parent_runs=list(parent_runs or []), role="generation")
+
+
+def real_bank_conclusions(store: Store, analysis_id: str, *, cutoff: date | None, seed: int,
+                          parent_runs: list[str] | None = None) -> dict[str, Any] | None:
+    """The application stage's real-bank part: None when the workspace holds no real EBA bank data;
+    else the completed run's id and output variables, or the stop and its reason (a result, recorded)."""
+    every = bank_observations(store)
+    if every.empty:
+        return None
+    try:
+        run = project_real_banks(store, analysis_id, cutoff=cutoff, seed=seed, parent_runs=parent_runs)
+    except StageStopped as stop:
+        return {"status": "stopped", "reason": stop.reason, "model_id": MODEL_ID}
+    if run.status != RunStatus.completed:
+        return {"status": run.status.value, "reason": run.reason, "model_id": MODEL_ID, "run_id": run.run_id}
+    return {"status": "completed", "model_id": MODEL_ID, "run_id": run.run_id,
+            "output_variables": sorted(OUTPUT_VARIABLES), "provenance": "real"}

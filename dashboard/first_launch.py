@@ -1,0 +1,84 @@
+"""First launch: the default workspace is built when the server starts, in a background job.
+
+``start_default_build()`` is called from the ASGI lifespan of ``app.py`` (so the build
+starts with `streamlit run app.py`, before any browser connects) and, as a fallback, by
+the app on its first run (e.g. under AppTest, which has no server). The job is shared by
+every session; pages stay usable while it runs and show its progress.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from aieco.config import get_settings
+from aieco.inventory import is_empty
+from aieco.store import Store
+from dashboard import jobs
+
+
+def job_id(workspace: Path) -> str:
+    return f"demo:{Path(workspace).resolve()}"
+
+
+def build_and_run_demo(store: Store, job: jobs.Job):
+    """The demo from nothing: corpus, ingest, G0 graph, macro data; then its three risks."""
+    from aieco.demo import build_demo, run_demo
+
+    build_demo(store, progress=job.note)
+    return run_demo(store, progress=job.progress)
+
+
+def start_default_build(workspace: Path | None = None) -> jobs.Job | None:
+    """Start building the demo in ``workspace`` (default: settings) when it is empty and the setting allows."""
+    settings = get_settings()
+    workspace = Path(workspace or settings.workspace).resolve()
+    existing = jobs.get(job_id(workspace))
+    if existing is not None:
+        return existing
+    if not settings.dashboard.build_demo_on_first_launch:
+        return None
+    with Store(workspace) as store:
+        if not is_empty(store):
+            return None
+    return jobs.start(job_id(workspace), workspace, build_and_run_demo)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the build as the progress panel lists it."""
+
+    name: str
+    state: str  # done | running | stopped | failed
+    seconds: float
+
+
+def steps(job: jobs.Job) -> list[Step]:
+    """Every step the job reported, in order, with how long it took (the running one: so far)."""
+    out: list[Step] = []
+    opened: dict[str, float] = {}
+    for e in job.events:
+        name, event = e["stage"], e["event"]
+        if event in ("", "started"):
+            if out and out[-1].state == "running" and event == "":
+                last = out[-1]
+                out[-1] = Step(last.name, "done", e["at"] - opened[last.name])
+            opened[name] = e["at"]
+            out.append(Step(name, "running", 0.0))
+        else:
+            start = opened.get(name, e["at"])
+            state = {"completed": "done", "skipped": "done"}.get(event, event)
+            for i in range(len(out) - 1, -1, -1):
+                if out[i].name == name:
+                    out[i] = Step(name, state, e["at"] - start)
+                    break
+    if out and out[-1].state == "running":
+        if job.done:
+            out[-1] = Step(out[-1].name, "done", time.monotonic() - opened[out[-1].name])
+        else:
+            out[-1] = Step(out[-1].name, "running", time.monotonic() - opened[out[-1].name])
+    for i, s in enumerate(out[:-1]):
+        if s.state == "running":  # a note followed by a counted stage: the note's step is over
+            out[i] = Step(s.name, "done", s.seconds)
+    return out

@@ -1,0 +1,133 @@
+"""Reports: framed reports whose every number opens, right under it, the chain that produced it."""
+
+import streamlit as st
+
+from aieco.errors import AiecoError
+from dashboard import views
+from dashboard.shell import inside_app
+from dashboard.state import get_state
+from dashboard.tables import show_table
+from dashboard.workspace import open_workspace, page_workspace, shown_errors
+
+inside_app()  # a deep link started this file on its own: run the whole app instead
+
+state = get_state()
+st.header("Reports")
+
+if "claim" in st.query_params:  # deep link: ?claim=<claim_id>
+    state.claim_id = st.query_params["claim"]
+
+
+def show_chain(ws, claim_id: str) -> None:
+    """claim → OutputTest → ModelRun (inputs with provenance) → restrictions → path → quotes and pages."""
+    chain = ws.view(views.claim_chain, claim_id)
+    c, run = chain["claim"], chain["run"]
+    box = st.container(border=True, key="claim_chain")
+    box.markdown(f"#### {c['value']:.{c['rounding']}f} {c['unit']} — {c['variable']}, {c['period']} "
+                 f"({c['statistic']}{', ' + c['entity'] if c['entity'] else ''})")
+    box.caption(views.provenance_badge(chain["provenance"]))
+    tests = chain["tests"]
+    results = tests[tests["phase"] == "result"]
+    verdict = results["result"].iloc[-1] if len(results) else "no result recorded"
+    box.markdown(f"**1 · Output test** — {verdict}: reported value equals the stored output point "
+                 f"(table `{c['table']}`, row `{c['row']}`, column `{c['column']}`).")
+    box.markdown(f"**2 · Model run** — {run['label']} · {run['status']} · seed {run['seed']}")
+    box.dataframe(chain["inputs"], hide_index=True, width="stretch")
+    lead = "constrained by" if chain["own_restrictions"] else "no restriction on this variable; the run's restrictions"
+    box.markdown(f"**3 · Restrictions** — {lead}:")
+    box.dataframe(chain["restrictions"].drop(columns=["restriction_id"]), hide_index=True, width="stretch")
+    steps = chain["chain"]
+    if steps.empty:
+        box.info("No selected path supports these restrictions.")
+    for path, group in steps.groupby("path", sort=False):
+        box.markdown(f"**4 · Selected path** — {path}")
+        for _, s in group.iterrows():
+            sign = {"+": "raises", "-": "lowers"}.get(s["sign"], s["sign"])
+            box.markdown(f"Step {s['step']}: *{s['from']}* {sign} *{s['to']}* ({s['evidence_class']})"
+                         + ("" if s["representative"] else " — pooled evidence"))
+            box.text(f"“{s['quote']}”")  # as text: a quote never fetches images or links
+            box.caption(f"{s['source']} — {s['publisher']}, {s['publication_date']}, p. {s['page']}")
+    with box.expander("Ids (claim, point, run, restrictions, relations)"):
+        st.markdown(f"claim `{c['claim_id']}` · point `{c['point_id']}` · run `{run['run_id']}` · "
+                    f"output `{run['output_digest']}` · code `{run['code_digest']}`")
+        show_table(tests, key="chain_tests", name="output_tests")
+        show_table(steps[["step", "relation_id", "representative"]], key="chain_relations", name="chain_relations")
+
+
+def toggle_claim(claim_id: str) -> None:
+    state.claim_id = None if state.claim_id == claim_id else claim_id
+
+
+@st.fragment
+def report_body(report_id: str) -> None:
+    """The framed report and the chain of the clicked number; a click reruns only this part."""
+    with open_workspace() as ws, shown_errors():  # a fragment rerun has no app run around it
+        frame = st.container(border=True)  # the framed report, as in the paper's boxes
+        for sentence in ws.view(views.report_sentences, report_id):
+            with frame:
+                st.text(sentence["rendered"])  # as text: report prose never fetches images or links
+                if sentence["status"] != "ok":
+                    st.warning(sentence["failure"])
+                links = st.container(horizontal=True, gap="small") if sentence["claims"] else st.container()
+                opened = None
+                for c in sentence["claims"]:
+                    if c["missing"]:
+                        links.error(f"claim {c['claim_id']} is not registered")
+                        continue
+                    label = f"{c['value']:.{c['rounding']}f} {c['unit']} · {c['variable_label']} {c['period']}"
+                    chosen = c["claim_id"] == state.claim_id
+                    links.button(label, key=f"claim_{sentence['position']}_{c['claim_id']}",
+                                 type="primary" if chosen else "tertiary", icon=":material/link:",
+                                 help="open the chain behind this number", on_click=toggle_claim,
+                                 args=(c["claim_id"],))
+                    if chosen:
+                        opened = c["claim_id"]
+                if opened:
+                    show_chain(ws, opened)
+
+
+with page_workspace() as ws:
+    scope = st.radio("Reports of", ["the selected analysis", "every analysis"], horizontal=True, key="report_scope")
+    labels = ws.view(views.report_labels, state.analysis_id if scope == "the selected analysis" else None)
+    if not labels:
+        st.info("No reports yet — an analysis writes one per risk that reaches the report stage "
+                "(`aieco analyze` or `aieco demo`)." + (" Choose 'every analysis' to see other analyses' reports."
+                                                       if scope == "the selected analysis" else ""))
+        st.stop()
+    ids = list(labels)
+    if state.claim_id and state.report_id not in ids:  # a deep link: open the report that holds the claim
+        holder = ws.view(views.report_of_claim, state.claim_id)
+        state.report_id = holder if holder in ids else state.report_id
+    if state.report_id not in ids:
+        state.report_id = ids[0]
+    if st.session_state.get("report_picker") not in ids or st.session_state.get("report_picker") != state.report_id:
+        st.session_state["report_picker"] = state.report_id
+    picked = st.selectbox("Report", ids, format_func=labels.get, key="report_picker")
+    if picked != state.report_id:
+        state.report_id, state.claim_id = picked, None
+    reports = ws.view(views.reports_frame)
+    report = reports[reports["report_id"] == state.report_id].iloc[0]
+
+    exports = {}
+    try:
+        exports = {fmt: ws.view(views.report_export, state.report_id, fmt) for fmt in views.EXPORT_FORMATS}
+    except AiecoError as exc:
+        st.warning(f"Export unavailable: {exc}")
+    if exports:
+        row = st.container(horizontal=True, gap="small")
+        for fmt, data in exports.items():
+            label, ext, mime = views.EXPORT_FORMATS[fmt]
+            row.download_button(label, data, file_name=f"{state.report_id}.{ext}", mime=mime,
+                                icon=":material/download:", key=f"export_{fmt}", on_click="ignore")
+
+    st.subheader(report["title"])
+    st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, report["analysis_id"])))
+    if report["status"] != "passed":
+        st.error(f"This report failed its checks ({report['failure_rule']}); it is shown for audit only.")
+    st.caption("Click a number to open, right under it, the chain that produced it.")
+    report_body(state.report_id)
+
+    if "html" in exports:
+        with st.expander("The exported report with its runs, points, restrictions and sources"):
+            st.caption("As downloaded; its number links scroll within this frame.")
+            st.iframe(views.embeddable_export(exports["html"].decode("utf-8")), height=640)

@@ -1,0 +1,159 @@
+"""Real banks in real analyses: workspace EBA records, the real-data gate, the cross-bank outputs or a stop."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+import pytest
+
+from aieco.errors import StageStopped
+from aieco.models.bank.eba_application import (
+    OUTPUT_VARIABLES,
+    bank_observations,
+    import_eba_exercises,
+    project_real_banks,
+)
+from aieco.models.bank.eba_models import MODEL_ID
+from aieco.records import ModelOutputPoint, Provenance, RunStatus, ValidationGate
+from aieco.store import Store
+
+
+@pytest.fixture(scope="module")
+def real_ws(tmp_path_factory):
+    path = tmp_path_factory.mktemp("real") / "ws"
+    with Store(path) as store:
+        assert import_eba_exercises(store) > 9000
+        assert import_eba_exercises(store) == 0  # content-addressed: a second import adds nothing
+    return path
+
+
+def _copy(real_ws, tmp_path):
+    import shutil
+
+    shutil.copytree(real_ws, tmp_path / "ws")
+    return tmp_path / "ws"
+
+
+def test_records_are_real_and_cut_at_the_release_date(real_ws):
+    with Store(real_ws) as store:
+        all_obs = bank_observations(store)
+        assert set(all_obs["exercise"]) == {"ST2016", "ST2021"}
+        assert all_obs["bank_id"].str.len().eq(20).all()  # LEIs
+        early = bank_observations(store, date(2018, 12, 31))
+        assert set(early["exercise"]) == {"ST2016"}
+        assert bank_observations(store, date(2016, 7, 26)).empty  # before the 2016 dictionary's stamp
+
+
+def test_failed_real_gate_stops_the_bank_conclusions_with_its_reason(real_ws, tmp_path):
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        with pytest.raises(StageStopped, match=r"no real-data bank model passed its validation gate.*Spearman"):
+            project_real_banks(store, "a-real", cutoff=date(2024, 12, 31), seed=0, draws=50)
+        gates = store.find(ValidationGate, model_id=MODEL_ID)
+        assert len(gates) == 1 and not gates[0].passed
+        assert gates[0].fit_provenance == gates[0].validation_provenance == Provenance.real
+
+
+def test_one_exercise_before_the_cutoff_cannot_be_validated(real_ws, tmp_path):
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        with pytest.raises(StageStopped, match="no validation gate yet"):
+            project_real_banks(store, "a-2018", cutoff=date(2018, 12, 31), seed=0, draws=50)
+
+
+def test_synthetic_gate_does_not_authorise_real_banks(real_ws, tmp_path):
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        store.put(ValidationGate.create(model_id=MODEL_ID, metrics={"mae": 0.1}, thresholds={}, passed=True,
+                                        detail="synthetic", fit_provenance=Provenance.synthetic,
+                                        validation_provenance=Provenance.synthetic))
+        with pytest.raises(StageStopped, match="no real-data bank model passed"):
+            project_real_banks(store, "a-syn", cutoff=date(2024, 12, 31), seed=0, draws=50)
+
+
+def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
+    """The outputs the report's bank section cites, checked against the run's own per-bank table."""
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        # stands for a real-data gate that passed (the shipped model's gate does not)
+        store.put(ValidationGate.create(model_id=MODEL_ID, metrics={"mae": 1.0}, thresholds={}, passed=True,
+                                        detail="test", fit_provenance=Provenance.real,
+                                        validation_provenance=Provenance.real))
+        run = project_real_banks(store, "a-ok", cutoff=date(2024, 12, 31), seed=0, draws=100)
+        assert run.status == RunStatus.completed and run.diagnostics["provenance"] == "real"
+        points = {p.variable: p for p in store.find(ModelOutputPoint, run_id=run.run_id) if p.entity is None}
+        assert set(points) == set(OUTPUT_VARIABLES) - {"cet1_depletion"}
+        table = store.get_tables(run.output_digest)["depletion"]
+        d = table["predicted"].to_numpy(float)
+        assert points["cet1_depletion_median"].value == pytest.approx(np.median(d))
+        assert points["cet1_depletion_p05"].value == pytest.approx(np.percentile(d, 5))
+        assert points["cet1_depletion_p95"].value == pytest.approx(np.percentile(d, 95))
+        assert points["cet1_threshold"].value == 7.0
+        below = int(((table["start_ratio"] - table["predicted"]) < 7.0).sum())
+        assert points["banks_below_cet1_threshold"].value == below
+        assert points["banks_projected"].value == len(table) == table.index.nunique()
+        # each bank starts from its latest real actuals: banks in the 2021 exercise start in 2020
+        assert set(table["start_year"]) == {2015, 2020}
+        assert (table.loc[table["start_year"] == 2020].shape[0]) == 50
+
+
+def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
+    from aieco import views
+
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        store.put(ValidationGate.create(model_id=MODEL_ID, metrics={"mae": 1.0}, thresholds={}, passed=True,
+                                        detail="test", fit_provenance=Provenance.real,
+                                        validation_provenance=Provenance.real))
+        run = project_real_banks(store, "a-cap", cutoff=date(2024, 12, 31), seed=0, draws=20)
+        caption = views.bank_run_caption(store, run.run_id)
+        assert caption.startswith("Data provenance: real ·") and "gate passed (fit real, validation real)" in caption
+        assert "SYNTHETIC" not in caption
+        frame = views.validation_frame(store)
+        assert set(frame["fit_provenance"]) == {"real"}
+
+
+def test_real_bank_conclusions_record_the_stop(real_ws, tmp_path):
+    from aieco.models.bank.eba_application import real_bank_conclusions
+
+    with Store(tmp_path / "empty") as store:
+        assert real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0) is None  # no real bank data
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        out = real_bank_conclusions(store, "a", cutoff=date(2016, 1, 1), seed=0)
+        assert out["status"] == "stopped" and "no real bank data released by the cutoff" in out["reason"]
+        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0)
+        assert out["status"] == "stopped" and "Spearman" in out["reason"] and out["model_id"] == MODEL_ID
+
+
+def test_analysis_on_a_real_workspace_never_touches_the_demo_bank_panel(real_ws, tmp_path, monkeypatch):
+    """The application stage on a workspace holding only real EBA banks: every demo loader raises if called."""
+    import aieco.demo
+    import aieco.demo.bank as demo_bank
+    from aieco.analysis.inputs import ProgramInputs
+    from aieco.analysis.runner import Stage, run_stages
+    from aieco.analysis.stages import application
+    from aieco.records import ModelRun, StageRecord
+    from tests.test_analysis_stages import REQUEST, _macro_run
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the demo bank data were read on a non-demo workspace")
+
+    for name in ("load_demo_panel", "load_demo_macro", "load_demo_official", "load_demo_adverse",
+                 "demo_bank_records"):
+        monkeypatch.setattr(demo_bank, name, forbidden)
+    monkeypatch.setattr(aieco.demo, "load_bank_data", forbidden)
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        run = _macro_run(store)
+        inputs = ProgramInputs(request=REQUEST, repetition=1, risk="r", shared={})
+        stages = [Stage("r/execution", lambda ctx: {"completed": [run.run_id]}), Stage("r/application", application)]
+        out = run_stages(store, "an", stages, inputs)
+        assert out.status != "stopped", out.reason
+        rec = store.find(StageRecord, analysis_id="an", stage="r/application")[0]
+        output = store.get_json(rec.output_digest)
+        real = output["real_banks"]
+        assert "FE-OLS/FE-QAR not run" in output["fe_models"] and "no bank panel" in output["fe_models"]
+        assert real["status"] == "stopped" and "no real-data bank model passed" in real["reason"]
+        assert not store.find(ModelRun, model_id=["bank_feols", "bank_feqar", "bank_feols_fit", "bank_feqar_fit"])
