@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 from populated_workspace import build_workspace
-from test_dashboard_browser import CHROMIUM, CHROMIUM_ARGS, Server
+from test_dashboard_browser import go_to
+
+from aieco.benchmarks.browser import CHROMIUM, CHROMIUM_ARGS, Server, settle
 
 pytestmark = [
     pytest.mark.browser,
@@ -74,17 +76,18 @@ def test_planted_markdown_image_in_quotes_and_sentences_is_never_fetched(tmp_pat
                 page.goto(srv.url, wait_until="domcontentloaded")
                 expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=30_000)
 
-                page.get_by_role("link", name="Reports").click()
+                settle(page, 120_000)
+                go_to(page, "Reports")
                 # the sentence shows the planted Markdown as literal text
                 expect(page.get_by_text("![x](http://127.0.0.1:", exact=False).first).to_be_visible(timeout=30_000)
-                page.get_by_role("button", name="→ run_").first.click()
-                expect(page.get_by_text("Relations and quotes")).to_be_visible(timeout=20_000)
+                page.get_by_role("button", name="2027").first.click()
+                settle(page, 60_000)
                 expect(page.get_by_text("higher tariffs reduce trade volumes ![x]", exact=False).first
                        ).to_be_visible(timeout=20_000)
                 page.wait_for_timeout(1_500)
                 page.screenshot(path=shots / "01_report.png", full_page=True)
 
-                page.get_by_role("link", name="Channel graph").click()
+                go_to(page, "Channel graph")
                 expect(page.get_by_text("Opposing relations")).to_be_visible(timeout=20_000)
                 expect(page.get_by_text("volatility lowers equity prices ![x]", exact=False).first
                        ).to_be_visible(timeout=20_000)
