@@ -11,12 +11,13 @@ from typing import Any
 from aieco.errors import InputError
 from aieco.records import Analysis, Claim, Report, StageRecord
 from aieco.reporting.audit import audit_claims
+from aieco.review import audit_reviews
 from aieco.store import Store
 
 Check = Callable[[Store, str | None], list[dict[str, str]]]
 
 #: Checks run after the store's own digest audit: fn(store, analysis_id) -> mismatches.
-CHECKS: tuple[Check, ...] = (audit_claims,)
+CHECKS: tuple[Check, ...] = (audit_claims, audit_reviews)
 
 
 def run_audit(store: Store, analysis_id: str | None = None) -> dict[str, Any]:

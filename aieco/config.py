@@ -28,7 +28,7 @@ class SourceSettings(_Section):
     xlsx_parser_version: str = Field("xlsx-1", description="Part of every spreadsheet location id.")
     series_parser_version: str = Field("series-1", description="Part of every series location id.")
     csv_parser_version: str = Field("csv-1", description="Part of every CSV cell location id.")
-    text_parser_version: str = Field("text-1", description="Part of every plain-text passage location id.")
+    text_parser_version: str = Field("text-2", description="Part of every plain-text passage location id.")
     max_passage_chars: int = Field(1200, description="Longest passage kept as one location.")
     ingest_workers: int = Field(0, description="Processes parsing files in parallel (0 = one per CPU).")
     parallel_min_bytes: int = Field(1_000_000, description="Least total size of new files worth parallel parsing.")

@@ -249,6 +249,9 @@ class SourceLocation(Record):
     table: ClassVar[str] = "source_locations"
     id_field: ClassVar[str] = "location_id"
     id_prefix: ClassVar[str] = "loc"
+    # Section and paragraph follow from the file position the parser version already fixes;
+    # leaving them out of the digest keeps the ids of every earlier location valid.
+    id_excludes: ClassVar[frozenset[str]] = frozenset({"section", "paragraph"})
 
     location_id: str = Field(description="Digest of source, parser version, position and text.")
     source_id: str = Field(description="The source this location belongs to.")
@@ -266,6 +269,8 @@ class SourceLocation(Record):
     parser_version: str = Field(description="Parser version; part of the id.")
     role_override: Role | None = Field(None, description="Chunk-level role replacing the source role.")
     warning: str | None = Field(None, description="Parser warning (e.g. image-only page).")
+    section: str | None = Field(None, description="Heading path of a Markdown or HTML passage ('Risks › Housing').")
+    paragraph: int | None = Field(None, description="1-based paragraph number within its section (Markdown, HTML).")
 
 
 class Exclusion(Record):
@@ -337,6 +342,31 @@ class Relation(Record):
     review_decision: Literal["accepted", "rejected"] = "accepted"
     rejection_reason: str | None = None
     unresolved_attributes: list[str] = Field(default_factory=list)
+
+
+class ReviewDecision(Record):
+    """An analyst's decision on one relation: accept, reject or correct (append-only).
+
+    A correction never edits the relation: it stores a new Relation with the corrected sign or
+    variables (same quote, location and source) and names it here; the as-of graph and path
+    search use the corrected relation, and both records stay.
+    """
+
+    table: ClassVar[str] = "review_decisions"
+    id_field: ClassVar[str] = "decision_id"
+    id_prefix: ClassVar[str] = "rev"
+    append_only: ClassVar[bool] = True
+
+    decision_id: str
+    relation_id: str = Field(description="The relation decided on.")
+    action: Literal["accept", "reject", "correct"]
+    sign: Sign | None = Field(None, description="Corrected sign (action 'correct').")
+    src_var: str | None = Field(None, description="Corrected source variable (action 'correct').")
+    dst_var: str | None = Field(None, description="Corrected target variable (action 'correct').")
+    corrected_relation_id: str | None = Field(None, description="The Relation written by a correction.")
+    note: str = Field("", description="The analyst's reason.")
+    analyst: str = Field(description="Who decided.")
+    decided_at: datetime = Field(description="UTC time of the decision.")
 
 
 class ObservedValue(Record):
@@ -851,6 +881,7 @@ RECORD_TYPES: tuple[type[Record], ...] = (
     Exclusion,
     Variable,
     Relation,
+    ReviewDecision,
     ObservedValue,
     ChannelQuery,
     Path,

@@ -355,7 +355,7 @@ def _reconcile_columns(db: sqlite_utils.Database) -> None:
     for cls in RECORD_TYPES:
         table = db[cls.table]
         if not table.exists():
-            if cls.table not in heads:
+            if cls.table not in heads:  # a new record type (with its triggers), never a dropped table
                 _create_table_with_triggers(db, cls.table)
             continue
         have = set(table.columns_dict)

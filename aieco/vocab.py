@@ -43,6 +43,44 @@ def tokens(text: str) -> list[tuple[str, int, int]]:
     return [(stem(m.group()), m.start(), m.end()) for m in TOKEN.finditer(text)]
 
 
+#: Synonyms that name real GDP only in isolation ("growth slowed"), not as part of another noun
+#: phrase ("credit growth" is matched whole; "trading activity", "growth in lending" are dropped).
+AMBIGUOUS = frozenset({"growth", "activity"})
+#: Words before a bare "growth"/"activity" that keep the macroeconomic reading.
+MACRO_MODIFIERS = frozenset({
+    "economic", "real", "domestic", "overall", "aggregate", "potential", "weak", "weaker", "strong", "stronger",
+    "slow", "slower", "sluggish", "subdued", "robust", "solid", "lower", "higher", "muted", "moderate", "modest",
+    "soft", "softer", "resilient", "firm", "and", "or", "of", "on", "for", "to", "in", "the", "a", "that", "which",
+    "weakening", "slowing", "falling", "declining", "rising", "positive", "negative", "future", "gdp", "output",
+    "area", "eu", "european", "us", "china", "chinese", "japanese", "uk", "german", "national", "annual",
+    "quarterly", "trend", "below", "above", "long", "term", "run", "medium", "short", "near", "global", "world",
+    "with", "by", "from", "as", "than", "supporting", "support", "boost", "boosted", "lift", "damp", "dampen",
+    "weigh", "weighed", "weighing", "hurt", "hit", "slowed", "reduce", "reduced", "lowered", "raise", "raised",
+})
+FUNCTION_WORDS = frozenset({"and", "or", "of", "on", "for", "to", "in", "the", "a", "that", "which", "with", "by",
+                            "from", "as", "than"})
+VOLATILITY_OF = re.compile(r"\s+(?:of|in)\s+(?:the\s+)?")
+VOLATILITY_AFTER = re.compile(r"\s+volatility\b")
+RATE_VARIABLES = frozenset({"long_term_rate", "policy_rate", "mortgage_rates", "lending_rates", "term_premium"})
+
+
+def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
+    """A bare "growth"/"activity" names the economy unless a noun claims it ("X growth", "growth of X")."""
+    before = re.findall(r"[a-z0-9'-]+", low[max(0, m.start - 40):m.start])
+    if before and before[-1] not in MACRO_MODIFIERS and not before[-1].endswith("ly"):
+        return False
+    # "activity" alone is as often trading or issuance activity: it names the economy only with a
+    # macroeconomic adjective ("weak activity", "real activity"), never after a bare article or preposition.
+    if m.text.lower() == "activity" and (not before or before[-1] in FUNCTION_WORDS):
+        return False
+    after = low[m.end:m.end + 40]
+    if re.match(r"\s+(?:of|in)\s+(?!the\s+(?:economy|euro\s+area|eu|us|region|country)|gdp|output|the\s+economy)"
+                r"(?!(?:the\s+)?(?:euro\s+area|eu|us|united|china|advanced|emerging|major|most|many|some|several|"
+                r"europe|japan|germany|france|italy|spain|the\s+world|[a-z]+\s+economies))", after):
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class Mention:
     """One vocabulary variable named in a text, with its character span and matched words."""
@@ -151,9 +189,49 @@ class Vocabulary:
                 i += 1
         return out
 
+    def mentions_in_context(self, text: str) -> list[Mention]:
+        """:meth:`mentions` with two readings of context a financial report needs.
+
+        * A bare "growth" or "activity" names real GDP only when nothing else claims it:
+          "growth of X", "X growth", "trading activity" or "activity in the repo market" are
+          about X, not the economy, so the mention is dropped.
+        * Volatility of a variable is not its level: "volatility of bond yields" and
+          "bond yield volatility" become one mention of the volatility variable
+          (``rate_volatility`` for interest rates, else ``volatility``).
+        """
+        raw = self.mentions(text)
+        low = text.lower()
+        out: list[Mention] = []
+        skip: set[int] = set()
+        for k, m in enumerate(raw):
+            if k in skip:
+                continue
+            if m.text.lower() in AMBIGUOUS and not _bare_growth_is_gdp(low, m):
+                continue
+            after = low[m.end:]
+            nxt = raw[k + 1] if k + 1 < len(raw) else None
+            vol = VOLATILITY_OF.match(after)
+            if m.variable_id == "volatility" and m.text.lower() == "volatility" and vol and nxt is not None \
+                    and nxt.start == m.end + vol.end():
+                vid = "rate_volatility" if nxt.variable_id in RATE_VARIABLES else "volatility"
+                out.append(Mention(vid, m.start, nxt.end, text[m.start:nxt.end], m.first_token, nxt.last_token))
+                skip.add(k + 1)
+                continue
+            trail = VOLATILITY_AFTER.match(after)
+            if trail and m.variable_id not in ("volatility", "rate_volatility"):
+                vid = "rate_volatility" if m.variable_id in RATE_VARIABLES else "volatility"
+                end = m.end + trail.end()
+                if nxt is not None and nxt.start < end:
+                    skip.add(k + 1)
+                out.append(Mention(vid, m.start, end, text[m.start:end], m.first_token,
+                                   nxt.last_token if nxt is not None and nxt.start < end else m.last_token))
+                continue
+            out.append(m)
+        return out
+
     def variables_in(self, text: str) -> list[str]:
         """Distinct variable ids named in ``text``, in order of first mention."""
-        return list(dict.fromkeys(m.variable_id for m in self.mentions(text)))
+        return list(dict.fromkeys(m.variable_id for m in self.mentions_in_context(text)))
 
 
 @lru_cache(maxsize=1)

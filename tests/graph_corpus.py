@@ -28,7 +28,7 @@ DOCUMENTS = [
     ]),
     ("Market liquidity review", date(2024, 11, 20), "generation", [
         (1, "Thinner market liquidity raises volatility.", None),
-        (2, "In 2024 higher volatility went hand in hand with higher equity prices.", None),
+        (2, "In 2024 higher volatility may have pushed up equity prices.", None),
         (3, "Lower market liquidity, through a flight to safety, pushes down long-term yields.", None),
     ]),
     ("Market liquidity review 2025", date(2025, 5, 1), "evaluation", [

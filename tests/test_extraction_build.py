@@ -97,6 +97,15 @@ def test_opposing_signs_stay_separate(store):
     assert vol_eq == {"+", "-"}
 
 
+def test_co_movement_is_never_a_channel(store):
+    # "went hand in hand with" describes an association: no relation, whatever the movements.
+    docs = [("Markets", date(2024, 6, 1), "generation",
+             [(1, "In 2024 higher volatility went hand in hand with higher equity prices.", None)])]
+    register_documents(store, docs)
+    report = build_relations(store)
+    assert report.candidates == 1 and report.proposed == 0 and store.count(Relation) == 0
+
+
 def test_g1_statements_keep_exact_passage_quotes(store):
     locs = register_documents(store)
     report = build_relations(store, condition="G1")

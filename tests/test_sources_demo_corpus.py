@@ -29,7 +29,7 @@ CHANNEL_SENTENCES = {
     "consumption -> real_gdp (+)": "Stronger consumption raises real GDP.",
     "house_prices -> credit_losses (-)": "Lower house prices raise credit losses.",
     "market_liquidity -> volatility (-)": "Thinner market liquidity raises volatility.",
-    "volatility -> equity_prices (+, descriptive)": "higher volatility went hand in hand with higher equity prices",
+    "volatility -> equity_prices (+, descriptive)": "higher volatility may have pushed up equity prices",
     "market_liquidity -> long_term_rate (+)": "Lower market liquidity pushes down long-term interest rates.",
 }
 

@@ -94,7 +94,7 @@ def test_append_only_tables_refuse_update_and_delete(store, record, op):
 
 def test_append_only_set_is_the_designed_one():
     assert {c.table for c in RECORD_TYPES if c.append_only} == {
-        "model_runs", "model_output_points", "llm_calls", "stage_records", "output_tests"}
+        "model_runs", "model_output_points", "llm_calls", "stage_records", "output_tests", "review_decisions"}
 
 
 def test_artifacts_are_content_addressed_and_verified(store):

@@ -71,7 +71,11 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
             claim_ids: list[str]) -> ReportContext:
     """What the writer may use: the selected paths the restriction derivation accepted (their
     accepted relations with references and quotes), the passed claims, the inputs' provenance
-    and the bank models' status."""
+    and the bank models' status.
+
+    A relation an analyst's review took out of use (aieco.review) is never offered either."""
+    from aieco.review import review_state
+
     refused = _refused_paths(store, analysis_id, risk)
     kept = [s for s in selections if s.get("path_id") not in refused]
     paths = [list(s["relation_ids"]) for s in kept]
@@ -85,7 +89,7 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
     briefs = [RelationBrief(relation_id=r.relation_id, src_var=r.src_var, dst_var=r.dst_var,
                             src_label=label(r.src_var), dst_label=label(r.dst_var), sign=r.sign.value,
                             reference=short_reference(sources[r.source_id], locations[r.location_id]), quote=r.quote)
-              for r in relations if r.sign.value in ("+", "-")]
+              for r in relations if r.sign.value in ("+", "-") and review_state(store, r.relation_id) is None]
     claims = store.find(Claim, claim_id=claim_ids)
     points = {p.point_id: p for p in store.find(ModelOutputPoint, point_id=[c.point_id for c in claims])}
     claim_briefs = []

@@ -26,6 +26,7 @@ SECTIONS: dict[str, str] = {
     "reporting": "aieco.benchmarks.reporting",
     "graph": "aieco.benchmarks.graph",
     "evaluation": "aieco.benchmarks.evaluation",
+    "extraction": "aieco.benchmarks.extraction",
     "llm": "aieco.benchmarks.llm",
     "search": "aieco.benchmarks.search",
 }
@@ -47,13 +48,20 @@ class Figure(BaseModel):
         return self.value <= self.target if self.better == "lower" else self.value >= self.target
 
 
-def run_section(name: str, quick: bool = False) -> dict[str, Any]:
+def run_section(name: str, quick: bool = False, **options: Any) -> dict[str, Any]:
+    """Run one section; ``options`` (e.g. ``backend`` for ``extraction``) go to sections that take them."""
     from aieco.errors import InputError
 
     if name not in SECTIONS:
         raise InputError(f"unknown bench section {name!r}", fix=f"choose one of {', '.join(SECTIONS)}")
-    figures = [f for module in SECTIONS[name].split(",") for f in importlib.import_module(module).run(quick=quick)]
-    return {"section": name, "figures": [f.model_dump() | {"met": f.met} for f in figures]}
+    options = {k: v for k, v in options.items() if v is not None}
+    figures = [f for module in SECTIONS[name].split(",")
+               for f in (importlib.import_module(module).run(quick=quick, **options) if options
+                         else importlib.import_module(module).run(quick=quick))]
+    out: dict[str, Any] = {"section": name, "figures": [f.model_dump() | {"met": f.met} for f in figures]}
+    if options:
+        out["options"] = options
+    return out
 
 
 @contextmanager

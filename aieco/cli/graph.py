@@ -40,15 +40,45 @@ def graph() -> None:
     """Build and draw the relation graph."""
 
 
+def _cap(value: str | None) -> int | None | str:
+    """--max-candidates: a positive number, or "none" for no cap (default: the settings' cap)."""
+    from aieco.extraction.build import SETTINGS_CAP
+
+    if value is None:
+        return SETTINGS_CAP
+    if value.strip().lower() == "none":
+        return None
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise InputError(f"--max-candidates {value!r} is not a positive number or 'none'",
+                         where="aieco graph build", fix="e.g. --max-candidates 600, or --max-candidates none")
+    return n
+
+
 @graph.command("build")
 @click.option("--condition", type=click.Choice(["G0", "G1", "G2"]), default="G0", show_default=True,
               help="G0 screen, G1 decomposition, G2 verification.")
+@click.option("--max-candidates", "max_candidates", default=None, metavar="N|none",
+              help="Candidate sentences to extract (default: settings.graph.candidate_cap; 'none': all).")
+@click.option("--request", "request_file", type=click.Path(path_type=FilePath, exists=True, dir_okay=False),
+              default=None, help="Analysis request whose channel queries rank candidates under the cap.")
 @common
 @pass_state
-def graph_build(state: CliState, condition: str) -> None:
+def graph_build(state: CliState, condition: str, max_candidates: str | None, request_file: FilePath | None) -> None:
     """Extract relations from every registered passage (offline backend) and store them."""
     from aieco.evaluation.conditions import build_condition
     from aieco.records import SourceLocation
+
+    cap = _cap(max_candidates)
+    queries = []
+    if request_file is not None:
+        from aieco.request import load_request
+
+        req = load_request(request_file)
+        queries = [q for r in req.risks for q in req.channel_queries(r.name)]
 
     bars: dict[str, tqdm] = {}
 
@@ -60,12 +90,14 @@ def graph_build(state: CliState, condition: str) -> None:
 
     with state.store() as store:
         # recorded with the passages read, so `aieco evaluate` can check conditions share their input
-        report = build_condition(store, condition, store.find(SourceLocation, kind="passage"), progress=progress)
+        report = build_condition(store, condition, store.find(SourceLocation, kind="passage"), progress=progress,
+                                 max_candidates=cap, queries=queries)
     for bar in bars.values():
         bar.close()
     emit(state, report.model_dump(), lambda r: (
         f"{r['condition']}: {r['locations']} passages, {r['candidates']} candidate sentences "
-        f"({r['dropped_by_cap']} beyond the cap), {r['proposed']} proposed, {r['accepted']} accepted, "
+        f"({r['dropped_by_cap']} skipped by the cap of {r['cap']}, ranked by {r['ranking']}), "
+        f"{r['proposed']} proposed, {r['accepted']} accepted, "
         f"rejected {sum(r['rejected'].values())} {r['rejected'] or ''} in {r['seconds']} s"))
 
 

@@ -20,11 +20,11 @@ from aieco.extraction.schemas import (
     VerificationItem,
     VerificationRequest,
 )
-from aieco.extraction.screen import Candidate, candidate_for, screen_candidates
+from aieco.extraction.screen import Candidate, apply_cap, candidate_for, screen_candidates
 from aieco.extraction.tasks import DECOMPOSITION_TASK, EXTRACTION_TASK, VERIFICATION_TASK
 from aieco.extraction.validate import to_relation
 from aieco.llm.base import LLMClient, OfflineBackend
-from aieco.records import Relation, Source, SourceLocation
+from aieco.records import ChannelQuery, Relation, Source, SourceLocation
 from aieco.store import Store
 from aieco.vocab import Vocabulary, load_vocabulary
 
@@ -42,7 +42,9 @@ class BuildReport(BaseModel):
     locations: int = Field(description="Passage locations read.")
     sentences: int = Field(description="Sentences (or G1 statements) screened.")
     candidates: int = Field(description="Candidates sent to extraction (after the cap).")
-    dropped_by_cap: int
+    dropped_by_cap: int = Field(description="Candidates skipped by the cap (not extracted).")
+    cap: int | None = Field(None, description="The candidate cap applied (None: every candidate processed).")
+    ranking: str = Field("document order", description="How candidates were chosen under the cap.")
     requests: int = Field(description="LLM task requests made (every one a recorded LLMCall).")
     proposed: int
     accepted: int
@@ -55,24 +57,42 @@ def _batches(items: Sequence, size: int) -> list[Sequence]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
+#: ``max_candidates`` default: the settings' candidate cap.
+SETTINGS_CAP = "settings"
+
+
 def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | None = None,
                     locations: Sequence[SourceLocation] | None = None, progress: ProgressFn | None = None,
-                    vocab: Vocabulary | None = None) -> BuildReport:
+                    vocab: Vocabulary | None = None, max_candidates: int | None | str = SETTINGS_CAP,
+                    queries: Sequence[ChannelQuery] = ()) -> BuildReport:
     """Extract, validate and store relations from every registered passage location.
 
     Eligibility is not applied here: each Relation carries its source's publication date and
     its location's effective role, and the as-of edge set A(t) filters at query time.
+
+    ``max_candidates`` caps the candidate sentences (default: settings.graph.candidate_cap; None:
+    every candidate). Under the cap, candidates are ranked by relevance to ``queries`` (the
+    request's channel queries; :func:`aieco.extraction.screen.rank_candidates`), never taken in
+    document order alone, and the report states how many were skipped.
     """
     if condition not in CONDITIONS:
         raise InputError(f"unknown graph condition {condition!r}", fix=f"use one of {', '.join(CONDITIONS)}")
     t0 = time.perf_counter()
     settings = get_settings().graph
     vocab = vocab or load_vocabulary()
+    cap = settings.candidate_cap if max_candidates == SETTINGS_CAP else max_candidates
+    if cap is not None and (not isinstance(cap, int) or cap < 1):
+        raise InputError(f"the candidate cap must be a positive whole number or None, not {cap!r}",
+                         where="max_candidates", fix="give a number such as 600, or `none` to process all")
+    endpoints = sorted({v for q in queries for v in (q.source_var, q.target_var)})
+    ranking = ("relevance to the channel queries (" + ", ".join(endpoints) + ")" if endpoints
+               else "first copies first, then document order")
     locs = list(locations) if locations is not None else store.find(SourceLocation, kind="passage")
     locs = [loc for loc in locs if loc.kind == "passage" and loc.text.strip()]
     if client is None:
         client = LLMClient(store, OfflineBackend(), analysis_id=f"knowledge-base-{condition}",
-                           budget=10 * (len(locs) + settings.candidate_cap) + 10)
+                           budget=10 * (2 * len(locs) + (cap if cap is not None else
+                                                         sum(loc.text.count(".") + 1 for loc in locs))) + 10)
     tick = progress or (lambda step, done, total: None)
     requests = 0
     quote_of: dict[str, str] = {}  # G1/G2: candidate id → exact quote of its statement
@@ -94,10 +114,9 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
                     cand = candidate_for(st.location_id, st.text, variables)
                     quote_of[cand.candidate_id] = st.quote
                     candidates_all.append(cand)
-        candidates = candidates_all[:settings.candidate_cap]
-        dropped = max(0, len(candidates_all) - settings.candidate_cap)
+        candidates, dropped = apply_cap(candidates_all, cap, endpoints)
     else:
-        screen = screen_candidates(locs, vocab, cap=settings.candidate_cap)
+        screen = screen_candidates(locs, vocab, cap=cap, endpoints=endpoints)
         candidates, sentences, dropped = screen.candidates, screen.sentences, screen.dropped_by_cap
 
     by_id = {c.candidate_id: c for c in candidates}
@@ -159,6 +178,6 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
     rejected = Counter((r.rejection_reason or "").split(":")[0] for r in relations if r.review_decision == "rejected")
     return BuildReport(
         condition=condition, locations=len(locs), sentences=sentences, candidates=len(candidates),
-        dropped_by_cap=dropped, requests=requests, proposed=len(proposals),
+        dropped_by_cap=dropped, cap=cap, ranking=ranking, requests=requests, proposed=len(proposals),
         accepted=sum(r.review_decision == "accepted" for r in relations), rejected=dict(sorted(rejected.items())),
         stored=stored, seconds=round(time.perf_counter() - t0, 3))

@@ -39,18 +39,29 @@ NEGATIVE_VERBS = (
     "lower", "reduce", "weigh on", "weigh down", "dampen", "erode", "depress", "push down", "drive down", "curb",
     "cut", "decrease", "weaken", "hurt", "drag on", "drag down", "compress", "hit", "undermine", "suppress",
     "restrain", "dent", "damage", "diminish", "shrink", "squeeze", "hamper", "hinder", "slow", "deter",
-    "impair", "put downward pressure on", "hold back", "choke off", "narrow", "contract",
+    "impair", "put downward pressure on", "hold back", "choke off", "narrow", "contract", "mitigate", "cushion",
 )
 NEUTRAL_VERBS = (
     "lead to", "result in", "translate into", "cause", "bring about", "imply", "mean", "trigger",
     "contribute to", "feed into", "pass through to", "give rise to", "generate", "produce", "spill over to",
-    "spill over into", "prompt", "induce", "entail",
+    "spill over into", "prompt", "induce", "entail", "push", "drive", "pull", "send",
 )
+#: "pushing yields up", "drove equity prices down": the particle after the object is its movement.
+PARTICLE_AFTER = re.compile(r"^\s+(up|down|higher|lower)\b")
+SPLIT_VERB_BEFORE = re.compile(r"\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving|pull|pulls|"
+                               r"pulled|pulling|send|sends|sent|sending)\s+(?:[a-z-]+\s+){0,4}$")
 COMOVEMENT = (
     "go hand in hand with", "coincide with", "be associated with", "be accompanied by", "accompany",
     "be linked to", "be linked with", "be correlated with", "co-move with", "move together with",
     "be mirrored by", "be matched by",
 )
+#: Verbs whose sign is the movement of their object: "amplify the decline in asset prices" is a
+#: negative effect on asset prices, "amplify the rise in yields" a positive one.
+AMPLIFIERS = ("amplify", "exacerbate", "intensify", "magnify", "deepen", "accentuate", "compound", "reinforce")
+DAMPENERS = ("mitigate", "cushion", "attenuate", "offset", "soften")
+#: "Y stems from X": the source follows the verb.
+REVERSE = ("stem from", "arise from", "originate from", "result from", "reflect", "be driven by", "be caused by",
+           "be fuelled by", "be fueled by", "be triggered by")
 NOUN_CUES = (
     (r"(?:negatively|adversely) (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", -1),
     (r"positively (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", 1),
@@ -62,30 +73,44 @@ NOUN_CUES = (
     (r"(?:is|are|was|were|be) (?:negatively|inversely) (?:related|correlated|associated|linked) (?:to|with)", -1),
     (r"upward pressure on", 1),
     (r"downward pressure on", -1),
+    (r"(?:poses?|posed|posing|presents?|presented|creates?|created|represents?|represented|adds? to|added to)\s+"
+     r"(?:significant\s+|major\s+|further\s+|material\s+|new\s+)?downside risks? (?:to|for)", -1),
+    (r"(?:poses?|posed|posing|presents?|presented|creates?|created|represents?|represented|adds? to|added to)\s+"
+     r"(?:significant\s+|major\s+|further\s+|material\s+|new\s+)?upside risks? (?:to|for)", 1),
+    (r"(?:is|are|was|were|be|remains?|remained)\s+(?:a\s+)?(?:key\s+|major\s+|significant\s+)?"
+     r"downside risks? (?:to|for)", -1),
 )
 #: Movement verbs that are intransitive when nothing follows ("X rises") and nouns before a
 #: verb ("rate hikes raise …").
 MOVEMENT_UP = ("rise", "increase", "climb", "surge", "jump", "rebound", "pick up", "go up", "hike", "spike",
-               "soar", "grow", "edge up", "tighten")
+               "soar", "grow", "edge up", "tighten", "rally", "extend gains", "post gains", "post substantial gains",
+               "firm", "widen")
 MOVEMENT_DOWN = ("fall", "decline", "drop", "decrease", "fall back", "go down", "slump", "contract", "cut",
                  "tumble", "plunge", "shrink", "slow", "ease", "edge down", "weaken", "deteriorate",
-                 "loosen", "dry up", "evaporate")
+                 "loosen", "dry up", "evaporate", "extend losses", "post losses", "retreat",
+                 "recede", "subside", "sell off", "correct")
 
-TRANSITIVE_MOVEMENTS = ("increase", "increases", "increased", "decrease", "decreases", "decreased", "cut", "cuts")
+TRANSITIVE_MOVEMENTS = ("increase", "increases", "increased", "decrease", "decreases", "decreased", "cut", "cuts",
+                        "tighten", "tightens", "tightened", "tightening", "ease", "eases", "eased", "easing",
+                        "loosen", "loosens", "loosened", "loosening")
+#: "raises downside risks to growth": the risk phrase carries the direction on its variable.
+RISK_TO = re.compile(r"\b(downside|upside)\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?$")
 IRREGULAR = {
     "lead": ("led",), "drive": ("drove", "driven"), "hit": ("hit",), "cut": ("cut",), "put": ("put",),
     "mean": ("meant",), "bring": ("brought",), "give": ("gave", "given"), "go": ("went", "gone"),
     "feed": ("fed",), "shrink": ("shrank", "shrunk"), "hold": ("held",), "rise": ("rose", "risen"),
     "fall": ("fell", "fallen"), "grow": ("grew", "grown"), "spill": ("spilled", "spilt"),
 }
-DOUBLE_FINAL = {"drag", "spur", "cut", "hit", "put", "drop", "slump", "plug", "stop"}
+DOUBLE_FINAL = {"drag", "spur", "cut", "hit", "put", "drop", "slump", "plug", "stop", "stem"}
 
 UP_MODIFIERS = (
     r"higher", r"rising", r"increasing", r"elevated", r"greater", r"stronger", r"more", r"larger", r"tighter",
     r"heightened", r"increased", r"surging", r"soaring", r"persistent(?:ly)? high", r"high", r"growing", r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
-    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening)s? (?:in|of)",
-    r"upward pressure on",
+    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
+    r"phasing-in|introduction|imposition|build-up|widening)s? (?:in|of)",
+    r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
+    r"resilient", r"buoyant", r"robust", r"positive",
 )
 DOWN_MODIFIERS = (
     r"lower", r"falling", r"declining", r"weaker", r"thinner", r"reduced", r"less", r"smaller", r"softer",
@@ -93,7 +118,7 @@ DOWN_MODIFIERS = (
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
     r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening)s? (?:in|of)",
-    r"downward pressure on",
+    r"negative", r"weak", r"poor", r"sluggish",
 )
 
 NEGATION = re.compile(r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|"
@@ -174,7 +199,23 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
     (_verb_pattern(NEUTRAL_VERBS), 0, "neutral"),
     (_verb_pattern(COMOVEMENT), 0, "comovement"),
     *[(re.compile(rf"\b{p}\b"), s, "noun") for p, s in NOUN_CUES],
+    (_verb_pattern(REVERSE), 0, "reverse"),
 ]
+AMPLIFIER_RE = re.compile(rf"^(?:{_alternation([f for v in AMPLIFIERS for f in _verb_forms(v)])})$")
+DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _verb_forms(v)])})$")
+#: "Y fell, driven by X" / "Supported by X, Y rose": the cause of a stated movement.
+CAUSE_AFTER = re.compile(
+    r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
+    r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
+    r"hit by|dragged down by)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?$")
+#: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
+INHERENT_DOWN = re.compile(r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening)\b")
+INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|escalation)\b")
+#: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
+SHOCK_AFTER = re.compile(r"^\s+shocks?\b")
+ADVERSE_BEFORE = re.compile(r"\b(?:adverse|negative)\s+(?:[a-z-]+\s+)?$")
+PARTICIPLE = re.compile(r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
+                        r"putting|contributing|translating)\b")
 MOVEMENT_PATTERNS = [(_verb_pattern(MOVEMENT_UP), 1), (_verb_pattern(MOVEMENT_DOWN), -1)]
 # The movement may be separated from the mention by an article, "euro area" or one adjective
 # ("lower potential growth", "higher US tariffs").
@@ -187,7 +228,8 @@ MODAL_BEFORE = re.compile(r"\b(?:would|could|may|might|will|can|to|also|further|
                           r"does|do|did|tends? to|help)\s+$")
 CONJ_ONLY = re.compile(r"^[\s,]*(?:and|or|as well as|and also|but also|but|while|whereas|and thereby|thereby|"
                        r"and hence|and thus)?[\s,]*$")
-COORD = re.compile(r"^\s*(?:,|and|or|as well as|, and|, or|&)\s*$")
+COORD = re.compile(r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
+                   r"along with|and the|and a)\s*$")
 PREPOSITION_BEFORE = re.compile(r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
                                 r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$")
 CLAUSE_BREAK = re.compile(r"[;:]|\.\s")
@@ -254,10 +296,21 @@ def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int, mention
     return False
 
 
-def _modifier(low: str, start: int, mention_ends: set[int], end: int) -> tuple[int, int]:
+#: Variables measured as tightness: "supportive monetary policy" is a lower policy rate.
+TIGHTNESS = frozenset({"policy_rate", "financing_conditions", "lending_standards"})
+LOOSE_BEFORE = re.compile(rf"\b(?:supportive|accommodative|loose|looser|easy|easier|favourable|favorable){_GAP}$")
+TIGHT_BEFORE = re.compile(rf"\b(?:restrictive|tight|tighter){_GAP}$")
+
+
+def _modifier(low: str, start: int, mention_ends: set[int], end: int, variable: str = "") -> tuple[int, int]:
     """Movement attached before the mention starting at ``start``: (sign, start incl. modifier)."""
     offset = max(0, start - 80)
     before = low[offset:start]
+    if variable in TIGHTNESS:
+        for pat, sign in ((LOOSE_BEFORE, -1), (TIGHT_BEFORE, 1)):
+            m = pat.search(before)
+            if m:
+                return sign, offset + m.start()
     for pat, sign in ((UP_BEFORE, 1), (DOWN_BEFORE, -1)):
         m = pat.search(before)
         if m:
@@ -279,6 +332,8 @@ def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
     for pat, sign in MOVEMENT_PATTERNS:
         for m in pat.finditer(low):
+            if DETERMINER_BEFORE.search(low, 0, m.start()):
+                continue  # "from such surges", "a rise": nouns, not movements
             found.append(Cue(m.start(), m.end(), m.group(), sign, "movement"))
     # Longest cue first; drop cues inside a mention or its modifier, and overlapping cues.
     found.sort(key=lambda c: (-(c.end - c.start), c.start))
@@ -304,6 +359,13 @@ def _clause_end(low: str, pos: int) -> int:
 
 def _coordinated_left(low: str, ms: list[_Mention], idx: int, floor: int) -> list[int]:
     out = [idx]
+    if re.search(r"\b(?:combined|together|coupled|along)\s+with\s+(?:the\s+|an?\s+)?$",
+                 low[max(0, ms[idx].start - 30):ms[idx].start]) and idx > 0 and ms[idx - 1].start >= floor:
+        # "X combined with Y": both are subjects, whatever lies between X and "combined".
+        gap = low[ms[idx - 1].m.end:ms[idx].start]
+        if len(gap) < 40 and not re.search(r"[,;]", gap):
+            out.append(idx - 1)
+            return out
     while (idx > 0 and ms[idx - 1].start >= floor and ms[idx - 1].m.variable_id != ms[idx].m.variable_id
            and COORD.match(low[ms[idx - 1].m.end:ms[idx].start])):
         idx -= 1
@@ -329,8 +391,18 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     i = left[-1]
     if len(low[ms[i].m.end:cue.start]) > 120:
         return []
-    # A mention inside a prepositional phrase ("tariffs on exports reduce …") is not the subject.
-    if PREPOSITION_BEFORE.search(low[max(0, ms[i].start - 30):ms[i].start]):
+    # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
+    measured = re.search(r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply)\s+of\s+"
+                         r"(?:the\s+)?$", low[max(0, ms[i].start - 30):ms[i].start])
+    if measured:
+        return _coordinated_left(low, ms, i, floor)
+    # A mention inside a prepositional phrase ("tariffs on exports reduce …") is not the subject,
+    # unless a relative pronoun makes it the antecedent ("a sell-off of assets, which would amplify …")
+    # or "with" co-ordinates ("low activity combined with the rise in yields would …").
+    before = low[max(0, ms[i].start - 30):ms[i].start]
+    relative = re.search(r",\s*which\b", low[ms[i].m.end:cue.start])
+    coordinating = re.search(r"\b(?:combined|together|coupled|along)\s+with\s+(?:the\s+|an?\s+)?$", before)
+    if PREPOSITION_BEFORE.search(before) and not relative and not coordinating:
         if len(left) < 2:
             return []
         i = left[-2]
@@ -357,16 +429,86 @@ def _combine(cue_sign: int, kind: str, src_mod: int, dst_mod: int) -> int:
     return src * dst_mod  # 0 when the target's movement is not stated
 
 
+def _inherent(text: str) -> int:
+    """Direction carried by the synonym itself ("economic slowdown", "policy easing", "rate hikes")."""
+    if INHERENT_DOWN.search(text):
+        return -1
+    if INHERENT_UP.search(text):
+        return 1
+    return 0
+
+
+def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
+    """"(adverse) confidence shocks": a shock to a variable is its adverse move, unless called positive."""
+    if not SHOCK_AFTER.match(low[m.end:]):
+        return 0
+    if re.search(r"\bpositive\s+(?:[a-z-]+\s+)?$", low[max(0, start - 30):start]):
+        return 1
+    adverse = vocab.get(m.variable_id).adverse_direction
+    if adverse is None:
+        return 0
+    return 1 if adverse.value == "increase" else -1
+
+
+def _cause_of_states(low: str, ms: list[_Mention],
+                     states: list[tuple[int, int, Cue]]) -> list[tuple[int, int, int, Cue]]:
+    """"Y fell, driven by X" and "Supported by X, Y rose": (source idx, target idx, sign, cue)."""
+    out = []
+    for ti, s_y, cue in states:
+        for si, x in enumerate(ms):
+            if si == ti:
+                continue
+            if x.start > cue.end:  # "Y fell, driven by the outlook for X"
+                window = low[cue.end:x.start]
+                m = CAUSE_AFTER.search(window)
+                if m is None:
+                    m2 = re.search(r"(?:driven by|on the back of|reflecting|due to|owing to|in response to)"
+                                   r"\s+(?:the\s+)?(?:outlook|expectations?|prospects?)\s+(?:for|of)\s+(?:the\s+)?$",
+                                   window)
+                    if m2 is None or len(window) > 60:
+                        continue
+                elif len(window) > 40:
+                    continue
+            else:  # "Supported by X, … Y rose" / "Reflecting X, Y fell"
+                head = low[_clause_start(low, x.start):x.start]
+                if not CAUSE_AFTER.search(head) or "," not in low[x.m.end:ms[ti].start]:
+                    continue
+                if ms[ti].start < x.start:
+                    continue
+            mod = x.mod
+            verb = (CAUSE_AFTER.search(low[:x.start]) or re.search(r"\w+ by|\w+ing", low[:x.start]))
+            if not mod:
+                if verb is not None and re.search(r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned",
+                                                  verb.group()):
+                    mod = 1
+                elif verb is not None and re.search(r"weighed down|hit|dragged", verb.group()):
+                    mod = -1
+                else:
+                    continue
+            out.append((si, ti, s_y * mod, cue))
+    return out
+
+
 def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
-    raw = vocab.mentions(sentence)
+    raw = vocab.mentions_in_context(sentence)
     if len({m.variable_id for m in raw}) < 2:
         return []
     low = sentence.lower()
+    # "trade channels", "liquidity risks": a mention that names a channel or a risk, not the variable.
+    raw = [m for m in raw if not re.match(r"\s+channels?\b", low[m.end:])
+           and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end:]))]
+    if len({m.variable_id for m in raw}) < 2:
+        return []
     ms = []
     ends = {m.end for m in raw}
     for m in raw:
-        sign, start = _modifier(low, m.start, ends, m.end)
+        sign, start = _modifier(low, m.start, ends, m.end, m.variable_id)
+        if not sign:
+            sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
+        particle = PARTICLE_AFTER.match(low[m.end:])
+        if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60):m.start]):
+            sign = 1 if particle.group(1) in ("up", "higher") else -1
         ms.append(_Mention(m, sign, start))
     cues = _find_cues(low, ms)
     # "rate hikes raise …": a movement noun right after a mention and before a cue is the mention's modifier.
@@ -374,7 +516,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if c.kind != "movement" or k + 1 >= len(cues):
             continue
         prev = [x for x in ms if x.m.end <= c.start and not low[x.m.end:c.start].strip()]
-        if prev and not low[c.end:cues[k + 1].start].strip(" ,"):
+        if prev and not low[c.end:cues[k + 1].start].strip():
             prev[-1].mod = prev[-1].mod or c.sign
             cues[k] = Cue(c.start, c.end, c.text, 0, "consumed")
     ec = evidence_class(sentence)
@@ -417,8 +559,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if key not in found or found[key].confidence < conf:
             found[key] = reading
 
+    last_subs: list[int] = []
     for k, cue in enumerate(cues):
         if cue.kind == "consumed":
+            continue
+        if cue.kind == "comovement":
+            # "went hand in hand with", "coincided with": an association is described, no channel is stated.
+            previous = None
             continue
         lo, hi = _clause_start(low, cue.start), _clause_end(low, cue.end)
         next_cue = next((c.start for c in cues[k + 1:] if c.kind != "consumed"), len(low))
@@ -438,9 +585,29 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     add(si, t, _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod), cue, True)
                 previous = (sources, [t], ms[sources[-1]].m.end, {})
             continue
+        if cue.kind == "reverse":
+            # "Y stems from X", "the widening of Y reflects an increase in X": the source follows.
+            targets = [i for i, x in enumerate(ms) if x.m.end <= cue.start and x.start >= lo]
+            sources = _objects(low, ms, cue, hi, next_cue)
+            if targets and sources:
+                t = targets[-1]
+                for si in sources:
+                    both = ms[si].mod * ms[t].mod
+                    sign = both if both else (1 if re.match(r"stem|aris|origin", cue.text) else 0)
+                    add(si, t, sign, Cue(cue.start, cue.end, cue.text, 0, "neutral"), True)
+            continue
         objs = _objects(low, ms, cue, hi, next_cue)
         # Co-ordinated subjects never reach back into the previous clause's objects.
         subs = _subjects(low, ms, cue, lo, previous[2] if previous is not None else 0)
+        participle = bool(PARTICIPLE.match(cue.text)) and bool(re.search(r",\s*(?:\w+\s+)?$", low[:cue.start]))
+        if participle and objs and (not subs or subs[0] in (previous[1] if previous is not None else [])):
+            # "…, giving rise to confidence shocks": the subject of the sentence's earlier clause.
+            if previous is not None and previous[1]:
+                subs = previous[1]
+            elif last_subs:
+                subs = last_subs
+        if subs:
+            last_subs = subs
         if cue.kind == "movement":
             # An intransitive movement has no object right after it ("as rates rise, prices fall").
             transitive = cue.text.split()[0] in TRANSITIVE_MOVEMENTS
@@ -477,11 +644,23 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             src_mod = implied.get(si) or ms[si].mod or ms[subs[0]].mod
             for oi in objs:
                 # "reductions in consumption and investment": the movement covers the whole list.
-                sign = _combine(cue.sign, cue.kind, src_mod, ms[oi].mod or ms[objs[0]].mod)
+                dst_mod = ms[oi].mod or ms[objs[0]].mod
+                sign = _combine(cue.sign, cue.kind, src_mod, dst_mod)
+                risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40):ms[oi].m.start])
+                if risk and cue.kind == "directional":
+                    sign *= -1 if risk.group(1) == "downside" else 1
+                elif risk and cue.kind == "neutral" and not dst_mod:
+                    sign = (src_mod or 1) * (-1 if risk.group(1) == "downside" else 1)
+                if dst_mod and cue.kind == "directional" and AMPLIFIER_RE.match(" ".join(cue.text.split())):
+                    sign = (src_mod or 1) * dst_mod  # "amplify the decline in Y": Y falls further
+                elif dst_mod and cue.kind == "directional" and DAMPENER_RE.match(" ".join(cue.text.split())):
+                    sign = -(src_mod or 1) * dst_mod
                 add(si, oi, sign, cue, False)
                 moves.setdefault(oi, (src_mod or 1) * sign)
         previous = (subs, objs, ms[objs[-1]].m.end, moves)
 
+    for si, ti, sign, cue in _cause_of_states(low, ms, states):
+        add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
     for a in range(len(states)):
         for b in range(a + 1, len(states)):

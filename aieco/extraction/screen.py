@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -62,8 +62,41 @@ def candidate_for(location_id: str, text: str, variables: list[str]) -> Candidat
                      variables=variables)
 
 
-def screen_candidates(locations: Iterable[SourceLocation], vocab: Vocabulary, *, cap: int) -> Screen:
-    """Candidate sentences in document order, at most ``cap`` (settings.graph.candidate_cap)."""
+def rank_candidates(candidates: Sequence[Candidate], endpoints: Collection[str] = ()) -> list[Candidate]:
+    """Candidates ordered by relevance to channel queries whose endpoints are ``endpoints``.
+
+    The first copy of every sentence comes before any repeat (a corpus holding the same report
+    sixteen times does not crowd out the other sentences); among first copies, relevance decides:
+    2 × (query endpoints the sentence names) + 1 when it names a variable one step from a query
+    (co-occurring with an endpoint in some candidate); then document order. Without endpoints:
+    first copies first, then document order.
+    """
+    ends = set(endpoints)
+    near = {v for c in candidates if ends & set(c.variables) for v in c.variables} - ends
+    seen: dict[str, int] = {}
+    keyed = []
+    for i, c in enumerate(candidates):
+        copy = seen.get(c.text, 0)
+        seen[c.text] = copy + 1
+        vs = set(c.variables)
+        score = 2 * len(vs & ends) + min(1, len(vs & near))
+        keyed.append(((copy, -score, i), c))
+    return [c for _, c in sorted(keyed, key=lambda kc: kc[0])]
+
+
+def apply_cap(candidates: Sequence[Candidate], cap: int | None,
+              endpoints: Collection[str] = ()) -> tuple[list[Candidate], int]:
+    """The ``cap`` most relevant candidates (all when ``cap`` is None) in document order, and how many were skipped."""
+    if cap is None or len(candidates) <= cap:
+        return list(candidates), 0
+    order = {id(c): i for i, c in enumerate(candidates)}
+    kept = rank_candidates(candidates, endpoints)[:cap]
+    return sorted(kept, key=lambda c: order[id(c)]), len(candidates) - cap
+
+
+def screen_candidates(locations: Iterable[SourceLocation], vocab: Vocabulary, *, cap: int | None,
+                      endpoints: Collection[str] = ()) -> Screen:
+    """Candidate sentences; beyond ``cap`` (None: no cap) the most relevant to ``endpoints`` are kept."""
     found: list[Candidate] = []
     sentences = 0
     for loc in locations:
@@ -72,4 +105,5 @@ def screen_candidates(locations: Iterable[SourceLocation], vocab: Vocabulary, *,
             variables = vocab.variables_in(sentence)
             if len(variables) >= 2:
                 found.append(candidate_for(loc.location_id, sentence, variables))
-    return Screen(candidates=found[:cap], sentences=sentences, dropped_by_cap=max(0, len(found) - cap))
+    kept, dropped = apply_cap(found, cap, endpoints)
+    return Screen(candidates=kept, sentences=sentences, dropped_by_cap=dropped)

@@ -22,14 +22,18 @@ from aieco.vocab import load_vocabulary
 
 
 def extract_offline(request: ExtractionRequest) -> ExtractionResult:
-    """Offline implementation of relation extraction: the lexicon reader on each statement."""
+    """Offline implementation of relation extraction: the lexicon reader on each statement.
+
+    A hedged reading ("may", "could", "would") is kept, with lower confidence, and flagged in its verb.
+    """
     vocab = load_vocabulary()
     out = []
     for st in request.statements:
         for r in read_relations(st.text, vocab):
             out.append(ProposedRelation(
                 candidate_id=st.candidate_id, src_var=r.src, dst_var=r.dst, sign=r.sign.value,
-                evidence_class=r.evidence_class.value, verb=r.verb, quote=st.text, confidence=r.confidence,
+                evidence_class=r.evidence_class.value, verb=r.verb + (" [hedged]" if r.hedged else ""),
+                quote=st.text, confidence=r.confidence,
                 horizon=r.horizon))
     return ExtractionResult(relations=out)
 

@@ -1,7 +1,8 @@
 """Validation of a proposed relation before it is written (paper §3.2, "Knowledge Base Construction").
 
 A relation is written only when its location is registered, its endpoints are two distinct
-vocabulary variables, its quote occurs in the location text after whitespace normalisation and
+vocabulary variables, its quote occurs in the location text (:func:`aieco.quotes.quote_occurs`: up to whitespace,
+line-break hyphenation, ligatures and typography) and
 its sign and evidence class are in the allowed sets. A rejected candidate is kept as a Relation
 with ``review_decision="rejected"`` and its reason.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 
 from aieco.extraction.schemas import ProposedRelation
-from aieco.extraction.screen import normalise
+from aieco.quotes import quote_occurs
 from aieco.records import EvidenceClass, Relation, Role, Sign, Source, SourceLocation
 from aieco.vocab import Vocabulary
 
@@ -28,7 +29,7 @@ def rejection_reason(p: ProposedRelation, location: SourceLocation | None, vocab
             return f"unknown_variable: {end}"
     if p.src_var == p.dst_var:
         return "same_variable"
-    if not p.quote.strip() or normalise(p.quote) not in normalise(location.text):
+    if not p.quote.strip() or not quote_occurs(p.quote, location.text):
         return "quote_not_found"
     if p.sign not in ALLOWED_SIGNS:
         return f"sign_not_allowed: {p.sign}"

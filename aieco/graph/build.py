@@ -20,13 +20,20 @@ GENERATION_ROLES = (Role.generation,)
 
 
 def load_relations(store: Store, *, condition: str | None = None, accepted_only: bool = True) -> list[Relation]:
-    """Stored relations of a graph condition (all conditions when None)."""
+    """Stored relations of a graph condition (all conditions when None).
+
+    With ``accepted_only`` the analyst's review decisions apply (aieco.review): a rejected
+    relation is left out and a corrected one is replaced by its correction.
+    """
+    from aieco.review import effective_relations
+
     where: dict[str, object] = {}
     if condition is not None:
         where["graph_condition"] = condition
     if accepted_only:
         where["review_decision"] = "accepted"
-    return store.find(Relation, order_by="relation_id", **where)
+    relations = store.find(Relation, order_by="relation_id", **where)
+    return effective_relations(store, relations) if accepted_only else relations
 
 
 def as_of_relations(relations: Iterable[Relation], as_of: AsOf | date | None, *,

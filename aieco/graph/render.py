@@ -28,8 +28,11 @@ def edge_tooltip(relation: Relation, source: Source | None, location: SourceLoca
     """Plain-text tooltip of one relation (HTML-escaped)."""
     where = ""
     if location is not None:
-        where = f"page {location.page}" if location.page is not None else (
-            f"{location.sheet}!{location.cell}" if location.sheet else f"cell {location.cell}")
+        if location.section:
+            where = f"§ {location.section}"
+        else:
+            where = f"page {location.page}" if location.page is not None else (
+                f"{location.sheet}!{location.cell}" if location.sheet else f"cell {location.cell}")
     lines = [f"{relation.src_var} → {relation.dst_var} ({relation.sign.value})",
              f"“{relation.quote}”",
              f"{source.title if source else relation.source_id}, {where}".rstrip(", "),

@@ -21,6 +21,7 @@ from datetime import date
 from typing import Any
 
 from aieco.errors import IntegrityError, StageStopped
+from aieco.quotes import quote_occurs
 from aieco.records import (
     Claim,
     Derivation,
@@ -46,6 +47,7 @@ from aieco.reporting.rules import (
     variable_violations,
 )
 from aieco.reporting.schema import ReportDraft, SentenceDraft
+from aieco.review import review_state
 from aieco.store import Store
 
 
@@ -203,7 +205,9 @@ def short_reference(source: Source, location: SourceLocation) -> str:
 
 
 def where_of(location: SourceLocation) -> str:
-    """Page, sheet!cell or cell of a location, as a reference prints it."""
+    """Section and paragraph (Markdown, HTML), page, sheet!cell or cell of a location, as a reference prints it."""
+    if location.section:
+        return f"§ {location.section}" + (f", ¶ {location.paragraph}" if location.paragraph else "")
     if location.page is not None:
         where = f"p. {location.page}"
     elif location.sheet:
@@ -248,8 +252,10 @@ def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple
             elif rel.review_decision != "accepted":
                 found.append(Violation(rule="rejected_relation", sentence=index, offset=0, text=rid,
                                        message=f"relation was rejected: {rel.rejection_reason or 'no reason'}"))
-            elif " ".join(rel.quote.split()) not in " ".join(loc.text.split()) and rel.quote != str(loc.value):
-                # a quote may span a line break of the parsed page: compared with whitespace collapsed
+            elif (state := review_state(store, rid)) is not None:
+                found.append(Violation(rule="rejected_relation", sentence=index, offset=0, text=rid,
+                                       message=f"an analyst's review took the relation out of use ({state})"))
+            elif not quote_occurs(rel.quote, loc.text) and rel.quote != str(loc.value):
                 found.append(Violation(rule="quote_not_found", sentence=index, offset=0, text=rid,
                                        message="the relation's quote is not in its location"))
             else:

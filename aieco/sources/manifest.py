@@ -30,6 +30,8 @@ KIND_BY_SUFFIX: dict[str, SourceKind] = {
     ".csv": SourceKind.csv,
     ".txt": SourceKind.text,
     ".md": SourceKind.text,
+    ".html": SourceKind.text,
+    ".htm": SourceKind.text,
 }
 
 ENTRY_FIELDS = {
@@ -201,7 +203,7 @@ def _validate_entry(index: int, item: Any, base: Path) -> tuple[ManifestEntry | 
         except ValueError:
             errs.append(f"field 'kind' = {given!r} is unknown; use one of {', '.join(k.value for k in SourceKind)}")
         if kind is None and not given:
-            errs.append(f"file type {suffix or '(none)'!r} is not supported; use .pdf, .xlsx, .csv, .txt or .md "
+            errs.append(f"file type {suffix or '(none)'!r} is not supported; use .pdf, .xlsx, .csv, .txt, .md or .html "
                         "or set kind = \"text\"")
     overrides = []
     for j, o in enumerate(item.get("role_override", []) or [], start=1):

@@ -1,0 +1,153 @@
+"""The extraction gold set and its evaluation (issue 15; labelling guide: docs/labelling-guide.md).
+
+``aieco/data/extraction_gold.jsonl`` holds hand-labelled sentences from real documents (the
+ESRB 2018 adverse scenario and the BIS Quarterly Review of March 2024, see the PROVENANCE file
+beside it): each with the relations it states between vocabulary variables (source, target,
+sign) or, for a sentence that states none, the kind of hard negative it is. Sentences are split
+by document into a development part and a held-back part.
+
+:func:`evaluate` runs the relation-extraction task through any LLM backend (the offline reader
+by default) and scores the signed relations it proposes against the labels: precision, recall,
+and false positives on the negative sentences, for each split. A proposal with sign ``absent``
+(a negated statement) or ``ambiguous`` asserts no channel and is not scored as one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from importlib import resources
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from aieco.errors import InputError
+
+SPLITS = ("dev", "held_back")
+SCORED_SIGNS = frozenset({"+", "-"})
+
+
+class GoldRelation(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    src: str
+    dst: str
+    sign: str
+    hedged: bool = False
+
+
+class GoldSentence(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    file: str = Field(description="Source file under ../shared/data/docs.")
+    page: int
+    document: str = Field(description="Split unit: one report, or one special feature of a review.")
+    split: str
+    text: str
+    relations: list[GoldRelation]
+    negative: str | None = Field(description="Kind of hard negative when the sentence states no channel.")
+
+
+class SplitScore(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    split: str
+    sentences: int
+    gold_relations: int
+    proposed: int = Field(description="Signed (+/-) relations proposed.")
+    true_positives: int
+    precision: float
+    recall: float
+    negatives: int = Field(description="Sentences labelled as stating no channel.")
+    false_positives_on_negatives: int = Field(description="Signed relations proposed on negative sentences.")
+    negatives_with_false_positive: int
+    false_positives_by_kind: dict[str, int]
+
+
+def load_gold(path: Path | None = None) -> list[GoldSentence]:
+    """The packaged gold set (or the JSON-lines file at ``path``)."""
+    if path is None:
+        raw = resources.files("aieco").joinpath("data/extraction_gold.jsonl").read_text(encoding="utf-8")
+        where = "aieco/data/extraction_gold.jsonl"
+    else:
+        raw, where = Path(path).read_text(encoding="utf-8"), str(path)
+    out = []
+    for n, line in enumerate(raw.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            s = GoldSentence.model_validate(json.loads(line))
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"gold sentence on line {n} is malformed: {exc}", where=where,
+                             fix="each line is one JSON object with id, file, page, document, split, text, "
+                                 "relations, negative") from exc
+        if s.split not in SPLITS:
+            raise InputError(f"gold sentence {s.id} has split {s.split!r}", where=f"{where}:{n}",
+                             fix=f"use one of {SPLITS}")
+        if bool(s.relations) == bool(s.negative):
+            raise InputError(f"gold sentence {s.id} must have relations or a negative kind, not both or neither",
+                             where=f"{where}:{n}", fix="label what the sentence states")
+        out.append(s)
+    return out
+
+
+def score(gold: Iterable[GoldSentence], proposed: dict[str, set[tuple[str, str, str]]], split: str) -> SplitScore:
+    """Score proposals (sentence id → {(src, dst, sign)}) on one split ("all": the whole gold set)."""
+    rows = [g for g in gold if split in ("all", g.split)]
+    tp = n_prop = n_gold = fp_neg = neg_hit = 0
+    kinds: Counter[str] = Counter()
+    for g in rows:
+        want = {(r.src, r.dst, r.sign) for r in g.relations}
+        got = {p for p in proposed.get(g.id, set()) if p[2] in SCORED_SIGNS}
+        n_gold += len(want)
+        n_prop += len(got)
+        tp += len(want & got)
+        if g.negative:
+            fp_neg += len(got)
+            if got:
+                neg_hit += 1
+                kinds[g.negative] += len(got)
+    return SplitScore(
+        split=split, sentences=len(rows), gold_relations=n_gold, proposed=n_prop, true_positives=tp,
+        precision=round(tp / n_prop, 4) if n_prop else 0.0, recall=round(tp / n_gold, 4) if n_gold else 0.0,
+        negatives=sum(1 for g in rows if g.negative), false_positives_on_negatives=fp_neg,
+        negatives_with_false_positive=neg_hit, false_positives_by_kind=dict(sorted(kinds.items())))
+
+
+def propose(gold: list[GoldSentence], client, *, batch_size: int = 20) -> dict[str, set[tuple[str, str, str]]]:
+    """Run the relation-extraction task on every gold sentence through ``client`` (an LLMClient)."""
+    from aieco.extraction.schemas import ExtractionRequest, Statement
+    from aieco.extraction.tasks import EXTRACTION_TASK
+    from aieco.vocab import load_vocabulary
+
+    allowed = sorted(load_vocabulary().variables)
+    out: dict[str, set[tuple[str, str, str]]] = {g.id: set() for g in gold}
+    for i in range(0, len(gold), batch_size):
+        batch = gold[i:i + batch_size]
+        result = client.run(EXTRACTION_TASK, ExtractionRequest(
+            statements=[Statement(candidate_id=g.id, location_id=f"{g.file}#p{g.page}", text=g.text) for g in batch],
+            variables=allowed), stage="gold_extraction")
+        for p in result.relations:
+            if p.candidate_id in out:
+                out[p.candidate_id].add((p.src_var, p.dst_var, p.sign))
+    return out
+
+
+def evaluate(client=None, gold: list[GoldSentence] | None = None) -> list[SplitScore]:
+    """Scores of ``client`` (default: the offline reader in a throw-away workspace): dev, held_back, all."""
+    import tempfile
+
+    from aieco.llm.base import LLMClient, OfflineBackend
+    from aieco.store import Store
+
+    gold = gold if gold is not None else load_gold()
+    if client is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            client = LLMClient(Store(Path(tmp) / "ws"), OfflineBackend(), analysis_id="extraction-gold",
+                               budget=len(gold) + 10)
+            proposed = propose(gold, client)
+    else:
+        proposed = propose(gold, client)
+    return [score(gold, proposed, s) for s in (*SPLITS, "all")]

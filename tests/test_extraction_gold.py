@@ -1,0 +1,156 @@
+"""The extraction gold set (aieco/data/extraction_gold.jsonl) and `aieco bench extraction`."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import pytest
+
+from aieco.errors import InputError
+from aieco.extraction.gold import GoldRelation, GoldSentence, load_gold, score
+from aieco.extraction.screen import split_sentences
+from aieco.records import canonical_json
+from aieco.vocab import load_vocabulary
+from tests.openai_stub_server import StubServer, responses_body
+
+
+@pytest.fixture(scope="module")
+def gold() -> list[GoldSentence]:
+    return load_gold()
+
+
+def test_gold_set_size_labels_and_split_by_document(gold):
+    assert len(gold) >= 300
+    vocab = load_vocabulary()
+    for g in gold:
+        for r in g.relations:
+            assert r.src in vocab and r.dst in vocab and r.src != r.dst and r.sign in ("+", "-"), g.id
+    docs = defaultdict(set)
+    for g in gold:
+        docs[g.document].add(g.split)
+    assert all(len(s) == 1 for s in docs.values()), "a document sits in both splits"
+    held = sum(g.split == "held_back" for g in gold)
+    assert 0.15 <= held / len(gold) <= 0.3
+    kinds = {g.negative for g in gold if g.negative}
+    assert {"co-movement", "level", "list", "negation", "question", "hypothetical"} <= kinds
+    assert sum(len(g.relations) for g in gold) >= 50
+    assert len({g.id for g in gold}) == len(gold)
+
+
+def test_every_gold_sentence_is_read_from_its_pdf(gold, shared_data):
+    pdfplumber = pytest.importorskip("pdfplumber")
+    by_file = defaultdict(list)
+    for g in gold:
+        by_file[g.file].append(g)
+    for name, rows in by_file.items():
+        assert not name.startswith("boe") and "imf" not in name
+        with pdfplumber.open(shared_data / "docs" / name) as pdf:
+            pages = {p: split_sentences(pdf.pages[p - 1].extract_text() or "") for p in {g.page for g in rows}}
+        for g in rows:
+            assert g.text in pages[g.page], f"{g.id} not found on {name} p. {g.page}"
+
+
+def _sentence(i: str, rels: list[tuple[str, str, str]], neg: str | None = None, split: str = "dev"):
+    return GoldSentence(id=i, file="x.pdf", page=1, document="d", split=split, text="t",
+                        relations=[GoldRelation(src=a, dst=b, sign=s) for a, b, s in rels], negative=neg)
+
+
+def test_score_hand_computed():
+    gold = [_sentence("a", [("tariffs", "real_gdp", "-"), ("tariffs", "inflation", "+")]),
+            _sentence("b", [], "co-movement"),
+            _sentence("c", [("real_gdp", "unemployment", "-")])]
+    proposed = {
+        "a": {("tariffs", "real_gdp", "-"), ("tariffs", "inflation", "-")},  # 1 TP, 1 wrong sign
+        "b": {("volatility", "equity_prices", "+"), ("volatility", "equity_prices", "absent")},  # 1 FP on a negative
+        "c": set(),  # a miss
+    }
+    s = score(gold, proposed, "dev")
+    assert (s.proposed, s.true_positives, s.gold_relations) == (3, 1, 3)
+    assert s.precision == round(1 / 3, 4) and s.recall == round(1 / 3, 4)
+    assert s.false_positives_on_negatives == 1 and s.negatives_with_false_positive == 1
+    assert s.false_positives_by_kind == {"co-movement": 1}
+
+
+@pytest.mark.parametrize("line, what", [
+    ("{not json", "malformed"),
+    (json.dumps({"id": "x", "file": "f", "page": 1, "document": "d", "split": "test", "text": "t",
+                 "relations": [], "negative": "level"}), "split"),
+    (json.dumps({"id": "x", "file": "f", "page": 1, "document": "d", "split": "dev", "text": "t",
+                 "relations": [], "negative": None}), "relations or a negative"),
+])
+def test_bad_gold_file_is_an_input_error(tmp_path, line, what):
+    p = tmp_path / "g.jsonl"
+    p.write_text(line + "\n")
+    with pytest.raises(InputError, match=what):
+        load_gold(p)
+
+
+def test_offline_reader_meets_the_targets_on_the_development_part():
+    from aieco.benchmarks import run_section
+
+    figs = {f["name"]: f for f in run_section("extraction")["figures"]}
+    assert figs["dev: precision"]["value"] >= 0.80
+    assert figs["dev: recall"]["value"] >= 0.50
+    assert "held_back: precision" in figs and "|dev - held_back| recall" in figs
+    assert figs["all: precision"]["value"] >= 0.80 and figs["all: recall"]["value"] >= 0.50
+
+
+def _oracle(gold_by_id):
+    """A stub model that answers with the gold labels of the dev sentences and nothing else."""
+
+    def respond(body):
+        payload = json.loads(_input_json(body))
+        rels = []
+        for st in payload["statements"]:
+            g = gold_by_id[st["candidate_id"]]
+            if g.split == "dev":
+                rels += [{"candidate_id": g.id, "src_var": r.src, "dst_var": r.dst, "sign": r.sign,
+                          "evidence_class": "descriptive", "verb": "", "quote": st["text"], "confidence": 0.9,
+                          "horizon": None, "jurisdiction": None, "sector": None, "regime": None,
+                          "empirical_basis": None} for r in g.relations]
+        return 200, responses_body(canonical_json({"relations": rels}), body["model"])
+
+    return respond
+
+
+def _input_json(body) -> str:
+    def strings(node):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            for v in node.values():
+                yield from strings(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from strings(v)
+
+    msg = next(s for s in strings(body) if "Input (JSON):" in s)
+    return msg.split("Input (JSON):\n", 1)[1]
+
+
+def test_bench_extraction_with_the_openai_backend_against_a_local_endpoint(monkeypatch, gold):
+    from click.testing import CliRunner
+
+    from aieco.cli import main
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    with StubServer() as server:
+        server.fallback["/v1/responses"] = _oracle({g.id: g for g in gold})
+        out = CliRunner().invoke(main, ["bench", "extraction", "--backend", "openai", "--base-url",
+                                        server.base_url, "--json"])
+        assert out.exit_code == 0, out.output
+        assert server.requests and all(path == "/v1/responses" for path, _ in server.requests)
+    figs = {f["name"]: f["value"] for f in json.loads(out.output)["figures"]}
+    assert figs["dev: precision"] == 1.0 and figs["dev: recall"] == 1.0
+    assert figs["held_back: recall"] == 0.0 and figs["held_back: proposed signed relations"] == 0
+    assert figs["dev: false positives on negatives"] == 0
+
+
+def test_backend_option_is_refused_for_other_sections():
+    from click.testing import CliRunner
+
+    from aieco.cli import main
+
+    out = CliRunner().invoke(main, ["bench", "store", "--backend", "openai"])
+    assert out.exit_code != 0 and "extraction section only" in out.output
