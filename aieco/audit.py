@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from aieco.errors import InputError
+from aieco.records import Analysis, Claim, Report, StageRecord
 from aieco.reporting.audit import audit_claims
 from aieco.review import audit_reviews
 from aieco.store import Store
@@ -20,9 +22,23 @@ CHECKS: tuple[Check, ...] = (audit_claims, audit_reviews)
 
 def run_audit(store: Store, analysis_id: str | None = None) -> dict[str, Any]:
     """Every mismatch in ``store`` (optionally focused on one analysis's claims)."""
+    if analysis_id is not None and not _known(store, analysis_id):
+        raise InputError(f"no analysis {analysis_id} in workspace {store.path}: nothing to audit",
+                         fix="list the analyses with `aieco report list` or run `aieco audit` without an id")
     mismatches = store.audit()
     for check in CHECKS:
-        mismatches.extend(check(store, analysis_id))
+        try:
+            mismatches.extend(check(store, analysis_id))
+        except Exception as exc:  # noqa: BLE001  (a tampered workspace may break a check: that is a finding)
+            mismatches.append({"kind": "audit", "id": getattr(check, "__name__", "check"),
+                               "detail": f"check could not run on this workspace: {type(exc).__name__}: {exc}"})
     checked = sum(store.table_counts().values()) + len(store.artifact_digests())
     return {"workspace": str(store.path), "analysis_id": analysis_id, "checked": checked,
             "mismatches": mismatches, "clean": not mismatches}
+
+
+def _known(store: Store, analysis_id: str) -> bool:
+    """Whether any record of the workspace belongs to ``analysis_id``."""
+    if store.get(Analysis, analysis_id) is not None:
+        return True
+    return any(store.find(cls, analysis_id=analysis_id, limit=1) for cls in (StageRecord, Claim, Report))

@@ -804,8 +804,10 @@ class LLMCall(Record):
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
-    status: str = Field(description="ok | schema_violation | http_error | model_mismatch | …")
+    status: str = Field(description="ok | schema_violation | unparseable_response | http_error | model_mismatch | …")
     error: str = ""
+    structured_mode: str = Field("", description="openai backend: how schema-valid output was asked for "
+                                 "(responses_json_schema | chat_json_schema | chat_json_object_schema | …).")
     started_at: datetime
     ended_at: datetime
 

@@ -234,7 +234,7 @@ class HybridIndex:
                                 "data": store.put_array(b.data), "indices": store.put_array(b.indices),
                                 "indptr": store.put_array(b.indptr)}
         d = store.put_json(manifest, "retrieval_index")
-        _write_pointer(_pointer_path(store, self.key), d)
+        _write_pointer(store, _pointer_path(store, self.key), d)
         return d
 
     @classmethod
@@ -367,8 +367,8 @@ def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str]
         docs = [loc for loc in eligible if indexable(loc)]
         ranked = rank_locations(docs, query, top_k=top_k, store=store)
         if scope is not None and query.strip():
-            _write_pointer(_scope_path(store, scope), index_key((loc.location_id for loc in docs), r.lsa_components)
-                           if docs else _EMPTY_SCOPE)
+            key = index_key((loc.location_id for loc in docs), r.lsa_components) if docs else _EMPTY_SCOPE
+            _write_pointer(store, _scope_path(store, scope), key)
     sources = {s.source_id: s for s in store.find(Source, source_id=sorted({loc.source_id for loc, _ in ranked}))}
     hits = []
     for rank, (loc, score) in enumerate(ranked, start=1):
@@ -419,11 +419,9 @@ def _scope_path(store: Store, scope: str):
     return store.path / "index" / f"scope-{scope}.txt"
 
 
-def _write_pointer(path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
+def _write_pointer(store: Store, path, text: str) -> None:
+    """Write a pointer file atomically; the store records its digest (the audit checks every workspace file)."""
+    store.write_file(path, text.encode())
 
 
 # --------------------------------------------------------------------------- serialisation

@@ -3,7 +3,17 @@
 A workspace is a folder holding ``aieco.db`` (SQLite, WAL, one table per record type)
 and ``artifacts/`` (content-addressed files named by their SHA-256, verified on read).
 Rows are only ever inserted; the append-only tables also refuse UPDATE and DELETE in
-SQLite itself, through triggers.
+SQLite itself, through triggers, and every table refuses an insert of an existing key
+(so ``INSERT OR REPLACE`` cannot swap a row).
+
+Tamper evidence: every row carries ``row_digest`` (SHA-256 of all its fields, timestamps
+included, and of ``prev_digest``) and ``prev_digest`` (the row digest of the row written
+before it in the same table), so each table is a hash chain. The chain's head (row count
+and last digest) is kept apart in ``chain_heads``; deleting, reordering, replacing or
+editing a row, dropping a table or a trigger, and changing any file of the workspace are
+all found by :meth:`Store.audit`. Files the workspace holds besides the database and the
+artifacts (graph-build lists, index pointers, exported reports, the demo corpus) are
+written through :meth:`Store.write_file` or recorded with :meth:`Store.record_file`.
 """
 
 from __future__ import annotations
@@ -11,13 +21,14 @@ from __future__ import annotations
 import functools
 import io
 import json
+import math
 import os
 import re
 import sqlite3
 import tempfile
 import types
 import typing
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
 from enum import Enum
@@ -32,13 +43,25 @@ from sqlite_utils import Migrations
 
 from aieco.config import get_settings
 from aieco.errors import InputError, IntegrityError
-from aieco.records import RECORD_TYPES, Record, canonical_json, sha256_hex, utc_now
+from aieco.records import RECORD_TYPES, Record, canonical_json, digest, sha256_hex, utc_now
 
 R = TypeVar("R", bound=Record)
 
 DB_NAME = "aieco.db"
 ARTIFACT_DIR = "artifacts"
 APPEND_ONLY_EXTRA = ("artifacts",)
+#: Tables the store keeps besides the record tables: name -> (columns, primary key).
+ARTIFACT_COLUMNS: dict[str, type] = {"digest": str, "kind": str, "size": int, "created_at": str}
+FILE_COLUMNS: dict[str, type] = {"file_id": str, "path": str, "sha256": str, "size": int, "written_at": str}
+FILES_TABLE = "workspace_files"
+HEADS_TABLE = "chain_heads"
+CHAIN_COLUMNS: dict[str, type] = {"prev_digest": str, "row_digest": str}
+#: ``prev_digest`` of a table's first row.
+GENESIS = "genesis"
+#: Files of a workspace that are the database itself (checked through its rows).
+DB_FILES = frozenset({DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", DB_NAME + "-journal"})
+#: Run locks (empty files held with flock while an analysis runs).
+LOCK_DIR = "locks"
 
 
 # --------------------------------------------------------------------------- column mapping
@@ -85,6 +108,7 @@ def _is_json(annotation: Any) -> bool:
     return not (k in (bool, int, float, str, date, datetime) or (isinstance(k, type) and issubclass(k, Enum)))
 
 
+@functools.cache
 def _columns(cls: type[Record]) -> dict[str, type]:
     return {name: _column_type(f.annotation) for name, f in cls.model_fields.items()}
 
@@ -129,12 +153,10 @@ def _m001(db: sqlite_utils.Database) -> None:
 
 @MIGRATIONS(name="m002_append_only_triggers")
 def _m002(db: sqlite_utils.Database) -> None:
-    for table in [c.table for c in RECORD_TYPES if c.append_only] + list(APPEND_ONLY_EXTRA):
+    for table in _append_only_tables():
         for op in ("UPDATE", "DELETE"):
-            db.execute(
-                f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} "
-                f"BEGIN SELECT RAISE(ABORT, 'append-only table {table}: {op} refused'); END"
-            )
+            if not _trigger_exists(db, f"{table}_no_{op.lower()}"):
+                db.execute(_m002_trigger_sql(table, op))
 
 
 @MIGRATIONS(name="m003_lookup_indexes")
@@ -153,25 +175,207 @@ def _m003(db: sqlite_utils.Database) -> None:
             db[table].create_index([col], if_not_exists=True)
 
 
+def _m002_trigger_sql(table: str, op: str) -> str:
+    return (f"CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, 'append-only table {table}: {op} refused'); END")
+
+
+def _no_replace_sql(table: str, pk: str) -> str:
+    return (f"CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table} "
+            f"WHEN EXISTS (SELECT 1 FROM {table} WHERE \"{pk}\" = NEW.\"{pk}\") "
+            f"BEGIN SELECT RAISE(ABORT, 'table {table}: insert of an existing {pk} refused'); END")
+
+
+#: A stage completes once per input: a second, concurrent run of the same analysis meets this key.
+STAGE_KEY = ("analysis_id", "stage", "input_digest")
+
+
+def _one_stage_record_sql() -> str:
+    # A trigger rather than a UNIQUE index: workspaces written before it may hold duplicates,
+    # and the rule binds every insert from now on without rewriting them.
+    same = " AND ".join(f'"{c}" = NEW."{c}"' for c in STAGE_KEY)
+    return ("CREATE TRIGGER stage_records_one_per_attempt BEFORE INSERT ON stage_records "
+            f"WHEN NEW.status = 'completed' AND EXISTS (SELECT 1 FROM stage_records WHERE {same} "
+            "AND status = 'completed') "
+            "BEGIN SELECT RAISE(ABORT, 'stage_records: insert refused: this stage already completed "
+            "for this input'); END")
+
+
+@functools.cache
+def table_layout() -> dict[str, tuple[dict[str, type], str]]:
+    """Every chained table: name -> (columns without the chain columns, primary key)."""
+    out = {cls.table: (_columns(cls), cls.id_field) for cls in RECORD_TYPES}
+    out["artifacts"] = (dict(ARTIFACT_COLUMNS), "digest")
+    out[FILES_TABLE] = (dict(FILE_COLUMNS), "file_id")
+    return out
+
+
+def _append_only_tables() -> list[str]:
+    return [c.table for c in RECORD_TYPES if c.append_only] + list(APPEND_ONLY_EXTRA)
+
+
+def expected_triggers() -> dict[str, tuple[str, str]]:
+    """Every trigger the schema must hold: name -> (table, SQL as SQLite stores it)."""
+    out: dict[str, tuple[str, str]] = {}
+    for table in _append_only_tables() + [FILES_TABLE]:
+        for op in ("UPDATE", "DELETE"):
+            out[f"{table}_no_{op.lower()}"] = (table, _m002_trigger_sql(table, op))
+    for table, (_, pk) in table_layout().items():
+        out[f"{table}_no_replace"] = (table, _no_replace_sql(table, pk))
+    out["stage_records_one_per_attempt"] = ("stage_records", _one_stage_record_sql())
+    return out
+
+
+def _create_table_with_triggers(db: sqlite_utils.Database, table: str) -> None:
+    columns, pk = table_layout()[table]
+    db[table].create({**columns, **CHAIN_COLUMNS}, pk=pk)
+    for name, (t, sql) in expected_triggers().items():
+        if t == table and not _trigger_exists(db, name):
+            db.execute(sql)
+
+
+def _trigger_exists(db: sqlite_utils.Database, name: str) -> bool:
+    return bool(db.execute("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?", [name]).fetchall())
+
+
+def _coerce(kind: type | None, v: Any) -> Any:
+    """A value as its column gives it back (bools are stored as integers, ints in REAL columns as floats)."""
+    if isinstance(v, bool):
+        v = int(v)
+    if kind is float and isinstance(v, int):
+        v = float(v)
+    if isinstance(v, float) and not math.isfinite(v):
+        v = repr(v)  # canonical JSON refuses NaN; the text form still fixes the value
+    return v
+
+
+def row_digest(table: str, columns: dict[str, type], row: dict[str, Any], prev: str) -> str:
+    """SHA-256 over every non-NULL field of ``row`` (timestamps included), its table and ``prev``."""
+    fields = {k: _coerce(columns.get(k), v) for k, v in row.items() if k not in CHAIN_COLUMNS and v is not None}
+    return digest({"table": table, "prev": prev, "row": fields})
+
+
+@MIGRATIONS(name="m004_hash_chains")
+def _m004(db: sqlite_utils.Database) -> None:
+    db[HEADS_TABLE].create({"table_name": str, "row_count": int, "head": str}, pk="table_name",
+                           if_not_exists=True)
+    layout = table_layout()
+    for table in layout:
+        if not db[table].exists():
+            _create_table_with_triggers(db, table)
+            continue
+        have = set(db[table].columns_dict)
+        for name, kind in CHAIN_COLUMNS.items():
+            if name not in have:
+                db[table].add_column(name, kind)
+        _backfill_chain(db, table, layout[table])
+    for name, (_, sql) in expected_triggers().items():
+        if not _trigger_exists(db, name):
+            db.execute(sql)
+    # the one-completed-record-per-stage trigger looks rows up by this key
+    db["stage_records"].create_index(list(STAGE_KEY), index_name="stage_records_attempt", if_not_exists=True)
+    _record_existing_files(db)
+
+
+def _record_existing_files(db: sqlite_utils.Database) -> None:
+    """Files a workspace held before m004 are recorded as they are at the upgrade."""
+    db_file = next((f for _, name, f in db.execute("PRAGMA database_list").fetchall() if name == "main"), "")
+    if not db_file:
+        return
+    root = Path(db_file).resolve().parent
+    if db.execute(f"SELECT 1 FROM {FILES_TABLE} LIMIT 1").fetchall():
+        return  # files are recorded already: never trust what is on disk now
+    chain = _Chain(db)
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root).as_posix()
+        if p.is_dir() or rel in DB_FILES or rel.split("/")[0] in (ARTIFACT_DIR, LOCK_DIR):
+            continue
+        _insert_file_row(db, chain, rel, p.read_bytes())
+    chain.save()
+
+
+def _insert_file_row(db: sqlite_utils.Database, chain: _Chain, rel: str, data: bytes) -> None:
+    now = utc_now().isoformat()
+    sha = sha256_hex(data)
+    _insert_chained(db, chain, FILES_TABLE, {
+        "file_id": "file_" + digest({"path": rel, "sha256": sha, "written_at": now})[:20],
+        "path": rel, "sha256": sha, "size": len(data), "written_at": now})
+
+
+def _insert_chained(db: sqlite_utils.Database, chain: _Chain, table: str, row: dict[str, Any],
+                    execute: Callable[[str, dict[str, Any]], Any] | None = None) -> None:
+    """Insert ``row`` as the next link of its table's chain (a refused insert becomes IntegrityError)."""
+    prev = chain.head(table)
+    row = {**row, "prev_digest": prev, "row_digest": row_digest(table, chain.columns(table), row, prev)}
+    (execute or (lambda t, r: _execute_insert(db, t, r)))(table, row)
+    chain.advance(table, row["row_digest"])
+
+
+def _execute_insert(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> sqlite3.Cursor:
+    cols = ", ".join(f'"{c}"' for c in row)
+    marks = ", ".join("?" for _ in row)
+    try:
+        return db.execute(f'INSERT INTO "{table}" ({cols}) VALUES ({marks})', list(row.values()))
+    except sqlite3.IntegrityError as exc:
+        raise IntegrityError(f"insert into {table} refused: {exc}") from exc
+
+
+def _backfill_chain(db: sqlite_utils.Database, table: str, layout: tuple[dict[str, type], str]) -> None:
+    """Chain the rows a workspace held before m004 (its update trigger is lifted meanwhile)."""
+    columns, _ = layout
+    if db.execute(f"SELECT 1 FROM {HEADS_TABLE} WHERE table_name = ?", [table]).fetchall():
+        return  # already chained: m004 run again (its record removed) must not re-seal altered rows
+    rows = list(db.execute(f'SELECT rowid, * FROM "{table}" ORDER BY rowid').fetchall())
+    if not rows:
+        return
+    names = ["rowid"] + [d[0] for d in db.execute(f'SELECT * FROM "{table}" LIMIT 0').description]
+    lifted = _trigger_exists(db, f"{table}_no_update")
+    if lifted:
+        db.execute(f"DROP TRIGGER {table}_no_update")
+    prev = GENESIS
+    for values in rows:
+        row = dict(zip(names, values, strict=True))
+        rowid = row.pop("rowid")
+        d = row_digest(table, columns, row, prev)
+        db.execute(f'UPDATE "{table}" SET prev_digest = ?, row_digest = ? WHERE rowid = ?', [prev, d, rowid])
+        prev = d
+    db.execute(f"INSERT OR REPLACE INTO {HEADS_TABLE} (table_name, row_count, head) VALUES (?, ?, ?)",
+               [table, len(rows), prev])
+    if lifted:
+        db.execute(_m002_trigger_sql(table, "UPDATE"))
+
+
 def _reconcile_columns(db: sqlite_utils.Database) -> None:
-    """Additive evolution: fields added to a record after m001 become new columns."""
+    """Additive evolution: fields added to a record after m001 become new columns.
+
+    A table that is missing is created (with its triggers) only when it never held a row:
+    a table that was dropped after rows were written stays missing, for the audit to report.
+    """
+    heads = {r[0] for r in db.execute(f"SELECT table_name FROM {HEADS_TABLE}").fetchall()}
     for cls in RECORD_TYPES:
         table = db[cls.table]
         if not table.exists():
-            table.create(_columns(cls), pk=cls.id_field)
-            if cls.append_only:  # a table added after m002 gets its append-only triggers here
-                for op in ("UPDATE", "DELETE"):
-                    db.execute(
-                        f"CREATE TRIGGER IF NOT EXISTS {cls.table}_no_{op.lower()} BEFORE {op} ON {cls.table} "
-                        f"BEGIN SELECT RAISE(ABORT, 'append-only table {cls.table}: {op} refused'); END")
+            if cls.table not in heads:  # a new record type (with its triggers), never a dropped table
+                _create_table_with_triggers(db, cls.table)
             continue
         have = set(table.columns_dict)
-        for name, kind in _columns(cls).items():
+        for name, kind in {**_columns(cls), **CHAIN_COLUMNS}.items():
             if name not in have:
                 table.add_column(name, kind)
 
 
 # --------------------------------------------------------------------------- the store
+
+
+def _harden(conn: sqlite3.Connection) -> None:
+    """SQLite's defensive settings: schema objects cannot run unsafe functions, the schema
+    cannot be written directly (Python 3.12+ exposes SQLITE_DBCONFIG_DEFENSIVE), cells are checked."""
+    conn.execute("PRAGMA trusted_schema = OFF")
+    conn.execute("PRAGMA cell_size_check = ON")
+    setconfig = getattr(conn, "setconfig", None)
+    flag = getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE", None)
+    if setconfig is not None and flag is not None:
+        setconfig(flag, True)
 
 
 class Store:
@@ -189,6 +393,7 @@ class Store:
             conn.execute(f"PRAGMA busy_timeout = {get_settings().store.busy_timeout_ms}")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA foreign_keys = ON")
+            _harden(conn)
             self.db = sqlite_utils.Database(conn)
             self._migrate()
         except sqlite3.DatabaseError as exc:
@@ -288,23 +493,27 @@ class Store:
         return self.put_many([record]) == 1
 
     def put_many(self, records: Iterable[Record]) -> int:
-        """Insert records in one transaction; returns how many rows were new."""
+        """Insert records in one transaction; returns how many rows were new (existing ids are left)."""
         written = 0
         with self.transaction():
+            chain = _Chain(self.db)
             for record in records:
-                table = type(record).table
-                cur = self._execute_insert(table, _to_row(record))
-                written += cur.rowcount
+                cls = type(record)
+                if self._exists(cls.table, cls.id_field, record.key):
+                    continue
+                self._insert_chained(chain, cls.table, _to_row(record))
+                written += 1
+            chain.save()
         return written
 
+    def _exists(self, table: str, pk: str, key: str) -> bool:
+        return bool(self.db.execute(f'SELECT 1 FROM "{table}" WHERE "{pk}" = ?', [key]).fetchall())
+
+    def _insert_chained(self, chain: _Chain, table: str, row: dict[str, Any]) -> None:
+        _insert_chained(self.db, chain, table, row, self._execute_insert)
+
     def _execute_insert(self, table: str, row: dict[str, Any]) -> sqlite3.Cursor:
-        cols = ", ".join(f'"{c}"' for c in row)
-        marks = ", ".join("?" for _ in row)
-        try:
-            return self.db.execute(f'INSERT OR IGNORE INTO "{table}" ({cols}) VALUES ({marks})',
-                                   list(row.values()))
-        except sqlite3.IntegrityError as exc:
-            raise IntegrityError(f"insert into {table} refused: {exc}") from exc
+        return _execute_insert(self.db, table, row)
 
     def get(self, cls: type[R], key: str) -> R | None:
         rows = list(self.db[cls.table].rows_where(f'"{cls.id_field}" = ?', [key]))
@@ -368,7 +577,7 @@ class Store:
             yield _from_row(cls, row)
 
     def table_counts(self) -> dict[str, int]:
-        return {cls.table: self.db[cls.table].count for cls in RECORD_TYPES}
+        return {cls.table: self.db[cls.table].count for cls in RECORD_TYPES if self.db[cls.table].exists()}
 
     # -- artifacts ----------------------------------------------------------------------
 
@@ -388,11 +597,76 @@ class Store:
                 os.fsync(fh.fileno())
             os.replace(tmp, target)
         with self.transaction():
-            self.db.execute(
-                "INSERT OR IGNORE INTO artifacts (digest, kind, size, created_at) VALUES (?, ?, ?, ?)",
-                [d, kind, len(data), utc_now().isoformat()],
-            )
+            if not self._exists("artifacts", "digest", d):
+                chain = _Chain(self.db)
+                self._insert_chained(chain, "artifacts", {"digest": d, "kind": kind, "size": len(data),
+                                                          "created_at": utc_now().isoformat()})
+                chain.save()
         return d
+
+    # -- a run of an analysis at a time -------------------------------------------------
+
+    @contextmanager
+    def run_lock(self, name: str, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+        """Hold the workspace lock ``name`` (an empty file under ``locks/``); a second process waits.
+
+        The lock is the operating system's (``flock``), so it is released when its holder exits.
+        """
+        import fcntl
+
+        lock_dir = self.path / LOCK_DIR
+        lock_dir.mkdir(exist_ok=True)
+        with open(lock_dir / f"{name}.lock", "a+b") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if on_wait is not None:
+                    on_wait()
+                fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    # -- other files of the workspace ---------------------------------------------------
+
+    def write_file(self, relpath: str | os.PathLike[str], data: bytes) -> Path:
+        """Write ``data`` to ``relpath`` inside the workspace (atomically) and record its digest."""
+        target = self._inside(relpath)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+        self._record_digest(target, data)
+        return target
+
+    def record_file(self, path: str | os.PathLike[str]) -> None:
+        """Record the digest of a file that was written into the workspace by other code."""
+        target = self._inside(path)
+        self._record_digest(target, target.read_bytes())
+
+    def _inside(self, path: str | os.PathLike[str]) -> Path:
+        p = Path(path)
+        target = (p if p.is_absolute() else self.path / p).resolve()
+        root = self.path.resolve()
+        if root not in target.parents:
+            raise InputError(f"{path} is not inside workspace {self.path}")
+        return target
+
+    def _record_digest(self, target: Path, data: bytes) -> None:
+        rel = target.relative_to(self.path.resolve()).as_posix()
+        with self.transaction():
+            if self.recorded_files().get(rel) == sha256_hex(data):
+                return
+            chain = _Chain(self.db)
+            _insert_file_row(self.db, chain, rel, data)
+            chain.save()
+
+    def recorded_files(self) -> dict[str, str]:
+        """Workspace-relative path -> SHA-256 of the file's latest recorded content."""
+        rows = self.db.execute(f"SELECT path, sha256 FROM {FILES_TABLE} ORDER BY rowid").fetchall()
+        return dict(rows)
 
     def get_artifact(self, digest: str) -> bytes:
         """The artifact's bytes, after checking they still hash to ``digest``."""
@@ -437,17 +711,22 @@ class Store:
     # -- audit --------------------------------------------------------------------------
 
     def audit(self, base_dir: Path | None = None) -> list[dict[str, str]]:
-        """Recompute every artifact digest, source file digest and record id.
+        """Recompute every artifact digest, source file digest, record id, row digest and chain;
+        check the schema and triggers against their expected DDL and every file of the workspace.
 
         Returns one mismatch per problem: ``{kind, id, detail}``.
         """
         problems: list[dict[str, str]] = []
+        problems += self._audit_schema()
+        problems += self._audit_chains()
         for d in self.artifact_digests():
             try:
                 self.get_artifact(d)
             except IntegrityError as exc:
                 problems.append({"kind": "artifact", "id": d, "detail": str(exc)})
         for cls in RECORD_TYPES:
+            if not self.db[cls.table].exists():
+                continue
             for row in self.db[cls.table].rows_where(order_by="rowid"):
                 try:
                     rec = _from_row(cls, row)
@@ -458,19 +737,142 @@ class Store:
                 if rec.key != rec.expected_id():
                     problems.append({"kind": cls.table, "id": rec.key,
                                      "detail": f"content does not match id (expected {rec.expected_id()})"})
+        problems += self._audit_sources(base_dir)
+        problems += self._audit_files()
+        return problems
+
+    def _audit_sources(self, base_dir: Path | None) -> list[dict[str, str]]:
         from aieco.records import Source  # local: keeps the import list short
 
-        for src in self.all(Source):
-            p = Path(src.path)
+        problems = []
+        if not self.db[Source.table].exists():
+            return problems
+        for row in self.db[Source.table].rows_where(order_by="rowid"):
+            p = Path(row["path"])
             if not p.is_absolute() and base_dir is not None:
                 p = base_dir / p
             if not p.exists():
-                problems.append({"kind": "source_file", "id": src.source_id,
-                                 "detail": f"file {src.path} not found"})
-            elif sha256_hex(p.read_bytes()) != src.sha256:
-                problems.append({"kind": "source_file", "id": src.source_id,
-                                 "detail": f"file {src.path} changed since registration (ingest it again: "
+                problems.append({"kind": "source_file", "id": row["source_id"],
+                                 "detail": f"file {row['path']} not found"})
+            elif sha256_hex(p.read_bytes()) != row["sha256"]:
+                problems.append({"kind": "source_file", "id": row["source_id"],
+                                 "detail": f"file {row['path']} changed since registration (ingest it again: "
                                            "it gets a new source id)"})
+        return problems
+
+    def _audit_schema(self) -> list[dict[str, str]]:
+        """Tables, columns and triggers against the DDL the migrations write."""
+        problems = []
+        master = self.db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+        tables = {name for kind, name, _, _ in master if kind == "table"}
+        layout = table_layout()
+        for table, (columns, _pk) in layout.items():
+            if table not in tables:
+                problems.append({"kind": "schema", "id": table, "detail": f"table {table} is missing (dropped?)"})
+                continue
+            have = {c.name: c.type for c in self.db[table].columns}
+            want = {**columns, **CHAIN_COLUMNS}
+            for name in sorted(set(want) - set(have)):
+                problems.append({"kind": "schema", "id": table, "detail": f"table {table} lacks column {name}"})
+            for name in sorted(set(have) - set(want)):
+                problems.append({"kind": "schema", "id": table,
+                                 "detail": f"table {table} has a column {name} the schema does not define"})
+        known = set(layout) | {HEADS_TABLE, MIGRATIONS.migrations_table}
+        for name in sorted(tables - known):
+            if not name.startswith("sqlite_"):
+                problems.append({"kind": "schema", "id": name, "detail": f"unexpected table {name}"})
+        for kind, name, table, _ in master:
+            if kind == "view":
+                problems.append({"kind": "schema", "id": name, "detail": f"unexpected view {name} on {table}"})
+        triggers = {name: (table, sql) for kind, name, table, sql in master if kind == "trigger"}
+        for name, (table, sql) in expected_triggers().items():
+            if name not in triggers:
+                problems.append({"kind": "schema", "id": name,
+                                 "detail": f"trigger {name} on {table} is missing (dropped?)"})
+            elif " ".join(triggers[name][1].split()) != " ".join(sql.split()):
+                problems.append({"kind": "schema", "id": name,
+                                 "detail": f"trigger {name} on {table} differs from its expected DDL"})
+        for name in sorted(set(triggers) - set(expected_triggers())):
+            problems.append({"kind": "schema", "id": name,
+                             "detail": f"unexpected trigger {name} on {triggers[name][0]}"})
+        return problems
+
+    def _audit_chains(self) -> list[dict[str, str]]:
+        """Every row's digest and link, and each chain's end against the head kept apart."""
+        problems = []
+        heads = {t: (n, h) for t, n, h in self.db.execute(
+            f"SELECT table_name, row_count, head FROM {HEADS_TABLE}").fetchall()}
+        for table, (columns, pk) in table_layout().items():
+            if not self.db[table].exists():
+                if table in heads:
+                    problems.append({"kind": table, "id": table,
+                                     "detail": f"table {table} held {heads[table][0]} rows and is gone"})
+                continue
+            cur = self.db.execute(f'SELECT * FROM "{table}" ORDER BY rowid')
+            names = [d[0] for d in cur.description]
+            prev, count = GENESIS, 0
+            for values in cur:
+                row = dict(zip(names, values, strict=True))
+                key = str(row.get(pk))
+                count += 1
+                if row.get("prev_digest") != prev:
+                    problems.append({"kind": table, "id": key, "detail": (
+                        f"{table} row {key}: hash chain broken (it does not follow the row before it: "
+                        "a row was deleted, inserted or reordered)")})
+                want = row_digest(table, columns, row, row.get("prev_digest") or "")
+                if row.get("row_digest") != want:
+                    problems.append({"kind": table, "id": key, "detail": (
+                        f"{table} row {key}: fields changed since it was written (row digest mismatch)")})
+                prev = row.get("row_digest") or ""
+            n, head = heads.get(table, (0, GENESIS))
+            if (count, prev) != (n, head):
+                problems.append({"kind": table, "id": table, "detail": (
+                    f"table {table}: chain ends after {count} rows at {prev[:12]}, but its head records "
+                    f"{n} rows ending at {head[:12]} (rows deleted, appended outside the store, or head altered)")})
+        return problems
+
+    def _audit_files(self) -> list[dict[str, str]]:
+        """Every file in the workspace is the database, a registered artifact, a registered
+        source or a recorded file with its recorded content."""
+        from aieco.records import Source
+
+        problems = []
+        root = self.path.resolve()
+        recorded = self.recorded_files()
+        artifacts = set(self.artifact_digests())
+        sources: dict[str, set[str]] = {}
+        if self.db[Source.table].exists():
+            for path, sha in self.db.execute('SELECT path, sha256 FROM "sources"').fetchall():
+                p = Path(path)
+                p = (p if p.is_absolute() else root / p).resolve()
+                sources.setdefault(p.as_posix(), set()).add(sha)
+        seen = set()
+        for p in sorted(root.rglob("*")):
+            if p.is_dir():
+                continue
+            rel = p.relative_to(root).as_posix()
+            if rel in DB_FILES:
+                continue
+            parts = rel.split("/")
+            if parts[0] == LOCK_DIR and len(parts) == 2 and rel.endswith(".lock") and not p.stat().st_size:
+                continue
+            if parts[0] == ARTIFACT_DIR:
+                if parts[-1] not in artifacts:
+                    problems.append({"kind": "file", "id": rel,
+                                     "detail": f"{rel} is in the artifact folder but is no registered artifact"})
+                continue
+            seen.add(rel)
+            if rel in recorded:
+                if sha256_hex(p.read_bytes()) != recorded[rel]:
+                    problems.append({"kind": "file", "id": rel,
+                                     "detail": f"workspace file {rel} changed since it was written"})
+            elif p.resolve().as_posix() in sources:
+                continue  # checked against its source record above
+            else:
+                problems.append({"kind": "file", "id": rel,
+                                 "detail": f"workspace file {rel} was not written by aieco (no recorded digest)"})
+        for rel in sorted(set(recorded) - seen):
+            problems.append({"kind": "file", "id": rel, "detail": f"workspace file {rel} was removed"})
         return problems
 
     # -- raw access for tests of the append-only rule -----------------------------------
@@ -483,6 +885,36 @@ class Store:
             m = re.search(r'(?:UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+"?(\w+)', sql, re.I)
             table = m.group(1) if m else "?"
             raise IntegrityError(f"{exc} (table {table})") from exc
+
+
+class _Chain:
+    """Heads of the hash chains touched by one write, saved to ``chain_heads`` at its end."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+        self._heads: dict[str, tuple[int, str]] = {}
+        self._layout: dict[str, dict[str, type]] = {}
+
+    def columns(self, table: str) -> dict[str, type]:
+        if table not in self._layout:
+            self._layout[table] = table_layout()[table][0]
+        return self._layout[table]
+
+    def head(self, table: str) -> str:
+        if table not in self._heads:
+            rows = self.db.execute(f"SELECT row_count, head FROM {HEADS_TABLE} WHERE table_name = ?",
+                                   [table]).fetchall()
+            self._heads[table] = (rows[0][0], rows[0][1]) if rows else (0, GENESIS)
+        return self._heads[table][1]
+
+    def advance(self, table: str, row_digest: str) -> None:
+        self._heads[table] = (self._heads[table][0] + 1, row_digest)
+
+    def save(self) -> None:
+        for table, (n, head) in self._heads.items():
+            self.db.execute(f"INSERT INTO {HEADS_TABLE} (table_name, row_count, head) VALUES (?, ?, ?) "
+                            "ON CONFLICT(table_name) DO UPDATE SET row_count = excluded.row_count, "
+                            "head = excluded.head", [table, n, head])
 
 
 def frame_to_json(df: pd.DataFrame) -> dict[str, Any]:

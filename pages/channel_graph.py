@@ -101,7 +101,7 @@ with page_workspace() as ws:
         with st.container(border=True, key="relation_detail"):
             st.markdown(f"**{labels.get(rel['src_var'], rel['src_var'])} {rel['sign']}→ "
                         f"{labels.get(rel['dst_var'], rel['dst_var'])}** · {rel['evidence_class']}")
-            st.markdown(f"> {rel['quote']}")
+            st.text(f"“{rel['quote']}”")  # as text: a quote never fetches images or links
             where = f"p. {rel['page']}" if rel["page"] is not None else (rel["cell"] or "")
             st.caption(f"{rel['title']} — {rel['publisher']}, {rel['publication_date']}, {where}")
             review_controls(ws, rel)
@@ -118,9 +118,7 @@ with page_workspace() as ws:
     else:
         for _, pair in opposing.iterrows():
             left, right = st.columns(2)
-            left.markdown(f"**{labels.get(pair['src_var'], pair['src_var'])} {pair['sign_a']}→ "
-                          f"{labels.get(pair['dst_var'], pair['dst_var'])}**\n\n> {pair['quote_a']}\n\n"
-                          f"{pair['source_a']}")
-            right.markdown(f"**{labels.get(pair['src_var'], pair['src_var'])} {pair['sign_b']}→ "
-                           f"{labels.get(pair['dst_var'], pair['dst_var'])}**\n\n> {pair['quote_b']}\n\n"
-                           f"{pair['source_b']}")
+            for col, side in ((left, "a"), (right, "b")):  # quotes and sources as text: nothing is fetched
+                col.markdown(f"**{labels.get(pair['src_var'], pair['src_var'])} {pair[f'sign_{side}']}→ "
+                             f"{labels.get(pair['dst_var'], pair['dst_var'])}**")
+                col.text(f"“{pair[f'quote_{side}']}”\n{pair[f'source_{side}']}")

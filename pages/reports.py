@@ -45,7 +45,7 @@ def show_chain(ws, claim_id: str) -> None:
             sign = {"+": "raises", "-": "lowers"}.get(s["sign"], s["sign"])
             box.markdown(f"Step {s['step']}: *{s['from']}* {sign} *{s['to']}* ({s['evidence_class']})"
                          + ("" if s["representative"] else " — pooled evidence"))
-            box.markdown(f"> {s['quote']}")
+            box.text(f"“{s['quote']}”")  # as text: a quote never fetches images or links
             box.caption(f"{s['source']} — {s['publisher']}, {s['publication_date']}, p. {s['page']}")
     with box.expander("Ids (claim, point, run, restrictions, relations)"):
         st.markdown(f"claim `{c['claim_id']}` · point `{c['point_id']}` · run `{run['run_id']}` · "
@@ -65,7 +65,7 @@ def report_body(report_id: str) -> None:
         frame = st.container(border=True)  # the framed report, as in the paper's boxes
         for sentence in ws.view(views.report_sentences, report_id):
             with frame:
-                st.markdown(sentence["rendered"])
+                st.text(sentence["rendered"])  # as text: report prose never fetches images or links
                 if sentence["status"] != "ok":
                     st.warning(sentence["failure"])
                 links = st.container(horizontal=True, gap="small") if sentence["claims"] else st.container()

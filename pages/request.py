@@ -45,8 +45,7 @@ def request_form(ws) -> None:
         if upload is not None and upload.file_id != state.loaded_upload:
             state.loaded_upload = upload.file_id
             target = ws.path / "requests" / Path(upload.name).name
-            target.parent.mkdir(exist_ok=True)
-            target.write_bytes(upload.getvalue())
+            ws.store.write_file(target, upload.getvalue())  # recorded: the audit checks every workspace file
             load_into_draft(target)
     if not state.request_draft and demo_requests():
         load_into_draft(demo_requests()[0])

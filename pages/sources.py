@@ -66,9 +66,8 @@ with page_workspace() as ws:
         go = st.form_submit_button("Ingest", icon=":material/upload:")
     if go and manifest is not None:
         folder = ws.path / "uploads" / digest([manifest.getvalue().hex(), *(f.name for f in files or [])])[:16]
-        folder.mkdir(parents=True, exist_ok=True)
-        for f in [manifest, *(files or [])]:
-            (folder / Path(f.name).name).write_bytes(f.getvalue())
+        for f in [manifest, *(files or [])]:  # recorded in the store: the audit checks every workspace file
+            ws.store.write_file(folder / Path(f.name).name, f.getvalue())
         bar = st.progress(0.0, text="ingesting")
         result = ingest(ws.store, folder / Path(manifest.name).name,
                         progress=lambda done, total, path: bar.progress(done / total, text=path))

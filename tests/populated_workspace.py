@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from aieco.errors import StageStopped
 from aieco.models.registry import ModelResult, PointRef, RegisteredModel, execute
 from aieco.records import (
     Analysis,
@@ -29,6 +30,7 @@ from aieco.records import (
     ModelRequest,
     ModelSpecification,
     Relation,
+    Report,
     Restriction,
     Role,
     RunStatus,
@@ -79,17 +81,25 @@ def _spec(model_id: str, entry: str, outputs: list[VariableSpec]) -> ModelSpecif
                                      snapshot="test-snapshot", entry_point=entry)
 
 
-def build_workspace(path: Path, source_dir: Path) -> dict[str, str]:
-    """Write the workspace at ``path`` (source files under ``source_dir``); returns key ids."""
+def build_workspace(path: Path, source_dir: Path, *, planted: str = "") -> dict[str, str]:
+    """Write the workspace at ``path`` (source files under ``source_dir``); returns key ids.
+
+    ``planted`` is appended to every relation quote and to the qualitative report sentence
+    (the dashboard-safety test plants a Markdown image there).
+    """
     source_dir.mkdir(parents=True, exist_ok=True)
     store = Store(path)
     try:
-        return _write(store, source_dir)
+        return _write(store, source_dir, planted)
     finally:
         store.close()
 
 
-def _write(store: Store, source_dir: Path) -> dict[str, str]:
+QUOTES = ("higher tariffs reduce trade volumes", "trade volumes raise real GDP", "volatility lowers equity prices",
+          "volatility went with higher equity prices")
+
+
+def _write(store: Store, source_dir: Path, planted: str = "") -> dict[str, str]:
     request = {"risks": ["trade_fragmentation", "market_illiquidity"], "cutoff": "2024-12-31"}
     analysis = Analysis.create(request=request, label="test analysis", created_at=T0)
     aid = analysis.analysis_id
@@ -106,10 +116,11 @@ def _write(store: Store, source_dir: Path) -> dict[str, str]:
                             title=title, publication_date=published, retrieved_at=T0, role=Role.generation,
                             kind=SourceKind.text, illustrative=True, note="synthetic test document")
         sources.append(src)
-        locations.append(SourceLocation.create(source_id=src.source_id, kind="passage", page=1,
-                                                text=f"{title}: higher tariffs reduce trade volumes and "
-                                                     "trade volumes raise real GDP; volatility lowers equity "
-                                                     "prices; volatility went with higher equity prices.",
+        text = (f"{title}: higher tariffs reduce trade volumes and trade volumes raise real GDP; volatility "
+                "lowers equity prices; volatility went with higher equity prices.")
+        if planted:  # every quote below, each followed by the planted text
+            text = f"{title}: " + " ".join(f"{q}{planted}." for q in QUOTES)
+        locations.append(SourceLocation.create(source_id=src.source_id, kind="passage", page=1, text=text,
                                                 parser_version="test-1"))
     store.put_many(sources + locations)
     store.put(Exclusion.create(analysis_id=aid, source_id=sources[2].source_id, reason=ExclusionReason.after_cutoff,
@@ -117,7 +128,7 @@ def _write(store: Store, source_dir: Path) -> dict[str, str]:
 
     def rel(src_var, dst_var, sign, quote, k):
         return Relation.create(src_var=src_var, dst_var=dst_var, sign=sign, evidence_class=EvidenceClass.causal,
-                               verb="reduce", quote=quote, location_id=locations[k].location_id,
+                               verb="reduce", quote=quote + planted, location_id=locations[k].location_id,
                                source_id=sources[k].source_id, publication_date=sources[k].publication_date,
                                confidence=0.8)
 
@@ -168,12 +179,18 @@ def _write(store: Store, source_dir: Path) -> dict[str, str]:
     claim = store.require(Claim, claim_spec.claim_id)
     draft = ReportDraft(title="Trade fragmentation", risk="trade_fragmentation", sentences=[
         SentenceDraft(kind="qualitative", template="An illustrative source finds that higher tariffs reduce trade "
-                                                   "volumes.",
+                                                   "volumes." + planted,
                       cited_relation_ids=[relations[0].relation_id]),
         SentenceDraft(kind="numerical",
                       template=f"In the selected path, real GDP in {{{{DATE:2027}}}} is {{{{NUM:{claim.claim_id}}}}}.",
                       claim_ids=[claim.claim_id])])
-    report = render_report(store, aid, draft).report
+    try:
+        report = render_report(store, aid, draft).report
+    except StageStopped:
+        if not planted:
+            raise
+        # the planted URL's digits fail the numeric contract: the failed report is stored and shown for audit
+        (report,) = store.find(Report, analysis_id=aid)
     call = LLMCall.create(analysis_id=aid, stage="report", task="report_writing", sequence=0, prompt_version="t1",
                           backend="offline", requested_model="offline", returned_model="offline",
                           request_payload={"x": 1}, request_digest="d", input_tokens=120, output_tokens=40,

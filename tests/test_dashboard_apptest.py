@@ -144,7 +144,7 @@ def test_report_number_opens_its_own_chain_under_it(populated, use_workspace):
     ws, ids = populated
     use_workspace(ws)
     at = open_page("Reports")
-    assert "real GDP in 2027 is" in " ".join(m.value for m in at.markdown)
+    assert "real GDP in 2027 is" in " ".join(m.value for m in at.text)  # report prose is shown as text
     assert [b.label for b in at.get("download_button")] == ["HTML", "Markdown", "LaTeX", "PDF", "JSON bundle"]
     number = next(b for b in at.button if "real_gdp 2027" in b.label)
     assert ids["macro_run"] not in number.label  # labels, not ids, on the number
@@ -153,8 +153,9 @@ def test_report_number_opens_its_own_chain_under_it(populated, use_workspace):
     text = " ".join(m.value for m in at.markdown)
     assert "Output test" in text and "Model run" in text and "Selected path" in text
     assert "tariffs → trade_volumes → real_gdp" in text
-    # quotes in path order, each with its source and page
-    assert text.index("higher tariffs reduce trade volumes") < text.index("trade volumes raise real GDP")
+    # quotes (shown as text) in path order, each with its source and page
+    quotes = " ".join(m.value for m in at.text)
+    assert quotes.index("higher tariffs reduce trade volumes") < quotes.index("trade volumes raise real GDP")
     assert ids["point_id"] in text and ids["claim_id"] in text  # ids only in the details
     assert any("p. " in c.value for c in at.caption)
 

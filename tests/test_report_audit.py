@@ -8,6 +8,8 @@ from reporting_world import ANALYSIS, build_world, good_draft
 
 from aieco.audit import run_audit
 from aieco.cli import main
+from aieco.errors import InputError
+from aieco.records import StageRecord, utc_now
 from aieco.reporting.render import render_report
 
 
@@ -84,7 +86,11 @@ def test_altered_rendered_sentence_is_flagged(store, world):
 def test_audit_focuses_on_one_analysis(store, world):
     w, _ = world
     store.execute_raw("UPDATE claims SET row = '2026' WHERE claim_id = ?", [w.cid("house_prices", "2025")])
+    store.put(StageRecord.create(analysis_id="an_unrelated", stage="request_checks", status="completed",
+                                 input_digest="x", started_at=utc_now(), ended_at=utc_now()))
     assert not any(k.startswith("claim:") for k in _claim_kinds(store, "an_unrelated"))
+    with pytest.raises(InputError, match="no analysis an_unknown"):  # an id the workspace does not know
+        run_audit(store, "an_unknown")
 
 
 def test_cli_audit_exits_one_on_a_tampered_claim(store, world):

@@ -43,7 +43,7 @@ def real_ws(tmp_path_factory):
     m.write_text(m.read_text().replace('jurisdiction = "EU"\n', 'jurisdiction = "EU"\n  [[source.role_override]]\n'
                                        '  pages = "20-22"\n  role = "development"\n', 1))
     store = Store(tmp / "ws")
-    report = ingest(store, m)
+    report = ingest(store, m, allow_outside=[data])
     yield store, report
     store.close()
 
@@ -61,7 +61,7 @@ def test_long_real_pdfs_are_registered(tmp_path, shared_data):
     from aieco.store import Store
 
     with Store(tmp_path / "ws") as store:
-        report = ingest(store, real_manifest(tmp_path / "m.toml", shared_data, REAL_LONG))
+        report = ingest(store, real_manifest(tmp_path / "m.toml", shared_data, REAL_LONG), allow_outside=[shared_data])
         assert report.ok and [f.pages for f in report.files] == [102, 46]
         assert store.count(SourceLocation, source_id=report.files[1].source_id, kind="table_cell") > 100
 

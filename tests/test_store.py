@@ -120,7 +120,7 @@ def test_audit_finds_altered_rows(store):
     assert store.audit() == []
     store.execute_raw("UPDATE relations SET sign = '-'")
     found = store.audit()
-    assert len(found) == 1 and found[0]["kind"] == "relations" and found[0]["id"] == r.relation_id
+    assert found and {(p["kind"], p["id"]) for p in found} == {("relations", r.relation_id)}
 
 
 def test_transaction_rolls_back_everything(store):

@@ -27,7 +27,7 @@ from aieco.records import StageRecord, StageStatus, digest, utc_now
 from aieco.store import Store
 
 ProgressFn = Callable[[str, str, int, int], None]
-"""progress(stage, event, index, total) with event in started|skipped|completed|stopped|failed."""
+"""progress(stage, event, index, total) with event in started|skipped|completed|stopped|failed|waiting."""
 
 
 @dataclass
@@ -90,6 +90,18 @@ def run_stages(
     names = [s.name for s in stages]
     if len(set(names)) != len(names):
         raise ValueError(f"stage names must be unique: {names}")
+    # One run of these stages of this analysis at a time: a second, concurrent process waits,
+    # then resumes after the stages the first completed (one completed record per stage).
+    lock = digest({"analysis_id": analysis_id, "stages": names})[:24]
+    waiting = None
+    if progress is not None:
+        waiting = lambda: progress(names[0], "waiting", 0, len(names))  # noqa: E731
+    with store.run_lock(lock, on_wait=waiting):
+        return _run_stages(store, analysis_id, stages, inputs, progress=progress, client=client)
+
+
+def _run_stages(store: Store, analysis_id: str, stages: Sequence[Stage], inputs: Any, *,
+                progress: ProgressFn | None, client: Any) -> RunOutcome:
     inputs_digest = digest(identity(inputs))
     ctx = StageContext(store=store, analysis_id=analysis_id, inputs=inputs, client=client)
     previous: list[str] = []
@@ -143,7 +155,13 @@ def _record(store: Store, analysis_id: str, stage: str, status: StageStatus, rea
     rec = StageRecord.create(analysis_id=analysis_id, stage=stage, status=status, reason=reason,
                              input_digest=input_digest, output_digest=output_digest,
                              started_at=started, ended_at=utc_now())
-    store.put(rec)
+    with store.transaction():  # a stage completes once per input (the store refuses a second record)
+        if status is StageStatus.completed:
+            done = store.find(StageRecord, analysis_id=analysis_id, stage=stage, input_digest=input_digest,
+                              status=StageStatus.completed, limit=1)
+            if done:
+                return done[0]
+        store.put(rec)
     return rec
 
 

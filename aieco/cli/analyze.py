@@ -29,6 +29,9 @@ class StageProgress:
         self.bar.set_description_str(stage)
         if event in ("completed", "skipped"):
             self.bar.update(1)
+        elif event == "waiting":
+            tqdm.write("another run of this analysis is in progress in this workspace: waiting for it, "
+                       "then resuming after the stages it completed", file=sys.stderr)
         elif event in ("stopped", "failed"):
             tqdm.write(f"  {stage}: {event}", file=sys.stderr)
 
@@ -44,11 +47,10 @@ def report_paths(store: Any, report_ids: list[str], folder: Path) -> dict[str, s
         from aieco.reporting.export import export_report
     except ImportError:
         return {}
-    folder.mkdir(parents=True, exist_ok=True)
     out = {}
     for rid in report_ids:
         path = folder / f"{rid}.html"
-        path.write_bytes(export_report(store, rid, "html"))
+        store.write_file(path, export_report(store, rid, "html"))  # recorded: the audit checks exports
         out[rid] = str(path)
     return out
 
@@ -103,7 +105,24 @@ def analyze(ctx: click.Context, state: CliState, request_file: Path, backend: st
             progress.close()
         data = outcome_json(outcome, store, state)
     emit(state, data, human_outcome)
-    if any(a["status"] == "failed" for a in data["analyses"]):
+    exit_for(ctx, data)
+
+
+def refusals(data: dict[str, Any]) -> list[str]:
+    """Why the request itself was refused: stops in the shared stages (request checks, planning,
+    eligibility), before any risk program ran. A stop inside a risk program is that program's result."""
+    from aieco.analysis.stages import SHARED_STAGES
+
+    return sorted({f"{a['stopped_stage']}: {a['reason']}" for a in data["analyses"]
+                   if a["status"] == "stopped" and a["stopped_stage"] in SHARED_STAGES})
+
+
+def exit_for(ctx: click.Context, data: dict[str, Any]) -> None:
+    """Exit 1 when a program failed or the request was refused (the reason goes to stderr)."""
+    refused = refusals(data)
+    for reason in refused:
+        click.echo(f"request refused at {reason}", err=True)
+    if refused or any(a["status"] == "failed" for a in data["analyses"]):
         ctx.exit(1)
 
 
@@ -134,5 +153,4 @@ def demo(ctx: click.Context, state: CliState, backend: str, macro: str) -> None:
     finally:
         progress.close()
     emit(state, data, human_outcome)
-    if any(a["status"] == "failed" for a in data["analyses"]):
-        ctx.exit(1)
+    exit_for(ctx, data)

@@ -25,6 +25,14 @@ class CliState:
     def store(self, *, create: bool = True) -> Store:
         return open_store(self.workspace, create=create)
 
+    def record_output(self, path: Path) -> None:
+        """Record the digest of a file a command wrote inside the workspace (the audit checks every file)."""
+        root = self.workspace.resolve()
+        target = path.resolve()
+        if root in target.parents:
+            with self.store(create=False) as store:
+                store.record_file(target)
+
 
 class AiecoGroup(click.Group):
     """Turns AiecoError into a readable message (or `{error, detail}` with --json) and exit 2."""

@@ -121,6 +121,7 @@ def graph_render(state: CliState, out: FilePath, as_of: Any, condition: str, rol
         sources = {s.source_id: s for s in store.find(Source, source_id=sorted({r.source_id for r in rels}))}
         locs = {x.location_id: x for x in store.find(SourceLocation, location_id=sorted({r.location_id for r in rels}))}
     path = write_graph_page(out, rels, sources, locs)
+    state.record_output(path)
     emit(state, {"path": str(path), "relations": len(rels)}, f"wrote {path} ({len(rels)} relations)")
 
 

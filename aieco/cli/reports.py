@@ -35,6 +35,7 @@ def export(state: CliState, report_id: str, fmt: str, out: Path | None) -> None:
         sys.stdout.buffer.flush()
         return
     out.write_bytes(data)
+    state.record_output(out)
     click.echo(f"wrote {out} ({len(data)} bytes, {fmt})", err=True)
 
 

@@ -17,11 +17,16 @@ from aieco.records import Role, Source
 
 @main.command()
 @click.argument("manifest", type=click.Path(path_type=Path))
+@click.option("--allow-outside", "allow_outside", multiple=True, type=click.Path(path_type=Path),
+              help="A folder outside the manifest's folder whose files the manifest may name (repeatable).")
 @common
 @pass_state
 @click.pass_context
-def ingest(ctx: click.Context, state: CliState, manifest: Path) -> None:
-    """Register and parse the sources listed in MANIFEST (exit 1 if any file fails)."""
+def ingest(ctx: click.Context, state: CliState, manifest: Path, allow_outside: tuple[Path, ...]) -> None:
+    """Register and parse the sources listed in MANIFEST (exit 1 if any file fails).
+
+    Files must lie inside the manifest's folder (symlinks resolved) unless --allow-outside names theirs.
+    """
     from aieco.sources.manifest import load_manifest
     from aieco.sources.registry import ingest as run_ingest
     from aieco.sources.series.manifest import add_series, series_entries
@@ -33,14 +38,14 @@ def ingest(ctx: click.Context, state: CliState, manifest: Path) -> None:
         emit(state, {"series": [vars(x) for x in loads]},
              lambda r: "\n".join(f"{x['values']:>7} values ({x['new']} new)  {x['path']}" for x in r["series"]))
         return
-    total = len(load_manifest(manifest))  # validates before anything is written
+    total = len(load_manifest(manifest, allow_outside))  # validates before anything is written
     with state.store() as store, tqdm(total=total, unit="file", desc="ingest", disable=None, leave=False) as bar:
 
         def progress(done: int, _total: int, path: str) -> None:
             bar.set_postfix_str(Path(path).name[-40:])
             bar.update(done - bar.n)
 
-        report = run_ingest(store, manifest, progress=progress)
+        report = run_ingest(store, manifest, progress=progress, allow_outside=allow_outside)
         loads = add_series(store, series) if series else []
 
     def human(r: dict) -> str:

@@ -44,11 +44,9 @@ def record_build(store: Store, report: BuildReport, locations: Sequence[SourceLo
     d = store.put_json({"condition": report.condition, "passages": ids, "passages_digest": passages_digest(ids),
                         "report": report.model_dump(mode="json")}, "graph_build")
     pointer = store.path / BUILD_DIR / f"{report.condition}.txt"
-    pointer.parent.mkdir(parents=True, exist_ok=True)
     listed = pointer.read_text().split() if pointer.is_file() else []
-    if d not in listed:
-        with pointer.open("a") as fh:
-            fh.write(d + "\n")
+    if d not in listed:  # the list only grows; the store records each version's digest for the audit
+        store.write_file(pointer, "".join(x + "\n" for x in [*listed, d]).encode())
     return d
 
 

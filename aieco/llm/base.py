@@ -60,6 +60,7 @@ class BackendAnswer(BaseModel):
     status: str = "ok"
     error: str = ""
     truncated: bool = False
+    structured_mode: str = Field("", description="How the endpoint was asked for schema-valid output.")
 
 
 class Backend(Protocol):
@@ -272,7 +273,9 @@ class LLMClient:
             text = answer.output_text if answer.output_text is not None else answer.raw_response
             parsed = task.output_schema.model_validate_json(text)
         except ValidationError as exc:
-            status = "schema_violation"
+            # text that is not JSON at all is unparseable; JSON of the wrong shape violates the schema
+            unparseable = any(e.get("type") == "json_invalid" for e in exc.errors())
+            status = "unparseable_response" if unparseable else "schema_violation"
             self._record(base, answer.model_copy(update={"status": status, "error": str(exc)[:2000]}),
                          None, started)
             raise StageStopped(f"{task.name}: response violates its schema ({status}): "
@@ -296,7 +299,8 @@ class LLMClient:
             # a replayed answer costs nothing; its recorded tokens are kept for comparison
             cost_usd=0.0 if self.backend.name == "replay" else
             self.cost(answer.returned_model or self.model, answer.input_tokens, answer.output_tokens),
-            status=answer.status, error=answer.error, started_at=started, ended_at=utc_now())
+            status=answer.status, error=answer.error, structured_mode=answer.structured_mode,
+            started_at=started, ended_at=utc_now())
         used, cost = self.spent()  # loads the earlier calls before this one is written
         self.store.put(call)
         if call.status != "budget_exceeded":

@@ -1,8 +1,15 @@
 """The `openai` backend: the official client against any OpenAI-compatible endpoint.
 
-The Responses API is asked for a strict JSON schema (``text.format`` json_schema,
-strict); an endpoint without it (HTTP 404/405 on ``/responses``) is asked through Chat
-Completions ``response_format`` json_schema instead. Temperature comes from the
+Structured output is asked for in the first mode the endpoint supports, found on the first
+call and kept for the backend's life (each call records its ``structured_mode``):
+
+1. ``responses_json_schema``: the Responses API with a strict JSON schema (``text.format``);
+   an endpoint without it answers HTTP 404/405 on ``/responses``;
+2. ``chat_json_schema``: Chat Completions ``response_format`` json_schema, strict;
+3. ``chat_json_object_schema``: ``response_format: {"type": "json_object", "schema": …}``,
+   the grammar-constrained form of llama.cpp's server, which refuses mode 2 (HTTP 400/422/500).
+
+A response body that is not a JSON object is recorded as ``unparseable_response``. Temperature comes from the
 settings (0), the client never retries (``max_retries=0``: a repair would be an extra,
 counted request), and ``store=False`` keeps the exchange out of the provider's store.
 The API key is read from the environment by this module only and never enters a
@@ -14,6 +21,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import threading
 from typing import Any
 
 import openai
@@ -23,6 +31,11 @@ from aieco.config import get_settings
 from aieco.errors import InputError
 from aieco.llm.base import BackendAnswer, Task
 from aieco.records import canonical_json
+
+#: Structured-output modes, best first, and the HTTP statuses that mean "not supported here".
+MODES = ("responses_json_schema", "chat_json_schema", "chat_json_object_schema")
+_UNSUPPORTED = {"responses_json_schema": (404, 405), "chat_json_schema": (400, 404, 422, 500, 501),
+                "chat_json_object_schema": ()}
 
 #: Keywords strict structured outputs refuse; pydantic writes them for defaults and titles.
 _DROPPED_KEYWORDS = ("default", "title", "examples")
@@ -116,26 +129,32 @@ class OpenAIBackend:
         self.base_url = base_url or settings.base_url or os.environ.get("OPENAI_BASE_URL")
         self.client = openai.OpenAI(api_key=key, base_url=self.base_url, max_retries=0,
                                     timeout=timeout_s or settings.timeout_s)
-        #: set once an endpoint answered 404/405 on /responses
-        self.responses_missing = False
+        #: the structured-output modes still worth trying, best first (see the module docstring)
+        self.modes = list(MODES)
+        self._modes_lock = threading.Lock()
+
+    @property
+    def responses_missing(self) -> bool:
+        return "responses_json_schema" not in self.modes
 
     def complete(self, task: Task[Any, Any], payload: dict[str, Any], inputs: BaseModel) -> BackendAnswer:
         schema = strict_schema(payload["output_schema"])
-        if not self.responses_missing:
+        while True:
+            mode = self.modes[0]
             try:
-                return self._responses(task, payload, schema)
+                if mode == "responses_json_schema":
+                    answer = self._responses(task, payload, schema)
+                else:
+                    answer = self._chat(task, payload, schema, mode)
+                return answer.model_copy(update={"structured_mode": mode})
             except openai.APIStatusError as exc:
-                if exc.status_code not in (404, 405):
-                    return _http_failure(exc)
-                self.responses_missing = True
+                if len(self.modes) == 1 or exc.status_code not in _UNSUPPORTED[mode]:
+                    return _http_failure(exc).model_copy(update={"structured_mode": mode})
+                with self._modes_lock:  # requests run in threads: drop each mode once
+                    if self.modes[0] == mode and len(self.modes) > 1:
+                        self.modes.pop(0)  # the endpoint lacks this mode: ask in the next one
             except openai.APIError as exc:
-                return _transport_failure(exc)
-        try:
-            return self._chat(task, payload, schema)
-        except openai.APIStatusError as exc:
-            return _http_failure(exc)
-        except openai.APIError as exc:
-            return _transport_failure(exc)
+                return _transport_failure(exc).model_copy(update={"structured_mode": mode})
 
     def _responses(self, task: Task[Any, Any], payload: dict[str, Any], schema: dict[str, Any]) -> BackendAnswer:
         raw = self.client.responses.with_raw_response.create(
@@ -149,6 +168,8 @@ class OpenAIBackend:
         )
         body_text = raw.text
         body = _json_body(body_text)
+        if body is None:
+            return _unparseable(body_text)
         text, refusal = _responses_text(body)
         usage = body.get("usage") or {}
         incomplete = body.get("status") == "incomplete"
@@ -160,19 +181,26 @@ class OpenAIBackend:
             status="refused" if refusal else "ok", error=refusal or (f"incomplete: {reason}" if incomplete else ""),
             truncated=incomplete)
 
-    def _chat(self, task: Task[Any, Any], payload: dict[str, Any], schema: dict[str, Any]) -> BackendAnswer:
+    def _chat(self, task: Task[Any, Any], payload: dict[str, Any], schema: dict[str, Any],
+              mode: str) -> BackendAnswer:
+        if mode == "chat_json_schema":
+            response_format = {"type": "json_schema",
+                               "json_schema": {"name": task.name, "schema": schema, "strict": True}}
+        else:
+            response_format = {"type": "json_object", "schema": schema}
         raw = self.client.chat.completions.with_raw_response.create(
             model=payload["model"],
             messages=[{"role": "system", "content": payload["prompt"]["system"]},
                       {"role": "user", "content": user_message(payload)}],
-            response_format={"type": "json_schema",
-                             "json_schema": {"name": task.name, "schema": schema, "strict": True}},
+            response_format=response_format,  # type: ignore[arg-type]
             temperature=payload["temperature"],
             max_tokens=payload["max_output_tokens"],
             store=False,
         )
         body_text = raw.text
         body = _json_body(body_text)
+        if body is None:
+            return _unparseable(body_text)
         choice = (body.get("choices") or [{}])[0]
         message = choice.get("message") or {}
         usage = body.get("usage") or {}
@@ -186,12 +214,18 @@ class OpenAIBackend:
             error=refusal or ("finish_reason: length" if truncated else ""), truncated=truncated)
 
 
-def _json_body(text: str) -> dict[str, Any]:
+def _json_body(text: str) -> dict[str, Any] | None:
+    """The response body as a JSON object, or None when it is not one."""
     try:
         body = json.loads(text)
     except json.JSONDecodeError:
-        return {}
-    return body if isinstance(body, dict) else {}
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _unparseable(body_text: str) -> BackendAnswer:
+    return BackendAnswer(raw_response=body_text, output_text="", returned_model=None, status="unparseable_response",
+                         error="the endpoint's response body is not a JSON object")
 
 
 def _http_failure(exc: openai.APIStatusError) -> BackendAnswer:

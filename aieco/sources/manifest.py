@@ -1,6 +1,9 @@
 """The source manifest (DESIGN §5): a TOML list of ``[[source]]`` entries.
 
-Paths are relative to the manifest file. Every problem found while reading the manifest
+Paths are relative to the manifest file and must resolve (symlinks followed) inside the
+manifest's folder, or inside a folder the caller allows with ``allow_outside`` (the CLI's
+``--allow-outside DIR``): a manifest cannot make aieco read any file on the machine.
+Every problem found while reading the manifest
 is reported at once, each naming the manifest, the entry (index and path), the field and
 the fix; a manifest with any such problem registers nothing.
 """
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -133,8 +137,11 @@ def _parse_date(value: Any) -> date | None:
     raise ValueError(f"{value!r} is not a date")
 
 
-def load_manifest(manifest_path: str | Path) -> list[ManifestEntry]:
-    """Read and validate a manifest; raise one InputError listing every problem."""
+def load_manifest(manifest_path: str | Path, allow_outside: Sequence[str | Path] = ()) -> list[ManifestEntry]:
+    """Read and validate a manifest; raise one InputError listing every problem.
+
+    Each entry's file must resolve inside the manifest's folder or one of ``allow_outside``.
+    """
     manifest = Path(manifest_path)
     if not manifest.is_file():
         raise InputError(f"manifest {manifest} not found", fix="pass the path of an existing manifest TOML file")
@@ -148,9 +155,13 @@ def load_manifest(manifest_path: str | Path) -> list[ManifestEntry]:
         raise InputError(f"manifest {manifest} has no [[source]] entries", where=str(manifest),
                          fix="add one [[source]] table per file (see DESIGN §5)")
     base = manifest.resolve().parent
+    allowed = [base, *(Path(d).resolve() for d in allow_outside)]
     entries, problems = [], []
     for i, item in enumerate(raw, start=1):
         entry, errs = _validate_entry(i, item, base)
+        if entry is not None and not any(_within(entry.file, d) for d in allowed):
+            errs, entry = [f"path {entry.path!r} resolves to {entry.file}, outside the manifest's folder {base}; "
+                           "move the file into that folder or pass --allow-outside DIR for the folder holding it"], None
         problems += [f"{manifest}: source #{i} ({item.get('path', '?') if isinstance(item, dict) else '?'}): {e}"
                      for e in errs]
         if entry is not None:
@@ -206,12 +217,16 @@ def _validate_entry(index: int, item: Any, base: Path) -> tuple[ManifestEntry | 
     if errs or role is None or path is None or kind is None:
         return None, errs
     return ManifestEntry(
-        index=index, path=path, file=(base / path).resolve() if not Path(path).is_absolute() else Path(path),
+        index=index, path=path, file=(base / path).resolve(),  # symlinks resolved before the confinement check
         title=item["title"].strip(), publisher=item["publisher"].strip(), publication_date=pub, role=role,
         jurisdiction=str(item.get("jurisdiction", "EA")), kind=kind, role_overrides=overrides, series=series,
         illustrative=bool(item.get("illustrative", False)), note=str(item.get("note", "")),
         encoding=item.get("encoding"),
     ), []
+
+
+def _within(file: Path, folder: Path) -> bool:
+    return folder == file or folder in file.parents
 
 
 def _validate_override(o: Any) -> RoleOverride:

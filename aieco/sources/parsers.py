@@ -1,23 +1,60 @@
 """The parser for each source kind, as one pure function (no store access).
 
 Kept apart from the registry so that worker processes parsing files in parallel import
-only the parsers, not the store.
+only the parsers, not the store. ``parse_entry`` is the one seam every parser is called
+through: whatever a parser raises on a bad file becomes an InputError naming the file and
+the reason, never a traceback.
 """
 
 from __future__ import annotations
 
 from aieco.config import get_settings
+from aieco.errors import InputError
 from aieco.records import Role, SourceKind
 from aieco.sources.delimited import parse_csv
 from aieco.sources.manifest import ManifestEntry, role_for_sheet
 from aieco.sources.parsed import ParsedFile
-from aieco.sources.pdf import parse_pdf
+from aieco.sources.pdf import parse_pdf, pdf_page_count
 from aieco.sources.text import parse_text
 from aieco.sources.xlsx import parse_xlsx
 
 
 def parse_entry(entry: ManifestEntry, source_id: str, page_range: tuple[int, int] | None = None) -> ParsedFile:
-    """Run the parser for the entry's kind (no store access); ``page_range`` applies to PDFs."""
+    """Run the parser for the entry's kind (no store access); ``page_range`` applies to PDFs.
+
+    Any failure is raised as an InputError naming the file and the reason.
+    """
+    try:
+        if entry.kind is SourceKind.pdf and page_range is None:  # refuse before reading every page
+            check_page_limit(entry, pdf_page_count(entry.file))
+        return _dispatch(entry, source_id, page_range)
+    except InputError:
+        raise
+    except RecursionError as exc:
+        raise parse_failure(entry, exc) from None
+    except Exception as exc:  # noqa: BLE001  (a parser library's own error types are many and unlisted)
+        raise parse_failure(entry, exc) from exc
+
+
+def parse_failure(entry: ManifestEntry, exc: BaseException) -> InputError:
+    """The InputError for a parser failure: file, kind and the parser's reason in one line."""
+    if isinstance(exc, InputError):
+        return exc
+    reason = " ".join(str(exc).split())[:300] or "no detail"
+    return InputError(f"{entry.file} cannot be read as {entry.kind.value}: {type(exc).__name__}: {reason}",
+                      where=f"manifest entry #{entry.index} ({entry.path})",
+                      fix="check that the file is a complete, valid file of that kind (or correct `kind`)")
+
+
+def check_page_limit(entry: ManifestEntry, pages: int) -> None:
+    limit = get_settings().sources.max_pdf_pages
+    if pages > limit:
+        raise InputError(f"{entry.file} has {pages} pages, over the limit of {limit}",
+                         where=f"manifest entry #{entry.index} ({entry.path})",
+                         fix="split the document or raise sources.max_pdf_pages (AIECO_SOURCES__MAX_PDF_PAGES)")
+
+
+def _dispatch(entry: ManifestEntry, source_id: str, page_range: tuple[int, int] | None) -> ParsedFile:
     s = get_settings().sources
     if entry.kind is SourceKind.pdf:
         pages: dict[int, Role] = {}

@@ -4,14 +4,16 @@ Each file is hashed (its Source id comes from the SHA-256 of its bytes), parsed,
 written with all its SourceLocations in one store transaction, so a source is never
 half-registered. An unchanged file is a no-op; changed bytes at the same path get a new
 source id while the old source stays. A file that fails is reported with its reason and
-the others carry on.
+the others carry on. Refused before anything is written: an empty file, a file over
+``sources.max_file_bytes``, a PDF over ``sources.max_pdf_pages`` pages, and bytes already
+registered (or listed twice) with different metadata — the error names both entries.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Literal
@@ -23,7 +25,7 @@ from aieco.errors import InputError
 from aieco.records import Source, SourceKind, sha256_hex, utc_now
 from aieco.sources.manifest import ManifestEntry, load_manifest
 from aieco.sources.parsed import ParsedFile
-from aieco.sources.parsers import parse_entry
+from aieco.sources.parsers import check_page_limit, parse_entry, parse_failure
 from aieco.sources.pdf import pdf_page_count
 from aieco.store import Store
 
@@ -72,7 +74,7 @@ class IngestReport(BaseModel):
 
 
 def ingest(store: Store, manifest_path: str | Path, progress: Progress | None = None, *,
-           workers: int | None = None) -> IngestReport:
+           workers: int | None = None, allow_outside: Sequence[str | Path] = ()) -> IngestReport:
     """Register and parse every file of the manifest; one bad file never stops the others.
 
     Files are hashed and checked against the registry here; new files are parsed in up to
@@ -80,9 +82,9 @@ def ingest(store: Store, manifest_path: str | Path, progress: Progress | None = 
     when their total size reaches ``settings.sources.parallel_min_bytes``, and each file is
     written in its own transaction as soon as all its parts are parsed. Raises InputError only when the manifest itself
     is unusable (syntax, unknown role, malformed date …); per-file problems are returned
-    in the report.
+    in the report. Files outside the manifest's folder are refused unless inside ``allow_outside``.
     """
-    entries = load_manifest(manifest_path)
+    entries = load_manifest(manifest_path, allow_outside)
     results: dict[int, FileResult] = {}
     pending: list[tuple[ManifestEntry, Source]] = []
 
@@ -91,8 +93,16 @@ def ingest(store: Store, manifest_path: str | Path, progress: Progress | None = 
         if progress is not None:
             progress(len(results), len(entries), result.path)
 
+    first_of: dict[str, tuple[ManifestEntry, Source]] = {}
     for entry in entries:
         checked = register_check(store, entry)
+        if isinstance(checked, Source):
+            twin = first_of.setdefault(checked.source_id, (entry, checked))
+            if twin[0] is not entry:  # the same bytes listed twice in this manifest
+                finish(_same_bytes(entry, checked, twin[1], f"entry #{twin[0].index} ({twin[0].path})")
+                       or FileResult(index=entry.index, path=entry.path, kind=entry.kind.value,
+                                     status="unchanged", source_id=checked.source_id))
+                continue
         if isinstance(checked, FileResult):
             finish(checked)
         else:
@@ -117,8 +127,9 @@ def _parse_in_processes(store: Store, pending: list[tuple[ManifestEntry, Source]
         if entry.kind is SourceKind.pdf:
             try:
                 count = pdf_page_count(entry.file)
-            except InputError as exc:
-                finish(write_parsed(store, entry, source, str(exc)))
+                check_page_limit(entry, count)
+            except Exception as exc:  # noqa: BLE001  (any failure of a parser is the file's failure)
+                finish(write_parsed(store, entry, source, str(parse_failure(entry, exc))))
                 continue
             ranges = [(a, min(a + chunk - 1, count)) for a in range(1, count + 1, chunk)]
         parts[entry.index] = [None] * len(ranges)
@@ -157,7 +168,18 @@ def _worker_count(workers: int | None, sizes: list[int]) -> int:
 def register_check(store: Store, entry: ManifestEntry) -> FileResult | Source:
     """Hash the entry's file: a FileResult when it is missing, unreadable or already registered, else its Source."""
     base = dict(index=entry.index, path=entry.path, kind=entry.kind.value)
+    limit = get_settings().sources.max_file_bytes
     try:
+        if not entry.file.is_file():
+            raise FileNotFoundError(entry.file)
+        size = entry.file.stat().st_size
+        if size == 0:
+            return FileResult(**base, status="failed",
+                              reason=f"file {entry.file} is empty (0 bytes); remove the entry or supply the file")
+        if size > limit:
+            return FileResult(**base, status="failed",
+                              reason=f"file {entry.file} has {size} bytes, over the limit of {limit} "
+                                     "(settings sources.max_file_bytes, env AIECO_SOURCES__MAX_FILE_BYTES)")
         data = entry.file.read_bytes()
     except FileNotFoundError:
         return FileResult(**base, status="failed",
@@ -170,9 +192,28 @@ def register_check(store: Store, entry: ManifestEntry) -> FileResult | Source:
         title=entry.title, publication_date=entry.publication_date, retrieved_at=utc_now(), role=entry.role,
         jurisdiction=entry.jurisdiction, kind=entry.kind, illustrative=entry.illustrative,
         role_overrides=[o.as_record() for o in entry.role_overrides], series=entry.series, note=entry.note)
-    if store.get(Source, source.source_id) is not None:
-        return FileResult(**base, status="unchanged", source_id=source.source_id)
+    known = store.get(Source, source.source_id)
+    if known is not None:
+        return _same_bytes(entry, source, known, f"registered source {known.source_id} ({known.path})") or \
+            FileResult(**base, status="unchanged", source_id=source.source_id)
     return source
+
+
+#: Source fields that are the entry's metadata (what two entries of the same bytes must agree on).
+METADATA_FIELDS = ("title", "publisher", "publication_date", "role", "jurisdiction", "kind", "illustrative",
+                   "role_overrides", "series", "note")
+
+
+def _same_bytes(entry: ManifestEntry, source: Source, other: Source, other_name: str) -> FileResult | None:
+    """A failure naming both entries when the same bytes come with different metadata, else None."""
+    differ = [f for f in METADATA_FIELDS if getattr(source, f) != getattr(other, f)]
+    if not differ:
+        return None
+    detail = "; ".join(f"{f}: {getattr(source, f)!r} here, {getattr(other, f)!r} there" for f in differ)
+    return FileResult(index=entry.index, path=entry.path, kind=entry.kind.value, status="failed",
+                      source_id=source.source_id,
+                      reason=f"entry #{entry.index} ({entry.path}) has the same bytes as {other_name} but different "
+                             f"metadata ({detail}); one file has one set of metadata: correct one of the two entries")
 
 
 def _parse_or_error(entry: ManifestEntry, source_id: str,
@@ -180,7 +221,7 @@ def _parse_or_error(entry: ManifestEntry, source_id: str,
     """The parsed file, or the reason it could not be parsed (a string pickles across processes)."""
     try:
         return parse_entry(entry, source_id, page_range)
-    except InputError as exc:
+    except InputError as exc:  # parse_entry turns every parser failure into an InputError
         return str(exc)
 
 
