@@ -99,7 +99,7 @@ def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
 
 
 def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
-    from aieco import views
+    from dashboard import views
 
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:

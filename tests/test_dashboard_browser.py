@@ -11,6 +11,7 @@ tests/artifacts/screenshots/ (git-ignored) for review.
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -107,7 +108,9 @@ def test_first_launch_builds_at_server_start_with_moving_progress_and_usable_pag
 
 @pytest.fixture(scope="module")
 def demo_server(tmp_path_factory):
-    workspace = demo_workspace(tmp_path_factory)
+    # a copy: posing a request here must not add an analysis to the session's shared demo workspace
+    workspace = tmp_path_factory.mktemp("browser_demo") / "ws"
+    shutil.copytree(demo_workspace(tmp_path_factory), workspace)
     log = tmp_path_factory.mktemp("server") / "streamlit.log"
     with Server(workspace, log, build_demo=False) as srv:
         yield srv

@@ -50,7 +50,7 @@ def ws(tmp_path_factory):
         {"path": str(data / p), "title": p.split("/")[-1], "publisher": pub, "publication_date": d, "role": role,
          "jurisdiction": j} for p, pub, d, role, j in DOCS])
     store = Store(tmp / "ws")
-    assert ingest(store, m).ok
+    assert ingest(store, m, allow_outside=[data / "docs"]).ok
     report = build_relations(store, max_candidates=None)
     assert report.dropped_by_cap == 0 and report.accepted > 0
     yield store
