@@ -9,8 +9,8 @@ test:
 	$(PY) -m pytest
 
 lint:
-	$(PY) -m ruff check aieco tests app.py dashboard
-	$(PY) -m ruff format --check aieco tests app.py dashboard
+	$(PY) -m ruff check aieco tests app.py dashboard pages tools
+	$(PY) -m ruff format --check aieco tests app.py dashboard pages tools
 	lint-imports
 
 bench:

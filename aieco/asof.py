@@ -28,8 +28,31 @@ GLOBAL = "GLOBAL"
 PARENTS: dict[str, str] = {
     "EA": "EU",
     "EU": GLOBAL,
-    **{c: "EA" for c in ("AT", "BE", "CY", "DE", "EE", "ES", "FI", "FR", "GR", "HR", "IE", "IT", "LT", "LU",
-                         "LV", "MT", "NL", "PT", "SI", "SK")},
+    **{
+        c: "EA"
+        for c in (
+            "AT",
+            "BE",
+            "CY",
+            "DE",
+            "EE",
+            "ES",
+            "FI",
+            "FR",
+            "GR",
+            "HR",
+            "IE",
+            "IT",
+            "LT",
+            "LU",
+            "LV",
+            "MT",
+            "NL",
+            "PT",
+            "SI",
+            "SK",
+        )
+    },
     **{c: "EU" for c in ("BG", "CZ", "DK", "HU", "PL", "RO", "SE")},
 }
 ALIASES = {"EA19": "EA", "EA20": "EA", "EU27": "EU", "EU27_2020": "EU", "WORLD": GLOBAL, "GL": GLOBAL}
@@ -80,8 +103,12 @@ class AsOf(FrozenModel):
     @classmethod
     def of_request(cls, request, roles: Iterable[Role | str] | None = None) -> AsOf:
         """The as-of rule of an AnalysisRequest (``roles``: the plan's admissible roles, else the request's)."""
-        return cls(cutoff=request.cutoff, roles=request.allowed_roles if roles is None else roles,
-                   scope=request.jurisdictions, exclude=request.excluded_jurisdictions)
+        return cls(
+            cutoff=request.cutoff,
+            roles=request.allowed_roles if roles is None else roles,
+            scope=request.jurisdictions,
+            exclude=request.excluded_jurisdictions,
+        )
 
     # ------------------------------------------------------------------ the admitted jurisdictions
 
@@ -110,8 +137,10 @@ class AsOf(FrozenModel):
         if code in self.exclude:
             return ExclusionReason.scope, f"jurisdiction {jurisdiction} excluded by the request"
         if code not in (self.admitted or ()):
-            return ExclusionReason.scope, (f"jurisdiction {jurisdiction or '(none)'} not in scope "
-                                           f"{', '.join(self.scope)} (admits {', '.join(sorted(self.admitted or ()))})")
+            return ExclusionReason.scope, (
+                f"jurisdiction {jurisdiction or '(none)'} not in scope "
+                f"{', '.join(self.scope)} (admits {', '.join(sorted(self.admitted or ()))})"
+            )
         return None
 
     def role_reason(self, role: Role, where: str = "source role") -> tuple[ExclusionReason, str] | None:
@@ -119,11 +148,15 @@ class AsOf(FrozenModel):
             return None
         return ExclusionReason.role, f"{where} {role.value} not in {sorted(r.value for r in self.roles)}"
 
-    def reason(self, *, published: date | None, jurisdiction: str | None,
-               role: Role | None = None) -> tuple[ExclusionReason, str] | None:
+    def reason(
+        self, *, published: date | None, jurisdiction: str | None, role: Role | None = None
+    ) -> tuple[ExclusionReason, str] | None:
         """The first reason that excludes an item, in the order date, cutoff, scope, role; None if admitted."""
-        return (self.date_reason(published) or self.scope_reason(jurisdiction)
-                or (self.role_reason(role) if role is not None else None))
+        return (
+            self.date_reason(published)
+            or self.scope_reason(jurisdiction)
+            or (self.role_reason(role) if role is not None else None)
+        )
 
     def admits(self, *, published: date | None, jurisdiction: str | None, role: Role | None = None) -> bool:
         return self.reason(published=published, jurisdiction=jurisdiction, role=role) is None

@@ -23,18 +23,30 @@ CHECKS: tuple[Check, ...] = (audit_claims, audit_reviews)
 def run_audit(store: Store, analysis_id: str | None = None) -> dict[str, Any]:
     """Every mismatch in ``store`` (optionally focused on one analysis's claims)."""
     if analysis_id is not None and not _known(store, analysis_id):
-        raise InputError(f"no analysis {analysis_id} in workspace {store.path}: nothing to audit",
-                         fix="list the analyses with `aieco report list` or run `aieco audit` without an id")
+        raise InputError(
+            f"no analysis {analysis_id} in workspace {store.path}: nothing to audit",
+            fix="list the analyses with `aieco report list` or run `aieco audit` without an id",
+        )
     mismatches = store.audit()
     for check in CHECKS:
         try:
             mismatches.extend(check(store, analysis_id))
         except Exception as exc:  # noqa: BLE001  (a tampered workspace may break a check: that is a finding)
-            mismatches.append({"kind": "audit", "id": getattr(check, "__name__", "check"),
-                               "detail": f"check could not run on this workspace: {type(exc).__name__}: {exc}"})
+            mismatches.append(
+                {
+                    "kind": "audit",
+                    "id": getattr(check, "__name__", "check"),
+                    "detail": f"check could not run on this workspace: {type(exc).__name__}: {exc}",
+                }
+            )
     checked = sum(store.table_counts().values()) + len(store.artifact_digests())
-    return {"workspace": str(store.path), "analysis_id": analysis_id, "checked": checked,
-            "mismatches": mismatches, "clean": not mismatches}
+    return {
+        "workspace": str(store.path),
+        "analysis_id": analysis_id,
+        "checked": checked,
+        "mismatches": mismatches,
+        "clean": not mismatches,
+    }
 
 
 def _known(store: Store, analysis_id: str) -> bool:

@@ -100,27 +100,31 @@ class LLMSettings(_Section):
 
 
 class ReportSettings(_Section):
-    rounding: int = Field(3, description="Decimals ρ of Round(z) for a claim whose unit has no registered rule "
-                                         "(aieco.reporting.claims.UNIT_RULES: one decimal for % and pp).")
+    rounding: int = Field(
+        3,
+        description="Decimals ρ of Round(z) for a claim whose unit has no registered rule "
+        "(aieco.reporting.claims.UNIT_RULES: one decimal for % and pp).",
+    )
     tolerance: float = Field(1e-10, description="ε of Eq. outputtestpass for a registered claim.")
     max_claims_per_sentence: int = Field(3, description="Offline writer: most NUM tokens in one sentence.")
     named_terms: tuple[str, ...] = Field(
         ("CET1", "AT1", "G7", "G20", "COVID-19"),
-        description="Names whose digits are not quantities (matched exactly, case-sensitive, as whole words).")
+        description="Names whose digits are not quantities (matched exactly, case-sensitive, as whole words).",
+    )
 
 
 class DashboardSettings(_Section):
     build_demo_on_first_launch: bool = Field(
-        True, description="Build and run the real default workspace (aieco.default) when the dashboard opens on "
-                    "an empty workspace.")
+        True,
+        description="Build and run the real default workspace (aieco.default) when the dashboard opens on "
+        "an empty workspace.",
+    )
 
 
 class Settings(BaseSettings):
     """The one settings object."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="AIECO_", env_nested_delimiter="__", frozen=True, extra="ignore"
-    )
+    model_config = SettingsConfigDict(env_prefix="AIECO_", env_nested_delimiter="__", frozen=True, extra="ignore")
 
     workspace: Path = Field(Path("store"), description="Default workspace folder.")
     store: StoreSettings = StoreSettings()

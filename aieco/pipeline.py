@@ -13,5 +13,16 @@ from aieco.analysis.pipeline import (
 )
 from aieco.analysis.runner import ProgressFn, RunOutcome, Stage, StageContext, run_stages
 
-__all__ = ["Agreement", "AnalysisOutcome", "ProgramOutcome", "ProgressFn", "RunOutcome", "Stage", "StageContext",
-           "agreement", "analyze", "repetition_analysis", "run_stages"]
+__all__ = [
+    "Agreement",
+    "AnalysisOutcome",
+    "ProgramOutcome",
+    "ProgressFn",
+    "RunOutcome",
+    "Stage",
+    "StageContext",
+    "agreement",
+    "analyze",
+    "repetition_analysis",
+    "run_stages",
+]

@@ -15,9 +15,23 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_SUBSTITUTE = {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-               "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
-               "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-"}
+_SUBSTITUTE = {
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201a": "'",
+    "\u201b": "'",
+    "\u2032": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+    "\u2033": '"',
+    "\u2010": "-",
+    "\u2011": "-",
+    "\u2012": "-",
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2212": "-",
+}
 #: A hyphen between two letters, with or without whitespace after it, is dropped: a PDF line
 #: break turns "increase" into "in-\ncrease" and keeps "non-\nperforming" ambiguous, so both
 #: sides are compared without such hyphens ("non-performing" and "nonperforming" match).
@@ -50,7 +64,7 @@ def normal_form(text: str) -> tuple[str, list[int]]:
     # Trim the ends.
     lead = len(out) - len(out.lstrip(" "))
     out2 = out.strip(" ")
-    return out2, where[lead:lead + len(out2)]
+    return out2, where[lead : lead + len(out2)]
 
 
 def locate_quote(quote: str, text: str) -> tuple[int, int] | None:

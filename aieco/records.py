@@ -40,7 +40,11 @@ def canonical_json(obj: Any) -> str:
         raise TypeError(f"not JSON-serialisable: {type(o).__name__}")
 
     return json.dumps(
-        obj, default=default, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+        obj,
+        default=default,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
         allow_nan=False,
     )
 
@@ -164,7 +168,6 @@ class FrozenModel(BaseModel):
     """Base of every structured boundary object that is not a stored record (LLM I/O, requests)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-
 
 
 class Record(BaseModel):
@@ -635,9 +638,17 @@ class Claim(Record):
 
     @classmethod
     def expected_for(cls, f: dict[str, Any]) -> str:
-        return claim_id_for(f["analysis_id"], f.get("risk"), f["variable"], f["period"],
-                            horizon=f.get("horizon", ""), unit=f["unit"], transformation=f["transformation"],
-                            statistic=f.get("statistic", "value"), entity=f.get("entity"))
+        return claim_id_for(
+            f["analysis_id"],
+            f.get("risk"),
+            f["variable"],
+            f["period"],
+            horizon=f.get("horizon", ""),
+            unit=f["unit"],
+            transformation=f["transformation"],
+            statistic=f.get("statistic", "value"),
+            entity=f.get("entity"),
+        )
 
     def expected_id(self) -> str:
         return self.expected_for(self.model_dump(mode="json"))
@@ -660,10 +671,13 @@ def period_tag(period: str, horizon: str = "") -> str:
         k = int(y) - start
         return f"y{k + 1}" if k >= 0 else f"b{-k}"
 
-    forms = [(r"(\d{4})", lambda g: year(g[0])), (r"(\d{4})-(\d{4})", lambda g: f"{year(g[0])}_{year(g[1])}"),
-             (r"(\d{4})Q([1-4])", lambda g: f"{year(g[0])}q{g[1]}"),
-             (r"(\d{4})H([12])", lambda g: f"{year(g[0])}h{g[1]}"),
-             (r"(\d{4})-(0[1-9]|1[0-2])", lambda g: f"{year(g[0])}m{int(g[1])}")]
+    forms = [
+        (r"(\d{4})", lambda g: year(g[0])),
+        (r"(\d{4})-(\d{4})", lambda g: f"{year(g[0])}_{year(g[1])}"),
+        (r"(\d{4})Q([1-4])", lambda g: f"{year(g[0])}q{g[1]}"),
+        (r"(\d{4})H([12])", lambda g: f"{year(g[0])}h{g[1]}"),
+        (r"(\d{4})-(0[1-9]|1[0-2])", lambda g: f"{year(g[0])}m{int(g[1])}"),
+    ]
     for pattern, tag in forms:
         hit = re.fullmatch(pattern, period.strip())
         if hit:
@@ -671,9 +685,18 @@ def period_tag(period: str, horizon: str = "") -> str:
     raise ValueError(f"period {period!r} is not a year, year range, quarter, half-year or month")
 
 
-def claim_id_for(analysis_id: str, risk: str | None, variable: str, period: str, *, horizon: str = "",
-                 unit: str = "", transformation: str = "", statistic: str = "value",
-                 entity: str | None = None) -> str:
+def claim_id_for(
+    analysis_id: str,
+    risk: str | None,
+    variable: str,
+    period: str,
+    *,
+    horizon: str = "",
+    unit: str = "",
+    transformation: str = "",
+    statistic: str = "value",
+    entity: str | None = None,
+) -> str:
     """``clm.<risk>.<variable>.<period tag>.<8 hex>``: readable, stable, free of calendar years.
 
     The hex suffix is the digest of every registered field (analysis, unit, transformation,
@@ -683,9 +706,19 @@ def claim_id_for(analysis_id: str, risk: str | None, variable: str, period: str,
     for name, value in (("risk", risk_slug), ("variable", variable)):
         if not _SLUG.match(value) or _YEARISH.search(value):
             raise ValueError(f"claim {name} {value!r} must be snake_case without a calendar year")
-    suffix = digest({"analysis_id": analysis_id, "risk": risk, "variable": variable, "period": period,
-                     "horizon": horizon, "unit": unit, "transformation": transformation,
-                     "statistic": statistic, "entity": entity})[:8]
+    suffix = digest(
+        {
+            "analysis_id": analysis_id,
+            "risk": risk,
+            "variable": variable,
+            "period": period,
+            "horizon": horizon,
+            "unit": unit,
+            "transformation": transformation,
+            "statistic": statistic,
+            "entity": entity,
+        }
+    )[:8]
     return f"clm.{risk_slug}.{variable}.{period_tag(period, horizon)}.{suffix}"
 
 
@@ -806,8 +839,11 @@ class LLMCall(Record):
     cost_usd: float = 0.0
     status: str = Field(description="ok | schema_violation | unparseable_response | http_error | model_mismatch | …")
     error: str = ""
-    structured_mode: str = Field("", description="openai backend: how schema-valid output was asked for "
-                                 "(responses_json_schema | chat_json_schema | chat_json_object_schema | …).")
+    structured_mode: str = Field(
+        "",
+        description="openai backend: how schema-valid output was asked for "
+        "(responses_json_schema | chat_json_schema | chat_json_object_schema | …).",
+    )
     started_at: datetime
     ended_at: datetime
 

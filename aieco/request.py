@@ -27,8 +27,6 @@ from aieco.records import Analysis, ChannelQuery, FrozenModel, Movement, Role, u
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-
-
 class ChannelQuerySpec(FrozenModel):
     """A registered graph query: the source variable's movement and the target's expected one."""
 
@@ -79,34 +77,44 @@ class AnalysisRequest(FrozenModel):
     title: str = Field("", description="Short title shown in reports and the dashboard.")
     jurisdictions: list[str] = Field(default_factory=lambda: ["EA"], min_length=1)
     excluded_jurisdictions: list[str] = Field(
-        default_factory=list, description="Jurisdictions refused even when the scope's hierarchy admits them "
-                                          "(an EA request admits EU and GLOBAL sources unless they are listed here).")
+        default_factory=list,
+        description="Jurisdictions refused even when the scope's hierarchy admits them "
+        "(an EA request admits EU and GLOBAL sources unless they are listed here).",
+    )
     sectors: list[str] = Field(default_factory=lambda: ["banks"])
     horizon: str = Field("2025-2027", description="First and last scenario year, 'YYYY-YYYY'.")
     outcomes: list[str] = Field(default_factory=list, description="Requested outcome variables.")
     cutoff: date = Field(description="Information cutoff: nothing published after it is used.")
     vintage_policy: Literal["strict", "approximate"] = Field(
-        "strict", description="strict: only true vintages (release rule vintage or file); approximate: also "
-                              "documented publication lags on the latest vintage (aieco/data/publication_lags.toml).")
+        "strict",
+        description="strict: only true vintages (release rule vintage or file); approximate: also "
+        "documented publication lags on the latest vintage (aieco/data/publication_lags.toml).",
+    )
     allowed_roles: list[Role] = Field(default_factory=lambda: [Role.generation, Role.methods], min_length=1)
     risks: list[RiskSpec] = Field(min_length=1)
     models: list[str] = Field(default_factory=lambda: ["macro_var"], description="Admissible model ids.")
-    seeds: list[int] = Field(default_factory=lambda: [get_settings().scenario.seed], min_length=1,
-                             description="Seed of repetition k is seeds[k mod len(seeds)].")
+    seeds: list[int] = Field(
+        default_factory=lambda: [get_settings().scenario.seed],
+        min_length=1,
+        description="Seed of repetition k is seeds[k mod len(seeds)].",
+    )
     repetitions: int = Field(1, ge=1, le=50)
     backend: Literal["offline", "openai", "replay"] = "offline"
     model_snapshot: str = Field(default_factory=lambda: get_settings().llm.model)
     graph_condition: str = Field("G0", pattern=r"^G\d$")
     retrieval_condition: Literal["graph", "document", "hybrid"] = Field(
-        "graph", description="GraphRAG, Document RAG or Hybrid; the direct condition is never an agent result.")
+        "graph", description="GraphRAG, Document RAG or Hybrid; the direct condition is never an agent result."
+    )
     byte_budget: int = Field(default_factory=lambda: get_settings().retrieval.byte_budget, gt=0)
 
     @field_validator("retrieval_condition", mode="before")
     @classmethod
     def _not_direct(cls, v: Any) -> Any:
         if v == "direct":  # the comparator is run by `aieco evaluate`, never by the agent
-            raise ValueError("the direct condition (LLM numbers without retrieval or model) is an evaluation "
-                             "comparator and never accepted as an agent result; use graph, document or hybrid")
+            raise ValueError(
+                "the direct condition (LLM numbers without retrieval or model) is an evaluation "
+                "comparator and never accepted as an agent result; use graph, document or hybrid"
+            )
         return v
 
     @field_validator("horizon")
@@ -142,10 +150,19 @@ class AnalysisRequest(FrozenModel):
 
     def channel_queries(self, risk: str) -> list[ChannelQuery]:
         """The risk's registered queries as ChannelQuery records."""
-        return [ChannelQuery.create(risk=risk, source_var=c.source, source_movement=c.movement,
-                                    target_var=c.target, target_movement=c.expected, max_len=c.max_len,
-                                    top_k=c.top_k, feedback_loop=c.feedback_loop)
-                for c in self.risk(risk).channels]
+        return [
+            ChannelQuery.create(
+                risk=risk,
+                source_var=c.source,
+                source_movement=c.movement,
+                target_var=c.target,
+                target_movement=c.expected,
+                max_len=c.max_len,
+                top_k=c.top_k,
+                feedback_loop=c.feedback_loop,
+            )
+            for c in self.risk(risk).channels
+        ]
 
     def as_dict(self) -> dict[str, Any]:
         # an empty exclusion list is left out so requests written before it keep their analysis id
@@ -191,8 +208,11 @@ def parse_request(data: dict[str, Any], where: str = "request") -> AnalysisReque
             field = _field_path(tuple(err["loc"]), data) or "(top level)"
             msg = err["msg"].removeprefix("Value error, ")
             problems.append(f"{field}: {msg}")
-        raise InputError(f"invalid analysis request: {'; '.join(problems)}", where=where,
-                         fix="correct the named field(s); see aieco/demo/requests/ for complete examples") from exc
+        raise InputError(
+            f"invalid analysis request: {'; '.join(problems)}",
+            where=where,
+            fix="correct the named field(s); see aieco/demo/requests/ for complete examples",
+        ) from exc
 
 
 def request_problems(request: AnalysisRequest, registered_models: list[str] | tuple[str, ...]) -> list[str]:
@@ -210,8 +230,10 @@ def request_problems(request: AnalysisRequest, registered_models: list[str] | tu
         for c in risk.channels:
             for var in (c.source, c.target):
                 if var not in vocab:
-                    problems.append(f"risk {risk.name}, query {c.id}: {var!r} is not a vocabulary variable — "
-                                    "choose one from the vocabulary (aieco vocab)")
+                    problems.append(
+                        f"risk {risk.name}, query {c.id}: {var!r} is not a vocabulary variable — "
+                        "choose one from the vocabulary (aieco vocab)"
+                    )
     unknown_outcomes = [o for o in request.outcomes if o not in vocab]
     if unknown_outcomes:
         problems.append(f"outcomes {unknown_outcomes} are not vocabulary variables")
@@ -219,8 +241,10 @@ def request_problems(request: AnalysisRequest, registered_models: list[str] | tu
     if missing:
         problems.append(f"models {missing} are not registered — use one of {sorted(registered_models)}")
     if request.years[0] <= request.cutoff.year:
-        problems.append(f"horizon {request.horizon} starts before the information cutoff {request.cutoff} — "
-                        f"start the horizon after {request.cutoff.year}")
+        problems.append(
+            f"horizon {request.horizon} starts before the information cutoff {request.cutoff} — "
+            f"start the horizon after {request.cutoff.year}"
+        )
     return problems
 
 
@@ -230,16 +254,23 @@ def load_request(path: str | Path) -> AnalysisRequest:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
-        raise InputError(f"request file {path} does not exist", where=str(path),
-                         fix="pass the path of a request TOML file") from exc
+        raise InputError(
+            f"request file {path} does not exist", where=str(path), fix="pass the path of a request TOML file"
+        ) from exc
     except (UnicodeDecodeError, IsADirectoryError) as exc:
-        raise InputError(f"request file {path} is not UTF-8 text ({exc})", where=str(path),
-                         fix="save the request as a UTF-8 TOML file") from exc
+        raise InputError(
+            f"request file {path} is not UTF-8 text ({exc})",
+            where=str(path),
+            fix="save the request as a UTF-8 TOML file",
+        ) from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"request file {path} is not valid TOML: {exc}", where=str(path),
-                         fix="correct the TOML syntax at the line named") from exc
+        raise InputError(
+            f"request file {path} is not valid TOML: {exc}",
+            where=str(path),
+            fix="correct the TOML syntax at the line named",
+        ) from exc
     return parse_request(data, where=str(path))
 
 

@@ -95,9 +95,9 @@ class BM25Matrix:
     """
 
     terms: dict[str, int]
-    data: np.ndarray     # CSR values, rows = terms
+    data: np.ndarray  # CSR values, rows = terms
     indices: np.ndarray  # CSR column (document) of each value
-    indptr: np.ndarray   # CSR row starts
+    indptr: np.ndarray  # CSR row starts
     n_docs: int
 
     @classmethod
@@ -123,8 +123,11 @@ class BM25Matrix:
         if not rows:
             return np.zeros(self.n_docs)
         spans = [slice(self.indptr[r], self.indptr[r + 1]) for r in rows]
-        return np.bincount(np.concatenate([self.indices[sp] for sp in spans]),
-                           weights=np.concatenate([self.data[sp] for sp in spans]), minlength=self.n_docs)
+        return np.bincount(
+            np.concatenate([self.indices[sp] for sp in spans]),
+            weights=np.concatenate([self.data[sp] for sp in spans]),
+            minlength=self.n_docs,
+        )
 
 
 def _bm25(tokens: list[list[str]]) -> BM25Matrix | None:
@@ -147,8 +150,14 @@ class HybridIndex:
     stop_words: frozenset[str]  # the tokeniser's stop words when the index was built
 
     @classmethod
-    def build(cls, key: str, ids: Sequence[str], texts: Sequence[str], n_components: int,
-              tokens: list[list[str]] | None = None) -> HybridIndex:
+    def build(
+        cls,
+        key: str,
+        ids: Sequence[str],
+        texts: Sequence[str],
+        n_components: int,
+        tokens: list[list[str]] | None = None,
+    ) -> HybridIndex:
         """Fit BM25 and LSA on ``texts`` (same order as ``ids``)."""
         stop_words = english_stop_words()
         tokens = tokens if tokens is not None else [tokenize(t, stop_words) for t in texts]
@@ -171,8 +180,16 @@ class HybridIndex:
                 # C order, as they are stored and reloaded, so a reloaded index scores bit for bit alike
                 embeddings = np.ascontiguousarray(_unit_rows(svd.fit_transform(x)))
                 components = np.ascontiguousarray(svd.components_)
-        return cls(key=key, ids=list(ids), bm25=bm25, vocabulary=vocabulary, idf=idf, components=components,
-                   embeddings=embeddings, stop_words=stop_words)
+        return cls(
+            key=key,
+            ids=list(ids),
+            bm25=bm25,
+            vocabulary=vocabulary,
+            idf=idf,
+            components=components,
+            embeddings=embeddings,
+            stop_words=stop_words,
+        )
 
     def bm25_ranking(self, query_tokens: list[str], n: int) -> list[int]:
         """Positions of the best ``n`` documents by BM25 (score > 0), best first."""
@@ -222,17 +239,25 @@ class HybridIndex:
     def save(self, store: Store) -> str:
         """Store the LSA part as artifacts and point the index key at them; returns the manifest digest."""
         manifest = {
-            "key": self.key, "version": INDEX_VERSION, "ids": self.ids,
+            "key": self.key,
+            "version": INDEX_VERSION,
+            "ids": self.ids,
             "vocabulary": sorted(self.vocabulary, key=self.vocabulary.__getitem__),
-            "idf": store.put_array(self.idf), "components": store.put_array(self.components),
-            "embeddings": store.put_array(self.embeddings), "bm25": None,
+            "idf": store.put_array(self.idf),
+            "components": store.put_array(self.components),
+            "embeddings": store.put_array(self.embeddings),
+            "bm25": None,
             "stop_words": sorted(self.stop_words),
         }
         if self.bm25 is not None:
             b = self.bm25
-            manifest["bm25"] = {"terms": sorted(b.terms, key=b.terms.__getitem__), "documents": b.n_docs,
-                                "data": store.put_array(b.data), "indices": store.put_array(b.indices),
-                                "indptr": store.put_array(b.indptr)}
+            manifest["bm25"] = {
+                "terms": sorted(b.terms, key=b.terms.__getitem__),
+                "documents": b.n_docs,
+                "data": store.put_array(b.data),
+                "indices": store.put_array(b.indices),
+                "indptr": store.put_array(b.indptr),
+            }
         d = store.put_json(manifest, "retrieval_index")
         _write_pointer(store, _pointer_path(store, self.key), d)
         return d
@@ -250,14 +275,23 @@ class HybridIndex:
             bm25 = None
             if manifest["bm25"] is not None:
                 b = manifest["bm25"]
-                bm25 = BM25Matrix(terms={t: i for i, t in enumerate(b["terms"])}, data=store.get_array(b["data"]),
-                                  indices=store.get_array(b["indices"]), indptr=store.get_array(b["indptr"]),
-                                  n_docs=int(b["documents"]))
-            return cls(key=key, ids=manifest["ids"], bm25=bm25,
-                       vocabulary={t: i for i, t in enumerate(manifest["vocabulary"])},
-                       idf=store.get_array(manifest["idf"]), components=store.get_array(manifest["components"]),
-                       embeddings=store.get_array(manifest["embeddings"]),
-                       stop_words=frozenset(manifest["stop_words"]))
+                bm25 = BM25Matrix(
+                    terms={t: i for i, t in enumerate(b["terms"])},
+                    data=store.get_array(b["data"]),
+                    indices=store.get_array(b["indices"]),
+                    indptr=store.get_array(b["indptr"]),
+                    n_docs=int(b["documents"]),
+                )
+            return cls(
+                key=key,
+                ids=manifest["ids"],
+                bm25=bm25,
+                vocabulary={t: i for i, t in enumerate(manifest["vocabulary"])},
+                idf=store.get_array(manifest["idf"]),
+                components=store.get_array(manifest["components"]),
+                embeddings=store.get_array(manifest["embeddings"]),
+                stop_words=frozenset(manifest["stop_words"]),
+            )
         except (IntegrityError, KeyError, TypeError, ValueError):
             return None  # a missing, altered or malformed artifact: rebuild rather than trust it
 
@@ -280,8 +314,14 @@ def _top(scores: np.ndarray, n: int, *, positive: bool) -> list[int]:
 
 def index_key(location_ids: Iterable[str], n_components: int) -> str:
     """Digest of the eligible set and everything that shapes the index."""
-    return digest({"version": INDEX_VERSION, "ids": sorted(location_ids), "lsa_components": n_components,
-                   "sklearn": SKLEARN_VERSION})[:32]
+    return digest(
+        {
+            "version": INDEX_VERSION,
+            "ids": sorted(location_ids),
+            "lsa_components": n_components,
+            "sklearn": SKLEARN_VERSION,
+        }
+    )[:32]
 
 
 def index_for(locations: Sequence[SourceLocation], store: Store | None = None) -> HybridIndex:
@@ -296,8 +336,9 @@ def index_for(locations: Sequence[SourceLocation], store: Store | None = None) -
     index = HybridIndex.load(store, key) if store is not None else None
     if index is None:
         ordered = sorted(locations, key=lambda loc: loc.location_id)
-        index = HybridIndex.build(key, [loc.location_id for loc in ordered], [document_text(loc) for loc in ordered],
-                                  n_components)
+        index = HybridIndex.build(
+            key, [loc.location_id for loc in ordered], [document_text(loc) for loc in ordered], n_components
+        )
         if store is not None:
             index.save(store)
     _remember(index)
@@ -332,8 +373,9 @@ class Hit(BaseModel):
     quote: str = Field(description="The exact text of the location.")
 
 
-def rank_locations(locations: Sequence[SourceLocation], query: str, *, top_k: int | None = None,
-                   store: Store | None = None) -> list[tuple[SourceLocation, float]]:
+def rank_locations(
+    locations: Sequence[SourceLocation], query: str, *, top_k: int | None = None, store: Store | None = None
+) -> list[tuple[SourceLocation, float]]:
     """Hybrid ranking of already-eligible ``locations`` for ``query``: (location, fused score), best first."""
     r = get_settings().retrieval
     docs = [loc for loc in locations if indexable(loc)]
@@ -345,9 +387,16 @@ def rank_locations(locations: Sequence[SourceLocation], query: str, *, top_k: in
     return [(by_id[index.ids[pos]], score) for pos, score in ranked]
 
 
-def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str] = ("generation",),
-           jurisdictions: Iterable[str] | None = None, top_k: int | None = None,
-           analysis_id: str | None = None) -> list[Hit]:
+def search(
+    store: Store,
+    query: str,
+    *,
+    as_of: date,
+    roles: Iterable[Role | str] = ("generation",),
+    jurisdictions: Iterable[str] | None = None,
+    top_k: int | None = None,
+    analysis_id: str | None = None,
+) -> list[Hit]:
     """Eligible locations for (as_of, roles, jurisdictions), ranked for ``query``; top_k default 20.
 
     Without an analysis id (nothing to record), a scope searched before is served from its
@@ -362,8 +411,9 @@ def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str]
     if scope is not None and query.strip():
         ranked = _rank_saved_scope(store, scope, query, top_k or r.top_k)
     if ranked is None:
-        eligible, _ = eligible_locations(store, cutoff=as_of, roles=roles, jurisdictions=jurisdictions,
-                                         analysis_id=analysis_id)
+        eligible, _ = eligible_locations(
+            store, cutoff=as_of, roles=roles, jurisdictions=jurisdictions, analysis_id=analysis_id
+        )
         docs = [loc for loc in eligible if indexable(loc)]
         ranked = rank_locations(docs, query, top_k=top_k, store=store)
         if scope is not None and query.strip():
@@ -373,9 +423,21 @@ def search(store: Store, query: str, *, as_of: date, roles: Iterable[Role | str]
     hits = []
     for rank, (loc, score) in enumerate(ranked, start=1):
         src = sources[loc.source_id]
-        hits.append(Hit(rank=rank, score=score, location_id=loc.location_id, source_id=loc.source_id,
-                        title=src.title, publisher=src.publisher, publication_date=src.publication_date,
-                        page=loc.page, sheet=loc.sheet, cell=loc.cell, quote=loc.text))
+        hits.append(
+            Hit(
+                rank=rank,
+                score=score,
+                location_id=loc.location_id,
+                source_id=loc.source_id,
+                title=src.title,
+                publisher=src.publisher,
+                publication_date=src.publication_date,
+                page=loc.page,
+                sheet=loc.sheet,
+                cell=loc.cell,
+                quote=loc.text,
+            )
+        )
     return hits
 
 
@@ -386,12 +448,18 @@ def _scope_key(store: Store, as_of: date, roles: list[Role | str], jurisdictions
     store's own folder, so the numbers of sources and locations identify its registered records,
     and with the scope every eligible set.
     """
-    return digest({"version": INDEX_VERSION, "cutoff": as_of.isoformat(),
-                   "roles": sorted({Role(x).value for x in roles}),
-                   "jurisdictions": sorted({j.upper() for j in jurisdictions}) if jurisdictions is not None else None,
-                   "sources": store.count(Source),
-                   "locations": store.count(SourceLocation),
-                   "lsa_components": get_settings().retrieval.lsa_components, "sklearn": SKLEARN_VERSION})[:32]
+    return digest(
+        {
+            "version": INDEX_VERSION,
+            "cutoff": as_of.isoformat(),
+            "roles": sorted({Role(x).value for x in roles}),
+            "jurisdictions": sorted({j.upper() for j in jurisdictions}) if jurisdictions is not None else None,
+            "sources": store.count(Source),
+            "locations": store.count(SourceLocation),
+            "lsa_components": get_settings().retrieval.lsa_components,
+            "sklearn": SKLEARN_VERSION,
+        }
+    )[:32]
 
 
 def _rank_saved_scope(store: Store, scope: str, query: str, top_k: int) -> list[tuple[SourceLocation, float]] | None:
@@ -408,8 +476,9 @@ def _rank_saved_scope(store: Store, scope: str, query: str, top_k: int) -> list[
     _remember(index)
     r = get_settings().retrieval
     ranked = index.rank(query, candidates=r.candidates_per_ranker, top_k=top_k, rrf_k=r.rrf_k)
-    by_id = {loc.location_id: loc for loc in store.find(SourceLocation,
-                                                        location_id=[index.ids[pos] for pos, _ in ranked])}
+    by_id = {
+        loc.location_id: loc for loc in store.find(SourceLocation, location_id=[index.ids[pos] for pos, _ in ranked])
+    }
     if len(by_id) != len(ranked):
         return None  # the pointer names locations the store lacks: decide afresh
     return [(by_id[index.ids[pos]], score) for pos, score in ranked]
@@ -468,5 +537,6 @@ def serialize_records(records: Iterable[BaseModel | dict[str, Any]], budget: int
             break
         lines.append(line)
         used += size
-    return SerializedEvidence(text="".join(lines), included=len(lines), omitted=len(records) - len(lines),
-                              bytes=used, budget=budget)
+    return SerializedEvidence(
+        text="".join(lines), included=len(lines), omitted=len(records) - len(lines), bytes=used, budget=budget
+    )

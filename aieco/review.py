@@ -49,9 +49,18 @@ def _latest(decisions: Iterable[ReviewDecision]) -> dict[str, ReviewDecision]:
     return out
 
 
-def review_relation(store: Store, relation_id: str, action: Action, *, sign: str | None = None,
-                    src_var: str | None = None, dst_var: str | None = None, note: str = "",
-                    analyst: str | None = None, decided_at: datetime | None = None) -> ReviewDecision:
+def review_relation(
+    store: Store,
+    relation_id: str,
+    action: Action,
+    *,
+    sign: str | None = None,
+    src_var: str | None = None,
+    dst_var: str | None = None,
+    note: str = "",
+    analyst: str | None = None,
+    decided_at: datetime | None = None,
+) -> ReviewDecision:
     """Record one analyst decision on ``relation_id`` and return it.
 
     ``action`` is "accept", "reject" or "correct"; a correction gives a new ``sign`` and/or new
@@ -61,11 +70,17 @@ def review_relation(store: Store, relation_id: str, action: Action, *, sign: str
     """
     rel = store.get(Relation, relation_id)
     if rel is None:
-        raise InputError(f"unknown relation {relation_id!r}", where="review",
-                         fix="take the id from `aieco paths --json` or the Channel graph page")
+        raise InputError(
+            f"unknown relation {relation_id!r}",
+            where="review",
+            fix="take the id from `aieco paths --json` or the Channel graph page",
+        )
     if rel.review_decision != "accepted":
-        raise InputError(f"relation {relation_id} was rejected by validation ({rel.rejection_reason}); "
-                         "a review cannot admit it", where="review", fix="review an accepted relation")
+        raise InputError(
+            f"relation {relation_id} was rejected by validation ({rel.rejection_reason}); a review cannot admit it",
+            where="review",
+            fix="review an accepted relation",
+        )
     if action not in ("accept", "reject", "correct"):
         raise InputError(f"unknown review action {action!r}", where="review", fix="accept, reject or correct")
     analyst = (analyst or default_analyst()).strip()
@@ -76,8 +91,11 @@ def review_relation(store: Store, relation_id: str, action: Action, *, sign: str
     new_sign: Sign | None = None
     if action == "correct":
         if sign is None and src_var is None and dst_var is None:
-            raise InputError("a correction needs a new sign or new variables", where="review",
-                             fix="use --sign + or -, or --vars SRC DST")
+            raise InputError(
+                "a correction needs a new sign or new variables",
+                where="review",
+                fix="use --sign + or -, or --vars SRC DST",
+            )
         vocab = load_vocabulary()
         for v in (src_var, dst_var):
             if v is not None and v not in vocab:
@@ -86,27 +104,46 @@ def review_relation(store: Store, relation_id: str, action: Action, *, sign: str
             try:
                 new_sign = Sign(sign)
             except ValueError as exc:
-                raise InputError(f"unknown sign {sign!r}", where="review",
-                                 fix=f"use one of {', '.join(s.value for s in Sign)}") from exc
+                raise InputError(
+                    f"unknown sign {sign!r}", where="review", fix=f"use one of {', '.join(s.value for s in Sign)}"
+                ) from exc
         src, dst = src_var or rel.src_var, dst_var or rel.dst_var
         if src == dst:
-            raise InputError(f"a relation needs two distinct variables, not {src} → {dst}", where="review",
-                             fix="name a different source or target")
+            raise InputError(
+                f"a relation needs two distinct variables, not {src} → {dst}",
+                where="review",
+                fix="name a different source or target",
+            )
         final_sign = new_sign or rel.sign
         if (src, dst, final_sign) == (rel.src_var, rel.dst_var, rel.sign):
             raise InputError("the correction changes nothing", where="review", fix="use --accept instead")
         fields = rel.model_dump()
         fields.pop("relation_id")
-        fields.update(src_var=src, dst_var=dst, sign=final_sign, extractor=f"{REVIEW_EXTRACTOR}:{relation_id}",
-                      verb=f"{rel.verb} (corrected by {analyst})".strip())
+        fields.update(
+            src_var=src,
+            dst_var=dst,
+            sign=final_sign,
+            extractor=f"{REVIEW_EXTRACTOR}:{relation_id}",
+            verb=f"{rel.verb} (corrected by {analyst})".strip(),
+        )
         corrected = Relation.create(**fields)
     elif sign is not None or src_var is not None or dst_var is not None:
-        raise InputError(f"--sign/--vars go with a correction, not with {action}", where="review",
-                         fix="give either --accept, --reject, or the correction alone")
+        raise InputError(
+            f"--sign/--vars go with a correction, not with {action}",
+            where="review",
+            fix="give either --accept, --reject, or the correction alone",
+        )
     decision = ReviewDecision.create(
-        relation_id=relation_id, action=action, sign=new_sign, src_var=src_var, dst_var=dst_var,
-        corrected_relation_id=corrected.relation_id if corrected else None, note=note, analyst=analyst,
-        decided_at=when)
+        relation_id=relation_id,
+        action=action,
+        sign=new_sign,
+        src_var=src_var,
+        dst_var=dst_var,
+        corrected_relation_id=corrected.relation_id if corrected else None,
+        note=note,
+        analyst=analyst,
+        decided_at=when,
+    )
     with store.transaction():
         if corrected is not None:
             store.put(corrected)
@@ -138,7 +175,7 @@ def effective_relations(store: Store, relations: Iterable[Relation]) -> list[Rel
 
 
 def review_state(store: Store, relation_id: str) -> str | None:
-    """"rejected" or "corrected" when the decision in force takes the relation out of use, else None
+    """ "rejected" or "corrected" when the decision in force takes the relation out of use, else None
     (also "superseded" for a correction that a later decision on its original replaced)."""
     decisions = store.find(ReviewDecision)
     if not decisions:
@@ -170,15 +207,26 @@ def review_table(store: Store, relation_ids: Iterable[str] | None = None) -> lis
     rows = []
     for r in rels:
         d = latest.get(r.relation_id)
-        rows.append({
-            "relation_id": r.relation_id, "src_var": r.src_var, "dst_var": r.dst_var, "sign": r.sign.value,
-            "quote": r.quote, "source_id": r.source_id, "location_id": r.location_id,
-            "validation": r.review_decision, "in_use": r.relation_id in used,
-            "decision": d.action if d else None, "corrected_relation_id": d.corrected_relation_id if d else None,
-            "analyst": d.analyst if d else None, "decided_at": d.decided_at.isoformat() if d else None,
-            "note": d.note if d else "", "decisions": counts.get(r.relation_id, 0),
-            "is_correction": r.extractor.startswith(f"{REVIEW_EXTRACTOR}:"),
-        })
+        rows.append(
+            {
+                "relation_id": r.relation_id,
+                "src_var": r.src_var,
+                "dst_var": r.dst_var,
+                "sign": r.sign.value,
+                "quote": r.quote,
+                "source_id": r.source_id,
+                "location_id": r.location_id,
+                "validation": r.review_decision,
+                "in_use": r.relation_id in used,
+                "decision": d.action if d else None,
+                "corrected_relation_id": d.corrected_relation_id if d else None,
+                "analyst": d.analyst if d else None,
+                "decided_at": d.decided_at.isoformat() if d else None,
+                "note": d.note if d else "",
+                "decisions": counts.get(r.relation_id, 0),
+                "is_correction": r.extractor.startswith(f"{REVIEW_EXTRACTOR}:"),
+            }
+        )
     return rows
 
 
@@ -189,22 +237,41 @@ def audit_reviews(store: Store, analysis_id: str | None = None) -> list[dict[str
     for d in store.find(ReviewDecision):
         rel = store.get(Relation, d.relation_id)
         if rel is None:
-            problems.append({"kind": "review_decisions", "id": d.decision_id,
-                             "detail": f"decides on relation {d.relation_id}, which is not stored"})
+            problems.append(
+                {
+                    "kind": "review_decisions",
+                    "id": d.decision_id,
+                    "detail": f"decides on relation {d.relation_id}, which is not stored",
+                }
+            )
             continue
         if d.action != "correct":
             if d.corrected_relation_id or d.sign or d.src_var or d.dst_var:
-                problems.append({"kind": "review_decisions", "id": d.decision_id,
-                                 "detail": f"an {d.action} decision carries correction fields"})
+                problems.append(
+                    {
+                        "kind": "review_decisions",
+                        "id": d.decision_id,
+                        "detail": f"an {d.action} decision carries correction fields",
+                    }
+                )
             continue
         fix = store.get(Relation, d.corrected_relation_id) if d.corrected_relation_id else None
         if fix is None:
-            problems.append({"kind": "review_decisions", "id": d.decision_id,
-                             "detail": f"the corrected relation {d.corrected_relation_id} is not stored"})
+            problems.append(
+                {
+                    "kind": "review_decisions",
+                    "id": d.decision_id,
+                    "detail": f"the corrected relation {d.corrected_relation_id} is not stored",
+                }
+            )
             continue
         want = (d.src_var or rel.src_var, d.dst_var or rel.dst_var, d.sign or rel.sign)
         if (fix.src_var, fix.dst_var, fix.sign) != want or (fix.quote, fix.location_id) != (rel.quote, rel.location_id):
-            problems.append({"kind": "review_decisions", "id": d.decision_id,
-                             "detail": "the corrected relation does not match the decision or its original's quote"})
+            problems.append(
+                {
+                    "kind": "review_decisions",
+                    "id": d.decision_id,
+                    "detail": "the corrected relation does not match the decision or its original's quote",
+                }
+            )
     return problems
-

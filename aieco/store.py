@@ -176,14 +176,18 @@ def _m003(db: sqlite_utils.Database) -> None:
 
 
 def _m002_trigger_sql(table: str, op: str) -> str:
-    return (f"CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table} "
-            f"BEGIN SELECT RAISE(ABORT, 'append-only table {table}: {op} refused'); END")
+    return (
+        f"CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, 'append-only table {table}: {op} refused'); END"
+    )
 
 
 def _no_replace_sql(table: str, pk: str) -> str:
-    return (f"CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table} "
-            f"WHEN EXISTS (SELECT 1 FROM {table} WHERE \"{pk}\" = NEW.\"{pk}\") "
-            f"BEGIN SELECT RAISE(ABORT, 'table {table}: insert of an existing {pk} refused'); END")
+    return (
+        f"CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table} "
+        f'WHEN EXISTS (SELECT 1 FROM {table} WHERE "{pk}" = NEW."{pk}") '
+        f"BEGIN SELECT RAISE(ABORT, 'table {table}: insert of an existing {pk} refused'); END"
+    )
 
 
 #: A stage completes once per input: a second, concurrent run of the same analysis meets this key.
@@ -194,11 +198,13 @@ def _one_stage_record_sql() -> str:
     # A trigger rather than a UNIQUE index: workspaces written before it may hold duplicates,
     # and the rule binds every insert from now on without rewriting them.
     same = " AND ".join(f'"{c}" = NEW."{c}"' for c in STAGE_KEY)
-    return ("CREATE TRIGGER stage_records_one_per_attempt BEFORE INSERT ON stage_records "
-            f"WHEN NEW.status = 'completed' AND EXISTS (SELECT 1 FROM stage_records WHERE {same} "
-            "AND status = 'completed') "
-            "BEGIN SELECT RAISE(ABORT, 'stage_records: insert refused: this stage already completed "
-            "for this input'); END")
+    return (
+        "CREATE TRIGGER stage_records_one_per_attempt BEFORE INSERT ON stage_records "
+        f"WHEN NEW.status = 'completed' AND EXISTS (SELECT 1 FROM stage_records WHERE {same} "
+        "AND status = 'completed') "
+        "BEGIN SELECT RAISE(ABORT, 'stage_records: insert refused: this stage already completed "
+        "for this input'); END"
+    )
 
 
 @functools.cache
@@ -257,8 +263,7 @@ def row_digest(table: str, columns: dict[str, type], row: dict[str, Any], prev: 
 
 @MIGRATIONS(name="m004_hash_chains")
 def _m004(db: sqlite_utils.Database) -> None:
-    db[HEADS_TABLE].create({"table_name": str, "row_count": int, "head": str}, pk="table_name",
-                           if_not_exists=True)
+    db[HEADS_TABLE].create({"table_name": str, "row_count": int, "head": str}, pk="table_name", if_not_exists=True)
     layout = table_layout()
     for table in layout:
         if not db[table].exists():
@@ -297,13 +302,27 @@ def _record_existing_files(db: sqlite_utils.Database) -> None:
 def _insert_file_row(db: sqlite_utils.Database, chain: _Chain, rel: str, data: bytes) -> None:
     now = utc_now().isoformat()
     sha = sha256_hex(data)
-    _insert_chained(db, chain, FILES_TABLE, {
-        "file_id": "file_" + digest({"path": rel, "sha256": sha, "written_at": now})[:20],
-        "path": rel, "sha256": sha, "size": len(data), "written_at": now})
+    _insert_chained(
+        db,
+        chain,
+        FILES_TABLE,
+        {
+            "file_id": "file_" + digest({"path": rel, "sha256": sha, "written_at": now})[:20],
+            "path": rel,
+            "sha256": sha,
+            "size": len(data),
+            "written_at": now,
+        },
+    )
 
 
-def _insert_chained(db: sqlite_utils.Database, chain: _Chain, table: str, row: dict[str, Any],
-                    execute: Callable[[str, dict[str, Any]], Any] | None = None) -> None:
+def _insert_chained(
+    db: sqlite_utils.Database,
+    chain: _Chain,
+    table: str,
+    row: dict[str, Any],
+    execute: Callable[[str, dict[str, Any]], Any] | None = None,
+) -> None:
     """Insert ``row`` as the next link of its table's chain (a refused insert becomes IntegrityError)."""
     prev = chain.head(table)
     row = {**row, "prev_digest": prev, "row_digest": row_digest(table, chain.columns(table), row, prev)}
@@ -339,8 +358,9 @@ def _backfill_chain(db: sqlite_utils.Database, table: str, layout: tuple[dict[st
         d = row_digest(table, columns, row, prev)
         db.execute(f'UPDATE "{table}" SET prev_digest = ?, row_digest = ? WHERE rowid = ?', [prev, d, rowid])
         prev = d
-    db.execute(f"INSERT OR REPLACE INTO {HEADS_TABLE} (table_name, row_count, head) VALUES (?, ?, ?)",
-               [table, len(rows), prev])
+    db.execute(
+        f"INSERT OR REPLACE INTO {HEADS_TABLE} (table_name, row_count, head) VALUES (?, ?, ?)", [table, len(rows), prev]
+    )
     if lifted:
         db.execute(_m002_trigger_sql(table, "UPDATE"))
 
@@ -388,8 +408,12 @@ class Store:
         self.artifact_dir = self.path / ARTIFACT_DIR
         fresh = not self.db_path.exists()
         try:
-            conn = sqlite3.connect(self.db_path, timeout=get_settings().store.busy_timeout_ms / 1000,
-                                   isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(
+                self.db_path,
+                timeout=get_settings().store.busy_timeout_ms / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
             conn.execute(f"PRAGMA busy_timeout = {get_settings().store.busy_timeout_ms}")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA foreign_keys = ON")
@@ -410,19 +434,24 @@ class Store:
     def _check_folder(self, create: bool) -> None:
         p = self.path
         if p.exists() and not p.is_dir():
-            raise InputError(f"workspace path {p} is a file, not a folder",
-                             fix="pass a folder with --workspace (it is created if missing)")
+            raise InputError(
+                f"workspace path {p} is a file, not a folder",
+                fix="pass a folder with --workspace (it is created if missing)",
+            )
         if not p.exists():
             if not create:
                 raise InputError(f"workspace {p} does not exist", fix="run `aieco init` first")
             parent = p.parent if str(p.parent) else Path(".")
             if not parent.exists() or not os.access(parent, os.W_OK | os.X_OK):
-                raise InputError(f"cannot create workspace {p}: {parent} is missing or not writable",
-                                 fix="choose a writable folder with --workspace")
+                raise InputError(
+                    f"cannot create workspace {p}: {parent} is missing or not writable",
+                    fix="choose a writable folder with --workspace",
+                )
             p.mkdir(parents=False)
         elif not os.access(p, os.W_OK | os.X_OK):
-            raise InputError(f"workspace {p} is read-only",
-                             fix="make the folder writable or choose another with --workspace")
+            raise InputError(
+                f"workspace {p} is read-only", fix="make the folder writable or choose another with --workspace"
+            )
 
     def _remove_partial(self) -> None:
         for suffix in ("", "-wal", "-shm"):
@@ -522,17 +551,19 @@ class Store:
     def require(self, cls: type[R], key: str) -> R:
         found = self.get(cls, key)
         if found is None:
-            raise InputError(f"no {cls.__name__} with id {key} in workspace {self.path}",
-                             fix="check the id (see `aieco audit --json` or the dashboard)")
+            raise InputError(
+                f"no {cls.__name__} with id {key} in workspace {self.path}",
+                fix="check the id (see `aieco audit --json` or the dashboard)",
+            )
         return found
 
-    def find(self, cls: type[R], order_by: str | None = None, limit: int | None = None,
-             **where: Any) -> list[R]:
+    def find(self, cls: type[R], order_by: str | None = None, limit: int | None = None, **where: Any) -> list[R]:
         """Records whose fields equal ``where`` (None matches NULL), in insertion order."""
         return [_from_row(cls, r) for r in self._rows(cls, where, order_by, limit)]
 
-    def _rows(self, cls: type[Record], where: dict[str, Any], order_by: str | None,
-              limit: int | None) -> Iterator[dict[str, Any]]:
+    def _rows(
+        self, cls: type[Record], where: dict[str, Any], order_by: str | None, limit: int | None
+    ) -> Iterator[dict[str, Any]]:
         clauses, params = [], []
         cols = set(cls.model_fields)
         for k, v in where.items():
@@ -554,8 +585,7 @@ class Store:
         order = "rowid"
         if order_by:
             order = f'"{order_by.lstrip("-")}"' + (" DESC" if order_by.startswith("-") else "")
-        return self.db[cls.table].rows_where(" AND ".join(clauses) or None, params or None,
-                                             order_by=order, limit=limit)
+        return self.db[cls.table].rows_where(" AND ".join(clauses) or None, params or None, order_by=order, limit=limit)
 
     @staticmethod
     def _scalar(v: Any) -> Any:
@@ -599,8 +629,11 @@ class Store:
         with self.transaction():
             if not self._exists("artifacts", "digest", d):
                 chain = _Chain(self.db)
-                self._insert_chained(chain, "artifacts", {"digest": d, "kind": kind, "size": len(data),
-                                                          "created_at": utc_now().isoformat()})
+                self._insert_chained(
+                    chain,
+                    "artifacts",
+                    {"digest": d, "kind": kind, "size": len(data), "created_at": utc_now().isoformat()},
+                )
                 chain.save()
         return d
 
@@ -675,8 +708,9 @@ class Store:
             raise IntegrityError(f"artifact {digest} is missing from {self.artifact_dir}")
         data = target.read_bytes()
         if sha256_hex(data) != digest:
-            raise IntegrityError(f"artifact {digest} was altered: its bytes no longer match its digest",
-                                 where=str(target))
+            raise IntegrityError(
+                f"artifact {digest} was altered: its bytes no longer match its digest", where=str(target)
+            )
         return data
 
     def has_artifact(self, digest: str) -> bool:
@@ -731,12 +765,22 @@ class Store:
                 try:
                     rec = _from_row(cls, row)
                 except Exception as exc:  # a row that no longer validates is a finding
-                    problems.append({"kind": cls.table, "id": str(row.get(cls.id_field)),
-                                     "detail": f"row no longer validates: {exc}"})
+                    problems.append(
+                        {
+                            "kind": cls.table,
+                            "id": str(row.get(cls.id_field)),
+                            "detail": f"row no longer validates: {exc}",
+                        }
+                    )
                     continue
                 if rec.key != rec.expected_id():
-                    problems.append({"kind": cls.table, "id": rec.key,
-                                     "detail": f"content does not match id (expected {rec.expected_id()})"})
+                    problems.append(
+                        {
+                            "kind": cls.table,
+                            "id": rec.key,
+                            "detail": f"content does not match id (expected {rec.expected_id()})",
+                        }
+                    )
         problems += self._audit_sources(base_dir)
         problems += self._audit_files()
         return problems
@@ -752,12 +796,18 @@ class Store:
             if not p.is_absolute() and base_dir is not None:
                 p = base_dir / p
             if not p.exists():
-                problems.append({"kind": "source_file", "id": row["source_id"],
-                                 "detail": f"file {row['path']} not found"})
+                problems.append(
+                    {"kind": "source_file", "id": row["source_id"], "detail": f"file {row['path']} not found"}
+                )
             elif sha256_hex(p.read_bytes()) != row["sha256"]:
-                problems.append({"kind": "source_file", "id": row["source_id"],
-                                 "detail": f"file {row['path']} changed since registration (ingest it again: "
-                                           "it gets a new source id)"})
+                problems.append(
+                    {
+                        "kind": "source_file",
+                        "id": row["source_id"],
+                        "detail": f"file {row['path']} changed since registration (ingest it again: "
+                        "it gets a new source id)",
+                    }
+                )
         return problems
 
     def _audit_schema(self) -> list[dict[str, str]]:
@@ -775,8 +825,13 @@ class Store:
             for name in sorted(set(want) - set(have)):
                 problems.append({"kind": "schema", "id": table, "detail": f"table {table} lacks column {name}"})
             for name in sorted(set(have) - set(want)):
-                problems.append({"kind": "schema", "id": table,
-                                 "detail": f"table {table} has a column {name} the schema does not define"})
+                problems.append(
+                    {
+                        "kind": "schema",
+                        "id": table,
+                        "detail": f"table {table} has a column {name} the schema does not define",
+                    }
+                )
         known = set(layout) | {HEADS_TABLE, MIGRATIONS.migrations_table}
         for name in sorted(tables - known):
             if not name.startswith("sqlite_"):
@@ -787,26 +842,32 @@ class Store:
         triggers = {name: (table, sql) for kind, name, table, sql in master if kind == "trigger"}
         for name, (table, sql) in expected_triggers().items():
             if name not in triggers:
-                problems.append({"kind": "schema", "id": name,
-                                 "detail": f"trigger {name} on {table} is missing (dropped?)"})
+                problems.append(
+                    {"kind": "schema", "id": name, "detail": f"trigger {name} on {table} is missing (dropped?)"}
+                )
             elif " ".join(triggers[name][1].split()) != " ".join(sql.split()):
-                problems.append({"kind": "schema", "id": name,
-                                 "detail": f"trigger {name} on {table} differs from its expected DDL"})
+                problems.append(
+                    {"kind": "schema", "id": name, "detail": f"trigger {name} on {table} differs from its expected DDL"}
+                )
         for name in sorted(set(triggers) - set(expected_triggers())):
-            problems.append({"kind": "schema", "id": name,
-                             "detail": f"unexpected trigger {name} on {triggers[name][0]}"})
+            problems.append(
+                {"kind": "schema", "id": name, "detail": f"unexpected trigger {name} on {triggers[name][0]}"}
+            )
         return problems
 
     def _audit_chains(self) -> list[dict[str, str]]:
         """Every row's digest and link, and each chain's end against the head kept apart."""
         problems = []
-        heads = {t: (n, h) for t, n, h in self.db.execute(
-            f"SELECT table_name, row_count, head FROM {HEADS_TABLE}").fetchall()}
+        heads = {
+            t: (n, h)
+            for t, n, h in self.db.execute(f"SELECT table_name, row_count, head FROM {HEADS_TABLE}").fetchall()
+        }
         for table, (columns, pk) in table_layout().items():
             if not self.db[table].exists():
                 if table in heads:
-                    problems.append({"kind": table, "id": table,
-                                     "detail": f"table {table} held {heads[table][0]} rows and is gone"})
+                    problems.append(
+                        {"kind": table, "id": table, "detail": f"table {table} held {heads[table][0]} rows and is gone"}
+                    )
                 continue
             cur = self.db.execute(f'SELECT * FROM "{table}" ORDER BY rowid')
             names = [d[0] for d in cur.description]
@@ -816,19 +877,39 @@ class Store:
                 key = str(row.get(pk))
                 count += 1
                 if row.get("prev_digest") != prev:
-                    problems.append({"kind": table, "id": key, "detail": (
-                        f"{table} row {key}: hash chain broken (it does not follow the row before it: "
-                        "a row was deleted, inserted or reordered)")})
+                    problems.append(
+                        {
+                            "kind": table,
+                            "id": key,
+                            "detail": (
+                                f"{table} row {key}: hash chain broken (it does not follow the row before it: "
+                                "a row was deleted, inserted or reordered)"
+                            ),
+                        }
+                    )
                 want = row_digest(table, columns, row, row.get("prev_digest") or "")
                 if row.get("row_digest") != want:
-                    problems.append({"kind": table, "id": key, "detail": (
-                        f"{table} row {key}: fields changed since it was written (row digest mismatch)")})
+                    problems.append(
+                        {
+                            "kind": table,
+                            "id": key,
+                            "detail": (f"{table} row {key}: fields changed since it was written (row digest mismatch)"),
+                        }
+                    )
                 prev = row.get("row_digest") or ""
             n, head = heads.get(table, (0, GENESIS))
             if (count, prev) != (n, head):
-                problems.append({"kind": table, "id": table, "detail": (
-                    f"table {table}: chain ends after {count} rows at {prev[:12]}, but its head records "
-                    f"{n} rows ending at {head[:12]} (rows deleted, appended outside the store, or head altered)")})
+                problems.append(
+                    {
+                        "kind": table,
+                        "id": table,
+                        "detail": (
+                            f"table {table}: chain ends after {count} rows at {prev[:12]}, but its head records "
+                            f"{n} rows ending at {head[:12]} "
+                            "(rows deleted, appended outside the store, or head altered)"
+                        ),
+                    }
+                )
         return problems
 
     def _audit_files(self) -> list[dict[str, str]]:
@@ -858,19 +939,30 @@ class Store:
                 continue
             if parts[0] == ARTIFACT_DIR:
                 if parts[-1] not in artifacts:
-                    problems.append({"kind": "file", "id": rel,
-                                     "detail": f"{rel} is in the artifact folder but is no registered artifact"})
+                    problems.append(
+                        {
+                            "kind": "file",
+                            "id": rel,
+                            "detail": f"{rel} is in the artifact folder but is no registered artifact",
+                        }
+                    )
                 continue
             seen.add(rel)
             if rel in recorded:
                 if sha256_hex(p.read_bytes()) != recorded[rel]:
-                    problems.append({"kind": "file", "id": rel,
-                                     "detail": f"workspace file {rel} changed since it was written"})
+                    problems.append(
+                        {"kind": "file", "id": rel, "detail": f"workspace file {rel} changed since it was written"}
+                    )
             elif p.resolve().as_posix() in sources:
                 continue  # checked against its source record above
             else:
-                problems.append({"kind": "file", "id": rel,
-                                 "detail": f"workspace file {rel} was not written by aieco (no recorded digest)"})
+                problems.append(
+                    {
+                        "kind": "file",
+                        "id": rel,
+                        "detail": f"workspace file {rel} was not written by aieco (no recorded digest)",
+                    }
+                )
         for rel in sorted(set(recorded) - seen):
             problems.append({"kind": "file", "id": rel, "detail": f"workspace file {rel} was removed"})
         return problems
@@ -902,8 +994,9 @@ class _Chain:
 
     def head(self, table: str) -> str:
         if table not in self._heads:
-            rows = self.db.execute(f"SELECT row_count, head FROM {HEADS_TABLE} WHERE table_name = ?",
-                                   [table]).fetchall()
+            rows = self.db.execute(
+                f"SELECT row_count, head FROM {HEADS_TABLE} WHERE table_name = ?", [table]
+            ).fetchall()
             self._heads[table] = (rows[0][0], rows[0][1]) if rows else (0, GENESIS)
         return self._heads[table][1]
 
@@ -912,9 +1005,12 @@ class _Chain:
 
     def save(self) -> None:
         for table, (n, head) in self._heads.items():
-            self.db.execute(f"INSERT INTO {HEADS_TABLE} (table_name, row_count, head) VALUES (?, ?, ?) "
-                            "ON CONFLICT(table_name) DO UPDATE SET row_count = excluded.row_count, "
-                            "head = excluded.head", [table, n, head])
+            self.db.execute(
+                f"INSERT INTO {HEADS_TABLE} (table_name, row_count, head) VALUES (?, ?, ?) "
+                "ON CONFLICT(table_name) DO UPDATE SET row_count = excluded.row_count, "
+                "head = excluded.head",
+                [table, n, head],
+            )
 
 
 def frame_to_json(df: pd.DataFrame) -> dict[str, Any]:

@@ -47,18 +47,105 @@ def tokens(text: str) -> list[tuple[str, int, int]]:
 #: phrase ("credit growth" is matched whole; "trading activity", "growth in lending" are dropped).
 AMBIGUOUS = frozenset({"growth", "activity"})
 #: Words before a bare "growth"/"activity" that keep the macroeconomic reading.
-MACRO_MODIFIERS = frozenset({
-    "economic", "real", "domestic", "overall", "aggregate", "potential", "weak", "weaker", "strong", "stronger",
-    "slow", "slower", "sluggish", "subdued", "robust", "solid", "lower", "higher", "muted", "moderate", "modest",
-    "soft", "softer", "resilient", "firm", "and", "or", "of", "on", "for", "to", "in", "the", "a", "that", "which",
-    "weakening", "slowing", "falling", "declining", "rising", "positive", "negative", "future", "gdp", "output",
-    "area", "eu", "european", "us", "china", "chinese", "japanese", "uk", "german", "national", "annual",
-    "quarterly", "trend", "below", "above", "long", "term", "run", "medium", "short", "near", "global", "world",
-    "with", "by", "from", "as", "than", "supporting", "support", "boost", "boosted", "lift", "damp", "dampen",
-    "weigh", "weighed", "weighing", "hurt", "hit", "slowed", "reduce", "reduced", "lowered", "raise", "raised",
-})
-FUNCTION_WORDS = frozenset({"and", "or", "of", "on", "for", "to", "in", "the", "a", "that", "which", "with", "by",
-                            "from", "as", "than"})
+MACRO_MODIFIERS = frozenset(
+    {
+        "economic",
+        "real",
+        "domestic",
+        "overall",
+        "aggregate",
+        "potential",
+        "weak",
+        "weaker",
+        "strong",
+        "stronger",
+        "slow",
+        "slower",
+        "sluggish",
+        "subdued",
+        "robust",
+        "solid",
+        "lower",
+        "higher",
+        "muted",
+        "moderate",
+        "modest",
+        "soft",
+        "softer",
+        "resilient",
+        "firm",
+        "and",
+        "or",
+        "of",
+        "on",
+        "for",
+        "to",
+        "in",
+        "the",
+        "a",
+        "that",
+        "which",
+        "weakening",
+        "slowing",
+        "falling",
+        "declining",
+        "rising",
+        "positive",
+        "negative",
+        "future",
+        "gdp",
+        "output",
+        "area",
+        "eu",
+        "european",
+        "us",
+        "china",
+        "chinese",
+        "japanese",
+        "uk",
+        "german",
+        "national",
+        "annual",
+        "quarterly",
+        "trend",
+        "below",
+        "above",
+        "long",
+        "term",
+        "run",
+        "medium",
+        "short",
+        "near",
+        "global",
+        "world",
+        "with",
+        "by",
+        "from",
+        "as",
+        "than",
+        "supporting",
+        "support",
+        "boost",
+        "boosted",
+        "lift",
+        "damp",
+        "dampen",
+        "weigh",
+        "weighed",
+        "weighing",
+        "hurt",
+        "hit",
+        "slowed",
+        "reduce",
+        "reduced",
+        "lowered",
+        "raise",
+        "raised",
+    }
+)
+FUNCTION_WORDS = frozenset(
+    {"and", "or", "of", "on", "for", "to", "in", "the", "a", "that", "which", "with", "by", "from", "as", "than"}
+)
 VOLATILITY_OF = re.compile(r"\s+(?:of|in)\s+(?:the\s+)?")
 VOLATILITY_AFTER = re.compile(r"\s+volatility\b")
 RATE_VARIABLES = frozenset({"long_term_rate", "policy_rate", "mortgage_rates", "lending_rates", "term_premium"})
@@ -66,17 +153,20 @@ RATE_VARIABLES = frozenset({"long_term_rate", "policy_rate", "mortgage_rates", "
 
 def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
     """A bare "growth"/"activity" names the economy unless a noun claims it ("X growth", "growth of X")."""
-    before = re.findall(r"[a-z0-9'-]+", low[max(0, m.start - 40):m.start])
+    before = re.findall(r"[a-z0-9'-]+", low[max(0, m.start - 40) : m.start])
     if before and before[-1] not in MACRO_MODIFIERS and not before[-1].endswith("ly"):
         return False
     # "activity" alone is as often trading or issuance activity: it names the economy only with a
     # macroeconomic adjective ("weak activity", "real activity"), never after a bare article or preposition.
     if m.text.lower() == "activity" and (not before or before[-1] in FUNCTION_WORDS):
         return False
-    after = low[m.end:m.end + 40]
-    if re.match(r"\s+(?:of|in)\s+(?!the\s+(?:economy|euro\s+area|eu|us|region|country)|gdp|output|the\s+economy)"
-                r"(?!(?:the\s+)?(?:euro\s+area|eu|us|united|china|advanced|emerging|major|most|many|some|several|"
-                r"europe|japan|germany|france|italy|spain|the\s+world|[a-z]+\s+economies))", after):
+    after = low[m.end : m.end + 40]
+    if re.match(
+        r"\s+(?:of|in)\s+(?!the\s+(?:economy|euro\s+area|eu|us|region|country)|gdp|output|the\s+economy)"
+        r"(?!(?:the\s+)?(?:euro\s+area|eu|us|united|china|advanced|emerging|major|most|many|some|several|"
+        r"europe|japan|germany|france|italy|spain|the\s+world|[a-z]+\s+economies))",
+        after,
+    ):
         return False
     return True
 
@@ -107,8 +197,11 @@ class Vocabulary:
                     continue
                 owner = self._phrases.get(key)
                 if owner is not None and owner != v.variable_id and phrase in v.synonyms:
-                    raise InputError(f"synonym {phrase!r} maps to both {owner} and {v.variable_id}",
-                                     where="vocabulary", fix="give every synonym exactly one variable")
+                    raise InputError(
+                        f"synonym {phrase!r} maps to both {owner} and {v.variable_id}",
+                        where="vocabulary",
+                        fix="give every synonym exactly one variable",
+                    )
                 self._phrases.setdefault(key, v.variable_id)
         self._longest = max(len(k) for k in self._phrases)
 
@@ -124,24 +217,36 @@ class Vocabulary:
         try:
             entries = tomllib.loads(raw)["variable"]
         except (tomllib.TOMLDecodeError, KeyError) as exc:
-            raise InputError(f"cannot read the vocabulary: {exc}", where=where,
-                             fix="each variable is a [[variable]] table with id, label, synonyms") from exc
+            raise InputError(
+                f"cannot read the vocabulary: {exc}",
+                where=where,
+                fix="each variable is a [[variable]] table with id, label, synonyms",
+            ) from exc
         variables, references = [], {}
         for e in entries:
             if not re.fullmatch(r"[a-z][a-z0-9_]*", str(e.get("id", ""))):
-                raise InputError(f"variable id {e.get('id')!r} is not snake_case", where=where,
-                                 fix="use ids like 'house_prices'")
+                raise InputError(
+                    f"variable id {e.get('id')!r} is not snake_case", where=where, fix="use ids like 'house_prices'"
+                )
             ref = e.get("reference")
             if ref is not None:
                 if ref not in REFERENCE_RULES:
-                    raise InputError(f"reference {ref!r} of {e['id']} is unknown", where=where,
-                                     fix=f"use one of {REFERENCE_RULES}")
+                    raise InputError(
+                        f"reference {ref!r} of {e['id']} is unknown", where=where, fix=f"use one of {REFERENCE_RULES}"
+                    )
                 references[e["id"]] = ref
-            variables.append(Variable.create(
-                variable_id=e["id"], label=e["label"], synonyms=list(e.get("synonyms", [])),
-                unit=e.get("unit", ""), transformation=e.get("transformation", ""),
-                adverse_direction=Movement(e["adverse"]) if e.get("adverse") else None,
-                model_variable=e.get("model_variable"), description=e.get("description", "")))
+            variables.append(
+                Variable.create(
+                    variable_id=e["id"],
+                    label=e["label"],
+                    synonyms=list(e.get("synonyms", [])),
+                    unit=e.get("unit", ""),
+                    transformation=e.get("transformation", ""),
+                    adverse_direction=Movement(e["adverse"]) if e.get("adverse") else None,
+                    model_variable=e.get("model_variable"),
+                    description=e.get("description", ""),
+                )
+            )
         if len({v.variable_id for v in variables}) != len(variables):
             raise InputError("duplicate variable id in the vocabulary", where=where, fix="ids must be unique")
         return cls(variables, references)
@@ -178,7 +283,7 @@ class Vocabulary:
         i = 0
         while i < len(toks):
             for n in range(min(self._longest, len(toks) - i), 0, -1):
-                key = tuple(t for t, _, _ in toks[i:i + n])
+                key = tuple(t for t, _, _ in toks[i : i + n])
                 vid = self._phrases.get(key)
                 if vid is not None:
                     start, end = toks[i][1], toks[i + n - 1][2]
@@ -208,13 +313,18 @@ class Vocabulary:
                 continue
             if m.text.lower() in AMBIGUOUS and not _bare_growth_is_gdp(low, m):
                 continue
-            after = low[m.end:]
+            after = low[m.end :]
             nxt = raw[k + 1] if k + 1 < len(raw) else None
             vol = VOLATILITY_OF.match(after)
-            if m.variable_id == "volatility" and m.text.lower() == "volatility" and vol and nxt is not None \
-                    and nxt.start == m.end + vol.end():
+            if (
+                m.variable_id == "volatility"
+                and m.text.lower() == "volatility"
+                and vol
+                and nxt is not None
+                and nxt.start == m.end + vol.end()
+            ):
                 vid = "rate_volatility" if nxt.variable_id in RATE_VARIABLES else "volatility"
-                out.append(Mention(vid, m.start, nxt.end, text[m.start:nxt.end], m.first_token, nxt.last_token))
+                out.append(Mention(vid, m.start, nxt.end, text[m.start : nxt.end], m.first_token, nxt.last_token))
                 skip.add(k + 1)
                 continue
             trail = VOLATILITY_AFTER.match(after)
@@ -223,8 +333,16 @@ class Vocabulary:
                 end = m.end + trail.end()
                 if nxt is not None and nxt.start < end:
                     skip.add(k + 1)
-                out.append(Mention(vid, m.start, end, text[m.start:end], m.first_token,
-                                   nxt.last_token if nxt is not None and nxt.start < end else m.last_token))
+                out.append(
+                    Mention(
+                        vid,
+                        m.start,
+                        end,
+                        text[m.start : end],
+                        m.first_token,
+                        nxt.last_token if nxt is not None and nxt.start < end else m.last_token,
+                    )
+                )
                 continue
             out.append(m)
         return out

@@ -40,8 +40,15 @@ def risk_measure_figure(risks: pd.DataFrame) -> go.Figure:
     """Grouped bars: every measure per initiating risk (from the stored `risks` table)."""
     long = risks.melt(id_vars="risk", var_name="measure", value_name="value").dropna(subset=["value"])
     long["value"] = long["value"].astype(float)
-    fig = px.bar(long, x="measure", y="value", color="risk", barmode="group", range_y=[0, 1],
-                 title="Benchmark measures per initiating risk")
+    fig = px.bar(
+        long,
+        x="measure",
+        y="value",
+        color="risk",
+        barmode="group",
+        range_y=[0, 1],
+        title="Benchmark measures per initiating risk",
+    )
     fig.update_layout(xaxis_tickangle=-35)
     return fig
 
@@ -49,9 +56,20 @@ def risk_measure_figure(risks: pd.DataFrame) -> go.Figure:
 def contribution_figure(contribution: pd.DataFrame, risk: str = "mean") -> go.Figure:
     """Leave-one-out Δ_s(M) and average marginal contribution per document and measure."""
     c = contribution[contribution["risk"] == risk]
-    long = c.melt(id_vars=["document", "measure"], value_vars=["leave_one_out", "average_marginal"],
-                  var_name="kind", value_name="value")
-    fig = px.bar(long, x="document", y="value", color="kind", barmode="group", facet_row="measure",
-                 title=f"Source contribution ({risk})")
+    long = c.melt(
+        id_vars=["document", "measure"],
+        value_vars=["leave_one_out", "average_marginal"],
+        var_name="kind",
+        value_name="value",
+    )
+    fig = px.bar(
+        long,
+        x="document",
+        y="value",
+        color="kind",
+        barmode="group",
+        facet_row="measure",
+        title=f"Source contribution ({risk})",
+    )
     fig.update_layout(xaxis_tickangle=-35)
     return fig

@@ -13,10 +13,15 @@ DEFAULT_CAPTION = (
     "scenario and brief BIS Quarterly Review (March 2024) excerpts, euro-area series from the ECB, Eurostat "
     "and the BIS, and the EBA 2016/2021 stress-test bank data; information cutoff 31 December 2024. Its "
     "request (three risks) runs offline once; a part the real data cannot support stops with its reason. "
-    "The pages below are usable meanwhile. The synthetic demo: `aieco demo -w DIR`.")
+    "The pages below are usable meanwhile. The synthetic demo: `aieco demo -w DIR`."
+)
 
-STATE_ICONS = {"done": ":material/check_circle:", "running": ":material/progress_activity:",
-               "stopped": ":material/block:", "failed": ":material/error:"}
+STATE_ICONS = {
+    "done": ":material/check_circle:",
+    "running": ":material/progress_activity:",
+    "stopped": ":material/block:",
+    "failed": ":material/error:",
+}
 
 
 def overall_fraction(job: jobs.Job) -> float:

@@ -16,8 +16,11 @@ CHANNEL_COLUMNS = ["risk", "id", "source", "movement", "target", "expected", "ma
 def to_tables(request: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Risks and channel queries of a request mapping as two tables."""
     risks = [{c: r.get(c, "") for c in RISK_COLUMNS} for r in request.get("risks", [])]
-    channels = [{"risk": r["name"], **{c: q.get(c) for c in CHANNEL_COLUMNS[1:]}}
-                for r in request.get("risks", []) for q in r.get("channels", [])]
+    channels = [
+        {"risk": r["name"], **{c: q.get(c) for c in CHANNEL_COLUMNS[1:]}}
+        for r in request.get("risks", [])
+        for q in r.get("channels", [])
+    ]
     return pd.DataFrame(risks, columns=RISK_COLUMNS), pd.DataFrame(channels, columns=CHANNEL_COLUMNS)
 
 
@@ -37,8 +40,9 @@ def from_tables(base: dict[str, Any], risks: pd.DataFrame, channels: pd.DataFram
                 if c in query:
                     query[c] = int(query[c])
             queries.append(query)
-        out["risks"].append({"name": name, "label": _text(r["label"]), "description": _text(r["description"]),
-                             "channels": queries})
+        out["risks"].append(
+            {"name": name, "label": _text(r["label"]), "description": _text(r["description"]), "channels": queries}
+        )
     return out
 
 

@@ -50,8 +50,7 @@ def main() -> None:
     try:
         with open_workspace() as ws, bound(ws):
             # The menu is registered on every run, also while the demo is being built.
-            page = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path)
-                                  for p in PAGES])
+            page = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES])
             build_panel()
             st.sidebar.caption(f"Workspace `{ws.path}`")
             select_analysis(ws)

@@ -23,8 +23,14 @@ def _slug(name: str) -> str:
 
 def figure_format_picker() -> None:
     """The sidebar choice of image format for every chart's download button."""
-    st.sidebar.segmented_control("Figure downloads", FORMATS, default="png", key=_KEY,
-                                 format_func=str.upper, help="Format of the camera button on every chart")
+    st.sidebar.segmented_control(
+        "Figure downloads",
+        FORMATS,
+        default="png",
+        key=_KEY,
+        format_func=str.upper,
+        help="Format of the camera button on every chart",
+    )
 
 
 def arrow_safe(frame: pd.DataFrame) -> pd.DataFrame:
@@ -50,9 +56,16 @@ def show_table(frame: pd.DataFrame, *, key: str, name: str, **kwargs) -> object:
     kwargs.setdefault("hide_index", True)
     kwargs.setdefault("width", "stretch")
     out = st.dataframe(frame, key=key, **kwargs)
-    st.download_button("CSV", frame.to_csv(index=not kwargs["hide_index"]).encode("utf-8"),
-                       file_name=f"{_slug(name)}.csv", mime="text/csv", key=f"{key}_csv",
-                       icon=":material/download:", type="tertiary", on_click="ignore")
+    st.download_button(
+        "CSV",
+        frame.to_csv(index=not kwargs["hide_index"]).encode("utf-8"),
+        file_name=f"{_slug(name)}.csv",
+        mime="text/csv",
+        key=f"{key}_csv",
+        icon=":material/download:",
+        type="tertiary",
+        on_click="ignore",
+    )
     return out
 
 

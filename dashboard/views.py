@@ -86,18 +86,32 @@ def analyses_frame(store: Store) -> pd.DataFrame:
     rows = []
     for an in store.all(Analysis):
         statuses = [r.status.value for r in _latest_attempts(store, an.analysis_id)]
-        rows.append({"analysis_id": an.analysis_id, "label": an.label or an.analysis_id,
-                     "created_at": an.created_at, **{k: statuses.count(k) for k in ("completed", "stopped", "failed")}})
+        rows.append(
+            {
+                "analysis_id": an.analysis_id,
+                "label": an.label or an.analysis_id,
+                "created_at": an.created_at,
+                **{k: statuses.count(k) for k in ("completed", "stopped", "failed")},
+            }
+        )
     return _frame(rows, ANALYSIS_COLUMNS)
 
 
 def stops_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
     """Every stage (of one analysis, or all) whose latest attempt stopped or failed, with its reason."""
     analyses = [a for a in store.all(Analysis) if analysis_id is None or a.analysis_id == analysis_id]
-    rows = [{"analysis_id": an.analysis_id, "stage": r.stage, "status": r.status.value, "reason": r.reason,
-             "ended_at": r.ended_at}
-            for an in analyses for r in _latest_attempts(store, an.analysis_id)
-            if r.status.value != "completed"]
+    rows = [
+        {
+            "analysis_id": an.analysis_id,
+            "stage": r.stage,
+            "status": r.status.value,
+            "reason": r.reason,
+            "ended_at": r.ended_at,
+        }
+        for an in analyses
+        for r in _latest_attempts(store, an.analysis_id)
+        if r.status.value != "completed"
+    ]
     return _frame(rows, STOP_COLUMNS)
 
 
@@ -118,10 +132,19 @@ STAGE_COLUMNS = ["stage", "status", "reason", "started_at", "ended_at", "seconds
 
 def stages_frame(store: Store, analysis_id: str) -> pd.DataFrame:
     """Stage attempts of one analysis in the order they were recorded."""
-    rows = [{"stage": r.stage, "status": r.status.value, "reason": r.reason, "started_at": r.started_at,
-             "ended_at": r.ended_at, "seconds": (r.ended_at - r.started_at).total_seconds(),
-             "input_digest": _short(r.input_digest), "output_digest": _short(r.output_digest)}
-            for r in store.find(StageRecord, analysis_id=analysis_id)]
+    rows = [
+        {
+            "stage": r.stage,
+            "status": r.status.value,
+            "reason": r.reason,
+            "started_at": r.started_at,
+            "ended_at": r.ended_at,
+            "seconds": (r.ended_at - r.started_at).total_seconds(),
+            "input_digest": _short(r.input_digest),
+            "output_digest": _short(r.output_digest),
+        }
+        for r in store.find(StageRecord, analysis_id=analysis_id)
+    ]
     return _frame(rows, STAGE_COLUMNS)
 
 
@@ -134,25 +157,47 @@ def stage_timeline(store: Store, analysis_id: str) -> go.Figure:
     fig = go.Figure()
     for status, group in frame.groupby("status", sort=False):
         # Bars start at the stage start and last its duration (at least 1 ms, so instant stages show).
-        fig.add_trace(go.Bar(
-            name=status, orientation="h", y=group["stage"],
-            base=[t.isoformat() for t in group["started_at"]],
-            x=[max(s, 0.001) * 1000 for s in group["seconds"]],
-            marker_color=STATUS_COLOURS.get(status, "#607d8b"),
-            customdata=group[["reason"]].to_numpy(),
-            hovertemplate="%{y}: %{x:.0f} ms<br>%{customdata[0]}<extra>" + status + "</extra>",
-        ))
-    fig.update_layout(barmode="overlay", xaxis={"type": "date", "title": "time (UTC)"},
-                      yaxis={"autorange": "reversed", "title": ""}, height=120 + 28 * max(len(frame), 1),
-                      margin={"l": 10, "r": 10, "t": 30, "b": 10}, title=f"Stages of {analysis_id}")
+        fig.add_trace(
+            go.Bar(
+                name=status,
+                orientation="h",
+                y=group["stage"],
+                base=[t.isoformat() for t in group["started_at"]],
+                x=[max(s, 0.001) * 1000 for s in group["seconds"]],
+                marker_color=STATUS_COLOURS.get(status, "#607d8b"),
+                customdata=group[["reason"]].to_numpy(),
+                hovertemplate="%{y}: %{x:.0f} ms<br>%{customdata[0]}<extra>" + status + "</extra>",
+            )
+        )
+    fig.update_layout(
+        barmode="overlay",
+        xaxis={"type": "date", "title": "time (UTC)"},
+        yaxis={"autorange": "reversed", "title": ""},
+        height=120 + 28 * max(len(frame), 1),
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        title=f"Stages of {analysis_id}",
+    )
     return fig
 
 
 # --------------------------------------------------------------------------- sources
 
 
-SOURCE_COLUMNS = ["source_id", "title", "publisher", "publication_date", "role", "jurisdiction", "kind",
-                  "locations", "pages_or_sheets", "sha256", "illustrative", "note", "path"]
+SOURCE_COLUMNS = [
+    "source_id",
+    "title",
+    "publisher",
+    "publication_date",
+    "role",
+    "jurisdiction",
+    "kind",
+    "locations",
+    "pages_or_sheets",
+    "sha256",
+    "illustrative",
+    "note",
+    "path",
+]
 
 
 def sources_frame(store: Store) -> pd.DataFrame:
@@ -166,25 +211,61 @@ def sources_frame(store: Store) -> pd.DataFrame:
         pages = {loc.page for loc in locs if loc.page is not None}
         sheets = {loc.sheet for loc in locs if loc.sheet}
         where = f"{len(pages)} pages" if pages else (f"{len(sheets)} sheets" if sheets else "")
-        rows.append({"source_id": s.source_id, "title": s.title, "publisher": s.publisher,
-                     "publication_date": s.publication_date, "role": s.role.value,
-                     "jurisdiction": s.jurisdiction, "kind": s.kind.value, "locations": len(locs),
-                     "pages_or_sheets": where, "sha256": _short(s.sha256), "illustrative": s.illustrative,
-                     "note": s.note, "path": s.path})
+        rows.append(
+            {
+                "source_id": s.source_id,
+                "title": s.title,
+                "publisher": s.publisher,
+                "publication_date": s.publication_date,
+                "role": s.role.value,
+                "jurisdiction": s.jurisdiction,
+                "kind": s.kind.value,
+                "locations": len(locs),
+                "pages_or_sheets": where,
+                "sha256": _short(s.sha256),
+                "illustrative": s.illustrative,
+                "note": s.note,
+                "path": s.path,
+            }
+        )
     return _frame(rows, SOURCE_COLUMNS)
 
 
-LOCATION_COLUMNS = ["location_id", "kind", "page", "sheet", "cell", "text", "value", "row_label",
-                    "column_label", "formula", "role_override", "warning"]
+LOCATION_COLUMNS = [
+    "location_id",
+    "kind",
+    "page",
+    "sheet",
+    "cell",
+    "text",
+    "value",
+    "row_label",
+    "column_label",
+    "formula",
+    "role_override",
+    "warning",
+]
 
 
 def locations_frame(store: Store, source_id: str) -> pd.DataFrame:
     """Passages and cells of one source, in reading order."""
-    rows = [{"location_id": loc.location_id, "kind": loc.kind, "page": loc.page, "sheet": loc.sheet,
-             "cell": loc.cell, "text": loc.text, "value": None if loc.value is None else str(loc.value),
-             "row_label": loc.row_label, "column_label": loc.column_label, "formula": loc.formula,
-             "role_override": loc.role_override.value if loc.role_override else None, "warning": loc.warning}
-            for loc in store.find(SourceLocation, source_id=source_id)]
+    rows = [
+        {
+            "location_id": loc.location_id,
+            "kind": loc.kind,
+            "page": loc.page,
+            "sheet": loc.sheet,
+            "cell": loc.cell,
+            "text": loc.text,
+            "value": None if loc.value is None else str(loc.value),
+            "row_label": loc.row_label,
+            "column_label": loc.column_label,
+            "formula": loc.formula,
+            "role_override": loc.role_override.value if loc.role_override else None,
+            "warning": loc.warning,
+        }
+        for loc in store.find(SourceLocation, source_id=source_id)
+    ]
     return _frame(rows, LOCATION_COLUMNS)
 
 
@@ -205,13 +286,35 @@ def exclusion_groups(store: Store) -> list[str]:
 # --------------------------------------------------------------------------- relations
 
 
-RELATION_COLUMNS = ["relation_id", "src_var", "dst_var", "sign", "evidence_class", "verb", "quote", "title",
-                    "publisher", "publication_date", "page", "cell", "role", "confidence", "graph_condition",
-                    "review_decision", "location_id", "source_id"]
+RELATION_COLUMNS = [
+    "relation_id",
+    "src_var",
+    "dst_var",
+    "sign",
+    "evidence_class",
+    "verb",
+    "quote",
+    "title",
+    "publisher",
+    "publication_date",
+    "page",
+    "cell",
+    "role",
+    "confidence",
+    "graph_condition",
+    "review_decision",
+    "location_id",
+    "source_id",
+]
 
 
-def relations_frame(store: Store, *, published_by: date | None = None, condition: str | None = None,
-                    relation_ids: list[str] | None = None) -> pd.DataFrame:
+def relations_frame(
+    store: Store,
+    *,
+    published_by: date | None = None,
+    condition: str | None = None,
+    relation_ids: list[str] | None = None,
+) -> pd.DataFrame:
     """Stored relations with their quote and source, optionally filtered.
 
     ``published_by`` keeps relations whose source was published on or before that date;
@@ -232,30 +335,49 @@ def relations_frame(store: Store, *, published_by: date | None = None, condition
             locs[r.location_id] = store.get(SourceLocation, r.location_id)
         loc = locs[r.location_id]
         s = sources.get(r.source_id)
-        rows.append({"relation_id": r.relation_id, "src_var": r.src_var, "dst_var": r.dst_var,
-                     "sign": r.sign.value, "evidence_class": r.evidence_class.value, "verb": r.verb,
-                     "quote": r.quote, "title": s.title if s else "", "publisher": s.publisher if s else "",
-                     "publication_date": r.publication_date, "page": loc.page if loc else None,
-                     "cell": (f"{loc.sheet}!{loc.cell}" if loc and loc.sheet else (loc.cell if loc else None)),
-                     "role": r.role.value, "confidence": r.confidence, "graph_condition": r.graph_condition,
-                     "review_decision": r.review_decision, "location_id": r.location_id,
-                     "source_id": r.source_id})
+        rows.append(
+            {
+                "relation_id": r.relation_id,
+                "src_var": r.src_var,
+                "dst_var": r.dst_var,
+                "sign": r.sign.value,
+                "evidence_class": r.evidence_class.value,
+                "verb": r.verb,
+                "quote": r.quote,
+                "title": s.title if s else "",
+                "publisher": s.publisher if s else "",
+                "publication_date": r.publication_date,
+                "page": loc.page if loc else None,
+                "cell": (f"{loc.sheet}!{loc.cell}" if loc and loc.sheet else (loc.cell if loc else None)),
+                "role": r.role.value,
+                "confidence": r.confidence,
+                "graph_condition": r.graph_condition,
+                "review_decision": r.review_decision,
+                "location_id": r.location_id,
+                "source_id": r.source_id,
+            }
+        )
     return _frame(rows, RELATION_COLUMNS)
 
 
-def as_of_relation_ids(store: Store, as_of: date | None, condition: str,
-                       roles: tuple[str, ...] = tuple(r.value for r in GENERATION_ROLES)) -> list[str]:
+def as_of_relation_ids(
+    store: Store, as_of: date | None, condition: str, roles: tuple[str, ...] = tuple(r.value for r in GENERATION_ROLES)
+) -> list[str]:
     """Ids of the as-of edge set A(t) of a graph condition (the graph area's definition)."""
-    return [r.relation_id for r in as_of_relations(load_relations(store, condition=condition), as_of,
-                                                   roles=roles, condition=condition)]
+    return [
+        r.relation_id
+        for r in as_of_relations(load_relations(store, condition=condition), as_of, roles=roles, condition=condition)
+    ]
 
 
 def channel_graph_html(store: Store, relation_ids: tuple[str, ...], title: str = "Channel graph") -> str:
     """The interactive pyvis page (resources in-line, works offline) of the given relations."""
     relations = store.find(Relation, relation_id=list(relation_ids))
     sources = _sources_by_id(store)
-    locations = {loc.location_id: loc
-                 for loc in store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))}
+    locations = {
+        loc.location_id: loc
+        for loc in store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))
+    }
     return render_graph(relations, sources, locations, title=title)
 
 
@@ -297,10 +419,18 @@ def opposing_relations(relations: pd.DataFrame) -> pd.DataFrame:
         minus = group[group["sign"] == "-"]
         for _, a in plus.iterrows():
             for _, b in minus.iterrows():
-                rows.append({"src_var": src, "dst_var": dst, "sign_a": a["sign"], "quote_a": a["quote"],
-                             "source_a": f"{a['title']} ({a['publication_date']}, p. {a['page']})",
-                             "sign_b": b["sign"], "quote_b": b["quote"],
-                             "source_b": f"{b['title']} ({b['publication_date']}, p. {b['page']})"})
+                rows.append(
+                    {
+                        "src_var": src,
+                        "dst_var": dst,
+                        "sign_a": a["sign"],
+                        "quote_a": a["quote"],
+                        "source_a": f"{a['title']} ({a['publication_date']}, p. {a['page']})",
+                        "sign_b": b["sign"],
+                        "quote_b": b["quote"],
+                        "source_b": f"{b['title']} ({b['publication_date']}, p. {b['page']})",
+                    }
+                )
     return _frame(rows, OPPOSING_COLUMNS)
 
 
@@ -313,16 +443,37 @@ QUERY_COLUMNS = ["risk", "source", "source_movement", "target", "target_movement
 def queries_frame(store: Store) -> pd.DataFrame:
     """Registered channel queries with variable labels (the id last, as a detail)."""
     labels = variable_labels(store)
-    rows = [{"query_id": q.query_id, "risk": q.risk.replace("_", " "),
-             "source": labels.get(q.source_var, q.source_var), "source_movement": q.source_movement.value,
-             "target": labels.get(q.target_var, q.target_var), "target_movement": q.target_movement.value,
-             "max_len": q.max_len, "top_k": q.top_k}
-            for q in store.all(ChannelQuery)]
+    rows = [
+        {
+            "query_id": q.query_id,
+            "risk": q.risk.replace("_", " "),
+            "source": labels.get(q.source_var, q.source_var),
+            "source_movement": q.source_movement.value,
+            "target": labels.get(q.target_var, q.target_var),
+            "target_movement": q.target_movement.value,
+            "max_len": q.max_len,
+            "top_k": q.top_k,
+        }
+        for q in store.all(ChannelQuery)
+    ]
     return _frame(rows, QUERY_COLUMNS)
 
 
-PATH_COLUMNS = ["risk", "query", "rank", "channel", "signs", "composed_sign", "score", "mean_confidence",
-                "n_docs", "outcome", "why", "graph_condition", "path_id"]
+PATH_COLUMNS = [
+    "risk",
+    "query",
+    "rank",
+    "channel",
+    "signs",
+    "composed_sign",
+    "score",
+    "mean_confidence",
+    "n_docs",
+    "outcome",
+    "why",
+    "graph_condition",
+    "path_id",
+]
 
 
 def paths_frame(store: Store, analysis_id: str) -> pd.DataFrame:
@@ -341,15 +492,30 @@ def paths_frame(store: Store, analysis_id: str) -> pd.DataFrame:
     rows = []
     for p in store.find(Path, analysis_id=analysis_id):
         q = queries.get(p.query_id)
-        label = (f"{names.get(q.source_var, q.source_var)} {q.source_movement.value} → "
-                 f"{names.get(q.target_var, q.target_var)} {q.target_movement.value}" if q else p.query_id)
+        label = (
+            f"{names.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+            f"{names.get(q.target_var, q.target_var)} {q.target_movement.value}"
+            if q
+            else p.query_id
+        )
         a = assessed.get(p.path_id, {})
-        rows.append({"risk": p.risk, "query": label, "rank": p.rank,
-                     "channel": " → ".join(names.get(v, v) for v in p.variables),
-                     "signs": " ".join(s.value for s in p.signs), "composed_sign": p.composed_sign.value,
-                     "score": p.score, "mean_confidence": p.mean_confidence, "n_docs": p.n_docs,
-                     "outcome": a.get("outcome", "not selected"), "why": a.get("reason", ""),
-                     "graph_condition": p.graph_condition, "path_id": p.path_id})
+        rows.append(
+            {
+                "risk": p.risk,
+                "query": label,
+                "rank": p.rank,
+                "channel": " → ".join(names.get(v, v) for v in p.variables),
+                "signs": " ".join(s.value for s in p.signs),
+                "composed_sign": p.composed_sign.value,
+                "score": p.score,
+                "mean_confidence": p.mean_confidence,
+                "n_docs": p.n_docs,
+                "outcome": a.get("outcome", "not selected"),
+                "why": a.get("reason", ""),
+                "graph_condition": p.graph_condition,
+                "path_id": p.path_id,
+            }
+        )
     frame = _frame(rows, PATH_COLUMNS)
     return frame.sort_values(["risk", "query", "rank"], kind="stable").reset_index(drop=True)
 
@@ -358,14 +524,34 @@ DERIVATION_COLUMNS = ["risk", "status", "reason", "restrictions", "assessed_path
 
 
 def derivations_frame(store: Store, analysis_id: str) -> pd.DataFrame:
-    rows = [{"risk": d.risk, "status": d.status, "reason": d.reason, "restrictions": len(d.restriction_ids),
-             "assessed_paths": len(d.assessed), "graph_condition": d.graph_condition}
-            for d in store.find(Derivation, analysis_id=analysis_id)]
+    rows = [
+        {
+            "risk": d.risk,
+            "status": d.status,
+            "reason": d.reason,
+            "restrictions": len(d.restriction_ids),
+            "assessed_paths": len(d.assessed),
+            "graph_condition": d.graph_condition,
+        }
+        for d in store.find(Derivation, analysis_id=analysis_id)
+    ]
     return _frame(rows, DERIVATION_COLUMNS)
 
 
-RESTRICTION_COLUMNS = ["risk", "variable", "model_variable", "direction", "priority", "derivation", "reference",
-                       "horizon", "aggregation", "supporting_relations", "supporting_quotes", "restriction_id"]
+RESTRICTION_COLUMNS = [
+    "risk",
+    "variable",
+    "model_variable",
+    "direction",
+    "priority",
+    "derivation",
+    "reference",
+    "horizon",
+    "aggregation",
+    "supporting_relations",
+    "supporting_quotes",
+    "restriction_id",
+]
 
 
 def restrictions_frame(store: Store, analysis_id: str) -> pd.DataFrame:
@@ -373,47 +559,91 @@ def restrictions_frame(store: Store, analysis_id: str) -> pd.DataFrame:
     rows = []
     for r in store.find(Restriction, analysis_id=analysis_id):
         rels = store.find(Relation, relation_id=list(r.supporting_relation_ids))
-        rows.append({"risk": r.risk, "variable": r.variable, "model_variable": r.model_variable,
-                     "direction": "increase" if r.direction == 1 else "decrease", "priority": r.priority,
-                     "derivation": r.derivation, "reference": r.reference, "horizon": r.horizon,
-                     "aggregation": r.aggregation, "supporting_relations": ", ".join(r.supporting_relation_ids),
-                     "supporting_quotes": " | ".join(f"“{x.quote}”" for x in rels),
-                     "restriction_id": r.restriction_id})
+        rows.append(
+            {
+                "risk": r.risk,
+                "variable": r.variable,
+                "model_variable": r.model_variable,
+                "direction": "increase" if r.direction == 1 else "decrease",
+                "priority": r.priority,
+                "derivation": r.derivation,
+                "reference": r.reference,
+                "horizon": r.horizon,
+                "aggregation": r.aggregation,
+                "supporting_relations": ", ".join(r.supporting_relation_ids),
+                "supporting_quotes": " | ".join(f"“{x.quote}”" for x in rels),
+                "restriction_id": r.restriction_id,
+            }
+        )
     return _frame(rows, RESTRICTION_COLUMNS)
 
 
 # --------------------------------------------------------------------------- model runs
 
 
-RUN_COLUMNS = ["run_id", "analysis_id", "model_id", "risk", "role", "status", "reason", "started_at", "seconds", "seed",
-               "points", "output_digest", "request_digest", "code_digest", "config_digest", "env_digest",
-               "inputs", "diagnostics", "parent_runs", "graph_condition"]
+RUN_COLUMNS = [
+    "run_id",
+    "analysis_id",
+    "model_id",
+    "risk",
+    "role",
+    "status",
+    "reason",
+    "started_at",
+    "seconds",
+    "seed",
+    "points",
+    "output_digest",
+    "request_digest",
+    "code_digest",
+    "config_digest",
+    "env_digest",
+    "inputs",
+    "diagnostics",
+    "parent_runs",
+    "graph_condition",
+]
 
 
 def runs_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
     """The ModelRun table: status, digests, timing and diagnostics."""
     recs = store.find(ModelRun, analysis_id=analysis_id) if analysis_id else list(store.all(ModelRun))
     requests = {q.digest(): q for q in store.find(ModelRequest, analysis_id=sorted({r.analysis_id for r in recs}))}
-    rows = [{"run_id": r.run_id, "analysis_id": r.analysis_id, "model_id": r.model_id,
-             "risk": requests[r.request_digest].risk if r.request_digest in requests else None, "role": r.role,
-             "status": r.status.value, "reason": r.reason, "started_at": r.started_at,
-             "seconds": (r.ended_at - r.started_at).total_seconds(), "seed": r.seed,
-             "points": store.count(ModelOutputPoint, run_id=r.run_id),
-             "output_digest": _short(r.output_digest), "request_digest": _short(r.request_digest),
-             "code_digest": _short(r.code_digest), "config_digest": _short(r.config_digest),
-             "env_digest": _short(r.env_digest),
-             "inputs": ", ".join(f"{k}={_short(v)}" for k, v in r.input_digests.items()),
-             "diagnostics": canonical_json(r.diagnostics), "parent_runs": ", ".join(r.parent_runs),
-             "graph_condition": r.graph_condition}
-            for r in recs]
+    rows = [
+        {
+            "run_id": r.run_id,
+            "analysis_id": r.analysis_id,
+            "model_id": r.model_id,
+            "risk": requests[r.request_digest].risk if r.request_digest in requests else None,
+            "role": r.role,
+            "status": r.status.value,
+            "reason": r.reason,
+            "started_at": r.started_at,
+            "seconds": (r.ended_at - r.started_at).total_seconds(),
+            "seed": r.seed,
+            "points": store.count(ModelOutputPoint, run_id=r.run_id),
+            "output_digest": _short(r.output_digest),
+            "request_digest": _short(r.request_digest),
+            "code_digest": _short(r.code_digest),
+            "config_digest": _short(r.config_digest),
+            "env_digest": _short(r.env_digest),
+            "inputs": ", ".join(f"{k}={_short(v)}" for k, v in r.input_digests.items()),
+            "diagnostics": canonical_json(r.diagnostics),
+            "parent_runs": ", ".join(r.parent_runs),
+            "graph_condition": r.graph_condition,
+        }
+        for r in recs
+    ]
     return _frame(rows, RUN_COLUMNS)
 
 
 def diagnostics_frame(store: Store, run_id: str) -> pd.DataFrame:
     """A run's diagnostics, one row per (flattened) key."""
     run = store.require(ModelRun, run_id)
-    rows = [{"diagnostic": k, "value": canonical_json(v) if isinstance(v, (dict, list)) else v}
-            for k, v in _flatten(run.diagnostics).items()]
+    rows = [
+        {"diagnostic": k, "value": canonical_json(v) if isinstance(v, (dict, list)) else v}
+        for k, v in _flatten(run.diagnostics).items()
+    ]
     return _frame(rows, ["diagnostic", "value"])
 
 
@@ -428,17 +658,47 @@ def _flatten(obj: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-POINT_COLUMNS = ["point_id", "variable", "unit", "transformation", "period", "statistic", "quantile",
-                 "simulation_id", "entity", "risk", "value", "status", "table_name", "row", "column"]
+POINT_COLUMNS = [
+    "point_id",
+    "variable",
+    "unit",
+    "transformation",
+    "period",
+    "statistic",
+    "quantile",
+    "simulation_id",
+    "entity",
+    "risk",
+    "value",
+    "status",
+    "table_name",
+    "row",
+    "column",
+]
 
 
 def points_frame(store: Store, run_id: str) -> pd.DataFrame:
     """Every output point of a run with its artifact location (table, row, column)."""
-    rows = [{"point_id": p.point_id, "variable": p.variable, "unit": p.unit, "transformation": p.transformation,
-             "period": p.period, "statistic": p.statistic, "quantile": p.quantile,
-             "simulation_id": p.simulation_id, "entity": p.entity, "risk": p.risk, "value": p.value,
-             "status": p.status.value, "table_name": p.table_name, "row": p.row, "column": p.column}
-            for p in store.find(ModelOutputPoint, run_id=run_id)]
+    rows = [
+        {
+            "point_id": p.point_id,
+            "variable": p.variable,
+            "unit": p.unit,
+            "transformation": p.transformation,
+            "period": p.period,
+            "statistic": p.statistic,
+            "quantile": p.quantile,
+            "simulation_id": p.simulation_id,
+            "entity": p.entity,
+            "risk": p.risk,
+            "value": p.value,
+            "status": p.status.value,
+            "table_name": p.table_name,
+            "row": p.row,
+            "column": p.column,
+        }
+        for p in store.find(ModelOutputPoint, run_id=run_id)
+    ]
     return _frame(rows, POINT_COLUMNS)
 
 
@@ -497,10 +757,18 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
             continue
         lo = quant[quant["quantile"] == q].set_index("period")["value"].reindex(periods)
         hi = quant[(quant["quantile"] - upper).abs() < 1e-9].set_index("period")["value"].reindex(periods)
-        fig.add_trace(go.Scatter(x=periods, y=hi, mode="lines", line={"width": 0}, showlegend=False,
-                                 hoverinfo="skip"))
-        fig.add_trace(go.Scatter(x=periods, y=lo, mode="lines", line={"width": 0}, fill="tonexty",
-                                 fillcolor="rgba(31,78,121,0.15)", name=f"{q:.0%}–{upper:.0%}"))
+        fig.add_trace(go.Scatter(x=periods, y=hi, mode="lines", line={"width": 0}, showlegend=False, hoverinfo="skip"))
+        fig.add_trace(
+            go.Scatter(
+                x=periods,
+                y=lo,
+                mode="lines",
+                line={"width": 0},
+                fill="tonexty",
+                fillcolor="rgba(31,78,121,0.15)",
+                name=f"{q:.0%}–{upper:.0%}",
+            )
+        )
     median = quant[(quant["quantile"] - 0.5).abs() < 1e-9]
     if len(median):
         m = median.set_index("period")["value"].reindex(periods)
@@ -509,14 +777,24 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
     for (stat, sim), group in others.groupby(["statistic", others["simulation_id"].fillna(-1)], sort=True):
         name = _statistic_label(stat) + ("" if sim < 0 else f" (simulation {int(sim)})")
         g = group.sort_values("period")
-        fig.add_trace(go.Scatter(x=g["period"], y=g["value"], mode="lines+markers", name=name,
-                                 line={"width": 2.5 if stat == "selected" else 1.2,
-                                       "dash": "solid" if stat == "selected" else "dot"}))
+        fig.add_trace(
+            go.Scatter(
+                x=g["period"],
+                y=g["value"],
+                mode="lines+markers",
+                name=name,
+                line={"width": 2.5 if stat == "selected" else 1.2, "dash": "solid" if stat == "selected" else "dot"},
+            )
+        )
     unit = sel["unit"].iloc[0] if len(sel) else ""
-    fig.update_layout(title=title or variable, yaxis_title=f"{variable} ({unit})" if unit else variable,
-                      xaxis={"title": "period", "type": "category"},
-                      height=360,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h"})
+    fig.update_layout(
+        title=title or variable,
+        yaxis_title=f"{variable} ({unit})" if unit else variable,
+        xaxis={"title": "period", "type": "category"},
+        height=360,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h"},
+    )
     return fig
 
 
@@ -543,8 +821,18 @@ def entities(points: pd.DataFrame) -> list[str]:
 # --------------------------------------------------------------------------- bank capital
 
 
-GATE_COLUMNS = ["model_id", "metric", "value", "rule", "threshold", "gate_passed", "fit_provenance",
-                "validation_provenance", "detail", "run_id"]
+GATE_COLUMNS = [
+    "model_id",
+    "metric",
+    "value",
+    "rule",
+    "threshold",
+    "gate_passed",
+    "fit_provenance",
+    "validation_provenance",
+    "detail",
+    "run_id",
+]
 
 
 def _threshold(thresholds: dict[str, float], metric: str) -> tuple[str, float | None]:
@@ -564,9 +852,19 @@ def validation_frame(store: Store) -> pd.DataFrame:
         for metric, value in sorted(g.metrics.items()):
             rule, threshold = _threshold(g.thresholds, metric)
             (gated if threshold is not None else other).append(
-                {"model_id": g.model_id, "metric": metric, "value": value, "rule": rule, "threshold": threshold,
-                 "gate_passed": g.passed, "fit_provenance": _prov(g.fit_provenance),
-                 "validation_provenance": _prov(g.validation_provenance), "detail": g.detail, "run_id": g.run_id})
+                {
+                    "model_id": g.model_id,
+                    "metric": metric,
+                    "value": value,
+                    "rule": rule,
+                    "threshold": threshold,
+                    "gate_passed": g.passed,
+                    "fit_provenance": _prov(g.fit_provenance),
+                    "validation_provenance": _prov(g.validation_provenance),
+                    "detail": g.detail,
+                    "run_id": g.run_id,
+                }
+            )
         rows += gated + other
     # Per-metric verdicts are the bank area's to decide; the table shows the stored gate verdict.
     return _frame(rows, GATE_COLUMNS)
@@ -589,8 +887,10 @@ def bank_run_caption(store: Store, run_id: str) -> str:
         gate = "no validation gate: no bank conclusion"
     else:
         g = next((g for g in gates if g.passed), gates[0])
-        gate = (f"gate {'passed' if g.passed else 'failed'} (fit {_prov(g.fit_provenance)}, validation "
-                f"{_prov(g.validation_provenance)})")
+        gate = (
+            f"gate {'passed' if g.passed else 'failed'} (fit {_prov(g.fit_provenance)}, validation "
+            f"{_prov(g.validation_provenance)})"
+        )
     warn = " — SYNTHETIC banks, not real institutions" if "synthetic" in str(prov) else ""
     return f"Data provenance: {prov}{warn} · {run.model_id}: {gate}"
 
@@ -622,29 +922,65 @@ def quantile_ranges(points: pd.DataFrame, variable: str, period: str | None = No
         low, high = min(table.columns), max(table.columns)
         mid = min(table.columns, key=lambda q: abs(q - 0.5))
         table = table.sort_values(mid)
-        fig.add_trace(go.Scatter(
-            x=table.index, y=table[mid], mode="markers", name=f"{mid:.0%}", marker={"color": "#1f4e79"},
-            error_y={"type": "data", "symmetric": False, "array": table[high] - table[mid],
-                     "arrayminus": table[mid] - table[low], "color": "rgba(31,78,121,0.45)"}))
+        fig.add_trace(
+            go.Scatter(
+                x=table.index,
+                y=table[mid],
+                mode="markers",
+                name=f"{mid:.0%}",
+                marker={"color": "#1f4e79"},
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": table[high] - table[mid],
+                    "arrayminus": table[mid] - table[low],
+                    "color": "rgba(31,78,121,0.45)",
+                },
+            )
+        )
         fig.data[0].update(hovertemplate="%{x}: %{y:.3f} (" + f"{low:.0%}–{high:.0%} range)<extra></extra>")
     unit = sel["unit"].iloc[0] if len(sel) else ""
-    fig.update_layout(title=f"{variable} in {period}: median and range by bank", yaxis_title=unit,
-                      xaxis={"type": "category"}, height=380, margin={"l": 10, "r": 10, "t": 40, "b": 10})
+    fig.update_layout(
+        title=f"{variable} in {period}: median and range by bank",
+        yaxis_title=unit,
+        xaxis={"type": "category"},
+        height=380,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+    )
     return fig
 
 
 # --------------------------------------------------------------------------- reports and claims
 
 
-REPORT_COLUMNS = ["report_id", "analysis_id", "risk", "title", "status", "failure_rule", "claims", "relations",
-                  "graph_condition"]
+REPORT_COLUMNS = [
+    "report_id",
+    "analysis_id",
+    "risk",
+    "title",
+    "status",
+    "failure_rule",
+    "claims",
+    "relations",
+    "graph_condition",
+]
 
 
 def reports_frame(store: Store) -> pd.DataFrame:
-    rows = [{"report_id": r.report_id, "analysis_id": r.analysis_id, "risk": r.risk, "title": r.title,
-             "status": r.status, "failure_rule": r.failure_rule, "claims": len(r.claim_ids),
-             "relations": len(r.relation_ids), "graph_condition": r.graph_condition}
-            for r in store.all(Report)]
+    rows = [
+        {
+            "report_id": r.report_id,
+            "analysis_id": r.analysis_id,
+            "risk": r.risk,
+            "title": r.title,
+            "status": r.status,
+            "failure_rule": r.failure_rule,
+            "claims": len(r.claim_ids),
+            "relations": len(r.relation_ids),
+            "graph_condition": r.graph_condition,
+        }
+        for r in store.all(Report)
+    ]
     return _frame(rows, REPORT_COLUMNS)
 
 
@@ -660,19 +996,42 @@ def report_sentences(store: Store, report_id: str) -> list[dict[str, Any]]:
                 claims.append({"claim_id": cid, "missing": True})
                 continue
             p = store.get(ModelOutputPoint, c.point_id)
-            claims.append({"claim_id": cid, "missing": False, "run_id": c.run_id, "point_id": c.point_id,
-                           "variable_label": labels.get(c.variable, c.variable),
-                           "model_id": c.model_id, "variable": c.variable, "unit": c.unit, "period": c.period,
-                           "rounding": c.rounding, "value": p.value if p else None})
-        out.append({"position": s.position, "kind": s.kind.value, "rendered": s.rendered or s.template,
-                    "status": s.status, "failure": s.failure, "claims": claims,
-                    "cited_relation_ids": list(s.cited_relation_ids)})
+            claims.append(
+                {
+                    "claim_id": cid,
+                    "missing": False,
+                    "run_id": c.run_id,
+                    "point_id": c.point_id,
+                    "variable_label": labels.get(c.variable, c.variable),
+                    "model_id": c.model_id,
+                    "variable": c.variable,
+                    "unit": c.unit,
+                    "period": c.period,
+                    "rounding": c.rounding,
+                    "value": p.value if p else None,
+                }
+            )
+        out.append(
+            {
+                "position": s.position,
+                "kind": s.kind.value,
+                "rendered": s.rendered or s.template,
+                "status": s.status,
+                "failure": s.failure,
+                "claims": claims,
+                "cited_relation_ids": list(s.cited_relation_ids),
+            }
+        )
     return out
 
 
-EXPORT_FORMATS = {"html": ("HTML", "html", "text/html"), "md": ("Markdown", "md", "text/markdown"),
-                  "tex": ("LaTeX", "tex", "application/x-tex"), "pdf": ("PDF", "pdf", "application/pdf"),
-                  "json": ("JSON bundle", "json", "application/json")}
+EXPORT_FORMATS = {
+    "html": ("HTML", "html", "text/html"),
+    "md": ("Markdown", "md", "text/markdown"),
+    "tex": ("LaTeX", "tex", "application/x-tex"),
+    "pdf": ("PDF", "pdf", "application/pdf"),
+    "json": ("JSON bundle", "json", "application/json"),
+}
 
 
 def report_export(store: Store, report_id: str, fmt: str) -> bytes:
@@ -694,32 +1053,81 @@ def claim_of_point(store: Store, point_id: str) -> str | None:
     return found[0].claim_id if found else None
 
 
-OUTPUT_TEST_COLUMNS = ["claim_id", "phase", "variable", "horizon", "model_id", "result", "reported_value",
-                       "stored_value", "tolerance", "detail", "run_id"]
+OUTPUT_TEST_COLUMNS = [
+    "claim_id",
+    "phase",
+    "variable",
+    "horizon",
+    "model_id",
+    "result",
+    "reported_value",
+    "stored_value",
+    "tolerance",
+    "detail",
+    "run_id",
+]
 
 
 def output_tests_frame(store: Store, analysis_id: str) -> pd.DataFrame:
-    rows = [{"claim_id": t.claim_id, "phase": t.phase, "variable": t.variable, "horizon": t.horizon,
-             "model_id": t.model_id, "result": t.result, "reported_value": t.reported_value,
-             "stored_value": t.stored_value, "tolerance": t.tolerance, "detail": t.detail, "run_id": t.run_id}
-            for t in store.find(OutputTest, analysis_id=analysis_id)]
+    rows = [
+        {
+            "claim_id": t.claim_id,
+            "phase": t.phase,
+            "variable": t.variable,
+            "horizon": t.horizon,
+            "model_id": t.model_id,
+            "result": t.result,
+            "reported_value": t.reported_value,
+            "stored_value": t.stored_value,
+            "tolerance": t.tolerance,
+            "detail": t.detail,
+            "run_id": t.run_id,
+        }
+        for t in store.find(OutputTest, analysis_id=analysis_id)
+    ]
     return _frame(rows, OUTPUT_TEST_COLUMNS)
 
 
 # --------------------------------------------------------------------------- LLM calls
 
 
-LLM_COLUMNS = ["stage", "task", "sequence", "backend", "requested_model", "returned_model", "status",
-               "input_tokens", "output_tokens", "cost_usd", "seconds", "error", "call_id"]
+LLM_COLUMNS = [
+    "stage",
+    "task",
+    "sequence",
+    "backend",
+    "requested_model",
+    "returned_model",
+    "status",
+    "input_tokens",
+    "output_tokens",
+    "cost_usd",
+    "seconds",
+    "error",
+    "call_id",
+]
 
 
 def llm_calls_frame(store: Store, analysis_id: str) -> pd.DataFrame:
     """LLM calls of an analysis with tokens and cost."""
-    rows = [{"stage": c.stage, "task": c.task, "sequence": c.sequence, "backend": c.backend,
-             "requested_model": c.requested_model, "returned_model": c.returned_model, "status": c.status,
-             "input_tokens": c.input_tokens, "output_tokens": c.output_tokens, "cost_usd": c.cost_usd,
-             "seconds": (c.ended_at - c.started_at).total_seconds(), "error": c.error, "call_id": c.call_id}
-            for c in store.find(LLMCall, analysis_id=analysis_id)]
+    rows = [
+        {
+            "stage": c.stage,
+            "task": c.task,
+            "sequence": c.sequence,
+            "backend": c.backend,
+            "requested_model": c.requested_model,
+            "returned_model": c.returned_model,
+            "status": c.status,
+            "input_tokens": c.input_tokens,
+            "output_tokens": c.output_tokens,
+            "cost_usd": c.cost_usd,
+            "seconds": (c.ended_at - c.started_at).total_seconds(),
+            "error": c.error,
+            "call_id": c.call_id,
+        }
+        for c in store.find(LLMCall, analysis_id=analysis_id)
+    ]
     return _frame(rows, LLM_COLUMNS)
 
 
@@ -734,10 +1142,18 @@ def variable_ids(store: Store) -> list[str]:
 def exclusion_records_frame(store: Store, exclusions: list[Exclusion]) -> pd.DataFrame:
     """Exclusions decided in memory (e.g. an eligibility check) with the source they concern."""
     sources = _sources_by_id(store)
-    rows = [{"analysis_id": e.analysis_id, "reason": e.reason.value,
-             "title": sources[e.source_id].title if e.source_id in sources else "",
-             "publication_date": sources[e.source_id].publication_date if e.source_id in sources else None,
-             "location_id": e.location_id, "detail": e.detail, "source_id": e.source_id} for e in exclusions]
+    rows = [
+        {
+            "analysis_id": e.analysis_id,
+            "reason": e.reason.value,
+            "title": sources[e.source_id].title if e.source_id in sources else "",
+            "publication_date": sources[e.source_id].publication_date if e.source_id in sources else None,
+            "location_id": e.location_id,
+            "detail": e.detail,
+            "source_id": e.source_id,
+        }
+        for e in exclusions
+    ]
     return _frame(rows, EXCLUSION_COLUMNS)
 
 
@@ -758,8 +1174,9 @@ def analysis_labels(store: Store) -> dict[str, str]:
     that tie too, the id's first characters tell them apart, so every label is unique.
     """
     records = {an.analysis_id: an for an in store.all(Analysis)}
-    ordered = sorted(analysis_ids(store), key=lambda a: records[a].created_at.isoformat() if a in records else "",
-                     reverse=True)
+    ordered = sorted(
+        analysis_ids(store), key=lambda a: records[a].created_at.isoformat() if a in records else "", reverse=True
+    )
     labels = {}
     for a in ordered:
         an = records.get(a)
@@ -794,18 +1211,25 @@ def report_labels(store: Store, analysis_id: str | None = None) -> dict[str, str
     """One unique entry per report: risk — title · analysis · status (of one analysis, or all)."""
     analyses = analysis_labels(store)
     reports = [r for r in store.all(Report) if analysis_id is None or r.analysis_id == analysis_id]
-    labels = {r.report_id: (f"{r.risk.replace('_', ' ')} — {r.title} · {r.status}"
-                            + ("" if analysis_id else f" · {analyses.get(r.analysis_id, r.analysis_id)}"))
-              for r in reports}
+    labels = {
+        r.report_id: (
+            f"{r.risk.replace('_', ' ')} — {r.title} · {r.status}"
+            + ("" if analysis_id else f" · {analyses.get(r.analysis_id, r.analysis_id)}")
+        )
+        for r in reports
+    }
     return _unique(labels)
 
 
 def run_labels(store: Store, analysis_id: str | None = None) -> dict[str, str]:
     """Each run as 'model · risk · role · started' (unique)."""
     frame = runs_frame(store, analysis_id)
-    labels = {r["run_id"]: " · ".join(x for x in (r["model_id"], (r["risk"] or "").replace("_", " "), r["role"],
-                                                   _when(r["started_at"])) if x)
-              for _, r in frame.iterrows()}
+    labels = {
+        r["run_id"]: " · ".join(
+            x for x in (r["model_id"], (r["risk"] or "").replace("_", " "), r["role"], _when(r["started_at"])) if x
+        )
+        for _, r in frame.iterrows()
+    }
     return _unique(labels)
 
 
@@ -829,8 +1253,9 @@ def provenance_of_analysis(store: Store, analysis_id: str | None) -> dict[str, s
     relation_ids = [rid for r in restrictions for rid in r.supporting_relation_ids]
     sources = _sources_by_id(store)
     used = {r.source_id for r in store.find(Relation, relation_id=relation_ids)} if relation_ids else set(sources)
-    evidence = "illustrative" if any(sources[s].illustrative for s in used if s in sources) else (
-        "real" if used else "none")
+    evidence = (
+        "illustrative" if any(sources[s].illustrative for s in used if s in sources) else ("real" if used else "none")
+    )
     declared = {p.value: store.count(ObservedValue, provenance=p.value) for p in Provenance}
     kinds = [k for k, n in declared.items() if n]
     if store.count(ObservedValue) > sum(declared.values()):
@@ -841,15 +1266,31 @@ def provenance_of_analysis(store: Store, analysis_id: str | None) -> dict[str, s
 def provenance_badge(prov: dict[str, str]) -> str:
     """The provenance line shown beside every chart and number."""
     warn = prov["evidence"] != "real" or prov["data"] != "real"
-    return (("⚠ " if warn else "") + f"Provenance — evidence: **{prov['evidence']}**, model data: **{prov['data']}**"
-            + (" (not real-world results)" if warn else ""))
+    return (
+        ("⚠ " if warn else "")
+        + f"Provenance — evidence: **{prov['evidence']}**, model data: **{prov['data']}**"
+        + (" (not real-world results)" if warn else "")
+    )
 
 
 # --------------------------------------------------------------------------- the chain behind one number
 
 
-CHAIN_COLUMNS = ["path", "step", "from", "sign", "to", "evidence_class", "quote", "source", "publisher",
-                 "publication_date", "page", "representative", "relation_id"]
+CHAIN_COLUMNS = [
+    "path",
+    "step",
+    "from",
+    "sign",
+    "to",
+    "evidence_class",
+    "quote",
+    "source",
+    "publisher",
+    "publication_date",
+    "page",
+    "representative",
+    "relation_id",
+]
 
 
 def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
@@ -864,15 +1305,26 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
     point = store.require(ModelOutputPoint, claim.point_id)
     run = store.require(ModelRun, claim.run_id)
     labels = variable_labels(store)
-    request = next((r for r in store.find(ModelRequest, analysis_id=run.analysis_id)
-                    if r.digest() == run.request_digest), None)
+    request = next(
+        (r for r in store.find(ModelRequest, analysis_id=run.analysis_id) if r.digest() == run.request_digest), None
+    )
     restrictions = store.find(Restriction, restriction_id=list(request.restriction_ids)) if request else []
     own = [r for r in restrictions if claim.variable in (r.variable, r.model_variable)]
     chosen = own or restrictions
-    tests = [{"phase": t.phase, "result": t.result, "reported_value": t.reported_value,
-              "stored_value": t.stored_value, "tolerance": t.tolerance, "detail": t.detail, "test_id": t.test_id}
-             for t in store.find(OutputTest, claim_id=claim_id)]
+    tests = [
+        {
+            "phase": t.phase,
+            "result": t.result,
+            "reported_value": t.reported_value,
+            "stored_value": t.stored_value,
+            "tolerance": t.tolerance,
+            "detail": t.detail,
+            "test_id": t.test_id,
+        }
+        for t in store.find(OutputTest, claim_id=claim_id)
+    ]
     prov = provenance_of_analysis(store, run.analysis_id)
+
     def input_provenance(name: str) -> str:
         if name in ("restrictions", "graph", "relations"):
             return prov["evidence"]
@@ -880,12 +1332,21 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
             return "request parameter"
         return prov["data"]
 
-    inputs = [{"input": k, "provenance": input_provenance(k), "digest": _short(v)}
-              for k, v in run.input_digests.items()]
-    restriction_rows = [{"variable": labels.get(r.variable, r.variable), "direction":
-                         "increase" if r.direction == 1 else "decrease", "priority": r.priority,
-                         "horizon": r.horizon, "aggregation": r.aggregation, "derivation": r.derivation,
-                         "restriction_id": r.restriction_id} for r in chosen]
+    inputs = [
+        {"input": k, "provenance": input_provenance(k), "digest": _short(v)} for k, v in run.input_digests.items()
+    ]
+    restriction_rows = [
+        {
+            "variable": labels.get(r.variable, r.variable),
+            "direction": "increase" if r.direction == 1 else "decrease",
+            "priority": r.priority,
+            "horizon": r.horizon,
+            "aggregation": r.aggregation,
+            "derivation": r.derivation,
+            "restriction_id": r.restriction_id,
+        }
+        for r in chosen
+    ]
     paths = store.find(Path, path_id=sorted({r.path_id for r in chosen if r.path_id}))
     supporting = {rid for r in chosen for rid in r.supporting_relation_ids}
     steps = []
@@ -897,29 +1358,60 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
             frame = relations_frame(store, relation_ids=ids)
             frame = frame.sort_values("relation_id", key=lambda s: s != rep, kind="stable")
             for _, rel in frame.iterrows():
-                steps.append({"path": chain, "step": i + 1, "from": labels.get(rel["src_var"], rel["src_var"]),
-                              "sign": rel["sign"], "to": labels.get(rel["dst_var"], rel["dst_var"]),
-                              "evidence_class": rel["evidence_class"], "quote": rel["quote"], "source": rel["title"],
-                              "publisher": rel["publisher"], "publication_date": rel["publication_date"],
-                              "page": rel["page"], "representative": rel["relation_id"] == rep,
-                              "relation_id": rel["relation_id"]})
+                steps.append(
+                    {
+                        "path": chain,
+                        "step": i + 1,
+                        "from": labels.get(rel["src_var"], rel["src_var"]),
+                        "sign": rel["sign"],
+                        "to": labels.get(rel["dst_var"], rel["dst_var"]),
+                        "evidence_class": rel["evidence_class"],
+                        "quote": rel["quote"],
+                        "source": rel["title"],
+                        "publisher": rel["publisher"],
+                        "publication_date": rel["publication_date"],
+                        "page": rel["page"],
+                        "representative": rel["relation_id"] == rep,
+                        "relation_id": rel["relation_id"],
+                    }
+                )
     runs = run_labels(store, run.analysis_id)
     return {
-        "claim": {"claim_id": claim.claim_id, "variable": labels.get(claim.variable, claim.variable),
-                  "variable_id": claim.variable, "period": claim.period, "unit": claim.unit,
-                  "statistic": claim.statistic, "entity": claim.entity, "rounding": claim.rounding,
-                  "value": point.value, "point_id": point.point_id, "table": point.table_name, "row": point.row,
-                  "column": point.column},
+        "claim": {
+            "claim_id": claim.claim_id,
+            "variable": labels.get(claim.variable, claim.variable),
+            "variable_id": claim.variable,
+            "period": claim.period,
+            "unit": claim.unit,
+            "statistic": claim.statistic,
+            "entity": claim.entity,
+            "rounding": claim.rounding,
+            "value": point.value,
+            "point_id": point.point_id,
+            "table": point.table_name,
+            "row": point.row,
+            "column": point.column,
+        },
         "own_restrictions": bool(own),
-        "tests": pd.DataFrame(tests, columns=["phase", "result", "reported_value", "stored_value", "tolerance",
-                                              "detail", "test_id"]),
-        "run": {"label": runs.get(run.run_id, run.run_id), "run_id": run.run_id, "model_id": run.model_id,
-                "status": run.status.value, "seed": run.seed, "started_at": _when(run.started_at),
-                "output_digest": _short(run.output_digest), "code_digest": _short(run.code_digest)},
+        "tests": pd.DataFrame(
+            tests, columns=["phase", "result", "reported_value", "stored_value", "tolerance", "detail", "test_id"]
+        ),
+        "run": {
+            "label": runs.get(run.run_id, run.run_id),
+            "run_id": run.run_id,
+            "model_id": run.model_id,
+            "status": run.status.value,
+            "seed": run.seed,
+            "started_at": _when(run.started_at),
+            "output_digest": _short(run.output_digest),
+            "code_digest": _short(run.code_digest),
+        },
         "provenance": prov,
         "inputs": pd.DataFrame(inputs, columns=["input", "provenance", "digest"]),
-        "restrictions": pd.DataFrame(restriction_rows, columns=["variable", "direction", "priority", "horizon",
-                                                                "aggregation", "derivation", "restriction_id"]),
+        "restrictions": pd.DataFrame(
+            restriction_rows,
+            columns=["variable", "direction", "priority", "horizon", "aggregation", "derivation", "restriction_id"],
+        ),
         "chain": _frame(steps, CHAIN_COLUMNS),
     }
 
@@ -927,9 +1419,16 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the channel graph as a figure
 
 
-EVIDENCE_SYMBOLS = {"causal": "diamond", "structural": "square", "predictive": "circle", "accounting": "cross",
-                    "institutional": "triangle-up", "descriptive": "circle-open", "policy judgment": "star",
-                    "unknown": "x"}
+EVIDENCE_SYMBOLS = {
+    "causal": "diamond",
+    "structural": "square",
+    "predictive": "circle",
+    "accounting": "cross",
+    "institutional": "triangle-up",
+    "descriptive": "circle-open",
+    "policy judgment": "star",
+    "unknown": "x",
+}
 SIGN_NAMES = {"+": "positive (+)", "-": "negative (−)", "non-monotone": "non-monotone", "ambiguous": "ambiguous"}
 SIGN_COLOURS = {"+": "#1a7f37", "-": "#cf222e", "non-monotone": "#9a6700", "ambiguous": "#8250df"}
 GRAPH_SEED = 7
@@ -956,9 +1455,11 @@ def graph_layout(edges: list[tuple[str, str]]) -> dict[str, tuple[float, float]]
     pos: dict[str, tuple[float, float]] = {}
     for k in range(max(layer.values()) + 1):
         members = sorted(v for v in g.nodes if layer[v] == k)
+
         def height(v: str) -> float:
             placed = [pos[u][1] for u in g.predecessors(v) if u in pos]
             return sum(placed) / len(placed) if placed else 0.0
+
         members.sort(key=lambda v: (-height(v), v))
         n = len(members)
         for i, v in enumerate(members):
@@ -978,8 +1479,9 @@ def _wrap(label: str, width: int = 18) -> str:
     return "<br>".join([*lines, line])
 
 
-def channel_graph_figure(relations: pd.DataFrame, labels: dict[str, str], *, highlight: tuple[str, ...] = ()
-                         ) -> go.Figure:
+def channel_graph_figure(
+    relations: pd.DataFrame, labels: dict[str, str], *, highlight: tuple[str, ...] = ()
+) -> go.Figure:
     """The channel graph as a plotly figure: one arrow per edge, coloured by sign, one clickable marker per relation.
 
     Each relation is a marker on its edge (shape = evidence class, colour = sign) whose
@@ -994,13 +1496,34 @@ def channel_graph_figure(relations: pd.DataFrame, labels: dict[str, str], *, hig
         signs = sorted(set(group["sign"]))
         colour = SIGN_COLOURS.get(signs[0], "#6e7781") if len(signs) == 1 else "#6e7781"
         wide = bool(marked & set(group["relation_id"]))
-        fig.add_annotation(x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y", showarrow=True,
-                           arrowhead=3, arrowsize=1.3, arrowwidth=3.5 if wide else 1.8, arrowcolor=colour,
-                           standoff=14, startstandoff=10, opacity=0.8)
+        fig.add_annotation(
+            x=x1,
+            y=y1,
+            ax=x0,
+            ay=y0,
+            xref="x",
+            yref="y",
+            axref="x",
+            ayref="y",
+            showarrow=True,
+            arrowhead=3,
+            arrowsize=1.3,
+            arrowwidth=3.5 if wide else 1.8,
+            arrowcolor=colour,
+            standoff=14,
+            startstandoff=10,
+            opacity=0.8,
+        )
         n = len(group)
-        fig.add_annotation(x=x0 + 0.5 * (x1 - x0), y=y0 + 0.5 * (y1 - y0), text="<b>" + "/".join(
-            {"+": "+", "-": "−"}.get(s, s) for s in signs) + (f" ×{n}" if n > 1 else "") + "</b>", showarrow=False,
-            font={"size": 15, "color": colour}, bgcolor="rgba(255,255,255,0.85)", yshift=14)
+        fig.add_annotation(
+            x=x0 + 0.5 * (x1 - x0),
+            y=y0 + 0.5 * (y1 - y0),
+            text="<b>" + "/".join({"+": "+", "-": "−"}.get(s, s) for s in signs) + (f" ×{n}" if n > 1 else "") + "</b>",
+            showarrow=False,
+            font={"size": 15, "color": colour},
+            bgcolor="rgba(255,255,255,0.85)",
+            yshift=14,
+        )
     for sign in [s for s in SIGN_COLOURS if s in set(relations["sign"])]:
         for ev in [e for e in EVIDENCE_SYMBOLS if e in set(relations["evidence_class"])]:
             sel = relations[(relations["sign"] == sign) & (relations["evidence_class"] == ev)]
@@ -1014,32 +1537,76 @@ def channel_graph_figure(relations: pd.DataFrame, labels: dict[str, str], *, hig
                 (x0, y0), (x1, y1) = pos[r["src_var"]], pos[r["dst_var"]]
                 xs.append(x0 + t * (x1 - x0))
                 ys.append(y0 + t * (y1 - y0))
-            fig.add_trace(go.Scatter(
-                x=xs, y=ys, mode="markers", name=f"{SIGN_NAMES[sign]} · {ev}", legendgroup=sign,
-                marker={"symbol": EVIDENCE_SYMBOLS[ev], "size": 13, "color": SIGN_COLOURS[sign],
-                        "line": {"width": 1, "color": "white"}}, unselected={"marker": {"opacity": 0.6}},
-                selected={"marker": {"size": 20}},
-                customdata=sel.assign(src=sel["src_var"].map(lambda v: labels.get(v, v)),
-                                      dst=sel["dst_var"].map(lambda v: labels.get(v, v)))[
-                    ["relation_id", "src", "dst", "title", "publication_date", "page"]].astype(str).to_numpy(),
-                hovertemplate=("%{customdata[1]} → %{customdata[2]}<br>%{customdata[3]} (%{customdata[4]}, "
-                               "p. %{customdata[5]})<br><i>click for the quote</i><extra></extra>")))
+            fig.add_trace(
+                go.Scatter(
+                    x=xs,
+                    y=ys,
+                    mode="markers",
+                    name=f"{SIGN_NAMES[sign]} · {ev}",
+                    legendgroup=sign,
+                    marker={
+                        "symbol": EVIDENCE_SYMBOLS[ev],
+                        "size": 13,
+                        "color": SIGN_COLOURS[sign],
+                        "line": {"width": 1, "color": "white"},
+                    },
+                    unselected={"marker": {"opacity": 0.6}},
+                    selected={"marker": {"size": 20}},
+                    customdata=sel.assign(
+                        src=sel["src_var"].map(lambda v: labels.get(v, v)),
+                        dst=sel["dst_var"].map(lambda v: labels.get(v, v)),
+                    )[["relation_id", "src", "dst", "title", "publication_date", "page"]]
+                    .astype(str)
+                    .to_numpy(),
+                    hovertemplate=(
+                        "%{customdata[1]} → %{customdata[2]}<br>%{customdata[3]} (%{customdata[4]}, "
+                        "p. %{customdata[5]})<br><i>click for the quote</i><extra></extra>"
+                    ),
+                )
+            )
     nodes = sorted(pos)
-    fig.add_trace(go.Scatter(
-        x=[pos[n][0] for n in nodes], y=[pos[n][1] for n in nodes], mode="markers", name="variable",
-        text=[labels.get(n, n) for n in nodes], unselected={"marker": {"opacity": 1}},
-        marker={"size": 22, "color": "#1f4e79", "line": {"width": 2, "color": "white"}}, hoverinfo="text",
-        hovertext=[f"{labels.get(n, n)} [{n}]" for n in nodes], showlegend=False))
+    fig.add_trace(
+        go.Scatter(
+            x=[pos[n][0] for n in nodes],
+            y=[pos[n][1] for n in nodes],
+            mode="markers",
+            name="variable",
+            text=[labels.get(n, n) for n in nodes],
+            unselected={"marker": {"opacity": 1}},
+            marker={"size": 22, "color": "#1f4e79", "line": {"width": 2, "color": "white"}},
+            hoverinfo="text",
+            hovertext=[f"{labels.get(n, n)} [{n}]" for n in nodes],
+            showlegend=False,
+        )
+    )
     for n in nodes:  # labels on a white ground, above the arrows
-        fig.add_annotation(x=pos[n][0], y=pos[n][1], text=_wrap(labels.get(n, n)), showarrow=False, yshift=26,
-                           font={"size": 13, "color": "#1f2328"}, bgcolor="rgba(255,255,255,0.88)", borderpad=2)
+        fig.add_annotation(
+            x=pos[n][0],
+            y=pos[n][1],
+            text=_wrap(labels.get(n, n)),
+            showarrow=False,
+            yshift=26,
+            font={"size": 13, "color": "#1f2328"},
+            bgcolor="rgba(255,255,255,0.88)",
+            borderpad=2,
+        )
     depth = max((len([n for n in nodes if pos[n][0] == x]) for x in {pos[n][0] for n in nodes}), default=1)
-    fig.update_layout(height=max(420, 125 * depth + 140), margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      plot_bgcolor="white", xaxis={"visible": False, "range": [-0.6, max(
-                          (p[0] for p in pos.values()), default=0) + 0.6]},
-                      yaxis={"visible": False}, clickmode="event+select",
-                      legend={"title": "sign · evidence class (one marker per relation)", "orientation": "h",
-                              "yanchor": "bottom", "y": 1.0, "x": 0}, dragmode="pan")
+    fig.update_layout(
+        height=max(420, 125 * depth + 140),
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        plot_bgcolor="white",
+        xaxis={"visible": False, "range": [-0.6, max((p[0] for p in pos.values()), default=0) + 0.6]},
+        yaxis={"visible": False},
+        clickmode="event+select",
+        legend={
+            "title": "sign · evidence class (one marker per relation)",
+            "orientation": "h",
+            "yanchor": "bottom",
+            "y": 1.0,
+            "x": 0,
+        },
+        dragmode="pan",
+    )
     return fig
 
 
@@ -1055,9 +1622,13 @@ def embeddable_export(html: str) -> str:
     other link opens in a new tab.
     """
     body = _IN_PAGE_LINK.sub(
-        lambda m: (f'<a {m.group(1)}href="javascript:void(0)" onclick="var t=document.getElementById(\'{m.group(2)}\')'
-                   f'||document.getElementsByName(\'{m.group(2)}\')[0];if(t){{t.scrollIntoView()}};return false;"'
-                   f'{m.group(3)}>'), html)
+        lambda m: (
+            f'<a {m.group(1)}href="javascript:void(0)" onclick="var t=document.getElementById(\'{m.group(2)}\')'
+            f"||document.getElementsByName('{m.group(2)}')[0];if(t){{t.scrollIntoView()}};return false;\""
+            f"{m.group(3)}>"
+        ),
+        html,
+    )
     return body.replace("<head>", '<head>\n<base target="_blank">', 1) if "<head>" in body else body
 
 
@@ -1069,8 +1640,14 @@ def channel_relation_ids(store: Store, analysis_id: str | None, risk: str) -> di
     paths = store.find(Path, analysis_id=analysis_id, risk=risk) if analysis_id else store.find(Path, risk=risk)
     for p in paths:
         q = queries.get(p.query_id)
-        name = (f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
-                f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}") if q else p.query_id
+        name = (
+            (
+                f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+                f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}"
+            )
+            if q
+            else p.query_id
+        )
         ids = out.setdefault(name, [])
         for rid in [*p.relation_ids, *(r for step in p.evidence for r in step)]:
             if rid not in ids:
@@ -1078,8 +1655,9 @@ def channel_relation_ids(store: Store, analysis_id: str | None, risk: str) -> di
     return out
 
 
-def graph_relations(store: Store, *, as_of: date | None, condition: str, roles: tuple[str, ...],
-                    review: str = "accepted") -> list[str]:
+def graph_relations(
+    store: Store, *, as_of: date | None, condition: str, roles: tuple[str, ...], review: str = "accepted"
+) -> list[str]:
     """Relation ids shown on the graph: as of a publication date, one condition and roles, by review status.
 
     ``review='accepted'`` is the paper's as-of edge set A(t); ``'rejected'`` and ``'all'``
@@ -1091,9 +1669,12 @@ def graph_relations(store: Store, *, as_of: date | None, condition: str, roles: 
 
     rule = AsOf(cutoff=as_of, roles=roles)  # the one as-of rule, applied to rejected relations too
     rels = load_relations(store, condition=condition, accepted_only=False)
-    return [r.relation_id for r in rels
-            if (review == "all" or r.review_decision == review)
-            and rule.admits(published=r.publication_date, jurisdiction=r.jurisdiction, role=r.role)]
+    return [
+        r.relation_id
+        for r in rels
+        if (review == "all" or r.review_decision == review)
+        and rule.admits(published=r.publication_date, jurisdiction=r.jurisdiction, role=r.role)
+    ]
 
 
 def registered_models() -> list[str]:
@@ -1112,8 +1693,11 @@ def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
     if an is None:
         return _frame([], GAP_COLUMNS)
     labels = variable_labels(store)
-    searched = {s.stage.split("/")[0] for s in store.find(StageRecord, analysis_id=analysis_id)
-                if s.stage.endswith("graph_search") and s.status.value == "completed"}
+    searched = {
+        s.stage.split("/")[0]
+        for s in store.find(StageRecord, analysis_id=analysis_id)
+        if s.stage.endswith("graph_search") and s.status.value == "completed"
+    }
     with_paths = {p.query_id for p in store.find(Path, analysis_id=analysis_id)}
     rows = []
     for risk in an.request.get("risks", []):
@@ -1123,11 +1707,15 @@ def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
         for q in store.find(ChannelQuery, risk=name):
             if q.query_id in with_paths:
                 continue
-            rows.append({"risk": name.replace("_", " "),
-                         "channel": f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
-                                    f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}",
-                         "why": f"no path of at most {q.max_len} accepted relations links them in the as-of graph",
-                         "query_id": q.query_id})
+            rows.append(
+                {
+                    "risk": name.replace("_", " "),
+                    "channel": f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+                    f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}",
+                    "why": f"no path of at most {q.max_len} accepted relations links them in the as-of graph",
+                    "query_id": q.query_id,
+                }
+            )
     return _frame(rows, GAP_COLUMNS)
 
 

@@ -27,8 +27,7 @@ T = TypeVar("T")
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
-def _cached_view(name: str, workspace: str, workspace_digest: str, args: tuple, kwargs: tuple,
-                 _store: Store) -> Any:
+def _cached_view(name: str, workspace: str, workspace_digest: str, args: tuple, kwargs: tuple, _store: Store) -> Any:
     # workspace and workspace_digest are part of the cache key only; _store is not hashed.
     return getattr(views, name)(_store, *args, **dict(kwargs))
 
@@ -45,8 +44,9 @@ class Workspace:
         """Call ``dashboard.views.<fn>(store, *args, **kwargs)``, cached until the workspace changes."""
         if getattr(views, fn.__name__, None) is not fn:
             raise ValueError(f"{fn.__name__} is not a function of dashboard.views")
-        return _cached_view(fn.__name__, str(self.path), self.digest, tuple(args),
-                            tuple(sorted(kwargs.items())), _store=self.store)
+        return _cached_view(
+            fn.__name__, str(self.path), self.digest, tuple(args), tuple(sorted(kwargs.items())), _store=self.store
+        )
 
     def refresh(self) -> None:
         """Recompute the digest after this run wrote records (e.g. an ingest)."""

@@ -16,8 +16,10 @@ st.header("Bank capital")
 with page_workspace() as ws:
     run_ids = ws.view(views.bank_runs)
     if not run_ids:
-        st.info("No bank projections yet — the bank capital models run after an accepted macro scenario "
-                "(`aieco analyze` or `aieco demo`).")
+        st.info(
+            "No bank projections yet — the bank capital models run after an accepted macro scenario "
+            "(`aieco analyze` or `aieco demo`)."
+        )
     else:
         runs = ws.view(views.runs_frame).set_index("run_id")
         labels = ws.view(views.run_labels)
@@ -30,29 +32,43 @@ with page_workspace() as ws:
         variables = views.model_variables(points, with_entity=True)
         left, right = st.columns(2)
         bank = left.selectbox("Bank", banks)
-        variable = right.selectbox("Variable", variables,
-                                   index=variables.index("cet1_ratio") if "cet1_ratio" in variables else 0)
+        variable = right.selectbox(
+            "Variable", variables, index=variables.index("cet1_ratio") if "cet1_ratio" in variables else 0
+        )
         caption = ws.view(views.bank_run_caption, run_id)
-        show_figure(ws.view(views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{variable} — {bank}"),
-                    name=f"bank_{variable}_{bank}", key="bank_fan")
+        show_figure(
+            ws.view(views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{variable} — {bank}"),
+            name=f"bank_{variable}_{bank}",
+            key="bank_fan",
+        )
         st.caption(caption)
         # The depletion distribution of every bank (start minus minimum CET1 ratio), when the run stored it.
         depletion = "cet1_depletion" if "cet1_depletion" in variables else variable
-        show_figure(ws.view(views.quantile_ranges_of_run, run_id, depletion), name=f"bank_{depletion}_distribution",
-                    key="bank_dist")
+        show_figure(
+            ws.view(views.quantile_ranges_of_run, run_id, depletion),
+            name=f"bank_{depletion}_distribution",
+            key="bank_dist",
+        )
         st.caption(caption)
 
         # The same model, bank and variable under every risk of the analysis, side by side.
-        same = [r for r in run_ids if runs.loc[r, "model_id"] == runs.loc[run_id, "model_id"]
-                and runs.loc[r, "analysis_id"] == runs.loc[run_id, "analysis_id"]
-                and runs.loc[r, "role"] == "generation"]
+        same = [
+            r
+            for r in run_ids
+            if runs.loc[r, "model_id"] == runs.loc[run_id, "model_id"]
+            and runs.loc[r, "analysis_id"] == runs.loc[run_id, "analysis_id"]
+            and runs.loc[r, "role"] == "generation"
+        ]
         if len(same) > 1:
             st.subheader("Risks side by side")
             for col, r in zip(st.columns(len(same)), same, strict=True):
                 with col:
                     title = f"{(runs.loc[r, 'risk'] or '').replace('_', ' ')}: {variable} — {bank}"
-                    show_figure(ws.view(views.fan_chart_of_run, r, variable, entity=bank, title=title),
-                                name=f"bank_{variable}_{bank}_{runs.loc[r, 'risk']}", key=f"bank_side_{r}")
+                    show_figure(
+                        ws.view(views.fan_chart_of_run, r, variable, entity=bank, title=title),
+                        name=f"bank_{variable}_{bank}_{runs.loc[r, 'risk']}",
+                        key=f"bank_side_{r}",
+                    )
                     st.caption(ws.view(views.bank_run_caption, r))
 
     st.subheader("External validation")
@@ -64,5 +80,6 @@ with page_workspace() as ws:
             passed = bool(group["gate_passed"].iloc[0])
             (st.success if passed else st.error)(
                 f"{model_id}: gate {'passed' if passed else 'failed'} — "
-                + ("may supply bank conclusions" if passed else "bank conclusions withheld"))
+                + ("may supply bank conclusions" if passed else "bank conclusions withheld")
+            )
         show_table(gates, key="gates", name="validation_gates")

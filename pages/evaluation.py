@@ -20,9 +20,11 @@ from dashboard.workspace import page_workspace, shown_errors
 inside_app()  # a deep link started this file on its own: run the whole app instead
 
 st.header("Evaluation")
-st.caption("Benchmark mechanisms scored against the channel graph and the selected paths (paper §5.2–5.3): "
-           "coverage and ordered recall per initiating risk, graph and retrieval conditions, source "
-           "contribution and agreement across repetitions.")
+st.caption(
+    "Benchmark mechanisms scored against the channel graph and the selected paths (paper §5.2–5.3): "
+    "coverage and ordered recall per initiating risk, graph and retrieval conditions, source "
+    "contribution and agreement across repetitions."
+)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -56,13 +58,23 @@ with page_workspace() as ws:
             st.info("No channel graph to evaluate — build one first (`aieco graph build` or `aieco demo`).")
         else:
             a, b, c = st.columns(3)
-            condition = a.selectbox("Graph condition", conditions, index=conditions.index("G0")
-                                    if "G0" in conditions else 0)
-            orderings = b.number_input("Source orderings", min_value=100, max_value=1_000_000, value=50_000,
-                                       step=10_000, help="Random orderings for the average marginal contributions.")
+            condition = a.selectbox(
+                "Graph condition", conditions, index=conditions.index("G0") if "G0" in conditions else 0
+            )
+            orderings = b.number_input(
+                "Source orderings",
+                min_value=100,
+                max_value=1_000_000,
+                value=50_000,
+                step=10_000,
+                help="Random orderings for the average marginal contributions.",
+            )
             seed = c.number_input("Seed", min_value=0, value=int(settings.scenario.seed), step=1)
-            benchmark = st.text_input("Benchmark file", placeholder="blank: the demo's aieco/demo/benchmark.toml",
-                                      help="A benchmark TOML on the server; it is validated before scoring.")
+            benchmark = st.text_input(
+                "Benchmark file",
+                placeholder="blank: the demo's aieco/demo/benchmark.toml",
+                help="A benchmark TOML on the server; it is validated before scoring.",
+            )
             if st.button("Run evaluation", icon=":material/query_stats:", type="primary"):
                 before = set(view(evaluation_views.evaluation_records)["evaluation_id"])
                 bar = st.progress(0.0, text="registering the evaluation")
@@ -73,25 +85,39 @@ with page_workspace() as ws:
                 with shown_errors():
                     # One process: forking the multi-threaded Streamlit server is unsafe, and the
                     # blocks are identical for any number of workers (contribution.py).
-                    res = evaluate(ws.store, benchmark.strip() or None, condition=condition,
-                                   n_orderings=int(orderings), seed=int(seed), workers=1, progress=progress)
+                    res = evaluate(
+                        ws.store,
+                        benchmark.strip() or None,
+                        condition=condition,
+                        n_orderings=int(orderings),
+                        seed=int(seed),
+                        workers=1,
+                        progress=progress,
+                    )
                     bar.progress(1.0, text="scored")
                     new = res.record.evaluation_id
                     if new in before:
-                        st.info(f"Evaluation `{new}` has the same benchmark, graph, manifest, configuration and "
-                                "result as an earlier one; its record is unchanged.")
+                        st.info(
+                            f"Evaluation `{new}` has the same benchmark, graph, manifest, configuration and "
+                            "result as an earlier one; its record is unchanged."
+                        )
                     else:
                         st.success(f"Evaluation `{new}` scored and recorded.")
                 ws.refresh()  # a stopped evaluation is recorded too
 
     records = view(evaluation_views.evaluation_records)
     if records.empty:
-        st.info("No evaluation yet — run `aieco evaluate` (or **Run evaluation** above) to score the "
-                "workspace's graph and paths against a benchmark.")
+        st.info(
+            "No evaluation yet — run `aieco evaluate` (or **Run evaluation** above) to score the "
+            "workspace's graph and paths against a benchmark."
+        )
         st.stop()
 
-    labels = {r["evaluation_id"]: f"{str(r['created_at'])[:19]} · {r['graph_condition']} · {r['status']} · "
-                                  f"{r['evaluation_id']}" for _, r in records.iterrows()}
+    labels = {
+        r["evaluation_id"]: f"{str(r['created_at'])[:19]} · {r['graph_condition']} · {r['status']} · "
+        f"{r['evaluation_id']}"
+        for _, r in records.iterrows()
+    }
     evaluation_id = st.selectbox("Evaluation", list(labels), format_func=labels.get)
     record = records[records["evaluation_id"] == evaluation_id].iloc[0]
     if record["status"] == "stopped":
@@ -105,68 +131,96 @@ with page_workspace() as ws:
     for note in tables["notes"]["note"]:
         st.warning(note)
     measures, conditions_tab, contribution_tab, agreement_tab = st.tabs(
-        ["Measures per risk", "Conditions", "Source contribution", "Agreement"])
+        ["Measures per risk", "Conditions", "Source contribution", "Agreement"]
+    )
 
     with measures:
         risks = tables["risks"]
         show_figure(evaluation_views.risk_measure_figure(risks), name="evaluation_figure_1", key="risk_measures")
         st.caption("Measures per initiating risk; *mean* is the descriptive average over risks.")
         per_risk = risks.set_index("risk").T.rename_axis("measure")
-        show_table(per_risk, name="evaluation_1", hide_index=False,
-                   height=35 * (len(per_risk) + 1) + 3,  # every measure visible
-                     column_config=measure_columns(per_risk, SHARE), key="risks_table")
+        show_table(
+            per_risk,
+            name="evaluation_1",
+            hide_index=False,
+            height=35 * (len(per_risk) + 1) + 3,  # every measure visible
+            column_config=measure_columns(per_risk, SHARE),
+            key="risks_table",
+        )
         st.markdown("**Per benchmark channel**")
         channels = tables["channels"]
-        show_table(channels, name="evaluation_2", column_config=measure_columns(channels),
-                     key="channels_table")
+        show_table(channels, name="evaluation_2", column_config=measure_columns(channels), key="channels_table")
 
     with conditions_tab:
         st.markdown("**Graph construction conditions** (same eligible passages)")
         graphs = tables["graph_conditions"]
-        show_table(graphs, name="evaluation_3", column_config=measure_columns(graphs),
-                     key="graph_conditions_table")
+        show_table(graphs, name="evaluation_3", column_config=measure_columns(graphs), key="graph_conditions_table")
         st.markdown("**Retrieval conditions** (same byte budget)")
         retrieval = tables["retrieval_conditions"]
         scored = [c for c in retrieval.columns if c not in ("condition", "risk", "accepted_as_agent_result")]
         unrecorded = sorted(set(retrieval["condition"]) - set(retrieval.dropna(subset=scored, how="all")["condition"]))
-        show_table(retrieval, name="evaluation_4", column_config=measure_columns(retrieval),
-                     key="retrieval_conditions_table")
+        show_table(
+            retrieval, name="evaluation_4", column_config=measure_columns(retrieval), key="retrieval_conditions_table"
+        )
         if unrecorded:
-            st.caption(f"No recorded paths under {', '.join(unrecorded)} (blank rows). Direct (LLM-only) answers "
-                       "are never accepted as an agent result.")
+            st.caption(
+                f"No recorded paths under {', '.join(unrecorded)} (blank rows). Direct (LLM-only) answers "
+                "are never accepted as an agent result."
+            )
 
     with contribution_tab:
         contribution = tables.get("contribution")
         if contribution is None:
             st.info("No source contribution: the evaluated graph has no eligible relations.")
         else:
-            st.caption("Δ_s(M) = M(G) − M(G₋ₛ) (leave one out) and the average marginal contribution over "
-                       "random source orderings, per source document and measure.")
+            st.caption(
+                "Δ_s(M) = M(G) − M(G₋ₛ) (leave one out) and the average marginal contribution over "
+                "random source orderings, per source document and measure."
+            )
             scopes = ["mean", *[r for r in dict.fromkeys(contribution["risk"]) if r != "mean"]]
-            scope = st.selectbox("Initiating risk", scopes, format_func=lambda r: "mean over risks" if r == "mean"
-                                 else r)
+            scope = st.selectbox(
+                "Initiating risk", scopes, format_func=lambda r: "mean over risks" if r == "mean" else r
+            )
             chosen = contribution[contribution["risk"] == scope]
             figure = evaluation_views.contribution_figure(contribution, scope)
             figure.update_layout(height=260 * chosen["measure"].nunique() + 160)
             show_figure(figure, name="evaluation_figure_2", key="contribution_figure")
             shown = chosen.drop(columns="risk").sort_values(["measure", "average_marginal"], ascending=[True, False])
-            show_table(shown, name="evaluation_5", column_config=measure_columns(shown),
-                         key="contribution_table")
+            show_table(shown, name="evaluation_5", column_config=measure_columns(shown), key="contribution_table")
 
     with agreement_tab:
         agreement = tables["agreement"].iloc[0]
-        st.caption("Path agreement over all pairs of repetitions (an unreached risk counts as disagreement) and "
-                   "conditional on completion; Jaccard similarity of warning subjects.")
+        st.caption(
+            "Path agreement over all pairs of repetitions (an unreached risk counts as disagreement) and "
+            "conditional on completion; Jaccard similarity of warning subjects."
+        )
         cols = st.columns(4)
-        cols[0].metric("repetitions", int(agreement["n_repetitions"]), f"{int(agreement['n_completed'])} completed",
-                       delta_color="off")
-        cols[1].metric("path agreement", statistic(agreement["path_agreement"]),
-                       f"{int(agreement['n_pairs'])} pairs", delta_color="off")
-        cols[2].metric("path agreement (completed)", statistic(agreement["path_agreement_completed"]),
-                       f"{int(agreement['n_completed_pairs'])} pairs", delta_color="off")
-        cols[3].metric("warning Jaccard", statistic(agreement["warning_jaccard"]),
-                       f"completed: {statistic(agreement['warning_jaccard_completed'])}", delta_color="off")
+        cols[0].metric(
+            "repetitions",
+            int(agreement["n_repetitions"]),
+            f"{int(agreement['n_completed'])} completed",
+            delta_color="off",
+        )
+        cols[1].metric(
+            "path agreement",
+            statistic(agreement["path_agreement"]),
+            f"{int(agreement['n_pairs'])} pairs",
+            delta_color="off",
+        )
+        cols[2].metric(
+            "path agreement (completed)",
+            statistic(agreement["path_agreement_completed"]),
+            f"{int(agreement['n_completed_pairs'])} pairs",
+            delta_color="off",
+        )
+        cols[3].metric(
+            "warning Jaccard",
+            statistic(agreement["warning_jaccard"]),
+            f"completed: {statistic(agreement['warning_jaccard_completed'])}",
+            delta_color="off",
+        )
         if int(agreement["n_pairs"]) == 0:
             st.info("Agreement needs at least two repetitions: run the same request again (`aieco analyze`).")
-        st.dataframe(tables["agreement"].T.rename(columns={0: "value"}).astype(str), width="stretch",
-                     key="agreement_table")
+        st.dataframe(
+            tables["agreement"].T.rename(columns={0: "value"}).astype(str), width="stretch", key="agreement_table"
+        )

@@ -17,14 +17,33 @@ with page_workspace() as ws:
     scope = st.radio("Runs of", ["the selected analysis", "every analysis"], horizontal=True)
     runs = ws.view(views.runs_frame, state.analysis_id if scope == "the selected analysis" else None)
     if runs.empty:
-        st.info("No model runs yet — an analysis whose restrictions survive runs every compatible model "
-                "(`aieco analyze REQUEST.toml` or `aieco demo`).")
+        st.info(
+            "No model runs yet — an analysis whose restrictions survive runs every compatible model "
+            "(`aieco analyze REQUEST.toml` or `aieco demo`)."
+        )
         st.stop()
     labels = ws.view(views.run_labels, state.analysis_id if scope == "the selected analysis" else None)
     shown = runs.assign(run=runs["run_id"].map(labels))
-    picked = show_table(shown[["run", "status", "reason", "seconds", "seed", "points", "graph_condition", "run_id",
-                               "output_digest", "diagnostics"]], key="runs_table", name="model_runs",
-                        on_select="rerun", selection_mode="single-row")
+    picked = show_table(
+        shown[
+            [
+                "run",
+                "status",
+                "reason",
+                "seconds",
+                "seed",
+                "points",
+                "graph_condition",
+                "run_id",
+                "output_digest",
+                "diagnostics",
+            ]
+        ],
+        key="runs_table",
+        name="model_runs",
+        on_select="rerun",
+        selection_mode="single-row",
+    )
     ids = list(runs["run_id"])
     if picked and picked.selection.rows:
         state.run_id = ids[picked.selection.rows[0]]
@@ -34,14 +53,14 @@ with page_workspace() as ws:
     st.subheader(labels.get(run["run_id"], run["run_id"]))
     st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, run["analysis_id"])))
     (st.success if run["status"] == "completed" else st.warning)(
-        f"status {run['status']}" + (f" — {run['reason']}" if run["reason"] else ""))
+        f"status {run['status']}" + (f" — {run['reason']}" if run["reason"] else "")
+    )
 
     selection = ws.view(views.selection_summary, state.run_id)
     if selection:
         a, b, c, d = st.columns(4)
         a.metric("severity", f"{selection['severity']:.3f}" if "severity" in selection else "–")
-        b.metric("acceptance share", f"{selection['acceptance_share']:.2%}" if "acceptance_share" in selection
-                 else "–")
+        b.metric("acceptance share", f"{selection['acceptance_share']:.2%}" if "acceptance_share" in selection else "–")
         c.metric("admissible draws", f"{int(selection.get('admissible', 0))} / {int(selection.get('draws', 0))}")
         d.metric("selected simulation", int(selection["simulation_id"]) if "simulation_id" in selection else "–")
     points = ws.view(views.points_frame, state.run_id)
@@ -52,8 +71,11 @@ with page_workspace() as ws:
         if not variables:
             st.info("This run stored no aggregate output points to chart.")
         for variable in variables:
-            show_figure(ws.view(views.fan_chart_of_run, state.run_id, variable, title=vlabels.get(variable, variable)),
-                        name=f"fan_{variable}", key=f"fan_{variable}")
+            show_figure(
+                ws.view(views.fan_chart_of_run, state.run_id, variable, title=vlabels.get(variable, variable)),
+                name=f"fan_{variable}",
+                key=f"fan_{variable}",
+            )
     with diagnostics:
         diag = ws.view(views.diagnostics_frame, state.run_id)
         st.caption("Acceptance shares, severity and the other diagnostics the run recorded.")

@@ -32,8 +32,12 @@ with page_workspace() as ws:
     else:
         for (risk, query), group in paths.groupby(["risk", "query"], sort=False):
             st.markdown(f"**{risk}** · {query}")
-            show_table(group.drop(columns=["risk", "query"]), key=f"paths_{risk}_{query}", name=f"paths_{risk}_{query}",
-                         column_config={"score": st.column_config.NumberColumn("S(C)", format="%.3f")})
+            show_table(
+                group.drop(columns=["risk", "query"]),
+                key=f"paths_{risk}_{query}",
+                name=f"paths_{risk}_{query}",
+                column_config={"score": st.column_config.NumberColumn("S(C)", format="%.3f")},
+            )
 
     st.subheader("Derivations")
     derivations = ws.view(views.derivations_frame, state.analysis_id)
@@ -43,12 +47,17 @@ with page_workspace() as ws:
         for _, d in derivations.iterrows():
             (st.success if d["status"] == "accepted" else st.warning)(
                 f"{d['risk']}: {d['status']} — {d['restrictions']} restrictions from {d['assessed_paths']} "
-                f"assessed paths. {d['reason']}")
+                f"assessed paths. {d['reason']}"
+            )
 
     st.subheader("Restrictions")
     restrictions = ws.view(views.restrictions_frame, state.analysis_id)
     if restrictions.empty:
         st.info("No restrictions for this analysis.")
     else:
-        show_table(restrictions, key="paths_table_3", name="paths_3",
-                     column_config={"supporting_quotes": st.column_config.TextColumn(width="large")})
+        show_table(
+            restrictions,
+            key="paths_table_3",
+            name="paths_3",
+            column_config={"supporting_quotes": st.column_config.TextColumn(width="large")},
+        )

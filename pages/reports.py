@@ -23,14 +23,18 @@ def show_chain(ws, claim_id: str) -> None:
     chain = ws.view(views.claim_chain, claim_id)
     c, run = chain["claim"], chain["run"]
     box = st.container(border=True, key="claim_chain")
-    box.markdown(f"#### {c['value']:.{c['rounding']}f} {c['unit']} — {c['variable']}, {c['period']} "
-                 f"({c['statistic']}{', ' + c['entity'] if c['entity'] else ''})")
+    box.markdown(
+        f"#### {c['value']:.{c['rounding']}f} {c['unit']} — {c['variable']}, {c['period']} "
+        f"({c['statistic']}{', ' + c['entity'] if c['entity'] else ''})"
+    )
     box.caption(views.provenance_badge(chain["provenance"]))
     tests = chain["tests"]
     results = tests[tests["phase"] == "result"]
     verdict = results["result"].iloc[-1] if len(results) else "no result recorded"
-    box.markdown(f"**1 · Output test** — {verdict}: reported value equals the stored output point "
-                 f"(table `{c['table']}`, row `{c['row']}`, column `{c['column']}`).")
+    box.markdown(
+        f"**1 · Output test** — {verdict}: reported value equals the stored output point "
+        f"(table `{c['table']}`, row `{c['row']}`, column `{c['column']}`)."
+    )
     box.markdown(f"**2 · Model run** — {run['label']} · {run['status']} · seed {run['seed']}")
     box.dataframe(chain["inputs"], hide_index=True, width="stretch")
     lead = "constrained by" if chain["own_restrictions"] else "no restriction on this variable; the run's restrictions"
@@ -43,13 +47,17 @@ def show_chain(ws, claim_id: str) -> None:
         box.markdown(f"**4 · Selected path** — {path}")
         for _, s in group.iterrows():
             sign = {"+": "raises", "-": "lowers"}.get(s["sign"], s["sign"])
-            box.markdown(f"Step {s['step']}: *{s['from']}* {sign} *{s['to']}* ({s['evidence_class']})"
-                         + ("" if s["representative"] else " — pooled evidence"))
+            box.markdown(
+                f"Step {s['step']}: *{s['from']}* {sign} *{s['to']}* ({s['evidence_class']})"
+                + ("" if s["representative"] else " — pooled evidence")
+            )
             box.text(f"“{s['quote']}”")  # as text: a quote never fetches images or links
             box.caption(f"{s['source']} — {s['publisher']}, {s['publication_date']}, p. {s['page']}")
     with box.expander("Ids (claim, point, run, restrictions, relations)"):
-        st.markdown(f"claim `{c['claim_id']}` · point `{c['point_id']}` · run `{run['run_id']}` · "
-                    f"output `{run['output_digest']}` · code `{run['code_digest']}`")
+        st.markdown(
+            f"claim `{c['claim_id']}` · point `{c['point_id']}` · run `{run['run_id']}` · "
+            f"output `{run['output_digest']}` · code `{run['code_digest']}`"
+        )
         show_table(tests, key="chain_tests", name="output_tests")
         show_table(steps[["step", "relation_id", "representative"]], key="chain_relations", name="chain_relations")
 
@@ -76,10 +84,15 @@ def report_body(report_id: str) -> None:
                         continue
                     label = f"{c['value']:.{c['rounding']}f} {c['unit']} · {c['variable_label']} {c['period']}"
                     chosen = c["claim_id"] == state.claim_id
-                    links.button(label, key=f"claim_{sentence['position']}_{c['claim_id']}",
-                                 type="primary" if chosen else "tertiary", icon=":material/link:",
-                                 help="open the chain behind this number", on_click=toggle_claim,
-                                 args=(c["claim_id"],))
+                    links.button(
+                        label,
+                        key=f"claim_{sentence['position']}_{c['claim_id']}",
+                        type="primary" if chosen else "tertiary",
+                        icon=":material/link:",
+                        help="open the chain behind this number",
+                        on_click=toggle_claim,
+                        args=(c["claim_id"],),
+                    )
                     if chosen:
                         opened = c["claim_id"]
                 if opened:
@@ -90,9 +103,11 @@ with page_workspace() as ws:
     scope = st.radio("Reports of", ["the selected analysis", "every analysis"], horizontal=True, key="report_scope")
     labels = ws.view(views.report_labels, state.analysis_id if scope == "the selected analysis" else None)
     if not labels:
-        st.info("No reports yet — an analysis writes one per risk that reaches the report stage "
-                "(`aieco analyze` or `aieco demo`)." + (" Choose 'every analysis' to see other analyses' reports."
-                                                       if scope == "the selected analysis" else ""))
+        st.info(
+            "No reports yet — an analysis writes one per risk that reaches the report stage "
+            "(`aieco analyze` or `aieco demo`)."
+            + (" Choose 'every analysis' to see other analyses' reports." if scope == "the selected analysis" else "")
+        )
         st.stop()
     ids = list(labels)
     if state.claim_id and state.report_id not in ids:  # a deep link: open the report that holds the claim
@@ -117,8 +132,15 @@ with page_workspace() as ws:
         row = st.container(horizontal=True, gap="small")
         for fmt, data in exports.items():
             label, ext, mime = views.EXPORT_FORMATS[fmt]
-            row.download_button(label, data, file_name=f"{state.report_id}.{ext}", mime=mime,
-                                icon=":material/download:", key=f"export_{fmt}", on_click="ignore")
+            row.download_button(
+                label,
+                data,
+                file_name=f"{state.report_id}.{ext}",
+                mime=mime,
+                icon=":material/download:",
+                key=f"export_{fmt}",
+                on_click="ignore",
+            )
 
     st.subheader(report["title"])
     st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, report["analysis_id"])))

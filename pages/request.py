@@ -53,39 +53,63 @@ def request_form(ws) -> None:
     risks, channels = to_tables(draft)
     variables = ws.view(views.variable_ids)
     movements = [m.value for m in Movement]
-    var_column = (st.column_config.SelectboxColumn(options=sorted(set(variables) | set(channels["source"].dropna())
-                                                                  | set(channels["target"].dropna())))
-                  if variables else st.column_config.TextColumn())
+    var_column = (
+        st.column_config.SelectboxColumn(
+            options=sorted(set(variables) | set(channels["source"].dropna()) | set(channels["target"].dropna()))
+        )
+        if variables
+        else st.column_config.TextColumn()
+    )
 
     with st.form("request_form"):
         st.subheader("Analysis request")
         title = st.text_input("Title", draft.get("title", ""))
         a, b, c = st.columns(3)
         cutoff = a.date_input("Information cutoff", value=draft["cutoff"], format="YYYY-MM-DD")
-        roles = b.multiselect("Allowed source roles", [r.value for r in Role],
-                              default=draft.get("allowed_roles", ["generation", "methods"]))
+        roles = b.multiselect(
+            "Allowed source roles",
+            [r.value for r in Role],
+            default=draft.get("allowed_roles", ["generation", "methods"]),
+        )
         horizon = c.text_input("Horizon", draft.get("horizon", "2025-2027"))
         a, b, c = st.columns(3)
         jurisdictions = a.text_input("Jurisdictions (comma separated)", ", ".join(draft.get("jurisdictions", ["EA"])))
         models = b.text_input("Models (comma separated)", ", ".join(draft.get("models", ["macro_var"])))
-        backend = c.selectbox("LLM backend", ["offline", "openai", "replay"],
-                              index=["offline", "openai", "replay"].index(draft.get("backend", "offline")))
+        backend = c.selectbox(
+            "LLM backend",
+            ["offline", "openai", "replay"],
+            index=["offline", "openai", "replay"].index(draft.get("backend", "offline")),
+        )
         st.markdown("**Risks**")
         risks = st.data_editor(risks, num_rows="dynamic", hide_index=True, width="stretch", key="risk_editor")
         st.markdown("**Channel queries** (registered movement of the source, expected movement of the target)")
         channels = st.data_editor(
-            channels, num_rows="dynamic", hide_index=True, width="stretch", key="channel_editor",
-            column_config={"movement": st.column_config.SelectboxColumn(options=movements),
-                           "expected": st.column_config.SelectboxColumn(options=movements),
-                           "source": var_column, "target": var_column,
-                           "max_len": st.column_config.NumberColumn(min_value=1, max_value=10, step=1),
-                           "top_k": st.column_config.NumberColumn(min_value=1, step=1)})
+            channels,
+            num_rows="dynamic",
+            hide_index=True,
+            width="stretch",
+            key="channel_editor",
+            column_config={
+                "movement": st.column_config.SelectboxColumn(options=movements),
+                "expected": st.column_config.SelectboxColumn(options=movements),
+                "source": var_column,
+                "target": var_column,
+                "max_len": st.column_config.NumberColumn(min_value=1, max_value=10, step=1),
+                "top_k": st.column_config.NumberColumn(min_value=1, step=1),
+            },
+        )
         submitted = st.form_submit_button("Check request", type="primary")
     if submitted:
-        base = {**draft, "title": title, "cutoff": cutoff.isoformat() if cutoff else None, "allowed_roles": roles,
-                "horizon": horizon, "backend": backend,
-                "jurisdictions": [j.strip() for j in jurisdictions.split(",") if j.strip()],
-                "models": [m.strip() for m in models.split(",") if m.strip()]}
+        base = {
+            **draft,
+            "title": title,
+            "cutoff": cutoff.isoformat() if cutoff else None,
+            "allowed_roles": roles,
+            "horizon": horizon,
+            "backend": backend,
+            "jurisdictions": [j.strip() for j in jurisdictions.split(",") if j.strip()],
+            "models": [m.strip() for m in models.split(",") if m.strip()],
+        }
         edited = from_tables(base, risks, channels)
         try:
             state.request_draft = parse_request(edited, where="request form").as_dict()
@@ -99,12 +123,19 @@ def request_form(ws) -> None:
     if problems:
         st.error("**Fix before launching:**\n\n" + "\n".join(f"- {p}" for p in problems))
     elif submitted:
-        st.success("The request is valid: it passes every check the launch makes (vocabulary, models, dates, "
-                   "channels).")
+        st.success(
+            "The request is valid: it passes every check the launch makes (vocabulary, models, dates, channels)."
+        )
     st.caption(f"Analysis id `{request.analysis_id}` (the digest of the request)")
     a, b = st.columns(2)
-    a.download_button("Save request as TOML", dumps_request(request), file_name="request.toml",
-                      mime="application/toml", icon=":material/download:", on_click="ignore")
+    a.download_button(
+        "Save request as TOML",
+        dumps_request(request),
+        file_name="request.toml",
+        mime="application/toml",
+        icon=":material/download:",
+        on_click="ignore",
+    )
     if b.button("Launch analysis", type="primary", icon=":material/play_arrow:", disabled=bool(problems)):
         jobs.start(request.analysis_id, ws.path, lambda store, job: analyze(store, request, progress=job.progress))
         state.analysis_id = request.analysis_id
@@ -155,10 +186,10 @@ with page_workspace() as ws:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
     else:
         labels = ws.view(views.analysis_labels)
-        shown = analyses.assign(analysis=analyses["analysis_id"].map(labels)).sort_values("created_at",
-                                                                                          ascending=False)
-        show_table(shown[["analysis", "completed", "stopped", "failed", "analysis_id"]], key="analyses",
-                   name="analyses")
+        shown = analyses.assign(analysis=analyses["analysis_id"].map(labels)).sort_values("created_at", ascending=False)
+        show_table(
+            shown[["analysis", "completed", "stopped", "failed", "analysis_id"]], key="analyses", name="analyses"
+        )
         if state.analysis_id:
             st.markdown(f"**Stops of the selected analysis** — {labels.get(state.analysis_id, state.analysis_id)}")
             stops = ws.view(views.stops_frame, state.analysis_id)

@@ -25,8 +25,12 @@ with page_workspace() as ws:
         st.info("No sources yet — run `aieco ingest MANIFEST` (or `aieco demo`) to register some.")
     else:
         st.caption(f"{len(registry)} registered sources; illustrative (synthetic) material is flagged.")
-        show_table(registry, key="sources_table_1", name="sources_1",
-                     column_config={"illustrative": st.column_config.CheckboxColumn("synthetic")})
+        show_table(
+            registry,
+            key="sources_table_1",
+            name="sources_1",
+            column_config={"illustrative": st.column_config.CheckboxColumn("synthetic")},
+        )
 
         st.subheader("Passages and cells")
         titles = dict(zip(registry["source_id"], registry["title"], strict=True))
@@ -40,8 +44,12 @@ with page_workspace() as ws:
         else:
             text = st.text_input("Filter passages", placeholder="words the passage contains")
             shown = locations[locations["text"].str.contains(text, case=False, regex=False)] if text else locations
-            show_table(shown.dropna(axis=1, how="all"), key="sources_table_2", name="sources_2",
-                         column_config={"text": st.column_config.TextColumn(width="large")})
+            show_table(
+                shown.dropna(axis=1, how="all"),
+                key="sources_table_2",
+                name="sources_2",
+                column_config={"text": st.column_config.TextColumn(width="large")},
+            )
 
     st.subheader("Eligibility as of a date")
     if registry.empty:
@@ -59,8 +67,10 @@ with page_workspace() as ws:
 
     st.subheader("Add sources")
     with st.form("ingest_form", clear_on_submit=True):
-        st.caption("Upload a manifest (TOML, `[[source]]` entries with title, publisher, publication_date, "
-                   "role) and the files it names.")
+        st.caption(
+            "Upload a manifest (TOML, `[[source]]` entries with title, publisher, publication_date, "
+            "role) and the files it names."
+        )
         manifest = st.file_uploader("Manifest", type=["toml"])
         files = st.file_uploader("Files", accept_multiple_files=True, type=["pdf", "xlsx", "csv", "txt", "md"])
         go = st.form_submit_button("Ingest", icon=":material/upload:")
@@ -69,26 +79,35 @@ with page_workspace() as ws:
         for f in [manifest, *(files or [])]:  # recorded in the store: the audit checks every workspace file
             ws.store.write_file(folder / Path(f.name).name, f.getvalue())
         bar = st.progress(0.0, text="ingesting")
-        result = ingest(ws.store, folder / Path(manifest.name).name,
-                        progress=lambda done, total, path: bar.progress(done / total, text=path))
+        result = ingest(
+            ws.store,
+            folder / Path(manifest.name).name,
+            progress=lambda done, total, path: bar.progress(done / total, text=path),
+        )
         ws.refresh()
         counts = result.counts
         (st.success if result.ok else st.warning)(
-            f"{counts['registered']} registered, {counts['unchanged']} unchanged, {counts['failed']} failed")
+            f"{counts['registered']} registered, {counts['unchanged']} unchanged, {counts['failed']} failed"
+        )
         for failure in result.failures:
             st.error(f"{failure.path}: {failure.reason}")
 
     st.subheader("Exclusions recorded by analyses")
     exclusions = ws.view(views.exclusions_frame)
     if exclusions.empty:
-        st.info("No exclusions recorded yet: they are written when an analysis applies its cutoff, "
-                "roles and scope to the sources.")
+        st.info(
+            "No exclusions recorded yet: they are written when an analysis applies its cutoff, "
+            "roles and scope to the sources."
+        )
     else:
         groups = ws.view(views.exclusion_groups)
         analysis_names = ws.view(views.analysis_labels)
-        group = st.selectbox("Analysis or eligibility check", groups, format_func=lambda g: analysis_names.get(
-                                 g, f"eligibility check {g}"),
-                             index=groups.index(state.analysis_id) if state.analysis_id in groups else 0)
+        group = st.selectbox(
+            "Analysis or eligibility check",
+            groups,
+            format_func=lambda g: analysis_names.get(g, f"eligibility check {g}"),
+            index=groups.index(state.analysis_id) if state.analysis_id in groups else 0,
+        )
         chosen = ws.view(views.exclusions_frame, group)
         st.caption(", ".join(f"{reason}: {n}" for reason, n in chosen["reason"].value_counts().items()))
         show_table(chosen, key="sources_table_4", name="sources_4")

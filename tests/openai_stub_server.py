@@ -19,29 +19,65 @@ Reply = tuple[int, dict[str, Any]]
 Responder = Callable[[dict[str, Any]], Reply]
 
 
-def responses_body(text: str, model: str, *, status: str = "completed", input_tokens: int = 100,
-                   output_tokens: int = 50, reason: str | None = None) -> dict[str, Any]:
+def responses_body(
+    text: str,
+    model: str,
+    *,
+    status: str = "completed",
+    input_tokens: int = 100,
+    output_tokens: int = 50,
+    reason: str | None = None,
+) -> dict[str, Any]:
     """A Responses API body whose single message carries ``text``."""
     return {
-        "id": "resp_stub", "object": "response", "created_at": int(time.time()), "model": model,
-        "status": status, "incomplete_details": {"reason": reason} if reason else None, "error": None,
-        "output": [{"type": "message", "id": "msg_stub", "role": "assistant", "status": status,
-                    "content": [{"type": "output_text", "text": text, "annotations": []}]}],
-        "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens,
-                  "total_tokens": input_tokens + output_tokens},
-        "parallel_tool_calls": False, "tool_choice": "none", "tools": [],
+        "id": "resp_stub",
+        "object": "response",
+        "created_at": int(time.time()),
+        "model": model,
+        "status": status,
+        "incomplete_details": {"reason": reason} if reason else None,
+        "error": None,
+        "output": [
+            {
+                "type": "message",
+                "id": "msg_stub",
+                "role": "assistant",
+                "status": status,
+                "content": [{"type": "output_text", "text": text, "annotations": []}],
+            }
+        ],
+        "usage": {
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+            "total_tokens": input_tokens + output_tokens,
+        },
+        "parallel_tool_calls": False,
+        "tool_choice": "none",
+        "tools": [],
     }
 
 
-def chat_body(text: str, model: str, *, finish_reason: str = "stop", prompt_tokens: int = 100,
-              completion_tokens: int = 50) -> dict[str, Any]:
+def chat_body(
+    text: str, model: str, *, finish_reason: str = "stop", prompt_tokens: int = 100, completion_tokens: int = 50
+) -> dict[str, Any]:
     """A Chat Completions body whose first choice carries ``text``."""
     return {
-        "id": "chatcmpl_stub", "object": "chat.completion", "created": int(time.time()), "model": model,
-        "choices": [{"index": 0, "finish_reason": finish_reason,
-                     "message": {"role": "assistant", "content": text, "refusal": None}}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+        "id": "chatcmpl_stub",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": finish_reason,
+                "message": {"role": "assistant", "content": text, "refusal": None},
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }
 
 
@@ -54,8 +90,7 @@ class StubServer:
 
     def __init__(self) -> None:
         self.requests: list[tuple[str, dict[str, Any]]] = []
-        self.queues: dict[str, deque[Reply | Responder]] = {"/v1/responses": deque(),
-                                                            "/v1/chat/completions": deque()}
+        self.queues: dict[str, deque[Reply | Responder]] = {"/v1/responses": deque(), "/v1/chat/completions": deque()}
         self.fallback: dict[str, Responder] = {}
         self.missing: set[str] = set()
         stub = self
@@ -85,8 +120,7 @@ class StubServer:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02},
-                                       daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
 
     @property
     def base_url(self) -> str:

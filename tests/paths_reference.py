@@ -75,8 +75,7 @@ def _steps(graph: nx.MultiDiGraph) -> dict[str, list[_Step]]:
     out: dict[str, list[_Step]] = defaultdict(list)
     for (u, v, sign), rels in sorted(pooled.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2].value)):
         rels = sorted(rels, key=lambda r: (-r.confidence, r.relation_id))
-        out[u].append(_Step(v, sign, tuple(rels), frozenset(r.source_id for r in rels), sign.value,
-                            rels[0].confidence))
+        out[u].append(_Step(v, sign, tuple(rels), frozenset(r.source_id for r in rels), sign.value, rels[0].confidence))
     return out
 
 
@@ -86,9 +85,15 @@ def _distance_to(graph: nx.MultiDiGraph, target: str) -> dict[str, int]:
     return nx.single_source_shortest_path_length(graph.reverse(copy=False), target)
 
 
-def enumerate_paths(graph: nx.MultiDiGraph, query: ChannelQuery, *, analysis_id: str = "",
-                    graph_condition: str = "G0", retrieval_condition: str = "graph",
-                    settings: GraphSettings | None = None) -> list[Path]:
+def enumerate_paths(
+    graph: nx.MultiDiGraph,
+    query: ChannelQuery,
+    *,
+    analysis_id: str = "",
+    graph_condition: str = "G0",
+    retrieval_condition: str = "graph",
+    settings: GraphSettings | None = None,
+) -> list[Path]:
     """The top-k admissible paths of ``query`` ranked by S(C); empty when none is admissible."""
     s = settings or get_settings().graph
     max_len = min(query.max_len, s.max_path_length)
@@ -126,38 +131,74 @@ def enumerate_paths(graph: nx.MultiDiGraph, query: ChannelQuery, *, analysis_id:
     for rank, (neg_score, _, variables, _, chosen, n_docs) in enumerate(scored, start=1):
         signs = [st.sign for st in chosen]
         composed, _ = compose_sign(signs)
-        out.append(Path.create(
-            analysis_id=analysis_id, query_id=query.query_id, risk=query.risk, variables=variables, signs=signs,
-            relation_ids=[st.representative.relation_id for st in chosen],
-            evidence=[sorted(r.relation_id for r in st.relations) for st in chosen],
-            # A non-composable path records its first non-monotone, ambiguous or absent step's sign.
-            composed_sign=composed or next(x for x in signs if x not in COMPOSABLE), score=-neg_score,
-            mean_confidence=sum(st.representative.confidence for st in chosen) / len(chosen), n_docs=n_docs,
-            rank=rank, graph_condition=graph_condition, retrieval_condition=retrieval_condition))
+        out.append(
+            Path.create(
+                analysis_id=analysis_id,
+                query_id=query.query_id,
+                risk=query.risk,
+                variables=variables,
+                signs=signs,
+                relation_ids=[st.representative.relation_id for st in chosen],
+                evidence=[sorted(r.relation_id for r in st.relations) for st in chosen],
+                # A non-composable path records its first non-monotone, ambiguous or absent step's sign.
+                composed_sign=composed or next(x for x in signs if x not in COMPOSABLE),
+                score=-neg_score,
+                mean_confidence=sum(st.representative.confidence for st in chosen) / len(chosen),
+                n_docs=n_docs,
+                rank=rank,
+                graph_condition=graph_condition,
+                retrieval_condition=retrieval_condition,
+            )
+        )
     return out
 
 
-def find_paths(store: Store, query: ChannelQuery, *, analysis_id: str, as_of: date | None,
-               roles: Collection[Role | str] = GENERATION_ROLES, jurisdictions: Collection[str] | None = None,
-               graph_condition: str = "G0", retrieval_condition: str = "graph") -> list[Path]:
+def find_paths(
+    store: Store,
+    query: ChannelQuery,
+    *,
+    analysis_id: str,
+    as_of: date | None,
+    roles: Collection[Role | str] = GENERATION_ROLES,
+    jurisdictions: Collection[str] | None = None,
+    graph_condition: str = "G0",
+    retrieval_condition: str = "graph",
+) -> list[Path]:
     """Enumerate one query's paths on A(t) of the stored relations and store them (empty: none admissible)."""
-    relations = as_of_relations(load_relations(store, condition=graph_condition), as_of, roles=roles,
-                                scope=jurisdictions, condition=graph_condition)
-    found = enumerate_paths(relation_graph(relations), query, analysis_id=analysis_id,
-                            graph_condition=graph_condition, retrieval_condition=retrieval_condition)
+    relations = as_of_relations(
+        load_relations(store, condition=graph_condition),
+        as_of,
+        roles=roles,
+        scope=jurisdictions,
+        condition=graph_condition,
+    )
+    found = enumerate_paths(
+        relation_graph(relations),
+        query,
+        analysis_id=analysis_id,
+        graph_condition=graph_condition,
+        retrieval_condition=retrieval_condition,
+    )
     store.put_many(found)
     return found
 
 
-def search_channels(store: Store, graph: nx.MultiDiGraph, queries: Sequence[ChannelQuery], *, analysis_id: str,
-                    graph_condition: str = "G0") -> dict[str, list[Path]]:
+def search_channels(
+    store: Store,
+    graph: nx.MultiDiGraph,
+    queries: Sequence[ChannelQuery],
+    *,
+    analysis_id: str,
+    graph_condition: str = "G0",
+) -> dict[str, list[Path]]:
     """Enumerate and store the paths of every query of a risk program.
 
     An empty admissible set for any query stops the risk program (appendix "Fields Used in
     Graph Queries"); the paths found for the other queries are stored before the stop.
     """
-    result = {q.query_id: enumerate_paths(graph, q, analysis_id=analysis_id, graph_condition=graph_condition)
-              for q in queries}
+    result = {
+        q.query_id: enumerate_paths(graph, q, analysis_id=analysis_id, graph_condition=graph_condition) for q in queries
+    }
     store.put_many([q for q in queries] + [p for paths in result.values() for p in paths])
     empty = [q for q in queries if not result[q.query_id]]
     if empty:

@@ -37,13 +37,23 @@ def pdf_page_count(path: Path) -> int:
         except Exception as exc:
             raise _unreadable(path, exc) from exc
     if n == 0:
-        raise InputError(f"{path} has no pages", where=str(path),
-                         fix="check the file was exported completely; a PDF needs at least one page")
+        raise InputError(
+            f"{path} has no pages",
+            where=str(path),
+            fix="check the file was exported completely; a PDF needs at least one page",
+        )
     return n
 
 
-def parse_pdf(path: Path, source_id: str, *, parser_version: str, max_passage_chars: int,
-              page_roles: dict[int, Role] | None = None, page_range: tuple[int, int] | None = None) -> ParsedFile:
+def parse_pdf(
+    path: Path,
+    source_id: str,
+    *,
+    parser_version: str,
+    max_passage_chars: int,
+    page_roles: dict[int, Role] | None = None,
+    page_range: tuple[int, int] | None = None,
+) -> ParsedFile:
     """Parse ``path`` into passages and table cells; raise InputError when unreadable.
 
     ``page_range`` = (first, last), 1-based and inclusive, parses only those pages (the
@@ -61,21 +71,28 @@ def parse_pdf(path: Path, source_id: str, *, parser_version: str, max_passage_ch
         except Exception as exc:
             raise _unreadable(path, exc) from exc
         if not pages:
-            raise InputError(f"{path} has no pages", where=str(path),
-                             fix="check the file was exported completely; a PDF needs at least one page")
+            raise InputError(
+                f"{path} has no pages",
+                where=str(path),
+                fix="check the file was exported completely; a PDF needs at least one page",
+            )
         out.pages = len(pages)
         first, last = page_range or (1, len(pages))
         for number, page in enumerate(pages, start=1):
             if not first <= number <= last:
                 continue
             try:
-                locations, warning = _parse_page(page, number, source_id, parser_version, max_passage_chars,
-                                                 page_roles.get(number))
+                locations, warning = _parse_page(
+                    page, number, source_id, parser_version, max_passage_chars, page_roles.get(number)
+                )
             except InputError:
                 raise
             except Exception as exc:
-                raise InputError(f"{path}: page {number} could not be parsed ({type(exc).__name__}: {exc})",
-                                 where=f"{path} page {number}", fix="re-export the PDF or remove the page") from exc
+                raise InputError(
+                    f"{path}: page {number} could not be parsed ({type(exc).__name__}: {exc})",
+                    where=f"{path} page {number}",
+                    fix="re-export the PDF or remove the page",
+                ) from exc
             finally:
                 page.close()
             out.locations.extend(locations)
@@ -89,19 +106,25 @@ def _unreadable(path: Path, exc: Exception) -> InputError:
     inner = [a for a in exc.args if isinstance(a, BaseException)]
     text = " ".join(f"{type(e).__name__} {e}" for e in [exc, *inner]).lower()
     if "password" in text or "encrypt" in text:
-        return InputError(f"{path} is encrypted and cannot be read without its password", where=str(path),
-                          fix="save an unencrypted copy of the PDF and register that file")
+        return InputError(
+            f"{path} is encrypted and cannot be read without its password",
+            where=str(path),
+            fix="save an unencrypted copy of the PDF and register that file",
+        )
     cause = inner[0] if inner else exc
-    return InputError(f"{path} is not a readable PDF ({type(cause).__name__}: {cause})", where=str(path),
-                      fix="check the file is a complete PDF (download it again) or remove it from the manifest")
+    return InputError(
+        f"{path} is not a readable PDF ({type(cause).__name__}: {cause})",
+        where=str(path),
+        fix="check the file is a complete PDF (download it again) or remove it from the manifest",
+    )
 
 
-def _parse_page(page: Any, number: int, source_id: str, parser_version: str, max_chars: int,
-                role: Role | None) -> tuple[list[SourceLocation], str | None]:
+def _parse_page(
+    page: Any, number: int, source_id: str, parser_version: str, max_chars: int, role: Role | None
+) -> tuple[list[SourceLocation], str | None]:
     common = dict(source_id=source_id, page=number, parser_version=parser_version, role_override=role)
     if not page.chars:
-        warning = ("image-only page: no text layer (OCR is not performed)" if page.images
-                   else "empty page: no text")
+        warning = "image-only page: no text layer (OCR is not performed)" if page.images else "empty page: no text"
         return [SourceLocation.create(kind="passage", ordinal=0, text="", warning=warning, **common)], warning
     tables = page.find_tables()
     locations: list[SourceLocation] = []
@@ -115,10 +138,18 @@ def _parse_page(page: Any, number: int, source_id: str, parser_version: str, max
         ordinal += 1
     for t_index, table in enumerate(tables, start=1):
         for cell in _table_cells(table.extract()):
-            locations.append(SourceLocation.create(
-                kind="table_cell", ordinal=ordinal, cell=f"t{t_index}r{cell['row']}c{cell['col']}",
-                text=cell["text"], value=cell["text"], row_label=cell["row_label"],
-                column_label=cell["column_label"], **common))
+            locations.append(
+                SourceLocation.create(
+                    kind="table_cell",
+                    ordinal=ordinal,
+                    cell=f"t{t_index}r{cell['row']}c{cell['col']}",
+                    text=cell["text"],
+                    value=cell["text"],
+                    row_label=cell["row_label"],
+                    column_label=cell["column_label"],
+                    **common,
+                )
+            )
             ordinal += 1
     return locations, None
 
@@ -162,11 +193,15 @@ def _table_cells(rows: list[list[str | None]]) -> list[dict[str, Any]]:
             text = _clean(raw)
             if not text:
                 continue
-            cells.append({
-                "row": r, "col": c, "text": text,
-                "row_label": label if first is not None and c > first else None,
-                "column_label": header[c - 1] if r > 1 and c - 1 < len(header) else None,
-            })
+            cells.append(
+                {
+                    "row": r,
+                    "col": c,
+                    "text": text,
+                    "row_label": label if first is not None and c > first else None,
+                    "column_label": header[c - 1] if r > 1 and c - 1 < len(header) else None,
+                }
+            )
     return cells
 
 

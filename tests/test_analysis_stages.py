@@ -15,23 +15,50 @@ from aieco.models.registry import ModelResult
 from aieco.records import ModelRequest, ModelRun, ModelSpecification, RunStatus, StageRecord, VariableSpec
 from aieco.request import AnalysisRequest
 
-REQUEST = AnalysisRequest.model_validate({
-    "cutoff": date(2024, 12, 31), "horizon": "2025-2027",
-    "risks": [{"name": "r", "channels": [{"id": "q", "source": "tariffs", "movement": "increase",
-                                           "target": "real_gdp", "expected": "decrease"}]}]})
+REQUEST = AnalysisRequest.model_validate(
+    {
+        "cutoff": date(2024, 12, 31),
+        "horizon": "2025-2027",
+        "risks": [
+            {
+                "name": "r",
+                "channels": [
+                    {
+                        "id": "q",
+                        "source": "tariffs",
+                        "movement": "increase",
+                        "target": "real_gdp",
+                        "expected": "decrease",
+                    }
+                ],
+            }
+        ],
+    }
+)
 
 
 def _macro_run(store) -> ModelRun:
     path = pd.DataFrame({v: [0.0, 0.5, 1.0] for v in MACRO_VARIABLES}, index=["2025", "2026", "2027"])
-    spec = ModelSpecification.create(model_id="macro_stub", version="0", inputs=[], snapshot="s",
-                                     outputs=[VariableSpec(variable="real_gdp", unit="%", frequency="A",
-                                                           transformation="annual_growth")],
-                                     entry_point="tests:none", min_restrictions=0)
-    entry = registry.register(spec, lambda req, inp, seed: ModelResult(status=RunStatus.completed,
-                                                                        tables={"selected_path": path}))
+    spec = ModelSpecification.create(
+        model_id="macro_stub",
+        version="0",
+        inputs=[],
+        snapshot="s",
+        outputs=[VariableSpec(variable="real_gdp", unit="%", frequency="A", transformation="annual_growth")],
+        entry_point="tests:none",
+        min_restrictions=0,
+    )
+    entry = registry.register(
+        spec, lambda req, inp, seed: ModelResult(status=RunStatus.completed, tables={"selected_path": path})
+    )
     try:
-        return registry.execute(store, entry, ModelRequest.create(analysis_id="an", risk="r", outputs=spec.outputs,
-                                                                  restriction_ids=[]), {}, seed=0)
+        return registry.execute(
+            store,
+            entry,
+            ModelRequest.create(analysis_id="an", risk="r", outputs=spec.outputs, restriction_ids=[]),
+            {},
+            seed=0,
+        )
     finally:
         registry.unregister("macro_stub")
 
@@ -57,6 +84,11 @@ def test_program_inputs_digest_like_the_untyped_inputs_did():
     base = AnalysisInputs(request=REQUEST, repetition=2)
     assert identity(base) == {"request": REQUEST.as_dict(), "repetition": 2, "settings": settings_digest()}
     program = ProgramInputs(**dict(base), risk="r", shared=shared)
-    assert identity(program) == {"request": REQUEST.as_dict(), "repetition": 2, "settings": settings_digest(),
-                                 "risk": "r", "shared": [{"accepted": True}, {"x": 1}]}
+    assert identity(program) == {
+        "request": REQUEST.as_dict(),
+        "repetition": 2,
+        "settings": settings_digest(),
+        "risk": "r",
+        "shared": [{"accepted": True}, {"x": 1}],
+    }
     assert program.seed == REQUEST.seed(2) and program.prefix == "r/"

@@ -66,31 +66,69 @@ def _world(store):
     """Four sources (EA, EU, GLOBAL, US), one passage and one accepted relation each."""
     rels = []
     for i, jur in enumerate(("EA", "EU", "GLOBAL", "US")):
-        src = Source.create(path=jur, sha256=jur, publisher="P", title=jur, publication_date=date(2024, 3, 1),
-                            retrieved_at=utc_now(), role="generation", jurisdiction=jur, kind="pdf")
-        loc = SourceLocation.create(source_id=src.source_id, kind="passage", page=1, text=f"{jur} text",
-                                    parser_version="pdf-1")
-        rel = Relation.create(src_var=f"v{i}", dst_var=f"w{i}", sign="+", quote=f"{jur} text",
-                              location_id=loc.location_id, source_id=src.source_id,
-                              publication_date=src.publication_date, role=Role.generation, jurisdiction=jur,
-                              confidence=0.9)
+        src = Source.create(
+            path=jur,
+            sha256=jur,
+            publisher="P",
+            title=jur,
+            publication_date=date(2024, 3, 1),
+            retrieved_at=utc_now(),
+            role="generation",
+            jurisdiction=jur,
+            kind="pdf",
+        )
+        loc = SourceLocation.create(
+            source_id=src.source_id, kind="passage", page=1, text=f"{jur} text", parser_version="pdf-1"
+        )
+        rel = Relation.create(
+            src_var=f"v{i}",
+            dst_var=f"w{i}",
+            sign="+",
+            quote=f"{jur} text",
+            location_id=loc.location_id,
+            source_id=src.source_id,
+            publication_date=src.publication_date,
+            role=Role.generation,
+            jurisdiction=jur,
+            confidence=0.9,
+        )
         store.put_many([src, loc, rel])
         rels.append(rel)
     return rels
 
 
 def _request(**kw):
-    return AnalysisRequest.model_validate({
-        "cutoff": CUT, "allowed_roles": ["generation"],
-        "risks": [{"name": "r", "channels": [{"id": "q", "source": "gdp", "movement": "decrease",
-                                               "target": "unemployment", "expected": "increase"}]}], **kw})
+    return AnalysisRequest.model_validate(
+        {
+            "cutoff": CUT,
+            "allowed_roles": ["generation"],
+            "risks": [
+                {
+                    "name": "r",
+                    "channels": [
+                        {
+                            "id": "q",
+                            "source": "gdp",
+                            "movement": "decrease",
+                            "target": "unemployment",
+                            "expected": "increase",
+                        }
+                    ],
+                }
+            ],
+            **kw,
+        }
+    )
 
 
-@pytest.mark.parametrize(("scope", "excluded", "seen"), [
-    (["ea"], [], {"EA", "EU", "GLOBAL"}),
-    (["EA"], ["eu"], {"EA", "GLOBAL"}),
-    (["US"], [], {"US", "GLOBAL"}),
-])
+@pytest.mark.parametrize(
+    ("scope", "excluded", "seen"),
+    [
+        (["ea"], [], {"EA", "EU", "GLOBAL"}),
+        (["EA"], ["eu"], {"EA", "GLOBAL"}),
+        (["US"], [], {"US", "GLOBAL"}),
+    ],
+)
 def test_eligibility_and_graph_see_the_same_jurisdictions(store, scope, excluded, seen):
     _world(store)
     rule = _request(jurisdictions=scope, excluded_jurisdictions=excluded).as_of()

@@ -32,8 +32,17 @@ def _scenario(countries=("DE",), periods=("2025H1", "2025H2", "2026H1")):
 
 
 def _start(banks=("B1",), cap=100.0, rwa=1000.0, period="2024H2"):
-    return pd.DataFrame({"macro_country": "DE", "country": "DE", "period": period, "cet1_capital": cap, "rwa": rwa,
-                         **dict.fromkeys(COMPONENTS, 0.0)}, index=list(banks))
+    return pd.DataFrame(
+        {
+            "macro_country": "DE",
+            "country": "DE",
+            "period": period,
+            "cet1_capital": cap,
+            "rwa": rwa,
+            **dict.fromkeys(COMPONENTS, 0.0),
+        },
+        index=list(banks),
+    )
 
 
 def test_hand_computed_recursion():

@@ -24,15 +24,18 @@ def three_quantiles(monkeypatch):
 def test_bank_run_from_annual_csv(tmp_path, three_quantiles):
     assert get_settings().bank.quantiles == (0.1, 0.5, 0.9)
     csv = tmp_path / "annual.csv"
-    csv.write_text("year,real_gdp,inflation,unemployment,long_term_rate,equity_prices,house_prices\n"
-                   "2025,-1.0,3.0,7.0,3.0,-20,-5\n2026,0.0,2.5,7.5,3.2,-5,-2\n2027,1.0,2.0,7.2,3.1,5,1\n")
+    csv.write_text(
+        "year,real_gdp,inflation,unemployment,long_term_rate,equity_prices,house_prices\n"
+        "2025,-1.0,3.0,7.0,3.0,-20,-5\n2026,0.0,2.5,7.5,3.2,-5,-2\n2027,1.0,2.0,7.2,3.1,5,1\n"
+    )
     from aieco.demo import load_bank_data
     from aieco.store import Store
 
     with Store(tmp_path / "ws") as store:  # the bank models read the workspace's bank records
         load_bank_data(store)
-    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "run", "--annual", str(csv),
-                                    "--paths", "50", "--json"])
+    out = CliRunner().invoke(
+        main, ["-w", str(tmp_path / "ws"), "bank", "run", "--annual", str(csv), "--paths", "50", "--json"]
+    )
     assert out.exit_code == 0, out.output
     runs = json.loads(out.stdout)["runs"]
     assert [r["model_id"] for r in runs] == ["bank_feols_fit", "bank_feols", "bank_feqar_fit", "bank_feqar"]
@@ -47,13 +50,18 @@ def test_bank_run_needs_one_scenario(tmp_path):
 
 def test_bank_validate_one_eba_file(tmp_path, shared_data):
     path = shared_data / "banks" / "eba_2016_stress_test_TR_OTH.csv"
-    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--eba", str(path),
-                                    "--reps", "100", "--json"])
+    out = CliRunner().invoke(
+        main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--eba", str(path), "--reps", "100", "--json"]
+    )
     assert out.exit_code == 0, out.output
     body = json.loads(out.stdout)
     gates = body["gates"]
-    assert {g["model_id"] for g in gates} == {"eba_no_change", "eba_baseline", "eba_nii_impairments",
-                                               "bank_eba_components:cv"}
+    assert {g["model_id"] for g in gates} == {
+        "eba_no_change",
+        "eba_baseline",
+        "eba_nii_impairments",
+        "bank_eba_components:cv",
+    }
     assert all(not g["passed"] for g in gates if g["model_id"].startswith("eba_"))  # simple comparators fail
     assert {r["exercise"] for r in body["accounting"]} == {"st2016"}
 
@@ -66,7 +74,8 @@ def test_bank_validate_default_runs_on_both_real_exercises(tmp_path):
     assert body["provenance"] == "real"
     assert [e["name"] for e in body["exercises"]] == ["st2016", "st2021"]
     assert {(r["exercise"], r["scenario"]) for r in body["accounting"]} == {
-        (e, s) for e in ("st2016", "st2021") for s in ("baseline", "adverse")}
+        (e, s) for e in ("st2016", "st2021") for s in ("baseline", "adverse")
+    }
     model = next(g for g in body["gates"] if g["model_id"] == "bank_eba_components")
     assert "fit on st2016" in model["detail"] and "validated on st2021" in model["detail"]
     assert model["fit_provenance"] == model["validation_provenance"] == "real"
@@ -77,8 +86,9 @@ def test_bank_validate_default_runs_on_both_real_exercises(tmp_path):
 
 def test_bank_run_on_a_workspace_without_bank_data_says_so(tmp_path):
     csv = tmp_path / "annual.csv"
-    csv.write_text("year,real_gdp,inflation,unemployment,long_term_rate,equity_prices,house_prices\n"
-                   "2025,-1.0,3.0,7.0,3.0,-20,-5\n")
+    csv.write_text(
+        "year,real_gdp,inflation,unemployment,long_term_rate,equity_prices,house_prices\n2025,-1.0,3.0,7.0,3.0,-20,-5\n"
+    )
     out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "run", "--annual", str(csv), "--json"])
     assert out.exit_code != 0
     assert "no bank panel" in out.output

@@ -33,20 +33,34 @@ def _mini_exercise(tmp_path, *, name="Banco Comercial Português", encoding="lat
     cap, rea, ratio = codes
     folder = tmp_path / "ex"
     folder.mkdir(exist_ok=True)
-    pd.DataFrame({"Collection": ["STX"] * 3, "Item": [cap, rea, ratio], "Template": ["TRA_CAP"] * 3,
-                  "Label": ["COMMON EQUITY TIER 1 CAPITAL (net of deductions and after applying transitional "
-                            "adjustments)", "TOTAL RISK EXPOSURE AMOUNT",
-                            "Common Equity Tier 1 Capital ratio (transitional)"]}).to_csv(
-        folder / "x_data_dictionary.csv", index=False)
-    (folder / "x_lookup_scenarios.csv").write_text("Scenario,Label\n1,Actual figures\n2,Baseline scenario\n"
-                                                   "3,Adverse scenario\n")
+    pd.DataFrame(
+        {
+            "Collection": ["STX"] * 3,
+            "Item": [cap, rea, ratio],
+            "Template": ["TRA_CAP"] * 3,
+            "Label": [
+                "COMMON EQUITY TIER 1 CAPITAL (net of deductions and after applying transitional adjustments)",
+                "TOTAL RISK EXPOSURE AMOUNT",
+                "Common Equity Tier 1 Capital ratio (transitional)",
+            ],
+        }
+    ).to_csv(folder / "x_data_dictionary.csv", index=False)
+    (folder / "x_lookup_scenarios.csv").write_text(
+        "Scenario,Label\n1,Actual figures\n2,Baseline scenario\n3,Adverse scenario\n"
+    )
     rows = []
     for lei, c0 in (("LEIA", 10.0), ("LEIB", 20.0)):
-        rows += [f"{lei},PT,{name},202012,{cap},1,{c0}", f"{lei},PT,{name},202012,{rea},1,100",
-                 f"{lei},PT,{name},202012,{ratio},1,{c0 / 100}"]
+        rows += [
+            f"{lei},PT,{name},202012,{cap},1,{c0}",
+            f"{lei},PT,{name},202012,{rea},1,100",
+            f"{lei},PT,{name},202012,{ratio},1,{c0 / 100}",
+        ]
         for sc, c1 in ((2, c0 + 1), (3, c0 - 4)):
-            rows += [f"{lei},PT,{name},202112,{cap},{sc},{c1}", f"{lei},PT,{name},202112,{rea},{sc},100",
-                     f"{lei},PT,{name},202112,{ratio},{sc},{c1 / 100}"]
+            rows += [
+                f"{lei},PT,{name},202112,{cap},{sc},{c1}",
+                f"{lei},PT,{name},202112,{rea},{sc},100",
+                f"{lei},PT,{name},202112,{ratio},{sc},{c1 / 100}",
+            ]
     path = folder / "st.csv"
     path.write_bytes((HEADER + "\n".join(rows) + "\n").encode(encoding))
     return path
@@ -95,8 +109,9 @@ def test_detection_round_trip(text):
 
 def test_cli_wrong_encoding_is_json_error_not_traceback(tmp_path):
     path = _mini_exercise(tmp_path)
-    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--eba", str(path),
-                                    "--encoding", "utf-8", "--json"])
+    out = CliRunner().invoke(
+        main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--eba", str(path), "--encoding", "utf-8", "--json"]
+    )
     assert out.exit_code != 0
     body = json.loads(out.stdout)
     assert body["error"] == "InputError" and "not valid utf-8" in body["detail"]
@@ -115,8 +130,14 @@ def test_items_resolved_by_label_whatever_the_codes(tmp_path_factory, codes):
 
 
 def test_ambiguous_or_missing_label_is_input_error():
-    two = EbaDictionary("d", "X", {1: DictionaryItem(1, "Net interest income", "TRA_P&L"),
-                                   2: DictionaryItem(2, "Net interest  income ", "TRA_P&L")})
+    two = EbaDictionary(
+        "d",
+        "X",
+        {
+            1: DictionaryItem(1, "Net interest income", "TRA_P&L"),
+            2: DictionaryItem(2, "Net interest  income ", "TRA_P&L"),
+        },
+    )
     with pytest.raises(InputError, match="matches 2 items"):
         two.resolve(concept("net_interest_income"))
     none = EbaDictionary("d", "X", {1: DictionaryItem(1, "Net interest income", "TRA_SUM")})
@@ -136,13 +157,24 @@ def test_dictionary_bad_file(tmp_path):
 def test_three_published_dictionaries_resolve_the_items(shared_data):
     banks = shared_data / "banks"
     expected = {  # label-resolved codes, read off each dictionary
-        "eba_2016_data_dictionary.xlsx": {"cet1_capital": [1690802], "cet1_ratio": [1690847],
-                                          "net_interest_income": [1690701], "operating_expenses": [1690711]},
-        "eba_2021_stress_test/Data_Dictionary.xlsx": {"cet1_capital": [213702], "cet1_ratio": [213761],
-                                                      "net_interest_income": [213601], "profit": [213615]},
-        "eba_transparency_SDD.xlsx": {"cet1_capital": [2420102], "total_risk_exposure_amount": [2420138],
-                                      "net_interest_income": [2420301, 2420304],
-                                      "operating_expenses": [2420317, 2420318]},
+        "eba_2016_data_dictionary.xlsx": {
+            "cet1_capital": [1690802],
+            "cet1_ratio": [1690847],
+            "net_interest_income": [1690701],
+            "operating_expenses": [1690711],
+        },
+        "eba_2021_stress_test/Data_Dictionary.xlsx": {
+            "cet1_capital": [213702],
+            "cet1_ratio": [213761],
+            "net_interest_income": [213601],
+            "profit": [213615],
+        },
+        "eba_transparency_SDD.xlsx": {
+            "cet1_capital": [2420102],
+            "total_risk_exposure_amount": [2420138],
+            "net_interest_income": [2420301, 2420304],
+            "operating_expenses": [2420317, 2420318],
+        },
     }
     for rel, want in expected.items():
         book = read_dictionary(banks / rel)
@@ -161,8 +193,14 @@ def test_real_2021_file_detected_and_observed_values(shared_data):
     assert any("—" in n for n in data["bank_name"].unique())
     values = observed_values(data)
     assert {v.variable for v in values} == set(CORE_CONCEPTS)
-    v = next(v for v in values if v.variable == "cet1_ratio" and v.entity == "9ZHRYM6F437SQJ6OUG95"
-             and v.scenario == "adverse" and v.reference_period == "2023")
+    v = next(
+        v
+        for v in values
+        if v.variable == "cet1_ratio"
+        and v.entity == "9ZHRYM6F437SQJ6OUG95"
+        and v.scenario == "adverse"
+        and v.reference_period == "2023"
+    )
     assert v.value == pytest.approx(0.090295, abs=1e-6)
     assert v.provenance == Provenance.real and v.release_rule == ReleaseRule.file
     assert str(v.release_date) == "2021-07-29"
@@ -173,8 +211,9 @@ def test_real_2021_file_detected_and_observed_values(shared_data):
     assert v.series_key == "ST2021:" + cells[4]
 
 
-@pytest.mark.parametrize("name,full", [("st2016", "eba_2016_stress_test_TR_OTH.csv"),
-                                       ("st2021", "eba_2021_stress_test/TRA_OTH.csv")])
+@pytest.mark.parametrize(
+    "name,full", [("st2016", "eba_2016_stress_test_TR_OTH.csv"), ("st2021", "eba_2021_stress_test/TRA_OTH.csv")]
+)
 def test_bundled_extract_equals_the_published_file(shared_data, name, full):
     a = eba_bank_outcomes(load_eba_csv(bundled_exercises()[name]))
     b = eba_bank_outcomes(load_eba_csv(shared_data / "banks" / full))
@@ -198,8 +237,13 @@ def test_bundled_extracts_without_shared_data():
 def test_accounting_paths_hand_example():
     from aieco.models.bank.accounting import accounting_paths
 
-    comps = {"n": np.array([[2.0, 1.0]]), "l": np.array([[1.0, 3.0]]), "o": np.array([[0.5, 0.0]]),
-             "a": np.array([[0.5, -1.0]]), "g": np.array([[0.0, 100 * np.log(1.1)]])}
+    comps = {
+        "n": np.array([[2.0, 1.0]]),
+        "l": np.array([[1.0, 3.0]]),
+        "o": np.array([[0.5, 0.0]]),
+        "a": np.array([[0.5, -1.0]]),
+        "g": np.array([[0.0, 100 * np.log(1.1)]]),
+    }
     cap, rwa, ratio = accounting_paths(np.array([10.0]), np.array([100.0]), comps)
     # C1 = 10 + (2 - 1 - 0.5 + 0.5)/100 * 100 = 11; C2 = 11 + (1 - 3 - 0 - 1)/100 * 100 = 8; RWA2 = 110
     assert cap[0].tolist() == pytest.approx([10.0, 11.0, 8.0])
@@ -229,9 +273,21 @@ def _identity_panel(rng, banks=6, years=3):
                 oc, tr = oc + d_oci, tr + d_tr
                 r = r * np.exp(rng.normal(scale=0.03))
                 rows.append((f"B{b}", sc, y, c, r, oc, tr, toi, opex, imp, pbt, profit, attrib))
-    cols = ["bank_id", "scenario_kind", "year", "cet1_capital", "total_risk_exposure_amount", "accumulated_oci",
-            "transitional_adjustments", "total_operating_income", "operating_expenses", "impairments",
-            "profit_before_tax", "profit", "attributable_net_of_dividends"]
+    cols = [
+        "bank_id",
+        "scenario_kind",
+        "year",
+        "cet1_capital",
+        "total_risk_exposure_amount",
+        "accumulated_oci",
+        "transitional_adjustments",
+        "total_operating_income",
+        "operating_expenses",
+        "impairments",
+        "profit_before_tax",
+        "profit",
+        "attributable_net_of_dividends",
+    ]
     panel = pd.DataFrame(rows, columns=cols)
     panel["cet1_ratio"] = panel["cet1_capital"] / panel["total_risk_exposure_amount"]
     return panel.set_index(["bank_id", "scenario_kind", "year"])
@@ -275,10 +331,20 @@ def _linear_sample(rng, n=30, H=3, noise=0.0):
     comps = {}
     for k, c in enumerate(("n", "l", "o", "a", "g")):
         own = start_rates.get(c, np.zeros(n))
-        comps[c] = np.column_stack([0.1 * (k + 1) + 0.5 * own + 0.01 * h * ratio0 + noise * rng.normal(size=n)
-                                    for h in range(H)])
-    return BankSample("x", [f"B{i}" for i in range(n)], np.array(["AT", "DE", "FR"] * (n // 3)),
-                      ratio0 * 10, np.full(n, 1000.0), ratio0, start_rates, comps, rng.uniform(1, 5, n))
+        comps[c] = np.column_stack(
+            [0.1 * (k + 1) + 0.5 * own + 0.01 * h * ratio0 + noise * rng.normal(size=n) for h in range(H)]
+        )
+    return BankSample(
+        "x",
+        [f"B{i}" for i in range(n)],
+        np.array(["AT", "DE", "FR"] * (n // 3)),
+        ratio0 * 10,
+        np.full(n, 1000.0),
+        ratio0,
+        start_rates,
+        comps,
+        rng.uniform(1, 5, n),
+    )
 
 
 def test_component_fit_recovers_exact_linear_relations():
@@ -309,8 +375,17 @@ def test_bank_clustered_cv_never_trains_on_a_held_out_bank(monkeypatch):
     rng = np.random.default_rng(2)
     a, b = _linear_sample(rng, noise=0.1), _linear_sample(rng, noise=0.1)
     # half of exercise y's banks are exercise x's banks (the same LEI in both exercises)
-    b = eba_models.BankSample("y", a.banks[:15] + [f"C{i}" for i in range(15)], b.country, b.start_capital,
-                              b.start_rea, b.start_ratio, b.start_rates, b.comps, b.official_depletion)
+    b = eba_models.BankSample(
+        "y",
+        a.banks[:15] + [f"C{i}" for i in range(15)],
+        b.country,
+        b.start_capital,
+        b.start_rea,
+        b.start_ratio,
+        b.start_rates,
+        b.comps,
+        b.official_depletion,
+    )
     trained, tested = [], []
     real_fit, real_predict = eba_models.fit_components, eba_models.predict_depletion
 
@@ -347,8 +422,17 @@ def test_bench_bank_real_figures_with_peers():
 def test_transparency_file_through_the_sdd(tmp_path, shared_data):
     """A transparency tr_oth layout with 2016 item codes, resolved through the SDD's labels."""
     rows = ["Lei_code,NSA,Period,Item,Label,Portfolio,Amount"]
-    values = {1620102: 100, 1620138: 1000, 1620301: 30, 1620304: 12, 1620309: 7, 1620324: 6, 1620335: 9,
-              1620317: 15, 1620318: 5}
+    values = {
+        1620102: 100,
+        1620138: 1000,
+        1620301: 30,
+        1620304: 12,
+        1620309: 7,
+        1620324: 6,
+        1620335: 9,
+        1620317: 15,
+        1620318: 5,
+    }
     for item, v in values.items():
         rows.append(f"LEI1,DE,201612,{item},x,0,{v}")
     rows.append("LEI1,DE,201612,1620301,x,1,999")  # a breakdown row, not the total

@@ -55,11 +55,12 @@ def test_feols_refuses_collinear_and_empty():
 def test_lp_is_sparse_with_expected_shape():
     rng = np.random.default_rng(3)
     n, k, N, K = 50, 3, 5, 19
-    cost, A, lower, upper = build_feqar_lp(rng.normal(size=n), rng.normal(size=(n, k)),
-                                           rng.integers(0, N, size=n), N, np.linspace(0.05, 0.95, K), 1.0)
+    cost, A, lower, upper = build_feqar_lp(
+        rng.normal(size=n), rng.normal(size=(n, k)), rng.integers(0, N, size=n), N, np.linspace(0.05, 0.95, K), 1.0
+    )
     assert A.shape == (K * n, K * (k + 1) + 2 * N + 2 * K * n)
     assert A.nnz == K * n * (k + 1 + 4)  # β row entries, α⁺, α⁻, u⁺, u⁻
-    assert np.isinf(lower[: K * (k + 1)]).all() and (lower[K * (k + 1):] == 0).all()
+    assert np.isinf(lower[: K * (k + 1)]).all() and (lower[K * (k + 1) :] == 0).all()
 
 
 def test_feqar_large_penalty_equals_sklearn_quantile_regression():
@@ -122,5 +123,5 @@ def test_feols_projection_residuals_have_the_corrected_spread():
     d, _, _ = _panel(rng)
     res = fit_feols(d, "y", ["x0", "x1", "x2"])
     pool = res.projection_residuals()
-    assert np.sqrt(np.mean(pool ** 2)) == pytest.approx(res.sigma)
+    assert np.sqrt(np.mean(pool**2)) == pytest.approx(res.sigma)
     assert np.corrcoef(pool, res.resid)[0, 1] == pytest.approx(1.0)

@@ -32,8 +32,9 @@ def _random_panel(seed: int, banks: int, periods: int, k: int, ties: bool = Fals
     return d
 
 
-def _check_same_optimum(d: pd.DataFrame, component: str, regressors: list[str], taus: np.ndarray, penalty: float,
-                        *, unique: bool) -> None:
+def _check_same_optimum(
+    d: pd.DataFrame, component: str, regressors: list[str], taus: np.ndarray, penalty: float, *, unique: bool
+) -> None:
     y, X, codes, n_banks = _arrays(d, component, regressors)
     lp_coef, lp_alpha, lp_objective = feqar.fit_feqar_lp(y, X, codes, n_banks, taus, penalty)
     solved = feqar.solve_feqar_dual(y, X, codes, n_banks, taus, penalty)
@@ -41,8 +42,7 @@ def _check_same_optimum(d: pd.DataFrame, component: str, regressors: list[str], 
     coef, alpha, objective = solved
     # the same optimal value, evaluated independently at both solutions
     assert objective == pytest.approx(lp_objective, rel=1e-9, abs=1e-9)
-    assert feqar.feqar_objective(y, X, codes, taus, penalty, lp_coef, lp_alpha) == pytest.approx(lp_objective,
-                                                                                               rel=1e-9)
+    assert feqar.feqar_objective(y, X, codes, taus, penalty, lp_coef, lp_alpha) == pytest.approx(lp_objective, rel=1e-9)
     if unique:
         # the same slopes and fitted quantiles; μ_k and α_i may trade a common shift c (α_i + c, μ_k − c) at
         # no cost when as many α_i are positive as negative, so they are compared through μ_k + α_i
@@ -53,8 +53,10 @@ def _check_same_optimum(d: pd.DataFrame, component: str, regressors: list[str], 
     assert res.objective == objective
 
 
-@pytest.mark.parametrize("seed,banks,periods,k,penalty", [
-    (11, 6, 12, 2, 1.0), (12, 10, 8, 3, 0.3), (13, 4, 20, 1, 5.0), (14, 8, 10, 3, 0.0), (15, 5, 9, 2, 1e4)])
+@pytest.mark.parametrize(
+    "seed,banks,periods,k,penalty",
+    [(11, 6, 12, 2, 1.0), (12, 10, 8, 3, 0.3), (13, 4, 20, 1, 5.0), (14, 8, 10, 3, 0.0), (15, 5, 9, 2, 1e4)],
+)
 def test_dual_interior_point_matches_the_primal_lp(seed, banks, periods, k, penalty):
     d = _random_panel(seed, banks, periods, k)
     _check_same_optimum(d, "y", [f"x{j}" for j in range(k)], TAUS[::3], penalty, unique=True)
@@ -67,8 +69,9 @@ def test_non_unique_optimum_still_has_the_lp_optimal_value():
 
 def test_demo_panel_component_matches_the_shipped_lp():
     s = get_settings().bank
-    panel = build_panel(demo.load_demo_panel(), halfyear_macro(demo.load_demo_macro()), min_obs=s.min_obs,
-                        start="2017H1", end="2024H2")
+    panel = build_panel(
+        demo.load_demo_panel(), halfyear_macro(demo.load_demo_macro()), min_obs=s.min_obs, start="2017H1", end="2024H2"
+    )
     # component n has a unique optimum on the demo panel (all 19 levels, 40 banks, 16 half-years)
     _check_same_optimum(panel.data, "n", panel.regressors("n"), np.asarray(s.quantiles), s.qar_penalty, unique=True)
 

@@ -53,8 +53,14 @@ def test_kill_9_mid_validation_then_rerun_has_both_gates(tmp_path, monkeypatch):
     with Store(ws) as store:
         load_bank_data(store)  # the demo's synthetic bank records: the models read only the workspace
     env = _small_env(monkeypatch)
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(ws)], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(ws)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         line = child.stdout.readline()  # blocks until FE-QAR's validation has begun
         assert line.strip() == "feqar-started", child.stderr.read()
@@ -82,14 +88,24 @@ def test_synthetic_gate_never_authorises_a_real_bank_conclusion(tmp_path):
     from aieco.models.bank.spec import passing_gate
 
     with Store(tmp_path / "ws") as store:
-        gate = ValidationGate.create(model_id="bank_feols", metrics={"mae": 0.1}, thresholds={"mae_max": 2.0},
-                                     passed=True, fit_provenance=Provenance.synthetic,
-                                     validation_provenance=Provenance.synthetic)
+        gate = ValidationGate.create(
+            model_id="bank_feols",
+            metrics={"mae": 0.1},
+            thresholds={"mae_max": 2.0},
+            passed=True,
+            fit_provenance=Provenance.synthetic,
+            validation_provenance=Provenance.synthetic,
+        )
         store.put(gate)
         assert passing_gate(store, "bank_feols") == gate
         assert passing_gate(store, "bank_feols", real_banks=True) is None
-        real = ValidationGate.create(model_id="bank_feols", metrics={"mae": 0.2}, thresholds={"mae_max": 2.0},
-                                     passed=True, fit_provenance=Provenance.real,
-                                     validation_provenance=Provenance.real)
+        real = ValidationGate.create(
+            model_id="bank_feols",
+            metrics={"mae": 0.2},
+            thresholds={"mae_max": 2.0},
+            passed=True,
+            fit_provenance=Provenance.real,
+            validation_provenance=Provenance.real,
+        )
         store.put(real)
         assert passing_gate(store, "bank_feols", real_banks=True) == real

@@ -24,9 +24,18 @@ def _quarterly(countries=("DE",), years=range(2014, 2020)):
         for y in years:
             for q in range(1, 5):
                 k = (y - 2014) * 4 + q
-                rows.append({"country": c, "quarter": f"{y}Q{q}", "real_gdp_level": 100 + k,
-                             "hicp": 100 * 1.005 ** k, "unemployment": 5 + 0.1 * k, "long_term_rate": 1.0,
-                             "equity_index": 100 + 2 * k, "house_index": 100.0})
+                rows.append(
+                    {
+                        "country": c,
+                        "quarter": f"{y}Q{q}",
+                        "real_gdp_level": 100 + k,
+                        "hicp": 100 * 1.005**k,
+                        "unemployment": 5 + 0.1 * k,
+                        "long_term_rate": 1.0,
+                        "equity_index": 100 + 2 * k,
+                        "house_index": 100.0,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -38,9 +47,18 @@ def _raw(n_years=6, bank="B1", country="DE", start=2014):
             rwa_prev = rwa
             rwa = rwa * 1.01
             cap = cap + 10 - 2 - 1 + 0.5 * rwa_prev / 100  # a = 0.5 % of beginning RWA
-            rows.append({"bank_id": bank, "country": country, "period_end": f"{y}-{end}", "cet1_capital": cap,
-                         "rwa": rwa, "ppnr_ytd": 10.0 * h, "credit_losses_ytd": 2.0 * h,
-                         "residual_charges_ytd": 1.0 * h})
+            rows.append(
+                {
+                    "bank_id": bank,
+                    "country": country,
+                    "period_end": f"{y}-{end}",
+                    "cet1_capital": cap,
+                    "rwa": rwa,
+                    "ppnr_ytd": 10.0 * h,
+                    "credit_losses_ytd": 2.0 * h,
+                    "residual_charges_ytd": 1.0 * h,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -56,7 +74,7 @@ def test_halfyear_macro_hand_computed():
     # 2015H1 = quarters k=5,6 → GDP sum 105+106 vs 2014H2 = 103+104
     assert m.loc[("DE", "2015H1"), "real_gdp"] == pytest.approx(100 * (211 / 207 - 1))
     # inflation: average HICP vs the same half-year a year earlier = 1.005^4 − 1 exactly
-    assert m.loc[("DE", "2015H1"), "inflation"] == pytest.approx(100 * (1.005 ** 4 - 1))
+    assert m.loc[("DE", "2015H1"), "inflation"] == pytest.approx(100 * (1.005**4 - 1))
     assert m.loc[("DE", "2015H1"), "unemployment"] == pytest.approx(5 + 0.1 * 5.5)
     assert ("DE", "2014H1") not in m.index  # no preceding half-year
     with pytest.raises(InputError):
@@ -67,7 +85,7 @@ def test_components_from_cumulative_december_flows():
     macro = halfyear_macro(_quarterly())
     p = build_panel(_raw(), macro, min_obs=2)
     row = p.data.set_index("period").loc["2016H2"]
-    rwa_prev = 1000 * 1.01 ** 5  # RWA at the end of 2016H1 (the 5th half-year since 2014H1's start)
+    rwa_prev = 1000 * 1.01**5  # RWA at the end of 2016H1 (the 5th half-year since 2014H1's start)
     assert row["n"] == pytest.approx(100 * 10 / rwa_prev)  # December YTD 20 minus June 10
     assert row["l"] == pytest.approx(100 * 2 / rwa_prev)
     assert row["o"] == pytest.approx(100 * 1 / rwa_prev)
@@ -76,7 +94,7 @@ def test_components_from_cumulative_december_flows():
     raw = _raw().set_index("period_end")
     assert row["cet1_ratio_lag"] == pytest.approx(100 * raw.loc["2016-06-30", "cet1_capital"] / rwa_prev)
     assert row["log_rwa_lag"] == pytest.approx(np.log(rwa_prev))
-    assert row["n_lag"] == pytest.approx(100 * 10 / (1000 * 1.01 ** 4))
+    assert row["n_lag"] == pytest.approx(100 * 10 / (1000 * 1.01**4))
 
 
 def test_lags_only_between_consecutive_half_years():
@@ -124,10 +142,17 @@ def test_bad_raw_input(column, value):
 
 def test_scenario_from_annual_path_matches_annual_growth():
     hist = _quarterly(countries=("DE", "FR"), years=range(2022, 2025))
-    annual = pd.DataFrame({"real_gdp": [0.0, 2.0, 1.0, -1.0], "inflation": [0.0, 3.0, 2.0, 2.0],
-                           "unemployment": [6.0, 7.0, 8.0, 8.0], "long_term_rate": [2.0, 3.0, 3.0, 3.0],
-                           "equity_prices": [0.0, -10.0, 0.0, 5.0], "house_prices": [0.0, 1.0, 1.0, 1.0]},
-                          index=[2024, 2025, 2026, 2027])
+    annual = pd.DataFrame(
+        {
+            "real_gdp": [0.0, 2.0, 1.0, -1.0],
+            "inflation": [0.0, 3.0, 2.0, 2.0],
+            "unemployment": [6.0, 7.0, 8.0, 8.0],
+            "long_term_rate": [2.0, 3.0, 3.0, 3.0],
+            "equity_prices": [0.0, -10.0, 0.0, 5.0],
+            "house_prices": [0.0, 1.0, 1.0, 1.0],
+        },
+        index=[2024, 2025, 2026, 2027],
+    )
     s = scenario_from_annual_path(annual, ["DE", "FR"], "EA path applied to DE and FR", history=hist)
     assert sorted(set(s["period"])) == ["2025H1", "2025H2", "2026H1", "2026H2", "2027H1", "2027H2"]
     assert "EA path applied to DE and FR" in s.attrs["assumptions"]

@@ -21,16 +21,34 @@ def _world(seed: int, banks: int = 5, K: int = 7):
     countries = ["DE", "FR", "IT"]
     models = {}
     for j, c in enumerate(COMPONENTS):
-        coef = np.column_stack([np.sort(rng.normal(0.5 * j - 1, 1.0, size=K)) + rng.normal(0, 0.3, size=K),  # crossings
-                                rng.uniform(0.0, 0.5, size=K), rng.normal(0, 0.02, size=K),
-                                rng.normal(0, 0.05, size=K), rng.normal(0, 0.1, size=(K, M))])
+        coef = np.column_stack(
+            [
+                np.sort(rng.normal(0.5 * j - 1, 1.0, size=K)) + rng.normal(0, 0.3, size=K),  # crossings
+                rng.uniform(0.0, 0.5, size=K),
+                rng.normal(0, 0.02, size=K),
+                rng.normal(0, 0.05, size=K),
+                rng.normal(0, 0.1, size=(K, M)),
+            ]
+        )
         fe = pd.Series(rng.normal(0, 0.3, size=banks), index=ids)
         models[c] = ComponentModel(c, MACRO_VARIABLES, coef, fe, quantiles=np.linspace(0.1, 0.9, K))
-    start = pd.DataFrame({"macro_country": [countries[i % 3] for i in range(banks)], "period": "2024H2",
-                          "cet1_capital": rng.uniform(50, 150, size=banks), "rwa": rng.uniform(800, 1500, size=banks),
-                          **{c: rng.normal(0, 0.5, size=banks) for c in COMPONENTS}}, index=ids)
-    scenario = pd.DataFrame([{"country": k, "period": p, **dict(zip(MACRO_VARIABLES, rng.normal(size=M), strict=True))}
-                             for k in countries for p in PERIODS])
+    start = pd.DataFrame(
+        {
+            "macro_country": [countries[i % 3] for i in range(banks)],
+            "period": "2024H2",
+            "cet1_capital": rng.uniform(50, 150, size=banks),
+            "rwa": rng.uniform(800, 1500, size=banks),
+            **{c: rng.normal(0, 0.5, size=banks) for c in COMPONENTS},
+        },
+        index=ids,
+    )
+    scenario = pd.DataFrame(
+        [
+            {"country": k, "period": p, **dict(zip(MACRO_VARIABLES, rng.normal(size=M), strict=True))}
+            for k in countries
+            for p in PERIODS
+        ]
+    )
     return models, start, scenario
 
 
@@ -39,6 +57,7 @@ def threads(monkeypatch):
     def set_to(n: int) -> None:
         monkeypatch.setenv("AIECO_BANK__PROJECTION_THREADS", str(n))
         get_settings.cache_clear()
+
     yield set_to
     monkeypatch.delenv("AIECO_BANK__PROJECTION_THREADS", raising=False)
     get_settings.cache_clear()

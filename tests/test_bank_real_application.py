@@ -65,9 +65,17 @@ def test_one_exercise_before_the_cutoff_cannot_be_validated(real_ws, tmp_path):
 def test_synthetic_gate_does_not_authorise_real_banks(real_ws, tmp_path):
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
-        store.put(ValidationGate.create(model_id=MODEL_ID, metrics={"mae": 0.1}, thresholds={}, passed=True,
-                                        detail="synthetic", fit_provenance=Provenance.synthetic,
-                                        validation_provenance=Provenance.synthetic))
+        store.put(
+            ValidationGate.create(
+                model_id=MODEL_ID,
+                metrics={"mae": 0.1},
+                thresholds={},
+                passed=True,
+                detail="synthetic",
+                fit_provenance=Provenance.synthetic,
+                validation_provenance=Provenance.synthetic,
+            )
+        )
         with pytest.raises(StageStopped, match="no real-data bank model passed"):
             project_real_banks(store, "a-syn", cutoff=date(2024, 12, 31), seed=0, draws=50)
 
@@ -77,9 +85,17 @@ def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
         # stands for a real-data gate that passed (the shipped model's gate does not)
-        store.put(ValidationGate.create(model_id=MODEL_ID, metrics={"mae": 1.0}, thresholds={}, passed=True,
-                                        detail="test", fit_provenance=Provenance.real,
-                                        validation_provenance=Provenance.real))
+        store.put(
+            ValidationGate.create(
+                model_id=MODEL_ID,
+                metrics={"mae": 1.0},
+                thresholds={},
+                passed=True,
+                detail="test",
+                fit_provenance=Provenance.real,
+                validation_provenance=Provenance.real,
+            )
+        )
         run = project_real_banks(store, "a-ok", cutoff=date(2024, 12, 31), seed=0, draws=100)
         assert run.status == RunStatus.completed and run.diagnostics["provenance"] == "real"
         points = {p.variable: p for p in store.find(ModelOutputPoint, run_id=run.run_id) if p.entity is None}
@@ -103,9 +119,17 @@ def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
 
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
-        store.put(ValidationGate.create(model_id=MODEL_ID, metrics={"mae": 1.0}, thresholds={}, passed=True,
-                                        detail="test", fit_provenance=Provenance.real,
-                                        validation_provenance=Provenance.real))
+        store.put(
+            ValidationGate.create(
+                model_id=MODEL_ID,
+                metrics={"mae": 1.0},
+                thresholds={},
+                passed=True,
+                detail="test",
+                fit_provenance=Provenance.real,
+                validation_provenance=Provenance.real,
+            )
+        )
         run = project_real_banks(store, "a-cap", cutoff=date(2024, 12, 31), seed=0, draws=20)
         caption = views.bank_run_caption(store, run.run_id)
         assert caption.startswith("Data provenance: real ·") and "gate passed (fit real, validation real)" in caption
@@ -140,8 +164,7 @@ def test_analysis_on_a_real_workspace_never_touches_the_demo_bank_panel(real_ws,
     def forbidden(*args, **kwargs):
         raise AssertionError("the demo bank data were read on a non-demo workspace")
 
-    for name in ("load_demo_panel", "load_demo_macro", "load_demo_official", "load_demo_adverse",
-                 "demo_bank_records"):
+    for name in ("load_demo_panel", "load_demo_macro", "load_demo_official", "load_demo_adverse", "demo_bank_records"):
         monkeypatch.setattr(demo_bank, name, forbidden)
     monkeypatch.setattr(aieco.demo, "load_bank_data", forbidden)
     ws = _copy(real_ws, tmp_path)

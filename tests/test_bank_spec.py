@@ -30,10 +30,17 @@ from aieco.records import (
 )
 
 FAST = {"quantiles": [0.1, 0.5, 0.9]}
-ANNUAL = pd.DataFrame({"real_gdp": [-1.5, 0.0, 1.0], "inflation": [3.0, 2.5, 2.0],
-                       "unemployment": [7.5, 8.0, 7.8], "long_term_rate": [3.5, 3.8, 3.6],
-                       "equity_prices": [-25.0, -5.0, 5.0], "house_prices": [-6.0, -3.0, 0.0]},
-                      index=[2025, 2026, 2027])
+ANNUAL = pd.DataFrame(
+    {
+        "real_gdp": [-1.5, 0.0, 1.0],
+        "inflation": [3.0, 2.5, 2.0],
+        "unemployment": [7.5, 8.0, 7.8],
+        "long_term_rate": [3.5, 3.8, 3.6],
+        "equity_prices": [-25.0, -5.0, 5.0],
+        "house_prices": [-6.0, -3.0, 0.0],
+    },
+    index=[2025, 2026, 2027],
+)
 
 
 @pytest.fixture
@@ -47,14 +54,25 @@ def store(store):
 
 def _macro_run(store):
     """A stand-in macro_var run whose output holds a long-format selected annual path per risk."""
-    long = pd.DataFrame([{"risk": "trade", "variable": v, "period": str(y), "value": float(ANNUAL.loc[y, v])}
-                         for y in ANNUAL.index for v in MACRO_VARIABLES])
-    spec = ModelSpecification.create(model_id="macro_var_stub", version="0", inputs=[], snapshot="s",
-                                     outputs=[VariableSpec(variable="real_gdp", unit="%", frequency="A",
-                                                           transformation="annual_growth")],
-                                     entry_point="tests:none", min_restrictions=0)
-    entry = registry.register(spec, lambda req, inp, seed: ModelResult(status=RunStatus.completed,
-                                                                        tables={"selected_paths": long}))
+    long = pd.DataFrame(
+        [
+            {"risk": "trade", "variable": v, "period": str(y), "value": float(ANNUAL.loc[y, v])}
+            for y in ANNUAL.index
+            for v in MACRO_VARIABLES
+        ]
+    )
+    spec = ModelSpecification.create(
+        model_id="macro_var_stub",
+        version="0",
+        inputs=[],
+        snapshot="s",
+        outputs=[VariableSpec(variable="real_gdp", unit="%", frequency="A", transformation="annual_growth")],
+        entry_point="tests:none",
+        min_restrictions=0,
+    )
+    entry = registry.register(
+        spec, lambda req, inp, seed: ModelResult(status=RunStatus.completed, tables={"selected_paths": long})
+    )
     req = ModelRequest.create(analysis_id="a1", risk="trade", outputs=spec.outputs, restriction_ids=[])
     try:
         return registry.execute(store, entry, req, {}, seed=0)
@@ -89,8 +107,9 @@ def test_validation_stores_gates(store):
     exercise = read_validation_inputs(store, AsOf(cutoff=None))
     history = read_bank_inputs(store, AsOf(cutoff=None)).history
     official, scenario = exercise.official, validation_scenario(exercise, history)
-    runs, gates = run_bank_validation(store, "a1", official, scenario, seed=1, paths=200, fit_options=FAST,
-                                      bootstrap_reps=50)
+    runs, gates = run_bank_validation(
+        store, "a1", official, scenario, seed=1, paths=200, fit_options=FAST, bootstrap_reps=50
+    )
     assert [r.role for r in runs] == ["validation"] * 4
     assert {g.model_id for g in gates} == {"bank_feols", "bank_feqar"}
     stored = store.find(ValidationGate)
@@ -124,11 +143,23 @@ def test_real_macro_var_run_drives_bank_projections(store):
     from aieco.models.macro import MODEL_ID
     from tests.macro_helpers import run_macro_scenario
 
-    restrictions = [{"variable": "tariffs", "model_variable": "real_gdp", "direction": -1, "priority": 1,
-                     "reference": "zero", "restriction_id": "rst_a"}]
-    macro = next(r for r in run_macro_scenario(store, "a2", "trade_fragmentation", restrictions,
-                                               load_demo_observations(), "2024-12-31", seed=5, draws=500)
-                 if r.model_id == MODEL_ID)
+    restrictions = [
+        {
+            "variable": "tariffs",
+            "model_variable": "real_gdp",
+            "direction": -1,
+            "priority": 1,
+            "reference": "zero",
+            "restriction_id": "rst_a",
+        }
+    ]
+    macro = next(
+        r
+        for r in run_macro_scenario(
+            store, "a2", "trade_fragmentation", restrictions, load_demo_observations(), "2024-12-31", seed=5, draws=500
+        )
+        if r.model_id == MODEL_ID
+    )
     assert macro.status == RunStatus.completed, macro.reason
     runs = run_bank_models(store, "a2", macro.run_id, seed=5, paths=50, fit_options=FAST)
     assert [r.status for r in runs] == [RunStatus.completed] * 4
@@ -144,8 +175,9 @@ def test_real_macro_var_run_drives_bank_projections(store):
 
 def test_run_without_inputs_fails_with_reason(store):
     entries = register_bank_models()
-    req = ModelRequest.create(analysis_id="a3", risk="r", outputs=entries["bank_feqar"].spec.outputs,
-                              restriction_ids=[])
+    req = ModelRequest.create(
+        analysis_id="a3", risk="r", outputs=entries["bank_feqar"].spec.outputs, restriction_ids=[]
+    )
     run = registry.execute(store, entries["bank_feqar"], req, {}, seed=0)
     assert run.status == RunStatus.failed and "needs input tables" in run.reason
 

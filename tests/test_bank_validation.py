@@ -60,8 +60,15 @@ def test_cluster_bootstrap_identical_model_is_zero_difference():
 
 def _frames(pred, off, countries="AABBCCDD"):
     n = len(pred)
-    p = pd.DataFrame({"bank_id": [f"b{i}" for i in range(n)], "country": list(countries[:n]),
-                      "predicted": pred, "lower": np.asarray(pred) - 1, "upper": np.asarray(pred) + 1})
+    p = pd.DataFrame(
+        {
+            "bank_id": [f"b{i}" for i in range(n)],
+            "country": list(countries[:n]),
+            "predicted": pred,
+            "lower": np.asarray(pred) - 1,
+            "upper": np.asarray(pred) + 1,
+        }
+    )
     o = pd.DataFrame({"bank_id": [f"b{i}" for i in range(n)], "official_depletion": off})
     return p, o
 
@@ -131,7 +138,7 @@ def _transparency_csv(tmp_path):
             amount = v * scale if item not in (1620102, 1620138) else v + scale
             rows.append(f"LEI1,DE,{period},{item},x,0,{amount}")
     rows.append("LEI1,DE,201612,1620138,x,1,999")  # a portfolio breakdown row: not the total
-    rows.append("LEI1,DE,201609,1620102,x,0,5")   # a September report: ignored for half-years
+    rows.append("LEI1,DE,201609,1620102,x,0,5")  # a September report: ignored for half-years
     path = tmp_path / "tr_oth.csv"
     path.write_text("\n".join(rows) + "\n")
     return path

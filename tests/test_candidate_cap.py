@@ -67,11 +67,13 @@ def _c(i: str, text: str, variables: list[str]) -> Candidate:
 
 
 def test_rank_hand_computed():
-    cands = [_c("a", "x", ["tariffs", "trade_volumes"]),            # near (trade_volumes) → 1
-             _c("b", "y", ["real_gdp", "unemployment"]),           # endpoint 2 + near 1 → 3
-             _c("c", "z", ["house_prices", "household_wealth"]),  # nothing → 0
-             _c("d", "w", ["trade_volumes", "real_gdp", "tariffs"]),  # endpoint 2 + near (capped at 1) → 3
-             _c("e", "y", ["real_gdp", "unemployment"])]           # a repeat of b → after every first copy
+    cands = [
+        _c("a", "x", ["tariffs", "trade_volumes"]),  # near (trade_volumes) → 1
+        _c("b", "y", ["real_gdp", "unemployment"]),  # endpoint 2 + near 1 → 3
+        _c("c", "z", ["house_prices", "household_wealth"]),  # nothing → 0
+        _c("d", "w", ["trade_volumes", "real_gdp", "tariffs"]),  # endpoint 2 + near (capped at 1) → 3
+        _c("e", "y", ["real_gdp", "unemployment"]),
+    ]  # a repeat of b → after every first copy
     assert [c.candidate_id for c in rank_candidates(cands, ["real_gdp"])] == ["b", "d", "a", "c", "e"]
     assert [c.candidate_id for c in rank_candidates(cands)] == ["a", "b", "c", "d", "e"]
     kept, skipped = apply_cap(cands, 3, ["real_gdp"])

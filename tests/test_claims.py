@@ -10,8 +10,18 @@ from aieco.reporting.claims import ClaimSpec, latest_results, link_claims, passe
 from aieco.reporting.contract import CLAIM_ID_RE, YEAR_RE
 
 
-@pytest.mark.parametrize("period, tag", [("2025", "y1"), ("2027", "y3"), ("2025-2027", "y1_y3"), ("2026Q3", "y2q3"),
-                                         ("2025H2", "y1h2"), ("2024", "b1"), ("2025-07", "y1m7")])
+@pytest.mark.parametrize(
+    "period, tag",
+    [
+        ("2025", "y1"),
+        ("2027", "y3"),
+        ("2025-2027", "y1_y3"),
+        ("2026Q3", "y2q3"),
+        ("2025H2", "y1h2"),
+        ("2024", "b1"),
+        ("2025-07", "y1m7"),
+    ],
+)
 def test_period_tags_are_relative_to_the_horizon(period, tag):
     assert period_tag(period, "2025-2027") == tag
 
@@ -23,21 +33,50 @@ def test_period_tag_refuses_unknown_forms(period):
 
 
 def test_claim_id_is_readable_stable_and_has_no_calendar_year():
-    a = claim_id_for("an_1", "trade_fragmentation", "real_gdp", "2027", horizon="2025-2027", unit="percent",
-                     transformation="annual_log_change")
+    a = claim_id_for(
+        "an_1",
+        "trade_fragmentation",
+        "real_gdp",
+        "2027",
+        horizon="2025-2027",
+        unit="percent",
+        transformation="annual_log_change",
+    )
     assert a.startswith("clm.trade_fragmentation.real_gdp.y3.")
-    assert a == claim_id_for("an_1", "trade_fragmentation", "real_gdp", "2027", horizon="2025-2027", unit="percent",
-                             transformation="annual_log_change")
+    assert a == claim_id_for(
+        "an_1",
+        "trade_fragmentation",
+        "real_gdp",
+        "2027",
+        horizon="2025-2027",
+        unit="percent",
+        transformation="annual_log_change",
+    )
     assert CLAIM_ID_RE.match(a) and not YEAR_RE.search(a[:-8])
-    other = claim_id_for("an_2", "trade_fragmentation", "real_gdp", "2027", horizon="2025-2027", unit="percent",
-                         transformation="annual_log_change")
+    other = claim_id_for(
+        "an_2",
+        "trade_fragmentation",
+        "real_gdp",
+        "2027",
+        horizon="2025-2027",
+        unit="percent",
+        transformation="annual_log_change",
+    )
     assert other != a and other[:-8] == a[:-8]
 
 
 @pytest.mark.parametrize("risk, variable", [("Trade", "real_gdp"), ("trade", "gdp_2025"), ("trade", "real gdp")])
 def test_claim_spec_refuses_ids_that_would_break_the_token_grammar(risk, variable):
-    spec = ClaimSpec(analysis_id="an", risk=risk, variable=variable, unit="percent", horizon="2025-2027",
-                     transformation="level", period="2025", model_id="m")
+    spec = ClaimSpec(
+        analysis_id="an",
+        risk=risk,
+        variable=variable,
+        unit="percent",
+        horizon="2025-2027",
+        transformation="level",
+        period="2025",
+        model_id="m",
+    )
     with pytest.raises(InputError):
         _ = spec.claim_id
 
@@ -68,8 +107,16 @@ def test_the_horizon_mean_is_its_own_claim(store):
 def _rerun(store, spec_changes):
     entry = register(SPEC, toy_model)
     try:
-        fields = dict(analysis_id="an_other", risk=RISK, variable="real_gdp", unit="percent", horizon=HORIZON,
-                      transformation="annual_log_change", period="2025", model_id="toy_macro")
+        fields = dict(
+            analysis_id="an_other",
+            risk=RISK,
+            variable="real_gdp",
+            unit="percent",
+            horizon=HORIZON,
+            transformation="annual_log_change",
+            period="2025",
+            model_id="toy_macro",
+        )
         specs = [ClaimSpec(**{**fields, **spec_changes})]
         tests = register_output_tests(store, specs)
         request = ModelRequest.create(analysis_id="an_other", risk=RISK, outputs=SPEC.outputs, restriction_ids=["r"])
@@ -79,11 +126,15 @@ def _rerun(store, spec_changes):
     return link_claims(store, run, tests)[0]
 
 
-@pytest.mark.parametrize("changes, word", [
-    ({"unit": "pp"}, "unit"), ({"transformation": "level"}, "transformation"),
-    ({"required_diagnostics": ["convergence"]}, "diagnostic"),
-    ({"input_versions": {"history": "0" * 64}}, "input history"),
-])
+@pytest.mark.parametrize(
+    "changes, word",
+    [
+        ({"unit": "pp"}, "unit"),
+        ({"transformation": "level"}, "transformation"),
+        ({"required_diagnostics": ["convergence"]}, "diagnostic"),
+        ({"input_versions": {"history": "0" * 64}}, "input history"),
+    ],
+)
 def test_a_mismatching_registration_is_linked_and_fails(store, changes, word):
     result = _rerun(store, changes)
     assert result.result == "fail" and word in result.detail
@@ -96,8 +147,16 @@ def test_a_missing_point_fails_with_its_reason(store):
 
 
 def test_duplicate_registration_is_refused(store):
-    spec = ClaimSpec(analysis_id="an", risk=RISK, variable="real_gdp", unit="percent", horizon=HORIZON,
-                     transformation="level", period="2025", model_id="m")
+    spec = ClaimSpec(
+        analysis_id="an",
+        risk=RISK,
+        variable="real_gdp",
+        unit="percent",
+        horizon=HORIZON,
+        transformation="level",
+        period="2025",
+        model_id="m",
+    )
     with pytest.raises(InputError):
         register_output_tests(store, [spec, spec])
 
@@ -118,8 +177,16 @@ def test_a_stopped_run_releases_no_claim(store):
 
     entry = register(SPEC, stopping_model)
     try:
-        spec = ClaimSpec(analysis_id="an_stop", risk=RISK, variable="real_gdp", unit="percent", horizon=HORIZON,
-                         transformation="annual_log_change", period="2025", model_id="toy_macro")
+        spec = ClaimSpec(
+            analysis_id="an_stop",
+            risk=RISK,
+            variable="real_gdp",
+            unit="percent",
+            horizon=HORIZON,
+            transformation="annual_log_change",
+            period="2025",
+            model_id="toy_macro",
+        )
         tests = register_output_tests(store, [spec])
         request = ModelRequest.create(analysis_id="an_stop", risk=RISK, outputs=SPEC.outputs, restriction_ids=["r"])
         run = execute(store, entry, request, {}, seed=1)

@@ -27,8 +27,9 @@ def test_audit_flags_tampered_artifact_and_row(tmp_path):
     ws = tmp_path / "ws"
     s = Store(ws)
     d = s.put_json({"x": 1})
-    s.put(Relation.create(src_var="a", dst_var="b", sign="+", quote="q", location_id="l", source_id="s",
-                          confidence=.5))
+    s.put(
+        Relation.create(src_var="a", dst_var="b", sign="+", quote="q", location_id="l", source_id="s", confidence=0.5)
+    )
     s.execute_raw("UPDATE relations SET quote = 'forged'")
     s.close()
     (ws / "artifacts" / d[:2] / d).write_bytes(b'{"x":2}')
@@ -56,8 +57,13 @@ def test_audit_of_missing_workspace_says_how_to_fix(tmp_path):
 def test_console_script_is_installed(tmp_path):
     exe = Path(sys.executable).parent / "aieco"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "aieco"]
-    out = subprocess.run(cmd + ["-w", str(tmp_path / "ws"), "init", "--json"], capture_output=True, text=True,
-                         env={**os.environ}, timeout=120)
+    out = subprocess.run(
+        cmd + ["-w", str(tmp_path / "ws"), "init", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["workspace"].endswith("ws")
 

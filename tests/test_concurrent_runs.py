@@ -24,8 +24,13 @@ def _slow(ctx):
 def _worker(ws: str, start, events) -> None:
     with Store(ws) as store:
         start.wait()
-        run_stages(store, "an_concurrent", [Stage(n, _slow) for n in STAGES], {"x": 1},
-                   progress=lambda stage, event, i, total: events.put((stage, event)))
+        run_stages(
+            store,
+            "an_concurrent",
+            [Stage(n, _slow) for n in STAGES],
+            {"x": 1},
+            progress=lambda stage, event, i, total: events.put((stage, event)),
+        )
 
 
 def test_two_processes_running_one_analysis_write_one_record_per_stage(tmp_path: Path):
@@ -54,8 +59,16 @@ def test_two_processes_running_one_analysis_write_one_record_per_stage(tmp_path:
 
 def test_the_store_refuses_a_second_completed_record_of_a_stage(store):
     def rec(status, reason=""):
-        return StageRecord.create(analysis_id="an_x", stage="s", status=status, reason=reason, input_digest="d",
-                                  output_digest="o", started_at=utc_now(), ended_at=utc_now())
+        return StageRecord.create(
+            analysis_id="an_x",
+            stage="s",
+            status=status,
+            reason=reason,
+            input_digest="d",
+            output_digest="o",
+            started_at=utc_now(),
+            ended_at=utc_now(),
+        )
 
     store.put(rec(StageStatus.completed))
     with pytest.raises(IntegrityError, match="already completed"):

@@ -8,10 +8,24 @@ from aieco.records import claim_id_for
 from aieco.reporting.contract import TOKEN_RE, check_numeric_contract, date_token_problem, split_sentences
 from aieco.reporting.schema import SentenceDraft
 
-CID = claim_id_for("an_x", "trade_fragmentation", "real_gdp", "2025", horizon="2025-2027", unit="percent",
-                   transformation="annual_log_change")
-CID2 = claim_id_for("an_x", "trade_fragmentation", "equity_prices", "2025-2027", horizon="2025-2027",
-                    unit="percent", transformation="annual_log_change")
+CID = claim_id_for(
+    "an_x",
+    "trade_fragmentation",
+    "real_gdp",
+    "2025",
+    horizon="2025-2027",
+    unit="percent",
+    transformation="annual_log_change",
+)
+CID2 = claim_id_for(
+    "an_x",
+    "trade_fragmentation",
+    "equity_prices",
+    "2025-2027",
+    horizon="2025-2027",
+    unit="percent",
+    transformation="annual_log_change",
+)
 KNOWN = {CID, CID2}
 
 
@@ -19,77 +33,84 @@ def rules(text: str, **kw) -> list[str]:
     return [v.rule for v in check_numeric_contract(text, known_claims=KNOWN, **kw)]
 
 
-@pytest.mark.parametrize("text", [
-    f"In {{{{DATE:2025}}}}, real GDP growth is projected at {{{{NUM:{CID}}}}}.",
-    f"Equity prices average {{{{NUM:{CID2}}}}} over {{{{DATE:horizon}}}}.",
-    f"Over {{{{DATE:2025-2027}}}} real GDP growth comes in at {{{{NUM:{CID}}}}}, equity prices at {{{{NUM:{CID2}}}}}.",
-    "Information is taken up to {{DATE:cutoff}}; the horizon ends in {{DATE:horizon_end}}.",
-    "In {{DATE:2026Q3}} and {{DATE:2025H2}} the channel is at work.",
-    "Higher tariffs weigh on trade volumes, and one of the channels runs through import prices.",
-    "The second half of the horizon sees the first effects; in the next quarter banks adjust.",
-    "Costs are reported in EUR terms for the euro area.",
-    "The third channel is the weakest; a percentile view is not used.",
-    "Real GDP growth turns negative while equity prices fall.",
-    "Lower profits weigh on the CET1 ratio of banks in G20 economies.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"In {{{{DATE:2025}}}}, real GDP growth is projected at {{{{NUM:{CID}}}}}.",
+        f"Equity prices average {{{{NUM:{CID2}}}}} over {{{{DATE:horizon}}}}.",
+        f"Over {{{{DATE:2025-2027}}}} real GDP growth comes in at {{{{NUM:{CID}}}}}, "
+        f"equity prices at {{{{NUM:{CID2}}}}}.",
+        "Information is taken up to {{DATE:cutoff}}; the horizon ends in {{DATE:horizon_end}}.",
+        "In {{DATE:2026Q3}} and {{DATE:2025H2}} the channel is at work.",
+        "Higher tariffs weigh on trade volumes, and one of the channels runs through import prices.",
+        "The second half of the horizon sees the first effects; in the next quarter banks adjust.",
+        "Costs are reported in EUR terms for the euro area.",
+        "The third channel is the weakest; a percentile view is not used.",
+        "Real GDP growth turns negative while equity prices fall.",
+        "Lower profits weigh on the CET1 ratio of banks in G20 economies.",
+    ],
+)
 def test_positive_controls_are_accepted(text):
     assert check_numeric_contract(text, known_claims=KNOWN) == []
 
 
-@pytest.mark.parametrize("text, rule", [
-    ("Real GDP falls by 5%.", "digit"),
-    ("Real GDP falls by 5%.", "percent"),
-    ("Real GDP falls by five percent.", "number_word"),
-    ("Real GDP falls by five percent.", "percent"),
-    ("Real GDP falls by twenty-five per cent.", "number_word"),
-    ("Losses reach twentyfive units.", "number_word"),
-    ("Losses reach two thirds of capital.", "fraction_word"),
-    ("A quarter of banks breach the buffer.", "fraction_word"),
-    ("Half of the banks breach the buffer.", "fraction_word"),
-    ("Profits halve.", "multiplicative"),
-    ("Profits fall by a third.", "fraction_word"),
-    ("The CET1 ratio falls by 2 points.", "digit"),
-    ("The CET 1 ratio falls.", "digit"),
-    ("The CET12 ratio falls.", "digit"),
-    ("The cet1 ratio falls.", "digit"),
-    ("Losses double.", "multiplicative"),
-    ("Losses reach €3bn.", "currency"),
-    ("Losses reach €3bn.", "digit"),
-    ("Losses reach € 3 bn.", "currency"),
-    ("Losses reach EUR 3 billion.", "currency"),
-    ("Losses reach EUR three billion.", "currency"),
-    ("Losses reach EUR three billion.", "number_word"),
-    ("Losses reach $200m.", "currency"),
-    ("Losses reach £2025m, a money amount in the range of a year.", "currency"),
-    ("Spreads widen by 25 bp.", "basis_points"),
-    ("Spreads widen by 25 basis points.", "basis_points"),
-    ("Spreads widen by twenty-five bps.", "basis_points"),
-    ("Growth is % lower.", "percent"),
-    (f"Growth is {{{{NUM:{CID}}}}}% lower.", "percent"),
-    ("Growth slows by 1 0 %.", "digit"),
-    ("Growth slows by １０％.", "digit"),
-    ("Growth slows by １０％.", "percent"),
-    ("Growth slows by ٣٥ per cent.", "digit"),
-    ("Growth slows by ½ of its pace.", "digit"),
-    ("Growth slows by tw\u200benty-five percent.", "number_word"),
-    ("Growth slows by tw\u200benty-five percent.", "hidden_character"),
-    ("Growth slows by 2\u200b5.", "digit"),
-    ("Ｆｉｖｅ banks fail.", "number_word"),
-    ("{{NUM:2025}} is the outcome.", "year_in_num"),
-    ("{{NUM:clm.trade_fragmentation.gdp_2025.y1.abcdef12}} is the outcome.", "year_in_num"),
-    ("{{NUM:rel_0123456789abcdef0123}} is the outcome.", "relation_in_num"),
-    ("{{NUM:clm.trade_fragmentation.real_gdp.y1.00000000}} is unknown.", "unknown_claim"),
-    ("{{NUM:gdp}} is malformed.", "malformed_token"),
-    (f"{{{{ NUM:{CID} }}}} has spaces inside the braces.", "malformed_token"),
-    (f"{{{{NUM:{{{{NUM:{CID}}}}}}}}} is nested.", "malformed_token"),
-    (f"{{{{num:{CID}}}}} is lower case.", "malformed_token"),
-    (f"{{{{PCT:{CID}}}}} has an unknown kind.", "malformed_token"),
-    (f"{{NUM:{CID}}} has single braces.", "malformed_token"),
-    (f"{{{{NUM:{CID}}}}} and again {{{{NUM:{CID}}}}}.", "repeated_token"),
-    ("{{DATE:2027-2025}} runs backwards.", "bad_date"),
-    ("{{DATE:5}} is a quantity in a date token.", "bad_date"),
-    ("{{DATE:2025-07}} is a month.", "bad_date"),
-])
+@pytest.mark.parametrize(
+    "text, rule",
+    [
+        ("Real GDP falls by 5%.", "digit"),
+        ("Real GDP falls by 5%.", "percent"),
+        ("Real GDP falls by five percent.", "number_word"),
+        ("Real GDP falls by five percent.", "percent"),
+        ("Real GDP falls by twenty-five per cent.", "number_word"),
+        ("Losses reach twentyfive units.", "number_word"),
+        ("Losses reach two thirds of capital.", "fraction_word"),
+        ("A quarter of banks breach the buffer.", "fraction_word"),
+        ("Half of the banks breach the buffer.", "fraction_word"),
+        ("Profits halve.", "multiplicative"),
+        ("Profits fall by a third.", "fraction_word"),
+        ("The CET1 ratio falls by 2 points.", "digit"),
+        ("The CET 1 ratio falls.", "digit"),
+        ("The CET12 ratio falls.", "digit"),
+        ("The cet1 ratio falls.", "digit"),
+        ("Losses double.", "multiplicative"),
+        ("Losses reach €3bn.", "currency"),
+        ("Losses reach €3bn.", "digit"),
+        ("Losses reach € 3 bn.", "currency"),
+        ("Losses reach EUR 3 billion.", "currency"),
+        ("Losses reach EUR three billion.", "currency"),
+        ("Losses reach EUR three billion.", "number_word"),
+        ("Losses reach $200m.", "currency"),
+        ("Losses reach £2025m, a money amount in the range of a year.", "currency"),
+        ("Spreads widen by 25 bp.", "basis_points"),
+        ("Spreads widen by 25 basis points.", "basis_points"),
+        ("Spreads widen by twenty-five bps.", "basis_points"),
+        ("Growth is % lower.", "percent"),
+        (f"Growth is {{{{NUM:{CID}}}}}% lower.", "percent"),
+        ("Growth slows by 1 0 %.", "digit"),
+        ("Growth slows by １０％.", "digit"),
+        ("Growth slows by １０％.", "percent"),
+        ("Growth slows by ٣٥ per cent.", "digit"),
+        ("Growth slows by ½ of its pace.", "digit"),
+        ("Growth slows by tw\u200benty-five percent.", "number_word"),
+        ("Growth slows by tw\u200benty-five percent.", "hidden_character"),
+        ("Growth slows by 2\u200b5.", "digit"),
+        ("Ｆｉｖｅ banks fail.", "number_word"),
+        ("{{NUM:2025}} is the outcome.", "year_in_num"),
+        ("{{NUM:clm.trade_fragmentation.gdp_2025.y1.abcdef12}} is the outcome.", "year_in_num"),
+        ("{{NUM:rel_0123456789abcdef0123}} is the outcome.", "relation_in_num"),
+        ("{{NUM:clm.trade_fragmentation.real_gdp.y1.00000000}} is unknown.", "unknown_claim"),
+        ("{{NUM:gdp}} is malformed.", "malformed_token"),
+        (f"{{{{ NUM:{CID} }}}} has spaces inside the braces.", "malformed_token"),
+        (f"{{{{NUM:{{{{NUM:{CID}}}}}}}}} is nested.", "malformed_token"),
+        (f"{{{{num:{CID}}}}} is lower case.", "malformed_token"),
+        (f"{{{{PCT:{CID}}}}} has an unknown kind.", "malformed_token"),
+        (f"{{NUM:{CID}}} has single braces.", "malformed_token"),
+        (f"{{{{NUM:{CID}}}}} and again {{{{NUM:{CID}}}}}.", "repeated_token"),
+        ("{{DATE:2027-2025}} runs backwards.", "bad_date"),
+        ("{{DATE:5}} is a quantity in a date token.", "bad_date"),
+        ("{{DATE:2025-07}} is a month.", "bad_date"),
+    ],
+)
 def test_negative_controls_are_rejected(text, rule):
     assert rule in rules(text)
 
@@ -122,21 +143,35 @@ def test_structured_sentences_check_kinds_and_claim_lists():
         SentenceDraft(kind="numerical", template=f"Growth is {{{{NUM:{CID2}}}}}.", claim_ids=[CID]),
         SentenceDraft(kind="temporal", template=f"In {{{{DATE:2025}}}} at {{{{NUM:{CID}}}}}.", claim_ids=[CID]),
     ]
-    found = {(v.rule, v.sentence)
-             for v in check_numeric_contract(drafts, known_claims=KNOWN, allow_repeated_tokens=True)}
-    assert {("num_in_qualitative", 0), ("missing_num", 1), ("claim_list_mismatch", 2),
-            ("num_in_temporal", 3)} <= found
+    found = {
+        (v.rule, v.sentence) for v in check_numeric_contract(drafts, known_claims=KNOWN, allow_repeated_tokens=True)
+    }
+    assert {("num_in_qualitative", 0), ("missing_num", 1), ("claim_list_mismatch", 2), ("num_in_temporal", 3)} <= found
 
 
 def test_title_is_checked_too():
-    found = check_numeric_contract([SentenceDraft(kind="temporal", template="From {{DATE:cutoff}}.")],
-                                   title="Five risks for banks")
+    found = check_numeric_contract(
+        [SentenceDraft(kind="temporal", template="From {{DATE:cutoff}}.")], title="Five risks for banks"
+    )
     assert [(v.rule, v.sentence) for v in found] == [("number_word", None)]
 
 
-@pytest.mark.parametrize("value, ok", [("2025", True), ("2025-2027", True), ("2025Q4", True), ("2026H1", True),
-                                       ("cutoff", True), ("horizon", True), ("2025Q5", False), ("25", False),
-                                       ("2027-2025", False), ("tomorrow", False), ("1800", False)])
+@pytest.mark.parametrize(
+    "value, ok",
+    [
+        ("2025", True),
+        ("2025-2027", True),
+        ("2025Q4", True),
+        ("2026H1", True),
+        ("cutoff", True),
+        ("horizon", True),
+        ("2025Q5", False),
+        ("25", False),
+        ("2027-2025", False),
+        ("tomorrow", False),
+        ("1800", False),
+    ],
+)
 def test_date_forms(value, ok):
     assert (date_token_problem(value) == "") is ok
 
@@ -145,7 +180,7 @@ def test_sentence_split_keeps_tokens_whole():
     text = f"A {{{{NUM:{CID}}}}} stands. B follows!  C ends?"
     pieces = split_sentences(text)
     assert [t for _, t in pieces] == [f"A {{{{NUM:{CID}}}}} stands.", "B follows!", "C ends?"]
-    assert all(text[s:s + len(t)] == t for s, t in pieces)
+    assert all(text[s : s + len(t)] == t for s, t in pieces)
 
 
 CLEAN = f"In {{{{DATE:2025}}}}, real GDP growth is projected at {{{{NUM:{CID}}}}} as tariffs rise."
@@ -158,12 +193,14 @@ def test_any_decimal_digit_of_any_script_outside_tokens_is_rejected(digit, where
     assume(not any(a < where < b for a, b in tokens))
     text = CLEAN[:where] + digit + CLEAN[where:]
     found = [v for v in check_numeric_contract(text, known_claims=KNOWN) if v.rule == "digit"]
-    assert found and text[found[0].text_offset:].startswith(found[0].text)
+    assert found and text[found[0].text_offset :].startswith(found[0].text)
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"]),
-       st.sampled_from(["five percent", "twenty-five basis points", "two thirds of", "three billion"]))
+@given(
+    st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"]),
+    st.sampled_from(["five percent", "twenty-five basis points", "two thirds of", "three billion"]),
+)
 def test_format_characters_do_not_hide_quantity_words(hidden, phrase):
     cut = len(phrase) // 2
     text = f"Losses reach {phrase[:cut]}{hidden}{phrase[cut:]} in the adverse case."
@@ -172,8 +209,10 @@ def test_format_characters_do_not_hide_quantity_words(hidden, phrase):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.sampled_from(sorted(KNOWN)), min_size=1, max_size=2, unique=True),
-       st.sampled_from(["Growth stands at", "Prices come in at", "The model puts the outcome at"]))
+@given(
+    st.lists(st.sampled_from(sorted(KNOWN)), min_size=1, max_size=2, unique=True),
+    st.sampled_from(["Growth stands at", "Prices come in at", "The model puts the outcome at"]),
+)
 def test_valid_tokens_in_plain_prose_are_always_accepted(ids, lead):
     text = " ".join(f"{lead} {{{{NUM:{cid}}}}} over {{{{DATE:horizon}}}}." for cid in ids)
     assert check_numeric_contract(text, known_claims=KNOWN) == []
@@ -294,4 +333,4 @@ def test_quantity_refusal_names_its_offset():
     text = "Credit is steady. House prices are cut in half."
     found = [v for v in check_numeric_contract(text) if v.rule == "multiplicative"]
     assert len(found) == 1
-    assert text[found[0].text_offset:found[0].text_offset + len(found[0].text)] == "cut in half"
+    assert text[found[0].text_offset : found[0].text_offset + len(found[0].text)] == "cut in half"

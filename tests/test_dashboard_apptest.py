@@ -51,8 +51,16 @@ def widget(at: AppTest, kind: str, label: str):
     return next(w for w in (at.get(kind) if kind == "download_button" else getattr(at, kind)) if w.label == label)
 
 
-PAGE_TITLES = ["Request", "Sources", "Channel graph", "Paths & restrictions", "Model runs", "Bank capital",
-               "Reports", "Audit"]
+PAGE_TITLES = [
+    "Request",
+    "Sources",
+    "Channel graph",
+    "Paths & restrictions",
+    "Model runs",
+    "Bank capital",
+    "Reports",
+    "Audit",
+]
 
 
 def test_navigation_lists_every_page_of_the_issue():
@@ -88,8 +96,9 @@ def test_page_on_the_demo_workspace_renders_without_error(title, tmp_path_factor
         "Channel graph": lambda: any("evidence_class" in f.columns and len(f) > 10 for f in frames),
         "Paths & restrictions": lambda: any("composed_sign" in f.columns and len(f) for f in frames),
         "Model runs": lambda: len(at.get("plotly_chart")) >= 1,
-        "Bank capital": lambda: len(at.get("plotly_chart")) >= 2 or any("No bank projections" in i.value
-                                                                         for i in at.info),
+        "Bank capital": lambda: (
+            len(at.get("plotly_chart")) >= 2 or any("No bank projections" in i.value for i in at.info)
+        ),
         "Reports": lambda: len(at.get("download_button")) == 5,
         "Audit": lambda: len(at.get("plotly_chart")) == 1,
     }[title]
@@ -248,8 +257,7 @@ def test_request_check_refuses_what_the_launch_refuses_and_says_what_to_fix(tmp_
     at.run()
     assert not at.exception
     assert not any("valid" in s.value for s in at.success)
-    assert any("no_such_model" in e.value and "not registered" in e.value and "use one of" in e.value
-               for e in at.error)
+    assert any("no_such_model" in e.value and "not registered" in e.value and "use one of" in e.value for e in at.error)
     assert widget(at, "button", "Launch analysis").disabled
 
 
@@ -265,11 +273,21 @@ def test_request_page_follows_a_launched_analysis_and_shows_its_stop(tmp_path, u
 
     def run(store, job):
         now = utc_now()
-        for i, (stage, status, reason) in enumerate([("eligibility", "completed", ""),
-                                                     ("restrictions", "stopped", "every path composes against")]):
+        for i, (stage, status, reason) in enumerate(
+            [("eligibility", "completed", ""), ("restrictions", "stopped", "every path composes against")]
+        ):
             job.progress(stage, "started", i, 2)
-            store.put(StageRecord.create(analysis_id="an_launched", stage=stage, status=status, reason=reason,
-                                         input_digest=stage, started_at=now, ended_at=now))
+            store.put(
+                StageRecord.create(
+                    analysis_id="an_launched",
+                    stage=stage,
+                    status=status,
+                    reason=reason,
+                    input_digest=stage,
+                    started_at=now,
+                    ended_at=now,
+                )
+            )
             job.progress(stage, status, i, 2)
         return "stopped"
 
@@ -359,8 +377,9 @@ def test_request_form_launches_the_analysis_in_the_background(tmp_path, use_work
     else:
         assert job.outcome.analysis_id == analysis_id
         # the status box lists the analysis's stage records
-        stages = next(df.value for df in at.dataframe if list(df.value.columns) == ["stage", "status", "reason",
-                                                                                      "seconds"])
+        stages = next(
+            df.value for df in at.dataframe if list(df.value.columns) == ["stage", "status", "reason", "seconds"]
+        )
         assert len(stages) > 0
         stopped = [p for p in job.outcome.programs if p.status != "completed"]
         for p in stopped:  # each stop is shown with its stage and reason
@@ -373,8 +392,9 @@ def test_sources_page_checks_eligibility_as_of_a_chosen_date(populated, use_work
     use_workspace(populated[0])
     at = open_page("Sources")
     assert any("2 locations eligible, 1 excluded as of 2024-12-31" in c.value for c in at.caption)
-    excluded = next(df.value for df in at.dataframe if "reason" in df.value.columns and "analysis_id" not in
-                    df.value.columns)
+    excluded = next(
+        df.value for df in at.dataframe if "reason" in df.value.columns and "analysis_id" not in df.value.columns
+    )
     assert excluded["reason"].tolist() == ["after_cutoff"]
     widget(at, "date_input", "Information cutoff").set_value(dt.date(2025, 6, 30)).run()
     assert any("3 locations eligible, 0 excluded as of 2025-06-30" in c.value for c in at.caption)

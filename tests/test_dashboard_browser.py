@@ -22,13 +22,25 @@ from aieco.benchmarks.browser import CHROMIUM, Server, browser_page, settle
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts" / "screenshots"
-PAGES = ["Request", "Sources", "Channel graph", "Paths & restrictions", "Model runs", "Bank capital", "Reports",
-         "Evaluation", "Audit"]
+PAGES = [
+    "Request",
+    "Sources",
+    "Channel graph",
+    "Paths & restrictions",
+    "Model runs",
+    "Bank capital",
+    "Reports",
+    "Evaluation",
+    "Audit",
+]
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium "
-                                                     "(`apt-get install chromium`; .ci/run installs it)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's chromium is not installed at /usr/bin/chromium "
+        "(`apt-get install chromium`; .ci/run installs it)",
+    ),
 ]
 
 
@@ -126,8 +138,9 @@ def test_analyst_path_through_every_page_report_chain_exports_graph(demo_server,
         settle(page, 120_000)
         for i, title in enumerate(PAGES, start=1):
             go_to(page, title)
-            page.screenshot(path=folder / f"{i:02d}_{title.lower().replace(' & ', '_').replace(' ', '_')}.png",
-                            full_page=True)
+            page.screenshot(
+                path=folder / f"{i:02d}_{title.lower().replace(' & ', '_').replace(' ', '_')}.png", full_page=True
+            )
             assert not page.get_by_test_id("stException").count(), f"exception on {title}"
 
         # Reports: a number opens its own chain right under it.
@@ -227,14 +240,20 @@ def test_pose_and_run_a_request(demo_server, tmp_path):
         expect(page.get_by_text("Request TOML")).to_be_visible(timeout=30_000)
         time.sleep(1)  # the uploader takes files once its widget is registered
         uploader.set_input_files(str(request))
-        page.wait_for_function("() => document.querySelector('input[aria-label=\"Title\"]')?.value"
-                               " === 'Market illiquidity only (browser test)'", timeout=30_000)
+        page.wait_for_function(
+            "() => document.querySelector('input[aria-label=\"Title\"]')?.value"
+            " === 'Market illiquidity only (browser test)'",
+            timeout=30_000,
+        )
         page.get_by_role("button", name="Check request").click()
         expect(page.get_by_text("The request is valid")).to_be_visible(timeout=30_000)
         page.get_by_role("button", name="Launch analysis").click()
         # the new analysis is selected in the sidebar at once, and runs to its stop
-        page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stSidebar] input')]"
-                               ".some(i => i.value.includes('Market illiquidity only'))", timeout=60_000)
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=stSidebar] input')]"
+            ".some(i => i.value.includes('Market illiquidity only'))",
+            timeout=60_000,
+        )
         expect(page.get_by_text("Analysis finished")).to_be_visible(timeout=180_000)
         expect(page.get_by_text("restriction_derivation").first).to_be_visible(timeout=30_000)
         page.screenshot(path=folder / "01_request_run.png", full_page=True)

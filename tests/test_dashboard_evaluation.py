@@ -26,8 +26,7 @@ def _demo_copy(tmp_path_factory, tmp_path):
     return ws
 
 
-def test_evaluation_page_shows_measures_conditions_contribution_and_plots(tmp_path_factory, tmp_path,
-                                                                         use_workspace):  # noqa: F811
+def test_evaluation_page_shows_measures_conditions_contribution_and_plots(tmp_path_factory, tmp_path, use_workspace):  # noqa: F811
     ws = _demo_copy(tmp_path_factory, tmp_path)
     with Store(ws) as store:
         evaluate(store, n_orderings=500, workers=1)
@@ -56,8 +55,7 @@ def test_run_evaluation_button_stores_an_evaluation_record(tmp_path_factory, tmp
         assert store.count(EvaluationRecord) >= 1
 
 
-def test_run_evaluation_shows_the_recorded_tables_and_agreement(tmp_path_factory, tmp_path,
-                                                                 use_workspace):  # noqa: F811
+def test_run_evaluation_shows_the_recorded_tables_and_agreement(tmp_path_factory, tmp_path, use_workspace):  # noqa: F811
     ws = _demo_copy(tmp_path_factory, tmp_path)
     use_workspace(ws)
     at = open_page("Evaluation")

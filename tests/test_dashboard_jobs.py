@@ -37,8 +37,16 @@ def test_job_runs_in_its_own_thread_with_its_own_store_and_reports_progress(tmp_
         job.note("opening")
         job.progress("eligibility", "started", 0, 2)
         now = utc_now()
-        store.put(StageRecord.create(analysis_id="an_job", stage="eligibility", status="completed",
-                                     input_digest="x", started_at=now, ended_at=now))
+        store.put(
+            StageRecord.create(
+                analysis_id="an_job",
+                stage="eligibility",
+                status="completed",
+                input_digest="x",
+                started_at=now,
+                ended_at=now,
+            )
+        )
         job.progress("eligibility", "completed", 0, 2)
         return "finished"
 
@@ -70,11 +78,29 @@ def test_library_error_in_a_job_becomes_its_message(tmp_path):
 def test_request_tables_round_trip():
     from dashboard.request_form import from_tables, to_tables
 
-    request = {"title": "t", "cutoff": "2024-12-31", "risks": [
-        {"name": "tf", "label": "Trade", "description": "", "channels": [
-            {"id": "tf1", "source": "tariffs", "movement": "increase", "target": "real_gdp",
-             "expected": "decrease", "max_len": 5, "top_k": 5}]},
-        {"name": "pc", "label": "Property", "description": "d", "channels": []}]}
+    request = {
+        "title": "t",
+        "cutoff": "2024-12-31",
+        "risks": [
+            {
+                "name": "tf",
+                "label": "Trade",
+                "description": "",
+                "channels": [
+                    {
+                        "id": "tf1",
+                        "source": "tariffs",
+                        "movement": "increase",
+                        "target": "real_gdp",
+                        "expected": "decrease",
+                        "max_len": 5,
+                        "top_k": 5,
+                    }
+                ],
+            },
+            {"name": "pc", "label": "Property", "description": "d", "channels": []},
+        ],
+    }
     risks, channels = to_tables(request)
     assert risks["name"].tolist() == ["tf", "pc"]
     assert channels.iloc[0]["risk"] == "tf"
@@ -87,8 +113,29 @@ def test_request_tables_drop_blank_rows():
     from dashboard.request_form import CHANNEL_COLUMNS, RISK_COLUMNS, from_tables
 
     risks = pd.DataFrame([{"name": "tf", "label": None, "description": None}, {"name": None}], columns=RISK_COLUMNS)
-    channels = pd.DataFrame([{"risk": "tf", "id": "q", "source": "a", "movement": "increase", "target": "b",
-                              "expected": "decrease", "max_len": 3.0, "top_k": None}], columns=CHANNEL_COLUMNS)
+    channels = pd.DataFrame(
+        [
+            {
+                "risk": "tf",
+                "id": "q",
+                "source": "a",
+                "movement": "increase",
+                "target": "b",
+                "expected": "decrease",
+                "max_len": 3.0,
+                "top_k": None,
+            }
+        ],
+        columns=CHANNEL_COLUMNS,
+    )
     out = from_tables({}, risks, channels)
-    assert out["risks"] == [{"name": "tf", "label": "", "description": "", "channels": [
-        {"id": "q", "source": "a", "movement": "increase", "target": "b", "expected": "decrease", "max_len": 3}]}]
+    assert out["risks"] == [
+        {
+            "name": "tf",
+            "label": "",
+            "description": "",
+            "channels": [
+                {"id": "q", "source": "a", "movement": "increase", "target": "b", "expected": "decrease", "max_len": 3}
+            ],
+        }
+    ]

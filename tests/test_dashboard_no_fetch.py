@@ -22,8 +22,11 @@ from aieco.benchmarks.browser import CHROMIUM, CHROMIUM_ARGS, Server, settle
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium "
-                                                     "(`apt-get install chromium`; .ci/run installs it)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's chromium is not installed at /usr/bin/chromium "
+        "(`apt-get install chromium`; .ci/run installs it)",
+    ),
 ]
 
 
@@ -82,20 +85,23 @@ def test_planted_markdown_image_in_quotes_and_sentences_is_never_fetched(tmp_pat
                 expect(page.get_by_text("![x](http://127.0.0.1:", exact=False).first).to_be_visible(timeout=30_000)
                 page.get_by_role("button", name="2027").first.click()
                 settle(page, 60_000)
-                expect(page.get_by_text("higher tariffs reduce trade volumes ![x]", exact=False).first
-                       ).to_be_visible(timeout=20_000)
+                expect(page.get_by_text("higher tariffs reduce trade volumes ![x]", exact=False).first).to_be_visible(
+                    timeout=20_000
+                )
                 page.wait_for_timeout(1_500)
                 page.screenshot(path=shots / "01_report.png", full_page=True)
 
                 go_to(page, "Channel graph")
                 expect(page.get_by_text("Opposing relations")).to_be_visible(timeout=20_000)
-                expect(page.get_by_text("volatility lowers equity prices ![x]", exact=False).first
-                       ).to_be_visible(timeout=20_000)
+                expect(page.get_by_text("volatility lowers equity prices ![x]", exact=False).first).to_be_visible(
+                    timeout=20_000
+                )
                 page.wait_for_timeout(1_500)
                 page.screenshot(path=shots / "02_graph.png", full_page=True)
             finally:
                 browser.close()
         assert trap.hits == [], f"the browser fetched planted URLs: {trap.hits}"
-        foreign = sorted({u for u in requested
-                          if not u.startswith((srv.url, "data:", "blob:", "about:")) and "srcdoc" not in u})
+        foreign = sorted(
+            {u for u in requested if not u.startswith((srv.url, "data:", "blob:", "about:")) and "srcdoc" not in u}
+        )
         assert foreign == [], f"requests to other hosts than the dashboard: {foreign}"

@@ -44,16 +44,50 @@ def test_empty_workspace_gives_empty_frames_with_their_columns(store):
 
 
 def test_opposing_relations_pairs_each_plus_with_each_minus_on_the_same_edge():
-    rel = pd.DataFrame([
-        {"src_var": "a", "dst_var": "b", "sign": "+", "quote": "q1", "title": "T", "publication_date": "d", "page": 1,
-         "review_decision": "accepted"},
-        {"src_var": "a", "dst_var": "b", "sign": "-", "quote": "q2", "title": "T", "publication_date": "d", "page": 2,
-         "review_decision": "accepted"},
-        {"src_var": "a", "dst_var": "b", "sign": "-", "quote": "q3", "title": "T", "publication_date": "d", "page": 3,
-         "review_decision": "rejected"},
-        {"src_var": "b", "dst_var": "a", "sign": "-", "quote": "q4", "title": "T", "publication_date": "d", "page": 4,
-         "review_decision": "accepted"},
-    ])
+    rel = pd.DataFrame(
+        [
+            {
+                "src_var": "a",
+                "dst_var": "b",
+                "sign": "+",
+                "quote": "q1",
+                "title": "T",
+                "publication_date": "d",
+                "page": 1,
+                "review_decision": "accepted",
+            },
+            {
+                "src_var": "a",
+                "dst_var": "b",
+                "sign": "-",
+                "quote": "q2",
+                "title": "T",
+                "publication_date": "d",
+                "page": 2,
+                "review_decision": "accepted",
+            },
+            {
+                "src_var": "a",
+                "dst_var": "b",
+                "sign": "-",
+                "quote": "q3",
+                "title": "T",
+                "publication_date": "d",
+                "page": 3,
+                "review_decision": "rejected",
+            },
+            {
+                "src_var": "b",
+                "dst_var": "a",
+                "sign": "-",
+                "quote": "q4",
+                "title": "T",
+                "publication_date": "d",
+                "page": 4,
+                "review_decision": "accepted",
+            },
+        ]
+    )
     out = views.opposing_relations(rel)
     assert out[["quote_a", "quote_b"]].values.tolist() == [["q1", "q2"]]
 
@@ -71,7 +105,11 @@ def test_paths_carry_score_sign_and_derivation_outcome(populated):
     paths = views.paths_frame(store, ids["analysis_id"])
     row = paths.iloc[0]
     assert (row["channel"], row["composed_sign"], row["score"], row["outcome"]) == (
-        "tariffs → trade_volumes → real_gdp", "-", 0.77, "accepted")
+        "tariffs → trade_volumes → real_gdp",
+        "-",
+        0.77,
+        "accepted",
+    )
     restrictions = views.restrictions_frame(store, ids["analysis_id"])
     assert restrictions.iloc[0]["direction"] == "decrease"
     assert "“higher tariffs reduce trade volumes”" in restrictions.iloc[0]["supporting_quotes"]
@@ -99,8 +137,10 @@ def test_claim_chain_follows_the_number_to_its_own_path_quotes_and_pages(populat
     steps = chain["chain"]
     # the selected path of that restriction, in order: tariffs → trade volumes, then trade volumes → real GDP
     assert steps["path"].unique().tolist() == ["tariffs → trade_volumes → real_gdp"]
-    assert steps[["step", "from", "to"]].values.tolist() == [[1, "tariffs", "trade_volumes"],
-                                                             [2, "trade_volumes", "real_gdp"]]
+    assert steps[["step", "from", "to"]].values.tolist() == [
+        [1, "tariffs", "trade_volumes"],
+        [2, "trade_volumes", "real_gdp"],
+    ]
     assert steps["quote"].tolist() == ["higher tariffs reduce trade volumes", "trade volumes raise real GDP"]
     assert steps["representative"].all()
     assert set(chain["inputs"].columns) == {"input", "provenance", "digest"}
@@ -127,15 +167,20 @@ def test_labels_name_analyses_reports_and_runs_uniquely_without_ids(populated):
 
 
 def test_unique_labels_tell_equal_labels_apart_by_id():
-    labels = views._unique({"an_aaaa1": "Same · cutoff 2024-12-31", "an_bbbb2": "Same · cutoff 2024-12-31",
-                            "an_c": "Other"})
+    labels = views._unique(
+        {"an_aaaa1": "Same · cutoff 2024-12-31", "an_bbbb2": "Same · cutoff 2024-12-31", "an_c": "Other"}
+    )
     assert len(set(labels.values())) == 3
     assert labels["an_c"] == "Other" and "an_aaaa1" in labels["an_aaaa1"]
 
 
 def test_graph_layout_is_deterministic_and_follows_transmission():
-    edges = [("tariffs", "trade_volumes"), ("trade_volumes", "real_gdp"), ("tariffs", "import_prices"),
-             ("import_prices", "inflation")]
+    edges = [
+        ("tariffs", "trade_volumes"),
+        ("trade_volumes", "real_gdp"),
+        ("tariffs", "import_prices"),
+        ("import_prices", "inflation"),
+    ]
     first = views.graph_layout(edges)
     assert views.graph_layout(list(reversed(edges))) == first  # same edges, same picture
     assert first["tariffs"][0] == 0 and first["trade_volumes"][0] == 1 and first["real_gdp"][0] == 2
@@ -156,8 +201,10 @@ def test_channel_graph_figure_has_a_legend_per_sign_and_class_and_clickable_rela
 
 
 def test_embedded_export_scrolls_in_page_links_instead_of_navigating():
-    html = '<html><head></head><body><a class="num" href="#pt-1">1.0</a><a href="https://x.org">x</a>' \
-           '<p id="pt-1">here</p></body></html>'
+    html = (
+        '<html><head></head><body><a class="num" href="#pt-1">1.0</a><a href="https://x.org">x</a>'
+        '<p id="pt-1">here</p></body></html>'
+    )
     out = views.embeddable_export(html)
     assert 'href="#pt-1"' not in out and "getElementById('pt-1')" in out
     assert '<base target="_blank">' in out  # any other link opens a new tab, never the app's frame
@@ -189,7 +236,10 @@ def test_bank_views_per_entity(populated):
     assert views.model_variables(points) == []
     gates = views.validation_frame(store)
     assert gates[["metric", "value", "rule"]].values.tolist() == [
-        ["mae", 1.2, "≤"], ["spearman", 0.6, "≥"], ["n_banks", 2.0, ""]]
+        ["mae", 1.2, "≤"],
+        ["spearman", 0.6, "≥"],
+        ["n_banks", 2.0, ""],
+    ]
     assert gates["threshold"].tolist()[:2] == [2.0, 0.5] and pd.isna(gates["threshold"].iloc[2])
 
 
@@ -210,8 +260,9 @@ def test_quantile_ranges_show_each_banks_stored_median_and_range_at_the_last_per
     store, ids = populated
     points = views.points_frame(store, ids["bank_run"])
     fig = views.quantile_ranges(points, "cet1_ratio")
-    stored = {(p.entity, p.quantile): p.value for p in store.find(ModelOutputPoint, run_id=ids["bank_run"],
-                                                                   period="2027")}
+    stored = {
+        (p.entity, p.quantile): p.value for p in store.find(ModelOutputPoint, run_id=ids["bank_run"], period="2027")
+    }
     banks = list(fig.data[0].x)
     assert banks == sorted(banks, key=lambda b: stored[(b, 0.5)])  # sorted by median
     assert list(fig.data[0].y) == [stored[(b, 0.5)] for b in banks]
@@ -220,11 +271,22 @@ def test_quantile_ranges_show_each_banks_stored_median_and_range_at_the_last_per
 
 
 def test_percentile_statistics_are_banded_like_quantiles():
-    points = pd.DataFrame([
-        {"variable": "cet1_ratio", "entity": "B1", "period": p, "statistic": stat, "quantile": None,
-         "simulation_id": None, "unit": "%", "value": v}
-        for p, base in (("2025H2", 14.0), ("2026H2", 13.0))
-        for stat, v in (("p05", base - 2), ("p50", base), ("p95", base + 1), ("mean", base - 0.1))])
+    points = pd.DataFrame(
+        [
+            {
+                "variable": "cet1_ratio",
+                "entity": "B1",
+                "period": p,
+                "statistic": stat,
+                "quantile": None,
+                "simulation_id": None,
+                "unit": "%",
+                "value": v,
+            }
+            for p, base in (("2025H2", 14.0), ("2026H2", 13.0))
+            for stat, v in (("p05", base - 2), ("p50", base), ("p95", base + 1), ("mean", base - 0.1))
+        ]
+    )
     levels = views.with_quantiles(points)["quantile"].tolist()[:4]
     assert levels[:3] == [0.05, 0.5, 0.95] and pd.isna(levels[3])  # "mean" is no percentile
     fig = views.fan_chart(points, "cet1_ratio", entity="B1")

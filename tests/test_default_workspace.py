@@ -74,8 +74,12 @@ def test_no_bank_of_england_or_yahoo_file_is_shipped_and_the_package_stays_small
 
 def test_files_copied_unchanged_from_shared_data_have_provenance_beside_them(shared_data):
     digest = {hashlib.sha256(p.read_bytes()).hexdigest(): p for p in shared_data.rglob("*") if p.is_file()}
-    copied = [p for root in SHIPPED for p in root.rglob("*")
-              if p.is_file() and hashlib.sha256(p.read_bytes()).hexdigest() in digest]
+    copied = [
+        p
+        for root in SHIPPED
+        for p in root.rglob("*")
+        if p.is_file() and hashlib.sha256(p.read_bytes()).hexdigest() in digest
+    ]
     assert any(p.name == "esrb-2018-adverse-scenario.pdf" for p in copied)
     for p in copied:
         original = digest[hashlib.sha256(p.read_bytes()).hexdigest()]
@@ -153,9 +157,11 @@ def test_no_value_released_after_the_cutoff_or_before_its_period_ended_reaches_a
     assert (pd.to_datetime(observations["release_date"]).dt.date > CUTOFF).any()
     # a later, different release of every value changes nothing at the cutoff
     late = observations.assign(release_date=date(2025, 1, 15), value=observations["value"] + 1000.0)
-    again = select_as_of(pd.concat([observations, late], ignore_index=True), CUTOFF, required=macro.VARIABLES,
-                         policy="approximate")
+    again = select_as_of(
+        pd.concat([observations, late], ignore_index=True), CUTOFF, required=macro.VARIABLES, policy="approximate"
+    )
     key = ["variable", "reference_period", "value"]
+
     def rows(frame):
         return frame[key].sort_values(key).reset_index(drop=True)
 
@@ -176,9 +182,11 @@ def test_each_risk_completes_or_stops_with_its_recorded_reason(built):
         assert a["status"] in ("completed", "stopped"), a
         if a["status"] == "stopped":
             assert a["stopped_stage"] and a["reason"], a
-            [record] = [r for r in store.find(StageRecord, analysis_id=a["analysis_id"])
-                        if r.stage.endswith(a["stopped_stage"]) and r.status.value == "stopped"
-                        and a["risk"] in r.stage]
+            [record] = [
+                r
+                for r in store.find(StageRecord, analysis_id=a["analysis_id"])
+                if r.stage.endswith(a["stopped_stage"]) and r.status.value == "stopped" and a["risk"] in r.stage
+            ]
             assert record.reason == a["reason"]
         else:
             assert a["report_id"]
@@ -194,5 +202,6 @@ def test_every_shipped_file_is_package_data():
     for root in SHIPPED:
         for path in (p for p in root.rglob("*") if p.is_file()):
             rel = path.relative_to(PACKAGE).as_posix()
-            assert any(fnmatch.fnmatch(path.name, p[3:]) if p.startswith("**/") else fnmatch.fnmatch(rel, p)
-                       for p in patterns), f"{rel} is not package data"
+            assert any(
+                fnmatch.fnmatch(path.name, p[3:]) if p.startswith("**/") else fnmatch.fnmatch(rel, p) for p in patterns
+            ), f"{rel} is not package data"

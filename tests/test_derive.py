@@ -25,15 +25,22 @@ def paths_for(relations, queries):
 
 def test_accepted_path_yields_prioritised_restrictions_on_model_variables_only():
     q = channel_query("property_correction", "long_term_rate", "increase", "unemployment", "increase")
-    rels = [rel("long_term_rate", "house_prices", "-", source="d1"), rel("house_prices", "consumption", "+"),
-            rel("consumption", "real_gdp", "+", source="d2"), rel("real_gdp", "unemployment", "-", source="d3")]
+    rels = [
+        rel("long_term_rate", "house_prices", "-", source="d1"),
+        rel("house_prices", "consumption", "+"),
+        rel("consumption", "real_gdp", "+", source="d2"),
+        rel("real_gdp", "unemployment", "-", source="d3"),
+    ]
     out = derive_restrictions("a", "property_correction", [q], paths_for(rels, [q]))
     assert out.derivation.status == "accepted" and not out.stopped
     got = {(r.variable, r.direction, r.priority, r.derivation, r.reference) for r in out.restrictions}
     # consumption maps to no model variable: no restriction; intermediates get priority 3.
-    assert got == {("long_term_rate", 1, 1, "registered_movement", "last_observed"),
-                   ("unemployment", 1, 2, "target", "last_observed"),
-                   ("house_prices", -1, 3, "intermediate", "zero"), ("real_gdp", -1, 3, "intermediate", "zero")}
+    assert got == {
+        ("long_term_rate", 1, 1, "registered_movement", "last_observed"),
+        ("unemployment", 1, 2, "target", "last_observed"),
+        ("house_prices", -1, 3, "intermediate", "zero"),
+        ("real_gdp", -1, 3, "intermediate", "zero"),
+    }
     by_var = {r.variable: r for r in out.restrictions}
     assert by_var["house_prices"].supporting_relation_ids == sorted([rels[0].relation_id, rels[1].relation_id])
     assert by_var["unemployment"].supporting_relation_ids == [rels[3].relation_id]
@@ -101,8 +108,12 @@ def test_record_derivation_stores_then_stops(store):
 # --------------------------------------------------------------------------- the demo's channels
 
 EXPECTED = {"tf1": "-", "tf2": "-", "tf3": "+", "tf4": "+", "pc1": "-", "pc2": "+", "pc3": "-"}
-LABELS = {f"{q.risk}:{q.source_var}:{q.target_var}": label for label, q in zip(
-    ["tf1", "tf2", "tf3", "tf4", "pc1", "pc2", "pc3", "mi1", "mi2"], demo_channel_queries(), strict=True)}
+LABELS = {
+    f"{q.risk}:{q.source_var}:{q.target_var}": label
+    for label, q in zip(
+        ["tf1", "tf2", "tf3", "tf4", "pc1", "pc2", "pc3", "mi1", "mi2"], demo_channel_queries(), strict=True
+    )
+}
 
 
 def demo_outcomes(store, documents):
@@ -152,10 +163,25 @@ def test_demo_design_where_tf2_does_not_share_the_volatility_step_with_mi1(store
     # A variant of the design in which tf2 runs geopolitical risk → uncertainty → equity prices and
     # volatility −→ equity prices is stated only after the cutoff: mi1 then has only the descriptive
     # (−)(+) reading, both market-illiquidity paths are refused and the program stops.
-    documents = [d if d[0] != "Geopolitics and markets" else
-                 (d[0], d[1], d[2], [(1, "Rising geopolitical risk increases uncertainty, which in turn raises "
-                                        "volatility. Greater uncertainty depresses equity prices.", None)]
-                  + d[3][1:]) for d in DOCUMENTS]
+    documents = [
+        d
+        if d[0] != "Geopolitics and markets"
+        else (
+            d[0],
+            d[1],
+            d[2],
+            [
+                (
+                    1,
+                    "Rising geopolitical risk increases uncertainty, which in turn raises "
+                    "volatility. Greater uncertainty depresses equity prices.",
+                    None,
+                )
+            ]
+            + d[3][1:],
+        )
+        for d in DOCUMENTS
+    ]
     outcomes, selected = demo_outcomes(store, documents)
     for label, sign in EXPECTED.items():
         assert selected[label].composed_sign.value == sign, label
@@ -170,8 +196,7 @@ def test_demo_design_where_tf2_does_not_share_the_volatility_step_with_mi1(store
 
 def test_demo_queries_match_the_channel_design():
     qs = demo_channel_queries()
-    assert len(qs) == 9 and {q.risk for q in qs} == {"trade_fragmentation", "property_correction",
-                                                      "market_illiquidity"}
+    assert len(qs) == 9 and {q.risk for q in qs} == {"trade_fragmentation", "property_correction", "market_illiquidity"}
     assert all(isinstance(q, ChannelQuery) for q in qs)
 
 
@@ -186,12 +211,16 @@ def test_the_derivation_is_stored_and_a_stop_is_a_result(store):
         record_derivation(store, out)
     assert out.derivation.status == "stopped" and store.require(Derivation, out.derivation.derivation_id)
     q2 = channel_query("trade", "tariffs", "increase", "real_gdp", "decrease")
-    out2 = derive_restrictions("a", "trade", [q2], paths_for([rel("tariffs", "real_gdp", "-")], [q2]),
-                               graph_condition="G0")
+    out2 = derive_restrictions(
+        "a", "trade", [q2], paths_for([rel("tariffs", "real_gdp", "-")], [q2]), graph_condition="G0"
+    )
     restrictions = record_derivation(store, out2)
     assert out2.derivation.status == "accepted"
-    assert [r.model_variable for r in store.find(Restriction, restriction_id=out2.derivation.restriction_ids)] == [
-        "real_gdp"] == [r.model_variable for r in restrictions]
+    assert (
+        [r.model_variable for r in store.find(Restriction, restriction_id=out2.derivation.restriction_ids)]
+        == ["real_gdp"]
+        == [r.model_variable for r in restrictions]
+    )
 
 
 def test_building_g0_reports_counts_and_the_graph_size(store):

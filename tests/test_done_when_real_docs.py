@@ -30,8 +30,10 @@ DOCS = [
     ("docs/bis-quarterly-review-2024.pdf", "BIS", "2024-03-31", "generation", "GLOBAL"),
     ("docs/eba-transparency-2024-csv-guide.pdf", "EBA", '"unknown"', "methods", "EU"),
 ]
-PROTECTIONISM = ("the phasing-in of more protectionist policies in some advanced economies would also exert a "
-                 "large negative effect on global demand")
+PROTECTIONISM = (
+    "the phasing-in of more protectionist policies in some advanced economies would also exert a "
+    "large negative effect on global demand"
+)
 GLOBAL_DEMAND = "The fall in global demand would lead to a decline in economic activity in the European Union"
 CONFIDENCE = "Political uncertainty and increased volatility in financial markets could also trigger adverse confidence"
 SENTIMENT = "Reflecting this negative sentiment, Chinese equities extended losses"
@@ -46,9 +48,20 @@ def ws(tmp_path_factory):
 
     data = shared_data_dir()
     tmp = tmp_path_factory.mktemp("done_when")
-    m = manifest(tmp / "manifest.toml", [
-        {"path": str(data / p), "title": p.split("/")[-1], "publisher": pub, "publication_date": d, "role": role,
-         "jurisdiction": j} for p, pub, d, role, j in DOCS])
+    m = manifest(
+        tmp / "manifest.toml",
+        [
+            {
+                "path": str(data / p),
+                "title": p.split("/")[-1],
+                "publisher": pub,
+                "publication_date": d,
+                "role": role,
+                "jurisdiction": j,
+            }
+            for p, pub, d, role, j in DOCS
+        ],
+    )
     store = Store(tmp / "ws")
     assert ingest(store, m, allow_outside=[data / "docs"]).ok
     report = build_relations(store, max_candidates=None)
@@ -58,8 +71,9 @@ def ws(tmp_path_factory):
 
 
 def _paths(store, src, dst):
-    out = CliRunner().invoke(main, ["paths", "--from", src, "--to", dst, "--as-of", "2024-12-31",
-                                    "-w", str(store.path), "--json"])
+    out = CliRunner().invoke(
+        main, ["paths", "--from", src, "--to", dst, "--as-of", "2024-12-31", "-w", str(store.path), "--json"]
+    )
     assert out.exit_code == 0, out.output
     return json.loads(out.output)
 
@@ -77,20 +91,25 @@ def test_trade_to_real_gdp_and_geopolitical_risk_to_equity_prices(ws):
 
     geo = _paths(ws, "geopolitical_risk", "equity_prices")
     assert geo and all(p["composed_sign"] == "-" for p in geo)
-    via_confidence = next(p for p in geo if p["variables"] == ["geopolitical_risk", "uncertainty", "confidence",
-                                                               "equity_prices"])
+    via_confidence = next(
+        p for p in geo if p["variables"] == ["geopolitical_risk", "uncertainty", "confidence", "equity_prices"]
+    )
     q = _quotes(via_confidence)
     assert GEOPOLITICS in q[0] and CONFIDENCE in q[1] and SENTIMENT in q[2]
 
 
 def test_a_report_citing_a_pdf_relation_passes_the_quote_check(ws):
     [rel] = [r for r in ws.find(Relation, src_var="tariffs", dst_var="global_demand") if PROTECTIONISM in r.quote]
-    draft = [SentenceDraft(kind="qualitative", template="Protectionism would weigh on global demand.",
-                           cited_relation_ids=[rel.relation_id])]
+    draft = [
+        SentenceDraft(
+            kind="qualitative",
+            template="Protectionism would weigh on global demand.",
+            cited_relation_ids=[rel.relation_id],
+        )
+    ]
     found, cites = check_attribution(ws, draft)
     assert found == []
-    assert cites[rel.relation_id].reference.startswith("(ESRB,") and cites[rel.relation_id].reference.endswith(
-        "p. 2)")
+    assert cites[rel.relation_id].reference.startswith("(ESRB,") and cites[rel.relation_id].reference.endswith("p. 2)")
     assert "\n" in cites[rel.relation_id].location.text  # the PDF passage keeps its line breaks
 
 
@@ -98,9 +117,21 @@ def test_a_review_decision_changes_the_paths_and_is_audited(ws):
     before = _paths(ws, "geopolitical_risk", "equity_prices")
     [sentiment] = [r for r in ws.find(Relation, src_var="confidence", dst_var="equity_prices") if SENTIMENT in r.quote]
     assert any(sentiment.relation_id in [x["relation_id"] for x in p["relations"]] for p in before)
-    out = CliRunner().invoke(main, ["review", sentiment.relation_id, "--reject", "--note",
-                                    "Chinese equities: not the euro-area channel", "--analyst", "test",
-                                    "-w", str(ws.path), "--json"])
+    out = CliRunner().invoke(
+        main,
+        [
+            "review",
+            sentiment.relation_id,
+            "--reject",
+            "--note",
+            "Chinese equities: not the euro-area channel",
+            "--analyst",
+            "test",
+            "-w",
+            str(ws.path),
+            "--json",
+        ],
+    )
     assert out.exit_code == 0, out.output
     after = _paths(ws, "geopolitical_risk", "equity_prices")
     assert after != before

@@ -60,18 +60,40 @@ def test_fewer_than_two_repetitions_give_no_statistic():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.lists(st.tuples(st.sampled_from(["tf", "pc", "mi"]), st.booleans(),
-                                   st.sets(st.sampled_from(["p1", "p2"]), max_size=2),
-                                   st.sets(st.sampled_from(["w1", "w2"]), max_size=2)),
-                         min_size=1, max_size=3), min_size=2, max_size=4))
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["tf", "pc", "mi"]),
+                st.booleans(),
+                st.sets(st.sampled_from(["p1", "p2"]), max_size=2),
+                st.sets(st.sampled_from(["w1", "w2"]), max_size=2),
+            ),
+            min_size=1,
+            max_size=3,
+        ),
+        min_size=2,
+        max_size=4,
+    )
+)
 def test_over_all_pairs_equals_the_pipeline_statistic(reps):
     programs = []
     for k, progs in enumerate(reps, start=1):
         for risk, reached, paths, warns in {p[0]: p for p in progs}.values():
-            programs.append(ProgramOutcome(analysis_id=f"an_{k}", risk=risk, repetition=k,
-                                           status="completed" if reached else "stopped", stopped_stage=None,
-                                           reason="", report_id=None, selected_paths=tuple(sorted(paths)),
-                                           warning_subjects=tuple(sorted(warns)), reached=reached))
+            programs.append(
+                ProgramOutcome(
+                    analysis_id=f"an_{k}",
+                    risk=risk,
+                    repetition=k,
+                    status="completed" if reached else "stopped",
+                    stopped_stage=None,
+                    reason="",
+                    report_id=None,
+                    selected_paths=tuple(sorted(paths)),
+                    warning_subjects=tuple(sorted(warns)),
+                    reached=reached,
+                )
+            )
     ours = agreement(repetitions_from_programs(programs))
     theirs = pipeline_agreement(programs)
     assert ours.n_pairs == theirs.pairs

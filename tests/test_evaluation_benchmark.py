@@ -58,14 +58,23 @@ def test_distinct_signed_relations_on_same_endpoints_are_allowed():
     assert b.relation_keys() == {("a", "b", "+"), ("a", "b", "-"), ("b", "c", "-")}
 
 
-@pytest.mark.parametrize("channel, reason", [
-    ({"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": [["r1", "r1"]]}, "occurs twice"),
-    ({"risk": "r", "id": "c1", "source": "b", "target": "c", "variants": [["r1", "r2"]]}, "not at the channel source"),
-    ({"risk": "r", "id": "c1", "source": "a", "target": "b", "variants": [["r1", "r2"]]}, "not at the channel target"),
-    ({"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": [["r1", "zz"]]}, "unknown relation"),
-    ({"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": [[]]}, "empty path"),
-    ({"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": []}, "no variants"),
-])
+@pytest.mark.parametrize(
+    "channel, reason",
+    [
+        ({"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": [["r1", "r1"]]}, "occurs twice"),
+        (
+            {"risk": "r", "id": "c1", "source": "b", "target": "c", "variants": [["r1", "r2"]]},
+            "not at the channel source",
+        ),
+        (
+            {"risk": "r", "id": "c1", "source": "a", "target": "b", "variants": [["r1", "r2"]]},
+            "not at the channel target",
+        ),
+        ({"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": [["r1", "zz"]]}, "unknown relation"),
+        ({"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": [[]]}, "empty path"),
+        ({"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": []}, "no variants"),
+    ],
+)
 def test_invalid_channels_stop(channel, reason):
     with pytest.raises(StageStopped, match=reason):
         validate_benchmark(bad(channel=[channel]))
@@ -73,8 +82,7 @@ def test_invalid_channels_stop(channel, reason):
 
 def test_bad_relations_stop():
     with pytest.raises(StageStopped, match="sign 'ambiguous'"):
-        validate_benchmark(bad(relation=[{"id": "r1", "src": "a", "dst": "b", "sign": "ambiguous",
-                                          "location": "p"}]))
+        validate_benchmark(bad(relation=[{"id": "r1", "src": "a", "dst": "b", "sign": "ambiguous", "location": "p"}]))
     with pytest.raises(StageStopped, match="two distinct variables"):
         validate_benchmark(bad(relation=[{"id": "r1", "src": "a", "dst": "a", "sign": "+", "location": "p"}]))
     with pytest.raises(StageStopped, match="field relation"):

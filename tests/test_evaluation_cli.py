@@ -25,8 +25,9 @@ def _workspace(path):
 def test_evaluate_json_and_tables(tmp_path):
     ws = tmp_path / "ws"
     _workspace(ws)
-    out = CliRunner().invoke(main, ["evaluate", "--workspace", str(ws), "--orderings", "500", "--workers", "1",
-                                    "--json"])
+    out = CliRunner().invoke(
+        main, ["evaluate", "--workspace", str(ws), "--orderings", "500", "--workers", "1", "--json"]
+    )
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["benchmark"] == "demo-2025-adverse-mechanisms"
@@ -63,15 +64,21 @@ def test_direct_comparator_is_one_recorded_call_and_never_a_model_run(tmp_path, 
     ws = tmp_path / "ws"
     _workspace(ws)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
-    values = [{"risk": "trade_fragmentation", "variable": "real_gdp", "year": y, "value": v}
-              for y, v in ((2025, -0.5), (2026, -1.25), (2027, 0.25))]
+    values = [
+        {"risk": "trade_fragmentation", "variable": "real_gdp", "year": y, "value": v}
+        for y, v in ((2025, -0.5), (2026, -1.25), (2027, 0.25))
+    ]
     values.append({"risk": "trade_fragmentation", "variable": "real_gdp", "year": 2031, "value": 9.0})  # not asked
     with StubServer() as server:
-        server.fallback["/v1/responses"] = lambda body: (200, responses_body(canonical_json({"values": values}),
-                                                                            body["model"]))
+        server.fallback["/v1/responses"] = lambda body: (
+            200,
+            responses_body(canonical_json({"values": values}), body["model"]),
+        )
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        out = CliRunner().invoke(main, ["evaluate", "-w", str(ws), "--orderings", "100", "--workers", "1",
-                                        "--direct-backend", "openai", "--json"])
+        out = CliRunner().invoke(
+            main,
+            ["evaluate", "-w", str(ws), "--orderings", "100", "--workers", "1", "--direct-backend", "openai", "--json"],
+        )
         assert out.exit_code == 0, out.output
         assert len(server.requests) == 1
     tables = json.loads(out.output)["tables"]
@@ -79,11 +86,11 @@ def test_direct_comparator_is_one_recorded_call_and_never_a_model_run(tmp_path, 
     assert [(r["year"], r["value"]) for r in direct] == [(2025, -0.5), (2026, -1.25), (2027, 0.25)]
     assert not any(r["accepted_as_agent_result"] for r in direct)
     rows = [r for r in tables["retrieval_inputs"] if r["condition"] == "direct"]
-    assert rows and all(r["status"] == "comparator recorded" and direct[0]["llm_call_id"] in r["reason"]
-                        for r in rows)
+    assert rows and all(r["status"] == "comparator recorded" and direct[0]["llm_call_id"] in r["reason"] for r in rows)
     # the comparator's numbers are not scored as paths and never become a model run
-    assert all(r["exact_selected_path_recovery"] is None for r in tables["retrieval_conditions"]
-               if r["condition"] == "direct")
+    assert all(
+        r["exact_selected_path_recovery"] is None for r in tables["retrieval_conditions"] if r["condition"] == "direct"
+    )
     with Store(ws) as s:
         assert s.count(ModelRun) == 0
         assert [c.task for c in s.find(LLMCall, analysis_id=DIRECT_ANALYSIS_ID)] == ["direct_comparator"]

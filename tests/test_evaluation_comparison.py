@@ -20,12 +20,16 @@ from aieco.evaluation.comparison import (
 from aieco.evaluation.measures import ChannelPrediction
 from aieco.records import Restriction
 
-BENCH = validate_benchmark({
-    "benchmark": {"name": "c"},
-    "relation": [{"id": "r1", "src": "a", "dst": "b", "sign": "+", "location": "p"},
-                 {"id": "r2", "src": "b", "dst": "c", "sign": "-", "location": "p"}],
-    "channel": [{"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": [["r1", "r2"]]}],
-})
+BENCH = validate_benchmark(
+    {
+        "benchmark": {"name": "c"},
+        "relation": [
+            {"id": "r1", "src": "a", "dst": "b", "sign": "+", "location": "p"},
+            {"id": "r2", "src": "b", "dst": "c", "sign": "-", "location": "p"},
+        ],
+        "channel": [{"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": [["r1", "r2"]]}],
+    }
+)
 AB, BC = ("a", "b", "+"), ("b", "c", "-")
 
 
@@ -48,16 +52,23 @@ def test_graph_conditions_g3_to_g5_are_specified_not_executable():
 
 
 def test_records_of_another_graph_are_refused():
-    r = Restriction.create(analysis_id="a", risk="r", variable="real_gdp", direction=-1, priority=1,
-                           supporting_relation_ids=["rel_1"], derivation="target", graph_condition="G2")
+    r = Restriction.create(
+        analysis_id="a",
+        risk="r",
+        variable="real_gdp",
+        direction=-1,
+        priority=1,
+        supporting_relation_ids=["rel_1"],
+        derivation="target",
+        graph_condition="G2",
+    )
     require_same_graph([r], "G2")
     with pytest.raises(IntegrityError, match="restrictions .* produced under graph G2, not G0"):
         require_same_graph([r], "G0")
 
 
 def test_graph_condition_table_per_risk():
-    t = compare_graph_conditions(BENCH, {"G0": {AB}, "G2": {AB, BC}},
-                                 {"G0": {"c1": ChannelPrediction(selected=[AB])}})
+    t = compare_graph_conditions(BENCH, {"G0": {AB}, "G2": {AB, BC}}, {"G0": {"c1": ChannelPrediction(selected=[AB])}})
     g0 = t[(t.condition == "G0") & (t.risk == "r")].iloc[0]
     g2 = t[(t.condition == "G2") & (t.risk == "r")].iloc[0]
     assert g0.relation_coverage == 0.5 and g2.relation_coverage == 1.0

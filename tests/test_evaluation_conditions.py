@@ -83,8 +83,21 @@ def test_require_same_passages_hand_made():
 
 
 def test_cli_conditions_json(demo_copy):
-    out = CliRunner().invoke(main, ["evaluate", "-w", str(demo_copy.path), "--conditions", "G0,G1",
-                                    "--orderings", "100", "--workers", "1", "--json"])
+    out = CliRunner().invoke(
+        main,
+        [
+            "evaluate",
+            "-w",
+            str(demo_copy.path),
+            "--conditions",
+            "G0,G1",
+            "--orderings",
+            "100",
+            "--workers",
+            "1",
+            "--json",
+        ],
+    )
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert {r["condition"] for r in data["tables"]["graph_conditions"]} == {"G0", "G1"}
@@ -95,8 +108,10 @@ def test_cli_conditions_json(demo_copy):
 
 
 def test_cli_retrieval_condition_tables_json(demo_copy):
-    out = CliRunner().invoke(main, ["evaluate", "-w", str(demo_copy.path), "--conditions", "G0",
-                                    "--orderings", "100", "--workers", "1", "--json"])
+    out = CliRunner().invoke(
+        main,
+        ["evaluate", "-w", str(demo_copy.path), "--conditions", "G0", "--orderings", "100", "--workers", "1", "--json"],
+    )
     assert out.exit_code == 0, out.output
     tables = json.loads(out.output)["tables"]
     rows = {(r["condition"], r["risk"]): r for r in tables["retrieval_conditions"]}
@@ -108,8 +123,10 @@ def test_cli_retrieval_condition_tables_json(demo_copy):
         assert rows[(rc, "mean")]["all_paths_best_ordered_recall"] is not None
     # the passage-constrained graph loses relations the full graph has: never better over all paths
     for risk in ("trade_fragmentation", "property_correction", "market_illiquidity"):
-        assert (rows[("document", risk)]["all_paths_best_ordered_recall"]
-                <= rows[("graph", risk)]["all_paths_best_ordered_recall"])
+        assert (
+            rows[("document", risk)]["all_paths_best_ordered_recall"]
+            <= rows[("graph", risk)]["all_paths_best_ordered_recall"]
+        )
     assert all(v is None for k, v in rows[("direct", "mean")].items() if k.startswith(("selected", "all_", "top5")))
     assert rows[("direct", "mean")]["accepted_as_agent_result"] is False
     budget = get_settings().retrieval.byte_budget
@@ -117,7 +134,11 @@ def test_cli_retrieval_condition_tables_json(demo_copy):
     for risk in ("trade_fragmentation", "property_correction"):
         doc, hyb, grf = inputs[("document", risk)], inputs[("hybrid", risk)], inputs[("graph", risk)]
         assert (doc["document_bytes"], hyb["document_bytes"], hyb["graph_bytes"], grf["graph_bytes"]) == (
-            budget, budget // 2, budget // 2, budget)
+            budget,
+            budget // 2,
+            budget // 2,
+            budget,
+        )
         assert 0 < doc["passages_retrieved"] <= get_settings().retrieval.top_k
         assert doc["bytes_used"] <= budget and hyb["bytes_used"] <= budget
         assert doc["relations_searched"] < grf["relations_searched"]
@@ -131,14 +152,24 @@ def test_a_hybrid_conflict_leaves_its_risk_unscored():
     from aieco.evaluation.measures import ChannelPrediction
 
     ab, bc = ("a", "b", "+"), ("b", "c", "-")
-    bench = Benchmark(name="t", relations={"x": BenchmarkRelation(id="x", src="a", dst="b", sign="+", location="p1"),
-                                           "y": BenchmarkRelation(id="y", src="b", dst="c", sign="-", location="p1")},
-                      channels=[BenchmarkChannel(risk=r, id=f"c{r}", source="a", target="c", variants=[["x", "y"]])
-                                for r in ("r1", "r2")], digest="d")
-    pred = {f"c{r}": ChannelPrediction(all_paths=[[ab, bc]], top_paths=[[ab, bc]], first_ranked=[ab, bc])
-            for r in ("r1", "r2")}
-    t = compare_retrieval_conditions(bench, {ab, bc}, {"graph": pred, "hybrid": pred}, stopped={"hybrid": {"r1"}},
-                                     selected=set())
+    bench = Benchmark(
+        name="t",
+        relations={
+            "x": BenchmarkRelation(id="x", src="a", dst="b", sign="+", location="p1"),
+            "y": BenchmarkRelation(id="y", src="b", dst="c", sign="-", location="p1"),
+        },
+        channels=[
+            BenchmarkChannel(risk=r, id=f"c{r}", source="a", target="c", variants=[["x", "y"]]) for r in ("r1", "r2")
+        ],
+        digest="d",
+    )
+    pred = {
+        f"c{r}": ChannelPrediction(all_paths=[[ab, bc]], top_paths=[[ab, bc]], first_ranked=[ab, bc])
+        for r in ("r1", "r2")
+    }
+    t = compare_retrieval_conditions(
+        bench, {ab, bc}, {"graph": pred, "hybrid": pred}, stopped={"hybrid": {"r1"}}, selected=set()
+    )
     t = t.set_index(["condition", "risk"])
     assert t.loc[("graph", "r1"), "all_paths_best_ordered_recall"] == 1.0
     assert t.loc[("hybrid", "r1")].drop("accepted_as_agent_result").isna().all()

@@ -20,18 +20,20 @@ from aieco.evaluation.contribution import (
 AB, BC, AD = ("a", "b", "+"), ("b", "c", "+"), ("a", "d", "+")
 NOISE = ("q", "r", "-")
 
-TOY = validate_benchmark({
-    "benchmark": {"name": "toy"},
-    "relation": [
-        {"id": "ab", "src": "a", "dst": "b", "sign": "+", "location": "p1"},
-        {"id": "bc", "src": "b", "dst": "c", "sign": "+", "location": "p1"},
-        {"id": "ad", "src": "a", "dst": "d", "sign": "+", "location": "p2"},
-    ],
-    "channel": [
-        {"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": [["ab", "bc"]]},
-        {"risk": "r", "id": "c2", "source": "a", "target": "d", "variants": [["ad"]]},
-    ],
-})
+TOY = validate_benchmark(
+    {
+        "benchmark": {"name": "toy"},
+        "relation": [
+            {"id": "ab", "src": "a", "dst": "b", "sign": "+", "location": "p1"},
+            {"id": "bc", "src": "b", "dst": "c", "sign": "+", "location": "p1"},
+            {"id": "ad", "src": "a", "dst": "d", "sign": "+", "location": "p2"},
+        ],
+        "channel": [
+            {"risk": "r", "id": "c1", "source": "a", "target": "c", "variants": [["ab", "bc"]]},
+            {"risk": "r", "id": "c2", "source": "a", "target": "d", "variants": [["ad"]]},
+        ],
+    }
+)
 # D1 alone states a->d; a->b is also in D3, b->c in D2 and D3 (substitutable sources).
 DOCS = {"D1": {AB, AD, NOISE}, "D2": {BC}, "D3": {AB, BC}}
 COLS = ["r:endpoint_reachability", "r:relation_coverage", "r:complete_path_recovery"]
@@ -113,13 +115,25 @@ def test_earliest_step_method_equals_memoised_prefix_method(seed):
 
 
 def test_feedback_loop_reachability_matches_between_methods():
-    loop = validate_benchmark({
-        "benchmark": {"name": "loop"},
-        "relation": [{"id": "ab", "src": "a", "dst": "b", "sign": "+", "location": "p"},
-                     {"id": "ba", "src": "b", "dst": "a", "sign": "+", "location": "p"}],
-        "channel": [{"risk": "r", "id": "c", "source": "a", "target": "a", "feedback_loop": True,
-                     "variants": [["ab", "ba"]]}],
-    })
+    loop = validate_benchmark(
+        {
+            "benchmark": {"name": "loop"},
+            "relation": [
+                {"id": "ab", "src": "a", "dst": "b", "sign": "+", "location": "p"},
+                {"id": "ba", "src": "b", "dst": "a", "sign": "+", "location": "p"},
+            ],
+            "channel": [
+                {
+                    "risk": "r",
+                    "id": "c",
+                    "source": "a",
+                    "target": "a",
+                    "feedback_loop": True,
+                    "variants": [["ab", "ba"]],
+                }
+            ],
+        }
+    )
     docs = {"D1": {("a", "b", "+")}, "D2": {("b", "a", "+")}, "D3": {("a", "c", "-"), ("c", "a", "-")}}
     p = contribution_problem(loop, docs)
     exact = average_marginal_contributions(p, all_orderings(3), workers=1)

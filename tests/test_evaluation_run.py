@@ -14,25 +14,53 @@ CHAIN = [("tariffs", "trade_volumes", "-"), ("trade_volumes", "real_gdp", "+")]
 
 
 def _source(store, name, published):
-    src = Source.create(path=f"{name}.txt", sha256=name * 8, publisher="demo", title=name,
-                        publication_date=published, retrieved_at=utc_now(), role="generation", kind="text")
+    src = Source.create(
+        path=f"{name}.txt",
+        sha256=name * 8,
+        publisher="demo",
+        title=name,
+        publication_date=published,
+        retrieved_at=utc_now(),
+        role="generation",
+        kind="text",
+    )
     store.put(src)
     return src
 
 
 def _relation(store, src, key, condition="G0"):
-    rel = Relation.create(src_var=key[0], dst_var=key[1], sign=key[2], quote=f"{key}", location_id=f"loc_{src.title}",
-                          source_id=src.source_id, publication_date=src.publication_date, role="generation",
-                          confidence=0.9, graph_condition=condition)
+    rel = Relation.create(
+        src_var=key[0],
+        dst_var=key[1],
+        sign=key[2],
+        quote=f"{key}",
+        location_id=f"loc_{src.title}",
+        source_id=src.source_id,
+        publication_date=src.publication_date,
+        role="generation",
+        confidence=0.9,
+        graph_condition=condition,
+    )
     store.put(rel)
     return rel
 
 
 def _path(store, analysis, keys, rank, condition="G0"):
-    p = Path.create(analysis_id=analysis, query_id="tf1", risk="trade_fragmentation",
-                    variables=[keys[0][0]] + [k[1] for k in keys], signs=[k[2] for k in keys],
-                    relation_ids=["r"] * len(keys), evidence=[["r"]] * len(keys), composed_sign="-", score=1.0,
-                    mean_confidence=0.9, n_docs=1, rank=rank, graph_condition=condition)
+    p = Path.create(
+        analysis_id=analysis,
+        query_id="tf1",
+        risk="trade_fragmentation",
+        variables=[keys[0][0]] + [k[1] for k in keys],
+        signs=[k[2] for k in keys],
+        relation_ids=["r"] * len(keys),
+        evidence=[["r"]] * len(keys),
+        composed_sign="-",
+        score=1.0,
+        mean_confidence=0.9,
+        n_docs=1,
+        rank=rank,
+        graph_condition=condition,
+    )
     store.put(p)
     return p
 
@@ -46,12 +74,22 @@ def workspace(store):
     _relation(store, late, ("geopolitical_risk", "uncertainty", "+"))  # after the cutoff: not in the graph
     best = _path(store, "an_1", CHAIN, rank=1)
     _path(store, "an_1", [("tariffs", "real_gdp", "-")], rank=2)
-    store.put(Derivation.create(analysis_id="an_1", risk="trade_fragmentation",
-                                assessed=[{"path_id": best.path_id, "outcome": "accepted"}], restriction_ids=[],
-                                status="accepted", registration_digest="x"))
+    store.put(
+        Derivation.create(
+            analysis_id="an_1",
+            risk="trade_fragmentation",
+            assessed=[{"path_id": best.path_id, "outcome": "accepted"}],
+            restriction_ids=[],
+            status="accepted",
+            registration_digest="x",
+        )
+    )
     now = utc_now()
-    store.put(StageRecord.create(analysis_id="an_1", stage="paths", status="completed", input_digest="i",
-                                 started_at=now, ended_at=now))
+    store.put(
+        StageRecord.create(
+            analysis_id="an_1", stage="paths", status="completed", input_digest="i", started_at=now, ended_at=now
+        )
+    )
     return store
 
 
@@ -79,11 +117,13 @@ def test_evaluate_registers_then_scores(workspace):
 
 def test_invalid_benchmark_is_recorded_as_a_stop(workspace, tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('[benchmark]\nname="b"\n'
-                   '[[relation]]\nid="r1"\nsrc="tariffs"\ndst="trade_volumes"\nsign="-"\nlocation="p"\n'
-                   '[[relation]]\nid="r2"\nsrc="real_gdp"\ndst="unemployment"\nsign="-"\nlocation="p"\n'
-                   '[[channel]]\nrisk="x"\nid="c"\nsource="tariffs"\ntarget="unemployment"\n'
-                   'variants=[["r1","r2"]]\n')
+    bad.write_text(
+        '[benchmark]\nname="b"\n'
+        '[[relation]]\nid="r1"\nsrc="tariffs"\ndst="trade_volumes"\nsign="-"\nlocation="p"\n'
+        '[[relation]]\nid="r2"\nsrc="real_gdp"\ndst="unemployment"\nsign="-"\nlocation="p"\n'
+        '[[channel]]\nrisk="x"\nid="c"\nsource="tariffs"\ntarget="unemployment"\n'
+        'variants=[["r1","r2"]]\n'
+    )
     with pytest.raises(StageStopped, match="disconnected"):
         evaluate(workspace, bad, n_orderings=10, workers=1)
     recs = {r.phase: r for r in workspace.find(EvaluationRecord)}
@@ -93,9 +133,11 @@ def test_invalid_benchmark_is_recorded_as_a_stop(workspace, tmp_path):
 
 def test_unknown_vocabulary_variable_stops(workspace, tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('[benchmark]\nname="b"\n[[relation]]\nid="r1"\nsrc="tariffs"\ndst="moon_phase"\nsign="+"\n'
-                   'location="p"\n[[channel]]\nrisk="x"\nid="c"\nsource="tariffs"\ntarget="moon_phase"\n'
-                   'variants=[["r1"]]\n')
+    bad.write_text(
+        '[benchmark]\nname="b"\n[[relation]]\nid="r1"\nsrc="tariffs"\ndst="moon_phase"\nsign="+"\n'
+        'location="p"\n[[channel]]\nrisk="x"\nid="c"\nsource="tariffs"\ntarget="moon_phase"\n'
+        'variants=[["r1"]]\n'
+    )
     with pytest.raises(StageStopped, match="'moon_phase' is not in the controlled vocabulary"):
         evaluate(workspace, bad, n_orderings=10, workers=1)
 

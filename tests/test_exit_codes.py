@@ -25,10 +25,12 @@ def test_the_json_output_of_a_refused_request_still_carries_every_analysis(tmp_p
 
 
 def test_only_shared_stage_stops_are_refusals():
-    data = {"analyses": [
-        {"status": "completed", "stopped_stage": None, "reason": ""},
-        {"status": "stopped", "stopped_stage": "restriction_derivation", "reason": "paths contradict"},
-    ]}
+    data = {
+        "analyses": [
+            {"status": "completed", "stopped_stage": None, "reason": ""},
+            {"status": "stopped", "stopped_stage": "restriction_derivation", "reason": "paths contradict"},
+        ]
+    }
     assert refusals(data) == []
     data["analyses"].append({"status": "stopped", "stopped_stage": "request_checks", "reason": "unknown outcome x"})
     assert refusals(data) == ["request_checks: unknown outcome x"]

@@ -36,7 +36,7 @@ def test_html_is_self_contained_and_links_every_number(store, rendered):
     assert f'id="run-{w.run.run_id}"' in page and w.run.output_digest in page and w.run.code_digest in page
     assert "“Higher long-term rates feed into mortgage rates”" in page and 'id="note-1"' in page
     assert "(ESRB, Adverse scenario 2018, p. 5)" in page
-    section = page[page.index(f'id="run-{w.run.run_id}"'):]
+    section = page[page.index(f'id="run-{w.run.run_id}"') :]
     assert "house_prices decrease (three_year_mean, 2025-2027, priority 1)" in section
     assert "mortgage_rates -→ house_prices (ECB, FSR Nov 2023, p. 31): “Rising mortgage rates weigh on" in section
 
@@ -69,8 +69,13 @@ def test_latex_compiles_when_a_tex_engine_is_present(store, rendered, tmp_path):
             pytest.skip(f"the TeX installation lacks {sty} (Debian: texlive-latex-extra)")
     _, report = rendered
     (tmp_path / "r.tex").write_bytes(export_report(store, report.report_id, "tex"))
-    out = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "r.tex"], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [engine, "-interaction=nonstopmode", "-halt-on-error", "r.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stdout[-2000:]
     assert (tmp_path / "r.pdf").exists()
 
@@ -97,8 +102,17 @@ def test_json_bundle_round_trips_and_re_verifies(store, rendered):
     assert summary == {"report_id": report.report_id, "records": summary["records"], "artifacts": 1, "claims": 4}
     content = json.loads(data)
     types = {r["type"] for r in content["records"]}
-    assert {"Report", "ReportSentence", "Claim", "OutputTest", "ModelRun", "ModelOutputPoint", "Relation",
-            "SourceLocation", "Source"} <= types
+    assert {
+        "Report",
+        "ReportSentence",
+        "Claim",
+        "OutputTest",
+        "ModelRun",
+        "ModelOutputPoint",
+        "Relation",
+        "SourceLocation",
+        "Source",
+    } <= types
     assert w.run.output_digest in content["artifacts"]
     assert export_report(store, report.report_id, "json") == data  # deterministic
 
@@ -111,9 +125,17 @@ def _reseal(content):
     return canonical_json(content).encode()
 
 
-@pytest.mark.parametrize("field, value", [("row", "2026"), ("column", "real_gdp"), ("unit", "pp"),
-                                          ("transformation", "level"), ("run_id", "run_00000000000000000000"),
-                                          ("artifact_digest", "0" * 64)])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("row", "2026"),
+        ("column", "real_gdp"),
+        ("unit", "pp"),
+        ("transformation", "level"),
+        ("run_id", "run_00000000000000000000"),
+        ("artifact_digest", "0" * 64),
+    ],
+)
 def test_a_tampered_bundle_fails_even_when_resealed(store, rendered, field, value):
     _, report = rendered
     content = json.loads(export_report(store, report.report_id, "json"))
@@ -159,8 +181,9 @@ def test_every_format_exports_and_unknown_formats_are_refused(store, rendered):
 def test_a_failed_report_does_not_export_as_a_document(store):
     w = build_world(store)
     d = good_draft(w)
-    bad = d.model_copy(update={"sentences": [*d.sentences[:3], d.sentences[3].model_copy(
-        update={"cited_relation_ids": []})]})
+    bad = d.model_copy(
+        update={"sentences": [*d.sentences[:3], d.sentences[3].model_copy(update={"cited_relation_ids": []})]}
+    )
     with pytest.raises(StageStopped):
         render_report(store, ANALYSIS, bad)
     failed = store.find(Report, status="failed")[0]

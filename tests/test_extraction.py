@@ -18,73 +18,93 @@ def triples(sentence: str) -> set[tuple[str, str, str]]:
     return {(r.src, r.sign.value, r.dst) for r in read_relations(sentence, load_vocabulary())}
 
 
-@pytest.mark.parametrize("sentence, expected", [
-    # positive and negative directional verbs
-    ("Tariffs push up import prices.", {("tariffs", "+", "import_prices")}),
-    ("Higher long-term interest rates weigh on house prices.", {("long_term_rate", "-", "house_prices")}),
-    ("Energy prices erode household wealth.", {("energy_prices", "-", "household_wealth")}),
-    # the movement on the source multiplies the verb's sign
-    ("Thinner market liquidity raises volatility.", {("market_liquidity", "-", "volatility")}),
-    ("Lower market liquidity pushes down long-term interest rates.", {("market_liquidity", "+", "long_term_rate")}),
-    # connectors take the sign from both movements ("higher X … lower Y")
-    ("An increase in tariffs leads to lower trade volumes.", {("tariffs", "-", "trade_volumes")}),
-    ("Higher geopolitical risk causes higher uncertainty.", {("geopolitical_risk", "+", "uncertainty")}),
-    # co-movement is described, never a channel
-    ("In 2024 higher volatility went hand in hand with higher equity prices.", set()),
-    # passive voice
-    ("House prices are depressed by higher mortgage rates.", {("mortgage_rates", "-", "house_prices")}),
-    ("Consumption is boosted by rising household wealth.", {("household_wealth", "+", "consumption")}),
-    # two relations in one sentence: shared subject, relative clause, co-ordinated objects
-    ("Tariffs reduce trade volumes and depress GDP.",
-     {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "real_gdp")}),
-    ("Tariffs reduce trade volumes, which in turn lowers GDP.",
-     {("tariffs", "-", "trade_volumes"), ("trade_volumes", "+", "real_gdp")}),
-    ("Policy rate hikes raise mortgage rates and bank funding costs.",
-     {("policy_rate", "+", "mortgage_rates"), ("policy_rate", "+", "bank_funding_costs")}),
-    ("Lower trade volumes weigh on real GDP, and weaker GDP raises unemployment.",
-     {("trade_volumes", "+", "real_gdp"), ("real_gdp", "-", "unemployment")}),
-    # intransitive movements joined by a subordinator
-    ("As long-term rates rise, house prices fall.", {("long_term_rate", "-", "house_prices")}),
-    ("House prices fall when mortgage rates rise.", {("mortgage_rates", "-", "house_prices")}),
-    # prepositional phrase inside the subject
-    ("Higher tariffs imposed on European exports would reduce euro area GDP.", {("tariffs", "-", "real_gdp")}),
-    # "lower"/"reduced" are verbs after a subject and movements before a noun
-    ("Tariffs lower GDP.", {("tariffs", "-", "real_gdp")}),
-    ("Tariffs reduced trade volumes.", {("tariffs", "-", "trade_volumes")}),
-    ("Lower potential growth lowers investment.", {("real_gdp", "+", "investment")}),
-    ("Political uncertainty and increased volatility could trigger shocks.", set()),
-    # a consequence clause carries the implied movement; a movement covers a co-ordinated list
-    ("Shocks negatively affect confidence, resulting in reductions in consumption and investment.",
-     {("confidence", "+", "consumption"), ("confidence", "+", "investment")}),
-    # a mention behind a preposition is neither subject nor object
-    ("Disagreement over long-term yields started to grow as inflation surged.", set()),
-    ("The VIX can be depressed even in an environment of heightened uncertainty.", set()),
-    # a verb form after a determiner is a noun; "lower X" before a verb is a movement
-    ("The euro area exports half of its output, so the drag on activity can be material.", set()),
-    ("Higher tariffs reduce trade volumes, and lower trade volumes weigh on real GDP.",
-     {("tariffs", "-", "trade_volumes"), ("trade_volumes", "+", "real_gdp")}),
-    # negation → absent
-    ("Higher tariffs do not raise unemployment.", {("tariffs", "absent", "unemployment")}),
-    ("There is no evidence that energy prices reduce consumption.", {("energy_prices", "absent", "consumption")}),
-    ("Tariffs not only reduce trade volumes but also raise import prices.",
-     {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "import_prices")}),
-    # co-occurrence without a relation → nothing
-    ("House prices and unemployment are both discussed in Chapter 2.", set()),
-    ("Inflation was 2.4% while unemployment stood at 6.5%.", set()),
-    ("Only one variable: inflation rose.", set()),
-])
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        # positive and negative directional verbs
+        ("Tariffs push up import prices.", {("tariffs", "+", "import_prices")}),
+        ("Higher long-term interest rates weigh on house prices.", {("long_term_rate", "-", "house_prices")}),
+        ("Energy prices erode household wealth.", {("energy_prices", "-", "household_wealth")}),
+        # the movement on the source multiplies the verb's sign
+        ("Thinner market liquidity raises volatility.", {("market_liquidity", "-", "volatility")}),
+        ("Lower market liquidity pushes down long-term interest rates.", {("market_liquidity", "+", "long_term_rate")}),
+        # connectors take the sign from both movements ("higher X … lower Y")
+        ("An increase in tariffs leads to lower trade volumes.", {("tariffs", "-", "trade_volumes")}),
+        ("Higher geopolitical risk causes higher uncertainty.", {("geopolitical_risk", "+", "uncertainty")}),
+        # co-movement is described, never a channel
+        ("In 2024 higher volatility went hand in hand with higher equity prices.", set()),
+        # passive voice
+        ("House prices are depressed by higher mortgage rates.", {("mortgage_rates", "-", "house_prices")}),
+        ("Consumption is boosted by rising household wealth.", {("household_wealth", "+", "consumption")}),
+        # two relations in one sentence: shared subject, relative clause, co-ordinated objects
+        (
+            "Tariffs reduce trade volumes and depress GDP.",
+            {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "real_gdp")},
+        ),
+        (
+            "Tariffs reduce trade volumes, which in turn lowers GDP.",
+            {("tariffs", "-", "trade_volumes"), ("trade_volumes", "+", "real_gdp")},
+        ),
+        (
+            "Policy rate hikes raise mortgage rates and bank funding costs.",
+            {("policy_rate", "+", "mortgage_rates"), ("policy_rate", "+", "bank_funding_costs")},
+        ),
+        (
+            "Lower trade volumes weigh on real GDP, and weaker GDP raises unemployment.",
+            {("trade_volumes", "+", "real_gdp"), ("real_gdp", "-", "unemployment")},
+        ),
+        # intransitive movements joined by a subordinator
+        ("As long-term rates rise, house prices fall.", {("long_term_rate", "-", "house_prices")}),
+        ("House prices fall when mortgage rates rise.", {("mortgage_rates", "-", "house_prices")}),
+        # prepositional phrase inside the subject
+        ("Higher tariffs imposed on European exports would reduce euro area GDP.", {("tariffs", "-", "real_gdp")}),
+        # "lower"/"reduced" are verbs after a subject and movements before a noun
+        ("Tariffs lower GDP.", {("tariffs", "-", "real_gdp")}),
+        ("Tariffs reduced trade volumes.", {("tariffs", "-", "trade_volumes")}),
+        ("Lower potential growth lowers investment.", {("real_gdp", "+", "investment")}),
+        ("Political uncertainty and increased volatility could trigger shocks.", set()),
+        # a consequence clause carries the implied movement; a movement covers a co-ordinated list
+        (
+            "Shocks negatively affect confidence, resulting in reductions in consumption and investment.",
+            {("confidence", "+", "consumption"), ("confidence", "+", "investment")},
+        ),
+        # a mention behind a preposition is neither subject nor object
+        ("Disagreement over long-term yields started to grow as inflation surged.", set()),
+        ("The VIX can be depressed even in an environment of heightened uncertainty.", set()),
+        # a verb form after a determiner is a noun; "lower X" before a verb is a movement
+        ("The euro area exports half of its output, so the drag on activity can be material.", set()),
+        (
+            "Higher tariffs reduce trade volumes, and lower trade volumes weigh on real GDP.",
+            {("tariffs", "-", "trade_volumes"), ("trade_volumes", "+", "real_gdp")},
+        ),
+        # negation → absent
+        ("Higher tariffs do not raise unemployment.", {("tariffs", "absent", "unemployment")}),
+        ("There is no evidence that energy prices reduce consumption.", {("energy_prices", "absent", "consumption")}),
+        (
+            "Tariffs not only reduce trade volumes but also raise import prices.",
+            {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "import_prices")},
+        ),
+        # co-occurrence without a relation → nothing
+        ("House prices and unemployment are both discussed in Chapter 2.", set()),
+        ("Inflation was 2.4% while unemployment stood at 6.5%.", set()),
+        ("Only one variable: inflation rose.", set()),
+    ],
+)
 def test_known_relations(sentence, expected):
     assert triples(sentence) == expected
 
 
-@pytest.mark.parametrize("sentence, confidence", [
-    ("Higher volatility lowers equity prices.", 0.75),  # directional verb
-    ("An increase in tariffs leads to lower trade volumes.", 0.75),  # both movements stated
-    ("Tariffs lead to lower trade volumes.", 0.6),  # the source's movement is left to inference
-    ("As long-term rates rise, house prices fall.", 0.6),  # two intransitive movements
-    ("Higher tariffs may raise import prices.", 0.55),  # hedged
-    ("We estimate that higher tariffs reduce GDP by 0.3%.", 0.85),  # a stated estimate
-])
+@pytest.mark.parametrize(
+    "sentence, confidence",
+    [
+        ("Higher volatility lowers equity prices.", 0.75),  # directional verb
+        ("An increase in tariffs leads to lower trade volumes.", 0.75),  # both movements stated
+        ("Tariffs lead to lower trade volumes.", 0.6),  # the source's movement is left to inference
+        ("As long-term rates rise, house prices fall.", 0.6),  # two intransitive movements
+        ("Higher tariffs may raise import prices.", 0.55),  # hedged
+        ("We estimate that higher tariffs reduce GDP by 0.3%.", 0.85),  # a stated estimate
+    ],
+)
 def test_confidence_measures_how_explicit_the_reading_is(sentence, confidence):
     [reading] = read_relations(sentence, load_vocabulary())
     assert reading.confidence == confidence
@@ -98,57 +118,88 @@ def test_hedges_lower_the_confidence_and_confidence_is_a_probability():
     assert 0.0 <= hedged.confidence < plain.confidence <= 1.0
 
 
-@pytest.mark.parametrize("sentence, cls", [
-    ("Tariffs cause lower trade volumes.", "descriptive"),  # "causes" never makes a relation causal
-    ("We estimate that a 10% rise in tariffs reduces GDP by 0.3%.", "predictive"),
-    ("Using an instrumental variable we estimate the causal effect: tariffs reduce GDP by 0.2%.", "causal"),
-    ("By definition, higher credit losses reduce the CET1 ratio.", "accounting"),
-    ("Under the regulation banks are required to hold capital; losses reduce the CET1 ratio.", "institutional"),
-])
+@pytest.mark.parametrize(
+    "sentence, cls",
+    [
+        ("Tariffs cause lower trade volumes.", "descriptive"),  # "causes" never makes a relation causal
+        ("We estimate that a 10% rise in tariffs reduces GDP by 0.3%.", "predictive"),
+        ("Using an instrumental variable we estimate the causal effect: tariffs reduce GDP by 0.2%.", "causal"),
+        ("By definition, higher credit losses reduce the CET1 ratio.", "accounting"),
+        ("Under the regulation banks are required to hold capital; losses reduce the CET1 ratio.", "institutional"),
+    ],
+)
 def test_evidence_class_comes_from_what_is_stated(sentence, cls):
     assert evidence_class(sentence).value == cls
 
 
 def test_sentence_split_keeps_exact_text_and_abbreviations():
     text = "Tariffs raise prices, e.g. import prices.  Higher\nrates weigh on GDP. (See Chart 2.) Done.4 Next"
-    assert split_sentences(text) == ["Tariffs raise prices, e.g. import prices.", "Higher rates weigh on GDP.",
-                                     "(See Chart 2.) Done.", "Next"]
+    assert split_sentences(text) == [
+        "Tariffs raise prices, e.g. import prices.",
+        "Higher rates weigh on GDP.",
+        "(See Chart 2.) Done.",
+        "Next",
+    ]
 
 
 def test_decomposition_keeps_exact_quotes():
     passage = "Tariffs reduce trade volumes; higher import prices raise inflation, while consumption falls."
     pieces = decompose_passage(passage)
-    assert [q for _, q in pieces] == ["Tariffs reduce trade volumes", "higher import prices raise inflation",
-                                      "while consumption falls."]
+    assert [q for _, q in pieces] == [
+        "Tariffs reduce trade volumes",
+        "higher import prices raise inflation",
+        "while consumption falls.",
+    ]
     assert pieces[1][0] == "Higher import prices raise inflation."
     for _, quote in pieces:
         assert quote in passage
 
 
-@pytest.mark.parametrize("src, sign, dst, quote, verdict", [
-    ("tariffs", "-", "trade_volumes", "Tariffs reduce trade volumes.", "supported"),
-    ("tariffs", "+", "trade_volumes", "Tariffs reduce trade volumes.", "contradicted"),
-    ("house_prices", "+", "unemployment", "House prices and unemployment are discussed.", "unsupported"),
-    ("tariffs", "-", "real_gdp", "Tariffs reduce trade volumes.", "unsupported"),
-])
+@pytest.mark.parametrize(
+    "src, sign, dst, quote, verdict",
+    [
+        ("tariffs", "-", "trade_volumes", "Tariffs reduce trade volumes.", "supported"),
+        ("tariffs", "+", "trade_volumes", "Tariffs reduce trade volumes.", "contradicted"),
+        ("house_prices", "+", "unemployment", "House prices and unemployment are discussed.", "unsupported"),
+        ("tariffs", "-", "real_gdp", "Tariffs reduce trade volumes.", "unsupported"),
+    ],
+)
 def test_g2_verification(src, sign, dst, quote, verdict):
     item = VerificationItem(index=0, src_var=src, dst_var=dst, sign=sign, quote=quote)
     assert verify_item(item, load_vocabulary()).verdict == verdict
 
 
-PHRASES = {"tariffs": "tariffs", "import_prices": "import prices", "house_prices": "house prices",
-           "mortgage_rates": "mortgage rates", "household_wealth": "household wealth", "consumption": "consumption",
-           "volatility": "volatility", "equity_prices": "equity prices", "uncertainty": "uncertainty",
-           "credit_losses": "credit losses"}
-VERBS = [("raises", "raise", "raised", 1), ("lowers", "lower", "lowered", -1), ("pushes up", "push up", "pushed up", 1),
-         ("weighs on", "weigh on", "weighed on", -1), ("boosts", "boost", "boosted", 1),
-         ("dampens", "dampen", "dampened", -1)]
+PHRASES = {
+    "tariffs": "tariffs",
+    "import_prices": "import prices",
+    "house_prices": "house prices",
+    "mortgage_rates": "mortgage rates",
+    "household_wealth": "household wealth",
+    "consumption": "consumption",
+    "volatility": "volatility",
+    "equity_prices": "equity prices",
+    "uncertainty": "uncertainty",
+    "credit_losses": "credit losses",
+}
+VERBS = [
+    ("raises", "raise", "raised", 1),
+    ("lowers", "lower", "lowered", -1),
+    ("pushes up", "push up", "pushed up", 1),
+    ("weighs on", "weigh on", "weighed on", -1),
+    ("boosts", "boost", "boosted", 1),
+    ("dampens", "dampen", "dampened", -1),
+]
 
 
 @settings(max_examples=150, deadline=None)
-@given(src=st.sampled_from(sorted(PHRASES)), dst=st.sampled_from(sorted(PHRASES)),
-       mod=st.sampled_from([("", 1), ("higher ", 1), ("lower ", -1), ("rising ", 1), ("falling ", -1)]),
-       verb=st.sampled_from(VERBS), passive=st.booleans(), hedge=st.sampled_from(["", "may "]))
+@given(
+    src=st.sampled_from(sorted(PHRASES)),
+    dst=st.sampled_from(sorted(PHRASES)),
+    mod=st.sampled_from([("", 1), ("higher ", 1), ("lower ", -1), ("rising ", 1), ("falling ", -1)]),
+    verb=st.sampled_from(VERBS),
+    passive=st.booleans(),
+    hedge=st.sampled_from(["", "may "]),
+)
 def test_sign_is_the_source_movement_times_the_verb(src, dst, mod, verb, passive, hedge):
     """Property: for active and passive templates the sign is movement × verb sign; nothing else is read."""
     if src == dst:
@@ -173,41 +224,61 @@ def test_hedged_readings_are_kept_and_flagged():
     from aieco.extraction.schemas import ExtractionRequest, Statement
     from aieco.extraction.tasks import extract_offline
 
-    out = extract_offline(ExtractionRequest(statements=[
-        Statement(candidate_id="a", location_id="l", text="Higher tariffs could weigh on global demand."),
-        Statement(candidate_id="b", location_id="l", text="Higher tariffs weigh on global demand.")],
-        variables=["tariffs", "global_demand"]))
+    out = extract_offline(
+        ExtractionRequest(
+            statements=[
+                Statement(candidate_id="a", location_id="l", text="Higher tariffs could weigh on global demand."),
+                Statement(candidate_id="b", location_id="l", text="Higher tariffs weigh on global demand."),
+            ],
+            variables=["tariffs", "global_demand"],
+        )
+    )
     by = {p.candidate_id: p for p in out.relations}
     assert by["a"].sign == by["b"].sign == "-"
     assert by["a"].verb.endswith("[hedged]") and not by["b"].verb.endswith("[hedged]")
     assert by["a"].confidence < by["b"].confidence
 
 
-@pytest.mark.parametrize("sentence, expected", [
-    # financial-stability language (issue 15)
-    ("The fall in global demand would lead to a decline in economic activity.", {("global_demand", "+", "real_gdp")}),
-    ("The economic slowdown would result in an increase in unemployment.", {("real_gdp", "-", "unemployment")}),
-    ("A sell-off of assets would amplify the decline in asset prices.", {("fire_sales", "-", "asset_prices")}),
-    ("Bond yields fell, driven by the outlook for policy easing.", {("policy_rate", "+", "long_term_rate")}),
-    ("Political uncertainty could trigger adverse confidence shocks.", {("uncertainty", "-", "confidence")}),
-    ("Protectionist policies would exert a large negative effect on global demand.",
-     {("tariffs", "-", "global_demand")}),
-    ("Higher energy prices raise downside risks to growth.", {("energy_prices", "-", "real_gdp")}),
-    ("Rising geopolitical tensions pose downside risks to euro area GDP.", {("geopolitical_risk", "-", "real_gdp")}),
-    ("Trade tensions are a key downside risk to growth.", {("tariffs", "-", "real_gdp")}),
-    ("Higher inflation poses upside risks to wages.", {("inflation", "+", "wages")}),
-    ("Rate hikes tighten financing conditions.", {("policy_rate", "+", "financing_conditions")}),
-    ("Lower policy rates ease financial conditions.", {("policy_rate", "+", "financing_conditions")}),
-    ("Higher policy rates pushed bond yields up.", {("policy_rate", "+", "long_term_rate")}),
-    ("A slowdown in aggregate demand would exert downward pressure on lending rates.",
-     {("real_gdp", "+", "lending_rates")}),
-    ("The resilience of market liquidity fell on the back of lower commodity prices.",
-     {("energy_prices", "+", "market_liquidity")}),
-    ("Robust liquidity can shield markets from such surges when financial conditions tighten.", set()),
-    ("Volatility of bond yields rose and equity prices fell.", set()),
-    ("Trading activity fell as equity prices dropped.", set()),
-    ("Equity prices rose in line with investor sentiment.", set()),
-    ("Stock prices and credit spreads coincided with lower volatility.", set()),
-])
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        # financial-stability language (issue 15)
+        (
+            "The fall in global demand would lead to a decline in economic activity.",
+            {("global_demand", "+", "real_gdp")},
+        ),
+        ("The economic slowdown would result in an increase in unemployment.", {("real_gdp", "-", "unemployment")}),
+        ("A sell-off of assets would amplify the decline in asset prices.", {("fire_sales", "-", "asset_prices")}),
+        ("Bond yields fell, driven by the outlook for policy easing.", {("policy_rate", "+", "long_term_rate")}),
+        ("Political uncertainty could trigger adverse confidence shocks.", {("uncertainty", "-", "confidence")}),
+        (
+            "Protectionist policies would exert a large negative effect on global demand.",
+            {("tariffs", "-", "global_demand")},
+        ),
+        ("Higher energy prices raise downside risks to growth.", {("energy_prices", "-", "real_gdp")}),
+        (
+            "Rising geopolitical tensions pose downside risks to euro area GDP.",
+            {("geopolitical_risk", "-", "real_gdp")},
+        ),
+        ("Trade tensions are a key downside risk to growth.", {("tariffs", "-", "real_gdp")}),
+        ("Higher inflation poses upside risks to wages.", {("inflation", "+", "wages")}),
+        ("Rate hikes tighten financing conditions.", {("policy_rate", "+", "financing_conditions")}),
+        ("Lower policy rates ease financial conditions.", {("policy_rate", "+", "financing_conditions")}),
+        ("Higher policy rates pushed bond yields up.", {("policy_rate", "+", "long_term_rate")}),
+        (
+            "A slowdown in aggregate demand would exert downward pressure on lending rates.",
+            {("real_gdp", "+", "lending_rates")},
+        ),
+        (
+            "The resilience of market liquidity fell on the back of lower commodity prices.",
+            {("energy_prices", "+", "market_liquidity")},
+        ),
+        ("Robust liquidity can shield markets from such surges when financial conditions tighten.", set()),
+        ("Volatility of bond yields rose and equity prices fell.", set()),
+        ("Trading activity fell as equity prices dropped.", set()),
+        ("Equity prices rose in line with investor sentiment.", set()),
+        ("Stock prices and credit spreads coincided with lower volatility.", set()),
+    ],
+)
 def test_report_language(sentence, expected):
     assert triples(sentence) == expected

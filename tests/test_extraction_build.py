@@ -14,25 +14,40 @@ from aieco.extraction.validate import effective_role, rejection_reason, to_relat
 from aieco.records import LLMCall, Relation, Role, Source, SourceLocation, Variable, utc_now
 from aieco.vocab import load_vocabulary
 
-LOC = SourceLocation.create(source_id="src_a", kind="passage", page=3, parser_version="t",
-                            text="Higher   tariffs\nreduce trade volumes. Other text.")
+LOC = SourceLocation.create(
+    source_id="src_a",
+    kind="passage",
+    page=3,
+    parser_version="t",
+    text="Higher   tariffs\nreduce trade volumes. Other text.",
+)
 
 
 def proposal(**kw) -> ProposedRelation:
-    base = dict(candidate_id="c", src_var="tariffs", dst_var="trade_volumes", sign="-",
-                evidence_class="descriptive", quote="Higher tariffs reduce trade volumes.", confidence=0.7)
+    base = dict(
+        candidate_id="c",
+        src_var="tariffs",
+        dst_var="trade_volumes",
+        sign="-",
+        evidence_class="descriptive",
+        quote="Higher tariffs reduce trade volumes.",
+        confidence=0.7,
+    )
     return ProposedRelation(**(base | kw))
 
 
-@pytest.mark.parametrize("change, reason", [
-    ({}, None),
-    ({"src_var": "moonshine"}, "unknown_variable: moonshine"),
-    ({"dst_var": "tariffs"}, "same_variable"),
-    ({"quote": "Higher tariffs raise trade volumes."}, "quote_not_found"),
-    ({"quote": "  "}, "quote_not_found"),
-    ({"sign": "up"}, "sign_not_allowed: up"),
-    ({"evidence_class": "vibes"}, "evidence_class_not_allowed: vibes"),
-])
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        ({}, None),
+        ({"src_var": "moonshine"}, "unknown_variable: moonshine"),
+        ({"dst_var": "tariffs"}, "same_variable"),
+        ({"quote": "Higher tariffs raise trade volumes."}, "quote_not_found"),
+        ({"quote": "  "}, "quote_not_found"),
+        ({"sign": "up"}, "sign_not_allowed: up"),
+        ({"evidence_class": "vibes"}, "evidence_class_not_allowed: vibes"),
+    ],
+)
 def test_validation_reasons(change, reason):
     assert rejection_reason(proposal(**change), LOC, load_vocabulary()) == reason
 
@@ -42,15 +57,30 @@ def test_unregistered_location_is_rejected():
 
 
 def test_rejected_relation_keeps_its_reason_and_a_storable_sign():
-    r = to_relation(proposal(sign="up"), location_id=LOC.location_id, location=LOC, source=None,
-                    vocab=load_vocabulary(), condition="G0", extractor="t")
+    r = to_relation(
+        proposal(sign="up"),
+        location_id=LOC.location_id,
+        location=LOC,
+        source=None,
+        vocab=load_vocabulary(),
+        condition="G0",
+        extractor="t",
+    )
     assert r.review_decision == "rejected" and r.rejection_reason == "sign_not_allowed: up"
     assert r.sign.value == "ambiguous"
 
 
 def test_location_role_override_beats_source_role():
-    src = Source.create(path="a", sha256="0" * 64, publisher="p", title="t", publication_date=date(2024, 1, 1),
-                        retrieved_at=utc_now(), role="generation", kind="text")
+    src = Source.create(
+        path="a",
+        sha256="0" * 64,
+        publisher="p",
+        title="t",
+        publication_date=date(2024, 1, 1),
+        retrieved_at=utc_now(),
+        role="generation",
+        kind="text",
+    )
     assert effective_role(src, LOC) is Role.generation
     assert effective_role(src, LOC.model_copy(update={"role_override": Role.development})) is Role.development
 
@@ -99,8 +129,14 @@ def test_opposing_signs_stay_separate(store):
 
 def test_co_movement_is_never_a_channel(store):
     # "went hand in hand with" describes an association: no relation, whatever the movements.
-    docs = [("Markets", date(2024, 6, 1), "generation",
-             [(1, "In 2024 higher volatility went hand in hand with higher equity prices.", None)])]
+    docs = [
+        (
+            "Markets",
+            date(2024, 6, 1),
+            "generation",
+            [(1, "In 2024 higher volatility went hand in hand with higher equity prices.", None)],
+        )
+    ]
     register_documents(store, docs)
     report = build_relations(store)
     assert report.candidates == 1 and report.proposed == 0 and store.count(Relation) == 0
@@ -115,7 +151,9 @@ def test_g1_statements_keep_exact_passage_quotes(store):
     for r in rels:
         assert r.quote in texts[r.location_id]
     assert {c.task for c in store.find(LLMCall, analysis_id="knowledge-base-G1")} == {
-        "passage_decomposition", "relation_extraction"}
+        "passage_decomposition",
+        "relation_extraction",
+    }
 
 
 def test_g2_rejects_what_verification_does_not_support(store):
@@ -128,13 +166,20 @@ def test_g2_rejects_what_verification_does_not_support(store):
 
     def flip_first(request):  # a wrong extractor: tariffs → import prices with the opposite sign
         out = extract_offline(request)
-        return ExtractionResult(relations=[
-            r.model_copy(update={"sign": "-"}) if (r.src_var, r.dst_var) == ("tariffs", "import_prices") else r
-            for r in out.relations])
+        return ExtractionResult(
+            relations=[
+                r.model_copy(update={"sign": "-"}) if (r.src_var, r.dst_var) == ("tariffs", "import_prices") else r
+                for r in out.relations
+            ]
+        )
 
-    task = type(EXTRACTION_TASK)(name=EXTRACTION_TASK.name, prompt=EXTRACTION_TASK.prompt,
-                                 input_schema=EXTRACTION_TASK.input_schema,
-                                 output_schema=EXTRACTION_TASK.output_schema, offline=flip_first)
+    task = type(EXTRACTION_TASK)(
+        name=EXTRACTION_TASK.name,
+        prompt=EXTRACTION_TASK.prompt,
+        input_schema=EXTRACTION_TASK.input_schema,
+        output_schema=EXTRACTION_TASK.output_schema,
+        offline=flip_first,
+    )
     original = b.EXTRACTION_TASK
     b.EXTRACTION_TASK = task
     try:
@@ -153,7 +198,10 @@ def test_g2_verifies_every_g1_candidate(store):
     g2 = build_relations(store, condition="G2")
     assert g2.candidates == g1.candidates and g2.sentences == g1.sentences
     assert {c.task for c in store.find(LLMCall, analysis_id="knowledge-base-G2")} == {
-        "passage_decomposition", "relation_extraction", "relation_verification"}
+        "passage_decomposition",
+        "relation_extraction",
+        "relation_verification",
+    }
     texts = {loc.location_id: " ".join(loc.text.split()) for loc in locs}
     for r in store.find(Relation, graph_condition="G2"):
         assert r.quote in texts[r.location_id]
@@ -171,16 +219,31 @@ def test_build_over_the_shared_pdfs_finishes_and_reports_counts(store, shared_da
     assert docs
     sources, locations = [], []
     for k, pdf_path in enumerate(docs):
-        src = Source.create(path=str(pdf_path), sha256=f"{k:064d}", publisher="shared", title=pdf_path.stem,
-                            publication_date=date(2018 + k, 1, 1), retrieved_at=utc_now(), role="generation",
-                            kind="pdf")
+        src = Source.create(
+            path=str(pdf_path),
+            sha256=f"{k:064d}",
+            publisher="shared",
+            title=pdf_path.stem,
+            publication_date=date(2018 + k, 1, 1),
+            retrieved_at=utc_now(),
+            role="generation",
+            kind="pdf",
+        )
         sources.append(src)
         with pdfplumber.open(pdf_path) as pdf:
             for page_no, page in enumerate(pdf.pages[:12], start=1):
                 text = page.extract_text() or ""
                 for i, para in enumerate(p for p in text.split("\n\n") if p.strip()):
-                    locations.append(SourceLocation.create(source_id=src.source_id, kind="passage", page=page_no,
-                                                           ordinal=i, text=para, parser_version="test-pdf"))
+                    locations.append(
+                        SourceLocation.create(
+                            source_id=src.source_id,
+                            kind="passage",
+                            page=page_no,
+                            ordinal=i,
+                            text=para,
+                            parser_version="test-pdf",
+                        )
+                    )
     store.put_many(sources + locations)
     report = build_relations(store)
     assert report.locations == len(locations) and report.sentences > 100
@@ -195,16 +258,24 @@ def test_build_on_an_empty_workspace_reports_zeros(store):
 
 
 def test_non_passage_and_blank_locations_are_not_read(store):
-    cell = SourceLocation.create(source_id="s", kind="sheet_cell", sheet="A", cell="B2", value=1.0,
-                                 text="Higher tariffs reduce trade volumes.", parser_version="t")
+    cell = SourceLocation.create(
+        source_id="s",
+        kind="sheet_cell",
+        sheet="A",
+        cell="B2",
+        value=1.0,
+        text="Higher tariffs reduce trade volumes.",
+        parser_version="t",
+    )
     blank = SourceLocation.create(source_id="s", kind="passage", text="   ", parser_version="t")
     report = build_relations(store, locations=[cell, blank])
     assert report.locations == 0 and report.proposed == 0
 
 
 def test_relations_from_an_unregistered_location_are_rejected(store):
-    loose = SourceLocation.create(source_id="src_nowhere", kind="passage", text="Higher tariffs reduce trade volumes.",
-                                  parser_version="t")
+    loose = SourceLocation.create(
+        source_id="src_nowhere", kind="passage", text="Higher tariffs reduce trade volumes.", parser_version="t"
+    )
     report = build_relations(store, locations=[loose])
     assert report.accepted == 0 and report.rejected == {"location_not_registered": 1}
     [r] = store.find(Relation)

@@ -52,14 +52,24 @@ def test_every_gold_sentence_is_read_from_its_pdf(gold, shared_data):
 
 
 def _sentence(i: str, rels: list[tuple[str, str, str]], neg: str | None = None, split: str = "dev"):
-    return GoldSentence(id=i, file="x.pdf", page=1, document="d", split=split, text="t",
-                        relations=[GoldRelation(src=a, dst=b, sign=s) for a, b, s in rels], negative=neg)
+    return GoldSentence(
+        id=i,
+        file="x.pdf",
+        page=1,
+        document="d",
+        split=split,
+        text="t",
+        relations=[GoldRelation(src=a, dst=b, sign=s) for a, b, s in rels],
+        negative=neg,
+    )
 
 
 def test_score_hand_computed():
-    gold = [_sentence("a", [("tariffs", "real_gdp", "-"), ("tariffs", "inflation", "+")]),
-            _sentence("b", [], "co-movement"),
-            _sentence("c", [("real_gdp", "unemployment", "-")])]
+    gold = [
+        _sentence("a", [("tariffs", "real_gdp", "-"), ("tariffs", "inflation", "+")]),
+        _sentence("b", [], "co-movement"),
+        _sentence("c", [("real_gdp", "unemployment", "-")]),
+    ]
     proposed = {
         "a": {("tariffs", "real_gdp", "-"), ("tariffs", "inflation", "-")},  # 1 TP, 1 wrong sign
         "b": {("volatility", "equity_prices", "+"), ("volatility", "equity_prices", "absent")},  # 1 FP on a negative
@@ -72,13 +82,42 @@ def test_score_hand_computed():
     assert s.false_positives_by_kind == {"co-movement": 1}
 
 
-@pytest.mark.parametrize("line, what", [
-    ("{not json", "malformed"),
-    (json.dumps({"id": "x", "file": "f", "page": 1, "document": "d", "split": "test", "text": "t",
-                 "relations": [], "negative": "level"}), "split"),
-    (json.dumps({"id": "x", "file": "f", "page": 1, "document": "d", "split": "dev", "text": "t",
-                 "relations": [], "negative": None}), "relations or a negative"),
-])
+@pytest.mark.parametrize(
+    "line, what",
+    [
+        ("{not json", "malformed"),
+        (
+            json.dumps(
+                {
+                    "id": "x",
+                    "file": "f",
+                    "page": 1,
+                    "document": "d",
+                    "split": "test",
+                    "text": "t",
+                    "relations": [],
+                    "negative": "level",
+                }
+            ),
+            "split",
+        ),
+        (
+            json.dumps(
+                {
+                    "id": "x",
+                    "file": "f",
+                    "page": 1,
+                    "document": "d",
+                    "split": "dev",
+                    "text": "t",
+                    "relations": [],
+                    "negative": None,
+                }
+            ),
+            "relations or a negative",
+        ),
+    ],
+)
 def test_bad_gold_file_is_an_input_error(tmp_path, line, what):
     p = tmp_path / "g.jsonl"
     p.write_text(line + "\n")
@@ -105,10 +144,24 @@ def _oracle(gold_by_id):
         for st in payload["statements"]:
             g = gold_by_id[st["candidate_id"]]
             if g.split == "dev":
-                rels += [{"candidate_id": g.id, "src_var": r.src, "dst_var": r.dst, "sign": r.sign,
-                          "evidence_class": "descriptive", "verb": "", "quote": st["text"], "confidence": 0.9,
-                          "horizon": None, "jurisdiction": None, "sector": None, "regime": None,
-                          "empirical_basis": None} for r in g.relations]
+                rels += [
+                    {
+                        "candidate_id": g.id,
+                        "src_var": r.src,
+                        "dst_var": r.dst,
+                        "sign": r.sign,
+                        "evidence_class": "descriptive",
+                        "verb": "",
+                        "quote": st["text"],
+                        "confidence": 0.9,
+                        "horizon": None,
+                        "jurisdiction": None,
+                        "sector": None,
+                        "regime": None,
+                        "empirical_basis": None,
+                    }
+                    for r in g.relations
+                ]
         return 200, responses_body(canonical_json({"relations": rels}), body["model"])
 
     return respond
@@ -137,8 +190,9 @@ def test_bench_extraction_with_the_openai_backend_against_a_local_endpoint(monke
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     with StubServer() as server:
         server.fallback["/v1/responses"] = _oracle({g.id: g for g in gold})
-        out = CliRunner().invoke(main, ["bench", "extraction", "--backend", "openai", "--base-url",
-                                        server.base_url, "--json"])
+        out = CliRunner().invoke(
+            main, ["bench", "extraction", "--backend", "openai", "--base-url", server.base_url, "--json"]
+        )
         assert out.exit_code == 0, out.output
         assert server.requests and all(path == "/v1/responses" for path, _ in server.requests)
     figs = {f["name"]: f["value"] for f in json.loads(out.output)["figures"]}

@@ -26,7 +26,8 @@ def test_a_of_t_keeps_dated_eligible_relations_only():
 
     assert ids(as_of_relations(allr, T, scope={"EA"}, condition="G0")) == ids([keep])
     assert ids(as_of_relations(allr, T, roles=("generation", "development"), condition="G0")) == ids(
-        [keep, dev, other_scope])
+        [keep, dev, other_scope]
+    )
     # No cutoff: dates are not checked, but role and review still are.
     no_cutoff = ids(as_of_relations(allr, None))
     assert late.relation_id in no_cutoff and rejected.relation_id not in no_cutoff
@@ -41,8 +42,12 @@ def test_multidigraph_keeps_every_relation_as_its_own_edge():
 
 
 def test_as_of_graph_from_store(store):
-    store.put_many([rel("tariffs", "trade_volumes", "-"), rel("x_unused", "real_gdp", "+", source="s2",
-                                                                published=date(2025, 2, 1))])
+    store.put_many(
+        [
+            rel("tariffs", "trade_volumes", "-"),
+            rel("x_unused", "real_gdp", "+", source="s2", published=date(2025, 2, 1)),
+        ]
+    )
     assert len(load_relations(store)) == 2
     g = as_of_graph(store, T)
     assert list(g.edges()) == [("tariffs", "trade_volumes")]

@@ -32,8 +32,9 @@ def test_build_paths_and_render(tmp_path):
     report = json.loads(built.output)
     assert built.exit_code == 0 and report["accepted"] > 10 and report["condition"] == "G0"
 
-    result = run("paths", "--from", "tariffs", "--to", "real_gdp", "--as-of", "2024-12-31", "--workspace", str(ws),
-                 "--json")
+    result = run(
+        "paths", "--from", "tariffs", "--to", "real_gdp", "--as-of", "2024-12-31", "--workspace", str(ws), "--json"
+    )
     rows = json.loads(result.output)
     assert result.exit_code == 0 and rows[0]["rank"] == 1
     top = rows[0]
@@ -55,14 +56,16 @@ def test_build_paths_and_render(tmp_path):
 def test_paths_on_an_empty_workspace_says_how_to_fix(tmp_path):
     ws = tmp_path / "ws"
     Store(ws).close()
-    result = CliRunner().invoke(main, ["paths", "--from", "tariffs", "--to", "real_gdp", "--workspace", str(ws),
-                                       "--json"])
+    result = CliRunner().invoke(
+        main, ["paths", "--from", "tariffs", "--to", "real_gdp", "--workspace", str(ws), "--json"]
+    )
     assert result.exit_code == 2 and "aieco graph build" in json.loads(result.output)["detail"]
 
 
 def test_paths_with_an_unknown_variable_fails(tmp_path):
-    result = CliRunner().invoke(main, ["paths", "--from", "moon", "--to", "real_gdp", "--workspace",
-                                       str(tmp_path / "ws"), "--json"])
+    result = CliRunner().invoke(
+        main, ["paths", "--from", "moon", "--to", "real_gdp", "--workspace", str(tmp_path / "ws"), "--json"]
+    )
     assert result.exit_code == 2 and "moon" in json.loads(result.output)["detail"]
 
 

@@ -12,14 +12,29 @@ from aieco.vocab import load_vocabulary
 
 
 def _rel(src, dst, sign, loc, conf=0.9):
-    return Relation.create(src_var=src, dst_var=dst, sign=sign, quote=f"{src} {dst}", location_id=loc,
-                           source_id=f"src_{loc}", publication_date=date(2024, 1, 1), role="generation",
-                           confidence=conf)
+    return Relation.create(
+        src_var=src,
+        dst_var=dst,
+        sign=sign,
+        quote=f"{src} {dst}",
+        location_id=loc,
+        source_id=f"src_{loc}",
+        publication_date=date(2024, 1, 1),
+        role="generation",
+        confidence=conf,
+    )
 
 
 def _query():
-    return ChannelQuery.create(risk="r", source_var="tariffs", source_movement=Movement.increase,
-                               target_var="real_gdp", target_movement=Movement.decrease, max_len=5, top_k=5)
+    return ChannelQuery.create(
+        risk="r",
+        source_var="tariffs",
+        source_movement=Movement.increase,
+        target_var="real_gdp",
+        target_movement=Movement.decrease,
+        max_len=5,
+        top_k=5,
+    )
 
 
 # tariffs -(-)-> trade_volumes -(+)-> real_gdp from passages p1, p2; a direct tariffs -(+)-> real_gdp from p3

@@ -41,9 +41,14 @@ def demo(tmp_path_factory):
         queries = demo_channel_queries(risk)
         for q in queries:
             selected[labels[(q.risk, q.source_var, q.target_var)]] = graph_baseline(
-                enumerate_paths(graph, q, analysis_id="demo"))
-        outcomes[risk] = derive_restrictions("demo", risk, queries, [p for p in (
-            selected[labels[(q.risk, q.source_var, q.target_var)]] for q in queries) if p is not None])
+                enumerate_paths(graph, q, analysis_id="demo")
+            )
+        outcomes[risk] = derive_restrictions(
+            "demo",
+            risk,
+            queries,
+            [p for p in (selected[labels[(q.risk, q.source_var, q.target_var)]] for q in queries) if p is not None],
+        )
     yield store, built, selected, outcomes
     store.close()
 

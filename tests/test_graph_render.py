@@ -14,8 +14,16 @@ EVIL = 'Tariffs <script>alert("x")</script> & <img src=x onerror=alert(1)> reduc
 
 
 def page():
-    src = Source.create(path="a.pdf", sha256="1" * 64, publisher="p", title="Report <b>bold</b>",
-                        publication_date=date(2024, 1, 1), retrieved_at=utc_now(), role="generation", kind="pdf")
+    src = Source.create(
+        path="a.pdf",
+        sha256="1" * 64,
+        publisher="p",
+        title="Report <b>bold</b>",
+        publication_date=date(2024, 1, 1),
+        retrieved_at=utc_now(),
+        role="generation",
+        kind="pdf",
+    )
     loc = SourceLocation.create(source_id=src.source_id, kind="passage", page=7, text=EVIL, parser_version="t")
     bad = rel("tariffs", "real_gdp", "-", source=src.source_id, quote=EVIL)
     bad = bad.model_copy(update={"location_id": loc.location_id})

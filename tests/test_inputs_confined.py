@@ -32,8 +32,13 @@ from aieco.store import Store
 
 
 def entry(path, **kw):
-    return {"path": str(path), "title": f"T {Path(path).name}", "publisher": "P", "publication_date": "2024-01-31",
-            "role": "generation"} | kw
+    return {
+        "path": str(path),
+        "title": f"T {Path(path).name}",
+        "publisher": "P",
+        "publication_date": "2024-01-31",
+        "role": "generation",
+    } | kw
 
 
 def snapshot(store: Store) -> tuple:
@@ -60,8 +65,16 @@ def outside(tmp_path) -> Path:
 # --------------------------------------------------------------------------- confinement
 
 
-@pytest.mark.parametrize("path", ["../elsewhere/secret.txt", "{outside}/secret.txt", "sub/../../elsewhere/secret.txt",
-                                  "/etc/hostname", "../../../../../../../../etc/passwd"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../elsewhere/secret.txt",
+        "{outside}/secret.txt",
+        "sub/../../elsewhere/secret.txt",
+        "/etc/hostname",
+        "../../../../../../../../etc/passwd",
+    ],
+)
 def test_paths_outside_the_manifest_folder_are_refused(store, folder, outside, path):
     before = snapshot(store)
     m = manifest(folder / "m.toml", [entry(path.format(outside=outside), kind="text")])
@@ -137,13 +150,16 @@ def test_a_pdf_over_the_page_limit_is_refused(store, folder, monkeypatch):
     assert "has 3 pages, over the limit of 2" in reason and "long.pdf" in reason and before == after
 
 
-@pytest.mark.parametrize("name, data", [
-    ("junk.xlsx", b"PK\x03\x04 this is not a workbook"),
-    ("zip.xlsx", None),  # a valid zip without a workbook inside
-    ("badxml.xlsx", "xml"),  # a zip with the workbook's parts holding broken XML (ParseError)
-    ("junk.pdf", b"%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF"),
-    ("latin.csv", "a;b\n\xe9t\xe9;1\n".encode("latin-1")),
-])
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("junk.xlsx", b"PK\x03\x04 this is not a workbook"),
+        ("zip.xlsx", None),  # a valid zip without a workbook inside
+        ("badxml.xlsx", "xml"),  # a zip with the workbook's parts holding broken XML (ParseError)
+        ("junk.pdf", b"%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF"),
+        ("latin.csv", "a;b\n\xe9t\xe9;1\n".encode("latin-1")),
+    ],
+)
 def test_a_file_its_parser_cannot_read_is_an_error_naming_it(store, folder, name, data):
     if data in (None, "xml"):
         buf = io.BytesIO()
@@ -203,8 +219,16 @@ def test_same_bytes_with_the_same_metadata_is_unchanged(store, folder):
 
 
 def fuzz_entry(path: Path, kind: SourceKind) -> ManifestEntry:
-    return ManifestEntry(index=1, path=path.name, file=path, title="t", publisher="p", publication_date=None,
-                         role=Role.generation, kind=kind)
+    return ManifestEntry(
+        index=1,
+        path=path.name,
+        file=path,
+        title="t",
+        publisher="p",
+        publication_date=None,
+        role=Role.generation,
+        kind=kind,
+    )
 
 
 SEEDS = {
@@ -215,15 +239,26 @@ SEEDS = {
 }
 
 
-@pytest.mark.parametrize("kind, suffix", [(SourceKind.pdf, ".pdf"), (SourceKind.xlsx, ".xlsx"),
-                                          (SourceKind.csv, ".csv"), (SourceKind.text, ".md"),
-                                          (SourceKind.text, ".txt")])
+@pytest.mark.parametrize(
+    "kind, suffix",
+    [
+        (SourceKind.pdf, ".pdf"),
+        (SourceKind.xlsx, ".xlsx"),
+        (SourceKind.csv, ".csv"),
+        (SourceKind.text, ".md"),
+        (SourceKind.text, ".txt"),
+    ],
+)
 def test_every_parser_turns_any_bytes_into_locations_or_an_input_error(tmp_path, kind, suffix):
     path = tmp_path / f"fuzz{suffix}"
 
     @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-    @given(st.one_of(st.binary(max_size=600), st.sampled_from(SEEDS[kind]).flatmap(
-        lambda seed: st.binary(max_size=200).map(lambda tail: seed + tail))))
+    @given(
+        st.one_of(
+            st.binary(max_size=600),
+            st.sampled_from(SEEDS[kind]).flatmap(lambda seed: st.binary(max_size=200).map(lambda tail: seed + tail)),
+        )
+    )
     def check(data: bytes) -> None:
         path.write_bytes(data)
         try:
@@ -241,8 +276,15 @@ def test_every_series_reader_turns_any_bytes_into_values_or_an_input_error(tmp_p
     from aieco.sources.series import load_series
 
     path = tmp_path / name
-    heads = [b"DATE,VALUE\n", b"Period\\Unit;x\n", b"period,YER\n", b"variable,reference_period,value\n",
-             b"country_code,x\n", b"pub_date,x\n", b"PK\x03\x04"]
+    heads = [
+        b"DATE,VALUE\n",
+        b"Period\\Unit;x\n",
+        b"period,YER\n",
+        b"variable,reference_period,value\n",
+        b"country_code,x\n",
+        b"pub_date,x\n",
+        b"PK\x03\x04",
+    ]
 
     @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
     @given(st.sampled_from(heads), st.binary(max_size=300))

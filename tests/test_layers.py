@@ -21,8 +21,13 @@ def test_dashboard_files_do_no_sql_or_model_work():
     for f in files:
         if f.exists():
             text = f.read_text()
-            for banned in ("import sqlite3", "import sqlite_utils", "from sqlite_utils", "import statsmodels",
-                           "import highspy"):
+            for banned in (
+                "import sqlite3",
+                "import sqlite_utils",
+                "from sqlite_utils",
+                "import statsmodels",
+                "import highspy",
+            ):
                 assert banned not in text, f"{f.name} contains {banned!r}"
 
 

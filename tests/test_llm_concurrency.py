@@ -34,10 +34,15 @@ class Answer(BaseModel):
     length: int
 
 
-ECHO = Task(name="shout", prompt=Prompt(name="shout", version="1", system="You shout.",
-                                        instructions="Return the word in capitals and its length."),
-            input_schema=Echo, output_schema=Answer,
-            offline=lambda i: Answer(upper=i.word.upper(), length=len(i.word)))
+ECHO = Task(
+    name="shout",
+    prompt=Prompt(
+        name="shout", version="1", system="You shout.", instructions="Return the word in capitals and its length."
+    ),
+    input_schema=Echo,
+    output_schema=Answer,
+    offline=lambda i: Answer(upper=i.word.upper(), length=len(i.word)),
+)
 
 WORDS = [f"word{i:02d}{'x' * (i % 7)}" for i in range(23)]
 
@@ -59,12 +64,13 @@ class Replier:
             delay = self.rng.uniform(0.0, 0.03)
         time.sleep(delay)
         text = body["input"][0]["content"]
-        word = json.loads(text[text.index("{"):])["word"]
+        word = json.loads(text[text.index("{") :])["word"]
         with self.lock:
             self.active -= 1
         out = {"upper": word.upper(), "length": len(word)} if word not in self.bad else {"upper": word}
-        return 200, responses_body(canonical_json(out), MODEL, input_tokens=100 + len(word),
-                                   output_tokens=7 * len(word))
+        return 200, responses_body(
+            canonical_json(out), MODEL, input_tokens=100 + len(word), output_tokens=7 * len(word)
+        )
 
 
 @pytest.fixture
@@ -72,18 +78,32 @@ def concurrency(monkeypatch):
     def set_to(n: int) -> None:
         monkeypatch.setenv("AIECO_LLM__CONCURRENCY", str(n))
         get_settings.cache_clear()
+
     yield set_to
     monkeypatch.delenv("AIECO_LLM__CONCURRENCY", raising=False)
     get_settings.cache_clear()
 
 
 def _records(store: Store) -> list[tuple]:
-    return [(c.call_id, c.stage, c.sequence, c.request_digest, c.status, c.input_tokens, c.output_tokens,
-             c.cost_usd, canonical_json(c.parsed)) for c in store.find(LLMCall, analysis_id="an_c")]
+    return [
+        (
+            c.call_id,
+            c.stage,
+            c.sequence,
+            c.request_digest,
+            c.status,
+            c.input_tokens,
+            c.output_tokens,
+            c.cost_usd,
+            canonical_json(c.parsed),
+        )
+        for c in store.find(LLMCall, analysis_id="an_c")
+    ]
 
 
-def _run(tmp_path, name: str, n: int, concurrency, monkeypatch, replier: Replier, words=WORDS,
-         **kw) -> tuple[Store, list | StageStopped, tuple[int, float], int]:
+def _run(
+    tmp_path, name: str, n: int, concurrency, monkeypatch, replier: Replier, words=WORDS, **kw
+) -> tuple[Store, list | StageStopped, tuple[int, float], int]:
     concurrency(n)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     store = Store(tmp_path / name)
@@ -128,10 +148,8 @@ def test_resume_reuses_accepted_answers_and_sends_only_the_rest(tmp_path, concur
 
 
 def test_request_budget_stops_at_the_same_request_with_the_same_records(tmp_path, concurrency, monkeypatch):
-    seq_store, seq_out, seq_spent, seq_sent = _run(tmp_path, "seq", 1, concurrency, monkeypatch, Replier(5),
-                                                   budget=9)
-    par_store, par_out, par_spent, par_sent = _run(tmp_path, "par", 5, concurrency, monkeypatch, Replier(6),
-                                                   budget=9)
+    seq_store, seq_out, seq_spent, seq_sent = _run(tmp_path, "seq", 1, concurrency, monkeypatch, Replier(5), budget=9)
+    par_store, par_out, par_spent, par_sent = _run(tmp_path, "par", 5, concurrency, monkeypatch, Replier(6), budget=9)
     assert isinstance(seq_out, StageStopped) and isinstance(par_out, StageStopped)
     assert str(par_out) == str(seq_out) and "request budget of 9" in str(par_out)
     assert _records(par_store) == _records(seq_store)
@@ -193,12 +211,16 @@ def test_graph_build_through_the_openai_backend_is_the_same_concurrent_or_not(tm
     def offline_answer(body: dict) -> tuple[int, dict]:
         task = tasks[body["text"]["format"]["name"]]
         text = body["input"][0]["content"]
-        inputs = task.input_schema.model_validate_json(text[text.index("Input (JSON):\n") + 14:])
+        inputs = task.input_schema.model_validate_json(text[text.index("Input (JSON):\n") + 14 :])
         with lock:
             delay = rng.uniform(0.0, 0.02)
         time.sleep(delay)
-        return 200, responses_body(canonical_json(task.offline(inputs).model_dump(mode="json")), MODEL,
-                                   input_tokens=len(text) // 4, output_tokens=37)
+        return 200, responses_body(
+            canonical_json(task.offline(inputs).model_dump(mode="json")),
+            MODEL,
+            input_tokens=len(text) // 4,
+            output_tokens=37,
+        )
 
     manifest = build_demo_sources(tmp_path / "demo")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
@@ -214,5 +236,8 @@ def test_graph_build_through_the_openai_backend_is_the_same_concurrent_or_not(tm
             relations = [(r.relation_id, r.review_decision, r.rejection_reason) for r in store.find(Relation)]
             out[n] = (report.model_dump(exclude={"seconds"}), calls, relations, client.spent())
     assert out[1] == out[4]
-    assert out[1][0]["requests"] > 3 and {c[1] for c in out[1][1]} == {"decomposition", "relation_extraction",
-                                                                         "verification"}
+    assert out[1][0]["requests"] > 3 and {c[1] for c in out[1][1]} == {
+        "decomposition",
+        "relation_extraction",
+        "verification",
+    }

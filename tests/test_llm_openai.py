@@ -31,17 +31,29 @@ class Answer(BaseModel):
     length: int
 
 
-ECHO = Task(name="shout", prompt=Prompt(name="shout", version="1", system="You shout.",
-                                        instructions="Return the word in capitals and its length."),
-            input_schema=Echo, output_schema=Answer,
-            offline=lambda i: Answer(upper=i.word.upper(), length=len(i.word)))
+ECHO = Task(
+    name="shout",
+    prompt=Prompt(
+        name="shout", version="1", system="You shout.", instructions="Return the word in capitals and its length."
+    ),
+    input_schema=Echo,
+    output_schema=Answer,
+    offline=lambda i: Answer(upper=i.word.upper(), length=len(i.word)),
+)
 
 MR_INPUT = model_request.ModelRequestInput(
     risk="trade_fragmentation",
-    restrictions=[model_request.RestrictionBrief(restriction_id="rst_1", variable="real_gdp",
-                                                 model_variable="real_gdp", direction=-1, priority=2)],
-    offered=[model_request.OfferedOutput(model_id="macro_var", variable="real_gdp", unit="percent", frequency="A",
-                                         transformation="annual_growth")])
+    restrictions=[
+        model_request.RestrictionBrief(
+            restriction_id="rst_1", variable="real_gdp", model_variable="real_gdp", direction=-1, priority=2
+        )
+    ],
+    offered=[
+        model_request.OfferedOutput(
+            model_id="macro_var", variable="real_gdp", unit="percent", frequency="A", transformation="annual_growth"
+        )
+    ],
+)
 
 
 @pytest.fixture
@@ -126,8 +138,15 @@ def test_http_error_is_not_retried_and_stops(store, server, status):
 
 
 def test_truncated_responses_output_stops_even_when_parseable(store, server):
-    server.queue(RESPONSES, (200, responses_body(canonical_json({"upper": "A", "length": 1}), MODEL,
-                                                 status="incomplete", reason="max_output_tokens")))
+    server.queue(
+        RESPONSES,
+        (
+            200,
+            responses_body(
+                canonical_json({"upper": "A", "length": 1}), MODEL, status="incomplete", reason="max_output_tokens"
+            ),
+        ),
+    )
     with pytest.raises(StageStopped) as e:
         client(store, server).run(ECHO, Echo(word="a"), stage="s")
     assert "truncated" in e.value.reason
@@ -145,9 +164,10 @@ def test_truncated_chat_output_stops(store, server):
 
 
 def test_digit_in_rationale_is_refused_by_the_contract(store, server):
-    draft = {"outputs": [{"variable": "real_gdp", "unit": "percent", "frequency": "A",
-                          "transformation": "annual_growth"}],
-             "rationale": "Output falls over the 2025-2027 horizon."}
+    draft = {
+        "outputs": [{"variable": "real_gdp", "unit": "percent", "frequency": "A", "transformation": "annual_growth"}],
+        "rationale": "Output falls over the 2025-2027 horizon.",
+    }
     server.queue(RESPONSES, ok(draft))
     c = client(store, server, validators=[model_request.contract])
     with pytest.raises(StageStopped) as e:
@@ -158,19 +178,24 @@ def test_digit_in_rationale_is_refused_by_the_contract(store, server):
 
 
 def test_rationale_in_words_passes_the_contract(store, server):
-    draft = {"outputs": [{"variable": "real_gdp", "unit": "percent", "frequency": "A",
-                          "transformation": "annual_growth"}],
-             "rationale": "Output falls over the scenario horizon."}
+    draft = {
+        "outputs": [{"variable": "real_gdp", "unit": "percent", "frequency": "A", "transformation": "annual_growth"}],
+        "rationale": "Output falls over the scenario horizon.",
+    }
     server.queue(RESPONSES, ok(draft))
-    out = client(store, server, validators=[model_request.contract]).run(model_request.TASK, MR_INPUT,
-                                                                         stage="model_request")
+    out = client(store, server, validators=[model_request.contract]).run(
+        model_request.TASK, MR_INPUT, stage="model_request"
+    )
     assert out.rationale == draft["rationale"]
 
 
 def test_missing_responses_api_falls_back_to_chat_completions(store, server):
     server.missing.add(RESPONSES)
-    server.queue(CHAT, (200, chat_body(canonical_json({"upper": "B", "length": 1}), MODEL)),
-                 (200, chat_body(canonical_json({"upper": "C", "length": 1}), MODEL)))
+    server.queue(
+        CHAT,
+        (200, chat_body(canonical_json({"upper": "B", "length": 1}), MODEL)),
+        (200, chat_body(canonical_json({"upper": "C", "length": 1}), MODEL)),
+    )
     c = client(store, server)
     assert c.run(ECHO, Echo(word="b"), stage="s").upper == "B"
     assert c.run(ECHO, Echo(word="c"), stage="s").upper == "C"
@@ -213,7 +238,9 @@ def test_rerun_reuses_an_accepted_answer_and_retries_a_refused_one(store, server
     assert client(store, server).run(ECHO, Echo(word="a"), stage="s").upper == "A"  # resumed, not re-sent
     assert len(server.requests) == 2
     assert [(c.sequence, c.status) for c in store.find(LLMCall, analysis_id="an_test")] == [
-        (0, "http_error"), (1, "ok")]
+        (0, "http_error"),
+        (1, "ok"),
+    ]
 
 
 def test_replay_reproduces_recorded_calls_including_refusals(store, server, tmp_path):

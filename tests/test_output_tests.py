@@ -11,24 +11,57 @@ T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
 
 def _records(**changes):
-    test = OutputTest.create(analysis_id="an", claim_id="clm.r.real_gdp.y1.00000000", phase="registered",
-                             variable="real_gdp", unit="percent", horizon="2025-2027",
-                             transformation="annual_log_change", model_id="macro", rounding=3, tolerance=1e-10,
-                             required_diagnostics=["stable"], input_versions={"history": "d1"})
-    run = ModelRun.create(analysis_id="an", model_id=changes.pop("model_id", "macro"), spec_id="spec_x",
-                          request_digest="r", input_digests=changes.pop("inputs", {"history": "d1"}),
-                          code_digest="c", config_digest="g", env_digest="e", seed=1, started_at=T0, ended_at=T0,
-                          status=changes.pop("status", RunStatus.completed),
-                          diagnostics=changes.pop("diagnostics", {"stable": True}), output_digest="o")
-    spec = ModelSpecification.create(model_id="macro", version="1", inputs=[], snapshot="s", entry_point="m:f",
-                                     outputs=[VariableSpec(variable="real_gdp", unit="percent", frequency="A",
-                                                           transformation="annual_log_change")],
-                                     horizon=changes.pop("horizon", "2025-2027"))
-    point = ModelOutputPoint.create(run_id=run.run_id, variable=changes.pop("variable", "real_gdp"),
-                                    unit=changes.pop("unit", "percent"),
-                                    transformation=changes.pop("transformation", "annual_log_change"),
-                                    period="2025", value=-1.14241, artifact_digest="o", table_name="paths",
-                                    row="2025", column="real_gdp")
+    test = OutputTest.create(
+        analysis_id="an",
+        claim_id="clm.r.real_gdp.y1.00000000",
+        phase="registered",
+        variable="real_gdp",
+        unit="percent",
+        horizon="2025-2027",
+        transformation="annual_log_change",
+        model_id="macro",
+        rounding=3,
+        tolerance=1e-10,
+        required_diagnostics=["stable"],
+        input_versions={"history": "d1"},
+    )
+    run = ModelRun.create(
+        analysis_id="an",
+        model_id=changes.pop("model_id", "macro"),
+        spec_id="spec_x",
+        request_digest="r",
+        input_digests=changes.pop("inputs", {"history": "d1"}),
+        code_digest="c",
+        config_digest="g",
+        env_digest="e",
+        seed=1,
+        started_at=T0,
+        ended_at=T0,
+        status=changes.pop("status", RunStatus.completed),
+        diagnostics=changes.pop("diagnostics", {"stable": True}),
+        output_digest="o",
+    )
+    spec = ModelSpecification.create(
+        model_id="macro",
+        version="1",
+        inputs=[],
+        snapshot="s",
+        entry_point="m:f",
+        outputs=[VariableSpec(variable="real_gdp", unit="percent", frequency="A", transformation="annual_log_change")],
+        horizon=changes.pop("horizon", "2025-2027"),
+    )
+    point = ModelOutputPoint.create(
+        run_id=run.run_id,
+        variable=changes.pop("variable", "real_gdp"),
+        unit=changes.pop("unit", "percent"),
+        transformation=changes.pop("transformation", "annual_log_change"),
+        period="2025",
+        value=-1.14241,
+        artifact_digest="o",
+        table_name="paths",
+        row="2025",
+        column="real_gdp",
+    )
     assert not changes
     return test, run, spec, point
 
@@ -52,24 +85,42 @@ def test_unrounded_source_must_equal_the_point_within_1e_10():
     assert any("stored value" in w for w in output_test_failures(test, run, spec, point, -1.142, -1.14241 + 1e-9))
 
 
-@pytest.mark.parametrize("change, word", [
-    ({"variable": "unemployment"}, "variable"), ({"unit": "pp"}, "unit"),
-    ({"transformation": "level"}, "transformation"), ({"model_id": "other"}, "model id"),
-    ({"horizon": "2025-2028"}, "horizon"), ({"inputs": {"history": "d2"}}, "input history"),
-    ({"diagnostics": {}}, "diagnostic"), ({"diagnostics": {"stable": False}}, "diagnostic"),
-    ({"status": RunStatus.stopped}, "not completed"),
-])
+@pytest.mark.parametrize(
+    "change, word",
+    [
+        ({"variable": "unemployment"}, "variable"),
+        ({"unit": "pp"}, "unit"),
+        ({"transformation": "level"}, "transformation"),
+        ({"model_id": "other"}, "model id"),
+        ({"horizon": "2025-2028"}, "horizon"),
+        ({"inputs": {"history": "d2"}}, "input history"),
+        ({"diagnostics": {}}, "diagnostic"),
+        ({"diagnostics": {"stable": False}}, "diagnostic"),
+        ({"status": RunStatus.stopped}, "not completed"),
+    ],
+)
 def test_each_field_of_the_test_must_match(change, word):
     test, run, spec, point = _records(**change)
     why = output_test_failures(test, run, spec, point, -1.142, -1.14241)
     assert any(word in w for w in why), why
 
 
-@pytest.mark.parametrize("value, ok", [
-    (True, True), ({"passed": True}, True), ({"passed": False}, False), (None, False), (False, False), (0.93, True),
-    ({"max_modulus": 0.97, "stable": True}, True), ({"max_modulus": 1.02, "stable": False}, False),
-    ({"nobs": 95, "required": 80}, True), ({"nobs": 70, "required": 80}, False),
-    ({"failures": 3, "passed_share": 0.9}, True), ({"ok": False}, False),
-])
+@pytest.mark.parametrize(
+    "value, ok",
+    [
+        (True, True),
+        ({"passed": True}, True),
+        ({"passed": False}, False),
+        (None, False),
+        (False, False),
+        (0.93, True),
+        ({"max_modulus": 0.97, "stable": True}, True),
+        ({"max_modulus": 1.02, "stable": False}, False),
+        ({"nobs": 95, "required": 80}, True),
+        ({"nobs": 70, "required": 80}, False),
+        ({"failures": 3, "passed_share": 0.9}, True),
+        ({"ok": False}, False),
+    ],
+)
 def test_diagnostic_passed(value, ok):
     assert diagnostic_passed(value) is ok

@@ -16,14 +16,25 @@ from aieco.records import ChannelQuery, Path, Sign
 
 
 def query(src: str, dst: str, **kw) -> ChannelQuery:
-    return ChannelQuery.create(risk="r", source_var=src, source_movement="increase", target_var=dst,
-                               target_movement="decrease", **kw)
+    return ChannelQuery.create(
+        risk="r", source_var=src, source_movement="increase", target_var=dst, target_movement="decrease", **kw
+    )
 
 
-@pytest.mark.parametrize("signs, expected", [
-    (["+"], "+"), (["-"], "-"), (["+", "+"], "+"), (["+", "-"], "-"), (["-", "+"], "-"), (["-", "-"], "+"),
-    (["-", "-", "-"], "-"), (["-", "+", "-", "+", "-"], "-"), (["-", "-", "+", "+"], "+"),
-])
+@pytest.mark.parametrize(
+    "signs, expected",
+    [
+        (["+"], "+"),
+        (["-"], "-"),
+        (["+", "+"], "+"),
+        (["+", "-"], "-"),
+        (["-", "+"], "-"),
+        (["-", "-"], "+"),
+        (["-", "-", "-"], "-"),
+        (["-", "+", "-", "+", "-"], "-"),
+        (["-", "-", "+", "+"], "+"),
+    ],
+)
 def test_composition_table(signs, expected):
     assert compose_sign(signs) == (Sign(expected), "")
 
@@ -42,7 +53,8 @@ def test_score_formula_by_hand():
 
 def test_enumeration_ranks_groups_and_scores():
     rels = [
-        rel("tariffs", "trade_volumes", "-", 0.8, "d1"), rel("tariffs", "trade_volumes", "-", 0.6, "d2"),
+        rel("tariffs", "trade_volumes", "-", 0.8, "d1"),
+        rel("tariffs", "trade_volumes", "-", 0.6, "d2"),
         rel("trade_volumes", "real_gdp", "+", 0.7, "d1"),
         rel("trade_volumes", "real_gdp", "-", 0.9, "d3"),  # another sign pattern: a distinct path
         rel("tariffs", "real_gdp", "-", 0.5, "d4"),
@@ -52,9 +64,11 @@ def test_enumeration_ranks_groups_and_scores():
     # (-,-): mean(0.8, 0.9) + 0.05*3 (d1, d2, d3) - 0.03 = 0.97
     # (-,+): mean(0.8, 0.7) + 0.05*2 (d1, d2) - 0.03 = 0.82
     # direct (-): 0.5 + 0.05 = 0.55
-    assert got == [(["tariffs", "trade_volumes", "real_gdp"], ["-", "-"], 0.97, 3, 1),
-                   (["tariffs", "trade_volumes", "real_gdp"], ["-", "+"], 0.82, 2, 2),
-                   (["tariffs", "real_gdp"], ["-"], 0.55, 1, 3)]
+    assert got == [
+        (["tariffs", "trade_volumes", "real_gdp"], ["-", "-"], 0.97, 3, 1),
+        (["tariffs", "trade_volumes", "real_gdp"], ["-", "+"], 0.82, 2, 2),
+        (["tariffs", "real_gdp"], ["-"], 0.55, 1, 3),
+    ]
     grouped = paths[1]
     assert len(grouped.evidence[0]) == 2  # both tariffs → trade relations pooled in one step
     assert grouped.relation_ids[0] == rels[0].relation_id  # the most confident one represents the step
@@ -72,9 +86,13 @@ def test_top_k_and_max_len():
 
 
 def test_no_repeated_variables_and_feedback_loop_rule():
-    rels = [rel("house_prices", "credit_losses", "-"), rel("credit_losses", "lending_standards", "+"),
-            rel("lending_standards", "house_prices", "-"), rel("lending_standards", "credit_losses", "+"),
-            rel("credit_losses", "real_gdp", "-")]
+    rels = [
+        rel("house_prices", "credit_losses", "-"),
+        rel("credit_losses", "lending_standards", "+"),
+        rel("lending_standards", "house_prices", "-"),
+        rel("lending_standards", "credit_losses", "+"),
+        rel("credit_losses", "real_gdp", "-"),
+    ]
     g = relation_graph(rels)
     # A loop back to the start is admissible only when the query declares a feedback loop.
     assert enumerate_paths(g, query("house_prices", "house_prices")) == []
@@ -120,18 +138,23 @@ def test_the_graph_search_enumerates_in_a_of_t_and_stores_the_paths(store):
     from aieco.asof import AsOf
     from aieco.graph.build import as_of_graph
 
-    store.put_many([rel("tariffs", "real_gdp", "-", source="early", published=date(2024, 5, 1)),
-                    rel("tariffs", "trade_volumes", "-", source="late", published=date(2025, 3, 1)),
-                    rel("trade_volumes", "real_gdp", "+", source="late", published=date(2025, 3, 1)),
-                    rel("tariffs", "real_gdp", "+", source="us", jurisdiction="US")])
+    store.put_many(
+        [
+            rel("tariffs", "real_gdp", "-", source="early", published=date(2024, 5, 1)),
+            rel("tariffs", "trade_volumes", "-", source="late", published=date(2025, 3, 1)),
+            rel("trade_volumes", "real_gdp", "+", source="late", published=date(2025, 3, 1)),
+            rel("tariffs", "real_gdp", "+", source="us", jurisdiction="US"),
+        ]
+    )
     q = query("tariffs", "real_gdp")
     graph = as_of_graph(store, AsOf(cutoff=date(2024, 12, 31), roles=["generation"], scope=["ea"]), condition="G0")
     found = search_channels(store, graph, [q], analysis_id="a")[q.query_id]
     assert [p.variables for p in found] == [["tariffs", "real_gdp"]] and found[0].signs == [Sign.negative]
     assert [p.path_id for p in store.find(Path, analysis_id="a")] == [found[0].path_id]
     with pytest.raises(StageStopped, match="no admissible path"):
-        search_channels(store, as_of_graph(store, None, condition="G0"), [query("tariffs", "cet1_ratio")],
-                        analysis_id="a")
+        search_channels(
+            store, as_of_graph(store, None, condition="G0"), [query("tariffs", "cet1_ratio")], analysis_id="a"
+        )
 
 
 def test_non_composable_path_records_its_offending_sign():

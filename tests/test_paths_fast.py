@@ -17,8 +17,9 @@ from tests.paths_reference import enumerate_paths as enumerate_all
 
 
 def _query(src: str, dst: str, **kw) -> ChannelQuery:
-    return ChannelQuery.create(risk="test", source_var=src, source_movement="increase", target_var=dst,
-                               target_movement="decrease", **kw)
+    return ChannelQuery.create(
+        risk="test", source_var=src, source_movement="increase", target_var=dst, target_movement="decrease", **kw
+    )
 
 
 def _same(graph, query) -> list:
@@ -34,8 +35,15 @@ def test_random_graphs_with_ties_give_the_same_paths(seed):
     rels = []
     for u, v in itertools.permutations(nodes, 2):
         for _ in range(int(rng.integers(0, 3))):  # parallel relations, both signs, coarse confidences: ties
-            rels.append(rel(u, v, str(rng.choice(["+", "-", "ambiguous"])), float(rng.choice([0.5, 0.6, 0.7])),
-                            f"d{int(rng.integers(0, 5))}"))
+            rels.append(
+                rel(
+                    u,
+                    v,
+                    str(rng.choice(["+", "-", "ambiguous"])),
+                    float(rng.choice([0.5, 0.6, 0.7])),
+                    f"d{int(rng.integers(0, 5))}",
+                )
+            )
     graph = relation_graph(rels)
     for top_k, max_len in ((1, 3), (5, 4), (12, 5)):
         assert _same(graph, _query("v0", "v7", top_k=top_k, max_len=max_len))

@@ -73,8 +73,12 @@ def test_stop_is_recorded_and_resume_continues_after_last_completed(store):
     assert out.status == "completed" and out.outputs["total"] == 13
     assert events[0] == ("split", "skipped")
     assert store.find(StageRecord, analysis_id="an_2", stage="split") == split_rec  # same id, not re-run
-    assert stages_run(store, "an_2") == [("split", "completed"), ("count", "stopped"), ("count", "completed"),
-                                         ("total", "completed")]
+    assert stages_run(store, "an_2") == [
+        ("split", "completed"),
+        ("count", "stopped"),
+        ("count", "completed"),
+        ("total", "completed"),
+    ]
 
 
 def test_failure_is_recorded_then_raised_and_resume_works(store):

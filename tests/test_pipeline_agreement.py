@@ -9,10 +9,18 @@ from aieco.analysis.pipeline import ProgramOutcome, agreement
 
 def prog(rep, risk, paths=None, warnings=()):
     reached = paths is not None
-    return ProgramOutcome(analysis_id=f"an_{rep}", risk=risk, repetition=rep,
-                          status="completed" if reached else "stopped", stopped_stage=None if reached else "planning",
-                          reason="", report_id=None, selected_paths=tuple(paths or ()),
-                          warning_subjects=tuple(warnings), reached=reached)
+    return ProgramOutcome(
+        analysis_id=f"an_{rep}",
+        risk=risk,
+        repetition=rep,
+        status="completed" if reached else "stopped",
+        stopped_stage=None if reached else "planning",
+        reason="",
+        report_id=None,
+        selected_paths=tuple(paths or ()),
+        warning_subjects=tuple(warnings),
+        reached=reached,
+    )
 
 
 def test_one_repetition_has_no_agreement():
@@ -27,11 +35,15 @@ def test_identical_repetitions_agree_fully():
 
 def test_unreached_risk_counts_as_disagreement_and_path_sets_compare_unordered():
     # rep1 reaches a and b; rep2 reaches a (same set, other order) and not b.
-    progs = [prog(1, "a", ["p1", "p2"], ["u->v", "v->w"]), prog(1, "b", ["q1"]),
-             prog(2, "a", ["p2", "p1"], ["u->v"]), prog(2, "b", None)]
+    progs = [
+        prog(1, "a", ["p1", "p2"], ["u->v", "v->w"]),
+        prog(1, "b", ["q1"]),
+        prog(2, "a", ["p2", "p1"], ["u->v"]),
+        prog(2, "b", None),
+    ]
     g = agreement(progs)
     assert g.pairs == 1
-    assert g.path_agreement == pytest.approx(1 / 2)   # union {a, b}: a agrees, b unreached by rep2
+    assert g.path_agreement == pytest.approx(1 / 2)  # union {a, b}: a agrees, b unreached by rep2
     assert g.warning_jaccard == pytest.approx(1 / 2)  # {(a,u->v),(a,v->w)} vs {(a,u->v)}
 
 

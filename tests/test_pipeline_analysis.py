@@ -37,8 +37,11 @@ from tests.openai_stub_server import StubServer, responses_body
 ROOT = Path(__file__).resolve().parents[1]
 # The paper's sizes (20,000 VAR draws, 19 quantiles, 25,000 bank paths) run in `aieco bench
 # pipeline`; the tests keep the numerical work small.
-SMALL = {"AIECO_SCENARIO__VAR_DRAWS": "2000", "AIECO_BANK__PROJECTION_PATHS": "500",
-         "AIECO_BANK__QUANTILES": "[0.1, 0.5, 0.9]"}
+SMALL = {
+    "AIECO_SCENARIO__VAR_DRAWS": "2000",
+    "AIECO_BANK__PROJECTION_PATHS": "500",
+    "AIECO_BANK__QUANTILES": "[0.1, 0.5, 0.9]",
+}
 
 
 @pytest.fixture(scope="module")
@@ -85,9 +88,11 @@ def test_demo_offline_completes_reports_with_conditions_on_every_record(demo_ws,
             assert rpt.status == "passed" and rpt.claim_ids and rpt.relation_ids
             assert (rpt.graph_condition, rpt.retrieval_condition) == ("G0", "graph")
             assert "{{" not in rpt.rendered
-            records = (store.find(Restriction, analysis_id=aid, risk=risk) + store.find(PathRecord, analysis_id=aid,
-                                                                                       risk=risk)
-                       + store.find(ModelRequest, analysis_id=aid, risk=risk))
+            records = (
+                store.find(Restriction, analysis_id=aid, risk=risk)
+                + store.find(PathRecord, analysis_id=aid, risk=risk)
+                + store.find(ModelRequest, analysis_id=aid, risk=risk)
+            )
             assert records and all(r.graph_condition == "G0" and r.retrieval_condition == "graph" for r in records)
             runs = store.find(ModelRun, analysis_id=aid, model_id="macro_var")
             assert runs and all(r.graph_condition == "G0" for r in runs)
@@ -129,7 +134,8 @@ def test_rerun_resumes_with_the_same_ids(demo_ws, offline_run):
     # a stopped program re-runs its stopped stage (a new StageRecord); nothing else is written
     stopped = sum(p.status == "stopped" for p in offline_run.programs)
     assert {k: after[k] - before[k] for k in after if after[k] != before[k]} == (
-        {"stage_records": stopped} if stopped else {})
+        {"stage_records": stopped} if stopped else {}
+    )
 
 
 def offline_responder(body: dict) -> tuple[int, dict]:
@@ -147,8 +153,9 @@ def record_structure(store: Store, outcome) -> dict:
         # distinct (stage, status): a resumed run repeats a stopped stage's record
         "stages": sorted({(s.stage, s.status.value) for s in store.find(StageRecord, analysis_id=aid)}),
         "calls": [(c.stage, c.task, c.status) for c in store.find(LLMCall, analysis_id=aid)],
-        "paths": sorted((p.risk, p.rank, p.variables, p.relation_ids, p.score)
-                        for p in store.find(PathRecord, analysis_id=aid)),
+        "paths": sorted(
+            (p.risk, p.rank, p.variables, p.relation_ids, p.score) for p in store.find(PathRecord, analysis_id=aid)
+        ),
         "reports": sorted(store.require(Report, p.report_id).rendered for p in outcome.programs if p.report_id),
     }
 
@@ -169,8 +176,10 @@ def test_openai_backend_on_local_server_gives_the_same_record_structure(demo_ws,
 
 
 def record_ids(store: Store, aid: str) -> dict:
-    return {cls.__name__: sorted(r.key for r in store.find(cls, analysis_id=aid))
-            for cls in (PathRecord, Restriction, Derivation, ModelRequest, ModelRun, Report)}
+    return {
+        cls.__name__: sorted(r.key for r in store.find(cls, analysis_id=aid))
+        for cls in (PathRecord, Restriction, Derivation, ModelRequest, ModelRun, Report)
+    }
 
 
 def test_replay_reproduces_the_recorded_analysis_exactly(demo_ws, offline_run, tmp_path):
@@ -260,7 +269,8 @@ def test_cli_analyze_json_shape(demo_ws, offline_run):
     keys = {"analysis_id", "risk", "status", "stopped_stage", "reason", "report_id"}
     assert all(keys <= set(a) for a in data["analyses"])
     assert [(a["risk"], a["status"], a["stopped_stage"], a["report_id"]) for a in data["analyses"]] == [
-        (p.risk, p.status, p.stopped_stage, p.report_id) for p in offline_run.programs]
+        (p.risk, p.status, p.stopped_stage, p.report_id) for p in offline_run.programs
+    ]
 
 
 def test_cli_demo_builds_from_nothing_and_writes_reports(tmp_path, small_draws):
@@ -272,8 +282,7 @@ def test_cli_demo_builds_from_nothing_and_writes_reports(tmp_path, small_draws):
     res = CliRunner().invoke(main, ["demo", "--workspace", str(ws), "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert [a["risk"] for a in data["analyses"]] == ["trade_fragmentation", "property_correction",
-                                                     "market_illiquidity"]
+    assert [a["risk"] for a in data["analyses"]] == ["trade_fragmentation", "property_correction", "market_illiquidity"]
     done = [a for a in data["analyses"] if a["status"] == "completed"]
     assert {a["risk"] for a in done} >= {"trade_fragmentation", "property_correction"}
     for a in done:
@@ -289,10 +298,14 @@ def test_the_retrieval_condition_is_written_on_every_downstream_record(demo_ws, 
         out = analyze(store, request)
         aid = out.analysis_id
         assert by_risk(out)["property_correction"].status == "completed"
-        records = [*store.find(PathRecord, analysis_id=aid), *store.find(Restriction, analysis_id=aid),
-                   # the macro request and the bank application's requests and runs alike
-                   *store.find(ModelRequest, analysis_id=aid), *store.find(ModelRun, analysis_id=aid),
-                   *store.find(Report, analysis_id=aid)]
+        records = [
+            *store.find(PathRecord, analysis_id=aid),
+            *store.find(Restriction, analysis_id=aid),
+            # the macro request and the bank application's requests and runs alike
+            *store.find(ModelRequest, analysis_id=aid),
+            *store.find(ModelRun, analysis_id=aid),
+            *store.find(Report, analysis_id=aid),
+        ]
         assert records and {(r.graph_condition, r.retrieval_condition) for r in records} == {("G0", "hybrid")}
         assert {r.model_id for r in store.find(ModelRun, analysis_id=aid)} > {"macro_var"}
 
@@ -308,8 +321,13 @@ def test_document_rag_uses_the_passage_constrained_relation_graph(demo_ws, tmp_p
         paths = store.find(PathRecord, analysis_id=aid)
         restrictions = store.find(Restriction, analysis_id=aid)
         assert paths and restrictions
-        records = [*paths, *restrictions, *store.find(ModelRequest, analysis_id=aid),
-                   *store.find(ModelRun, analysis_id=aid), *store.find(Report, analysis_id=aid)]
+        records = [
+            *paths,
+            *restrictions,
+            *store.find(ModelRequest, analysis_id=aid),
+            *store.find(ModelRun, analysis_id=aid),
+            *store.find(Report, analysis_id=aid),
+        ]
         assert {(r.graph_condition, r.retrieval_condition) for r in records} == {("G0", "document")}
         stages = {r.stage: r for r in store.find(StageRecord, analysis_id=aid)}
         for risk in ("trade_fragmentation", "property_correction"):
@@ -330,8 +348,11 @@ def test_application_stores_the_bank_validation_gates_before_any_bank_conclusion
         assert set(gates) == {"bank_feols", "bank_feqar"}
         for gate in gates.values():
             assert set(gate.thresholds) == {"mae_max", "spearman_min", "coverage_min"}
-        done = [r for r in store.find(StageRecord, analysis_id=offline_run.analysis_id, status="completed")
-                if r.stage.endswith("/application")]
+        done = [
+            r
+            for r in store.find(StageRecord, analysis_id=offline_run.analysis_id, status="completed")
+            if r.stage.endswith("/application")
+        ]
         assert done
         for rec in done:
             out = store.get_json(rec.output_digest)

@@ -20,11 +20,14 @@ def edited(**changes) -> object:
     return parse_request({**load_request(DEMO).as_dict(), **changes})
 
 
-@pytest.mark.parametrize("changes, words", [
-    ({"outcomes": ["real_gdp", "moon_phase"]}, "moon_phase"),
-    ({"models": ["macro_var", "dsge_2030"]}, "dsge_2030"),
-    ({"horizon": "2024-2026"}, "starts before the information cutoff"),
-])
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"outcomes": ["real_gdp", "moon_phase"]}, "moon_phase"),
+        ({"models": ["macro_var", "dsge_2030"]}, "dsge_2030"),
+        ({"horizon": "2024-2026"}, "starts before the information cutoff"),
+    ],
+)
 def test_request_checks_refuse_before_any_llm_call(store, changes, words):
     out = analyze(store, edited(**changes))
     assert {(p.status, p.stopped_stage) for p in out.programs} == {("stopped", "request_checks")}
@@ -49,9 +52,14 @@ def test_a_coordinator_plan_wider_than_the_request_stops_planning(store, monkeyp
     monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
 
     def widen(body: dict) -> tuple[int, dict]:
-        plan = {"programs": [{"risk": r, "source_variables": [], "targets": []}
-                             for r in ("trade_fragmentation", "property_correction", "market_illiquidity")],
-                "outcomes": [], "admissible_roles": ["generation", "evaluation"]}
+        plan = {
+            "programs": [
+                {"risk": r, "source_variables": [], "targets": []}
+                for r in ("trade_fragmentation", "property_correction", "market_illiquidity")
+            ],
+            "outcomes": [],
+            "admissible_roles": ["generation", "evaluation"],
+        }
         return 200, responses_body(canonical_json(plan), body["model"])
 
     with StubServer() as server:

@@ -8,24 +8,33 @@ from hypothesis import strategies as st
 
 from aieco.quotes import locate_quote, normal_form, quote_occurs
 
-PDF_TEXT = ("Overall, the increase in borrower credit risk would result in banks facing higher levels of non-\n"
-            "performing loans (NPLs) and a concomitant rise in forgone interest income. The resulting in-\n"
-            "crease in corporate ﬁnancing costs would negatively affect investment.")
+PDF_TEXT = (
+    "Overall, the increase in borrower credit risk would result in banks facing higher levels of non-\n"
+    "performing loans (NPLs) and a concomitant rise in forgone interest income. The resulting in-\n"
+    "crease in corporate ﬁnancing costs would negatively affect investment."
+)
 
 
-@pytest.mark.parametrize("quote, exact", [
-    # the sentence splitter's whitespace-collapsed form of a hyphenated line break
-    ("The resulting in- crease in corporate ﬁnancing costs would negatively affect investment.",
-     "The resulting in-\ncrease in corporate ﬁnancing costs would negatively affect investment."),
-    # a reader that joined the word and resolved the ligature
-    ("The resulting increase in corporate financing costs would negatively affect investment.",
-     "The resulting in-\ncrease in corporate ﬁnancing costs would negatively affect investment."),
-    # "non-\nperforming" keeps its hyphen only in the PDF; a quote with "non-performing" has one too
-    ("higher levels of non-performing loans", "higher levels of non-\nperforming loans"),
-])
+@pytest.mark.parametrize(
+    "quote, exact",
+    [
+        # the sentence splitter's whitespace-collapsed form of a hyphenated line break
+        (
+            "The resulting in- crease in corporate ﬁnancing costs would negatively affect investment.",
+            "The resulting in-\ncrease in corporate ﬁnancing costs would negatively affect investment.",
+        ),
+        # a reader that joined the word and resolved the ligature
+        (
+            "The resulting increase in corporate financing costs would negatively affect investment.",
+            "The resulting in-\ncrease in corporate ﬁnancing costs would negatively affect investment.",
+        ),
+        # "non-\nperforming" keeps its hyphen only in the PDF; a quote with "non-performing" has one too
+        ("higher levels of non-performing loans", "higher levels of non-\nperforming loans"),
+    ],
+)
 def test_pdf_quotes_are_found_and_the_exact_span_is_kept(quote, exact):
     span = locate_quote(quote, PDF_TEXT)
-    assert span is not None and PDF_TEXT[span[0]:span[1]] == exact
+    assert span is not None and PDF_TEXT[span[0] : span[1]] == exact
 
 
 def test_typography_and_format_characters_are_ignored():
@@ -48,4 +57,4 @@ def test_every_substring_is_found_where_it_is(text, i, j):
         return
     span = locate_quote(quote, text)
     assert span is not None
-    assert normal_form(text[span[0]:span[1]])[0] == normal_form(quote)[0]
+    assert normal_form(text[span[0] : span[1]])[0] == normal_form(quote)[0]

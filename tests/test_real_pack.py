@@ -31,8 +31,9 @@ def test_shipped_extracts_are_what_the_shared_files_give(shared_data, tmp_path):
     build_real_pack(shared_data, tmp_path)
     for entry in PACK:
         assert (tmp_path / f"{entry.name}.csv").read_bytes() == (PACK_DIR / f"{entry.name}.csv").read_bytes()
-        assert (tmp_path / f"{entry.name}.PROVENANCE.md").read_text() == \
-            (PACK_DIR / f"{entry.name}.PROVENANCE.md").read_text()
+        assert (tmp_path / f"{entry.name}.PROVENANCE.md").read_text() == (
+            PACK_DIR / f"{entry.name}.PROVENANCE.md"
+        ).read_text()
 
 
 def test_shipped_values_keep_rules_and_provenance():
@@ -57,14 +58,38 @@ def test_the_shipped_series_give_a_plausible_var_at_end_2024(pack_ws):
         assert load_real_pack(store) == 0  # loading twice adds nothing
         frame = workspace_observations(store)
         restrictions = [{"variable": "house_prices", "direction": -1, "priority": 1}]
-        approx = [r for r in run_macro_scenario(store, "pack", "property_correction", restrictions, frame,
-                                                "2024-12-31", seed=5, draws=5_000, vintage_policy="approximate")
-                  if r.model_id == MODEL_ID][0]
+        approx = [
+            r
+            for r in run_macro_scenario(
+                store,
+                "pack",
+                "property_correction",
+                restrictions,
+                frame,
+                "2024-12-31",
+                seed=5,
+                draws=5_000,
+                vintage_policy="approximate",
+            )
+            if r.model_id == MODEL_ID
+        ][0]
         assert approx.status is RunStatus.completed, approx.reason
         assert approx.diagnostics["plausibility"]["passed"] and approx.diagnostics["endpoint"] == "2023Q2"
-        strict = [r for r in run_macro_scenario(store, "pack", "property_correction", restrictions, frame,
-                                                "2024-12-31", seed=5, draws=5_000, vintage_policy="strict")
-                  if r.model_id == MODEL_ID][0]
+        strict = [
+            r
+            for r in run_macro_scenario(
+                store,
+                "pack",
+                "property_correction",
+                restrictions,
+                frame,
+                "2024-12-31",
+                seed=5,
+                draws=5_000,
+                vintage_policy="strict",
+            )
+            if r.model_id == MODEL_ID
+        ][0]
         assert strict.status is RunStatus.stopped and "strict vintage policy" in strict.reason
         assert store.find(ObservedValue, variable="real_gdp")
 

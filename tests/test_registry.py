@@ -21,25 +21,44 @@ OUT = VariableSpec(variable="toy_rate", unit="%", frequency="A", transformation=
 
 
 def toy_spec(model_id="toy", **changes) -> ModelSpecification:
-    fields = dict(model_id=model_id, version="1", inputs=[], outputs=[OUT], scope="XX", horizon="2025-2027",
-                  snapshot="s", entry_point="tests.test_registry:toy_fn", min_restrictions=1)
+    fields = dict(
+        model_id=model_id,
+        version="1",
+        inputs=[],
+        outputs=[OUT],
+        scope="XX",
+        horizon="2025-2027",
+        snapshot="s",
+        entry_point="tests.test_registry:toy_fn",
+        min_restrictions=1,
+    )
     fields.update(changes)
     return ModelSpecification.create(**fields)
 
 
 def toy_request(**changes) -> ModelRequest:
-    fields = dict(analysis_id="a1", risk="r", outputs=[OUT], restriction_ids=["rst_1"], horizon="2025-2027",
-                  scope="XX")
+    fields = dict(analysis_id="a1", risk="r", outputs=[OUT], restriction_ids=["rst_1"], horizon="2025-2027", scope="XX")
     fields.update(changes)
     return ModelRequest.create(**fields)
 
 
 def toy_fn(request, inputs, seed):
     table = pd.DataFrame({"toy_rate": [1.5 + seed, 2.5]}, index=["2025", "2026"])
-    points = [PointRef(variable="toy_rate", unit="%", transformation="annual_average", period=p, table="path",
-                       row=p, column="toy_rate") for p in ("2025", "2026")]
-    return ModelResult(status=RunStatus.completed, tables={"path": table}, points=points,
-                       diagnostics={"scale": inputs["scale"]})
+    points = [
+        PointRef(
+            variable="toy_rate",
+            unit="%",
+            transformation="annual_average",
+            period=p,
+            table="path",
+            row=p,
+            column="toy_rate",
+        )
+        for p in ("2025", "2026")
+    ]
+    return ModelResult(
+        status=RunStatus.completed, tables={"path": table}, points=points, diagnostics={"scale": inputs["scale"]}
+    )
 
 
 @pytest.fixture
@@ -76,8 +95,7 @@ def test_run_compatible_stops_with_every_refusal_reason(store, toy):
 
 
 def test_execute_writes_run_points_and_read_point_returns_the_cell(store, toy):
-    runs = registry.run_compatible(store, toy_request(), {"scale": 2.0, "frame": pd.DataFrame({"x": [1.0]})},
-                                   seed=3)
+    runs = registry.run_compatible(store, toy_request(), {"scale": 2.0, "frame": pd.DataFrame({"x": [1.0]})}, seed=3)
     assert len(runs) == 1
     run = runs[0]
     assert run.status is RunStatus.completed and run.seed == 3 and run.model_id == "toy"
@@ -96,8 +114,10 @@ def test_stopped_and_failed_functions_become_runs_with_reasons(store):
     def fails(request, inputs, seed):
         raise InputError("observations lack the column value")
 
-    for model_id, fn, status, reason in [("stopper", stops, RunStatus.stopped, "too few observations"),
-                                         ("failer", fails, RunStatus.failed, "lack the column value")]:
+    for model_id, fn, status, reason in [
+        ("stopper", stops, RunStatus.stopped, "too few observations"),
+        ("failer", fails, RunStatus.failed, "lack the column value"),
+    ]:
         entry = registry.register(toy_spec(model_id), fn)
         try:
             run = registry.execute(store, entry, toy_request(), {}, seed=None)
@@ -108,9 +128,21 @@ def test_stopped_and_failed_functions_become_runs_with_reasons(store):
 
 def test_point_on_a_missing_cell_is_refused(store):
     def bad_point(request, inputs, seed):
-        return ModelResult(status=RunStatus.completed, tables={"path": pd.DataFrame({"a": [1.0]}, index=["2025"])},
-                           points=[PointRef(variable="toy_rate", unit="%", transformation="t", period="2030",
-                                            table="path", row="2030", column="a")])
+        return ModelResult(
+            status=RunStatus.completed,
+            tables={"path": pd.DataFrame({"a": [1.0]}, index=["2025"])},
+            points=[
+                PointRef(
+                    variable="toy_rate",
+                    unit="%",
+                    transformation="t",
+                    period="2030",
+                    table="path",
+                    row="2030",
+                    column="a",
+                )
+            ],
+        )
 
     entry = registry.register(toy_spec("badpoint"), bad_point)
     try:

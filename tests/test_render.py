@@ -23,30 +23,55 @@ from aieco.reporting.schema import ReportDraft, SentenceDraft
 LABELS = {"house_prices": ["house prices", "property markets"], "real_gdp": ["real gdp"]}
 
 
-@pytest.mark.parametrize("value, unit, rounding, text", [
-    (-1.14241, "percent", 3, "-1.142%"), (5.1701, "percent", 3, "5.170%"), (-0.0004, "percent", 3, "0.000%"),
-    (2.5, "pp", 1, "2.5 pp"), (25.0, "bp", 0, "25 bp"), (1.23456, "EUR bn", 2, "1.23 EUR bn"),
-    (3.14159, "index", 2, "3.14"), (-46.2641, "%", 1, "-46.3%"), (0.04, "pp", 1, "0.0 pp"),
-])
+@pytest.mark.parametrize(
+    "value, unit, rounding, text",
+    [
+        (-1.14241, "percent", 3, "-1.142%"),
+        (5.1701, "percent", 3, "5.170%"),
+        (-0.0004, "percent", 3, "0.000%"),
+        (2.5, "pp", 1, "2.5 pp"),
+        (25.0, "bp", 0, "25 bp"),
+        (1.23456, "EUR bn", 2, "1.23 EUR bn"),
+        (3.14159, "index", 2, "3.14"),
+        (-46.2641, "%", 1, "-46.3%"),
+        (0.04, "pp", 1, "0.0 pp"),
+    ],
+)
 def test_format_value(value, unit, rounding, text):
     assert format_value(value, unit, rounding) == text
 
 
-@pytest.mark.parametrize("value, text", [("2025", "2025"), ("2025-2027", "2025–2027"), ("2025Q3", "Q3 2025"),
-                                         ("cutoff", "31 December 2024"), ("horizon", "2025–2027"),
-                                         ("horizon_end", "2027")])
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        ("2025", "2025"),
+        ("2025-2027", "2025–2027"),
+        ("2025Q3", "Q3 2025"),
+        ("cutoff", "31 December 2024"),
+        ("horizon", "2025–2027"),
+        ("horizon_end", "2027"),
+    ],
+)
 def test_render_date(value, text):
     assert render_date(value, date(2024, 12, 31), "2025-2027") == text
 
 
 def test_short_reference_from_source_and_location():
-    src = Source.create(path="x.pdf", sha256="0" * 64, publisher="ESRB", publication_date=date(2018, 1, 16),
-                        title="Adverse macro-financial scenario for the 2018 EU-wide stress test",
-                        retrieved_at=utc_now(), role="generation", kind=SourceKind.pdf)
+    src = Source.create(
+        path="x.pdf",
+        sha256="0" * 64,
+        publisher="ESRB",
+        publication_date=date(2018, 1, 16),
+        title="Adverse macro-financial scenario for the 2018 EU-wide stress test",
+        retrieved_at=utc_now(),
+        role="generation",
+        kind=SourceKind.pdf,
+    )
     loc = SourceLocation.create(source_id=src.source_id, kind="passage", page=5, text="t", parser_version="p")
     assert short_reference(src, loc) == "(ESRB, Adverse macro-financial scenario 2018, p. 5)"
-    cell = SourceLocation.create(source_id=src.source_id, kind="sheet_cell", sheet="GDP", cell="C7", text="t",
-                                 parser_version="p")
+    cell = SourceLocation.create(
+        source_id=src.source_id, kind="sheet_cell", sheet="GDP", cell="C7", text="t", parser_version="p"
+    )
     short = src.model_copy(update={"series": {"short_title": "Adverse scenario"}})
     assert short_reference(short, cell) == "(ESRB, Adverse scenario 2018, GDP!C7)"
 
@@ -60,12 +85,15 @@ def test_good_report_renders_exactly(store):
         "The projection covers 2025–2027 with data up to 31 December 2024. "
         "In 2025, house prices are projected at 5.2% and real GDP growth at 0.8%. "
         "House prices then decline by -2.5% in 2026 (ECB, FSR Nov 2023, p. 31). "
-        "The unemployment rate is projected to rise to 8.2% by 2027 (ECB, FSR Nov 2023, p. 36).")
+        "The unemployment rate is projected to rise to 8.2% by 2027 (ECB, FSR Nov 2023, p. 36)."
+    )
     stored = store.find(ReportSentence, report_id=out.report.report_id)
     assert [s.status for s in stored] == ["ok"] * 5 and stored[2].claim_ids == good_draft(w).sentences[2].claim_ids
     nums = [g for g in out.segments[2] if g.kind == "num"]
-    assert [(g.text, g.claim_id) for g in nums] == [("5.2%", w.cid("house_prices", "2025")),
-                                                  ("0.8%", w.cid("real_gdp", "2025"))]
+    assert [(g.text, g.claim_id) for g in nums] == [
+        ("5.2%", w.cid("house_prices", "2025")),
+        ("0.8%", w.cid("real_gdp", "2025")),
+    ]
     assert rebuild_report(store, out.report.report_id).report == out.report
 
 
@@ -143,16 +171,30 @@ def test_the_papers_run7_property_report_is_caught(store):
     cite = [w.relations["mortgage_house"].relation_id]
     hp25, hp26, gdp25 = w.cid("house_prices", "2025"), w.cid("house_prices", "2026"), w.cid("real_gdp", "2025")
     draft = _draft(
-        SentenceDraft(kind="qualitative", cited_relation_ids=cite, template="Higher financing costs are contributing "
-                      "to a broad correction in European property markets."),
-        SentenceDraft(kind="numerical", claim_ids=[hp25],
-                      template=f"In {{{{DATE:2025}}}}, house prices are expected to return {{{{NUM:{hp25}}}}}."),
-        SentenceDraft(kind="numerical", claim_ids=[gdp25], cited_relation_ids=cite,
-                      template="This decline in house prices is accompanied by a projected real GDP growth of "
-                               f"{{{{NUM:{gdp25}}}}} in the same year."),
-        SentenceDraft(kind="numerical", claim_ids=[hp26], cited_relation_ids=cite,
-                      template="As financing conditions tighten, house prices are expected to continue their "
-                               f"downward trend with a return of {{{{NUM:{hp26}}}}} in {{{{DATE:2026}}}}."),
+        SentenceDraft(
+            kind="qualitative",
+            cited_relation_ids=cite,
+            template="Higher financing costs are contributing to a broad correction in European property markets.",
+        ),
+        SentenceDraft(
+            kind="numerical",
+            claim_ids=[hp25],
+            template=f"In {{{{DATE:2025}}}}, house prices are expected to return {{{{NUM:{hp25}}}}}.",
+        ),
+        SentenceDraft(
+            kind="numerical",
+            claim_ids=[gdp25],
+            cited_relation_ids=cite,
+            template="This decline in house prices is accompanied by a projected real GDP growth of "
+            f"{{{{NUM:{gdp25}}}}} in the same year.",
+        ),
+        SentenceDraft(
+            kind="numerical",
+            claim_ids=[hp26],
+            cited_relation_ids=cite,
+            template="As financing conditions tighten, house prices are expected to continue their "
+            f"downward trend with a return of {{{{NUM:{hp26}}}}} in {{{{DATE:2026}}}}.",
+        ),
     )
     report = _fails(store, draft, "direction_inconsistent", sentence=0, labels=LABELS)
     failed = {s.position: s for s in store.find(ReportSentence, report_id=report.report_id)}
@@ -161,14 +203,28 @@ def test_the_papers_run7_property_report_is_caught(store):
     assert failed[3].status == "ok" and failed[3].rendered.endswith("-2.5% in 2026 (ECB, FSR Nov 2023, p. 31).")
 
 
-@pytest.mark.parametrize("verb, period, bad", [("decline by", "2025", True), ("decline by", "2026", False),
-                                               ("rise by", "2025", False), ("rise by", "2026", True),
-                                               ("fall to", "2025", False), ("rise to", "2026", False)])
+@pytest.mark.parametrize(
+    "verb, period, bad",
+    [
+        ("decline by", "2025", True),
+        ("decline by", "2026", False),
+        ("rise by", "2025", False),
+        ("rise by", "2026", True),
+        ("fall to", "2025", False),
+        ("rise to", "2026", False),
+    ],
+)
 def test_direction_word_must_agree_with_the_sign(store, verb, period, bad):
     w = build_world(store)
     cid = w.cid("house_prices", period)
-    d = _draft(SentenceDraft(kind="numerical", claim_ids=[cid], cited_relation_ids=[w.relations["mortgage_house"]
-                             .relation_id], template=f"House prices {verb} {{{{NUM:{cid}}}}}."))
+    d = _draft(
+        SentenceDraft(
+            kind="numerical",
+            claim_ids=[cid],
+            cited_relation_ids=[w.relations["mortgage_house"].relation_id],
+            template=f"House prices {verb} {{{{NUM:{cid}}}}}.",
+        )
+    )
     values = {cid: (resolve_claim(store, cid).value, resolve_claim(store, cid).claim)}
     found = direction_violations(d.sentences, values)
     assert bool(found) is bad
@@ -199,21 +255,37 @@ def test_run7_trade_text_contraction_with_positive_growth_is_caught(store):
     """Run 7 (trade): 'slow further to 0.595%, continuing the trend of economic contraction'."""
     w = build_world(store)
     cid = w.cid("real_gdp", "2027")
-    s = SentenceDraft(kind="numerical", claim_ids=[cid], template=(
-        f"By {{{{DATE:2027}}}}, real GDP growth is projected to slow further to {{{{NUM:{cid}}}}}, continuing the "
-        "trend of economic contraction."))
+    s = SentenceDraft(
+        kind="numerical",
+        claim_ids=[cid],
+        template=(
+            f"By {{{{DATE:2027}}}}, real GDP growth is projected to slow further to {{{{NUM:{cid}}}}}, continuing the "
+            "trend of economic contraction."
+        ),
+    )
     r = resolve_claim(store, cid)
     found = direction_violations([s], {cid: (r.value, r.claim)})
     assert [v.text for v in found] == ["contraction"]
 
 
-@pytest.mark.parametrize("publisher,title,expected", [
-    ("ECB FSR", "ECB FSR", "(ECB FSR, 2024, p. 5)"),
-    ("ECB Occasional Paper", "ECB Occasional Paper: Housing 2024", "(ECB Occasional Paper, Housing 2024, p. 5)"),
-    ("BIS", "Quarterly Review, March", "(BIS, Quarterly Review, March 2024, p. 5)"),
-])
+@pytest.mark.parametrize(
+    "publisher,title,expected",
+    [
+        ("ECB FSR", "ECB FSR", "(ECB FSR, 2024, p. 5)"),
+        ("ECB Occasional Paper", "ECB Occasional Paper: Housing 2024", "(ECB Occasional Paper, Housing 2024, p. 5)"),
+        ("BIS", "Quarterly Review, March", "(BIS, Quarterly Review, March 2024, p. 5)"),
+    ],
+)
 def test_short_reference_does_not_repeat_the_publisher(publisher, title, expected):
-    src = Source.create(path="x.pdf", sha256="1" * 64, publisher=publisher, publication_date=date(2024, 5, 1),
-                        title=title, retrieved_at=utc_now(), role="generation", kind=SourceKind.pdf)
+    src = Source.create(
+        path="x.pdf",
+        sha256="1" * 64,
+        publisher=publisher,
+        publication_date=date(2024, 5, 1),
+        title=title,
+        retrieved_at=utc_now(),
+        role="generation",
+        kind=SourceKind.pdf,
+    )
     loc = SourceLocation.create(source_id=src.source_id, kind="passage", page=5, text="t", parser_version="p")
     assert short_reference(src, loc) == expected

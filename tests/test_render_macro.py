@@ -16,35 +16,86 @@ from aieco.reporting.schema import ClaimBrief, ProvenanceBrief, ReportContext  #
 from aieco.reporting.writer import write_report  # noqa: E402
 from tests.macro_helpers import run_macro_scenario  # noqa: E402
 
-RESTRICTIONS = [{"variable": "tariffs", "model_variable": "real_gdp", "direction": -1, "priority": 1,
-                 "reference": "zero", "restriction_id": "rst_a"}]
+RESTRICTIONS = [
+    {
+        "variable": "tariffs",
+        "model_variable": "real_gdp",
+        "direction": -1,
+        "priority": 1,
+        "reference": "zero",
+        "restriction_id": "rst_a",
+    }
+]
 
 
 @pytest.fixture
 def macro_report(store):
     spec = macro.specification()
-    specs = [ClaimSpec(analysis_id="an_macro", risk="trade_fragmentation", variable=o.variable, unit=o.unit,
-                       horizon="2025-2027", transformation=o.transformation, period=year, model_id=spec.model_id,
-                       statistic="selected", required_diagnostics=list(spec.diagnostics_required))
-             for o in spec.outputs for year in ("2025", "2026", "2027")]
-    specs += [ClaimSpec(analysis_id="an_macro", risk="trade_fragmentation", variable=v, horizon="2025-2027",
-                        model_id=spec.model_id, required_diagnostics=list(spec.diagnostics_required),
-                        **macro.scenario_figure_fields(v, col, "2025-2027")) for v, col in macro.SCENARIO_FIGURES]
+    specs = [
+        ClaimSpec(
+            analysis_id="an_macro",
+            risk="trade_fragmentation",
+            variable=o.variable,
+            unit=o.unit,
+            horizon="2025-2027",
+            transformation=o.transformation,
+            period=year,
+            model_id=spec.model_id,
+            statistic="selected",
+            required_diagnostics=list(spec.diagnostics_required),
+        )
+        for o in spec.outputs
+        for year in ("2025", "2026", "2027")
+    ]
+    specs += [
+        ClaimSpec(
+            analysis_id="an_macro",
+            risk="trade_fragmentation",
+            variable=v,
+            horizon="2025-2027",
+            model_id=spec.model_id,
+            required_diagnostics=list(spec.diagnostics_required),
+            **macro.scenario_figure_fields(v, col, "2025-2027"),
+        )
+        for v, col in macro.SCENARIO_FIGURES
+    ]
     tests = register_output_tests(store, specs)
-    runs = run_macro_scenario(store, "an_macro", "trade_fragmentation", RESTRICTIONS,
-                              demo_macro.load_demo_observations(), "2024-12-31", seed=7, draws=500,
-                              horizon="2025-2027")
+    runs = run_macro_scenario(
+        store,
+        "an_macro",
+        "trade_fragmentation",
+        RESTRICTIONS,
+        demo_macro.load_demo_observations(),
+        "2024-12-31",
+        seed=7,
+        draws=500,
+        horizon="2025-2027",
+    )
     run = next(r for r in runs if r.model_id == spec.model_id)
     if run.status.value != "completed":
         pytest.skip(f"macro_var did not complete on the demo data: {run.reason}")
     results = link_claims(store, run, tests)
     assert [r.detail for r in results if r.result != "pass"] == []
-    ctx = ReportContext(analysis_id="an_macro", risk="trade_fragmentation", risk_label="trade fragmentation",
-                        claims=[ClaimBrief(claim_id=s.claim_id, variable=s.variable,
-                                           label=s.variable.replace("_", " "), period=s.period, unit=s.unit,
-                                           transformation=s.transformation, statistic=s.statistic) for s in specs],
-                        provenance=ProvenanceBrief(data="synthetic", evidence="illustrative", sample_start="2001Q1",
-                                                   sample_end="2024Q3"))
+    ctx = ReportContext(
+        analysis_id="an_macro",
+        risk="trade_fragmentation",
+        risk_label="trade fragmentation",
+        claims=[
+            ClaimBrief(
+                claim_id=s.claim_id,
+                variable=s.variable,
+                label=s.variable.replace("_", " "),
+                period=s.period,
+                unit=s.unit,
+                transformation=s.transformation,
+                statistic=s.statistic,
+            )
+            for s in specs
+        ],
+        provenance=ProvenanceBrief(
+            data="synthetic", evidence="illustrative", sample_start="2001Q1", sample_end="2024Q3"
+        ),
+    )
     out = render_report(store, "an_macro", write_report(ctx))
     assert out.report.status == "passed", out.report.failure_rule
     return store, run, specs, out
@@ -52,8 +103,7 @@ def macro_report(store):
 
 def test_selected_path_claims_pass_render_and_export(macro_report):
     store, run, specs, out = macro_report
-    point = store.find(ModelOutputPoint, run_id=run.run_id, statistic="selected", variable="real_gdp",
-                       period="2025")[0]
+    point = store.find(ModelOutputPoint, run_id=run.run_id, statistic="selected", variable="real_gdp", period="2025")[0]
     assert f"{round(point.value, 1):.1f}%".lstrip("-") in out.report.rendered
     assert verify_bundle(export_report(store, out.report.report_id, "json"))["claims"] == len(specs)
 
@@ -64,8 +114,10 @@ def test_scenario_paragraph_renders_figures_against_the_median_path(macro_report
     text = out.report.rendered
     assert "synthetic model inputs" in text and "not a forecast" in text and "Q1 2001" in text
     gdp = summary.loc["real_gdp"]
-    assert (f"cumulative real GDP growth over 2025\u20132027 comes to {gdp['cumulative_change']:.1f}%, against "
-            f"{gdp['cumulative_change_median']:.1f}% on the median path") in text.replace("-0.0%", "0.0%")
+    assert (
+        f"cumulative real GDP growth over 2025\u20132027 comes to {gdp['cumulative_change']:.1f}%, against "
+        f"{gdp['cumulative_change_median']:.1f}% on the median path"
+    ) in text.replace("-0.0%", "0.0%")
     assert f"The unemployment rate peaks at {summary.loc['unemployment', 'peak']:.1f}%" in text
 
 
@@ -85,7 +137,7 @@ def test_html_and_pdf_carry_the_fan_chart_and_the_restrictions(macro_report, tmp
     assert gdp.median == [tables["fan_chart"].loc[f"real_gdp:{y}", "p50"] for y in gdp.years]
     assert all(lo <= m <= hi for lo, m, hi in zip(gdp.p05, gdp.median, gdp.p95, strict=True))
     page = export_report(store, out.report.report_id, "html").decode()
-    svg = page[page.index("<svg"):page.index("</svg>")]
+    svg = page[page.index("<svg") : page.index("</svg>")]
     assert svg.count('class="band"') == svg.count('class="median"') == svg.count('class="selected"') == 4
     assert re.search(r"5\u201395 % band.*synthetic inputs", page)
     assert page.count("<p>") >= 3  # paragraphs break between channel, scenario and annual parts

@@ -15,18 +15,40 @@ LABEL = {"house_prices": "house prices", "real_gdp": "real GDP growth", "unemplo
 
 
 def _context(w) -> ReportContext:
-    rels = [RelationBrief(relation_id=r.relation_id, src_var=r.src_var, dst_var=r.dst_var,
-                          src_label=r.src_var.replace("_", " "), dst_label=r.dst_var.replace("_", " "),
-                          sign=r.sign.value) for k, r in w.relations.items() if k != "rejected"]
+    rels = [
+        RelationBrief(
+            relation_id=r.relation_id,
+            src_var=r.src_var,
+            dst_var=r.dst_var,
+            src_label=r.src_var.replace("_", " "),
+            dst_label=r.dst_var.replace("_", " "),
+            sign=r.sign.value,
+        )
+        for k, r in w.relations.items()
+        if k != "rejected"
+    ]
     claims = []
     for var, values in VALUES.items():
         for period, value in [*zip(YEARS, values, strict=True), (HORIZON, sum(values) / 3)]:
-            claims.append(ClaimBrief(claim_id=w.cid(var, period), variable=var, label=LABEL[var], period=period,
-                                     unit="percent", transformation="annual_log_change",
-                                     sign=(value > 0) - (value < 0)))
-    return ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="property-market correction",
-                         paths=[[rels[0].relation_id, rels[1].relation_id], [rels[2].relation_id]], relations=rels,
-                         claims=claims)
+            claims.append(
+                ClaimBrief(
+                    claim_id=w.cid(var, period),
+                    variable=var,
+                    label=LABEL[var],
+                    period=period,
+                    unit="percent",
+                    transformation="annual_log_change",
+                    sign=(value > 0) - (value < 0),
+                )
+            )
+    return ReportContext(
+        analysis_id=ANALYSIS,
+        risk=RISK,
+        risk_label="property-market correction",
+        paths=[[rels[0].relation_id, rels[1].relation_id], [rels[2].relation_id]],
+        relations=rels,
+        claims=claims,
+    )
 
 
 def test_writer_output_passes_the_contract_and_renders(store):
@@ -86,9 +108,16 @@ def test_writer_without_paths_cites_every_relation_once(store):
     assert sorted(r for _, r in cited) == sorted(r.relation_id for r in ctx.relations)  # one channel each
 
 
-NEGATIVE = ["Losses reach EUR three billion.", "Spreads widen by twenty-five basis points.", "Growth is 5%.",
-            "{{NUM:2025}} is the outcome.", "{{NUM:rel_0123456789abcdef0123}} stands.", "Profits halve.",
-            "Two thirds of banks breach.", "{{DATE:2027-2025}} runs backwards."]
+NEGATIVE = [
+    "Losses reach EUR three billion.",
+    "Spreads widen by twenty-five basis points.",
+    "Growth is 5%.",
+    "{{NUM:2025}} is the outcome.",
+    "{{NUM:rel_0123456789abcdef0123}} stands.",
+    "Profits halve.",
+    "Two thirds of banks breach.",
+    "{{DATE:2027-2025}} runs backwards.",
+]
 
 
 @pytest.mark.parametrize("template", NEGATIVE)
@@ -119,24 +148,29 @@ def test_a_path_with_a_relation_outside_the_accepted_set_is_not_told(store):
     w = build_world(store)
     ctx = _context(w)
     first = ctx.relations[0].relation_id
-    draft = write_report(ctx.model_copy(update={
-        "paths": [[first, w.relations["rejected"].relation_id]], "claims": []}))
+    draft = write_report(ctx.model_copy(update={"paths": [[first, w.relations["rejected"].relation_id]], "claims": []}))
     assert not any(s.paragraph.startswith("channel:") for s in draft.sentences)
 
 
-@pytest.mark.parametrize(("transformation", "label", "phrase"), [
-    ("annual_growth", "real GDP", "annual growth in real GDP at {{NUM:"),
-    ("annual_average", "unemployment rate", "the annual-average unemployment rate at {{NUM:"),
-    ("annual_avg_index_change", "equity prices", "the change in annual-average equity prices at {{NUM:"),
-    ("annual_avg_index_growth", "consumer price inflation", "annual consumer price inflation at {{NUM:"),
-    ("level", "long-term interest rate", "the long-term interest rate at {{NUM:"),
-    ("annual_growth", "credit growth", "credit growth at {{NUM:"),
-])
+@pytest.mark.parametrize(
+    ("transformation", "label", "phrase"),
+    [
+        ("annual_growth", "real GDP", "annual growth in real GDP at {{NUM:"),
+        ("annual_average", "unemployment rate", "the annual-average unemployment rate at {{NUM:"),
+        ("annual_avg_index_change", "equity prices", "the change in annual-average equity prices at {{NUM:"),
+        ("annual_avg_index_growth", "consumer price inflation", "annual consumer price inflation at {{NUM:"),
+        ("level", "long-term interest rate", "the long-term interest rate at {{NUM:"),
+        ("annual_growth", "credit growth", "credit growth at {{NUM:"),
+    ],
+)
 def test_numbers_are_named_by_what_they_measure(store, transformation, label, phrase):
     w = build_world(store)
     ctx = _context(w)
-    claims = [c.model_copy(update={"transformation": transformation, "label": label})
-              for c in ctx.claims if c.variable == "real_gdp"][:1]
+    claims = [
+        c.model_copy(update={"transformation": transformation, "label": label})
+        for c in ctx.claims
+        if c.variable == "real_gdp"
+    ][:1]
     draft = write_report(ctx.model_copy(update={"claims": claims, "paths": [], "relations": []}))
     numerical = [s.template for s in draft.sentences if s.kind.value == "numerical"]
     assert len(numerical) == 1 and phrase in numerical[0], numerical
@@ -149,20 +183,41 @@ def test_numbers_are_named_by_what_they_measure(store, transformation, label, ph
 def _figure(variable, transformation, statistic="selected", unit="%", sign=-1):
     from aieco.records import claim_id_for
 
-    cid = claim_id_for(ANALYSIS, RISK, variable, HORIZON, horizon=HORIZON, unit=unit, transformation=transformation,
-                       statistic=statistic)
-    return ClaimBrief(claim_id=cid, variable=variable, label=variable.replace("_", " "), period=HORIZON, unit=unit,
-                      transformation=transformation, statistic=statistic, sign=sign)
+    cid = claim_id_for(
+        ANALYSIS,
+        RISK,
+        variable,
+        HORIZON,
+        horizon=HORIZON,
+        unit=unit,
+        transformation=transformation,
+        statistic=statistic,
+    )
+    return ClaimBrief(
+        claim_id=cid,
+        variable=variable,
+        label=variable.replace("_", " "),
+        period=HORIZON,
+        unit=unit,
+        transformation=transformation,
+        statistic=statistic,
+        sign=sign,
+    )
 
 
 FIGURES = [
-    _figure("real_gdp", "cumulative_change"), _figure("real_gdp", "cumulative_change", "median", sign=1),
-    _figure("real_gdp", "deviation_from_median"), _figure("unemployment", "peak", sign=1),
+    _figure("real_gdp", "cumulative_change"),
+    _figure("real_gdp", "cumulative_change", "median", sign=1),
+    _figure("real_gdp", "deviation_from_median"),
+    _figure("unemployment", "peak", sign=1),
     _figure("unemployment", "peak", "median", sign=1),
     _figure("unemployment", "peak_deviation_from_median", unit="pp", sign=1),
-    _figure("house_prices", "cumulative_change"), _figure("house_prices", "cumulative_change", "median"),
-    _figure("house_prices", "deviation_from_median"), _figure("house_prices", "peak_to_trough"),
-    _figure("equity_prices", "cumulative_change"), _figure("equity_prices", "cumulative_change", "median"),
+    _figure("house_prices", "cumulative_change"),
+    _figure("house_prices", "cumulative_change", "median"),
+    _figure("house_prices", "deviation_from_median"),
+    _figure("house_prices", "peak_to_trough"),
+    _figure("equity_prices", "cumulative_change"),
+    _figure("equity_prices", "cumulative_change", "median"),
     _figure("equity_prices", "deviation_from_median"),
 ]
 
@@ -179,9 +234,15 @@ def _rules_ok(draft, claims):
 def test_scenario_paragraph_states_each_figure_against_the_median_path():
     from aieco.reporting.schema import ProvenanceBrief
 
-    ctx = ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="property correction", claims=FIGURES,
-                        provenance=ProvenanceBrief(data="synthetic", evidence="illustrative", sample_start="2001Q1",
-                                                   sample_end="2024Q3", release_rules=["lag"]))
+    ctx = ReportContext(
+        analysis_id=ANALYSIS,
+        risk=RISK,
+        risk_label="property correction",
+        claims=FIGURES,
+        provenance=ProvenanceBrief(
+            data="synthetic", evidence="illustrative", sample_start="2001Q1", sample_end="2024Q3", release_rules=["lag"]
+        ),
+    )
     draft = write_report(ctx)
     scenario = [s for s in draft.sentences if s.paragraph == "scenario"]
     first = scenario[0].template
@@ -200,10 +261,15 @@ def test_without_recorded_provenance_the_report_says_so():
     assert "provenance of the inputs is not recorded" in draft.sentences[0].template
 
 
-@pytest.mark.parametrize("status, phrase", [("not_run", "no bank capital model ran"),
-                                            ("stopped", "stopped before producing figures"),
-                                            ("gate_failed", "external validation gate"),
-                                            ("no_claims", "no cross-bank figure")])
+@pytest.mark.parametrize(
+    "status, phrase",
+    [
+        ("not_run", "no bank capital model ran"),
+        ("stopped", "stopped before producing figures"),
+        ("gate_failed", "external validation gate"),
+        ("no_claims", "no cross-bank figure"),
+    ],
+)
 def test_bank_paragraph_says_why_it_is_absent(status, phrase):
     ctx = ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="x", bank_requested=True, bank_status=status)
     bank = [s for s in write_report(ctx).sentences if s.paragraph == "bank"]
@@ -214,8 +280,9 @@ def test_bank_paragraph_says_why_it_is_absent(status, phrase):
 def test_bank_paragraph_consumes_cross_bank_figures():
     claims = [_figure("cet1_depletion", "start_minus_min", s, unit="pp", sign=1) for s in ("p50", "p05", "p95")]
     claims.append(_figure("banks_below_threshold", "count", "value", unit="banks", sign=1))
-    ctx = ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="x", bank_requested=True, bank_status="present",
-                        claims=claims)
+    ctx = ReportContext(
+        analysis_id=ANALYSIS, risk=RISK, risk_label="x", bank_requested=True, bank_status="present", claims=claims
+    )
     draft = write_report(ctx)
     bank = [s for s in draft.sentences if s.paragraph == "bank"]
     assert {c for s in bank for c in s.claim_ids} == {c.claim_id for c in claims}
@@ -234,7 +301,8 @@ def test_a_registered_fall_starts_the_channel_with_a_fall(store):
     path = [w.relations[k].relation_id for k in ("mortgage_house", "house_gdp")]
     draft = write_report(ctx.model_copy(update={"paths": [path], "path_directions": [-1], "claims": []}))
     steps = [s.template for s in draft.sentences if s.paragraph == "channel:1"][1:]
-    assert steps[0].startswith("A fall in mortgage rates ") and re.search(r"(raises|pushes up|lifts) house prices",
-                                                                          steps[0])
+    assert steps[0].startswith("A fall in mortgage rates ") and re.search(
+        r"(raises|pushes up|lifts) house prices", steps[0]
+    )
     assert re.search(r"a rise in house prices (raises|pushes up|lifts) real gdp", steps[1])
     assert check_report_draft(store, ANALYSIS, draft) == []

@@ -33,16 +33,19 @@ def test_untouched_workspace_audits_clean(store, world):
     assert result["clean"], result["mismatches"]
 
 
-@pytest.mark.parametrize("column, value, kind", [
-    ("artifact_digest", "0" * 64, "claim:output_hash"),
-    ("row", "2026", "claim:row"),
-    ("column", "real_gdp", "claim:column"),
-    ("unit", "pp", "claim:unit"),
-    ("transformation", "level", "claim:transformation"),
-    ("run_id", "run_00000000000000000000", "claim:run_id"),
-    ("table_name", "means", "claim:table"),
-    ("period", "2026", "claim:period"),
-])
+@pytest.mark.parametrize(
+    "column, value, kind",
+    [
+        ("artifact_digest", "0" * 64, "claim:output_hash"),
+        ("row", "2026", "claim:row"),
+        ("column", "real_gdp", "claim:column"),
+        ("unit", "pp", "claim:unit"),
+        ("transformation", "level", "claim:transformation"),
+        ("run_id", "run_00000000000000000000", "claim:run_id"),
+        ("table_name", "means", "claim:table"),
+        ("period", "2026", "claim:period"),
+    ],
+)
 def test_each_altered_claim_field_is_flagged(store, world, column, value, kind):
     w, report = world
     cid = w.cid("house_prices", "2025")
@@ -60,13 +63,16 @@ def test_altered_output_artifact_is_flagged(store, world):
     assert {"artifact", "claim:output_hash", "report"} <= kinds
 
 
-@pytest.mark.parametrize("column, value, kind", [("row", "2027", "claim:row"), ("value", 9.0, "claim:value"),
-                                                 ("unit", "pp", "claim:unit")])
+@pytest.mark.parametrize(
+    "column, value, kind", [("row", "2027", "claim:row"), ("value", 9.0, "claim:value"), ("unit", "pp", "claim:unit")]
+)
 def test_altered_output_point_is_flagged(store, world, column, value, kind):
     w, _ = world
     store.execute_raw("DROP TRIGGER model_output_points_no_update")
-    store.execute_raw(f'UPDATE model_output_points SET "{column}" = ? WHERE run_id = ? AND period = ? '
-                      "AND variable = 'real_gdp'", [value, w.run.run_id, "2025"])
+    store.execute_raw(
+        f"UPDATE model_output_points SET \"{column}\" = ? WHERE run_id = ? AND period = ? AND variable = 'real_gdp'",
+        [value, w.run.run_id, "2025"],
+    )
     assert kind in _claim_kinds(store)
 
 
@@ -86,8 +92,16 @@ def test_altered_rendered_sentence_is_flagged(store, world):
 def test_audit_focuses_on_one_analysis(store, world):
     w, _ = world
     store.execute_raw("UPDATE claims SET row = '2026' WHERE claim_id = ?", [w.cid("house_prices", "2025")])
-    store.put(StageRecord.create(analysis_id="an_unrelated", stage="request_checks", status="completed",
-                                 input_digest="x", started_at=utc_now(), ended_at=utc_now()))
+    store.put(
+        StageRecord.create(
+            analysis_id="an_unrelated",
+            stage="request_checks",
+            status="completed",
+            input_digest="x",
+            started_at=utc_now(),
+            ended_at=utc_now(),
+        )
+    )
     assert not any(k.startswith("claim:") for k in _claim_kinds(store, "an_unrelated"))
     with pytest.raises(InputError, match="no analysis an_unknown"):  # an id the workspace does not know
         run_audit(store, "an_unknown")
@@ -115,7 +129,7 @@ def test_cli_check_report_prints_positions_and_rules(store, world, tmp_path):
     body = json.loads(res.output)
     assert body["accepted"] is False
     digit = next(v for v in body["violations"] if v["rule"] == "digit")
-    assert text.read_text()[digit["text_offset"]:digit["text_offset"] + 4] == "2026"
+    assert text.read_text()[digit["text_offset"] : digit["text_offset"] + 4] == "2026"
     good = tmp_path / "good.json"
     good.write_text(good_draft(w).model_dump_json())
     res = cli("-w", str(store.path), "check-report", str(good), "--analysis", ANALYSIS, "--phase", "execution")

@@ -12,13 +12,33 @@ from aieco.reporting.schema import ClaimBrief
 
 
 def test_refused_paths_come_from_the_derivation_record(store):
-    store.put(Derivation.create(
-        analysis_id="an_ctx", risk="trade_fragmentation", restriction_ids=[], status="accepted",
-        registration_digest="d", assessed=[
-            {"path_id": "pth_ok", "query_id": "q1", "composed_sign": "-", "implied_target_movement": "down",
-             "outcome": "accepted", "reason": ""},
-            {"path_id": "pth_bad", "query_id": "q2", "composed_sign": "+", "implied_target_movement": None,
-             "outcome": "refused", "reason": "contradicts the registered expectation"}]))
+    store.put(
+        Derivation.create(
+            analysis_id="an_ctx",
+            risk="trade_fragmentation",
+            restriction_ids=[],
+            status="accepted",
+            registration_digest="d",
+            assessed=[
+                {
+                    "path_id": "pth_ok",
+                    "query_id": "q1",
+                    "composed_sign": "-",
+                    "implied_target_movement": "down",
+                    "outcome": "accepted",
+                    "reason": "",
+                },
+                {
+                    "path_id": "pth_bad",
+                    "query_id": "q2",
+                    "composed_sign": "+",
+                    "implied_target_movement": None,
+                    "outcome": "refused",
+                    "reason": "contradicts the registered expectation",
+                },
+            ],
+        )
+    )
     assert _refused_paths(store, "an_ctx", "trade_fragmentation") == {"pth_bad"}
     assert _refused_paths(store, "an_ctx", "other_risk") == set()
 
@@ -27,17 +47,27 @@ def _run(model_id, status, reason=""):
     return SimpleNamespace(model_id=model_id, status=status, reason=reason)
 
 
-CET1 = ClaimBrief(claim_id="clm.x.cet1_depletion.y1_y3.00000000", variable="cet1_depletion", label="cet1",
-                  period="2025-2027", unit="pp", transformation="start_minus_min", statistic="p50")
+CET1 = ClaimBrief(
+    claim_id="clm.x.cet1_depletion.y1_y3.00000000",
+    variable="cet1_depletion",
+    label="cet1",
+    period="2025-2027",
+    unit="pp",
+    transformation="start_minus_min",
+    statistic="p50",
+)
 
 
-@pytest.mark.parametrize("runs, claims, status", [
-    ([_run("macro_var", RunStatus.completed)], [], "not_run"),
-    ([_run("bank_feols", RunStatus.stopped, "no panel")], [], "stopped"),
-    ([_run("bank_feols", RunStatus.completed, "validation gate failed")], [], "gate_failed"),
-    ([_run("bank_feols", RunStatus.completed)], [], "no_claims"),
-    ([_run("bank_feols", RunStatus.completed)], [CET1], "present"),
-])
+@pytest.mark.parametrize(
+    "runs, claims, status",
+    [
+        ([_run("macro_var", RunStatus.completed)], [], "not_run"),
+        ([_run("bank_feols", RunStatus.stopped, "no panel")], [], "stopped"),
+        ([_run("bank_feols", RunStatus.completed, "validation gate failed")], [], "gate_failed"),
+        ([_run("bank_feols", RunStatus.completed)], [], "no_claims"),
+        ([_run("bank_feols", RunStatus.completed)], [CET1], "present"),
+    ],
+)
 def test_bank_status(runs, claims, status):
     assert bank_status(runs, claims) == status
 

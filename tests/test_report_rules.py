@@ -33,21 +33,41 @@ def _cases(w):
         ("accepted_mechanism", "A rise in mortgage rates weighs on house prices.", ["mortgage_house"], set()),
         ("accepted_chain", "Higher long-term rates raise mortgage rates.", ["rates_mortgage"], set()),
         ("accepted_falling_cause", "Falling house prices weigh on real GDP.", ["house_gdp"], set()),
-        ("accepted_opposite", "Mortgage rates and house prices move in opposite directions.", ["mortgage_house"],
-         set()),
+        (
+            "accepted_opposite",
+            "Mortgage rates and house prices move in opposite directions.",
+            ["mortgage_house"],
+            set(),
+        ),
         ("accepted_decline", "House prices decline by {hp26}.", ["mortgage_house"], set()),
         ("mislabelled_claim", "The unemployment rate stands at {gdp25}.", [], {"variable_mismatch"}),
         ("unnamed_claim", "The model puts it at {hp25}.", [], {"unnamed_variable"}),
-        ("correction_with_positive_value", "A broad correction leaves house prices returning {hp25}.",
-         ["mortgage_house"], {"direction_inconsistent"}),
+        (
+            "correction_with_positive_value",
+            "A broad correction leaves house prices returning {hp25}.",
+            ["mortgage_house"],
+            {"direction_inconsistent"},
+        ),
         ("rise_with_negative_value", "House prices rise by {hp26}.", ["mortgage_house"], {"direction_inconsistent"}),
-        ("lift_citing_negative_relation", "A rise in mortgage rates lifts house prices.", ["mortgage_house"],
-         {"relation_direction"}),
-        ("reduce_citing_positive_relation", "Higher long-term rates reduce mortgage rates.", ["rates_mortgage"],
-         {"relation_direction"}),
+        (
+            "lift_citing_negative_relation",
+            "A rise in mortgage rates lifts house prices.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        (
+            "reduce_citing_positive_relation",
+            "Higher long-term rates reduce mortgage rates.",
+            ["rates_mortgage"],
+            {"relation_direction"},
+        ),
         ("falling_cause_lifts", "Falling house prices lift real GDP.", ["house_gdp"], {"relation_direction"}),
-        ("same_direction_citing_negative", "Mortgage rates and house prices move in the same direction.",
-         ["mortgage_house"], {"relation_direction"}),
+        (
+            "same_direction_citing_negative",
+            "Mortgage rates and house prices move in the same direction.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
         ("uncited_direction", "House prices decline.", [], {"uncited_direction"}),
         ("rejected_relation", "Falling house prices raise unemployment.", ["rejected"], {"rejected_relation"}),
         ("quantity_word", "House prices are cut in half.", ["mortgage_house"], {"multiplicative"}),
@@ -55,8 +75,11 @@ def _cases(w):
 
 
 def _fill(w, template):
-    tokens = {"hp25": w.cid("house_prices", "2025"), "hp26": w.cid("house_prices", "2026"),
-              "gdp25": w.cid("real_gdp", "2025")}
+    tokens = {
+        "hp25": w.cid("house_prices", "2025"),
+        "hp26": w.cid("house_prices", "2026"),
+        "gdp25": w.cid("real_gdp", "2025"),
+    }
     ids = [cid for key, cid in tokens.items() if "{" + key + "}" in template]
     for key, cid in tokens.items():
         template = template.replace("{" + key + "}", f"{{{{NUM:{cid}}}}}")
@@ -66,8 +89,9 @@ def _fill(w, template):
 def _sentence(w, template, cites):
     text, ids = _fill(w, template)
     kind = "numerical" if ids else "qualitative"
-    return SentenceDraft(kind=kind, template=text, claim_ids=ids,
-                         cited_relation_ids=[w.relations[c].relation_id for c in cites])
+    return SentenceDraft(
+        kind=kind, template=text, claim_ids=ids, cited_relation_ids=[w.relations[c].relation_id for c in cites]
+    )
 
 
 def _cli(*args):
@@ -75,8 +99,15 @@ def _cli(*args):
 
 
 CASE_NAMES = [c[0] for c in _cases(None)]
-DIRECTIONAL = {"direction_inconsistent", "relation_direction", "variable_mismatch", "unnamed_variable",
-               "uncited_direction", "rejected_relation", "multiplicative"}
+DIRECTIONAL = {
+    "direction_inconsistent",
+    "relation_direction",
+    "variable_mismatch",
+    "unnamed_variable",
+    "uncited_direction",
+    "rejected_relation",
+    "multiplicative",
+}
 
 
 @pytest.mark.parametrize("name", CASE_NAMES)
@@ -90,8 +121,9 @@ def test_check_report_and_renderer_agree(world, tmp_path, name):
 
     as_json = tmp_path / "draft.json"
     as_json.write_text(draft.model_dump_json())
-    res = _cli("-w", str(w.store.path), "--json", "check-report", str(as_json), "--analysis", ANALYSIS,
-               "--phase", "execution")
+    res = _cli(
+        "-w", str(w.store.path), "--json", "check-report", str(as_json), "--analysis", ANALYSIS, "--phase", "execution"
+    )
     body = json.loads(res.output)
     json_rules = {v["rule"] for v in body["violations"]} & DIRECTIONAL
 
@@ -99,13 +131,14 @@ def test_check_report_and_renderer_agree(world, tmp_path, name):
     plain = sentence.template[:-1] + marks + "." if sentence.template.endswith(".") else sentence.template + marks
     as_text = tmp_path / "draft.txt"
     as_text.write_text("Scenario framing sentence. " + plain)
-    res = _cli("-w", str(w.store.path), "--json", "check-report", str(as_text), "--analysis", ANALYSIS,
-               "--phase", "execution")
+    res = _cli(
+        "-w", str(w.store.path), "--json", "check-report", str(as_text), "--analysis", ANALYSIS, "--phase", "execution"
+    )
     text_body = json.loads(res.output)
     text_rules = {v["rule"] for v in text_body["violations"]} & DIRECTIONAL
     for v in text_body["violations"]:  # every refusal names a character offset inside the file
         assert v["text_offset"] is not None
-        assert as_text.read_text()[v["text_offset"]:v["text_offset"] + len(v["text"])] == v["text"]
+        assert as_text.read_text()[v["text_offset"] : v["text_offset"] + len(v["text"])] == v["text"]
 
     try:
         render_report(w.store, ANALYSIS, draft)
@@ -139,9 +172,18 @@ def test_every_quantity_form_is_refused_by_check_report_and_renderer(world, tmp_
     if "{{NUM:" in text:  # the contract tests' claim id belongs to another analysis: use this world's
         head, rest = text.split("{{NUM:", 1)
         text, ids = head + f"{{{{NUM:{hp}}}}}" + rest.split("}}", 1)[1], [hp]
-    draft = ReportDraft(title="Property markets", risk=RISK, sentences=[SentenceDraft(
-        kind="numerical" if ids else "qualitative", template=text, claim_ids=ids,
-        cited_relation_ids=[w.relations["mortgage_house"].relation_id])])
+    draft = ReportDraft(
+        title="Property markets",
+        risk=RISK,
+        sentences=[
+            SentenceDraft(
+                kind="numerical" if ids else "qualitative",
+                template=text,
+                claim_ids=ids,
+                cited_relation_ids=[w.relations["mortgage_house"].relation_id],
+            )
+        ],
+    )
     path = tmp_path / "q.txt"
     path.write_text(text)
     res = _cli("-w", str(w.store.path), "--json", "check-report", str(path), "--analysis", ANALYSIS)
@@ -157,8 +199,9 @@ def test_synthetic_inputs_must_be_stated(world):
     w = world
     run = w.store.require(ModelRun, w.run.run_id)
     hp = w.cid("house_prices", "2025")
-    sentence = SentenceDraft(kind="numerical", template=f"House prices are projected at {{{{NUM:{hp}}}}}.",
-                             claim_ids=[hp])
+    sentence = SentenceDraft(
+        kind="numerical", template=f"House prices are projected at {{{{NUM:{hp}}}}}.", claim_ids=[hp]
+    )
     assert "provenance_missing" not in {v.rule for v in check_report_draft(w.store, ANALYSIS, [sentence])}
     synthetic = run.model_copy(update={"diagnostics": {**run.diagnostics, "data": "synthetic"}})
     from aieco.reporting.render import provenance_violations
@@ -175,8 +218,9 @@ def test_synthetic_inputs_must_be_stated(world):
 
     found = provenance_violations(View(w.store), [sentence], [hp], [])
     assert [v.rule for v in found] == ["provenance_missing"]
-    said = sentence.model_copy(update={"template": sentence.template.replace(
-        "House prices", "On synthetic inputs, house prices")})
+    said = sentence.model_copy(
+        update={"template": sentence.template.replace("House prices", "On synthetic inputs, house prices")}
+    )
     assert provenance_violations(View(w.store), [said], [hp], []) == []
 
 
@@ -188,17 +232,36 @@ def test_relations_of_refused_paths_cannot_be_cited(store):
 
     def path(keys, rank):
         chain = [rels[k] for k in keys]
-        return Path.create(analysis_id=ANALYSIS, query_id="q1", risk=RISK,
-                           variables=[chain[0].src_var] + [r.dst_var for r in chain], signs=[r.sign for r in chain],
-                           relation_ids=[r.relation_id for r in chain], evidence=[[r.relation_id] for r in chain],
-                           composed_sign=Sign.negative, score=1.0, mean_confidence=0.8, n_docs=1, rank=rank)
+        return Path.create(
+            analysis_id=ANALYSIS,
+            query_id="q1",
+            risk=RISK,
+            variables=[chain[0].src_var] + [r.dst_var for r in chain],
+            signs=[r.sign for r in chain],
+            relation_ids=[r.relation_id for r in chain],
+            evidence=[[r.relation_id] for r in chain],
+            composed_sign=Sign.negative,
+            score=1.0,
+            mean_confidence=0.8,
+            n_docs=1,
+            rank=rank,
+        )
 
     ok, refused = path(["rates_mortgage", "mortgage_house"], 1), path(["house_gdp"], 2)
     store.put_many([ok, refused])
-    store.put(Derivation.create(analysis_id=ANALYSIS, risk=RISK, restriction_ids=[], status="accepted",
-                                registration_digest="d", assessed=[
-                                    {"path_id": ok.path_id, "outcome": "accepted"},
-                                    {"path_id": refused.path_id, "outcome": "refused", "reason": "contradiction"}]))
+    store.put(
+        Derivation.create(
+            analysis_id=ANALYSIS,
+            risk=RISK,
+            restriction_ids=[],
+            status="accepted",
+            registration_digest="d",
+            assessed=[
+                {"path_id": ok.path_id, "outcome": "accepted"},
+                {"path_id": refused.path_id, "outcome": "refused", "reason": "contradiction"},
+            ],
+        )
+    )
     good = _sentence(w, "A rise in mortgage rates weighs on house prices.", ["mortgage_house"])
     bad = _sentence(w, "Falling house prices weigh on real GDP.", ["house_gdp"])
     draft = ReportDraft(title="Property markets", risk=RISK, sentences=[good, bad])
@@ -218,18 +281,38 @@ def test_illustrative_sources_must_be_stated(store):
     build_world(store)
     path = store.path.parent / "source-illustrative.txt"
     path.write_text("Demo: an illustrative note")
-    demo = Source.create(path=str(path), sha256=sha256_hex(path.read_bytes()), publisher="Demo",
-                         title="Illustrative note", publication_date=date(2024, 1, 1), retrieved_at=utc_now(),
-                         role=Role.generation, kind=SourceKind.text, illustrative=True)
+    demo = Source.create(
+        path=str(path),
+        sha256=sha256_hex(path.read_bytes()),
+        publisher="Demo",
+        title="Illustrative note",
+        publication_date=date(2024, 1, 1),
+        retrieved_at=utc_now(),
+        role=Role.generation,
+        kind=SourceKind.text,
+        illustrative=True,
+    )
     store.put(demo)
-    rel = _relation(store, demo, 1, "Higher rates weigh on house prices.", "Higher rates weigh on house prices",
-                    "mortgage_rates", "house_prices", Sign.negative)
-    plain = SentenceDraft(kind="qualitative", template="A rise in mortgage rates weighs on house prices.",
-                          cited_relation_ids=[rel.relation_id])
+    rel = _relation(
+        store,
+        demo,
+        1,
+        "Higher rates weigh on house prices.",
+        "Higher rates weigh on house prices",
+        "mortgage_rates",
+        "house_prices",
+        Sign.negative,
+    )
+    plain = SentenceDraft(
+        kind="qualitative",
+        template="A rise in mortgage rates weighs on house prices.",
+        cited_relation_ids=[rel.relation_id],
+    )
     rules_of = {v.rule for v in check_report_draft(store, ANALYSIS, [plain])}
     assert "provenance_missing" in rules_of
-    said = plain.model_copy(update={"template": "An illustrative source finds that a rise in mortgage rates weighs "
-                                                "on house prices."})
+    said = plain.model_copy(
+        update={"template": "An illustrative source finds that a rise in mortgage rates weighs on house prices."}
+    )
     assert "provenance_missing" not in {v.rule for v in check_report_draft(store, ANALYSIS, [said])}
 
 
@@ -240,13 +323,30 @@ def test_a_quote_across_a_line_break_is_found_and_a_changed_quote_is_not(store):
 
     w = build_world(store)
     src = w.sources["ecb"]
-    wrapped = _relation(store, src, 50, "House prices fall. Higher mortgage rates\nreduce house prices everywhere.",
-                        "Higher mortgage rates reduce house prices everywhere", "mortgage_rates", "house_prices",
-                        Sign.negative)
-    altered = _relation(store, src, 51, "Higher mortgage rates reduce house prices in some places.",
-                        "Higher mortgage rates reduce house prices everywhere", "mortgage_rates", "house_prices",
-                        Sign.negative)
+    wrapped = _relation(
+        store,
+        src,
+        50,
+        "House prices fall. Higher mortgage rates\nreduce house prices everywhere.",
+        "Higher mortgage rates reduce house prices everywhere",
+        "mortgage_rates",
+        "house_prices",
+        Sign.negative,
+    )
+    altered = _relation(
+        store,
+        src,
+        51,
+        "Higher mortgage rates reduce house prices in some places.",
+        "Higher mortgage rates reduce house prices everywhere",
+        "mortgage_rates",
+        "house_prices",
+        Sign.negative,
+    )
     for rel, ok in ((wrapped, True), (altered, False)):
-        s = SentenceDraft(kind="qualitative", template="A rise in mortgage rates weighs on house prices.",
-                          cited_relation_ids=[rel.relation_id])
+        s = SentenceDraft(
+            kind="qualitative",
+            template="A rise in mortgage rates weighs on house prices.",
+            cited_relation_ids=[rel.relation_id],
+        )
         assert ("quote_not_found" not in {v.rule for v in check_report_draft(store, ANALYSIS, [s])}) is ok

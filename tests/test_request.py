@@ -40,8 +40,10 @@ def test_demo_request_holds_the_three_risks_and_their_channels():
     assert [x.name for x in r.risks] == ["trade_fragmentation", "property_correction", "market_illiquidity"]
     assert r.cutoff == date(2024, 12, 31) and r.years == (2025, 2027)
     mi = {c.id: (c.source, c.movement, c.target, c.expected) for c in r.risk("market_illiquidity").channels}
-    assert mi == {"mi1": ("market_liquidity", Movement.decrease, "equity_prices", Movement.decrease),
-                  "mi2": ("market_liquidity", Movement.decrease, "long_term_rate", Movement.increase)}
+    assert mi == {
+        "mi1": ("market_liquidity", Movement.decrease, "equity_prices", Movement.decrease),
+        "mi2": ("market_liquidity", Movement.decrease, "long_term_rate", Movement.increase),
+    }
     assert [c.id for c in r.risk("trade_fragmentation").channels] == ["tf1", "tf2", "tf3", "tf4"]
 
 
@@ -67,29 +69,37 @@ def test_analysis_id_is_the_digest_of_the_request():
 
 
 @settings(max_examples=25, deadline=None)
-@given(reps=st.integers(1, 50), seeds=st.lists(st.integers(0, 2**31), min_size=1, max_size=4),
-       budget=st.integers(1, 10**6))
+@given(
+    reps=st.integers(1, 50), seeds=st.lists(st.integers(0, 2**31), min_size=1, max_size=4), budget=st.integers(1, 10**6)
+)
 def test_round_trip_property(reps, seeds, budget):
-    r = parse_request({**load_request(DEMO).as_dict(), "repetitions": reps, "seeds": seeds,
-                       "byte_budget": budget})
+    r = parse_request({**load_request(DEMO).as_dict(), "repetitions": reps, "seeds": seeds, "byte_budget": budget})
     import tomllib
+
     assert parse_request(tomllib.loads(dumps_request(r))) == r
     assert r.seed(reps) == seeds[(reps - 1) % len(seeds)]
 
 
-@pytest.mark.parametrize("edit, field", [
-    (lambda t: t.replace('movement = "increase"', 'movement = "up"'), "risks[0] (property_correction).channels[0]"
-                                                                       " (pc1).movement"),
-    (lambda t: t.replace("cutoff = 2024-12-31", 'cutoff = "soon"'), "cutoff"),
-    (lambda t: t.replace("cutoff = 2024-12-31", "cutoff = 2024-12-31\nhorizon = \"2027-2025\""), "horizon"),
-    (lambda t: t.replace("cutoff = 2024-12-31", "cutoff = 2024-12-31\nbackend = \"claude\""), "backend"),
-    (lambda t: t.replace("cutoff = 2024-12-31", "cutoff = 2024-12-31\nallowed_roles = [\"rumour\"]"),
-     "allowed_roles[0]"),
-    (lambda t: t.replace("cutoff = 2024-12-31", "cutoff = 2024-12-31\ncolour = \"blue\""), "colour"),
-    (lambda t: t.replace('name = "property_correction"', 'name = "Property Correction"'), "risks[0]"),
-    (lambda t: t.replace('target = "house_prices"', 'target = "long_term_rate"'), "channels[0]"),
-    (lambda t: t.replace("cutoff = 2024-12-31\n", ""), "cutoff"),
-])
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        (
+            lambda t: t.replace('movement = "increase"', 'movement = "up"'),
+            "risks[0] (property_correction).channels[0] (pc1).movement",
+        ),
+        (lambda t: t.replace("cutoff = 2024-12-31", 'cutoff = "soon"'), "cutoff"),
+        (lambda t: t.replace("cutoff = 2024-12-31", 'cutoff = 2024-12-31\nhorizon = "2027-2025"'), "horizon"),
+        (lambda t: t.replace("cutoff = 2024-12-31", 'cutoff = 2024-12-31\nbackend = "claude"'), "backend"),
+        (
+            lambda t: t.replace("cutoff = 2024-12-31", 'cutoff = 2024-12-31\nallowed_roles = ["rumour"]'),
+            "allowed_roles[0]",
+        ),
+        (lambda t: t.replace("cutoff = 2024-12-31", 'cutoff = 2024-12-31\ncolour = "blue"'), "colour"),
+        (lambda t: t.replace('name = "property_correction"', 'name = "Property Correction"'), "risks[0]"),
+        (lambda t: t.replace('target = "house_prices"', 'target = "long_term_rate"'), "channels[0]"),
+        (lambda t: t.replace("cutoff = 2024-12-31\n", ""), "cutoff"),
+    ],
+)
 def test_bad_field_is_named_with_file_and_fix(tmp_path, edit, field):
     path = write(tmp_path, edit(MINIMAL))
     with pytest.raises(InputError) as e:

@@ -104,12 +104,24 @@ def test_index_is_persisted_and_reused_by_another_process(demo_ws, monkeypatch):
 
 
 def test_cli_search_json_shape(demo_ws):
-    res = CliRunner().invoke(main, ["-w", str(demo_ws), "search", "tariffs import prices", "--as-of", "2024-12-31",
-                                    "--json"])
+    res = CliRunner().invoke(
+        main, ["-w", str(demo_ws), "search", "tariffs import prices", "--as-of", "2024-12-31", "--json"]
+    )
     assert res.exit_code == 0, res.output
     hits = json.loads(res.output)
-    assert set(hits[0]) == {"rank", "score", "location_id", "source_id", "title", "publisher",
-                            "publication_date", "page", "sheet", "cell", "quote"}
+    assert set(hits[0]) == {
+        "rank",
+        "score",
+        "location_id",
+        "source_id",
+        "title",
+        "publisher",
+        "publication_date",
+        "page",
+        "sheet",
+        "cell",
+        "quote",
+    }
     assert "tariffs" in hits[0]["quote"].lower()
     bad = CliRunner().invoke(main, ["-w", str(demo_ws), "search", "x", "--as-of", "31/12/2024"])
     assert bad.exit_code == 2 and "YYYY-MM-DD" in bad.output
@@ -127,8 +139,9 @@ def test_demo_workbook_has_history_baseline_adverse(demo_ws):
         assert wb.role.value == "evaluation" and wb.publication_date.year == 2025 and wb.illustrative
         cells = store.find(SourceLocation, source_id=wb.source_id)
         assert {c.sheet for c in cells} == {"History", "Baseline", "Adverse"}
-        (gdp,) = [c for c in cells if c.sheet == "Adverse" and c.row_label == "Real GDP growth"
-                  and c.column_label == "2025"]
+        (gdp,) = [
+            c for c in cells if c.sheet == "Adverse" and c.row_label == "Real GDP growth" and c.column_label == "2025"
+        ]
         assert gdp.value == -2.1 and gdp.scenario_label == "adverse"
 
 

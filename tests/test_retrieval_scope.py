@@ -12,25 +12,63 @@ from aieco.records import Source, SourceLocation, sha256_hex, utc_now
 from aieco.retrieval import HybridIndex, search
 from aieco.store import Store
 
-QUERIES = ["tariffs trade volumes", "house prices mortgage rates", "bank funding costs lending",
-           "energy prices inflation expectations", "absentword"]
-WORDS = ["tariffs", "trade", "volumes", "house", "prices", "mortgage", "rates", "bank", "funding", "costs",
-         "lending", "energy", "inflation", "expectations", "liquidity", "equity", "spreads", "yields"]
+QUERIES = [
+    "tariffs trade volumes",
+    "house prices mortgage rates",
+    "bank funding costs lending",
+    "energy prices inflation expectations",
+    "absentword",
+]
+WORDS = [
+    "tariffs",
+    "trade",
+    "volumes",
+    "house",
+    "prices",
+    "mortgage",
+    "rates",
+    "bank",
+    "funding",
+    "costs",
+    "lending",
+    "energy",
+    "inflation",
+    "expectations",
+    "liquidity",
+    "equity",
+    "spreads",
+    "yields",
+]
 
 
 def _corpus(store: Store, seed: int, n_sources: int, per_source: int, published: date = date(2024, 1, 1)) -> None:
     rng = np.random.default_rng(seed)
     records: list = []
     for s in range(n_sources):
-        src = Source.create(path=f"/corpus/{seed}-{s}.pdf", sha256=sha256_hex(f"{seed}-{s}"), publisher="test",
-                            title=f"doc {seed}-{s}", publication_date=published, retrieved_at=utc_now(),
-                            role="generation" if s % 3 else "development", jurisdiction="EA" if s % 2 else "US",
-                            kind="pdf")
+        src = Source.create(
+            path=f"/corpus/{seed}-{s}.pdf",
+            sha256=sha256_hex(f"{seed}-{s}"),
+            publisher="test",
+            title=f"doc {seed}-{s}",
+            publication_date=published,
+            retrieved_at=utc_now(),
+            role="generation" if s % 3 else "development",
+            jurisdiction="EA" if s % 2 else "US",
+            kind="pdf",
+        )
         records.append(src)
         for k in range(per_source):
             text = " ".join(rng.choice(WORDS, size=int(rng.integers(4, 15))))
-            records.append(SourceLocation.create(source_id=src.source_id, kind="passage", page=1 + k // 5,
-                                                 ordinal=k % 5, text=text, parser_version="test"))
+            records.append(
+                SourceLocation.create(
+                    source_id=src.source_id,
+                    kind="passage",
+                    page=1 + k // 5,
+                    ordinal=k % 5,
+                    text=text,
+                    parser_version="test",
+                )
+            )
     store.put_many(records)
 
 
@@ -38,8 +76,12 @@ def _key(hits):
     return [(h.rank, h.location_id, h.score, h.quote) for h in hits]
 
 
-SCOPES = [dict(as_of=date(2024, 12, 31)), dict(as_of=date(2024, 12, 31), roles=["generation", "development"]),
-          dict(as_of=date(2024, 12, 31), jurisdictions=["ea"]), dict(as_of=date(2023, 6, 30))]
+SCOPES = [
+    dict(as_of=date(2024, 12, 31)),
+    dict(as_of=date(2024, 12, 31), roles=["generation", "development"]),
+    dict(as_of=date(2024, 12, 31), jurisdictions=["ea"]),
+    dict(as_of=date(2023, 6, 30)),
+]
 
 
 @pytest.mark.parametrize("scope", SCOPES)

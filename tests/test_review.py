@@ -32,8 +32,11 @@ def built(tmp_path):
 
 
 def _one(store, src, dst, sign=None) -> Relation:
-    rels = [r for r in store.find(Relation, src_var=src, dst_var=dst, review_decision="accepted")
-            if sign is None or r.sign.value == sign]
+    rels = [
+        r
+        for r in store.find(Relation, src_var=src, dst_var=dst, review_decision="accepted")
+        if sign is None or r.sign.value == sign
+    ]
     assert len(rels) == 1, rels
     return rels[0]
 
@@ -94,15 +97,18 @@ def test_variables_can_be_corrected(built):
     assert (fixed.src_var, fixed.dst_var, fixed.sign.value) == ("long_term_rate", "house_prices", "-")
 
 
-@pytest.mark.parametrize("kwargs, what", [
-    (dict(relation_id="rel_nope", action="reject"), "unknown relation"),
-    (dict(action="correct"), "needs a new sign"),
-    (dict(action="correct", sign="-"), "changes nothing"),
-    (dict(action="correct", src_var="gdp_of_mars"), "unknown variable"),
-    (dict(action="correct", src_var="house_prices"), "two distinct variables"),
-    (dict(action="reject", sign="+"), "go with a correction"),
-    (dict(action="maybe"), "unknown review action"),
-])
+@pytest.mark.parametrize(
+    "kwargs, what",
+    [
+        (dict(relation_id="rel_nope", action="reject"), "unknown relation"),
+        (dict(action="correct"), "needs a new sign"),
+        (dict(action="correct", sign="-"), "changes nothing"),
+        (dict(action="correct", src_var="gdp_of_mars"), "unknown variable"),
+        (dict(action="correct", src_var="house_prices"), "two distinct variables"),
+        (dict(action="reject", sign="+"), "go with a correction"),
+        (dict(action="maybe"), "unknown review action"),
+    ],
+)
 def test_bad_review_is_an_input_error_and_writes_nothing(built, kwargs, what):
     orig = _one(built, "mortgage_rates", "house_prices", "-")
     kwargs = {"relation_id": orig.relation_id, "analyst": "ana", **kwargs}
@@ -121,8 +127,14 @@ def test_review_decisions_are_append_only(built):
 
 def test_audit_finds_a_decision_whose_correction_is_missing(built):
     orig = _one(built, "mortgage_rates", "house_prices", "-")
-    bad = ReviewDecision.create(relation_id=orig.relation_id, action="correct", sign="+",
-                                corrected_relation_id="rel_missing", analyst="x", decided_at=utc_now())
+    bad = ReviewDecision.create(
+        relation_id=orig.relation_id,
+        action="correct",
+        sign="+",
+        corrected_relation_id="rel_missing",
+        analyst="x",
+        decided_at=utc_now(),
+    )
     built.put(bad)
     assert any(m["id"] == bad.decision_id and "not stored" in m["detail"] for m in _findings(built))
 
@@ -136,8 +148,9 @@ def test_cli_review(built, tmp_path):
     orig = _one(built, "mortgage_rates", "house_prices", "-")
     ws = str(built.path)
     runner = CliRunner()
-    out = runner.invoke(main, ["review", orig.relation_id, "--sign", "+", "--note", "why", "--analyst", "ana",
-                               "-w", ws, "--json"])
+    out = runner.invoke(
+        main, ["review", orig.relation_id, "--sign", "+", "--note", "why", "--analyst", "ana", "-w", ws, "--json"]
+    )
     assert out.exit_code == 0, out.output
     assert '"action":"correct"' in out.output.replace(" ", "")
     out = runner.invoke(main, ["review", orig.relation_id, "--accept", "--reject", "-w", ws])
@@ -152,10 +165,16 @@ def test_no_report_sentence_cites_a_rejected_or_corrected_relation(built):
 
     orig = _one(built, "mortgage_rates", "house_prices", "-")
     other = _one(built, "long_term_rate", "mortgage_rates", "+")
-    draft = [SentenceDraft(kind="qualitative", template="Higher mortgage rates weigh on house prices.",
-                           cited_relation_ids=[orig.relation_id]),
-             SentenceDraft(kind="qualitative", template="Long-term rates raise mortgage rates.",
-                           cited_relation_ids=[other.relation_id])]
+    draft = [
+        SentenceDraft(
+            kind="qualitative",
+            template="Higher mortgage rates weigh on house prices.",
+            cited_relation_ids=[orig.relation_id],
+        ),
+        SentenceDraft(
+            kind="qualitative", template="Long-term rates raise mortgage rates.", cited_relation_ids=[other.relation_id]
+        ),
+    ]
     found, cites = check_attribution(built, draft)
     assert not found and set(cites) == {orig.relation_id, other.relation_id}
     review_relation(built, orig.relation_id, "reject", analyst="ana")
@@ -164,8 +183,13 @@ def test_no_report_sentence_cites_a_rejected_or_corrected_relation(built):
     assert [(v.rule, v.sentence) for v in found] == [("rejected_relation", 0), ("rejected_relation", 1)]
     assert "rejected" in found[0].message and "corrected" in found[1].message and not cites
     # the corrected relation itself can be cited
-    fixed = [SentenceDraft(kind="qualitative", template="Long-term rates move mortgage rates.",
-                           cited_relation_ids=[d.corrected_relation_id])]
+    fixed = [
+        SentenceDraft(
+            kind="qualitative",
+            template="Long-term rates move mortgage rates.",
+            cited_relation_ids=[d.corrected_relation_id],
+        )
+    ]
     assert check_attribution(built, fixed)[0] == []
 
 
@@ -178,16 +202,34 @@ def test_the_report_writer_is_never_offered_a_refused_path_or_a_reviewed_out_rel
     kept = _one(built, "long_term_rate", "mortgage_rates", "+")
     refused = _one(built, "house_prices", "credit_losses")
     rejected = _one(built, "mortgage_rates", "house_prices", "-")
-    built.put(Derivation.create(analysis_id="an", risk="property_correction", restriction_ids=[], status="accepted",
-                                registration_digest="x", assessed=[
-                                    {"path_id": "p_ok", "outcome": "accepted"},
-                                    {"path_id": "p_no", "outcome": "refused"}]))
+    built.put(
+        Derivation.create(
+            analysis_id="an",
+            risk="property_correction",
+            restriction_ids=[],
+            status="accepted",
+            registration_digest="x",
+            assessed=[{"path_id": "p_ok", "outcome": "accepted"}, {"path_id": "p_no", "outcome": "refused"}],
+        )
+    )
     review_relation(built, rejected.relation_id, "reject", analyst="ana")
-    request = SimpleNamespace(risk=lambda name: SimpleNamespace(label="Property correction", channels=[]),
-                              cutoff=CUTOFF, horizon="2025-2027", outcomes=[])
-    ctx = context(built, analysis_id="an", request=request, risk="property_correction", claim_ids=[], selections=[
-        {"path_id": "p_ok", "relation_ids": [kept.relation_id, rejected.relation_id]},
-        {"path_id": "p_no", "relation_ids": [refused.relation_id]}])
+    request = SimpleNamespace(
+        risk=lambda name: SimpleNamespace(label="Property correction", channels=[]),
+        cutoff=CUTOFF,
+        horizon="2025-2027",
+        outcomes=[],
+    )
+    ctx = context(
+        built,
+        analysis_id="an",
+        request=request,
+        risk="property_correction",
+        claim_ids=[],
+        selections=[
+            {"path_id": "p_ok", "relation_ids": [kept.relation_id, rejected.relation_id]},
+            {"path_id": "p_no", "relation_ids": [refused.relation_id]},
+        ],
+    )
     offered = {r.relation_id for r in ctx.relations}
     assert offered == {kept.relation_id}
     assert [kept.relation_id, rejected.relation_id] in ctx.paths and [refused.relation_id] not in ctx.paths
@@ -199,8 +241,10 @@ def test_an_older_workspace_gains_the_append_only_review_table(tmp_path):
     s.close()
     s = Store(tmp_path / "old")
     assert s.db["review_decisions"].exists()
-    s.db.execute("INSERT INTO review_decisions (decision_id, relation_id, action, note, analyst, decided_at) "
-                 "VALUES ('rev_x', 'rel_x', 'reject', '', 'a', '2024-01-01T00:00:00+00:00')")
+    s.db.execute(
+        "INSERT INTO review_decisions (decision_id, relation_id, action, note, analyst, decided_at) "
+        "VALUES ('rev_x', 'rel_x', 'reject', '', 'a', '2024-01-01T00:00:00+00:00')"
+    )
     with pytest.raises(Exception, match="append-only"):
         s.db.execute("DELETE FROM review_decisions")
     s.close()

@@ -59,8 +59,9 @@ def test_selection_among_admissible_paths_with_references():
 
 def test_range_failure_excludes_a_path_but_not_the_acceptance_share():
     annual = annual_with_means([1, -1, -1.5, -2, 0.5], [8, 10, 9.5, 8.4, 8])
-    chosen = sel.select_for_risk("trade", annual, VARS, RESTRICTIONS, {"unemployment": 8.5},
-                                 range_ok=np.array([True, False, True, True, True]))
+    chosen = sel.select_for_risk(
+        "trade", annual, VARS, RESTRICTIONS, {"unemployment": 8.5}, range_ok=np.array([True, False, True, True, True])
+    )
     assert chosen.simulation_id == 3 and chosen.acceptance_share == 0.4 and chosen.admissible == 1
 
 
@@ -77,11 +78,18 @@ def test_a_restriction_must_hold_in_every_year_the_evidence_times():
     assert sel.select_for_risk("trade", annual, VARS, timed, {}, years=["2025", "2026", "2027"]).simulation_id == 1
 
 
-@pytest.mark.parametrize(("phrases", "expected"), [
-    ([None, None], ()), (["on impact"], ("2025",)), (["in the short term", None], ("2025",)),
-    (["within two years"], ("2025", "2026")), (["over the next three years"], ("2025", "2026", "2027")),
-    (["in the medium term", "on impact"], ("2025", "2026", "2027")), (["within four quarters"], ("2025",)),
-])
+@pytest.mark.parametrize(
+    ("phrases", "expected"),
+    [
+        ([None, None], ()),
+        (["on impact"], ("2025",)),
+        (["in the short term", None], ("2025",)),
+        (["within two years"], ("2025", "2026")),
+        (["over the next three years"], ("2025", "2026", "2027")),
+        (["in the medium term", "on impact"], ("2025", "2026", "2027")),
+        (["within four quarters"], ("2025",)),
+    ],
+)
 def test_evidence_years_from_relation_horizons(phrases, expected):
     assert sel.evidence_years(phrases, ["2025", "2026", "2027"]) == expected
 
@@ -97,8 +105,9 @@ def test_two_risks_with_different_restrictions_get_different_paths_or_say_why():
     same = sel.select_for_risk("housing", annual, VARS, RESTRICTIONS, {"unemployment": 8.5}, taken=taken)
     assert same.simulation_id == 2 and "same restrictions as trade" in same.shared_with
     # nothing else admissible: the path is shared and the record says so
-    only = sel.select_for_risk("energy", annual, VARS, RESTRICTIONS, {"unemployment": 8.5},
-                               taken={2: {"risk": "trade", "signature": "other"}})
+    only = sel.select_for_risk(
+        "energy", annual, VARS, RESTRICTIONS, {"unemployment": 8.5}, taken={2: {"risk": "trade", "signature": "other"}}
+    )
     assert only.simulation_id == 2 and "already selected for trade" in only.shared_with
 
 
@@ -135,20 +144,32 @@ def test_missing_reference_observation_stops():
 
 
 def test_restriction_from_record_and_bad_restrictions():
-    rec = RestrictionRecord.create(analysis_id="a", risk="r", variable="house_prices",
-                                   model_variable="house_prices", direction=-1, priority=2,
-                                   supporting_relation_ids=["rel_1"], derivation="target")
+    rec = RestrictionRecord.create(
+        analysis_id="a",
+        risk="r",
+        variable="house_prices",
+        model_variable="house_prices",
+        direction=-1,
+        priority=2,
+        supporting_relation_ids=["rel_1"],
+        derivation="target",
+    )
     r = sel.Restriction.from_record(rec)
     assert (r.variable, r.direction, r.priority, r.restriction_id) == ("house_prices", -1, 2, rec.restriction_id)
-    assert sel.Restriction.from_record({"variable": "mortgage_rates", "model_variable": "long_term_rate",
-                                        "direction": 1, "priority": 3}).variable == "long_term_rate"
+    assert (
+        sel.Restriction.from_record(
+            {"variable": "mortgage_rates", "model_variable": "long_term_rate", "direction": 1, "priority": 3}
+        ).variable
+        == "long_term_rate"
+    )
     with pytest.raises(InputError):
         sel.Restriction.from_record({"variable": "real_gdp", "direction": 0, "priority": 1})
     with pytest.raises(InputError):
         sel.Restriction.from_record({"variable": "real_gdp", "direction": 1, "priority": None})
     with pytest.raises(InputError, match="not a model variable"):
-        sel.select_for_risk("r", annual_with_means([-1, -2], [8, 9]), VARS,
-                            [{"variable": "tariffs", "direction": 1, "priority": 1}], {})
+        sel.select_for_risk(
+            "r", annual_with_means([-1, -2], [8, 9]), VARS, [{"variable": "tariffs", "direction": 1, "priority": 1}], {}
+        )
 
 
 def test_unconditional_comparator_picks_most_severe_member_of_each_group():
@@ -187,8 +208,12 @@ def test_marginal_percentiles_hand_computed():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.lists(st.tuples(st.sampled_from(VARS), st.sampled_from([1, -1]),
-                                                     st.sampled_from([1, 2, 3])), min_size=1, max_size=4))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.lists(
+        st.tuples(st.sampled_from(VARS), st.sampled_from([1, -1]), st.sampled_from([1, 2, 3])), min_size=1, max_size=4
+    ),
+)
 def test_selected_path_is_admissible_and_maximal(seed, specs):
     rng = np.random.default_rng(seed)
     annual = rng.normal(size=(300, 3, 6))

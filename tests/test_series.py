@@ -76,8 +76,10 @@ def test_realtime_vintage_file_states_release_dates(shared_data):
     records = load_series(shared_data / "macro" / "vintages" / "ea_gdp_realtime_vintages_long.csv")
     first = [r for r in records if r.reference_period == "1980Q1"]
     # pub_date is the first day of the publication quarter: public by that quarter's end
-    assert [(r.release_date, r.value) for r in first[:2]] == [(date(2002, 12, 31), 1090100.0),
-                                                              (date(2003, 3, 31), 1090353.0)]
+    assert [(r.release_date, r.value) for r in first[:2]] == [
+        (date(2002, 12, 31), 1090100.0),
+        (date(2003, 3, 31), 1090353.0),
+    ]
     assert max(r.release_date for r in records) == date(2024, 12, 31)
     assert {r.vintage for r in first[:1]} == {"2002Q4"} and {r.release_rule for r in records} == {ReleaseRule.file}
 
@@ -91,8 +93,12 @@ def test_dated_cepremap_copy_takes_its_date_from_the_file_name(shared_data):
 
 def test_bis_by_commit_columns_are_vintages(shared_data):
     records = load_series(shared_data / "macro" / "vintages" / "bis_rpp_XM_nominal_by_commit.csv")
-    assert {r.release_date for r in records} == {date(2017, 12, 22), date(2018, 11, 20), date(2025, 2, 4),
-                                                 date(2026, 5, 19)}
+    assert {r.release_date for r in records} == {
+        date(2017, 12, 22),
+        date(2018, 11, 20),
+        date(2025, 2, 4),
+        date(2026, 5, 19),
+    }
     q = [r for r in records if r.reference_period == "1975Q1"]
     assert sorted((r.release_date, r.value) for r in q) == [(date(2025, 2, 4), 12.6236), (date(2026, 5, 19), 12.5845)]
 
@@ -122,11 +128,21 @@ def test_demo_long_file_round_trip():
 
 
 def test_quarterly_averages_need_three_months():
-    frame = pd.DataFrame({
-        "variable": ["u"] * 4, "reference_period": ["2020-01", "2020-02", "2020-03", "2020-04"],
-        "value": [6.0, 7.0, 8.0, 9.0], "unit": "%", "frequency": "M", "jurisdiction": "EA",
-        "release_date": [None] * 4, "vintage": [None] * 4, "series_key": "k", "transformation": "level",
-        "scenario": None})
+    frame = pd.DataFrame(
+        {
+            "variable": ["u"] * 4,
+            "reference_period": ["2020-01", "2020-02", "2020-03", "2020-04"],
+            "value": [6.0, 7.0, 8.0, 9.0],
+            "unit": "%",
+            "frequency": "M",
+            "jurisdiction": "EA",
+            "release_date": [None] * 4,
+            "vintage": [None] * 4,
+            "series_key": "k",
+            "transformation": "level",
+            "scenario": None,
+        }
+    )
     q = quarterly_averages(frame)
     assert q[["reference_period", "value", "frequency"]].values.tolist() == [["2020Q1", 7.0, "Q"]]
     assert q["release_date"].isna().all()
@@ -134,9 +150,15 @@ def test_quarterly_averages_need_three_months():
 
 @pytest.mark.parametrize(
     "text, freq, expected",
-    [("1995-04-01", "Q", "1995Q2"), ("1975-12-31", "Q", "1975Q4"), ("2000-Q1", "Q", "2000Q1"),
-     ("Q3 2024", "Q", "2024Q3"), ("1970Q1", "Q", "1970Q1"), ("2021Mar", "M", "2021-03"),
-     ("1996-01-01", "M", "1996-01")],
+    [
+        ("1995-04-01", "Q", "1995Q2"),
+        ("1975-12-31", "Q", "1975Q4"),
+        ("2000-Q1", "Q", "2000Q1"),
+        ("Q3 2024", "Q", "2024Q3"),
+        ("1970Q1", "Q", "1970Q1"),
+        ("2021Mar", "M", "2021-03"),
+        ("1996-01-01", "M", "1996-01"),
+    ],
 )
 def test_parse_period(text, freq, expected):
     assert parse_period(text, freq, where="x") == expected

@@ -22,17 +22,26 @@ from aieco.store import open_store
 
 MACRO_FILES = {
     # file → the six-variable content it must load, or the reason it is refused
-    "bis_rpp_nominal_index.csv": "house_prices", "bis_rpp_real_index.csv": "house_prices",
-    "cepremap_EA_CMR_rawdata.csv": "long_term_rate", "cepremap_EA_Finance_rawdata.csv": "house_prices",
-    "cepremap_EA_SW_rawdata.csv": "real_gdp", "ecb_M_U2_EUR_DS_EI_DJES50I_HSTA.csv": "equity_prices",
-    "ecb_awm19up18.csv": "unemployment", "ecb_portal/inflation.csv": "inflation",
-    "ecb_portal/real_GDP.csv": "real_gdp", "ecb_portal/unemployment.csv": "unemployment",
-    "ecb_rpp_2018.xlsx": "house_prices", "fred/CLVMEURSCAB1GQEA19.csv": "real_gdp",
-    "fred/CP0000EZ19M086NEST.csv": "inflation", "fred/IRLTLT01EZM156N.csv": "long_term_rate",
-    "fred/LRHUTTTTEZM156S.csv": "unemployment", "fred/QXMN628BIS.csv": "house_prices",
+    "bis_rpp_nominal_index.csv": "house_prices",
+    "bis_rpp_real_index.csv": "house_prices",
+    "cepremap_EA_CMR_rawdata.csv": "long_term_rate",
+    "cepremap_EA_Finance_rawdata.csv": "house_prices",
+    "cepremap_EA_SW_rawdata.csv": "real_gdp",
+    "ecb_M_U2_EUR_DS_EI_DJES50I_HSTA.csv": "equity_prices",
+    "ecb_awm19up18.csv": "unemployment",
+    "ecb_portal/inflation.csv": "inflation",
+    "ecb_portal/real_GDP.csv": "real_gdp",
+    "ecb_portal/unemployment.csv": "unemployment",
+    "ecb_rpp_2018.xlsx": "house_prices",
+    "fred/CLVMEURSCAB1GQEA19.csv": "real_gdp",
+    "fred/CP0000EZ19M086NEST.csv": "inflation",
+    "fred/IRLTLT01EZM156N.csv": "long_term_rate",
+    "fred/LRHUTTTTEZM156S.csv": "unemployment",
+    "fred/QXMN628BIS.csv": "house_prices",
     "fred/eurostoxx50_monthly_kwantumlink.csv": "equity_prices",
     "vintages/bis_rpp_XM_nominal_by_commit.csv": "house_prices",
-    "vintages/ea_gdp_realtime_database.xlsx": "real_gdp", "vintages/ea_gdp_realtime_vintages_long.csv": "real_gdp",
+    "vintages/ea_gdp_realtime_database.xlsx": "real_gdp",
+    "vintages/ea_gdp_realtime_vintages_long.csv": "real_gdp",
     "ecb_portal/government_debt.csv": "refused: maps to no vocabulary variable",
     "equity/stoxx50e_daily.csv": "refused: daily price download",
     "equity/stoxx600_daily.csv": "refused: daily price download",
@@ -55,15 +64,18 @@ def test_every_macro_file_loads_or_is_refused_with_a_reason(shared_data, name):
     records = load_series(shared_data / "macro" / name)
     mine = [r for r in records if r.variable == expected]
     assert mine and all(r.provenance.value == "real" for r in records)
-    assert all(r.release_rule is not None and r.release_date > period_end(r.reference_period, r.frequency)
-               for r in mine)
+    assert all(
+        r.release_rule is not None and r.release_date > period_end(r.reference_period, r.frequency) for r in mine
+    )
 
 
 def test_every_macro_file_with_a_six_variable_is_covered(shared_data):
     files = {str(p.relative_to(shared_data / "macro")) for p in (shared_data / "macro").rglob("*.*")}
-    assert files - set(MACRO_FILES) == {"vintages/cepremap_EA_SW_rawdata_commit_1e5fdda_2024-03-08.csv",
-                                        "vintages/cepremap_EA_SW_rawdata_commit_e8ce132_2024-02-21.csv",
-                                        "vintages/cepremap_EA_SW_rawdata_commit_e93f531_2024-03-21.csv"}
+    assert files - set(MACRO_FILES) == {
+        "vintages/cepremap_EA_SW_rawdata_commit_1e5fdda_2024-03-08.csv",
+        "vintages/cepremap_EA_SW_rawdata_commit_e8ce132_2024-02-21.csv",
+        "vintages/cepremap_EA_SW_rawdata_commit_e93f531_2024-03-21.csv",
+    }
 
 
 def test_ecb_portal_key_in_header(shared_data):
@@ -85,15 +97,19 @@ ESTAT:NAMQ_10_GDP(1.0),15/01/25 23:00:00,Q,CLV10_MEUR,SCA,B1GQ,EA20,2024-Q2,2900
 ESTAT:NAMQ_10_GDP(1.0),15/01/25 23:00:00,Q,CLV10_MEUR,SCA,B1GQ,EA20,2024-Q3,2911000.0,p
 ESTAT:NAMQ_10_GDP(1.0),15/01/25 23:00:00,Q,CLV10_MEUR,SCA,B1GQ,DE,2024-Q3,800000.0,
 """
-TSV = ("freq,s_adj,age,unit,sex,geo\\TIME_PERIOD\t2024-10 \t2024-11 \t2024-12 \n"
-       "M,SA,TOTAL,PC_ACT,T,EA20\t6.3 \t6.2 p\t: \n"
-       "M,SA,TOTAL,PC_ACT,T,DE\t3.4 \t3.4 \t3.4 \n")
+TSV = (
+    "freq,s_adj,age,unit,sex,geo\\TIME_PERIOD\t2024-10 \t2024-11 \t2024-12 \n"
+    "M,SA,TOTAL,PC_ACT,T,EA20\t6.3 \t6.2 p\t: \n"
+    "M,SA,TOTAL,PC_ACT,T,DE\t3.4 \t3.4 \t3.4 \n"
+)
 
 
 def test_sdmx_csv_ecb_key(tmp_path):
     records = load_series(write(tmp_path, "icp.csv", SDMX))
     assert [(r.reference_period, r.value, r.transformation) for r in records] == [
-        ("2024-10", 2.0, "yoy_rate"), ("2024-11", 2.2, "yoy_rate")]
+        ("2024-10", 2.0, "yoy_rate"),
+        ("2024-11", 2.2, "yoy_rate"),
+    ]
     # no date in the file: the documented HICP lag (rule lag)
     lag = publication_lags().lag_days("inflation")
     assert records[0].release_date == date(2024, 10, 31) + timedelta(days=lag)
@@ -103,7 +119,9 @@ def test_sdmx_csv_ecb_key(tmp_path):
 def test_sdmx_csv_eurostat_last_update_is_a_file_date(tmp_path):
     records = load_series(write(tmp_path, "namq.csv", SDMX_ESTAT))
     assert [(r.reference_period, r.value, r.jurisdiction) for r in records] == [
-        ("2024Q2", 2900000.5, "EA20"), ("2024Q3", 2911000.0, "EA20")]  # Germany left out
+        ("2024Q2", 2900000.5, "EA20"),
+        ("2024Q3", 2911000.0, "EA20"),
+    ]  # Germany left out
     assert {r.release_date for r in records} == {date(2025, 1, 15)}
     assert {r.release_rule for r in records} == {ReleaseRule.file} and records[0].variable == "real_gdp"
 
@@ -116,26 +134,52 @@ def test_eurostat_tsv_flags_and_missing(tmp_path):
 
 def test_generic_csv_with_a_mapping(tmp_path):
     path = write(tmp_path, "mine.csv", "when,level,pub\n2024-01,101.5,2024-02-20\n2024-02,102.0,2024-03-19\n")
-    records = load_series(path, mapping={"period": "when", "value": "level", "release_date": "pub"},
-                          variable="house_prices", unit="index", frequency="M")
+    records = load_series(
+        path,
+        mapping={"period": "when", "value": "level", "release_date": "pub"},
+        variable="house_prices",
+        unit="index",
+        frequency="M",
+    )
     assert [(r.reference_period, r.value, r.release_date) for r in records] == [
-        ("2024-01", 101.5, date(2024, 2, 20)), ("2024-02", 102.0, date(2024, 3, 19))]
+        ("2024-01", 101.5, date(2024, 2, 20)),
+        ("2024-02", 102.0, date(2024, 3, 19)),
+    ]
     assert {r.release_rule for r in records} == {ReleaseRule.file}
 
 
-@pytest.mark.parametrize(("name", "text", "kwargs", "match"), [
-    ("icp.csv", SDMX.replace("2.2,A", "two,A"), {}, r"icp.csv:3 column OBS_VALUE"),
-    ("icp.csv", SDMX.replace("2024-11", "2024-13"), {}, r"icp.csv:3 column TIME_PERIOD"),
-    ("une_rt_m.tsv", TSV.replace("6.2 p", "x6 p"), {}, r"une_rt_m.tsv:2 column 2024-11"),
-    ("une_rt_m.tsv", TSV.replace("M,SA,TOTAL,PC_ACT,T,EA20", "M,SA,EA20"), {}, r"une_rt_m.tsv:2 column 1"),
-    ("other.csv", SDMX.replace("ICP.M.U2.N.000000.4.ANR", "XYZ.M.U2.Q"), {}, "maps to no vocabulary variable"),
-    ("mine.csv", "when,level\n2024-01,abc\n", {"mapping": {"period": "when", "value": "level"},
-                                                "variable": "house_prices", "unit": "i", "frequency": "M"},
-     r"mine.csv:2 column level"),
-    ("mine.csv", "when,level\n2024-01,1\n", {"mapping": {"period": "date", "value": "level"},
-                                              "variable": "house_prices", "unit": "i", "frequency": "M"},
-     r"lacks the column\(s\) date"),
-])
+@pytest.mark.parametrize(
+    ("name", "text", "kwargs", "match"),
+    [
+        ("icp.csv", SDMX.replace("2.2,A", "two,A"), {}, r"icp.csv:3 column OBS_VALUE"),
+        ("icp.csv", SDMX.replace("2024-11", "2024-13"), {}, r"icp.csv:3 column TIME_PERIOD"),
+        ("une_rt_m.tsv", TSV.replace("6.2 p", "x6 p"), {}, r"une_rt_m.tsv:2 column 2024-11"),
+        ("une_rt_m.tsv", TSV.replace("M,SA,TOTAL,PC_ACT,T,EA20", "M,SA,EA20"), {}, r"une_rt_m.tsv:2 column 1"),
+        ("other.csv", SDMX.replace("ICP.M.U2.N.000000.4.ANR", "XYZ.M.U2.Q"), {}, "maps to no vocabulary variable"),
+        (
+            "mine.csv",
+            "when,level\n2024-01,abc\n",
+            {
+                "mapping": {"period": "when", "value": "level"},
+                "variable": "house_prices",
+                "unit": "i",
+                "frequency": "M",
+            },
+            r"mine.csv:2 column level",
+        ),
+        (
+            "mine.csv",
+            "when,level\n2024-01,1\n",
+            {
+                "mapping": {"period": "date", "value": "level"},
+                "variable": "house_prices",
+                "unit": "i",
+                "frequency": "M",
+            },
+            r"lacks the column\(s\) date",
+        ),
+    ],
+)
 def test_bad_files_name_file_column_and_row(tmp_path, name, text, kwargs, match):
     with pytest.raises(InputError, match=match):
         load_series(write(tmp_path, name, text), **kwargs)
@@ -156,8 +200,11 @@ def test_lag_table_is_documented_and_gdp_lag_rederived_from_the_workbook(shared_
     lags = [(d - period_end(p, "Q")).days for d, p in latest.values()]
     assert len(lags) == 41 and max(lags) == table.lag_days("real_gdp") and min(lags) == 61
     # the house-price lag: the 2017-12-22 stored copy holds 2017Q2 and not 2017Q3
-    bis = [r for r in load_series(shared_data / "macro" / "vintages" / "bis_rpp_XM_nominal_by_commit.csv")
-           if r.release_date == date(2017, 12, 22)]
+    bis = [
+        r
+        for r in load_series(shared_data / "macro" / "vintages" / "bis_rpp_XM_nominal_by_commit.csv")
+        if r.release_date == date(2017, 12, 22)
+    ]
     last = max(r.reference_period for r in bis)
     assert last == "2017Q2" and (date(2017, 12, 22) - period_end(last, "Q")).days == table.lag_days("house_prices")
 
@@ -176,14 +223,25 @@ def test_lag_table_refuses_undocumented_or_zero_lags():
 def vintages(draw):
     """Random releases of quarterly values: some dated inside or before their own quarter."""
     rows = []
-    for q in draw(st.lists(st.sampled_from([f"{y}Q{i}" for y in (2022, 2023, 2024) for i in (1, 2, 3, 4)]),
-                           min_size=1, max_size=12)):
+    for q in draw(
+        st.lists(
+            st.sampled_from([f"{y}Q{i}" for y in (2022, 2023, 2024) for i in (1, 2, 3, 4)]), min_size=1, max_size=12
+        )
+    ):
         end = period_end(q, "Q")
         for offset in draw(st.lists(st.integers(-200, 400), min_size=1, max_size=3)):
-            rows.append({"variable": "real_gdp", "reference_period": q, "value": float(offset),
-                         "release_date": (end + timedelta(days=offset)).isoformat(), "jurisdiction": "EA",
-                         "frequency": "Q", "series_key": "S",
-                         "release_rule": draw(st.sampled_from(["vintage", "file", "lag"]))})
+            rows.append(
+                {
+                    "variable": "real_gdp",
+                    "reference_period": q,
+                    "value": float(offset),
+                    "release_date": (end + timedelta(days=offset)).isoformat(),
+                    "jurisdiction": "EA",
+                    "frequency": "Q",
+                    "series_key": "S",
+                    "release_rule": draw(st.sampled_from(["vintage", "file", "lag"])),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -197,14 +255,21 @@ def test_no_value_released_after_the_cutoff_or_before_its_period_ended(frame, cu
         assert row["release_date"] > period_end(row["reference_period"], "Q")
         assert policy == "approximate" or row["release_rule"] != "lag"
     # and it is the latest such release of its period (nothing usable was passed over)
-    usable = frame[[(date.fromisoformat(d) <= cutoff and date.fromisoformat(d) > period_end(p, "Q")
-                     and (policy == "approximate" or r != "lag"))
-                    for d, p, r in zip(frame["release_date"], frame["reference_period"], frame["release_rule"],
-                                       strict=True)]]
+    usable = frame[
+        [
+            (
+                date.fromisoformat(d) <= cutoff
+                and date.fromisoformat(d) > period_end(p, "Q")
+                and (policy == "approximate" or r != "lag")
+            )
+            for d, p, r in zip(frame["release_date"], frame["reference_period"], frame["release_rule"], strict=True)
+        ]
+    ]
     assert set(eligible["reference_period"]) == set(usable["reference_period"])
     for q, group in usable.groupby("reference_period"):
-        assert eligible.loc[eligible["reference_period"] == q, "release_date"].iloc[0] == \
-            max(date.fromisoformat(d) for d in group["release_date"])
+        assert eligible.loc[eligible["reference_period"] == q, "release_date"].iloc[0] == max(
+            date.fromisoformat(d) for d in group["release_date"]
+        )
 
 
 # --------------------------------------------------------------------------- CLI
@@ -212,9 +277,18 @@ def test_no_value_released_after_the_cutoff_or_before_its_period_ended(frame, cu
 
 def test_data_add_loads_files_and_reports_rules(tmp_path, shared_data):
     ws = tmp_path / "ws"
-    out = CliRunner().invoke(main, ["-w", str(ws), "--json", "data", "add",
-                                    str(shared_data / "macro" / "ecb_portal" / "unemployment.csv"),
-                                    str(shared_data / "macro" / "vintages" / "bis_rpp_XM_nominal_by_commit.csv")])
+    out = CliRunner().invoke(
+        main,
+        [
+            "-w",
+            str(ws),
+            "--json",
+            "data",
+            "add",
+            str(shared_data / "macro" / "ecb_portal" / "unemployment.csv"),
+            str(shared_data / "macro" / "vintages" / "bis_rpp_XM_nominal_by_commit.csv"),
+        ],
+    )
     assert out.exit_code == 0, out.output
     rows = json.loads(out.output)
     assert rows[0]["by_rule"] == {"unemployment:lag": 172} and rows[1]["by_rule"] == {"house_prices:file": 702}
@@ -225,8 +299,9 @@ def test_data_add_loads_files_and_reports_rules(tmp_path, shared_data):
 def test_data_add_writes_nothing_when_one_file_is_bad(tmp_path, shared_data):
     ws = tmp_path / "ws"
     bad = write(tmp_path, "bad.csv", SDMX.replace("2.2,A", "two,A"))
-    out = CliRunner().invoke(main, ["-w", str(ws), "data", "add",
-                                    str(shared_data / "macro" / "ecb_portal" / "unemployment.csv"), str(bad)])
+    out = CliRunner().invoke(
+        main, ["-w", str(ws), "data", "add", str(shared_data / "macro" / "ecb_portal" / "unemployment.csv"), str(bad)]
+    )
     assert out.exit_code == 2 and "bad.csv:3 column OBS_VALUE" in out.output
     with open_store(ws) as store:
         assert store.find(ObservedValue) == []
@@ -234,14 +309,18 @@ def test_data_add_writes_nothing_when_one_file_is_bad(tmp_path, shared_data):
 
 def test_data_add_manifest_series_entries(tmp_path, shared_data):
     src = shared_data / "macro" / "equity" / "stoxx50e_daily.csv"
-    manifest = write(tmp_path, "m.toml", f"""
+    manifest = write(
+        tmp_path,
+        "m.toml",
+        f"""
 [[series]]
 path = "{src}"
 variable = "equity_prices"
 unit = "index points"
 frequency = "D"
 map = {{ period = "Date", value = "Close" }}
-""")
+""",
+    )
     ws = tmp_path / "ws"
     out = CliRunner().invoke(main, ["-w", str(ws), "--json", "data", "add", "--manifest", str(manifest)])
     assert out.exit_code == 0, out.output
@@ -258,10 +337,14 @@ def test_frame_round_trip_keeps_rule_and_provenance(shared_data):
 
 
 def test_ingest_loads_series_entries_of_a_source_manifest(tmp_path, shared_data):
-    manifest = write(tmp_path, "m.toml", f"""
+    manifest = write(
+        tmp_path,
+        "m.toml",
+        f"""
 [[series]]
-path = "{shared_data / 'macro' / 'ecb_portal' / 'inflation.csv'}"
-""")
+path = "{shared_data / "macro" / "ecb_portal" / "inflation.csv"}"
+""",
+    )
     ws = tmp_path / "ws"
     out = CliRunner().invoke(main, ["-w", str(ws), "--json", "ingest", str(manifest)])
     assert out.exit_code == 0, out.output

@@ -5,14 +5,29 @@ from aieco.sources.eligibility import eligible_locations, is_excluded
 
 
 def add_source(store, name, published, role="generation", jurisdiction="EA", override_pages=()):
-    src = Source.create(path=name, sha256=name, publisher="P", title=name, publication_date=published,
-                        retrieved_at=utc_now(), role=role, jurisdiction=jurisdiction, kind="pdf",
-                        role_overrides=[{"pages": ",".join(map(str, override_pages)), "role": "development"}]
-                        if override_pages else [])
-    locs = [SourceLocation.create(source_id=src.source_id, kind="passage", page=p, text=f"{name} page {p}",
-                                  parser_version="pdf-1",
-                                  role_override=Role.development if p in override_pages else None)
-            for p in (1, 2, 3)]
+    src = Source.create(
+        path=name,
+        sha256=name,
+        publisher="P",
+        title=name,
+        publication_date=published,
+        retrieved_at=utc_now(),
+        role=role,
+        jurisdiction=jurisdiction,
+        kind="pdf",
+        role_overrides=[{"pages": ",".join(map(str, override_pages)), "role": "development"}] if override_pages else [],
+    )
+    locs = [
+        SourceLocation.create(
+            source_id=src.source_id,
+            kind="passage",
+            page=p,
+            text=f"{name} page {p}",
+            parser_version="pdf-1",
+            role_override=Role.development if p in override_pages else None,
+        )
+        for p in (1, 2, 3)
+    ]
     store.put_many([src, *locs])
     return src, locs
 
@@ -23,8 +38,9 @@ def test_each_location_is_decided_with_one_reason(store):
     undated, _ = add_source(store, "undated", None)
     methods, _ = add_source(store, "methods", date(2023, 1, 1), role="methods")
     uk, _ = add_source(store, "uk", date(2024, 1, 1), jurisdiction="UK")
-    eligible, exclusions = eligible_locations(store, cutoff=date(2024, 12, 31), roles=["generation"],
-                                              jurisdictions=["EA", "EU"])
+    eligible, exclusions = eligible_locations(
+        store, cutoff=date(2024, 12, 31), roles=["generation"], jurisdictions=["EA", "EU"]
+    )
     assert sorted(loc.text for loc in eligible) == ["ok page 1", "ok page 2"]
     got = {(e.source_id, e.location_id): e.reason for e in exclusions}
     assert got == {

@@ -9,14 +9,21 @@ from aieco.config import get_settings
 from aieco.records import Source, SourceLocation
 from aieco.sources.registry import ingest
 
-P1 = ["Higher tariffs reduce trade volumes.\nFirms redirect orders to domestic suppliers.",
-      "Lower trade volumes weigh on real GDP."]
+P1 = [
+    "Higher tariffs reduce trade volumes.\nFirms redirect orders to domestic suppliers.",
+    "Lower trade volumes weigh on real GDP.",
+]
 P2 = ["Rising long-term rates push up mortgage rates."]
 
 
 def entry(path, **kw):
-    return {"path": path, "title": f"T {path}", "publisher": "P", "publication_date": "2024-01-31",
-            "role": "generation"} | kw
+    return {
+        "path": path,
+        "title": f"T {path}",
+        "publisher": "P",
+        "publication_date": "2024-01-31",
+        "role": "generation",
+    } | kw
 
 
 def test_pdf_passages_keep_page_exact_text_and_parser_version(tmp_path, store):
@@ -67,8 +74,13 @@ def test_bad_pdf_fails_alone_with_its_reason(tmp_path, store, kind):
     report = ingest(store, manifest(tmp_path / "m.toml", [entry("bad.pdf"), entry("good.pdf")]))
     failed, good = report.files
     assert failed.status == "failed" and good.status == "registered"
-    expected = {"corrupt": "not a readable PDF", "encrypted": "encrypted", "zero_pages": "has no pages",
-                "missing": "not found", "truncated": "not a readable PDF"}[kind]
+    expected = {
+        "corrupt": "not a readable PDF",
+        "encrypted": "encrypted",
+        "zero_pages": "has no pages",
+        "missing": "not found",
+        "truncated": "not a readable PDF",
+    }[kind]
     assert expected in failed.reason and "fix" in failed.reason or kind == "missing"
     # nothing of the failed file was registered
     assert store.count(Source) == 1
@@ -244,9 +256,11 @@ def test_parallel_parsing_gives_the_same_records_and_report_order(tmp_path, monk
             monkeypatch.delenv("AIECO_SOURCES__PDF_CHUNK_PAGES")
             get_settings.cache_clear()
         assert [(f.path, f.status, f.source_id, f.pages, f.locations) for f in one.files] == [
-            (f.path, f.status, f.source_id, f.pages, f.locations) for f in two.files]
+            (f.path, f.status, f.source_id, f.pages, f.locations) for f in two.files
+        ]
         assert "not a readable PDF" in two.files[1].reason and two.files[0].pages == 2
         for f in one.files:
             if f.source_id:  # the same locations in the same order
                 assert [x.location_id for x in seq.find(SourceLocation, source_id=f.source_id)] == [
-                    x.location_id for x in par.find(SourceLocation, source_id=f.source_id)]
+                    x.location_id for x in par.find(SourceLocation, source_id=f.source_id)
+                ]

@@ -53,8 +53,10 @@ def test_unknown_date_is_allowed_and_kept_as_none(tmp_path):
 
 
 def test_every_problem_is_listed_at_once(tmp_path):
-    m = manifest(tmp_path / "m.toml", [entry(role="x"), {"path": "c.doc", "title": "T", "publisher": "P",
-                                                          "role": "generation", "colour": "red"}])
+    m = manifest(
+        tmp_path / "m.toml",
+        [entry(role="x"), {"path": "c.doc", "title": "T", "publisher": "P", "role": "generation", "colour": "red"}],
+    )
     with pytest.raises(InputError) as err:
         load_manifest(m)
     text = str(err.value)

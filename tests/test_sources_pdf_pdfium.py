@@ -30,13 +30,17 @@ def _norm(text: str) -> str:
 
 
 def _chars(locations, page: int) -> Counter:
-    return Counter("".join(loc.text for loc in locations if loc.page == page and loc.kind == "passage")
-                   .replace(" ", "").replace("\n", ""))
+    return Counter(
+        "".join(loc.text for loc in locations if loc.page == page and loc.kind == "passage")
+        .replace(" ", "")
+        .replace("\n", "")
+    )
 
 
 @pytest.mark.parametrize("name,pages,min_reproduced,max_char_diff", CASES)
-def test_passages_match_the_pdfplumber_parser_within_the_documented_difference(shared_data, name, pages,
-                                                                               min_reproduced, max_char_diff):
+def test_passages_match_the_pdfplumber_parser_within_the_documented_difference(
+    shared_data, name, pages, min_reproduced, max_char_diff
+):
     path = shared_data / "docs" / name
     old = parse_pdf_plumber(path, "src_cmp", parser_version="pdf-1", max_passage_chars=1200, page_range=pages)
     new = parse_pdf(path, "src_cmp", parser_version="pdf-2", max_passage_chars=1200, page_range=pages)
@@ -54,8 +58,9 @@ def test_passages_match_the_pdfplumber_parser_within_the_documented_difference(s
     # the same pages are empty or image-only, with the same warnings
     assert new.warnings == old.warnings
     # cells found on the same pages; ids differ only through the parser version
-    assert {loc.page for loc in new.locations if loc.kind == "table_cell"} == \
-        {loc.page for loc in old.locations if loc.kind == "table_cell"}
+    assert {loc.page for loc in new.locations if loc.kind == "table_cell"} == {
+        loc.page for loc in old.locations if loc.kind == "table_cell"
+    }
     assert not {loc.location_id for loc in new.locations} & {loc.location_id for loc in old.locations}
 
 
@@ -70,8 +75,10 @@ def test_hand_made_pdf_gives_its_paragraphs_exactly(tmp_path):
     assert parsed.pages == 2 and all(loc.parser_version == "pdf-2" for loc in parsed.locations)
 
 
-@pytest.mark.parametrize("content,match", [(b"this is not a PDF at all", "not a readable PDF"),
-                                           (b"%PDF-1.4\n%%EOF", "not a readable PDF|has no pages")])
+@pytest.mark.parametrize(
+    "content,match",
+    [(b"this is not a PDF at all", "not a readable PDF"), (b"%PDF-1.4\n%%EOF", "not a readable PDF|has no pages")],
+)
 def test_bad_input_is_an_input_error_naming_the_file(tmp_path, content, match):
     bad = tmp_path / "bad.pdf"
     bad.write_bytes(content)

@@ -26,8 +26,17 @@ REAL_LONG = [
 
 
 def real_manifest(path, data, rows):
-    entries = [{"path": str(data / p), "title": p.split("/")[-1], "publisher": pub, "publication_date": d,
-                "role": role, "jurisdiction": j} for p, pub, d, role, j in rows]
+    entries = [
+        {
+            "path": str(data / p),
+            "title": p.split("/")[-1],
+            "publisher": pub,
+            "publication_date": d,
+            "role": role,
+            "jurisdiction": j,
+        }
+        for p, pub, d, role, j in rows
+    ]
     return manifest(path, entries)
 
 
@@ -40,8 +49,13 @@ def real_ws(tmp_path_factory):
     data = shared_data_dir()
     tmp = tmp_path_factory.mktemp("real")
     m = real_manifest(tmp / "manifest.toml", data, REAL)
-    m.write_text(m.read_text().replace('jurisdiction = "EU"\n', 'jurisdiction = "EU"\n  [[source.role_override]]\n'
-                                       '  pages = "20-22"\n  role = "development"\n', 1))
+    m.write_text(
+        m.read_text().replace(
+            'jurisdiction = "EU"\n',
+            'jurisdiction = "EU"\n  [[source.role_override]]\n  pages = "20-22"\n  role = "development"\n',
+            1,
+        )
+    )
     store = Store(tmp / "ws")
     report = ingest(store, m, allow_outside=[data])
     yield store, report

@@ -30,8 +30,10 @@ reduced demand.</p><h2>Commercial</h2><p>CRE prices fell.</p><script>var x = "<p
 
 
 def _where(path):
-    return [(loc.text, where_of(loc)) for loc in
-            parse_text(path, "src_x", parser_version="t", max_passage_chars=2000).locations]
+    return [
+        (loc.text, where_of(loc))
+        for loc in parse_text(path, "src_x", parser_version="t", max_passage_chars=2000).locations
+    ]
 
 
 def test_markdown_paragraphs_name_their_heading_path_and_number(tmp_path):
@@ -41,8 +43,10 @@ def test_markdown_paragraphs_name_their_heading_path_and_number(tmp_path):
         ("# Markets in 2024", "§ Markets in 2024"),
         ("Intro.", "§ Markets in 2024, ¶ 1"),
         ("## Volatility and valuations", "§ Markets in 2024 › Volatility and valuations"),
-        ("Higher volatility lowers equity prices.\nIt did so in April.",
-         "§ Markets in 2024 › Volatility and valuations, ¶ 1"),
+        (
+            "Higher volatility lowers equity prices.\nIt did so in April.",
+            "§ Markets in 2024 › Volatility and valuations, ¶ 1",
+        ),
         ("Another paragraph.", "§ Markets in 2024 › Volatility and valuations, ¶ 2"),
         ("# Housing", "§ Housing"),
         ("Higher rates weigh on house prices.", "§ Housing, ¶ 1"),
@@ -72,12 +76,29 @@ def test_broken_html_still_yields_its_text():
 
 
 def test_a_report_reference_names_the_section():
-    src = Source.create(path="x.md", sha256="0" * 64, publisher="ECB", title="Financial Stability Review",
-                        publication_date=date(2023, 11, 22), retrieved_at=utc_now(), role="generation", kind="text")
-    loc = SourceLocation.create(source_id=src.source_id, kind="passage", page=1, ordinal=3, text="t",
-                                parser_version="t", section="Real estate › Commercial", paragraph=2)
+    src = Source.create(
+        path="x.md",
+        sha256="0" * 64,
+        publisher="ECB",
+        title="Financial Stability Review",
+        publication_date=date(2023, 11, 22),
+        retrieved_at=utc_now(),
+        role="generation",
+        kind="text",
+    )
+    loc = SourceLocation.create(
+        source_id=src.source_id,
+        kind="passage",
+        page=1,
+        ordinal=3,
+        text="t",
+        parser_version="t",
+        section="Real estate › Commercial",
+        paragraph=2,
+    )
     assert short_reference(src, loc) == "(ECB, Financial Stability Review 2023, § Real estate › Commercial, ¶ 2)"
     # Section and paragraph are left out of the id: earlier locations keep theirs.
-    bare = SourceLocation.create(source_id=src.source_id, kind="passage", page=1, ordinal=3, text="t",
-                                 parser_version="t")
+    bare = SourceLocation.create(
+        source_id=src.source_id, kind="passage", page=1, ordinal=3, text="t", parser_version="t"
+    )
     assert bare.location_id == loc.location_id

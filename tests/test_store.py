@@ -29,28 +29,60 @@ safe_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_si
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(quote=safe_text, conf=st.floats(0, 1), sign=st.sampled_from(["+", "-", "ambiguous"]),
-       attrs=st.lists(safe_text, max_size=3), pub=st.one_of(st.none(), st.dates()))
+@given(
+    quote=safe_text,
+    conf=st.floats(0, 1),
+    sign=st.sampled_from(["+", "-", "ambiguous"]),
+    attrs=st.lists(safe_text, max_size=3),
+    pub=st.one_of(st.none(), st.dates()),
+)
 def test_relation_round_trip(store, quote, conf, sign, attrs, pub):
-    r = Relation.create(src_var="a", dst_var="b", sign=sign, quote=quote, location_id="l", source_id="s",
-                        confidence=conf, unresolved_attributes=attrs, publication_date=pub)
+    r = Relation.create(
+        src_var="a",
+        dst_var="b",
+        sign=sign,
+        quote=quote,
+        location_id="l",
+        source_id="s",
+        confidence=conf,
+        unresolved_attributes=attrs,
+        publication_date=pub,
+    )
     store.put(r)
     assert store.get(Relation, r.relation_id) == r
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(value=st.floats(allow_nan=False, allow_infinity=False), period=st.text(min_size=1, max_size=8),
-       release=st.one_of(st.none(), st.dates()))
+@given(
+    value=st.floats(allow_nan=False, allow_infinity=False),
+    period=st.text(min_size=1, max_size=8),
+    release=st.one_of(st.none(), st.dates()),
+)
 def test_observed_value_round_trip(store, value, period, release):
-    o = ObservedValue.create(variable="real_gdp", value=value, unit="EUR mn", frequency="Q", jurisdiction="EA",
-                             reference_period=period, release_date=release)
+    o = ObservedValue.create(
+        variable="real_gdp",
+        value=value,
+        unit="EUR mn",
+        frequency="Q",
+        jurisdiction="EA",
+        reference_period=period,
+        release_date=release,
+    )
     store.put(o)
     assert store.get(ObservedValue, o.observation_id) == o
 
 
 def test_put_is_idempotent_and_find_filters(store):
-    s = Source.create(path="x.pdf", sha256="0" * 64, publisher="ECB", title="t", publication_date=date(2024, 5, 1),
-                      retrieved_at=T0, role="generation", kind="pdf")
+    s = Source.create(
+        path="x.pdf",
+        sha256="0" * 64,
+        publisher="ECB",
+        title="t",
+        publication_date=date(2024, 5, 1),
+        retrieved_at=T0,
+        role="generation",
+        kind="pdf",
+    )
     assert store.put(s) is True
     assert store.put(s) is False
     assert store.count(Source) == 1
@@ -61,21 +93,61 @@ def test_put_is_idempotent_and_find_filters(store):
 
 
 def _append_only_rows():
-    run = ModelRun.create(analysis_id="an", model_id="m", spec_id="s", request_digest="r", input_digests={},
-                          code_digest="c", config_digest="k", env_digest="e", seed=1, started_at=T0, ended_at=T0,
-                          status="completed")
+    run = ModelRun.create(
+        analysis_id="an",
+        model_id="m",
+        spec_id="s",
+        request_digest="r",
+        input_digests={},
+        code_digest="c",
+        config_digest="k",
+        env_digest="e",
+        seed=1,
+        started_at=T0,
+        ended_at=T0,
+        status="completed",
+    )
     return [
         run,
-        ModelOutputPoint.create(run_id=run.run_id, variable="gdp", unit="%", transformation="annual_growth",
-                                period="2025", value=-1.0, artifact_digest="d", table_name="t", row="2025",
-                                column="gdp"),
-        LLMCall.create(analysis_id="an", stage="s", task="t", sequence=0, prompt_version="p@1", backend="offline",
-                       requested_model="m", request_payload={}, request_digest="d", status="ok", started_at=T0,
-                       ended_at=T0),
-        StageRecord.create(analysis_id="an", stage="s", status="completed", input_digest="i", started_at=T0,
-                           ended_at=T0),
-        OutputTest.create(analysis_id="an", claim_id="c", phase="registered", variable="gdp", unit="%",
-                          horizon="2025", transformation="annual_growth", model_id="m"),
+        ModelOutputPoint.create(
+            run_id=run.run_id,
+            variable="gdp",
+            unit="%",
+            transformation="annual_growth",
+            period="2025",
+            value=-1.0,
+            artifact_digest="d",
+            table_name="t",
+            row="2025",
+            column="gdp",
+        ),
+        LLMCall.create(
+            analysis_id="an",
+            stage="s",
+            task="t",
+            sequence=0,
+            prompt_version="p@1",
+            backend="offline",
+            requested_model="m",
+            request_payload={},
+            request_digest="d",
+            status="ok",
+            started_at=T0,
+            ended_at=T0,
+        ),
+        StageRecord.create(
+            analysis_id="an", stage="s", status="completed", input_digest="i", started_at=T0, ended_at=T0
+        ),
+        OutputTest.create(
+            analysis_id="an",
+            claim_id="c",
+            phase="registered",
+            variable="gdp",
+            unit="%",
+            horizon="2025",
+            transformation="annual_growth",
+            model_id="m",
+        ),
     ]
 
 
@@ -85,8 +157,9 @@ def test_append_only_tables_refuse_update_and_delete(store, record, op):
     cls = type(record)
     assert cls.append_only
     store.put(record)
-    sql = (f'UPDATE {cls.table} SET "{cls.id_field}" = "{cls.id_field}"' if op == "UPDATE"
-           else f"DELETE FROM {cls.table}")
+    sql = (
+        f'UPDATE {cls.table} SET "{cls.id_field}" = "{cls.id_field}"' if op == "UPDATE" else f"DELETE FROM {cls.table}"
+    )
     with pytest.raises(IntegrityError, match=cls.table):
         store.execute_raw(sql)
     assert store.count(cls) == 1
@@ -94,7 +167,13 @@ def test_append_only_tables_refuse_update_and_delete(store, record, op):
 
 def test_append_only_set_is_the_designed_one():
     assert {c.table for c in RECORD_TYPES if c.append_only} == {
-        "model_runs", "model_output_points", "llm_calls", "stage_records", "output_tests", "review_decisions"}
+        "model_runs",
+        "model_output_points",
+        "llm_calls",
+        "stage_records",
+        "output_tests",
+        "review_decisions",
+    }
 
 
 def test_artifacts_are_content_addressed_and_verified(store):
@@ -115,7 +194,7 @@ def test_artifacts_are_content_addressed_and_verified(store):
 
 
 def test_audit_finds_altered_rows(store):
-    r = Relation.create(src_var="a", dst_var="b", sign="+", quote="q", location_id="l", source_id="s", confidence=.5)
+    r = Relation.create(src_var="a", dst_var="b", sign="+", quote="q", location_id="l", source_id="s", confidence=0.5)
     store.put(r)
     assert store.audit() == []
     store.execute_raw("UPDATE relations SET sign = '-'")

@@ -93,8 +93,11 @@ def delete(table: str, which: str = "first") -> Callable[[Path, dict], str]:
 
     def apply(ws: Path, ids: dict) -> str:
         order = "ASC" if which == "first" else "DESC"
-        sql(ws, *unlock(table), f"DELETE FROM {table} WHERE rowid = (SELECT rowid FROM {table} "
-                                f"ORDER BY rowid {order} LIMIT 1)")
+        sql(
+            ws,
+            *unlock(table),
+            f"DELETE FROM {table} WHERE rowid = (SELECT rowid FROM {table} ORDER BY rowid {order} LIMIT 1)",
+        )
         return table
 
     return apply
@@ -133,8 +136,7 @@ def replace_row(table: str) -> Callable[[Path, dict], str]:
         conn.execute("DROP TRIGGER IF EXISTS stage_records_one_per_attempt")
         i = names.index("created_at" if "created_at" in names else names[-3])
         row[i] = "2030-01-01T00:00:00+00:00" if isinstance(row[i], str) else (row[i] or 0) + 1
-        conn.execute(f"INSERT OR REPLACE INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-                     row)
+        conn.execute(f"INSERT OR REPLACE INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", row)
         conn.close()
         return key
 
@@ -145,10 +147,21 @@ def forged_llm_call(ws: Path, ids: dict) -> str:
     """A new llm_calls row with a correct content-digest id, appended outside the store."""
     from datetime import UTC, datetime
 
-    call = LLMCall.create(analysis_id=ids["analysis_id"], stage="report", task="report_writing", sequence=9,
-                          prompt_version="t1", backend="openai", requested_model="gpt-x", returned_model="gpt-x",
-                          request_payload={"x": 2}, request_digest="e", status="ok",
-                          started_at=datetime(2026, 1, 5, tzinfo=UTC), ended_at=datetime(2026, 1, 5, tzinfo=UTC))
+    call = LLMCall.create(
+        analysis_id=ids["analysis_id"],
+        stage="report",
+        task="report_writing",
+        sequence=9,
+        prompt_version="t1",
+        backend="openai",
+        requested_model="gpt-x",
+        returned_model="gpt-x",
+        request_payload={"x": 2},
+        request_digest="e",
+        status="ok",
+        started_at=datetime(2026, 1, 5, tzinfo=UTC),
+        ended_at=datetime(2026, 1, 5, tzinfo=UTC),
+    )
     row = call.model_dump(mode="json")
     row = {k: (canonical_json(v) if isinstance(v, (dict, list)) else v) for k, v in row.items()}
     sql(ws, f"INSERT INTO llm_calls ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", params=list(row.values()))
@@ -171,7 +184,7 @@ def exported_number(ws: Path, ids: dict) -> str:
     text = p.read_text(encoding="utf-8")
     digits = [i for i, ch in enumerate(text) if ch.isdigit() and text[i - 1] in ".-" and i > 0]
     i = digits[-1]
-    p.write_text(text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1:], encoding="utf-8")
+    p.write_text(text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1 :], encoding="utf-8")
     return rel
 
 
@@ -230,8 +243,12 @@ def head_altered(ws: Path, ids: dict) -> str:
 def head_and_tail_deleted(ws: Path, ids: dict) -> str:
     """Delete the last stage record and move the head back to the row before it."""
     prev = one(ws, "SELECT prev_digest FROM stage_records ORDER BY rowid DESC LIMIT 1")
-    sql(ws, *unlock("stage_records"), "DELETE FROM stage_records WHERE rowid = (SELECT MAX(rowid) FROM stage_records)",
-        f"UPDATE chain_heads SET row_count = row_count - 1, head = '{prev}' WHERE table_name = 'stage_records'")
+    sql(
+        ws,
+        *unlock("stage_records"),
+        "DELETE FROM stage_records WHERE rowid = (SELECT MAX(rowid) FROM stage_records)",
+        f"UPDATE chain_heads SET row_count = row_count - 1, head = '{prev}' WHERE table_name = 'stage_records'",
+    )
     # the deleted row's stage is no longer listed; the trigger drop names what was done
     return "stage_records_no_delete"
 
@@ -239,7 +256,7 @@ def head_and_tail_deleted(ws: Path, ids: dict) -> str:
 MUTATIONS: dict[str, Callable[[Path, dict], str]] = {
     # the 13 that passed the old audit
     "llm_calls.raw_response": edit("llm_calls", "raw_response = 'forged'"),
-    "llm_calls.parsed": edit("llm_calls", "parsed = '{\"sign\":\"+\"}'"),
+    "llm_calls.parsed": edit("llm_calls", 'parsed = \'{"sign":"+"}\''),
     "llm_calls.request_payload": edit("llm_calls", "request_payload = '{\"x\":2}'"),
     "llm_calls.returned_model": edit("llm_calls", "returned_model = 'other-model'"),
     "llm_calls.status": edit("llm_calls", "status = 'schema_violation'"),
@@ -261,15 +278,26 @@ MUTATIONS: dict[str, Callable[[Path, dict], str]] = {
     "artifacts replace": replace_row("artifacts"),
     "forged llm_calls row": forged_llm_call,
     "drop table stage_records": lambda ws, ids: (sql(ws, "DROP TABLE stage_records"), "stage_records")[1],
-    "drop trigger llm_calls_no_update": lambda ws, ids: (sql(ws, "DROP TRIGGER llm_calls_no_update"),
-                                                         "llm_calls_no_update")[1],
-    "drop trigger model_runs_no_replace": lambda ws, ids: (sql(ws, "DROP TRIGGER model_runs_no_replace"),
-                                                           "model_runs_no_replace")[1],
-    "weakened trigger": lambda ws, ids: (sql(ws, "DROP TRIGGER claims_no_replace",
-                                             "CREATE TRIGGER claims_no_replace BEFORE INSERT ON claims WHEN 0 "
-                                             "BEGIN SELECT RAISE(ABORT, 'x'); END"), "claims_no_replace")[1],
-    "planted trigger": lambda ws, ids: (sql(ws, "CREATE TRIGGER sneaky AFTER INSERT ON claims BEGIN "
-                                                "SELECT 1; END"), "sneaky")[1],
+    "drop trigger llm_calls_no_update": lambda ws, ids: (
+        sql(ws, "DROP TRIGGER llm_calls_no_update"),
+        "llm_calls_no_update",
+    )[1],
+    "drop trigger model_runs_no_replace": lambda ws, ids: (
+        sql(ws, "DROP TRIGGER model_runs_no_replace"),
+        "model_runs_no_replace",
+    )[1],
+    "weakened trigger": lambda ws, ids: (
+        sql(
+            ws,
+            "DROP TRIGGER claims_no_replace",
+            "CREATE TRIGGER claims_no_replace BEFORE INSERT ON claims WHEN 0 BEGIN SELECT RAISE(ABORT, 'x'); END",
+        ),
+        "claims_no_replace",
+    )[1],
+    "planted trigger": lambda ws, ids: (
+        sql(ws, "CREATE TRIGGER sneaky AFTER INSERT ON claims BEGIN SELECT 1; END"),
+        "sneaky",
+    )[1],
     "planted view": lambda ws, ids: (sql(ws, "CREATE VIEW claims_v AS SELECT * FROM claims"), "claims_v")[1],
     "added column": lambda ws, ids: (sql(ws, "ALTER TABLE reports ADD COLUMN note TEXT"), "reports")[1],
     # edits of every kind of record
@@ -299,10 +327,15 @@ MUTATIONS: dict[str, Callable[[Path, dict], str]] = {
     "stray workspace file": stray_file,
     "workspace file removed": removed_file,
     "export and its recorded digest": rerecorded_file,
-    "edit, then make the upgrade run again": lambda ws, ids: (sql(
-        ws, *unlock("llm_calls"), "UPDATE llm_calls SET raw_response = 'laundered'",
-        "DELETE FROM _sqlite_migrations WHERE name = 'm004_hash_chains'"),
-        one(ws, "SELECT call_id FROM llm_calls LIMIT 1"))[1],
+    "edit, then make the upgrade run again": lambda ws, ids: (
+        sql(
+            ws,
+            *unlock("llm_calls"),
+            "UPDATE llm_calls SET raw_response = 'laundered'",
+            "DELETE FROM _sqlite_migrations WHERE name = 'm004_hash_chains'",
+        ),
+        one(ws, "SELECT call_id FROM llm_calls LIMIT 1"),
+    )[1],
 }
 
 
@@ -363,8 +396,9 @@ def test_a_report_exported_into_the_workspace_is_recorded_and_checked(pristine, 
     rid = pristine[1]["report_id"]
     out = ws / "exports" / "r.md"
     out.parent.mkdir()
-    res = CliRunner().invoke(main, ["report", "export", rid, "--format", "md", "--out", str(out),
-                                    "--workspace", str(ws)])
+    res = CliRunner().invoke(
+        main, ["report", "export", rid, "--format", "md", "--out", str(out), "--workspace", str(ws)]
+    )
     assert res.exit_code == 0, res.output
     assert audit(ws)[0] == 0
     out.write_text(out.read_text().replace("real GDP", "real GNP"))
@@ -392,8 +426,12 @@ def test_a_workspace_from_before_the_chains_is_sealed_once_at_upgrade(tmp_path):
     legacy._migrations = [m for m in MIGRATIONS._migrations if m.name < "m004"]
     db = sqlite_utils.Database(ws / "aieco.db")
     legacy.apply(db)
-    rels = [Relation.create(src_var="a", dst_var=f"b{i}", sign="+", quote="q", location_id="l", source_id="s",
-                            confidence=.5) for i in range(3)]
+    rels = [
+        Relation.create(
+            src_var="a", dst_var=f"b{i}", sign="+", quote="q", location_id="l", source_id="s", confidence=0.5
+        )
+        for i in range(3)
+    ]
     for r in rels:
         db["relations"].insert(_to_row(r))
     db.close()

@@ -15,12 +15,15 @@ from aieco.errors import InputError
 from aieco.models import transforms as tf
 
 
-@pytest.mark.parametrize("path, kind, cumulative, trough, top, end", [
-    ([100.0, 110.0, 99.0, 104.5], "level", 4.5, -10.0, 110.0, 104.5),   # 99/110 - 1 = -10 %
-    ([100.0, 90.0, 81.0], "level", -19.0, -19.0, 100.0, 81.0),
-    ([100.0, 101.0, 102.0], "level", 2.0, 0.0, 102.0, 102.0),
-    ([6.5, 7.25, 8.0, 7.5], "rate", 1.0, -0.5, 8.0, 7.5),                 # pp
-])
+@pytest.mark.parametrize(
+    "path, kind, cumulative, trough, top, end",
+    [
+        ([100.0, 110.0, 99.0, 104.5], "level", 4.5, -10.0, 110.0, 104.5),  # 99/110 - 1 = -10 %
+        ([100.0, 90.0, 81.0], "level", -19.0, -19.0, 100.0, 81.0),
+        ([100.0, 101.0, 102.0], "level", 2.0, 0.0, 102.0, 102.0),
+        ([6.5, 7.25, 8.0, 7.5], "rate", 1.0, -0.5, 8.0, 7.5),  # pp
+    ],
+)
 def test_hand_computed_summaries(path, kind, cumulative, trough, top, end):
     assert tf.cumulative_change(np.array(path), kind) == pytest.approx(cumulative)
     assert tf.peak_to_trough(np.array(path), kind) == pytest.approx(trough)
@@ -33,12 +36,15 @@ def test_deviation_from_median_hand_computed():
     assert tf.deviation_from_median(np.array([8.4, 7.0]), np.array([7.9, 7.0]), "rate") == pytest.approx([0.5, 0.0])
 
 
-@pytest.mark.parametrize("call", [
-    lambda: tf.cumulative_change(np.array([100.0, -1.0]), "level"),
-    lambda: tf.cumulative_change(np.array([100.0, 101.0]), "growth"),
-    lambda: tf.peak_to_trough(np.array([]), "rate"),
-    lambda: tf.deviation_from_median(1.0, 0.0, "level"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: tf.cumulative_change(np.array([100.0, -1.0]), "level"),
+        lambda: tf.cumulative_change(np.array([100.0, 101.0]), "growth"),
+        lambda: tf.peak_to_trough(np.array([]), "rate"),
+        lambda: tf.deviation_from_median(1.0, 0.0, "level"),
+    ],
+)
 def test_bad_input_is_refused(call):
     with pytest.raises(InputError):
         call()
@@ -66,8 +72,12 @@ def test_properties_against_a_loop(path):
 def test_vectorised_over_draws_equals_row_by_row():
     rng = np.random.default_rng(3)
     paths = 100.0 * np.exp(np.cumsum(rng.normal(0, 0.02, size=(5, 13)), axis=1))
-    for f in (lambda p: tf.cumulative_change(p, "level"), lambda p: tf.peak_to_trough(p, "level"), tf.peak,
-              tf.end_level):
+    for f in (
+        lambda p: tf.cumulative_change(p, "level"),
+        lambda p: tf.peak_to_trough(p, "level"),
+        tf.peak,
+        tf.end_level,
+    ):
         assert np.allclose(f(paths), [f(row) for row in paths])
 
 
@@ -81,12 +91,24 @@ def macro_run(tmp_path_factory):
     from tests.macro_helpers import run_macro_scenario
 
     store = Store(tmp_path_factory.mktemp("summary") / "ws")
-    restrictions = [{"variable": "house_prices", "direction": -1, "priority": 1, "reference": "zero",
-                     "restriction_id": "rst_h"}]
-    run = [r for r in run_macro_scenario(store, "an_summary", "property_correction", restrictions,
-                                         load_demo_observations(), "2024-12-31", seed=11, draws=400,
-                                         horizon="2025-2027")
-           if r.model_id == "macro_var"][0]
+    restrictions = [
+        {"variable": "house_prices", "direction": -1, "priority": 1, "reference": "zero", "restriction_id": "rst_h"}
+    ]
+    run = [
+        r
+        for r in run_macro_scenario(
+            store,
+            "an_summary",
+            "property_correction",
+            restrictions,
+            load_demo_observations(),
+            "2024-12-31",
+            seed=11,
+            draws=400,
+            horizon="2025-2027",
+        )
+        if r.model_id == "macro_var"
+    ][0]
     yield store, run
     store.close()
 
@@ -97,8 +119,12 @@ def test_stored_summary_recomputes_from_the_stored_paths(macro_run):
     sel, med, summary = tables["selected_quarterly"], tables["median_quarterly"], tables["horizon_summary"]
     window = [q for q in sel.index if "2024Q4" <= q <= "2027Q4"]
     assert window[0] == "2024Q4" and window[-1] == "2027Q4" and len(window) == 13
-    for v, kind in (("real_gdp", "level"), ("house_prices", "level"), ("equity_prices", "level"),
-                    ("unemployment", "rate")):
+    for v, kind in (
+        ("real_gdp", "level"),
+        ("house_prices", "level"),
+        ("equity_prices", "level"),
+        ("unemployment", "rate"),
+    ):
         s = [float(sel.loc[q, v]) for q in window]
         m = [float(med.loc[q, v]) for q in window]
         if kind == "level":
@@ -122,9 +148,18 @@ def test_scenario_figures_link_as_passing_claims(macro_run):
 
     store, run = macro_run
     spec = macro.specification()
-    specs = [ClaimSpec(analysis_id="an_summary", risk="property_correction", variable=v, horizon="2025-2027",
-                       model_id=spec.model_id, required_diagnostics=list(spec.diagnostics_required),
-                       **macro.scenario_figure_fields(v, col, "2025-2027")) for v, col in macro.SCENARIO_FIGURES]
+    specs = [
+        ClaimSpec(
+            analysis_id="an_summary",
+            risk="property_correction",
+            variable=v,
+            horizon="2025-2027",
+            model_id=spec.model_id,
+            required_diagnostics=list(spec.diagnostics_required),
+            **macro.scenario_figure_fields(v, col, "2025-2027"),
+        )
+        for v, col in macro.SCENARIO_FIGURES
+    ]
     tests = register_output_tests(store, specs)
     results = link_claims(store, run, tests)
     assert [r.detail for r in results if r.result != "pass"] == []

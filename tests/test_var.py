@@ -43,8 +43,10 @@ def test_demo_data_is_labelled_synthetic():
 
 
 def test_model_variables_hand_computed():
-    lv = pd.DataFrame({v: [100.0, 110.0, 110.0, 121.0, 200.0] for v in VARIABLES},
-                      index=["2000Q1", "2000Q2", "2000Q3", "2000Q4", "2001Q1"])
+    lv = pd.DataFrame(
+        {v: [100.0, 110.0, 110.0, 121.0, 200.0] for v in VARIABLES},
+        index=["2000Q1", "2000Q2", "2000Q3", "2000Q4", "2001Q1"],
+    )
     x = model_variables(lv)
     assert x["real_gdp"].iloc[1] == pytest.approx(100 * np.log(1.1))
     assert x["real_gdp"].iloc[2] == 0.0
@@ -65,10 +67,10 @@ def test_coefficients_equal_statsmodels_fit(levels, fit):
 
 
 def test_too_few_observations_stop(levels):
-    short = levels.loc[: "2020Q4"]  # 2001Q1–2020Q4 = 80 complete quarters: enough
+    short = levels.loc[:"2020Q4"]  # 2001Q1–2020Q4 = 80 complete quarters: enough
     assert fit_var(short).nobs == 80
     with pytest.raises(StageStopped, match="at least 80"):
-        fit_var(levels.loc[: "2020Q3"])
+        fit_var(levels.loc[:"2020Q3"])
 
 
 def test_gap_inside_sample_stops(levels):
@@ -91,8 +93,7 @@ def test_missing_variable_is_refused(levels):
 
 
 def test_unstable_var_stops_before_simulating(fit):
-    explosive = dataclasses.replace(fit, coefs=fit.coefs * 3.0,
-                                    eigenvalues=fit.eigenvalues * 3.0)
+    explosive = dataclasses.replace(fit, coefs=fit.coefs * 3.0, eigenvalues=fit.eigenvalues * 3.0)
     assert not explosive.stable
     with pytest.raises(StageStopped, match="not stable"):
         simulate(explosive, draws=10, seed=1)
@@ -129,13 +130,16 @@ def test_zero_residuals_reproduce_statsmodels_forecast_and_levels(fit, levels):
     fc = oracle.forecast(x.to_numpy()[-2:], steps=13)  # 2024Q4 … 2027Q4
     q = list(sim.quarters)
     # GDP: P_t = P_{t-1} exp(ℓ_t/100)
-    assert sim.levels[0, q.index("2024Q4"), 0] == pytest.approx(levels.loc["2024Q3", "real_gdp"]
-                                                                  * np.exp(fc[0, 0] / 100), rel=1e-10)
+    assert sim.levels[0, q.index("2024Q4"), 0] == pytest.approx(
+        levels.loc["2024Q3", "real_gdp"] * np.exp(fc[0, 0] / 100), rel=1e-10
+    )
     # HICP: H_t = H_{t-4} exp(π_t/100)
-    assert sim.levels[0, q.index("2024Q4"), 3] == pytest.approx(levels.loc["2023Q4", "inflation"]
-                                                                  * np.exp(fc[0, 3] / 100), rel=1e-10)
+    assert sim.levels[0, q.index("2024Q4"), 3] == pytest.approx(
+        levels.loc["2023Q4", "inflation"] * np.exp(fc[0, 3] / 100), rel=1e-10
+    )
     assert sim.levels[0, q.index("2025Q4"), 3] == pytest.approx(
-        levels.loc["2023Q4", "inflation"] * np.exp(fc[0, 3] / 100) * np.exp(fc[4, 3] / 100), rel=1e-10)
+        levels.loc["2023Q4", "inflation"] * np.exp(fc[0, 3] / 100) * np.exp(fc[4, 3] / 100), rel=1e-10
+    )
     assert sim.levels[2, -1, 4] == pytest.approx(fc[-1, 4], rel=1e-10)
 
 
@@ -171,8 +175,14 @@ def test_range_failures_are_counted():
     annual[2, 0, 5] = 20.5  # long rate above 20
     ok, failures = range_failures(annual)
     assert ok.tolist() == [True, False, False]
-    assert failures == {"real_gdp": 1, "equity_prices": 0, "house_prices": 0, "inflation": 0,
-                        "unemployment": 0, "long_term_rate": 1}
+    assert failures == {
+        "real_gdp": 1,
+        "equity_prices": 0,
+        "house_prices": 0,
+        "inflation": 0,
+        "unemployment": 0,
+        "long_term_rate": 1,
+    }
 
 
 def test_last_observed_annual_uses_complete_observed_years(levels):
@@ -182,7 +192,8 @@ def test_last_observed_annual_uses_complete_observed_years(levels):
     assert values["unemployment"] == pytest.approx(levels.loc[quarters, "unemployment"].mean())
     prev = [f"2022Q{i}" for i in range(1, 5)]
     assert values["inflation"] == pytest.approx(
-        100 * (levels.loc[quarters, "inflation"].sum() / levels.loc[prev, "inflation"].sum() - 1))
+        100 * (levels.loc[quarters, "inflation"].sum() / levels.loc[prev, "inflation"].sum() - 1)
+    )
 
 
 def test_last_observed_annual_takes_each_variables_own_last_year(levels):
@@ -190,7 +201,8 @@ def test_last_observed_annual_takes_each_variables_own_last_year(levels):
     cut.loc[[q for q in cut.index if str(q) >= "2023Q1"], "long_term_rate"] = np.nan  # the rate ends in 2022
     year, values = last_observed_annual(cut)
     assert year == 2022
-    assert values["long_term_rate"] == pytest.approx(cut.loc[[f"2022Q{i}" for i in range(1, 5)],
-                                                             "long_term_rate"].mean())
+    assert values["long_term_rate"] == pytest.approx(
+        cut.loc[[f"2022Q{i}" for i in range(1, 5)], "long_term_rate"].mean()
+    )
     quarters = [f"2023Q{i}" for i in range(1, 5)]
     assert values["unemployment"] == pytest.approx(cut.loc[quarters, "unemployment"].mean())  # still 2023

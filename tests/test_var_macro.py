@@ -18,10 +18,21 @@ from aieco.records import ModelOutputPoint, ModelSpecification, RunStatus
 from tests.macro_helpers import run_macro_scenario
 
 TRADE = [
-    {"variable": "tariffs", "model_variable": "real_gdp", "direction": -1, "priority": 1,
-     "reference": "zero", "restriction_id": "rst_a"},
-    {"variable": "unemployment", "direction": 1, "priority": 2, "reference": "last_observed",
-     "restriction_id": "rst_b"},
+    {
+        "variable": "tariffs",
+        "model_variable": "real_gdp",
+        "direction": -1,
+        "priority": 1,
+        "reference": "zero",
+        "restriction_id": "rst_a",
+    },
+    {
+        "variable": "unemployment",
+        "direction": 1,
+        "priority": 2,
+        "reference": "last_observed",
+        "restriction_id": "rst_b",
+    },
 ]
 
 
@@ -46,8 +57,9 @@ def test_specification_outputs_and_diagnostics():
 
 
 def test_request_runs_var_and_writes_points(store, observations):
-    runs = macro_runs(run_macro_scenario(store, "an1", "trade_fragmentation", TRADE, observations,
-                                         "2024-12-31", seed=7, draws=2_000))
+    runs = macro_runs(
+        run_macro_scenario(store, "an1", "trade_fragmentation", TRADE, observations, "2024-12-31", seed=7, draws=2_000)
+    )
     assert len(runs) == 1
     run = runs[0]
     assert run.status is RunStatus.completed, run.reason
@@ -94,18 +106,22 @@ def test_same_seed_same_selection_across_workspaces(tmp_path, observations):
     ids = []
     for name in ("w1", "w2"):
         s = Store(tmp_path / name)
-        run = macro_runs(run_macro_scenario(s, "an1", "trade_fragmentation", TRADE, observations,
-                                            "2024-12-31", seed=11, draws=2_000))[0]
+        run = macro_runs(
+            run_macro_scenario(s, "an1", "trade_fragmentation", TRADE, observations, "2024-12-31", seed=11, draws=2_000)
+        )[0]
         ids.append((run.run_id, run.output_digest))
         s.close()
     assert ids[0] == ids[1]
 
 
 def test_empty_admissible_set_is_a_stopped_run_with_tables(store, observations):
-    impossible = [{"variable": "unemployment", "direction": 1, "priority": 1, "reference": "last_observed"},
-                  {"variable": "unemployment", "direction": -1, "priority": 1, "reference": "last_observed"}]
-    run = macro_runs(run_macro_scenario(store, "an2", "contradiction", impossible, observations, "2024-12-31",
-                                        seed=1, draws=500))[0]
+    impossible = [
+        {"variable": "unemployment", "direction": 1, "priority": 1, "reference": "last_observed"},
+        {"variable": "unemployment", "direction": -1, "priority": 1, "reference": "last_observed"},
+    ]
+    run = macro_runs(
+        run_macro_scenario(store, "an2", "contradiction", impossible, observations, "2024-12-31", seed=1, draws=500)
+    )[0]
     assert run.status is RunStatus.stopped and "no simulated path satisfies" in run.reason
     assert "fan_chart" in store.get_tables(run.output_digest)
     stored = store.find(ModelOutputPoint, run_id=run.run_id)
@@ -120,14 +136,16 @@ def test_request_without_restrictions_stops_before_any_run(store, observations):
 
 
 def test_cutoff_before_any_release_stops_the_run(store, observations):
-    run = macro_runs(run_macro_scenario(store, "an4", "trade_fragmentation", TRADE, observations, "1999-12-31",
-                                        seed=1, draws=100))[0]
+    run = macro_runs(
+        run_macro_scenario(store, "an4", "trade_fragmentation", TRADE, observations, "1999-12-31", seed=1, draws=100)
+    )[0]
     assert run.status is RunStatus.stopped and "required vintage missing" in run.reason
 
 
 def test_earlier_cutoff_moves_the_estimation_endpoint(store, observations):
-    run = macro_runs(run_macro_scenario(store, "an5", "trade_fragmentation", TRADE, observations, "2024-08-01",
-                                        seed=1, draws=500))[0]
+    run = macro_runs(
+        run_macro_scenario(store, "an5", "trade_fragmentation", TRADE, observations, "2024-08-01", seed=1, draws=500)
+    )[0]
     # 2024Q2 GDP is released 45 days after 30 June (14 August): not eligible on 1 August
     assert run.diagnostics["endpoint"] == "2024Q1"
     assert np.isfinite(run.diagnostics["stability"]["max_modulus"])
@@ -145,21 +163,28 @@ def test_observations_stored_in_the_workspace_feed_the_model(store, observations
     merged = back.merge(observations, on=["variable", "reference_period"], suffixes=("", "_demo"))
     assert (merged["value"] == merged["value_demo"]).all()
     assert (merged["release_date"] == merged["release_date_demo"]).all()
-    run = macro_runs(run_macro_scenario(store, "an6", "trade_fragmentation", TRADE, back, "2024-12-31",
-                                        seed=7, draws=2_000))[0]
-    direct = macro_runs(run_macro_scenario(store, "an6", "trade_fragmentation", TRADE, observations,
-                                           "2024-12-31", seed=7, draws=2_000))[0]
+    run = macro_runs(
+        run_macro_scenario(store, "an6", "trade_fragmentation", TRADE, back, "2024-12-31", seed=7, draws=2_000)
+    )[0]
+    direct = macro_runs(
+        run_macro_scenario(store, "an6", "trade_fragmentation", TRADE, observations, "2024-12-31", seed=7, draws=2_000)
+    )[0]
     assert store.get_tables(run.output_digest)["selected_path"].equals(
-        store.get_tables(direct.output_digest)["selected_path"])
+        store.get_tables(direct.output_digest)["selected_path"]
+    )
 
 
 def test_only_the_selected_path_has_years_by_variables(store, observations):
     """Readers that look for a years × six-variables table find exactly one: the selected path."""
-    run = macro_runs(run_macro_scenario(store, "an7", "trade_fragmentation", TRADE, observations, "2024-12-31",
-                                        seed=7, draws=1_000))[0]
+    run = macro_runs(
+        run_macro_scenario(store, "an7", "trade_fragmentation", TRADE, observations, "2024-12-31", seed=7, draws=1_000)
+    )[0]
     tables = store.get_tables(run.output_digest)
-    shaped = [name for name, t in tables.items()
-              if set(VARIABLES) <= set(t.columns) and list(t.index) == ["2025", "2026", "2027"]]
+    shaped = [
+        name
+        for name, t in tables.items()
+        if set(VARIABLES) <= set(t.columns) and list(t.index) == ["2025", "2026", "2027"]
+    ]
     assert shaped == ["selected_path"]
     pct = tables["marginal_percentiles"]
     assert list(pct.index) == list(VARIABLES) and ((pct >= 0) & (pct <= 1)).all().all()

@@ -21,15 +21,15 @@ CUTOFF = "2024-12-31"
 # as if the evidence timed every restriction to every horizon year (the strictest reading)
 EVERY = {"aggregation": "every_year"}
 RISKS = {
-    "trade_fragmentation": [{"variable": "real_gdp", "direction": -1, "priority": 1, "reference": "zero", **EVERY},
-                            {"variable": "unemployment", "direction": 1, "priority": 2,
-                             "reference": "last_observed", **EVERY}],
-    "property_correction": [{"variable": "house_prices", "direction": -1, "priority": 1, "reference": "zero",
-                             **EVERY}],
-    "market_illiquidity": [{"variable": "equity_prices", "direction": -1, "priority": 1, "reference": "zero",
-                            **EVERY},
-                           {"variable": "long_term_rate", "direction": 1, "priority": 2,
-                            "reference": "last_observed", **EVERY}],
+    "trade_fragmentation": [
+        {"variable": "real_gdp", "direction": -1, "priority": 1, "reference": "zero", **EVERY},
+        {"variable": "unemployment", "direction": 1, "priority": 2, "reference": "last_observed", **EVERY},
+    ],
+    "property_correction": [{"variable": "house_prices", "direction": -1, "priority": 1, "reference": "zero", **EVERY}],
+    "market_illiquidity": [
+        {"variable": "equity_prices", "direction": -1, "priority": 1, "reference": "zero", **EVERY},
+        {"variable": "long_term_rate", "direction": 1, "priority": 2, "reference": "last_observed", **EVERY},
+    ],
 }
 
 
@@ -47,8 +47,10 @@ def test_no_value_released_after_the_cutoff_or_before_its_period_ended(real):
     eligible = select_as_of(real, CUTOFF, policy="approximate")
     cutoff = date.fromisoformat(CUTOFF)
     assert (eligible["release_date"] <= cutoff).all()
-    assert all(d > period_end(p, f) for d, p, f in
-               zip(eligible["release_date"], eligible["reference_period"], eligible["frequency"], strict=True))
+    assert all(
+        d > period_end(p, f)
+        for d, p, f in zip(eligible["release_date"], eligible["reference_period"], eligible["frequency"], strict=True)
+    )
     # BIS house prices for 2024Q3–2025Q4 exist in the file but were not public at the cutoff
     house = eligible[eligible["variable"] == "house_prices"]["reference_period"]
     assert house.max() == "2024Q2"
@@ -59,8 +61,14 @@ def test_no_value_released_after_the_cutoff_or_before_its_period_ended(real):
 
 def test_model_levels_end_at_the_latest_quarter_all_six_are_usable(real):
     built = model_levels(real, CUTOFF, VARIABLES, "approximate")
-    assert built.last_usable == {"real_gdp": "2024Q3", "equity_prices": "2023Q4", "house_prices": "2024Q2",
-                                 "inflation": "2024Q1", "unemployment": "2024Q1", "long_term_rate": "2023Q2"}
+    assert built.last_usable == {
+        "real_gdp": "2024Q3",
+        "equity_prices": "2023Q4",
+        "house_prices": "2024Q2",
+        "inflation": "2024Q1",
+        "unemployment": "2024Q1",
+        "long_term_rate": "2023Q2",
+    }
     fit = fit_var(built.levels, pandemic="dummies")
     assert fit.endpoint == "2023Q2" and fit.quarters[0] == "2000Q1" and fit.stable
     assert fit.dummied == ("2020Q1", "2020Q2", "2020Q3", "2020Q4", "2021Q1", "2021Q2")
@@ -83,9 +91,21 @@ def test_hicp_index_is_extended_by_the_published_annual_rates(real):
 
 
 def test_a_strict_policy_stops_with_the_series_that_has_no_true_vintage(store, real):
-    run = [r for r in run_macro_scenario(store, "real", "trade_fragmentation", RISKS["trade_fragmentation"], real,
-                                         CUTOFF, seed=3, draws=500, vintage_policy="strict")
-           if r.model_id == MODEL_ID][0]
+    run = [
+        r
+        for r in run_macro_scenario(
+            store,
+            "real",
+            "trade_fragmentation",
+            RISKS["trade_fragmentation"],
+            real,
+            CUTOFF,
+            seed=3,
+            draws=500,
+            vintage_policy="strict",
+        )
+        if r.model_id == MODEL_ID
+    ][0]
     assert run.status is RunStatus.stopped
     assert "strict vintage policy" in run.reason and "no true vintage" in run.reason
     assert run.diagnostics["vintage_policy"] == "strict"
@@ -94,9 +114,13 @@ def test_a_strict_policy_stops_with_the_series_that_has_no_true_vintage(store, r
 def test_real_analysis_at_end_2024_is_plausible_and_the_risks_select_distinct_paths(store, real):
     runs = {}
     for risk, restrictions in RISKS.items():
-        runs[risk] = [r for r in run_macro_scenario(store, "real", risk, restrictions, real, CUTOFF, seed=11,
-                                                    draws=20_000, vintage_policy="approximate")
-                      if r.model_id == MODEL_ID][0]
+        runs[risk] = [
+            r
+            for r in run_macro_scenario(
+                store, "real", risk, restrictions, real, CUTOFF, seed=11, draws=20_000, vintage_policy="approximate"
+            )
+            if r.model_id == MODEL_ID
+        ][0]
     first = runs["trade_fragmentation"]
     assert first.status is RunStatus.completed, first.reason
     d = first.diagnostics
@@ -131,9 +155,21 @@ def test_real_analysis_at_end_2024_is_plausible_and_the_risks_select_distinct_pa
 
 def test_selected_paths_are_economically_coherent(store, real):
     """Judge the trade path as an economist: GDP falls, unemployment rises, no boom in house prices."""
-    run = [r for r in run_macro_scenario(store, "real", "trade_fragmentation", RISKS["trade_fragmentation"], real,
-                                         CUTOFF, seed=11, draws=20_000, vintage_policy="approximate")
-           if r.model_id == MODEL_ID][0]
+    run = [
+        r
+        for r in run_macro_scenario(
+            store,
+            "real",
+            "trade_fragmentation",
+            RISKS["trade_fragmentation"],
+            real,
+            CUTOFF,
+            seed=11,
+            draws=20_000,
+            vintage_policy="approximate",
+        )
+        if r.model_id == MODEL_ID
+    ][0]
     t = store.get_tables(run.output_digest)
     sel = t["selected_path"]
     assert (sel["real_gdp"] < 0).all() and (sel["unemployment"].diff().dropna() >= -0.5).all()

@@ -116,10 +116,17 @@ def test_dated_cepremap_copies_revise_real_gdp(shared_data_module):
 
 
 def test_quarterly_levels_refuses_two_series_for_one_variable():
-    frame = pd.DataFrame({
-        "variable": ["real_gdp", "real_gdp"], "reference_period": ["2020Q1", "2020Q1"], "value": [1.0, 2.0],
-        "release_date": ["2020-05-01", "2020-05-01"], "jurisdiction": ["EA", "EA"], "series_key": ["A", "B"],
-        "frequency": ["Q", "Q"]})
+    frame = pd.DataFrame(
+        {
+            "variable": ["real_gdp", "real_gdp"],
+            "reference_period": ["2020Q1", "2020Q1"],
+            "value": [1.0, 2.0],
+            "release_date": ["2020-05-01", "2020-05-01"],
+            "jurisdiction": ["EA", "EA"],
+            "series_key": ["A", "B"],
+            "frequency": ["Q", "Q"],
+        }
+    )
     eligible = select_as_of(frame, "2020-12-31")
     with pytest.raises(InputError, match="more than one value for 2020Q1"):
         quarterly_levels(eligible, ["real_gdp"])
@@ -129,8 +136,16 @@ def test_quarterly_levels_refuses_two_series_for_one_variable():
 def test_missing_columns_and_monthly_rows_are_refused():
     with pytest.raises(InputError, match="lack the column"):
         select_as_of(pd.DataFrame({"variable": ["x"], "value": [1.0]}), "2020-01-01")
-    monthly = pd.DataFrame({"variable": ["u"], "reference_period": ["2020-01"], "value": [7.0],
-                            "release_date": ["2020-02-01"], "jurisdiction": ["EA"], "frequency": ["M"]})
+    monthly = pd.DataFrame(
+        {
+            "variable": ["u"],
+            "reference_period": ["2020-01"],
+            "value": [7.0],
+            "release_date": ["2020-02-01"],
+            "jurisdiction": ["EA"],
+            "frequency": ["M"],
+        }
+    )
     with pytest.raises(InputError, match="frequency M"):
         quarterly_levels(monthly, ["u"])
 

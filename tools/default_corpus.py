@@ -21,10 +21,20 @@ OUT = Path(__file__).resolve().parents[1] / "aieco" / "default" / "corpus" / "bi
 #: (printed page label, 1-based PDF page, first words, last words, subject)
 EXCERPTS = (
     ("Box B, p. 6", 18, "Despite the prevailing uncertainty", "for most of 2023", "Uncertainty and equity volatility"),
-    ("p. 24", 36, "Furthermore, growing geopolitical fragmentation", "advanced economies.",
-     "Geopolitical fragmentation"),
-    ("p. 47, footnote 2", 59, "Nominal house prices have seen some correction", "the United States).",
-     "House prices and monetary tightening"),
+    (
+        "p. 24",
+        36,
+        "Furthermore, growing geopolitical fragmentation",
+        "advanced economies.",
+        "Geopolitical fragmentation",
+    ),
+    (
+        "p. 47, footnote 2",
+        59,
+        "Nominal house prices have seen some correction",
+        "the United States).",
+        "House prices and monetary tightening",
+    ),
     ("p. 63", 75, "Shocks to global risk aversion", "especially in EMEs.", "Asset sales and market liquidity"),
 )
 
@@ -49,7 +59,7 @@ def excerpt(page_text: str, first: str, last: str) -> str:
     end = text.find(last, start)
     if start < 0 or end < 0:
         raise ValueError(f"excerpt {first!r} … {last!r} not found on the page")
-    return text[start:end + len(last)]
+    return text[start : end + len(last)]
 
 
 def render(pdf_path: Path) -> str:

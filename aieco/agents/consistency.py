@@ -15,14 +15,16 @@ from aieco.records import FrozenModel
 PROMPT = Prompt(
     name="consistency",
     version="2",
-    system=("You are the consistency agent of an evidence-traceable scenario analysis. You check that a rendered "
-            "report states only what its cited relations and registered model outputs support."),
-    instructions=("Read each sentence with its cited relations and claims. Accept the report unless a sentence "
-                  "contradicts its cited relation's direction or the sign of its rendered value; then name the "
-                  "sentence position and the problem. The program's own violations are listed and stand."),
+    system=(
+        "You are the consistency agent of an evidence-traceable scenario analysis. You check that a rendered "
+        "report states only what its cited relations and registered model outputs support."
+    ),
+    instructions=(
+        "Read each sentence with its cited relations and claims. Accept the report unless a sentence "
+        "contradicts its cited relation's direction or the sign of its rendered value; then name the "
+        "sentence position and the problem. The program's own violations are listed and stand."
+    ),
 )
-
-
 
 
 class SentenceView(FrozenModel):
@@ -55,5 +57,9 @@ def offline(inputs: ConsistencyInput) -> ConsistencyVerdict:
 
 
 TASK: Task[ConsistencyInput, ConsistencyVerdict] = Task(
-    name="check_consistency", prompt=PROMPT, input_schema=ConsistencyInput, output_schema=ConsistencyVerdict,
-    offline=offline)
+    name="check_consistency",
+    prompt=PROMPT,
+    input_schema=ConsistencyInput,
+    output_schema=ConsistencyVerdict,
+    offline=offline,
+)

@@ -17,15 +17,17 @@ from aieco.records import FrozenModel
 PROMPT = Prompt(
     name="coordinator",
     version="2",
-    system=("You are the coordinating agent of an evidence-traceable scenario analysis. You read an analysis "
-            "request and plan one program per initiating risk. You never add risks, variables or sources "
-            "that the request does not name."),
-    instructions=("For every risk of the request, list its initiating (source) variables and its target "
-                  "variables exactly as the channel queries name them, the requested outcomes, and the source "
-                  "roles admissible for generation. Use the identifiers given; do not invent identifiers."),
+    system=(
+        "You are the coordinating agent of an evidence-traceable scenario analysis. You read an analysis "
+        "request and plan one program per initiating risk. You never add risks, variables or sources "
+        "that the request does not name."
+    ),
+    instructions=(
+        "For every risk of the request, list its initiating (source) variables and its target "
+        "variables exactly as the channel queries name them, the requested outcomes, and the source "
+        "roles admissible for generation. Use the identifiers given; do not invent identifiers."
+    ),
 )
-
-
 
 
 class ChannelBrief(FrozenModel):
@@ -68,17 +70,22 @@ class CoordinatorPlan(FrozenModel):
 
 def offline(inputs: CoordinatorInput) -> CoordinatorPlan:
     """The plan the request itself implies."""
-    programs = [RiskPlan(risk=r.name,
-                         source_variables=sorted({c.source for c in r.channels}),
-                         targets=sorted({c.target for c in r.channels}))
-                for r in inputs.risks]
-    return CoordinatorPlan(programs=programs, outcomes=list(inputs.outcomes),
-                           admissible_roles=list(inputs.allowed_roles))
+    programs = [
+        RiskPlan(
+            risk=r.name,
+            source_variables=sorted({c.source for c in r.channels}),
+            targets=sorted({c.target for c in r.channels}),
+        )
+        for r in inputs.risks
+    ]
+    return CoordinatorPlan(
+        programs=programs, outcomes=list(inputs.outcomes), admissible_roles=list(inputs.allowed_roles)
+    )
 
 
 TASK: Task[CoordinatorInput, CoordinatorPlan] = Task(
-    name="coordinate", prompt=PROMPT, input_schema=CoordinatorInput, output_schema=CoordinatorPlan,
-    offline=offline)
+    name="coordinate", prompt=PROMPT, input_schema=CoordinatorInput, output_schema=CoordinatorPlan, offline=offline
+)
 
 
 def plan_problems(plan: CoordinatorPlan, inputs: CoordinatorInput) -> list[str]:

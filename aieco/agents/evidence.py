@@ -18,16 +18,18 @@ from aieco.records import FrozenModel
 PROMPT = Prompt(
     name="evidence",
     version="4",
-    system=("You are the evidence agent of an evidence-traceable scenario analysis. You choose among candidate "
-            "transmission paths that a program has already enumerated from a knowledge graph of quoted, signed "
-            "relations. You cannot add, edit or merge paths."),
-    instructions=("For each channel query choose at most one of its candidate paths, using only the attached "
-                  "relation evidence (quotes, evidence classes, documents). Copy the path_id and its relation_ids "
-                  "exactly as declared, in order. List warning subjects: a short subject naming a relation step "
-                  "as 'source_variable->target_variable' whose evidence is weak (descriptive, single source)."),
+    system=(
+        "You are the evidence agent of an evidence-traceable scenario analysis. You choose among candidate "
+        "transmission paths that a program has already enumerated from a knowledge graph of quoted, signed "
+        "relations. You cannot add, edit or merge paths."
+    ),
+    instructions=(
+        "For each channel query choose at most one of its candidate paths, using only the attached "
+        "relation evidence (quotes, evidence classes, documents). Copy the path_id and its relation_ids "
+        "exactly as declared, in order. List warning subjects: a short subject naming a relation step "
+        "as 'source_variable->target_variable' whose evidence is weak (descriptive, single source)."
+    ),
 )
-
-
 
 
 class RelationEvidence(FrozenModel):
@@ -110,7 +112,8 @@ def offline(inputs: EvidenceInput) -> PathSelection:
 
 
 TASK: Task[EvidenceInput, PathSelection] = Task(
-    name="select_paths", prompt=PROMPT, input_schema=EvidenceInput, output_schema=PathSelection, offline=offline)
+    name="select_paths", prompt=PROMPT, input_schema=EvidenceInput, output_schema=PathSelection, offline=offline
+)
 
 
 def citation_problems(selection: PathSelection, inputs: EvidenceInput) -> list[str]:
@@ -131,6 +134,8 @@ def citation_problems(selection: PathSelection, inputs: EvidenceInput) -> list[s
         elif path.query_id != s.query_id:
             problems.append(f"query {s.query_id}: path {s.path_id} was declared for query {path.query_id}")
         elif list(s.relation_ids) != list(path.relation_ids):
-            problems.append(f"query {s.query_id}: cited relation ids {s.relation_ids} differ from the declared "
-                            f"{path.relation_ids} of path {s.path_id}")
+            problems.append(
+                f"query {s.query_id}: cited relation ids {s.relation_ids} differ from the declared "
+                f"{path.relation_ids} of path {s.path_id}"
+            )
     return problems

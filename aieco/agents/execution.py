@@ -17,13 +17,14 @@ from aieco.records import FrozenModel
 PROMPT = Prompt(
     name="execution",
     version="2",
-    system=("You are the execution agent of an evidence-traceable scenario analysis. Registered quantitative "
-            "models run under program control; you confirm which compatible models run and with which seed."),
-    instructions=("Return every compatible model id exactly as listed, and the registered seed. Do not drop, "
-                  "add or rank models."),
+    system=(
+        "You are the execution agent of an evidence-traceable scenario analysis. Registered quantitative "
+        "models run under program control; you confirm which compatible models run and with which seed."
+    ),
+    instructions=(
+        "Return every compatible model id exactly as listed, and the registered seed. Do not drop, add or rank models."
+    ),
 )
-
-
 
 
 class ExecutionInput(FrozenModel):
@@ -43,15 +44,16 @@ def offline(inputs: ExecutionInput) -> ExecutionPlan:
 
 
 TASK: Task[ExecutionInput, ExecutionPlan] = Task(
-    name="plan_execution", prompt=PROMPT, input_schema=ExecutionInput, output_schema=ExecutionPlan,
-    offline=offline)
+    name="plan_execution", prompt=PROMPT, input_schema=ExecutionInput, output_schema=ExecutionPlan, offline=offline
+)
 
 
 def plan_problems(plan: ExecutionPlan, inputs: ExecutionInput) -> list[str]:
     problems = []
     if sorted(plan.model_ids) != sorted(inputs.compatible):
-        problems.append(f"the plan runs {sorted(plan.model_ids)}, but every compatible model "
-                        f"{sorted(inputs.compatible)} must run")
+        problems.append(
+            f"the plan runs {sorted(plan.model_ids)}, but every compatible model {sorted(inputs.compatible)} must run"
+        )
     if plan.seed != inputs.seed:
         problems.append("the plan's seed differs from the registered seed of the request")
     return problems

@@ -17,12 +17,16 @@ from aieco.llm.base import Prompt, Task
 PROMPT = Prompt(
     name="model_request",
     version="3",
-    system=("You are the model request agent of an evidence-traceable scenario analysis. You translate "
-            "directional restrictions into a structured request for registered quantitative models. "
-            "You never state numbers: values come only from model runs."),
-    instructions=("Choose the outputs to request from the offered model outputs (copy variable, unit, frequency "
-                  "and transformation exactly) and write a one-sentence rationale in words alone. The rationale "
-                  "must not contain any digit, year, horizon or quantity written with digits."),
+    system=(
+        "You are the model request agent of an evidence-traceable scenario analysis. You translate "
+        "directional restrictions into a structured request for registered quantitative models. "
+        "You never state numbers: values come only from model runs."
+    ),
+    instructions=(
+        "Choose the outputs to request from the offered model outputs (copy variable, unit, frequency "
+        "and transformation exactly) and write a one-sentence rationale in words alone. The rationale "
+        "must not contain any digit, year, horizon or quantity written with digits."
+    ),
 )
 
 
@@ -81,17 +85,27 @@ def offline(inputs: ModelRequestInput) -> ModelRequestDraft:
         key = (o.variable, o.unit, o.frequency, o.transformation)
         if o.model_id in models and key not in seen:
             seen.add(key)
-            outs.append(RequestedOutput(variable=o.variable, unit=o.unit, frequency=o.frequency,
-                                        transformation=o.transformation))
+            outs.append(
+                RequestedOutput(
+                    variable=o.variable, unit=o.unit, frequency=o.frequency, transformation=o.transformation
+                )
+            )
     names = ", ".join(sorted(restricted)) or "no model variable"
-    return ModelRequestDraft(outputs=outs, rationale=f"The {inputs.risk.replace('_', ' ')} channels restrict "
-                                                     f"{names.replace('_', ' ')}; the request asks the registered "
-                                                     f"models for their annual scenario outputs.")
+    return ModelRequestDraft(
+        outputs=outs,
+        rationale=f"The {inputs.risk.replace('_', ' ')} channels restrict "
+        f"{names.replace('_', ' ')}; the request asks the registered "
+        f"models for their annual scenario outputs.",
+    )
 
 
 TASK: Task[ModelRequestInput, ModelRequestDraft] = Task(
-    name="model_request", prompt=PROMPT, input_schema=ModelRequestInput, output_schema=ModelRequestDraft,
-    offline=offline)
+    name="model_request",
+    prompt=PROMPT,
+    input_schema=ModelRequestInput,
+    output_schema=ModelRequestDraft,
+    offline=offline,
+)
 
 _DIGIT = re.compile(r"\d")
 
@@ -103,13 +117,14 @@ def contract(task: Task[Any, Any], parsed: BaseModel) -> str | None:
     assert isinstance(parsed, ModelRequestDraft)
     m = _DIGIT.search(parsed.rationale)
     if m:
-        return (f"contract violation: the rationale contains the digit {m.group()!r} at position {m.start()}; "
-                f"free text may not state numbers")
+        return (
+            f"contract violation: the rationale contains the digit {m.group()!r} at position {m.start()}; "
+            f"free text may not state numbers"
+        )
     return None
 
 
 def unknown_outputs(draft: ModelRequestDraft, inputs: ModelRequestInput) -> list[str]:
     """Requested outputs no registered specification offers."""
     offered = {(o.variable, o.unit, o.frequency, o.transformation) for o in inputs.offered}
-    return [o.variable for o in draft.outputs
-            if (o.variable, o.unit, o.frequency, o.transformation) not in offered]
+    return [o.variable for o in draft.outputs if (o.variable, o.unit, o.frequency, o.transformation) not in offered]

@@ -32,25 +32,29 @@ from aieco.store import Store
 PROMPT = Prompt(
     name="report",
     version="8",
-    system=("You are the report agent of an evidence-traceable scenario analysis. You write a short scenario "
-            "report as connected prose from accepted relations and registered model outputs. You never write a "
-            "number, a year or a quantity in words: every value is a {{NUM:claim_id}} token of a listed claim and "
-            "every date a {{DATE:horizon}} or {{DATE:cutoff}} token."),
-    instructions=("Write sentences of kind qualitative (a mechanism step; cite its relation ids in "
-                  "cited_relation_ids, never inside a token), temporal (dates as DATE tokens) or numerical (values "
-                  "as NUM tokens of the listed claim ids, listed in claim_ids). Use neutral verbs for values: the "
-                  "sign of a rendered value must not contradict the sentence's wording. Name the variable of every "
-                  "value next to its token. Write one paragraph per path (paragraph 'channel:<n>': where the "
-                  "channel runs, then each step as 'a rise/fall in X lifts/weighs on Y' agreeing with the cited "
-                  "relation's sign), then paragraph 'scenario' (the inputs' provenance and estimation sample as "
-                  "given, then cumulative real GDP, peak unemployment, cumulative house-price and equity-price "
-                  "change, each against the median path), then 'annual', then 'bank' when bank_requested (the "
-                  "cross-bank CET1 depletion, or why the bank part is absent). The title has no number."),
+    system=(
+        "You are the report agent of an evidence-traceable scenario analysis. You write a short scenario "
+        "report as connected prose from accepted relations and registered model outputs. You never write a "
+        "number, a year or a quantity in words: every value is a {{NUM:claim_id}} token of a listed claim and "
+        "every date a {{DATE:horizon}} or {{DATE:cutoff}} token."
+    ),
+    instructions=(
+        "Write sentences of kind qualitative (a mechanism step; cite its relation ids in "
+        "cited_relation_ids, never inside a token), temporal (dates as DATE tokens) or numerical (values "
+        "as NUM tokens of the listed claim ids, listed in claim_ids). Use neutral verbs for values: the "
+        "sign of a rendered value must not contradict the sentence's wording. Name the variable of every "
+        "value next to its token. Write one paragraph per path (paragraph 'channel:<n>': where the "
+        "channel runs, then each step as 'a rise/fall in X lifts/weighs on Y' agreeing with the cited "
+        "relation's sign), then paragraph 'scenario' (the inputs' provenance and estimation sample as "
+        "given, then cumulative real GDP, peak unemployment, cumulative house-price and equity-price "
+        "change, each against the median path), then 'annual', then 'bank' when bank_requested (the "
+        "cross-bank CET1 depletion, or why the bank part is absent). The title has no number."
+    ),
 )
 
 TASK: Task[ReportContext, ReportDraft] = Task(
-    name="write_report", prompt=PROMPT, input_schema=ReportContext, output_schema=ReportDraft,
-    offline=write_report)
+    name="write_report", prompt=PROMPT, input_schema=ReportContext, output_schema=ReportDraft, offline=write_report
+)
 
 
 def label(variable: str) -> str:
@@ -68,14 +72,14 @@ def label(variable: str) -> str:
     return " ".join(w if w.isupper() or any(c.isdigit() for c in w) else w.lower() for w in words)
 
 
-def context(store: Store, *, analysis_id: str, request: Any, risk: str, selections: list[dict[str, Any]],
-            claim_ids: list[str]) -> ReportContext:
+def context(
+    store: Store, *, analysis_id: str, request: Any, risk: str, selections: list[dict[str, Any]], claim_ids: list[str]
+) -> ReportContext:
     """What the writer may use: the selected paths the restriction derivation accepted (their
     accepted relations with references and quotes), the passed claims, the inputs' provenance
     and the bank models' status.
 
     A relation an analyst's review took out of use (aieco.review) is never offered either."""
-    from aieco.review import review_state
 
     refused = _refused_paths(store, analysis_id, risk)
     kept = [s for s in selections if s.get("path_id") not in refused]
@@ -85,33 +89,61 @@ def context(store: Store, *, analysis_id: str, request: Any, risk: str, selectio
     rel_ids = sorted({r for p in paths for r in p})
     relations = [r for r in store.find(Relation, relation_id=rel_ids) if r.review_decision == "accepted"]
     sources = {s.source_id: s for s in store.find(Source, source_id=sorted({r.source_id for r in relations}))}
-    locations = {loc.location_id: loc for loc in
-                 store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))}
-    briefs = [RelationBrief(relation_id=r.relation_id, src_var=r.src_var, dst_var=r.dst_var,
-                            src_label=label(r.src_var), dst_label=label(r.dst_var), sign=r.sign.value,
-                            reference=short_reference(sources[r.source_id], locations[r.location_id]), quote=r.quote)
-              for r in relations if r.sign.value in ("+", "-") and review_state(store, r.relation_id) is None]
+    locations = {
+        loc.location_id: loc
+        for loc in store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))
+    }
+    briefs = [
+        RelationBrief(
+            relation_id=r.relation_id,
+            src_var=r.src_var,
+            dst_var=r.dst_var,
+            src_label=label(r.src_var),
+            dst_label=label(r.dst_var),
+            sign=r.sign.value,
+            reference=short_reference(sources[r.source_id], locations[r.location_id]),
+            quote=r.quote,
+        )
+        for r in relations
+        if r.sign.value in ("+", "-") and review_state(store, r.relation_id) is None
+    ]
     claims = store.find(Claim, claim_id=claim_ids)
     points = {p.point_id: p for p in store.find(ModelOutputPoint, point_id=[c.point_id for c in claims])}
     claim_briefs = []
     for c in sorted(claims, key=lambda c: (c.period, c.variable, c.transformation, c.statistic)):
         value = points[c.point_id].value if c.point_id in points else None
         sign = None if value is None else (1 if value > 0 else -1 if value < 0 else 0)
-        claim_briefs.append(ClaimBrief(claim_id=c.claim_id, variable=c.variable, label=label(c.variable),
-                                       period=c.period, unit=c.unit, transformation=c.transformation, sign=sign,
-                                       statistic=c.statistic))
+        claim_briefs.append(
+            ClaimBrief(
+                claim_id=c.claim_id,
+                variable=c.variable,
+                label=label(c.variable),
+                period=c.period,
+                unit=c.unit,
+                transformation=c.transformation,
+                sign=sign,
+                statistic=c.statistic,
+            )
+        )
     spec = request.risk(risk)
     runs = store.find(ModelRun, analysis_id=analysis_id)
     macro_runs = sorted({c.run_id for c in claims})
-    return ReportContext(analysis_id=analysis_id, risk=risk,
-                         risk_label=(spec.label or risk.replace("_", " ")).lower(),
-                         cutoff=request.cutoff, horizon=request.horizon, paths=paths, path_directions=directions,
-                         relations=briefs,
-                         claims=claim_briefs,
-                         provenance=provenance(store, [r for r in runs if r.run_id in macro_runs],
-                                               [sources[r.source_id] for r in relations]),
-                         bank_requested="cet1_ratio" in getattr(request, "outcomes", []),
-                         bank_status=bank_status(runs, claim_briefs, gates_failed=bank_gates_failed(store)))
+    return ReportContext(
+        analysis_id=analysis_id,
+        risk=risk,
+        risk_label=(spec.label or risk.replace("_", " ")).lower(),
+        cutoff=request.cutoff,
+        horizon=request.horizon,
+        paths=paths,
+        path_directions=directions,
+        relations=briefs,
+        claims=claim_briefs,
+        provenance=provenance(
+            store, [r for r in runs if r.run_id in macro_runs], [sources[r.source_id] for r in relations]
+        ),
+        bank_requested="cet1_ratio" in getattr(request, "outcomes", []),
+        bank_status=bank_status(runs, claim_briefs, gates_failed=bank_gates_failed(store)),
+    )
 
 
 def _refused_paths(store: Store, analysis_id: str, risk: str) -> set[str]:
@@ -146,9 +178,13 @@ def provenance(store: Store, runs: list[ModelRun], sources: list[Source]) -> Pro
     start, _, end = sample.partition("\u2013")
     quarter = re.compile(r"\d{4}Q[1-4]\Z")
     evidence = {"illustrative" if s.illustrative else "real" for s in sources}
-    return ProvenanceBrief(data=_provenance_of(declared), evidence=_provenance_of(evidence),
-                           sample_start=start if quarter.match(start) else None,
-                           sample_end=end if quarter.match(end) else None, release_rules=rules)
+    return ProvenanceBrief(
+        data=_provenance_of(declared),
+        evidence=_provenance_of(evidence),
+        sample_start=start if quarter.match(start) else None,
+        sample_end=end if quarter.match(end) else None,
+        release_rules=rules,
+    )
 
 
 def bank_gates_failed(store: Store) -> bool:

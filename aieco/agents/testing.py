@@ -15,13 +15,15 @@ from aieco.records import FrozenModel
 PROMPT = Prompt(
     name="testing",
     version="2",
-    system=("You are the testing agent of an evidence-traceable scenario analysis. Before any model runs, you "
-            "register the numerical conclusions a report may later state, so that each can be tested."),
-    instructions=("For each requested output, list the periods (years of the horizon, or the horizon itself) at "
-                  "which its value should be registered as a claim. Use the variables and periods given."),
+    system=(
+        "You are the testing agent of an evidence-traceable scenario analysis. Before any model runs, you "
+        "register the numerical conclusions a report may later state, so that each can be tested."
+    ),
+    instructions=(
+        "For each requested output, list the periods (years of the horizon, or the horizon itself) at "
+        "which its value should be registered as a claim. Use the variables and periods given."
+    ),
 )
-
-
 
 
 class OutputBrief(FrozenModel):
@@ -51,15 +53,20 @@ def offline(inputs: TestingInput) -> TestPlan:
 
 
 TASK: Task[TestingInput, TestPlan] = Task(
-    name="register_tests", prompt=PROMPT, input_schema=TestingInput, output_schema=TestPlan, offline=offline)
+    name="register_tests", prompt=PROMPT, input_schema=TestingInput, output_schema=TestPlan, offline=offline
+)
 
 
 def plan_problems(plan: TestPlan, inputs: TestingInput) -> list[str]:
     variables = {o.variable for o in inputs.outputs}
-    problems = [f"claim on {c.variable} {c.period}: not a requested output" for c in plan.claims
-                if c.variable not in variables]
-    problems += [f"claim on {c.variable} {c.period}: period outside the horizon" for c in plan.claims
-                 if c.period not in inputs.periods]
+    problems = [
+        f"claim on {c.variable} {c.period}: not a requested output" for c in plan.claims if c.variable not in variables
+    ]
+    problems += [
+        f"claim on {c.variable} {c.period}: period outside the horizon"
+        for c in plan.claims
+        if c.period not in inputs.periods
+    ]
     pairs = [(c.variable, c.period) for c in plan.claims]
     if len(set(pairs)) != len(pairs):
         problems.append("a claim is named twice")

@@ -36,8 +36,10 @@ class AnalysisInputs(FrozenModel):
 
     @property
     def conditions(self) -> dict[str, str]:
-        return {"graph_condition": self.request.graph_condition,
-                "retrieval_condition": self.request.retrieval_condition}
+        return {
+            "graph_condition": self.request.graph_condition,
+            "retrieval_condition": self.request.retrieval_condition,
+        }
 
     def as_of(self, roles: Any = None) -> AsOf:
         return self.request.as_of(roles)

@@ -36,9 +36,15 @@ class ProgramOutcome:
     reached: bool = False  # the evidence agent's selection was accepted
 
     def as_json(self) -> dict[str, Any]:
-        return {"analysis_id": self.analysis_id, "risk": self.risk, "repetition": self.repetition,
-                "status": self.status, "stopped_stage": self.stopped_stage, "reason": self.reason,
-                "report_id": self.report_id}
+        return {
+            "analysis_id": self.analysis_id,
+            "risk": self.risk,
+            "repetition": self.repetition,
+            "status": self.status,
+            "stopped_stage": self.stopped_stage,
+            "reason": self.reason,
+            "report_id": self.report_id,
+        }
 
 
 @dataclass(frozen=True)
@@ -59,8 +65,11 @@ class AnalysisOutcome:
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"analyses": [p.as_json() for p in self.programs]}
         if self.agreement is not None:
-            out["agreement"] = {"pairs": self.agreement.pairs, "path_agreement": self.agreement.path_agreement,
-                                "warning_jaccard": self.agreement.warning_jaccard}
+            out["agreement"] = {
+                "pairs": self.agreement.pairs,
+                "path_agreement": self.agreement.path_agreement,
+                "warning_jaccard": self.agreement.warning_jaccard,
+            }
         return out
 
 
@@ -71,8 +80,11 @@ def repetition_analysis(request: Any, repetition: int) -> Any:
 
     if repetition == 1:
         return request.analysis()
-    return Analysis.create(request={**request.as_dict(), "repetition": repetition},
-                           label=f"{request.title} (repetition {repetition})", created_at=utc_now())
+    return Analysis.create(
+        request={**request.as_dict(), "repetition": repetition},
+        label=f"{request.title} (repetition {repetition})",
+        created_at=utc_now(),
+    )
 
 
 def agreement(programs: Sequence[ProgramOutcome]) -> Agreement | None:
@@ -90,27 +102,44 @@ def agreement(programs: Sequence[ProgramOutcome]) -> Agreement | None:
         return None
     path_scores, warn_scores = [], []
     for i, a in enumerate(reps):
-        for b in reps[i + 1:]:
+        for b in reps[i + 1 :]:
             pa, pb = by_rep[a], by_rep[b]
             reached = sorted({r for r, p in pa.items() if p.reached} | {r for r, p in pb.items() if p.reached})
             if reached:
-                agree = sum(1 for r in reached if r in pa and r in pb and pa[r].reached and pb[r].reached
-                            and set(pa[r].selected_paths) == set(pb[r].selected_paths))
+                agree = sum(
+                    1
+                    for r in reached
+                    if r in pa
+                    and r in pb
+                    and pa[r].reached
+                    and pb[r].reached
+                    and set(pa[r].selected_paths) == set(pb[r].selected_paths)
+                )
                 path_scores.append(agree / len(reached))
             else:
                 path_scores.append(1.0)
             wa = {(r, s) for r, p in pa.items() for s in p.warning_subjects}
             wb = {(r, s) for r, p in pb.items() for s in p.warning_subjects}
             warn_scores.append(len(wa & wb) / len(wa | wb) if wa | wb else 1.0)
-    return Agreement(pairs=len(path_scores), path_agreement=sum(path_scores) / len(path_scores),
-                     warning_jaccard=sum(warn_scores) / len(warn_scores))
+    return Agreement(
+        pairs=len(path_scores),
+        path_agreement=sum(path_scores) / len(path_scores),
+        warning_jaccard=sum(warn_scores) / len(warn_scores),
+    )
 
 
-def _program_outcome(analysis_id: str, risk: str, repetition: int, run: RunOutcome | None,
-                     shared_stop: RunOutcome | None, failure: str | None = None) -> ProgramOutcome:
+def _program_outcome(
+    analysis_id: str,
+    risk: str,
+    repetition: int,
+    run: RunOutcome | None,
+    shared_stop: RunOutcome | None,
+    failure: str | None = None,
+) -> ProgramOutcome:
     if shared_stop is not None:
-        return ProgramOutcome(analysis_id, risk, repetition, shared_stop.status, shared_stop.stopped_stage,
-                              shared_stop.reason, None)
+        return ProgramOutcome(
+            analysis_id, risk, repetition, shared_stop.status, shared_stop.stopped_stage, shared_stop.reason, None
+        )
     if run is None:
         return ProgramOutcome(analysis_id, risk, repetition, "failed", None, failure or "", None)
     out = run.outputs
@@ -118,17 +147,31 @@ def _program_outcome(analysis_id: str, risk: str, repetition: int, run: RunOutco
     rpt = out.get(f"{risk}/consistency") or {}
     stage = run.stopped_stage.split("/", 1)[1] if run.stopped_stage and "/" in run.stopped_stage else run.stopped_stage
     return ProgramOutcome(
-        analysis_id, risk, repetition, run.status, stage, run.reason,
+        analysis_id,
+        risk,
+        repetition,
+        run.status,
+        stage,
+        run.reason,
         rpt.get("report_id") if run.status == "completed" else None,
         # a path is named by its query and relation sequence: path ids carry the analysis id
         selected_paths=tuple(sorted(f"{s['query_id']}:{'>'.join(s['relation_ids'])}" for s in sel["selections"]))
-        if sel else (),
+        if sel
+        else (),
         warning_subjects=tuple(sorted({w["subject"] for w in sel.get("warnings", [])})) if sel else (),
-        reached=sel is not None)
+        reached=sel is not None,
+    )
 
 
-def analyze(store: Store, request: Any, *, backend: str | None = None, progress: ProgressFn | None = None,
-            replay_from: Any = None, llm_backend: Any = None) -> AnalysisOutcome:
+def analyze(
+    store: Store,
+    request: Any,
+    *,
+    backend: str | None = None,
+    progress: ProgressFn | None = None,
+    replay_from: Any = None,
+    llm_backend: Any = None,
+) -> AnalysisOutcome:
     """Run the algorithm for ``request`` (an AnalysisRequest): every repetition, every risk program.
 
     ``backend`` overrides the request's backend (the analysis id follows the request, so

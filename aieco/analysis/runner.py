@@ -100,8 +100,9 @@ def run_stages(
         return _run_stages(store, analysis_id, stages, inputs, progress=progress, client=client)
 
 
-def _run_stages(store: Store, analysis_id: str, stages: Sequence[Stage], inputs: Any, *,
-                progress: ProgressFn | None, client: Any) -> RunOutcome:
+def _run_stages(
+    store: Store, analysis_id: str, stages: Sequence[Stage], inputs: Any, *, progress: ProgressFn | None, client: Any
+) -> RunOutcome:
     inputs_digest = digest(identity(inputs))
     ctx = StageContext(store=store, analysis_id=analysis_id, inputs=inputs, client=client)
     previous: list[str] = []
@@ -115,8 +116,13 @@ def _run_stages(store: Store, analysis_id: str, stages: Sequence[Stage], inputs:
     for i, stage in enumerate(stages):
         ctx.stage = stage.name
         input_digest = digest({"inputs": inputs_digest, "stage": stage.name, "previous": previous})
-        done = store.find(StageRecord, analysis_id=analysis_id, stage=stage.name,
-                          input_digest=input_digest, status=StageStatus.completed)
+        done = store.find(
+            StageRecord,
+            analysis_id=analysis_id,
+            stage=stage.name,
+            input_digest=input_digest,
+            status=StageStatus.completed,
+        )
         if done and done[-1].output_digest and store.has_artifact(done[-1].output_digest):
             ctx.outputs[stage.name] = store.get_json(done[-1].output_digest)
             previous.append(done[-1].output_digest)
@@ -127,16 +133,17 @@ def _run_stages(store: Store, analysis_id: str, stages: Sequence[Stage], inputs:
         try:
             output = stage.run(ctx)
         except StageStopped as stop:
-            rec = _record(store, analysis_id, stage.name, StageStatus.stopped, stop.reason,
-                          input_digest, None, started)
+            rec = _record(store, analysis_id, stage.name, StageStatus.stopped, stop.reason, input_digest, None, started)
             written.append(rec)
             note(stage.name, "stopped", i)
             return RunOutcome(analysis_id, "stopped", stage.name, stop.reason, ctx.outputs, written)
         except BaseException as exc:
-            reason = str(exc) if isinstance(exc, AiecoError) else (
-                f"{type(exc).__name__}: {exc} | {traceback.format_exc(limit=3).strip().splitlines()[-1]}")
-            rec = _record(store, analysis_id, stage.name, StageStatus.failed, reason,
-                          input_digest, None, started)
+            reason = (
+                str(exc)
+                if isinstance(exc, AiecoError)
+                else (f"{type(exc).__name__}: {exc} | {traceback.format_exc(limit=3).strip().splitlines()[-1]}")
+            )
+            rec = _record(store, analysis_id, stage.name, StageStatus.failed, reason, input_digest, None, started)
             written.append(rec)
             note(stage.name, "failed", i)
             raise
@@ -144,24 +151,44 @@ def _run_stages(store: Store, analysis_id: str, stages: Sequence[Stage], inputs:
         out_digest = store.put_json(out_json, kind=f"stage:{stage.name}")
         ctx.outputs[stage.name] = store.get_json(out_digest)
         previous.append(out_digest)
-        written.append(_record(store, analysis_id, stage.name, StageStatus.completed, "",
-                               input_digest, out_digest, started))
+        written.append(
+            _record(store, analysis_id, stage.name, StageStatus.completed, "", input_digest, out_digest, started)
+        )
         note(stage.name, "completed", i)
     return RunOutcome(analysis_id, "completed", None, "", ctx.outputs, written)
 
 
-def _record(store: Store, analysis_id: str, stage: str, status: StageStatus, reason: str,
-            input_digest: str, output_digest: str | None, started: Any) -> StageRecord:
-    rec = StageRecord.create(analysis_id=analysis_id, stage=stage, status=status, reason=reason,
-                             input_digest=input_digest, output_digest=output_digest,
-                             started_at=started, ended_at=utc_now())
+def _record(
+    store: Store,
+    analysis_id: str,
+    stage: str,
+    status: StageStatus,
+    reason: str,
+    input_digest: str,
+    output_digest: str | None,
+    started: Any,
+) -> StageRecord:
+    rec = StageRecord.create(
+        analysis_id=analysis_id,
+        stage=stage,
+        status=status,
+        reason=reason,
+        input_digest=input_digest,
+        output_digest=output_digest,
+        started_at=started,
+        ended_at=utc_now(),
+    )
     with store.transaction():  # a stage completes once per input (the store refuses a second record)
         if status is StageStatus.completed:
-            done = store.find(StageRecord, analysis_id=analysis_id, stage=stage, input_digest=input_digest,
-                              status=StageStatus.completed, limit=1)
+            done = store.find(
+                StageRecord,
+                analysis_id=analysis_id,
+                stage=stage,
+                input_digest=input_digest,
+                status=StageStatus.completed,
+                limit=1,
+            )
             if done:
                 return done[0]
         store.put(rec)
     return rec
-
-

@@ -46,8 +46,19 @@ from aieco.records import (
 from aieco.request import AnalysisRequest
 
 SHARED_STAGES = ("request_checks", "planning", "eligibility")
-RISK_STAGES = ("retrieval", "graph_search", "path_selection", "restriction_derivation", "model_request",
-               "execution", "application", "candidate_selection", "output_tests", "report", "consistency")
+RISK_STAGES = (
+    "retrieval",
+    "graph_search",
+    "path_selection",
+    "restriction_derivation",
+    "model_request",
+    "execution",
+    "application",
+    "candidate_selection",
+    "output_tests",
+    "report",
+    "consistency",
+)
 
 
 # --------------------------------------------------------------------------- context
@@ -114,24 +125,41 @@ def request_checks(ctx: StageContext) -> dict[str, Any]:
 
     req = request_of(ctx)
     refuse(ctx, request_problems(req, register_models()), "request refused")
-    return {"accepted": True, "risks": [r.name for r in req.risks], "models": list(req.models),
-            "request_digest": digest(req.as_dict()), "settings_digest": inputs_of(ctx).settings}
+    return {
+        "accepted": True,
+        "risks": [r.name for r in req.risks],
+        "models": list(req.models),
+        "request_digest": digest(req.as_dict()),
+        "settings_digest": inputs_of(ctx).settings,
+    }
 
 
 def planning(ctx: StageContext) -> dict[str, Any]:
     """The coordinator agent's plan, accepted only within the request."""
     req = request_of(ctx)
     inputs = coordinator.CoordinatorInput(
-        application=req.application, jurisdictions=list(req.jurisdictions), sectors=list(req.sectors),
-        horizon=req.horizon, cutoff=req.cutoff, outcomes=list(req.outcomes),
+        application=req.application,
+        jurisdictions=list(req.jurisdictions),
+        sectors=list(req.sectors),
+        horizon=req.horizon,
+        cutoff=req.cutoff,
+        outcomes=list(req.outcomes),
         allowed_roles=[r.value for r in req.allowed_roles],
-        risks=[coordinator.RiskBrief(name=r.name, label=r.label or r.name.replace("_", " "),
-                                     description=r.description,
-                                     channels=[coordinator.ChannelBrief(id=c.id, source=c.source,
-                                                                        movement=c.movement.value, target=c.target,
-                                                                        expected=c.expected.value)
-                                               for c in r.channels])
-               for r in req.risks])
+        risks=[
+            coordinator.RiskBrief(
+                name=r.name,
+                label=r.label or r.name.replace("_", " "),
+                description=r.description,
+                channels=[
+                    coordinator.ChannelBrief(
+                        id=c.id, source=c.source, movement=c.movement.value, target=c.target, expected=c.expected.value
+                    )
+                    for c in r.channels
+                ],
+            )
+            for r in req.risks
+        ],
+    )
     plan = client_of(ctx).run(coordinator.TASK, inputs, stage=ctx.stage)
     refuse(ctx, coordinator.plan_problems(plan, inputs), "coordinator plan refused")
     return plan.model_dump(mode="json")
@@ -142,8 +170,11 @@ def eligibility_of(ctx: StageContext, *, record: bool) -> Any:
     from aieco.sources.eligibility import eligible_locations
 
     req = request_of(ctx)
-    return eligible_locations(ctx.store, as_of=req.as_of(shared(ctx, "planning")["admissible_roles"]),
-                              analysis_id=ctx.analysis_id if record else None)
+    return eligible_locations(
+        ctx.store,
+        as_of=req.as_of(shared(ctx, "planning")["admissible_roles"]),
+        analysis_id=ctx.analysis_id if record else None,
+    )
 
 
 def eligibility(ctx: StageContext) -> dict[str, Any]:
@@ -155,8 +186,12 @@ def eligibility(ctx: StageContext) -> dict[str, Any]:
     if not result.eligible:
         ctx.stop(f"no eligible source location at cutoff {request_of(ctx).cutoff} (exclusions: {reasons})")
     ids = sorted(loc.location_id for loc in result.eligible)
-    return {"eligible": len(ids), "eligible_digest": digest(ids), "excluded": reasons,
-            "sources": len({loc.source_id for loc in result.eligible})}
+    return {
+        "eligible": len(ids),
+        "eligible_digest": digest(ids),
+        "excluded": reasons,
+        "sources": len({loc.source_id for loc in result.eligible}),
+    }
 
 
 # --------------------------------------------------------------------------- risk stages
@@ -183,10 +218,15 @@ def retrieval(ctx: StageContext) -> dict[str, Any]:
     from aieco.graph.constrained import risk_query_text
 
     risk = request_of(ctx).risk(risk_of(ctx))
-    text = risk_query_text(risk.label or risk.name.replace("_", " "), risk.description,
-                           [v for c in risk.channels for v in (c.source, c.target)], vocab)
-    top = [loc.location_id for loc, _ in rank_locations(locs, text, top_k=get_settings().retrieval.top_k,
-                                                        store=ctx.store)]
+    text = risk_query_text(
+        risk.label or risk.name.replace("_", " "),
+        risk.description,
+        [v for c in risk.channels for v in (c.source, c.target)],
+        vocab,
+    )
+    top = [
+        loc.location_id for loc, _ in rank_locations(locs, text, top_k=get_settings().retrieval.top_k, store=ctx.store)
+    ]
     if not top:
         ctx.stop(f"document retrieval returned no eligible passage for the query text of {risk_of(ctx)}")
     return {"passages": per_query, "risk_query": text, "risk_passages": top}
@@ -207,13 +247,15 @@ def graph_search(ctx: StageContext) -> dict[str, Any]:
     req = request_of(ctx)
     specs = req.risk(risk_of(ctx)).channels
     queries = req.channel_queries(risk_of(ctx))
-    graph = as_of_graph(ctx.store, req.as_of(shared(ctx, "planning")["admissible_roles"]),
-                        condition=req.graph_condition)
+    graph = as_of_graph(
+        ctx.store, req.as_of(shared(ctx, "planning")["admissible_roles"]), condition=req.graph_condition
+    )
     ids = {spec.id: q.query_id for spec, q in zip(specs, queries, strict=True)}
     empty: list[str] = []
     if req.retrieval_condition == "graph":
-        found = search_channels(ctx.store, graph, queries, analysis_id=ctx.analysis_id,
-                                graph_condition=req.graph_condition)
+        found = search_channels(
+            ctx.store, graph, queries, analysis_id=ctx.analysis_id, graph_condition=req.graph_condition
+        )
     else:
         # Document RAG: paths of the passage-constrained relation graph (relations extracted from exactly
         # the retrieved passages); Hybrid: their non-conflicting union with the graph's own paths.
@@ -222,12 +264,16 @@ def graph_search(ctx: StageContext) -> dict[str, Any]:
         doc_graph = passage_constrained(graph, earlier(ctx, "retrieval")["risk_passages"])
         found, conflicts = {}, []
         for q in queries:
-            kw = {"analysis_id": ctx.analysis_id, "graph_condition": req.graph_condition,
-                  "retrieval_condition": req.retrieval_condition}
+            kw = {
+                "analysis_id": ctx.analysis_id,
+                "graph_condition": req.graph_condition,
+                "retrieval_condition": req.retrieval_condition,
+            }
             found[q.query_id] = enumerate_paths(doc_graph, q, **kw)
             if req.retrieval_condition == "hybrid":
-                union = hybrid_union(found[q.query_id], enumerate_paths(graph, q, **kw),
-                                     top_k=get_settings().graph.top_paths)
+                union = hybrid_union(
+                    found[q.query_id], enumerate_paths(graph, q, **kw), top_k=get_settings().graph.top_paths
+                )
                 found[q.query_id] = union.paths
                 if union.conflict:
                     conflicts.append(union.conflict)
@@ -241,9 +287,12 @@ def graph_search(ctx: StageContext) -> dict[str, Any]:
     # the digest of A(t) itself: the relation ids the enumeration could use (paper, "Evaluation Records")
     if req.retrieval_condition == "document":
         graph = doc_graph  # the digest below is of the graph the paths were enumerated in
-    out = {"paths": {spec.id: [p.path_id for p in found[ids[spec.id]]] for spec in specs}, "queries": ids,
-           "graph_edges": graph.number_of_edges(),
-           "graph_digest": digest(sorted(k for _, _, k in graph.edges(keys=True)))}
+    out = {
+        "paths": {spec.id: [p.path_id for p in found[ids[spec.id]]] for spec in specs},
+        "queries": ids,
+        "graph_edges": graph.number_of_edges(),
+        "graph_digest": digest(sorted(k for _, _, k in graph.edges(keys=True))),
+    }
     if empty:  # Document RAG: queries the retrieved passages do not connect; the others go on
         out["unsupported_queries"] = empty
     return out
@@ -258,20 +307,41 @@ def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
     path_ids = [pid for ids in found["paths"].values() for pid in ids]
     paths = {p.path_id: p for p in ctx.store.find(Path, path_id=path_ids)}
     by_query = {qid: spec_id for spec_id, qid in found["queries"].items()}
-    candidates = [evidence.CandidatePath(
-        path_id=p.path_id, query_id=by_query[p.query_id], rank=p.rank, score=p.score, variables=p.variables,
-        signs=[s.value for s in p.signs], relation_ids=p.relation_ids, composed_sign=p.composed_sign.value,
-        n_docs=p.n_docs) for pid in path_ids for p in [paths[pid]]]
+    candidates = [
+        evidence.CandidatePath(
+            path_id=p.path_id,
+            query_id=by_query[p.query_id],
+            rank=p.rank,
+            score=p.score,
+            variables=p.variables,
+            signs=[s.value for s in p.signs],
+            relation_ids=p.relation_ids,
+            composed_sign=p.composed_sign.value,
+            n_docs=p.n_docs,
+        )
+        for pid in path_ids
+        for p in [paths[pid]]
+    ]
     rel_ids = sorted({r for p in paths.values() for r in p.relation_ids})
     relations = ctx.store.find(Relation, relation_id=rel_ids)
-    locations = {loc.location_id: loc for loc in
-                 ctx.store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))}
+    locations = {
+        loc.location_id: loc
+        for loc in ctx.store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))
+    }
     sources = {s.source_id: s for s in ctx.store.find(Source, source_id=sorted({r.source_id for r in relations}))}
-    rel_briefs = [evidence.RelationEvidence(
-        relation_id=r.relation_id, src_var=r.src_var, dst_var=r.dst_var, sign=r.sign.value,
-        evidence_class=r.evidence_class.value, quote=r.quote,
-        source_title=sources[r.source_id].title if r.source_id in sources else "",
-        page=locations[r.location_id].page if r.location_id in locations else None) for r in relations]
+    rel_briefs = [
+        evidence.RelationEvidence(
+            relation_id=r.relation_id,
+            src_var=r.src_var,
+            dst_var=r.dst_var,
+            sign=r.sign.value,
+            evidence_class=r.evidence_class.value,
+            quote=r.quote,
+            source_title=sources[r.source_id].title if r.source_id in sources else "",
+            page=locations[r.location_id].page if r.location_id in locations else None,
+        )
+        for r in relations
+    ]
     # The retrieved passages share the request's byte budget, whole records only, best first.
     retrieved = earlier(ctx, "retrieval")
     budget = req.byte_budget
@@ -285,15 +355,24 @@ def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
         order = list(retrieved["risk_passages"])
         budget = byte_allocation(req.retrieval_condition, req.byte_budget)["documents"]
     locs = {loc.location_id: loc for loc in ctx.store.find(SourceLocation, location_id=order)}
-    packed = serialize_records(({"location_id": i, "text": locs[i].text} for i in order if i in locs),
-                               budget=budget)
+    packed = serialize_records(({"location_id": i, "text": locs[i].text} for i in order if i in locs), budget=budget)
     passages = [line for line in packed.text.splitlines() if line]
     return evidence.EvidenceInput(
         risk=risk_of(ctx),
-        queries=[evidence.QueryBrief(query_id=qid, source=specs[qid].source, movement=specs[qid].movement.value,
-                                     target=specs[qid].target, expected=specs[qid].expected.value)
-                 for qid in found["paths"]],
-        candidates=candidates, relations=rel_briefs, passages=passages)
+        queries=[
+            evidence.QueryBrief(
+                query_id=qid,
+                source=specs[qid].source,
+                movement=specs[qid].movement.value,
+                target=specs[qid].target,
+                expected=specs[qid].expected.value,
+            )
+            for qid in found["paths"]
+        ],
+        candidates=candidates,
+        relations=rel_briefs,
+        passages=passages,
+    )
 
 
 def path_selection(ctx: StageContext) -> dict[str, Any]:
@@ -321,22 +400,42 @@ def restriction_derivation(ctx: StageContext) -> dict[str, Any]:
     queries = ctx.store.find(ChannelQuery, query_id=list(found["queries"].values()))
     register_models()
     needs = [e.spec.min_restrictions for e in registry.registered() if e.spec.model_id in req.models]
-    outcome = derive_restrictions(ctx.analysis_id, risk_of(ctx), queries, paths, min_restrictions=min(needs or [1]),
-                                  horizon=req.horizon, **conditions(ctx))
+    outcome = derive_restrictions(
+        ctx.analysis_id,
+        risk_of(ctx),
+        queries,
+        paths,
+        min_restrictions=min(needs or [1]),
+        horizon=req.horizon,
+        **conditions(ctx),
+    )
     try:
         restrictions = record_derivation(ctx.store, outcome)
     except StageStopped as stop:
-        ctx.stop(f"restriction derivation stopped the program before any model call: {stop.reason} "
-                 f"(derivation {outcome.derivation.derivation_id})")
-    return {"derivation_id": outcome.derivation.derivation_id,
-            "restriction_ids": [r.restriction_id for r in restrictions],
-            "registration_digest": outcome.derivation.registration_digest}
+        ctx.stop(
+            f"restriction derivation stopped the program before any model call: {stop.reason} "
+            f"(derivation {outcome.derivation.derivation_id})"
+        )
+    return {
+        "derivation_id": outcome.derivation.derivation_id,
+        "restriction_ids": [r.restriction_id for r in restrictions],
+        "registration_digest": outcome.derivation.registration_digest,
+    }
 
 
 def _offered(req: AnalysisRequest) -> list[model_request.OfferedOutput]:
-    return [model_request.OfferedOutput(model_id=e.spec.model_id, variable=o.variable, unit=o.unit,
-                                        frequency=o.frequency, transformation=o.transformation)
-            for e in registry.registered() if e.spec.model_id in req.models for o in e.spec.outputs]
+    return [
+        model_request.OfferedOutput(
+            model_id=e.spec.model_id,
+            variable=o.variable,
+            unit=o.unit,
+            frequency=o.frequency,
+            transformation=o.transformation,
+        )
+        for e in registry.registered()
+        if e.spec.model_id in req.models
+        for o in e.spec.outputs
+    ]
 
 
 def model_request_stage(ctx: StageContext) -> dict[str, Any]:
@@ -345,46 +444,92 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
 
     req = request_of(ctx)
     register_models()
-    restrictions = ctx.store.find(Restriction, restriction_id=earlier(ctx, "restriction_derivation")
-                                  ["restriction_ids"])
+    restrictions = ctx.store.find(Restriction, restriction_id=earlier(ctx, "restriction_derivation")["restriction_ids"])
     inputs = model_request.ModelRequestInput(
         risk=risk_of(ctx),
-        restrictions=[model_request.RestrictionBrief(restriction_id=r.restriction_id, variable=r.variable,
-                                                     model_variable=r.model_variable, direction=r.direction,
-                                                     priority=r.priority) for r in restrictions],
-        offered=_offered(req))
+        restrictions=[
+            model_request.RestrictionBrief(
+                restriction_id=r.restriction_id,
+                variable=r.variable,
+                model_variable=r.model_variable,
+                direction=r.direction,
+                priority=r.priority,
+            )
+            for r in restrictions
+        ],
+        offered=_offered(req),
+    )
     draft = client_of(ctx).run(model_request.TASK, inputs, stage=ctx.stage)
     unknown = model_request.unknown_outputs(draft, inputs)
-    refuse(ctx, [f"output {v} is offered by no admissible model" for v in unknown] +
-           ([] if draft.outputs else ["no output requested"]), "model request refused")
+    refuse(
+        ctx,
+        [f"output {v} is offered by no admissible model" for v in unknown]
+        + ([] if draft.outputs else ["no output requested"]),
+        "model request refused",
+    )
     mreq = ModelRequest.create(
-        analysis_id=ctx.analysis_id, risk=risk_of(ctx),
-        outputs=[VariableSpec(variable=o.variable, unit=o.unit, frequency=o.frequency,
-                              transformation=o.transformation, horizon=req.horizon) for o in draft.outputs],
-        restriction_ids=[r.restriction_id for r in restrictions], horizon=req.horizon,
-        scope=req.jurisdictions[0], data_versions={"cutoff": req.cutoff.isoformat()},
-        rationale=draft.rationale, **conditions(ctx))
+        analysis_id=ctx.analysis_id,
+        risk=risk_of(ctx),
+        outputs=[
+            VariableSpec(
+                variable=o.variable,
+                unit=o.unit,
+                frequency=o.frequency,
+                transformation=o.transformation,
+                horizon=req.horizon,
+            )
+            for o in draft.outputs
+        ],
+        restriction_ids=[r.restriction_id for r in restrictions],
+        horizon=req.horizon,
+        scope=req.jurisdictions[0],
+        data_versions={"cutoff": req.cutoff.isoformat()},
+        rationale=draft.rationale,
+        **conditions(ctx),
+    )
     ctx.store.put(mreq)
-    compatible = [e.spec for e in registry.registered()
-                  if e.spec.model_id in req.models and not registry.incompatibilities(mreq, e.spec)]
+    compatible = [
+        e.spec
+        for e in registry.registered()
+        if e.spec.model_id in req.models and not registry.incompatibilities(mreq, e.spec)
+    ]
     years = [str(y) for y in range(req.years[0], req.years[1] + 1)]
     t_inputs = testing.TestingInput(
-        risk=risk_of(ctx), outputs=[testing.OutputBrief(variable=o.variable, unit=o.unit,
-                                                        transformation=o.transformation) for o in draft.outputs],
-        periods=years, model_ids=[s.model_id for s in compatible])
+        risk=risk_of(ctx),
+        outputs=[
+            testing.OutputBrief(variable=o.variable, unit=o.unit, transformation=o.transformation)
+            for o in draft.outputs
+        ],
+        periods=years,
+        model_ids=[s.model_id for s in compatible],
+    )
     plan = client_of(ctx).run(testing.TASK, t_inputs, stage=ctx.stage)
     refuse(ctx, testing.plan_problems(plan, t_inputs), "test registration refused")
     outputs = {o.variable: o for o in draft.outputs}
-    specs = [ClaimSpec(analysis_id=ctx.analysis_id, risk=risk_of(ctx), variable=c.variable,
-                       unit=outputs[c.variable].unit, horizon=req.horizon,
-                       transformation=outputs[c.variable].transformation, period=c.period, model_id=s.model_id,
-                       statistic="selected", required_diagnostics=list(s.diagnostics_required))
-             for s in compatible for c in plan.claims
-             if any(o.variable == c.variable for o in s.outputs)]
+    specs = [
+        ClaimSpec(
+            analysis_id=ctx.analysis_id,
+            risk=risk_of(ctx),
+            variable=c.variable,
+            unit=outputs[c.variable].unit,
+            horizon=req.horizon,
+            transformation=outputs[c.variable].transformation,
+            period=c.period,
+            model_id=s.model_id,
+            statistic="selected",
+            required_diagnostics=list(s.diagnostics_required),
+        )
+        for s in compatible
+        for c in plan.claims
+        if any(o.variable == c.variable for o in s.outputs)
+    ]
     specs += scenario_figure_specs(ctx.analysis_id, risk_of(ctx), req.horizon, compatible)
     tests = register_output_tests(ctx.store, specs)
-    return {"request_id": mreq.request_id, "test_ids": [t.test_id for t in tests],
-            "claim_ids": [t.claim_id for t in tests]}
+    return {
+        "request_id": mreq.request_id,
+        "test_ids": [t.test_id for t in tests],
+        "claim_ids": [t.claim_id for t in tests],
+    }
 
 
 def timed_restrictions(ctx: StageContext, restrictions: list[Restriction]) -> list[dict[str, Any]]:
@@ -409,10 +554,20 @@ def scenario_figure_specs(analysis_id: str, risk: str, horizon: str, compatible:
     from aieco.models import macro
     from aieco.reporting.claims import ClaimSpec
 
-    return [ClaimSpec(analysis_id=analysis_id, risk=risk, variable=v, horizon=horizon, model_id=s.model_id,
-                      required_diagnostics=list(s.diagnostics_required),
-                      **macro.scenario_figure_fields(v, col, horizon))
-            for s in compatible if s.model_id == macro.MODEL_ID for v, col in macro.SCENARIO_FIGURES]
+    return [
+        ClaimSpec(
+            analysis_id=analysis_id,
+            risk=risk,
+            variable=v,
+            horizon=horizon,
+            model_id=s.model_id,
+            required_diagnostics=list(s.diagnostics_required),
+            **macro.scenario_figure_fields(v, col, horizon),
+        )
+        for s in compatible
+        if s.model_id == macro.MODEL_ID
+        for v, col in macro.SCENARIO_FIGURES
+    ]
 
 
 def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], dict[str, Any]]:
@@ -426,13 +581,21 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         observations = macro.workspace_observations(ctx.store)
         missing = sorted(set(macro.VARIABLES) - set(observations["variable"]))
         if missing:
-            ctx.stop(f"no quarterly observed values in the workspace for {', '.join(missing)}; "
-                     f"load the data before the analysis")
+            ctx.stop(
+                f"no quarterly observed values in the workspace for {', '.join(missing)}; "
+                f"load the data before the analysis"
+            )
         digest = sha256_hex(observations.to_csv(index=False))
-        taken = macro.taken_selections(ctx.store, digest, req.seed(inputs_of(ctx).repetition),
-                                       get_settings().scenario.var_draws)
-        return macro.model_inputs(observations, timed_restrictions(ctx, restrictions), req.cutoff.isoformat(),
-                                  vintage_policy=req.vintage_policy, taken=taken)
+        taken = macro.taken_selections(
+            ctx.store, digest, req.seed(inputs_of(ctx).repetition), get_settings().scenario.var_draws
+        )
+        return macro.model_inputs(
+            observations,
+            timed_restrictions(ctx, restrictions),
+            req.cutoff.isoformat(),
+            vintage_policy=req.vintage_policy,
+            taken=taken,
+        )
 
     return inputs
 
@@ -444,9 +607,12 @@ def execution_stage(ctx: StageContext) -> dict[str, Any]:
     admissible = [e for e in registry.registered() if e.spec.model_id in req.models]
     refused = {e.spec.model_id: registry.incompatibilities(mreq, e.spec) for e in admissible}
     compatible = sorted(m for m, why in refused.items() if not why)
-    plan_in = execution.ExecutionInput(request_id=mreq.request_id, compatible=compatible,
-                                       refused={m: w for m, w in refused.items() if w},
-                                       seed=req.seed(inputs_of(ctx).repetition))
+    plan_in = execution.ExecutionInput(
+        request_id=mreq.request_id,
+        compatible=compatible,
+        refused={m: w for m, w in refused.items() if w},
+        seed=req.seed(inputs_of(ctx).repetition),
+    )
     plan = client_of(ctx).run(execution.TASK, plan_in, stage=ctx.stage)
     refuse(ctx, execution.plan_problems(plan, plan_in), "execution plan refused")
     if not compatible:
@@ -460,8 +626,11 @@ def execution_stage(ctx: StageContext) -> dict[str, Any]:
     done = [r for r in runs if r.status == RunStatus.completed]
     if not done:
         ctx.stop("no model run completed: " + "; ".join(f"{r.model_id} {r.status.value}: {r.reason}" for r in runs))
-    return {"run_ids": [r.run_id for r in runs], "completed": [r.run_id for r in done],
-            "status": {r.run_id: r.status.value for r in runs}}
+    return {
+        "run_ids": [r.run_id for r in runs],
+        "completed": [r.run_id for r in done],
+        "status": {r.run_id: r.status.value for r in runs},
+    }
 
 
 def application(ctx: StageContext) -> dict[str, Any]:
@@ -485,8 +654,9 @@ def application(ctx: StageContext) -> dict[str, Any]:
     try:
         _, gates = ensure_validation_gates(ctx.store, ctx.analysis_id, seed=seed, as_of=as_of)
         for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
-            bank = run_bank_models(ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx),
-                                   conditions=conditions(ctx), as_of=as_of)
+            bank = run_bank_models(
+                ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx), conditions=conditions(ctx), as_of=as_of
+            )
             results[run.run_id] = {b.run_id: b.status.value for b in bank}
     except StageStopped as exc:
         if real is None:
@@ -497,8 +667,9 @@ def application(ctx: StageContext) -> dict[str, Any]:
             ctx.stop(f"bank application impossible with the workspace's bank data: {exc}")
         fe_note = f"FE-OLS/FE-QAR not run: {exc}"
     # A gate on synthetic data never authorises a conclusion about a real bank.
-    may_conclude = {m: passing_gate(ctx.store, m, real_banks=bool(real)) is not None
-                    for m in ("bank_feols", "bank_feqar")}
+    may_conclude = {
+        m: passing_gate(ctx.store, m, real_banks=bool(real)) is not None for m in ("bank_feols", "bank_feqar")
+    }
     out = {"bank_runs": results, "gates": sorted(g.gate_id for g in gates), "may_supply_conclusions": may_conclude}
     if real is not None:
         out["real_banks"] = real
@@ -515,13 +686,18 @@ def candidate_selection(ctx: StageContext) -> dict[str, Any]:
         sel = tables.get("selection")
         if sel is None or risk_of(ctx) not in sel.index:
             continue
-        scored.append((float(sel.loc[risk_of(ctx), "severity"]), run.run_id,
-                       int(float(sel.loc[risk_of(ctx), "simulation_id"]))))
+        scored.append(
+            (float(sel.loc[risk_of(ctx), "severity"]), run.run_id, int(float(sel.loc[risk_of(ctx), "simulation_id"])))
+        )
     if not scored:
         ctx.stop("no completed run selected a scenario satisfying the restrictions")
     best = sorted(scored, key=lambda t: (-t[0], t[1]))[0]
-    return {"run_id": best[1], "severity": best[0], "simulation_id": best[2],
-            "candidates": [{"run_id": r, "severity": s, "simulation_id": i} for s, r, i in scored]}
+    return {
+        "run_id": best[1],
+        "severity": best[0],
+        "simulation_id": best[2],
+        "candidates": [{"run_id": r, "severity": s, "simulation_id": i} for s, r, i in scored],
+    }
 
 
 def output_tests(ctx: StageContext) -> dict[str, Any]:
@@ -541,13 +717,19 @@ def report_stage(ctx: StageContext) -> dict[str, Any]:
     from aieco.reporting.render import render_report
 
     req = request_of(ctx)
-    context = report.context(ctx.store, analysis_id=ctx.analysis_id, request=req, risk=risk_of(ctx),
-                             selections=earlier(ctx, "path_selection")["selections"],
-                             claim_ids=earlier(ctx, "output_tests")["passed"])
+    context = report.context(
+        ctx.store,
+        analysis_id=ctx.analysis_id,
+        request=req,
+        risk=risk_of(ctx),
+        selections=earlier(ctx, "path_selection")["selections"],
+        claim_ids=earlier(ctx, "output_tests")["passed"],
+    )
     draft = client_of(ctx).run(report.TASK, context, stage=ctx.stage)
     refuse(ctx, report.draft_problems(ctx.store, ctx.analysis_id, draft, context), "report refused")
-    rendered = render_report(ctx.store, ctx.analysis_id, draft, cutoff=req.cutoff, horizon=req.horizon,
-                             **conditions(ctx))
+    rendered = render_report(
+        ctx.store, ctx.analysis_id, draft, cutoff=req.cutoff, horizon=req.horizon, **conditions(ctx)
+    )
     return {"report_id": rendered.report.report_id}
 
 
@@ -562,28 +744,49 @@ def consistency_stage(ctx: StageContext) -> dict[str, Any]:
     rels = {r.relation_id: r for r in ctx.store.find(Relation, relation_id=rpt.relation_ids)}
     view = consistency.ConsistencyInput(
         risk=risk_of(ctx),
-        sentences=[consistency.SentenceView(
-            position=s.position, kind=s.kind.value, rendered=s.rendered,
-            cited_relations=[f"{rels[r].src_var} -> {rels[r].dst_var} ({rels[r].sign.value})"
-                             for r in s.cited_relation_ids if r in rels]) for s in sentences],
-        program_violations=violations)
+        sentences=[
+            consistency.SentenceView(
+                position=s.position,
+                kind=s.kind.value,
+                rendered=s.rendered,
+                cited_relations=[
+                    f"{rels[r].src_var} -> {rels[r].dst_var} ({rels[r].sign.value})"
+                    for r in s.cited_relation_ids
+                    if r in rels
+                ],
+            )
+            for s in sentences
+        ],
+        program_violations=violations,
+    )
     verdict = client_of(ctx).run(consistency.TASK, view, stage=ctx.stage)
     refuse(ctx, violations, "consistency check failed")
-    refuse(ctx, [f"sentence {p.position}: {p.problem}" for p in verdict.problems]
-           or ([] if verdict.accept else ["the consistency agent refused the report"]), "consistency agent")
+    refuse(
+        ctx,
+        [f"sentence {p.position}: {p.problem}" for p in verdict.problems]
+        or ([] if verdict.accept else ["the consistency agent refused the report"]),
+        "consistency agent",
+    )
     return {"report_id": rpt.report_id, "accepted": True}
 
 
 def shared_stages() -> list[Stage]:
-    return [Stage("request_checks", request_checks), Stage("planning", planning),
-            Stage("eligibility", eligibility)]
+    return [Stage("request_checks", request_checks), Stage("planning", planning), Stage("eligibility", eligibility)]
 
 
 def risk_stages(risk: str) -> list[Stage]:
     """The program of one risk; stage names are 'risk/stage' so programs never share a record."""
-    fns = {"retrieval": retrieval, "graph_search": graph_search, "path_selection": path_selection,
-           "restriction_derivation": restriction_derivation, "model_request": model_request_stage,
-           "execution": execution_stage, "application": application,
-           "candidate_selection": candidate_selection, "output_tests": output_tests, "report": report_stage,
-           "consistency": consistency_stage}
+    fns = {
+        "retrieval": retrieval,
+        "graph_search": graph_search,
+        "path_selection": path_selection,
+        "restriction_derivation": restriction_derivation,
+        "model_request": model_request_stage,
+        "execution": execution_stage,
+        "application": application,
+        "candidate_selection": candidate_selection,
+        "output_tests": output_tests,
+        "report": report_stage,
+        "consistency": consistency_stage,
+    }
     return [Stage(f"{risk}/{name}", fns[name]) for name in RISK_STAGES]

@@ -55,9 +55,15 @@ def run_section(name: str, quick: bool = False, **options: Any) -> dict[str, Any
     if name not in SECTIONS:
         raise InputError(f"unknown bench section {name!r}", fix=f"choose one of {', '.join(SECTIONS)}")
     options = {k: v for k, v in options.items() if v is not None}
-    figures = [f for module in SECTIONS[name].split(",")
-               for f in (importlib.import_module(module).run(quick=quick, **options) if options
-                         else importlib.import_module(module).run(quick=quick))]
+    figures = [
+        f
+        for module in SECTIONS[name].split(",")
+        for f in (
+            importlib.import_module(module).run(quick=quick, **options)
+            if options
+            else importlib.import_module(module).run(quick=quick)
+        )
+    ]
     out: dict[str, Any] = {"section": name, "figures": [f.model_dump() | {"met": f.met} for f in figures]}
     if options:
         out["options"] = options

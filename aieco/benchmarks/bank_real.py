@@ -30,8 +30,10 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "banks
 
 
 def _files() -> dict[str, Path]:
-    full = {"st2016": SHARED / "eba_2016_stress_test_TR_OTH.csv",
-            "st2021": SHARED / "eba_2021_stress_test" / "TRA_OTH.csv"}
+    full = {
+        "st2016": SHARED / "eba_2016_stress_test_TR_OTH.csv",
+        "st2021": SHARED / "eba_2021_stress_test" / "TRA_OTH.csv",
+    }
     return full if all(p.is_file() for p in full.values()) else bundled_exercises()
 
 
@@ -42,8 +44,9 @@ def _loop_projection(fit, sample, draws: int, seed: int) -> np.ndarray:
     n_train = next(iter(fit.residuals.values())).shape[0]
     sims = np.empty((len(sample.banks), draws))
     for d, j in enumerate(rng.integers(0, n_train, size=draws)):
-        _, _, r = accounting_paths(sample.start_capital, sample.start_rea,
-                                   {c: comps[c] + fit.residuals[c][j] for c in COMPONENTS})
+        _, _, r = accounting_paths(
+            sample.start_capital, sample.start_rea, {c: comps[c] + fit.residuals[c][j] for c in COMPONENTS}
+        )
         sims[:, d] = r[:, 0] - r[:, 1:].min(axis=1)
     return sims
 
@@ -70,9 +73,10 @@ def run(quick: bool = False) -> list[Figure]:
         t0 = time.perf_counter()
         pd.read_csv(io.BytesIO(raw), encoding=data.attrs["encoding"], dtype=str)
         peer_s = time.perf_counter() - t0
-        figures += [Figure(name=f"eba_load_{name}_{lines}rows", value=lines / load_s, unit="rows/s", better="higher"),
-                    Figure(name=f"eba_load_{name}_peer_pandas_read_csv", value=lines / peer_s, unit="rows/s",
-                           better="higher")]
+        figures += [
+            Figure(name=f"eba_load_{name}_{lines}rows", value=lines / load_s, unit="rows/s", better="higher"),
+            Figure(name=f"eba_load_{name}_peer_pandas_read_csv", value=lines / peer_s, unit="rows/s", better="higher"),
+        ]
         samples[name] = bank_sample(exercise_panel(data), name)
     fit_on, project_on = samples["st2016"], samples["st2021"]
     reps = 3 if quick else 20

@@ -23,8 +23,16 @@ from aieco.errors import InputError
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app.py"
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic", "--disable-default-apps"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-default-apps",
+]
 LOCAL_PREFIXES = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:", "javascript:")
 
 
@@ -43,14 +51,36 @@ class Server:
         self.url = f"http://127.0.0.1:{_free_port()}"
         self.log = log
         self.workspace = workspace
-        env = {**os.environ, "AIECO_WORKSPACE": str(workspace), "PYTHONPATH": str(ROOT),
-               "AIECO_DASHBOARD__BUILD_DEMO_ON_FIRST_LAUNCH": str(build_demo).lower()}
+        env = {
+            **os.environ,
+            "AIECO_WORKSPACE": str(workspace),
+            "PYTHONPATH": str(ROOT),
+            "AIECO_DASHBOARD__BUILD_DEMO_ON_FIRST_LAUNCH": str(build_demo).lower(),
+        }
         with log.open("w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", self.url.rsplit(":", 1)[1],
-                 "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats",
-                 "false", "--server.fileWatcherType", "none"],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+                [
+                    sys.executable,
+                    "-m",
+                    "streamlit",
+                    "run",
+                    str(APP),
+                    "--server.port",
+                    self.url.rsplit(":", 1)[1],
+                    "--server.address",
+                    "127.0.0.1",
+                    "--server.headless",
+                    "true",
+                    "--browser.gatherUsageStats",
+                    "false",
+                    "--server.fileWatcherType",
+                    "none",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
 
     def wait_until_serving(self, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout

@@ -29,8 +29,16 @@ from aieco.inventory import is_empty
 from aieco.store import Store
 
 TARGET_S = 0.5
-PAGES = ("Request", "Sources", "Channel graph", "Paths & restrictions", "Model runs", "Bank capital", "Reports",
-         "Audit")
+PAGES = (
+    "Request",
+    "Sources",
+    "Channel graph",
+    "Paths & restrictions",
+    "Model runs",
+    "Bank capital",
+    "Reports",
+    "Audit",
+)
 
 
 def p95(values: list[float]) -> float:
@@ -112,6 +120,12 @@ def measure(workspace: Path, rounds: int) -> list[Figure]:
         Figure(name="number_click_median", value=statistics.median(clicks) if clicks else float("nan"), unit="s"),
         Figure(name="peer_health_roundtrip_p95", value=p95(health), unit="s"),
         Figure(name="load_average_1min", value=os.getloadavg()[0], unit="processes"),  # machine contention
-        *(Figure(name=f"page_switch_median_{title.lower().replace(' & ', '_').replace(' ', '_')}",
-                 value=statistics.median(times), unit="s") for title, times in per_page.items()),
+        *(
+            Figure(
+                name=f"page_switch_median_{title.lower().replace(' & ', '_').replace(' ', '_')}",
+                value=statistics.median(times),
+                unit="s",
+            )
+            for title, times in per_page.items()
+        ),
     ]

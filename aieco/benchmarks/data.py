@@ -43,8 +43,12 @@ def run(quick: bool = False) -> list[Figure]:
             pd.read_csv(p, sep=None, engine="python")
     peer = time.perf_counter() - t0
     return [
-        Figure(name=f"series_load_{len(loaded)}_real_macro_files_rows_per_s", value=rows / ours, unit="rows/s",
-               better="higher"),
+        Figure(
+            name=f"series_load_{len(loaded)}_real_macro_files_rows_per_s",
+            value=rows / ours,
+            unit="rows/s",
+            better="higher",
+        ),
         Figure(name="series_load_values", value=float(rows), unit="rows", better="higher"),
         Figure(name="series_load_seconds", value=ours, unit="s"),
         Figure(name="pandas_parse_same_files_seconds", value=peer, unit="s"),

@@ -17,10 +17,31 @@ from aieco.benchmarks import Figure, measure
 from aieco.evaluation.benchmark import RelationKey, demo_benchmark_path, load_benchmark
 from aieco.evaluation.contribution import source_contribution
 
-VARIABLES = ("tariffs", "trade_volumes", "import_prices", "geopolitical_risk", "uncertainty", "volatility",
-             "equity_prices", "real_gdp", "unemployment", "inflation", "long_term_rate", "mortgage_rates",
-             "house_prices", "household_wealth", "consumption", "credit_losses", "market_liquidity", "fire_sales",
-             "bank_funding_costs", "lending_standards", "policy_rate", "energy_prices", "cet1_ratio")
+VARIABLES = (
+    "tariffs",
+    "trade_volumes",
+    "import_prices",
+    "geopolitical_risk",
+    "uncertainty",
+    "volatility",
+    "equity_prices",
+    "real_gdp",
+    "unemployment",
+    "inflation",
+    "long_term_rate",
+    "mortgage_rates",
+    "house_prices",
+    "household_wealth",
+    "consumption",
+    "credit_losses",
+    "market_liquidity",
+    "fire_sales",
+    "bank_funding_costs",
+    "lending_standards",
+    "policy_rate",
+    "energy_prices",
+    "cet1_ratio",
+)
 #: Benchmark relations the demo corpus does not state (docs/demo-channels.md).
 NOT_IN_CORPUS = {"b13", "b14", "b17", "b18", "b19", "b20"}
 
@@ -32,8 +53,11 @@ def synthetic_documents(n_documents: int, seed: int = 0) -> dict[str, set[Relati
     docs: dict[str, set[RelationKey]] = {f"doc{i:02d}": set() for i in range(n_documents)}
     names = sorted(docs)
     stated = [r.key for rid, r in sorted(bench.relations.items()) if rid not in NOT_IN_CORPUS]
-    stated += [("market_liquidity", "volatility", "-"), ("volatility", "equity_prices", "+"),
-               ("market_liquidity", "long_term_rate", "+")]
+    stated += [
+        ("market_liquidity", "volatility", "-"),
+        ("volatility", "equity_prices", "+"),
+        ("market_liquidity", "long_term_rate", "+"),
+    ]
     for key in stated:
         for d in rng.choice(names[: max(1, n_documents // 2)], size=rng.integers(1, 3), replace=False):
             docs[str(d)].add(key)
@@ -68,6 +92,12 @@ def run(quick: bool = False) -> list[Figure]:
     for label, docs in graphs.items():
         with measure() as m:
             source_contribution(bench, docs, n_orderings=n_orderings, seed=20241231, workers=2)
-        figures.append(Figure(name=f"contribution_{n_orderings}_orderings_{label.format(n=len(docs))}",
-                              value=m["seconds"], unit="s", target=60.0))
+        figures.append(
+            Figure(
+                name=f"contribution_{n_orderings}_orderings_{label.format(n=len(docs))}",
+                value=m["seconds"],
+                unit="s",
+                target=60.0,
+            )
+        )
     return figures

@@ -21,10 +21,14 @@ def figures(scores: list[SplitScore]) -> list[Figure]:
         out += [
             Figure(name=f"{s.split}: precision", value=s.precision, unit="share", target=0.80, better="higher"),
             Figure(name=f"{s.split}: recall", value=s.recall, unit="share", target=0.50, better="higher"),
-            Figure(name=f"{s.split}: false positives on negatives", value=s.false_positives_on_negatives,
-                   unit="relations"),
-            Figure(name=f"{s.split}: negative sentences with a false positive",
-                   value=s.negatives_with_false_positive, unit=f"of {s.negatives}"),
+            Figure(
+                name=f"{s.split}: false positives on negatives", value=s.false_positives_on_negatives, unit="relations"
+            ),
+            Figure(
+                name=f"{s.split}: negative sentences with a false positive",
+                value=s.negatives_with_false_positive,
+                unit=f"of {s.negatives}",
+            ),
             Figure(name=f"{s.split}: gold relations", value=s.gold_relations, unit="relations"),
             Figure(name=f"{s.split}: proposed signed relations", value=s.proposed, unit="relations"),
         ]
@@ -46,6 +50,10 @@ def run(quick: bool = False, backend: str = "offline", base_url: str | None = No
 
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "ws")
-        client = LLMClient(store, make_backend(backend, store=store, base_url=base_url),
-                           analysis_id=f"extraction-gold-{backend}", budget=len(gold) + 10)
+        client = LLMClient(
+            store,
+            make_backend(backend, store=store, base_url=base_url),
+            analysis_id=f"extraction-gold-{backend}",
+            budget=len(gold) + 10,
+        )
         return figures(evaluate(client, gold))

@@ -43,10 +43,19 @@ def synthetic_relations(n: int, pairs: int, seed: int = 0) -> list[Relation]:
     out = []
     for k in range(n):
         u, v = chosen[int(rng.integers(pairs))]
-        out.append(Relation.create(
-            src_var=u, dst_var=v, sign="+" if rng.random() < 0.6 else "-", quote=f"synthetic {k}",
-            location_id=f"loc_syn{k}", source_id=f"src_syn{int(rng.integers(60))}", publication_date=date(2024, 1, 1),
-            confidence=float(rng.uniform(0.3, 0.95)), extractor="synthetic"))
+        out.append(
+            Relation.create(
+                src_var=u,
+                dst_var=v,
+                sign="+" if rng.random() < 0.6 else "-",
+                quote=f"synthetic {k}",
+                location_id=f"loc_syn{k}",
+                source_id=f"src_syn{int(rng.integers(60))}",
+                publication_date=date(2024, 1, 1),
+                confidence=float(rng.uniform(0.3, 0.95)),
+                extractor="synthetic",
+            )
+        )
     return out
 
 
@@ -55,13 +64,28 @@ def _pdf_locations(store: Store, pages: int | None) -> int:
 
     sources, locations = [], []
     for k, pdf_path in enumerate(sorted(SHARED_DOCS.glob("*.pdf"))):
-        src = Source.create(path=str(pdf_path), sha256=f"{k:064d}", publisher="shared", title=pdf_path.stem,
-                            publication_date=date(2024, 1, 1), retrieved_at=utc_now(), role="generation", kind="pdf")
+        src = Source.create(
+            path=str(pdf_path),
+            sha256=f"{k:064d}",
+            publisher="shared",
+            title=pdf_path.stem,
+            publication_date=date(2024, 1, 1),
+            retrieved_at=utc_now(),
+            role="generation",
+            kind="pdf",
+        )
         sources.append(src)
         with pdfplumber.open(pdf_path) as pdf:
             for page_no, page in enumerate(pdf.pages[:pages], start=1):
-                locations.append(SourceLocation.create(source_id=src.source_id, kind="passage", page=page_no,
-                                                       text=page.extract_text() or "", parser_version="bench"))
+                locations.append(
+                    SourceLocation.create(
+                        source_id=src.source_id,
+                        kind="passage",
+                        page=page_no,
+                        text=page.extract_text() or "",
+                        parser_version="bench",
+                    )
+                )
     store.put_many(sources + locations)
     return len(locations)
 
@@ -78,8 +102,10 @@ def _demo_build(tmp: str) -> list[Figure]:
     report = build_relations(store)
     seconds = time.perf_counter() - t0
     store.close()
-    return [Figure(name="build_relations_demo_corpus", value=seconds, unit="s"),
-            Figure(name="demo_relations_accepted", value=report.accepted, unit="relations", better="higher")]
+    return [
+        Figure(name="build_relations_demo_corpus", value=seconds, unit="s"),
+        Figure(name="demo_relations_accepted", value=report.accepted, unit="relations", better="higher"),
+    ]
 
 
 def _replicated_corpus(store: Store, sources: list[Source], locations: list[SourceLocation], copies: int) -> int:
@@ -92,8 +118,10 @@ def _replicated_corpus(store: Store, sources: list[Source], locations: list[Sour
             copy = Source.create(**fields)
             new_id[src.source_id] = copy.source_id
             out.append(copy)
-        out += [SourceLocation.create(**(loc.model_dump(exclude={"location_id"})
-                                         | {"source_id": new_id[loc.source_id]})) for loc in locations]
+        out += [
+            SourceLocation.create(**(loc.model_dump(exclude={"location_id"}) | {"source_id": new_id[loc.source_id]}))
+            for loc in locations
+        ]
     store.put_many(out)
     return sum(isinstance(r, SourceLocation) for r in out)
 
@@ -132,15 +160,28 @@ def _scaling(tmp: str, quick: bool) -> list[Figure]:
     slope = float(np.polyfit(np.log(requests), np.log(seconds), 1)[0])
     return [
         Figure(name=f"build_relations_{factors[-1]}x_corpus_rereading_peer", value=peer_s, unit="s"),
-        Figure(name=f"build_relations_{factors[-1]}x_corpus_over_peer", value=seconds[-1] / peer_s, unit="x",
-               target=1.0),
-        Figure(name=f"build_relations_loglog_slope_{factors[0]}x_to_{factors[-1]}x_corpus", value=slope,
-               unit="slope", target=1.1),
-            Figure(name=f"build_relations_{factors[-1]}x_corpus", value=seconds[-1], unit="s"),
-            Figure(name=f"build_relations_{factors[-1]}x_corpus_requests", value=float(requests[-1]),
-                   unit="requests", better="higher"),
-            Figure(name=f"build_relations_{factors[-1]}x_over_{factors[0]}x_time_ratio",
-                   value=seconds[-1] / seconds[0], unit="x")]
+        Figure(
+            name=f"build_relations_{factors[-1]}x_corpus_over_peer", value=seconds[-1] / peer_s, unit="x", target=1.0
+        ),
+        Figure(
+            name=f"build_relations_loglog_slope_{factors[0]}x_to_{factors[-1]}x_corpus",
+            value=slope,
+            unit="slope",
+            target=1.1,
+        ),
+        Figure(name=f"build_relations_{factors[-1]}x_corpus", value=seconds[-1], unit="s"),
+        Figure(
+            name=f"build_relations_{factors[-1]}x_corpus_requests",
+            value=float(requests[-1]),
+            unit="requests",
+            better="higher",
+        ),
+        Figure(
+            name=f"build_relations_{factors[-1]}x_over_{factors[0]}x_time_ratio",
+            value=seconds[-1] / seconds[0],
+            unit="x",
+        ),
+    ]
 
 
 @contextmanager
@@ -164,8 +205,11 @@ class _ReloadingClient(LLMClient):
     """The peer: ``spent()`` re-reads every recorded call of the analysis before each request."""
 
     def spent(self) -> tuple[int, float]:
-        calls = [c for c in self.store.find(LLMCall, analysis_id=self.analysis_id, backend=self.backend.name)
-                 if c.status != "budget_exceeded"]
+        calls = [
+            c
+            for c in self.store.find(LLMCall, analysis_id=self.analysis_id, backend=self.backend.name)
+            if c.status != "budget_exceeded"
+        ]
         return len(calls), sum(c.cost_usd for c in calls)
 
 
@@ -179,11 +223,11 @@ def run(quick: bool = False) -> list[Figure]:
             _pdf_locations(store, 10 if quick else None)
             t0 = time.perf_counter()
             report = build_relations(store)
-            figures += [Figure(name="build_relations_shared_pdfs", value=time.perf_counter() - t0, unit="s"),
-                        Figure(name="shared_pdf_candidates", value=report.candidates, unit="sentences",
-                               better="higher"),
-                        Figure(name="shared_pdf_relations_accepted", value=report.accepted, unit="relations",
-                               better="higher")]
+            figures += [
+                Figure(name="build_relations_shared_pdfs", value=time.perf_counter() - t0, unit="s"),
+                Figure(name="shared_pdf_candidates", value=report.candidates, unit="sentences", better="higher"),
+                Figure(name="shared_pdf_relations_accepted", value=report.accepted, unit="relations", better="higher"),
+            ]
             store.close()
     relations = synthetic_relations(2_000, 300)
     graph = relation_graph(relations)
@@ -205,14 +249,19 @@ def run(quick: bool = False) -> list[Figure]:
         cpu.append(float(np.median(cpu_runs)))
         peer.append(float(np.median(peer_runs)))
     # Wall time is the figure with the target; CPU time shows the share lost to a busy machine.
-    figures += [Figure(name="enumerate_paths_per_query_2000_relations", value=1000 * float(np.mean(wall)),
-                       unit="ms", target=200.0),
-                Figure(name="enumerate_paths_slowest_query_2000_relations", value=1000 * max(wall), unit="ms",
-                       target=50.0),
-                Figure(name="enumerate_paths_slowest_query_cpu_2000_relations", value=1000 * max(cpu), unit="ms",
-                       target=50.0),
-                Figure(name="networkx_simple_paths_peer_slowest_query", value=1000 * max(peer), unit="ms"),
-                Figure(name="enumerate_paths_over_networkx_peer", value=sum(wall) / sum(peer), unit="x"),
-                Figure(name="enumerate_paths_per_query_cpu_2000_relations", value=1000 * float(np.mean(cpu)),
-                       unit="ms", target=200.0)]
+    figures += [
+        Figure(
+            name="enumerate_paths_per_query_2000_relations", value=1000 * float(np.mean(wall)), unit="ms", target=200.0
+        ),
+        Figure(name="enumerate_paths_slowest_query_2000_relations", value=1000 * max(wall), unit="ms", target=50.0),
+        Figure(name="enumerate_paths_slowest_query_cpu_2000_relations", value=1000 * max(cpu), unit="ms", target=50.0),
+        Figure(name="networkx_simple_paths_peer_slowest_query", value=1000 * max(peer), unit="ms"),
+        Figure(name="enumerate_paths_over_networkx_peer", value=sum(wall) / sum(peer), unit="x"),
+        Figure(
+            name="enumerate_paths_per_query_cpu_2000_relations",
+            value=1000 * float(np.mean(cpu)),
+            unit="ms",
+            target=200.0,
+        ),
+    ]
     return figures

@@ -38,9 +38,13 @@ class _Shout(BaseModel):
     upper: str
 
 
-TASK = Task(name="bench_shout", prompt=Prompt(name="bench_shout", version="1", system="Shout.",
-                                              instructions="Return the word in capitals."),
-            input_schema=_Word, output_schema=_Shout, offline=lambda i: _Shout(upper=i.word.upper()))
+TASK = Task(
+    name="bench_shout",
+    prompt=Prompt(name="bench_shout", version="1", system="Shout.", instructions="Return the word in capitals."),
+    input_schema=_Word,
+    output_schema=_Shout,
+    offline=lambda i: _Shout(upper=i.word.upper()),
+)
 
 
 class _Stub:
@@ -52,15 +56,34 @@ class _Stub:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
                 time.sleep(latency)
                 text = body["input"][0]["content"]
-                word = json.loads(text[text.index("{"):])["word"]
-                reply = json.dumps({
-                    "id": "resp_bench", "object": "response", "created_at": 0, "model": body["model"],
-                    "status": "completed", "error": None, "incomplete_details": None,
-                    "output": [{"type": "message", "id": "msg", "role": "assistant", "status": "completed",
-                                "content": [{"type": "output_text", "annotations": [],
-                                             "text": canonical_json({"upper": word.upper()})}]}],
-                    "usage": {"input_tokens": 50, "output_tokens": 10, "total_tokens": 60},
-                }).encode()
+                word = json.loads(text[text.index("{") :])["word"]
+                reply = json.dumps(
+                    {
+                        "id": "resp_bench",
+                        "object": "response",
+                        "created_at": 0,
+                        "model": body["model"],
+                        "status": "completed",
+                        "error": None,
+                        "incomplete_details": None,
+                        "output": [
+                            {
+                                "type": "message",
+                                "id": "msg",
+                                "role": "assistant",
+                                "status": "completed",
+                                "content": [
+                                    {
+                                        "type": "output_text",
+                                        "annotations": [],
+                                        "text": canonical_json({"upper": word.upper()}),
+                                    }
+                                ],
+                            }
+                        ],
+                        "usage": {"input_tokens": 50, "output_tokens": 10, "total_tokens": 60},
+                    }
+                ).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(reply)))
@@ -87,13 +110,20 @@ def _send(base_url: str, folder: Path, words: list[str], concurrency: int) -> tu
     from aieco.llm.openai_backend import OpenAIBackend
 
     with Store(folder) as store:
-        client = LLMClient(store, OpenAIBackend(base_url=base_url, api_key="bench-stub-key"), "bench_llm",
-                           model=MODEL, budget=len(words))
+        client = LLMClient(
+            store,
+            OpenAIBackend(base_url=base_url, api_key="bench-stub-key"),
+            "bench_llm",
+            model=MODEL,
+            budget=len(words),
+        )
         t0 = time.perf_counter()
         client.run_many(TASK, [_Word(word=w) for w in words], stage="bench", concurrency=concurrency)
         seconds = time.perf_counter() - t0
-        records = [(c.call_id, c.sequence, c.status, c.cost_usd, canonical_json(c.parsed))
-                   for c in store.find(LLMCall, analysis_id="bench_llm")]
+        records = [
+            (c.call_id, c.sequence, c.status, c.cost_usd, canonical_json(c.parsed))
+            for c in store.find(LLMCall, analysis_id="bench_llm")
+        ]
     return seconds, records
 
 
@@ -104,14 +134,25 @@ def run(quick: bool = False) -> list[Figure]:
         concurrent_s, concurrent_records = _send(url, Path(tmp) / "concurrent", words, n)
         sequential_s, sequential_records = _send(url, Path(tmp) / "sequential", words, 1)
     return [
-        Figure(name="llm_requests_per_s_concurrent", value=len(words) / concurrent_s, unit="requests/s",
-               better="higher"),
-        Figure(name="llm_requests_per_s_sequential_peer", value=len(words) / sequential_s, unit="requests/s",
-               better="higher"),
-        Figure(name="llm_speedup_vs_sequential", value=sequential_s / concurrent_s, unit="x", better="higher",
-               target=2.0),
+        Figure(
+            name="llm_requests_per_s_concurrent", value=len(words) / concurrent_s, unit="requests/s", better="higher"
+        ),
+        Figure(
+            name="llm_requests_per_s_sequential_peer",
+            value=len(words) / sequential_s,
+            unit="requests/s",
+            better="higher",
+        ),
+        Figure(
+            name="llm_speedup_vs_sequential", value=sequential_s / concurrent_s, unit="x", better="higher", target=2.0
+        ),
         Figure(name="llm_concurrency", value=float(n), unit="requests in flight", better="higher"),
         Figure(name="llm_stub_latency", value=LATENCY_S * 1000, unit="ms"),
-        Figure(name="llm_records_identical", value=float(concurrent_records == sequential_records), unit="bool",
-               better="higher", target=1.0),
+        Figure(
+            name="llm_records_identical",
+            value=float(concurrent_records == sequential_records),
+            unit="bool",
+            better="higher",
+            target=1.0,
+        ),
     ]

@@ -32,8 +32,14 @@ from aieco.sources.registry import ingest
 from aieco.store import Store
 
 SHARED_DOCS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "docs"
-QUERIES = ("house prices financing costs", "tariffs trade volumes real GDP", "bank funding costs lending standards",
-           "energy prices inflation", "credit losses CET1 ratio", "sovereign bond yields spreads")
+QUERIES = (
+    "house prices financing costs",
+    "tariffs trade volumes real GDP",
+    "bank funding costs lending standards",
+    "energy prices inflation",
+    "credit losses CET1 ratio",
+    "sovereign bond yields spreads",
+)
 CUTOFF = date(2024, 12, 31)
 
 
@@ -42,9 +48,13 @@ def _workspace(folder: Path, target: int) -> int:
     if not pdfs:
         raise InputError(f"no PDFs in {SHARED_DOCS}", fix="the search benchmark needs ../shared/data/docs")
     manifest = folder / "manifest.toml"
-    manifest.write_text("".join(
-        f'[[source]]\npath = "{p}"\ntitle = "{p.stem}"\npublisher = "bench"\npublication_date = 2024-01-01\n'
-        f'role = "generation"\n\n' for p in pdfs))
+    manifest.write_text(
+        "".join(
+            f'[[source]]\npath = "{p}"\ntitle = "{p.stem}"\npublisher = "bench"\npublication_date = 2024-01-01\n'
+            f'role = "generation"\n\n'
+            for p in pdfs
+        )
+    )
     with Store(folder / "ws") as store:
         report = ingest(store, manifest)
         if not report.ok:
@@ -55,12 +65,15 @@ def _workspace(folder: Path, target: int) -> int:
             copy += 1
             out: list[Source | SourceLocation] = []
             for src in sources:
-                new = Source.create(**(src.model_dump(exclude={"source_id"})
-                                       | {"sha256": sha256_hex(f"{src.sha256}-{copy}")}))
+                new = Source.create(
+                    **(src.model_dump(exclude={"source_id"}) | {"sha256": sha256_hex(f"{src.sha256}-{copy}")})
+                )
                 out.append(new)
-                out += [SourceLocation.create(**(loc.model_dump(exclude={"location_id"})
-                                                 | {"source_id": new.source_id}))
-                        for loc in locations if loc.source_id == src.source_id]
+                out += [
+                    SourceLocation.create(**(loc.model_dump(exclude={"location_id"}) | {"source_id": new.source_id}))
+                    for loc in locations
+                    if loc.source_id == src.source_id
+                ]
             store.put_many(out)
         return store.count(SourceLocation)
 
@@ -70,8 +83,13 @@ def _cli(ws: Path, *args: str) -> tuple[float, float]:
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "aieco", "-w", str(ws), *args], check=True, env=env,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "aieco", "-w", str(ws), *args],
+        check=True,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -102,13 +120,16 @@ def run(quick: bool = False) -> list[Figure]:
                     warm_cpu.append(time.process_time() - c0)
                     if q == QUERIES[0]:
                         assert [h.location_id for h in hits] == [h.location_id for h in first]
-            for q in QUERIES[:2 if quick else 4]:
+            for q in QUERIES[: 2 if quick else 4]:
                 t0 = time.perf_counter()
                 full = search(store, q, as_of=CUTOFF, analysis_id="bench_search_peer")
                 peer.append(time.perf_counter() - t0)
                 assert [h.location_id for h in full] == [h.location_id for h in search(store, q, as_of=CUTOFF)]
-    cold_s, warm_ms, peer_ms = (float(np.median([w for w, _ in cold])), 1000 * float(np.median(warm)),
-                                1000 * float(np.median(peer)))
+    cold_s, warm_ms, peer_ms = (
+        float(np.median([w for w, _ in cold])),
+        1000 * float(np.median(warm)),
+        1000 * float(np.median(peer)),
+    )
     cold_cpu, startup_s = float(np.median([c for _, c in cold])), float(np.median([w for w, _ in startup]))
     return [
         Figure(name="search_workspace_locations", value=float(n), unit="locations", better="higher"),
@@ -116,8 +137,7 @@ def run(quick: bool = False) -> list[Figure]:
         Figure(name="cli_search_cold_process", value=cold_s, unit="s", target=1.0),
         Figure(name="cli_search_cold_process_cpu", value=cold_cpu, unit="CPU-s", target=1.0),
         Figure(name="cli_startup_help_cold_process", value=startup_s, unit="s"),
-        Figure(name="cli_startup_help_cold_process_cpu", value=float(np.median([c for _, c in startup])),
-               unit="CPU-s"),
+        Figure(name="cli_startup_help_cold_process_cpu", value=float(np.median([c for _, c in startup])), unit="CPU-s"),
         Figure(name="cli_search_cold_minus_startup", value=cold_s - startup_s, unit="s"),
         Figure(name="search_warm_query", value=warm_ms, unit="ms", target=20.0),
         Figure(name="search_warm_query_cpu", value=1000 * float(np.median(warm_cpu)), unit="CPU-ms", target=20.0),

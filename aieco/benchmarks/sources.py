@@ -27,10 +27,18 @@ SHARED_DOCS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "
 BIS_PDF = "bis-quarterly-review-2024.pdf"
 MIN_PASSAGES = 5_000
 QUERIES = (
-    "house prices financing costs", "tariffs trade volumes real GDP", "market liquidity volatility",
-    "bank funding costs lending standards", "long-term interest rates mortgage rates", "energy prices inflation",
-    "credit losses CET1 ratio", "unemployment adverse scenario", "equity prices geopolitical risk",
-    "policy rate inflation expectations", "commercial real estate exposures", "sovereign bond yields spreads",
+    "house prices financing costs",
+    "tariffs trade volumes real GDP",
+    "market liquidity volatility",
+    "bank funding costs lending standards",
+    "long-term interest rates mortgage rates",
+    "energy prices inflation",
+    "credit losses CET1 ratio",
+    "unemployment adverse scenario",
+    "equity prices geopolitical risk",
+    "policy rate inflation expectations",
+    "commercial real estate exposures",
+    "sovereign bond yields spreads",
 )
 
 
@@ -42,9 +50,13 @@ def run(quick: bool = False) -> list[Figure]:
         pdfs = pdfs[:2]
     with tempfile.TemporaryDirectory() as tmp:
         manifest = Path(tmp) / "manifest.toml"
-        manifest.write_text("".join(
-            f'[[source]]\npath = "{p}"\ntitle = "{p.stem}"\npublisher = "bench"\npublication_date = 2024-01-01\n'
-            f'role = "generation"\n\n' for p in pdfs))
+        manifest.write_text(
+            "".join(
+                f'[[source]]\npath = "{p}"\ntitle = "{p.stem}"\npublisher = "bench"\npublication_date = 2024-01-01\n'
+                f'role = "generation"\n\n'
+                for p in pdfs
+            )
+        )
         with Store(Path(tmp) / "ws") as store:
             t0, c0 = time.perf_counter(), _cpu_seconds()  # not measure(): tracemalloc slows the parser
             report = ingest(store, manifest, allow_outside=[SHARED_DOCS.resolve()])
@@ -89,8 +101,10 @@ def _bis_figures(quick: bool) -> list[Figure]:
         return []
     with tempfile.TemporaryDirectory() as tmp:
         manifest = Path(tmp) / "manifest.toml"
-        manifest.write_text(f'[[source]]\npath = "{path}"\ntitle = "bench"\npublisher = "bench"\n'
-                            'publication_date = 2024-01-01\nrole = "generation"\n')
+        manifest.write_text(
+            f'[[source]]\npath = "{path}"\ntitle = "bench"\npublisher = "bench"\n'
+            'publication_date = 2024-01-01\nrole = "generation"\n'
+        )
         with Store(Path(tmp) / "ws") as store:
             t0, c0 = time.perf_counter(), _cpu_seconds()
             report = ingest(store, manifest)
@@ -109,10 +123,16 @@ def _bis_figures(quick: bool) -> list[Figure]:
         Figure(name="ingest_bis_pages_per_s", value=pages / seconds, unit="pages/s", target=50, better="higher"),
         Figure(name="ingest_bis_pages_per_cpu_s", value=pages / cpu, unit="pages/CPU-s", better="higher"),
         Figure(name="pdfplumber_text_peer_bis_pages_per_s", value=peer_rate, unit="pages/s", better="higher"),
-        Figure(name="pdfplumber_text_peer_bis_pages_per_cpu_s", value=peer_cpu_rate, unit="pages/CPU-s",
-               better="higher"),
-        Figure(name="ingest_bis_over_pdfplumber_peer_speed", value=(pages / seconds) / peer_rate, unit="x",
-               better="higher", target=1.0),
+        Figure(
+            name="pdfplumber_text_peer_bis_pages_per_cpu_s", value=peer_cpu_rate, unit="pages/CPU-s", better="higher"
+        ),
+        Figure(
+            name="ingest_bis_over_pdfplumber_peer_speed",
+            value=(pages / seconds) / peer_rate,
+            unit="x",
+            better="higher",
+            target=1.0,
+        ),
     ]
 
 

@@ -16,8 +16,17 @@ def run(quick: bool = False) -> list[Figure]:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(tmp + "/ws")
         now = utc_now()
-        records = [StageRecord.create(analysis_id="bench", stage=f"s{i}", status="completed",
-                                      input_digest=str(i), started_at=now, ended_at=now) for i in range(n)]
+        records = [
+            StageRecord.create(
+                analysis_id="bench",
+                stage=f"s{i}",
+                status="completed",
+                input_digest=str(i),
+                started_at=now,
+                ended_at=now,
+            )
+            for i in range(n)
+        ]
         with measure() as m:
             store.put_many(records)
         with measure() as r:

@@ -68,19 +68,27 @@ def run(quick: bool = False) -> list[Figure]:
     peer_fit = time.perf_counter() - t0
     t0 = time.perf_counter()
     for i in range(subset):
-        results.simulate_var(steps=steps, initial_values=fit.data[-fit.lags:], rng=np.random.RandomState(i))
+        results.simulate_var(steps=steps, initial_values=fit.data[-fit.lags :], rng=np.random.RandomState(i))
     per_trajectory = (time.perf_counter() - t0) / subset
     reference = per_trajectory * draws
     return [
-        Figure(name=f"var_{label}_estimate_simulate_{draws}_aggregate_select_3_risks", value=total, unit="s",
-               target=1.0),
+        Figure(
+            name=f"var_{label}_estimate_simulate_{draws}_aggregate_select_3_risks", value=total, unit="s", target=1.0
+        ),
         Figure(name=f"var_{label}_estimate_ols_with_pandemic_dummies", value=own_fit, unit="s"),
         Figure(name=f"statsmodels_var_fit_{label}_same_sample", value=peer_fit, unit="s"),
         Figure(name=f"var_simulate_{draws}_trajectories_vectorised", value=sim_seconds, unit="s"),
-        Figure(name=f"statsmodels_simulate_var_per_trajectory_{subset}_measured_extrapolated_to_{draws}",
-               value=reference, unit="s"),
-        Figure(name="speedup_vectorised_vs_statsmodels_simulate_var_loop", value=reference / sim_seconds,
-               unit="x", better="higher"),
+        Figure(
+            name=f"statsmodels_simulate_var_per_trajectory_{subset}_measured_extrapolated_to_{draws}",
+            value=reference,
+            unit="s",
+        ),
+        Figure(
+            name="speedup_vectorised_vs_statsmodels_simulate_var_loop",
+            value=reference / sim_seconds,
+            unit="x",
+            better="higher",
+        ),
         Figure(name="peak_python_memory_var_pipeline", value=memory["peak_mib"], unit="MiB"),
     ]
 

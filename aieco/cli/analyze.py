@@ -30,8 +30,11 @@ class StageProgress:
         if event in ("completed", "skipped"):
             self.bar.update(1)
         elif event == "waiting":
-            tqdm.write("another run of this analysis is in progress in this workspace: waiting for it, "
-                       "then resuming after the stages it completed", file=sys.stderr)
+            tqdm.write(
+                "another run of this analysis is in progress in this workspace: waiting for it, "
+                "then resuming after the stages it completed",
+                file=sys.stderr,
+            )
         elif event in ("stopped", "failed"):
             tqdm.write(f"  {stage}: {event}", file=sys.stderr)
 
@@ -66,8 +69,10 @@ def human_outcome(data: dict[str, Any]) -> str:
             lines.append(f"{head} at {a['stopped_stage']}: {a['reason']}")
     if "agreement" in data:
         g = data["agreement"]
-        lines.append(f"agreement over {g['pairs']} pairs: paths {g['path_agreement']:.3f}, "
-                     f"warning subjects (Jaccard) {g['warning_jaccard']:.3f}")
+        lines.append(
+            f"agreement over {g['pairs']} pairs: paths {g['path_agreement']:.3f}, "
+            f"warning subjects (Jaccard) {g['warning_jaccard']:.3f}"
+        )
     ids = sorted({a["analysis_id"] for a in data["analyses"]})
     lines.append(f"analysis {', '.join(ids)} in workspace {data['workspace']}")
     return "\n".join(lines)
@@ -83,15 +88,24 @@ def outcome_json(outcome: Any, store: Any, state: CliState) -> dict[str, Any]:
 
 @main.command()
 @click.argument("request_file", type=click.Path(path_type=Path))
-@click.option("--backend", type=click.Choice(BACKENDS), default=None,
-              help="LLM backend (default: the request's; offline needs no key).")
-@click.option("--replay-from", type=click.Path(path_type=Path), default=None,
-              help="Workspace holding the recorded calls for --backend replay (default: this one).")
+@click.option(
+    "--backend",
+    type=click.Choice(BACKENDS),
+    default=None,
+    help="LLM backend (default: the request's; offline needs no key).",
+)
+@click.option(
+    "--replay-from",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Workspace holding the recorded calls for --backend replay (default: this one).",
+)
 @common
 @pass_state
 @click.pass_context
-def analyze(ctx: click.Context, state: CliState, request_file: Path, backend: str | None,
-            replay_from: Path | None) -> None:
+def analyze(
+    ctx: click.Context, state: CliState, request_file: Path, backend: str | None, replay_from: Path | None
+) -> None:
     """Run the algorithm for REQUEST_FILE; ends with report paths or stop reasons."""
     from aieco.analysis.pipeline import analyze as run_analysis
     from aieco.request import load_request
@@ -113,8 +127,13 @@ def refusals(data: dict[str, Any]) -> list[str]:
     eligibility), before any risk program ran. A stop inside a risk program is that program's result."""
     from aieco.analysis.stages import SHARED_STAGES
 
-    return sorted({f"{a['stopped_stage']}: {a['reason']}" for a in data["analyses"]
-                   if a["status"] == "stopped" and a["stopped_stage"] in SHARED_STAGES})
+    return sorted(
+        {
+            f"{a['stopped_stage']}: {a['reason']}"
+            for a in data["analyses"]
+            if a["status"] == "stopped" and a["stopped_stage"] in SHARED_STAGES
+        }
+    )
 
 
 def exit_for(ctx: click.Context, data: dict[str, Any]) -> None:
@@ -127,11 +146,21 @@ def exit_for(ctx: click.Context, data: dict[str, Any]) -> None:
 
 
 @main.command()
-@click.option("--backend", type=click.Choice(BACKENDS), default="offline", show_default=True,
-              help="LLM backend for the demo analyses.")
-@click.option("--macro", type=click.Choice(["synthetic", "real"]), default="synthetic", show_default=True,
-              help="Macro series: the synthetic demo dataset, or the real euro-area series shipped in the package "
-                   "(analysed with the approximate vintage policy).")
+@click.option(
+    "--backend",
+    type=click.Choice(BACKENDS),
+    default="offline",
+    show_default=True,
+    help="LLM backend for the demo analyses.",
+)
+@click.option(
+    "--macro",
+    type=click.Choice(["synthetic", "real"]),
+    default="synthetic",
+    show_default=True,
+    help="Macro series: the synthetic demo dataset, or the real euro-area series shipped in the package "
+    "(analysed with the approximate vintage policy).",
+)
 @common
 @pass_state
 @click.pass_context

@@ -51,8 +51,13 @@ class AiecoGroup(click.Group):
 
 
 @click.group(cls=AiecoGroup)
-@click.option("--workspace", "-w", type=click.Path(path_type=Path), default=None,
-              help="Workspace folder (default: store/ or $AIECO_WORKSPACE).")
+@click.option(
+    "--workspace",
+    "-w",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Workspace folder (default: store/ or $AIECO_WORKSPACE).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @click.version_option(package_name="aieco")
 @click.pass_context
@@ -72,11 +77,19 @@ def common(fn: Callable[..., Any]) -> Callable[..., Any]:
         if value:
             ctx.ensure_object(CliState).json = True
 
-    fn = click.option("--workspace", "-w", type=click.Path(path_type=Path), default=None,
-                      expose_value=False, callback=_workspace, is_eager=True,
-                      help="Workspace folder.")(fn)
-    fn = click.option("--json", is_flag=True, expose_value=False, callback=_json, is_eager=True,
-                      help="Machine-readable JSON output.")(fn)
+    fn = click.option(
+        "--workspace",
+        "-w",
+        type=click.Path(path_type=Path),
+        default=None,
+        expose_value=False,
+        callback=_workspace,
+        is_eager=True,
+        help="Workspace folder.",
+    )(fn)
+    fn = click.option(
+        "--json", is_flag=True, expose_value=False, callback=_json, is_eager=True, help="Machine-readable JSON output."
+    )(fn)
     return fn
 
 

@@ -20,8 +20,11 @@ def bench(state: CliState, sections: tuple[str, ...], quick: bool, backend: str 
     """Run benchmark sections (all when none is named)."""
     names = sections or tuple(SECTIONS)
     if (backend or base_url) and set(names) != {"extraction"}:
-        raise InputError("--backend and --base-url apply to the extraction section only",
-                         where="aieco bench", fix="run `aieco bench extraction --backend openai`")
+        raise InputError(
+            "--backend and --base-url apply to the extraction section only",
+            where="aieco bench",
+            fix="run `aieco bench extraction --backend openai`",
+        )
     results = [run_section(s, quick=quick, backend=backend, base_url=base_url) for s in names]
 
     def human(rs: list | dict) -> str:

@@ -14,8 +14,11 @@ def init(state: CliState) -> None:
     """Create (or open) the workspace and bring its schema up to date."""
     with state.store() as store:
         counts = store.table_counts()
-    emit(state, {"workspace": str(state.workspace), "tables": counts},
-         f"workspace {state.workspace} ready ({len(counts)} tables)")
+    emit(
+        state,
+        {"workspace": str(state.workspace), "tables": counts},
+        f"workspace {state.workspace} ready ({len(counts)} tables)",
+    )
 
 
 @main.command()

@@ -10,8 +10,13 @@ from aieco.llm.backends import BACKENDS
 
 
 @main.command("default")
-@click.option("--backend", type=click.Choice(BACKENDS), default="offline", show_default=True,
-              help="LLM backend for the default analysis.")
+@click.option(
+    "--backend",
+    type=click.Choice(BACKENDS),
+    default="offline",
+    show_default=True,
+    help="LLM backend for the default analysis.",
+)
 @common
 @pass_state
 @click.pass_context

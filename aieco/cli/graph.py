@@ -22,15 +22,25 @@ def vocab(state: CliState) -> None:
     from aieco.vocab import load_vocabulary
 
     v = load_vocabulary()
-    rows = [{"variable_id": x.variable_id, "label": x.label, "synonyms": x.synonyms,
-             "adverse_direction": x.adverse_direction.value if x.adverse_direction else None,
-             "model_variable": x.model_variable, "reference": v.reference(x.variable_id) if x.model_variable else None}
-            for x in v.variables.values()]
+    rows = [
+        {
+            "variable_id": x.variable_id,
+            "label": x.label,
+            "synonyms": x.synonyms,
+            "adverse_direction": x.adverse_direction.value if x.adverse_direction else None,
+            "model_variable": x.model_variable,
+            "reference": v.reference(x.variable_id) if x.model_variable else None,
+        }
+        for x in v.variables.values()
+    ]
 
     def human(rs: list[dict[str, Any]]) -> str:
-        return "\n".join(f"{r['variable_id']:<28} {r['label']}" + (f"  [model: {r['model_variable']}]"
-                                                                   if r["model_variable"] else "")
-                         + f"\n{'':<28} {', '.join(r['synonyms'])}" for r in rs)
+        return "\n".join(
+            f"{r['variable_id']:<28} {r['label']}"
+            + (f"  [model: {r['model_variable']}]" if r["model_variable"] else "")
+            + f"\n{'':<28} {', '.join(r['synonyms'])}"
+            for r in rs
+        )
 
     emit(state, rows, human)
 
@@ -53,18 +63,36 @@ def _cap(value: str | None) -> int | None | str:
     except ValueError:
         n = 0
     if n < 1:
-        raise InputError(f"--max-candidates {value!r} is not a positive number or 'none'",
-                         where="aieco graph build", fix="e.g. --max-candidates 600, or --max-candidates none")
+        raise InputError(
+            f"--max-candidates {value!r} is not a positive number or 'none'",
+            where="aieco graph build",
+            fix="e.g. --max-candidates 600, or --max-candidates none",
+        )
     return n
 
 
 @graph.command("build")
-@click.option("--condition", type=click.Choice(["G0", "G1", "G2"]), default="G0", show_default=True,
-              help="G0 screen, G1 decomposition, G2 verification.")
-@click.option("--max-candidates", "max_candidates", default=None, metavar="N|none",
-              help="Candidate sentences to extract (default: settings.graph.candidate_cap; 'none': all).")
-@click.option("--request", "request_file", type=click.Path(path_type=FilePath, exists=True, dir_okay=False),
-              default=None, help="Analysis request whose channel queries rank candidates under the cap.")
+@click.option(
+    "--condition",
+    type=click.Choice(["G0", "G1", "G2"]),
+    default="G0",
+    show_default=True,
+    help="G0 screen, G1 decomposition, G2 verification.",
+)
+@click.option(
+    "--max-candidates",
+    "max_candidates",
+    default=None,
+    metavar="N|none",
+    help="Candidate sentences to extract (default: settings.graph.candidate_cap; 'none': all).",
+)
+@click.option(
+    "--request",
+    "request_file",
+    type=click.Path(path_type=FilePath, exists=True, dir_okay=False),
+    default=None,
+    help="Analysis request whose channel queries rank candidates under the cap.",
+)
 @common
 @pass_state
 def graph_build(state: CliState, condition: str, max_candidates: str | None, request_file: FilePath | None) -> None:
@@ -90,20 +118,37 @@ def graph_build(state: CliState, condition: str, max_candidates: str | None, req
 
     with state.store() as store:
         # recorded with the passages read, so `aieco evaluate` can check conditions share their input
-        report = build_condition(store, condition, store.find(SourceLocation, kind="passage"), progress=progress,
-                                 max_candidates=cap, queries=queries)
+        report = build_condition(
+            store,
+            condition,
+            store.find(SourceLocation, kind="passage"),
+            progress=progress,
+            max_candidates=cap,
+            queries=queries,
+        )
     for bar in bars.values():
         bar.close()
-    emit(state, report.model_dump(), lambda r: (
-        f"{r['condition']}: {r['locations']} passages, {r['candidates']} candidate sentences "
-        f"({r['dropped_by_cap']} skipped by the cap of {r['cap']}, ranked by {r['ranking']}), "
-        f"{r['proposed']} proposed, {r['accepted']} accepted, "
-        f"rejected {sum(r['rejected'].values())} {r['rejected'] or ''} in {r['seconds']} s"))
+    emit(
+        state,
+        report.model_dump(),
+        lambda r: (
+            f"{r['condition']}: {r['locations']} passages, {r['candidates']} candidate sentences "
+            f"({r['dropped_by_cap']} skipped by the cap of {r['cap']}, ranked by {r['ranking']}), "
+            f"{r['proposed']} proposed, {r['accepted']} accepted, "
+            f"rejected {sum(r['rejected'].values())} {r['rejected'] or ''} in {r['seconds']} s"
+        ),
+    )
 
 
 @graph.command("render")
-@click.option("--out", "out", type=click.Path(path_type=FilePath), default=FilePath("graph.html"),
-              show_default=True, help="HTML file to write.")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=FilePath),
+    default=FilePath("graph.html"),
+    show_default=True,
+    help="HTML file to write.",
+)
 @click.option("--as-of", "as_of", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Cutoff date t of A(t).")
 @click.option("--condition", default="G0", show_default=True)
 @click.option("--role", "roles", multiple=True, default=("generation",), show_default=True)
@@ -116,8 +161,12 @@ def graph_render(state: CliState, out: FilePath, as_of: Any, condition: str, rol
     from aieco.records import Source, SourceLocation
 
     with state.store(create=False) as store:
-        rels = as_of_relations(load_relations(store, condition=condition), as_of.date() if as_of else None,
-                               roles=roles, condition=condition)
+        rels = as_of_relations(
+            load_relations(store, condition=condition),
+            as_of.date() if as_of else None,
+            roles=roles,
+            condition=condition,
+        )
         sources = {s.source_id: s for s in store.find(Source, source_id=sorted({r.source_id for r in rels}))}
         locs = {x.location_id: x for x in store.find(SourceLocation, location_id=sorted({r.location_id for r in rels}))}
     path = write_graph_page(out, rels, sources, locs)
@@ -133,15 +182,29 @@ def paths_json(paths: list, relations: dict, locations: dict) -> list[dict[str, 
         for rid in p.relation_ids:
             r = relations[rid]
             loc = locations.get(r.location_id)
-            entry: dict[str, Any] = {"relation_id": rid, "src": r.src_var, "dst": r.dst_var, "sign": r.sign.value,
-                                     "quote": r.quote, "source_id": r.source_id}
+            entry: dict[str, Any] = {
+                "relation_id": rid,
+                "src": r.src_var,
+                "dst": r.dst_var,
+                "sign": r.sign.value,
+                "quote": r.quote,
+                "source_id": r.source_id,
+            }
             if loc is not None and loc.page is not None:
                 entry["page"] = loc.page
             elif loc is not None:
                 entry["cell"] = f"{loc.sheet}!{loc.cell}" if loc.sheet else loc.cell
             rels.append(entry)
-        out.append({"rank": p.rank, "score": p.score, "variables": p.variables, "signs": [s.value for s in p.signs],
-                    "composed_sign": p.composed_sign.value, "relations": rels})
+        out.append(
+            {
+                "rank": p.rank,
+                "score": p.score,
+                "variables": p.variables,
+                "signs": [s.value for s in p.signs],
+                "composed_sign": p.composed_sign.value,
+                "relations": rels,
+            }
+        )
     return out
 
 
@@ -154,29 +217,34 @@ def paths_json(paths: list, relations: dict, locations: dict) -> list[dict[str, 
 @click.option("--max-len", type=int, default=None, help="Most relations per path (default 5).")
 @common
 @pass_state
-def paths(state: CliState, src: str, dst: str, as_of: Any, condition: str, roles: tuple[str, ...],
-          max_len: int | None) -> None:
+def paths(
+    state: CliState, src: str, dst: str, as_of: Any, condition: str, roles: tuple[str, ...], max_len: int | None
+) -> None:
     """Ranked signed paths from one variable to another, with scores and quotes."""
     from aieco.graph.build import as_of_relations, load_relations, relation_graph
     from aieco.graph.paths import enumerate_paths
     from aieco.records import Source, SourceLocation
     from aieco.scenario.channels import channel_query
 
-    query = channel_query("adhoc", src, "increase", dst, "increase", max_len=max_len,
-                          feedback_loop=src == dst)
+    query = channel_query("adhoc", src, "increase", dst, "increase", max_len=max_len, feedback_loop=src == dst)
     cutoff: date | None = as_of.date() if as_of else None
     with state.store(create=False) as store:
         rels = as_of_relations(load_relations(store, condition=condition), cutoff, roles=roles, condition=condition)
         if not rels:
-            raise InputError(f"no accepted {condition} relations in A(t) of {state.workspace}",
-                             fix="run `aieco graph build` after `aieco ingest`, or widen --as-of/--role")
+            raise InputError(
+                f"no accepted {condition} relations in A(t) of {state.workspace}",
+                fix="run `aieco graph build` after `aieco ingest`, or widen --as-of/--role",
+            )
         found = enumerate_paths(relation_graph(rels), query, graph_condition=condition)
         used = {rid for p in found for rid in p.relation_ids}
         by_id = {r.relation_id: r for r in rels if r.relation_id in used}
-        locs = {x.location_id: x for x in store.find(SourceLocation,
-                                                     location_id=sorted({r.location_id for r in by_id.values()}))}
-        titles = {x.source_id: x.title for x in store.find(Source, source_id=sorted({r.source_id
-                                                                                     for r in by_id.values()}))}
+        locs = {
+            x.location_id: x
+            for x in store.find(SourceLocation, location_id=sorted({r.location_id for r in by_id.values()}))
+        }
+        titles = {
+            x.source_id: x.title for x in store.find(Source, source_id=sorted({r.source_id for r in by_id.values()}))
+        }
     data = paths_json(found, by_id, locs)
 
     def human(rows: list[dict[str, Any]]) -> str:
@@ -189,8 +257,10 @@ def paths(state: CliState, src: str, dst: str, as_of: Any, condition: str, roles
             lines.append(f"#{row['rank']}  S={row['score']:.3f}  composed {row['composed_sign']}  {chain}")
             for r in row["relations"]:
                 where = f"p.{r['page']}" if "page" in r else r.get("cell", "")
-                lines.append(f"     {r['src']} ({r['sign']})→ {r['dst']}: “{r['quote']}” "
-                             f"[{titles.get(r['source_id'], r['source_id'])}, {where}]")
+                lines.append(
+                    f"     {r['src']} ({r['sign']})→ {r['dst']}: “{r['quote']}” "
+                    f"[{titles.get(r['source_id'], r['source_id'])}, {where}]"
+                )
         return "\n".join(lines)
 
     emit(state, data, human)

@@ -19,8 +19,9 @@ def report() -> None:
 
 @report.command("export")
 @click.argument("report_id")
-@click.option("--format", "fmt", type=click.Choice(["html", "md", "tex", "pdf", "json"]), required=True,
-              help="Output format.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["html", "md", "tex", "pdf", "json"]), required=True, help="Output format."
+)
 @click.option("--out", "out", type=click.Path(path_type=Path), default=None, help="File to write (default stdout).")
 @common
 @pass_state
@@ -61,8 +62,10 @@ def verify(ctx: click.Context, state: CliState, bundle: Path) -> None:
     def human(r: dict) -> str:
         if not r["verified"]:
             return f"NOT VERIFIED {r['bundle']}: {r['problem']}"
-        return (f"verified {r['bundle']}: report {r['report_id']}, {r['records']} records, "
-                f"{r['artifacts']} artifact(s), {r['claims']} claim(s) re-resolved")
+        return (
+            f"verified {r['bundle']}: report {r['report_id']}, {r['records']} records, "
+            f"{r['artifacts']} artifact(s), {r['claims']} claim(s) re-resolved"
+        )
 
     emit(state, result, human)
     if not result["verified"]:
@@ -78,16 +81,27 @@ def list_reports(state: CliState, analysis_id: str | None) -> None:
     from aieco.records import Report
 
     with state.store(create=False) as store:
-        rows = [{"report_id": r.report_id, "analysis_id": r.analysis_id, "risk": r.risk, "title": r.title,
-                 "status": r.status, "failure_rule": r.failure_rule, "failure_position": r.failure_position}
-                for r in store.find(Report, **({"analysis_id": analysis_id} if analysis_id else {}))]
+        rows = [
+            {
+                "report_id": r.report_id,
+                "analysis_id": r.analysis_id,
+                "risk": r.risk,
+                "title": r.title,
+                "status": r.status,
+                "failure_rule": r.failure_rule,
+                "failure_position": r.failure_position,
+            }
+            for r in store.find(Report, **({"analysis_id": analysis_id} if analysis_id else {}))
+        ]
 
     def human(rs: list[dict]) -> str:
         if not rs:
             return "no reports"
-        return "\n".join(f"{r['report_id']}  {r['status']:<6}  {r['risk']}  {r['title']}"
-                         + (f"  [{r['failure_rule']} at sentence {r['failure_position']}]" if r["failure_rule"] else "")
-                         for r in rs)
+        return "\n".join(
+            f"{r['report_id']}  {r['status']:<6}  {r['risk']}  {r['title']}"
+            + (f"  [{r['failure_rule']} at sentence {r['failure_position']}]" if r["failure_rule"] else "")
+            for r in rs
+        )
 
     emit(state, rows, human)
 
@@ -95,8 +109,12 @@ def list_reports(state: CliState, analysis_id: str | None) -> None:
 @main.command("check-report")
 @click.argument("file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.option("--analysis", "analysis_id", required=True, help="Analysis whose claims the tokens may name.")
-@click.option("--phase", type=click.Choice(["generation", "execution"]), default="generation",
-              help="generation: registered claims are known; execution: only passed claims.")
+@click.option(
+    "--phase",
+    type=click.Choice(["generation", "execution"]),
+    default="generation",
+    help="generation: registered claims are known; execution: only passed claims.",
+)
 @common
 @pass_state
 @click.pass_context
@@ -119,16 +137,24 @@ def check_report(ctx: click.Context, state: CliState, file: Path, analysis_id: s
             try:
                 draft = ReportDraft.model_validate(json.loads(text))
             except ValueError as exc:
-                raise InputError(f"{file} is not a structured report draft: {exc}",
-                                 fix="give a ReportDraft JSON {title, risk, sentences} or a plain text file") from exc
+                raise InputError(
+                    f"{file} is not a structured report draft: {exc}",
+                    fix="give a ReportDraft JSON {title, risk, sentences} or a plain text file",
+                ) from exc
         if draft is not None:
             violations = check_report_draft(store, analysis_id, draft, phase=phase)
         else:
             pieces = plain_text_drafts(text)
-            violations = locate_in_text(text, pieces, check_report_draft(store, analysis_id, [d for _, d in pieces],
-                                                                         phase=phase))
-    result = {"file": str(file), "analysis_id": analysis_id, "phase": phase, "accepted": not violations,
-              "violations": [v.model_dump() for v in violations]}
+            violations = locate_in_text(
+                text, pieces, check_report_draft(store, analysis_id, [d for _, d in pieces], phase=phase)
+            )
+    result = {
+        "file": str(file),
+        "analysis_id": analysis_id,
+        "phase": phase,
+        "accepted": not violations,
+        "violations": [v.model_dump() for v in violations],
+    }
 
     def human(r: dict) -> str:
         lines = [str(v) for v in violations]

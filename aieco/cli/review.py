@@ -12,28 +12,49 @@ from aieco.errors import InputError
 @click.argument("relation_id")
 @click.option("--accept", "accept", is_flag=True, help="Confirm the relation.")
 @click.option("--reject", "reject", is_flag=True, help="Take the relation out of every path and report.")
-@click.option("--sign", "sign", type=click.Choice(["+", "-", "non-monotone", "ambiguous", "absent"]), default=None,
-              help="Correct the sign (writes a corrected relation; both records stay).")
-@click.option("--vars", "variables", nargs=2, default=None, metavar="SRC DST",
-              help="Correct the source and target variables.")
+@click.option(
+    "--sign",
+    "sign",
+    type=click.Choice(["+", "-", "non-monotone", "ambiguous", "absent"]),
+    default=None,
+    help="Correct the sign (writes a corrected relation; both records stay).",
+)
+@click.option(
+    "--vars", "variables", nargs=2, default=None, metavar="SRC DST", help="Correct the source and target variables."
+)
 @click.option("--note", default="", help="The reason for the decision.")
 @click.option("--analyst", default=None, help="Who decides (default: $AIECO_ANALYST or the login name).")
 @common
 @pass_state
-def review(state: CliState, relation_id: str, accept: bool, reject: bool, sign: str | None,
-           variables: tuple[str, str] | None, note: str, analyst: str | None) -> None:
+def review(
+    state: CliState,
+    relation_id: str,
+    accept: bool,
+    reject: bool,
+    sign: str | None,
+    variables: tuple[str, str] | None,
+    note: str,
+    analyst: str | None,
+) -> None:
     """Accept, reject or correct one relation; the decision is an append-only ReviewDecision."""
     from aieco.review import review_relation
 
     correct = sign is not None or bool(variables)
     if accept + reject + correct != 1:
-        raise InputError("give exactly one of --accept, --reject, or a correction (--sign, --vars)",
-                         where="aieco review", fix="e.g. `aieco review rel_… --sign - --note 'reads downside risk'`")
+        raise InputError(
+            "give exactly one of --accept, --reject, or a correction (--sign, --vars)",
+            where="aieco review",
+            fix="e.g. `aieco review rel_… --sign - --note 'reads downside risk'`",
+        )
     action = "accept" if accept else "reject" if reject else "correct"
     src, dst = variables if variables else (None, None)
     with state.store(create=False) as store:
-        d = review_relation(store, relation_id, action, sign=sign, src_var=src, dst_var=dst, note=note,
-                            analyst=analyst)
-    emit(state, d.model_dump(mode="json"), lambda r: (
-        f"{r['decision_id']}: {r['action']} {r['relation_id']} by {r['analyst']} at {r['decided_at']}"
-        + (f" → {r['corrected_relation_id']}" if r["corrected_relation_id"] else "")))
+        d = review_relation(store, relation_id, action, sign=sign, src_var=src, dst_var=dst, note=note, analyst=analyst)
+    emit(
+        state,
+        d.model_dump(mode="json"),
+        lambda r: (
+            f"{r['decision_id']}: {r['action']} {r['relation_id']} by {r['analyst']} at {r['decided_at']}"
+            + (f" → {r['corrected_relation_id']}" if r["corrected_relation_id"] else "")
+        ),
+    )

@@ -17,8 +17,13 @@ from aieco.records import Role, Source
 
 @main.command()
 @click.argument("manifest", type=click.Path(path_type=Path))
-@click.option("--allow-outside", "allow_outside", multiple=True, type=click.Path(path_type=Path),
-              help="A folder outside the manifest's folder whose files the manifest may name (repeatable).")
+@click.option(
+    "--allow-outside",
+    "allow_outside",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="A folder outside the manifest's folder whose files the manifest may name (repeatable).",
+)
 @common
 @pass_state
 @click.pass_context
@@ -35,8 +40,11 @@ def ingest(ctx: click.Context, state: CliState, manifest: Path, allow_outside: t
     if series and not has_sources(manifest):
         with state.store() as store:
             loads = add_series(store, series)
-        emit(state, {"series": [vars(x) for x in loads]},
-             lambda r: "\n".join(f"{x['values']:>7} values ({x['new']} new)  {x['path']}" for x in r["series"]))
+        emit(
+            state,
+            {"series": [vars(x) for x in loads]},
+            lambda r: "\n".join(f"{x['values']:>7} values ({x['new']} new)  {x['path']}" for x in r["series"]),
+        )
         return
     total = len(load_manifest(manifest, allow_outside))  # validates before anything is written
     with state.store() as store, tqdm(total=total, unit="file", desc="ingest", disable=None, leave=False) as bar:
@@ -54,16 +62,17 @@ def ingest(ctx: click.Context, state: CliState, manifest: Path, allow_outside: t
             if f["status"] == "failed":
                 lines.append(f"FAILED     {f['path']}: {f['reason']}")
             else:
-                lines.append(f"{f['status']:<10} {f['path']} → {f['source_id']} "
-                             f"({f['pages']} pages/sheets, {f['locations']} locations)")
+                lines.append(
+                    f"{f['status']:<10} {f['path']} → {f['source_id']} "
+                    f"({f['pages']} pages/sheets, {f['locations']} locations)"
+                )
                 lines += [f"           warning: {w}" for w in f["warnings"][:5]]
         c = report.counts
         lines.append(f"{c['registered']} registered, {c['unchanged']} unchanged, {c['failed']} failed")
         lines += [f"series: {x.values} values ({x.new} new)  {x.path}" for x in loads]
         return "\n".join(lines)
 
-    emit(state, report.model_dump(mode="json") | {"counts": report.counts, "series": [vars(x) for x in loads]},
-         human)
+    emit(state, report.model_dump(mode="json") | {"counts": report.counts, "series": [vars(x) for x in loads]}, human)
     if not report.ok:
         ctx.exit(1)
 
@@ -80,14 +89,19 @@ def has_sources(manifest: Path) -> bool:
 @main.command()
 @click.argument("query")
 @click.option("--as-of", "as_of", default=None, help="Information cutoff YYYY-MM-DD (default: settings cutoff).")
-@click.option("--roles", default="generation", show_default=True,
-              help="Comma-separated allowed roles (generation, methods, development, evaluation).")
+@click.option(
+    "--roles",
+    default="generation",
+    show_default=True,
+    help="Comma-separated allowed roles (generation, methods, development, evaluation).",
+)
 @click.option("--jurisdictions", default=None, help="Comma-separated jurisdictions in scope (default: all).")
 @click.option("--top-k", type=int, default=None, help="Passages returned (default: settings, 20).")
 @common
 @pass_state
-def search(state: CliState, query: str, as_of: str | None, roles: str, jurisdictions: str | None,
-           top_k: int | None) -> None:
+def search(
+    state: CliState, query: str, as_of: str | None, roles: str, jurisdictions: str | None, top_k: int | None
+) -> None:
     """Hybrid retrieval (BM25 + LSA, reciprocal rank fusion) over eligible sources."""
     from aieco.retrieval import search as run_search
 
@@ -105,11 +119,14 @@ def search(state: CliState, query: str, as_of: str | None, roles: str, jurisdict
             where = f"p. {h['page']}" if h["page"] is not None else ""
             if h["cell"]:
                 where = f"{h['sheet'] + '!' if h['sheet'] else where + ' '}{h['cell']}"
-            lines.append(f"{h['rank']:>2}. {h['score']:.4f}  {h['title']} ({h['publisher']}, "
-                         f"{h['publication_date']}) {where}  [{h['location_id']}]")
+            lines.append(
+                f"{h['rank']:>2}. {h['score']:.4f}  {h['title']} ({h['publisher']}, "
+                f"{h['publication_date']}) {where}  [{h['location_id']}]"
+            )
             quote = " ".join(h["quote"].split())
-            lines.append(textwrap.indent(textwrap.fill(f"“{quote[:400]}{'…' if len(quote) > 400 else ''}”",
-                                                       width=100), "      "))
+            lines.append(
+                textwrap.indent(textwrap.fill(f"“{quote[:400]}{'…' if len(quote) > 400 else ''}”", width=100), "      ")
+            )
         return "\n".join(lines)
 
     emit(state, [h.model_dump(mode="json") for h in hits], human)
@@ -133,8 +150,10 @@ def list_sources(state: CliState) -> None:
         lines = [f"{'source_id':<26} {'published':<10} {'role':<11} {'kind':<5} {'locs':>6}  title"]
         for r in rs:
             flag = " [illustrative]" if r["illustrative"] else ""
-            lines.append(f"{r['source_id']:<26} {str(r['publication_date'] or 'unknown'):<10} {r['role']:<11} "
-                         f"{r['kind']:<5} {r['locations']:>6}  {r['title']} — {r['publisher']}{flag}")
+            lines.append(
+                f"{r['source_id']:<26} {str(r['publication_date'] or 'unknown'):<10} {r['role']:<11} "
+                f"{r['kind']:<5} {r['locations']:>6}  {r['title']} — {r['publisher']}{flag}"
+            )
         return "\n".join(lines)
 
     emit(state, rows, human)
@@ -146,8 +165,9 @@ def _parse_cutoff(value: str | None) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise InputError(f"--as-of {value!r} is not a date", fix="write the cutoff as YYYY-MM-DD, e.g. 2024-12-31") \
-            from None
+        raise InputError(
+            f"--as-of {value!r} is not a date", fix="write the cutoff as YYYY-MM-DD, e.g. 2024-12-31"
+        ) from None
 
 
 def _parse_roles(value: str) -> list[Role]:
@@ -156,6 +176,8 @@ def _parse_roles(value: str) -> list[Role]:
         try:
             out.append(Role(part))
         except ValueError:
-            raise InputError(f"--roles: {part!r} is not a role",
-                             fix=f"use a comma-separated list of {', '.join(r.value for r in Role)}") from None
+            raise InputError(
+                f"--roles: {part!r} is not a role",
+                fix=f"use a comma-separated list of {', '.join(r.value for r in Role)}",
+            ) from None
     return out

@@ -54,8 +54,13 @@ def build_default(workspace: str | Path | Store, progress: Step | None = None) -
     observations = load_real_macro(store)
     say("loading the real EBA 2016 and 2021 stress-test bank data")
     bank = load_real_banks(store)
-    return {"manifest": str(CORPUS_MANIFEST), "ingest": report.counts, "graph": graph,
-            "observations": observations, "bank_values": bank}
+    return {
+        "manifest": str(CORPUS_MANIFEST),
+        "ingest": report.counts,
+        "graph": graph,
+        "observations": observations,
+        "bank_values": bank,
+    }
 
 
 def load_real_macro(store: Store) -> int:

@@ -23,8 +23,9 @@ CORPUS_DIR = "demo_corpus"
 Step = Callable[[str], None]
 
 
-def build_demo(workspace: str | Path | Store, progress: Step | None = None, *,
-               macro: str = "synthetic") -> dict[str, Any]:
+def build_demo(
+    workspace: str | Path | Store, progress: Step | None = None, *, macro: str = "synthetic"
+) -> dict[str, Any]:
     """Corpus → ingest → graph (G0) → macro observations → bank data, in ``workspace``; returns the counts.
 
     ``macro``: ``synthetic`` (the shipped synthetic dataset), ``real`` (the real euro-area
@@ -65,12 +66,20 @@ def build_demo(workspace: str | Path | Store, progress: Step | None = None, *,
     elif macro != "none":
         from aieco.errors import InputError
 
-        raise InputError(f"macro data {macro!r} is not one of synthetic, real, none", where="build_demo",
-                         fix="pass macro='synthetic', 'real' or 'none'")
+        raise InputError(
+            f"macro data {macro!r} is not one of synthetic, real, none",
+            where="build_demo",
+            fix="pass macro='synthetic', 'real' or 'none'",
+        )
     say("loading the synthetic bank panel, country histories and validation exercise")
     bank = load_bank_data(store)
-    return {"manifest": str(manifest), "ingest": report.counts, "graph": graph, "observations": observations,
-            "bank_values": bank}
+    return {
+        "manifest": str(manifest),
+        "ingest": report.counts,
+        "graph": graph,
+        "observations": observations,
+        "bank_values": bank,
+    }
 
 
 def load_macro_observations(store: Store) -> int:

@@ -38,16 +38,66 @@ BANKS_PER_COUNTRY = {"DE": 8, "FR": 7, "IT": 7, "ES": 6, "NL": 5, "BE": 4, "AT":
 
 # True DGP coefficients per component: intercept, lag, (cet1_ratio_lag − 14), macro effects.
 TRUE_DGP = {
-    "n": dict(c=0.60, rho=0.50, cap=0.00, real_gdp=0.05, inflation=0.02, unemployment=-0.010,
-              long_term_rate=0.03, equity_prices=0.000, house_prices=0.00, sd=0.10),
-    "l": dict(c=0.12, rho=0.40, cap=0.00, real_gdp=-0.06, inflation=0.00, unemployment=0.008,
-              long_term_rate=0.02, equity_prices=-0.002, house_prices=-0.01, sd=0.06),
-    "o": dict(c=0.20, rho=0.30, cap=0.00, real_gdp=0.01, inflation=0.00, unemployment=0.000,
-              long_term_rate=0.00, equity_prices=0.000, house_prices=0.00, sd=0.05),
-    "a": dict(c=-0.15, rho=0.10, cap=-0.05, real_gdp=0.00, inflation=0.00, unemployment=0.000,
-              long_term_rate=0.00, equity_prices=0.003, house_prices=0.00, sd=0.12),
-    "g": dict(c=0.60, rho=0.20, cap=0.00, real_gdp=0.40, inflation=0.10, unemployment=0.000,
-              long_term_rate=0.00, equity_prices=0.000, house_prices=0.05, sd=1.00),
+    "n": dict(
+        c=0.60,
+        rho=0.50,
+        cap=0.00,
+        real_gdp=0.05,
+        inflation=0.02,
+        unemployment=-0.010,
+        long_term_rate=0.03,
+        equity_prices=0.000,
+        house_prices=0.00,
+        sd=0.10,
+    ),
+    "l": dict(
+        c=0.12,
+        rho=0.40,
+        cap=0.00,
+        real_gdp=-0.06,
+        inflation=0.00,
+        unemployment=0.008,
+        long_term_rate=0.02,
+        equity_prices=-0.002,
+        house_prices=-0.01,
+        sd=0.06,
+    ),
+    "o": dict(
+        c=0.20,
+        rho=0.30,
+        cap=0.00,
+        real_gdp=0.01,
+        inflation=0.00,
+        unemployment=0.000,
+        long_term_rate=0.00,
+        equity_prices=0.000,
+        house_prices=0.00,
+        sd=0.05,
+    ),
+    "a": dict(
+        c=-0.15,
+        rho=0.10,
+        cap=-0.05,
+        real_gdp=0.00,
+        inflation=0.00,
+        unemployment=0.000,
+        long_term_rate=0.00,
+        equity_prices=0.003,
+        house_prices=0.00,
+        sd=0.12,
+    ),
+    "g": dict(
+        c=0.60,
+        rho=0.20,
+        cap=0.00,
+        real_gdp=0.40,
+        inflation=0.10,
+        unemployment=0.000,
+        long_term_rate=0.00,
+        equity_prices=0.000,
+        house_prices=0.05,
+        sd=1.00,
+    ),
 }
 
 
@@ -68,22 +118,39 @@ def _macro_history(rng: np.random.Generator) -> pd.DataFrame:
         gdp = 100 * np.exp(np.cumsum(growth) / 100) * (1 + k)
         infl_q = 0.35 + energy * (1 + 0.3 * rng.normal()) + 0.15 * rng.normal(size=n)
         hicp = 100 * np.exp(np.cumsum(infl_q) / 100)
-        unemp = np.clip(6 + 3 * (k % 4) + np.cumsum(0.15 * rng.normal(size=n)) - 0.3 * np.cumsum(growth - 0.35) / 4,
-                        2, 25)
-        rate = np.clip(1.0 + 0.5 * (k % 3) + np.cumsum(0.12 * rng.normal(size=n))
-                       + np.where(np.arange(n) >= quarters.index("2022Q1"), 2.0, 0.0), -0.5, 8)
+        unemp = np.clip(
+            6 + 3 * (k % 4) + np.cumsum(0.15 * rng.normal(size=n)) - 0.3 * np.cumsum(growth - 0.35) / 4, 2, 25
+        )
+        rate = np.clip(
+            1.0
+            + 0.5 * (k % 3)
+            + np.cumsum(0.12 * rng.normal(size=n))
+            + np.where(np.arange(n) >= quarters.index("2022Q1"), 2.0, 0.0),
+            -0.5,
+            8,
+        )
         equity = 100 * np.exp(np.cumsum(1.5 + 6 * rng.normal(size=n) + 0.8 * covid) / 100)
         house = 100 * np.exp(np.cumsum(1.0 + 1.0 * rng.normal(size=n)) / 100)
-        rows.append(pd.DataFrame({"country": c, "quarter": quarters, "real_gdp_level": gdp, "hicp": hicp,
-                                  "unemployment": unemp, "long_term_rate": rate, "equity_index": equity,
-                                  "house_index": house}))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "country": c,
+                    "quarter": quarters,
+                    "real_gdp_level": gdp,
+                    "hicp": hicp,
+                    "unemployment": unemp,
+                    "long_term_rate": rate,
+                    "equity_index": equity,
+                    "house_index": house,
+                }
+            )
+        )
     return pd.concat(rows, ignore_index=True)
 
 
 def _component_mean(comp: str, alpha: float, lag: np.ndarray, ratio_lag: np.ndarray, x: dict[str, float]) -> np.ndarray:
     p = TRUE_DGP[comp]
-    return (alpha + p["c"] + p["rho"] * lag + p["cap"] * (ratio_lag - 14)
-            + sum(p[v] * x[v] for v in MACRO_VARIABLES))
+    return alpha + p["c"] + p["rho"] * lag + p["cap"] * (ratio_lag - 14) + sum(p[v] * x[v] for v in MACRO_VARIABLES)
 
 
 def _simulate_bank(rng, alpha, cap0, rwa0, lag0, xs, sd_scale=1.0, paths=1):
@@ -96,8 +163,9 @@ def _simulate_bank(rng, alpha, cap0, rwa0, lag0, xs, sd_scale=1.0, paths=1):
         ratio_lag = 100 * C / R
         vals = {}
         for comp in COMPONENTS:
-            vals[comp] = (_component_mean(comp, alpha[comp], lags[comp], ratio_lag, x)
-                          + sd_scale * TRUE_DGP[comp]["sd"] * rng.normal(size=paths))
+            vals[comp] = _component_mean(comp, alpha[comp], lags[comp], ratio_lag, x) + sd_scale * TRUE_DGP[comp][
+                "sd"
+            ] * rng.normal(size=paths)
         flows = {k: vals[k] / 100 * R for k in ("n", "l", "o")}
         C = C + (vals["n"] - vals["l"] - vals["o"] + vals["a"]) / 100 * R
         R = R * np.exp(vals["g"] / 100)
@@ -118,8 +186,13 @@ def generate(seed: int = SEED) -> dict[str, pd.DataFrame]:
             banks.append((f"{country}{j + 1:02d}", country, False))
     banks += [("FR90", "FR", True), ("IT90", "IT", True)]  # short histories: dropped by the builder
     for bank_id, country, short in banks:
-        alpha = {"n": 0.15 * rng.normal(), "l": 0.05 * rng.normal(), "o": 0.04 * rng.normal(),
-                 "a": 0.05 * rng.normal(), "g": 0.5 * rng.normal()}
+        alpha = {
+            "n": 0.15 * rng.normal(),
+            "l": 0.05 * rng.normal(),
+            "o": 0.04 * rng.normal(),
+            "a": 0.05 * rng.normal(),
+            "g": 0.5 * rng.normal(),
+        }
         rwa0 = float(np.exp(rng.normal(11, 1)))
         cap0 = rwa0 * (0.12 + 0.03 * rng.random())
         lag0 = {c: TRUE_DGP[c]["c"] / (1 - TRUE_DGP[c]["rho"]) + alpha[c] for c in COMPONENTS}
@@ -135,11 +208,20 @@ def generate(seed: int = SEED) -> dict[str, pd.DataFrame]:
             ytd["residual_charges"] += float(flows["o"][0])
             if year < 2015 or (short and year < 2021):
                 continue
-            panel_rows.append({"bank_id": bank_id, "bank_name": f"Synthetic bank {bank_id}", "country": country,
-                               "period_end": f"{year}-{'06-30' if h == 1 else '12-31'}",
-                               "cet1_capital": float(C[0]), "rwa": float(R[0]), "ppnr_ytd": ytd["ppnr"],
-                               "credit_losses_ytd": ytd["credit_losses"],
-                               "residual_charges_ytd": ytd["residual_charges"], "data_status": "synthetic"})
+            panel_rows.append(
+                {
+                    "bank_id": bank_id,
+                    "bank_name": f"Synthetic bank {bank_id}",
+                    "country": country,
+                    "period_end": f"{year}-{'06-30' if h == 1 else '12-31'}",
+                    "cet1_capital": float(C[0]),
+                    "rwa": float(R[0]),
+                    "ppnr_ytd": ytd["ppnr"],
+                    "credit_losses_ytd": ytd["credit_losses"],
+                    "residual_charges_ytd": ytd["residual_charges"],
+                    "data_status": "synthetic",
+                }
+            )
         banks[banks.index((bank_id, country, short))] = (bank_id, country, short, alpha)
     panel = pd.DataFrame(panel_rows)
     # gaps that exercise the consecutive-lag and December-flow rules
@@ -151,12 +233,24 @@ def generate(seed: int = SEED) -> dict[str, pd.DataFrame]:
     adverse_rows = []
     for k, c in enumerate(COUNTRIES):
         sev = 1 + 0.15 * k
-        for y, gdp, infl, du, dr, eq, hp in ((2025, -2.5, 3.0, 1.0, 1.0, -30, -8),
-                                              (2026, -1.5, 2.0, 1.8, 1.2, -5, -6),
-                                              (2027, 0.5, 1.5, 2.2, 1.0, 3, -2)):
-            adverse_rows.append({"country": c, "year": y, "real_gdp": gdp * sev, "inflation": infl,
-                                 "unemployment_change": du * sev, "long_term_rate_change": dr,
-                                 "equity_prices": eq * sev, "house_prices": hp * sev, "data_status": "synthetic"})
+        for y, gdp, infl, du, dr, eq, hp in (
+            (2025, -2.5, 3.0, 1.0, 1.0, -30, -8),
+            (2026, -1.5, 2.0, 1.8, 1.2, -5, -6),
+            (2027, 0.5, 1.5, 2.2, 1.0, 3, -2),
+        ):
+            adverse_rows.append(
+                {
+                    "country": c,
+                    "year": y,
+                    "real_gdp": gdp * sev,
+                    "inflation": infl,
+                    "unemployment_change": du * sev,
+                    "long_term_rate_change": dr,
+                    "equity_prices": eq * sev,
+                    "house_prices": hp * sev,
+                    "data_status": "synthetic",
+                }
+            )
     adverse = pd.DataFrame(adverse_rows)
     official = []
     for entry in banks:
@@ -171,10 +265,18 @@ def generate(seed: int = SEED) -> dict[str, pd.DataFrame]:
         sim = _simulate_bank(rng, alpha, float(last["cet1_capital"]), float(last["rwa"]), lag0, xs, paths=400)
         ratios = np.array([100 * C / R for C, R, _, _ in sim])
         depletion = float(np.median(start_ratio - ratios.min(axis=0)))
-        official.append({"bank_id": bank_id, "country": country, "start_period": "2024H2",
-                         "cet1_capital": float(last["cet1_capital"]), "rwa": float(last["rwa"]),
-                         "start_ratio": start_ratio, "official_depletion": depletion + 0.3 * rng.normal(),
-                         "data_status": "synthetic"})
+        official.append(
+            {
+                "bank_id": bank_id,
+                "country": country,
+                "start_period": "2024H2",
+                "cet1_capital": float(last["cet1_capital"]),
+                "rwa": float(last["rwa"]),
+                "start_ratio": start_ratio,
+                "official_depletion": depletion + 0.3 * rng.normal(),
+                "data_status": "synthetic",
+            }
+        )
     return {"panel": panel, "macro": quarterly, "official": pd.DataFrame(official), "adverse": adverse}
 
 
@@ -204,16 +306,27 @@ def demo_bank_records() -> list[ObservedValue]:
     Each value counts as released at the end of its period (``release_rule=lag`` with no lag):
     the demo has no publication calendar, and the values are synthetic anyway.
     """
-    return bank_records(load_demo_panel(), load_demo_macro(), load_demo_official(), load_demo_adverse(),
-                        provenance=Provenance.synthetic, series_prefix="SYNTHETIC", release_rule=ReleaseRule.lag)
+    return bank_records(
+        load_demo_panel(),
+        load_demo_macro(),
+        load_demo_official(),
+        load_demo_adverse(),
+        provenance=Provenance.synthetic,
+        series_prefix="SYNTHETIC",
+        release_rule=ReleaseRule.lag,
+    )
 
 
 def write(seed: int = SEED) -> None:
     """Regenerate the demo CSV files (run once; the files are committed)."""
     tables = generate(seed)
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    for key, path in (("panel", PANEL_FILE), ("macro", MACRO_FILE), ("official", OFFICIAL_FILE),
-                      ("adverse", ADVERSE_FILE)):
+    for key, path in (
+        ("panel", PANEL_FILE),
+        ("macro", MACRO_FILE),
+        ("official", OFFICIAL_FILE),
+        ("adverse", ADVERSE_FILE),
+    ):
         tables[key].to_csv(path, index=False, float_format="%.10g")
 
 

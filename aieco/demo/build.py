@@ -31,8 +31,10 @@ from aieco.errors import InputError
 from aieco.records import canonical_json
 
 CORPUS_DIR = Path(__file__).with_name("corpus")
-ILLUSTRATIVE_NOTE = ("Illustrative text written for the aieco demo; not a publication of the institution "
-                     "it imitates. Its statements and numbers are invented for demonstration.")
+ILLUSTRATIVE_NOTE = (
+    "Illustrative text written for the aieco demo; not a publication of the institution "
+    "it imitates. Its statements and numbers are invented for demonstration."
+)
 WORKBOOK_NAME = "demo-scenarios-2025.xlsx"
 PAGE_BREAK = "\\pagebreak"
 #: Zip timestamp of every workbook member (the zip format cannot store earlier dates).
@@ -46,8 +48,9 @@ def read_corpus_file(path: Path) -> tuple[dict[str, Any], str]:
     text = path.read_text(encoding="utf-8")
     parts = text.split("+++\n", 2)
     if len(parts) != 3 or parts[0].strip():
-        raise InputError(f"{path} has no +++ front matter", where=str(path),
-                         fix="start the file with +++, the TOML fields, and +++")
+        raise InputError(
+            f"{path} has no +++ front matter", where=str(path), fix="start the file with +++, the TOML fields, and +++"
+        )
     try:
         meta = tomllib.loads(parts[1])
     except tomllib.TOMLDecodeError as exc:
@@ -75,8 +78,9 @@ def render_pdf(meta: dict[str, Any], body: str, target: Path) -> None:
         elif block.startswith("# "):
             story.append(Paragraph(escape(block[2:]), styles["Heading1"]))
         else:
-            story.append(KeepTogether([Paragraph(escape(" ".join(block.split())), styles["BodyText"]),
-                                       Spacer(1, 0.15 * cm)]))
+            story.append(
+                KeepTogether([Paragraph(escape(" ".join(block.split())), styles["BodyText"]), Spacer(1, 0.15 * cm)])
+            )
 
     def footer(canvas: Any, doc: Any) -> None:
         canvas.saveState()
@@ -84,9 +88,19 @@ def render_pdf(meta: dict[str, Any], body: str, target: Path) -> None:
         canvas.drawString(2 * cm, 1.2 * cm, f"Illustrative demo document · page {doc.page}")
         canvas.restoreState()
 
-    doc = SimpleDocTemplate(str(target), pagesize=A4, invariant=1, title=meta["title"], author=meta["publisher"],
-                            subject="Illustrative text written for the aieco demo", creator="aieco demo builder",
-                            leftMargin=2.2 * cm, rightMargin=2.2 * cm, topMargin=2 * cm, bottomMargin=2 * cm)
+    doc = SimpleDocTemplate(
+        str(target),
+        pagesize=A4,
+        invariant=1,
+        title=meta["title"],
+        author=meta["publisher"],
+        subject="Illustrative text written for the aieco demo",
+        creator="aieco demo builder",
+        leftMargin=2.2 * cm,
+        rightMargin=2.2 * cm,
+        topMargin=2 * cm,
+        bottomMargin=2 * cm,
+    )
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
 
 
@@ -100,30 +114,39 @@ WORKBOOK_VARIABLES: tuple[tuple[str, str], ...] = (
     ("Equity prices", "% y-o-y"),
 )
 WORKBOOK_SHEETS: dict[str, tuple[list[int], list[list[float]]]] = {
-    "History": ([2019, 2020, 2021, 2022, 2023, 2024], [
-        [1.6, -6.1, 5.9, 3.5, 0.4, 0.8],
-        [1.2, 0.3, 2.6, 8.4, 5.4, 2.4],
-        [7.6, 8.0, 7.7, 6.8, 6.6, 6.4],
-        [0.3, 0.1, 0.2, 2.1, 3.2, 2.9],
-        [4.3, 5.2, 7.9, 6.5, -1.1, 1.2],
-        [24.8, -5.1, 21.0, -11.7, 19.2, 8.3],
-    ]),
-    "Baseline": ([2025, 2026, 2027], [
-        [0.9, 1.2, 1.3],
-        [2.1, 1.9, 2.0],
-        [6.3, 6.2, 6.1],
-        [2.8, 2.9, 3.0],
-        [2.0, 2.5, 2.8],
-        [4.0, 4.5, 4.5],
-    ]),
-    "Adverse": ([2025, 2026, 2027], [
-        [-2.1, -1.4, 0.3],
-        [3.4, 2.6, 1.7],
-        [7.9, 9.1, 9.5],
-        [4.1, 3.9, 3.6],
-        [-7.5, -6.2, -2.9],
-        [-28.0, -9.5, 3.0],
-    ]),
+    "History": (
+        [2019, 2020, 2021, 2022, 2023, 2024],
+        [
+            [1.6, -6.1, 5.9, 3.5, 0.4, 0.8],
+            [1.2, 0.3, 2.6, 8.4, 5.4, 2.4],
+            [7.6, 8.0, 7.7, 6.8, 6.6, 6.4],
+            [0.3, 0.1, 0.2, 2.1, 3.2, 2.9],
+            [4.3, 5.2, 7.9, 6.5, -1.1, 1.2],
+            [24.8, -5.1, 21.0, -11.7, 19.2, 8.3],
+        ],
+    ),
+    "Baseline": (
+        [2025, 2026, 2027],
+        [
+            [0.9, 1.2, 1.3],
+            [2.1, 1.9, 2.0],
+            [6.3, 6.2, 6.1],
+            [2.8, 2.9, 3.0],
+            [2.0, 2.5, 2.8],
+            [4.0, 4.5, 4.5],
+        ],
+    ),
+    "Adverse": (
+        [2025, 2026, 2027],
+        [
+            [-2.1, -1.4, 0.3],
+            [3.4, 2.6, 1.7],
+            [7.9, 9.1, 9.5],
+            [4.1, 3.9, 3.6],
+            [-7.5, -6.2, -2.9],
+            [-28.0, -9.5, 3.0],
+        ],
+    ),
 }
 
 
@@ -159,8 +182,11 @@ def _fixed_zip_times(data: bytes) -> bytes:
             member.external_attr = info.external_attr
             data = src.read(info.filename)
             if info.filename == "docProps/core.xml":  # openpyxl stamps the save time as "modified"
-                data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)",
-                              rb"\g<1>" + WORKBOOK_STAMP.isoformat().encode() + rb"Z\g<2>", data)
+                data = re.sub(
+                    rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)",
+                    rb"\g<1>" + WORKBOOK_STAMP.isoformat().encode() + rb"Z\g<2>",
+                    data,
+                )
             dst.writestr(member, data)
     return out.getvalue()
 
@@ -184,14 +210,23 @@ def build_demo_sources(target_dir: Path) -> Path:
         render_pdf(meta, body, target_dir / pdf_name)
         entries.append(_manifest_entry(pdf_name, meta))
     build_workbook(target_dir / WORKBOOK_NAME)
-    entries.append(_manifest_entry(WORKBOOK_NAME, {
-        "title": "Illustrative euro area stress-test scenario workbook 2025 (history, baseline, adverse)",
-        "publisher": "Illustrative ESRB-style Adverse Scenario", "publication_date": date(2025, 1, 20),
-        "role": "evaluation", "jurisdiction": "EA",
-    }))
+    entries.append(
+        _manifest_entry(
+            WORKBOOK_NAME,
+            {
+                "title": "Illustrative euro area stress-test scenario workbook 2025 (history, baseline, adverse)",
+                "publisher": "Illustrative ESRB-style Adverse Scenario",
+                "publication_date": date(2025, 1, 20),
+                "role": "evaluation",
+                "jurisdiction": "EA",
+            },
+        )
+    )
     manifest = target_dir / "manifest.toml"
-    manifest.write_text("# The aieco demo sources: illustrative documents written for the demo.\n\n"
-                        + "\n".join(entries), encoding="utf-8")
+    manifest.write_text(
+        "# The aieco demo sources: illustrative documents written for the demo.\n\n" + "\n".join(entries),
+        encoding="utf-8",
+    )
     return manifest
 
 

@@ -33,8 +33,19 @@ SERIES = {
     "equity_prices": ("index points (quarterly average)", "level", 3),
     "house_prices": ("index 2015=100", "level", 80),
 }
-COLUMNS = ["variable", "reference_period", "value", "unit", "frequency", "jurisdiction", "release_date",
-           "vintage", "series_key", "transformation", "note"]
+COLUMNS = [
+    "variable",
+    "reference_period",
+    "value",
+    "unit",
+    "frequency",
+    "jurisdiction",
+    "release_date",
+    "vintage",
+    "series_key",
+    "transformation",
+    "note",
+]
 
 
 def generate_demo_observations(seed: int = SEED) -> pd.DataFrame:
@@ -44,14 +55,16 @@ def generate_demo_observations(seed: int = SEED) -> pd.DataFrame:
     n = len(quarters)
     # model variables: gdp qoq log, equity qoq log, house qoq log, HICP y/y log, unemployment, long rate
     mean = np.array([0.35, 0.9, 0.9, 2.0, 9.0, 3.2])
-    a = np.array([
-        [0.35, 0.03, 0.02, 0.00, 0.00, -0.05],
-        [0.60, 0.10, 0.00, 0.00, 0.00, -0.50],
-        [0.10, 0.00, 0.60, 0.00, 0.00, -0.30],
-        [0.10, 0.00, 0.00, 0.85, 0.00, 0.00],
-        [-0.20, 0.00, 0.00, 0.00, 0.95, 0.00],
-        [0.02, 0.00, 0.00, 0.03, 0.00, 0.93],
-    ])
+    a = np.array(
+        [
+            [0.35, 0.03, 0.02, 0.00, 0.00, -0.05],
+            [0.60, 0.10, 0.00, 0.00, 0.00, -0.50],
+            [0.10, 0.00, 0.60, 0.00, 0.00, -0.30],
+            [0.10, 0.00, 0.00, 0.85, 0.00, 0.00],
+            [-0.20, 0.00, 0.00, 0.00, 0.95, 0.00],
+            [0.02, 0.00, 0.00, 0.03, 0.00, 0.93],
+        ]
+    )
     scale = np.array([0.45, 6.0, 0.9, 0.45, 0.15, 0.25])
     x = np.empty((n, 6))
     x[0] = mean + np.array([0.0, 0.0, 0.0, 0.0, 0.0, 2.2])  # long rates near 5.4 % in 2000
@@ -79,10 +92,21 @@ def generate_demo_observations(seed: int = SEED) -> pd.DataFrame:
     for v, (unit, transformation, lag) in SERIES.items():
         for q, value in zip(quarters, levels[v], strict=True):
             released = q.end_time.date() + timedelta(days=lag)
-            rows.append(dict(variable=v, reference_period=str(q), value=round(float(value), 6), unit=unit,
-                             frequency="Q", jurisdiction="EA", release_date=released.isoformat(),
-                             vintage=f"synthetic-{released.isoformat()}", series_key=f"SYNTHETIC.EA.{v}",
-                             transformation=transformation, note=SYNTHETIC_NOTE))
+            rows.append(
+                dict(
+                    variable=v,
+                    reference_period=str(q),
+                    value=round(float(value), 6),
+                    unit=unit,
+                    frequency="Q",
+                    jurisdiction="EA",
+                    release_date=released.isoformat(),
+                    vintage=f"synthetic-{released.isoformat()}",
+                    series_key=f"SYNTHETIC.EA.{v}",
+                    transformation=transformation,
+                    note=SYNTHETIC_NOTE,
+                )
+            )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

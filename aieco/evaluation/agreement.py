@@ -82,9 +82,16 @@ def agreement(repetitions: Sequence[Repetition]) -> AgreementResult:
     done_pairs = list(itertools.combinations(done, 2))
     path, warn = _means(pairs)
     path_c, warn_c = _means(done_pairs)
-    return AgreementResult(n_repetitions=len(repetitions), n_completed=len(done), n_pairs=len(pairs),
-                           path_agreement=path, warning_jaccard=warn, n_completed_pairs=len(done_pairs),
-                           path_agreement_completed=path_c, warning_jaccard_completed=warn_c)
+    return AgreementResult(
+        n_repetitions=len(repetitions),
+        n_completed=len(done),
+        n_pairs=len(pairs),
+        path_agreement=path,
+        warning_jaccard=warn,
+        n_completed_pairs=len(done_pairs),
+        path_agreement_completed=path_c,
+        warning_jaccard_completed=warn_c,
+    )
 
 
 def repetitions_from_programs(programs: Sequence[Any]) -> list[Repetition]:
@@ -99,9 +106,12 @@ def repetitions_from_programs(programs: Sequence[Any]) -> list[Repetition]:
     out = []
     for rep in sorted(by_rep):
         progs = by_rep[rep]
-        out.append(Repetition(
-            repetition_id=str(rep),
-            selections={p.risk: frozenset(p.selected_paths) for p in progs if p.reached},
-            warning_subjects=frozenset(f"{p.risk}: {w}" for p in progs for w in p.warning_subjects),
-            completed=all(p.status == "completed" for p in progs)))
+        out.append(
+            Repetition(
+                repetition_id=str(rep),
+                selections={p.risk: frozenset(p.selected_paths) for p in progs if p.reached},
+                warning_subjects=frozenset(f"{p.risk}: {w}" for p in progs for w in p.warning_subjects),
+                completed=all(p.status == "completed" for p in progs),
+            )
+        )
     return out

@@ -111,8 +111,9 @@ class Benchmark(BaseModel):
         return {self.relations[r].key for c in chans for v in c.variants for r in v}
 
 
-def validate_benchmark(raw: dict[str, Any], *, vocabulary: Iterable[str] | None = None,
-                       where: str = "benchmark") -> Benchmark:
+def validate_benchmark(
+    raw: dict[str, Any], *, vocabulary: Iterable[str] | None = None, where: str = "benchmark"
+) -> Benchmark:
     """Check a parsed benchmark table structurally; raise StageStopped with the first reason."""
 
     def stop(reason: str) -> StageStopped:
@@ -141,8 +142,10 @@ def validate_benchmark(raw: dict[str, Any], *, vocabulary: Iterable[str] | None 
                 raise stop(f"relation {r.id}: variable {v!r} is not in the controlled vocabulary")
         if r.key in by_key:
             # A shared edge is one relation referenced from several paths, not two declarations.
-            raise stop(f"relations {by_key[r.key]} and {r.id} are the same signed relation "
-                       f"{r.src} {r.sign.value}-> {r.dst}; declare it once and reference that id from each path")
+            raise stop(
+                f"relations {by_key[r.key]} and {r.id} are the same signed relation "
+                f"{r.src} {r.sign.value}-> {r.dst}; declare it once and reference that id from each path"
+            )
         by_id[r.id] = r
         by_key[r.key] = r.id
 
@@ -155,10 +158,18 @@ def validate_benchmark(raw: dict[str, Any], *, vocabulary: Iterable[str] | None 
             raise stop(f"channel {c.id}: no variants")
         for n, variant in enumerate(c.variants, start=1):
             _check_variant(c, n, variant, by_id, stop)
-    content = {"benchmark": head, "relation": [r.model_dump(mode="json") for r in relations],
-               "channel": [c.model_dump(mode="json") for c in channels]}
-    return Benchmark(name=str(head["name"]), material=str(head.get("material", "")), relations=by_id,
-                     channels=channels, digest=digest(content))
+    content = {
+        "benchmark": head,
+        "relation": [r.model_dump(mode="json") for r in relations],
+        "channel": [c.model_dump(mode="json") for c in channels],
+    }
+    return Benchmark(
+        name=str(head["name"]),
+        material=str(head.get("material", "")),
+        relations=by_id,
+        channels=channels,
+        digest=digest(content),
+    )
 
 
 def _parse(cls: type[BaseModel], entry: Any, label: str, stop: Any) -> Any:
@@ -169,8 +180,9 @@ def _parse(cls: type[BaseModel], entry: Any, label: str, stop: Any) -> Any:
         raise stop(f"field {label}.{'.'.join(map(str, first['loc']))}: {first['msg']}") from None
 
 
-def _check_variant(c: BenchmarkChannel, n: int, variant: list[str], by_id: dict[str, BenchmarkRelation],
-                   stop: Any) -> None:
+def _check_variant(
+    c: BenchmarkChannel, n: int, variant: list[str], by_id: dict[str, BenchmarkRelation], stop: Any
+) -> None:
     label = f"channel {c.id} variant {n}"
     if not variant:
         raise stop(f"{label}: empty path")
@@ -198,13 +210,17 @@ def load_benchmark(path: str | Path, *, vocabulary: Iterable[str] | None = None)
     """Read a benchmark TOML file and validate it (StageStopped when structurally invalid)."""
     p = Path(path)
     if not p.is_file():
-        raise InputError(f"benchmark file {p} not found", where=str(p),
-                         fix="pass --benchmark FILE or use the demo's aieco/demo/benchmark.toml")
+        raise InputError(
+            f"benchmark file {p} not found",
+            where=str(p),
+            fix="pass --benchmark FILE or use the demo's aieco/demo/benchmark.toml",
+        )
     try:
         raw = tomllib.loads(p.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"benchmark file is not valid TOML: {exc}", where=str(p),
-                         fix="correct the TOML syntax") from None
+        raise InputError(
+            f"benchmark file is not valid TOML: {exc}", where=str(p), fix="correct the TOML syntax"
+        ) from None
     return validate_benchmark(raw, vocabulary=vocabulary, where=str(p))
 
 

@@ -37,21 +37,54 @@ class GraphCondition(BaseModel):
     executable: bool = Field(True, description="Has an execution path here; False = specified comparison only.")
 
 
-GRAPH_CONDITIONS: dict[str, GraphCondition] = {c.name: c for c in (
-    GraphCondition(name="G0", description="Relations extracted from full candidate sentences "
-                   "(≥ 2 vocabulary variables; at most 600 candidates in batches of 8)."),
-    GraphCondition(name="G1", description="Each passage decomposed into short statements; one extraction "
-                   "request per passage.", decomposition=True),
-    GraphCondition(name="G2", description="G1 candidates, each checked by a separate verification request.",
-                   decomposition=True, verification=True),
-    GraphCondition(name="G3", description="G2 on a collection expanded with further official sources.",
-                   decomposition=True, verification=True, official_expansion=True, executable=False),
-    GraphCondition(name="G4", description="G3 plus academic studies.", decomposition=True, verification=True,
-                   official_expansion=True, academic_studies=True, executable=False),
-    GraphCondition(name="G5", description="G4 with paths ranked by verification status and support from "
-                   "independent sources.", decomposition=True, verification=True, official_expansion=True,
-                   academic_studies=True, verified_ranking=True, executable=False),
-)}
+GRAPH_CONDITIONS: dict[str, GraphCondition] = {
+    c.name: c
+    for c in (
+        GraphCondition(
+            name="G0",
+            description="Relations extracted from full candidate sentences "
+            "(≥ 2 vocabulary variables; at most 600 candidates in batches of 8).",
+        ),
+        GraphCondition(
+            name="G1",
+            description="Each passage decomposed into short statements; one extraction request per passage.",
+            decomposition=True,
+        ),
+        GraphCondition(
+            name="G2",
+            description="G1 candidates, each checked by a separate verification request.",
+            decomposition=True,
+            verification=True,
+        ),
+        GraphCondition(
+            name="G3",
+            description="G2 on a collection expanded with further official sources.",
+            decomposition=True,
+            verification=True,
+            official_expansion=True,
+            executable=False,
+        ),
+        GraphCondition(
+            name="G4",
+            description="G3 plus academic studies.",
+            decomposition=True,
+            verification=True,
+            official_expansion=True,
+            academic_studies=True,
+            executable=False,
+        ),
+        GraphCondition(
+            name="G5",
+            description="G4 with paths ranked by verification status and support from independent sources.",
+            decomposition=True,
+            verification=True,
+            official_expansion=True,
+            academic_studies=True,
+            verified_ranking=True,
+            executable=False,
+        ),
+    )
+}
 
 
 class RetrievalCondition(BaseModel):
@@ -67,17 +100,34 @@ class RetrievalCondition(BaseModel):
     stop_on_conflict: bool = Field(False, description="Hybrid stops when the two representations conflict.")
 
 
-RETRIEVAL_CONDITIONS: dict[str, RetrievalCondition] = {c.name: c for c in (
-    RetrievalCondition(name="direct", description="LLM asked for annual paths without retrieval or model; "
-                       "an experimental comparator only.", document_share=0.0, graph_share=0.0,
-                       accepted_as_agent_result=False),
-    RetrievalCondition(name="document", description="Document RAG: ranked eligible passages.",
-                       document_share=1.0, graph_share=0.0),
-    RetrievalCondition(name="graph", description="GraphRAG: enumerated signed paths with quotes.",
-                       document_share=0.0, graph_share=1.0),
-    RetrievalCondition(name="hybrid", description="Half the budget to each representation; stops on "
-                       "conflicting directions.", document_share=0.5, graph_share=0.5, stop_on_conflict=True),
-)}
+RETRIEVAL_CONDITIONS: dict[str, RetrievalCondition] = {
+    c.name: c
+    for c in (
+        RetrievalCondition(
+            name="direct",
+            description="LLM asked for annual paths without retrieval or model; an experimental comparator only.",
+            document_share=0.0,
+            graph_share=0.0,
+            accepted_as_agent_result=False,
+        ),
+        RetrievalCondition(
+            name="document", description="Document RAG: ranked eligible passages.", document_share=1.0, graph_share=0.0
+        ),
+        RetrievalCondition(
+            name="graph",
+            description="GraphRAG: enumerated signed paths with quotes.",
+            document_share=0.0,
+            graph_share=1.0,
+        ),
+        RetrievalCondition(
+            name="hybrid",
+            description="Half the budget to each representation; stops on conflicting directions.",
+            document_share=0.5,
+            graph_share=0.5,
+            stop_on_conflict=True,
+        ),
+    )
+}
 
 
 def byte_allocation(condition: str, budget: int) -> dict[str, int]:
@@ -94,8 +144,9 @@ def graph_condition(name: str) -> GraphCondition:
 
 def retrieval_condition(name: str) -> RetrievalCondition:
     if name not in RETRIEVAL_CONDITIONS:
-        raise InputError(f"unknown retrieval condition {name!r}",
-                         fix=f"choose one of {', '.join(RETRIEVAL_CONDITIONS)}")
+        raise InputError(
+            f"unknown retrieval condition {name!r}", fix=f"choose one of {', '.join(RETRIEVAL_CONDITIONS)}"
+        )
     return RETRIEVAL_CONDITIONS[name]
 
 
@@ -106,7 +157,8 @@ def require_same_graph(records: Iterable[Record], condition: str) -> None:
         if got != condition:
             raise IntegrityError(
                 f"{r.table} {r.key} was produced under graph {got}, not {condition}; a comparison cannot mix them",
-                fix=f"re-run the downstream stages with graph {condition} (relabelling is not allowed)")
+                fix=f"re-run the downstream stages with graph {condition} (relabelling is not allowed)",
+            )
 
 
 def conditions_table() -> pd.DataFrame:
@@ -114,10 +166,14 @@ def conditions_table() -> pd.DataFrame:
     return pd.DataFrame([c.model_dump() for c in GRAPH_CONDITIONS.values()]).set_index("name")
 
 
-def compare_graph_conditions(benchmark: Benchmark, graphs: Mapping[str, set[RelationKey]],
-                             predictions: Mapping[str, Mapping[str, ChannelPrediction]],
-                             passage_variables: Sequence[set[str]] | None = None,
-                             max_len: int = 5, selected: Collection[str] | None = None) -> pd.DataFrame:
+def compare_graph_conditions(
+    benchmark: Benchmark,
+    graphs: Mapping[str, set[RelationKey]],
+    predictions: Mapping[str, Mapping[str, ChannelPrediction]],
+    passage_variables: Sequence[set[str]] | None = None,
+    max_len: int = 5,
+    selected: Collection[str] | None = None,
+) -> pd.DataFrame:
     """Per-risk measures for each graph condition on the same eligible passages.
 
     Returns a long table: condition, risk, then every measure column. A condition without
@@ -135,10 +191,14 @@ def compare_graph_conditions(benchmark: Benchmark, graphs: Mapping[str, set[Rela
     return _stack(frames, "condition")
 
 
-def compare_retrieval_conditions(benchmark: Benchmark, graph: set[RelationKey],
-                                 predictions: Mapping[str, Mapping[str, ChannelPrediction]],
-                                 max_len: int = 5, stopped: Mapping[str, Collection[str]] | None = None,
-                                 selected: Collection[str] | None = None) -> pd.DataFrame:
+def compare_retrieval_conditions(
+    benchmark: Benchmark,
+    graph: set[RelationKey],
+    predictions: Mapping[str, Mapping[str, ChannelPrediction]],
+    max_len: int = 5,
+    stopped: Mapping[str, Collection[str]] | None = None,
+    selected: Collection[str] | None = None,
+) -> pd.DataFrame:
     """Per-risk path measures for each retrieval condition over one graph.
 
     A condition without candidate paths (Direct, which derives no channel) has NaN path
@@ -158,8 +218,11 @@ def compare_retrieval_conditions(benchmark: Benchmark, graph: set[RelationKey],
             t.loc["mean"] = t.drop(index="mean").mean()
         if selected is not None and name not in selected:
             t.loc[:, [c for c in t.columns if c.startswith(("selected_", "exact_"))]] = float("nan")
-        frames.append(t.reset_index().assign(
-            condition=name, accepted_as_agent_result=RETRIEVAL_CONDITIONS[name].accepted_as_agent_result))
+        frames.append(
+            t.reset_index().assign(
+                condition=name, accepted_as_agent_result=RETRIEVAL_CONDITIONS[name].accepted_as_agent_result
+            )
+        )
     return _stack(frames, "condition")
 
 

@@ -41,8 +41,15 @@ def passages_digest(location_ids: Sequence[str] | set[str]) -> str:
 def record_build(store: Store, report: BuildReport, locations: Sequence[SourceLocation]) -> str:
     """Store one build (passages read + workload) and list it under its condition; returns the digest."""
     ids = sorted({loc.location_id for loc in locations if loc.kind == "passage" and loc.text.strip()})
-    d = store.put_json({"condition": report.condition, "passages": ids, "passages_digest": passages_digest(ids),
-                        "report": report.model_dump(mode="json")}, "graph_build")
+    d = store.put_json(
+        {
+            "condition": report.condition,
+            "passages": ids,
+            "passages_digest": passages_digest(ids),
+            "report": report.model_dump(mode="json"),
+        },
+        "graph_build",
+    )
     pointer = store.path / BUILD_DIR / f"{report.condition}.txt"
     listed = pointer.read_text().split() if pointer.is_file() else []
     if d not in listed:  # the list only grows; the store records each version's digest for the audit
@@ -58,8 +65,9 @@ def recorded_builds(store: Store, condition: str) -> list[dict[str, Any]]:
     return [store.get_json(d) for d in pointer.read_text().split()]
 
 
-def build_condition(store: Store, condition: str, locations: Sequence[SourceLocation],
-                    progress: ProgressFn | None = None, **kwargs: Any) -> BuildReport:
+def build_condition(
+    store: Store, condition: str, locations: Sequence[SourceLocation], progress: ProgressFn | None = None, **kwargs: Any
+) -> BuildReport:
     """``build_relations`` over ``locations``, recorded with the passages it read."""
     report = build_relations(store, condition=condition, locations=locations, progress=progress, **kwargs)
     record_build(store, report, locations)
@@ -88,8 +96,14 @@ class ConditionInput:
 WORKLOAD = ("sentences", "requests", "candidates", "dropped_by_cap", "proposed", "accepted")
 
 
-def prepare_conditions(store: Store, conditions: Sequence[str], cutoff: date, *, build_missing: bool = True,
-                       progress: ProgressFn | None = None) -> list[ConditionInput]:
+def prepare_conditions(
+    store: Store,
+    conditions: Sequence[str],
+    cutoff: date,
+    *,
+    build_missing: bool = True,
+    progress: ProgressFn | None = None,
+) -> list[ConditionInput]:
     """Each executable condition's input, building a condition without relations over the eligible passages.
 
     A condition that already has relations is not rebuilt (another backend's relations are
@@ -111,8 +125,11 @@ def prepare_conditions(store: Store, conditions: Sequence[str], cutoff: date, *,
             continue
         read = set().union(*(set(b["passages"]) for b in builds)) & eligible_ids
         latest = builds[-1]["report"]
-        out.append(ConditionInput(name, origin, len(eligible_ids), len(read), passages_digest(read),
-                                  {k: int(latest[k]) for k in WORKLOAD}))
+        out.append(
+            ConditionInput(
+                name, origin, len(eligible_ids), len(read), passages_digest(read), {k: int(latest[k]) for k in WORKLOAD}
+            )
+        )
     return out
 
 
@@ -120,11 +137,14 @@ def require_same_passages(inputs: Sequence[ConditionInput]) -> None:
     """Refuse a comparison of conditions built from different eligible passages."""
     known = {i.condition: i.passages_digest for i in inputs if i.passages_digest is not None}
     if len(set(known.values())) > 1:
-        detail = ", ".join(f"{c}: {d[:12]} ({i.read} passages)" for (c, d), i in
-                           zip(known.items(), [i for i in inputs if i.passages_digest is not None], strict=True))
+        detail = ", ".join(
+            f"{c}: {d[:12]} ({i.read} passages)"
+            for (c, d), i in zip(known.items(), [i for i in inputs if i.passages_digest is not None], strict=True)
+        )
         raise IntegrityError(
             f"graph conditions were built from different eligible passages ({detail}); a comparison cannot mix them",
-            fix="rebuild the differing condition over the eligible passages (aieco graph build --condition …)")
+            fix="rebuild the differing condition over the eligible passages (aieco graph build --condition …)",
+        )
 
 
 def inputs_table(inputs: Sequence[ConditionInput], relations: dict[str, int]) -> pd.DataFrame:
@@ -133,13 +153,17 @@ def inputs_table(inputs: Sequence[ConditionInput], relations: dict[str, int]) ->
     rows = []
     for name, spec in GRAPH_CONDITIONS.items():
         i = by_name.get(name)
-        row: dict[str, Any] = {"condition": name, "status": ("not run: specified configuration" if not spec.executable
-                                                             else i.origin if i else "not requested"),
-                               "eligible_passages": i.eligible if i else None,
-                               "passages_read": i.read if i else None,
-                               "input_coverage": i.input_coverage if i else None,
-                               "passages_digest": i.passages_digest if i else None,
-                               "relations_in_graph": relations.get(name) if i else None}
+        row: dict[str, Any] = {
+            "condition": name,
+            "status": (
+                "not run: specified configuration" if not spec.executable else i.origin if i else "not requested"
+            ),
+            "eligible_passages": i.eligible if i else None,
+            "passages_read": i.read if i else None,
+            "input_coverage": i.input_coverage if i else None,
+            "passages_digest": i.passages_digest if i else None,
+            "relations_in_graph": relations.get(name) if i else None,
+        }
         for k in WORKLOAD:
             row[k] = i.workload.get(k) if i else None
         row["description"] = spec.description

@@ -75,8 +75,9 @@ class ContributionProblem:
         """M(G) for the graph holding the relations in ``mask``, as the labelled vector."""
         edges = [k for i, k in enumerate(self.keys) if mask >> i & 1]
         out: list[float] = []
-        for rel_mask, n_rel, chans in zip(self.risk_relation_masks, self.risk_relation_counts,
-                                          self.risk_channels, strict=True):
+        for rel_mask, n_rel, chans in zip(
+            self.risk_relation_masks, self.risk_relation_counts, self.risk_channels, strict=True
+        ):
             reach = sum(endpoint_path_available(edges, c.source, c.target, self.max_len) for c in chans)
             complete = sum(any(v & mask == v for v in c.variant_masks) for c in chans)
             n = len(chans)
@@ -86,8 +87,9 @@ class ContributionProblem:
         return tuple(out)
 
 
-def contribution_problem(benchmark: Benchmark, documents: Mapping[str, set[RelationKey]],
-                         max_len: int = 5) -> ContributionProblem:
+def contribution_problem(
+    benchmark: Benchmark, documents: Mapping[str, set[RelationKey]], max_len: int = 5
+) -> ContributionProblem:
     """Index the documents' signed relations as bits and the benchmark as masks over them."""
     names = tuple(sorted(documents))
     keys = tuple(sorted(set().union(*documents.values()) if documents else set()))
@@ -107,9 +109,14 @@ def contribution_problem(benchmark: Benchmark, documents: Mapping[str, set[Relat
             chans.append(_Channel(c.source, c.target, variants))
         risk_chans.append(tuple(chans))
     return ContributionProblem(
-        documents=names, keys=keys, doc_masks=tuple(mask_of(documents[d]) for d in names),
-        risks=tuple(benchmark.risks), risk_relation_masks=tuple(risk_masks),
-        risk_relation_counts=tuple(risk_counts), risk_channels=tuple(risk_chans), max_len=max_len,
+        documents=names,
+        keys=keys,
+        doc_masks=tuple(mask_of(documents[d]) for d in names),
+        risks=tuple(benchmark.risks),
+        risk_relation_masks=tuple(risk_masks),
+        risk_relation_counts=tuple(risk_counts),
+        risk_channels=tuple(risk_chans),
+        max_len=max_len,
     )
 
 
@@ -185,8 +192,9 @@ def _chunk_sums_earliest(problem: ContributionProblem, orderings: np.ndarray) ->
         sums[:, col] += weight * np.bincount(docs, minlength=n)
 
     bits = range(len(problem.keys))
-    for r, (rel_mask, n_rel, chans) in enumerate(zip(problem.risk_relation_masks, problem.risk_relation_counts,
-                                                      problem.risk_channels, strict=True)):
+    for r, (rel_mask, n_rel, chans) in enumerate(
+        zip(problem.risk_relation_masks, problem.risk_relation_counts, problem.risk_channels, strict=True)
+    ):
         for i in bits:
             if rel_mask >> i & 1:
                 credit(k * r + 1, entry[i], 1 / n_rel)
@@ -197,12 +205,13 @@ def _chunk_sums_earliest(problem: ContributionProblem, orderings: np.ndarray) ->
             credit(k * r + 2, done, 1 / len(chans))
             credit(k * r, _reach_step(edges, entry, index, c, problem.max_len, never), 1 / len(chans))
     for j in range(k):
-        sums[:, k * len(problem.risks) + j] = sums[:, j:k * len(problem.risks):k].sum(axis=1) / len(problem.risks)
+        sums[:, k * len(problem.risks) + j] = sums[:, j : k * len(problem.risks) : k].sum(axis=1) / len(problem.risks)
     return sums
 
 
-def _reach_step(edges: list[tuple[int, int, int]], entry: np.ndarray, index: dict[str, int], c: _Channel,
-                max_len: int, never: int) -> np.ndarray:
+def _reach_step(
+    edges: list[tuple[int, int, int]], entry: np.ndarray, index: dict[str, int], c: _Channel, max_len: int, never: int
+) -> np.ndarray:
     """Earliest step at which a walk of ≤ max_len relations joins the channel's endpoints."""
     n_ord = entry.shape[1]
     if c.source not in index or c.target not in index:
@@ -232,11 +241,18 @@ def all_orderings(n_documents: int) -> np.ndarray:
     if n_documents > 8:
         raise ValueError("all orderings only for at most 8 documents")
     return np.array(list(itertools.permutations(range(n_documents))), dtype=np.int64).reshape(
-        math.factorial(n_documents), n_documents)
+        math.factorial(n_documents), n_documents
+    )
 
 
-def average_marginal_contributions(problem: ContributionProblem, orderings: np.ndarray, *, workers: int = 2,
-                                   method: str = "earliest", progress: ProgressFn | None = None) -> np.ndarray:
+def average_marginal_contributions(
+    problem: ContributionProblem,
+    orderings: np.ndarray,
+    *,
+    workers: int = 2,
+    method: str = "earliest",
+    progress: ProgressFn | None = None,
+) -> np.ndarray:
     """Mean over orderings of each document's marginal contribution, shape (n_documents, K).
 
     ``method`` is "earliest" (vectorised) or "prefix" (memoised prefix states); both are
@@ -247,7 +263,7 @@ def average_marginal_contributions(problem: ContributionProblem, orderings: np.n
     n = len(problem.documents)
     if n == 0 or len(orderings) == 0:
         return np.zeros((n, len(problem.columns)))
-    blocks = [orderings[i:i + CHUNK] for i in range(0, len(orderings), CHUNK)]
+    blocks = [orderings[i : i + CHUNK] for i in range(0, len(orderings), CHUNK)]
     results: list[np.ndarray] = []
     if workers > 1 and len(blocks) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -284,18 +300,40 @@ class ContributionResult:
         for i, doc in enumerate(self.documents):
             for j, col in enumerate(self.columns):
                 risk, measure = col.split(":")
-                rows.append({"document": doc, "risk": risk, "measure": measure, "full_graph": self.full[j],
-                             "leave_one_out": self.leave_one_out[i, j], "average_marginal": self.marginal[i, j]})
+                rows.append(
+                    {
+                        "document": doc,
+                        "risk": risk,
+                        "measure": measure,
+                        "full_graph": self.full[j],
+                        "leave_one_out": self.leave_one_out[i, j],
+                        "average_marginal": self.marginal[i, j],
+                    }
+                )
         return pd.DataFrame(rows)
 
 
-def source_contribution(benchmark: Benchmark, documents: Mapping[str, set[RelationKey]], *,
-                        n_orderings: int = 50_000, seed: int = 20241231, max_len: int = 5, workers: int = 2,
-                        progress: ProgressFn | None = None) -> ContributionResult:
+def source_contribution(
+    benchmark: Benchmark,
+    documents: Mapping[str, set[RelationKey]],
+    *,
+    n_orderings: int = 50_000,
+    seed: int = 20241231,
+    max_len: int = 5,
+    workers: int = 2,
+    progress: ProgressFn | None = None,
+) -> ContributionResult:
     """Δ_s(M) and average marginal contributions over seeded random orderings, per document."""
     problem = contribution_problem(benchmark, documents, max_len=max_len)
     full, delta = leave_one_out(problem)
     orderings = random_orderings(len(problem.documents), n_orderings, seed)
     marginal = average_marginal_contributions(problem, orderings, workers=workers, progress=progress)
-    return ContributionResult(documents=list(problem.documents), columns=problem.columns, full=full,
-                              leave_one_out=delta, marginal=marginal, n_orderings=n_orderings, seed=seed)
+    return ContributionResult(
+        documents=list(problem.documents),
+        columns=problem.columns,
+        full=full,
+        leave_one_out=delta,
+        marginal=marginal,
+        n_orderings=n_orderings,
+        seed=seed,
+    )

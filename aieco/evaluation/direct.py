@@ -22,19 +22,23 @@ from aieco.vocab import load_vocabulary
 #: LLM calls of the comparator are recorded under this id (not an analysis: nothing downstream reads them).
 DIRECT_ANALYSIS_ID = "evaluation-direct"
 
-DIRECT_OFFLINE = ("the direct condition asks an LLM for annual paths without retrieval or model, and the "
-                  "offline backend has no LLM to ask; its numbers would never be accepted as an agent result")
+DIRECT_OFFLINE = (
+    "the direct condition asks an LLM for annual paths without retrieval or model, and the "
+    "offline backend has no LLM to ask; its numbers would never be accepted as an agent result"
+)
 
 PROMPT = Prompt(
     name="direct_comparator",
     version="1",
-    system=("You are asked for an adverse macro-financial scenario without any retrieved evidence and without "
-            "a quantitative model. Your answer is an experimental comparator, not an analysis result."),
-    instructions=("For every initiating risk and every listed variable, give the annual value for each listed "
-                  "year as a number (percent, as the variable's unit states). Use only the identifiers given."),
+    system=(
+        "You are asked for an adverse macro-financial scenario without any retrieved evidence and without "
+        "a quantitative model. Your answer is an experimental comparator, not an analysis result."
+    ),
+    instructions=(
+        "For every initiating risk and every listed variable, give the annual value for each listed "
+        "year as a number (percent, as the variable's unit states). Use only the identifiers given."
+    ),
 )
-
-
 
 
 class DirectRisk(FrozenModel):
@@ -70,8 +74,9 @@ def _not_offline(_: DirectInput) -> DirectOutput:
     raise InputError(DIRECT_OFFLINE, where="direct comparator", fix="run it with --direct-backend openai")
 
 
-TASK = Task(name="direct_comparator", prompt=PROMPT, input_schema=DirectInput, output_schema=DirectOutput,
-            offline=_not_offline)
+TASK = Task(
+    name="direct_comparator", prompt=PROMPT, input_schema=DirectInput, output_schema=DirectOutput, offline=_not_offline
+)
 
 
 def direct_input(benchmark: Benchmark) -> DirectInput:
@@ -80,12 +85,17 @@ def direct_input(benchmark: Benchmark) -> DirectInput:
     s = get_settings().scenario
     targets = list(dict.fromkeys(c.target for c in benchmark.channels))
     return DirectInput(
-        risks=[DirectRisk(risk=r, label=r.replace("_", " "),
-                          channels=[f"{c.source} -> {c.target}" for c in benchmark.channels_of(r)])
-               for r in benchmark.risks],
-        variables=[DirectVariable(variable=v, label=vocab.get(v).label, unit=vocab.get(v).unit or "")
-                   for v in targets],
-        years=list(range(s.horizon_start, s.horizon_end + 1)))
+        risks=[
+            DirectRisk(
+                risk=r,
+                label=r.replace("_", " "),
+                channels=[f"{c.source} -> {c.target}" for c in benchmark.channels_of(r)],
+            )
+            for r in benchmark.risks
+        ],
+        variables=[DirectVariable(variable=v, label=vocab.get(v).label, unit=vocab.get(v).unit or "") for v in targets],
+        years=list(range(s.horizon_start, s.horizon_end + 1)),
+    )
 
 
 def direct_comparator(store: Store, benchmark: Benchmark, backend: Backend) -> tuple[pd.DataFrame, str]:
@@ -98,10 +108,15 @@ def direct_comparator(store: Store, benchmark: Benchmark, backend: Backend) -> t
         raise InputError(DIRECT_OFFLINE, where="direct comparator", fix="run it with --direct-backend openai")
     inputs = direct_input(benchmark)
     out = LLMClient(store, backend, DIRECT_ANALYSIS_ID).run(TASK, inputs, stage="direct_comparator")
-    call = max(store.find(LLMCall, analysis_id=DIRECT_ANALYSIS_ID, stage="direct_comparator"),
-               key=lambda c: (c.sequence, c.ended_at))
+    call = max(
+        store.find(LLMCall, analysis_id=DIRECT_ANALYSIS_ID, stage="direct_comparator"),
+        key=lambda c: (c.sequence, c.ended_at),
+    )
     asked = ({r.risk for r in inputs.risks}, {v.variable for v in inputs.variables}, set(inputs.years))
-    rows = [{**v.model_dump(), "accepted_as_agent_result": False, "llm_call_id": call.call_id}
-            for v in out.values if v.risk in asked[0] and v.variable in asked[1] and v.year in asked[2]]
+    rows = [
+        {**v.model_dump(), "accepted_as_agent_result": False, "llm_call_id": call.call_id}
+        for v in out.values
+        if v.risk in asked[0] and v.variable in asked[1] and v.year in asked[2]
+    ]
     cols = ["risk", "variable", "year", "value", "accepted_as_agent_result", "llm_call_id"]
     return pd.DataFrame(rows, columns=cols), call.call_id

@@ -19,11 +19,19 @@ PATH_MEASURES = ("ordered_precision", "ordered_recall", "relation_precision", "r
 
 #: Column order of the per-channel and per-risk tables.
 MEASURE_COLUMNS = (
-    "candidate_pair_coverage", "relation_coverage", "benchmark_match_fraction",
-    "endpoint_path_availability", "complete_sequence_presence", "exact_selected_path_recovery",
-    "selected_ordered_precision", "selected_ordered_recall",
-    "first_ranked_ordered_recall", "top5_best_ordered_recall", "all_paths_best_ordered_recall",
-    "top5_best_ordered_precision", "all_paths_best_ordered_precision",
+    "candidate_pair_coverage",
+    "relation_coverage",
+    "benchmark_match_fraction",
+    "endpoint_path_availability",
+    "complete_sequence_presence",
+    "exact_selected_path_recovery",
+    "selected_ordered_precision",
+    "selected_ordered_recall",
+    "first_ranked_ordered_recall",
+    "top5_best_ordered_recall",
+    "all_paths_best_ordered_recall",
+    "top5_best_ordered_precision",
+    "all_paths_best_ordered_precision",
 )
 
 
@@ -103,8 +111,7 @@ def channel_score(variants: Sequence[Sequence[RelationKey]], p: Sequence[Relatio
     return out
 
 
-def best_attainable(variants: Sequence[Sequence[RelationKey]],
-                    paths: Iterable[Sequence[RelationKey]]) -> PathScore:
+def best_attainable(variants: Sequence[Sequence[RelationKey]], paths: Iterable[Sequence[RelationKey]]) -> PathScore:
     """Best score attainable in a candidate set of paths (all enumerated, or the top 5)."""
     out = PathScore()
     for p in paths:
@@ -174,16 +181,20 @@ class ChannelPrediction:
     selected: list[RelationKey] | None = None
 
 
-def score_channel(benchmark: Benchmark, channel: BenchmarkChannel, graph: set[RelationKey],
-                  prediction: ChannelPrediction, max_len: int) -> dict[str, float]:
+def score_channel(
+    benchmark: Benchmark,
+    channel: BenchmarkChannel,
+    graph: set[RelationKey],
+    prediction: ChannelPrediction,
+    max_len: int,
+) -> dict[str, float]:
     """Path measures of one channel (relation-level measures are per risk)."""
     variants = benchmark.variant_keys(channel)
     sel = channel_score(variants, prediction.selected)
     top = best_attainable(variants, prediction.top_paths)
     every = best_attainable(variants, prediction.all_paths)
     return {
-        "endpoint_path_availability": float(endpoint_path_available(graph, channel.source, channel.target,
-                                                                    max_len)),
+        "endpoint_path_availability": float(endpoint_path_available(graph, channel.source, channel.target, max_len)),
         "complete_sequence_presence": float(complete_sequence_present(variants, graph)),
         "exact_selected_path_recovery": sel.exact,
         "selected_ordered_precision": sel.ordered_precision,
@@ -208,10 +219,13 @@ class MeasureTables:
         return self.risks.drop(index="mean", errors="ignore").mean(numeric_only=True)
 
 
-def score_benchmark(benchmark: Benchmark, graph: set[RelationKey],
-                    predictions: Mapping[str, ChannelPrediction],
-                    passage_variables: Sequence[set[str]] | None = None,
-                    max_len: int = 5) -> MeasureTables:
+def score_benchmark(
+    benchmark: Benchmark,
+    graph: set[RelationKey],
+    predictions: Mapping[str, ChannelPrediction],
+    passage_variables: Sequence[set[str]] | None = None,
+    max_len: int = 5,
+) -> MeasureTables:
     """Every measure per channel and per initiating risk, plus a descriptive mean row.
 
     Parameters
@@ -233,14 +247,17 @@ def score_benchmark(benchmark: Benchmark, graph: set[RelationKey],
     for risk in benchmark.risks:
         keys = benchmark.relation_keys(risk)
         mean = channels[channels["risk"] == risk].drop(columns="risk").mean()
-        risk_rows.append({
-            "risk": risk,
-            "candidate_pair_coverage": (candidate_pair_coverage(keys, passage_variables)
-                                        if passage_variables is not None else float("nan")),
-            "relation_coverage": relation_coverage(keys, graph),
-            "benchmark_match_fraction": benchmark_match_fraction(graph, keys),
-            **mean.to_dict(),
-        })
+        risk_rows.append(
+            {
+                "risk": risk,
+                "candidate_pair_coverage": (
+                    candidate_pair_coverage(keys, passage_variables) if passage_variables is not None else float("nan")
+                ),
+                "relation_coverage": relation_coverage(keys, graph),
+                "benchmark_match_fraction": benchmark_match_fraction(graph, keys),
+                **mean.to_dict(),
+            }
+        )
     risks = pd.DataFrame(risk_rows).set_index("risk")[list(MEASURE_COLUMNS)]
     # The primary unit is the initiating risk: the mean is descriptive, over risks.
     risks.loc["mean"] = risks.mean(numeric_only=True)

@@ -34,7 +34,6 @@ from aieco.vocab import load_vocabulary
 ALL_PATHS = 10**9
 
 
-
 @dataclass
 class RetrievalCandidates:
     """Per retrieval condition: candidate paths per benchmark channel, and what each risk was given."""
@@ -47,14 +46,31 @@ class RetrievalCandidates:
 
 
 def _queries(benchmark: Benchmark, risk: str, max_len: int) -> dict[str, ChannelQuery]:
-    return {c.id: ChannelQuery.create(risk=c.risk, source_var=c.source, source_movement=Movement.increase,
-                                      target_var=c.target, target_movement=Movement.increase, max_len=max_len,
-                                      top_k=ALL_PATHS, feedback_loop=c.feedback_loop)
-            for c in benchmark.channels_of(risk)}
+    return {
+        c.id: ChannelQuery.create(
+            risk=c.risk,
+            source_var=c.source,
+            source_movement=Movement.increase,
+            target_var=c.target,
+            target_movement=Movement.increase,
+            max_len=max_len,
+            top_k=ALL_PATHS,
+            feedback_loop=c.feedback_loop,
+        )
+        for c in benchmark.channels_of(risk)
+    }
 
 
-def retrieval_candidates(store: Store, benchmark: Benchmark, relations: Sequence[Relation], *, cutoff: date,
-                         graph_condition: str, max_len: int, direct_backend: str = "offline") -> RetrievalCandidates:
+def retrieval_candidates(
+    store: Store,
+    benchmark: Benchmark,
+    relations: Sequence[Relation],
+    *,
+    cutoff: date,
+    graph_condition: str,
+    max_len: int,
+    direct_backend: str = "offline",
+) -> RetrievalCandidates:
     """Every enumerated path of each benchmark channel under GraphRAG, Document RAG and Hybrid.
 
     The graph is A(t) of ``graph_condition`` (``relations``); passages are the eligible
@@ -72,30 +88,40 @@ def retrieval_candidates(store: Store, benchmark: Benchmark, relations: Sequence
         queries = _queries(benchmark, risk, max_len)
         kw = {"graph_condition": graph_condition}
         by_graph = {cid: enumerate_paths(graph, q, **kw) for cid, q in queries.items()}
-        text = risk_query_text(risk.replace("_", " "), "",
-                               [v for c in benchmark.channels_of(risk) for v in (c.source, c.target)], vocab)
+        text = risk_query_text(
+            risk.replace("_", " "), "", [v for c in benchmark.channels_of(risk) for v in (c.source, c.target)], vocab
+        )
         top = [loc for loc, _ in rank_locations(eligible, text, top_k=s.retrieval.top_k, store=store)]
         doc_graph = passage_constrained(graph, [loc.location_id for loc in top])
-        by_doc = {cid: enumerate_paths(doc_graph, q, retrieval_condition="document", **kw)
-                  for cid, q in queries.items()}
+        by_doc = {
+            cid: enumerate_paths(doc_graph, q, retrieval_condition="document", **kw) for cid, q in queries.items()
+        }
         out.paths["graph"].update(by_graph)
         out.paths["document"].update(by_doc)
         for rc in ("graph", "document", "hybrid"):
             share = byte_allocation(rc, budget)
-            packed = serialize_records(({"location_id": loc.location_id, "text": loc.text} for loc in top),
-                                       budget=share["documents"])
+            packed = serialize_records(
+                ({"location_id": loc.location_id, "text": loc.text} for loc in top), budget=share["documents"]
+            )
             searched = by_doc if rc == "document" else by_graph
-            graph_packed = serialize_records((p for ps in searched.values() for p in ps if p.rank <= s.graph.top_paths),
-                                             budget=share["graph"])
-            row = {"condition": rc, "risk": risk, "status": "scored", "reason": "",
-                   "accepted_as_agent_result": RETRIEVAL_CONDITIONS[rc].accepted_as_agent_result,
-                   "document_bytes": share["documents"], "graph_bytes": share["graph"],
-                   "passages_retrieved": len(top) if share["documents"] else 0,
-                   "passages_serialised": packed.included if share["documents"] else 0,
-                   "bytes_used": (packed.bytes if share["documents"] else 0)
-                   + (graph_packed.bytes if share["graph"] else 0),
-                   "paths_serialised": graph_packed.included if share["graph"] else 0,
-                   "relations_searched": (doc_graph if rc == "document" else graph).number_of_edges()}
+            graph_packed = serialize_records(
+                (p for ps in searched.values() for p in ps if p.rank <= s.graph.top_paths), budget=share["graph"]
+            )
+            row = {
+                "condition": rc,
+                "risk": risk,
+                "status": "scored",
+                "reason": "",
+                "accepted_as_agent_result": RETRIEVAL_CONDITIONS[rc].accepted_as_agent_result,
+                "document_bytes": share["documents"],
+                "graph_bytes": share["graph"],
+                "passages_retrieved": len(top) if share["documents"] else 0,
+                "passages_serialised": packed.included if share["documents"] else 0,
+                "bytes_used": (packed.bytes if share["documents"] else 0)
+                + (graph_packed.bytes if share["graph"] else 0),
+                "paths_serialised": graph_packed.included if share["graph"] else 0,
+                "relations_searched": (doc_graph if rc == "document" else graph).number_of_edges(),
+            }
             if rc == "hybrid":
                 conflicts = []
                 for cid in queries:
@@ -108,11 +134,21 @@ def retrieval_candidates(store: Store, benchmark: Benchmark, relations: Sequence
                     for cid in queries:
                         out.paths["hybrid"][cid] = []
             out.inputs.append(row)
-        out.inputs.append({"condition": "direct", "risk": risk, "accepted_as_agent_result": False,
-                           # with an LLM backend the evaluation records the comparator call (evaluation.direct)
-                           "status": "not applicable" if direct_backend == "offline" else "not run",
-                           "reason": DIRECT_OFFLINE if direct_backend == "offline" else "",
-                           "document_bytes": 0, "graph_bytes": 0, "passages_retrieved": 0,
-                           "passages_serialised": 0, "bytes_used": 0, "paths_serialised": 0,
-                           "relations_searched": 0})
+        out.inputs.append(
+            {
+                "condition": "direct",
+                "risk": risk,
+                "accepted_as_agent_result": False,
+                # with an LLM backend the evaluation records the comparator call (evaluation.direct)
+                "status": "not applicable" if direct_backend == "offline" else "not run",
+                "reason": DIRECT_OFFLINE if direct_backend == "offline" else "",
+                "document_bytes": 0,
+                "graph_bytes": 0,
+                "passages_retrieved": 0,
+                "passages_serialised": 0,
+                "bytes_used": 0,
+                "paths_serialised": 0,
+                "relations_searched": 0,
+            }
+        )
     return out

@@ -62,7 +62,6 @@ from aieco.vocab import load_vocabulary
 ProgressFn = Callable[[int, int], None]
 
 
-
 @dataclass(frozen=True)
 class EvaluationResult:
     """Everything one evaluation computed, with the ids of its two records."""
@@ -112,8 +111,9 @@ def graph_keys(relations: Sequence[Relation]) -> set[RelationKey]:
     return {relation_key(r) for r in relations if r.sign in SCORABLE_SIGNS}
 
 
-def enumerated_paths(relations: Sequence[Relation], benchmark: Benchmark, condition: str,
-                     max_len: int) -> dict[str, list[Path]]:
+def enumerated_paths(
+    relations: Sequence[Relation], benchmark: Benchmark, condition: str, max_len: int
+) -> dict[str, list[Path]]:
     """Every admissible path between each benchmark channel's endpoints, ranked by S(C).
 
     The graph search's own enumeration with no top-k cut, so the best score attainable over
@@ -122,9 +122,16 @@ def enumerated_paths(relations: Sequence[Relation], benchmark: Benchmark, condit
     graph = relation_graph(relations)
     out = {}
     for c in benchmark.channels:
-        q = ChannelQuery.create(risk=c.risk, source_var=c.source, source_movement=Movement.increase,
-                                target_var=c.target, target_movement=Movement.increase, max_len=max_len,
-                                top_k=ALL_PATHS, feedback_loop=c.feedback_loop)
+        q = ChannelQuery.create(
+            risk=c.risk,
+            source_var=c.source,
+            source_movement=Movement.increase,
+            target_var=c.target,
+            target_movement=Movement.increase,
+            max_len=max_len,
+            top_k=ALL_PATHS,
+            feedback_loop=c.feedback_loop,
+        )
         out[c.id] = enumerate_paths(graph, q, graph_condition=condition)
     return out
 
@@ -151,13 +158,17 @@ def passage_variables(store: Store, cutoff: date) -> list[set[str]]:
 
 def _stage_output(store: Store, analysis_id: str, stage: str) -> dict | None:
     """The stored output of the latest completed attempt of one stage, if any."""
-    done = [r for r in store.find(StageRecord, analysis_id=analysis_id, stage=stage)
-            if r.status == StageStatus.completed and r.output_digest]
+    done = [
+        r
+        for r in store.find(StageRecord, analysis_id=analysis_id, stage=stage)
+        if r.status == StageStatus.completed and r.output_digest
+    ]
     return store.get_json(max(done, key=lambda r: r.ended_at).output_digest) if done else None
 
 
-def selected_paths(store: Store, analysis_id: str, risk: str,
-                   derivations: Sequence[Derivation] = ()) -> list[str] | None:
+def selected_paths(
+    store: Store, analysis_id: str, risk: str, derivations: Sequence[Derivation] = ()
+) -> list[str] | None:
     """Path ids the evidence agent selected for a risk (its path_selection stage output).
 
     Falls back to the paths a stored derivation assessed; None when the risk was not reached.
@@ -171,8 +182,13 @@ def selected_paths(store: Store, analysis_id: str, risk: str,
     return None
 
 
-def _predictions(benchmark: Benchmark, candidates: dict[str, list[Path]], stored: Sequence[Path],
-                 selections: dict[str, list[str]], top_k: int) -> dict[str, ChannelPrediction]:
+def _predictions(
+    benchmark: Benchmark,
+    candidates: dict[str, list[Path]],
+    stored: Sequence[Path],
+    selections: dict[str, list[str]],
+    top_k: int,
+) -> dict[str, ChannelPrediction]:
     """Candidate, first-ranked and selected paths of each benchmark channel.
 
     ``candidates`` maps a channel id to its ranked candidate paths; a stored path answers a
@@ -197,8 +213,9 @@ def _predictions(benchmark: Benchmark, candidates: dict[str, list[Path]], stored
     return out
 
 
-def repetitions(store: Store, analysis_ids: Sequence[str], risks: Sequence[str],
-                derivations: Sequence[Derivation] = ()) -> list[Repetition]:
+def repetitions(
+    store: Store, analysis_ids: Sequence[str], risks: Sequence[str], derivations: Sequence[Derivation] = ()
+) -> list[Repetition]:
     """Each analysis as a repetition: its reached risks' selections and (risk, subject) warnings.
 
     A repetition is completed when none of its stage attempts stopped or failed.
@@ -222,11 +239,21 @@ def _manifest_digest(store: Store) -> str:
     return digest(sorted((s.source_id, s.sha256, s.role.value, str(s.publication_date)) for s in store.all(Source)))
 
 
-def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, condition: str = "G0",
-             conditions: Sequence[str] = ("G0", "G1", "G2"), build_missing: bool = True,
-             analysis_ids: Sequence[str] | None = None, cutoff: date | None = None,
-             n_orderings: int = 50_000, seed: int | None = None, workers: int = 2,
-             direct_backend: str = "offline", progress: ProgressFn | None = None) -> EvaluationResult:
+def evaluate(
+    store: Store,
+    benchmark_path: str | FilePath | None = None,
+    *,
+    condition: str = "G0",
+    conditions: Sequence[str] = ("G0", "G1", "G2"),
+    build_missing: bool = True,
+    analysis_ids: Sequence[str] | None = None,
+    cutoff: date | None = None,
+    n_orderings: int = 50_000,
+    seed: int | None = None,
+    workers: int = 2,
+    direct_backend: str = "offline",
+    progress: ProgressFn | None = None,
+) -> EvaluationResult:
     """Score the graph of ``condition`` (and its paths) against the benchmark; store the records.
 
     Parameters
@@ -250,14 +277,19 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     seed = s.scenario.seed if seed is None else seed
     bpath = FilePath(benchmark_path) if benchmark_path else demo_benchmark_path()
     if not bpath.is_file():
-        raise InputError(f"benchmark file {bpath} not found", where=str(bpath),
-                         fix="pass --benchmark FILE or use the demo's aieco/demo/benchmark.toml")
+        raise InputError(
+            f"benchmark file {bpath} not found",
+            where=str(bpath),
+            fix="pass --benchmark FILE or use the demo's aieco/demo/benchmark.toml",
+        )
     compared = list(dict.fromkeys([condition, *conditions]))
     for c in compared:
         graph_condition(c)
     if not graph_condition(condition).executable:
-        raise InputError(f"graph condition {condition} is a specified configuration with no execution path here",
-                         fix="evaluate G0, G1 or G2")
+        raise InputError(
+            f"graph condition {condition} is a specified configuration with no execution path here",
+            fix="evaluate G0, G1 or G2",
+        )
     inputs: list[ConditionInput] = prepare_conditions(store, compared, cutoff, build_missing=build_missing)
     require_same_passages(inputs)
     relations = evaluated_relations(store, condition, cutoff)
@@ -266,25 +298,42 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     paths = store.find(Path, analysis_id=list(analysis_ids)) if analysis_ids else []
     derivations = store.find(Derivation, analysis_id=list(analysis_ids)) if analysis_ids else []
     require_same_graph([*paths, *derivations], condition)
-    params = {"condition": condition, "conditions": compared,
-              "passages": {i.condition: i.passages_digest for i in inputs}, "cutoff": cutoff,
-              "n_orderings": n_orderings, "seed": seed,
-              "max_len": s.graph.max_path_length, "top_paths": s.graph.top_paths}
+    params = {
+        "condition": condition,
+        "conditions": compared,
+        "passages": {i.condition: i.passages_digest for i in inputs},
+        "cutoff": cutoff,
+        "n_orderings": n_orderings,
+        "seed": seed,
+        "max_len": s.graph.max_path_length,
+        "top_paths": s.graph.top_paths,
+    }
     registration = EvaluationRecord.create(
-        phase="registered", benchmark_path=str(bpath), benchmark_digest=sha256_hex(bpath.read_bytes()),
-        graph_condition=condition, graph_digest=digest(sorted(r.relation_id for r in relations)),
+        phase="registered",
+        benchmark_path=str(bpath),
+        benchmark_digest=sha256_hex(bpath.read_bytes()),
+        graph_condition=condition,
+        graph_digest=digest(sorted(r.relation_id for r in relations)),
         manifest_digest=_manifest_digest(store),
         config_digest=digest({"settings": s.model_dump(mode="json"), "evaluation": params}),
-        analysis_ids=list(analysis_ids), status="registered", created_at=utc_now())
+        analysis_ids=list(analysis_ids),
+        status="registered",
+        created_at=utc_now(),
+    )
     store.put(registration)  # digests are on record before anything is scored
 
     def finish(status: str, reason: str = "", result_digest: str | None = None) -> EvaluationRecord:
-        rec = EvaluationRecord.create(**registration.model_dump(exclude={"evaluation_id", "phase", "status", "reason",
-                                                                         "registration_id", "result_digest",
-                                                                         "created_at"}),
-                                      phase="result", registration_id=registration.evaluation_id,
-                                      status=status, reason=reason, result_digest=result_digest,
-                                      created_at=utc_now())
+        rec = EvaluationRecord.create(
+            **registration.model_dump(
+                exclude={"evaluation_id", "phase", "status", "reason", "registration_id", "result_digest", "created_at"}
+            ),
+            phase="result",
+            registration_id=registration.evaluation_id,
+            status=status,
+            reason=reason,
+            result_digest=result_digest,
+            created_at=utc_now(),
+        )
         store.put(rec)
         return rec
 
@@ -315,19 +364,37 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
     for c in [i.condition for i in inputs]:
         rels = relations if c == condition else evaluated_relations(store, c, cutoff)
         graphs[c] = graph_keys(rels)
-        by_graph[c] = _predictions(benchmark, enumerated_paths(rels, benchmark, c, max_len), paths,
-                                   selections if c == condition else {}, top_k)
+        by_graph[c] = _predictions(
+            benchmark, enumerated_paths(rels, benchmark, c, max_len), paths, selections if c == condition else {}, top_k
+        )
     graph = graphs[condition]
     measures = score_benchmark(benchmark, graph, by_graph[condition], passages, max_len)
     graph_table = compare_graph_conditions(benchmark, graphs, by_graph, passages, max_len, selected={condition})
     graph_inputs = inputs_table(inputs, {c: len(g) for c, g in graphs.items()})
-    notes += [f"{i.condition}: relations without a build record; the passages it read cannot be checked"
-              for i in inputs if i.origin == "unrecorded"]
-    candidates = retrieval_candidates(store, benchmark, relations, cutoff=cutoff, graph_condition=condition,
-                                      max_len=max_len, direct_backend=direct_backend)
-    by_retrieval = {rc: _predictions(benchmark, candidates.paths[rc], paths,
-                                     first_selections([a for a in analysis_ids if rc_of.get(a) == rc]), top_k)
-                    for rc in candidates.paths}
+    notes += [
+        f"{i.condition}: relations without a build record; the passages it read cannot be checked"
+        for i in inputs
+        if i.origin == "unrecorded"
+    ]
+    candidates = retrieval_candidates(
+        store,
+        benchmark,
+        relations,
+        cutoff=cutoff,
+        graph_condition=condition,
+        max_len=max_len,
+        direct_backend=direct_backend,
+    )
+    by_retrieval = {
+        rc: _predictions(
+            benchmark,
+            candidates.paths[rc],
+            paths,
+            first_selections([a for a in analysis_ids if rc_of.get(a) == rc]),
+            top_k,
+        )
+        for rc in candidates.paths
+    }
     retrieval_inputs = candidates.frame()
     direct_table = None
     if direct_backend != "offline":  # one recorded LLM call; its numbers are an evaluation comparator only
@@ -339,29 +406,50 @@ def evaluate(store: Store, benchmark_path: str | FilePath | None = None, *, cond
         retrieval_inputs.loc[is_direct, "status"] = "comparator recorded"
         retrieval_inputs.loc[is_direct, "reason"] = (
             f"LLM call {call_id} ({direct_backend}); its annual values are stored only in this evaluation's "
-            "direct_comparator table — never a ModelRun, never in a report — and derive no channel to score")
-    stopped = {rc: set(g["risk"]) for rc, g in retrieval_inputs[retrieval_inputs.status == "stopped"].groupby(
-        "condition")} if len(retrieval_inputs) else {}
-    retrieval_table = compare_retrieval_conditions(benchmark, graph, by_retrieval, max_len, stopped=stopped,
-                                                   selected=set(rc_of.values()))
+            "direct_comparator table — never a ModelRun, never in a report — and derive no channel to score"
+        )
+    stopped = (
+        {rc: set(g["risk"]) for rc, g in retrieval_inputs[retrieval_inputs.status == "stopped"].groupby("condition")}
+        if len(retrieval_inputs)
+        else {}
+    )
+    retrieval_table = compare_retrieval_conditions(
+        benchmark, graph, by_retrieval, max_len, stopped=stopped, selected=set(rc_of.values())
+    )
     if any(rc != "graph" for rc in rc_of.values()):
-        notes.append("Document RAG and Hybrid candidates are retrieved with the benchmark's query text; their "
-                     "selected-path measures come from analyses retrieved with the request's query text")
+        notes.append(
+            "Document RAG and Hybrid candidates are retrieved with the benchmark's query text; their "
+            "selected-path measures come from analyses retrieved with the request's query text"
+        )
     docs: dict[str, set[RelationKey]] = defaultdict(set)
     for r in relations:
         if r.sign in SCORABLE_SIGNS:
             docs[r.source_id].add(relation_key(r))
-    contribution = (source_contribution(benchmark, docs, n_orderings=n_orderings, seed=seed, max_len=max_len,
-                                        workers=workers, progress=progress) if docs else None)
+    contribution = (
+        source_contribution(
+            benchmark, docs, n_orderings=n_orderings, seed=seed, max_len=max_len, workers=workers, progress=progress
+        )
+        if docs
+        else None
+    )
     if contribution is None:
         notes.append(f"no eligible {condition} relations in the workspace: no source contribution")
     reps = repetitions(store, graph_rag, benchmark.risks, derivations)
     titles = {x.source_id: x.title for x in store.find(Source, source_id=sorted(docs))} if docs else {}
-    result = EvaluationResult(registration=registration, record=registration, benchmark=benchmark,
-                              measures=measures, graph_conditions=graph_table, graph_inputs=graph_inputs,
-                              retrieval_conditions=retrieval_table,
-                              retrieval_inputs=retrieval_inputs, direct_comparator=direct_table,
-                              contribution=contribution, agreement=agreement(reps), notes=notes,
-                              document_titles=titles)
+    result = EvaluationResult(
+        registration=registration,
+        record=registration,
+        benchmark=benchmark,
+        measures=measures,
+        graph_conditions=graph_table,
+        graph_inputs=graph_inputs,
+        retrieval_conditions=retrieval_table,
+        retrieval_inputs=retrieval_inputs,
+        direct_comparator=direct_table,
+        contribution=contribution,
+        agreement=agreement(reps),
+        notes=notes,
+        document_titles=titles,
+    )
     record = finish("scored", result_digest=store.put_tables(result.tables()))
     return EvaluationResult(**{**result.__dict__, "record": record})

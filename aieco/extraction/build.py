@@ -54,17 +54,24 @@ class BuildReport(BaseModel):
 
 
 def _batches(items: Sequence, size: int) -> list[Sequence]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 #: ``max_candidates`` default: the settings' candidate cap.
 SETTINGS_CAP = "settings"
 
 
-def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | None = None,
-                    locations: Sequence[SourceLocation] | None = None, progress: ProgressFn | None = None,
-                    vocab: Vocabulary | None = None, max_candidates: int | None | str = SETTINGS_CAP,
-                    queries: Sequence[ChannelQuery] = ()) -> BuildReport:
+def build_relations(
+    store: Store,
+    *,
+    condition: str = "G0",
+    client: LLMClient | None = None,
+    locations: Sequence[SourceLocation] | None = None,
+    progress: ProgressFn | None = None,
+    vocab: Vocabulary | None = None,
+    max_candidates: int | None | str = SETTINGS_CAP,
+    queries: Sequence[ChannelQuery] = (),
+) -> BuildReport:
     """Extract, validate and store relations from every registered passage location.
 
     Eligibility is not applied here: each Relation carries its source's publication date and
@@ -82,17 +89,27 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
     vocab = vocab or load_vocabulary()
     cap = settings.candidate_cap if max_candidates == SETTINGS_CAP else max_candidates
     if cap is not None and (not isinstance(cap, int) or cap < 1):
-        raise InputError(f"the candidate cap must be a positive whole number or None, not {cap!r}",
-                         where="max_candidates", fix="give a number such as 600, or `none` to process all")
+        raise InputError(
+            f"the candidate cap must be a positive whole number or None, not {cap!r}",
+            where="max_candidates",
+            fix="give a number such as 600, or `none` to process all",
+        )
     endpoints = sorted({v for q in queries for v in (q.source_var, q.target_var)})
-    ranking = ("relevance to the channel queries (" + ", ".join(endpoints) + ")" if endpoints
-               else "first copies first, then document order")
+    ranking = (
+        "relevance to the channel queries (" + ", ".join(endpoints) + ")"
+        if endpoints
+        else "first copies first, then document order"
+    )
     locs = list(locations) if locations is not None else store.find(SourceLocation, kind="passage")
     locs = [loc for loc in locs if loc.kind == "passage" and loc.text.strip()]
     if client is None:
-        client = LLMClient(store, OfflineBackend(), analysis_id=f"knowledge-base-{condition}",
-                           budget=10 * (2 * len(locs) + (cap if cap is not None else
-                                                         sum(loc.text.count(".") + 1 for loc in locs))) + 10)
+        client = LLMClient(
+            store,
+            OfflineBackend(),
+            analysis_id=f"knowledge-base-{condition}",
+            budget=10 * (2 * len(locs) + (cap if cap is not None else sum(loc.text.count(".") + 1 for loc in locs)))
+            + 10,
+        )
     tick = progress or (lambda step, done, total: None)
     requests = 0
     quote_of: dict[str, str] = {}  # G1/G2: candidate id → exact quote of its statement
@@ -102,9 +119,15 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
         candidates_all: list[Candidate] = []
         batches = _batches(locs, settings.batch_size)
         sentences = 0
-        outs = client.run_many(DECOMPOSITION_TASK, [DecompositionRequest(
-            passages=[Passage(location_id=loc.location_id, text=loc.text) for loc in batch]) for batch in batches],
-            stage="decomposition", progress=lambda done, total: tick("decomposition", done, total))
+        outs = client.run_many(
+            DECOMPOSITION_TASK,
+            [
+                DecompositionRequest(passages=[Passage(location_id=loc.location_id, text=loc.text) for loc in batch])
+                for batch in batches
+            ],
+            stage="decomposition",
+            progress=lambda done, total: tick("decomposition", done, total),
+        )
         for out in outs:
             requests += 1
             for st in out.statements:
@@ -123,10 +146,20 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
     proposals: list[ProposedRelation] = []
     batches = _batches(candidates, settings.batch_size)
     allowed = sorted(vocab.variables)
-    outs = client.run_many(EXTRACTION_TASK, [ExtractionRequest(
-        statements=[Statement(candidate_id=c.candidate_id, location_id=c.location_id, text=c.text)
-                    for c in batch], variables=allowed) for batch in batches], stage="relation_extraction",
-        progress=lambda done, total: tick("extraction", done, total))
+    outs = client.run_many(
+        EXTRACTION_TASK,
+        [
+            ExtractionRequest(
+                statements=[
+                    Statement(candidate_id=c.candidate_id, location_id=c.location_id, text=c.text) for c in batch
+                ],
+                variables=allowed,
+            )
+            for batch in batches
+        ],
+        stage="relation_extraction",
+        progress=lambda done, total: tick("extraction", done, total),
+    )
     for out in outs:
         requests += 1
         for p in out.relations:
@@ -136,12 +169,18 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
 
     verdicts: dict[int, str | None] = {}
     if condition == "G2":
-        items = [VerificationItem(index=i, src_var=p.src_var, dst_var=p.dst_var, sign=p.sign, quote=p.quote)
-                 for i, p in enumerate(proposals)]
+        items = [
+            VerificationItem(index=i, src_var=p.src_var, dst_var=p.dst_var, sign=p.sign, quote=p.quote)
+            for i, p in enumerate(proposals)
+        ]
         vbatches = _batches(items, settings.batch_size)
         verdicts = {i: "not_verified: no verdict returned" for i in range(len(items))}
-        outs = client.run_many(VERIFICATION_TASK, [VerificationRequest(candidates=list(batch)) for batch in vbatches],
-                               stage="verification", progress=lambda done, total: tick("verification", done, total))
+        outs = client.run_many(
+            VERIFICATION_TASK,
+            [VerificationRequest(candidates=list(batch)) for batch in vbatches],
+            stage="verification",
+            progress=lambda done, total: tick("verification", done, total),
+        )
         for batch, out in zip(vbatches, outs, strict=True):
             requests += 1
             asked = {item.index for item in batch}
@@ -153,8 +192,10 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
     if locations is None:
         loc_cache = {loc.location_id: loc for loc in locs}
     else:
-        loc_cache = {loc.location_id: loc for loc in store.find(
-            SourceLocation, location_id=sorted({c.location_id for c in candidates}))}
+        loc_cache = {
+            loc.location_id: loc
+            for loc in store.find(SourceLocation, location_id=sorted({c.location_id for c in candidates}))
+        }
     src_cache: dict[str, Source | None] = {}
     extractor = f"{EXTRACTION_TASK.prompt.name}@{EXTRACTION_TASK.prompt.version}/{client.backend.name}"
     relations: list[Relation] = []
@@ -169,15 +210,34 @@ def build_relations(store: Store, *, condition: str = "G0", client: LLMClient | 
                 src_cache[location.source_id] = store.get(Source, location.source_id)
             source = src_cache[location.source_id]
         extra = verdicts.get(i) if condition == "G2" else None
-        relations.append(to_relation(p, location_id=cand.location_id if cand else p.candidate_id, location=location,
-                                     source=source, vocab=vocab, condition=condition, extractor=extractor,
-                                     extra_reason=extra))
+        relations.append(
+            to_relation(
+                p,
+                location_id=cand.location_id if cand else p.candidate_id,
+                location=location,
+                source=source,
+                vocab=vocab,
+                condition=condition,
+                extractor=extractor,
+                extra_reason=extra,
+            )
+        )
     # The vocabulary's Variable records are the graph's nodes; storing them is idempotent (ids are the names).
     store.put_many(list(vocab.variables.values()))
     stored = store.put_many(relations)
     rejected = Counter((r.rejection_reason or "").split(":")[0] for r in relations if r.review_decision == "rejected")
     return BuildReport(
-        condition=condition, locations=len(locs), sentences=sentences, candidates=len(candidates),
-        dropped_by_cap=dropped, cap=cap, ranking=ranking, requests=requests, proposed=len(proposals),
-        accepted=sum(r.review_decision == "accepted" for r in relations), rejected=dict(sorted(rejected.items())),
-        stored=stored, seconds=round(time.perf_counter() - t0, 3))
+        condition=condition,
+        locations=len(locs),
+        sentences=sentences,
+        candidates=len(candidates),
+        dropped_by_cap=dropped,
+        cap=cap,
+        ranking=ranking,
+        requests=requests,
+        proposed=len(proposals),
+        accepted=sum(r.review_decision == "accepted" for r in relations),
+        rejected=dict(sorted(rejected.items())),
+        stored=stored,
+        seconds=round(time.perf_counter() - t0, 3),
+    )

@@ -20,7 +20,7 @@ def decompose_passage(text: str) -> list[tuple[str, str]]:
         start = 0
         pieces = []
         for m in CLAUSE_SPLIT.finditer(sentence):
-            pieces.append(sentence[start:m.start()])
+            pieces.append(sentence[start : m.start()])
             start = m.end()
         pieces.append(sentence[start:])
         for quote in pieces:
@@ -35,6 +35,10 @@ def decompose_passage(text: str) -> list[tuple[str, str]]:
 
 def decompose_offline(request: DecompositionRequest) -> DecompositionResult:
     """Offline implementation of the G1 task."""
-    return DecompositionResult(statements=[
-        DecomposedStatement(location_id=p.location_id, text=s, quote=q)
-        for p in request.passages for s, q in decompose_passage(p.text)])
+    return DecompositionResult(
+        statements=[
+            DecomposedStatement(location_id=p.location_id, text=s, quote=q)
+            for p in request.passages
+            for s, q in decompose_passage(p.text)
+        ]
+    )

@@ -80,15 +80,21 @@ def load_gold(path: Path | None = None) -> list[GoldSentence]:
         try:
             s = GoldSentence.model_validate(json.loads(line))
         except (ValueError, TypeError) as exc:
-            raise InputError(f"gold sentence on line {n} is malformed: {exc}", where=where,
-                             fix="each line is one JSON object with id, file, page, document, split, text, "
-                                 "relations, negative") from exc
+            raise InputError(
+                f"gold sentence on line {n} is malformed: {exc}",
+                where=where,
+                fix="each line is one JSON object with id, file, page, document, split, text, relations, negative",
+            ) from exc
         if s.split not in SPLITS:
-            raise InputError(f"gold sentence {s.id} has split {s.split!r}", where=f"{where}:{n}",
-                             fix=f"use one of {SPLITS}")
+            raise InputError(
+                f"gold sentence {s.id} has split {s.split!r}", where=f"{where}:{n}", fix=f"use one of {SPLITS}"
+            )
         if bool(s.relations) == bool(s.negative):
-            raise InputError(f"gold sentence {s.id} must have relations or a negative kind, not both or neither",
-                             where=f"{where}:{n}", fix="label what the sentence states")
+            raise InputError(
+                f"gold sentence {s.id} must have relations or a negative kind, not both or neither",
+                where=f"{where}:{n}",
+                fix="label what the sentence states",
+            )
         out.append(s)
     return out
 
@@ -110,10 +116,18 @@ def score(gold: Iterable[GoldSentence], proposed: dict[str, set[tuple[str, str, 
                 neg_hit += 1
                 kinds[g.negative] += len(got)
     return SplitScore(
-        split=split, sentences=len(rows), gold_relations=n_gold, proposed=n_prop, true_positives=tp,
-        precision=round(tp / n_prop, 4) if n_prop else 0.0, recall=round(tp / n_gold, 4) if n_gold else 0.0,
-        negatives=sum(1 for g in rows if g.negative), false_positives_on_negatives=fp_neg,
-        negatives_with_false_positive=neg_hit, false_positives_by_kind=dict(sorted(kinds.items())))
+        split=split,
+        sentences=len(rows),
+        gold_relations=n_gold,
+        proposed=n_prop,
+        true_positives=tp,
+        precision=round(tp / n_prop, 4) if n_prop else 0.0,
+        recall=round(tp / n_gold, 4) if n_gold else 0.0,
+        negatives=sum(1 for g in rows if g.negative),
+        false_positives_on_negatives=fp_neg,
+        negatives_with_false_positive=neg_hit,
+        false_positives_by_kind=dict(sorted(kinds.items())),
+    )
 
 
 def propose(gold: list[GoldSentence], client, *, batch_size: int = 20) -> dict[str, set[tuple[str, str, str]]]:
@@ -125,10 +139,17 @@ def propose(gold: list[GoldSentence], client, *, batch_size: int = 20) -> dict[s
     allowed = sorted(load_vocabulary().variables)
     out: dict[str, set[tuple[str, str, str]]] = {g.id: set() for g in gold}
     for i in range(0, len(gold), batch_size):
-        batch = gold[i:i + batch_size]
-        result = client.run(EXTRACTION_TASK, ExtractionRequest(
-            statements=[Statement(candidate_id=g.id, location_id=f"{g.file}#p{g.page}", text=g.text) for g in batch],
-            variables=allowed), stage="gold_extraction")
+        batch = gold[i : i + batch_size]
+        result = client.run(
+            EXTRACTION_TASK,
+            ExtractionRequest(
+                statements=[
+                    Statement(candidate_id=g.id, location_id=f"{g.file}#p{g.page}", text=g.text) for g in batch
+                ],
+                variables=allowed,
+            ),
+            stage="gold_extraction",
+        )
         for p in result.relations:
             if p.candidate_id in out:
                 out[p.candidate_id].add((p.src_var, p.dst_var, p.sign))
@@ -145,8 +166,9 @@ def evaluate(client=None, gold: list[GoldSentence] | None = None) -> list[SplitS
     gold = gold if gold is not None else load_gold()
     if client is None:
         with tempfile.TemporaryDirectory() as tmp:
-            client = LLMClient(Store(Path(tmp) / "ws"), OfflineBackend(), analysis_id="extraction-gold",
-                               budget=len(gold) + 10)
+            client = LLMClient(
+                Store(Path(tmp) / "ws"), OfflineBackend(), analysis_id="extraction-gold", budget=len(gold) + 10
+            )
             proposed = propose(gold, client)
     else:
         proposed = propose(gold, client)

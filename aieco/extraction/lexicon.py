@@ -31,120 +31,353 @@ EXTRACTOR_VERSION = "lexicon-1"
 # ---------------------------------------------------------------------- lexicon
 
 POSITIVE_VERBS = (
-    "raise", "increase", "boost", "lift", "push up", "drive up", "fuel", "amplify", "add to", "strengthen",
-    "stimulate", "spur", "exacerbate", "intensify", "heighten", "inflate", "bolster", "magnify", "support",
-    "put upward pressure on", "widen", "elevate", "accelerate", "worsen",
+    "raise",
+    "increase",
+    "boost",
+    "lift",
+    "push up",
+    "drive up",
+    "fuel",
+    "amplify",
+    "add to",
+    "strengthen",
+    "stimulate",
+    "spur",
+    "exacerbate",
+    "intensify",
+    "heighten",
+    "inflate",
+    "bolster",
+    "magnify",
+    "support",
+    "put upward pressure on",
+    "widen",
+    "elevate",
+    "accelerate",
+    "worsen",
 )
 NEGATIVE_VERBS = (
-    "lower", "reduce", "weigh on", "weigh down", "dampen", "erode", "depress", "push down", "drive down", "curb",
-    "cut", "decrease", "weaken", "hurt", "drag on", "drag down", "compress", "hit", "undermine", "suppress",
-    "restrain", "dent", "damage", "diminish", "shrink", "squeeze", "hamper", "hinder", "slow", "deter",
-    "impair", "put downward pressure on", "hold back", "choke off", "narrow", "contract", "mitigate", "cushion",
+    "lower",
+    "reduce",
+    "weigh on",
+    "weigh down",
+    "dampen",
+    "erode",
+    "depress",
+    "push down",
+    "drive down",
+    "curb",
+    "cut",
+    "decrease",
+    "weaken",
+    "hurt",
+    "drag on",
+    "drag down",
+    "compress",
+    "hit",
+    "undermine",
+    "suppress",
+    "restrain",
+    "dent",
+    "damage",
+    "diminish",
+    "shrink",
+    "squeeze",
+    "hamper",
+    "hinder",
+    "slow",
+    "deter",
+    "impair",
+    "put downward pressure on",
+    "hold back",
+    "choke off",
+    "narrow",
+    "contract",
+    "mitigate",
+    "cushion",
 )
 NEUTRAL_VERBS = (
-    "lead to", "result in", "translate into", "cause", "bring about", "imply", "mean", "trigger",
-    "contribute to", "feed into", "pass through to", "give rise to", "generate", "produce", "spill over to",
-    "spill over into", "prompt", "induce", "entail", "push", "drive", "pull", "send",
+    "lead to",
+    "result in",
+    "translate into",
+    "cause",
+    "bring about",
+    "imply",
+    "mean",
+    "trigger",
+    "contribute to",
+    "feed into",
+    "pass through to",
+    "give rise to",
+    "generate",
+    "produce",
+    "spill over to",
+    "spill over into",
+    "prompt",
+    "induce",
+    "entail",
+    "push",
+    "drive",
+    "pull",
+    "send",
 )
 #: "pushing yields up", "drove equity prices down": the particle after the object is its movement.
 PARTICLE_AFTER = re.compile(r"^\s+(up|down|higher|lower)\b")
-SPLIT_VERB_BEFORE = re.compile(r"\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving|pull|pulls|"
-                               r"pulled|pulling|send|sends|sent|sending)\s+(?:[a-z-]+\s+){0,4}$")
+SPLIT_VERB_BEFORE = re.compile(
+    r"\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving|pull|pulls|"
+    r"pulled|pulling|send|sends|sent|sending)\s+(?:[a-z-]+\s+){0,4}$"
+)
 COMOVEMENT = (
-    "go hand in hand with", "coincide with", "be associated with", "be accompanied by", "accompany",
-    "be linked to", "be linked with", "be correlated with", "co-move with", "move together with",
-    "be mirrored by", "be matched by",
+    "go hand in hand with",
+    "coincide with",
+    "be associated with",
+    "be accompanied by",
+    "accompany",
+    "be linked to",
+    "be linked with",
+    "be correlated with",
+    "co-move with",
+    "move together with",
+    "be mirrored by",
+    "be matched by",
 )
 #: Verbs whose sign is the movement of their object: "amplify the decline in asset prices" is a
 #: negative effect on asset prices, "amplify the rise in yields" a positive one.
 AMPLIFIERS = ("amplify", "exacerbate", "intensify", "magnify", "deepen", "accentuate", "compound", "reinforce")
 DAMPENERS = ("mitigate", "cushion", "attenuate", "offset", "soften")
 #: "Y stems from X": the source follows the verb.
-REVERSE = ("stem from", "arise from", "originate from", "result from", "reflect", "be driven by", "be caused by",
-           "be fuelled by", "be fueled by", "be triggered by")
+REVERSE = (
+    "stem from",
+    "arise from",
+    "originate from",
+    "result from",
+    "reflect",
+    "be driven by",
+    "be caused by",
+    "be fuelled by",
+    "be fueled by",
+    "be triggered by",
+)
 NOUN_CUES = (
     (r"(?:negatively|adversely) (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", -1),
     (r"positively (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", 1),
-    (r"(?:a |an )?(?:significant |strong |large |sizeable |small |modest )?positive "
-     r"(?:effect|impact|influence|relationship|association)s? (?:on|with)", 1),
-    (r"(?:a |an )?(?:significant |strong |large |sizeable |small |modest )?negative "
-     r"(?:effect|impact|influence|relationship|association)s? (?:on|with)", -1),
+    (
+        r"(?:a |an )?(?:significant |strong |large |sizeable |small |modest )?positive "
+        r"(?:effect|impact|influence|relationship|association)s? (?:on|with)",
+        1,
+    ),
+    (
+        r"(?:a |an )?(?:significant |strong |large |sizeable |small |modest )?negative "
+        r"(?:effect|impact|influence|relationship|association)s? (?:on|with)",
+        -1,
+    ),
     (r"(?:is|are|was|were|be) (?:positively|directly) (?:related|correlated|associated|linked) (?:to|with)", 1),
     (r"(?:is|are|was|were|be) (?:negatively|inversely) (?:related|correlated|associated|linked) (?:to|with)", -1),
     (r"upward pressure on", 1),
     (r"downward pressure on", -1),
-    (r"(?:poses?|posed|posing|presents?|presented|creates?|created|represents?|represented|adds? to|added to)\s+"
-     r"(?:significant\s+|major\s+|further\s+|material\s+|new\s+)?downside risks? (?:to|for)", -1),
-    (r"(?:poses?|posed|posing|presents?|presented|creates?|created|represents?|represented|adds? to|added to)\s+"
-     r"(?:significant\s+|major\s+|further\s+|material\s+|new\s+)?upside risks? (?:to|for)", 1),
-    (r"(?:is|are|was|were|be|remains?|remained)\s+(?:a\s+)?(?:key\s+|major\s+|significant\s+)?"
-     r"downside risks? (?:to|for)", -1),
+    (
+        r"(?:poses?|posed|posing|presents?|presented|creates?|created|represents?|represented|adds? to|added to)\s+"
+        r"(?:significant\s+|major\s+|further\s+|material\s+|new\s+)?downside risks? (?:to|for)",
+        -1,
+    ),
+    (
+        r"(?:poses?|posed|posing|presents?|presented|creates?|created|represents?|represented|adds? to|added to)\s+"
+        r"(?:significant\s+|major\s+|further\s+|material\s+|new\s+)?upside risks? (?:to|for)",
+        1,
+    ),
+    (
+        r"(?:is|are|was|were|be|remains?|remained)\s+(?:a\s+)?(?:key\s+|major\s+|significant\s+)?"
+        r"downside risks? (?:to|for)",
+        -1,
+    ),
 )
 #: Movement verbs that are intransitive when nothing follows ("X rises") and nouns before a
 #: verb ("rate hikes raise …").
-MOVEMENT_UP = ("rise", "increase", "climb", "surge", "jump", "rebound", "pick up", "go up", "hike", "spike",
-               "soar", "grow", "edge up", "tighten", "rally", "extend gains", "post gains", "post substantial gains",
-               "firm", "widen")
-MOVEMENT_DOWN = ("fall", "decline", "drop", "decrease", "fall back", "go down", "slump", "contract", "cut",
-                 "tumble", "plunge", "shrink", "slow", "ease", "edge down", "weaken", "deteriorate",
-                 "loosen", "dry up", "evaporate", "extend losses", "post losses", "retreat",
-                 "recede", "subside", "sell off", "correct")
+MOVEMENT_UP = (
+    "rise",
+    "increase",
+    "climb",
+    "surge",
+    "jump",
+    "rebound",
+    "pick up",
+    "go up",
+    "hike",
+    "spike",
+    "soar",
+    "grow",
+    "edge up",
+    "tighten",
+    "rally",
+    "extend gains",
+    "post gains",
+    "post substantial gains",
+    "firm",
+    "widen",
+)
+MOVEMENT_DOWN = (
+    "fall",
+    "decline",
+    "drop",
+    "decrease",
+    "fall back",
+    "go down",
+    "slump",
+    "contract",
+    "cut",
+    "tumble",
+    "plunge",
+    "shrink",
+    "slow",
+    "ease",
+    "edge down",
+    "weaken",
+    "deteriorate",
+    "loosen",
+    "dry up",
+    "evaporate",
+    "extend losses",
+    "post losses",
+    "retreat",
+    "recede",
+    "subside",
+    "sell off",
+    "correct",
+)
 
-TRANSITIVE_MOVEMENTS = ("increase", "increases", "increased", "decrease", "decreases", "decreased", "cut", "cuts",
-                        "tighten", "tightens", "tightened", "tightening", "ease", "eases", "eased", "easing",
-                        "loosen", "loosens", "loosened", "loosening")
+TRANSITIVE_MOVEMENTS = (
+    "increase",
+    "increases",
+    "increased",
+    "decrease",
+    "decreases",
+    "decreased",
+    "cut",
+    "cuts",
+    "tighten",
+    "tightens",
+    "tightened",
+    "tightening",
+    "ease",
+    "eases",
+    "eased",
+    "easing",
+    "loosen",
+    "loosens",
+    "loosened",
+    "loosening",
+)
 #: "raises downside risks to growth": the risk phrase carries the direction on its variable.
 RISK_TO = re.compile(r"\b(downside|upside)\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?$")
 IRREGULAR = {
-    "lead": ("led",), "drive": ("drove", "driven"), "hit": ("hit",), "cut": ("cut",), "put": ("put",),
-    "mean": ("meant",), "bring": ("brought",), "give": ("gave", "given"), "go": ("went", "gone"),
-    "feed": ("fed",), "shrink": ("shrank", "shrunk"), "hold": ("held",), "rise": ("rose", "risen"),
-    "fall": ("fell", "fallen"), "grow": ("grew", "grown"), "spill": ("spilled", "spilt"),
+    "lead": ("led",),
+    "drive": ("drove", "driven"),
+    "hit": ("hit",),
+    "cut": ("cut",),
+    "put": ("put",),
+    "mean": ("meant",),
+    "bring": ("brought",),
+    "give": ("gave", "given"),
+    "go": ("went", "gone"),
+    "feed": ("fed",),
+    "shrink": ("shrank", "shrunk"),
+    "hold": ("held",),
+    "rise": ("rose", "risen"),
+    "fall": ("fell", "fallen"),
+    "grow": ("grew", "grown"),
+    "spill": ("spilled", "spilt"),
 }
 DOUBLE_FINAL = {"drag", "spur", "cut", "hit", "put", "drop", "slump", "plug", "stop", "stem"}
 
 UP_MODIFIERS = (
-    r"higher", r"rising", r"increasing", r"elevated", r"greater", r"stronger", r"more", r"larger", r"tighter",
-    r"heightened", r"increased", r"surging", r"soaring", r"persistent(?:ly)? high", r"high", r"growing", r"mounting",
+    r"higher",
+    r"rising",
+    r"increasing",
+    r"elevated",
+    r"greater",
+    r"stronger",
+    r"more",
+    r"larger",
+    r"tighter",
+    r"heightened",
+    r"increased",
+    r"surging",
+    r"soaring",
+    r"persistent(?:ly)? high",
+    r"high",
+    r"growing",
+    r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
     r"phasing-in|introduction|imposition|build-up|widening)s? (?:in|of)",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
-    r"resilient", r"buoyant", r"robust", r"positive",
+    r"resilient",
+    r"buoyant",
+    r"robust",
+    r"positive",
 )
 DOWN_MODIFIERS = (
-    r"lower", r"falling", r"declining", r"weaker", r"thinner", r"reduced", r"less", r"smaller", r"softer",
-    r"looser", r"easier", r"decreased", r"deteriorating", r"weakening", r"depressed", r"shrinking", r"subdued", r"low",
+    r"lower",
+    r"falling",
+    r"declining",
+    r"weaker",
+    r"thinner",
+    r"reduced",
+    r"less",
+    r"smaller",
+    r"softer",
+    r"looser",
+    r"easier",
+    r"decreased",
+    r"deteriorating",
+    r"weakening",
+    r"depressed",
+    r"shrinking",
+    r"subdued",
+    r"low",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
     r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening)s? (?:in|of)",
-    r"negative", r"weak", r"poor", r"sluggish",
+    r"negative",
+    r"weak",
+    r"poor",
+    r"sluggish",
 )
 
-NEGATION = re.compile(r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|"
-                      r"failed to)\b|n't\b")
+NEGATION = re.compile(
+    r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|"
+    r"failed to)\b|n't\b"
+)
 NEGATION_CLAUSE = re.compile(r"\b(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)\b")
 HEDGE = re.compile(
     r"\b(?:may|might|could|can|likely|possibly|potentially|perhaps|tends? to|tended to|suggests?|appears? to|"
-    r"seems? to|would|expected to|probably|somewhat|partly|arguably|plausibly|in principle)\b")
+    r"seems? to|would|expected to|probably|somewhat|partly|arguably|plausibly|in principle)\b"
+)
 BE = r"(?:is|are|was|were|be|been|being|get|gets|got)"
 
 # What a sentence states decides the evidence class (never the verb).
 ESTIMATE = re.compile(
     r"\b(?:estimat\w*|elasticit\w*|coefficient\w*|regression\w*|semi-elasticit\w*|"
-    r"\d+(?:\.\d+)? ?(?:percentage points?|pp|basis points?|bps?|%|per ?cent))\b|\d%")
+    r"\d+(?:\.\d+)? ?(?:percentage points?|pp|basis points?|bps?|%|per ?cent))\b|\d%"
+)
 IDENTIFICATION = re.compile(
     r"\b(?:causal effect|causally|identified|identification|instrumental variables?|natural experiment|"
-    r"difference-in-differences?|exogenous (?:shock|variation)s?|randomi[sz]ed)\b")
-STRUCTURAL = re.compile(r"\b(?:structural model|dsge|model simulations?|in the model|semi-structural|"
-                        r"simulations? with|model-based)\b")
+    r"difference-in-differences?|exogenous (?:shock|variation)s?|randomi[sz]ed)\b"
+)
+STRUCTURAL = re.compile(
+    r"\b(?:structural model|dsge|model simulations?|in the model|semi-structural|"
+    r"simulations? with|model-based)\b"
+)
 IDENTITY = re.compile(r"\b(?:by definition|accounting identity|identity|mechanically|by construction)\b")
-RULE = re.compile(r"\b(?:rules?|regulation requires|are required to|is required to|must|minimum requirements?|"
-                  r"legally|by law|mandated?)\b")
+RULE = re.compile(
+    r"\b(?:rules?|regulation requires|are required to|is required to|must|minimum requirements?|"
+    r"legally|by law|mandated?)\b"
+)
 HORIZON = re.compile(
     r"\b(?:in|over) the (?:short|medium|long|near)(?:er)?[- ](?:run|term)\b|"
     r"\bwithin (?:a|one|two|three|four|\d+) (?:years?|quarters?)\b|"
-    r"\bover (?:the next )?(?:one|two|three|four|five|\d+) (?:years?|quarters?)\b|\bon impact\b")
+    r"\bover (?:the next )?(?:one|two|three|four|five|\d+) (?:years?|quarters?)\b|\bon impact\b"
+)
 
 
 def _verb_forms(verb: str) -> list[str]:
@@ -207,15 +440,18 @@ DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _ve
 CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
-    r"hit by|dragged down by)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?$")
+    r"hit by|dragged down by)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?$"
+)
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
 INHERENT_DOWN = re.compile(r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening)\b")
 INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|escalation)\b")
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
 SHOCK_AFTER = re.compile(r"^\s+shocks?\b")
 ADVERSE_BEFORE = re.compile(r"\b(?:adverse|negative)\s+(?:[a-z-]+\s+)?$")
-PARTICIPLE = re.compile(r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
-                        r"putting|contributing|translating)\b")
+PARTICIPLE = re.compile(
+    r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
+    r"putting|contributing|translating)\b"
+)
 MOVEMENT_PATTERNS = [(_verb_pattern(MOVEMENT_UP), 1), (_verb_pattern(MOVEMENT_DOWN), -1)]
 # The movement may be separated from the mention by an article, "euro area" or one adjective
 # ("lower potential growth", "higher US tariffs").
@@ -224,14 +460,22 @@ UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
 #: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
 VERB_OR_ADJECTIVE = ("lower", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
-MODAL_BEFORE = re.compile(r"\b(?:would|could|may|might|will|can|to|also|further|significantly|directly|not|n't|"
-                          r"does|do|did|tends? to|help)\s+$")
-CONJ_ONLY = re.compile(r"^[\s,]*(?:and|or|as well as|and also|but also|but|while|whereas|and thereby|thereby|"
-                       r"and hence|and thus)?[\s,]*$")
-COORD = re.compile(r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
-                   r"along with|and the|and a)\s*$")
-PREPOSITION_BEFORE = re.compile(r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
-                                r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$")
+MODAL_BEFORE = re.compile(
+    r"\b(?:would|could|may|might|will|can|to|also|further|significantly|directly|not|n't|"
+    r"does|do|did|tends? to|help)\s+$"
+)
+CONJ_ONLY = re.compile(
+    r"^[\s,]*(?:and|or|as well as|and also|but also|but|while|whereas|and thereby|thereby|"
+    r"and hence|and thus)?[\s,]*$"
+)
+COORD = re.compile(
+    r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
+    r"along with|and the|and a)\s*$"
+)
+PREPOSITION_BEFORE = re.compile(
+    r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
+    r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
+)
 CLAUSE_BREAK = re.compile(r"[;:]|\.\s")
 DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|their|any|no|such)\s+$")
 SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because|since|once|after)\b")
@@ -278,7 +522,7 @@ def evidence_class(sentence: str) -> EvidenceClass:
 
 
 def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int, mention_end: int) -> bool:
-    """"lower" after a subject, a modal or a co-ordinated verb is the verb ("tariffs lower GDP"),
+    """ "lower" after a subject, a modal or a co-ordinated verb is the verb ("tariffs lower GDP"),
     unless the mention it precedes is itself followed by a verb ("…, and lower trade weighs on GDP")."""
     after = low[mention_end:]
     gap = re.match(r"\s+(?:\w+ly\s+|would\s+|could\s+|may\s+|might\s+|can\s+|will\s+|also\s+)?", after)
@@ -359,15 +603,25 @@ def _clause_end(low: str, pos: int) -> int:
 
 def _coordinated_left(low: str, ms: list[_Mention], idx: int, floor: int) -> list[int]:
     out = [idx]
-    if re.search(r"\b(?:combined|together|coupled|along)\s+with\s+(?:the\s+|an?\s+)?$",
-                 low[max(0, ms[idx].start - 30):ms[idx].start]) and idx > 0 and ms[idx - 1].start >= floor:
+    if (
+        re.search(
+            r"\b(?:combined|together|coupled|along)\s+with\s+(?:the\s+|an?\s+)?$",
+            low[max(0, ms[idx].start - 30) : ms[idx].start],
+        )
+        and idx > 0
+        and ms[idx - 1].start >= floor
+    ):
         # "X combined with Y": both are subjects, whatever lies between X and "combined".
-        gap = low[ms[idx - 1].m.end:ms[idx].start]
+        gap = low[ms[idx - 1].m.end : ms[idx].start]
         if len(gap) < 40 and not re.search(r"[,;]", gap):
             out.append(idx - 1)
             return out
-    while (idx > 0 and ms[idx - 1].start >= floor and ms[idx - 1].m.variable_id != ms[idx].m.variable_id
-           and COORD.match(low[ms[idx - 1].m.end:ms[idx].start])):
+    while (
+        idx > 0
+        and ms[idx - 1].start >= floor
+        and ms[idx - 1].m.variable_id != ms[idx].m.variable_id
+        and COORD.match(low[ms[idx - 1].m.end : ms[idx].start])
+    ):
         idx -= 1
         out.append(idx)
     return out
@@ -376,9 +630,13 @@ def _coordinated_left(low: str, ms: list[_Mention], idx: int, floor: int) -> lis
 def _coordinated_right(low: str, ms: list[_Mention], idx: int, limit: int) -> list[int]:
     out = [idx]
     # A mention with its own movement ("…, and weaker GDP raises …") starts a new clause, not a list.
-    while (idx + 1 < len(ms) and ms[idx + 1].m.end <= limit and not ms[idx + 1].mod
-           and ms[idx + 1].m.variable_id != ms[idx].m.variable_id
-           and COORD.match(low[ms[idx].m.end:ms[idx + 1].start])):
+    while (
+        idx + 1 < len(ms)
+        and ms[idx + 1].m.end <= limit
+        and not ms[idx + 1].mod
+        and ms[idx + 1].m.variable_id != ms[idx].m.variable_id
+        and COORD.match(low[ms[idx].m.end : ms[idx + 1].start])
+    ):
         idx += 1
         out.append(idx)
     return out
@@ -389,18 +647,21 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     if not left:
         return []
     i = left[-1]
-    if len(low[ms[i].m.end:cue.start]) > 120:
+    if len(low[ms[i].m.end : cue.start]) > 120:
         return []
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
-    measured = re.search(r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply)\s+of\s+"
-                         r"(?:the\s+)?$", low[max(0, ms[i].start - 30):ms[i].start])
+    measured = re.search(
+        r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply)\s+of\s+"
+        r"(?:the\s+)?$",
+        low[max(0, ms[i].start - 30) : ms[i].start],
+    )
     if measured:
         return _coordinated_left(low, ms, i, floor)
     # A mention inside a prepositional phrase ("tariffs on exports reduce …") is not the subject,
     # unless a relative pronoun makes it the antecedent ("a sell-off of assets, which would amplify …")
     # or "with" co-ordinates ("low activity combined with the rise in yields would …").
-    before = low[max(0, ms[i].start - 30):ms[i].start]
-    relative = re.search(r",\s*which\b", low[ms[i].m.end:cue.start])
+    before = low[max(0, ms[i].start - 30) : ms[i].start]
+    relative = re.search(r",\s*which\b", low[ms[i].m.end : cue.start])
     coordinating = re.search(r"\b(?:combined|together|coupled|along)\s+with\s+(?:the\s+|an?\s+)?$", before)
     if PREPOSITION_BEFORE.search(before) and not relative and not coordinating:
         if len(left) < 2:
@@ -414,7 +675,7 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
     if not right:
         return []
     i = right[0]
-    gap = low[cue.end:ms[i].start]
+    gap = low[cue.end : ms[i].start]
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
     if len(gap.split()) > 6 or re.search(r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than)\b", gap):
         return []
@@ -439,10 +700,10 @@ def _inherent(text: str) -> int:
 
 
 def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
-    """"(adverse) confidence shocks": a shock to a variable is its adverse move, unless called positive."""
-    if not SHOCK_AFTER.match(low[m.end:]):
+    """ "(adverse) confidence shocks": a shock to a variable is its adverse move, unless called positive."""
+    if not SHOCK_AFTER.match(low[m.end :]):
         return 0
-    if re.search(r"\bpositive\s+(?:[a-z-]+\s+)?$", low[max(0, start - 30):start]):
+    if re.search(r"\bpositive\s+(?:[a-z-]+\s+)?$", low[max(0, start - 30) : start]):
         return 1
     adverse = vocab.get(m.variable_id).adverse_direction
     if adverse is None:
@@ -450,36 +711,40 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     return 1 if adverse.value == "increase" else -1
 
 
-def _cause_of_states(low: str, ms: list[_Mention],
-                     states: list[tuple[int, int, Cue]]) -> list[tuple[int, int, int, Cue]]:
-    """"Y fell, driven by X" and "Supported by X, Y rose": (source idx, target idx, sign, cue)."""
+def _cause_of_states(
+    low: str, ms: list[_Mention], states: list[tuple[int, int, Cue]]
+) -> list[tuple[int, int, int, Cue]]:
+    """ "Y fell, driven by X" and "Supported by X, Y rose": (source idx, target idx, sign, cue)."""
     out = []
     for ti, s_y, cue in states:
         for si, x in enumerate(ms):
             if si == ti:
                 continue
             if x.start > cue.end:  # "Y fell, driven by the outlook for X"
-                window = low[cue.end:x.start]
+                window = low[cue.end : x.start]
                 m = CAUSE_AFTER.search(window)
                 if m is None:
-                    m2 = re.search(r"(?:driven by|on the back of|reflecting|due to|owing to|in response to)"
-                                   r"\s+(?:the\s+)?(?:outlook|expectations?|prospects?)\s+(?:for|of)\s+(?:the\s+)?$",
-                                   window)
+                    m2 = re.search(
+                        r"(?:driven by|on the back of|reflecting|due to|owing to|in response to)"
+                        r"\s+(?:the\s+)?(?:outlook|expectations?|prospects?)\s+(?:for|of)\s+(?:the\s+)?$",
+                        window,
+                    )
                     if m2 is None or len(window) > 60:
                         continue
                 elif len(window) > 40:
                     continue
             else:  # "Supported by X, … Y rose" / "Reflecting X, Y fell"
-                head = low[_clause_start(low, x.start):x.start]
-                if not CAUSE_AFTER.search(head) or "," not in low[x.m.end:ms[ti].start]:
+                head = low[_clause_start(low, x.start) : x.start]
+                if not CAUSE_AFTER.search(head) or "," not in low[x.m.end : ms[ti].start]:
                     continue
                 if ms[ti].start < x.start:
                     continue
             mod = x.mod
-            verb = (CAUSE_AFTER.search(low[:x.start]) or re.search(r"\w+ by|\w+ing", low[:x.start]))
+            verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
             if not mod:
-                if verb is not None and re.search(r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned",
-                                                  verb.group()):
+                if verb is not None and re.search(
+                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned", verb.group()
+                ):
                     mod = 1
                 elif verb is not None and re.search(r"weighed down|hit|dragged", verb.group()):
                     mod = -1
@@ -496,8 +761,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         return []
     low = sentence.lower()
     # "trade channels", "liquidity risks": a mention that names a channel or a risk, not the variable.
-    raw = [m for m in raw if not re.match(r"\s+channels?\b", low[m.end:])
-           and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end:]))]
+    raw = [
+        m
+        for m in raw
+        if not re.match(r"\s+channels?\b", low[m.end :])
+        and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
+    ]
     if len({m.variable_id for m in raw}) < 2:
         return []
     ms = []
@@ -506,8 +775,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         sign, start = _modifier(low, m.start, ends, m.end, m.variable_id)
         if not sign:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
-        particle = PARTICLE_AFTER.match(low[m.end:])
-        if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60):m.start]):
+        particle = PARTICLE_AFTER.match(low[m.end :])
+        if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
             sign = 1 if particle.group(1) in ("up", "higher") else -1
         ms.append(_Mention(m, sign, start))
     cues = _find_cues(low, ms)
@@ -515,8 +784,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for k, c in enumerate(cues):
         if c.kind != "movement" or k + 1 >= len(cues):
             continue
-        prev = [x for x in ms if x.m.end <= c.start and not low[x.m.end:c.start].strip()]
-        if prev and not low[c.end:cues[k + 1].start].strip():
+        prev = [x for x in ms if x.m.end <= c.start and not low[x.m.end : c.start].strip()]
+        if prev and not low[c.end : cues[k + 1].start].strip():
             prev[-1].mod = prev[-1].mod or c.sign
             cues[k] = Cue(c.start, c.end, c.text, 0, "consumed")
     ec = evidence_class(sentence)
@@ -532,10 +801,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if src == dst or sign == 0:
             return
         lo = min(ms[si].start, ms[oi].start, cue.start)
-        window = low[_clause_start(low, lo):cue.start]
-        negated = bool(NEGATION.search(low[max(lo, cue.start - 30):cue.start]) or NEGATION.search(cue.text)
-                       or NEGATION_CLAUSE.search(window))
-        hedged = bool(HEDGE.search(low[_clause_start(low, cue.start):cue.start]))
+        window = low[_clause_start(low, lo) : cue.start]
+        negated = bool(
+            NEGATION.search(low[max(lo, cue.start - 30) : cue.start])
+            or NEGATION.search(cue.text)
+            or NEGATION_CLAUSE.search(window)
+        )
+        hedged = bool(HEDGE.search(low[_clause_start(low, cue.start) : cue.start]))
         # Confidence measures how explicitly the sentence states "an increase in the source raises
         # (lowers) the target", not how strong the evidence is (the evidence class records that): a
         # directional verb, or a connector with both movements stated, states it; an unstated source
@@ -548,7 +820,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         else:
             base = 0.6
         conf = base + (0.1 if ec is not EvidenceClass.descriptive else 0.0) - (0.2 if hedged else 0.0)
-        conf -= 0.05 if len(low[ms[si].m.end:cue.start]) > 60 and not passive else 0.0
+        conf -= 0.05 if len(low[ms[si].m.end : cue.start]) > 60 and not passive else 0.0
         conf = round(min(0.95, max(0.05, conf)), 2)
         s = Sign.absent if negated else (Sign.positive if sign > 0 else Sign.negative)
         cue_text = " ".join(cue.text.split())
@@ -568,11 +840,16 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             previous = None
             continue
         lo, hi = _clause_start(low, cue.start), _clause_end(low, cue.end)
-        next_cue = next((c.start for c in cues[k + 1:] if c.kind != "consumed"), len(low))
-        after = low[cue.end:]
+        next_cue = next((c.start for c in cues[k + 1 :] if c.kind != "consumed"), len(low))
+        after = low[cue.end :]
         by = re.match(r"\s+by\b", after)
-        if by and cue.kind in ("directional", "neutral", "movement") and (
-                re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo:cue.start]) or re.search(r"ed$|en$|hit$|cut$", cue.text)):
+        if (
+            by
+            and cue.kind in ("directional", "neutral", "movement")
+            and (
+                re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo : cue.start]) or re.search(r"ed$|en$|hit$|cut$", cue.text)
+            )
+        ):
             # Passive voice: "Y is depressed by higher X" — the agent after "by" is the source.
             if cue.kind == "movement":
                 continue
@@ -599,7 +876,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         objs = _objects(low, ms, cue, hi, next_cue)
         # Co-ordinated subjects never reach back into the previous clause's objects.
         subs = _subjects(low, ms, cue, lo, previous[2] if previous is not None else 0)
-        participle = bool(PARTICIPLE.match(cue.text)) and bool(re.search(r",\s*(?:\w+\s+)?$", low[:cue.start]))
+        participle = bool(PARTICIPLE.match(cue.text)) and bool(re.search(r",\s*(?:\w+\s+)?$", low[: cue.start]))
         if participle and objs and (not subs or subs[0] in (previous[1] if previous is not None else [])):
             # "…, giving rise to confidence shocks": the subject of the sentence's earlier clause.
             if previous is not None and previous[1]:
@@ -611,23 +888,30 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if cue.kind == "movement":
             # An intransitive movement has no object right after it ("as rates rise, prices fall").
             transitive = cue.text.split()[0] in TRANSITIVE_MOVEMENTS
-            objs = [i for i in objs
-                    if transitive and not re.search(r"[,;]|\b(?:when|as|if)\b", low[cue.end:ms[i].start])]
+            objs = [
+                i for i in objs if transitive and not re.search(r"[,;]|\b(?:when|as|if)\b", low[cue.end : ms[i].start])
+            ]
             if subs and not objs:
                 states.append((subs[0], cue.sign, cue))
             elif subs and objs:
                 for si in subs:
                     for oi in objs:
-                        add(si, oi, _combine(cue.sign, "directional", ms[si].mod, ms[oi].mod),
-                            Cue(cue.start, cue.end, cue.text, cue.sign, "directional"), False)
+                        add(
+                            si,
+                            oi,
+                            _combine(cue.sign, "directional", ms[si].mod, ms[oi].mod),
+                            Cue(cue.start, cue.end, cue.text, cue.sign, "directional"),
+                            False,
+                        )
                 previous = (subs, objs, ms[objs[-1]].m.end, {})
             continue
         implied: dict[int, int] = {}
         if previous is not None and subs:
             prev_subs, prev_objs, prev_end, prev_moves = previous
-            between = low[prev_end:cue.start]
-            relative = (re.search(r"\bwhich\b|\bin turn\b|\bthis\b|\bthereby\b", between)
-                        or re.match(r"(?:resulting|leading|translating|contributing)\b", cue.text))
+            between = low[prev_end : cue.start]
+            relative = re.search(r"\bwhich\b|\bin turn\b|\bthis\b|\bthereby\b", between) or re.match(
+                r"(?:resulting|leading|translating|contributing)\b", cue.text
+            )
             if subs[0] in prev_objs and CONJ_ONLY.match(between) and not relative:
                 subs = prev_subs  # shared subject: "X raises Y and lowers Z"
             elif subs[0] in prev_objs and relative and not ms[subs[0]].mod:
@@ -646,7 +930,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 # "reductions in consumption and investment": the movement covers the whole list.
                 dst_mod = ms[oi].mod or ms[objs[0]].mod
                 sign = _combine(cue.sign, cue.kind, src_mod, dst_mod)
-                risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40):ms[oi].m.start])
+                risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
                 if risk and cue.kind == "directional":
                     sign *= -1 if risk.group(1) == "downside" else 1
                 elif risk and cue.kind == "neutral" and not dst_mod:
@@ -665,8 +949,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for a in range(len(states)):
         for b in range(a + 1, len(states)):
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
-            between = low[ca.end:ms[ib].start]
-            before_a = low[_clause_start(low, ms[ia].start):ms[ia].start]
+            between = low[ca.end : ms[ib].start]
+            before_a = low[_clause_start(low, ms[ia].start) : ms[ia].start]
             if SUBORDINATOR.search(before_a[-25:]):
                 add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
             elif SUBORDINATOR.search(between):

@@ -28,7 +28,7 @@ def split_sentences(text: str) -> list[str]:
     out: list[str] = []
     start = 0
     for m in SENTENCE_END.finditer(norm):
-        piece = norm[start:m.start()]
+        piece = norm[start : m.start()]
         if ABBREVIATIONS.search(piece):
             continue
         out.append(piece)
@@ -58,8 +58,9 @@ class Screen(BaseModel):
 
 
 def candidate_for(location_id: str, text: str, variables: list[str]) -> Candidate:
-    return Candidate(candidate_id=make_id("cand", [location_id, text]), location_id=location_id, text=text,
-                     variables=variables)
+    return Candidate(
+        candidate_id=make_id("cand", [location_id, text]), location_id=location_id, text=text, variables=variables
+    )
 
 
 def rank_candidates(candidates: Sequence[Candidate], endpoints: Collection[str] = ()) -> list[Candidate]:
@@ -84,8 +85,9 @@ def rank_candidates(candidates: Sequence[Candidate], endpoints: Collection[str] 
     return [c for _, c in sorted(keyed, key=lambda kc: kc[0])]
 
 
-def apply_cap(candidates: Sequence[Candidate], cap: int | None,
-              endpoints: Collection[str] = ()) -> tuple[list[Candidate], int]:
+def apply_cap(
+    candidates: Sequence[Candidate], cap: int | None, endpoints: Collection[str] = ()
+) -> tuple[list[Candidate], int]:
     """The ``cap`` most relevant candidates (all when ``cap`` is None) in document order, and how many were skipped."""
     if cap is None or len(candidates) <= cap:
         return list(candidates), 0
@@ -94,8 +96,9 @@ def apply_cap(candidates: Sequence[Candidate], cap: int | None,
     return sorted(kept, key=lambda c: order[id(c)]), len(candidates) - cap
 
 
-def screen_candidates(locations: Iterable[SourceLocation], vocab: Vocabulary, *, cap: int | None,
-                      endpoints: Collection[str] = ()) -> Screen:
+def screen_candidates(
+    locations: Iterable[SourceLocation], vocab: Vocabulary, *, cap: int | None, endpoints: Collection[str] = ()
+) -> Screen:
     """Candidate sentences; beyond ``cap`` (None: no cap) the most relevant to ``endpoints`` are kept."""
     found: list[Candidate] = []
     sentences = 0

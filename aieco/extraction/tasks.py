@@ -30,22 +30,42 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResult:
     out = []
     for st in request.statements:
         for r in read_relations(st.text, vocab):
-            out.append(ProposedRelation(
-                candidate_id=st.candidate_id, src_var=r.src, dst_var=r.dst, sign=r.sign.value,
-                evidence_class=r.evidence_class.value, verb=r.verb + (" [hedged]" if r.hedged else ""),
-                quote=st.text, confidence=r.confidence,
-                horizon=r.horizon))
+            out.append(
+                ProposedRelation(
+                    candidate_id=st.candidate_id,
+                    src_var=r.src,
+                    dst_var=r.dst,
+                    sign=r.sign.value,
+                    evidence_class=r.evidence_class.value,
+                    verb=r.verb + (" [hedged]" if r.hedged else ""),
+                    quote=st.text,
+                    confidence=r.confidence,
+                    horizon=r.horizon,
+                )
+            )
     return ExtractionResult(relations=out)
 
 
 EXTRACTION_TASK: Task[ExtractionRequest, ExtractionResult] = Task(
-    name="relation_extraction", prompt=EXTRACT_RELATIONS, input_schema=ExtractionRequest,
-    output_schema=ExtractionResult, offline=extract_offline)
+    name="relation_extraction",
+    prompt=EXTRACT_RELATIONS,
+    input_schema=ExtractionRequest,
+    output_schema=ExtractionResult,
+    offline=extract_offline,
+)
 
 DECOMPOSITION_TASK: Task[DecompositionRequest, DecompositionResult] = Task(
-    name="passage_decomposition", prompt=DECOMPOSE_PASSAGE, input_schema=DecompositionRequest,
-    output_schema=DecompositionResult, offline=decompose_offline)
+    name="passage_decomposition",
+    prompt=DECOMPOSE_PASSAGE,
+    input_schema=DecompositionRequest,
+    output_schema=DecompositionResult,
+    offline=decompose_offline,
+)
 
 VERIFICATION_TASK: Task[VerificationRequest, VerificationResult] = Task(
-    name="relation_verification", prompt=VERIFY_RELATION, input_schema=VerificationRequest,
-    output_schema=VerificationResult, offline=verify_offline)
+    name="relation_verification",
+    prompt=VERIFY_RELATION,
+    input_schema=VerificationRequest,
+    output_schema=VerificationResult,
+    offline=verify_offline,
+)

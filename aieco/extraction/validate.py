@@ -45,8 +45,17 @@ def effective_role(source: Source | None, location: SourceLocation | None) -> Ro
     return source.role if source is not None else Role.generation
 
 
-def to_relation(p: ProposedRelation, *, location_id: str, location: SourceLocation | None, source: Source | None,
-                vocab: Vocabulary, condition: str, extractor: str, extra_reason: str | None = None) -> Relation:
+def to_relation(
+    p: ProposedRelation,
+    *,
+    location_id: str,
+    location: SourceLocation | None,
+    source: Source | None,
+    vocab: Vocabulary,
+    condition: str,
+    extractor: str,
+    extra_reason: str | None = None,
+) -> Relation:
     """The Relation record of a proposal, accepted or rejected with its reason."""
     reason = rejection_reason(p, location, vocab) or extra_reason
     sign = p.sign if p.sign in ALLOWED_SIGNS else Sign.ambiguous.value
@@ -54,11 +63,25 @@ def to_relation(p: ProposedRelation, *, location_id: str, location: SourceLocati
     unresolved = [f for f in ("horizon", "sector", "regime", "empirical_basis") if getattr(p, f) is None]
     pub: date | None = source.publication_date if source is not None else None
     return Relation.create(
-        src_var=p.src_var, dst_var=p.dst_var, sign=sign, evidence_class=ec, verb=p.verb, quote=p.quote,
-        location_id=location_id, source_id=location.source_id if location is not None else "",
-        publication_date=pub, role=effective_role(source, location), horizon=p.horizon,
-        jurisdiction=p.jurisdiction or (source.jurisdiction if source is not None else None), sector=p.sector,
-        regime=p.regime, empirical_basis=p.empirical_basis, confidence=min(1.0, max(0.0, p.confidence)),
-        graph_condition=condition, extractor=extractor,
-        review_decision="rejected" if reason else "accepted", rejection_reason=reason,
-        unresolved_attributes=unresolved)
+        src_var=p.src_var,
+        dst_var=p.dst_var,
+        sign=sign,
+        evidence_class=ec,
+        verb=p.verb,
+        quote=p.quote,
+        location_id=location_id,
+        source_id=location.source_id if location is not None else "",
+        publication_date=pub,
+        role=effective_role(source, location),
+        horizon=p.horizon,
+        jurisdiction=p.jurisdiction or (source.jurisdiction if source is not None else None),
+        sector=p.sector,
+        regime=p.regime,
+        empirical_basis=p.empirical_basis,
+        confidence=min(1.0, max(0.0, p.confidence)),
+        graph_condition=condition,
+        extractor=extractor,
+        review_decision="rejected" if reason else "accepted",
+        rejection_reason=reason,
+        unresolved_attributes=unresolved,
+    )

@@ -14,13 +14,19 @@ def verify_item(item: VerificationItem, vocab: Vocabulary) -> Verdict:
         return Verdict(index=item.index, verdict="unsupported", reason="the quote does not name both variables")
     readings = [r for r in read_relations(item.quote, vocab) if (r.src, r.dst) == (item.src_var, item.dst_var)]
     if not readings:
-        return Verdict(index=item.index, verdict="unsupported",
-                       reason="the variables co-occur but no directional statement links them")
+        return Verdict(
+            index=item.index,
+            verdict="unsupported",
+            reason="the variables co-occur but no directional statement links them",
+        )
     signs = {r.sign.value for r in readings}
     if item.sign in signs:
         return Verdict(index=item.index, verdict="supported", reason=f"the quote states sign {item.sign}")
-    return Verdict(index=item.index, verdict="contradicted",
-                   reason=f"the quote states sign {'/'.join(sorted(signs))}, not {item.sign}")
+    return Verdict(
+        index=item.index,
+        verdict="contradicted",
+        reason=f"the quote states sign {'/'.join(sorted(signs))}, not {item.sign}",
+    )
 
 
 def verify_offline(request: VerificationRequest) -> VerificationResult:

@@ -36,9 +36,14 @@ def load_relations(store: Store, *, condition: str | None = None, accepted_only:
     return effective_relations(store, relations) if accepted_only else relations
 
 
-def as_of_relations(relations: Iterable[Relation], as_of: AsOf | date | None, *,
-                    roles: Collection[Role | str] = GENERATION_ROLES, scope: Collection[str] | None = None,
-                    condition: str | None = None) -> list[Relation]:
+def as_of_relations(
+    relations: Iterable[Relation],
+    as_of: AsOf | date | None,
+    *,
+    roles: Collection[Role | str] = GENERATION_ROLES,
+    scope: Collection[str] | None = None,
+    condition: str | None = None,
+) -> list[Relation]:
     """The as-of edge set A(t): accepted, dated on or before the cutoff, allowed role, in scope.
 
     ``as_of`` is the request's :class:`AsOf` (then ``roles`` and ``scope`` are ignored) or a
@@ -58,14 +63,26 @@ def relation_graph(relations: Iterable[Relation]) -> nx.MultiDiGraph:
     """Variables as nodes, one edge per relation keyed by its relation id."""
     g = nx.MultiDiGraph()
     for r in relations:
-        g.add_edge(r.src_var, r.dst_var, key=r.relation_id, relation=r, sign=r.sign, confidence=r.confidence,
-                   source_id=r.source_id)
+        g.add_edge(
+            r.src_var,
+            r.dst_var,
+            key=r.relation_id,
+            relation=r,
+            sign=r.sign,
+            confidence=r.confidence,
+            source_id=r.source_id,
+        )
     return g
 
 
-def as_of_graph(relations: Store | Iterable[Relation], as_of: AsOf | date | None, *,
-                roles: Collection[Role | str] = GENERATION_ROLES, scope: Collection[str] | None = None,
-                condition: str | None = "G0") -> nx.MultiDiGraph:
+def as_of_graph(
+    relations: Store | Iterable[Relation],
+    as_of: AsOf | date | None,
+    *,
+    roles: Collection[Role | str] = GENERATION_ROLES,
+    scope: Collection[str] | None = None,
+    condition: str | None = "G0",
+) -> nx.MultiDiGraph:
     """The graph of A(t), from a store or from relation records."""
     if isinstance(relations, Store):
         relations = load_relations(relations, condition=condition)

@@ -61,9 +61,12 @@ def hybrid_union(document: Sequence[Path], graph: Sequence[Path], *, top_k: int)
     d, g = required_direction(document), required_direction(graph)
     if d is not None and g is not None and d != g:
         q = (document or graph)[0]
-        return HybridOutcome([], f"hybrid retrieval: for query {q.query_id} ({q.variables[0]} → {q.variables[-1]}) "
-                                 f"the document evidence's top path composes '{d}' but the graph evidence's "
-                                 f"composes '{g}': their required directions conflict")
+        return HybridOutcome(
+            [],
+            f"hybrid retrieval: for query {q.query_id} ({q.variables[0]} → {q.variables[-1]}) "
+            f"the document evidence's top path composes '{d}' but the graph evidence's "
+            f"composes '{g}': their required directions conflict",
+        )
     # one channel per ordered variables and signs (as the enumeration groups them), keeping the better-supported
     seen: dict[tuple, Path] = {}
     for p in [*document, *graph]:
@@ -71,6 +74,10 @@ def hybrid_union(document: Sequence[Path], graph: Sequence[Path], *, top_k: int)
         if key not in seen or p.score > seen[key].score:
             seen[key] = p
     ranked = sorted(seen.values(), key=lambda p: (-p.score, p.relation_ids))[:top_k]
-    return HybridOutcome([Path.create(**{**p.model_dump(exclude={"path_id"}), "rank": i,
-                                         "retrieval_condition": "hybrid"})
-                          for i, p in enumerate(ranked, start=1)], None)
+    return HybridOutcome(
+        [
+            Path.create(**{**p.model_dump(exclude={"path_id"}), "rank": i, "retrieval_condition": "hybrid"})
+            for i, p in enumerate(ranked, start=1)
+        ],
+        None,
+    )

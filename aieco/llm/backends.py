@@ -11,8 +11,9 @@ from aieco.store import Store
 BACKENDS = ("offline", "openai", "replay")
 
 
-def make_backend(name: str, *, store: Store | None = None, replay_from: Path | Store | None = None,
-                 base_url: str | None = None) -> Backend:
+def make_backend(
+    name: str, *, store: Store | None = None, replay_from: Path | Store | None = None, base_url: str | None = None
+) -> Backend:
     """The backend called ``name``; replay reads recorded calls from ``replay_from`` (default ``store``)."""
     if name == "offline":
         return OfflineBackend()
@@ -25,7 +26,9 @@ def make_backend(name: str, *, store: Store | None = None, replay_from: Path | S
 
         source = replay_from if replay_from is not None else store
         if source is None:
-            raise InputError("the replay backend needs a workspace holding recorded calls",
-                             fix="pass the recorded workspace (--replay-from DIR)")
+            raise InputError(
+                "the replay backend needs a workspace holding recorded calls",
+                fix="pass the recorded workspace (--replay-from DIR)",
+            )
         return ReplayBackend(source if isinstance(source, Store) else Store(source, create=False))
     raise InputError(f"unknown LLM backend {name!r}", where="backend", fix=f"choose one of {', '.join(BACKENDS)}")

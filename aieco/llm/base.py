@@ -66,8 +66,7 @@ class BackendAnswer(BaseModel):
 class Backend(Protocol):
     name: str
 
-    def complete(self, task: Task[Any, Any], payload: dict[str, Any], inputs: BaseModel) -> BackendAnswer:
-        ...
+    def complete(self, task: Task[Any, Any], payload: dict[str, Any], inputs: BaseModel) -> BackendAnswer: ...
 
 
 class OfflineBackend:
@@ -77,8 +76,7 @@ class OfflineBackend:
 
     def complete(self, task: Task[Any, Any], payload: dict[str, Any], inputs: BaseModel) -> BackendAnswer:
         out = task.offline(inputs)
-        return BackendAnswer(raw_response=canonical_json(out.model_dump(mode="json")),
-                             returned_model=payload["model"])
+        return BackendAnswer(raw_response=canonical_json(out.model_dump(mode="json")), returned_model=payload["model"])
 
 
 def build_payload(task: Task[Any, Any], inputs: BaseModel, model: str) -> dict[str, Any]:
@@ -86,8 +84,12 @@ def build_payload(task: Task[Any, Any], inputs: BaseModel, model: str) -> dict[s
     return {
         "model": model,
         "task": task.name,
-        "prompt": {"name": task.prompt.name, "version": task.prompt.version,
-                   "system": task.prompt.system, "instructions": task.prompt.instructions},
+        "prompt": {
+            "name": task.prompt.name,
+            "version": task.prompt.version,
+            "system": task.prompt.system,
+            "instructions": task.prompt.instructions,
+        },
         "input": inputs.model_dump(mode="json"),
         "output_schema": task.output_schema.model_json_schema(),
         "temperature": get_settings().llm.temperature,
@@ -107,9 +109,17 @@ class _Prepared:
 class LLMClient:
     """Runs tasks through one backend for one analysis and records every call."""
 
-    def __init__(self, store: Store, backend: Backend, analysis_id: str, *, model: str | None = None,
-                 budget: int | None = None, cost_budget_usd: float | None = None,
-                 validators: list[Callable[[Task[Any, Any], BaseModel], str | None]] | None = None):
+    def __init__(
+        self,
+        store: Store,
+        backend: Backend,
+        analysis_id: str,
+        *,
+        model: str | None = None,
+        budget: int | None = None,
+        cost_budget_usd: float | None = None,
+        validators: list[Callable[[Task[Any, Any], BaseModel], str | None]] | None = None,
+    ):
         settings = get_settings().llm
         self.store = store
         self.backend = backend
@@ -129,8 +139,9 @@ class LLMClient:
         every call this client records updates the running totals, so the check is O(1).
         """
         if self._spent is None:
-            self._spent = _count_spent(self.store.find(LLMCall, analysis_id=self.analysis_id,
-                                                       backend=self.backend.name))
+            self._spent = _count_spent(
+                self.store.find(LLMCall, analysis_id=self.analysis_id, backend=self.backend.name)
+            )
         return self._spent
 
     def _attempt(self, base: dict[str, Any], stage: str) -> tuple[dict[str, Any], LLMCall | None]:
@@ -147,8 +158,10 @@ class LLMClient:
 
     def cost(self, model: str, input_tokens: int, output_tokens: int) -> float:
         s = get_settings().llm
-        return (input_tokens * s.price_per_million_input.get(model, 0.0)
-                + output_tokens * s.price_per_million_output.get(model, 0.0)) / 1e6
+        return (
+            input_tokens * s.price_per_million_input.get(model, 0.0)
+            + output_tokens * s.price_per_million_output.get(model, 0.0)
+        ) / 1e6
 
     def run(self, task: Task[I, O], inputs: I, *, stage: str) -> O:
         """Send ``task``; return the validated output or record the refusal and stop."""
@@ -161,8 +174,15 @@ class LLMClient:
         answer = self.backend.complete(task, prepared.payload, inputs)
         return self._accept(task, prepared.base, answer, started, stage)
 
-    def run_many(self, task: Task[I, O], inputs: Sequence[I], *, stage: str,
-                 progress: Callable[[int, int], None] | None = None, concurrency: int | None = None) -> list[O]:
+    def run_many(
+        self,
+        task: Task[I, O],
+        inputs: Sequence[I],
+        *,
+        stage: str,
+        progress: Callable[[int, int], None] | None = None,
+        concurrency: int | None = None,
+    ) -> list[O]:
         """Send one request per input, up to ``settings.llm.concurrency`` at a time; outputs in input order.
 
         Everything but the wait for the backend happens in this thread and in input order,
@@ -198,8 +218,11 @@ class LLMClient:
                     prepared = self._prepare(task, inputs[submitted], stage)
                     if isinstance(prepared, _Prepared) and not prepared.over:
                         self._in_flight += 1
-                        slots[submitted] = (prepared, utc_now(), pool.submit(
-                            self.backend.complete, task, prepared.payload, inputs[submitted]))
+                        slots[submitted] = (
+                            prepared,
+                            utc_now(),
+                            pool.submit(self.backend.complete, task, prepared.payload, inputs[submitted]),
+                        )
                     else:
                         slots[submitted] = prepared
                         stop = isinstance(prepared, _Prepared)
@@ -232,9 +255,16 @@ class LLMClient:
         """The next attempt's record fields and budget verdict, or the accepted output of a resume."""
         payload = build_payload(task, inputs, self.model)
         req_digest = digest(payload)
-        base = dict(analysis_id=self.analysis_id, stage=stage, task=task.name,
-                    prompt_version=f"{task.prompt.name}@{task.prompt.version}", backend=self.backend.name,
-                    requested_model=self.model, request_payload=payload, request_digest=req_digest)
+        base = dict(
+            analysis_id=self.analysis_id,
+            stage=stage,
+            task=task.name,
+            prompt_version=f"{task.prompt.name}@{task.prompt.version}",
+            backend=self.backend.name,
+            requested_model=self.model,
+            request_payload=payload,
+            request_digest=req_digest,
+        )
         base, existing = self._attempt(base, stage)
         if existing is not None and existing.parsed is not None:
             # resume: this exact request was answered and accepted before; never ask twice
@@ -249,26 +279,38 @@ class LLMClient:
         return _Prepared(base=base, payload=payload, over=over)
 
     def _refuse_over_budget(self, task: Task[Any, Any], prepared: _Prepared, stage: str) -> None:
-        self._record(prepared.base, BackendAnswer(raw_response="", returned_model=None, status="budget_exceeded",
-                                                  error=prepared.over or ""), None, utc_now())
+        self._record(
+            prepared.base,
+            BackendAnswer(raw_response="", returned_model=None, status="budget_exceeded", error=prepared.over or ""),
+            None,
+            utc_now(),
+        )
         raise StageStopped(f"LLM {prepared.over} at task {task.name}", stage=stage)
 
-    def _accept(self, task: Task[I, O], base: dict[str, Any], answer: BackendAnswer, started: Any,
-                stage: str) -> O:
+    def _accept(self, task: Task[I, O], base: dict[str, Any], answer: BackendAnswer, started: Any, stage: str) -> O:
         """Validate the backend's answer and record it; record the refusal and stop when it is unusable."""
         if answer.status != "ok":
             self._record(base, answer, None, started)
             raise StageStopped(f"{task.name}: {answer.status}: {answer.error}", stage=stage)
         if answer.truncated:
-            self._record(base, answer.model_copy(update={"status": "truncated",
-                                                         "error": answer.error or "output truncated"}),
-                         None, started)
-            raise StageStopped(f"{task.name}: truncated output ({answer.error or 'output token limit reached'}); "
-                               f"the response is unusable", stage=stage)
+            self._record(
+                base,
+                answer.model_copy(update={"status": "truncated", "error": answer.error or "output truncated"}),
+                None,
+                started,
+            )
+            raise StageStopped(
+                f"{task.name}: truncated output ({answer.error or 'output token limit reached'}); "
+                f"the response is unusable",
+                stage=stage,
+            )
         if answer.returned_model != self.model:
             self._record(base, answer.model_copy(update={"status": "model_mismatch"}), None, started)
-            raise StageStopped(f"{task.name}: returned model {answer.returned_model!r} differs from the "
-                               f"requested snapshot {self.model!r}", stage=stage)
+            raise StageStopped(
+                f"{task.name}: returned model {answer.returned_model!r} differs from the "
+                f"requested snapshot {self.model!r}",
+                stage=stage,
+            )
         try:
             text = answer.output_text if answer.output_text is not None else answer.raw_response
             parsed = task.output_schema.model_validate_json(text)
@@ -276,31 +318,41 @@ class LLMClient:
             # text that is not JSON at all is unparseable; JSON of the wrong shape violates the schema
             unparseable = any(e.get("type") == "json_invalid" for e in exc.errors())
             status = "unparseable_response" if unparseable else "schema_violation"
-            self._record(base, answer.model_copy(update={"status": status, "error": str(exc)[:2000]}),
-                         None, started)
-            raise StageStopped(f"{task.name}: response violates its schema ({status}): "
-                               f"{exc.errors()[0]['msg'] if exc.errors() else exc}", stage=stage) from exc
+            self._record(base, answer.model_copy(update={"status": status, "error": str(exc)[:2000]}), None, started)
+            raise StageStopped(
+                f"{task.name}: response violates its schema ({status}): "
+                f"{exc.errors()[0]['msg'] if exc.errors() else exc}",
+                stage=stage,
+            ) from exc
         for check in self.validators:
             problem = check(task, parsed)
             if problem:
-                self._record(base, answer.model_copy(update={"status": "contract_violation",
-                                                             "error": problem}), parsed, started)
+                self._record(
+                    base, answer.model_copy(update={"status": "contract_violation", "error": problem}), parsed, started
+                )
                 raise StageStopped(f"{task.name}: {problem}", stage=stage)
         self._record(base, answer, parsed, started)
         return parsed
 
-    def _record(self, base: dict[str, Any], answer: BackendAnswer, parsed: BaseModel | None,
-                started: Any) -> LLMCall:
+    def _record(self, base: dict[str, Any], answer: BackendAnswer, parsed: BaseModel | None, started: Any) -> LLMCall:
         call = LLMCall.create(
-            **base, returned_model=answer.returned_model, raw_response=answer.raw_response,
+            **base,
+            returned_model=answer.returned_model,
+            raw_response=answer.raw_response,
             response_digest=sha256_hex(answer.raw_response),
             parsed=parsed.model_dump(mode="json") if parsed is not None else None,
-            input_tokens=answer.input_tokens, output_tokens=answer.output_tokens,
+            input_tokens=answer.input_tokens,
+            output_tokens=answer.output_tokens,
             # a replayed answer costs nothing; its recorded tokens are kept for comparison
-            cost_usd=0.0 if self.backend.name == "replay" else
-            self.cost(answer.returned_model or self.model, answer.input_tokens, answer.output_tokens),
-            status=answer.status, error=answer.error, structured_mode=answer.structured_mode,
-            started_at=started, ended_at=utc_now())
+            cost_usd=0.0
+            if self.backend.name == "replay"
+            else self.cost(answer.returned_model or self.model, answer.input_tokens, answer.output_tokens),
+            status=answer.status,
+            error=answer.error,
+            structured_mode=answer.structured_mode,
+            started_at=started,
+            ended_at=utc_now(),
+        )
         used, cost = self.spent()  # loads the earlier calls before this one is written
         self.store.put(call)
         if call.status != "budget_exceeded":

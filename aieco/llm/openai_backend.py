@@ -34,8 +34,11 @@ from aieco.records import canonical_json
 
 #: Structured-output modes, best first, and the HTTP statuses that mean "not supported here".
 MODES = ("responses_json_schema", "chat_json_schema", "chat_json_object_schema")
-_UNSUPPORTED = {"responses_json_schema": (404, 405), "chat_json_schema": (400, 404, 422, 500, 501),
-                "chat_json_object_schema": ()}
+_UNSUPPORTED = {
+    "responses_json_schema": (404, 405),
+    "chat_json_schema": (400, 404, 422, 500, 501),
+    "chat_json_object_schema": (),
+}
 
 #: Keywords strict structured outputs refuse; pydantic writes them for defaults and titles.
 _DROPPED_KEYWORDS = ("default", "title", "examples")
@@ -117,18 +120,20 @@ class OpenAIBackend:
     #: requests may be sent from several threads at once (the HTTP client is thread-safe)
     concurrent = True
 
-    def __init__(self, *, base_url: str | None = None, api_key: str | None = None,
-                 timeout_s: float | None = None):
+    def __init__(self, *, base_url: str | None = None, api_key: str | None = None, timeout_s: float | None = None):
         settings = get_settings().llm
         key = api_key or os.environ.get("OPENAI_API_KEY")
         if not key:
-            raise InputError("the openai backend needs an API key",
-                             where="environment variable OPENAI_API_KEY",
-                             fix="export OPENAI_API_KEY=… (it is read from the environment and never stored), "
-                                 "or run with --backend offline")
+            raise InputError(
+                "the openai backend needs an API key",
+                where="environment variable OPENAI_API_KEY",
+                fix="export OPENAI_API_KEY=… (it is read from the environment and never stored), "
+                "or run with --backend offline",
+            )
         self.base_url = base_url or settings.base_url or os.environ.get("OPENAI_BASE_URL")
-        self.client = openai.OpenAI(api_key=key, base_url=self.base_url, max_retries=0,
-                                    timeout=timeout_s or settings.timeout_s)
+        self.client = openai.OpenAI(
+            api_key=key, base_url=self.base_url, max_retries=0, timeout=timeout_s or settings.timeout_s
+        )
         #: the structured-output modes still worth trying, best first (see the module docstring)
         self.modes = list(MODES)
         self._modes_lock = threading.Lock()
@@ -175,23 +180,30 @@ class OpenAIBackend:
         incomplete = body.get("status") == "incomplete"
         reason = ((body.get("incomplete_details") or {}).get("reason") or "") if incomplete else ""
         return BackendAnswer(
-            raw_response=body_text, output_text=text if text is not None else "",
-            returned_model=body.get("model"), input_tokens=int(usage.get("input_tokens") or 0),
+            raw_response=body_text,
+            output_text=text if text is not None else "",
+            returned_model=body.get("model"),
+            input_tokens=int(usage.get("input_tokens") or 0),
             output_tokens=int(usage.get("output_tokens") or 0),
-            status="refused" if refusal else "ok", error=refusal or (f"incomplete: {reason}" if incomplete else ""),
-            truncated=incomplete)
+            status="refused" if refusal else "ok",
+            error=refusal or (f"incomplete: {reason}" if incomplete else ""),
+            truncated=incomplete,
+        )
 
-    def _chat(self, task: Task[Any, Any], payload: dict[str, Any], schema: dict[str, Any],
-              mode: str) -> BackendAnswer:
+    def _chat(self, task: Task[Any, Any], payload: dict[str, Any], schema: dict[str, Any], mode: str) -> BackendAnswer:
         if mode == "chat_json_schema":
-            response_format = {"type": "json_schema",
-                               "json_schema": {"name": task.name, "schema": schema, "strict": True}}
+            response_format = {
+                "type": "json_schema",
+                "json_schema": {"name": task.name, "schema": schema, "strict": True},
+            }
         else:
             response_format = {"type": "json_object", "schema": schema}
         raw = self.client.chat.completions.with_raw_response.create(
             model=payload["model"],
-            messages=[{"role": "system", "content": payload["prompt"]["system"]},
-                      {"role": "user", "content": user_message(payload)}],
+            messages=[
+                {"role": "system", "content": payload["prompt"]["system"]},
+                {"role": "user", "content": user_message(payload)},
+            ],
             response_format=response_format,  # type: ignore[arg-type]
             temperature=payload["temperature"],
             max_tokens=payload["max_output_tokens"],
@@ -207,11 +219,15 @@ class OpenAIBackend:
         truncated = choice.get("finish_reason") == "length"
         refusal = message.get("refusal") or ""
         return BackendAnswer(
-            raw_response=body_text, output_text=message.get("content") or "",
-            returned_model=body.get("model"), input_tokens=int(usage.get("prompt_tokens") or 0),
+            raw_response=body_text,
+            output_text=message.get("content") or "",
+            returned_model=body.get("model"),
+            input_tokens=int(usage.get("prompt_tokens") or 0),
             output_tokens=int(usage.get("completion_tokens") or 0),
             status="refused" if refusal else "ok",
-            error=refusal or ("finish_reason: length" if truncated else ""), truncated=truncated)
+            error=refusal or ("finish_reason: length" if truncated else ""),
+            truncated=truncated,
+        )
 
 
 def _json_body(text: str) -> dict[str, Any] | None:
@@ -224,17 +240,28 @@ def _json_body(text: str) -> dict[str, Any] | None:
 
 
 def _unparseable(body_text: str) -> BackendAnswer:
-    return BackendAnswer(raw_response=body_text, output_text="", returned_model=None, status="unparseable_response",
-                         error="the endpoint's response body is not a JSON object")
+    return BackendAnswer(
+        raw_response=body_text,
+        output_text="",
+        returned_model=None,
+        status="unparseable_response",
+        error="the endpoint's response body is not a JSON object",
+    )
 
 
 def _http_failure(exc: openai.APIStatusError) -> BackendAnswer:
     body = exc.response.text if exc.response is not None else ""
-    return BackendAnswer(raw_response=body, output_text="", returned_model=None, status="http_error",
-                         error=f"HTTP {exc.status_code}: {exc.message}"[:2000])
+    return BackendAnswer(
+        raw_response=body,
+        output_text="",
+        returned_model=None,
+        status="http_error",
+        error=f"HTTP {exc.status_code}: {exc.message}"[:2000],
+    )
 
 
 def _transport_failure(exc: openai.APIError) -> BackendAnswer:
     status = "timeout" if isinstance(exc, openai.APITimeoutError) else "connection_error"
-    return BackendAnswer(raw_response="", output_text="", returned_model=None, status=status,
-                         error=f"{type(exc).__name__}: {exc}"[:2000])
+    return BackendAnswer(
+        raw_response="", output_text="", returned_model=None, status=status, error=f"{type(exc).__name__}: {exc}"[:2000]
+    )

@@ -32,20 +32,31 @@ class ReplayBackend:
         from aieco.records import digest
 
         req = digest(payload)
-        rows = [c for c in self.recorded.find(LLMCall, request_digest=req)
-                if c.backend != "replay" and c.status != "budget_exceeded"]
+        rows = [
+            c
+            for c in self.recorded.find(LLMCall, request_digest=req)
+            if c.backend != "replay" and c.status != "budget_exceeded"
+        ]
         i = self._used[req]
         if i >= len(rows):
-            return BackendAnswer(raw_response="", output_text="", returned_model=None, status="replay_missing",
-                                 error=f"no recorded answer for request {req[:16]}… of task {task.name} "
-                                       f"(in {self.recorded.path})")
+            return BackendAnswer(
+                raw_response="",
+                output_text="",
+                returned_model=None,
+                status="replay_missing",
+                error=f"no recorded answer for request {req[:16]}… of task {task.name} (in {self.recorded.path})",
+            )
         self._used[req] = i + 1
         call = rows[i]
         text = output_text_of(call.raw_response)
         return BackendAnswer(
-            raw_response=call.raw_response, output_text=text, returned_model=call.returned_model,
-            input_tokens=call.input_tokens, output_tokens=call.output_tokens,
+            raw_response=call.raw_response,
+            output_text=text,
+            returned_model=call.returned_model,
+            input_tokens=call.input_tokens,
+            output_tokens=call.output_tokens,
             # a recorded refusal is replayed as the same refusal
             status=call.status if call.status in ("http_error", "timeout", "connection_error", "refused") else "ok",
             error=call.error if call.status != "ok" else "",
-            truncated=call.status == "truncated")
+            truncated=call.status == "truncated",
+        )

@@ -98,8 +98,12 @@ PANDEMIC_TREATMENT = "dummies"
 #: Plausibility of the unconditional median annual path (issue #14): a failure stops the run.
 PLAUSIBILITY = {"bands": {"real_gdp": (-0.5, 2.5), "inflation": (0.0, 4.0)}, "unemployment_within_pp": 1.5}
 INPUT_UNITS = {
-    "real_gdp": "EUR mn, chain-linked", "inflation": "index", "unemployment": "%",
-    "long_term_rate": "%", "equity_prices": "index", "house_prices": "index",
+    "real_gdp": "EUR mn, chain-linked",
+    "inflation": "index",
+    "unemployment": "%",
+    "long_term_rate": "%",
+    "equity_prices": "index",
+    "house_prices": "index",
 }
 
 
@@ -120,27 +124,43 @@ def horizon_years(horizon: str | None) -> tuple[int, int]:
 
 def output_specs(horizon: str = registry.ANY_HORIZON) -> list[VariableSpec]:
     """Annual outputs: the six variables in % with their aggregation as transformation."""
-    return [VariableSpec(variable=v, unit="%", frequency="A", transformation=ANNUAL_TRANSFORMATION[v],
-                         horizon=horizon) for v in VARIABLES]
+    return [
+        VariableSpec(variable=v, unit="%", frequency="A", transformation=ANNUAL_TRANSFORMATION[v], horizon=horizon)
+        for v in VARIABLES
+    ]
 
 
 def specification() -> ModelSpecification:
     """The ``macro_var`` ModelSpecification (its snapshot digests the parameters)."""
     cfg = get_settings().scenario
-    params = {"lags": cfg.var_lags, "draws": cfg.var_draws, "min_obs": cfg.var_min_obs,
-              "sample_start": cfg.sample_start, "range_bounds": RANGE_BOUNDS, "quantiles": QUANTILES,
-              "kmeans_groups": cfg.kmeans_groups, "tail_share": cfg.tail_share,
-              "pandemic": PANDEMIC_TREATMENT, "plausibility": PLAUSIBILITY}
+    params = {
+        "lags": cfg.var_lags,
+        "draws": cfg.var_draws,
+        "min_obs": cfg.var_min_obs,
+        "sample_start": cfg.sample_start,
+        "range_bounds": RANGE_BOUNDS,
+        "quantiles": QUANTILES,
+        "kmeans_groups": cfg.kmeans_groups,
+        "tail_share": cfg.tail_share,
+        "pandemic": PANDEMIC_TREATMENT,
+        "plausibility": PLAUSIBILITY,
+    }
     return ModelSpecification.create(
-        model_id=MODEL_ID, version=VERSION,
+        model_id=MODEL_ID,
+        version=VERSION,
         description="Quarterly VAR(2) in six euro-area variables, pandemic impulse dummies 2020Q1–2021Q2 kept out "
-                    "of the residual pool, residual bootstrap, severity selection",
-        inputs=[VariableSpec(variable=v, unit=INPUT_UNITS[v], frequency="Q", transformation="level")
-                for v in VARIABLES],
+        "of the residual pool, residual bootstrap, severity selection",
+        inputs=[
+            VariableSpec(variable=v, unit=INPUT_UNITS[v], frequency="Q", transformation="level") for v in VARIABLES
+        ],
         # the horizon is the request's: the VAR simulates through Q4 of whatever last year it names
-        outputs=output_specs(), scope="EA", horizon=registry.ANY_HORIZON, snapshot=digest(params),
+        outputs=output_specs(),
+        scope="EA",
+        horizon=registry.ANY_HORIZON,
+        snapshot=digest(params),
         entry_point="aieco.models.macro:run_macro_var",
-        diagnostics_required=["stability", "min_obs", "range_checks", "plausibility"], min_restrictions=1,
+        diagnostics_required=["stability", "min_obs", "range_checks", "plausibility"],
+        min_restrictions=1,
     )
 
 
@@ -166,32 +186,42 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     cutoff = inputs.get("cutoff")
     policy = inputs.get("vintage_policy")
     draws = int(inputs.get("draws") or cfg.var_draws)
-    diagnostics: dict[str, Any] = {"cutoff": str(cutoff) if cutoff else None, "draws": draws,
-                                   "vintage_policy": policy, "pandemic": PANDEMIC_TREATMENT,
-                                   "observations_digest": sha256_hex(observations.to_csv(index=False))}
+    diagnostics: dict[str, Any] = {
+        "cutoff": str(cutoff) if cutoff else None,
+        "draws": draws,
+        "vintage_policy": policy,
+        "pandemic": PANDEMIC_TREATMENT,
+        "observations_digest": sha256_hex(observations.to_csv(index=False)),
+    }
     try:
         built = model_levels(observations, cutoff, VARIABLES, policy)
     except StageStopped as stop:
-        return ModelResult(status=RunStatus.stopped, tables={}, points=[], diagnostics=diagnostics,
-                           reason=stop.reason)
+        return ModelResult(status=RunStatus.stopped, tables={}, points=[], diagnostics=diagnostics, reason=stop.reason)
     synthetic = is_synthetic(built.eligible)
     levels = built.levels
     diagnostics.update({"release_rules": built.rules, "last_usable": built.last_usable})
     fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT)
-    diagnostics.update({
-        "stability": {"max_modulus": fit.max_modulus, "stable": fit.stable},
-        "min_obs": {"nobs": fit.nobs, "required": cfg.var_min_obs,
-                    "sample": f"{fit.quarters[0]}–{fit.endpoint}"},
-        "endpoint": fit.endpoint, "data": "synthetic" if synthetic else "observed",
-        "pandemic_dummies": list(fit.dummied), "residual_pool": int(fit.resid.shape[0]),
-        "horizon": f"{first_year}-{last_year_h}", "estimation_end": fit.endpoint,
-        "simulated_to": f"{last_year_h}Q4",
-    })
+    diagnostics.update(
+        {
+            "stability": {"max_modulus": fit.max_modulus, "stable": fit.stable},
+            "min_obs": {"nobs": fit.nobs, "required": cfg.var_min_obs, "sample": f"{fit.quarters[0]}–{fit.endpoint}"},
+            "endpoint": fit.endpoint,
+            "data": "synthetic" if synthetic else "observed",
+            "pandemic_dummies": list(fit.dummied),
+            "residual_pool": int(fit.resid.shape[0]),
+            "horizon": f"{first_year}-{last_year_h}",
+            "estimation_end": fit.endpoint,
+            "simulated_to": f"{last_year_h}Q4",
+        }
+    )
     sim = simulate(fit, draws=draws, seed=seed, horizon_end=last_year_h, first_year=first_year)
     annual = annual_paths(sim, range(first_year, last_year_h + 1))
     range_ok, failures = range_failures(annual)
-    diagnostics["range_checks"] = {"failures": failures, "passed_share": float(range_ok.mean()),
-                                   "bounds": {v: list(b) for v, b in RANGE_BOUNDS.items()}}
+    diagnostics["range_checks"] = {
+        "failures": failures,
+        "passed_share": float(range_ok.mean()),
+        "bounds": {v: list(b) for v, b in RANGE_BOUNDS.items()},
+    }
     last_year, last_obs = last_observed_annual(levels)
     diagnostics["reference_year"] = last_year
     diagnostics["reference_years"] = last_observed_years(levels)
@@ -205,44 +235,81 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     plausible = plausibility(median, years, levels)
     diagnostics["plausibility"] = plausible
     if not plausible["passed"]:
-        return ModelResult(status=RunStatus.stopped, tables=tables, points=distribution, diagnostics=diagnostics,
-                           reason="implausible unconditional median path: " + "; ".join(plausible["failures"]))
+        return ModelResult(
+            status=RunStatus.stopped,
+            tables=tables,
+            points=distribution,
+            diagnostics=diagnostics,
+            reason="implausible unconditional median path: " + "; ".join(plausible["failures"]),
+        )
     try:
-        chosen = selection.select_for_risk(request.risk, annual, VARIABLES, inputs["restrictions"], last_obs,
-                                           range_ok, taken=taken_ids(inputs.get("taken")), years=years)
+        chosen = selection.select_for_risk(
+            request.risk,
+            annual,
+            VARIABLES,
+            inputs["restrictions"],
+            last_obs,
+            range_ok,
+            taken=taken_ids(inputs.get("taken")),
+            years=years,
+        )
     except StageStopped as stop:
         diagnostics["acceptance_share"] = None
-        return ModelResult(status=RunStatus.stopped, tables=tables, points=distribution, diagnostics=diagnostics,
-                           reason=stop.reason)
+        return ModelResult(
+            status=RunStatus.stopped, tables=tables, points=distribution, diagnostics=diagnostics, reason=stop.reason
+        )
     diagnostics["acceptance_share"] = chosen.acceptance_share
     sid = chosen.simulation_id
-    diagnostics["selected"] = {"risk": request.risk, "simulation_id": sid,
-                               "signature": selection.restriction_signature(inputs["restrictions"]),
-                               "shared_with": chosen.shared_with}
+    diagnostics["selected"] = {
+        "risk": request.risk,
+        "simulation_id": sid,
+        "signature": selection.restriction_signature(inputs["restrictions"]),
+        "shared_with": chosen.shared_with,
+    }
     tables["selected_path"] = pd.DataFrame(annual[sid - 1], index=years, columns=list(VARIABLES))
     tables["selected_deviation"] = pd.DataFrame((annual[sid - 1] - median).T, index=list(VARIABLES), columns=years)
     quarterly = sim.trajectory(sid)
     quarterly["observed"] = (quarterly.pop("status") == "observed").astype(float)
     tables["selected_quarterly"] = quarterly
     tables["selected_quarterly_deviation"] = quarterly_deviation(sim, sid)
-    row = {"simulation_id": sid, "severity": chosen.severity, "acceptance_share": chosen.acceptance_share,
-           "admissible": chosen.admissible, "draws": draws,
-           "equal_weights_id": chosen.sensitivity["equal"],
-           "inverse_priority_id": chosen.sensitivity["inverse_priority"], "shared_with": chosen.shared_with}
+    row = {
+        "simulation_id": sid,
+        "severity": chosen.severity,
+        "acceptance_share": chosen.acceptance_share,
+        "admissible": chosen.admissible,
+        "draws": draws,
+        "equal_weights_id": chosen.sensitivity["equal"],
+        "inverse_priority_id": chosen.sensitivity["inverse_priority"],
+        "shared_with": chosen.shared_with,
+    }
     row.update({f"reference_{v}": r for v, r in chosen.references.items()})
     tables["selection"] = pd.DataFrame([row], index=[request.risk])
     # rows variables, columns years: kept apart from (and shaped unlike) the selected path
-    tables["marginal_percentiles"] = pd.DataFrame(selection.marginal_percentiles(annual, VARIABLES, sid).T,
-                                                  index=list(VARIABLES), columns=years)
-    points = [PointRef(variable=v, unit="%", transformation=ANNUAL_TRANSFORMATION[v], period=y,
-                       table="selected_path", row=y, column=v, statistic="selected", simulation_id=sid,
-                       risk=request.risk, status=ValueStatus.simulated)
-              for y in years for v in VARIABLES]
-    tables["horizon_summary"] = horizon_summary(quarterly[list(VARIABLES)], tables["median_quarterly"],
-                                                int(years[0]), int(years[-1]))
+    tables["marginal_percentiles"] = pd.DataFrame(
+        selection.marginal_percentiles(annual, VARIABLES, sid).T, index=list(VARIABLES), columns=years
+    )
+    points = [
+        PointRef(
+            variable=v,
+            unit="%",
+            transformation=ANNUAL_TRANSFORMATION[v],
+            period=y,
+            table="selected_path",
+            row=y,
+            column=v,
+            statistic="selected",
+            simulation_id=sid,
+            risk=request.risk,
+            status=ValueStatus.simulated,
+        )
+        for y in years
+        for v in VARIABLES
+    ]
+    tables["horizon_summary"] = horizon_summary(
+        quarterly[list(VARIABLES)], tables["median_quarterly"], int(years[0]), int(years[-1])
+    )
     points += summary_points(sid, request.risk, f"{years[0]}-{years[-1]}")
-    return ModelResult(status=RunStatus.completed, tables=tables, points=points + distribution,
-                       diagnostics=diagnostics)
+    return ModelResult(status=RunStatus.completed, tables=tables, points=points + distribution, diagnostics=diagnostics)
 
 
 def release_rules_table(built: Any, policy: str | None) -> pd.DataFrame:
@@ -251,10 +318,12 @@ def release_rules_table(built: Any, policy: str | None) -> pd.DataFrame:
     rows = {}
     for v in VARIABLES:
         series = built.rules.get(v, {})
-        rows[v] = {"vintage_policy": policy or "as given",
-                   "series": "; ".join(sorted(series)),
-                   "release_rules": ", ".join(sorted({r for rules in series.values() for r in rules})),
-                   "last_usable": built.last_usable.get(v, "")}
+        rows[v] = {
+            "vintage_policy": policy or "as given",
+            "series": "; ".join(sorted(series)),
+            "release_rules": ", ".join(sorted({r for rules in series.values() for r in rules})),
+            "last_usable": built.last_usable.get(v, ""),
+        }
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
@@ -277,10 +346,16 @@ def plausibility(median: np.ndarray, years: Sequence[str], levels: pd.DataFrame)
         x = float(median[t, idx["unemployment"]])
         checks[f"unemployment:{y}"] = x
         if not abs(x - last_unemployment) <= band:
-            failures.append(f"median unemployment {y} = {x:.2f}, more than {band} pp from the last observed "
-                            f"{last_unemployment:.2f}")
-    return {"passed": not failures, "failures": failures, "medians": checks,
-            "last_observed_unemployment": last_unemployment, "bounds": PLAUSIBILITY}
+            failures.append(
+                f"median unemployment {y} = {x:.2f}, more than {band} pp from the last observed {last_unemployment:.2f}"
+            )
+    return {
+        "passed": not failures,
+        "failures": failures,
+        "medians": checks,
+        "last_observed_unemployment": last_unemployment,
+        "bounds": PLAUSIBILITY,
+    }
 
 
 def quarterly_deviation(sim, simulation_id: int) -> pd.DataFrame:
@@ -298,15 +373,20 @@ def taken_ids(taken: Any) -> dict[int, dict[str, str]]:
     return {int(k): dict(v) for k, v in (taken or {}).items()}
 
 
-def taken_selections(store: Store, observations_digest: str, seed: int | None, draws: int | None
-                     ) -> dict[str, dict[str, str]]:
+def taken_selections(
+    store: Store, observations_digest: str, seed: int | None, draws: int | None
+) -> dict[str, dict[str, str]]:
     """Paths already selected by completed ``macro_var`` runs on the same observations, seed and draws."""
     out: dict[str, dict[str, str]] = {}
     for run in store.find(ModelRun, model_id=MODEL_ID):
         sel = run.diagnostics.get("selected")
-        if (run.status is RunStatus.completed and sel and run.seed == seed
-                and run.diagnostics.get("observations_digest") == observations_digest
-                and (draws is None or run.diagnostics.get("draws") == draws)):
+        if (
+            run.status is RunStatus.completed
+            and sel
+            and run.seed == seed
+            and run.diagnostics.get("observations_digest") == observations_digest
+            and (draws is None or run.diagnostics.get("draws") == draws)
+        ):
             out[str(sel["simulation_id"])] = {"risk": sel["risk"], "signature": sel["signature"]}
     return out
 
@@ -314,48 +394,88 @@ def taken_selections(store: Store, observations_digest: str, seed: int | None, d
 def common_points(tables: dict[str, pd.DataFrame], years: Sequence[str], risk: str) -> list[PointRef]:
     """Fan-chart quantiles (statistic p05…p95, ``quantile`` set) and the unconditional paths
     (statistic ``unconditional_<i>``, no risk: their ids are neutral)."""
-    points = [PointRef(variable=v, unit="%", transformation=ANNUAL_TRANSFORMATION[v], period=y, table="fan_chart",
-                       row=f"{v}:{y}", column=name, statistic=name, quantile=q, risk=risk)
-              for v in VARIABLES for y in years for name, q in QUANTILES.items()]
+    points = [
+        PointRef(
+            variable=v,
+            unit="%",
+            transformation=ANNUAL_TRANSFORMATION[v],
+            period=y,
+            table="fan_chart",
+            row=f"{v}:{y}",
+            column=name,
+            statistic=name,
+            quantile=q,
+            risk=risk,
+        )
+        for v in VARIABLES
+        for y in years
+        for name, q in QUANTILES.items()
+    ]
     ids = tables["unconditional_ids"]["simulation_id"]
     for label, sid in ids.items():
-        points += [PointRef(variable=v, unit="%", transformation=ANNUAL_TRANSFORMATION[v], period=y,
-                            table="unconditional", row=f"{label}:{y}", column=v, statistic=str(label),
-                            simulation_id=int(sid))
-                   for v in VARIABLES for y in years]
+        points += [
+            PointRef(
+                variable=v,
+                unit="%",
+                transformation=ANNUAL_TRANSFORMATION[v],
+                period=y,
+                table="unconditional",
+                row=f"{label}:{y}",
+                column=v,
+                statistic=str(label),
+                simulation_id=int(sid),
+            )
+            for v in VARIABLES
+            for y in years
+        ]
     return points
 
 
-def common_tables(sim, annual: np.ndarray, failures: dict[str, int], fit, synthetic: bool,
-                  years: Sequence[str], seed: int | None) -> dict[str, pd.DataFrame]:
+def common_tables(
+    sim, annual: np.ndarray, failures: dict[str, int], fit, synthetic: bool, years: Sequence[str], seed: int | None
+) -> dict[str, pd.DataFrame]:
     """Tables every run carries, whether or not its risk selects a path."""
     qs = np.quantile(annual, list(QUANTILES.values()), axis=0)  # (5, years, k)
     fan = pd.DataFrame(
         [[qs[i, t, j] for i in range(len(QUANTILES))] for j in range(len(VARIABLES)) for t in range(len(years))],
-        index=[f"{v}:{y}" for v in VARIABLES for y in years], columns=list(QUANTILES))
+        index=[f"{v}:{y}" for v in VARIABLES for y in years],
+        columns=list(QUANTILES),
+    )
     features = unconditional_severity_features(sim, annual, int(years[0]), int(years[-1]))
     ids = selection.unconditional_comparator(features, seed=get_settings().scenario.seed)
-    uncond = pd.DataFrame([annual[sid - 1, t] for sid in ids for t in range(len(years))],
-                          index=[f"unconditional_{i + 1}:{y}" for i in range(len(ids)) for y in years],
-                          columns=list(VARIABLES))
+    uncond = pd.DataFrame(
+        [annual[sid - 1, t] for sid in ids for t in range(len(years))],
+        index=[f"unconditional_{i + 1}:{y}" for i in range(len(ids)) for y in years],
+        columns=list(VARIABLES),
+    )
     return {
         "fan_chart": fan,
         # the median (baseline) path: quarter by quarter median of the simulated levels
-        "median_quarterly": pd.DataFrame(np.median(sim.levels, axis=0), index=list(sim.quarters),
-                                         columns=list(VARIABLES)),
+        "median_quarterly": pd.DataFrame(
+            np.median(sim.levels, axis=0), index=list(sim.quarters), columns=list(VARIABLES)
+        ),
         "unconditional": uncond,
-        "unconditional_ids": pd.DataFrame({"simulation_id": ids},
-                                          index=[f"unconditional_{i + 1}" for i in range(len(ids))]),
+        "unconditional_ids": pd.DataFrame(
+            {"simulation_id": ids}, index=[f"unconditional_{i + 1}" for i in range(len(ids))]
+        ),
         "range_failures": pd.DataFrame([failures], index=["trajectories"]),
-        "estimation": pd.DataFrame([{"nobs": fit.nobs, "max_modulus": fit.max_modulus, "draws": sim.draws,
-                                     "synthetic": float(synthetic)}], index=["value"]),
+        "estimation": pd.DataFrame(
+            [{"nobs": fit.nobs, "max_modulus": fit.max_modulus, "draws": sim.draws, "synthetic": float(synthetic)}],
+            index=["value"],
+        ),
         "data_label": pd.DataFrame({"label": ["synthetic" if synthetic else "observed"]}, index=["value"]),
     }
 
 
 #: How each variable changes: ratios in % for levels, differences in pp for rates.
-SUMMARY_KIND = {"real_gdp": "level", "inflation": "level", "equity_prices": "level", "house_prices": "level",
-                "unemployment": "rate", "long_term_rate": "rate"}
+SUMMARY_KIND = {
+    "real_gdp": "level",
+    "inflation": "level",
+    "equity_prices": "level",
+    "house_prices": "level",
+    "unemployment": "rate",
+    "long_term_rate": "rate",
+}
 #: ``horizon_summary`` columns: (transformation, statistic, unit of a level variable, unit of a rate).
 SUMMARY_COLUMNS = {
     "cumulative_change": ("cumulative_change", "selected", "%", "pp"),
@@ -406,24 +526,44 @@ def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame, first_year: in
 
 def summary_points(simulation_id: int, risk: str, horizon: str) -> list[PointRef]:
     """Output points of ``horizon_summary`` (period: the horizon, e.g. '2025-2027')."""
-    return [PointRef(variable=v, unit=summary_unit(v, col), transformation=tr, period=horizon,
-                     table="horizon_summary", row=v, column=col, statistic=stat,
-                     simulation_id=simulation_id if stat == "selected" else None, risk=risk,
-                     status=ValueStatus.simulated)
-            for v in VARIABLES for col, (tr, stat, _, _) in SUMMARY_COLUMNS.items()]
+    return [
+        PointRef(
+            variable=v,
+            unit=summary_unit(v, col),
+            transformation=tr,
+            period=horizon,
+            table="horizon_summary",
+            row=v,
+            column=col,
+            statistic=stat,
+            simulation_id=simulation_id if stat == "selected" else None,
+            risk=risk,
+            status=ValueStatus.simulated,
+        )
+        for v in VARIABLES
+        for col, (tr, stat, _, _) in SUMMARY_COLUMNS.items()
+    ]
 
 
 #: Horizon figures the scenario paragraph states, each against the median path: registered
 #: as claims beside the annual ones (variable, column of ``horizon_summary``).
 SCENARIO_FIGURES: tuple[tuple[str, str], ...] = (
-    ("real_gdp", "cumulative_change"), ("real_gdp", "cumulative_change_median"),
-    ("real_gdp", "deviation_from_median"), ("real_gdp", "peak_to_trough"),
-    ("unemployment", "peak"), ("unemployment", "peak_median"), ("unemployment", "peak_deviation_from_median"),
-    ("house_prices", "cumulative_change"), ("house_prices", "cumulative_change_median"),
-    ("house_prices", "deviation_from_median"), ("house_prices", "peak_to_trough"),
-    ("equity_prices", "cumulative_change"), ("equity_prices", "cumulative_change_median"),
+    ("real_gdp", "cumulative_change"),
+    ("real_gdp", "cumulative_change_median"),
+    ("real_gdp", "deviation_from_median"),
+    ("real_gdp", "peak_to_trough"),
+    ("unemployment", "peak"),
+    ("unemployment", "peak_median"),
+    ("unemployment", "peak_deviation_from_median"),
+    ("house_prices", "cumulative_change"),
+    ("house_prices", "cumulative_change_median"),
+    ("house_prices", "deviation_from_median"),
+    ("house_prices", "peak_to_trough"),
+    ("equity_prices", "cumulative_change"),
+    ("equity_prices", "cumulative_change_median"),
     ("equity_prices", "deviation_from_median"),
-    ("long_term_rate", "end_level"), ("long_term_rate", "end_level_median"),
+    ("long_term_rate", "end_level"),
+    ("long_term_rate", "end_level_median"),
 )
 
 
@@ -440,10 +580,12 @@ def unconditional_severity_features(sim, annual: np.ndarray, first_year: int, la
     end = sim.quarters.index(f"{last_year}Q4")
     idx = {v: i for i, v in enumerate(VARIABLES)}
     level_vars = ["real_gdp", "equity_prices", "house_prices"]
-    change = np.stack([100.0 * (sim.levels[:, end, idx[v]] / sim.levels[:, start, idx[v]] - 1.0)
-                       for v in level_vars], axis=1)
-    peaks = np.stack([annual[:, :, idx[v]].max(axis=1) for v in ("inflation", "unemployment", "long_term_rate")],
-                     axis=1)
+    change = np.stack(
+        [100.0 * (sim.levels[:, end, idx[v]] / sim.levels[:, start, idx[v]] - 1.0) for v in level_vars], axis=1
+    )
+    peaks = np.stack(
+        [annual[:, :, idx[v]].max(axis=1) for v in ("inflation", "unemployment", "long_term_rate")], axis=1
+    )
     return selection.unconditional_features(change, peaks)
 
 
@@ -458,11 +600,15 @@ def workspace_observations(store: Store) -> pd.DataFrame:
     Scenario paths (``scenario`` set) are left out; the vintage selection at the cutoff
     happens inside the model run.
     """
-    records = [r for r in store.find(ObservedValue, variable=list(VARIABLES))
-               if r.scenario is None and r.status is ValueStatus.observed and r.frequency in ("Q", "M")]
+    records = [
+        r
+        for r in store.find(ObservedValue, variable=list(VARIABLES))
+        if r.scenario is None and r.status is ValueStatus.observed and r.frequency in ("Q", "M")
+    ]
     frame = observations_frame(records)
-    return frame.sort_values(["variable", "reference_period", "release_date"], na_position="first",
-                             kind="stable").reset_index(drop=True)
+    return frame.sort_values(
+        ["variable", "reference_period", "release_date"], na_position="first", kind="stable"
+    ).reset_index(drop=True)
 
 
 def restriction_payload(restrictions: Sequence[Any]) -> list[dict[str, Any]]:
@@ -473,9 +619,15 @@ def restriction_payload(restrictions: Sequence[Any]) -> list[dict[str, Any]]:
     return out
 
 
-def model_inputs(observations: pd.DataFrame, restrictions: Sequence[Any], cutoff: Any,
-                 draws: int | None = None, *, vintage_policy: str | None = None,
-                 taken: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, Any]:
+def model_inputs(
+    observations: pd.DataFrame,
+    restrictions: Sequence[Any],
+    cutoff: Any,
+    draws: int | None = None,
+    *,
+    vintage_policy: str | None = None,
+    taken: Mapping[str, Mapping[str, str]] | None = None,
+) -> dict[str, Any]:
     """The inputs of a ``macro_var`` run (what the execution stage hands the registry).
 
     ``observations``: the long frame of :func:`workspace_observations`; ``restrictions``:
@@ -484,9 +636,13 @@ def model_inputs(observations: pd.DataFrame, restrictions: Sequence[Any], cutoff
     eligible); ``draws`` overrides the settings; ``vintage_policy``: 'strict' or 'approximate';
     ``taken``: paths other risks already selected (:func:`taken_selections`).
     """
-    inputs: dict[str, Any] = {"observations": observations, "restrictions": restriction_payload(restrictions),
-                              "cutoff": str(cutoff) if cutoff else None, "vintage_policy": vintage_policy,
-                              "taken": {str(k): dict(v) for k, v in (taken or {}).items()}}
+    inputs: dict[str, Any] = {
+        "observations": observations,
+        "restrictions": restriction_payload(restrictions),
+        "cutoff": str(cutoff) if cutoff else None,
+        "vintage_policy": vintage_policy,
+        "taken": {str(k): dict(v) for k, v in (taken or {}).items()},
+    }
     if draws:
         inputs["draws"] = int(draws)
     return inputs

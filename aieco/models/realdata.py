@@ -47,13 +47,19 @@ from aieco.store import Store
 #: variable → (file under macro/, series-key prefix) in preference order.
 REAL_FILES: dict[str, list[tuple[str, str]]] = {
     "real_gdp": [("vintages/ea_gdp_realtime_database.xlsx", "RTDB.gdp_ea")],
-    "inflation": [("fred/CP0000EZ19M086NEST.csv", "FRED.CP0000EZ19M086NEST"),
-                  ("ecb_portal/inflation.csv", "ECB.ICP.M.U2.N.000000.4.ANR")],
-    "unemployment": [("ecb_portal/unemployment.csv", "ECB.LFSI.M.I9"),
-                     ("fred/LRHUTTTTEZM156S.csv", "FRED.LRHUTTTTEZM156S")],
+    "inflation": [
+        ("fred/CP0000EZ19M086NEST.csv", "FRED.CP0000EZ19M086NEST"),
+        ("ecb_portal/inflation.csv", "ECB.ICP.M.U2.N.000000.4.ANR"),
+    ],
+    "unemployment": [
+        ("ecb_portal/unemployment.csv", "ECB.LFSI.M.I9"),
+        ("fred/LRHUTTTTEZM156S.csv", "FRED.LRHUTTTTEZM156S"),
+    ],
     "long_term_rate": [("cepremap_EA_CMR_rawdata.csv", "CEPREMAP.longrate")],
-    "house_prices": [("bis_rpp_nominal_index.csv", "BIS.RPP.N.XM"),
-                     ("vintages/bis_rpp_XM_nominal_by_commit.csv", "BIS.RPP.N.XM")],
+    "house_prices": [
+        ("bis_rpp_nominal_index.csv", "BIS.RPP.N.XM"),
+        ("vintages/bis_rpp_XM_nominal_by_commit.csv", "BIS.RPP.N.XM"),
+    ],
     "equity_prices": [("ecb_M_U2_EUR_DS_EI_DJES50I_HSTA.csv", "ECB.M.U2.EUR.DS.EI.DJES50I.HSTA")],
 }
 RULE_ORDER = {"lag": 0, "file": 1, "vintage": 2}
@@ -64,13 +70,17 @@ def build_real_dataset(shared_data_dir: str | Path) -> pd.DataFrame:
     """Every value of the registered files for the six variables (long frame with release dates and rules)."""
     macro = Path(shared_data_dir) / "macro"
     if not macro.is_dir():
-        raise InputError(f"{macro} is not a folder", where=str(macro),
-                         fix="pass the shared data folder that contains macro/")
+        raise InputError(
+            f"{macro} is not a folder", where=str(macro), fix="pass the shared data folder that contains macro/"
+        )
     frames = []
     for variable, files in REAL_FILES.items():
         for name, prefix in files:
-            records = [r for r in load_series(macro / name)
-                       if r.variable == variable and r.series_key.startswith(prefix.split(".")[0])]
+            records = [
+                r
+                for r in load_series(macro / name)
+                if r.variable == variable and r.series_key.startswith(prefix.split(".")[0])
+            ]
             frames.append(observations_frame(records))
     frame = pd.concat(frames, ignore_index=True)
     # EA19 (FRED, back-casts) and EA20 (ECB I9) are joined by the splices: one euro-area label
@@ -116,8 +126,10 @@ def extend_index_by_rates(index: pd.DataFrame, rates: pd.DataFrame) -> pd.DataFr
         r = rates.loc[period]
         row = out.loc[base].copy()
         row["value"] = float(out.loc[base, "value"]) * (1.0 + float(r["value"]) / 100.0)
-        row["release_date"], row["release_rule"] = r["release_date"], weakest([r["release_rule"],
-                                                                               out.loc[base, "release_rule"]])
+        row["release_date"], row["release_rule"] = (
+            r["release_date"],
+            weakest([r["release_rule"], out.loc[base, "release_rule"]]),
+        )
         row["transformation"] = "level"
         out.loc[period] = row
     return out
@@ -132,20 +144,27 @@ def splice_back(recent: pd.DataFrame, older: pd.DataFrame, *, additive: bool) ->
         return older
     overlap = recent.index.intersection(older.index)
     if len(overlap) == 0:
-        raise StageStopped(f"cannot splice {older['series_key'].iloc[0]} to {recent['series_key'].iloc[0]}: "
-                           "no overlapping period among the values usable at the cutoff", stage="inputs")
+        raise StageStopped(
+            f"cannot splice {older['series_key'].iloc[0]} to {recent['series_key'].iloc[0]}: "
+            "no overlapping period among the values usable at the cutoff",
+            stage="inputs",
+        )
     a, b = recent.loc[overlap, "value"].astype(float), older.loc[overlap, "value"].astype(float)
     before = older[older.index < recent.index.min()].copy()
-    before["value"] = before["value"].astype(float) + float((a - b).mean()) if additive else \
-        before["value"].astype(float) * float((a / b).mean())
+    before["value"] = (
+        before["value"].astype(float) + float((a - b).mean())
+        if additive
+        else before["value"].astype(float) * float((a / b).mean())
+    )
     key = f"{SPLICE_KEY}.{recent['series_key'].iloc[0]}<{older['series_key'].iloc[0]}"
     both = pd.concat([before, recent]).sort_index()
     both["series_key"] = key
     return both
 
 
-def model_levels(observations: pd.DataFrame, cutoff: date | str | None, variables: Sequence[str],
-                 policy: str | None = None) -> ModelLevels:
+def model_levels(
+    observations: pd.DataFrame, cutoff: date | str | None, variables: Sequence[str], policy: str | None = None
+) -> ModelLevels:
     """The quarterly model levels known at ``cutoff`` (see the module docstring).
 
     A frame with one quarterly series per variable (the demo) passes through unchanged
@@ -191,13 +210,17 @@ def assemble_monthly(variable: str, monthly: pd.DataFrame) -> pd.DataFrame:
     rates = monthly[monthly.get("transformation", pd.Series("level", monthly.index)).fillna("level") == "yoy_rate"]
     keys = [k for k in dict.fromkeys(levels["series_key"])]
     if len(keys) > 2:
-        raise InputError(f"{variable} has {len(keys)} monthly series ({', '.join(keys)})", where="observations",
-                         fix="register one recent series and at most one back-cast per variable")
+        raise InputError(
+            f"{variable} has {len(keys)} monthly series ({', '.join(keys)})",
+            where="observations",
+            fix="register one recent series and at most one back-cast per variable",
+        )
     ordered = sorted(keys, key=lambda k: _monthly_series(levels, k).index.max(), reverse=True)
     series = _monthly_series(levels, ordered[0]) if ordered else pd.DataFrame()
     if len(ordered) == 2:
-        series = splice_back(series, _monthly_series(levels, ordered[1]),
-                             additive=variable in ("unemployment", "long_term_rate"))
+        series = splice_back(
+            series, _monthly_series(levels, ordered[1]), additive=variable in ("unemployment", "long_term_rate")
+        )
     if not rates.empty:
         series = extend_index_by_rates(series, _monthly_series(rates, rates["series_key"].iloc[0]))
     series = series[~series.index.duplicated(keep="last")]

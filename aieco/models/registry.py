@@ -100,8 +100,10 @@ def load_entry_point(entry_point: str) -> ModelFn:
     try:
         return getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError) as exc:
-        raise InputError(f"model entry point {entry_point!r} cannot be loaded: {exc}",
-                         fix="register the specification with an existing module:function") from exc
+        raise InputError(
+            f"model entry point {entry_point!r} cannot be loaded: {exc}",
+            fix="register the specification with an existing module:function",
+        ) from exc
 
 
 def incompatibilities(request: ModelRequest, spec: ModelSpecification) -> list[str]:
@@ -110,15 +112,18 @@ def incompatibilities(request: ModelRequest, spec: ModelSpecification) -> list[s
     offered = {(o.variable, o.unit, o.frequency, o.transformation) for o in spec.outputs}
     for out in request.outputs:
         if (out.variable, out.unit, out.frequency, out.transformation) not in offered:
-            reasons.append(f"output {out.variable} [{out.unit}, {out.frequency}, {out.transformation}] "
-                           f"not produced by {spec.model_id}")
+            reasons.append(
+                f"output {out.variable} [{out.unit}, {out.frequency}, {out.transformation}] "
+                f"not produced by {spec.model_id}"
+            )
     if spec.horizon != ANY_HORIZON and request.horizon != spec.horizon:
         reasons.append(f"horizon {request.horizon} differs from {spec.model_id}'s {spec.horizon}")
     if request.scope != spec.scope:
         reasons.append(f"scope {request.scope} differs from {spec.model_id}'s {spec.scope}")
     if len(request.restriction_ids) < spec.min_restrictions:
-        reasons.append(f"{len(request.restriction_ids)} restrictions; {spec.model_id} needs "
-                       f"at least {spec.min_restrictions}")
+        reasons.append(
+            f"{len(request.restriction_ids)} restrictions; {spec.model_id} needs at least {spec.min_restrictions}"
+        )
     return reasons
 
 
@@ -171,12 +176,20 @@ def execute(
             input_digests[name] = store.put_json(value, kind=f"input:{name}")
     env_d, _ = env_digest()
     base = dict(
-        analysis_id=request.analysis_id, model_id=spec.model_id, spec_id=spec.spec_id,
-        request_digest=request.digest(), input_digests=input_digests,
-        code_digest=code_digest(entry.fn), config_digest=digest(dict(config or {})),
-        env_digest=env_d, seed=seed, parent_runs=list(parent_runs or []),
-        package_version=package_version(), role=role,
-        graph_condition=request.graph_condition, retrieval_condition=request.retrieval_condition,
+        analysis_id=request.analysis_id,
+        model_id=spec.model_id,
+        spec_id=spec.spec_id,
+        request_digest=request.digest(),
+        input_digests=input_digests,
+        code_digest=code_digest(entry.fn),
+        config_digest=digest(dict(config or {})),
+        env_digest=env_d,
+        seed=seed,
+        parent_runs=list(parent_runs or []),
+        package_version=package_version(),
+        role=role,
+        graph_condition=request.graph_condition,
+        retrieval_condition=request.retrieval_condition,
     )
     started = utc_now()
     try:
@@ -188,22 +201,45 @@ def execute(
     output_digest = store.put_tables(result.tables) if result.tables else None
     # every run records the horizon it served (a model may state it more precisely itself)
     diagnostics = {"horizon": request.horizon, **result.diagnostics}
-    run = ModelRun.create(**base, started_at=started, ended_at=utc_now(), status=result.status,
-                          reason=result.reason, diagnostics=diagnostics,
-                          output_digest=output_digest)
+    run = ModelRun.create(
+        **base,
+        started_at=started,
+        ended_at=utc_now(),
+        status=result.status,
+        reason=result.reason,
+        diagnostics=diagnostics,
+        output_digest=output_digest,
+    )
     stored = store.get_tables(output_digest) if output_digest else {}
     points = []
     for ref in result.points:
         table = stored.get(ref.table)
         if table is None or str(ref.row) not in table.index or str(ref.column) not in table.columns:
-            raise InputError(f"output point {ref.variable} {ref.period} refers to a missing cell "
-                             f"({ref.table}, {ref.row}, {ref.column}) of its run's output")
+            raise InputError(
+                f"output point {ref.variable} {ref.period} refers to a missing cell "
+                f"({ref.table}, {ref.row}, {ref.column}) of its run's output"
+            )
         value = float(table.loc[str(ref.row), str(ref.column)])
-        points.append(ModelOutputPoint.create(
-            run_id=run.run_id, variable=ref.variable, unit=ref.unit, transformation=ref.transformation,
-            period=ref.period, value=value, statistic=ref.statistic, simulation_id=ref.simulation_id,
-            quantile=ref.quantile, entity=ref.entity, risk=ref.risk, status=ref.status,
-            artifact_digest=output_digest, table_name=ref.table, row=str(ref.row), column=str(ref.column)))
+        points.append(
+            ModelOutputPoint.create(
+                run_id=run.run_id,
+                variable=ref.variable,
+                unit=ref.unit,
+                transformation=ref.transformation,
+                period=ref.period,
+                value=value,
+                statistic=ref.statistic,
+                simulation_id=ref.simulation_id,
+                quantile=ref.quantile,
+                entity=ref.entity,
+                risk=ref.risk,
+                status=ref.status,
+                artifact_digest=output_digest,
+                table_name=ref.table,
+                row=str(ref.row),
+                column=str(ref.column),
+            )
+        )
     with store.transaction():
         store.put(run)
         store.put_many(points)
@@ -229,13 +265,13 @@ def run_compatible(
             compatible.append(entry)
     if not compatible:
         detail = "; ".join(f"{m}: {', '.join(r)}" for m, r in refusals.items()) or "no model is registered"
-        raise StageStopped(f"no compatible model specification for request {request.request_id} ({detail})",
-                           stage="execution")
+        raise StageStopped(
+            f"no compatible model specification for request {request.request_id} ({detail})", stage="execution"
+        )
     runs = []
     for entry in compatible:
         model_inputs = inputs(entry.spec) if callable(inputs) else inputs
-        runs.append(execute(store, entry, request, model_inputs, seed=seed, config=config,
-                            parent_runs=parent_runs))
+        runs.append(execute(store, entry, request, model_inputs, seed=seed, config=config, parent_runs=parent_runs))
     return runs
 
 

@@ -18,8 +18,11 @@ def require_positive(levels: np.ndarray, name: str = "levels") -> np.ndarray:
     arr = np.asarray(levels, dtype=float)
     if arr.size and not np.all(arr > 0):
         bad = np.argwhere(~(arr > 0))[0].tolist()
-        raise InputError(f"{name} must be positive levels; found {arr[tuple(bad)]!r} at index {bad}",
-                         where=name, fix="pass index or GDP levels (not changes) and drop missing quarters")
+        raise InputError(
+            f"{name} must be positive levels; found {arr[tuple(bad)]!r} at index {bad}",
+            where=name,
+            fix="pass index or GDP levels (not changes) and drop missing quarters",
+        )
     return arr
 
 
@@ -99,8 +102,10 @@ def period_sum_growth(levels: np.ndarray, per: int) -> np.ndarray:
     """
     p = require_positive(levels)
     if p.shape[-1] % per:
-        raise InputError(f"{p.shape[-1]} quarters do not form whole periods of {per}",
-                         fix="start at the first quarter of a period and end at the last")
+        raise InputError(
+            f"{p.shape[-1]} quarters do not form whole periods of {per}",
+            fix="start at the first quarter of a period and end at the last",
+        )
     sums = p.reshape(*p.shape[:-1], p.shape[-1] // per, per).sum(axis=-1)
     return 100.0 * (sums[..., 1:] / sums[..., :-1] - 1.0)
 
@@ -130,8 +135,9 @@ def half_year_yoy_growth(levels: np.ndarray) -> np.ndarray:
     """
     p = require_positive(levels)
     if p.shape[-1] % 2:
-        raise InputError(f"{p.shape[-1]} quarters do not form whole half-years",
-                         fix="start at Q1 or Q3 and end at Q2 or Q4")
+        raise InputError(
+            f"{p.shape[-1]} quarters do not form whole half-years", fix="start at Q1 or Q3 and end at Q2 or Q4"
+        )
     sums = p.reshape(*p.shape[:-1], p.shape[-1] // 2, 2).sum(axis=-1)
     return 100.0 * (sums[..., 2:] / sums[..., :-2] - 1.0)
 
@@ -140,8 +146,10 @@ def period_average(values: np.ndarray, per: int) -> np.ndarray:
     """Period averages of rates (unemployment, interest rates); shape (..., n*per) → (..., n)."""
     v = np.asarray(values, dtype=float)
     if v.shape[-1] % per:
-        raise InputError(f"{v.shape[-1]} quarters do not form whole periods of {per}",
-                         fix="start at the first quarter of a period and end at the last")
+        raise InputError(
+            f"{v.shape[-1]} quarters do not form whole periods of {per}",
+            fix="start at the first quarter of a period and end at the last",
+        )
     return v.reshape(*v.shape[:-1], v.shape[-1] // per, per).mean(axis=-1)
 
 

@@ -33,23 +33,39 @@ from aieco.errors import InputError, StageStopped
 from aieco.models import transforms as tf
 
 VARIABLES: tuple[str, ...] = (
-    "real_gdp", "equity_prices", "house_prices", "inflation", "unemployment", "long_term_rate",
+    "real_gdp",
+    "equity_prices",
+    "house_prices",
+    "inflation",
+    "unemployment",
+    "long_term_rate",
 )
 #: How each level enters the VAR.
 MODEL_TRANSFORMATION = {
-    "real_gdp": "qoq_log", "equity_prices": "qoq_log", "house_prices": "qoq_log",
-    "inflation": "yoy_log", "unemployment": "rate", "long_term_rate": "rate",
+    "real_gdp": "qoq_log",
+    "equity_prices": "qoq_log",
+    "house_prices": "qoq_log",
+    "inflation": "yoy_log",
+    "unemployment": "rate",
+    "long_term_rate": "rate",
 }
 #: Annual aggregation of each variable (appendix "Numerical Definitions and Temporal Aggregation").
 ANNUAL_TRANSFORMATION = {
-    "real_gdp": "annual_growth", "inflation": "annual_avg_index_growth",
-    "unemployment": "annual_average", "long_term_rate": "annual_average",
-    "equity_prices": "annual_avg_index_change", "house_prices": "annual_avg_index_change",
+    "real_gdp": "annual_growth",
+    "inflation": "annual_avg_index_growth",
+    "unemployment": "annual_average",
+    "long_term_rate": "annual_average",
+    "equity_prices": "annual_avg_index_change",
+    "house_prices": "annual_avg_index_change",
 }
 #: Configured annual range checks (appendix "The Macro-Financial Model"), in % or % change.
 RANGE_BOUNDS = {
-    "real_gdp": (-20.0, 20.0), "inflation": (-5.0, 20.0), "unemployment": (0.0, 30.0),
-    "long_term_rate": (-2.0, 20.0), "equity_prices": (-80.0, 50.0), "house_prices": (-60.0, 40.0),
+    "real_gdp": (-20.0, 20.0),
+    "inflation": (-5.0, 20.0),
+    "unemployment": (0.0, 30.0),
+    "long_term_rate": (-2.0, 20.0),
+    "equity_prices": (-80.0, 50.0),
+    "house_prices": (-60.0, 40.0),
 }
 LEVEL_VARIABLES = ("real_gdp", "equity_prices", "house_prices", "inflation")
 
@@ -59,8 +75,11 @@ def quarter_index(labels) -> pd.PeriodIndex:
     try:
         return pd.PeriodIndex([pd.Period(str(x).replace("-Q", "Q"), freq="Q") for x in labels], freq="Q")
     except (ValueError, TypeError) as exc:
-        raise InputError(f"quarter labels cannot be parsed: {exc}", where="observations index",
-                         fix="label quarters as YYYYQn, e.g. 2024Q3") from exc
+        raise InputError(
+            f"quarter labels cannot be parsed: {exc}",
+            where="observations index",
+            fix="label quarters as YYYYQn, e.g. 2024Q3",
+        ) from exc
 
 
 def model_variables(levels: pd.DataFrame) -> pd.DataFrame:
@@ -80,8 +99,11 @@ def model_variables(levels: pd.DataFrame) -> pd.DataFrame:
     """
     missing = [v for v in VARIABLES if v not in levels.columns]
     if missing:
-        raise InputError(f"the level frame lacks {', '.join(missing)}", where="observations",
-                         fix=f"supply quarterly observations of {', '.join(VARIABLES)}")
+        raise InputError(
+            f"the level frame lacks {', '.join(missing)}",
+            where="observations",
+            fix=f"supply quarterly observations of {', '.join(VARIABLES)}",
+        )
     idx = quarter_index(levels.index)
     frame = levels.copy()
     frame.index = idx
@@ -92,8 +114,11 @@ def model_variables(levels: pd.DataFrame) -> pd.DataFrame:
         s = frame[v].astype(float)
         if (s.dropna() <= 0).any():
             bad = s[s <= 0].index[0]
-            raise InputError(f"{v} must be a positive level; {bad} holds {s[bad]}", where=f"observations {v}",
-                             fix="register index or GDP levels, not changes")
+            raise InputError(
+                f"{v} must be a positive level; {bad} holds {s[bad]}",
+                where=f"observations {v}",
+                fix="register index or GDP levels, not changes",
+            )
         lag = 4 if v == "inflation" else 1
         out[v] = 100.0 * (np.log(s) - np.log(s.shift(lag)))
     out["unemployment"] = frame["unemployment"].astype(float)
@@ -162,8 +187,9 @@ PANDEMIC_TREATMENTS = {
 }
 
 
-def ols_var(data: np.ndarray, lags: int, dummies: np.ndarray | None = None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def ols_var(
+    data: np.ndarray, lags: int, dummies: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """OLS of a VAR(p) with an intercept and optional impulse dummies.
 
     Parameters
@@ -179,7 +205,7 @@ def ols_var(data: np.ndarray, lags: int, dummies: np.ndarray | None = None
     """
     t, k = data.shape
     y = data[lags:]
-    x = np.hstack([np.ones((t - lags, 1))] + [data[lags - i - 1:t - i - 1] for i in range(lags)])
+    x = np.hstack([np.ones((t - lags, 1))] + [data[lags - i - 1 : t - i - 1] for i in range(lags)])
     keep = np.ones(t - lags, dtype=bool)
     if dummies is not None and dummies[lags:].any():
         rows = np.flatnonzero(dummies[lags:])
@@ -189,7 +215,7 @@ def ols_var(data: np.ndarray, lags: int, dummies: np.ndarray | None = None
         keep[rows] = False
     beta = np.linalg.lstsq(x, y, rcond=None)[0]
     resid = (y - x @ beta)[keep]
-    coefs = np.stack([beta[1 + i * k:1 + (i + 1) * k].T for i in range(lags)])
+    coefs = np.stack([beta[1 + i * k : 1 + (i + 1) * k].T for i in range(lags)])
     return beta[0], coefs, resid, keep
 
 
@@ -235,14 +261,18 @@ def fit_var(
     sample = sample[sample.index >= first]
     if sample.isna().any().any():
         gap = sample[sample.isna().any(axis=1)].index[0]
-        raise StageStopped(f"the estimation sample {first}–{end} has a missing quarter ({gap})",
-                           stage="estimation")
+        raise StageStopped(f"the estimation sample {first}–{end} has a missing quarter ({gap})", stage="estimation")
     if len(sample) < min_obs:
-        raise StageStopped(f"{len(sample)} complete quarterly observations ({first}–{end}); "
-                           f"at least {min_obs} are required", stage="estimation")
+        raise StageStopped(
+            f"{len(sample)} complete quarterly observations ({first}–{end}); at least {min_obs} are required",
+            stage="estimation",
+        )
     if pandemic not in PANDEMIC_TREATMENTS:
-        raise InputError(f"pandemic treatment {pandemic!r} is not registered", where="model specification",
-                         fix=f"use one of {', '.join(PANDEMIC_TREATMENTS)}")
+        raise InputError(
+            f"pandemic treatment {pandemic!r} is not registered",
+            where="model specification",
+            fix=f"use one of {', '.join(PANDEMIC_TREATMENTS)}",
+        )
     dummy_quarters = {pd.Period(q, freq="Q") for q in PANDEMIC_TREATMENTS[pandemic]}
     mask = np.array([q in dummy_quarters for q in sample.index])
     intercept, coefs, resid, _keep = ols_var(sample.to_numpy(), lags, mask if mask.any() else None)
@@ -250,9 +280,16 @@ def fit_var(
     lv.index = quarter_index(lv.index)
     lv = lv[lv.index <= end].sort_index()
     return VARFit(
-        variables=VARIABLES, quarters=tuple(str(q) for q in sample.index), data=sample.to_numpy(),
-        intercept=intercept, coefs=coefs, resid=resid, levels=lv, eigenvalues=companion_eigenvalues(coefs),
-        pandemic=pandemic, dummied=tuple(str(q) for q in sample.index[mask]),
+        variables=VARIABLES,
+        quarters=tuple(str(q) for q in sample.index),
+        data=sample.to_numpy(),
+        intercept=intercept,
+        coefs=coefs,
+        resid=resid,
+        levels=lv,
+        eigenvalues=companion_eigenvalues(coefs),
+        pandemic=pandemic,
+        dummied=tuple(str(q) for q in sample.index[mask]),
     )
 
 
@@ -324,14 +361,19 @@ def simulate(
     horizon_end = horizon_end or cfg.horizon_end
     first_year = first_year or cfg.horizon_start
     if not fit.stable:
-        raise StageStopped(f"the estimated VAR is not stable (largest companion eigenvalue modulus "
-                           f"{fit.max_modulus:.4f} ≥ 1); no trajectories drawn", stage="simulation")
+        raise StageStopped(
+            f"the estimated VAR is not stable (largest companion eigenvalue modulus "
+            f"{fit.max_modulus:.4f} ≥ 1); no trajectories drawn",
+            stage="simulation",
+        )
     end = pd.Period(fit.endpoint, freq="Q")
     last = pd.Period(f"{horizon_end}Q4", freq="Q")
     steps = (last - end).n
     if steps <= 0:
-        raise InputError(f"the estimation endpoint {end} is not before the horizon end {last}",
-                         fix="choose a later horizon or an earlier cutoff")
+        raise InputError(
+            f"the estimation endpoint {end} is not before the horizon end {last}",
+            fix="choose a later horizon or an earlier cutoff",
+        )
     rng = np.random.default_rng(seed)
     k, p = len(fit.variables), fit.lags
     # Whole residual vectors drawn with replacement: one index per (quarter, draw).
@@ -370,14 +412,17 @@ def simulate(
         if q <= end:
             row = lv.reindex([q])[list(fit.variables)].to_numpy(float)[0]
             if np.isnan(row).any():
-                raise StageStopped(f"level of quarter {q} needed for the annual {first_year - 1} denominator "
-                                   "is missing", stage="simulation")
+                raise StageStopped(
+                    f"level of quarter {q} needed for the annual {first_year - 1} denominator is missing",
+                    stage="simulation",
+                )
             levels[:, i, :] = row
             observed[i] = True
         else:
             levels[:, i, :] = out[:, (q - end).n - 1, :]
-    return Simulation(quarters=tuple(str(q) for q in window), levels=levels, observed=observed,
-                      endpoint=str(end), seed=seed)
+    return Simulation(
+        quarters=tuple(str(q) for q in window), levels=levels, observed=observed, endpoint=str(end), seed=seed
+    )
 
 
 def annual_levels(levels: np.ndarray, quarters: tuple[str, ...], years: range) -> dict[str, np.ndarray]:
@@ -395,7 +440,7 @@ def annual_levels(levels: np.ndarray, quarters: tuple[str, ...], years: range) -
     """
     first = quarters.index(f"{years[0] - 1}Q1")
     last = quarters.index(f"{years[-1]}Q4")
-    block = levels[:, first:last + 1, :]
+    block = levels[:, first : last + 1, :]
     out = {}
     for j, v in enumerate(VARIABLES):
         series = block[:, :, j]
@@ -449,8 +494,10 @@ def last_observed_annual(levels: pd.DataFrame) -> tuple[int, dict[str, float]]:
     years = last_observed_years(levels)
     missing = [v for v in VARIABLES if v not in years]
     if missing:
-        raise StageStopped(f"no complete observed year (with its preceding year) of {', '.join(missing)} for the "
-                           "reference values", stage="selection")
+        raise StageStopped(
+            f"no complete observed year (with its preceding year) of {', '.join(missing)} for the reference values",
+            stage="selection",
+        )
     lv = levels.copy()
     lv.index = quarter_index(lv.index)
     values = {}
@@ -470,8 +517,11 @@ def last_observed_years(levels: pd.DataFrame) -> dict[str, int]:
     out = {}
     for v in VARIABLES:
         have = set(lv[v].dropna().index)
-        full = [y for y in sorted({q.year for q in have}, reverse=True)
-                if all(pd.Period(f"{yy}Q{i}", freq="Q") in have for yy in (y, y - 1) for i in range(1, 5))]
+        full = [
+            y
+            for y in sorted({q.year for q in have}, reverse=True)
+            if all(pd.Period(f"{yy}Q{i}", freq="Q") in have for yy in (y, y - 1) for i in range(1, 5))
+        ]
         if full:
             out[v] = full[0]
     return out

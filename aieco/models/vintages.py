@@ -84,8 +84,11 @@ def _as_date(value) -> date:
 def check_columns(observations: pd.DataFrame) -> None:
     missing = [c for c in REQUIRED_COLUMNS if c not in observations.columns]
     if missing:
-        raise InputError(f"observations lack the column(s) {', '.join(missing)}", where="observations",
-                         fix=f"supply the columns {', '.join(REQUIRED_COLUMNS)}")
+        raise InputError(
+            f"observations lack the column(s) {', '.join(missing)}",
+            where="observations",
+            fix=f"supply the columns {', '.join(REQUIRED_COLUMNS)}",
+        )
 
 
 def check_geography(observations: pd.DataFrame) -> None:
@@ -94,12 +97,16 @@ def check_geography(observations: pd.DataFrame) -> None:
     mixed = {v: sorted(map(str, g)) for v, g in geo.items() if len(g) > 1}
     if mixed:
         detail = "; ".join(f"{v}: {', '.join(g)}" for v, g in mixed.items())
-        raise InputError(f"inconsistent geography for one variable ({detail})", where="observations jurisdiction",
-                         fix="keep one geographic membership per variable (register the others as separate variables)")
+        raise InputError(
+            f"inconsistent geography for one variable ({detail})",
+            where="observations jurisdiction",
+            fix="keep one geographic membership per variable (register the others as separate variables)",
+        )
 
 
-def select_as_of(observations: pd.DataFrame, cutoff: AsOf | date | str,
-                 required: Sequence[str] = (), policy: str | None = None) -> pd.DataFrame:
+def select_as_of(
+    observations: pd.DataFrame, cutoff: AsOf | date | str, required: Sequence[str] = (), policy: str | None = None
+) -> pd.DataFrame:
     """The eligible observations at ``cutoff``: per series and period, the latest release ≤ cutoff
     that falls after the end of its reference period.
 
@@ -132,20 +139,27 @@ def select_as_of(observations: pd.DataFrame, cutoff: AsOf | date | str,
     frame["series_key"] = frame["series_key"].fillna("")
     check_geography(frame)
     if policy is not None and policy not in POLICIES:
-        raise InputError(f"vintage policy {policy!r} is not one of {', '.join(POLICIES)}", where="vintage_policy",
-                         fix="use 'strict' (true vintages) or 'approximate' (documented publication lags)")
+        raise InputError(
+            f"vintage policy {policy!r} is not one of {', '.join(POLICIES)}",
+            where="vintage_policy",
+            fix="use 'strict' (true vintages) or 'approximate' (documented publication lags)",
+        )
     released = frame["release_date"].map(lambda d: None if d is None or pd.isna(d) or d == "" else _as_date(d))
     frame["release_date"] = released
     if "release_rule" not in frame.columns:
         frame["release_rule"] = None
-    frame["release_rule"] = frame["release_rule"].where(frame["release_rule"].notna() & (frame["release_rule"] != ""),
-                                                        None)
+    frame["release_rule"] = frame["release_rule"].where(
+        frame["release_rule"].notna() & (frame["release_rule"] != ""), None
+    )
     frame.loc[released.notna() & frame["release_rule"].isna(), "release_rule"] = "file"
     freq = frame["frequency"] if "frequency" in frame.columns else pd.Series(None, frame.index)
-    ends = [reference_end(str(p), f if isinstance(f, str) else None)
-            for p, f in zip(frame["reference_period"], freq, strict=True)]
-    after_period = pd.Series([d is not None and d > e for d, e in zip(released, ends, strict=True)],
-                             index=frame.index, dtype=bool)
+    ends = [
+        reference_end(str(p), f if isinstance(f, str) else None)
+        for p, f in zip(frame["reference_period"], freq, strict=True)
+    ]
+    after_period = pd.Series(
+        [d is not None and d > e for d, e in zip(released, ends, strict=True)], index=frame.index, dtype=bool
+    )
     allowed = frame["release_rule"].isin(POLICY_RULES[policy]) if policy else pd.Series(True, frame.index)
     known = released.notna() & after_period & allowed
     eligible = frame[known & released.map(rule.released)]
@@ -155,19 +169,28 @@ def select_as_of(observations: pd.DataFrame, cutoff: AsOf | date | str,
         if not (latest["variable"] == v).any():
             later = frame[(frame["variable"] == v) & known]
             mine = frame[frame["variable"] == v]
-            if policy == "strict" and not (mine["release_rule"].isin(POLICY_RULES["strict"])
-                                           & mine["release_date"].map(rule.released)).any():
+            if (
+                policy == "strict"
+                and not (
+                    mine["release_rule"].isin(POLICY_RULES["strict"]) & mine["release_date"].map(rule.released)
+                ).any()
+            ):
                 rules = sorted(set(mine["release_rule"].dropna())) or ["none"]
-                raise StageStopped(f"strict vintage policy: {v} has no true vintage (rule vintage or file) released "
-                                   f"on or before {cutoff} (its values carry release rule(s) {', '.join(rules)}); "
-                                   "ask for vintage_policy = 'approximate' to use documented publication lags",
-                                   stage="inputs")
+                raise StageStopped(
+                    f"strict vintage policy: {v} has no true vintage (rule vintage or file) released "
+                    f"on or before {cutoff} (its values carry release rule(s) {', '.join(rules)}); "
+                    "ask for vintage_policy = 'approximate' to use documented publication lags",
+                    stage="inputs",
+                )
             if later.empty:
                 why = "no observation with a stated release date after its reference period"
             else:
                 why = f"its earliest release is {min(later['release_date'])}, after the cutoff"
-            raise StageStopped(f"required vintage missing: no release of {v} on or before {cutoff} ({why}); "
-                               "a later download is not used in its place", stage="inputs")
+            raise StageStopped(
+                f"required vintage missing: no release of {v} on or before {cutoff} ({why}); "
+                "a later download is not used in its place",
+                stage="inputs",
+            )
     return latest.reset_index(drop=True)
 
 
@@ -180,13 +203,18 @@ def quarterly_levels(eligible: pd.DataFrame, variables: Sequence[str]) -> pd.Dat
     frame = eligible[eligible["variable"].isin(list(variables))]
     if "frequency" in frame.columns and (frame["frequency"] != "Q").any():
         bad = frame[frame["frequency"] != "Q"].iloc[0]
-        raise InputError(f"{bad['variable']} {bad['reference_period']} has frequency {bad['frequency']}",
-                         where="observations frequency", fix="aggregate monthly series to quarterly averages first")
+        raise InputError(
+            f"{bad['variable']} {bad['reference_period']} has frequency {bad['frequency']}",
+            where="observations frequency",
+            fix="aggregate monthly series to quarterly averages first",
+        )
     dup = frame.duplicated(["variable", "reference_period"], keep=False)
     if dup.any():
         row = frame[dup].iloc[0]
-        raise InputError(f"{row['variable']} has more than one value for {row['reference_period']} "
-                         "(several series or vintages)", where="observations",
-                         fix="select vintages with select_as_of and register one provider series per variable")
+        raise InputError(
+            f"{row['variable']} has more than one value for {row['reference_period']} (several series or vintages)",
+            where="observations",
+            fix="select vintages with select_as_of and register one provider series per variable",
+        )
     wide = frame.pivot(index="reference_period", columns="variable", values="value").astype(float)
     return wide.reindex(columns=list(variables)).sort_index()

@@ -51,11 +51,22 @@ class UnitRule:
 #: use), none for basis points and counts. A unit not listed falls back to
 #: ``settings.report.rounding`` decimals and prints its own name.
 UNIT_RULES: dict[str, UnitRule] = {
-    "%": UnitRule(1, "%"), "percent": UnitRule(1, "%"), "per cent": UnitRule(1, "%"), "pct": UnitRule(1, "%"),
-    "pp": UnitRule(1, " pp"), "percentage points": UnitRule(1, " pp"), "percentage point": UnitRule(1, " pp"),
-    "bp": UnitRule(0, " bp"), "bps": UnitRule(0, " bp"), "basis points": UnitRule(0, " bp"),
-    "index": UnitRule(1, ""), "level": UnitRule(2, ""), "ratio": UnitRule(2, ""), "number": UnitRule(2, ""),
-    "count": UnitRule(0, ""), "banks": UnitRule(0, ""),
+    "%": UnitRule(1, "%"),
+    "percent": UnitRule(1, "%"),
+    "per cent": UnitRule(1, "%"),
+    "pct": UnitRule(1, "%"),
+    "pp": UnitRule(1, " pp"),
+    "percentage points": UnitRule(1, " pp"),
+    "percentage point": UnitRule(1, " pp"),
+    "bp": UnitRule(0, " bp"),
+    "bps": UnitRule(0, " bp"),
+    "basis points": UnitRule(0, " bp"),
+    "index": UnitRule(1, ""),
+    "level": UnitRule(2, ""),
+    "ratio": UnitRule(2, ""),
+    "number": UnitRule(2, ""),
+    "count": UnitRule(0, ""),
+    "banks": UnitRule(0, ""),
 }
 
 
@@ -80,8 +91,9 @@ class ClaimSpec(BaseModel):
     transformation: str = Field(description="Transformation or aggregation a_k, e.g. 'annual_log_change'.")
     period: str = Field(description="Period the value refers to: 2025, 2025-2027, 2025Q3, 2025H2.")
     model_id: str = Field(description="Model specification m_k.")
-    rounding: int = Field(ge=0, le=12, description="ρ_k: decimals of Round(z); default: the unit's registered "
-                                                  "rule (UNIT_RULES).")
+    rounding: int = Field(
+        ge=0, le=12, description="ρ_k: decimals of Round(z); default: the unit's registered rule (UNIT_RULES)."
+    )
     tolerance: float = Field(default_factory=lambda: get_settings().report.tolerance, ge=0.0, description="ε_k.")
     statistic: str = Field("value", description="Which statistic of the run: value | selected | median …")
     entity: str | None = Field(None, description="Bank or other entity, if any.")
@@ -98,23 +110,46 @@ class ClaimSpec(BaseModel):
     @property
     def claim_id(self) -> str:
         try:
-            return claim_id_for(self.analysis_id, self.risk, self.variable, self.period, horizon=self.horizon,
-                                unit=self.unit, transformation=self.transformation, statistic=self.statistic,
-                                entity=self.entity)
+            return claim_id_for(
+                self.analysis_id,
+                self.risk,
+                self.variable,
+                self.period,
+                horizon=self.horizon,
+                unit=self.unit,
+                transformation=self.transformation,
+                statistic=self.statistic,
+                entity=self.entity,
+            )
         except ValueError as exc:
-            raise InputError(str(exc), where=f"claim {self.variable} {self.period}",
-                             fix="use vocabulary ids for risk and variable and a year/quarter/half period") from exc
+            raise InputError(
+                str(exc),
+                where=f"claim {self.variable} {self.period}",
+                fix="use vocabulary ids for risk and variable and a year/quarter/half period",
+            ) from exc
 
 
 def register_output_tests(store: Store, specs: Iterable[ClaimSpec]) -> list[OutputTest]:
     """Store one ``phase="registered"`` OutputTest per claim, before the model runs."""
     tests = []
     for spec in specs:
-        tests.append(OutputTest.create(
-            analysis_id=spec.analysis_id, claim_id=spec.claim_id, phase="registered", variable=spec.variable,
-            unit=spec.unit, horizon=spec.horizon, transformation=spec.transformation, model_id=spec.model_id,
-            rounding=spec.rounding, tolerance=spec.tolerance, required_diagnostics=spec.required_diagnostics,
-            input_versions=spec.input_versions, detail=_spec_detail(spec)))
+        tests.append(
+            OutputTest.create(
+                analysis_id=spec.analysis_id,
+                claim_id=spec.claim_id,
+                phase="registered",
+                variable=spec.variable,
+                unit=spec.unit,
+                horizon=spec.horizon,
+                transformation=spec.transformation,
+                model_id=spec.model_id,
+                rounding=spec.rounding,
+                tolerance=spec.tolerance,
+                required_diagnostics=spec.required_diagnostics,
+                input_versions=spec.input_versions,
+                detail=_spec_detail(spec),
+            )
+        )
     ids = [t.claim_id for t in tests]
     if len(set(ids)) != len(ids):
         raise InputError("two registered claims share one claim id", fix="register each numerical claim once")
@@ -143,8 +178,14 @@ def latest_results(store: Store, analysis_id: str) -> dict[str, OutputTest]:
     return out
 
 
-def output_test_failures(test: OutputTest, run: ModelRun, spec: ModelSpecification | None,
-                         point: ModelOutputPoint, reported: float, source_value: float) -> list[str]:
+def output_test_failures(
+    test: OutputTest,
+    run: ModelRun,
+    spec: ModelSpecification | None,
+    point: ModelOutputPoint,
+    reported: float,
+    source_value: float,
+) -> list[str]:
     """Why the claim fails Eq. outputtestpass (empty list = pass).
 
     Parameters
@@ -155,9 +196,12 @@ def output_test_failures(test: OutputTest, run: ModelRun, spec: ModelSpecificati
     source_value : z̃_{r,k} as re-read from the run's stored artifact, in ``point.unit``.
     """
     why = []
-    for name, want, have in (("variable", test.variable, point.variable), ("unit", test.unit, point.unit),
-                             ("transformation", test.transformation, point.transformation),
-                             ("model id", test.model_id, run.model_id)):
+    for name, want, have in (
+        ("variable", test.variable, point.variable),
+        ("unit", test.unit, point.unit),
+        ("transformation", test.transformation, point.transformation),
+        ("model id", test.model_id, run.model_id),
+    ):
         if want != have:
             why.append(f"{name} {have!r} differs from the registered {want!r}")
     horizon = spec.horizon if spec is not None else None
@@ -201,9 +245,15 @@ def diagnostic_passed(value: Any) -> bool:
 def find_point(points: Sequence[ModelOutputPoint], test: OutputTest) -> ModelOutputPoint | None:
     """The run's output point a registered test refers to (variable, unit, transformation, period…)."""
     sel = _selection(test)
-    hits = [p for p in points if p.variable == test.variable and p.period == sel.get("period")
-            and p.statistic == sel.get("statistic", "value") and (p.entity or "") == sel.get("entity", "")
-            and (not p.risk or not sel.get("risk") or p.risk == sel.get("risk"))]
+    hits = [
+        p
+        for p in points
+        if p.variable == test.variable
+        and p.period == sel.get("period")
+        and p.statistic == sel.get("statistic", "value")
+        and (p.entity or "") == sel.get("entity", "")
+        and (not p.risk or not sel.get("risk") or p.risk == sel.get("risk"))
+    ]
     exact = [p for p in hits if p.unit == test.unit and p.transformation == test.transformation]
     # A point with the right variable but another unit or transformation is still linked, so
     # the result records why it fails instead of silently finding nothing.
@@ -215,8 +265,11 @@ def link_claims(store: Store, run: ModelRun, tests: Sequence[OutputTest] | None 
 
     Returns the ``phase="result"`` OutputTests (pass or fail, with reasons in ``detail``).
     """
-    tests = [t for t in (tests if tests is not None else registered_tests(store, run.analysis_id))
-             if t.phase == "registered" and t.model_id == run.model_id]
+    tests = [
+        t
+        for t in (tests if tests is not None else registered_tests(store, run.analysis_id))
+        if t.phase == "registered" and t.model_id == run.model_id
+    ]
     spec = store.get(ModelSpecification, run.spec_id)
     points = store.find(ModelOutputPoint, run_id=run.run_id)
     tables = store.get_tables(run.output_digest) if run.output_digest else {}
@@ -225,8 +278,17 @@ def link_claims(store: Store, run: ModelRun, tests: Sequence[OutputTest] | None 
         sel = _selection(test)
         point = find_point(points, test)
         if point is None:
-            results.append(_result(test, run, None, None, None, "fail",
-                                   f"run {run.run_id} has no output point for {test.variable} {sel.get('period')}"))
+            results.append(
+                _result(
+                    test,
+                    run,
+                    None,
+                    None,
+                    None,
+                    "fail",
+                    f"run {run.run_id} has no output point for {test.variable} {sel.get('period')}",
+                )
+            )
             continue
         try:
             source_value = float(tables[point.table_name].loc[point.row, point.column])
@@ -235,18 +297,39 @@ def link_claims(store: Store, run: ModelRun, tests: Sequence[OutputTest] | None 
         reported = round(source_value, test.rounding) if math.isfinite(source_value) else math.nan
         why = output_test_failures(test, run, spec, point, reported, source_value)
         claim = Claim.create(
-            analysis_id=test.analysis_id, risk=sel.get("risk") or None, point_id=point.point_id,
-            run_id=run.run_id, model_id=run.model_id, artifact_digest=point.artifact_digest,
-            table_name=point.table_name, row=point.row, column=point.column, variable=test.variable,
-            unit=test.unit, transformation=test.transformation, period=sel.get("period", point.period),
-            rounding=test.rounding, tolerance=test.tolerance, horizon=test.horizon,
-            statistic=sel.get("statistic", "value"), entity=sel.get("entity") or None)
+            analysis_id=test.analysis_id,
+            risk=sel.get("risk") or None,
+            point_id=point.point_id,
+            run_id=run.run_id,
+            model_id=run.model_id,
+            artifact_digest=point.artifact_digest,
+            table_name=point.table_name,
+            row=point.row,
+            column=point.column,
+            variable=test.variable,
+            unit=test.unit,
+            transformation=test.transformation,
+            period=sel.get("period", point.period),
+            rounding=test.rounding,
+            tolerance=test.tolerance,
+            horizon=test.horizon,
+            statistic=sel.get("statistic", "value"),
+            entity=sel.get("entity") or None,
+        )
         if claim.claim_id != test.claim_id:
             why.append(f"claim id {claim.claim_id} differs from the registered {test.claim_id}")
         claims.append(claim)
-        results.append(_result(test, run, point, reported if math.isfinite(reported) else None,
-                               source_value if math.isfinite(source_value) else None,
-                               "fail" if why else "pass", "; ".join(why)))
+        results.append(
+            _result(
+                test,
+                run,
+                point,
+                reported if math.isfinite(reported) else None,
+                source_value if math.isfinite(source_value) else None,
+                "fail" if why else "pass",
+                "; ".join(why),
+            )
+        )
     with store.transaction():
         # A claim row is written once; a later run of the same analysis cannot repoint it.
         store.put_many(c for c in claims if store.get(Claim, c.claim_id) is None)
@@ -254,13 +337,28 @@ def link_claims(store: Store, run: ModelRun, tests: Sequence[OutputTest] | None 
     return results
 
 
-def _result(test: OutputTest, run: ModelRun, point: ModelOutputPoint | None, reported: float | None,
-            stored: float | None, result: str, detail: str) -> OutputTest:
-    fields = test.model_dump(exclude={"test_id", "phase", "result", "run_id", "point_id", "reported_value",
-                                      "stored_value", "detail"})
-    return OutputTest.create(**fields, phase="result", result=result, run_id=run.run_id,
-                             point_id=point.point_id if point else None, reported_value=reported,
-                             stored_value=stored, detail=detail or "passed")
+def _result(
+    test: OutputTest,
+    run: ModelRun,
+    point: ModelOutputPoint | None,
+    reported: float | None,
+    stored: float | None,
+    result: str,
+    detail: str,
+) -> OutputTest:
+    fields = test.model_dump(
+        exclude={"test_id", "phase", "result", "run_id", "point_id", "reported_value", "stored_value", "detail"}
+    )
+    return OutputTest.create(
+        **fields,
+        phase="result",
+        result=result,
+        run_id=run.run_id,
+        point_id=point.point_id if point else None,
+        reported_value=reported,
+        stored_value=stored,
+        detail=detail or "passed",
+    )
 
 
 def passed_claims(store: Store, analysis_id: str) -> dict[str, Claim]:

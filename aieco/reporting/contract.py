@@ -98,59 +98,88 @@ _AMOUNT_WORDS = (
     r"hundert|tausend|millionen|milliarden?|milles?|milliards?|cento|mila|milioni|miliardi|cien|ciento|"
     r"mil|millones|honderd|duizend|miljoen|miljard|cem|milh\w*|bilh\w*"
 )
-_COMPARATIVES = (r"lower|higher|less|more|smaller|larger|bigger|greater|above|below|down|up|weaker|stronger|"
-                 r"cheaper|dearer|fewer")
+_COMPARATIVES = (
+    r"lower|higher|less|more|smaller|larger|bigger|greater|above|below|down|up|weaker|stronger|"
+    r"cheaper|dearer|fewer"
+)
 #: Words that make what follows an approximate amount ("roughly a tenth", "some two points").
-_APPROX = (r"by|roughly|about|around|nearly|almost|approximately|some|fully|just|barely|close\s+to|"
-           r"up\s+to|as\s+much\s+as|more\s+than|less\s+than|at\s+least|at\s+most|minus|plus|times")
+_APPROX = (
+    r"by|roughly|about|around|nearly|almost|approximately|some|fully|just|barely|close\s+to|"
+    r"up\s+to|as\s+much\s+as|more\s+than|less\s+than|at\s+least|at\s+most|minus|plus|times"
+)
 WORD_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("percent", re.compile(
-        r"\bper\s*cent(?:age)?\b|\bpercent(?:age)?s?\b(?!ile)|\bpct\b|\bp\.\s?p\.|\bpp\b"
-        r"|\bprozent\w*|\bpour\s*cent\b|\bpourcentage\w*|\bper\s*cento\b|\bpercento\b|\bpercentual\w*"
-        r"|\bpor\s*cien?to\b|\bporcentaje\w*|\bprocent\w*|\bpor\s*cento\b|\bpercentuali\b")),
+    (
+        "percent",
+        re.compile(
+            r"\bper\s*cent(?:age)?\b|\bpercent(?:age)?s?\b(?!ile)|\bpct\b|\bp\.\s?p\.|\bpp\b"
+            r"|\bprozent\w*|\bpour\s*cent\b|\bpourcentage\w*|\bper\s*cento\b|\bpercento\b|\bpercentual\w*"
+            r"|\bpor\s*cien?to\b|\bporcentaje\w*|\bprocent\w*|\bpor\s*cento\b|\bpercentuali\b"
+        ),
+    ),
     ("basis_points", re.compile(r"\bbasis[\s-]*points?\b|\bbps?\b|\bbpts?\b|\bb\.\s?p\.|\bbasispunkte?\b")),
-    ("fraction_word", re.compile(
-        rf"\b(?:a|one|two|three|four|five)[\s-]+(?:half|{_ORDINAL_FRACTIONS})s?\s+of\b"
-        rf"|\b(?:two|three|four|five|six|seven|eight|nine)[\s-]+(?:{_FRACTIONS})\b"
-        rf"|(?<!first )(?<!second )(?<!latter )(?<!former )(?<!last )(?<!next )\bhalf\s+of\b"
-        rf"|\b(?:by|in|into)\s+half\b|(?<!first )(?<!second )(?<!latter )(?<!former )(?<!last )(?<!next )"
-        rf"\bhalf\s+(?:as|the|a|an)\b|\band\s+a\s+half\b"
-        rf"|\bhalf[\s-]+(?:(?:a|one)\s+)?(?:{_AMOUNT_WORDS})\b"
-        rf"|\b(?:{_APPROX})\s+(?:a\s+|one\s+)?half\b(?![\s-]+(?:year|yearly|years|of\s+the\s+(?:year|horizon|decade)))"
-        rf"|(?<!within )(?<!in )(?<!for )(?<!per )(?<!after )(?<!over )(?<!than )(?<!each )"
-        rf"\b(?:a|one)[\s-]+(?:{_ORDINAL_FRACTIONS})s?\b(?=\s+(?:{_COMPARATIVES})\b|\s*(?:[.,;:!?)]|$))"
-        rf"|\b(?:{_APPROX})\s+(?:a|one)[\s-]+(?:{_ORDINAL_FRACTIONS})s?\b"
-        rf"(?!\s+(?:later|earlier|ahead|after|before|of\s+the\s+year)\b)")),
-    ("multiplicative", re.compile(
-        r"\bhalv(?:e|ed|es|ing)\b|\b(?:doubl|tripl|trebl|quadrupl|quintupl|sextupl|septupl|octupl|decupl)"
-        r"(?:e|ed|es|ing|y)\b|\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-        r"\w*teen|twenty|thirty|forty|fifty|\w*ty|hundred|thousand|million|several|many|multi)[\s-]?fold(?:s)?)\b"
-        r"|\btwice\b|\bthrice\b"
-        r"|\bcut\s+in\s+(?:two|three|half)\b|\b(?:single|double|triple)[\s-]+digits?\b"
-        r"|\b(?:verdoppel|verdreifach|halbier)\w*|\bdoppelt\w*|\bdoubl(?:é|e)\w*|\b(?:raddoppi|dimezz|duplic|"
-        r"triplic|verdubbel|halver)\w*")),
-    ("vague_count", re.compile(
-        rf"\b(?:a\s+couple\s+of|couple\s+of|a\s+few|few|several|many|a\s+full|full|a\s+whole|whole|a\s+single|"
-        rf"single|a\s+handful\s+of|handful\s+of|a\s+dozen|dozens\s+of|a\s+score\s+of|scores\s+of|"
-        rf"some|a\s+good|no\s+more\s+than\s+a)\s+(?:percentage\s+|basis\s+|index\s+)?(?:points?|notch(?:es)?|pp|bps?)\b"
-        rf"|\b(?:{_APPROX}|of)\s+(?:a|one)\s+(?:percentage\s+|basis\s+|index\s+)?(?:point|notch)\b"
-        rf"(?!\s+(?:in\s+time|of\s+view|at\s+which|where|when)\b)")),
-    ("number_word", re.compile(
-        rf"\b(?:{_TENS})(?:[\s-]?(?:{_UNITS}))?|\b(?:{_TEENS}|{_SCALES})\b"
-        rf"|\b(?:two|three|four|five|six|seven|eight|nine|zero)\b"
-        rf"|\b(?:{_EU_NUMERALS})\b"
-        rf"|\b(?:{_AMBIGUOUS_NUMERALS})(?=[\s-]+(?:{_AMOUNT_WORDS}|half|{_ORDINAL_FRACTIONS})\b)"
-        rf"|(?<=\bpoint )(?:one|oh|o)\b|(?<=\bminus )(?:one|a|an|un|une|uno|una|ein|eine|een|um|uma)\b"
-        rf"|(?<=\bplus )(?:one|un|une|uno|una|ein|eine|een|um|uma)\b|\bone\s+(?:point|and\s+a)\b")),
-    ("currency", re.compile(
-        r"\b(?:eur|usd|gbp|jpy|chf|cny|sek|dkk|nok|pln)\b(?=\s*(?:[0-9]|bn\b|mn\b|billion|million|thousand|trillion|"
-        rf"{_TENS}|{_TEENS}|{_UNITS}))")),
+    (
+        "fraction_word",
+        re.compile(
+            rf"\b(?:a|one|two|three|four|five)[\s-]+(?:half|{_ORDINAL_FRACTIONS})s?\s+of\b"
+            rf"|\b(?:two|three|four|five|six|seven|eight|nine)[\s-]+(?:{_FRACTIONS})\b"
+            rf"|(?<!first )(?<!second )(?<!latter )(?<!former )(?<!last )(?<!next )\bhalf\s+of\b"
+            rf"|\b(?:by|in|into)\s+half\b|(?<!first )(?<!second )(?<!latter )(?<!former )(?<!last )(?<!next )"
+            rf"\bhalf\s+(?:as|the|a|an)\b|\band\s+a\s+half\b"
+            rf"|\bhalf[\s-]+(?:(?:a|one)\s+)?(?:{_AMOUNT_WORDS})\b"
+            rf"|\b(?:{_APPROX})\s+(?:a\s+|one\s+)?half\b(?![\s-]+(?:year|yearly|years|of\s+the\s+(?:year|horizon|decade)))"
+            rf"|(?<!within )(?<!in )(?<!for )(?<!per )(?<!after )(?<!over )(?<!than )(?<!each )"
+            rf"\b(?:a|one)[\s-]+(?:{_ORDINAL_FRACTIONS})s?\b(?=\s+(?:{_COMPARATIVES})\b|\s*(?:[.,;:!?)]|$))"
+            rf"|\b(?:{_APPROX})\s+(?:a|one)[\s-]+(?:{_ORDINAL_FRACTIONS})s?\b"
+            rf"(?!\s+(?:later|earlier|ahead|after|before|of\s+the\s+year)\b)"
+        ),
+    ),
+    (
+        "multiplicative",
+        re.compile(
+            r"\bhalv(?:e|ed|es|ing)\b|\b(?:doubl|tripl|trebl|quadrupl|quintupl|sextupl|septupl|octupl|decupl)"
+            r"(?:e|ed|es|ing|y)\b|\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+            r"\w*teen|twenty|thirty|forty|fifty|\w*ty|hundred|thousand|million|several|many|multi)[\s-]?fold(?:s)?)\b"
+            r"|\btwice\b|\bthrice\b"
+            r"|\bcut\s+in\s+(?:two|three|half)\b|\b(?:single|double|triple)[\s-]+digits?\b"
+            r"|\b(?:verdoppel|verdreifach|halbier)\w*|\bdoppelt\w*|\bdoubl(?:é|e)\w*|\b(?:raddoppi|dimezz|duplic|"
+            r"triplic|verdubbel|halver)\w*"
+        ),
+    ),
+    (
+        "vague_count",
+        re.compile(
+            rf"\b(?:a\s+couple\s+of|couple\s+of|a\s+few|few|several|many|a\s+full|full|a\s+whole|whole|a\s+single|"
+            rf"single|a\s+handful\s+of|handful\s+of|a\s+dozen|dozens\s+of|a\s+score\s+of|scores\s+of|"
+            rf"some|a\s+good|no\s+more\s+than\s+a)\s+(?:percentage\s+|basis\s+|index\s+)?(?:points?|notch(?:es)?|pp|bps?)\b"
+            rf"|\b(?:{_APPROX}|of)\s+(?:a|one)\s+(?:percentage\s+|basis\s+|index\s+)?(?:point|notch)\b"
+            rf"(?!\s+(?:in\s+time|of\s+view|at\s+which|where|when)\b)"
+        ),
+    ),
+    (
+        "number_word",
+        re.compile(
+            rf"\b(?:{_TENS})(?:[\s-]?(?:{_UNITS}))?|\b(?:{_TEENS}|{_SCALES})\b"
+            rf"|\b(?:two|three|four|five|six|seven|eight|nine|zero)\b"
+            rf"|\b(?:{_EU_NUMERALS})\b"
+            rf"|\b(?:{_AMBIGUOUS_NUMERALS})(?=[\s-]+(?:{_AMOUNT_WORDS}|half|{_ORDINAL_FRACTIONS})\b)"
+            rf"|(?<=\bpoint )(?:one|oh|o)\b|(?<=\bminus )(?:one|a|an|un|une|uno|una|ein|eine|een|um|uma)\b"
+            rf"|(?<=\bplus )(?:one|un|une|uno|una|ein|eine|een|um|uma)\b|\bone\s+(?:point|and\s+a)\b"
+        ),
+    ),
+    (
+        "currency",
+        re.compile(
+            r"\b(?:eur|usd|gbp|jpy|chf|cny|sek|dkk|nok|pln)\b(?=\s*(?:[0-9]|bn\b|mn\b|billion|million|thousand|trillion|"
+            rf"{_TENS}|{_TEENS}|{_UNITS}))"
+        ),
+    ),
 )
 #: A roman numeral standing as an amount ("IV points", "by XII"); case-sensitive on the text.
 _ROMAN = r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 ROMAN_RE = re.compile(
     rf"(?<![\w-])(?P<a>{_ROMAN})(?![\w-])(?=\s+(?i:{_AMOUNT_WORDS}|{_COMPARATIVES})\b)"
-    rf"|\b(?i:by|minus|plus|roughly|about|around|nearly|almost|approximately)\s+(?P<b>{_ROMAN})(?![\w-])")
+    rf"|\b(?i:by|minus|plus|roughly|about|around|nearly|almost|approximately)\s+(?P<b>{_ROMAN})(?![\w-])"
+)
 #: A DATE token read as an amount: followed by a unit or amount word, or preceded by one.
 DATE_AMOUNT_AFTER_RE = re.compile(rf"\s*(?:[%\u2030\uff05]|(?i:{_AMOUNT_WORDS})\b)")
 #: "minus {{NUM:…}}": the rendered value carries its own sign.
@@ -159,7 +188,8 @@ DATE_AMOUNT_BEFORE_RE = re.compile(
     r"(?i:\b(?:minus|plus|eur|usd|euros?|dollars?|times|roughly|about|around|nearly|almost|approximately|some|"
     r"(?:fall|falls|fell|rise|rises|rose|drop|drops|dropped|increase|increases|increased|decrease|decreases|"
     r"decreased|decline|declines|declined|grow|grows|grew|cut|cuts|shrink|shrinks|shrank|climb|climbs|climbed|"
-    r"contract|contracts|contracted|expand|expands|expanded|gain|gains|gained|lose|loses|lost)\s+by)|[$€£¥])\s*\Z")
+    r"contract|contracts|contracted|expand|expands|expanded|gain|gains|gained|lose|loses|lost)\s+by)|[$€£¥])\s*\Z"
+)
 PERCENT_SIGNS = "%\u2030\u2031\u066a\ufe6a\uff05"
 SEPARATORS = " .,'\u00a0\u2009\u202f\u200b\u200c\u200d\u2060\ufeff\u066b\u066c"
 
@@ -186,8 +216,8 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     """Sentences of a plain text with their start offsets (tokens never contain whitespace)."""
     out, start = [], 0
     for m in re.finditer(r"(?<=[.!?])\s+(?=\S)|\n\s*\n", text):
-        if text[start:m.start()].strip():
-            out.append((start, text[start:m.start()]))
+        if text[start : m.start()].strip():
+            out.append((start, text[start : m.start()]))
         start = m.end()
     if text[start:].strip():
         out.append((start, text[start:]))
@@ -223,13 +253,16 @@ def check_numeric_contract(
         if draft is not None:
             found += _check_structure(draft, index)
     if starts:
-        found = [v.model_copy(update={"text_offset": starts[v.sentence] + v.offset}) if v.sentence is not None else v
-                 for v in found]
+        found = [
+            v.model_copy(update={"text_offset": starts[v.sentence] + v.offset}) if v.sentence is not None else v
+            for v in found
+        ]
     return sorted(found, key=lambda v: (-1 if v.sentence is None else v.sentence, v.offset))
 
 
-def _check_text(text: str, index: int | None, known: Collection[str] | None, seen: dict[str, int],
-                allow_repeated: bool) -> list[Violation]:
+def _check_text(
+    text: str, index: int | None, known: Collection[str] | None, seen: dict[str, int], allow_repeated: bool
+) -> list[Violation]:
     found: list[Violation] = []
 
     def add(rule: str, start: int, end: int, message: str = "") -> None:
@@ -237,17 +270,21 @@ def _check_text(text: str, index: int | None, known: Collection[str] | None, see
 
     masked = list(text)
     for m in TOKEN_RE.finditer(text):
-        masked[m.start():m.end()] = " " * (m.end() - m.start())
+        masked[m.start() : m.end()] = " " * (m.end() - m.start())
         kind, value = m.groups()
         if kind == "DATE":
             why = date_token_problem(value)
             if why:
                 add("bad_date", m.start(), m.end(), why)
-            elif DATE_AMOUNT_AFTER_RE.match(text, m.end()) or DATE_AMOUNT_BEFORE_RE.search(text[:m.start()]):
-                add("date_as_amount", m.start(), m.end(),
-                    "a DATE token beside an amount or unit word is a number written as a date")
+            elif DATE_AMOUNT_AFTER_RE.match(text, m.end()) or DATE_AMOUNT_BEFORE_RE.search(text[: m.start()]):
+                add(
+                    "date_as_amount",
+                    m.start(),
+                    m.end(),
+                    "a DATE token beside an amount or unit word is a number written as a date",
+                )
             continue
-        if SIGN_BEFORE_RE.search(text[:m.start()]):
+        if SIGN_BEFORE_RE.search(text[: m.start()]):
             add("sign_word", m.start(), m.end(), "the rendered value carries its own sign")
         rule, why = claim_token_problem(value, known)
         if rule:
@@ -353,13 +390,33 @@ def _check_structure(draft: SentenceDraft, index: int) -> list[Violation]:
     found = []
     ids = [v for k, v in TOKEN_RE.findall(draft.template) if k == "NUM"]
     if sorted(set(ids)) != sorted(set(draft.claim_ids)):
-        found.append(Violation(rule="claim_list_mismatch", sentence=index, offset=0, text=draft.template,
-                               message=f"tokens name {sorted(set(ids))}, claim_ids lists "
-                                       f"{sorted(set(draft.claim_ids))}"))
+        found.append(
+            Violation(
+                rule="claim_list_mismatch",
+                sentence=index,
+                offset=0,
+                text=draft.template,
+                message=f"tokens name {sorted(set(ids))}, claim_ids lists {sorted(set(draft.claim_ids))}",
+            )
+        )
     if draft.kind is not SentenceKind.numerical and ids:
-        found.append(Violation(rule=f"num_in_{draft.kind.value}", sentence=index, offset=draft.template.find("{{NUM"),
-                               text=draft.template, message=f"a {draft.kind.value} sentence carries no model output"))
+        found.append(
+            Violation(
+                rule=f"num_in_{draft.kind.value}",
+                sentence=index,
+                offset=draft.template.find("{{NUM"),
+                text=draft.template,
+                message=f"a {draft.kind.value} sentence carries no model output",
+            )
+        )
     if draft.kind is SentenceKind.numerical and not ids:
-        found.append(Violation(rule="missing_num", sentence=index, offset=0, text=draft.template,
-                               message="a numerical sentence needs at least one {{NUM:…}} token"))
+        found.append(
+            Violation(
+                rule="missing_num",
+                sentence=index,
+                offset=0,
+                text=draft.template,
+                message="a numerical sentence needs at least one {{NUM:…}} token",
+            )
+        )
     return found

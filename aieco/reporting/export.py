@@ -101,8 +101,15 @@ def report_view(store: Store, report_id: str) -> ReportView:
         run = store.require(ModelRun, run_id)
         points = [(store.require(ModelOutputPoint, c.point_id), c.claim_id) for c in claims if c.run_id == run_id]
         rel_ids = dict.fromkeys(r for rst in restrictions for r in rst.supporting_relation_ids)
-        runs.append(RunSection(run, store.get(ModelSpecification, run.spec_id), points, restrictions,
-                               [_cited(store, r) for r in rel_ids if store.get(Relation, r)]))
+        runs.append(
+            RunSection(
+                run,
+                store.get(ModelSpecification, run.spec_id),
+                points,
+                restrictions,
+                [_cited(store, r) for r in rel_ids if store.get(Relation, r)],
+            )
+        )
     order = dict.fromkeys(r for s in rendered.sentences for r in s.cited_relation_ids)
     charts = [c for c in (fan_chart(store, s.run) for s in runs) if c is not None]
     return ReportView(rendered, runs, [_cited(store, r) for r in order], paragraphs(rendered), charts)
@@ -146,16 +153,25 @@ def fan_chart(store: Store, run: ModelRun) -> FanChart | None:
         if v not in sel.columns or not all(f"{v}:{y}" in fan.index for y in years):
             continue
         rows = fan.loc[[f"{v}:{y}" for y in years]]
-        panels.append(FanPanel(v, "%", years, [float(x) for x in sel[v]], [float(x) for x in rows["p50"]],
-                               [float(x) for x in rows["p05"]], [float(x) for x in rows["p95"]]))
+        panels.append(
+            FanPanel(
+                v,
+                "%",
+                years,
+                [float(x) for x in sel[v]],
+                [float(x) for x in rows["p50"]],
+                [float(x) for x in rows["p05"]],
+                [float(x) for x in rows["p95"]],
+            )
+        )
     return FanChart(run.run_id, panels, data_label) if panels else None
 
 
 def chart_caption(chart: FanChart) -> str:
-    note = {"synthetic": "synthetic inputs — illustrates the method, not a forecast",
-            "observed": "published data"}.get(chart.data_label, "inputs of unrecorded provenance")
-    return (f"Selected path (solid) against the median (dashed) and the 5–95 % band, annual, run {chart.run_id}; "
-            f"{note}.")
+    note = {"synthetic": "synthetic inputs — illustrates the method, not a forecast", "observed": "published data"}.get(
+        chart.data_label, "inputs of unrecorded provenance"
+    )
+    return f"Selected path (solid) against the median (dashed) and the 5–95 % band, annual, run {chart.run_id}; {note}."
 
 
 def _scale(lo: float, hi: float, a: float, b: float) -> Callable[[float], float]:
@@ -168,26 +184,42 @@ def fan_chart_svg(chart: FanChart, width: int = 640, panel_h: int = 150) -> str:
     e = html.escape
     cols = 2
     pw, rows = width // cols, (len(chart.panels) + cols - 1) // cols
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{rows * panel_h + 10}" '
-           f'role="img" aria-label="{e(chart_caption(chart))}" font-family="sans-serif" font-size="10">']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{rows * panel_h + 10}" '
+        f'role="img" aria-label="{e(chart_caption(chart))}" font-family="sans-serif" font-size="10">'
+    ]
     for i, p in enumerate(chart.panels):
         x0, y0 = (i % cols) * pw, (i // cols) * panel_h
         lo, hi = min(p.p05 + p.selected + p.median), max(p.p95 + p.selected + p.median)
         fx = _scale(0, max(len(p.years) - 1, 1), x0 + 45, x0 + pw - 15)
         fy = _scale(lo, hi, y0 + panel_h - 25, y0 + 20)
-        band = [(fx(t), fy(v)) for t, v in enumerate(p.p95)] + [(fx(t), fy(v)) for t, v in reversed(
-            list(enumerate(p.p05)))]
-        out.append(f'<text x="{x0 + 45}" y="{y0 + 12}" font-weight="bold">{e(p.variable.replace("_", " "))} '
-                   f'({e(p.unit)})</text>')
+        band = [(fx(t), fy(v)) for t, v in enumerate(p.p95)] + [
+            (fx(t), fy(v)) for t, v in reversed(list(enumerate(p.p05)))
+        ]
+        out.append(
+            f'<text x="{x0 + 45}" y="{y0 + 12}" font-weight="bold">{e(p.variable.replace("_", " "))} '
+            f"({e(p.unit)})</text>"
+        )
         if lo < 0 < hi:
-            out.append(f'<line x1="{fx(0):.1f}" x2="{fx(len(p.years) - 1):.1f}" y1="{fy(0):.1f}" '
-                       f'y2="{fy(0):.1f}" stroke="#999" stroke-width="0.5"/>')
-        out.append('<polygon class="band" fill="#9ecae1" fill-opacity="0.6" points="'
-                   + " ".join(f"{x:.1f},{y:.1f}" for x, y in band) + '"/>')
-        out.append('<polyline class="median" fill="none" stroke="#333" stroke-dasharray="4 3" points="'
-                   + " ".join(f"{fx(t):.1f},{fy(v):.1f}" for t, v in enumerate(p.median)) + '"/>')
-        out.append('<polyline class="selected" fill="none" stroke="#c00" stroke-width="2" points="'
-                   + " ".join(f"{fx(t):.1f},{fy(v):.1f}" for t, v in enumerate(p.selected)) + '"/>')
+            out.append(
+                f'<line x1="{fx(0):.1f}" x2="{fx(len(p.years) - 1):.1f}" y1="{fy(0):.1f}" '
+                f'y2="{fy(0):.1f}" stroke="#999" stroke-width="0.5"/>'
+            )
+        out.append(
+            '<polygon class="band" fill="#9ecae1" fill-opacity="0.6" points="'
+            + " ".join(f"{x:.1f},{y:.1f}" for x, y in band)
+            + '"/>'
+        )
+        out.append(
+            '<polyline class="median" fill="none" stroke="#333" stroke-dasharray="4 3" points="'
+            + " ".join(f"{fx(t):.1f},{fy(v):.1f}" for t, v in enumerate(p.median))
+            + '"/>'
+        )
+        out.append(
+            '<polyline class="selected" fill="none" stroke="#c00" stroke-width="2" points="'
+            + " ".join(f"{fx(t):.1f},{fy(v):.1f}" for t, v in enumerate(p.selected))
+            + '"/>'
+        )
         for t, y in enumerate(p.years):
             out.append(f'<text x="{fx(t):.1f}" y="{y0 + panel_h - 10}" text-anchor="middle">{e(y)}</text>')
         for v in (lo, hi):
@@ -216,10 +248,19 @@ def fan_chart_drawing(chart: FanChart, width: float = 460, panel_h: float = 120)
         if lo < 0 < hi:
             d.add(Line(fx(0), fy(0), fx(len(p.years) - 1), fy(0), strokeColor=colors.grey, strokeWidth=0.4))
         d.add(Polygon(band, fillColor=colors.Color(0.62, 0.79, 0.88), strokeColor=None))
-        d.add(PolyLine([c for t, v in enumerate(p.median) for c in (fx(t), fy(v))], strokeColor=colors.black,
-                       strokeDashArray=[3, 2], strokeWidth=0.8))
-        d.add(PolyLine([c for t, v in enumerate(p.selected) for c in (fx(t), fy(v))], strokeColor=colors.red,
-                       strokeWidth=1.5))
+        d.add(
+            PolyLine(
+                [c for t, v in enumerate(p.median) for c in (fx(t), fy(v))],
+                strokeColor=colors.black,
+                strokeDashArray=[3, 2],
+                strokeWidth=0.8,
+            )
+        )
+        d.add(
+            PolyLine(
+                [c for t, v in enumerate(p.selected) for c in (fx(t), fy(v))], strokeColor=colors.red, strokeWidth=1.5
+            )
+        )
         for t, y in enumerate(p.years):
             d.add(String(fx(t), top - panel_h + 8, y, fontSize=6, textAnchor="middle"))
         for v in (lo, hi):
@@ -240,8 +281,10 @@ def export_report(store: Store, report_id: str, fmt: str) -> bytes:
         return export_bundle(store, report_id)
     view = report_view(store, report_id)
     if view.report.status != "passed":
-        raise InputError(f"report {report_id} failed ({view.report.failure_rule}); only passed reports export",
-                         fix="see `aieco report list` for the failing rule and sentence")
+        raise InputError(
+            f"report {report_id} failed ({view.report.failure_rule}); only passed reports export",
+            fix="see `aieco report list` for the failing rule and sentence",
+        )
     return {"html": to_html, "md": to_markdown, "tex": to_latex, "pdf": to_pdf}[fmt](view)
 
 
@@ -266,18 +309,30 @@ def _footnote_no(view: ReportView) -> dict[str, int]:
 
 def _run_facts(section: RunSection) -> list[tuple[str, str]]:
     run = section.run
-    facts = [("model", f"{run.model_id} ({run.spec_id})"), ("status", run.status.value),
-             ("output digest", run.output_digest or ""), ("code digest", run.code_digest),
-             ("config digest", run.config_digest), ("environment digest", run.env_digest),
-             ("request digest", run.request_digest), ("seed", str(run.seed)),
-             ("started", run.started_at.isoformat()), ("ended", run.ended_at.isoformat())]
+    facts = [
+        ("model", f"{run.model_id} ({run.spec_id})"),
+        ("status", run.status.value),
+        ("output digest", run.output_digest or ""),
+        ("code digest", run.code_digest),
+        ("config digest", run.config_digest),
+        ("environment digest", run.env_digest),
+        ("request digest", run.request_digest),
+        ("seed", str(run.seed)),
+        ("started", run.started_at.isoformat()),
+        ("ended", run.ended_at.isoformat()),
+    ]
     facts += [(f"input {name}", d) for name, d in sorted(run.input_digests.items())]
     facts += [(f"diagnostic {name}", json.dumps(v, sort_keys=True)) for name, v in sorted(run.diagnostics.items())]
     return facts
 
 
-def _sentence_pieces(view: ReportView, segments: list[Segment], link: Callable[[str, str, str], str],
-                     cite: Callable[[Segment, list[int]], str], esc: Callable[[str], str]) -> str:
+def _sentence_pieces(
+    view: ReportView,
+    segments: list[Segment],
+    link: Callable[[str, str, str], str],
+    cite: Callable[[Segment, list[int]], str],
+    esc: Callable[[str], str],
+) -> str:
     notes = _footnote_no(view)
     out = []
     for seg in segments:
@@ -291,14 +346,20 @@ def _sentence_pieces(view: ReportView, segments: list[Segment], link: Callable[[
     return "".join(out)
 
 
-def _paragraph_texts(view: ReportView, link: Callable[[str, str, str], str],
-                     cite: Callable[[Segment, list[int]], str], esc: Callable[[str], str]) -> list[str]:
+def _paragraph_texts(
+    view: ReportView,
+    link: Callable[[str, str, str], str],
+    cite: Callable[[Segment, list[int]], str],
+    esc: Callable[[str], str],
+) -> list[str]:
     return [" ".join(_sentence_pieces(view, segs, link, cite, esc) for segs in para) for para in view.paragraphs]
 
 
 def _restriction_text(x: Restriction) -> str:
-    return (f"{x.variable} {'increase' if x.direction > 0 else 'decrease'} ({x.aggregation}, {x.horizon}, "
-            f"priority {x.priority})")
+    return (
+        f"{x.variable} {'increase' if x.direction > 0 else 'decrease'} ({x.aggregation}, {x.horizon}, "
+        f"priority {x.priority})"
+    )
 
 
 # --------------------------------------------------------------------------- HTML
@@ -323,34 +384,51 @@ def to_html(view: ReportView) -> bytes:
         return e(seg.text) + sups
 
     body = "".join(f"<p>{p}</p>" for p in _paragraph_texts(view, link, cite, e))
-    figures = "".join(f'<figure class="fan" id="fan-{e(c.run_id)}">{fan_chart_svg(c)}'
-                      f"<figcaption>{e(chart_caption(c))}</figcaption></figure>" for c in view.charts)
-    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(r.title)}</title>",
-             f"<style>{_CSS}</style></head><body>",
-             f'<div class="framed" id="report-{e(r.report_id)}"><p><em>{e(r.title)}</em></p>{body}</div>',
-             figures,
-             f"<p><small>Report {e(r.report_id)} · analysis {e(r.analysis_id)} · risk {e(r.risk)} · "
-             f"status {e(r.status)}</small></p>", "<h2>Sources</h2><ol>"]
+    figures = "".join(
+        f'<figure class="fan" id="fan-{e(c.run_id)}">{fan_chart_svg(c)}'
+        f"<figcaption>{e(chart_caption(c))}</figcaption></figure>"
+        for c in view.charts
+    )
+    parts = [
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(r.title)}</title>',
+        f"<style>{_CSS}</style></head><body>",
+        f'<div class="framed" id="report-{e(r.report_id)}"><p><em>{e(r.title)}</em></p>{body}</div>',
+        figures,
+        f"<p><small>Report {e(r.report_id)} · analysis {e(r.analysis_id)} · risk {e(r.risk)} · "
+        f"status {e(r.status)}</small></p>",
+        "<h2>Sources</h2><ol>",
+    ]
     for n, (rel, ref) in enumerate(view.citations, start=1):
-        parts.append(f'<li id="note-{n}">{e(ref)}: <blockquote>“{e(rel.quote)}”</blockquote>'
-                     f"<small>relation <code>{e(rel.relation_id)}</code> {e(rel.src_var)} "
-                     f"{e(rel.sign.value)}→ {e(rel.dst_var)}</small></li>")
+        parts.append(
+            f'<li id="note-{n}">{e(ref)}: <blockquote>“{e(rel.quote)}”</blockquote>'
+            f"<small>relation <code>{e(rel.relation_id)}</code> {e(rel.src_var)} "
+            f"{e(rel.sign.value)}→ {e(rel.dst_var)}</small></li>"
+        )
     parts.append("</ol><h2>Model runs</h2>")
     for s in view.runs:
         parts.append(f'<section id="run-{e(s.run.run_id)}"><h3>Run <code>{e(s.run.run_id)}</code></h3><table>')
         parts += [f"<tr><th>{e(k)}</th><td><code>{e(v)}</code></td></tr>" for k, v in _run_facts(s)]
-        parts.append("</table><h4>Output points</h4><table><tr><th>claim</th><th>variable</th><th>period</th>"
-                     "<th>unit</th><th>transformation</th><th>table / row / column</th><th>value</th></tr>")
+        parts.append(
+            "</table><h4>Output points</h4><table><tr><th>claim</th><th>variable</th><th>period</th>"
+            "<th>unit</th><th>transformation</th><th>table / row / column</th><th>value</th></tr>"
+        )
         for p, cid in s.points:
-            parts.append(f'<tr id="{_anchor(p.point_id)}"><td><code>{e(cid)}</code></td><td>{e(p.variable)}</td>'
-                         f"<td>{e(p.period)}</td><td>{e(p.unit)}</td><td>{e(p.transformation)}</td>"
-                         f"<td>{e(p.table_name)} / {e(p.row)} / {e(p.column)}</td><td>{p.value!r}</td></tr>")
+            parts.append(
+                f'<tr id="{_anchor(p.point_id)}"><td><code>{e(cid)}</code></td><td>{e(p.variable)}</td>'
+                f"<td>{e(p.period)}</td><td>{e(p.unit)}</td><td>{e(p.transformation)}</td>"
+                f"<td>{e(p.table_name)} / {e(p.row)} / {e(p.column)}</td><td>{p.value!r}</td></tr>"
+            )
         parts.append("</table><h4>Restrictions</h4><ul>")
-        parts += [f"<li>{e(x.variable)} {'increase' if x.direction > 0 else 'decrease'} ({e(x.aggregation)}, "
-                  f"{e(x.horizon)}, priority {x.priority})</li>" for x in s.restrictions]
+        parts += [
+            f"<li>{e(x.variable)} {'increase' if x.direction > 0 else 'decrease'} ({e(x.aggregation)}, "
+            f"{e(x.horizon)}, priority {x.priority})</li>"
+            for x in s.restrictions
+        ]
         parts.append("</ul><h4>Supporting relations</h4><ul>")
-        parts += [f"<li>{e(rel.src_var)} {e(rel.sign.value)}→ {e(rel.dst_var)} {e(ref)}: “{e(rel.quote)}”</li>"
-                  for rel, ref in s.relations]
+        parts += [
+            f"<li>{e(rel.src_var)} {e(rel.sign.value)}→ {e(rel.dst_var)} {e(ref)}: “{e(rel.quote)}”</li>"
+            for rel, ref in s.relations
+        ]
         parts.append("</ul></section>")
     parts.append("</body></html>")
     return "\n".join(parts).encode("utf-8")
@@ -373,32 +451,62 @@ def to_markdown(view: ReportView) -> bytes:
         return _md_escape(seg.text) + "".join(f"[^{n}]" for n in nos)
 
     body = "\n>\n".join(f"> {p}" for p in _paragraph_texts(view, link, cite, _md_escape))
-    lines = [f"> *{_md_escape(r.title)}*", ">", body, "",
-             f"Report `{r.report_id}` · analysis `{r.analysis_id}` · risk `{r.risk}`", ""]
+    lines = [
+        f"> *{_md_escape(r.title)}*",
+        ">",
+        body,
+        "",
+        f"Report `{r.report_id}` · analysis `{r.analysis_id}` · risk `{r.risk}`",
+        "",
+    ]
     for n, (rel, ref) in enumerate(view.citations, start=1):
         lines.append(f"[^{n}]: {_md_escape(ref)}: “{_md_escape(rel.quote)}” (relation `{rel.relation_id}`)")
     lines += ["", "## Model runs", ""]
     for s in view.runs:
-        lines += [f'<a id="run-{s.run.run_id}"></a>', f"### Run `{s.run.run_id}`", "", "| field | value |",
-                  "|---|---|"]
+        lines += [f'<a id="run-{s.run.run_id}"></a>', f"### Run `{s.run.run_id}`", "", "| field | value |", "|---|---|"]
         lines += [f"| {k} | `{v}` |" for k, v in _run_facts(s)]
-        lines += ["", "| claim | variable | period | unit | table / row / column | value |",
-                  "|---|---|---|---|---|---|"]
-        lines += [f'| <a id="{_anchor(p.point_id)}"></a>`{cid}` | {p.variable} | {p.period} | {p.unit} | '
-                  f"{p.table_name} / {p.row} / {p.column} | {p.value!r} |" for p, cid in s.points]
-        lines += [""] + [f"- restriction: {x.variable} {'increase' if x.direction > 0 else 'decrease'} "
-                         f"({x.aggregation}, {x.horizon}, priority {x.priority})" for x in s.restrictions]
-        lines += [f"- relation {rel.src_var} {rel.sign.value}→ {rel.dst_var} {_md_escape(ref)}: "
-                  f"“{_md_escape(rel.quote)}”" for rel, ref in s.relations]
+        lines += [
+            "",
+            "| claim | variable | period | unit | table / row / column | value |",
+            "|---|---|---|---|---|---|",
+        ]
+        lines += [
+            f'| <a id="{_anchor(p.point_id)}"></a>`{cid}` | {p.variable} | {p.period} | {p.unit} | '
+            f"{p.table_name} / {p.row} / {p.column} | {p.value!r} |"
+            for p, cid in s.points
+        ]
+        lines += [""] + [
+            f"- restriction: {x.variable} {'increase' if x.direction > 0 else 'decrease'} "
+            f"({x.aggregation}, {x.horizon}, priority {x.priority})"
+            for x in s.restrictions
+        ]
+        lines += [
+            f"- relation {rel.src_var} {rel.sign.value}→ {rel.dst_var} {_md_escape(ref)}: “{_md_escape(rel.quote)}”"
+            for rel, ref in s.relations
+        ]
         lines.append("")
     return "\n".join(lines).encode("utf-8")
 
 
 # --------------------------------------------------------------------------- LaTeX
 
-_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-        "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\u2013": "--", "\u2014": "---",
-        "“": "``", "”": "''", "→": r"$\rightarrow$"}
+_TEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\u2013": "--",
+    "\u2014": "---",
+    "“": "``",
+    "”": "''",
+    "→": r"$\rightarrow$",
+}
 
 
 def tex_escape(text: str) -> str:
@@ -416,28 +524,49 @@ def to_latex(view: ReportView) -> bytes:
         return rf"\hyperlink{{{_tex_anchor(point_id)}}}{{{tex_escape(text)}}}"
 
     def cite(seg: Segment, nos: list[int]) -> str:
-        notes = "".join(rf"\footnote{{{tex_escape(ref)}: ``{tex_escape(rel.quote)}''}}"
-                        for rel, ref in (view.citations[n - 1] for n in nos))
+        notes = "".join(
+            rf"\footnote{{{tex_escape(ref)}: ``{tex_escape(rel.quote)}''}}"
+            for rel, ref in (view.citations[n - 1] for n in nos)
+        )
         return tex_escape(seg.text).replace(", p. ", r", p.~") + notes
 
     body = "\n\n".join(_paragraph_texts(view, link, cite, tex_escape))
-    lines = [r"\documentclass{article}", r"\usepackage[utf8]{inputenc}", r"\usepackage[T1]{fontenc}",
-             r"\usepackage{framed}", r"\usepackage{hyperref}", r"\begin{document}", "",
-             r"\begin{framed}", rf"\noindent\emph{{{tex_escape(r.title)}}}", "", body, r"\end{framed}", "",
-             r"\section*{Model runs}"]
+    lines = [
+        r"\documentclass{article}",
+        r"\usepackage[utf8]{inputenc}",
+        r"\usepackage[T1]{fontenc}",
+        r"\usepackage{framed}",
+        r"\usepackage{hyperref}",
+        r"\begin{document}",
+        "",
+        r"\begin{framed}",
+        rf"\noindent\emph{{{tex_escape(r.title)}}}",
+        "",
+        body,
+        r"\end{framed}",
+        "",
+        r"\section*{Model runs}",
+    ]
     for s in view.runs:
         lines += [rf"\subsection*{{Run \texttt{{{tex_escape(s.run.run_id)}}}}}", r"\begin{description}"]
         lines += [rf"\item[{tex_escape(k)}] \texttt{{\detokenize{{{v}}}}}" for k, v in _run_facts(s)]
         lines += [r"\end{description}", r"\begin{itemize}"]
-        lines += [rf"\item \hypertarget{{{_tex_anchor(p.point_id)}}}{{\texttt{{{tex_escape(cid)}}}}}: "
-                  rf"{tex_escape(p.variable)}, {tex_escape(p.period)}, {tex_escape(p.unit)}, "
-                  rf"{tex_escape(p.table_name)} / {tex_escape(p.row)} / {tex_escape(p.column)} = {p.value!r}"
-                  for p, cid in s.points]
-        lines += [rf"\item restriction {tex_escape(x.variable)} "
-                  rf"{'increase' if x.direction > 0 else 'decrease'} ({tex_escape(x.horizon)})" for x in s.restrictions]
-        lines += [rf"\item relation {tex_escape(rel.src_var)} {tex_escape(rel.sign.value)} "
-                  rf"{tex_escape(rel.dst_var)} {tex_escape(ref)}: ``{tex_escape(rel.quote)}''"
-                  for rel, ref in s.relations]
+        lines += [
+            rf"\item \hypertarget{{{_tex_anchor(p.point_id)}}}{{\texttt{{{tex_escape(cid)}}}}}: "
+            rf"{tex_escape(p.variable)}, {tex_escape(p.period)}, {tex_escape(p.unit)}, "
+            rf"{tex_escape(p.table_name)} / {tex_escape(p.row)} / {tex_escape(p.column)} = {p.value!r}"
+            for p, cid in s.points
+        ]
+        lines += [
+            rf"\item restriction {tex_escape(x.variable)} "
+            rf"{'increase' if x.direction > 0 else 'decrease'} ({tex_escape(x.horizon)})"
+            for x in s.restrictions
+        ]
+        lines += [
+            rf"\item relation {tex_escape(rel.src_var)} {tex_escape(rel.sign.value)} "
+            rf"{tex_escape(rel.dst_var)} {tex_escape(ref)}: ``{tex_escape(rel.quote)}''"
+            for rel, ref in s.relations
+        ]
         lines.append(r"\end{itemize}")
     lines.append(r"\end{document}")
     return "\n".join(lines).encode("utf-8")
@@ -465,26 +594,43 @@ def to_pdf(view: ReportView) -> bytes:
 
     body = [[Paragraph(p, styles["BodyText"])] for p in _paragraph_texts(view, link, cite, e)]
     frame = Table([[Paragraph(f"<i>{e(r.title)}</i>", styles["BodyText"])], *body], colWidths=[460])
-    frame.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 0.8, colors.black), ("LEFTPADDING", (0, 0), (-1, -1), 10),
-                               ("RIGHTPADDING", (0, 0), (-1, -1), 10)]))
+    frame.setStyle(
+        TableStyle(
+            [
+                ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
+                ("LEFTPADDING", (0, 0), (-1, -1), 10),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 10),
+            ]
+        )
+    )
     story: list[Any] = [frame, Spacer(1, 12)]
     for chart in view.charts:
         story += [fan_chart_drawing(chart), Paragraph(e(chart_caption(chart)), small), Spacer(1, 8)]
     story.append(Paragraph("Sources", styles["Heading2"]))
-    story += [Paragraph(f"[{n}] {e(ref)}: “{e(rel.quote)}”", styles["BodyText"])
-              for n, (rel, ref) in enumerate(view.citations, start=1)]
+    story += [
+        Paragraph(f"[{n}] {e(ref)}: “{e(rel.quote)}”", styles["BodyText"])
+        for n, (rel, ref) in enumerate(view.citations, start=1)
+    ]
     story.append(Paragraph("Model runs", styles["Heading2"]))
     for s in view.runs:
         story.append(Paragraph(f'<a name="run-{s.run.run_id}"/>Run {e(s.run.run_id)}', styles["Heading3"]))
         story += [Paragraph(f"<b>{e(k)}</b>: {e(v)}", small) for k, v in _run_facts(s)]
-        story += [Paragraph(f'<a name="{_anchor(p.point_id)}"/>{e(cid)}: {e(p.variable)} {e(p.period)} '
-                            f"[{e(p.unit)}, {e(p.transformation)}] {e(p.table_name)}/{e(p.row)}/{e(p.column)} "
-                            f"= {p.value!r}", small) for p, cid in s.points]
+        story += [
+            Paragraph(
+                f'<a name="{_anchor(p.point_id)}"/>{e(cid)}: {e(p.variable)} {e(p.period)} '
+                f"[{e(p.unit)}, {e(p.transformation)}] {e(p.table_name)}/{e(p.row)}/{e(p.column)} "
+                f"= {p.value!r}",
+                small,
+            )
+            for p, cid in s.points
+        ]
         story.append(Paragraph("Restrictions", styles["Heading4"]))
         story += [Paragraph(e(_restriction_text(x)), small) for x in s.restrictions]
         story.append(Paragraph("Supporting relations", styles["Heading4"]))
-        story += [Paragraph(f"{e(rel.src_var)} {e(rel.sign.value)}→ {e(rel.dst_var)} {e(ref)}: “{e(rel.quote)}”",
-                            small) for rel, ref in s.relations]
+        story += [
+            Paragraph(f"{e(rel.src_var)} {e(rel.sign.value)}→ {e(rel.dst_var)} {e(ref)}: “{e(rel.quote)}”", small)
+            for rel, ref in s.relations
+        ]
     buf = io.BytesIO()
     SimpleDocTemplate(buf, pagesize=A4, title=r.title, author="aieco", invariant=1).build(story)
     return buf.getvalue()
@@ -503,19 +649,41 @@ def export_bundle(store: Store, report_id: str) -> bytes:
     points = [store.require(ModelOutputPoint, c.point_id) for c in claims]
     specs = [s for s in (store.get(ModelSpecification, r.spec_id) for r in runs) if s is not None]
     restrictions = store.find(Restriction, analysis_id=report.analysis_id, risk=report.risk)
-    rel_ids = dict.fromkeys([*(r for s in sentences for r in s.cited_relation_ids),
-                             *(r for x in restrictions for r in x.supporting_relation_ids)])
+    rel_ids = dict.fromkeys(
+        [
+            *(r for s in sentences for r in s.cited_relation_ids),
+            *(r for x in restrictions for r in x.supporting_relation_ids),
+        ]
+    )
     relations = [x for x in (store.get(Relation, r) for r in rel_ids) if x is not None]
     locations = [store.require(SourceLocation, x.location_id) for x in relations]
     sources = [store.require(Source, s) for s in dict.fromkeys(x.source_id for x in relations)]
-    records: list[Record] = [report, *sentences, *claims, *tests, *runs, *points, *specs, *restrictions,
-                             *relations, *dict.fromkeys(locations), *sources]
-    artifacts = {d: base64.b64encode(store.get_artifact(d)).decode("ascii")
-                 for d in dict.fromkeys(r.output_digest for r in runs if r.output_digest)}
-    content = {"format": BUNDLE_FORMAT, "report_id": report_id,
-               "records": [{"type": type(x).__name__, "id": x.key, "digest": x.digest(),
-                            "data": x.model_dump(mode="json")} for x in records],
-               "artifacts": artifacts}
+    records: list[Record] = [
+        report,
+        *sentences,
+        *claims,
+        *tests,
+        *runs,
+        *points,
+        *specs,
+        *restrictions,
+        *relations,
+        *dict.fromkeys(locations),
+        *sources,
+    ]
+    artifacts = {
+        d: base64.b64encode(store.get_artifact(d)).decode("ascii")
+        for d in dict.fromkeys(r.output_digest for r in runs if r.output_digest)
+    }
+    content = {
+        "format": BUNDLE_FORMAT,
+        "report_id": report_id,
+        "records": [
+            {"type": type(x).__name__, "id": x.key, "digest": x.digest(), "data": x.model_dump(mode="json")}
+            for x in records
+        ],
+        "artifacts": artifacts,
+    }
     content["bundle_digest"] = sha256_hex(canonical_json(content))
     return canonical_json(content).encode("utf-8")
 
@@ -552,11 +720,17 @@ def verify_bundle(data: bytes) -> dict[str, Any]:
             store.put_many(records)
             problems = audit_claims(store, None)
             if problems:
-                raise IntegrityError("bundle claims do not re-resolve: "
-                                     + "; ".join(f"{p['kind']} {p['id']}: {p['detail']}" for p in problems))
+                raise IntegrityError(
+                    "bundle claims do not re-resolve: "
+                    + "; ".join(f"{p['kind']} {p['id']}: {p['detail']}" for p in problems)
+                )
             rebuild_report(store, content["report_id"])
             n_claims = store.count(Claim)
         finally:
             store.close()
-    return {"report_id": content["report_id"], "records": len(records), "artifacts": len(content["artifacts"]),
-            "claims": n_claims}
+    return {
+        "report_id": content["report_id"],
+        "records": len(records),
+        "artifacts": len(content["artifacts"]),
+        "claims": n_claims,
+    }

@@ -100,25 +100,40 @@ def inspect_claim(store: Store, claim: Claim) -> tuple[float | None, list[tuple[
         if run.analysis_id != claim.analysis_id:
             problems.append(("run_id", f"run {run.run_id} belongs to analysis {run.analysis_id}"))
         if run.output_digest != claim.artifact_digest:
-            problems.append(("output_hash", f"claim names artifact {claim.artifact_digest}, run wrote "
-                                            f"{run.output_digest}"))
+            problems.append(
+                ("output_hash", f"claim names artifact {claim.artifact_digest}, run wrote {run.output_digest}")
+            )
     if point is None:
         problems.append(("point_id", f"output point {claim.point_id} does not exist"))
     else:
-        for name, attr in (("run_id", "run_id"), ("output_hash", "artifact_digest"), ("table", "table_name"),
-                           ("row", "row"), ("column", "column"), ("unit", "unit"),
-                           ("transformation", "transformation"), ("variable", "variable"), ("period", "period")):
+        for name, attr in (
+            ("run_id", "run_id"),
+            ("output_hash", "artifact_digest"),
+            ("table", "table_name"),
+            ("row", "row"),
+            ("column", "column"),
+            ("unit", "unit"),
+            ("transformation", "transformation"),
+            ("variable", "variable"),
+            ("period", "period"),
+        ):
             if getattr(point, attr) != getattr(claim, attr):
-                problems.append((name, f"claim has {getattr(claim, attr)!r}, "
-                                       f"output point has {getattr(point, attr)!r}"))
+                problems.append(
+                    (name, f"claim has {getattr(claim, attr)!r}, output point has {getattr(point, attr)!r}")
+                )
     result = latest_results(store, claim.analysis_id).get(claim.claim_id)
     if result is None or result.result != "pass":
-        problems.append(("output_test", "no passed OutputTest result for this claim"
-                         + (f" ({result.detail})" if result else "")))
+        problems.append(
+            ("output_test", "no passed OutputTest result for this claim" + (f" ({result.detail})" if result else ""))
+        )
     else:
-        for name, want, have in (("run_id", result.run_id, claim.run_id), ("point_id", result.point_id, claim.point_id),
-                                 ("unit", result.unit, claim.unit), ("variable", result.variable, claim.variable),
-                                 ("transformation", result.transformation, claim.transformation)):
+        for name, want, have in (
+            ("run_id", result.run_id, claim.run_id),
+            ("point_id", result.point_id, claim.point_id),
+            ("unit", result.unit, claim.unit),
+            ("variable", result.variable, claim.variable),
+            ("transformation", result.transformation, claim.transformation),
+        ):
             if want != have:
                 problems.append((name, f"claim has {have!r}, its OutputTest has {want!r}"))
     registered = {t.claim_id: t for t in registered_tests(store, claim.analysis_id)}.get(claim.claim_id)
@@ -152,10 +167,14 @@ def resolve_claim(store: Store, claim_id: str, analysis_id: str | None = None) -
         raise IntegrityError(f"claim {claim_id} is not linked to a model output of this analysis")
     value, problems = inspect_claim(store, claim)
     if problems or value is None:
-        raise IntegrityError(f"claim {claim_id} does not resolve: "
-                             + "; ".join(f"{f}: {d}" for f, d in problems))
-    return ResolvedClaim(claim, store.require(ModelRun, claim.run_id), store.require(ModelOutputPoint, claim.point_id),
-                         value, format_value(value, claim.unit, claim.rounding))
+        raise IntegrityError(f"claim {claim_id} does not resolve: " + "; ".join(f"{f}: {d}" for f, d in problems))
+    return ResolvedClaim(
+        claim,
+        store.require(ModelRun, claim.run_id),
+        store.require(ModelOutputPoint, claim.point_id),
+        value,
+        format_value(value, claim.unit, claim.rounding),
+    )
 
 
 def format_value(value: float, unit: str, rounding: int) -> str:
@@ -194,7 +213,7 @@ def short_reference(source: Source, location: SourceLocation) -> str:
     # A title that repeats its publisher ("ECB Financial Stability Review" by "ECB Financial Stability
     # Review") would print the name twice; keep only what the title adds.
     if title.lower().startswith(source.publisher.lower()):
-        title = title[len(source.publisher):].lstrip(" :-–—,")
+        title = title[len(source.publisher) :].lstrip(" :-–—,")
     title = _shorten(title) if title else ""
     year = source.publication_date.year if source.publication_date else None
     if year is not None and str(year) not in title:
@@ -250,14 +269,35 @@ def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple
                 why = "unknown relation" if rel is None else "its source location or source is missing"
                 found.append(Violation(rule="unknown_relation", sentence=index, offset=0, text=rid, message=why))
             elif rel.review_decision != "accepted":
-                found.append(Violation(rule="rejected_relation", sentence=index, offset=0, text=rid,
-                                       message=f"relation was rejected: {rel.rejection_reason or 'no reason'}"))
+                found.append(
+                    Violation(
+                        rule="rejected_relation",
+                        sentence=index,
+                        offset=0,
+                        text=rid,
+                        message=f"relation was rejected: {rel.rejection_reason or 'no reason'}",
+                    )
+                )
             elif (state := review_state(store, rid)) is not None:
-                found.append(Violation(rule="rejected_relation", sentence=index, offset=0, text=rid,
-                                       message=f"an analyst's review took the relation out of use ({state})"))
+                found.append(
+                    Violation(
+                        rule="rejected_relation",
+                        sentence=index,
+                        offset=0,
+                        text=rid,
+                        message=f"an analyst's review took the relation out of use ({state})",
+                    )
+                )
             elif not quote_occurs(rel.quote, loc.text) and rel.quote != str(loc.value):
-                found.append(Violation(rule="quote_not_found", sentence=index, offset=0, text=rid,
-                                       message="the relation's quote is not in its location"))
+                found.append(
+                    Violation(
+                        rule="quote_not_found",
+                        sentence=index,
+                        offset=0,
+                        text=rid,
+                        message="the relation's quote is not in its location",
+                    )
+                )
             else:
                 cites[rid] = Citation(rel, loc, src, short_reference(src, loc))
     return found, cites
@@ -266,13 +306,18 @@ def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple
 # --------------------------------------------------------------------------- rendering
 
 
-def render_segments(draft: SentenceDraft, resolved: Mapping[str, ResolvedClaim], cites: Mapping[str, Citation],
-                    cutoff: date | None, horizon: str) -> list[Segment]:
+def render_segments(
+    draft: SentenceDraft,
+    resolved: Mapping[str, ResolvedClaim],
+    cites: Mapping[str, Citation],
+    cutoff: date | None,
+    horizon: str,
+) -> list[Segment]:
     """The sentence as text, number, date and citation pieces (joined, the rendered sentence)."""
     out, pos, t = [], 0, draft.template
     for m in TOKEN_RE.finditer(t):
         if m.start() > pos:
-            out.append(Segment("text", t[pos:m.start()]))
+            out.append(Segment("text", t[pos : m.start()]))
         kind, value = m.groups()
         if kind == "NUM":
             out.append(Segment("num", resolved[value].text, claim_id=value))
@@ -284,10 +329,11 @@ def render_segments(draft: SentenceDraft, resolved: Mapping[str, ResolvedClaim],
     if refs:
         stripped = tail.rstrip()
         end = stripped[-1] if stripped and stripped[-1] in ".!?" else ""
-        if stripped[:len(stripped) - len(end)]:
-            out.append(Segment("text", stripped[:len(stripped) - len(end)]))
-        out.append(Segment("cite", " " + "; ".join(refs).replace(") ; (", "; "),
-                           relation_ids=tuple(draft.cited_relation_ids)))
+        if stripped[: len(stripped) - len(end)]:
+            out.append(Segment("text", stripped[: len(stripped) - len(end)]))
+        out.append(
+            Segment("cite", " " + "; ".join(refs).replace(") ; (", "; "), relation_ids=tuple(draft.cited_relation_ids))
+        )
         if end:
             out.append(Segment("text", end))
     elif tail:
@@ -295,9 +341,15 @@ def render_segments(draft: SentenceDraft, resolved: Mapping[str, ResolvedClaim],
     return out
 
 
-def check_report_draft(store: Store, analysis_id: str, draft: ReportDraft | Sequence[SentenceDraft], *,
-                       phase: str = "generation", labels: Mapping[str, Sequence[str]] | None = None,
-                       title: str | None = None) -> list[Violation]:
+def check_report_draft(
+    store: Store,
+    analysis_id: str,
+    draft: ReportDraft | Sequence[SentenceDraft],
+    *,
+    phase: str = "generation",
+    labels: Mapping[str, Sequence[str]] | None = None,
+    title: str | None = None,
+) -> list[Violation]:
     """Every rule a report must pass, in one place: the numeric contract, attribution,
     the claim's variable against the text, direction against values and cited relations.
 
@@ -313,41 +365,53 @@ def check_report_draft(store: Store, analysis_id: str, draft: ReportDraft | Sequ
     found = check_numeric_contract(sentences, known_claims=known, title=title)
     found += check_attribution(store, sentences)[0]
     found += rule_violations(store, analysis_id, sentences, labels, registered=registered)
-    found += refused_path_violations(store, analysis_id, sentences,
-                                     draft.risk if isinstance(draft, ReportDraft) else None)
+    found += refused_path_violations(
+        store, analysis_id, sentences, draft.risk if isinstance(draft, ReportDraft) else None
+    )
     found.sort(key=lambda v: (-1 if v.sentence is None else v.sentence, v.offset))
     return found
 
 
-def rule_violations(store: Store, analysis_id: str, sentences: Sequence[SentenceDraft],
-                    labels: Mapping[str, Sequence[str]] | None = None, *,
-                    registered: Mapping[str, Any] | None = None) -> list[Violation]:
+def rule_violations(
+    store: Store,
+    analysis_id: str,
+    sentences: Sequence[SentenceDraft],
+    labels: Mapping[str, Sequence[str]] | None = None,
+    *,
+    registered: Mapping[str, Any] | None = None,
+) -> list[Violation]:
     """Variable, direction-vs-value and direction-vs-relation rules (aieco.reporting.rules)."""
-    registered = registered if registered is not None else {t.claim_id: t
-                                                            for t in registered_tests(store, analysis_id)}
+    registered = registered if registered is not None else {t.claim_id: t for t in registered_tests(store, analysis_id)}
     ids = sorted({m.group(2) for s in sentences for m in TOKEN_RE.finditer(s.template) if m.group(1) == "NUM"})
     facts: dict[str, ClaimFacts] = {}
     for cid in ids:
         claim = store.get(Claim, cid)
         if claim is not None and claim.analysis_id == analysis_id:
             point = store.get(ModelOutputPoint, claim.point_id)
-            facts[cid] = ClaimFacts(cid, claim.variable, claim.transformation,
-                                    point.value if point is not None else None)
+            facts[cid] = ClaimFacts(
+                cid, claim.variable, claim.transformation, point.value if point is not None else None
+            )
         elif cid in registered:
             facts[cid] = ClaimFacts(cid, registered[cid].variable, registered[cid].transformation)
     rel_ids = sorted({r for s in sentences for r in s.cited_relation_ids})
-    relations = {r.relation_id: RelationFacts(r.relation_id, r.src_var, r.dst_var, r.sign.value)
-                 for r in store.find(Relation, relation_id=rel_ids)} if rel_ids else {}
+    relations = (
+        {
+            r.relation_id: RelationFacts(r.relation_id, r.src_var, r.dst_var, r.sign.value)
+            for r in store.find(Relation, relation_id=rel_ids)
+        }
+        if rel_ids
+        else {}
+    )
     found = variable_violations(sentences, facts, labels)
     found += provenance_violations(store, sentences, ids, rel_ids)
-    found += direction_violations(sentences, {c: (f.value, f) for c, f in facts.items() if f.value is not None},
-                                  labels)
+    found += direction_violations(sentences, {c: (f.value, f) for c, f in facts.items() if f.value is not None}, labels)
     found += relation_direction_violations(sentences, relations, labels)
     return found
 
 
-def refused_path_violations(store: Store, analysis_id: str, sentences: Sequence[SentenceDraft],
-                            risk: str | None) -> list[Violation]:
+def refused_path_violations(
+    store: Store, analysis_id: str, sentences: Sequence[SentenceDraft], risk: str | None
+) -> list[Violation]:
     """Once the restriction derivation has assessed the paths (a Derivation record exists), a
     sentence may cite only relations of a path it accepted (rule ``refused_path_citation``)."""
     where = {"analysis_id": analysis_id, **({"risk": risk} if risk else {})}
@@ -356,13 +420,23 @@ def refused_path_violations(store: Store, analysis_id: str, sentences: Sequence[
         return []
     accepted = [a["path_id"] for d in derivations for a in d.assessed if a.get("outcome") == "accepted"]
     allowed = {r for p in store.find(Path, path_id=accepted) for r in p.relation_ids} if accepted else set()
-    return [Violation(rule="refused_path_citation", sentence=index, offset=0, text=rid,
-                      message="the relation belongs to no path the restriction derivation accepted")
-            for index, s in enumerate(sentences) for rid in s.cited_relation_ids if rid not in allowed]
+    return [
+        Violation(
+            rule="refused_path_citation",
+            sentence=index,
+            offset=0,
+            text=rid,
+            message="the relation belongs to no path the restriction derivation accepted",
+        )
+        for index, s in enumerate(sentences)
+        for rid in s.cited_relation_ids
+        if rid not in allowed
+    ]
 
 
-def provenance_violations(store: Store, sentences: Sequence[SentenceDraft], claim_ids: Sequence[str],
-                          relation_ids: Sequence[str]) -> list[Violation]:
+def provenance_violations(
+    store: Store, sentences: Sequence[SentenceDraft], claim_ids: Sequence[str], relation_ids: Sequence[str]
+) -> list[Violation]:
     """A report whose numbers rest on synthetic inputs, or whose citations on illustrative
     sources, must say so in its text (rule ``provenance_missing``): the run's recorded data
     label and the sources' ``illustrative`` flag decide, never the writer."""
@@ -375,19 +449,39 @@ def provenance_violations(store: Store, sentences: Sequence[SentenceDraft], clai
     first_cite = next((i for i, s in enumerate(sentences) if s.cited_relation_ids), 0)
     found = []
     if any(r.diagnostics.get("data") == "synthetic" for r in runs) and "synthetic" not in text:
-        found.append(Violation(rule="provenance_missing", sentence=first_num, offset=0,
-                               text=sentences[first_num].template[:40],
-                               message="the model ran on synthetic inputs; the report must say so"))
+        found.append(
+            Violation(
+                rule="provenance_missing",
+                sentence=first_num,
+                offset=0,
+                text=sentences[first_num].template[:40],
+                message="the model ran on synthetic inputs; the report must say so",
+            )
+        )
     if any(s.illustrative for s in sources) and "illustrative" not in text:
-        found.append(Violation(rule="provenance_missing", sentence=first_cite, offset=0,
-                               text=sentences[first_cite].template[:40],
-                               message="cited sources are illustrative; the report must say so"))
+        found.append(
+            Violation(
+                rule="provenance_missing",
+                sentence=first_cite,
+                offset=0,
+                text=sentences[first_cite].template[:40],
+                message="cited sources are illustrative; the report must say so",
+            )
+        )
     return found
 
 
-def render_report(store: Store, analysis_id: str, draft: ReportDraft, *, cutoff: date | None = None,
-                  horizon: str | None = None, labels: Mapping[str, Sequence[str]] | None = None,
-                  graph_condition: str = "G0", retrieval_condition: str = "graph") -> RenderedReport:
+def render_report(
+    store: Store,
+    analysis_id: str,
+    draft: ReportDraft,
+    *,
+    cutoff: date | None = None,
+    horizon: str | None = None,
+    labels: Mapping[str, Sequence[str]] | None = None,
+    graph_condition: str = "G0",
+    retrieval_condition: str = "graph",
+) -> RenderedReport:
     """Check, render and store a report; a failure is stored, then raises StageStopped.
 
     ``cutoff`` and ``horizon`` (for DATE tokens) default to the analysis request's, else the
@@ -406,8 +500,11 @@ def render_report(store: Store, analysis_id: str, draft: ReportDraft, *, cutoff:
             try:
                 resolved[m.group(2)] = resolve_claim(store, m.group(2), analysis_id)
             except IntegrityError as exc:
-                violations.append(Violation(rule="claim_unresolved", sentence=index, offset=m.start(),
-                                            text=m.group(0), message=exc.message))
+                violations.append(
+                    Violation(
+                        rule="claim_unresolved", sentence=index, offset=m.start(), text=m.group(0), message=exc.message
+                    )
+                )
     violations.sort(key=lambda v: (-1 if v.sentence is None else v.sentence, v.offset))
     failed_at = {v.sentence for v in violations}
     segments, texts = [], []
@@ -421,19 +518,35 @@ def render_report(store: Store, analysis_id: str, draft: ReportDraft, *, cutoff:
         texts.append("".join(g.text for g in segs))
     first = violations[0] if violations else None
     report = Report.create(
-        analysis_id=analysis_id, risk=draft.risk, title=draft.title,
+        analysis_id=analysis_id,
+        risk=draft.risk,
+        title=draft.title,
         template=canonical_json({"draft": draft, "cutoff": cutoff, "horizon": horizon}),
-        rendered=" ".join(t for t in texts if t), status="failed" if first else "passed",
-        failure_rule=first.rule if first else "", failure_position=first.sentence if first else None,
-        claim_ids=sorted(resolved), relation_ids=sorted(cites), graph_condition=graph_condition,
-        retrieval_condition=retrieval_condition)
+        rendered=" ".join(t for t in texts if t),
+        status="failed" if first else "passed",
+        failure_rule=first.rule if first else "",
+        failure_position=first.sentence if first else None,
+        claim_ids=sorted(resolved),
+        relation_ids=sorted(cites),
+        graph_condition=graph_condition,
+        retrieval_condition=retrieval_condition,
+    )
     sentences = []
     for index, s in enumerate(draft.sentences):
         mine = [v for v in violations if v.sentence == index]
-        sentences.append(ReportSentence.create(
-            report_id=report.report_id, position=index, kind=s.kind, template=s.template,
-            cited_relation_ids=s.cited_relation_ids, claim_ids=s.claim_ids, rendered=texts[index],
-            status="failed" if mine else "ok", failure="; ".join(str(v) for v in mine)))
+        sentences.append(
+            ReportSentence.create(
+                report_id=report.report_id,
+                position=index,
+                kind=s.kind,
+                template=s.template,
+                cited_relation_ids=s.cited_relation_ids,
+                claim_ids=s.claim_ids,
+                rendered=texts[index],
+                status="failed" if mine else "ok",
+                failure="; ".join(str(v) for v in mine),
+            )
+        )
     with store.transaction():
         store.put(report)
         store.put_many(sentences)
@@ -454,8 +567,10 @@ def rebuild_report(store: Store, report_id: str) -> RenderedReport:
         segs = render_segments(s, resolved, cites, cutoff, horizon) if stored.rendered else []
         text = "".join(g.text for g in segs)
         if text != stored.rendered:
-            raise IntegrityError(f"sentence {stored.position} of report {report_id} no longer renders as stored",
-                                 fix="a claim, run or citation changed; run `aieco audit` to see which")
+            raise IntegrityError(
+                f"sentence {stored.position} of report {report_id} no longer renders as stored",
+                fix="a claim, run or citation changed; run `aieco audit` to see which",
+            )
         segments.append(segs)
     return RenderedReport(report, sentences, segments)
 

@@ -39,15 +39,19 @@ from aieco.records import SentenceKind
 from aieco.reporting.contract import TOKEN_RE, Violation, split_sentences
 from aieco.reporting.schema import SentenceDraft
 
-UP_WORDS = (r"ris(?:e|es|ing|en)|rose|increas(?:e|es|ed|ing)|climb(?:s|ed|ing)?|grows|grew|growing|higher|upward|"
-            r"upwards|expand(?:s|ed|ing)?|expansion|accelerat\w*|strengthen\w*|gain(?:s|ed)?|surg(?:e|es|ed|ing)|"
-            r"jump(?:s|ed)?|boost\w*|lift(?:s|ed|ing)?|push(?:es|ed)? up|recover\w*|rebound\w*|widen\w*|"
-            r"rais(?:e|es|ed|ing)")
-DOWN_WORDS = (r"declin(?:e|es|ed|ing)|fall(?:s|ing)?|fell|fallen|drop(?:s|ped|ping)?|decreas(?:e|es|ed|ing)|"
-              r"lower(?:s|ed|ing)?|"
-              r"downward|downwards|contract(?:s|ed|ing|ion)|shrink\w*|shrank|weaken\w*|correction|slump\w*|"
-              r"slow(?:s|ed|ing)?|slowdown|deteriorat\w*|tumbl\w*|plung\w*|erod\w*|erosion|downturn|"
-              r"recession|weigh(?:s|ed|ing)? on|reduc(?:e|es|ed|ing)|depress(?:es|ed|ing)?|dampen\w*")
+UP_WORDS = (
+    r"ris(?:e|es|ing|en)|rose|increas(?:e|es|ed|ing)|climb(?:s|ed|ing)?|grows|grew|growing|higher|upward|"
+    r"upwards|expand(?:s|ed|ing)?|expansion|accelerat\w*|strengthen\w*|gain(?:s|ed)?|surg(?:e|es|ed|ing)|"
+    r"jump(?:s|ed)?|boost\w*|lift(?:s|ed|ing)?|push(?:es|ed)? up|recover\w*|rebound\w*|widen\w*|"
+    r"rais(?:e|es|ed|ing)"
+)
+DOWN_WORDS = (
+    r"declin(?:e|es|ed|ing)|fall(?:s|ing)?|fell|fallen|drop(?:s|ped|ping)?|decreas(?:e|es|ed|ing)|"
+    r"lower(?:s|ed|ing)?|"
+    r"downward|downwards|contract(?:s|ed|ing|ion)|shrink\w*|shrank|weaken\w*|correction|slump\w*|"
+    r"slow(?:s|ed|ing)?|slowdown|deteriorat\w*|tumbl\w*|plung\w*|erod\w*|erosion|downturn|"
+    r"recession|weigh(?:s|ed|ing)? on|reduc(?:e|es|ed|ing)|depress(?:es|ed|ing)?|dampen\w*"
+)
 DIRECTION_RE = re.compile(rf"\b(?:(?P<up>{UP_WORDS})|(?P<down>{DOWN_WORDS}))\b")
 #: "rise to X" states a target level, not the sign of a change.
 TARGET_RE = re.compile(r"\s+(?:[a-z]+\s+){0,2}?to\s+\{\{NUM:")
@@ -116,14 +120,20 @@ def uncited(s: SentenceDraft, index: int) -> Violation | None:
     direction = DIRECTION_RE.search(masked(s.template).lower())
     if s.cited_relation_ids or not (s.kind is SentenceKind.qualitative or direction is not None):
         return None
-    return Violation(rule="uncited_direction" if direction else "uncited_qualitative", sentence=index,
-                     offset=direction.start() if direction else 0,
-                     text=direction.group(0) if direction else s.template,
-                     message="a directional or qualitative sentence must cite an accepted relation")
+    return Violation(
+        rule="uncited_direction" if direction else "uncited_qualitative",
+        sentence=index,
+        offset=direction.start() if direction else 0,
+        text=direction.group(0) if direction else s.template,
+        message="a directional or qualitative sentence must cite an accepted relation",
+    )
 
 
-def variable_violations(sentences: Sequence[SentenceDraft], claims: Mapping[str, ClaimFacts],
-                        labels: Mapping[str, Sequence[str]] | None = None) -> list[Violation]:
+def variable_violations(
+    sentences: Sequence[SentenceDraft],
+    claims: Mapping[str, ClaimFacts],
+    labels: Mapping[str, Sequence[str]] | None = None,
+) -> list[Violation]:
     """Each NUM token must sit next to a name of its claim's variable (the nearest name
     before the token, else the nearest after it)."""
     found = []
@@ -138,17 +148,33 @@ def variable_violations(sentences: Sequence[SentenceDraft], claims: Mapping[str,
             after = [n for n in named if n[0] >= m.end()]
             near = before[-1] if before else (after[0] if after else None)
             if near is None:
-                found.append(Violation(rule="unnamed_variable", sentence=index, offset=m.start(), text=m.group(0),
-                                       message=f"the sentence does not say the value is {facts.variable}"))
+                found.append(
+                    Violation(
+                        rule="unnamed_variable",
+                        sentence=index,
+                        offset=m.start(),
+                        text=m.group(0),
+                        message=f"the sentence does not say the value is {facts.variable}",
+                    )
+                )
             elif near[2] != facts.variable:
-                found.append(Violation(
-                    rule="variable_mismatch", sentence=index, offset=near[0], text=text[near[0]:near[1]],
-                    message=f"the text names {near[2]} but claim {facts.claim_id} measures {facts.variable}"))
+                found.append(
+                    Violation(
+                        rule="variable_mismatch",
+                        sentence=index,
+                        offset=near[0],
+                        text=text[near[0] : near[1]],
+                        message=f"the text names {near[2]} but claim {facts.claim_id} measures {facts.variable}",
+                    )
+                )
     return found
 
 
-def direction_violations(sentences: Sequence[SentenceDraft], values: Mapping[str, tuple[float, object]],
-                         labels: Mapping[str, Sequence[str]] | None = None) -> list[Violation]:
+def direction_violations(
+    sentences: Sequence[SentenceDraft],
+    values: Mapping[str, tuple[float, object]],
+    labels: Mapping[str, Sequence[str]] | None = None,
+) -> list[Violation]:
     """Direction words that contradict the sign of the change they describe.
 
     ``values`` maps a claim id to (value, claim) where claim has ``variable`` and
@@ -158,8 +184,10 @@ def direction_violations(sentences: Sequence[SentenceDraft], values: Mapping[str
     in house prices"), else in the next one (framing before the number), within one
     paragraph. Levels ("rise to X", level transformations) carry no sign and are not checked.
     """
-    claims_in = [[(m.start(), m.group(2)) for m in TOKEN_RE.finditer(s.template) if m.group(1) == "NUM"
-                  and m.group(2) in values] for s in sentences]
+    claims_in = [
+        [(m.start(), m.group(2)) for m in TOKEN_RE.finditer(s.template) if m.group(1) == "NUM" and m.group(2) in values]
+        for s in sentences
+    ]
     found = []
     for index, s in enumerate(sentences):
         text = masked(s.template).lower()
@@ -174,23 +202,35 @@ def direction_violations(sentences: Sequence[SentenceDraft], values: Mapping[str
             for neighbour in (index, index - 1, index + 1):
                 if not 0 <= neighbour < len(sentences) or sentences[neighbour].paragraph != s.paragraph:
                     continue  # a neighbouring sentence of another paragraph is another topic
-                hits = [cid for pos, cid in sorted(claims_in[neighbour], key=lambda c: abs(c[0] - d.start()))
-                        if values[cid][1].variable == variable]
+                hits = [
+                    cid
+                    for pos, cid in sorted(claims_in[neighbour], key=lambda c: abs(c[0] - d.start()))
+                    if values[cid][1].variable == variable
+                ]
                 if hits:
                     value, claim = values[hits[0]]
                     sign = (value > 0) - (value < 0)
                     want = 1 if d.group("up") else -1
                     if claim.transformation.lower() not in LEVEL_TRANSFORMATIONS and sign and sign != want:
-                        found.append(Violation(
-                            rule="direction_inconsistent", sentence=index, offset=d.start(), text=d.group(0),
-                            message=f"{claim.variable} {'rises' if sign > 0 else 'falls'} in claim {hits[0]} "
-                                    f"(sentence {neighbour}) but the text says {d.group(0)!r}"))
+                        found.append(
+                            Violation(
+                                rule="direction_inconsistent",
+                                sentence=index,
+                                offset=d.start(),
+                                text=d.group(0),
+                                message=f"{claim.variable} {'rises' if sign > 0 else 'falls'} in claim {hits[0]} "
+                                f"(sentence {neighbour}) but the text says {d.group(0)!r}",
+                            )
+                        )
                     break
     return found
 
 
-def relation_direction_violations(sentences: Sequence[SentenceDraft], relations: Mapping[str, RelationFacts],
-                                  labels: Mapping[str, Sequence[str]] | None = None) -> list[Violation]:
+def relation_direction_violations(
+    sentences: Sequence[SentenceDraft],
+    relations: Mapping[str, RelationFacts],
+    labels: Mapping[str, Sequence[str]] | None = None,
+) -> list[Violation]:
     """A sentence naming both ends of a cited relation must state an effect of its sign.
 
     The cause's direction is the direction word nearest before the cause's name (none:
@@ -202,8 +242,11 @@ def relation_direction_violations(sentences: Sequence[SentenceDraft], relations:
     for index, s in enumerate(sentences):
         text = masked(s.template).lower()
         named = mentions(prose(s.template), labels)
-        words = [(d.start(), d.end(), 1 if d.group("up") else -1, d.group(0)) for d in DIRECTION_RE.finditer(text)
-                 if not TARGET_RE.match(s.template, d.end())]
+        words = [
+            (d.start(), d.end(), 1 if d.group("up") else -1, d.group(0))
+            for d in DIRECTION_RE.finditer(text)
+            if not TARGET_RE.match(s.template, d.end())
+        ]
         for rid in s.cited_relation_ids:
             rel = relations.get(rid)
             if rel is None or rel.sign not in ("+", "-"):
@@ -214,7 +257,7 @@ def relation_direction_violations(sentences: Sequence[SentenceDraft], relations:
                 continue
             a, b = src[0], dst[0]
             want = 1 if rel.sign == "+" else -1
-            stated, at, word = None, b[0], text[b[0]:b[1]]
+            stated, at, word = None, b[0], text[b[0] : b[1]]
             same, opposite = SAME_RE.search(text, a[1]), OPPOSITE_RE.search(text, a[1])
             if opposite or same:
                 hit = opposite or same
@@ -230,10 +273,16 @@ def relation_direction_violations(sentences: Sequence[SentenceDraft], relations:
                     stated = (cause[-1][2] if cause else 1) * effect[2]
                     at, word = effect[0], effect[3]
             if stated is not None and stated != want:
-                found.append(Violation(
-                    rule="relation_direction", sentence=index, offset=at, text=word,
-                    message=f"cited relation {rid} says {rel.src_var} → {rel.dst_var} has sign {rel.sign}, "
-                            f"the sentence states the opposite"))
+                found.append(
+                    Violation(
+                        rule="relation_direction",
+                        sentence=index,
+                        offset=at,
+                        text=word,
+                        message=f"cited relation {rid} says {rel.src_var} → {rel.dst_var} has sign {rel.sign}, "
+                        f"the sentence states the opposite",
+                    )
+                )
     return found
 
 
@@ -252,13 +301,23 @@ def plain_text_drafts(text: str) -> list[tuple[int, SentenceDraft]]:
             kind = SentenceKind.qualitative
         else:
             kind = SentenceKind.temporal
-        out.append((start, SentenceDraft(kind=kind, template=template, cited_relation_ids=list(dict.fromkeys(cites)),
-                                         claim_ids=list(dict.fromkeys(nums)))))
+        out.append(
+            (
+                start,
+                SentenceDraft(
+                    kind=kind,
+                    template=template,
+                    cited_relation_ids=list(dict.fromkeys(cites)),
+                    claim_ids=list(dict.fromkeys(nums)),
+                ),
+            )
+        )
     return out
 
 
-def locate_in_text(text: str, pieces: Sequence[tuple[int, SentenceDraft]],
-                   violations: Sequence[Violation]) -> list[Violation]:
+def locate_in_text(
+    text: str, pieces: Sequence[tuple[int, SentenceDraft]], violations: Sequence[Violation]
+) -> list[Violation]:
     """Violations of a plain text with ``text_offset`` set; a refused citation points at its
     ``[rel:ID]`` marker's id."""
     out = []

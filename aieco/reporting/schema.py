@@ -23,8 +23,11 @@ class SentenceDraft(FrozenModel):
     template: str = Field(description="Text; numbers only as {{NUM:claim_id}}, dates only as {{DATE:…}}.")
     cited_relation_ids: list[str] = Field(default_factory=list, description="Accepted relations the sentence cites.")
     claim_ids: list[str] = Field(default_factory=list, description="Claims whose NUM tokens the sentence holds.")
-    paragraph: str = Field("", description="Paragraph the sentence belongs to: 'channel:<n>', 'scenario', "
-                                           "'annual', 'bank' (exports break paragraphs where it changes).")
+    paragraph: str = Field(
+        "",
+        description="Paragraph the sentence belongs to: 'channel:<n>', 'scenario', "
+        "'annual', 'bank' (exports break paragraphs where it changes).",
+    )
 
 
 class ReportDraft(FrozenModel):
@@ -58,8 +61,11 @@ class ClaimBrief(FrozenModel):
     unit: str
     transformation: str
     sign: Literal[-1, 0, 1] | None = Field(None, description="Sign of the value (no magnitude).")
-    statistic: str = Field("selected", description="selected (the scenario path), median (the baseline path), "
-                                                   "or a cross-bank statistic (p05, p50, p95, below_threshold …).")
+    statistic: str = Field(
+        "selected",
+        description="selected (the scenario path), median (the baseline path), "
+        "or a cross-bank statistic (p05, p50, p95, below_threshold …).",
+    )
 
 
 class ProvenanceBrief(FrozenModel):
@@ -70,7 +76,8 @@ class ProvenanceBrief(FrozenModel):
     sample_start: str | None = Field(None, description="First estimation quarter, YYYYQn.")
     sample_end: str | None = Field(None, description="Last estimation quarter, YYYYQn.")
     release_rules: list[Literal["vintage", "lag", "file"]] = Field(
-        default_factory=list, description="How release dates of the inputs were obtained.")
+        default_factory=list, description="How release dates of the inputs were obtained."
+    )
 
 
 class ReportContext(FrozenModel):
@@ -83,12 +90,14 @@ class ReportContext(FrozenModel):
     horizon: str = "2025-2027"
     paths: list[list[str]] = Field(default_factory=list, description="Selected paths as ordered relation ids.")
     path_directions: list[Literal[-1, 1]] = Field(
-        default_factory=list, description="Registered movement of each path's source variable (+1 rise, -1 fall); "
-                                          "missing entries count as a rise.")
+        default_factory=list,
+        description="Registered movement of each path's source variable (+1 rise, -1 fall); "
+        "missing entries count as a rise.",
+    )
     relations: list[RelationBrief] = Field(default_factory=list)
     claims: list[ClaimBrief] = Field(default_factory=list)
     provenance: ProvenanceBrief | None = Field(None, description="Where the inputs come from (records, not prose).")
     bank_requested: bool = Field(False, description="cet1_ratio is among the requested outcomes.")
     bank_status: Literal["present", "not_run", "stopped", "gate_failed", "no_claims"] = Field(
-        "not_run", description="Why the bank paragraph has figures or not.")
-
+        "not_run", description="Why the bank paragraph has figures or not."
+    )

@@ -46,18 +46,25 @@ _SCENARIO_LEAD = {
     "mixed": "The figures below come from partly synthetic model inputs",
     "real": "The figures below come from published data",
 }
-_EVIDENCE = {"illustrative": " and the cited passages are illustrative", "synthetic": " and the cited passages "
-             "are synthetic", "mixed": " and some cited passages are illustrative", "real": ""}
-_RELEASE = {"vintage": "the publication dates of the data vintages", "lag": "documented publication lags",
-            "file": "the dates the files state"}
+_EVIDENCE = {
+    "illustrative": " and the cited passages are illustrative",
+    "synthetic": " and the cited passages are synthetic",
+    "mixed": " and some cited passages are illustrative",
+    "real": "",
+}
+_RELEASE = {
+    "vintage": "the publication dates of the data vintages",
+    "lag": "documented publication lags",
+    "file": "the dates the files state",
+}
 _BANK_ABSENT = {
     "not_run": "The bank part of this report is absent: no bank capital model ran for this scenario.",
     "stopped": "The bank part of this report is absent: the bank capital models stopped before producing "
-               "figures, and the stop is recorded with its reason in the analysis.",
+    "figures, and the stop is recorded with its reason in the analysis.",
     "gate_failed": "The bank part of this report is absent: the bank capital models did not pass their external "
-                   "validation gate, so they may not supply conclusions.",
+    "validation gate, so they may not supply conclusions.",
     "no_claims": "The bank part of this report is absent: the bank capital models ran, but no cross-bank figure "
-                 "was registered as a claim before the run.",
+    "was registered as a claim before the run.",
 }
 
 #: How each transformation's number reads in prose (appendix "Numerical Definitions and
@@ -76,8 +83,12 @@ _MEASURE = {
 _RATE_OF_CHANGE = re.compile(r"\b(?:growth|inflation)\b")
 _SINGULAR_HEAD = re.compile(r"\b(?:rate|ratio|premium|index|spread|standard)\b")
 
-_OPENERS = ("In {when}, the model puts {items}", "For {when}, the projection has {items}",
-            "The {when} outcome sets {items}", "Turning to {when}, the model places {items}")
+_OPENERS = (
+    "In {when}, the model puts {items}",
+    "For {when}, the projection has {items}",
+    "The {when} outcome sets {items}",
+    "Turning to {when}, the model places {items}",
+)
 _RANGE_OPENER = "Averaged over {when}, the model puts {items}"
 _LISTS = ("{head} and {last}", "{head}, together with {last}", "{head} as well as {last}")
 
@@ -89,8 +100,14 @@ def write_report(context: ReportContext) -> ReportDraft:
     figures = {(c.variable, c.transformation, c.statistic): c for c in claims if c.period == context.horizon}
     used: set[str] = set()
     sentences += _scenario_paragraph(context, figures, used)
-    annual = [c for c in claims if c.claim_id not in used and c.statistic in ("selected", "value")
-              and not _is_bank(c) and c.transformation not in _SUMMARY_TRANSFORMATIONS]
+    annual = [
+        c
+        for c in claims
+        if c.claim_id not in used
+        and c.statistic in ("selected", "value")
+        and not _is_bank(c)
+        and c.transformation not in _SUMMARY_TRANSFORMATIONS
+    ]
     sentences += [s.model_copy(update={"paragraph": "annual"}) for s in _number_sentences(annual)]
     if context.bank_requested:
         sentences += _bank_paragraph(context, [c for c in claims if _is_bank(c)])
@@ -98,8 +115,14 @@ def write_report(context: ReportContext) -> ReportDraft:
     return ReportDraft(title=title[:1].upper() + title[1:], risk=context.risk, sentences=sentences)
 
 
-_SUMMARY_TRANSFORMATIONS = {"cumulative_change", "deviation_from_median", "peak", "peak_deviation_from_median",
-                            "peak_to_trough", "end_level"}
+_SUMMARY_TRANSFORMATIONS = {
+    "cumulative_change",
+    "deviation_from_median",
+    "peak",
+    "peak_deviation_from_median",
+    "peak_to_trough",
+    "end_level",
+}
 
 
 def _is_bank(c: ClaimBrief) -> bool:
@@ -124,10 +147,18 @@ def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
             continue  # a path with a relation outside the accepted set is never told
         paragraph = f"channel:{channel + 1}"
         opening = _CHANNEL_OPEN[channel % len(_CHANNEL_OPEN)].format(
-            ord=_ORDINALS[channel % len(_ORDINALS)], src=_noun_phrase(steps[0].src_label),
-            dst=_noun_phrase(steps[-1].dst_label))
-        out.append(SentenceDraft(kind=SentenceKind.qualitative, template=_cap(opening), paragraph=paragraph,
-                                 cited_relation_ids=[steps[0].relation_id]))
+            ord=_ORDINALS[channel % len(_ORDINALS)],
+            src=_noun_phrase(steps[0].src_label),
+            dst=_noun_phrase(steps[-1].dst_label),
+        )
+        out.append(
+            SentenceDraft(
+                kind=SentenceKind.qualitative,
+                template=_cap(opening),
+                paragraph=paragraph,
+                cited_relation_ids=[steps[0].relation_id],
+            )
+        )
         direction = directions[number] if number < len(directions) else 1
         told_before = {r.relation_id for r in steps} & seen
         for k, rel in enumerate(steps):
@@ -140,8 +171,14 @@ def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
                     lead = _STEP_LEAD[0 if k == 0 else 1 + (k + channel) % (len(_STEP_LEAD) - 1)]
                 verb = _EFFECT[effect][(k + channel) % len(_EFFECT[effect])]
                 text = f"{lead}{_CAUSE[direction]} {_noun_phrase(rel.src_label)} {verb} {_noun_phrase(rel.dst_label)}."
-                out.append(SentenceDraft(kind=SentenceKind.qualitative, template=_cap(text), paragraph=paragraph,
-                                         cited_relation_ids=[rel.relation_id]))
+                out.append(
+                    SentenceDraft(
+                        kind=SentenceKind.qualitative,
+                        template=_cap(text),
+                        paragraph=paragraph,
+                        cited_relation_ids=[rel.relation_id],
+                    )
+                )
             direction = effect
         channel += 1
     return out
@@ -151,8 +188,9 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _scenario_paragraph(context: ReportContext, figures: dict[tuple[str, str, str], ClaimBrief],
-                        used: set[str]) -> list[SentenceDraft]:
+def _scenario_paragraph(
+    context: ReportContext, figures: dict[tuple[str, str, str], ClaimBrief], used: set[str]
+) -> list[SentenceDraft]:
     """Provenance and sample, then the horizon figures against the median path."""
     out = [SentenceDraft(kind=SentenceKind.temporal, template=_provenance_sentence(context), paragraph="scenario")]
 
@@ -167,75 +205,122 @@ def _scenario_paragraph(context: ReportContext, figures: dict[tuple[str, str, st
         used.update(ids)
         out.append(SentenceDraft(kind=SentenceKind.numerical, template=template, claim_ids=ids, paragraph="scenario"))
 
-    gdp, gdp_med, gdp_dev = (tok("real_gdp", "cumulative_change"), tok("real_gdp", "cumulative_change", "median"),
-                             tok("real_gdp", "deviation_from_median"))
-    add(f"In the selected scenario, cumulative real GDP growth over {{{{DATE:horizon}}}} comes to {gdp}, against "
+    gdp, gdp_med, gdp_dev = (
+        tok("real_gdp", "cumulative_change"),
+        tok("real_gdp", "cumulative_change", "median"),
+        tok("real_gdp", "deviation_from_median"),
+    )
+    add(
+        f"In the selected scenario, cumulative real GDP growth over {{{{DATE:horizon}}}} comes to {gdp}, against "
         f"{gdp_med} on the median path, so that by the end of {{{{DATE:horizon_end}}}} the level of real GDP "
-        f"deviates from that baseline by {gdp_dev}.", gdp, gdp_med, gdp_dev)
-    u, u_med, u_dev = (tok("unemployment", "peak"), tok("unemployment", "peak", "median"),
-                       tok("unemployment", "peak_deviation_from_median"))
-    add(f"The unemployment rate peaks at {u}, compared with a peak of {u_med} on the median path, a gap of {u_dev}.",
-        u, u_med, u_dev)
+        f"deviates from that baseline by {gdp_dev}.",
+        gdp,
+        gdp_med,
+        gdp_dev,
+    )
+    u, u_med, u_dev = (
+        tok("unemployment", "peak"),
+        tok("unemployment", "peak", "median"),
+        tok("unemployment", "peak_deviation_from_median"),
+    )
+    add(
+        f"The unemployment rate peaks at {u}, compared with a peak of {u_med} on the median path, a gap of {u_dev}.",
+        u,
+        u_med,
+        u_dev,
+    )
     for variable, lead in (("house_prices", "House prices"), ("equity_prices", "Equity prices")):
-        cum, med, dev = (tok(variable, "cumulative_change"), tok(variable, "cumulative_change", "median"),
-                         tok(variable, "deviation_from_median"))
+        cum, med, dev = (
+            tok(variable, "cumulative_change"),
+            tok(variable, "cumulative_change", "median"),
+            tok(variable, "deviation_from_median"),
+        )
         connective = "Meanwhile, h" if variable == "house_prices" else "E"
-        add(f"{connective}{lead[1:]} show a cumulative change of {cum} over the horizon, against {med} on the "
-            f"median path, and end the horizon with a deviation of {dev} from that baseline.", cum, med, dev)
+        add(
+            f"{connective}{lead[1:]} show a cumulative change of {cum} over the horizon, against {med} on the "
+            f"median path, and end the horizon with a deviation of {dev} from that baseline.",
+            cum,
+            med,
+            dev,
+        )
     gdp_ptt, hp_ptt = tok("real_gdp", "peak_to_trough"), tok("house_prices", "peak_to_trough")
     if gdp_ptt and hp_ptt:
-        add(f"Measured from peak to trough within the horizon, real GDP moves by {gdp_ptt} and house prices by "
-            f"{hp_ptt}.", gdp_ptt, hp_ptt)
+        add(
+            f"Measured from peak to trough within the horizon, real GDP moves by {gdp_ptt} and house prices by "
+            f"{hp_ptt}.",
+            gdp_ptt,
+            hp_ptt,
+        )
     else:
         for variable, ptt in (("real GDP", gdp_ptt), ("house prices", hp_ptt)):
             add(f"Measured from peak to trough within the horizon, {variable} moves by {ptt}.", ptt)
     rate, rate_med = tok("long_term_rate", "end_level"), tok("long_term_rate", "end_level", "median")
-    add(f"The long-term interest rate ends the horizon at {rate}, against {rate_med} on the median path.",
-        rate, rate_med)
+    add(
+        f"The long-term interest rate ends the horizon at {rate}, against {rate_med} on the median path.",
+        rate,
+        rate_med,
+    )
     return out
 
 
 def _provenance_sentence(context: ReportContext) -> str:
     p = context.provenance
     if p is None:
-        return ("The projections cover {{DATE:horizon}} and use information available up to {{DATE:cutoff}}; "
-                "the provenance of the inputs is not recorded.")
+        return (
+            "The projections cover {{DATE:horizon}} and use information available up to {{DATE:cutoff}}; "
+            "the provenance of the inputs is not recorded."
+        )
     text = _SCENARIO_LEAD[p.data] + _EVIDENCE[p.evidence]
     if p.data != "real" or p.evidence != "real":
         text += ", so they illustrate the method and are not a forecast"
     text += "; the projections cover {{DATE:horizon}}"
     if p.sample_start and p.sample_end:
-        text += f", the model is estimated on quarterly data from {{{{DATE:{p.sample_start}}}}} to " \
-                f"{{{{DATE:{p.sample_end}}}}}"
+        text += (
+            f", the model is estimated on quarterly data from {{{{DATE:{p.sample_start}}}}} to "
+            f"{{{{DATE:{p.sample_end}}}}}"
+        )
     text += " and only values released by {{DATE:cutoff}} enter it"
     if p.release_rules:
         rules = [_RELEASE[r] for r in p.release_rules]
-        text += ", with release dates taken from " + (rules[0] if len(rules) == 1 else
-                                                       ", ".join(rules[:-1]) + " and " + rules[-1])
+        text += ", with release dates taken from " + (
+            rules[0] if len(rules) == 1 else ", ".join(rules[:-1]) + " and " + rules[-1]
+        )
     return text + "."
 
 
 def _bank_paragraph(context: ReportContext, claims: list[ClaimBrief]) -> list[SentenceDraft]:
     """The cross-bank distribution of CET1 depletion, or why the bank part is absent."""
     by_stat = {c.statistic: c for c in claims if c.variable in ("cet1_depletion", "cet1_ratio_depletion")}
-    below = next((c for c in claims if c.variable.startswith("banks_below") or c.statistic == "below_threshold"),
-                 None)
+    below = next((c for c in claims if c.variable.startswith("banks_below") or c.statistic == "below_threshold"), None)
     median, low, high = by_stat.get("p50") or by_stat.get("median"), by_stat.get("p05"), by_stat.get("p95")
     if context.bank_status != "present" or median is None:
         status = context.bank_status if context.bank_status != "present" else "no_claims"
         return [SentenceDraft(kind=SentenceKind.temporal, template=_BANK_ABSENT[status], paragraph="bank")]
     parts = [f"Across banks, the median depletion of the CET1 ratio over the horizon is {{{{NUM:{median.claim_id}}}}}"]
     if low is not None and high is not None:
-        parts.append(f", and the CET1 depletion of banks in the outer tails of the distribution ranges from "
-                     f"{{{{NUM:{low.claim_id}}}}} to {{{{NUM:{high.claim_id}}}}}")
+        parts.append(
+            f", and the CET1 depletion of banks in the outer tails of the distribution ranges from "
+            f"{{{{NUM:{low.claim_id}}}}} to {{{{NUM:{high.claim_id}}}}}"
+        )
     text = "".join(parts) + "."
-    out = [SentenceDraft(kind=SentenceKind.numerical, template=text, paragraph="bank",
-                         claim_ids=[m.group(2) for m in TOKEN_RE.finditer(text) if m.group(1) == "NUM"])]
+    out = [
+        SentenceDraft(
+            kind=SentenceKind.numerical,
+            template=text,
+            paragraph="bank",
+            claim_ids=[m.group(2) for m in TOKEN_RE.finditer(text) if m.group(1) == "NUM"],
+        )
+    ]
     if below is not None:
-        out.append(SentenceDraft(
-            kind=SentenceKind.numerical, paragraph="bank", claim_ids=[below.claim_id],
-            template=f"Against the CET1 threshold stated in the request, the number of banks that end the horizon "
-                     f"below it is {{{{NUM:{below.claim_id}}}}}."))
+        out.append(
+            SentenceDraft(
+                kind=SentenceKind.numerical,
+                paragraph="bank",
+                claim_ids=[below.claim_id],
+                template=f"Against the CET1 threshold stated in the request, the number of banks that end the horizon "
+                f"below it is {{{{NUM:{below.claim_id}}}}}.",
+            )
+        )
     return out
 
 
@@ -264,16 +349,24 @@ def _number_sentences(claims: list[ClaimBrief]) -> list[SentenceDraft]:
         group = by_period[period]
         # A few claims per sentence at most, so the prose does not become a table.
         for part_no in range(0, len(group), per):
-            part = group[part_no:part_no + per]
+            part = group[part_no : part_no + per]
             items = [f"{_measure(c)} at {{{{NUM:{c.claim_id}}}}}" for c in part]
-            listed = items[0] if len(items) == 1 else _LISTS[(k + part_no) % len(_LISTS)].format(
-                head=", ".join(items[:-1]), last=items[-1])
+            listed = (
+                items[0]
+                if len(items) == 1
+                else _LISTS[(k + part_no) % len(_LISTS)].format(head=", ".join(items[:-1]), last=items[-1])
+            )
             if part_no:
                 text = f"In the same period, the model also puts {listed}"
             elif "-" in period:
                 text = _RANGE_OPENER.format(when=f"{{{{DATE:{period}}}}}", items=listed)
             else:
                 text = _OPENERS[k % len(_OPENERS)].format(when=f"{{{{DATE:{period}}}}}", items=listed)
-            out.append(SentenceDraft(kind=SentenceKind.numerical, template=text[:1].upper() + text[1:] + ".",
-                                     claim_ids=[c.claim_id for c in part]))
+            out.append(
+                SentenceDraft(
+                    kind=SentenceKind.numerical,
+                    template=text[:1].upper() + text[1:] + ".",
+                    claim_ids=[c.claim_id for c in part],
+                )
+            )
     return out

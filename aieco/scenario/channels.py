@@ -27,24 +27,45 @@ DEMO_CHANNELS: tuple[tuple[str, str, str, str, str, str], ...] = (
 )
 
 
-def channel_query(risk: str, source_var: str, source_movement: str, target_var: str, target_movement: str, *,
-                  max_len: int | None = None, top_k: int | None = None, feedback_loop: bool = False,
-                  vocab: Vocabulary | None = None) -> ChannelQuery:
+def channel_query(
+    risk: str,
+    source_var: str,
+    source_movement: str,
+    target_var: str,
+    target_movement: str,
+    *,
+    max_len: int | None = None,
+    top_k: int | None = None,
+    feedback_loop: bool = False,
+    vocab: Vocabulary | None = None,
+) -> ChannelQuery:
     """A ChannelQuery whose endpoints are checked against the vocabulary."""
     vocab = vocab or load_vocabulary()
     for var in (source_var, target_var):
         if var not in vocab:
-            raise InputError(f"channel query variable {var!r} is not in the vocabulary",
-                             where=f"risk {risk}", fix="run `aieco vocab` for the variable ids")
+            raise InputError(
+                f"channel query variable {var!r} is not in the vocabulary",
+                where=f"risk {risk}",
+                fix="run `aieco vocab` for the variable ids",
+            )
     for mv in (source_movement, target_movement):
         if mv not in {m.value for m in Movement}:
-            raise InputError(f"movement {mv!r} is neither increase nor decrease", where=f"risk {risk}",
-                             fix="use 'increase' or 'decrease'")
+            raise InputError(
+                f"movement {mv!r} is neither increase nor decrease",
+                where=f"risk {risk}",
+                fix="use 'increase' or 'decrease'",
+            )
     s = get_settings().graph
-    return ChannelQuery.create(risk=risk, source_var=source_var, source_movement=source_movement,
-                               target_var=target_var, target_movement=target_movement,
-                               max_len=max_len or s.max_path_length, top_k=top_k or s.top_paths,
-                               feedback_loop=feedback_loop)
+    return ChannelQuery.create(
+        risk=risk,
+        source_var=source_var,
+        source_movement=source_movement,
+        target_var=target_var,
+        target_movement=target_movement,
+        max_len=max_len or s.max_path_length,
+        top_k=top_k or s.top_paths,
+        feedback_loop=feedback_loop,
+    )
 
 
 def demo_channel_queries(risk: str | None = None) -> list[ChannelQuery]:

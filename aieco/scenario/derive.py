@@ -45,28 +45,44 @@ def _movement(direction: int) -> str:
 def assess_path(path: Path, query: ChannelQuery) -> dict[str, Any]:
     """Composed sign, implied target movement and outcome (accepted / refused) of one path."""
     composed, why = compose_sign(path.signs)
-    entry: dict[str, Any] = {"path_id": path.path_id, "query_id": query.query_id, "variables": path.variables,
-                             "signs": [s.value for s in path.signs],
-                             "composed_sign": composed.value if composed else None,
-                             "implied_target_movement": None, "outcome": "refused", "reason": why}
+    entry: dict[str, Any] = {
+        "path_id": path.path_id,
+        "query_id": query.query_id,
+        "variables": path.variables,
+        "signs": [s.value for s in path.signs],
+        "composed_sign": composed.value if composed else None,
+        "implied_target_movement": None,
+        "outcome": "refused",
+        "reason": why,
+    }
     if composed is None:
         return entry
     implied = query.source_movement.direction * (1 if composed.value == "+" else -1)
     entry["implied_target_movement"] = _movement(implied)
     if implied != query.target_movement.direction:
         moved = _movement(implied)
-        entry["reason"] = (f"a {query.source_movement.value} in {query.source_var} implies "
-                           f"{'an' if moved[0] in 'aeiou' else 'a'} {moved} in {query.target_var} through composed "
-                           f"sign {composed.value}, contradicting the registered {query.target_movement.value}")
+        entry["reason"] = (
+            f"a {query.source_movement.value} in {query.source_var} implies "
+            f"{'an' if moved[0] in 'aeiou' else 'a'} {moved} in {query.target_var} through composed "
+            f"sign {composed.value}, contradicting the registered {query.target_movement.value}"
+        )
         return entry
     entry["outcome"], entry["reason"] = "accepted", ""
     return entry
 
 
-def derive_restrictions(analysis_id: str, risk: str, queries: Sequence[ChannelQuery], paths: Sequence[Path], *,
-                        vocab: Vocabulary | None = None,
-                        min_restrictions: int = 1, graph_condition: str = "G0",
-                        retrieval_condition: str = "graph", horizon: str | None = None) -> DerivationOutcome:
+def derive_restrictions(
+    analysis_id: str,
+    risk: str,
+    queries: Sequence[ChannelQuery],
+    paths: Sequence[Path],
+    *,
+    vocab: Vocabulary | None = None,
+    min_restrictions: int = 1,
+    graph_condition: str = "G0",
+    retrieval_condition: str = "graph",
+    horizon: str | None = None,
+) -> DerivationOutcome:
     """Assess every path and derive the risk program's restrictions (pure: no store).
 
     ``horizon`` is the request's ('YYYY-YYYY'); the settings' default when None.
@@ -83,9 +99,16 @@ def derive_restrictions(analysis_id: str, risk: str, queries: Sequence[ChannelQu
     for path in paths:
         query = by_query.get(path.query_id)
         if query is None:
-            assessed.append({"path_id": path.path_id, "query_id": path.query_id, "composed_sign": None,
-                             "implied_target_movement": None, "outcome": "refused",
-                             "reason": "the path belongs to no registered query of this risk"})
+            assessed.append(
+                {
+                    "path_id": path.path_id,
+                    "query_id": path.query_id,
+                    "composed_sign": None,
+                    "implied_target_movement": None,
+                    "outcome": "refused",
+                    "reason": "the path belongs to no registered query of this risk",
+                }
+            )
             continue
         entry = assess_path(path, query)
         assessed.append(entry)
@@ -105,8 +128,13 @@ def derive_restrictions(analysis_id: str, risk: str, queries: Sequence[ChannelQu
             conflicts.setdefault(model_var, set()).add(direction)
             cur = chosen.get(model_var)
             if cur is None:
-                chosen[model_var] = {"direction": direction, "priority": priority, "support": set(support),
-                                     "variable": var, "path_id": path.path_id}
+                chosen[model_var] = {
+                    "direction": direction,
+                    "priority": priority,
+                    "support": set(support),
+                    "variable": var,
+                    "path_id": path.path_id,
+                }
             elif cur["direction"] == direction:
                 cur["support"].update(support)
                 if priority < cur["priority"]:
@@ -120,22 +148,41 @@ def derive_restrictions(analysis_id: str, risk: str, queries: Sequence[ChannelQu
         reason = f"conflicting directions for {', '.join(conflicting)} across accepted paths"
     else:
         for model_var, c in sorted(chosen.items()):
-            restrictions.append(Restriction.create(
-                analysis_id=analysis_id, risk=risk, variable=c["variable"], model_variable=model_var,
-                direction=c["direction"], reference=vocab.reference(c["variable"]), horizon=horizon,
-                priority=c["priority"], supporting_relation_ids=sorted(c["support"]),
-                derivation=DERIVATION_KIND[c["priority"]], path_id=c["path_id"], graph_condition=graph_condition,
-                retrieval_condition=retrieval_condition))
+            restrictions.append(
+                Restriction.create(
+                    analysis_id=analysis_id,
+                    risk=risk,
+                    variable=c["variable"],
+                    model_variable=model_var,
+                    direction=c["direction"],
+                    reference=vocab.reference(c["variable"]),
+                    horizon=horizon,
+                    priority=c["priority"],
+                    supporting_relation_ids=sorted(c["support"]),
+                    derivation=DERIVATION_KIND[c["priority"]],
+                    path_id=c["path_id"],
+                    graph_condition=graph_condition,
+                    retrieval_condition=retrieval_condition,
+                )
+            )
         if len(restrictions) < min_restrictions:
             status = "stopped"
             refused = sum(a["outcome"] == "refused" for a in assessed)
-            reason = (f"{len(restrictions)} restriction(s) derived, fewer than the {min_restrictions} the model "
-                      f"request needs ({refused} of {len(assessed)} assessed paths refused)")
+            reason = (
+                f"{len(restrictions)} restriction(s) derived, fewer than the {min_restrictions} the model "
+                f"request needs ({refused} of {len(assessed)} assessed paths refused)"
+            )
             restrictions = []
     derivation = Derivation.create(
-        analysis_id=analysis_id, risk=risk, assessed=assessed,
-        restriction_ids=[r.restriction_id for r in restrictions], status=status, reason=reason,
-        registration_digest=reg, graph_condition=graph_condition)
+        analysis_id=analysis_id,
+        risk=risk,
+        assessed=assessed,
+        restriction_ids=[r.restriction_id for r in restrictions],
+        status=status,
+        reason=reason,
+        registration_digest=reg,
+        graph_condition=graph_condition,
+    )
     return DerivationOutcome(derivation, restrictions)
 
 
@@ -143,6 +190,7 @@ def record_derivation(store: Store, outcome: DerivationOutcome) -> list[Restrict
     """Store the derivation and its restrictions; a stopped derivation raises StageStopped after storing."""
     store.put_many([outcome.derivation, *outcome.restrictions])
     if outcome.stopped:
-        raise StageStopped(f"risk {outcome.derivation.risk}: {outcome.derivation.reason}",
-                           stage="restriction_derivation")
+        raise StageStopped(
+            f"risk {outcome.derivation.risk}: {outcome.derivation.reason}", stage="restriction_derivation"
+        )
     return outcome.restrictions

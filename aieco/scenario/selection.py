@@ -25,8 +25,14 @@ from aieco.errors import InputError, StageStopped
 ZERO_REFERENCE = frozenset({"real_gdp", "equity_prices", "house_prices"})
 LAST_OBSERVED_REFERENCE = frozenset({"inflation", "unemployment", "long_term_rate"})
 #: Adverse direction of each annual variable, for marginal severity percentiles.
-ADVERSE_DIRECTION = {"real_gdp": -1, "equity_prices": -1, "house_prices": -1,
-                     "inflation": 1, "unemployment": 1, "long_term_rate": 1}
+ADVERSE_DIRECTION = {
+    "real_gdp": -1,
+    "equity_prices": -1,
+    "house_prices": -1,
+    "inflation": 1,
+    "unemployment": 1,
+    "long_term_rate": 1,
+}
 
 WEIGHTINGS = {
     "primary": lambda q: 4.0 - q,  # Eq. (restrictionseverity): weights 4 − q_r
@@ -56,17 +62,28 @@ class Restriction:
         try:
             direction, priority = int(get("direction")), int(get("priority"))
         except (TypeError, ValueError) as exc:
-            raise InputError(f"restriction on {variable!r} lacks an integer direction or priority",
-                             where="restrictions", fix="give direction 1/-1 and priority 1/2/3") from exc
+            raise InputError(
+                f"restriction on {variable!r} lacks an integer direction or priority",
+                where="restrictions",
+                fix="give direction 1/-1 and priority 1/2/3",
+            ) from exc
         if direction not in (1, -1) or priority not in (1, 2, 3):
-            raise InputError(f"restriction on {variable!r}: direction {direction}, priority {priority}",
-                             where="restrictions", fix="direction must be 1 or -1 and priority 1, 2 or 3")
+            raise InputError(
+                f"restriction on {variable!r}: direction {direction}, priority {priority}",
+                where="restrictions",
+                fix="direction must be 1 or -1 and priority 1, 2 or 3",
+            )
         years = tuple(str(y) for y in (get("years") or ()))
         if get("aggregation") == "every_year":
             years = ("all",)
-        return cls(variable=str(variable), direction=direction, priority=priority,
-                   reference=str(get("reference", "zero") or "zero"),
-                   restriction_id=str(get("restriction_id", "") or ""), years=years)
+        return cls(
+            variable=str(variable),
+            direction=direction,
+            priority=priority,
+            reference=str(get("reference", "zero") or "zero"),
+            restriction_id=str(get("restriction_id", "") or ""),
+            years=years,
+        )
 
 
 @dataclass(frozen=True)
@@ -96,17 +113,22 @@ def reference_values(restrictions: Sequence[Restriction], last_observed: Mapping
             refs[r.variable] = 0.0
         elif r.variable in LAST_OBSERVED_REFERENCE:
             if r.variable not in last_observed:
-                raise StageStopped(f"no eligible annual observation of {r.variable} for its reference",
-                                   stage="selection")
+                raise StageStopped(
+                    f"no eligible annual observation of {r.variable} for its reference", stage="selection"
+                )
             refs[r.variable] = float(last_observed[r.variable])
         else:
-            raise InputError(f"restriction variable {r.variable!r} is not a model variable",
-                             where="restrictions", fix=f"use one of {sorted(ADVERSE_DIRECTION)}")
+            raise InputError(
+                f"restriction variable {r.variable!r} is not a model variable",
+                where="restrictions",
+                fix=f"use one of {sorted(ADVERSE_DIRECTION)}",
+            )
     return refs
 
 
-def satisfied(means: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction],
-              refs: Mapping[str, float]) -> np.ndarray:
+def satisfied(
+    means: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction], refs: Mapping[str, float]
+) -> np.ndarray:
     """Boolean (draws,): every restriction d_r(x̄_j − ref_j) > 0 holds."""
     ok = np.ones(means.shape[0], dtype=bool)
     for r in restrictions:
@@ -115,8 +137,9 @@ def satisfied(means: np.ndarray, variables: Sequence[str], restrictions: Sequenc
     return ok
 
 
-def severity_scores(means: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction],
-                    weighting: str = "primary") -> np.ndarray:
+def severity_scores(
+    means: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction], weighting: str = "primary"
+) -> np.ndarray:
     """Severity :math:`S_{s,k}` of Eq. (restrictionseverity) for every draw.
 
     Parameters
@@ -147,8 +170,10 @@ def severity_scores(means: np.ndarray, variables: Sequence[str], restrictions: S
     for wr, r in zip(w, restrictions, strict=True):
         j = list(variables).index(r.variable)
         if not sigma[j] > 0:
-            raise StageStopped(f"{r.variable} has zero dispersion over the simulation set; "
-                               "the severity score is undefined", stage="selection")
+            raise StageStopped(
+                f"{r.variable} has zero dispersion over the simulation set; the severity score is undefined",
+                stage="selection",
+            )
         total += wr * r.direction * (means[:, j] - mu[j]) / sigma[j]
     return total / w.sum()
 
@@ -161,9 +186,12 @@ def argmax_smallest_id(scores: np.ndarray, admissible: np.ndarray) -> int:
 
 #: Evidence horizon phrases (the extractor's ``Relation.horizon``) → how many horizon years they time.
 HORIZON_YEARS = (
-    (r"on impact|short[- ](?:run|term)|near[- ](?:run|term)|shorter[- ](?:run|term)|"
-     r"within (?:a|one|1|two|2|three|3|four|4) quarters?|over (?:the next )?(?:one|1) years?|"
-     r"within (?:a|one|1) years?", 1),
+    (
+        r"on impact|short[- ](?:run|term)|near[- ](?:run|term)|shorter[- ](?:run|term)|"
+        r"within (?:a|one|1|two|2|three|3|four|4) quarters?|over (?:the next )?(?:one|1) years?|"
+        r"within (?:a|one|1) years?",
+        1,
+    ),
     (r"(?:within|over) (?:the next )?(?:two|2) years?", 2),
     (r".", 3),  # medium or long run, three or more years: every horizon year
 )
@@ -190,8 +218,13 @@ def restriction_years(r: Restriction, years: Sequence[str]) -> list[int]:
     return [i for i, y in enumerate(years) if y in r.years]
 
 
-def satisfied_every_year(annual: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction],
-                         refs: Mapping[str, float], years: Sequence[str] | None = None) -> np.ndarray:
+def satisfied_every_year(
+    annual: np.ndarray,
+    variables: Sequence[str],
+    restrictions: Sequence[Restriction],
+    refs: Mapping[str, float],
+    years: Sequence[str] | None = None,
+) -> np.ndarray:
     """Boolean (draws,): d_r(x̄_j − ref_j) > 0 on the three-year mean and d_r(x_{t,j} − ref_j) > 0 in
     every year t the evidence times (``Restriction.years``)."""
     years = list(years) if years is not None else [str(i) for i in range(annual.shape[1])]
@@ -204,8 +237,7 @@ def satisfied_every_year(annual: np.ndarray, variables: Sequence[str], restricti
     return ok
 
 
-def adverse_to_median(annual: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction]
-                      ) -> np.ndarray:
+def adverse_to_median(annual: np.ndarray, variables: Sequence[str], restrictions: Sequence[Restriction]) -> np.ndarray:
     """Boolean (draws,): over the horizon, every restricted variable lies on the restriction's side
     of the median path (over the simulation set): d_r(mean_t x_{t,j} − mean_t med_{t,j}) > 0."""
     median = np.median(annual, axis=0)  # (years, k)
@@ -252,9 +284,12 @@ def select_for_risk(
     acceptance = float(ok.mean())
     admissible = ok & adverse_to_median(annual, variables, rs) & (np.ones_like(ok) if range_ok is None else range_ok)
     if not admissible.any():
-        raise StageStopped(f"no simulated path satisfies every restriction of risk {risk} (on the mean and in "
-                           f"every year the evidence times) and is adverse to the median path (acceptance share "
-                           f"{acceptance:.4f}); the risk program stops", stage="selection")
+        raise StageStopped(
+            f"no simulated path satisfies every restriction of risk {risk} (on the mean and in "
+            f"every year the evidence times) and is adverse to the median path (acceptance share "
+            f"{acceptance:.4f}); the risk program stops",
+            stage="selection",
+        )
     signature = restriction_signature(rs)
     blocked = np.zeros_like(admissible)
     for sid, other in (taken or {}).items():
@@ -265,17 +300,24 @@ def select_for_risk(
         admissible = admissible & ~blocked
     elif blocked.any():
         owners = sorted({o["risk"] for s, o in (taken or {}).items() if blocked[s - 1] and admissible[s - 1]})
-        shared = (f"every admissible path of {risk} was already selected for {', '.join(owners)}; "
-                  "the selection is shared")
-    chosen = {name: argmax_smallest_id(severity_scores(means, variables, rs, name), admissible)
-              for name in WEIGHTINGS}
+        shared = (
+            f"every admissible path of {risk} was already selected for {', '.join(owners)}; the selection is shared"
+        )
+    chosen = {name: argmax_smallest_id(severity_scores(means, variables, rs, name), admissible) for name in WEIGHTINGS}
     primary = severity_scores(means, variables, rs, "primary")
     sid = chosen["primary"]
     if not shared and taken and sid in taken and taken[sid].get("risk") != risk:
         shared = f"same restrictions as {taken[sid]['risk']} ({signature}): the same path is the most severe"
-    return RiskSelection(risk=risk, simulation_id=sid, severity=float(primary[sid - 1]),
-                         acceptance_share=acceptance, admissible=int(admissible.sum()), references=refs,
-                         sensitivity=chosen, shared_with=shared)
+    return RiskSelection(
+        risk=risk,
+        simulation_id=sid,
+        severity=float(primary[sid - 1]),
+        acceptance_share=acceptance,
+        admissible=int(admissible.sum()),
+        references=refs,
+        sensitivity=chosen,
+        shared_with=shared,
+    )
 
 
 def unconditional_features(levels_change: np.ndarray, peaks: np.ndarray) -> np.ndarray:
@@ -299,8 +341,9 @@ def unconditional_features(levels_change: np.ndarray, peaks: np.ndarray) -> np.n
     return (raw - raw.mean(axis=0)) / sd
 
 
-def unconditional_comparator(features: np.ndarray, *, groups: int | None = None, tail_share: float | None = None,
-                             seed: int = 0) -> list[int]:
+def unconditional_comparator(
+    features: np.ndarray, *, groups: int | None = None, tail_share: float | None = None, seed: int = 0
+) -> list[int]:
     """Most adverse decile → k-means into three groups → most severe member of each.
 
     Parameters

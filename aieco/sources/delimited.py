@@ -27,18 +27,22 @@ def read_text(path: Path, encoding: str | None) -> str:
     try:
         return data.decode(enc)
     except LookupError as exc:
-        raise InputError(f"{path}: unknown text encoding {encoding!r}", where=str(path),
-                         fix="use a Python codec name such as \"utf-8\", \"cp1252\" or \"latin-1\"") from exc
+        raise InputError(
+            f"{path}: unknown text encoding {encoding!r}",
+            where=str(path),
+            fix='use a Python codec name such as "utf-8", "cp1252" or "latin-1"',
+        ) from exc
     except UnicodeDecodeError as exc:
         raise InputError(
             f"{path} is not valid {enc} text (byte 0x{data[exc.start]:02x} at offset {exc.start})",
             where=str(path),
-            fix="re-save the file as UTF-8, or name its encoding in the manifest entry, e.g. encoding = \"cp1252\"",
+            fix='re-save the file as UTF-8, or name its encoding in the manifest entry, e.g. encoding = "cp1252"',
         ) from exc
 
 
-def parse_csv(path: Path, source_id: str, *, parser_version: str, encoding: str | None = None,
-              role: Role | None = None) -> ParsedFile:
+def parse_csv(
+    path: Path, source_id: str, *, parser_version: str, encoding: str | None = None, role: Role | None = None
+) -> ParsedFile:
     """Parse a delimited text file (comma, semicolon or tab) into cell locations."""
     text = read_text(path, encoding)
     sample = text[:20_000]
@@ -49,8 +53,9 @@ def parse_csv(path: Path, source_id: str, *, parser_version: str, encoding: str 
     rows = list(csv.reader(io.StringIO(text), dialect))
     grid = [[_value(v) for v in row] for row in rows]
     out = ParsedFile(pages=1)
-    out.locations = grid_locations(source_id, path.name, grid, parser_version=parser_version, role=role,
-                                   warnings=out.warnings)
+    out.locations = grid_locations(
+        source_id, path.name, grid, parser_version=parser_version, role=role, warnings=out.warnings
+    )
     return out
 
 

@@ -55,9 +55,16 @@ def location_exclusion(location: SourceLocation, source: Source, as_of: AsOf) ->
     return as_of.role_reason(effective_role(location, source), where)
 
 
-def eligible_locations(store: Store, *, cutoff: date | None = None, roles: Iterable[Role | str] = (),
-                       jurisdictions: Iterable[str] | None = None, analysis_id: str | None = None,
-                       kinds: Iterable[str] | None = None, as_of: AsOf | None = None) -> Eligibility:
+def eligible_locations(
+    store: Store,
+    *,
+    cutoff: date | None = None,
+    roles: Iterable[Role | str] = (),
+    jurisdictions: Iterable[str] | None = None,
+    analysis_id: str | None = None,
+    kinds: Iterable[str] | None = None,
+    as_of: AsOf | None = None,
+) -> Eligibility:
     """Split the registered locations into eligible ones and exclusions (stored if ``analysis_id``).
 
     The rule is ``as_of`` (or one built from ``cutoff``, ``roles`` and ``jurisdictions``).
@@ -75,8 +82,15 @@ def eligible_locations(store: Store, *, cutoff: date | None = None, roles: Itera
         if why is None:
             open_sources[source.source_id] = source
         else:
-            exclusions.append(Exclusion.create(analysis_id=analysis_id or "", source_id=source.source_id,
-                                               location_id=None, reason=why[0], detail=why[1]))
+            exclusions.append(
+                Exclusion.create(
+                    analysis_id=analysis_id or "",
+                    source_id=source.source_id,
+                    location_id=None,
+                    reason=why[0],
+                    detail=why[1],
+                )
+            )
     where = {"kind": list(kinds)} if kinds is not None else {}
     eligible = []
     for loc in store.find(SourceLocation, source_id=sorted(open_sources), **where) if open_sources else []:
@@ -84,9 +98,15 @@ def eligible_locations(store: Store, *, cutoff: date | None = None, roles: Itera
         if why is None:
             eligible.append(loc)
         else:
-            exclusions.append(Exclusion.create(
-                analysis_id=analysis_id or "", source_id=loc.source_id, location_id=loc.location_id,
-                reason=why[0], detail=why[1]))
+            exclusions.append(
+                Exclusion.create(
+                    analysis_id=analysis_id or "",
+                    source_id=loc.source_id,
+                    location_id=loc.location_id,
+                    reason=why[0],
+                    detail=why[1],
+                )
+            )
     if analysis_id is not None and exclusions:
         store.put_many(exclusions)
     return Eligibility(eligible=eligible, exclusions=exclusions)

@@ -35,8 +35,18 @@ KIND_BY_SUFFIX: dict[str, SourceKind] = {
 }
 
 ENTRY_FIELDS = {
-    "path", "title", "publisher", "publication_date", "role", "jurisdiction", "role_override",
-    "series", "illustrative", "note", "encoding", "kind",
+    "path",
+    "title",
+    "publisher",
+    "publication_date",
+    "role",
+    "jurisdiction",
+    "role_override",
+    "series",
+    "illustrative",
+    "note",
+    "encoding",
+    "kind",
 }
 REQUIRED_FIELDS = ("path", "title", "publisher", "role")
 ROLES = ", ".join(r.value for r in Role)
@@ -110,7 +120,7 @@ def parse_pages(spec: str | int) -> list[int]:
     elif isinstance(spec, str) and spec.strip():
         parts = [p.strip() for p in spec.split(",")]
     else:
-        raise ValueError("expected a page range string such as \"12-14\"")
+        raise ValueError('expected a page range string such as "12-14"')
     pages: list[int] = []
     for part in parts:
         m = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
@@ -148,27 +158,42 @@ def load_manifest(manifest_path: str | Path, allow_outside: Sequence[str | Path]
     try:
         data = tomllib.loads(manifest.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"manifest {manifest} is not valid TOML: {exc}", where=str(manifest),
-                         fix="correct the TOML syntax (dates are written 2024-12-31 or as a quoted string)") from exc
+        raise InputError(
+            f"manifest {manifest} is not valid TOML: {exc}",
+            where=str(manifest),
+            fix="correct the TOML syntax (dates are written 2024-12-31 or as a quoted string)",
+        ) from exc
     raw = data.get("source")
     if not isinstance(raw, list) or not raw:
-        raise InputError(f"manifest {manifest} has no [[source]] entries", where=str(manifest),
-                         fix="add one [[source]] table per file (see DESIGN §5)")
+        raise InputError(
+            f"manifest {manifest} has no [[source]] entries",
+            where=str(manifest),
+            fix="add one [[source]] table per file (see DESIGN §5)",
+        )
     base = manifest.resolve().parent
     allowed = [base, *(Path(d).resolve() for d in allow_outside)]
     entries, problems = [], []
     for i, item in enumerate(raw, start=1):
         entry, errs = _validate_entry(i, item, base)
         if entry is not None and not any(_within(entry.file, d) for d in allowed):
-            errs, entry = [f"path {entry.path!r} resolves to {entry.file}, outside the manifest's folder {base}; "
-                           "move the file into that folder or pass --allow-outside DIR for the folder holding it"], None
-        problems += [f"{manifest}: source #{i} ({item.get('path', '?') if isinstance(item, dict) else '?'}): {e}"
-                     for e in errs]
+            errs, entry = (
+                [
+                    f"path {entry.path!r} resolves to {entry.file}, outside the manifest's folder {base}; "
+                    "move the file into that folder or pass --allow-outside DIR for the folder holding it"
+                ],
+                None,
+            )
+        problems += [
+            f"{manifest}: source #{i} ({item.get('path', '?') if isinstance(item, dict) else '?'}): {e}" for e in errs
+        ]
         if entry is not None:
             entries.append(entry)
     if problems:
-        raise InputError(f"manifest {manifest} has {len(problems)} problem(s):\n  " + "\n  ".join(problems),
-                         where=str(manifest), fix="correct the fields named above and run `aieco ingest` again")
+        raise InputError(
+            f"manifest {manifest} has {len(problems)} problem(s):\n  " + "\n  ".join(problems),
+            where=str(manifest),
+            fix="correct the fields named above and run `aieco ingest` again",
+        )
     return entries
 
 
@@ -180,7 +205,7 @@ def _validate_entry(index: int, item: Any, base: Path) -> tuple[ManifestEntry | 
         errs.append(f"field {key!r} is unknown; allowed fields: {', '.join(sorted(ENTRY_FIELDS))}")
     for key in REQUIRED_FIELDS:
         if not isinstance(item.get(key), str) or not item[key].strip():
-            errs.append(f"field {key!r} is missing or empty; add {key} = \"…\"")
+            errs.append(f'field {key!r} is missing or empty; add {key} = "…"')
     role = None
     if isinstance(item.get("role"), str):
         try:
@@ -191,8 +216,10 @@ def _validate_entry(index: int, item: Any, base: Path) -> tuple[ManifestEntry | 
         pub = _parse_date(item.get("publication_date"))
     except ValueError:
         pub = None
-        errs.append(f"field 'publication_date' = {item.get('publication_date')!r} is not a date; "
-                    "write it as 2024-12-31 (TOML date) or \"unknown\"")
+        errs.append(
+            f"field 'publication_date' = {item.get('publication_date')!r} is not a date; "
+            'write it as 2024-12-31 (TOML date) or "unknown"'
+        )
     kind = None
     path = item.get("path") if isinstance(item.get("path"), str) else None
     if path:
@@ -203,8 +230,10 @@ def _validate_entry(index: int, item: Any, base: Path) -> tuple[ManifestEntry | 
         except ValueError:
             errs.append(f"field 'kind' = {given!r} is unknown; use one of {', '.join(k.value for k in SourceKind)}")
         if kind is None and not given:
-            errs.append(f"file type {suffix or '(none)'!r} is not supported; use .pdf, .xlsx, .csv, .txt, .md or .html "
-                        "or set kind = \"text\"")
+            errs.append(
+                f"file type {suffix or '(none)'!r} is not supported; use .pdf, .xlsx, .csv, .txt, .md or .html "
+                'or set kind = "text"'
+            )
     overrides = []
     for j, o in enumerate(item.get("role_override", []) or [], start=1):
         try:
@@ -217,10 +246,19 @@ def _validate_entry(index: int, item: Any, base: Path) -> tuple[ManifestEntry | 
     if errs or role is None or path is None or kind is None:
         return None, errs
     return ManifestEntry(
-        index=index, path=path, file=(base / path).resolve(),  # symlinks resolved before the confinement check
-        title=item["title"].strip(), publisher=item["publisher"].strip(), publication_date=pub, role=role,
-        jurisdiction=str(item.get("jurisdiction", "EA")), kind=kind, role_overrides=overrides, series=series,
-        illustrative=bool(item.get("illustrative", False)), note=str(item.get("note", "")),
+        index=index,
+        path=path,
+        file=(base / path).resolve(),  # symlinks resolved before the confinement check
+        title=item["title"].strip(),
+        publisher=item["publisher"].strip(),
+        publication_date=pub,
+        role=role,
+        jurisdiction=str(item.get("jurisdiction", "EA")),
+        kind=kind,
+        role_overrides=overrides,
+        series=series,
+        illustrative=bool(item.get("illustrative", False)),
+        note=str(item.get("note", "")),
         encoding=item.get("encoding"),
     ), []
 
@@ -234,13 +272,13 @@ def _validate_override(o: Any) -> RoleOverride:
         raise ValueError("is not a table")
     extra = set(o) - {"role", "pages", "sheets"}
     if extra:
-        raise ValueError(f"unknown field(s) {sorted(extra)}; use role with pages = \"12-14\" or sheets = [\"…\"]")
+        raise ValueError(f'unknown field(s) {sorted(extra)}; use role with pages = "12-14" or sheets = ["…"]')
     try:
         role = Role(o.get("role"))
     except ValueError:
         raise ValueError(f"role {o.get('role')!r} is not a known role; use one of {ROLES}") from None
     if ("pages" in o) == ("sheets" in o):
-        raise ValueError("give exactly one of pages = \"12-14\" or sheets = [\"Sheet\"]")
+        raise ValueError('give exactly one of pages = "12-14" or sheets = ["Sheet"]')
     if "pages" in o:
         return RoleOverride(role=role, pages=parse_pages(o["pages"]), spec=str(o["pages"]))
     sheets = o["sheets"]

@@ -41,17 +41,21 @@ def parse_failure(entry: ManifestEntry, exc: BaseException) -> InputError:
     if isinstance(exc, InputError):
         return exc
     reason = " ".join(str(exc).split())[:300] or "no detail"
-    return InputError(f"{entry.file} cannot be read as {entry.kind.value}: {type(exc).__name__}: {reason}",
-                      where=f"manifest entry #{entry.index} ({entry.path})",
-                      fix="check that the file is a complete, valid file of that kind (or correct `kind`)")
+    return InputError(
+        f"{entry.file} cannot be read as {entry.kind.value}: {type(exc).__name__}: {reason}",
+        where=f"manifest entry #{entry.index} ({entry.path})",
+        fix="check that the file is a complete, valid file of that kind (or correct `kind`)",
+    )
 
 
 def check_page_limit(entry: ManifestEntry, pages: int) -> None:
     limit = get_settings().sources.max_pdf_pages
     if pages > limit:
-        raise InputError(f"{entry.file} has {pages} pages, over the limit of {limit}",
-                         where=f"manifest entry #{entry.index} ({entry.path})",
-                         fix="split the document or raise sources.max_pdf_pages (AIECO_SOURCES__MAX_PDF_PAGES)")
+        raise InputError(
+            f"{entry.file} has {pages} pages, over the limit of {limit}",
+            where=f"manifest entry #{entry.index} ({entry.path})",
+            fix="split the document or raise sources.max_pdf_pages (AIECO_SOURCES__MAX_PDF_PAGES)",
+        )
 
 
 def _dispatch(entry: ManifestEntry, source_id: str, page_range: tuple[int, int] | None) -> ParsedFile:
@@ -61,14 +65,30 @@ def _dispatch(entry: ManifestEntry, source_id: str, page_range: tuple[int, int] 
         for o in entry.role_overrides:
             for p in o.pages:
                 pages.setdefault(p, o.role)
-        return parse_pdf(entry.file, source_id, parser_version=s.pdf_parser_version,
-                         max_passage_chars=s.max_passage_chars, page_roles=pages, page_range=page_range)
+        return parse_pdf(
+            entry.file,
+            source_id,
+            parser_version=s.pdf_parser_version,
+            max_passage_chars=s.max_passage_chars,
+            page_roles=pages,
+            page_range=page_range,
+        )
     if entry.kind is SourceKind.xlsx:
         sheets = {name: o.role for o in entry.role_overrides for name in o.sheets}
         return parse_xlsx(entry.file, source_id, parser_version=s.xlsx_parser_version, sheet_roles=sheets)
     if entry.kind is SourceKind.csv:
-        return parse_csv(entry.file, source_id, parser_version=s.csv_parser_version, encoding=entry.encoding,
-                         role=role_for_sheet(entry.role_overrides, entry.file.name))
-    return parse_text(entry.file, source_id, parser_version=s.text_parser_version,
-                      max_passage_chars=s.max_passage_chars, encoding=entry.encoding,
-                      role=entry.role_for_page(1))
+        return parse_csv(
+            entry.file,
+            source_id,
+            parser_version=s.csv_parser_version,
+            encoding=entry.encoding,
+            role=role_for_sheet(entry.role_overrides, entry.file.name),
+        )
+    return parse_text(
+        entry.file,
+        source_id,
+        parser_version=s.text_parser_version,
+        max_passage_chars=s.max_passage_chars,
+        encoding=entry.encoding,
+        role=entry.role_for_page(1),
+    )

@@ -50,13 +50,23 @@ def pdf_page_count(path: Path) -> int:
     finally:
         doc.close()
     if n == 0:
-        raise InputError(f"{path} has no pages", where=str(path),
-                         fix="check the file was exported completely; a PDF needs at least one page")
+        raise InputError(
+            f"{path} has no pages",
+            where=str(path),
+            fix="check the file was exported completely; a PDF needs at least one page",
+        )
     return n
 
 
-def parse_pdf(path: Path, source_id: str, *, parser_version: str, max_passage_chars: int,
-              page_roles: dict[int, Role] | None = None, page_range: tuple[int, int] | None = None) -> ParsedFile:
+def parse_pdf(
+    path: Path,
+    source_id: str,
+    *,
+    parser_version: str,
+    max_passage_chars: int,
+    page_roles: dict[int, Role] | None = None,
+    page_range: tuple[int, int] | None = None,
+) -> ParsedFile:
     """Parse ``path`` into passages and table cells; raise InputError when unreadable.
 
     ``page_range`` = (first, last), 1-based and inclusive, parses only those pages (the
@@ -68,24 +78,34 @@ def parse_pdf(path: Path, source_id: str, *, parser_version: str, max_passage_ch
     try:
         n = len(doc)
         if n == 0:
-            raise InputError(f"{path} has no pages", where=str(path),
-                             fix="check the file was exported completely; a PDF needs at least one page")
+            raise InputError(
+                f"{path} has no pages",
+                where=str(path),
+                fix="check the file was exported completely; a PDF needs at least one page",
+            )
         out.pages = n
         first, last = page_range or (1, n)
         for number in range(max(first, 1), min(last, n) + 1):
             try:
                 page = doc[number - 1]
             except Exception as exc:
-                raise InputError(f"{path}: page {number} could not be read ({type(exc).__name__}: {exc})",
-                                 where=f"{path} page {number}", fix="re-export the PDF or remove the page") from exc
+                raise InputError(
+                    f"{path}: page {number} could not be read ({type(exc).__name__}: {exc})",
+                    where=f"{path} page {number}",
+                    fix="re-export the PDF or remove the page",
+                ) from exc
             try:
-                locations, warning = _parse_page(page, number, source_id, parser_version, max_passage_chars,
-                                                 page_roles.get(number))
+                locations, warning = _parse_page(
+                    page, number, source_id, parser_version, max_passage_chars, page_roles.get(number)
+                )
             except InputError:
                 raise
             except Exception as exc:
-                raise InputError(f"{path}: page {number} could not be parsed ({type(exc).__name__}: {exc})",
-                                 where=f"{path} page {number}", fix="re-export the PDF or remove the page") from exc
+                raise InputError(
+                    f"{path}: page {number} could not be parsed ({type(exc).__name__}: {exc})",
+                    where=f"{path} page {number}",
+                    fix="re-export the PDF or remove the page",
+                ) from exc
             finally:
                 page.close()
             out.locations.extend(locations)
@@ -115,16 +135,28 @@ def _unreadable(path: Path, exc: Exception) -> InputError:
         causes = [inner, *(a for a in inner.args if isinstance(a, BaseException))]
         text = " ".join(f"{type(e).__name__} {e}" for e in causes).lower()
         if "password" in text or "encrypt" in text:
-            return InputError(f"{path} is encrypted and cannot be read without its password", where=str(path),
-                              fix="save an unencrypted copy of the PDF and register that file")
+            return InputError(
+                f"{path} is encrypted and cannot be read without its password",
+                where=str(path),
+                fix="save an unencrypted copy of the PDF and register that file",
+            )
         cause = causes[-1]
-        return InputError(f"{path} is not a readable PDF ({type(cause).__name__}: {cause})", where=str(path),
-                          fix="check the file is a complete PDF (download it again) or remove it from the manifest")
+        return InputError(
+            f"{path} is not a readable PDF ({type(cause).__name__}: {cause})",
+            where=str(path),
+            fix="check the file is a complete PDF (download it again) or remove it from the manifest",
+        )
     if pages == 0:
-        return InputError(f"{path} has no pages", where=str(path),
-                          fix="check the file was exported completely; a PDF needs at least one page")
-    return InputError(f"{path} is not a readable PDF ({type(exc).__name__}: {exc})", where=str(path),
-                      fix="check the file is a complete PDF (download it again) or remove it from the manifest")
+        return InputError(
+            f"{path} has no pages",
+            where=str(path),
+            fix="check the file was exported completely; a PDF needs at least one page",
+        )
+    return InputError(
+        f"{path} is not a readable PDF ({type(exc).__name__}: {exc})",
+        where=str(path),
+        fix="check the file is a complete PDF (download it again) or remove it from the manifest",
+    )
 
 
 class _EdgePage:
@@ -135,8 +167,9 @@ class _EdgePage:
         self.bbox = bbox
 
 
-def _parse_page(page: pdfium.PdfPage, number: int, source_id: str, parser_version: str, max_chars: int,
-                role: Role | None) -> tuple[list[SourceLocation], str | None]:
+def _parse_page(
+    page: pdfium.PdfPage, number: int, source_id: str, parser_version: str, max_chars: int, role: Role | None
+) -> tuple[list[SourceLocation], str | None]:
     common = dict(source_id=source_id, page=number, parser_version=parser_version, role_override=role)
     width, height = page.get_size()
     textpage = page.get_textpage()
@@ -145,11 +178,13 @@ def _parse_page(page: pdfium.PdfPage, number: int, source_id: str, parser_versio
         text = textpage.get_text_range() if count > 0 else ""
         if not text.strip():
             images = next(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=MAX_FORM_DEPTH), None)
-            warning = ("image-only page: no text layer (OCR is not performed)" if images is not None
-                       else "empty page: no text")
+            warning = (
+                "image-only page: no text layer (OCR is not performed)" if images is not None else "empty page: no text"
+            )
             return [SourceLocation.create(kind="passage", ordinal=0, text="", warning=warning, **common)], warning
-        finder = TableFinder(_EdgePage(_ruling_edges(page, height), (0.0, 0.0, width, height)),
-                             TableSettings.resolve(None))
+        finder = TableFinder(
+            _EdgePage(_ruling_edges(page, height), (0.0, 0.0, width, height)), TableSettings.resolve(None)
+        )
         tables = finder.tables
         boxes = [t.bbox for t in tables]
         lines = _text_lines(textpage, text, count, height, boxes)
@@ -159,21 +194,32 @@ def _parse_page(page: pdfium.PdfPage, number: int, source_id: str, parser_versio
             locations.append(SourceLocation.create(kind="passage", ordinal=ordinal, text=passage, **common))
             ordinal += 1
         for t_index, table in enumerate(tables, start=1):
-            rows = [[_cell_text(textpage, cell, height) if cell is not None else None for cell in row.cells]
-                    for row in table.rows]
+            rows = [
+                [_cell_text(textpage, cell, height) if cell is not None else None for cell in row.cells]
+                for row in table.rows
+            ]
             for cell in _table_cells(rows):
-                locations.append(SourceLocation.create(
-                    kind="table_cell", ordinal=ordinal, cell=f"t{t_index}r{cell['row']}c{cell['col']}",
-                    text=cell["text"], value=cell["text"], row_label=cell["row_label"],
-                    column_label=cell["column_label"], **common))
+                locations.append(
+                    SourceLocation.create(
+                        kind="table_cell",
+                        ordinal=ordinal,
+                        cell=f"t{t_index}r{cell['row']}c{cell['col']}",
+                        text=cell["text"],
+                        value=cell["text"],
+                        row_label=cell["row_label"],
+                        column_label=cell["column_label"],
+                        **common,
+                    )
+                )
                 ordinal += 1
         return locations, None
     finally:
         textpage.close()
 
 
-def _text_lines(textpage: pdfium.PdfTextPage, text: str, count: int, height: float,
-                boxes: list[tuple[float, float, float, float]]) -> list[dict[str, Any]]:
+def _text_lines(
+    textpage: pdfium.PdfTextPage, text: str, count: int, height: float, boxes: list[tuple[float, float, float, float]]
+) -> list[dict[str, Any]]:
     """The page's text lines (content order) with top and bottom (from the top of the page).
 
     On a page with tables, characters whose centre lies inside a table are left out.
@@ -208,8 +254,9 @@ def _text_lines(textpage: pdfium.PdfTextPage, text: str, count: int, height: flo
     return lines
 
 
-def _near_any(textpage: pdfium.PdfTextPage, a: int, b: int, height: float,
-              boxes: list[tuple[float, float, float, float]]) -> bool:
+def _near_any(
+    textpage: pdfium.PdfTextPage, a: int, b: int, height: float, boxes: list[tuple[float, float, float, float]]
+) -> bool:
     """Whether the line of characters a … b − 1 may reach into a table (its loose box, with a margin, meets one)."""
     first, last = textpage.get_charbox(a, loose=True), textpage.get_charbox(b - 1, loose=True)
     x0, x1 = min(first[0], last[0]) - 1, max(first[2], last[2]) + 1
@@ -265,20 +312,29 @@ def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict[str, Any]]:
 
 def _paths(page: pdfium.PdfPage) -> Iterator[tuple[Any, tuple[float, ...]]]:
     """Every path object with its matrix to page space (through enclosing form XObjects)."""
-    def walk(count: Callable[[], int], get: Callable[[int], Any], parent: tuple[float, ...],
-             depth: int) -> Iterator[tuple[Any, tuple[float, ...]]]:
+
+    def walk(
+        count: Callable[[], int], get: Callable[[int], Any], parent: tuple[float, ...], depth: int
+    ) -> Iterator[tuple[Any, tuple[float, ...]]]:
         for i in range(count()):
             obj = get(i)
             kind = pdfium_c.FPDFPageObj_GetType(obj)
             if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
                 yield obj, _compose(_matrix(obj), parent)
             elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < MAX_FORM_DEPTH:
-                yield from walk(lambda o=obj: pdfium_c.FPDFFormObj_CountObjects(o),
-                                lambda j, o=obj: pdfium_c.FPDFFormObj_GetObject(o, j),
-                                _compose(_matrix(obj), parent), depth + 1)
+                yield from walk(
+                    lambda o=obj: pdfium_c.FPDFFormObj_CountObjects(o),
+                    lambda j, o=obj: pdfium_c.FPDFFormObj_GetObject(o, j),
+                    _compose(_matrix(obj), parent),
+                    depth + 1,
+                )
 
-    yield from walk(lambda: pdfium_c.FPDFPage_CountObjects(page.raw),
-                    lambda i: pdfium_c.FPDFPage_GetObject(page.raw, i), _IDENTITY, 0)
+    yield from walk(
+        lambda: pdfium_c.FPDFPage_CountObjects(page.raw),
+        lambda i: pdfium_c.FPDFPage_GetObject(page.raw, i),
+        _IDENTITY,
+        0,
+    )
 
 
 def _matrix(obj: Any) -> tuple[float, ...]:
@@ -307,8 +363,18 @@ def _segment_edges(points: list[tuple[float, float]], closed: bool) -> list[dict
         else:
             continue  # neither horizontal nor vertical: no ruling edge
         left, right, top, bottom = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
-        out.append({"x0": left, "x1": right, "top": top, "bottom": bottom, "width": right - left,
-                    "height": bottom - top, "orientation": orientation, "object_type": "curve"})
+        out.append(
+            {
+                "x0": left,
+                "x1": right,
+                "top": top,
+                "bottom": bottom,
+                "width": right - left,
+                "height": bottom - top,
+                "orientation": orientation,
+                "object_type": "curve",
+            }
+        )
     return out
 
 
@@ -348,11 +414,15 @@ def _table_cells(rows: list[list[str | None]]) -> list[dict[str, Any]]:
             text = _clean(raw)
             if not text:
                 continue
-            cells.append({
-                "row": r, "col": c, "text": text,
-                "row_label": label if first is not None and c > first else None,
-                "column_label": header[c - 1] if r > 1 and c - 1 < len(header) else None,
-            })
+            cells.append(
+                {
+                    "row": r,
+                    "col": c,
+                    "text": text,
+                    "row_label": label if first is not None and c > first else None,
+                    "column_label": header[c - 1] if r > 1 and c - 1 < len(header) else None,
+                }
+            )
     return cells
 
 

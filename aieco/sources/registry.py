@@ -73,8 +73,14 @@ class IngestReport(BaseModel):
         return out
 
 
-def ingest(store: Store, manifest_path: str | Path, progress: Progress | None = None, *,
-           workers: int | None = None, allow_outside: Sequence[str | Path] = ()) -> IngestReport:
+def ingest(
+    store: Store,
+    manifest_path: str | Path,
+    progress: Progress | None = None,
+    *,
+    workers: int | None = None,
+    allow_outside: Sequence[str | Path] = (),
+) -> IngestReport:
     """Register and parse every file of the manifest; one bad file never stops the others.
 
     Files are hashed and checked against the registry here; new files are parsed in up to
@@ -99,9 +105,16 @@ def ingest(store: Store, manifest_path: str | Path, progress: Progress | None = 
         if isinstance(checked, Source):
             twin = first_of.setdefault(checked.source_id, (entry, checked))
             if twin[0] is not entry:  # the same bytes listed twice in this manifest
-                finish(_same_bytes(entry, checked, twin[1], f"entry #{twin[0].index} ({twin[0].path})")
-                       or FileResult(index=entry.index, path=entry.path, kind=entry.kind.value,
-                                     status="unchanged", source_id=checked.source_id))
+                finish(
+                    _same_bytes(entry, checked, twin[1], f"entry #{twin[0].index} ({twin[0].path})")
+                    or FileResult(
+                        index=entry.index,
+                        path=entry.path,
+                        kind=entry.kind.value,
+                        status="unchanged",
+                        source_id=checked.source_id,
+                    )
+                )
                 continue
         if isinstance(checked, FileResult):
             finish(checked)
@@ -116,8 +129,9 @@ def ingest(store: Store, manifest_path: str | Path, progress: Progress | None = 
     return IngestReport(manifest=str(manifest_path), files=[results[e.index] for e in entries])
 
 
-def _parse_in_processes(store: Store, pending: list[tuple[ManifestEntry, Source]], n: int,
-                        finish: Callable[[FileResult], None]) -> None:
+def _parse_in_processes(
+    store: Store, pending: list[tuple[ManifestEntry, Source]], n: int, finish: Callable[[FileResult], None]
+) -> None:
     """Parse PDFs in chunks of pages (and other files whole) in ``n`` processes; write each file when complete."""
     chunk = get_settings().sources.pdf_chunk_pages
     tasks: list[tuple[ManifestEntry, Source, int, tuple[int, int] | None]] = []
@@ -136,8 +150,10 @@ def _parse_in_processes(store: Store, pending: list[tuple[ManifestEntry, Source]
         tasks += [(entry, source, k, r) for k, r in enumerate(ranges)]
     ctx = multiprocessing.get_context("spawn")  # never fork a process holding SQLite and threads
     with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-        futures = {pool.submit(_parse_or_error, entry, source.source_id, r): (entry, source, k)
-                   for entry, source, k, r in tasks}
+        futures = {
+            pool.submit(_parse_or_error, entry, source.source_id, r): (entry, source, k)
+            for entry, source, k, r in tasks
+        }
         for future in as_completed(futures):
             entry, source, k = futures[future]
             got = parts[entry.index]
@@ -152,8 +168,11 @@ def _merge(parts: list[ParsedFile | str | None]) -> ParsedFile | str:
         if isinstance(p, str):
             return p
     done = [p for p in parts if isinstance(p, ParsedFile)]
-    return ParsedFile(locations=[loc for p in done for loc in p.locations], pages=done[0].pages,
-                      warnings=[w for p in done for w in p.warnings])
+    return ParsedFile(
+        locations=[loc for p in done for loc in p.locations],
+        pages=done[0].pages,
+        warnings=[w for p in done for w in p.warnings],
+    )
 
 
 def _worker_count(workers: int | None, sizes: list[int]) -> int:
@@ -174,34 +193,64 @@ def register_check(store: Store, entry: ManifestEntry) -> FileResult | Source:
             raise FileNotFoundError(entry.file)
         size = entry.file.stat().st_size
         if size == 0:
-            return FileResult(**base, status="failed",
-                              reason=f"file {entry.file} is empty (0 bytes); remove the entry or supply the file")
+            return FileResult(
+                **base,
+                status="failed",
+                reason=f"file {entry.file} is empty (0 bytes); remove the entry or supply the file",
+            )
         if size > limit:
-            return FileResult(**base, status="failed",
-                              reason=f"file {entry.file} has {size} bytes, over the limit of {limit} "
-                                     "(settings sources.max_file_bytes, env AIECO_SOURCES__MAX_FILE_BYTES)")
+            return FileResult(
+                **base,
+                status="failed",
+                reason=f"file {entry.file} has {size} bytes, over the limit of {limit} "
+                "(settings sources.max_file_bytes, env AIECO_SOURCES__MAX_FILE_BYTES)",
+            )
         data = entry.file.read_bytes()
     except FileNotFoundError:
-        return FileResult(**base, status="failed",
-                          reason=f"file {entry.file} not found; correct `path` (relative to the manifest) "
-                                 "or remove the entry")
+        return FileResult(
+            **base,
+            status="failed",
+            reason=f"file {entry.file} not found; correct `path` (relative to the manifest) or remove the entry",
+        )
     except OSError as exc:
         return FileResult(**base, status="failed", reason=f"cannot read {entry.file}: {exc}")
     source = Source.create(
-        path=str(entry.file), sha256=sha256_hex(data), size_bytes=len(data), publisher=entry.publisher,
-        title=entry.title, publication_date=entry.publication_date, retrieved_at=utc_now(), role=entry.role,
-        jurisdiction=entry.jurisdiction, kind=entry.kind, illustrative=entry.illustrative,
-        role_overrides=[o.as_record() for o in entry.role_overrides], series=entry.series, note=entry.note)
+        path=str(entry.file),
+        sha256=sha256_hex(data),
+        size_bytes=len(data),
+        publisher=entry.publisher,
+        title=entry.title,
+        publication_date=entry.publication_date,
+        retrieved_at=utc_now(),
+        role=entry.role,
+        jurisdiction=entry.jurisdiction,
+        kind=entry.kind,
+        illustrative=entry.illustrative,
+        role_overrides=[o.as_record() for o in entry.role_overrides],
+        series=entry.series,
+        note=entry.note,
+    )
     known = store.get(Source, source.source_id)
     if known is not None:
-        return _same_bytes(entry, source, known, f"registered source {known.source_id} ({known.path})") or \
-            FileResult(**base, status="unchanged", source_id=source.source_id)
+        return _same_bytes(entry, source, known, f"registered source {known.source_id} ({known.path})") or FileResult(
+            **base, status="unchanged", source_id=source.source_id
+        )
     return source
 
 
 #: Source fields that are the entry's metadata (what two entries of the same bytes must agree on).
-METADATA_FIELDS = ("title", "publisher", "publication_date", "role", "jurisdiction", "kind", "illustrative",
-                   "role_overrides", "series", "note")
+METADATA_FIELDS = (
+    "title",
+    "publisher",
+    "publication_date",
+    "role",
+    "jurisdiction",
+    "kind",
+    "illustrative",
+    "role_overrides",
+    "series",
+    "note",
+)
 
 
 def _same_bytes(entry: ManifestEntry, source: Source, other: Source, other_name: str) -> FileResult | None:
@@ -210,14 +259,20 @@ def _same_bytes(entry: ManifestEntry, source: Source, other: Source, other_name:
     if not differ:
         return None
     detail = "; ".join(f"{f}: {getattr(source, f)!r} here, {getattr(other, f)!r} there" for f in differ)
-    return FileResult(index=entry.index, path=entry.path, kind=entry.kind.value, status="failed",
-                      source_id=source.source_id,
-                      reason=f"entry #{entry.index} ({entry.path}) has the same bytes as {other_name} but different "
-                             f"metadata ({detail}); one file has one set of metadata: correct one of the two entries")
+    return FileResult(
+        index=entry.index,
+        path=entry.path,
+        kind=entry.kind.value,
+        status="failed",
+        source_id=source.source_id,
+        reason=f"entry #{entry.index} ({entry.path}) has the same bytes as {other_name} but different "
+        f"metadata ({detail}); one file has one set of metadata: correct one of the two entries",
+    )
 
 
-def _parse_or_error(entry: ManifestEntry, source_id: str,
-                    page_range: tuple[int, int] | None = None) -> ParsedFile | str:
+def _parse_or_error(
+    entry: ManifestEntry, source_id: str, page_range: tuple[int, int] | None = None
+) -> ParsedFile | str:
     """The parsed file, or the reason it could not be parsed (a string pickles across processes)."""
     try:
         return parse_entry(entry, source_id, page_range)
@@ -232,8 +287,9 @@ def write_parsed(store: Store, entry: ManifestEntry, source: Source, parsed: Par
         return FileResult(**base, status="failed", reason=parsed)
     with store.transaction():
         store.put_many([source, *parsed.locations])
-    return FileResult(**base, status="registered", pages=parsed.pages, locations=len(parsed.locations),
-                      warnings=parsed.warnings)
+    return FileResult(
+        **base, status="registered", pages=parsed.pages, locations=len(parsed.locations), warnings=parsed.warnings
+    )
 
 
 def ingest_entry(store: Store, entry: ManifestEntry) -> FileResult:

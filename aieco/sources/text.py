@@ -20,8 +20,29 @@ from aieco.sources.parsed import ParsedFile
 
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 SECTION_SEP = " › "
-_BLOCK = {"p", "div", "li", "ul", "ol", "table", "tr", "section", "article", "blockquote", "br", "pre", "header",
-          "footer", "main", "aside", "nav", "dd", "dt", "figure", "figcaption"}
+_BLOCK = {
+    "p",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "table",
+    "tr",
+    "section",
+    "article",
+    "blockquote",
+    "br",
+    "pre",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "nav",
+    "dd",
+    "dt",
+    "figure",
+    "figcaption",
+}
 _SKIP = {"script", "style", "noscript", "template", "head"}
 
 
@@ -71,8 +92,15 @@ def html_to_text(html: str) -> str:
     return "\n\n".join(ln.strip() for ln in re.split(r"\n\s*\n", text) if ln.strip())
 
 
-def parse_text(path: Path, source_id: str, *, parser_version: str, max_passage_chars: int,
-               encoding: str | None = None, role: Role | None = None) -> ParsedFile:
+def parse_text(
+    path: Path,
+    source_id: str,
+    *,
+    parser_version: str,
+    max_passage_chars: int,
+    encoding: str | None = None,
+    role: Role | None = None,
+) -> ParsedFile:
     """Paragraphs of a text file as ``passage`` locations (page 1); long ones split at line ends.
 
     Markdown (``.md``) and HTML (``.html``/``.htm``) passages carry their heading path and paragraph
@@ -95,10 +123,19 @@ def parse_text(path: Path, source_id: str, *, parser_version: str, max_passage_c
         section = SECTION_SEP.join(h for _, h in headings) or None if structured else None
         if structured and not heading:
             paragraph += 1
-        out.locations.append(SourceLocation.create(
-            source_id=source_id, kind="passage", page=1, ordinal=ordinal, text="\n".join(lines),
-            parser_version=parser_version, role_override=role, section=section,
-            paragraph=(paragraph if not heading else 0) if structured else None))
+        out.locations.append(
+            SourceLocation.create(
+                source_id=source_id,
+                kind="passage",
+                page=1,
+                ordinal=ordinal,
+                text="\n".join(lines),
+                parser_version=parser_version,
+                role_override=role,
+                section=section,
+                paragraph=(paragraph if not heading else 0) if structured else None,
+            )
+        )
         ordinal += 1
 
     for para in re.split(r"\n\s*\n", raw):

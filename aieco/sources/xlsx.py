@@ -48,8 +48,9 @@ def scenario_label(text: str | None) -> str | None:
     return None
 
 
-def parse_xlsx(path: Path, source_id: str, *, parser_version: str,
-               sheet_roles: dict[str, Role] | None = None) -> ParsedFile:
+def parse_xlsx(
+    path: Path, source_id: str, *, parser_version: str, sheet_roles: dict[str, Role] | None = None
+) -> ParsedFile:
     """Parse every worksheet of ``path``; raise InputError when the workbook cannot be opened."""
     sheet_roles = sheet_roles or {}
     try:
@@ -58,10 +59,11 @@ def parse_xlsx(path: Path, source_id: str, *, parser_version: str,
             formulas = load_workbook(path, data_only=False)
             values = load_workbook(path, data_only=True)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError) as exc:
-        raise InputError(f"{path} is not a readable .xlsx workbook ({type(exc).__name__}: {exc})",
-                         where=str(path),
-                         fix="open and re-save it in Excel/LibreOffice as .xlsx, or remove it from the manifest",
-                         ) from exc
+        raise InputError(
+            f"{path} is not a readable .xlsx workbook ({type(exc).__name__}: {exc})",
+            where=str(path),
+            fix="open and re-save it in Excel/LibreOffice as .xlsx, or remove it from the manifest",
+        ) from exc
     out = ParsedFile()
     for ws in formulas.worksheets:
         wv = values[ws.title]
@@ -82,9 +84,18 @@ def parse_xlsx(path: Path, source_id: str, *, parser_version: str,
                     vals.append(raw)
             grid.append(vals)
         merged = [(r.min_row, r.min_col, r.max_row, r.max_col) for r in ws.merged_cells.ranges]
-        out.locations.extend(grid_locations(
-            source_id, ws.title, grid, parser_version=parser_version, formulas=formula_at, merged=merged,
-            role=sheet_roles.get(ws.title), warnings=out.warnings))
+        out.locations.extend(
+            grid_locations(
+                source_id,
+                ws.title,
+                grid,
+                parser_version=parser_version,
+                formulas=formula_at,
+                merged=merged,
+                role=sheet_roles.get(ws.title),
+                warnings=out.warnings,
+            )
+        )
         out.pages += 1
     return out
 
@@ -115,10 +126,17 @@ def _looks_numeric(text: str) -> bool:
     return bool(re.fullmatch(r"\s*[-+(]?[\d.,]+%?\)?\s*", text))
 
 
-def grid_locations(source_id: str, sheet: str, grid: list[list[Any]], *, parser_version: str,
-                   formulas: dict[tuple[int, int], str] | None = None,
-                   merged: list[tuple[int, int, int, int]] | None = None, role: Role | None = None,
-                   warnings: list[str] | None = None) -> list[SourceLocation]:
+def grid_locations(
+    source_id: str,
+    sheet: str,
+    grid: list[list[Any]],
+    *,
+    parser_version: str,
+    formulas: dict[tuple[int, int], str] | None = None,
+    merged: list[tuple[int, int, int, int]] | None = None,
+    role: Role | None = None,
+    warnings: list[str] | None = None,
+) -> list[SourceLocation]:
     """Locations for the non-empty cells of one sheet given as rows of values (row 1 first).
 
     ``formulas`` maps (row, col) (1-based) to the formula text; ``merged`` lists ranges as
@@ -135,8 +153,10 @@ def grid_locations(source_id: str, sheet: str, grid: list[list[Any]], *, parser_
             for c in range(c0, min(c1, len(row)) + 1):
                 row[c - 1] = anchor
     header_row = [not any(isinstance(v, float) for v in row) for row in labels]
-    year_row = [any(isinstance(v, float) for v in row) and all(_is_year(v) for v in row if isinstance(v, float))
-                for row in labels]
+    year_row = [
+        any(isinstance(v, float) for v in row) and all(_is_year(v) for v in row if isinstance(v, float))
+        for row in labels
+    ]
     # per column: the nearest label above from a header row (text) or a year row (e.g. 2025)
     nearest: dict[int, str] = {}
     sheet_scenario = scenario_label(sheet)
@@ -154,19 +174,34 @@ def grid_locations(source_id: str, sheet: str, grid: list[list[Any]], *, parser_
             seen = above.get(c)
             headers = (seen["header"][::-1] or seen["any"][::-1]) if seen else []
             column_label = nearest.get(c) or (headers[0] if headers else None)
-            scenario = sheet_scenario or next(
-                (s for s in (scenario_label(h) for h in headers) if s), None) or scenario_label(row_label)
+            scenario = (
+                sheet_scenario
+                or next((s for s in (scenario_label(h) for h in headers) if s), None)
+                or scenario_label(row_label)
+            )
             warning = None
             if formula is not None and value is None:
                 warning = "formula without a cached value (the workbook was never calculated)"
                 if warnings is not None:
                     warnings.append(f"{sheet}!{get_column_letter(c)}{r}: {warning}")
-            out.append(SourceLocation.create(
-                source_id=source_id, kind="sheet_cell", sheet=sheet, cell=f"{get_column_letter(c)}{r}",
-                ordinal=ordinal, text="" if value is None else str(value), value=value,
-                row_label=row_label if first_text is not None and c > first_text else None,
-                column_label=column_label, formula=formula, scenario_label=scenario,
-                parser_version=parser_version, role_override=role, warning=warning))
+            out.append(
+                SourceLocation.create(
+                    source_id=source_id,
+                    kind="sheet_cell",
+                    sheet=sheet,
+                    cell=f"{get_column_letter(c)}{r}",
+                    ordinal=ordinal,
+                    text="" if value is None else str(value),
+                    value=value,
+                    row_label=row_label if first_text is not None and c > first_text else None,
+                    column_label=column_label,
+                    formula=formula,
+                    scenario_label=scenario,
+                    parser_version=parser_version,
+                    role_override=role,
+                    warning=warning,
+                )
+            )
             ordinal += 1
         for c, v in enumerate(labels[r - 1], start=1):
             if year_row[r - 1] and _is_year(v):

@@ -5,8 +5,10 @@ from aieco.llm.base import Prompt
 EXTRACT_RELATIONS = Prompt(
     name="extract_relations",
     version="1",
-    system=("You read euro-area macro-financial texts and record signed economic relations between "
-            "variables of a controlled vocabulary. You never invent relations a sentence does not state."),
+    system=(
+        "You read euro-area macro-financial texts and record signed economic relations between "
+        "variables of a controlled vocabulary. You never invent relations a sentence does not state."
+    ),
     instructions=(
         "For each statement, list every relation it states between two distinct vocabulary variables. "
         "src_var and dst_var are vocabulary ids. sign is '+' when an increase in src_var raises dst_var, "

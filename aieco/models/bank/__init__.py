@@ -8,5 +8,10 @@ from aieco.models.bank.spec import (
     scenario_from_annual_path,
 )
 
-__all__ = ["passing_gate", "register_bank_models", "run_bank_models",
-           "run_bank_validation", "scenario_from_annual_path"]
+__all__ = [
+    "passing_gate",
+    "register_bank_models",
+    "run_bank_models",
+    "run_bank_validation",
+    "scenario_from_annual_path",
+]

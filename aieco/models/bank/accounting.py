@@ -46,21 +46,25 @@ class ComponentModel:
     macro_variables: tuple[str, ...]
     coef: np.ndarray
     fixed_effects: pd.Series
-    quantiles: np.ndarray | None = None     # FE-QAR levels; None for FE-OLS
-    residuals: np.ndarray | None = None     # FE-OLS residual pool
+    quantiles: np.ndarray | None = None  # FE-QAR levels; None for FE-OLS
+    residuals: np.ndarray | None = None  # FE-OLS residual pool
 
     @classmethod
     def from_feqar(cls, res: FEQARResults, macro_variables: tuple[str, ...]) -> ComponentModel:
         cols = ["intercept", f"{res.component}_lag", *CONTROLS, *macro_variables]
-        return cls(res.component, tuple(macro_variables), res.params[cols].to_numpy(), res.fixed_effects,
-                   quantiles=res.quantiles)
+        return cls(
+            res.component,
+            tuple(macro_variables),
+            res.params[cols].to_numpy(),
+            res.fixed_effects,
+            quantiles=res.quantiles,
+        )
 
     @classmethod
     def from_feols(cls, res: FEOLSResults, macro_variables: tuple[str, ...]) -> ComponentModel:
         cols = [f"{res.component}_lag", *CONTROLS, *macro_variables]
         coef = np.concatenate([[0.0], res.params[cols].to_numpy()])[None, :]
-        return cls(res.component, tuple(macro_variables), coef, res.fixed_effects,
-                   residuals=res.projection_residuals())
+        return cls(res.component, tuple(macro_variables), coef, res.fixed_effects, residuals=res.projection_residuals())
 
 
 @dataclass(frozen=True)
@@ -68,35 +72,37 @@ class Projection:
     """Simulated CET1 paths for a set of banks under one country scenario."""
 
     banks: list[str]
-    periods: list[str]              # start period then the projected half-years
-    ratio: np.ndarray               # CET1 ratio %, shape (banks, paths, 1 + H)
-    depletion: np.ndarray           # start ratio minus the minimum projected ratio, pp, (banks, paths)
+    periods: list[str]  # start period then the projected half-years
+    ratio: np.ndarray  # CET1 ratio %, shape (banks, paths, 1 + H)
+    depletion: np.ndarray  # start ratio minus the minimum projected ratio, pp, (banks, paths)
     crossing_share: dict[str, float]  # share of checked paths (first CROSSING_SAMPLE) with crossing quantiles
     identity_max_error: float
     skipped: dict[str, str]
 
 
-def verify_recursions(capital: np.ndarray, rwa: np.ndarray, comps: Mapping[str, np.ndarray],
-                      where: str) -> float:
+def verify_recursions(capital: np.ndarray, rwa: np.ndarray, comps: Mapping[str, np.ndarray], where: str) -> float:
     """Check positive RWA and Eqs. (cet1capital)–(rwarecursion) on every path; return the largest error.
 
     ``capital`` and ``rwa`` have shape (paths, 1 + H); each component (paths, H).
     """
     if not np.isfinite(rwa).all() or not (rwa > 0).all():
         bad = np.argwhere(~np.isfinite(rwa) | (rwa <= 0))[0]
-        raise StageStopped(f"{where}: RWA not positive and finite on path {bad[0]} at step {bad[1]}",
-                           stage="bank_projection")
+        raise StageStopped(
+            f"{where}: RWA not positive and finite on path {bad[0]} at step {bad[1]}", stage="bank_projection"
+        )
     if not np.isfinite(capital).all():
         bad = np.argwhere(~np.isfinite(capital))[0]
-        raise StageStopped(f"{where}: CET1 capital not finite on path {bad[0]} at step {bad[1]}",
-                           stage="bank_projection")
+        raise StageStopped(
+            f"{where}: CET1 capital not finite on path {bad[0]} at step {bad[1]}", stage="bank_projection"
+        )
     net = comps["n"] - comps["l"] - comps["o"] + comps["a"]
     cap_err = np.abs(capital[:, 1:] - capital[:, :-1] - net / 100 * rwa[:, :-1]) / rwa[:, :-1]
     rwa_err = np.abs(np.log(rwa[:, 1:] / rwa[:, :-1]) * 100 - comps["g"]) / 100
     worst = float(max(cap_err.max(initial=0.0), rwa_err.max(initial=0.0)))
     if not np.isfinite(worst) or worst > IDENTITY_TOL:
-        raise StageStopped(f"{where}: accounting identity violated (largest relative error {worst:.3g})",
-                           stage="bank_projection")
+        raise StageStopped(
+            f"{where}: accounting identity violated (largest relative error {worst:.3g})", stage="bank_projection"
+        )
     return worst
 
 
@@ -149,23 +155,27 @@ def project_cet1(
     banks = []
     for b, row in start.iterrows():
         if half_index(row["period"]) != first_t - 1:
-            skipped[str(b)] = (f"last observed half-year {row['period']} does not precede the scenario's "
-                               f"first half-year {periods[0]}")
+            skipped[str(b)] = (
+                f"last observed half-year {row['period']} does not precede the scenario's first half-year {periods[0]}"
+            )
             continue
         country = row["macro_country"]
         have = scenario[scenario["country"] == country]
         if len(set(have["period"]) & set(periods)) < H:
-            raise InputError(f"scenario lacks half-years for country {country} (bank {b})",
-                             where="bank scenario",
-                             fix="supply every bank country's scenario, or record an explicit mapping")
+            raise InputError(
+                f"scenario lacks half-years for country {country} (bank {b})",
+                where="bank scenario",
+                fix="supply every bank country's scenario, or record an explicit mapping",
+            )
         missing_fe = [c for c in COMPONENTS if b not in models[c].fixed_effects.index]
         if missing_fe:
             skipped[str(b)] = f"no fitted fixed effect for components {missing_fe}"
             continue
         banks.append(str(b))
     if not banks:
-        raise StageStopped("no bank can be projected: " + "; ".join(f"{b}: {r}" for b, r in skipped.items()),
-                           stage="bank_projection")
+        raise StageStopped(
+            "no bank can be projected: " + "; ".join(f"{b}: {r}" for b, r in skipped.items()), stage="bank_projection"
+        )
 
     seeds = np.random.SeedSequence(seed).spawn(len(banks))
     ratio_out = np.empty((len(banks), paths, H + 1))
@@ -177,14 +187,19 @@ def project_cet1(
     inputs = []
     for b in banks:
         row = start.loc[b]
-        inputs.append((by_country[row["macro_country"]].loc[periods, list(macro_vars)].to_numpy(dtype=float),
-                       {c: float(models[c].fixed_effects.loc[b]) for c in COMPONENTS}, float(row["cet1_capital"]),
-                       float(row["rwa"]), {c: float(row[c]) for c in COMPONENTS}))
+        inputs.append(
+            (
+                by_country[row["macro_country"]].loc[periods, list(macro_vars)].to_numpy(dtype=float),
+                {c: float(models[c].fixed_effects.loc[b]) for c in COMPONENTS},
+                float(row["cet1_capital"]),
+                float(row["rwa"]),
+                {c: float(row[c]) for c in COMPONENTS},
+            )
+        )
 
     def simulate(ib: int) -> tuple[BankPaths, float | None]:
         x, fe, capital0, rwa0, lags0 = inputs[ib]
-        sim = simulate_bank(tables, COMPONENTS, fe, x, capital0, rwa0, lags0, paths,
-                            np.random.default_rng(seeds[ib]))
+        sim = simulate_bank(tables, COMPONENTS, fe, x, capital0, rwa0, lags0, paths, np.random.default_rng(seeds[ib]))
         error = recursion_error(sim)
         if error is not None and error <= IDENTITY_TOL:
             out = ratio_out[ib].T  # Eq. (cet1ratio), only after the checks: 100 · C / RWA, written in place
@@ -203,20 +218,38 @@ def project_cet1(
                 checked[c] += sim.checked[c]
             if error is None or not error <= IDENTITY_TOL:  # simulate again with every draw to report where
                 x, fe, capital0, rwa0, lags0 = inputs[ib]
-                sim = simulate_bank(tables, COMPONENTS, fe, x, capital0, rwa0, lags0, paths,
-                                    np.random.default_rng(seeds[ib]), keep_draws=True)
-                verify_recursions(sim.capital.T, sim.rwa.T, {c: d.T for c, d in sim.drawn.items()},
-                                  where=f"bank {b}")
-                raise StageStopped(f"bank {b}: accounting identity violated (largest relative error {error:.3g})",
-                                   stage="bank_projection")
+                sim = simulate_bank(
+                    tables,
+                    COMPONENTS,
+                    fe,
+                    x,
+                    capital0,
+                    rwa0,
+                    lags0,
+                    paths,
+                    np.random.default_rng(seeds[ib]),
+                    keep_draws=True,
+                )
+                verify_recursions(sim.capital.T, sim.rwa.T, {c: d.T for c, d in sim.drawn.items()}, where=f"bank {b}")
+                raise StageStopped(
+                    f"bank {b}: accounting identity violated (largest relative error {error:.3g})",
+                    stage="bank_projection",
+                )
             worst = max(worst, error)
             if progress:
                 progress(ib + 1, len(banks))
     depletion = ratio_out[:, :, 0] - ratio_out[:, :, 1:].min(axis=2)
     share = {c: crossings[c] / checked[c] if checked[c] else 0.0 for c in COMPONENTS}
     start_label = half_label(first_t - 1)
-    return Projection(banks=banks, periods=[start_label, *periods], ratio=ratio_out, depletion=depletion,
-                      crossing_share=share, identity_max_error=worst, skipped=skipped)
+    return Projection(
+        banks=banks,
+        periods=[start_label, *periods],
+        ratio=ratio_out,
+        depletion=depletion,
+        crossing_share=share,
+        identity_max_error=worst,
+        skipped=skipped,
+    )
 
 
 def summarise_projection(proj: Projection, *, sample_paths: int = 100) -> dict[str, pd.DataFrame]:
@@ -241,19 +274,28 @@ def summarise_projection(proj: Projection, *, sample_paths: int = 100) -> dict[s
             recs.append([mean[h], *q[:, h]])
     ratio = pd.DataFrame(recs, index=rows, columns=["mean", *(f"p{p:02d}" for p in probs)])
     dq = np.percentile(proj.depletion, probs, axis=1).T
-    depletion = pd.DataFrame(np.column_stack([proj.ratio[:, 0, 0], proj.depletion.mean(axis=1), dq]),
-                             index=proj.banks, columns=["start_ratio", "mean", *(f"p{p:02d}" for p in probs)])
-    dist = pd.DataFrame(np.percentile(proj.depletion, np.arange(1, 100), axis=1).T, index=proj.banks,
-                        columns=[f"q{p:02d}" for p in range(1, 100)])
+    depletion = pd.DataFrame(
+        np.column_stack([proj.ratio[:, 0, 0], proj.depletion.mean(axis=1), dq]),
+        index=proj.banks,
+        columns=["start_ratio", "mean", *(f"p{p:02d}" for p in probs)],
+    )
+    dist = pd.DataFrame(
+        np.percentile(proj.depletion, np.arange(1, 100), axis=1).T,
+        index=proj.banks,
+        columns=[f"q{p:02d}" for p in range(1, 100)],
+    )
     k = min(sample_paths, proj.ratio.shape[1])
-    sample = pd.DataFrame(proj.ratio[:, :k, :].reshape(-1, len(proj.periods)),
-                          index=[f"{b}|{s}" for b in proj.banks for s in range(k)], columns=proj.periods)
-    return {"cet1_ratio": ratio, "depletion": depletion, "depletion_distribution": dist,
-            "cet1_ratio_paths": sample}
+    sample = pd.DataFrame(
+        proj.ratio[:, :k, :].reshape(-1, len(proj.periods)),
+        index=[f"{b}|{s}" for b in proj.banks for s in range(k)],
+        columns=proj.periods,
+    )
+    return {"cet1_ratio": ratio, "depletion": depletion, "depletion_distribution": dist, "cet1_ratio_paths": sample}
 
 
-def accounting_paths(start_capital: np.ndarray, start_rwa: np.ndarray, comps: Mapping[str, np.ndarray],
-                     *, where: str = "accounting") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def accounting_paths(
+    start_capital: np.ndarray, start_rwa: np.ndarray, comps: Mapping[str, np.ndarray], *, where: str = "accounting"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Deterministic Eqs. (cet1capital)–(cet1ratio) from given component rates.
 
     Parameters

@@ -48,14 +48,41 @@ def read_item_labels(path: Path) -> dict[int, str]:
 
 # Column names differ between releases: the stress-test files use LEI_code (2016) or LEI_Code (2021),
 # the transparency files Lei_code/NSA and carry no scenario (all figures are actual).
-COLUMN_ALIASES = {"bank_id": ("LEI_code", "Lei_code", "LEI_Code", "LEI"), "country": ("Country_code", "NSA"),
-                  "bank_name": ("Bank_name", "Name"), "period": ("Period",), "item": ("Item",),
-                  "scenario": ("Scenario",), "amount": ("Amount",), "label": ("Label",)}
-DIMENSIONS = ("Portfolio", "Country", "Country_rank", "Exposure", "Status", "Perf_Status", "NACE_codes",
-              "Financial_instruments", "Assets_FV", "Assets_Stages", "Maturity", "SOV_Maturity", "IFRS9_Stages",
-              "CR_exp_moratoria", "CR_guarantees")
-DICTIONARY_GLOBS = ("*data_dictionary*.xlsx", "*Data_Dictionary*.xlsx", "*data_dictionary*.csv",
-                    "*Data_Dictionary*.csv", "*SDD*.xlsx", "*SDD*.csv")
+COLUMN_ALIASES = {
+    "bank_id": ("LEI_code", "Lei_code", "LEI_Code", "LEI"),
+    "country": ("Country_code", "NSA"),
+    "bank_name": ("Bank_name", "Name"),
+    "period": ("Period",),
+    "item": ("Item",),
+    "scenario": ("Scenario",),
+    "amount": ("Amount",),
+    "label": ("Label",),
+}
+DIMENSIONS = (
+    "Portfolio",
+    "Country",
+    "Country_rank",
+    "Exposure",
+    "Status",
+    "Perf_Status",
+    "NACE_codes",
+    "Financial_instruments",
+    "Assets_FV",
+    "Assets_Stages",
+    "Maturity",
+    "SOV_Maturity",
+    "IFRS9_Stages",
+    "CR_exp_moratoria",
+    "CR_guarantees",
+)
+DICTIONARY_GLOBS = (
+    "*data_dictionary*.xlsx",
+    "*Data_Dictionary*.xlsx",
+    "*data_dictionary*.csv",
+    "*Data_Dictionary*.csv",
+    "*SDD*.xlsx",
+    "*SDD*.csv",
+)
 SCENARIO_GLOBS = ("*lookup_scenarios*.csv", "Metadata_TR.xlsx", "*metadata*.xlsx", "*scenarios*.csv")
 
 
@@ -80,8 +107,9 @@ def _stated_release(folder: Path) -> date | None:
     return date.fromisoformat(m.group(1)) if m else None
 
 
-def load_eba_csv(path: Path, *, lookup: Path | None = None, dictionary: Path | None = None,
-                 encoding: str | None = None) -> pd.DataFrame:
+def load_eba_csv(
+    path: Path, *, lookup: Path | None = None, dictionary: Path | None = None, encoding: str | None = None
+) -> pd.DataFrame:
     """Read an EBA stress-test or transparency long CSV, with labels from the dictionaries beside it.
 
     Rows broken down by a dimension (portfolio, counterparty country, exposure class, …) are
@@ -102,32 +130,44 @@ def load_eba_csv(path: Path, *, lookup: Path | None = None, dictionary: Path | N
     try:
         raw = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, na_values=[""])
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
-        raise InputError(f"{path.name} is not a CSV file (read as {used}): {err}", where=str(path),
-                         fix="pass the EBA CSV export, and its encoding if it is not detected") from None
+        raise InputError(
+            f"{path.name} is not a CSV file (read as {used}): {err}",
+            where=str(path),
+            fix="pass the EBA CSV export, and its encoding if it is not detected",
+        ) from None
     raw["_row"] = np.arange(len(raw)) + 2
     cols = {k: _column(raw, k) for k in COLUMN_ALIASES}
     missing = [COLUMN_ALIASES[k][0] for k in ("bank_id", "country", "period", "item", "amount") if cols[k] is None]
     if missing:
-        raise InputError(f"{path.name} lacks EBA columns {missing} (read as {used}; header "
-                         f"{list(raw.columns[:8])})", where=str(path),
-                         fix=f"expected columns {', '.join(EBA_COLUMNS)} (or the transparency names Lei_code, "
-                             "NSA); if the header looks garbled, declare the file's encoding")
+        raise InputError(
+            f"{path.name} lacks EBA columns {missing} (read as {used}; header {list(raw.columns[:8])})",
+            where=str(path),
+            fix=f"expected columns {', '.join(EBA_COLUMNS)} (or the transparency names Lei_code, "
+            "NSA); if the header looks garbled, declare the file's encoding",
+        )
     for dim in (d for d in DIMENSIONS if d in raw.columns):
         code = pd.to_numeric(raw[dim], errors="coerce")
         raw = raw[code.isna() | (code == 0)]
     amount = pd.to_numeric(raw[cols["amount"]].str.replace(",", "", regex=False), errors="coerce")
-    out = pd.DataFrame({
-        "bank_id": raw[cols["bank_id"]].str.strip(), "country": raw[cols["country"]].str.strip(),
-        "bank_name": raw[cols["bank_name"]].fillna("") if cols["bank_name"] else "",
-        "period": pd.to_numeric(raw[cols["period"]], errors="coerce"),
-        "item": pd.to_numeric(raw[cols["item"]], errors="coerce"),
-        "scenario": pd.to_numeric(raw[cols["scenario"]], errors="coerce") if cols["scenario"] else 1,
-        "amount": amount, "row": raw["_row"],
-    })
+    out = pd.DataFrame(
+        {
+            "bank_id": raw[cols["bank_id"]].str.strip(),
+            "country": raw[cols["country"]].str.strip(),
+            "bank_name": raw[cols["bank_name"]].fillna("") if cols["bank_name"] else "",
+            "period": pd.to_numeric(raw[cols["period"]], errors="coerce"),
+            "item": pd.to_numeric(raw[cols["item"]], errors="coerce"),
+            "scenario": pd.to_numeric(raw[cols["scenario"]], errors="coerce") if cols["scenario"] else 1,
+            "amount": amount,
+            "row": raw["_row"],
+        }
+    )
     bad = out[["period", "item", "scenario"]].isna().any(axis=1)
     if bad.any():
-        raise InputError(f"{path.name} has non-numeric Period, Item or Scenario codes "
-                         f"(first at line {int(out.loc[bad, 'row'].iloc[0])})", where=str(path))
+        raise InputError(
+            f"{path.name} has non-numeric Period, Item or Scenario codes "
+            f"(first at line {int(out.loc[bad, 'row'].iloc[0])})",
+            where=str(path),
+        )
     out = out.astype({"period": int, "item": int, "scenario": int})
     folder = path.parent
     dict_path = dictionary or _beside(folder, DICTIONARY_GLOBS)
@@ -136,9 +176,12 @@ def load_eba_csv(path: Path, *, lookup: Path | None = None, dictionary: Path | N
         out["item"] = out["item"].map(book.current)
     dup = out.duplicated(["bank_id", "period", "item", "scenario"], keep=False)
     if dup.any():
-        raise InputError(f"{path.name} has repeated bank/period/item/scenario rows (first at line "
-                         f"{int(out.loc[dup, 'row'].iloc[0])})", where=str(path),
-                         fix="check the breakdown dimensions of the file")
+        raise InputError(
+            f"{path.name} has repeated bank/period/item/scenario rows (first at line "
+            f"{int(out.loc[dup, 'row'].iloc[0])})",
+            where=str(path),
+            fix="check the breakdown dimensions of the file",
+        )
     lookup = lookup or _beside(folder, SCENARIO_GLOBS)
     scenarios = read_scenarios(lookup) if lookup else {}
     default_label = "" if cols["scenario"] else "Actual figures"
@@ -151,21 +194,32 @@ def load_eba_csv(path: Path, *, lookup: Path | None = None, dictionary: Path | N
     out["item_label"] = labels.fillna("")
     out = out.reset_index(drop=True)
     release = _stated_release(folder) or (book.release_date if book else None)
-    out.attrs.update({"file": path.name, "encoding": used, "dictionary": book, "release_date": release,
-                      "release_rule": ReleaseRule.file if release else None})
+    out.attrs.update(
+        {
+            "file": path.name,
+            "encoding": used,
+            "dictionary": book,
+            "release_date": release,
+            "release_rule": ReleaseRule.file if release else None,
+        }
+    )
     return out
 
 
 def _dictionary_of(data: pd.DataFrame, dictionary: EbaDictionary | None) -> EbaDictionary:
     book = dictionary or data.attrs.get("dictionary")
     if book is None:
-        raise InputError(f"no data dictionary for {data.attrs.get('file', 'the EBA data')}", where="EBA items",
-                         fix="put the exercise's data dictionary beside the CSV or pass it explicitly")
+        raise InputError(
+            f"no data dictionary for {data.attrs.get('file', 'the EBA data')}",
+            where="EBA items",
+            fix="put the exercise's data dictionary beside the CSV or pass it explicitly",
+        )
     return book
 
 
-def concept_table(data: pd.DataFrame, names: tuple[str, ...] = CORE_CONCEPTS, *,
-                  dictionary: EbaDictionary | None = None) -> pd.DataFrame:
+def concept_table(
+    data: pd.DataFrame, names: tuple[str, ...] = CORE_CONCEPTS, *, dictionary: EbaDictionary | None = None
+) -> pd.DataFrame:
     """Long table of resolved items: one row per bank, period, scenario and concept.
 
     Returns
@@ -189,17 +243,37 @@ def concept_table(data: pd.DataFrame, names: tuple[str, ...] = CORE_CONCEPTS, *,
         for f in frames[1:]:  # every term must be reported for the sum to mean the concept
             joined = joined.join(f.rename(columns={"amount": "next", "row": "row_next"}), how="inner")
             joined = joined.assign(amount=joined["amount"] + joined.pop("next")).drop(columns="row_next")
-        parts.append(joined.reset_index().assign(
-            concept=name, series_key=f"{book.collection}:" + "+".join(str(t.code) for t in terms),
-            label=" + ".join(t.label.strip() for t in terms)))
+        parts.append(
+            joined.reset_index().assign(
+                concept=name,
+                series_key=f"{book.collection}:" + "+".join(str(t.code) for t in terms),
+                label=" + ".join(t.label.strip() for t in terms),
+            )
+        )
     if not parts:
-        raise InputError(f"{data.attrs.get('file', 'EBA data')} holds none of the items {list(names)}",
-                         where="EBA items", fix="check that the dictionary belongs to the file")
+        raise InputError(
+            f"{data.attrs.get('file', 'EBA data')} holds none of the items {list(names)}",
+            where="EBA items",
+            fix="check that the dictionary belongs to the file",
+        )
     long = pd.concat(parts, ignore_index=True).rename(columns={"amount": "value"})
     meta = data.drop_duplicates(keys)[[*keys, "country", "bank_name", "scenario_kind"]]
     long = long.merge(meta, on=keys, how="left")
-    return long.dropna(subset=["value"])[["bank_id", "country", "bank_name", "period", "scenario", "scenario_kind",
-                                          "concept", "value", "series_key", "label", "row"]]
+    return long.dropna(subset=["value"])[
+        [
+            "bank_id",
+            "country",
+            "bank_name",
+            "period",
+            "scenario",
+            "scenario_kind",
+            "concept",
+            "value",
+            "series_key",
+            "label",
+            "row",
+        ]
+    ]
 
 
 def _reference(period: int, annual: bool) -> tuple[str, str]:
@@ -213,9 +287,13 @@ def _reference(period: int, annual: bool) -> tuple[str, str]:
     return f"{year}-{month:02d}", "M"
 
 
-def observed_values(data: pd.DataFrame, names: tuple[str, ...] = CORE_CONCEPTS, *,
-                    dictionary: EbaDictionary | None = None,
-                    provenance: Provenance = Provenance.real) -> list[ObservedValue]:
+def observed_values(
+    data: pd.DataFrame,
+    names: tuple[str, ...] = CORE_CONCEPTS,
+    *,
+    dictionary: EbaDictionary | None = None,
+    provenance: Provenance = Provenance.real,
+) -> list[ObservedValue]:
     """Each resolved value as an :class:`ObservedValue`.
 
     ``entity`` is the bank's LEI, ``variable`` the concept (e.g. ``cet1_capital``), ``series_key``
@@ -235,17 +313,32 @@ def observed_values(data: pd.DataFrame, names: tuple[str, ...] = CORE_CONCEPTS, 
         if r.scenario_kind not in ("actual", "baseline", "adverse"):
             continue
         ref, freq = _reference(r.period, annual)
-        out.append(ObservedValue.create(
-            variable=r.concept, value=float(r.value), unit=units[r.concept], frequency=freq,
-            jurisdiction=str(r.country), sector="banks", reference_period=ref, release_date=release,
-            vintage=book.collection, series_key=r.series_key, transformation="level",
-            scenario=None if r.scenario_kind == "actual" else r.scenario_kind, location_id=f"{file}:{int(r.row)}",
-            entity=str(r.bank_id), release_rule=rule, provenance=provenance))
+        out.append(
+            ObservedValue.create(
+                variable=r.concept,
+                value=float(r.value),
+                unit=units[r.concept],
+                frequency=freq,
+                jurisdiction=str(r.country),
+                sector="banks",
+                reference_period=ref,
+                release_date=release,
+                vintage=book.collection,
+                series_key=r.series_key,
+                transformation="level",
+                scenario=None if r.scenario_kind == "actual" else r.scenario_kind,
+                location_id=f"{file}:{int(r.row)}",
+                entity=str(r.bank_id),
+                release_rule=rule,
+                provenance=provenance,
+            )
+        )
     return out
 
 
-def exercise_panel(data: pd.DataFrame, names: tuple[str, ...] | None = None, *,
-                   dictionary: EbaDictionary | None = None) -> pd.DataFrame:
+def exercise_panel(
+    data: pd.DataFrame, names: tuple[str, ...] | None = None, *, dictionary: EbaDictionary | None = None
+) -> pd.DataFrame:
     """Wide year-end panel of a stress test: index (bank_id, scenario_kind, year), one column per concept.
 
     Actual figures are the starting point (scenario_kind 'actual'); the projection years carry
@@ -264,15 +357,17 @@ def exercise_panel(data: pd.DataFrame, names: tuple[str, ...] | None = None, *,
     long = concept_table(data, tuple(available), dictionary=book)
     long = long[long["scenario_kind"].isin(["actual", "baseline", "adverse"]) & (long["period"] % 100 == 12)]
     long = long.assign(year=long["period"] // 100)
-    wide = long.pivot_table(index=["bank_id", "scenario_kind", "year"], columns="concept", values="value",
-                            aggfunc="first")
+    wide = long.pivot_table(
+        index=["bank_id", "scenario_kind", "year"], columns="concept", values="value", aggfunc="first"
+    )
     meta = long.groupby("bank_id")[["country", "bank_name"]].first()
     wide.attrs["meta"] = meta
     return wide
 
 
-def eba_bank_outcomes(data: pd.DataFrame, *, start_period: int | None = None,
-                      dictionary: EbaDictionary | None = None) -> pd.DataFrame:
+def eba_bank_outcomes(
+    data: pd.DataFrame, *, start_period: int | None = None, dictionary: EbaDictionary | None = None
+) -> pd.DataFrame:
     """Official starting values and projected CET1 outcomes per bank (any exercise, by dictionary).
 
     Returns
@@ -284,8 +379,11 @@ def eba_bank_outcomes(data: pd.DataFrame, *, start_period: int | None = None,
         net interest income, impairments and REA (``adverse_nii_YYYY``, ``adverse_impairments_YYYY``,
         ``adverse_rea_YYYY``, EUR mn).
     """
-    panel = exercise_panel(data, ("cet1_capital", "total_risk_exposure_amount", "cet1_ratio",
-                                  "net_interest_income", "impairments"), dictionary=dictionary)
+    panel = exercise_panel(
+        data,
+        ("cet1_capital", "total_risk_exposure_amount", "cet1_ratio", "net_interest_income", "impairments"),
+        dictionary=dictionary,
+    )
     return outcomes_from_panel(panel, start_year=(start_period // 100) if start_period else None)
 
 
@@ -300,9 +398,16 @@ def outcomes_from_panel(panel: pd.DataFrame, *, start_year: int | None = None) -
         start = actual.xs(start_year, level="year")
     except KeyError:
         raise InputError(f"no actual figures for {start_year}", where="EBA Period") from None
-    out = meta.join(pd.DataFrame({"start_cet1_capital": start["cet1_capital"],
-                                  "start_rea": start["total_risk_exposure_amount"],
-                                  "start_ratio": 100 * start["cet1_ratio"]}), how="inner")
+    out = meta.join(
+        pd.DataFrame(
+            {
+                "start_cet1_capital": start["cet1_capital"],
+                "start_rea": start["total_risk_exposure_amount"],
+                "start_ratio": 100 * start["cet1_ratio"],
+            }
+        ),
+        how="inner",
+    )
     out["start_year"] = start_year
     for label in ("adverse", "baseline"):
         s = panel.xs(label, level="scenario_kind")
@@ -332,16 +437,24 @@ def read_transparency_sdd(path: Path) -> dict[int, int]:
     try:
         book = read_dictionary(path)
     except InputError:
-        raise InputError(f"{Path(path).name} is not the EBA transparency SDD", where=str(path),
-                         fix="use eba_transparency_SDD.xlsx") from None
+        raise InputError(
+            f"{Path(path).name} is not the EBA transparency SDD", where=str(path), fix="use eba_transparency_SDD.xlsx"
+        ) from None
     if book.collection != "TR" or not book.code_map:
-        raise InputError(f"{Path(path).name} is not the EBA transparency SDD", where=str(path),
-                         fix="use eba_transparency_SDD.xlsx")
+        raise InputError(
+            f"{Path(path).name} is not the EBA transparency SDD", where=str(path), fix="use eba_transparency_SDD.xlsx"
+        )
     return {**{c: c for c in book.items}, **book.code_map}
 
 
-TRANSPARENCY_CONCEPTS = ("cet1_capital", "total_risk_exposure_amount", "total_operating_income",
-                         "operating_expenses", "impairments", "profit")
+TRANSPARENCY_CONCEPTS = (
+    "cet1_capital",
+    "total_risk_exposure_amount",
+    "total_operating_income",
+    "operating_expenses",
+    "impairments",
+    "profit",
+)
 
 
 def transparency_bank_panel(data: pd.DataFrame, dictionary: EbaDictionary) -> pd.DataFrame:
@@ -359,8 +472,11 @@ def transparency_bank_panel(data: pd.DataFrame, dictionary: EbaDictionary) -> pd
     try:
         long = concept_table(d, TRANSPARENCY_CONCEPTS, dictionary=dictionary)
     except InputError:
-        raise InputError("transparency data hold no June/December capital, RWA or P&L items", where="EBA items",
-                         fix="load tr_oth.csv of the transparency exercises") from None
+        raise InputError(
+            "transparency data hold no June/December capital, RWA or P&L items",
+            where="EBA items",
+            fix="load tr_oth.csv of the transparency exercises",
+        ) from None
     wide = long.pivot_table(index=["bank_id", "period"], columns="concept", values="value", aggfunc="first")
     missing = [k for k in TRANSPARENCY_CONCEPTS if k not in wide.columns]
     if missing:
@@ -368,14 +484,19 @@ def transparency_bank_panel(data: pd.DataFrame, dictionary: EbaDictionary) -> pd
     meta = long.groupby("bank_id")[["country", "bank_name"]].first()
     wide = wide.reset_index()
     ppnr = wide["total_operating_income"] - wide["operating_expenses"]
-    out = pd.DataFrame({
-        "bank_id": wide["bank_id"], "bank_name": wide["bank_id"].map(meta["bank_name"]),
-        "country": wide["bank_id"].map(meta["country"]),
-        "period_end": [f"{p // 100}-{'06-30' if p % 100 == 6 else '12-31'}" for p in wide["period"]],
-        "cet1_capital": wide["cet1_capital"], "rwa": wide["total_risk_exposure_amount"], "ppnr_ytd": ppnr,
-        "credit_losses_ytd": wide["impairments"],
-        "residual_charges_ytd": ppnr - wide["impairments"] - wide["profit"],
-    })
+    out = pd.DataFrame(
+        {
+            "bank_id": wide["bank_id"],
+            "bank_name": wide["bank_id"].map(meta["bank_name"]),
+            "country": wide["bank_id"].map(meta["country"]),
+            "period_end": [f"{p // 100}-{'06-30' if p % 100 == 6 else '12-31'}" for p in wide["period"]],
+            "cet1_capital": wide["cet1_capital"],
+            "rwa": wide["total_risk_exposure_amount"],
+            "ppnr_ytd": ppnr,
+            "credit_losses_ytd": wide["impairments"],
+            "residual_charges_ytd": ppnr - wide["impairments"] - wide["profit"],
+        }
+    )
     return out.dropna().sort_values(["bank_id", "period_end"]).reset_index(drop=True)
 
 
@@ -404,6 +525,15 @@ def eba_comparators(outcomes: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "baseline": outcomes["baseline_depletion"].to_numpy(float),
         "nii_impairments": accounting,
     }
-    return {name: pd.DataFrame({"bank_id": outcomes.index, "country": outcomes["country"].to_numpy(),
-                                "predicted": p, "lower": p, "upper": p})
-            for name, p in preds.items()}
+    return {
+        name: pd.DataFrame(
+            {
+                "bank_id": outcomes.index,
+                "country": outcomes["country"].to_numpy(),
+                "predicted": p,
+                "lower": p,
+                "upper": p,
+            }
+        )
+        for name, p in preds.items()
+    }

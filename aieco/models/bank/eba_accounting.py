@@ -45,15 +45,25 @@ LACKS = {
     "after_tax": "distributions, other comprehensive income, deductions, transitional adjustments",
     "distributions": "other comprehensive income, deductions, transitional adjustments",
     "oci": "changes in CET1 deductions (intangibles, DTAs, shortfall …), transitional and IFRS 9 phase-in "
-           "adjustments, minority interest recognised in CET1, other reserves",
+    "adjustments, minority interest recognised in CET1, other reserves",
     "no_tax_credit": "deductions other than the new DTAs, thresholds on DTA deduction, transitional and IFRS 9 "
-                     "phase-in adjustments, minority interest recognised in CET1, other reserves",
+    "phase-in adjustments, minority interest recognised in CET1, other reserves",
     "transitional": "deductions other than the new DTAs, thresholds on DTA deduction, minority interest "
-                    "recognised in CET1, other reserves, capital instruments (conversions)",
+    "recognised in CET1, other reserves, capital instruments (conversions)",
 }
-NEEDED = ("cet1_capital", "total_risk_exposure_amount", "cet1_ratio", "total_operating_income",
-          "operating_expenses", "impairments", "profit_before_tax", "profit", "attributable_net_of_dividends",
-          "accumulated_oci", "transitional_adjustments")
+NEEDED = (
+    "cet1_capital",
+    "total_risk_exposure_amount",
+    "cet1_ratio",
+    "total_operating_income",
+    "operating_expenses",
+    "impairments",
+    "profit_before_tax",
+    "profit",
+    "attributable_net_of_dividends",
+    "accumulated_oci",
+    "transitional_adjustments",
+)
 
 
 def _frame(panel: pd.DataFrame, kind: str, years: list[int], col: str) -> pd.DataFrame:
@@ -81,12 +91,24 @@ def official_components(panel: pd.DataFrame, scenario: str) -> dict[str, object]
         p = _frame(panel, scenario, years, col)
         return pd.concat([start[col].rename(start_year), p], axis=1).reindex(columns=all_years)
 
-    cap, rea, ratio, oci = path("cet1_capital"), path("total_risk_exposure_amount"), path("cet1_ratio"), \
-        path("accumulated_oci")
+    cap, rea, ratio, oci = (
+        path("cet1_capital"),
+        path("total_risk_exposure_amount"),
+        path("cet1_ratio"),
+        path("accumulated_oci"),
+    )
     trans = path("transitional_adjustments")
-    flows = {c: _frame(panel, scenario, years, c) for c in ("total_operating_income", "operating_expenses",
-                                                             "impairments", "profit_before_tax", "profit",
-                                                             "attributable_net_of_dividends")}
+    flows = {
+        c: _frame(panel, scenario, years, c)
+        for c in (
+            "total_operating_income",
+            "operating_expenses",
+            "impairments",
+            "profit_before_tax",
+            "profit",
+            "attributable_net_of_dividends",
+        )
+    }
     banks = cap.index
     for f in (rea, ratio, oci, trans, *flows.values()):
         banks = banks.intersection(f.dropna().index)
@@ -111,10 +133,17 @@ def official_components(panel: pd.DataFrame, scenario: str) -> dict[str, object]
         "no_tax_credit": {"n": n, "l": ell, "o": np.maximum(tax, 0.0) + dist, "a": d_oci, "g": g},
         "transitional": {"n": n, "l": ell, "o": np.maximum(tax, 0.0) + dist, "a": d_oci + d_trans, "g": g},
     }
-    return {"banks": list(banks), "years": all_years, "start_capital": cap.loc[banks, start_year].to_numpy(),
-            "start_rea": rea.loc[banks, start_year].to_numpy(), "official_capital": cap.loc[banks].to_numpy(),
-            "official_ratio": 100 * ratio.loc[banks].to_numpy(), "official_rea": rea.loc[banks].to_numpy(),
-            "steps": steps, "dropped": dropped}
+    return {
+        "banks": list(banks),
+        "years": all_years,
+        "start_capital": cap.loc[banks, start_year].to_numpy(),
+        "start_rea": rea.loc[banks, start_year].to_numpy(),
+        "official_capital": cap.loc[banks].to_numpy(),
+        "official_ratio": 100 * ratio.loc[banks].to_numpy(),
+        "official_rea": rea.loc[banks].to_numpy(),
+        "steps": steps,
+        "dropped": dropped,
+    }
 
 
 def validate_accounting(panel: pd.DataFrame, *, exercise: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -135,8 +164,9 @@ def validate_accounting(panel: pd.DataFrame, *, exercise: str) -> tuple[pd.DataF
     for scenario in ("baseline", "adverse"):
         comp = official_components(panel, scenario)
         if len(comp["banks"]) < 2:
-            raise InputError(f"{exercise}: fewer than two banks with every item under {scenario}",
-                             where="EBA accounting check")
+            raise InputError(
+                f"{exercise}: fewer than two banks with every item under {scenario}", where="EBA accounting check"
+            )
         off = comp["official_ratio"]
         rows = pd.DataFrame(index=pd.Index(comp["banks"], name="bank_id"))
         rows["scenario"] = scenario
@@ -146,21 +176,32 @@ def validate_accounting(panel: pd.DataFrame, *, exercise: str) -> tuple[pd.DataF
         rows["official_start"] = off[:, 0]
         rows["official_end"] = off[:, -1]
         for step in STEPS:
-            capital, _, ratio = accounting_paths(comp["start_capital"], comp["start_rea"], comp["steps"][step],
-                                                 where=f"{exercise} {scenario} {step}")
+            capital, _, ratio = accounting_paths(
+                comp["start_capital"], comp["start_rea"], comp["steps"][step], where=f"{exercise} {scenario} {step}"
+            )
             err_end = ratio[:, -1] - off[:, -1]
             err_path = ratio[:, 1:] - off[:, 1:]
             worst = int(np.argmax(np.abs(err_end)))
             resid = (comp["official_capital"][:, -1] - capital[:, -1]) / comp["start_rea"] * 100
-            summary.append({"exercise": exercise, "scenario": scenario, "step": step, "n_banks": len(comp["banks"]),
-                            "mae_end": float(np.abs(err_end).mean()), "mae_path": float(np.abs(err_path).mean()),
-                            "rmse_end": float(np.sqrt((err_end ** 2).mean())),
-                            "max_abs_end": float(np.abs(err_end).max()), "worst_bank": comp["banks"][worst],
-                            "worst_bank_name": str(rows["bank_name"].iloc[worst]) if "bank_name" in rows else "",
-                            "worst_error": float(err_end[worst]),
-                            "mean_residual_pct_rea": float(resid.mean()),
-                            "items_added": STEP_ITEMS[step], "lacks": LACKS[step],
-                            "dropped_banks": len(comp["dropped"])})
+            summary.append(
+                {
+                    "exercise": exercise,
+                    "scenario": scenario,
+                    "step": step,
+                    "n_banks": len(comp["banks"]),
+                    "mae_end": float(np.abs(err_end).mean()),
+                    "mae_path": float(np.abs(err_path).mean()),
+                    "rmse_end": float(np.sqrt((err_end**2).mean())),
+                    "max_abs_end": float(np.abs(err_end).max()),
+                    "worst_bank": comp["banks"][worst],
+                    "worst_bank_name": str(rows["bank_name"].iloc[worst]) if "bank_name" in rows else "",
+                    "worst_error": float(err_end[worst]),
+                    "mean_residual_pct_rea": float(resid.mean()),
+                    "items_added": STEP_ITEMS[step],
+                    "lacks": LACKS[step],
+                    "dropped_banks": len(comp["dropped"]),
+                }
+            )
             rows[f"{step}_end"] = ratio[:, -1]
             rows[f"{step}_error"] = err_end
         cap_final, _, _ = accounting_paths(comp["start_capital"], comp["start_rea"], comp["steps"][STEPS[-1]])

@@ -63,15 +63,20 @@ OUTPUT_VARIABLES = {
     "banks_projected": "number of banks projected",
     "cet1_depletion": "per bank (entity = LEI): projected CET1 depletion, point and 5-95 % interval (pp)",
 }
-OUTPUTS = [VariableSpec(variable=v, unit="pp" if v.startswith("cet1_depletion") else
-                        ("%" if v == "cet1_threshold" else "banks"), frequency="A",
-                        transformation="start_minus_min" if v.startswith("cet1_depletion") else "level",
-                        horizon="3y") for v in OUTPUT_VARIABLES]
+OUTPUTS = [
+    VariableSpec(
+        variable=v,
+        unit="pp" if v.startswith("cet1_depletion") else ("%" if v == "cet1_threshold" else "banks"),
+        frequency="A",
+        transformation="start_minus_min" if v.startswith("cet1_depletion") else "level",
+        horizon="3y",
+    )
+    for v in OUTPUT_VARIABLES
+]
 NEEDED = tuple(c.name for c in CONCEPTS)
 
 
-def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *,
-                         encoding: str | None = None) -> int:
+def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *, encoding: str | None = None) -> int:
     """Store every resolved value of the EBA files (default: the bundled real 2016 and 2021 extracts).
 
     Returns the number of new :class:`ObservedValue` records.
@@ -81,36 +86,50 @@ def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *,
     for path in files:
         data = load_eba_csv(Path(path), encoding=encoding)
         if data.attrs.get("release_date") is None:
-            raise InputError(f"{Path(path).name}: no release date can be read from its dictionary or PROVENANCE",
-                             where=str(path), fix="keep the EBA data dictionary workbook beside the CSV")
+            raise InputError(
+                f"{Path(path).name}: no release date can be read from its dictionary or PROVENANCE",
+                where=str(path),
+                fix="keep the EBA data dictionary workbook beside the CSV",
+            )
         written += store.put_many(observed_values(data, NEEDED))
     return written
 
 
 def bank_observations(store: Store, cutoff: date | None = None) -> pd.DataFrame:
     """Real bank ObservedValues of the workspace released on or before ``cutoff``, as a long table."""
-    rows = [v for v in store.find(ObservedValue, sector="banks", provenance=Provenance.real.value)
-            if v.entity and v.variable in NEEDED]
+    rows = [
+        v
+        for v in store.find(ObservedValue, sector="banks", provenance=Provenance.real.value)
+        if v.entity and v.variable in NEEDED
+    ]
     if cutoff is not None:
         rows = [v for v in rows if v.release_date is not None and v.release_date <= cutoff]
     if not rows:
-        return pd.DataFrame(columns=["bank_id", "country", "exercise", "scenario_kind", "year", "variable", "value",
-                                     "observation_id"])
-    return pd.DataFrame({
-        "bank_id": [v.entity for v in rows], "country": [v.jurisdiction for v in rows],
-        "exercise": [v.vintage or "" for v in rows],
-        "scenario_kind": [v.scenario or "actual" for v in rows],
-        "year": [int(str(v.reference_period)[:4]) for v in rows], "variable": [v.variable for v in rows],
-        "value": [v.value for v in rows], "observation_id": [v.observation_id for v in rows],
-        "release_date": [v.release_date for v in rows]})
+        return pd.DataFrame(
+            columns=["bank_id", "country", "exercise", "scenario_kind", "year", "variable", "value", "observation_id"]
+        )
+    return pd.DataFrame(
+        {
+            "bank_id": [v.entity for v in rows],
+            "country": [v.jurisdiction for v in rows],
+            "exercise": [v.vintage or "" for v in rows],
+            "scenario_kind": [v.scenario or "actual" for v in rows],
+            "year": [int(str(v.reference_period)[:4]) for v in rows],
+            "variable": [v.variable for v in rows],
+            "value": [v.value for v in rows],
+            "observation_id": [v.observation_id for v in rows],
+            "release_date": [v.release_date for v in rows],
+        }
+    )
 
 
 def panels_from_observations(obs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Exercise name → panel in :func:`~aieco.models.bank.eba.exercise_panel` form."""
     out = {}
     for ex, part in obs.groupby("exercise"):
-        wide = part.pivot_table(index=["bank_id", "scenario_kind", "year"], columns="variable", values="value",
-                                aggfunc="first")
+        wide = part.pivot_table(
+            index=["bank_id", "scenario_kind", "year"], columns="variable", values="value", aggfunc="first"
+        )
         wide.attrs["meta"] = part.groupby("bank_id")[["country"]].first().assign(bank_name="")
         out[str(ex).lower()] = wide
     return out
@@ -122,8 +141,9 @@ def latest_actuals(panels: Mapping[str, pd.DataFrame]) -> BankSample:
     for name, panel in sorted(panels.items(), key=lambda kv: _start_year(kv[1])):
         samples.append(bank_sample(panel, name))
     if not samples:
-        raise StageStopped("the workspace holds no real EBA bank data released before the cutoff",
-                           stage="bank_projection")
+        raise StageStopped(
+            "the workspace holds no real EBA bank data released before the cutoff", stage="bank_projection"
+        )
     pooled = concat_samples(samples)
     keep: dict[str, int] = {}
     for i, b in enumerate(pooled.banks):  # later exercises overwrite earlier ones
@@ -146,48 +166,93 @@ def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: i
     fit = fit_components(concat_samples([bank_sample(p, n) for n, p in panels.items()]))
     start = latest_actuals(panels)
     pred = predict_depletion(fit, start, draws=int(opts.get("draws", 1000)), seed=int(seed or 0))
-    start_year = {b: y for n, p in panels.items() for b, y in
-                  ((b, _start_year(p)) for b in p.index.get_level_values("bank_id").unique())}
+    start_year = {
+        b: y
+        for n, p in panels.items()
+        for b, y in ((b, _start_year(p)) for b in p.index.get_level_values("bank_id").unique())
+    }
     pred["start_year"] = [start_year[b] for b in pred["bank_id"]]
     pred["min_ratio"] = pred["start_ratio"] - pred["predicted"]
     per_bank = pred.set_index("bank_id")
     d = per_bank["predicted"].to_numpy()
     below = int((per_bank["min_ratio"] < threshold).sum())
-    dist = pd.DataFrame({"cet1_depletion_median": [float(np.median(d))],
-                         "cet1_depletion_p05": [float(np.percentile(d, 5))],
-                         "cet1_depletion_p95": [float(np.percentile(d, 95))],
-                         "banks_below_cet1_threshold": [float(below)], "cet1_threshold": [threshold],
-                         "banks_projected": [float(len(d))]}, index=["all"])
+    dist = pd.DataFrame(
+        {
+            "cet1_depletion_median": [float(np.median(d))],
+            "cet1_depletion_p05": [float(np.percentile(d, 5))],
+            "cet1_depletion_p95": [float(np.percentile(d, 95))],
+            "banks_below_cet1_threshold": [float(below)],
+            "cet1_threshold": [threshold],
+            "banks_projected": [float(len(d))],
+        },
+        index=["all"],
+    )
     period = f"{min(pred['start_year']) + 1}-{max(pred['start_year']) + 3}"
-    points = [PointRef(variable=v, unit="pp" if v.startswith("cet1_depletion") else ("%" if v == "cet1_threshold"
-                                                                                   else "banks"),
-                       transformation="start_minus_min" if v.startswith("cet1_depletion") else "level",
-                       period=period, table="distribution", row="all", column=v, statistic="value",
-                       status=ValueStatus.modelled) for v in dist.columns]
+    points = [
+        PointRef(
+            variable=v,
+            unit="pp" if v.startswith("cet1_depletion") else ("%" if v == "cet1_threshold" else "banks"),
+            transformation="start_minus_min" if v.startswith("cet1_depletion") else "level",
+            period=period,
+            table="distribution",
+            row="all",
+            column=v,
+            statistic="value",
+            status=ValueStatus.modelled,
+        )
+        for v in dist.columns
+    ]
     for b in per_bank.index:
         for col, stat in (("predicted", "point"), ("lower", "p05"), ("upper", "p95")):
-            points.append(PointRef(variable="cet1_depletion", unit="pp", transformation="start_minus_min",
-                                   period=period, table="depletion", row=str(b), column=col, statistic=stat,
-                                   entity=str(b), status=ValueStatus.modelled))
-    diagnostics = {"provenance": "real", "fit_exercises": sorted(panels), "fit_banks": fit.n_banks,
-                   "banks": len(per_bank), "start_years": sorted(set(pred["start_year"])),
-                   "threshold_note": "CET1 minimum 4.5 % (Art. 92 CRR) plus conservation buffer 2.5 % (Art. 129 CRD)",
-                   "scenario_note": "EBA-style adverse exercise calibrated on the official stress tests; the model "
-                                    "takes no macro path and does not condition on a generated scenario",
-                   "interval": "5-95 % from resampled training residual vectors"}
-    return ModelResult(status=RunStatus.completed, tables={"depletion": per_bank, "distribution": dist},
-                       points=points, diagnostics=diagnostics)
+            points.append(
+                PointRef(
+                    variable="cet1_depletion",
+                    unit="pp",
+                    transformation="start_minus_min",
+                    period=period,
+                    table="depletion",
+                    row=str(b),
+                    column=col,
+                    statistic=stat,
+                    entity=str(b),
+                    status=ValueStatus.modelled,
+                )
+            )
+    diagnostics = {
+        "provenance": "real",
+        "fit_exercises": sorted(panels),
+        "fit_banks": fit.n_banks,
+        "banks": len(per_bank),
+        "start_years": sorted(set(pred["start_year"])),
+        "threshold_note": "CET1 minimum 4.5 % (Art. 92 CRR) plus conservation buffer 2.5 % (Art. 129 CRD)",
+        "scenario_note": "EBA-style adverse exercise calibrated on the official stress tests; the model "
+        "takes no macro path and does not condition on a generated scenario",
+        "interval": "5-95 % from resampled training residual vectors",
+    }
+    return ModelResult(
+        status=RunStatus.completed,
+        tables={"depletion": per_bank, "distribution": dist},
+        points=points,
+        diagnostics=diagnostics,
+    )
 
 
 def register_component_model() -> registry.RegisteredModel:
     snapshot = digest({"model": MODEL_ID, "version": VERSION})
     spec = ModelSpecification.create(
-        model_id=MODEL_ID, version=VERSION,
+        model_id=MODEL_ID,
+        version=VERSION,
         description="Real-data CET1 component model: OLS per component and year on starting state, fitted on "
-                    "official EBA adverse projections; the accounting recursion gives depletion",
-        inputs=[], outputs=OUTPUTS, scope="EU banks", horizon="3y", snapshot=snapshot,
-        entry_point=f"{__name__}:execute_components", diagnostics_required=["accounting_identities"],
-        min_restrictions=0)
+        "official EBA adverse projections; the accounting recursion gives depletion",
+        inputs=[],
+        outputs=OUTPUTS,
+        scope="EU banks",
+        horizon="3y",
+        snapshot=snapshot,
+        entry_point=f"{__name__}:execute_components",
+        diagnostics_required=["accounting_identities"],
+        min_restrictions=0,
+    )
     return registry.register(spec, execute_components)
 
 
@@ -202,9 +267,17 @@ def ensure_real_gates(store: Store, cutoff: date | None, *, seed: int, reps: int
     return validate_eba_exercises(store, exercises=exercises, seed=seed, reps=reps).gates
 
 
-def project_real_banks(store: Store, analysis_id: str, *, cutoff: date | None, seed: int,
-                       threshold: float = CET1_THRESHOLD, risk: str = "selected",
-                       parent_runs: list[str] | None = None, draws: int = 1000) -> ModelRun:
+def project_real_banks(
+    store: Store,
+    analysis_id: str,
+    *,
+    cutoff: date | None,
+    seed: int,
+    threshold: float = CET1_THRESHOLD,
+    risk: str = "selected",
+    parent_runs: list[str] | None = None,
+    draws: int = 1000,
+) -> ModelRun:
     """The bank stage on real data: the cross-bank CET1 outputs, or a stop with the gate's reason.
 
     Raises
@@ -218,28 +291,52 @@ def project_real_banks(store: Store, analysis_id: str, *, cutoff: date | None, s
 
     obs = bank_observations(store, cutoff)
     if obs.empty:
-        raise StageStopped("the workspace holds no real bank data released by the cutoff "
-                           f"({cutoff}); import EBA stress tests with `aieco bank import`", stage="bank_projection")
+        raise StageStopped(
+            "the workspace holds no real bank data released by the cutoff "
+            f"({cutoff}); import EBA stress tests with `aieco bank import`",
+            stage="bank_projection",
+        )
     if not store.find(ValidationGate, model_id=MODEL_ID):
         ensure_real_gates(store, cutoff, seed=seed)
     gate = passing_gate(store, MODEL_ID, real_banks=True)
     if gate is None:
         seen = store.find(ValidationGate, model_id=MODEL_ID)
-        why = "; ".join(f"{g.gate_id}: {g.detail.split('; table artifact')[0]}" for g in seen) or \
-            "no validation gate yet (run `aieco bank validate`)"
-        raise StageStopped(f"no real-data bank model passed its validation gate ({MODEL_ID}: {why}); "
-                           "no conclusion about real banks is drawn", stage="bank_projection")
+        why = (
+            "; ".join(f"{g.gate_id}: {g.detail.split('; table artifact')[0]}" for g in seen)
+            or "no validation gate yet (run `aieco bank validate`)"
+        )
+        raise StageStopped(
+            f"no real-data bank model passed its validation gate ({MODEL_ID}: {why}); "
+            "no conclusion about real banks is drawn",
+            stage="bank_projection",
+        )
     entry = register_component_model()
-    request = ModelRequest.create(analysis_id=analysis_id, risk=risk, outputs=OUTPUTS, restriction_ids=[],
-                                  horizon="3y", scope="EU banks", rationale="bank capital of real EBA banks")
-    return registry.execute(store, entry, request,
-                            {"observations": obs.drop(columns=["release_date"]),
-                             "options": {"threshold": threshold, "draws": draws, "gate_id": gate.gate_id}},
-                            seed=seed, parent_runs=list(parent_runs or []), role="generation")
+    request = ModelRequest.create(
+        analysis_id=analysis_id,
+        risk=risk,
+        outputs=OUTPUTS,
+        restriction_ids=[],
+        horizon="3y",
+        scope="EU banks",
+        rationale="bank capital of real EBA banks",
+    )
+    return registry.execute(
+        store,
+        entry,
+        request,
+        {
+            "observations": obs.drop(columns=["release_date"]),
+            "options": {"threshold": threshold, "draws": draws, "gate_id": gate.gate_id},
+        },
+        seed=seed,
+        parent_runs=list(parent_runs or []),
+        role="generation",
+    )
 
 
-def real_bank_conclusions(store: Store, analysis_id: str, *, cutoff: date | None, seed: int,
-                          parent_runs: list[str] | None = None) -> dict[str, Any] | None:
+def real_bank_conclusions(
+    store: Store, analysis_id: str, *, cutoff: date | None, seed: int, parent_runs: list[str] | None = None
+) -> dict[str, Any] | None:
     """The application stage's real-bank part: None when the workspace holds no real EBA bank data;
     else the completed run's id and output variables, or the stop and its reason (a result, recorded)."""
     every = bank_observations(store)
@@ -251,5 +348,10 @@ def real_bank_conclusions(store: Store, analysis_id: str, *, cutoff: date | None
         return {"status": "stopped", "reason": stop.reason, "model_id": MODEL_ID}
     if run.status != RunStatus.completed:
         return {"status": run.status.value, "reason": run.reason, "model_id": MODEL_ID, "run_id": run.run_id}
-    return {"status": "completed", "model_id": MODEL_ID, "run_id": run.run_id,
-            "output_variables": sorted(OUTPUT_VARIABLES), "provenance": "real"}
+    return {
+        "status": "completed",
+        "model_id": MODEL_ID,
+        "run_id": run.run_id,
+        "output_variables": sorted(OUTPUT_VARIABLES),
+        "provenance": "real",
+    }

@@ -23,8 +23,9 @@ BUNDLED = Path(__file__).with_name("eba_data")
 ITEM_COLUMN = "Item"
 
 
-def write_extract(source: Path, dictionary: Path, scenarios: Path, out_dir: Path, *, title: str,
-                  publisher_note: str) -> Path:
+def write_extract(
+    source: Path, dictionary: Path, scenarios: Path, out_dir: Path, *, title: str, publisher_note: str
+) -> Path:
     """Write the extract of ``source`` into ``out_dir``; returns the extract CSV path."""
     source, dictionary = Path(source), Path(dictionary)
     book = read_dictionary(dictionary)
@@ -49,17 +50,21 @@ def write_extract(source: Path, dictionary: Path, scenarios: Path, out_dir: Path
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / source.name
     target.write_bytes(b"".join(keep))
-    table = pd.read_excel(dictionary, header=None, dtype=str) if dictionary.suffix == ".xlsx" else \
-        pd.read_csv(dictionary, header=None, dtype=str)
+    table = (
+        pd.read_excel(dictionary, header=None, dtype=str)
+        if dictionary.suffix == ".xlsx"
+        else pd.read_csv(dictionary, header=None, dtype=str)
+    )
     head = next(i for i in range(6) if {"Item", "Label"} <= {str(c).strip() for c in table.iloc[i]})
     cols = [str(c).strip() for c in table.iloc[head]]
-    body = table.iloc[head + 1:]
+    body = table.iloc[head + 1 :]
     tcol = next(i for i, c in enumerate(cols) if c in ("Template", "Template No#"))
     body = body[body.iloc[:, tcol].isin(templates)]
     pd.DataFrame(body.values, columns=cols).to_csv(out_dir / "data_dictionary_extract.csv", index=False)
     labels = read_scenarios(scenarios)
     pd.DataFrame({"Scenario": list(labels), "Label": list(labels.values())}).to_csv(
-        out_dir / "lookup_scenarios.csv", index=False)
+        out_dir / "lookup_scenarios.csv", index=False
+    )
     (out_dir / "PROVENANCE.md").write_text(
         f"# {title}\n\n"
         f"publisher: European Banking Authority (EBA); reuse with attribution.\n"
@@ -73,7 +78,9 @@ def write_extract(source: Path, dictionary: Path, scenarios: Path, out_dir: Path
         f"but may have been published some days later.\n"
         f"{publisher_note}\n"
         f"Built by aieco.models.bank.eba_extract.write_extract; tests/test_bank_eba.py re-reads the source "
-        f"when ../shared/data is present and checks the extract against it.\n", encoding="utf-8")
+        f"when ../shared/data is present and checks the extract against it.\n",
+        encoding="utf-8",
+    )
     return target
 
 
@@ -98,14 +105,20 @@ def rebuild_bundled(banks: Path) -> dict[str, Path]:
     banks = Path(banks)
     return {
         "st2016": write_extract(
-            banks / "eba_2016_stress_test_TR_OTH.csv", banks / "eba_2016_data_dictionary.xlsx",
-            banks / "eba_2016_lookup_scenarios.csv", BUNDLED / "st2016",
+            banks / "eba_2016_stress_test_TR_OTH.csv",
+            banks / "eba_2016_data_dictionary.xlsx",
+            banks / "eba_2016_lookup_scenarios.csv",
+            BUNDLED / "st2016",
             title="EBA 2016 EU-wide stress test — bank-level results (extract)",
-            publisher_note="Obtained via github.com/Martin-Summer-1090/syslosseval (see the shared data README)."),
+            publisher_note="Obtained via github.com/Martin-Summer-1090/syslosseval (see the shared data README).",
+        ),
         "st2021": write_extract(
-            banks / "eba_2021_stress_test" / "TRA_OTH.csv", banks / "eba_2021_stress_test" / "Data_Dictionary.xlsx",
-            banks / "eba_2021_stress_test" / "Metadata_TR.xlsx", BUNDLED / "st2021",
+            banks / "eba_2021_stress_test" / "TRA_OTH.csv",
+            banks / "eba_2021_stress_test" / "Data_Dictionary.xlsx",
+            banks / "eba_2021_stress_test" / "Metadata_TR.xlsx",
+            BUNDLED / "st2021",
             title="EBA 2021 EU-wide stress test — bank-level results (extract)",
             publisher_note="Obtained via github.com/at621/eba_stresstest (see the shared data README). The CSV is "
-                           "Windows-1252 (Latin-1 plus e.g. the 0x97 em dash) as published."),
+            "Windows-1252 (Latin-1 plus e.g. the 0x97 em dash) as published.",
+        ),
     }

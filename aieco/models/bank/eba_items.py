@@ -44,28 +44,38 @@ def decode_text(raw: bytes, *, name: str, encoding: str | None = None) -> tuple[
         try:
             canonical = codecs.lookup(encoding).name
         except LookupError:
-            raise InputError(f"unknown text encoding {encoding!r} declared for {name}", where=name,
-                             fix="declare a Python codec name such as utf-8, latin-1 or cp1252") from None
+            raise InputError(
+                f"unknown text encoding {encoding!r} declared for {name}",
+                where=name,
+                fix="declare a Python codec name such as utf-8, latin-1 or cp1252",
+            ) from None
         try:
             text = raw.decode(canonical)
         except UnicodeDecodeError as err:
-            raise InputError(f"{name} is not valid {encoding}: byte 0x{raw[err.start]:02x} at offset {err.start} "
-                             f"cannot be decoded", where=name,
-                             fix="declare the file's real encoding (EBA's 2021 stress-test CSV is Windows-1252, a "
-                                 "Latin-1 superset) or leave it to detection") from None
+            raise InputError(
+                f"{name} is not valid {encoding}: byte 0x{raw[err.start]:02x} at offset {err.start} cannot be decoded",
+                where=name,
+                fix="declare the file's real encoding (EBA's 2021 stress-test CSV is Windows-1252, a "
+                "Latin-1 superset) or leave it to detection",
+            ) from None
         if encoding.lower().replace("_", "-") in _SINGLE_BYTE or canonical in {"iso8859-1", "cp1252"}:
             if _is_multibyte_utf8(raw):
-                raise InputError(f"{name} was declared {encoding} but is UTF-8 with multi-byte characters",
-                                 where=name, fix="declare utf-8 or leave the encoding to detection")
+                raise InputError(
+                    f"{name} was declared {encoding} but is UTF-8 with multi-byte characters",
+                    where=name,
+                    fix="declare utf-8 or leave the encoding to detection",
+                )
         return text.lstrip("\ufeff"), canonical
-    for bom, enc in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
-                     (codecs.BOM_UTF16_BE, "utf-16")):
+    for bom, enc in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
         if raw.startswith(bom):
             try:
                 return raw.decode(enc), enc
             except UnicodeDecodeError:
-                raise InputError(f"{name} starts with a {enc} byte-order mark but is not {enc}", where=name,
-                                 fix="re-export the file, or declare its encoding") from None
+                raise InputError(
+                    f"{name} starts with a {enc} byte-order mark but is not {enc}",
+                    where=name,
+                    fix="re-export the file, or declare its encoding",
+                ) from None
     try:
         return raw.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -145,36 +155,86 @@ _PL = r"(tra_)?p&l"
 #: The items of the issue, by published label (signs as reported: losses and expenses negative
 #: in the stress-test P&L templates).
 CONCEPTS: tuple[Concept, ...] = (
-    Concept("cet1_capital", "EUR mn", _CAP, (((1, r"common equity tier 1 capital \(net of deductions and after "
-                                                  r"applying transitional adjustments\)"),),)),
+    Concept(
+        "cet1_capital",
+        "EUR mn",
+        _CAP,
+        (
+            (
+                (
+                    1,
+                    r"common equity tier 1 capital \(net of deductions and after "
+                    r"applying transitional adjustments\)",
+                ),
+            ),
+        ),
+    ),
     Concept("total_risk_exposure_amount", "EUR mn", _CAP, (((1, r"total risk exposure amount"),),)),
-    Concept("cet1_ratio", "ratio", _CAP,
-            (((1, r"common equity tier 1 capital ratio ?(- ?transitional period|\(transitional( period)?\))"),),)),
-    Concept("net_interest_income", "EUR mn", _PL,
-            (((1, r"net interest income"),), ((1, r"interest income"), (-1, r"\(?interest expenses?\)?")))),
+    Concept(
+        "cet1_ratio",
+        "ratio",
+        _CAP,
+        (((1, r"common equity tier 1 capital ratio ?(- ?transitional period|\(transitional( period)?\))"),),),
+    ),
+    Concept(
+        "net_interest_income",
+        "EUR mn",
+        _PL,
+        (((1, r"net interest income"),), ((1, r"interest income"), (-1, r"\(?interest expenses?\)?"))),
+    ),
     Concept("net_fee_commission_income", "EUR mn", _PL, (((1, r"net fee and commission income"),),)),
-    Concept("impairments", "EUR mn", _PL,
-            (((1, r"\(?impairment( or \(-\) reversal of impairment| \(-\) or reversal of impairment \(\+\)) on "
-                  r"financial assets not measured at fair value through profit or loss\)?"),),)),
-    Concept("operating_expenses", "EUR mn", _PL,
-            (((1, r"\(administrative expenses\)"), (1, r"\(depreciation\)")),
-             ((1, r"other income and expenses not listed above - net"),)),
-            note="the stress-test P&L templates have no administrative-expense row: their 'Other income and "
-                 "expenses not listed above - net' (negative = net expense) holds operating expenses together "
-                 "with provisions and other impairments"),
+    Concept(
+        "impairments",
+        "EUR mn",
+        _PL,
+        (
+            (
+                (
+                    1,
+                    r"\(?impairment( or \(-\) reversal of impairment| \(-\) or reversal of impairment \(\+\)) on "
+                    r"financial assets not measured at fair value through profit or loss\)?",
+                ),
+            ),
+        ),
+    ),
+    Concept(
+        "operating_expenses",
+        "EUR mn",
+        _PL,
+        (
+            ((1, r"\(administrative expenses\)"), (1, r"\(depreciation\)")),
+            ((1, r"other income and expenses not listed above - net"),),
+        ),
+        note="the stress-test P&L templates have no administrative-expense row: their 'Other income and "
+        "expenses not listed above - net' (negative = net expense) holds operating expenses together "
+        "with provisions and other impairments",
+    ),
     Concept("profit", "EUR mn", _PL, (((1, r"profit or \(-\) loss for the year"),),)),
     # further P&L and capital rows the accounting validation uses
     Concept("total_operating_income", "EUR mn", _PL, (((1, r"total operating income( - |, )net"),),)),
-    Concept("profit_before_tax", "EUR mn", _PL,
-            (((1, r"profit or \(-\) loss before tax from continuing operations"),),)),
-    Concept("attributable_net_of_dividends", "EUR mn", _PL,
-            (((1, r"attributable to owners of the parent net of estimated dividends"),),)),
+    Concept(
+        "profit_before_tax", "EUR mn", _PL, (((1, r"profit or \(-\) loss before tax from continuing operations"),),)
+    ),
+    Concept(
+        "attributable_net_of_dividends",
+        "EUR mn",
+        _PL,
+        (((1, r"attributable to owners of the parent net of estimated dividends"),),),
+    ),
     Concept("accumulated_oci", "EUR mn", _CAP, (((1, r"accumulated other comprehensive income"),),)),
     Concept("transitional_adjustments", "EUR mn", _CAP, (((1, r"transitional adjustments"),),)),
 )
 #: The eight items of issue #16 (the rest serve the accounting validation).
-CORE_CONCEPTS = ("cet1_capital", "total_risk_exposure_amount", "cet1_ratio", "net_interest_income",
-                 "net_fee_commission_income", "impairments", "operating_expenses", "profit")
+CORE_CONCEPTS = (
+    "cet1_capital",
+    "total_risk_exposure_amount",
+    "cet1_ratio",
+    "net_interest_income",
+    "net_fee_commission_income",
+    "impairments",
+    "operating_expenses",
+    "profit",
+)
 
 
 @dataclass(frozen=True)
@@ -193,24 +253,29 @@ class EbaDictionary:
 
     def resolve(self, concept: Concept) -> tuple[Term, ...]:
         """The signed items that make up ``concept`` in this dictionary."""
-        pool = [it for it in self.items.values()
-                if re.fullmatch(concept.templates, normalise_label(it.template))]
+        pool = [it for it in self.items.values() if re.fullmatch(concept.templates, normalise_label(it.template))]
         for alternative in concept.alternatives:
             terms = []
             for sign, pattern in alternative:
                 hits = [it for it in pool if re.fullmatch(pattern, normalise_label(it.label))]
                 if len(hits) > 1:
-                    raise InputError(f"{self.name}: label pattern for {concept.name} matches {len(hits)} items "
-                                     f"({', '.join(str(h.code) for h in hits)})", where=self.name,
-                                     fix="use the exercise's own data dictionary")
+                    raise InputError(
+                        f"{self.name}: label pattern for {concept.name} matches {len(hits)} items "
+                        f"({', '.join(str(h.code) for h in hits)})",
+                        where=self.name,
+                        fix="use the exercise's own data dictionary",
+                    )
                 if not hits:
                     break
                 terms.append(Term(sign, hits[0].code, hits[0].label))
             else:
                 return tuple(terms)
-        raise InputError(f"{self.name} has no item labelled like {concept.name} in templates "
-                         f"/{concept.templates}/ ({len(pool)} items there)", where=self.name,
-                         fix="pass the data dictionary published with the EBA file")
+        raise InputError(
+            f"{self.name} has no item labelled like {concept.name} in templates "
+            f"/{concept.templates}/ ({len(pool)} items there)",
+            where=self.name,
+            fix="pass the data dictionary published with the EBA file",
+        )
 
     def resolve_all(self, names: tuple[str, ...] | None = None) -> dict[str, tuple[Term, ...]]:
         wanted = [c for c in CONCEPTS if names is None or c.name in names]
@@ -236,8 +301,11 @@ def read_dictionary(path: Path, *, encoding: str | None = None) -> EbaDictionary
     """
     path = Path(path)
     if not path.is_file():
-        raise InputError(f"data dictionary {path} does not exist", where=str(path),
-                         fix="pass the dictionary published with the EBA file")
+        raise InputError(
+            f"data dictionary {path} does not exist",
+            where=str(path),
+            fix="pass the dictionary published with the EBA file",
+        )
     st = path.stat()
     return _read_dictionary(str(path.resolve()), st.st_size, st.st_mtime_ns, encoding)
 
@@ -265,10 +333,13 @@ def _read_dictionary(name: str, size: int, mtime_ns: int, encoding: str | None) 
         raise InputError(f"{path.name} cannot be read as a data dictionary: {err}", where=str(path)) from None
     head = _header_row(raw)
     if head < 0:
-        raise InputError(f"{path.name} is not an EBA data dictionary (no Item and Label header)", where=str(path),
-                         fix="use the EBA data dictionary workbook (Data_Dictionary.xlsx, eba_transparency_SDD.xlsx)")
+        raise InputError(
+            f"{path.name} is not an EBA data dictionary (no Item and Label header)",
+            where=str(path),
+            fix="use the EBA data dictionary workbook (Data_Dictionary.xlsx, eba_transparency_SDD.xlsx)",
+        )
     header = [str(c).strip() for c in raw.iloc[head].tolist()]
-    body = raw.iloc[head + 1:].reset_index(drop=True)
+    body = raw.iloc[head + 1 :].reset_index(drop=True)
     body.columns = range(len(header))
     col = {h: i for i, h in reversed(list(enumerate(header)))}
     template_col = next((col[h] for h in ("Template", "Template No#") if h in col), None)
@@ -286,8 +357,7 @@ def _read_dictionary(name: str, size: int, mtime_ns: int, encoding: str | None) 
         if pd.isna(code):
             continue
         code = int(code)
-        prev = tuple(int(p) for p in (pd.to_numeric(row[i], errors="coerce") for i in previous_cols)
-                     if not pd.isna(p))
+        prev = tuple(int(p) for p in (pd.to_numeric(row[i], errors="coerce") for i in previous_cols) if not pd.isna(p))
         template = "" if template_col is None or pd.isna(row[template_col]) else str(row[template_col])
         items[code] = DictionaryItem(code, str(row[col["Label"]]), template, prev)
         for p in prev:
@@ -320,7 +390,7 @@ def read_scenarios(path: Path) -> dict[int, str]:
         if "Scenario" in cells:
             k = cells.index("Scenario")
             out = {}
-            for _, row in table.iloc[i + 1:].iterrows():
+            for _, row in table.iloc[i + 1 :].iterrows():
                 code = pd.to_numeric(row.iloc[k], errors="coerce")
                 if not pd.isna(code) and k + 1 < len(row) and not pd.isna(row.iloc[k + 1]):
                     out[int(code)] = str(row.iloc[k + 1]).strip()

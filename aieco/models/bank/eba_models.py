@@ -46,18 +46,25 @@ class BankSample:
     exercise: str
     banks: list[str]
     country: np.ndarray
-    start_capital: np.ndarray      # (N,)
-    start_rea: np.ndarray          # (N,)
-    start_ratio: np.ndarray        # (N,) %
-    start_rates: dict[str, np.ndarray]   # n, l, o in the actual year, % of start REA
-    comps: dict[str, np.ndarray]   # component → (N, H)
+    start_capital: np.ndarray  # (N,)
+    start_rea: np.ndarray  # (N,)
+    start_ratio: np.ndarray  # (N,) %
+    start_rates: dict[str, np.ndarray]  # n, l, o in the actual year, % of start REA
+    comps: dict[str, np.ndarray]  # component → (N, H)
     official_depletion: np.ndarray  # (N,) pp
 
     def take(self, idx: np.ndarray) -> BankSample:
-        return BankSample(self.exercise, [self.banks[i] for i in idx], self.country[idx], self.start_capital[idx],
-                          self.start_rea[idx], self.start_ratio[idx],
-                          {k: v[idx] for k, v in self.start_rates.items()},
-                          {k: v[idx] for k, v in self.comps.items()}, self.official_depletion[idx])
+        return BankSample(
+            self.exercise,
+            [self.banks[i] for i in idx],
+            self.country[idx],
+            self.start_capital[idx],
+            self.start_rea[idx],
+            self.start_ratio[idx],
+            {k: v[idx] for k, v in self.start_rates.items()},
+            {k: v[idx] for k, v in self.comps.items()},
+            self.official_depletion[idx],
+        )
 
 
 def bank_sample(panel: pd.DataFrame, exercise: str) -> BankSample:
@@ -76,12 +83,19 @@ def bank_sample(panel: pd.DataFrame, exercise: str) -> BankSample:
     }
     ok = np.all([np.isfinite(v) for v in start_rates.values()], axis=0)
     meta = panel.attrs.get("meta")
-    country = (meta["country"].reindex(banks).fillna("").to_numpy() if meta is not None
-               else np.array([""] * len(banks)))
+    country = meta["country"].reindex(banks).fillna("").to_numpy() if meta is not None else np.array([""] * len(banks))
     ratio = comp["official_ratio"]
-    sample = BankSample(exercise, list(banks), country, comp["start_capital"], rea0, ratio[:, 0], start_rates,
-                        {c: np.asarray(v, float) for c, v in comp["steps"][STEP].items()},
-                        ratio[:, 0] - ratio[:, 1:].min(axis=1))
+    sample = BankSample(
+        exercise,
+        list(banks),
+        country,
+        comp["start_capital"],
+        rea0,
+        ratio[:, 0],
+        start_rates,
+        {c: np.asarray(v, float) for c, v in comp["steps"][STEP].items()},
+        ratio[:, 0] - ratio[:, 1:].min(axis=1),
+    )
     return sample.take(np.flatnonzero(ok))
 
 
@@ -97,8 +111,8 @@ def _design(sample: BankSample, c: str) -> np.ndarray:
 class ComponentFit:
     """OLS coefficients per component and year, and the training residuals (N_train, H) per component."""
 
-    params: dict[str, np.ndarray]      # component → (k, H)
-    residuals: dict[str, np.ndarray]   # component → (N_train, H)
+    params: dict[str, np.ndarray]  # component → (k, H)
+    residuals: dict[str, np.ndarray]  # component → (N_train, H)
     exercises: tuple[str, ...]
     n_banks: int
 
@@ -106,8 +120,11 @@ class ComponentFit:
 def fit_components(sample: BankSample) -> ComponentFit:
     """Least squares per component and projection year on the sample's banks."""
     if len(sample.banks) < 8:
-        raise InputError(f"only {len(sample.banks)} banks to fit the component models", where="bank_eba_components",
-                         fix="fit on a full EBA exercise")
+        raise InputError(
+            f"only {len(sample.banks)} banks to fit the component models",
+            where="bank_eba_components",
+            fix="fit on a full EBA exercise",
+        )
     params, resid = {}, {}
     for c in COMPONENTS:
         X, Y = _design(sample, c), sample.comps[c]
@@ -117,8 +134,9 @@ def fit_components(sample: BankSample) -> ComponentFit:
     return ComponentFit(params, resid, ex, len(sample.banks))
 
 
-def predict_depletion(fit: ComponentFit, sample: BankSample, *, draws: int = 500,
-                      seed: int = 0, probs: tuple[float, float] = (5.0, 95.0)) -> pd.DataFrame:
+def predict_depletion(
+    fit: ComponentFit, sample: BankSample, *, draws: int = 500, seed: int = 0, probs: tuple[float, float] = (5.0, 95.0)
+) -> pd.DataFrame:
     """Point depletion (pp) from the predicted components and an interval from resampled residual vectors.
 
     Returns
@@ -134,30 +152,41 @@ def predict_depletion(fit: ComponentFit, sample: BankSample, *, draws: int = 500
     pick = rng.integers(0, n_train, size=draws)
     N = len(sample.banks)
     # every (bank, draw) pair as one row of a single recursion: (N · draws, H)
-    drawn = {c: (comps[c][:, None, :] + fit.residuals[c][pick][None, :, :]).reshape(N * draws, -1)
-             for c in COMPONENTS}
-    _, _, r = accounting_paths(np.repeat(sample.start_capital, draws), np.repeat(sample.start_rea, draws), drawn,
-                               where=MODEL_ID)
+    drawn = {c: (comps[c][:, None, :] + fit.residuals[c][pick][None, :, :]).reshape(N * draws, -1) for c in COMPONENTS}
+    _, _, r = accounting_paths(
+        np.repeat(sample.start_capital, draws), np.repeat(sample.start_rea, draws), drawn, where=MODEL_ID
+    )
     sims = (r[:, 0] - r[:, 1:].min(axis=1)).reshape(N, draws)
     lo, hi = np.percentile(sims, probs, axis=1)
-    return pd.DataFrame({"bank_id": sample.banks, "country": sample.country, "predicted": point,
-                         "lower": np.minimum(lo, point), "upper": np.maximum(hi, point),
-                         "start_ratio": sample.start_ratio, "end_ratio": ratio[:, -1]})
+    return pd.DataFrame(
+        {
+            "bank_id": sample.banks,
+            "country": sample.country,
+            "predicted": point,
+            "lower": np.minimum(lo, point),
+            "upper": np.maximum(hi, point),
+            "start_ratio": sample.start_ratio,
+            "end_ratio": ratio[:, -1],
+        }
+    )
 
 
 def concat_samples(samples: list[BankSample]) -> BankSample:
     first = samples[0]
     return BankSample(
-        "+".join(s.exercise for s in samples), [b for s in samples for b in s.banks],
-        np.concatenate([s.country for s in samples]), np.concatenate([s.start_capital for s in samples]),
-        np.concatenate([s.start_rea for s in samples]), np.concatenate([s.start_ratio for s in samples]),
+        "+".join(s.exercise for s in samples),
+        [b for s in samples for b in s.banks],
+        np.concatenate([s.country for s in samples]),
+        np.concatenate([s.start_capital for s in samples]),
+        np.concatenate([s.start_rea for s in samples]),
+        np.concatenate([s.start_ratio for s in samples]),
         {k: np.concatenate([s.start_rates[k] for s in samples]) for k in first.start_rates},
         {k: np.concatenate([s.comps[k] for s in samples]) for k in first.comps},
-        np.concatenate([s.official_depletion for s in samples]))
+        np.concatenate([s.official_depletion for s in samples]),
+    )
 
 
-def bank_clustered_cv(samples: list[BankSample], *, folds: int = 5, seed: int = 0,
-                      draws: int = 300) -> pd.DataFrame:
+def bank_clustered_cv(samples: list[BankSample], *, folds: int = 5, seed: int = 0, draws: int = 300) -> pd.DataFrame:
     """Held-out predictions for every (exercise, bank), folds formed by bank LEI."""
     pooled = concat_samples(samples)
     tags = np.array([s.exercise for s in samples for _ in s.banks])

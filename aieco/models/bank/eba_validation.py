@@ -72,13 +72,22 @@ def load_exercise(path: Path, *, encoding: str | None = None, name: str | None =
     data = load_eba_csv(Path(path), encoding=encoding)
     book = data.attrs.get("dictionary")
     if book is None:
-        raise InputError(f"{Path(path).name} has no data dictionary beside it", where=str(path),
-                         fix="keep the EBA data dictionary next to the CSV")
+        raise InputError(
+            f"{Path(path).name} has no data dictionary beside it",
+            where=str(path),
+            fix="keep the EBA data dictionary next to the CSV",
+        )
     panel = exercise_panel(data)
     outcomes = eba_bank_outcomes(data)
-    return Exercise(name or book.collection.lower(), Path(path).name, data.attrs["encoding"],
-                    str(data.attrs["release_date"]) if data.attrs.get("release_date") else None,
-                    int(outcomes["start_year"].iloc[0]), panel, outcomes)
+    return Exercise(
+        name or book.collection.lower(),
+        Path(path).name,
+        data.attrs["encoding"],
+        str(data.attrs["release_date"]) if data.attrs.get("release_date") else None,
+        int(outcomes["start_year"].iloc[0]),
+        panel,
+        outcomes,
+    )
 
 
 def exercise_from_panel(name: str, panel: pd.DataFrame, *, source: str) -> Exercise:
@@ -87,17 +96,32 @@ def exercise_from_panel(name: str, panel: pd.DataFrame, *, source: str) -> Exerc
     return Exercise(name, source, "", None, int(outcomes["start_year"].iloc[0]), panel, outcomes)
 
 
-def _gate(store: Store, model_id: str, preds: pd.DataFrame, official: np.ndarray, thresholds: Thresholds, *,
-          reps: int, seed: int, detail: str) -> ValidationGate:
+def _gate(
+    store: Store,
+    model_id: str,
+    preds: pd.DataFrame,
+    official: np.ndarray,
+    thresholds: Thresholds,
+    *,
+    reps: int,
+    seed: int,
+    detail: str,
+) -> ValidationGate:
     off = pd.DataFrame({"bank_id": preds["bank_id"], "official_depletion": official})
     p = preds.assign(bank_id=preds["bank_id"])
-    table, metrics, passed = validate(p[["bank_id", "country", "predicted", "lower", "upper"]], off,
-                                      thresholds=thresholds, reps=reps, seed=seed)
+    table, metrics, passed = validate(
+        p[["bank_id", "country", "predicted", "lower", "upper"]], off, thresholds=thresholds, reps=reps, seed=seed
+    )
     digest = store.put_tables({"validation": table.reset_index()})
     gate = validation_gate(model_id, None, metrics, thresholds, passed)
-    gate = ValidationGate.create(**{**gate.model_dump(exclude={"gate_id"}),
-                                    "detail": f"{gate.detail}; {detail}; table artifact {digest}",
-                                    "fit_provenance": Provenance.real, "validation_provenance": Provenance.real})
+    gate = ValidationGate.create(
+        **{
+            **gate.model_dump(exclude={"gate_id"}),
+            "detail": f"{gate.detail}; {detail}; table artifact {digest}",
+            "fit_provenance": Provenance.real,
+            "validation_provenance": Provenance.real,
+        }
+    )
     store.put(gate)
     return gate
 
@@ -108,9 +132,16 @@ def _unique_by_bank(preds: pd.DataFrame, official: np.ndarray) -> tuple[pd.DataF
     return preds.assign(bank_id=preds["bank_id"] + "@" + tag), official
 
 
-def validate_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *, seed: int = 0,
-                           reps: int | None = None, encoding: str | None = None,
-                           draws: int = 500, exercises: list[Exercise] | None = None) -> EbaValidation:
+def validate_eba_exercises(
+    store: Store,
+    paths: Iterable[Path] | None = None,
+    *,
+    seed: int = 0,
+    reps: int | None = None,
+    encoding: str | None = None,
+    draws: int = 500,
+    exercises: list[Exercise] | None = None,
+) -> EbaValidation:
     """Accounting check and real-data model gates on EBA stress tests (default: the bundled 2016 and 2021;
     ``exercises``: already loaded, e.g. from workspace records)."""
     s = get_settings().bank
@@ -132,33 +163,81 @@ def validate_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *,
     for e in exercises:  # the simple comparators, per exercise
         official = e.outcomes.reset_index()[["bank_id", "official_depletion"]]
         for cname, preds in eba_comparators(e.outcomes).items():
-            result.gates.append(_gate(store, f"eba_{cname}", preds, official["official_depletion"].to_numpy(),
-                                      thresholds, reps=reps, seed=seed,
-                                      detail=f"comparator on {e.name} ({e.file})"))
+            result.gates.append(
+                _gate(
+                    store,
+                    f"eba_{cname}",
+                    preds,
+                    official["official_depletion"].to_numpy(),
+                    thresholds,
+                    reps=reps,
+                    seed=seed,
+                    detail=f"comparator on {e.name} ({e.file})",
+                )
+            )
     for i, fit_ex in enumerate(exercises):
         for j, val_ex in enumerate(exercises):
             if i == j:
                 continue
             fit = fit_components(samples[fit_ex.name])
             preds = predict_depletion(fit, samples[val_ex.name], draws=draws, seed=seed)
-            model_id = MODEL_ID if i < j and (i, j) == (len(exercises) - 2, len(exercises) - 1) else \
-                f"{MODEL_ID}:{fit_ex.name}->{val_ex.name}"
+            model_id = (
+                MODEL_ID
+                if i < j and (i, j) == (len(exercises) - 2, len(exercises) - 1)
+                else f"{MODEL_ID}:{fit_ex.name}->{val_ex.name}"
+            )
             result.predictions[f"{fit_ex.name}->{val_ex.name}"] = preds
-            result.gates.append(_gate(
-                store, model_id, preds, samples[val_ex.name].official_depletion, thresholds, reps=reps, seed=seed,
-                detail=f"fit on {fit_ex.name} ({fit.n_banks} banks, adverse), validated on {val_ex.name} "
-                       f"({len(preds)} banks) official adverse depletion"))
+            result.gates.append(
+                _gate(
+                    store,
+                    model_id,
+                    preds,
+                    samples[val_ex.name].official_depletion,
+                    thresholds,
+                    reps=reps,
+                    seed=seed,
+                    detail=f"fit on {fit_ex.name} ({fit.n_banks} banks, adverse), validated on {val_ex.name} "
+                    f"({len(preds)} banks) official adverse depletion",
+                )
+            )
     cv = bank_clustered_cv(list(samples.values()), seed=seed, draws=max(draws // 2, 50))
     result.predictions["cv"] = cv
     p, off = _unique_by_bank(cv, cv["official_depletion"].to_numpy())
-    result.gates.append(_gate(store, f"{MODEL_ID}:cv", p, off, thresholds, reps=reps, seed=seed,
-                              detail=f"bank-clustered 5-fold cross-validation on {'+'.join(names)} "
-                                     f"({len(cv)} bank-exercises)"))
+    result.gates.append(
+        _gate(
+            store,
+            f"{MODEL_ID}:cv",
+            p,
+            off,
+            thresholds,
+            reps=reps,
+            seed=seed,
+            detail=f"bank-clustered 5-fold cross-validation on {'+'.join(names)} ({len(cv)} bank-exercises)",
+        )
+    )
     return result
 
 
 def accounting_rows(summary: pd.DataFrame) -> list[dict]:
-    cols = ["exercise", "scenario", "step", "n_banks", "mae_end", "mae_path", "max_abs_end", "worst_bank",
-            "worst_bank_name", "worst_error", "mean_residual_pct_rea", "items_added", "lacks"]
-    return [{k: (float(v) if isinstance(v, (np.floating, float)) else (int(v) if isinstance(v, np.integer) else v))
-             for k, v in row.items()} for row in summary[cols].to_dict(orient="records")]
+    cols = [
+        "exercise",
+        "scenario",
+        "step",
+        "n_banks",
+        "mae_end",
+        "mae_path",
+        "max_abs_end",
+        "worst_bank",
+        "worst_bank_name",
+        "worst_error",
+        "mean_residual_pct_rea",
+        "items_added",
+        "lacks",
+    ]
+    return [
+        {
+            k: (float(v) if isinstance(v, (np.floating, float)) else (int(v) if isinstance(v, np.integer) else v))
+            for k, v in row.items()
+        }
+        for row in summary[cols].to_dict(orient="records")
+    ]

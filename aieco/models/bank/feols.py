@@ -20,16 +20,16 @@ class FEOLSResults:
 
     component: str
     regressors: list[str]
-    params: pd.Series          # slope coefficients, index = regressors
-    fixed_effects: pd.Series   # alpha_i, index = bank_id
-    resid: np.ndarray          # within residuals, shape (nobs,)
+    params: pd.Series  # slope coefficients, index = regressors
+    fixed_effects: pd.Series  # alpha_i, index = bank_id
+    resid: np.ndarray  # within residuals, shape (nobs,)
     nobs: int
-    sigma: float               # residual standard deviation with n - N - k degrees of freedom
+    sigma: float  # residual standard deviation with n - N - k degrees of freedom
 
     def projection_residuals(self) -> np.ndarray:
         """Within residuals rescaled to the degrees-of-freedom corrected σ (the within
         transformation shrinks their spread); the pool resampled by the FE-OLS projection."""
-        rms = float(np.sqrt(np.mean(self.resid ** 2)))
+        rms = float(np.sqrt(np.mean(self.resid**2)))
         return self.resid * (self.sigma / rms) if rms > 0 else self.resid
 
     def predict(self, bank_ids: np.ndarray, X: np.ndarray) -> np.ndarray:
@@ -72,8 +72,11 @@ def fit_feols(data: pd.DataFrame, component: str, regressors: list[str]) -> FEOL
     yw = within_transform(y[:, None], banks)[:, 0]
     Xw = within_transform(X, banks)
     if np.linalg.matrix_rank(Xw) < X.shape[1]:
-        raise InputError(f"FE-OLS regressors for {component} are collinear after the within transformation",
-                         where="bank panel", fix="drop a regressor without within-bank variation")
+        raise InputError(
+            f"FE-OLS regressors for {component} are collinear after the within transformation",
+            where="bank panel",
+            fix="drop a regressor without within-bank variation",
+        )
     beta, *_ = np.linalg.lstsq(Xw, yw, rcond=None)
     resid = yw - Xw @ beta
     frame = pd.DataFrame({"bank_id": banks, "r": y - X @ beta})
@@ -81,6 +84,12 @@ def fit_feols(data: pd.DataFrame, component: str, regressors: list[str]) -> FEOL
     n_banks = alpha.size
     dof = max(len(y) - n_banks - X.shape[1], 1)
     sigma = float(np.sqrt(resid @ resid / dof))
-    return FEOLSResults(component=component, regressors=list(regressors),
-                        params=pd.Series(beta, index=regressors), fixed_effects=alpha,
-                        resid=resid, nobs=len(y), sigma=sigma)
+    return FEOLSResults(
+        component=component,
+        regressors=list(regressors),
+        params=pd.Series(beta, index=regressors),
+        fixed_effects=alpha,
+        resid=resid,
+        nobs=len(y),
+        sigma=sigma,
+    )

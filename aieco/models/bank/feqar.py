@@ -45,20 +45,19 @@ class FEQARResults:
 
     component: str
     regressors: list[str]
-    quantiles: np.ndarray        # shape (K,)
-    params: pd.DataFrame         # rows = quantile levels, columns = 'intercept' + regressors
-    fixed_effects: pd.Series     # alpha_i, index = bank_id
+    quantiles: np.ndarray  # shape (K,)
+    params: pd.DataFrame  # rows = quantile levels, columns = 'intercept' + regressors
+    fixed_effects: pd.Series  # alpha_i, index = bank_id
     penalty: float
     objective: float
     nobs: int
-    crossing_share: float        # share of in-sample rows whose fitted quantiles are not monotone
-    crossing_max: float          # largest decrease between adjacent fitted quantiles
+    crossing_share: float  # share of in-sample rows whose fitted quantiles are not monotone
+    crossing_max: float  # largest decrease between adjacent fitted quantiles
 
     def predict_quantiles(self, bank_ids: np.ndarray, X: np.ndarray) -> np.ndarray:
         """Fitted quantiles, shape (m, K), for rows ``X`` (m, k) of banks ``bank_ids`` (m,)."""
         coef = self.params.to_numpy()
-        return (self.fixed_effects.reindex(bank_ids).to_numpy()[:, None]
-                + coef[:, 0][None, :] + X @ coef[:, 1:].T)
+        return self.fixed_effects.reindex(bank_ids).to_numpy()[:, None] + coef[:, 0][None, :] + X @ coef[:, 1:].T
 
 
 def quantile_crossing(fitted: np.ndarray) -> tuple[float, float]:
@@ -88,7 +87,7 @@ def build_feqar_lp(
     u_pos = a_neg + n_banks
     u_neg = u_pos + K * n
     n_cols = u_neg + K * n
-    rows_q = np.repeat(np.arange(K), n)            # quantile of each row
+    rows_q = np.repeat(np.arange(K), n)  # quantile of each row
     rows = np.arange(K * n)
     obs = np.tile(np.arange(n), K)
     # β blocks: row (k, m) holds X1[m, :] in columns k·p … k·p + p − 1
@@ -96,8 +95,7 @@ def build_feqar_lp(
     c_beta = (rows_q[:, None] * p + np.arange(p)[None, :]).ravel()
     v_beta = X1[obs].ravel()
     r_all = np.concatenate([r_beta, rows, rows, rows, rows])
-    c_all = np.concatenate([c_beta, a_pos + bank_codes[obs], a_neg + bank_codes[obs],
-                            u_pos + rows, u_neg + rows])
+    c_all = np.concatenate([c_beta, a_pos + bank_codes[obs], a_neg + bank_codes[obs], u_pos + rows, u_neg + rows])
     v_all = np.concatenate([v_beta, np.ones(K * n), -np.ones(K * n), np.ones(K * n), -np.ones(K * n)])
     A = sp.csc_matrix((v_all, (r_all, c_all)), shape=(K * n, n_cols))
     cost = np.zeros(n_cols)
@@ -110,8 +108,15 @@ def build_feqar_lp(
     return cost, A, lower, upper
 
 
-def solve_lp(cost: np.ndarray, A: sp.csc_matrix, rhs: np.ndarray, lower: np.ndarray,
-             upper: np.ndarray, *, threads: int | None = None) -> tuple[np.ndarray, float]:
+def solve_lp(
+    cost: np.ndarray,
+    A: sp.csc_matrix,
+    rhs: np.ndarray,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    *,
+    threads: int | None = None,
+) -> tuple[np.ndarray, float]:
     """Solve min c'x s.t. A x = rhs, lower ≤ x ≤ upper with HiGHS IPM (then crossover)."""
     inf = highspy.kHighsInf
     lp = highspy.HighsLp()
@@ -136,8 +141,9 @@ def solve_lp(cost: np.ndarray, A: sp.csc_matrix, rhs: np.ndarray, lower: np.ndar
     h.run()
     status = h.getModelStatus()
     if status != highspy.HighsModelStatus.kOptimal:
-        raise StageStopped(f"FE-QAR linear program not solved to optimality: {h.modelStatusToString(status)}",
-                           stage="bank_fit")
+        raise StageStopped(
+            f"FE-QAR linear program not solved to optimality: {h.modelStatusToString(status)}", stage="bank_fit"
+        )
     x = np.asarray(h.getSolution().col_value)
     return x, float(h.getInfo().objective_function_value)
 
@@ -147,16 +153,24 @@ GAP_TOL = 1e-9
 IPM_MAX_ITER = 200
 
 
-def feqar_objective(y: np.ndarray, X: np.ndarray, bank_codes: np.ndarray, quantiles: np.ndarray, penalty: float,
-                    coef: np.ndarray, alpha: np.ndarray) -> float:
+def feqar_objective(
+    y: np.ndarray,
+    X: np.ndarray,
+    bank_codes: np.ndarray,
+    quantiles: np.ndarray,
+    penalty: float,
+    coef: np.ndarray,
+    alpha: np.ndarray,
+) -> float:
     """The joint objective Σ_k Σ_m ρ_τk(y_m − α_i − (1, x_m)'β_k) + λ Σ_i |α_i| at (coef (K, 1 + k), alpha)."""
     resid = y[:, None] - alpha[bank_codes][:, None] - coef[:, 0][None, :] - X @ coef[:, 1:].T
     rho = np.where(resid >= 0, quantiles[None, :] * resid, (quantiles[None, :] - 1.0) * resid)
     return float(rho.sum() + penalty * np.abs(alpha).sum())
 
 
-def solve_feqar_dual(y: np.ndarray, X: np.ndarray, bank_codes: np.ndarray, n_banks: int, quantiles: np.ndarray,
-                     penalty: float) -> tuple[np.ndarray, np.ndarray, float] | None:
+def solve_feqar_dual(
+    y: np.ndarray, X: np.ndarray, bank_codes: np.ndarray, n_banks: int, quantiles: np.ndarray, penalty: float
+) -> tuple[np.ndarray, np.ndarray, float] | None:
     """(coef (K, 1 + k), alpha (N,), objective) from the dual by interior point; None without a certificate."""
     n, k = X.shape
     K, p = quantiles.size, k + 1
@@ -174,8 +188,9 @@ def solve_feqar_dual(y: np.ndarray, X: np.ndarray, bank_codes: np.ndarray, n_ban
         rows.append(K * p + np.arange(n_banks))
         cidx.append(K * n + np.arange(n_banks))
         vals.append(-np.ones(n_banks))
-    A = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cidx))),
-                      shape=(K * p + n_banks, K * n + n_slack))
+    A = sp.csr_matrix(
+        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cidx))), shape=(K * p + n_banks, K * n + n_slack)
+    )
     lower = np.concatenate([np.repeat(quantiles - 1.0, n), np.full(n_slack, -penalty)])
     upper = np.concatenate([np.repeat(quantiles, n), np.full(n_slack, penalty)])
     cost = np.concatenate([-np.tile(y, K), np.zeros(n_slack)])
@@ -185,15 +200,16 @@ def solve_feqar_dual(y: np.ndarray, X: np.ndarray, bank_codes: np.ndarray, n_ban
         return None
     x, dual = solved
     dual_objective = -float(cost @ (x + lower))
-    coef, alpha = -dual[: K * p].reshape(K, p), -dual[K * p:]
+    coef, alpha = -dual[: K * p].reshape(K, p), -dual[K * p :]
     objective = feqar_objective(y, X, bank_codes, quantiles, penalty, coef, alpha)
     if not np.isfinite(objective) or abs(objective - dual_objective) > GAP_TOL * max(1.0, abs(objective)):
         return None
     return coef, alpha, objective
 
 
-def _bounded_ipm(A: sp.csr_matrix, b: np.ndarray, c: np.ndarray, u: np.ndarray,
-                 tol: float = 1e-11) -> tuple[np.ndarray, np.ndarray] | None:
+def _bounded_ipm(
+    A: sp.csr_matrix, b: np.ndarray, c: np.ndarray, u: np.ndarray, tol: float = 1e-11
+) -> tuple[np.ndarray, np.ndarray] | None:
     """min c'x s.t. A x = b, 0 ≤ x ≤ u (u > 0) by Mehrotra's predictor–corrector; (x, y) with A'y + s − v = c.
 
     None when it does not converge within IPM_MAX_ITER steps.
@@ -210,8 +226,11 @@ def _bounded_ipm(A: sp.csr_matrix, b: np.ndarray, c: np.ndarray, u: np.ndarray,
         rp = b - A @ x
         rd = c - At @ y - s + v
         gap = x @ s + w @ v
-        if (np.linalg.norm(rp) <= tol * norm_b and np.linalg.norm(rd) <= tol * norm_c
-                and gap <= tol * (1.0 + abs(c @ x))):
+        if (
+            np.linalg.norm(rp) <= tol * norm_b
+            and np.linalg.norm(rd) <= tol * norm_c
+            and gap <= tol * (1.0 + abs(c @ x))
+        ):
             return x, y
         theta = 1.0 / (s / x + v / w)
         M = (A @ sp.diags(theta) @ At).toarray()
@@ -238,9 +257,20 @@ def _bounded_ipm(A: sp.csr_matrix, b: np.ndarray, c: np.ndarray, u: np.ndarray,
     return None
 
 
-def _newton(A: sp.csr_matrix, At: sp.csr_matrix, factor: Any, theta: np.ndarray, rp: np.ndarray, rd: np.ndarray,
-            x: np.ndarray, w: np.ndarray, s: np.ndarray, v: np.ndarray, r_xs: np.ndarray,
-            r_wv: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _newton(
+    A: sp.csr_matrix,
+    At: sp.csr_matrix,
+    factor: Any,
+    theta: np.ndarray,
+    rp: np.ndarray,
+    rd: np.ndarray,
+    x: np.ndarray,
+    w: np.ndarray,
+    s: np.ndarray,
+    v: np.ndarray,
+    r_xs: np.ndarray,
+    r_wv: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One Newton direction (dx, dy, ds, dv; dw = −dx) for complementarity targets r_xs, r_wv."""
     rt = rd - r_xs / x + r_wv / w
     dy = sla.cho_solve(factor, rp + A @ (theta * rt), check_finite=False)
@@ -258,14 +288,15 @@ def _max_step(a: np.ndarray, da: np.ndarray, b: np.ndarray, db: np.ndarray, cap:
     return t
 
 
-def fit_feqar_lp(y: np.ndarray, X: np.ndarray, bank_codes: np.ndarray, n_banks: int, quantiles: np.ndarray,
-                 penalty: float) -> tuple[np.ndarray, np.ndarray, float]:
+def fit_feqar_lp(
+    y: np.ndarray, X: np.ndarray, bank_codes: np.ndarray, n_banks: int, quantiles: np.ndarray, penalty: float
+) -> tuple[np.ndarray, np.ndarray, float]:
     """(coef, alpha, objective) from the primal LP solved by HiGHS (interior point, then crossover)."""
     cost, A, lower, upper = build_feqar_lp(y, X, bank_codes, n_banks, quantiles, penalty)
     sol, objective = solve_lp(cost, A, np.tile(y, quantiles.size), lower, upper)
     K, p = quantiles.size, X.shape[1] + 1
     coef = sol[: K * p].reshape(K, p)
-    alpha = sol[K * p: K * p + n_banks] - sol[K * p + n_banks: K * p + 2 * n_banks]
+    alpha = sol[K * p : K * p + n_banks] - sol[K * p + n_banks : K * p + 2 * n_banks]
     return coef, alpha, objective
 
 
@@ -299,8 +330,9 @@ def fit_feqar(
     """
     tau = np.asarray(quantiles, dtype=float)
     if tau.size == 0 or np.any((tau <= 0) | (tau >= 1)) or np.any(np.diff(tau) <= 0):
-        raise InputError(f"quantile levels {list(tau)} must be increasing and inside (0, 1)",
-                         where="settings.bank.quantiles")
+        raise InputError(
+            f"quantile levels {list(tau)} must be increasing and inside (0, 1)", where="settings.bank.quantiles"
+        )
     if penalty < 0:
         raise InputError(f"FE-QAR penalty {penalty} is negative", where="settings.bank.qar_penalty")
     if data.empty:
@@ -313,11 +345,19 @@ def fit_feqar(
         coef, alpha, objective = solved
     else:  # no certificate from the dual interior point: the primal LP by HiGHS
         coef, alpha, objective = fit_feqar_lp(y, X, codes, banks.size, tau, penalty)
-    params = pd.DataFrame(coef, index=pd.Index(np.round(tau, 6), name="quantile"),
-                          columns=["intercept", *regressors])
+    params = pd.DataFrame(coef, index=pd.Index(np.round(tau, 6), name="quantile"), columns=["intercept", *regressors])
     fe = pd.Series(alpha, index=pd.Index(banks, name="bank_id"))
     fitted = fe.reindex(data["bank_id"].to_numpy()).to_numpy()[:, None] + coef[:, 0][None, :] + X @ coef[:, 1:].T
     share, worst = quantile_crossing(fitted)
-    return FEQARResults(component=component, regressors=list(regressors), quantiles=tau, params=params,
-                        fixed_effects=fe, penalty=float(penalty), objective=objective, nobs=len(y),
-                        crossing_share=share, crossing_max=worst)
+    return FEQARResults(
+        component=component,
+        regressors=list(regressors),
+        quantiles=tau,
+        params=params,
+        fixed_effects=fe,
+        penalty=float(penalty),
+        objective=objective,
+        nobs=len(y),
+        crossing_share=share,
+        crossing_max=worst,
+    )

@@ -26,37 +26,54 @@ CROSSING_SAMPLE = 1_000
 class ComponentTables:
     """One component's fitted equation as contiguous per-level tables (FE-QAR: K levels; FE-OLS: 1)."""
 
-    intercept: np.ndarray      # (K,)
-    lag: np.ndarray            # (K,) slope on the lagged component
-    ratio: np.ndarray          # (K,) slope on the lagged CET1 ratio
-    log_rwa: np.ndarray        # (K,) slope on lagged log RWA
-    macro: np.ndarray          # (K, m) slopes on the macro variables
-    quantile: bool             # FE-QAR (draw a level) or FE-OLS (add a resampled residual)
+    intercept: np.ndarray  # (K,)
+    lag: np.ndarray  # (K,) slope on the lagged component
+    ratio: np.ndarray  # (K,) slope on the lagged CET1 ratio
+    log_rwa: np.ndarray  # (K,) slope on lagged log RWA
+    macro: np.ndarray  # (K, m) slopes on the macro variables
+    quantile: bool  # FE-QAR (draw a level) or FE-OLS (add a resampled residual)
     residuals: np.ndarray | None
 
     @classmethod
     def of(cls, coef: np.ndarray, quantiles: np.ndarray | None, residuals: np.ndarray | None) -> ComponentTables:
         c = np.asarray(coef, dtype=float)
         # the macro slopes stay a view of ``coef``: the product with x is then the same BLAS call as before
-        return cls(np.ascontiguousarray(c[:, 0]), np.ascontiguousarray(c[:, 1]), np.ascontiguousarray(c[:, 2]),
-                   np.ascontiguousarray(c[:, 3]), c[:, 4:], quantiles is not None, residuals)
+        return cls(
+            np.ascontiguousarray(c[:, 0]),
+            np.ascontiguousarray(c[:, 1]),
+            np.ascontiguousarray(c[:, 2]),
+            np.ascontiguousarray(c[:, 3]),
+            c[:, 4:],
+            quantiles is not None,
+            residuals,
+        )
 
 
 @dataclass
 class BankPaths:
     """One bank's simulated paths, (half-years, paths) each."""
 
-    capital: np.ndarray        # (1 + H, paths)
-    rwa: np.ndarray            # (1 + H, paths)
+    capital: np.ndarray  # (1 + H, paths)
+    rwa: np.ndarray  # (1 + H, paths)
     drawn: dict[str, np.ndarray]  # component → (H, paths) with keep_draws, else the last two half-years
     crossings: dict[str, int]
     checked: dict[str, int]
-    worst: float = 0.0         # largest relative error of the recursions, computed half-year by half-year
+    worst: float = 0.0  # largest relative error of the recursions, computed half-year by half-year
 
 
-def simulate_bank(tables: Mapping[str, ComponentTables], components: Sequence[str], fixed_effects: Mapping[str, float],
-                  x: np.ndarray, capital0: float, rwa0: float, lags0: Mapping[str, float], paths: int,
-                  rng: np.random.Generator, *, keep_draws: bool = False) -> BankPaths:
+def simulate_bank(
+    tables: Mapping[str, ComponentTables],
+    components: Sequence[str],
+    fixed_effects: Mapping[str, float],
+    x: np.ndarray,
+    capital0: float,
+    rwa0: float,
+    lags0: Mapping[str, float],
+    paths: int,
+    rng: np.random.Generator,
+    *,
+    keep_draws: bool = False,
+) -> BankPaths:
     """Simulate ``paths`` paths of one bank over the half-years of ``x`` (H, m macro values).
 
     The generator is used exactly as the plain formulation uses it: per half-year, per
@@ -129,7 +146,7 @@ def simulate_bank(tables: Mapping[str, ComponentTables], components: Sequence[st
             np.subtract(capital[h + 1], capital[h], out=err)
             err -= net
             np.abs(err, out=err)
-            err /= rwa[h]                            # |C_t − C_{t−1} − net/100 · RWA_{t−1}| / RWA_{t−1}
+            err /= rwa[h]  # |C_t − C_{t−1} − net/100 · RWA_{t−1}| / RWA_{t−1}
             worst = max(worst, float(err.max(initial=0.0)))
             np.divide(drawn["g"][r], 100, out=tmp)
             np.exp(tmp, out=tmp)
@@ -139,7 +156,7 @@ def simulate_bank(tables: Mapping[str, ComponentTables], components: Sequence[st
             err *= 100
             err -= drawn["g"][r]
             np.abs(err, out=err)
-            err /= 100                               # |100 · log(RWA_t / RWA_{t−1}) − g_t| / 100
+            err /= 100  # |100 · log(RWA_t / RWA_{t−1}) − g_t| / 100
             worst = max(worst, float(err.max(initial=0.0)))
     return BankPaths(capital, rwa, drawn, crossings, checked, worst)
 

@@ -35,14 +35,30 @@ COMPONENT_LABELS = {
     "g": "100 x log RWA growth",
 }
 MACRO_VARIABLES: tuple[str, ...] = (
-    "real_gdp", "inflation", "unemployment", "long_term_rate", "equity_prices", "house_prices",
+    "real_gdp",
+    "inflation",
+    "unemployment",
+    "long_term_rate",
+    "equity_prices",
+    "house_prices",
 )
 CONTROLS: tuple[str, ...] = ("cet1_ratio_lag", "log_rwa_lag")
 QUARTERLY_LEVELS: tuple[str, ...] = (
-    "real_gdp_level", "hicp", "unemployment", "long_term_rate", "equity_index", "house_index",
+    "real_gdp_level",
+    "hicp",
+    "unemployment",
+    "long_term_rate",
+    "equity_index",
+    "house_index",
 )
 RAW_COLUMNS: tuple[str, ...] = (
-    "bank_id", "country", "period_end", "cet1_capital", "rwa", "ppnr_ytd", "credit_losses_ytd",
+    "bank_id",
+    "country",
+    "period_end",
+    "cet1_capital",
+    "rwa",
+    "ppnr_ytd",
+    "credit_losses_ytd",
     "residual_charges_ytd",
 )
 
@@ -64,8 +80,11 @@ def half_index(label: str) -> int:
             raise ValueError
         return 2 * int(year) + h - 1
     except ValueError as exc:
-        raise InputError(f"half-year label {label!r} is not of the form YYYYH1/YYYYH2",
-                         where="period", fix="write half-years as e.g. 2016H1") from exc
+        raise InputError(
+            f"half-year label {label!r} is not of the form YYYYH1/YYYYH2",
+            where="period",
+            fix="write half-years as e.g. 2016H1",
+        ) from exc
 
 
 def _quarter_index(label: str) -> int:
@@ -76,8 +95,9 @@ def _quarter_index(label: str) -> int:
             raise ValueError
         return 4 * int(year) + qi - 1
     except ValueError as exc:
-        raise InputError(f"quarter label {label!r} is not of the form YYYYQn", where="quarter",
-                         fix="write quarters as e.g. 2016Q1") from exc
+        raise InputError(
+            f"quarter label {label!r} is not of the form YYYYQn", where="quarter", fix="write quarters as e.g. 2016Q1"
+        ) from exc
 
 
 # --------------------------------------------------------------------------- macro transforms
@@ -106,36 +126,50 @@ def halfyear_macro(quarterly: pd.DataFrame) -> pd.DataFrame:
     """
     missing = [c for c in ("country", "quarter", *QUARTERLY_LEVELS) if c not in quarterly.columns]
     if missing:
-        raise InputError(f"quarterly macro levels lack columns {missing}", where="macro history",
-                         fix=f"supply columns country, quarter, {', '.join(QUARTERLY_LEVELS)}")
+        raise InputError(
+            f"quarterly macro levels lack columns {missing}",
+            where="macro history",
+            fix=f"supply columns country, quarter, {', '.join(QUARTERLY_LEVELS)}",
+        )
     q = quarterly.copy()
     q["qi"] = [_quarter_index(x) for x in q["quarter"]]
     for col in ("real_gdp_level", "hicp", "equity_index", "house_index"):
         if (q[col].astype(float) <= 0).any():
-            raise InputError(f"quarterly {col} has non-positive levels", where="macro history",
-                             fix="supply positive index levels")
+            raise InputError(
+                f"quarterly {col} has non-positive levels", where="macro history", fix="supply positive index levels"
+            )
     q["t"] = q["qi"] // 2
-    agg = q.groupby(["country", "t"]).agg(
-        nq=("qi", "nunique"), gdp_sum=("real_gdp_level", "sum"), hicp_avg=("hicp", "mean"),
-        unemployment=("unemployment", "mean"), long_term_rate=("long_term_rate", "mean"),
-        equity_avg=("equity_index", "mean"), house_avg=("house_index", "mean"),
-    ).reset_index()
+    agg = (
+        q.groupby(["country", "t"])
+        .agg(
+            nq=("qi", "nunique"),
+            gdp_sum=("real_gdp_level", "sum"),
+            hicp_avg=("hicp", "mean"),
+            unemployment=("unemployment", "mean"),
+            long_term_rate=("long_term_rate", "mean"),
+            equity_avg=("equity_index", "mean"),
+            house_avg=("house_index", "mean"),
+        )
+        .reset_index()
+    )
     agg = agg[agg["nq"] == 2]
     out = []
     for country, g in agg.groupby("country"):
         g = g.set_index("t").sort_index()
         prev = g.reindex(g.index - 1)
         year_ago = g.reindex(g.index - 2)
-        frame = pd.DataFrame({
-            "country": country,
-            "t": g.index,
-            "real_gdp": 100 * (g["gdp_sum"].to_numpy() / prev["gdp_sum"].to_numpy() - 1),
-            "inflation": 100 * (g["hicp_avg"].to_numpy() / year_ago["hicp_avg"].to_numpy() - 1),
-            "unemployment": g["unemployment"].to_numpy(),
-            "long_term_rate": g["long_term_rate"].to_numpy(),
-            "equity_prices": 100 * (g["equity_avg"].to_numpy() / prev["equity_avg"].to_numpy() - 1),
-            "house_prices": 100 * (g["house_avg"].to_numpy() / prev["house_avg"].to_numpy() - 1),
-        })
+        frame = pd.DataFrame(
+            {
+                "country": country,
+                "t": g.index,
+                "real_gdp": 100 * (g["gdp_sum"].to_numpy() / prev["gdp_sum"].to_numpy() - 1),
+                "inflation": 100 * (g["hicp_avg"].to_numpy() / year_ago["hicp_avg"].to_numpy() - 1),
+                "unemployment": g["unemployment"].to_numpy(),
+                "long_term_rate": g["long_term_rate"].to_numpy(),
+                "equity_prices": 100 * (g["equity_avg"].to_numpy() / prev["equity_avg"].to_numpy() - 1),
+                "house_prices": 100 * (g["house_avg"].to_numpy() / prev["house_avg"].to_numpy() - 1),
+            }
+        )
         out.append(frame.dropna())
     result = pd.concat(out, ignore_index=True) if out else pd.DataFrame(columns=["country", "t", *MACRO_VARIABLES])
     result["period"] = [half_label(int(t)) for t in result["t"]]
@@ -170,19 +204,26 @@ def _halfyear_flows(raw: pd.DataFrame) -> pd.DataFrame:
     dates = pd.to_datetime(df["period_end"], errors="coerce")
     if dates.isna().any():
         bad = df.loc[dates.isna(), "period_end"].iloc[0]
-        raise InputError(f"period_end {bad!r} is not a date", where="bank panel period_end",
-                         fix="use ISO dates YYYY-06-30 or YYYY-12-31")
+        raise InputError(
+            f"period_end {bad!r} is not a date",
+            where="bank panel period_end",
+            fix="use ISO dates YYYY-06-30 or YYYY-12-31",
+        )
     if not dates.dt.month.isin([6, 12]).all():
         bad = df.loc[~dates.dt.month.isin([6, 12]), "period_end"].iloc[0]
-        raise InputError(f"period_end {bad!r} is not a June or December reporting date",
-                         where="bank panel period_end", fix="supply half-year reporting dates only")
+        raise InputError(
+            f"period_end {bad!r} is not a June or December reporting date",
+            where="bank panel period_end",
+            fix="supply half-year reporting dates only",
+        )
     df["year"] = dates.dt.year
     df["half"] = np.where(dates.dt.month == 6, 1, 2)
     df["t"] = 2 * df["year"] + df["half"] - 1
     if df.duplicated(["bank_id", "t"]).any():
         dup = df.loc[df.duplicated(["bank_id", "t"]), ["bank_id", "period_end"]].iloc[0].tolist()
-        raise InputError(f"bank {dup[0]} reports {dup[1]} twice", where="bank panel",
-                         fix="keep one row per bank and reporting date")
+        raise InputError(
+            f"bank {dup[0]} reports {dup[1]} twice", where="bank panel", fix="keep one row per bank and reporting date"
+        )
     june = df[df["half"] == 1].set_index(["bank_id", "year"])
     for flow in ("ppnr", "credit_losses", "residual_charges"):
         ytd = df[f"{flow}_ytd"].astype(float)
@@ -228,21 +269,29 @@ def build_panel(
     """
     missing = [c for c in RAW_COLUMNS if c not in raw.columns]
     if missing:
-        raise InputError(f"bank panel lacks columns {missing}", where="bank panel",
-                         fix=f"supply columns {', '.join(RAW_COLUMNS)}")
+        raise InputError(
+            f"bank panel lacks columns {missing}", where="bank panel", fix=f"supply columns {', '.join(RAW_COLUMNS)}"
+        )
     no_country = raw["country"].isna() | (raw["country"].astype(str).str.strip() == "")
     if no_country.any():
         bank = raw.loc[no_country, "bank_id"].iloc[0]
-        raise InputError(f"bank {bank} has no country", where="bank panel country",
-                         fix="give every bank the country whose macro scenario applies to it")
+        raise InputError(
+            f"bank {bank} has no country",
+            where="bank panel country",
+            fix="give every bank the country whose macro scenario applies to it",
+        )
     if (raw.groupby("bank_id")["country"].nunique() > 1).any():
-        raise InputError("a bank is mapped to more than one country", where="bank panel country",
-                         fix="keep one country per bank")
+        raise InputError(
+            "a bank is mapped to more than one country", where="bank panel country", fix="keep one country per bank"
+        )
     for col in ("cet1_capital", "rwa"):
         if (raw[col].astype(float) <= 0).any():
             bank = raw.loc[raw[col].astype(float) <= 0, "bank_id"].iloc[0]
-            raise InputError(f"bank {bank} reports non-positive {col}", where=f"bank panel {col}",
-                             fix="positive CET1 capital and RWA are required")
+            raise InputError(
+                f"bank {bank} reports non-positive {col}",
+                where=f"bank panel {col}",
+                fix="positive CET1 capital and RWA are required",
+            )
     df = _halfyear_flows(raw).sort_values(["bank_id", "t"]).reset_index(drop=True)
 
     grp = df.groupby("bank_id", sort=False)
@@ -271,9 +320,12 @@ def build_panel(
     available = set(macro["country"])
     absent = sorted(set(df["macro_country"]) - available)
     if absent:
-        raise InputError(f"no macro history for countries {absent}", where="macro history",
-                         fix="supply each bank country's half-year series, or an explicit country_map "
-                             "(recorded as an assumption) — a euro-area series never stands in silently")
+        raise InputError(
+            f"no macro history for countries {absent}",
+            where="macro history",
+            fix="supply each bank country's half-year series, or an explicit country_map "
+            "(recorded as an assumption) — a euro-area series never stands in silently",
+        )
     m = macro[["country", "t", *MACRO_VARIABLES]].rename(columns={"country": "macro_country"})
     df = df.merge(m, on=["macro_country", "t"], how="left")
 
@@ -286,32 +338,56 @@ def build_panel(
 
     counts = df.groupby("bank_id").agg(country=("country", "first"), complete_obs=("complete", "sum"))
     short = counts[counts["complete_obs"] < min_obs]
-    dropped = pd.DataFrame({
-        "bank_id": short.index.astype(str),
-        "country": short["country"].to_numpy(),
-        "complete_obs": short["complete_obs"].astype(int).to_numpy(),
-        "reason": [f"{int(k)} complete half-year observations, fewer than the {min_obs} required"
-                   for k in short["complete_obs"]],
-    })
+    dropped = pd.DataFrame(
+        {
+            "bank_id": short.index.astype(str),
+            "country": short["country"].to_numpy(),
+            "complete_obs": short["complete_obs"].astype(int).to_numpy(),
+            "reason": [
+                f"{int(k)} complete half-year observations, fewer than the {min_obs} required"
+                for k in short["complete_obs"]
+            ],
+        }
+    )
     keep = ~df["bank_id"].isin(short.index)
     data = df[keep & df["complete"]]
-    cols = ["bank_id", "country", "macro_country", "period", "t", *COMPONENTS,
-            *(f"{c}_lag" for c in COMPONENTS), *CONTROLS, *MACRO_VARIABLES]
+    cols = [
+        "bank_id",
+        "country",
+        "macro_country",
+        "period",
+        "t",
+        *COMPONENTS,
+        *(f"{c}_lag" for c in COMPONENTS),
+        *CONTROLS,
+        *MACRO_VARIABLES,
+    ]
     data = data[cols].reset_index(drop=True)
     if data.empty:
-        raise InputError("no bank has enough complete observations", where="bank panel",
-                         fix=f"supply at least {min_obs} consecutive complete half-years per bank")
+        raise InputError(
+            "no bank has enough complete observations",
+            where="bank panel",
+            fix=f"supply at least {min_obs} consecutive complete half-years per bank",
+        )
 
     last = df[keep].sort_values("t").groupby("bank_id").tail(1).set_index("bank_id").sort_index()
-    last_state = pd.DataFrame({
-        "country": last["country"], "macro_country": last["macro_country"], "period": last["period"],
-        "t": last["t"], "cet1_capital": last["cet1_capital"].astype(float), "rwa": last["rwa"].astype(float),
-        **{comp: last[comp].astype(float) for comp in COMPONENTS},
-    })
+    last_state = pd.DataFrame(
+        {
+            "country": last["country"],
+            "macro_country": last["macro_country"],
+            "period": last["period"],
+            "t": last["t"],
+            "cet1_capital": last["cet1_capital"].astype(float),
+            "rwa": last["rwa"].astype(float),
+            **{comp: last[comp].astype(float) for comp in COMPONENTS},
+        }
+    )
     incomplete_last = ~np.isfinite(last_state[list(COMPONENTS)].to_numpy(dtype=float)).all(axis=1)
     if incomplete_last.any():
-        assumptions.append("banks whose last half-year lacks components start projections from their "
-                           "last complete half-year: " + ", ".join(last_state.index[incomplete_last]))
+        assumptions.append(
+            "banks whose last half-year lacks components start projections from their "
+            "last complete half-year: " + ", ".join(last_state.index[incomplete_last])
+        )
         fallback = data.sort_values("t").groupby("bank_id").tail(1).set_index("bank_id")
         for b in last_state.index[incomplete_last]:
             for comp in COMPONENTS:
@@ -323,8 +399,12 @@ def build_panel(
 # The annual → quarterly disaggregation of the appendix "Annual official paths and half-year
 # inputs" comes from aieco.models.transforms; the half-year step reuses halfyear_macro.
 
-ANNUAL_AVERAGE_LEVELS = {"real_gdp": "real_gdp_level", "inflation": "hicp",
-                         "equity_prices": "equity_index", "house_prices": "house_index"}
+ANNUAL_AVERAGE_LEVELS = {
+    "real_gdp": "real_gdp_level",
+    "inflation": "hicp",
+    "equity_prices": "equity_index",
+    "house_prices": "house_index",
+}
 ANNUAL_RATES = {"unemployment": "unemployment", "long_term_rate": "long_term_rate"}
 
 
@@ -365,30 +445,45 @@ def scenario_from_annual_path(
         assumptions and ``attrs['quarterly']`` the constructed quarterly levels.
     """
     if not mapping_note or not mapping_note.strip():
-        raise InputError("an annual path applied to bank countries needs a mapping note",
-                         where="scenario_from_annual_path", fix="state how the path maps onto each country")
+        raise InputError(
+            "an annual path applied to bank countries needs a mapping note",
+            where="scenario_from_annual_path",
+            fix="state how the path maps onto each country",
+        )
     missing = [v for v in MACRO_VARIABLES if v not in annual.columns]
     if missing:
-        raise InputError(f"annual path lacks variables {missing}", where="scenario annual path",
-                         fix=f"supply columns {', '.join(MACRO_VARIABLES)}")
+        raise InputError(
+            f"annual path lacks variables {missing}",
+            where="scenario annual path",
+            fix=f"supply columns {', '.join(MACRO_VARIABLES)}",
+        )
     annual = annual.copy()
     annual.index = [int(y) for y in annual.index]
     path_years = sorted(y for y in annual.index if y >= horizon_start)
     if not path_years or path_years != list(range(path_years[0], path_years[0] + len(path_years))):
-        raise InputError(f"annual path years {sorted(annual.index)} hold no consecutive years from {horizon_start}",
-                         where="scenario annual path", fix="supply one row per year of the horizon")
+        raise InputError(
+            f"annual path years {sorted(annual.index)} hold no consecutive years from {horizon_start}",
+            where="scenario annual path",
+            fix="supply one row per year of the horizon",
+        )
     base_year = path_years[0] - 1
     has_base = base_year in annual.index
     if history is None:
-        raise InputError("no country macro history to take the base levels from", where="scenario_from_annual_path",
-                         fix="pass the quarterly country history read from the workspace")
+        raise InputError(
+            "no country macro history to take the base levels from",
+            where="scenario_from_annual_path",
+            fix="pass the quarterly country history read from the workspace",
+        )
     assumptions_extra: list[str] = []
     hist = history.copy()
     hist["qi"] = [_quarter_index(x) for x in hist["quarter"]]
-    assumptions = [mapping_note.strip(),
-                   "annual GDP, HICP, equity and house price changes are changes of annual averages; "
-                   "within-year quarterly path P_{y,q} = P_{y-1,4} g_y^q reproduces each annual average",
-                   "annual unemployment and long-term rate held constant within the year", *assumptions_extra]
+    assumptions = [
+        mapping_note.strip(),
+        "annual GDP, HICP, equity and house price changes are changes of annual averages; "
+        "within-year quarterly path P_{y,q} = P_{y-1,4} g_y^q reproduces each annual average",
+        "annual unemployment and long-term rate held constant within the year",
+        *assumptions_extra,
+    ]
     if has_base:
         assumptions.append(f"rate variables applied to each country as changes from the path's {base_year} value")
     else:
@@ -399,14 +494,17 @@ def scenario_from_annual_path(
         last_year = path_years[0] - 1
         base = h[(h["qi"] >= 4 * last_year) & (h["qi"] < 4 * last_year + 4)]
         if len(base) != 4:
-            raise InputError(f"no four quarters of {last_year} history for country {country}",
-                             where="scenario base levels",
-                             fix="supply the previous year's quarterly levels for every bank country")
+            raise InputError(
+                f"no four quarters of {last_year} history for country {country}",
+                where="scenario base levels",
+                fix="supply the previous year's quarterly levels for every bank country",
+            )
         quarters = [f"{y}Q{q}" for y in path_years for q in range(1, 5)]
         new = {"country": country, "quarter": quarters}
         for var, level in ANNUAL_AVERAGE_LEVELS.items():
-            targets = transforms.average_level_targets(float(base[level].mean()),
-                                                       annual.loc[path_years, var].to_numpy(dtype=float))
+            targets = transforms.average_level_targets(
+                float(base[level].mean()), annual.loc[path_years, var].to_numpy(dtype=float)
+            )
             new[level] = transforms.disaggregate_annual_average(float(base[level].iloc[-1]), targets)
         for var, level in ANNUAL_RATES.items():
             path = annual.loc[path_years, var].to_numpy(dtype=float)
@@ -435,14 +533,20 @@ def adverse_scenario_halfyears(adverse: pd.DataFrame, history: pd.DataFrame, cou
         rows = adverse[adverse["country"] == c].set_index("year").sort_index()
         h = history[(history["country"] == c) & history["quarter"].str.startswith("2024")]
         base = {"unemployment": float(h["unemployment"].mean()), "long_term_rate": float(h["long_term_rate"].mean())}
-        annual = pd.DataFrame({
-            "real_gdp": rows["real_gdp"], "inflation": rows["inflation"],
-            "unemployment": base["unemployment"] + rows["unemployment_change"],
-            "long_term_rate": base["long_term_rate"] + rows["long_term_rate_change"],
-            "equity_prices": rows["equity_prices"], "house_prices": rows["house_prices"]})
+        annual = pd.DataFrame(
+            {
+                "real_gdp": rows["real_gdp"],
+                "inflation": rows["inflation"],
+                "unemployment": base["unemployment"] + rows["unemployment_change"],
+                "long_term_rate": base["long_term_rate"] + rows["long_term_rate_change"],
+                "equity_prices": rows["equity_prices"],
+                "house_prices": rows["house_prices"],
+            }
+        )
         annual.loc[2024] = [0.0, 0.0, base["unemployment"], base["long_term_rate"], 0.0, 0.0]
-        half = scenario_from_annual_path(annual.sort_index(), [c], f"official adverse path of country {c}",
-                                         history=history)
+        half = scenario_from_annual_path(
+            annual.sort_index(), [c], f"official adverse path of country {c}", history=history
+        )
         notes.extend(half.attrs["assumptions"])
         frames.append(half)
     out = pd.concat(frames, ignore_index=True)

@@ -62,17 +62,32 @@ VERSION = "1"
 HORIZON = "2025-2027"
 SCOPE = "EA"
 COEF_COLUMNS = ["intercept", "lag", *CONTROLS, *MACRO_VARIABLES]
-MACRO_INPUTS = [VariableSpec(variable=v, unit="%", frequency="H", transformation=t, horizon=HORIZON)
-                for v, t in (("real_gdp", "halfyear_sum_pct_change"), ("inflation", "halfyear_avg_yoy_pct"),
-                             ("unemployment", "halfyear_avg"), ("long_term_rate", "halfyear_avg"),
-                             ("equity_prices", "halfyear_avg_pct_change"), ("house_prices", "halfyear_avg_pct_change"))]
+MACRO_INPUTS = [
+    VariableSpec(variable=v, unit="%", frequency="H", transformation=t, horizon=HORIZON)
+    for v, t in (
+        ("real_gdp", "halfyear_sum_pct_change"),
+        ("inflation", "halfyear_avg_yoy_pct"),
+        ("unemployment", "halfyear_avg"),
+        ("long_term_rate", "halfyear_avg"),
+        ("equity_prices", "halfyear_avg_pct_change"),
+        ("house_prices", "halfyear_avg_pct_change"),
+    )
+]
 PROJECTION_OUTPUTS = [
     VariableSpec(variable="cet1_ratio", unit="%", frequency="H", transformation="level", horizon=HORIZON),
-    VariableSpec(variable="cet1_depletion", unit="pp", frequency="H", transformation="start_minus_min",
-                 horizon=HORIZON),
+    VariableSpec(
+        variable="cet1_depletion", unit="pp", frequency="H", transformation="start_minus_min", horizon=HORIZON
+    ),
 ]
-FIT_OUTPUTS = [VariableSpec(variable="bank_component_coefficient", unit="coefficient", frequency="H",
-                            transformation="level", horizon=HORIZON)]
+FIT_OUTPUTS = [
+    VariableSpec(
+        variable="bank_component_coefficient",
+        unit="coefficient",
+        frequency="H",
+        transformation="level",
+        horizon=HORIZON,
+    )
+]
 DESCRIPTIONS = {
     "feols": "FE-OLS component model (within transformation), Covas-Rump-Zakrajsek components",
     "feqar": "FE-QAR penalised fixed-effects quantile autoregression (Koenker 2004), 19 quantiles",
@@ -81,13 +96,30 @@ DESCRIPTIONS = {
 
 def _spec(model_id: str, kind: str, outputs: list[VariableSpec], entry: str) -> ModelSpecification:
     s = get_settings().bank
-    snapshot = digest({"model": model_id, "quantiles": list(s.quantiles), "penalty": s.qar_penalty,
-                       "min_obs": s.min_obs, "version": VERSION})
+    snapshot = digest(
+        {
+            "model": model_id,
+            "quantiles": list(s.quantiles),
+            "penalty": s.qar_penalty,
+            "min_obs": s.min_obs,
+            "version": VERSION,
+        }
+    )
     return ModelSpecification.create(
-        model_id=model_id, version=VERSION, description=DESCRIPTIONS[kind], inputs=MACRO_INPUTS,
-        outputs=outputs, scope=SCOPE, horizon=registry.ANY_HORIZON, snapshot=snapshot, entry_point=entry,
-        diagnostics_required=["quantile_crossing", "accounting_identities"] if kind == "feqar"
-        else ["accounting_identities"], min_restrictions=0)
+        model_id=model_id,
+        version=VERSION,
+        description=DESCRIPTIONS[kind],
+        inputs=MACRO_INPUTS,
+        outputs=outputs,
+        scope=SCOPE,
+        horizon=registry.ANY_HORIZON,
+        snapshot=snapshot,
+        entry_point=entry,
+        diagnostics_required=["quantile_crossing", "accounting_identities"]
+        if kind == "feqar"
+        else ["accounting_identities"],
+        min_restrictions=0,
+    )
 
 
 # --------------------------------------------------------------------------- fit
@@ -96,8 +128,11 @@ def _spec(model_id: str, kind: str, outputs: list[VariableSpec], entry: str) -> 
 def _require(inputs: Mapping[str, Any], names: tuple[str, ...], model_id: str) -> None:
     missing = [n for n in names if not isinstance(inputs.get(n), pd.DataFrame)]
     if missing:
-        raise InputError(f"{model_id} needs input tables {missing}", where=f"{model_id} inputs",
-                         fix="run the bank models through run_bank_models / run_bank_validation")
+        raise InputError(
+            f"{model_id} needs input tables {missing}",
+            where=f"{model_id} inputs",
+            fix="run the bank models through run_bank_models / run_bank_validation",
+        )
 
 
 _FIT_CACHE: dict[str, ModelResult] = {}
@@ -108,9 +143,18 @@ def _fit(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
     (the estimate is deterministic), so each analysis still records its own fit ModelRun."""
     _require(inputs, ("panel", "macro_history"), f"bank_{kind}_fit")
     s = get_settings().bank
-    key = digest({"kind": kind, "panel": inputs["panel"].to_csv(index=False),
-                  "macro": inputs["macro_history"].to_csv(index=False), "options": inputs.get("options", {}),
-                  "quantiles": list(s.quantiles), "penalty": s.qar_penalty, "min_obs": s.min_obs, "v": VERSION})
+    key = digest(
+        {
+            "kind": kind,
+            "panel": inputs["panel"].to_csv(index=False),
+            "macro": inputs["macro_history"].to_csv(index=False),
+            "options": inputs.get("options", {}),
+            "quantiles": list(s.quantiles),
+            "penalty": s.qar_penalty,
+            "min_obs": s.min_obs,
+            "v": VERSION,
+        }
+    )
     if key not in _FIT_CACHE:
         _FIT_CACHE[key] = _estimate(kind, inputs)
     return _FIT_CACHE[key]
@@ -120,8 +164,14 @@ def _estimate(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
     s = get_settings().bank
     opts = dict(inputs.get("options", {}))
     macro = halfyear_macro(inputs["macro_history"])
-    panel = build_panel(inputs["panel"], macro, min_obs=int(opts.get("min_obs", s.min_obs)),
-                        country_map=opts.get("country_map"), start=opts.get("start"), end=opts.get("end"))
+    panel = build_panel(
+        inputs["panel"],
+        macro,
+        min_obs=int(opts.get("min_obs", s.min_obs)),
+        country_map=opts.get("country_map"),
+        start=opts.get("start"),
+        end=opts.get("end"),
+    )
     quantiles = tuple(opts.get("quantiles", s.quantiles))
     penalty = float(opts.get("penalty", s.qar_penalty))
     rows, params, fe, fit_rows, resid = [], [], {}, {}, {}
@@ -143,27 +193,46 @@ def _estimate(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
     tables = {
         "params": pd.DataFrame(params, index=rows, columns=COEF_COLUMNS),
         "fixed_effects": pd.DataFrame(fe),
-        "fit": pd.DataFrame.from_dict(fit_rows, orient="index",
-                                      columns=["crossing_share", "crossing_max", "objective", "nobs"]
-                                      if kind == "feqar" else ["sigma", "nobs"]),
+        "fit": pd.DataFrame.from_dict(
+            fit_rows,
+            orient="index",
+            columns=["crossing_share", "crossing_max", "objective", "nobs"] if kind == "feqar" else ["sigma", "nobs"],
+        ),
         "start_state": panel.last_state,
-        "dropped": panel.dropped.set_index("bank_id") if len(panel.dropped) else
-        pd.DataFrame(columns=["country", "complete_obs", "reason"]),
+        "dropped": panel.dropped.set_index("bank_id")
+        if len(panel.dropped)
+        else pd.DataFrame(columns=["country", "complete_obs", "reason"]),
     }
     if kind == "feols":
         tables["residuals"] = pd.DataFrame(resid)
     first, last = panel.data["t"].argmin(), panel.data["t"].argmax()
     period = f"{panel.data['period'].iloc[first]}-{panel.data['period'].iloc[last]}"
-    points = [PointRef(variable="bank_component_coefficient", unit="coefficient", transformation="level",
-                       period=period, table="params", row=r, column=c, statistic=f"{r.split('|')[0]}.{c}",
-                       quantile=None if r.endswith("|mean") else float(r.split("|")[1]),
-                       status=ValueStatus.modelled)
-              for r in rows for c in COEF_COLUMNS if not (kind == "feols" and c == "intercept")]
+    points = [
+        PointRef(
+            variable="bank_component_coefficient",
+            unit="coefficient",
+            transformation="level",
+            period=period,
+            table="params",
+            row=r,
+            column=c,
+            statistic=f"{r.split('|')[0]}.{c}",
+            quantile=None if r.endswith("|mean") else float(r.split("|")[1]),
+            status=ValueStatus.modelled,
+        )
+        for r in rows
+        for c in COEF_COLUMNS
+        if not (kind == "feols" and c == "intercept")
+    ]
     crossing = {c: v[0] for c, v in fit_rows.items()} if kind == "feqar" else {}
     diagnostics = {
-        "kind": kind, "nobs": int(len(panel.data)), "banks": len(panel.banks),
-        "dropped": panel.dropped.to_dict(orient="records"), "assumptions": panel.assumptions,
-        "sample": period, "quantiles": list(quantiles) if kind == "feqar" else [],
+        "kind": kind,
+        "nobs": int(len(panel.data)),
+        "banks": len(panel.banks),
+        "dropped": panel.dropped.to_dict(orient="records"),
+        "assumptions": panel.assumptions,
+        "sample": period,
+        "quantiles": list(quantiles) if kind == "feqar" else [],
         "penalty": penalty if kind == "feqar" else None,
         "quantile_crossing_share": crossing,
         "solver": "highspy ipm (crossover on)" if kind == "feqar" else "numpy lstsq on within-transformed data",
@@ -184,8 +253,9 @@ def execute_feqar_fit(request: ModelRequest, inputs: Mapping[str, Any], seed: in
 # --------------------------------------------------------------------------- projection
 
 
-def models_from_tables(params: pd.DataFrame, fixed_effects: pd.DataFrame,
-                       residuals: pd.DataFrame | None) -> dict[str, ComponentModel]:
+def models_from_tables(
+    params: pd.DataFrame, fixed_effects: pd.DataFrame, residuals: pd.DataFrame | None
+) -> dict[str, ComponentModel]:
     """Rebuild the component equations from a fit run's stored tables."""
     models = {}
     for comp in COMPONENTS:
@@ -198,8 +268,9 @@ def models_from_tables(params: pd.DataFrame, fixed_effects: pd.DataFrame,
         if rows[0].endswith("|mean"):
             if residuals is None:
                 raise InputError("FE-OLS projection needs the fit's residuals table", where="residuals table")
-            models[comp] = ComponentModel(comp, MACRO_VARIABLES, coef, fe,
-                                          residuals=residuals[comp].dropna().to_numpy(dtype=float))
+            models[comp] = ComponentModel(
+                comp, MACRO_VARIABLES, coef, fe, residuals=residuals[comp].dropna().to_numpy(dtype=float)
+            )
         else:
             q = np.array([float(str(r).split("|")[1]) for r in rows])
             models[comp] = ComponentModel(comp, MACRO_VARIABLES, coef, fe, quantiles=q)
@@ -228,35 +299,79 @@ def _projection(inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
     for b in proj.banks:
         for per in proj.periods[1:]:
             for stat in ("mean", "p05", "p50", "p95"):
-                points.append(PointRef(variable="cet1_ratio", unit="%", transformation="level", period=per,
-                                       table="cet1_ratio", row=f"{b}|{per}", column=stat, statistic=stat,
-                                       entity=b))
+                points.append(
+                    PointRef(
+                        variable="cet1_ratio",
+                        unit="%",
+                        transformation="level",
+                        period=per,
+                        table="cet1_ratio",
+                        row=f"{b}|{per}",
+                        column=stat,
+                        statistic=stat,
+                        entity=b,
+                    )
+                )
         for stat in ("mean", "p05", "p50", "p95"):
-            points.append(PointRef(variable="cet1_depletion", unit="pp", transformation="start_minus_min",
-                                   period=f"{proj.periods[1]}-{proj.periods[-1]}", table="depletion", row=b,
-                                   column=stat, statistic=stat, entity=b))
+            points.append(
+                PointRef(
+                    variable="cet1_depletion",
+                    unit="pp",
+                    transformation="start_minus_min",
+                    period=f"{proj.periods[1]}-{proj.periods[-1]}",
+                    table="depletion",
+                    row=b,
+                    column=stat,
+                    statistic=stat,
+                    entity=b,
+                )
+            )
     diagnostics: dict[str, Any] = {
-        "paths": paths, "banks": len(proj.banks), "periods": proj.periods,
-        "quantile_crossing_share": proj.crossing_share, "identity_max_error": proj.identity_max_error,
-        "skipped": proj.skipped, "scenario_assumptions": list(opts.get("scenario_assumptions", [])),
+        "paths": paths,
+        "banks": len(proj.banks),
+        "periods": proj.periods,
+        "quantile_crossing_share": proj.crossing_share,
+        "identity_max_error": proj.identity_max_error,
+        "skipped": proj.skipped,
+        "scenario_assumptions": list(opts.get("scenario_assumptions", [])),
         "interval": "p05-p95 of simulated depletion",
     }
     if official is not None:
         pred = tables["depletion"]
-        predictions = pd.DataFrame({
-            "bank_id": pred.index, "country": start.loc[pred.index, "country"].to_numpy(),
-            "predicted": pred["p50"].to_numpy(), "lower": pred["p05"].to_numpy(), "upper": pred["p95"].to_numpy()})
+        predictions = pd.DataFrame(
+            {
+                "bank_id": pred.index,
+                "country": start.loc[pred.index, "country"].to_numpy(),
+                "predicted": pred["p50"].to_numpy(),
+                "lower": pred["p05"].to_numpy(),
+                "upper": pred["p95"].to_numpy(),
+            }
+        )
         thresholds = Thresholds(s.mae_max, s.spearman_min, s.coverage_min)
-        table, metrics, passed = validate(predictions, official, thresholds=thresholds,
-                                          reps=int(opts.get("bootstrap_reps", s.bootstrap_reps)), seed=int(seed or 0))
+        table, metrics, passed = validate(
+            predictions,
+            official,
+            thresholds=thresholds,
+            reps=int(opts.get("bootstrap_reps", s.bootstrap_reps)),
+            seed=int(seed or 0),
+        )
         tables["validation"] = table
         tables["validation_metrics"] = pd.DataFrame([metrics], index=["value"])
         diagnostics.update({"validation_passed": passed, "validation_metrics": metrics})
-        points += [PointRef(variable=f"validation_{k}", unit="pp" if k in ("mae", "rmse") else "ratio",
-                            transformation="level", period=f"{proj.periods[1]}-{proj.periods[-1]}",
-                            table="validation_metrics", row="value", column=k, statistic=k,
-                            status=ValueStatus.modelled) for k in ("mae", "rmse", "spearman",
-                                                                   "top_quartile_recall", "coverage")]
+        points += [
+            PointRef(
+                variable=f"validation_{k}",
+                unit="pp" if k in ("mae", "rmse") else "ratio",
+                transformation="level",
+                period=f"{proj.periods[1]}-{proj.periods[-1]}",
+                table="validation_metrics",
+                row="value",
+                column=k,
+                statistic=k,
+                status=ValueStatus.modelled,
+            )
+            for k in ("mae", "rmse", "spearman", "top_quartile_recall", "coverage")
+        ]
     return ModelResult(status=RunStatus.completed, tables=tables, points=points, diagnostics=diagnostics)
 
 
@@ -277,8 +392,12 @@ BANK_MODELS: tuple[tuple[str, registry.ModelFn], ...] = (
     ("bank_feols", execute_feols),
     ("bank_feqar", execute_feqar),
 )
-_KINDS = {"bank_feols_fit": ("feols", FIT_OUTPUTS), "bank_feqar_fit": ("feqar", FIT_OUTPUTS),
-          "bank_feols": ("feols", PROJECTION_OUTPUTS), "bank_feqar": ("feqar", PROJECTION_OUTPUTS)}
+_KINDS = {
+    "bank_feols_fit": ("feols", FIT_OUTPUTS),
+    "bank_feqar_fit": ("feqar", FIT_OUTPUTS),
+    "bank_feols": ("feols", PROJECTION_OUTPUTS),
+    "bank_feqar": ("feqar", PROJECTION_OUTPUTS),
+}
 
 
 def bank_specification(model_id: str) -> ModelSpecification:
@@ -295,9 +414,11 @@ def register_bank_models() -> dict[str, registry.RegisteredModel]:
 
 # --------------------------------------------------------------------------- orchestration
 
-EA_MAPPING_NOTE = ("euro-area annual scenario path applied to every bank country (explicit assumption: the "
-                   "macro engine projects one euro-area geography; country levels start from each country's "
-                   "own history)")
+EA_MAPPING_NOTE = (
+    "euro-area annual scenario path applied to every bank country (explicit assumption: the "
+    "macro engine projects one euro-area geography; country levels start from each country's "
+    "own history)"
+)
 
 
 def annual_path_from_run(store: Store, run_id: str, risk: str | None = None) -> pd.DataFrame:
@@ -310,14 +431,20 @@ def annual_path_from_run(store: Store, run_id: str, risk: str | None = None) -> 
     """
     run = store.get(ModelRun, run_id)
     if run is None or not run.output_digest:
-        raise InputError(f"macro run {run_id} not found or has no output", where="macro run",
-                         fix="pass the run id of a completed macro_var run")
+        raise InputError(
+            f"macro run {run_id} not found or has no output",
+            where="macro run",
+            fix="pass the run id of a completed macro_var run",
+        )
     tables = store.get_tables(run.output_digest)
     found = _find_annual_path(tables, risk)
     if found is None:
-        raise InputError(f"macro run {run_id} holds no annual path table with {', '.join(MACRO_VARIABLES)} "
-                         f"for consecutive years (tables: {', '.join(tables)})", where="macro run output",
-                         fix="select a risk (risk=...) or pass the annual path DataFrame directly")
+        raise InputError(
+            f"macro run {run_id} holds no annual path table with {', '.join(MACRO_VARIABLES)} "
+            f"for consecutive years (tables: {', '.join(tables)})",
+            where="macro run output",
+            fix="select a risk (risk=...) or pass the annual path DataFrame directly",
+        )
     quarterly = tables.get("selected_quarterly")
     first_year = min(found.index)
     base_year = first_year - 1
@@ -361,18 +488,32 @@ def _find_annual_path(tables: dict[str, pd.DataFrame], risk: str | None) -> pd.D
             frame = t if risk is None or "risk" not in t.columns else t[t["risk"] == risk]
             col = "year" if "year" in frame.columns else "period"
             wide = frame.assign(year=[int(str(p)[:4]) for p in frame[col]]).pivot_table(
-                index="year", columns="variable", values="value", aggfunc="first")
+                index="year", columns="variable", values="value", aggfunc="first"
+            )
             if set(MACRO_VARIABLES) <= set(wide.columns) and _consecutive(list(wide.index)):
                 return wide[list(MACRO_VARIABLES)].astype(float)
     return None
 
 
-def _request(analysis_id: str, risk: str, model_id: str, outputs: list[VariableSpec],
-             conditions: Mapping[str, str] | None = None, horizon: str = HORIZON) -> ModelRequest:
+def _request(
+    analysis_id: str,
+    risk: str,
+    model_id: str,
+    outputs: list[VariableSpec],
+    conditions: Mapping[str, str] | None = None,
+    horizon: str = HORIZON,
+) -> ModelRequest:
     # the graph and retrieval conditions of the macro run it applies (every downstream record keeps them)
-    return ModelRequest.create(analysis_id=analysis_id, risk=risk, outputs=outputs, restriction_ids=[],
-                               horizon=horizon, scope=SCOPE, rationale=f"bank application {model_id}",
-                               **dict(conditions or {}))
+    return ModelRequest.create(
+        analysis_id=analysis_id,
+        risk=risk,
+        outputs=outputs,
+        restriction_ids=[],
+        horizon=horizon,
+        scope=SCOPE,
+        rationale=f"bank application {model_id}",
+        **dict(conditions or {}),
+    )
 
 
 def _scenario_horizon(scenario: pd.DataFrame) -> str:
@@ -381,29 +522,55 @@ def _scenario_horizon(scenario: pd.DataFrame) -> str:
     return f"{years[0]}-{years[-1]}" if years else HORIZON
 
 
-def _fit_and_project(store: Store, analysis_id: str, kind: str, fit_inputs: dict[str, Any],
-                     scenario: pd.DataFrame, options: dict[str, Any], seed: int, parents: list[str], risk: str,
-                     official: pd.DataFrame | None = None, role: str = "generation",
-                     conditions: Mapping[str, str] | None = None) -> list[ModelRun]:
+def _fit_and_project(
+    store: Store,
+    analysis_id: str,
+    kind: str,
+    fit_inputs: dict[str, Any],
+    scenario: pd.DataFrame,
+    options: dict[str, Any],
+    seed: int,
+    parents: list[str],
+    risk: str,
+    official: pd.DataFrame | None = None,
+    role: str = "generation",
+    conditions: Mapping[str, str] | None = None,
+) -> list[ModelRun]:
     entries = register_bank_models()
     fit_id, proj_id = f"bank_{kind}_fit", f"bank_{kind}"
     horizon = _scenario_horizon(scenario)
-    fit = registry.execute(store, entries[fit_id],
-                           _request(analysis_id, risk, fit_id, FIT_OUTPUTS, conditions, horizon),
-                           fit_inputs,
-                           seed=seed, parent_runs=parents, role=role)
+    fit = registry.execute(
+        store,
+        entries[fit_id],
+        _request(analysis_id, risk, fit_id, FIT_OUTPUTS, conditions, horizon),
+        fit_inputs,
+        seed=seed,
+        parent_runs=parents,
+        role=role,
+    )
     if fit.status != RunStatus.completed:
         return [fit]
     t = store.get_tables(fit.output_digest)
-    inputs: dict[str, Any] = {"params": t["params"], "fixed_effects": t["fixed_effects"],
-                              "start_state": t["start_state"], "scenario": scenario, "options": options}
+    inputs: dict[str, Any] = {
+        "params": t["params"],
+        "fixed_effects": t["fixed_effects"],
+        "start_state": t["start_state"],
+        "scenario": scenario,
+        "options": options,
+    }
     if "residuals" in t:
         inputs["residuals"] = t["residuals"]
     if official is not None:
         inputs["official"] = official
-    proj = registry.execute(store, entries[proj_id],
-                            _request(analysis_id, risk, proj_id, PROJECTION_OUTPUTS, conditions, horizon),
-                            inputs, seed=seed, parent_runs=[fit.run_id, *parents], role=role)
+    proj = registry.execute(
+        store,
+        entries[proj_id],
+        _request(analysis_id, risk, proj_id, PROJECTION_OUTPUTS, conditions, horizon),
+        inputs,
+        seed=seed,
+        parent_runs=[fit.run_id, *parents],
+        role=role,
+    )
     return [fit, proj]
 
 
@@ -439,15 +606,28 @@ def run_bank_models(
     else:
         annual, parents = macro_run_id_or_annual_path, []
     countries = sorted(set(panel["country"]))
-    scenario = scenario_from_annual_path(annual, countries, mapping_note, history=history,
-                                         horizon_start=int(annual.attrs.get("horizon_start", 2025)))
-    options = {"paths": int(paths or get_settings().bank.projection_paths),
-               "scenario_assumptions": scenario.attrs["assumptions"]}
+    scenario = scenario_from_annual_path(
+        annual, countries, mapping_note, history=history, horizon_start=int(annual.attrs.get("horizon_start", 2025))
+    )
+    options = {
+        "paths": int(paths or get_settings().bank.projection_paths),
+        "scenario_assumptions": scenario.attrs["assumptions"],
+    }
     fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
     runs: list[ModelRun] = []
     for kind in ("feols", "feqar"):
-        runs += _fit_and_project(store, analysis_id, kind, fit_inputs, scenario.drop(columns="t"), options,
-                                 seed, parents, risk or "selected", conditions=conditions)
+        runs += _fit_and_project(
+            store,
+            analysis_id,
+            kind,
+            fit_inputs,
+            scenario.drop(columns="t"),
+            options,
+            seed,
+            parents,
+            risk or "selected",
+            conditions=conditions,
+        )
         if progress:
             progress(f"bank {kind}: fit and projection done")
     return runs
@@ -481,33 +661,55 @@ def run_bank_validation(
     """
     panel, history = _bank_data(store, as_of, panel, macro_history)
     s = get_settings().bank
-    options = {"paths": int(paths or s.projection_paths),
-               "bootstrap_reps": int(bootstrap_reps or s.bootstrap_reps),
-               "scenario_assumptions": list(official_scenario.attrs.get("assumptions", []))}
+    options = {
+        "paths": int(paths or s.projection_paths),
+        "bootstrap_reps": int(bootstrap_reps or s.bootstrap_reps),
+        "scenario_assumptions": list(official_scenario.attrs.get("assumptions", [])),
+    }
     fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
     runs, gates = [], []
     scen = official_scenario.drop(columns=[c for c in ("t",) if c in official_scenario.columns])
     for kind in kinds:
-        pair = _fit_and_project(store, analysis_id, kind, fit_inputs, scen, options, seed, [], "official_adverse",
-                                official=official, role="validation")
+        pair = _fit_and_project(
+            store,
+            analysis_id,
+            kind,
+            fit_inputs,
+            scen,
+            options,
+            seed,
+            [],
+            "official_adverse",
+            official=official,
+            role="validation",
+        )
         runs += pair
         proj = pair[-1]
         if proj.model_id == f"bank_{kind}" and proj.status == RunStatus.completed:
             metrics = proj.diagnostics["validation_metrics"]
-            gate = validation_gate(proj.model_id, proj.run_id, metrics,
-                                   Thresholds(s.mae_max, s.spearman_min, s.coverage_min),
-                                   bool(proj.diagnostics["validation_passed"]))
+            gate = validation_gate(
+                proj.model_id,
+                proj.run_id,
+                metrics,
+                Thresholds(s.mae_max, s.spearman_min, s.coverage_min),
+                bool(proj.diagnostics["validation_passed"]),
+            )
             if any(provenance):
-                gate = ValidationGate.create(**{**gate.model_dump(exclude={"gate_id"}),
-                                                "fit_provenance": provenance[0],
-                                                "validation_provenance": provenance[1]})
+                gate = ValidationGate.create(
+                    **{
+                        **gate.model_dump(exclude={"gate_id"}),
+                        "fit_provenance": provenance[0],
+                        "validation_provenance": provenance[1],
+                    }
+                )
             store.put(gate)
             gates.append(gate)
     return runs, gates
 
 
-def _bank_data(store: Store, as_of: AsOf | None, panel: pd.DataFrame | None,
-               history: pd.DataFrame | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _bank_data(
+    store: Store, as_of: AsOf | None, panel: pd.DataFrame | None, history: pd.DataFrame | None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     if panel is not None and history is not None:
         return panel, history
     data = read_bank_inputs(store, as_of or AsOf(cutoff=None))
@@ -527,8 +729,9 @@ def validation_scenario(inputs: ValidationInputs, history: pd.DataFrame) -> pd.D
     return adverse_scenario_halfyears(inputs.adverse, history, sorted(set(inputs.official["country"])))
 
 
-def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None = None,
-                       encoding: str | None = None) -> list[ValidationGate]:
+def run_eba_validation(
+    store: Store, path: str, *, seed: int, reps: int | None = None, encoding: str | None = None
+) -> list[ValidationGate]:
     """Validate the simple comparators of :func:`eba_comparators` against official EBA adverse depletion.
 
     Each comparator's per-bank validation table is stored as an artifact (digest named in the
@@ -544,13 +747,17 @@ def run_eba_validation(store: Store, path: str, *, seed: int, reps: int | None =
     thresholds = Thresholds(s.mae_max, s.spearman_min, s.coverage_min)
     gates = []
     for name, preds in eba_comparators(outcomes).items():
-        table, metrics, passed = validate(preds, official, thresholds=thresholds, reps=int(reps or s.bootstrap_reps),
-                                          seed=seed)
+        table, metrics, passed = validate(
+            preds, official, thresholds=thresholds, reps=int(reps or s.bootstrap_reps), seed=seed
+        )
         table_digest = store.put_tables({"validation": table, "outcomes": outcomes})
         gate = validation_gate(f"eba_{name}", None, metrics, thresholds, passed)
-        gate = ValidationGate.create(**{**gate.model_dump(exclude={"gate_id"}),
-                                        "detail": f"{gate.detail}; source {Path(path).name}; table artifact "
-                                                  f"{table_digest}"})
+        gate = ValidationGate.create(
+            **{
+                **gate.model_dump(exclude={"gate_id"}),
+                "detail": f"{gate.detail}; source {Path(path).name}; table artifact {table_digest}",
+            }
+        )
         store.put(gate)
         gates.append(gate)
     return gates
@@ -562,12 +769,20 @@ def passing_gate(store: Store, model_id: str, *, real_banks: bool = False) -> Va
     With ``real_banks`` only a gate fitted and validated on real data counts: a gate on
     synthetic (or undeclared) data never authorises a conclusion about a real bank.
     """
-    return next((g for g in store.find(ValidationGate, model_id=model_id) if g.passed and (
-        not real_banks or (g.fit_provenance == Provenance.real and g.validation_provenance == Provenance.real))), None)
+    return next(
+        (
+            g
+            for g in store.find(ValidationGate, model_id=model_id)
+            if g.passed
+            and (not real_banks or (g.fit_provenance == Provenance.real and g.validation_provenance == Provenance.real))
+        ),
+        None,
+    )
 
 
-def ensure_validation_gates(store: Store, analysis_id: str, *, seed: int, paths: int | None = None,
-                            as_of: AsOf | None = None) -> tuple[list[ModelRun], list[ValidationGate]]:
+def ensure_validation_gates(
+    store: Store, analysis_id: str, *, seed: int, paths: int | None = None, as_of: AsOf | None = None
+) -> tuple[list[ModelRun], list[ValidationGate]]:
     """Each bank model's validation gate, running the external validation for every model that has none.
 
     Checked per model (not "any gate exists"): a validation killed after FE-OLS's gate was stored
@@ -588,7 +803,15 @@ def ensure_validation_gates(store: Store, analysis_id: str, *, seed: int, paths:
         return [], existing
     data = read_bank_inputs(store, as_of)
     runs, new = run_bank_validation(
-        store, analysis_id, exercise.official, validation_scenario(exercise, data.history), seed, paths,
-        panel=data.panel, macro_history=data.history, kinds=missing,
-        provenance=(single_provenance(data.provenance), single_provenance(exercise.provenance)))
+        store,
+        analysis_id,
+        exercise.official,
+        validation_scenario(exercise, data.history),
+        seed,
+        paths,
+        panel=data.panel,
+        macro_history=data.history,
+        kinds=missing,
+        provenance=(single_provenance(data.provenance), single_provenance(exercise.provenance)),
+    )
     return runs, existing + new

@@ -37,8 +37,9 @@ def top_quartile_recall(official: np.ndarray, predicted: np.ndarray) -> float:
     return len(top_off & top_pred) / k
 
 
-def depletion_metrics(official: np.ndarray, predicted: np.ndarray, lower: np.ndarray,
-                      upper: np.ndarray) -> dict[str, float]:
+def depletion_metrics(
+    official: np.ndarray, predicted: np.ndarray, lower: np.ndarray, upper: np.ndarray
+) -> dict[str, float]:
     """MAE, RMSE (pp), Spearman, top-quartile recall and interval coverage of CET1 depletion."""
     err = predicted - official
     if np.ptp(predicted) == 0 or np.ptp(official) == 0:
@@ -48,7 +49,7 @@ def depletion_metrics(official: np.ndarray, predicted: np.ndarray, lower: np.nda
     return {
         "n_banks": float(len(official)),
         "mae": float(np.abs(err).mean()),
-        "rmse": float(np.sqrt((err ** 2).mean())),
+        "rmse": float(np.sqrt((err**2).mean())),
         "spearman": rho,
         # a constant prediction ranks nothing, so it recalls nothing
         "top_quartile_recall": 0.0 if np.ptp(predicted) == 0 else top_quartile_recall(official, predicted),
@@ -56,8 +57,9 @@ def depletion_metrics(official: np.ndarray, predicted: np.ndarray, lower: np.nda
     }
 
 
-def cluster_bootstrap_vs_no_change(official: np.ndarray, predicted: np.ndarray, clusters: np.ndarray,
-                                   *, reps: int, seed: int) -> dict[str, float]:
+def cluster_bootstrap_vs_no_change(
+    official: np.ndarray, predicted: np.ndarray, clusters: np.ndarray, *, reps: int, seed: int
+) -> dict[str, float]:
     """Bootstrap (countries resampled with replacement) of MAE and RMSE differences, model − no change.
 
     Returns the point differences, their 2.5/97.5 percentiles and the share of replications
@@ -67,7 +69,7 @@ def cluster_bootstrap_vs_no_change(official: np.ndarray, predicted: np.ndarray, 
     labels, codes = np.unique(clusters, return_inverse=True)
     members = [np.flatnonzero(codes == c) for c in range(labels.size)]
     abs_m, abs_0 = np.abs(predicted - official), np.abs(official)
-    sq_m, sq_0 = (predicted - official) ** 2, official ** 2
+    sq_m, sq_0 = (predicted - official) ** 2, official**2
     d_mae, d_rmse = np.empty(reps), np.empty(reps)
     for r in range(reps):
         idx = np.concatenate([members[c] for c in rng.integers(0, labels.size, size=labels.size)])
@@ -86,8 +88,9 @@ def cluster_bootstrap_vs_no_change(official: np.ndarray, predicted: np.ndarray, 
     }
 
 
-def validate(predictions: pd.DataFrame, official: pd.DataFrame, *, thresholds: Thresholds,
-             reps: int, seed: int) -> tuple[pd.DataFrame, dict[str, float], bool]:
+def validate(
+    predictions: pd.DataFrame, official: pd.DataFrame, *, thresholds: Thresholds, reps: int, seed: int
+) -> tuple[pd.DataFrame, dict[str, float], bool]:
     """Compare predicted with official depletion for the same banks.
 
     Parameters
@@ -110,16 +113,24 @@ def validate(predictions: pd.DataFrame, official: pd.DataFrame, *, thresholds: T
         upper, error, covered; ``metrics``: model measures, no-change measures (``no_change_*``)
         and the bootstrap comparison (``boot_*``); ``passed``: all three thresholds met.
     """
-    for frame, cols, name in ((predictions, PREDICTION_COLUMNS, "predictions"),
-                              (official, OFFICIAL_COLUMNS, "official")):
+    for frame, cols, name in (
+        (predictions, PREDICTION_COLUMNS, "predictions"),
+        (official, OFFICIAL_COLUMNS, "official"),
+    ):
         missing = [c for c in cols if c not in frame.columns]
         if missing:
-            raise InputError(f"validation {name} lack columns {missing}", where=f"validation {name}",
-                             fix=f"supply columns {', '.join(cols)}")
+            raise InputError(
+                f"validation {name} lack columns {missing}",
+                where=f"validation {name}",
+                fix=f"supply columns {', '.join(cols)}",
+            )
     merged = predictions.merge(official[list(OFFICIAL_COLUMNS)], on="bank_id", how="inner")
     if len(merged) < 4:
-        raise InputError(f"only {len(merged)} banks are in both the predictions and the official outcomes",
-                         where="validation", fix="validate on at least four common banks")
+        raise InputError(
+            f"only {len(merged)} banks are in both the predictions and the official outcomes",
+            where="validation",
+            fix="validate on at least four common banks",
+        )
     if merged[["predicted", "lower", "upper", "official_depletion"]].isna().any().any():
         raise InputError("validation inputs contain missing values", where="validation")
     off = merged["official_depletion"].to_numpy(float)
@@ -127,20 +138,23 @@ def validate(predictions: pd.DataFrame, official: pd.DataFrame, *, thresholds: T
     lo, hi = merged["lower"].to_numpy(float), merged["upper"].to_numpy(float)
     metrics = depletion_metrics(off, pred, lo, hi)
     zero = np.zeros_like(off)
-    metrics.update({f"no_change_{k}": v for k, v in depletion_metrics(off, zero, zero, zero).items()
-                    if k != "n_banks"})
+    metrics.update({f"no_change_{k}": v for k, v in depletion_metrics(off, zero, zero, zero).items() if k != "n_banks"})
     boot = cluster_bootstrap_vs_no_change(off, pred, merged["country"].to_numpy(), reps=reps, seed=seed)
     metrics.update({f"boot_{k}": v for k, v in boot.items()})
-    passed = (metrics["mae"] <= thresholds.mae_max and metrics["spearman"] >= thresholds.spearman_min
-              and metrics["coverage"] >= thresholds.coverage_min)
+    passed = (
+        metrics["mae"] <= thresholds.mae_max
+        and metrics["spearman"] >= thresholds.spearman_min
+        and metrics["coverage"] >= thresholds.coverage_min
+    )
     table = merged.set_index("bank_id")[["country", "official_depletion", "predicted", "lower", "upper"]].copy()
     table["error"] = table["predicted"] - table["official_depletion"]
     table["covered"] = ((off >= lo) & (off <= hi)).astype(float)
     return table, metrics, passed
 
 
-def validation_gate(model_id: str, run_id: str | None, metrics: dict[str, float], thresholds: Thresholds,
-                    passed: bool) -> ValidationGate:
+def validation_gate(
+    model_id: str, run_id: str | None, metrics: dict[str, float], thresholds: Thresholds, passed: bool
+) -> ValidationGate:
     """The stored gate: may this model supply bank conclusions under generated scenarios?"""
     failed = []
     if metrics["mae"] > thresholds.mae_max:
@@ -150,7 +164,15 @@ def validation_gate(model_id: str, run_id: str | None, metrics: dict[str, float]
     if metrics["coverage"] < thresholds.coverage_min:
         failed.append(f"coverage {metrics['coverage']:.3f} < {thresholds.coverage_min}")
     detail = "all three conditions met" if passed else "; ".join(failed)
-    return ValidationGate.create(model_id=model_id, run_id=run_id, metrics=metrics,
-                                 thresholds={"mae_max": thresholds.mae_max, "spearman_min": thresholds.spearman_min,
-                                             "coverage_min": thresholds.coverage_min},
-                                 passed=passed, detail=detail)
+    return ValidationGate.create(
+        model_id=model_id,
+        run_id=run_id,
+        metrics=metrics,
+        thresholds={
+            "mae_max": thresholds.mae_max,
+            "spearman_min": thresholds.spearman_min,
+            "coverage_min": thresholds.coverage_min,
+        },
+        passed=passed,
+        detail=detail,
+    )

@@ -42,13 +42,23 @@ from aieco.store import Store
 
 SECTOR = "banks"
 OFFICIAL = "official_adverse"
-PANEL_VARIABLES = {c: f"bank_{c}" for c in ("cet1_capital", "rwa", "ppnr_ytd", "credit_losses_ytd",
-                                              "residual_charges_ytd")}
+PANEL_VARIABLES = {
+    c: f"bank_{c}" for c in ("cet1_capital", "rwa", "ppnr_ytd", "credit_losses_ytd", "residual_charges_ytd")
+}
 MACRO_PREFIX = "bank_macro_"
-OFFICIAL_VARIABLES = {"cet1_capital": "official_cet1_capital", "rwa": "official_rwa",
-                      "official_depletion": "official_depletion"}
-ADVERSE_COLUMNS = ("real_gdp", "inflation", "unemployment_change", "long_term_rate_change", "equity_prices",
-                   "house_prices")
+OFFICIAL_VARIABLES = {
+    "cet1_capital": "official_cet1_capital",
+    "rwa": "official_rwa",
+    "official_depletion": "official_depletion",
+}
+ADVERSE_COLUMNS = (
+    "real_gdp",
+    "inflation",
+    "unemployment_change",
+    "long_term_rate_change",
+    "equity_prices",
+    "house_prices",
+)
 
 
 @dataclass(frozen=True)
@@ -82,14 +92,24 @@ def _quarter_end(period: str) -> date:
 def _half_label(period_end: str) -> str:
     d = date.fromisoformat(str(period_end)[:10])
     if (d.month, d.day) not in ((6, 30), (12, 31)):
-        raise InputError(f"bank reporting date {d} is not a half-year end", where="bank panel period_end",
-                         fix="report bank values at 30 June or 31 December")
+        raise InputError(
+            f"bank reporting date {d} is not a half-year end",
+            where="bank panel period_end",
+            fix="report bank values at 30 June or 31 December",
+        )
     return f"{d.year}H{1 if d.month == 6 else 2}"
 
 
-def bank_records(panel: pd.DataFrame, history: pd.DataFrame, official: pd.DataFrame | None = None,
-                 adverse: pd.DataFrame | None = None, *, provenance: Provenance, series_prefix: str,
-                 release_rule: ReleaseRule = ReleaseRule.lag) -> list[ObservedValue]:
+def bank_records(
+    panel: pd.DataFrame,
+    history: pd.DataFrame,
+    official: pd.DataFrame | None = None,
+    adverse: pd.DataFrame | None = None,
+    *,
+    provenance: Provenance,
+    series_prefix: str,
+    release_rule: ReleaseRule = ReleaseRule.lag,
+) -> list[ObservedValue]:
     """ObservedValue records of bank tables (the shapes of the module docstring).
 
     Each value's release date is its period's end (``release_rule`` says how that date was
@@ -97,40 +117,76 @@ def bank_records(panel: pd.DataFrame, history: pd.DataFrame, official: pd.DataFr
     exercise is dated at the end of its starting half-year.
     """
     out: list[ObservedValue] = []
-    common = {"sector": SECTOR, "provenance": provenance, "release_rule": release_rule,
-              "status": ValueStatus.observed}
+    common = {"sector": SECTOR, "provenance": provenance, "release_rule": release_rule, "status": ValueStatus.observed}
     for row in panel.to_dict(orient="records"):
         period = _half_label(row["period_end"])
         for col, var in PANEL_VARIABLES.items():
-            out.append(ObservedValue.create(
-                variable=var, value=float(row[col]), unit="EUR mn", frequency="H", jurisdiction=str(row["country"]),
-                reference_period=period, release_date=_half_end(period), entity=str(row["bank_id"]),
-                series_key=f"{series_prefix}:bank_panel:{col}", **common))
+            out.append(
+                ObservedValue.create(
+                    variable=var,
+                    value=float(row[col]),
+                    unit="EUR mn",
+                    frequency="H",
+                    jurisdiction=str(row["country"]),
+                    reference_period=period,
+                    release_date=_half_end(period),
+                    entity=str(row["bank_id"]),
+                    series_key=f"{series_prefix}:bank_panel:{col}",
+                    **common,
+                )
+            )
     for row in history.to_dict(orient="records"):
         for level in QUARTERLY_LEVELS:
-            out.append(ObservedValue.create(
-                variable=MACRO_PREFIX + level, value=float(row[level]), unit="level", frequency="Q",
-                jurisdiction=str(row["country"]), reference_period=str(row["quarter"]),
-                release_date=_quarter_end(str(row["quarter"])), series_key=f"{series_prefix}:bank_macro:{level}",
-                **common))
+            out.append(
+                ObservedValue.create(
+                    variable=MACRO_PREFIX + level,
+                    value=float(row[level]),
+                    unit="level",
+                    frequency="Q",
+                    jurisdiction=str(row["country"]),
+                    reference_period=str(row["quarter"]),
+                    release_date=_quarter_end(str(row["quarter"])),
+                    series_key=f"{series_prefix}:bank_macro:{level}",
+                    **common,
+                )
+            )
     if official is not None:
         for row in official.to_dict(orient="records"):
             for col, var in OFFICIAL_VARIABLES.items():
-                out.append(ObservedValue.create(
-                    variable=var, value=float(row[col]), unit="pp" if col == "official_depletion" else "EUR mn",
-                    frequency="H", jurisdiction=str(row["country"]), reference_period=str(row["start_period"]),
-                    release_date=_half_end(str(row["start_period"])), entity=str(row["bank_id"]), scenario=OFFICIAL,
-                    series_key=f"{series_prefix}:official:{col}", **common))
+                out.append(
+                    ObservedValue.create(
+                        variable=var,
+                        value=float(row[col]),
+                        unit="pp" if col == "official_depletion" else "EUR mn",
+                        frequency="H",
+                        jurisdiction=str(row["country"]),
+                        reference_period=str(row["start_period"]),
+                        release_date=_half_end(str(row["start_period"])),
+                        entity=str(row["bank_id"]),
+                        scenario=OFFICIAL,
+                        series_key=f"{series_prefix}:official:{col}",
+                        **common,
+                    )
+                )
     if adverse is not None:
         start = official["start_period"].iloc[0] if official is not None and len(official) else None
         for row in adverse.to_dict(orient="records"):
             released = _half_end(str(start)) if start else date(int(row["year"]) - 1, 12, 31)
             for col in ADVERSE_COLUMNS:
-                out.append(ObservedValue.create(
-                    variable=f"adverse_{col}", value=float(row[col]), unit="%", frequency="A",
-                    jurisdiction=str(row["country"]), reference_period=str(int(row["year"])),
-                    release_date=released, scenario=OFFICIAL, series_key=f"{series_prefix}:adverse:{col}",
-                    **common))
+                out.append(
+                    ObservedValue.create(
+                        variable=f"adverse_{col}",
+                        value=float(row[col]),
+                        unit="%",
+                        frequency="A",
+                        jurisdiction=str(row["country"]),
+                        reference_period=str(int(row["year"])),
+                        release_date=released,
+                        scenario=OFFICIAL,
+                        series_key=f"{series_prefix}:adverse:{col}",
+                        **common,
+                    )
+                )
     return out
 
 
@@ -156,18 +212,28 @@ def read_bank_inputs(store: Store, as_of: AsOf) -> BankInputs:
     Raises ``StageStopped`` naming what is missing when the workspace holds no bank panel or
     no country history at the cutoff; provenance is read, never assumed.
     """
-    panel_recs = _latest(store.find(ObservedValue, variable=list(PANEL_VARIABLES.values()), sector=SECTOR),
-                         as_of, entity=True)
+    panel_recs = _latest(
+        store.find(ObservedValue, variable=list(PANEL_VARIABLES.values()), sector=SECTOR), as_of, entity=True
+    )
     if not panel_recs:
-        raise StageStopped(f"the workspace holds no bank panel released on or before {as_of.cutoff} "
-                           f"(ObservedValue records {', '.join(PANEL_VARIABLES.values())} with a bank entity); "
-                           "load bank data before the analysis", stage="application")
+        raise StageStopped(
+            f"the workspace holds no bank panel released on or before {as_of.cutoff} "
+            f"(ObservedValue records {', '.join(PANEL_VARIABLES.values())} with a bank entity); "
+            "load bank data before the analysis",
+            stage="application",
+        )
     cols = {v: c for c, v in PANEL_VARIABLES.items()}
     rows: dict[tuple[str, str], dict] = {}
     for r in panel_recs:
-        row = rows.setdefault((r.entity or "", r.reference_period), {
-            "bank_id": r.entity, "country": r.jurisdiction, "period_end": _half_end(r.reference_period).isoformat(),
-            "data_status": r.provenance.value if r.provenance else "undeclared"})
+        row = rows.setdefault(
+            (r.entity or "", r.reference_period),
+            {
+                "bank_id": r.entity,
+                "country": r.jurisdiction,
+                "period_end": _half_end(r.reference_period).isoformat(),
+                "data_status": r.provenance.value if r.provenance else "undeclared",
+            },
+        )
         row[cols[r.variable]] = r.value
     panel = pd.DataFrame(sorted(rows.values(), key=lambda x: (x["bank_id"], x["period_end"])))
     incomplete = panel[panel[list(PANEL_VARIABLES)].isna().any(axis=1)]
@@ -175,43 +241,60 @@ def read_bank_inputs(store: Store, as_of: AsOf) -> BankInputs:
         first = incomplete.iloc[0]
         panel = panel.dropna(subset=list(PANEL_VARIABLES))
         if panel.empty:
-            raise StageStopped(f"no bank has every panel variable for one period (e.g. {first['bank_id']} "
-                               f"{first['period_end']})", stage="application")
-    macro_recs = _latest(store.find(ObservedValue, variable=[MACRO_PREFIX + q for q in QUARTERLY_LEVELS],
-                                    sector=SECTOR), as_of, entity=False)
+            raise StageStopped(
+                f"no bank has every panel variable for one period (e.g. {first['bank_id']} {first['period_end']})",
+                stage="application",
+            )
+    macro_recs = _latest(
+        store.find(ObservedValue, variable=[MACRO_PREFIX + q for q in QUARTERLY_LEVELS], sector=SECTOR),
+        as_of,
+        entity=False,
+    )
     if not macro_recs:
-        raise StageStopped(f"the workspace holds no country macro history for the bank models released on or "
-                           f"before {as_of.cutoff} (ObservedValue records {MACRO_PREFIX}*)", stage="application")
+        raise StageStopped(
+            f"the workspace holds no country macro history for the bank models released on or "
+            f"before {as_of.cutoff} (ObservedValue records {MACRO_PREFIX}*)",
+            stage="application",
+        )
     hist: dict[tuple[str, str], dict] = {}
     for r in macro_recs:
-        hist.setdefault((r.jurisdiction, r.reference_period),
-                        {"country": r.jurisdiction, "quarter": r.reference_period})[
-            r.variable.removeprefix(MACRO_PREFIX)] = r.value
+        hist.setdefault(
+            (r.jurisdiction, r.reference_period), {"country": r.jurisdiction, "quarter": r.reference_period}
+        )[r.variable.removeprefix(MACRO_PREFIX)] = r.value
     history = pd.DataFrame(sorted(hist.values(), key=lambda x: (x["country"], x["quarter"])))
     history = history[["country", "quarter", *QUARTERLY_LEVELS]]
-    return BankInputs(panel=panel.reset_index(drop=True), history=history.reset_index(drop=True),
-                      provenance=_provenances([*panel_recs, *macro_recs]))
+    return BankInputs(
+        panel=panel.reset_index(drop=True),
+        history=history.reset_index(drop=True),
+        provenance=_provenances([*panel_recs, *macro_recs]),
+    )
 
 
 def read_validation_inputs(store: Store, as_of: AsOf) -> ValidationInputs | None:
     """The official-style adverse exercise released on or before the cutoff, or None when absent."""
-    recs = _latest(store.find(ObservedValue, variable=list(OFFICIAL_VARIABLES.values()), scenario=OFFICIAL),
-                   as_of, entity=True)
-    adverse_recs = _latest(store.find(ObservedValue, variable=[f"adverse_{c}" for c in ADVERSE_COLUMNS],
-                                      scenario=OFFICIAL), as_of, entity=False)
+    recs = _latest(
+        store.find(ObservedValue, variable=list(OFFICIAL_VARIABLES.values()), scenario=OFFICIAL), as_of, entity=True
+    )
+    adverse_recs = _latest(
+        store.find(ObservedValue, variable=[f"adverse_{c}" for c in ADVERSE_COLUMNS], scenario=OFFICIAL),
+        as_of,
+        entity=False,
+    )
     if not recs or not adverse_recs:
         return None
     cols = {v: c for c, v in OFFICIAL_VARIABLES.items()}
     rows: dict[str, dict] = {}
     for r in recs:
-        rows.setdefault(r.entity or "", {"bank_id": r.entity, "country": r.jurisdiction,
-                                         "start_period": r.reference_period})[cols[r.variable]] = r.value
+        rows.setdefault(
+            r.entity or "", {"bank_id": r.entity, "country": r.jurisdiction, "start_period": r.reference_period}
+        )[cols[r.variable]] = r.value
     official = pd.DataFrame(sorted(rows.values(), key=lambda x: x["bank_id"])).dropna()
     adv: dict[tuple[str, int], dict] = {}
     for r in adverse_recs:
-        adv.setdefault((r.jurisdiction, int(r.reference_period)),
-                       {"country": r.jurisdiction, "year": int(r.reference_period)})[
-            r.variable.removeprefix("adverse_")] = r.value
+        adv.setdefault(
+            (r.jurisdiction, int(r.reference_period)), {"country": r.jurisdiction, "year": int(r.reference_period)}
+        )[r.variable.removeprefix("adverse_")] = r.value
     adverse = pd.DataFrame(sorted(adv.values(), key=lambda x: (x["country"], x["year"])))
-    return ValidationInputs(official=official.reset_index(drop=True), adverse=adverse,
-                            provenance=_provenances([*recs, *adverse_recs]))
+    return ValidationInputs(
+        official=official.reset_index(drop=True), adverse=adverse, provenance=_provenances([*recs, *adverse_recs])
+    )

@@ -29,6 +29,14 @@ from aieco.sources.series.readers import (
 )
 
 __all__ = [
-    "FRAME_COLUMNS", "PublicationLags", "load_series", "observations_frame", "observed_values", "parse_number",
-    "parse_period", "period_end", "publication_lags", "quarterly_averages",
+    "FRAME_COLUMNS",
+    "PublicationLags",
+    "load_series",
+    "observations_frame",
+    "observed_values",
+    "parse_number",
+    "parse_period",
+    "period_end",
+    "publication_lags",
+    "quarterly_averages",
 ]

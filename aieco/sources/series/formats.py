@@ -59,15 +59,19 @@ EURO_AREA_CODES = frozenset({"EA", "EA11", "EA12", "EA19", "EA20", "EA21", "I8",
 def meaning_of(key: str, meta: Meta) -> SeriesMeaning | None:
     """The registered meaning of a key, or the caller's ``variable=``/``unit=`` (which win)."""
     if "variable" in meta.overrides:
-        return SeriesMeaning(meta.overrides["variable"], meta.overrides.get("unit", ""),
-                             meta.overrides.get("transformation", "level"))
+        return SeriesMeaning(
+            meta.overrides["variable"], meta.overrides.get("unit", ""), meta.overrides.get("transformation", "level")
+        )
     return next((m for pat, m in KNOWN_SERIES.items() if fnmatch.fnmatchcase(key, pat)), None)
 
 
 def refuse_unknown(key: str, path: Path, where: str) -> InputError:
-    return InputError(f"{path.name}: series {key} maps to no vocabulary variable", where=where,
-                      fix="pass --variable/--unit to load it under a vocabulary variable, or register its key "
-                          "in aieco.sources.series.formats.KNOWN_SERIES")
+    return InputError(
+        f"{path.name}: series {key} maps to no vocabulary variable",
+        where=where,
+        fix="pass --variable/--unit to load it under a vocabulary variable, or register its key "
+        "in aieco.sources.series.formats.KNOWN_SERIES",
+    )
 
 
 def geography(code: str) -> str:
@@ -116,9 +120,21 @@ def load_ecb_portal_keyed(path: Path, meta: Meta, release_date: date | None) -> 
         if value is None:
             continue
         period = parse_period(r[0], freq, where=f"{path}:{n} column DATE")
-        out.append(meta.make(n, header[col], variable=meaning.variable, value=value, unit=meaning.unit,
-                             frequency=freq, jurisdiction=geo, reference_period=period, release_date=release_date,
-                             series_key=f"ECB.{key}", transformation=meaning.transformation))
+        out.append(
+            meta.make(
+                n,
+                header[col],
+                variable=meaning.variable,
+                value=value,
+                unit=meaning.unit,
+                frequency=freq,
+                jurisdiction=geo,
+                reference_period=period,
+                release_date=release_date,
+                series_key=f"ECB.{key}",
+                transformation=meaning.transformation,
+            )
+        )
     return out
 
 
@@ -141,21 +157,42 @@ def load_sdmx_csv(path: Path, meta: Meta, release_date: date | None) -> list[Obs
     upper = [h.upper() for h in header]
     pos = {h: i for i, h in enumerate(upper)}
     t, v = pos["TIME_PERIOD"], pos["OBS_VALUE"]
-    skip = {"DATAFLOW", "LAST UPDATE", "TIME_PERIOD", "OBS_VALUE", "OBS_FLAG", "OBS_STATUS", "CONF_STATUS",
-            "KEY", "TITLE", "UNIT_MULT", "DECIMALS", "COLLECTION", "TITLE_COMPL"}
+    skip = {
+        "DATAFLOW",
+        "LAST UPDATE",
+        "TIME_PERIOD",
+        "OBS_VALUE",
+        "OBS_FLAG",
+        "OBS_STATUS",
+        "CONF_STATUS",
+        "KEY",
+        "TITLE",
+        "UNIT_MULT",
+        "DECIMALS",
+        "COLLECTION",
+        "TITLE_COMPL",
+    }
     dims = [i for i, h in enumerate(upper) if h not in skip and i < t]
     geo_col = next((i for i in dims if upper[i] in ("GEO", "REF_AREA")), None)
     out, unknown = [], set()
     for n, r in enumerate(rows, start=2):
         if len(r) <= max(t, v):
-            raise InputError(f"{path.name} row {n} has {len(r)} cells; the header has {len(header)}",
-                             where=f"{path}:{n}", fix="export complete SDMX-CSV rows")
+            raise InputError(
+                f"{path.name} row {n} has {len(r)} cells; the header has {len(header)}",
+                where=f"{path}:{n}",
+                fix="export complete SDMX-CSV rows",
+            )
         if "KEY" in pos:
             key = r[pos["KEY"]].strip()
         else:
             flow = (r[pos["DATAFLOW"]].split(":")[-1].split("(")[0] if "DATAFLOW" in pos else path.stem).lower()
-            key = ".".join([flow, *[r[i].strip() for i in dims if upper[i] not in ("GEO", "REF_AREA")],
-                            *([r[geo_col].strip()] if geo_col is not None else [])])
+            key = ".".join(
+                [
+                    flow,
+                    *[r[i].strip() for i in dims if upper[i] not in ("GEO", "REF_AREA")],
+                    *([r[geo_col].strip()] if geo_col is not None else []),
+                ]
+            )
         geo_code = r[geo_col].strip() if geo_col is not None else (key.split(".")[2] if key.count(".") >= 2 else "EA")
         if "jurisdiction" not in meta.overrides and geo_code not in EURO_AREA_CODES:
             continue  # a multi-country download: keep the euro area unless a jurisdiction is asked for
@@ -172,12 +209,26 @@ def load_sdmx_csv(path: Path, meta: Meta, release_date: date | None) -> list[Obs
             try:
                 stated = _date_text(r[pos["LAST UPDATE"]])
             except ValueError:
-                raise InputError(f"LAST UPDATE {r[pos['LAST UPDATE']]!r} is not a date",
-                                 where=f"{path}:{n} column LAST UPDATE", fix="keep the column as exported") from None
-        out.append(meta.make(n, "OBS_VALUE", variable=meaning.variable, value=value, unit=meaning.unit,
-                             frequency=freq, jurisdiction=geography(geo_code),
-                             reference_period=parse_period(r[t], freq, where=f"{path}:{n} column TIME_PERIOD"),
-                             release_date=stated, series_key=f"SDMX.{key}", transformation=meaning.transformation))
+                raise InputError(
+                    f"LAST UPDATE {r[pos['LAST UPDATE']]!r} is not a date",
+                    where=f"{path}:{n} column LAST UPDATE",
+                    fix="keep the column as exported",
+                ) from None
+        out.append(
+            meta.make(
+                n,
+                "OBS_VALUE",
+                variable=meaning.variable,
+                value=value,
+                unit=meaning.unit,
+                frequency=freq,
+                jurisdiction=geography(geo_code),
+                reference_period=parse_period(r[t], freq, where=f"{path}:{n} column TIME_PERIOD"),
+                release_date=stated,
+                series_key=f"SDMX.{key}",
+                transformation=meaning.transformation,
+            )
+        )
     if not out and unknown:
         raise refuse_unknown(sorted(unknown)[0], path, f"{path} column KEY/dimensions")
     return out
@@ -202,8 +253,11 @@ def load_eurostat_tsv(path: Path, meta: Meta, release_date: date | None) -> list
     for n, r in enumerate(rows, start=2):
         codes = [c.strip() for c in r[0].split(",")]
         if len(codes) != len(dims):
-            raise InputError(f"{path.name} row {n}: {len(codes)} dimension codes for {len(dims)} dimensions",
-                             where=f"{path}:{n} column 1", fix="keep the first column as Eurostat exports it")
+            raise InputError(
+                f"{path.name} row {n}: {len(codes)} dimension codes for {len(dims)} dimensions",
+                where=f"{path}:{n} column 1",
+                fix="keep the first column as Eurostat exports it",
+            )
         geo_code = codes[geo_i] if geo_i is not None else "EA"
         if "jurisdiction" not in meta.overrides and geo_code not in EURO_AREA_CODES:
             continue
@@ -216,15 +270,24 @@ def load_eurostat_tsv(path: Path, meta: Meta, release_date: date | None) -> list
         for j, period in enumerate(periods, start=1):
             cell = r[j].strip() if j < len(r) else ""
             number = cell.split(" ")[0] if cell else ""
-            value = parse_number(None if number in (":", "") else number,
-                                 where=f"{path}:{n} column {period}")
+            value = parse_number(None if number in (":", "") else number, where=f"{path}:{n} column {period}")
             if value is None:
                 continue
-            out.append(meta.make(n, period, variable=meaning.variable, value=value, unit=meaning.unit,
-                                 frequency=freq, jurisdiction=geography(geo_code),
-                                 reference_period=parse_period(period, freq, where=f"{path} header column {period}"),
-                                 release_date=release_date, series_key=f"ESTAT.{key}",
-                                 transformation=meaning.transformation))
+            out.append(
+                meta.make(
+                    n,
+                    period,
+                    variable=meaning.variable,
+                    value=value,
+                    unit=meaning.unit,
+                    frequency=freq,
+                    jurisdiction=geography(geo_code),
+                    reference_period=parse_period(period, freq, where=f"{path} header column {period}"),
+                    release_date=release_date,
+                    series_key=f"ESTAT.{key}",
+                    transformation=meaning.transformation,
+                )
+            )
     if not out and unknown:
         raise refuse_unknown(sorted(unknown)[0], path, f"{path} column 1")
     return out
@@ -233,25 +296,32 @@ def load_eurostat_tsv(path: Path, meta: Meta, release_date: date | None) -> list
 # --------------------------------------------------------------------------- generic CSV
 
 
-def load_mapped_csv(path: Path, meta: Meta, release_date: date | None, mapping: Mapping[str, str]
-                    ) -> list[ObservedValue]:
+def load_mapped_csv(
+    path: Path, meta: Meta, release_date: date | None, mapping: Mapping[str, str]
+) -> list[ObservedValue]:
     """Any CSV whose columns the caller names: ``period`` and ``value`` (required),
     ``release_date`` and ``vintage`` (optional); variable, unit, frequency and
     jurisdiction come from the caller."""
     for need in ("variable", "unit", "frequency"):
         if need not in meta.overrides:
-            raise InputError(f"a mapped CSV needs {need}=", where=str(path),
-                             fix="pass --variable, --unit and --frequency with --map")
+            raise InputError(
+                f"a mapped CSV needs {need}=", where=str(path), fix="pass --variable, --unit and --frequency with --map"
+            )
     if "period" not in mapping or "value" not in mapping:
-        raise InputError("the column mapping needs 'period' and 'value'", where=str(path),
-                         fix="e.g. --map period=Date --map value=Close")
+        raise InputError(
+            "the column mapping needs 'period' and 'value'",
+            where=str(path),
+            fix="e.g. --map period=Date --map value=Close",
+        )
     header, rows = read_csv_rows(path, delimiter=mapping.get("delimiter", ","))
     pos = require_columns(header, [c for k, c in mapping.items() if k != "delimiter"], path)
     freq = meta.overrides["frequency"]
     out = []
     for n, r in enumerate(rows, start=2):
-        value = parse_number(r[pos[mapping["value"]]] if pos[mapping["value"]] < len(r) else None,
-                             where=f"{path}:{n} column {mapping['value']}")
+        value = parse_number(
+            r[pos[mapping["value"]]] if pos[mapping["value"]] < len(r) else None,
+            where=f"{path}:{n} column {mapping['value']}",
+        )
         if value is None:
             continue
         stated = release_date
@@ -260,15 +330,27 @@ def load_mapped_csv(path: Path, meta: Meta, release_date: date | None, mapping: 
             try:
                 stated = date.fromisoformat(cell[:10]) if cell else None
             except ValueError:
-                raise InputError(f"release date {cell!r} is not a date",
-                                 where=f"{path}:{n} column {mapping['release_date']}",
-                                 fix="write release dates as YYYY-MM-DD") from None
+                raise InputError(
+                    f"release date {cell!r} is not a date",
+                    where=f"{path}:{n} column {mapping['release_date']}",
+                    fix="write release dates as YYYY-MM-DD",
+                ) from None
         vintage = r[pos[mapping["vintage"]]].strip() if "vintage" in mapping else None
-        out.append(meta.make(n, mapping["value"], variable=meta.overrides["variable"], value=value,
-                             unit=meta.overrides["unit"], frequency=freq,
-                             jurisdiction=meta.overrides.get("jurisdiction", "EA"),
-                             reference_period=parse_period(r[pos[mapping["period"]]], freq,
-                                                           where=f"{path}:{n} column {mapping['period']}"),
-                             release_date=stated, vintage=vintage or None,
-                             series_key=f"CSV.{path.stem}.{mapping['value']}"))
+        out.append(
+            meta.make(
+                n,
+                mapping["value"],
+                variable=meta.overrides["variable"],
+                value=value,
+                unit=meta.overrides["unit"],
+                frequency=freq,
+                jurisdiction=meta.overrides.get("jurisdiction", "EA"),
+                reference_period=parse_period(
+                    r[pos[mapping["period"]]], freq, where=f"{path}:{n} column {mapping['period']}"
+                ),
+                release_date=stated,
+                vintage=vintage or None,
+                series_key=f"CSV.{path.stem}.{mapping['value']}",
+            )
+        )
     return out

@@ -52,19 +52,34 @@ def parse_lag_table(data: dict[str, Any], where: str) -> PublicationLags:
     entries = []
     for variable, item in data.items():
         if not isinstance(item, dict):
-            raise InputError(f"lag table entry {variable!r} is not a table", where=where,
-                             fix="write one [variable] table with lag_days, series, source, derivation")
+            raise InputError(
+                f"lag table entry {variable!r} is not a table",
+                where=where,
+                fix="write one [variable] table with lag_days, series, source, derivation",
+            )
         missing = [k for k in ("lag_days", "source", "derivation") if not item.get(k) and item.get(k) != 0]
         if missing:
-            raise InputError(f"lag table entry {variable!r} lacks {', '.join(missing)}", where=f"{where} [{variable}]",
-                             fix="every lag needs its cited source and derivation")
+            raise InputError(
+                f"lag table entry {variable!r} lacks {', '.join(missing)}",
+                where=f"{where} [{variable}]",
+                fix="every lag needs its cited source and derivation",
+            )
         lag = item["lag_days"]
         if not isinstance(lag, int) or lag < 1:
-            raise InputError(f"lag table entry {variable!r}: lag_days {lag!r} is not a positive integer",
-                             where=f"{where} [{variable}]",
-                             fix="a value is released after its period ends: use at least 1 day")
-        entries.append(PublicationLag(variable=variable, lag_days=lag, series=tuple(item.get("series", [])),
-                                      source=str(item["source"]), derivation=str(item["derivation"])))
+            raise InputError(
+                f"lag table entry {variable!r}: lag_days {lag!r} is not a positive integer",
+                where=f"{where} [{variable}]",
+                fix="a value is released after its period ends: use at least 1 day",
+            )
+        entries.append(
+            PublicationLag(
+                variable=variable,
+                lag_days=lag,
+                series=tuple(item.get("series", [])),
+                source=str(item["source"]),
+                derivation=str(item["derivation"]),
+            )
+        )
     return PublicationLags(tuple(entries))
 
 
@@ -102,5 +117,8 @@ def period_end(reference_period: str, frequency: str) -> date:
             raise ValueError(frequency)
         return date(year, month, calendar.monthrange(year, month)[1])
     except (ValueError, IndexError):
-        raise InputError(f"reference period {s!r} does not fit frequency {frequency!r}", where="reference_period",
-                         fix="use YYYYQn, YYYY-MM, YYYYHn, YYYY or YYYY-MM-DD") from None
+        raise InputError(
+            f"reference period {s!r} does not fit frequency {frequency!r}",
+            where="reference_period",
+            fix="use YYYYQn, YYYY-MM, YYYYHn, YYYY or YYYY-MM-DD",
+        ) from None

@@ -28,8 +28,19 @@ from aieco.records import ObservedValue
 from aieco.sources.series.readers import load_series
 from aieco.store import Store
 
-SERIES_FIELDS = {"path", "variable", "unit", "frequency", "jurisdiction", "release_date", "map", "provenance",
-                 "title", "publisher", "note"}
+SERIES_FIELDS = {
+    "path",
+    "variable",
+    "unit",
+    "frequency",
+    "jurisdiction",
+    "release_date",
+    "map",
+    "provenance",
+    "title",
+    "publisher",
+    "note",
+}
 
 
 @dataclass(frozen=True)
@@ -46,9 +57,16 @@ class SeriesEntry:
     provenance: str | None = None
 
     def load(self) -> list[ObservedValue]:
-        return load_series(self.path, release_date=self.release_date, variable=self.variable, unit=self.unit,
-                           frequency=self.frequency, jurisdiction=self.jurisdiction, mapping=self.mapping or None,
-                           provenance=self.provenance)
+        return load_series(
+            self.path,
+            release_date=self.release_date,
+            variable=self.variable,
+            unit=self.unit,
+            frequency=self.frequency,
+            jurisdiction=self.jurisdiction,
+            mapping=self.mapping or None,
+            provenance=self.provenance,
+        )
 
 
 def series_entries(manifest_path: str | Path) -> list[SeriesEntry]:
@@ -57,33 +75,49 @@ def series_entries(manifest_path: str | Path) -> list[SeriesEntry]:
     try:
         data = tomllib.loads(manifest.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise InputError(f"manifest {manifest} not found", where=str(manifest),
-                         fix="pass the path of an existing manifest") from None
+        raise InputError(
+            f"manifest {manifest} not found", where=str(manifest), fix="pass the path of an existing manifest"
+        ) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"manifest {manifest} is not valid TOML: {exc}", where=str(manifest),
-                         fix="correct the TOML syntax") from None
+        raise InputError(
+            f"manifest {manifest} is not valid TOML: {exc}", where=str(manifest), fix="correct the TOML syntax"
+        ) from None
     raw = data.get("series", [])
     if not isinstance(raw, list):
-        raise InputError(f"manifest {manifest}: 'series' must be an array of tables", where=str(manifest),
-                         fix="write one [[series]] table per file")
+        raise InputError(
+            f"manifest {manifest}: 'series' must be an array of tables",
+            where=str(manifest),
+            fix="write one [[series]] table per file",
+        )
     out = []
     for i, item in enumerate(raw, start=1):
         where = f"{manifest} [[series]] #{i}"
         unknown = set(item) - SERIES_FIELDS
         if unknown or "path" not in item:
-            raise InputError(f"{where}: " + (f"unknown field(s) {', '.join(sorted(unknown))}" if unknown
-                                             else "no path"), where=where,
-                             fix=f"use the fields {', '.join(sorted(SERIES_FIELDS))}")
+            raise InputError(
+                f"{where}: " + (f"unknown field(s) {', '.join(sorted(unknown))}" if unknown else "no path"),
+                where=where,
+                fix=f"use the fields {', '.join(sorted(SERIES_FIELDS))}",
+            )
         released = item.get("release_date")
         try:
             released = date.fromisoformat(str(released)) if released else None
         except ValueError:
-            raise InputError(f"{where}: release_date {released!r} is not a date", where=where,
-                             fix="write YYYY-MM-DD") from None
-        out.append(SeriesEntry(path=(manifest.resolve().parent / item["path"]), variable=item.get("variable"),
-                               unit=item.get("unit"), frequency=item.get("frequency"),
-                               jurisdiction=item.get("jurisdiction"), release_date=released,
-                               mapping=dict(item.get("map", {})), provenance=item.get("provenance")))
+            raise InputError(
+                f"{where}: release_date {released!r} is not a date", where=where, fix="write YYYY-MM-DD"
+            ) from None
+        out.append(
+            SeriesEntry(
+                path=(manifest.resolve().parent / item["path"]),
+                variable=item.get("variable"),
+                unit=item.get("unit"),
+                frequency=item.get("frequency"),
+                jurisdiction=item.get("jurisdiction"),
+                release_date=released,
+                mapping=dict(item.get("map", {})),
+                provenance=item.get("provenance"),
+            )
+        )
     return out
 
 
@@ -105,15 +139,22 @@ def add_series(store: Store, entries: Sequence[SeriesEntry]) -> list[SeriesLoad]
         for entry, values in parsed:
             new = store.put_many(values)
             rules = Counter(f"{v.variable}:{v.release_rule.value if v.release_rule else 'none'}" for v in values)
-            out.append(SeriesLoad(path=str(entry.path), values=len(values), new=new,
-                                  by_rule=dict(sorted(rules.items()))))
+            out.append(
+                SeriesLoad(path=str(entry.path), values=len(values), new=new, by_rule=dict(sorted(rules.items())))
+            )
     return out
 
 
 def entry_from_options(path: Path, options: dict[str, Any]) -> SeriesEntry:
     """A SeriesEntry from CLI options (``--map period=Date`` pairs already split)."""
     released = options.get("release_date")
-    return SeriesEntry(path=path, variable=options.get("variable"), unit=options.get("unit"),
-                       frequency=options.get("frequency"), jurisdiction=options.get("jurisdiction"),
-                       release_date=date.fromisoformat(released) if released else None,
-                       mapping=options.get("mapping") or {}, provenance=options.get("provenance"))
+    return SeriesEntry(
+        path=path,
+        variable=options.get("variable"),
+        unit=options.get("unit"),
+        frequency=options.get("frequency"),
+        jurisdiction=options.get("jurisdiction"),
+        release_date=date.fromisoformat(released) if released else None,
+        mapping=options.get("mapping") or {},
+        provenance=options.get("provenance"),
+    )

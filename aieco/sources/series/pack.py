@@ -23,8 +23,19 @@ from aieco.store import Store
 
 PACK_DIR = Path(__file__).resolve().parents[2] / "data" / "real"
 FIRST_PERIOD = "1998"  # the model sample starts in 2000Q1; two years before it for lags and annual bases
-PACK_COLUMNS = ["variable", "reference_period", "value", "unit", "frequency", "jurisdiction", "release_date",
-                "release_rule", "vintage", "series_key", "transformation"]
+PACK_COLUMNS = [
+    "variable",
+    "reference_period",
+    "value",
+    "unit",
+    "frequency",
+    "jurisdiction",
+    "release_date",
+    "release_rule",
+    "vintage",
+    "series_key",
+    "transformation",
+]
 
 
 @dataclass(frozen=True)
@@ -49,53 +60,120 @@ EUROSTAT_LICENCE = f"Eurostat data: {ATTRIBUTION}; cite 'Source: Eurostat'"
 BIS_LICENCE = f"BIS statistics: {ATTRIBUTION}; cite 'Source: Bank for International Settlements'"
 
 PACK: tuple[PackSeries, ...] = (
-    PackSeries("real_gdp_realtime", "vintages/ea_gdp_realtime_database.xlsx", "real_gdp", "RTDB",
-               "Eurostat (national accounts releases), compiled as a real-time vintage triangle",
-               "Euro area GDP, EUR mn, real, seasonally adjusted; one vintage per release", "RTDB.gdp_ea",
-               "vintage: the exact release date of each vintage (workbook row 10); only vintages with an exact "
-               "date (2014q4–2024q4) are kept", EUROSTAT_LICENCE + ". The workbook states 'Sources: Eurostat, "
-               "OECD' (real-time database distributed with the R package reviser, p-wegmueller/reviser)",
-               keep_vintages_with_exact_dates=True),
-    PackSeries("hicp_index", "fred/CP0000EZ19M086NEST.csv", "inflation", "FRED",
-               "Eurostat (HICP), as distributed by FRED (series CP0000EZ19M086NEST)",
-               "HICP overall index, euro area, 2015=100, monthly", "FRED.CP0000EZ19M086NEST",
-               "lag: end of month + 31 days (aieco/data/publication_lags.toml [inflation])", EUROSTAT_LICENCE),
-    PackSeries("hicp_annual_rate", "ecb_portal/inflation.csv", "inflation", "ECB",
-               "ECB Data Portal", "HICP - Overall index, annual rate of change", "ICP.M.U2.N.000000.4.ANR",
-               "lag: end of month + 31 days (aieco/data/publication_lags.toml [inflation])", ECB_LICENCE),
-    PackSeries("unemployment", "ecb_portal/unemployment.csv", "unemployment", "ECB",
-               "ECB Data Portal", "Unemployment rate, euro area 20, total, 15-74, seasonally adjusted",
-               "LFSI.M.I9.S.UNEHRT.TOTAL0.15_74.T",
-               "lag: end of month + 39 days (aieco/data/publication_lags.toml [unemployment])", ECB_LICENCE),
-    PackSeries("awm_unemployment", "ecb_awm19up18.csv", "unemployment", "AWM",
-               "ECB, Area-Wide Model database (18th update)", "URX: unemployment rate, quarterly, 1970Q1–2017Q4",
-               "AWM.URX", "lag: end of quarter + 39 days (aieco/data/publication_lags.toml [unemployment])",
-               ECB_LICENCE),
-    PackSeries("long_term_rate", "cepremap_EA_CMR_rawdata.csv", "long_term_rate", "CEPREMAP",
-               "ECB long-term interest rate statistics, compiled by CEPREMAP (EA CMR dataset, via "
-               "EconMaett/cepremap)", "longrate: 10-year government bond yield, quarterly average, %",
-               "CEPREMAP.longrate", "lag: end of quarter + 1 day (a period average of daily market yields)",
-               ECB_LICENCE + ". Compilation: CEPREMAP (check the compiler's terms before redistribution)"),
-    PackSeries("house_prices", "bis_rpp_nominal_index.csv", "house_prices", "BIS",
-               "Bank for International Settlements", "Selected residential property prices, nominal, euro area "
-               "(XM), 2010=100, quarterly", "BIS.RPP.N.XM (Q:XM:N:628)",
-               "lag: end of quarter + 175 days (aieco/data/publication_lags.toml [house_prices])", BIS_LICENCE),
-    PackSeries("house_prices_stored", "vintages/bis_rpp_XM_nominal_by_commit.csv", "house_prices", "BIS",
-               "Bank for International Settlements (stored copies, datasets/house-prices-global)",
-               "Selected residential property prices, nominal, euro area, as stored at four dated commits",
-               "BIS.RPP.N.XM", "file: the date of the stored copy (column header commit_YYYY-MM-DD)", BIS_LICENCE),
-    PackSeries("equity_prices", "ecb_M_U2_EUR_DS_EI_DJES50I_HSTA.csv", "equity_prices", "ECB",
-               "ECB Data Portal (index data: STOXX Ltd.)", "EURO STOXX 50, monthly average of daily closes",
-               "FM.M.U2.EUR.DS.EI.DJES50I.HSTA", "lag: end of month + 1 day (a period average of daily closes)",
-               ECB_LICENCE + ". The index is a STOXX Ltd. trademark"),
+    PackSeries(
+        "real_gdp_realtime",
+        "vintages/ea_gdp_realtime_database.xlsx",
+        "real_gdp",
+        "RTDB",
+        "Eurostat (national accounts releases), compiled as a real-time vintage triangle",
+        "Euro area GDP, EUR mn, real, seasonally adjusted; one vintage per release",
+        "RTDB.gdp_ea",
+        "vintage: the exact release date of each vintage (workbook row 10); only vintages with an exact "
+        "date (2014q4–2024q4) are kept",
+        EUROSTAT_LICENCE + ". The workbook states 'Sources: Eurostat, "
+        "OECD' (real-time database distributed with the R package reviser, p-wegmueller/reviser)",
+        keep_vintages_with_exact_dates=True,
+    ),
+    PackSeries(
+        "hicp_index",
+        "fred/CP0000EZ19M086NEST.csv",
+        "inflation",
+        "FRED",
+        "Eurostat (HICP), as distributed by FRED (series CP0000EZ19M086NEST)",
+        "HICP overall index, euro area, 2015=100, monthly",
+        "FRED.CP0000EZ19M086NEST",
+        "lag: end of month + 31 days (aieco/data/publication_lags.toml [inflation])",
+        EUROSTAT_LICENCE,
+    ),
+    PackSeries(
+        "hicp_annual_rate",
+        "ecb_portal/inflation.csv",
+        "inflation",
+        "ECB",
+        "ECB Data Portal",
+        "HICP - Overall index, annual rate of change",
+        "ICP.M.U2.N.000000.4.ANR",
+        "lag: end of month + 31 days (aieco/data/publication_lags.toml [inflation])",
+        ECB_LICENCE,
+    ),
+    PackSeries(
+        "unemployment",
+        "ecb_portal/unemployment.csv",
+        "unemployment",
+        "ECB",
+        "ECB Data Portal",
+        "Unemployment rate, euro area 20, total, 15-74, seasonally adjusted",
+        "LFSI.M.I9.S.UNEHRT.TOTAL0.15_74.T",
+        "lag: end of month + 39 days (aieco/data/publication_lags.toml [unemployment])",
+        ECB_LICENCE,
+    ),
+    PackSeries(
+        "awm_unemployment",
+        "ecb_awm19up18.csv",
+        "unemployment",
+        "AWM",
+        "ECB, Area-Wide Model database (18th update)",
+        "URX: unemployment rate, quarterly, 1970Q1–2017Q4",
+        "AWM.URX",
+        "lag: end of quarter + 39 days (aieco/data/publication_lags.toml [unemployment])",
+        ECB_LICENCE,
+    ),
+    PackSeries(
+        "long_term_rate",
+        "cepremap_EA_CMR_rawdata.csv",
+        "long_term_rate",
+        "CEPREMAP",
+        "ECB long-term interest rate statistics, compiled by CEPREMAP (EA CMR dataset, via EconMaett/cepremap)",
+        "longrate: 10-year government bond yield, quarterly average, %",
+        "CEPREMAP.longrate",
+        "lag: end of quarter + 1 day (a period average of daily market yields)",
+        ECB_LICENCE + ". Compilation: CEPREMAP (check the compiler's terms before redistribution)",
+    ),
+    PackSeries(
+        "house_prices",
+        "bis_rpp_nominal_index.csv",
+        "house_prices",
+        "BIS",
+        "Bank for International Settlements",
+        "Selected residential property prices, nominal, euro area (XM), 2010=100, quarterly",
+        "BIS.RPP.N.XM (Q:XM:N:628)",
+        "lag: end of quarter + 175 days (aieco/data/publication_lags.toml [house_prices])",
+        BIS_LICENCE,
+    ),
+    PackSeries(
+        "house_prices_stored",
+        "vintages/bis_rpp_XM_nominal_by_commit.csv",
+        "house_prices",
+        "BIS",
+        "Bank for International Settlements (stored copies, datasets/house-prices-global)",
+        "Selected residential property prices, nominal, euro area, as stored at four dated commits",
+        "BIS.RPP.N.XM",
+        "file: the date of the stored copy (column header commit_YYYY-MM-DD)",
+        BIS_LICENCE,
+    ),
+    PackSeries(
+        "equity_prices",
+        "ecb_M_U2_EUR_DS_EI_DJES50I_HSTA.csv",
+        "equity_prices",
+        "ECB",
+        "ECB Data Portal (index data: STOXX Ltd.)",
+        "EURO STOXX 50, monthly average of daily closes",
+        "FM.M.U2.EUR.DS.EI.DJES50I.HSTA",
+        "lag: end of month + 1 day (a period average of daily closes)",
+        ECB_LICENCE + ". The index is a STOXX Ltd. trademark",
+    ),
 )
 
 
 def extract(entry: PackSeries, shared_data_dir: Path) -> pd.DataFrame:
     """The rows of one shipped extract, read from the shared data file by the series loaders."""
-    records = [r for r in load_series(shared_data_dir / "macro" / entry.source)
-               if r.variable == entry.variable and r.series_key.startswith(entry.series_prefix)
-               and r.reference_period >= FIRST_PERIOD]
+    records = [
+        r
+        for r in load_series(shared_data_dir / "macro" / entry.source)
+        if r.variable == entry.variable
+        and r.series_key.startswith(entry.series_prefix)
+        and r.reference_period >= FIRST_PERIOD
+    ]
     if entry.keep_vintages_with_exact_dates:
         records = [r for r in records if r.release_rule is not None and r.release_rule.value == "vintage"]
     frame = observations_frame(records)
@@ -104,13 +182,15 @@ def extract(entry: PackSeries, shared_data_dir: Path) -> pd.DataFrame:
 
 
 def provenance_text(entry: PackSeries, rows: int, first: str, last: str, extracted: str) -> str:
-    return (f"# {entry.name}.csv\n\n"
-            f"- publisher: {entry.publisher}\n- title: {entry.title}\n- series key: {entry.series_key}\n"
-            f"- extracted from: shared/data/macro/{entry.source} (extraction date {extracted}; "
-            f"{rows} rows, reference periods {first}–{last})\n"
-            f"- release-date rule: {entry.release_rule}\n- licence: {entry.licence}\n"
-            "- provenance: real (values unchanged; only rows outside the model sample or vintages without an "
-            "exact date are left out)\n")
+    return (
+        f"# {entry.name}.csv\n\n"
+        f"- publisher: {entry.publisher}\n- title: {entry.title}\n- series key: {entry.series_key}\n"
+        f"- extracted from: shared/data/macro/{entry.source} (extraction date {extracted}; "
+        f"{rows} rows, reference periods {first}–{last})\n"
+        f"- release-date rule: {entry.release_rule}\n- licence: {entry.licence}\n"
+        "- provenance: real (values unchanged; only rows outside the model sample or vintages without an "
+        "exact date are left out)\n"
+    )
 
 
 def build_real_pack(shared_data_dir: str | Path, out_dir: Path = PACK_DIR, extracted: str = "2026-11-22") -> list[Path]:
@@ -122,8 +202,11 @@ def build_real_pack(shared_data_dir: str | Path, out_dir: Path = PACK_DIR, extra
         path = out_dir / f"{entry.name}.csv"
         frame.to_csv(path, index=False, lineterminator="\n")
         (out_dir / f"{entry.name}.PROVENANCE.md").write_text(
-            provenance_text(entry, len(frame), frame["reference_period"].min(), frame["reference_period"].max(),
-                            extracted), encoding="utf-8")
+            provenance_text(
+                entry, len(frame), frame["reference_period"].min(), frame["reference_period"].max(), extracted
+            ),
+            encoding="utf-8",
+        )
         paths.append(path)
     return paths
 

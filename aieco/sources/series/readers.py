@@ -67,8 +67,10 @@ BOE_EURO_AREA = {
 #: ECB Data Portal series code fragment → (variable, unit)
 ECB_SERIES = {"DJES50I": ("equity_prices", "index points (EURO STOXX 50, monthly average)")}
 JURISDICTION_CODES = {"XM": "EA", "U2": "EA", "I8": "EA", "EA": "EA"}
-MONTHS = {m: i for i, m in enumerate(
-    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
+MONTHS = {
+    m: i
+    for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)
+}
 
 
 # --------------------------------------------------------------------------- periods
@@ -82,8 +84,11 @@ def parse_period(text: Any, frequency: str, *, where: str) -> str:
             d = text if isinstance(text, date) else date.fromisoformat(s[:10])
             if frequency == "D":
                 return d.isoformat()
-            return f"{d.year}Q{(d.month - 1) // 3 + 1}" if frequency == "Q" else (
-                f"{d.year}-{d.month:02d}" if frequency == "M" else str(d.year))
+            return (
+                f"{d.year}Q{(d.month - 1) // 3 + 1}"
+                if frequency == "Q"
+                else (f"{d.year}-{d.month:02d}" if frequency == "M" else str(d.year))
+            )
         m = re.fullmatch(r"(\d{4})\s*-?\s*[Qq]([1-4])", s) or re.fullmatch(r"[Qq]([1-4])\s+(\d{4})", s)
         if m and frequency == "Q":
             year, q = (m.group(1), m.group(2)) if len(m.group(1)) == 4 else (m.group(2), m.group(1))
@@ -98,8 +103,11 @@ def parse_period(text: Any, frequency: str, *, where: str) -> str:
             return s
     except ValueError:
         pass
-    raise InputError(f"unparseable {frequency} period {s!r}", where=where,
-                     fix="use dates (YYYY-MM-DD), quarters (YYYYQn, YYYY-Qn, Qn YYYY) or months (YYYY-MM, 2021Mar)")
+    raise InputError(
+        f"unparseable {frequency} period {s!r}",
+        where=where,
+        fix="use dates (YYYY-MM-DD), quarters (YYYYQn, YYYY-Qn, Qn YYYY) or months (YYYY-MM, 2021Mar)",
+    )
 
 
 def parse_number(text: Any, *, where: str, decimal_comma: bool = False) -> float | None:
@@ -116,8 +124,9 @@ def parse_number(text: Any, *, where: str, decimal_comma: bool = False) -> float
     try:
         return float(s)
     except ValueError:
-        raise InputError(f"value {s!r} is not a number", where=where,
-                         fix="leave missing values empty or NA; use a decimal point") from None
+        raise InputError(
+            f"value {s!r} is not a number", where=where, fix="leave missing values empty or NA; use a decimal point"
+        ) from None
 
 
 # --------------------------------------------------------------------------- reading
@@ -127,13 +136,17 @@ def read_text(path: Path) -> str:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise InputError(f"series file {path} does not exist", where=str(path),
-                         fix="check the path in the manifest") from None
+        raise InputError(
+            f"series file {path} does not exist", where=str(path), fix="check the path in the manifest"
+        ) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{path.name} is not UTF-8 (byte {exc.start})", where=str(path),
-                         fix="re-save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)") from None
+        raise InputError(
+            f"{path.name} is not UTF-8 (byte {exc.start})",
+            where=str(path),
+            fix="re-save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)",
+        ) from None
 
 
 def read_csv_rows(path: Path, delimiter: str = ",") -> tuple[list[str], list[list[str]]]:
@@ -148,8 +161,11 @@ def require_columns(header: list[str], needed: Iterable[str], path: Path) -> dic
     pos = {c: i for i, c in enumerate(header)}
     missing = [c for c in needed if c not in pos]
     if missing:
-        raise InputError(f"{path.name} lacks the column(s) {', '.join(missing)} (header: {', '.join(header)})",
-                         where=f"{path} header", fix=f"export the file with the columns {', '.join(needed)}")
+        raise InputError(
+            f"{path.name} lacks the column(s) {', '.join(missing)} (header: {', '.join(header)})",
+            where=f"{path} header",
+            fix=f"export the file with the columns {', '.join(needed)}",
+        )
     return pos
 
 
@@ -169,8 +185,13 @@ class Meta:
     ``release_date = None`` (never eligible).
     """
 
-    def __init__(self, path: Path, overrides: dict[str, Any], lags: PublicationLags | None = None,
-                 provenance: Provenance | None = None):
+    def __init__(
+        self,
+        path: Path,
+        overrides: dict[str, Any],
+        lags: PublicationLags | None = None,
+        provenance: Provenance | None = None,
+    ):
         self.path = path
         self.overrides = {k: v for k, v in overrides.items() if v is not None}
         self.lags = lags if lags is not None else publication_lags()
@@ -195,8 +216,11 @@ class Meta:
             fields["provenance"] = Provenance.synthetic if synthetic else (self.provenance or Provenance.real)
             return ObservedValue.create(**fields)
         except ValueError as exc:
-            raise InputError(f"{self.path.name} row {row}, column {column}: {exc}", where=f"{self.path}:{row}",
-                             fix="check the value and the metadata passed to load_series") from None
+            raise InputError(
+                f"{self.path.name} row {row}, column {column}: {exc}",
+                where=f"{self.path}:{row}",
+                fix="check the value and the metadata passed to load_series",
+            ) from None
 
 
 def _row_value(row: list[str], i: int) -> str | None:
@@ -209,13 +233,19 @@ def load_fred(path: Path, meta: Meta, release_date: date | None) -> list[Observe
     pos = require_columns(header, [date_col], path)
     codes = [c for c in header if c != date_col]
     if len(codes) != 1:
-        raise InputError(f"{path.name} has {len(codes)} value columns; a FRED export has one",
-                         where=f"{path} header", fix="export one FRED series per file")
+        raise InputError(
+            f"{path.name} has {len(codes)} value columns; a FRED export has one",
+            where=f"{path} header",
+            fix="export one FRED series per file",
+        )
     code = codes[0]
     variable, unit, freq, geo = FRED_SERIES.get(code, (meta.overrides.get("variable"), "", "", ""))
     if variable is None:
-        raise InputError(f"FRED series {code} is not registered", where=f"{path} column {code}",
-                         fix="pass variable=, unit=, frequency= and jurisdiction= to load_series")
+        raise InputError(
+            f"FRED series {code} is not registered",
+            where=f"{path} column {code}",
+            fix="pass variable=, unit=, frequency= and jurisdiction= to load_series",
+        )
     freq = meta.overrides.get("frequency", freq or "M")
     out = []
     for n, r in enumerate(rows, start=2):
@@ -223,8 +253,20 @@ def load_fred(path: Path, meta: Meta, release_date: date | None) -> list[Observe
         if value is None:
             continue
         period = parse_period(r[pos[date_col]], freq, where=f"{path}:{n} column {date_col}")
-        out.append(meta.make(n, code, variable=variable, value=value, unit=unit, frequency=freq, jurisdiction=geo,
-                             reference_period=period, release_date=release_date, series_key=f"FRED.{code}"))
+        out.append(
+            meta.make(
+                n,
+                code,
+                variable=variable,
+                value=value,
+                unit=unit,
+                frequency=freq,
+                jurisdiction=geo,
+                reference_period=period,
+                release_date=release_date,
+                series_key=f"FRED.{code}",
+            )
+        )
     return out
 
 
@@ -233,15 +275,28 @@ def load_kwantumlink(path: Path, meta: Meta, release_date: date | None) -> list[
     out = []
     for n, r in enumerate(rows, start=2):
         if len(r) < 2:
-            raise InputError(f"{path.name} row {n} has no value column", where=f"{path}:{n}",
-                             fix="rows are 'period;value' with a decimal comma")
+            raise InputError(
+                f"{path.name} row {n} has no value column",
+                where=f"{path}:{n}",
+                fix="rows are 'period;value' with a decimal comma",
+            )
         value = parse_number(r[1], where=f"{path}:{n} column 2", decimal_comma=True)
         if value is None:
             continue
-        out.append(meta.make(n, header[1], variable="equity_prices", value=value, unit="index points (EURO STOXX 50)",
-                             frequency="M", jurisdiction="EA",
-                             reference_period=parse_period(r[0], "M", where=f"{path}:{n} column 1"),
-                             release_date=release_date, series_key="KWANTUMLINK.EUROSTOXX50"))
+        out.append(
+            meta.make(
+                n,
+                header[1],
+                variable="equity_prices",
+                value=value,
+                unit="index points (EURO STOXX 50)",
+                frequency="M",
+                jurisdiction="EA",
+                reference_period=parse_period(r[0], "M", where=f"{path}:{n} column 1"),
+                release_date=release_date,
+                series_key="KWANTUMLINK.EUROSTOXX50",
+            )
+        )
     return out
 
 
@@ -252,11 +307,13 @@ def load_ecb_portal(path: Path, meta: Meta, release_date: date | None) -> list[O
     value_col = next((header[i] for i, c in enumerate(lower) if c in ("value", "obs_value")), None)
     pos = require_columns(header, [c for c in (date_col or "date", value_col or "value")], path)
     key = path.stem.removeprefix("ecb_").replace("_", ".")
-    variable, unit = next((v for k, v in ECB_SERIES.items() if k in key),
-                          (meta.overrides.get("variable"), meta.overrides.get("unit", "")))
+    variable, unit = next(
+        (v for k, v in ECB_SERIES.items() if k in key), (meta.overrides.get("variable"), meta.overrides.get("unit", ""))
+    )
     if variable is None:
-        raise InputError(f"ECB series {key} is not registered", where=str(path),
-                         fix="pass variable= and unit= to load_series")
+        raise InputError(
+            f"ECB series {key} is not registered", where=str(path), fix="pass variable= and unit= to load_series"
+        )
     freq = key.split(".")[0] if key.split(".")[0] in ("M", "Q", "A", "D") else "M"
     geo = JURISDICTION_CODES.get(key.split(".")[1], key.split(".")[1]) if "." in key else "EA"
     out = []
@@ -265,9 +322,20 @@ def load_ecb_portal(path: Path, meta: Meta, release_date: date | None) -> list[O
         if value is None:
             continue
         period = parse_period(r[pos[date_col]], freq, where=f"{path}:{n} column {date_col}")
-        out.append(meta.make(n, value_col, variable=variable, value=value, unit=unit, frequency=freq,
-                             jurisdiction=geo, reference_period=period, release_date=release_date,
-                             series_key=f"ECB.{key}"))
+        out.append(
+            meta.make(
+                n,
+                value_col,
+                variable=variable,
+                value=value,
+                unit=unit,
+                frequency=freq,
+                jurisdiction=geo,
+                reference_period=period,
+                release_date=release_date,
+                series_key=f"ECB.{key}",
+            )
+        )
     return out
 
 
@@ -282,11 +350,20 @@ def load_bis_long(path: Path, meta: Meta, release_date: date | None, country: st
         value = parse_number(_row_value(r, pos["price"]), where=f"{path}:{n} column price")
         if value is None:
             continue
-        out.append(meta.make(n, "price", variable="house_prices", value=value,
-                             unit=f"index 2010=100 ({'real' if kind == 'R' else 'nominal'})", frequency="Q",
-                             jurisdiction=JURISDICTION_CODES.get(country, country),
-                             reference_period=parse_period(r[pos["date"]], "Q", where=f"{path}:{n} column date"),
-                             release_date=release_date, series_key=f"BIS.RPP.{kind}.{country}"))
+        out.append(
+            meta.make(
+                n,
+                "price",
+                variable="house_prices",
+                value=value,
+                unit=f"index 2010=100 ({'real' if kind == 'R' else 'nominal'})",
+                frequency="Q",
+                jurisdiction=JURISDICTION_CODES.get(country, country),
+                reference_period=parse_period(r[pos["date"]], "Q", where=f"{path}:{n} column date"),
+                release_date=release_date,
+                series_key=f"BIS.RPP.{kind}.{country}",
+            )
+        )
     return out
 
 
@@ -303,10 +380,21 @@ def load_bis_by_commit(path: Path, meta: Meta) -> list[ObservedValue]:
             value = parse_number(_row_value(r, pos[col]), where=f"{path}:{n} column {col}")
             if value is None:
                 continue
-            out.append(meta.make(n, col, variable="house_prices", value=value, unit="index 2010=100 (nominal)",
-                                 frequency="Q", jurisdiction="EA",
-                                 reference_period=parse_period(r[pos["quarter_end"]], "Q", where=f"{path}:{n}"),
-                                 release_date=stored, vintage=stored.isoformat(), series_key="BIS.RPP.N.XM"))
+            out.append(
+                meta.make(
+                    n,
+                    col,
+                    variable="house_prices",
+                    value=value,
+                    unit="index 2010=100 (nominal)",
+                    frequency="Q",
+                    jurisdiction="EA",
+                    reference_period=parse_period(r[pos["quarter_end"]], "Q", where=f"{path}:{n}"),
+                    release_date=stored,
+                    vintage=stored.isoformat(),
+                    series_key="BIS.RPP.N.XM",
+                )
+            )
     return out
 
 
@@ -325,26 +413,49 @@ def load_realtime_vintages(path: Path, meta: Meta) -> list[ObservedValue]:
         try:
             released = date.fromisoformat(r[pos["pub_date"]].strip())
         except ValueError:
-            raise InputError(f"pub_date {r[pos['pub_date']]!r} is not a date", where=f"{path}:{n} column pub_date",
-                             fix="write release dates as YYYY-MM-DD") from None
+            raise InputError(
+                f"pub_date {r[pos['pub_date']]!r} is not a date",
+                where=f"{path}:{n} column pub_date",
+                fix="write release dates as YYYY-MM-DD",
+            ) from None
         geo = r[pos["id"]] if "id" in pos else "EA"
         vintage = parse_period(released, "Q", where=f"{path}:{n} column pub_date")
-        out.append(meta.make(n, "value", variable="real_gdp", value=value, unit="EUR mn, chain-linked",
-                             frequency="Q", jurisdiction=geo,
-                             reference_period=parse_period(r[pos["time"]], "Q", where=f"{path}:{n} column time"),
-                             release_date=period_end(vintage, "Q"), release_rule=ReleaseRule.file,
-                             vintage=vintage, series_key=f"RTDB.GDP.{geo}"))
+        out.append(
+            meta.make(
+                n,
+                "value",
+                variable="real_gdp",
+                value=value,
+                unit="EUR mn, chain-linked",
+                frequency="Q",
+                jurisdiction=geo,
+                reference_period=parse_period(r[pos["time"]], "Q", where=f"{path}:{n} column time"),
+                release_date=period_end(vintage, "Q"),
+                release_rule=ReleaseRule.file,
+                vintage=vintage,
+                series_key=f"RTDB.GDP.{geo}",
+            )
+        )
     return out
 
 
-def load_wide_quarterly(path: Path, meta: Meta, release_date: date | None, columns: dict[str, tuple[str, str]],
-                        period_col: str, provider: str) -> list[ObservedValue]:
+def load_wide_quarterly(
+    path: Path,
+    meta: Meta,
+    release_date: date | None,
+    columns: dict[str, tuple[str, str]],
+    period_col: str,
+    provider: str,
+) -> list[ObservedValue]:
     header, rows = read_csv_rows(path)
     pos = require_columns(header, [period_col], path)
     present = [c for c in columns if c in pos]
     if not present:
-        raise InputError(f"{path.name} has none of the columns {', '.join(columns)}", where=f"{path} header",
-                         fix="pass a file with at least one registered series column")
+        raise InputError(
+            f"{path.name} has none of the columns {', '.join(columns)}",
+            where=f"{path} header",
+            fix="pass a file with at least one registered series column",
+        )
     vintage = release_date.isoformat() if release_date else None
     out = []
     for n, r in enumerate(rows, start=2):
@@ -356,14 +467,25 @@ def load_wide_quarterly(path: Path, meta: Meta, release_date: date | None, colum
             variable, unit = columns[col]
             if col in SHARE_COLUMNS:
                 value = 100.0 * value  # the file states a share of the labour force; the vocabulary uses %
-            out.append(meta.make(n, col, variable=variable, value=value, unit=unit, frequency="Q", jurisdiction="EA",
-                                 reference_period=period, release_date=release_date, vintage=vintage,
-                                 series_key=f"{provider}.{col}"))
+            out.append(
+                meta.make(
+                    n,
+                    col,
+                    variable=variable,
+                    value=value,
+                    unit=unit,
+                    frequency="Q",
+                    jurisdiction="EA",
+                    reference_period=period,
+                    release_date=release_date,
+                    vintage=vintage,
+                    series_key=f"{provider}.{col}",
+                )
+            )
     return out
 
 
-def load_ecb_rpp_workbook(path: Path, meta: Meta, release_date: date | None, column: str = "I8"
-                          ) -> list[ObservedValue]:
+def load_ecb_rpp_workbook(path: Path, meta: Meta, release_date: date | None, column: str = "I8") -> list[ObservedValue]:
     frame = read_sheet(path, "Level")
     header = [str(c) for c in frame.iloc[0].tolist()]
     pos = require_columns(header, ["dates", column], path)
@@ -373,21 +495,41 @@ def load_ecb_rpp_workbook(path: Path, meta: Meta, release_date: date | None, col
         value = parse_number(row[pos[column]], where=f"{path}!Level row {n + 1} column {column}")
         if value is None:
             continue
-        out.append(meta.make(n + 1, column, variable="house_prices", value=value, unit="index (ECB RPP)",
-                             frequency="Q", jurisdiction=JURISDICTION_CODES.get(column, column),
-                             reference_period=parse_period(row[pos["dates"]], "Q", where=f"{path}!Level row {n + 1}"),
-                             release_date=release_date, series_key=f"ECB.RPP.{column}"))
+        out.append(
+            meta.make(
+                n + 1,
+                column,
+                variable="house_prices",
+                value=value,
+                unit="index (ECB RPP)",
+                frequency="Q",
+                jurisdiction=JURISDICTION_CODES.get(column, column),
+                reference_period=parse_period(row[pos["dates"]], "Q", where=f"{path}!Level row {n + 1}"),
+                release_date=release_date,
+                series_key=f"ECB.RPP.{column}",
+            )
+        )
     return out
 
 
-def load_boe_macro_sheet(path: Path, meta: Meta, release_date: date | None,
-                         sheet: str = "Macroeconomic variables") -> list[ObservedValue]:
+def load_boe_macro_sheet(
+    path: Path, meta: Meta, release_date: date | None, sheet: str = "Macroeconomic variables"
+) -> list[ObservedValue]:
     frame = read_sheet(path, sheet)
-    header_row = next((i for i in range(min(len(frame), 10))
-                       if "Euro area real GDP" in [str(c).strip() for c in frame.iloc[i].tolist()]), None)
+    header_row = next(
+        (
+            i
+            for i in range(min(len(frame), 10))
+            if "Euro area real GDP" in [str(c).strip() for c in frame.iloc[i].tolist()]
+        ),
+        None,
+    )
     if header_row is None:
-        raise InputError(f"sheet {sheet!r} of {path.name} has no 'Euro area real GDP' header in its first rows",
-                         where=f"{path}!{sheet}", fix="pass the Bank of England scenario workbook")
+        raise InputError(
+            f"sheet {sheet!r} of {path.name} has no 'Euro area real GDP' header in its first rows",
+            where=f"{path}!{sheet}",
+            fix="pass the Bank of England scenario workbook",
+        )
     header = [str(c).strip() if c is not None else "" for c in frame.iloc[header_row].tolist()]
     cols = {h: i for i, h in enumerate(header) if h in BOE_EURO_AREA}
     out, scenario = [], None
@@ -410,10 +552,22 @@ def load_boe_macro_sheet(path: Path, meta: Meta, release_date: date | None,
             if value is None:
                 continue
             variable, unit = BOE_EURO_AREA[h]
-            out.append(meta.make(n + 1, h, variable=variable, value=value, unit=unit, frequency="Q",
-                                 jurisdiction="EA", reference_period=period, release_date=release_date,
-                                 series_key=f"BOE2025.{variable}", scenario=scenario,
-                                 status="modelled" if scenario else "observed"))
+            out.append(
+                meta.make(
+                    n + 1,
+                    h,
+                    variable=variable,
+                    value=value,
+                    unit=unit,
+                    frequency="Q",
+                    jurisdiction="EA",
+                    reference_period=period,
+                    release_date=release_date,
+                    series_key=f"BOE2025.{variable}",
+                    scenario=scenario,
+                    status="modelled" if scenario else "observed",
+                )
+            )
     return out
 
 
@@ -426,8 +580,11 @@ def load_realtime_workbook(path: Path, meta: Meta, sheet: str = "gdp_ea") -> lis
     frame = read_sheet(path, sheet)
     label_row = next((i for i in range(min(len(frame), 30)) if str(frame.iloc[i, 0]).strip() == "time"), None)
     if label_row is None or label_row == 0:
-        raise InputError(f"sheet {sheet!r} of {path.name} has no 'time' header row", where=f"{path}!{sheet}",
-                         fix="pass the real-time database workbook (vintage labels in a row starting with 'time')")
+        raise InputError(
+            f"sheet {sheet!r} of {path.name} has no 'time' header row",
+            where=f"{path}!{sheet}",
+            fix="pass the real-time database workbook (vintage labels in a row starting with 'time')",
+        )
     labels, dates = frame.iloc[label_row].tolist(), frame.iloc[label_row - 1].tolist()
     out = []
     for j in range(1, len(labels)):
@@ -448,11 +605,22 @@ def load_realtime_workbook(path: Path, meta: Meta, sheet: str = "gdp_ea") -> lis
             number = parse_number(value, where=f"{path}!{sheet} row {n + 1} column {labels[j]}")
             if number is None:
                 continue
-            out.append(meta.make(n + 1, str(labels[j]), variable="real_gdp", value=number,
-                                 unit="EUR mn, real, SA", frequency="Q", jurisdiction="EA",
-                                 reference_period=parse_period(ref, "Q", where=f"{path}!{sheet} row {n + 1} column A"),
-                                 release_date=released, release_rule=rule, vintage=str(labels[j]),
-                                 series_key=f"RTDB.{sheet}"))
+            out.append(
+                meta.make(
+                    n + 1,
+                    str(labels[j]),
+                    variable="real_gdp",
+                    value=number,
+                    unit="EUR mn, real, SA",
+                    frequency="Q",
+                    jurisdiction="EA",
+                    reference_period=parse_period(ref, "Q", where=f"{path}!{sheet} row {n + 1} column A"),
+                    release_date=released,
+                    release_rule=rule,
+                    vintage=str(labels[j]),
+                    series_key=f"RTDB.{sheet}",
+                )
+            )
     return out
 
 
@@ -464,12 +632,18 @@ def read_sheet(path: Path, sheet: str) -> pd.DataFrame:
     except FileNotFoundError:
         raise InputError(f"workbook {path} does not exist", where=str(path), fix="check the path") from None
     except Exception as exc:  # openpyxl raises several types for a file that is not a workbook
-        raise InputError(f"{path.name} is not a readable xlsx workbook ({type(exc).__name__})", where=str(path),
-                         fix="save the file as .xlsx") from None
+        raise InputError(
+            f"{path.name} is not a readable xlsx workbook ({type(exc).__name__})",
+            where=str(path),
+            fix="save the file as .xlsx",
+        ) from None
     try:
         if sheet not in wb.sheetnames:
-            raise InputError(f"{path.name} has no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames)})",
-                             where=str(path), fix=f"pass a workbook with the sheet {sheet!r}")
+            raise InputError(
+                f"{path.name} has no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames)})",
+                where=str(path),
+                fix=f"pass a workbook with the sheet {sheet!r}",
+            )
         ws = wb[sheet]
         ws.reset_dimensions()  # some writers store a wrong sheet dimension; read every row
         rows = [list(r) for r in ws.iter_rows(values_only=True)]
@@ -509,9 +683,18 @@ def load_series(
 
     path = Path(path)
     rd = date.fromisoformat(release_date) if isinstance(release_date, str) else release_date
-    meta = Meta(path, {"variable": variable, "unit": unit, "frequency": frequency, "jurisdiction": jurisdiction,
-                       "source_id": source_id}, lags=lags,
-                provenance=Provenance(provenance) if provenance else None)
+    meta = Meta(
+        path,
+        {
+            "variable": variable,
+            "unit": unit,
+            "frequency": frequency,
+            "jurisdiction": jurisdiction,
+            "source_id": source_id,
+        },
+        lags=lags,
+        provenance=Provenance(provenance) if provenance else None,
+    )
     name = path.name.lower()
     if not path.exists():
         raise InputError(f"series file {path} does not exist", where=str(path), fix="check the path in the manifest")
@@ -554,12 +737,18 @@ def load_series(
     if {"variable", "reference_period", "value"} <= set(header):
         return load_long(path, meta)
     if header and header[0].lower() == "date" and "Close" in header:
-        raise InputError(f"{path.name} is a daily price download (header: {', '.join(header)}) that names no "
-                         "series: its variable, unit and frequency are not stated", where=f"{path} header",
-                         fix="pass a column mapping, e.g. --map period=Date --map value=Close --variable "
-                             "equity_prices --unit 'index points' --frequency D")
-    raise InputError(f"{path.name}: unrecognised series layout (header: {', '.join(header)})", where=f"{path} header",
-                     fix="use a FRED, ECB Data Portal, BIS, CEPREMAP or long (variable, reference_period, value) file")
+        raise InputError(
+            f"{path.name} is a daily price download (header: {', '.join(header)}) that names no "
+            "series: its variable, unit and frequency are not stated",
+            where=f"{path} header",
+            fix="pass a column mapping, e.g. --map period=Date --map value=Close --variable "
+            "equity_prices --unit 'index points' --frequency D",
+        )
+    raise InputError(
+        f"{path.name}: unrecognised series layout (header: {', '.join(header)})",
+        where=f"{path} header",
+        fix="use a FRED, ECB Data Portal, BIS, CEPREMAP or long (variable, reference_period, value) file",
+    )
 
 
 def load_long(path: Path, meta: Meta) -> list[ObservedValue]:
@@ -576,31 +765,65 @@ def load_long(path: Path, meta: Meta) -> list[ObservedValue]:
         freq = get["frequency"]
         released = get.get("release_date") or None
         rule = get.get("release_rule") or None
-        out.append(meta.make(n, "value", variable=get["variable"], value=value, unit=get["unit"], frequency=freq,
-                             jurisdiction=get["jurisdiction"],
-                             reference_period=parse_period(get["reference_period"], freq,
-                                                           where=f"{path}:{n} column reference_period"),
-                             release_date=date.fromisoformat(released) if released else None,
-                             release_rule=ReleaseRule(rule) if rule and released else None,
-                             vintage=get.get("vintage") or None, series_key=get.get("series_key") or "",
-                             transformation=get.get("transformation") or "level"))
+        out.append(
+            meta.make(
+                n,
+                "value",
+                variable=get["variable"],
+                value=value,
+                unit=get["unit"],
+                frequency=freq,
+                jurisdiction=get["jurisdiction"],
+                reference_period=parse_period(
+                    get["reference_period"], freq, where=f"{path}:{n} column reference_period"
+                ),
+                release_date=date.fromisoformat(released) if released else None,
+                release_rule=ReleaseRule(rule) if rule and released else None,
+                vintage=get.get("vintage") or None,
+                series_key=get.get("series_key") or "",
+                transformation=get.get("transformation") or "level",
+            )
+        )
     return out
 
 
-FRAME_COLUMNS = ("variable", "reference_period", "value", "unit", "frequency", "jurisdiction", "release_date",
-                 "vintage", "series_key", "transformation", "scenario", "release_rule", "provenance")
+FRAME_COLUMNS = (
+    "variable",
+    "reference_period",
+    "value",
+    "unit",
+    "frequency",
+    "jurisdiction",
+    "release_date",
+    "vintage",
+    "series_key",
+    "transformation",
+    "scenario",
+    "release_rule",
+    "provenance",
+)
 
 
 def observations_frame(records: Iterable[ObservedValue]) -> pd.DataFrame:
     """Records → the long DataFrame the vintage selector and the model take (dates as ISO text)."""
-    rows = [{
-        "variable": r.variable, "reference_period": r.reference_period, "value": r.value, "unit": r.unit,
-        "frequency": r.frequency, "jurisdiction": r.jurisdiction,
-        "release_date": r.release_date.isoformat() if r.release_date else None, "vintage": r.vintage,
-        "series_key": r.series_key, "transformation": r.transformation, "scenario": r.scenario,
-        "release_rule": r.release_rule.value if r.release_rule else None,
-        "provenance": r.provenance.value if r.provenance else None,
-    } for r in records]
+    rows = [
+        {
+            "variable": r.variable,
+            "reference_period": r.reference_period,
+            "value": r.value,
+            "unit": r.unit,
+            "frequency": r.frequency,
+            "jurisdiction": r.jurisdiction,
+            "release_date": r.release_date.isoformat() if r.release_date else None,
+            "vintage": r.vintage,
+            "series_key": r.series_key,
+            "transformation": r.transformation,
+            "scenario": r.scenario,
+            "release_rule": r.release_rule.value if r.release_rule else None,
+            "provenance": r.provenance.value if r.provenance else None,
+        }
+        for r in records
+    ]
     return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
 
 
@@ -609,8 +832,11 @@ def observed_values(frame: pd.DataFrame) -> list[ObservedValue]:
     needed = ["variable", "reference_period", "value", "unit", "frequency", "jurisdiction"]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
-        raise InputError(f"observations lack the column(s) {', '.join(missing)}", where="observations",
-                         fix=f"supply the columns {', '.join(needed)}")
+        raise InputError(
+            f"observations lack the column(s) {', '.join(missing)}",
+            where="observations",
+            fix=f"supply the columns {', '.join(needed)}",
+        )
 
     def cell(row: dict[str, Any], name: str, default: Any = None) -> Any:
         v = row.get(name, default)
@@ -620,19 +846,31 @@ def observed_values(frame: pd.DataFrame) -> list[ObservedValue]:
     for n, row in enumerate(frame.to_dict(orient="records"), start=1):
         released = cell(row, "release_date")
         try:
-            out.append(ObservedValue.create(
-                variable=row["variable"], value=float(row["value"]), unit=str(row["unit"]),
-                frequency=row["frequency"], jurisdiction=str(row["jurisdiction"]),
-                reference_period=str(row["reference_period"]),
-                release_date=date.fromisoformat(str(released)[:10]) if released else None,
-                vintage=cell(row, "vintage"), series_key=str(cell(row, "series_key", "")),
-                transformation=str(cell(row, "transformation", "level")), scenario=cell(row, "scenario"),
-                status=cell(row, "status", "observed"), entity=cell(row, "entity"),
-                release_rule=cell(row, "release_rule") or (ReleaseRule.file if released else None),
-                provenance=cell(row, "provenance")))
+            out.append(
+                ObservedValue.create(
+                    variable=row["variable"],
+                    value=float(row["value"]),
+                    unit=str(row["unit"]),
+                    frequency=row["frequency"],
+                    jurisdiction=str(row["jurisdiction"]),
+                    reference_period=str(row["reference_period"]),
+                    release_date=date.fromisoformat(str(released)[:10]) if released else None,
+                    vintage=cell(row, "vintage"),
+                    series_key=str(cell(row, "series_key", "")),
+                    transformation=str(cell(row, "transformation", "level")),
+                    scenario=cell(row, "scenario"),
+                    status=cell(row, "status", "observed"),
+                    entity=cell(row, "entity"),
+                    release_rule=cell(row, "release_rule") or (ReleaseRule.file if released else None),
+                    provenance=cell(row, "provenance"),
+                )
+            )
         except ValueError as exc:
-            raise InputError(f"observation row {n} ({row.get('variable')} {row.get('reference_period')}): {exc}",
-                             where=f"observations row {n}", fix="check the value, frequency and release date") from None
+            raise InputError(
+                f"observation row {n} ({row.get('variable')} {row.get('reference_period')}): {exc}",
+                where=f"observations row {n}",
+                fix="check the value, frequency and release date",
+            ) from None
     return out
 
 
@@ -652,8 +890,11 @@ def quarterly_averages(frame: pd.DataFrame) -> pd.DataFrame:
         monthly["vintage"] = monthly["vintage"].fillna("")
         keys.append("vintage")
     grouped = monthly.groupby(keys, sort=True, dropna=False)
-    agg = grouped.agg(value=("value", "mean"), months=("value", "size"),
-                      release_date=("release_date", lambda s: None if s.isna().any() else max(s)))
+    agg = grouped.agg(
+        value=("value", "mean"),
+        months=("value", "size"),
+        release_date=("release_date", lambda s: None if s.isna().any() else max(s)),
+    )
     agg = agg[agg["months"] == 3].reset_index().drop(columns="months")
     agg = agg.rename(columns={"quarter": "reference_period"})
     agg["frequency"] = "Q"
