@@ -235,7 +235,7 @@ SEEDS = {
     SourceKind.pdf: [b"%PDF-1.4\n", b"%PDF-1.7\n1 0 obj<</Type/Pages/Count 99999>>endobj\ntrailer<</Root 1 0 R>>"],
     SourceKind.xlsx: [b"PK\x03\x04", b"PK\x05\x06" + b"\0" * 18],
     SourceKind.csv: [b"a,b\n1,2\n", b"\xff\xfe\x00"],
-    SourceKind.text: [b"# Title\n\nText.", b"\x00\x01\x02"],
+    SourceKind.text: [b"# Title\n\nText.", b"\x00\x01\x02", b"<html><h1>T</h1><h2>S</h2><p>Higher x.</p><p"],
 }
 
 
@@ -247,6 +247,7 @@ SEEDS = {
         (SourceKind.csv, ".csv"),
         (SourceKind.text, ".md"),
         (SourceKind.text, ".txt"),
+        (SourceKind.text, ".html"),
     ],
 )
 def test_every_parser_turns_any_bytes_into_locations_or_an_input_error(tmp_path, kind, suffix):

@@ -322,7 +322,12 @@ map = {{ period = "Date", value = "Close" }}
 """,
     )
     ws = tmp_path / "ws"
-    out = CliRunner().invoke(main, ["-w", str(ws), "--json", "data", "add", "--manifest", str(manifest)])
+    args = ["-w", str(ws), "--json", "data", "add", "--manifest", str(manifest)]
+    out = CliRunner().invoke(main, args)  # the series file lies outside the manifest's folder
+    assert out.exit_code == 2 and "outside the manifest's folder" in out.output and "--allow-outside" in out.output
+    with open_store(ws) as store:
+        assert store.find(ObservedValue) == []
+    out = CliRunner().invoke(main, [*args, "--allow-outside", str(src.parent)])
     assert out.exit_code == 0, out.output
     assert json.loads(out.output)[0]["by_rule"].keys() == {"equity_prices:lag"}
     bad = write(tmp_path, "b.toml", '[[series]]\npath = "x.csv"\ncolour = "red"\n')
@@ -346,6 +351,7 @@ path = "{shared_data / "macro" / "ecb_portal" / "inflation.csv"}"
 """,
     )
     ws = tmp_path / "ws"
-    out = CliRunner().invoke(main, ["-w", str(ws), "--json", "ingest", str(manifest)])
+    folder = shared_data / "macro" / "ecb_portal"
+    out = CliRunner().invoke(main, ["-w", str(ws), "--json", "ingest", str(manifest), "--allow-outside", str(folder)])
     assert out.exit_code == 0, out.output
     assert json.loads(out.output)["series"][0]["by_rule"] == {"inflation:lag": 172}

@@ -23,6 +23,13 @@ def data() -> None:
     default=None,
     help="Also load the [[series]] entries of this manifest.",
 )
+@click.option(
+    "--allow-outside",
+    "allow_outside",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="A folder outside the manifest's folder whose files its [[series]] may name (repeatable).",
+)
 @click.option("--variable", default=None, help="Vocabulary variable (for files that do not name a known series).")
 @click.option("--unit", default=None, help="Unit of the values.")
 @click.option("--frequency", type=click.Choice(["A", "H", "Q", "M", "D"]), default=None, help="Frequency.")
@@ -46,6 +53,7 @@ def add(
     state: CliState,
     files: tuple[Path, ...],
     manifest: Path | None,
+    allow_outside: tuple[Path, ...],
     variable: str | None,
     unit: str | None,
     frequency: str | None,
@@ -82,7 +90,7 @@ def add(
             f"--release-date {release_date!r} is not a date", where="--release-date", fix="write YYYY-MM-DD"
         ) from None
     if manifest:
-        entries += series_entries(manifest)
+        entries += series_entries(manifest, allow_outside)
     if not entries:
         raise InputError("no series file given", where="aieco data add", fix="name files or pass --manifest")
     with state.store() as store:

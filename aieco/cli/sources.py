@@ -36,7 +36,7 @@ def ingest(ctx: click.Context, state: CliState, manifest: Path, allow_outside: t
     from aieco.sources.registry import ingest as run_ingest
     from aieco.sources.series.manifest import add_series, series_entries
 
-    series = series_entries(manifest)  # [[series]] tables: loaded as observed values
+    series = series_entries(manifest, allow_outside)  # [[series]] tables: loaded as observed values
     if series and not has_sources(manifest):
         with state.store() as store:
             loads = add_series(store, series)

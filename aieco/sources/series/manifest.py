@@ -69,8 +69,12 @@ class SeriesEntry:
         )
 
 
-def series_entries(manifest_path: str | Path) -> list[SeriesEntry]:
-    """The ``[[series]]`` tables of a manifest (paths relative to the manifest)."""
+def series_entries(manifest_path: str | Path, allow_outside: Sequence[str | Path] = ()) -> list[SeriesEntry]:
+    """The ``[[series]]`` tables of a manifest (paths relative to the manifest).
+
+    Like a source path, a series path must resolve (symlinks followed) inside the manifest's
+    folder or inside one of ``allow_outside``.
+    """
     manifest = Path(manifest_path)
     try:
         data = tomllib.loads(manifest.read_text(encoding="utf-8"))
@@ -106,9 +110,18 @@ def series_entries(manifest_path: str | Path) -> list[SeriesEntry]:
             raise InputError(
                 f"{where}: release_date {released!r} is not a date", where=where, fix="write YYYY-MM-DD"
             ) from None
+        base = manifest.resolve().parent
+        file = (base / item["path"]).resolve()
+        allowed = [base, *(Path(d).resolve() for d in allow_outside)]
+        if not any(d == file or d in file.parents for d in allowed):
+            raise InputError(
+                f"{where}: path {item['path']!r} resolves to {file}, outside the manifest's folder {base}",
+                where=where,
+                fix="move the file into that folder or pass --allow-outside DIR for the folder holding it",
+            )
         out.append(
             SeriesEntry(
-                path=(manifest.resolve().parent / item["path"]),
+                path=(base / item["path"]),
                 variable=item.get("variable"),
                 unit=item.get("unit"),
                 frequency=item.get("frequency"),
