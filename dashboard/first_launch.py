@@ -46,6 +46,21 @@ def start_default_build(workspace: Path | None = None) -> jobs.Job | None:
     return jobs.start(job_id(workspace), workspace, build_and_run_default)
 
 
+def current_substep(job: jobs.Job) -> dict | None:
+    """The latest sub-step (bank fit, simulation quarter, parsed file …) of the running step, if it
+    reported one since it started."""
+    if not job.substeps:
+        return None
+    last = job.substeps[-1]
+    return last if last["event"] == len(job.events) else None
+
+
+def substep_text(sub: dict) -> str:
+    """'VAR simulation 12/20 (20000 draws)'."""
+    label = f" ({sub['label']})" if sub["label"] else ""
+    return f"{sub['step']} {sub['done']}/{sub['total']}{label}"
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of the build as the progress panel lists it."""

@@ -1727,6 +1727,11 @@ def channel_graph_of(store: Store, relation_ids: tuple[str, ...]) -> go.Figure:
     return channel_graph_figure(relations_frame(store, relation_ids=list(relation_ids)), variable_labels(store))
 
 
+def opposing_of(store: Store, relation_ids: tuple[str, ...]) -> pd.DataFrame:
+    """:func:`opposing_relations` among the given relations."""
+    return opposing_relations(relations_frame(store, relation_ids=list(relation_ids)))
+
+
 def fan_chart_of_run(store: Store, run_id: str, variable: str, entity: str | None = None, title: str = "") -> go.Figure:
     """:func:`fan_chart` of one variable of a stored run."""
     return fan_chart(points_frame(store, run_id), variable, entity=entity, title=title)

@@ -152,7 +152,7 @@ with page_workspace() as ws:
         st.caption("Click a relation marker on the graph, or a row of the table, for its quote, source and page.")
 
     st.subheader("Opposing relations")
-    opposing = views.opposing_relations(relations)
+    opposing = ws.view(views.opposing_of, tuple(relations["relation_id"]))
     if opposing.empty:
         st.caption("No edge carries relations of opposite sign under these filters.")
     else:
