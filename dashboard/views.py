@@ -1663,18 +1663,85 @@ def graph_relations(
     ``review='accepted'`` is the paper's as-of edge set A(t); ``'rejected'`` and ``'all'``
     apply the same date, role and condition rules to the rejected (or every) relation.
     """
+    in_use = as_of_relation_ids(store, as_of, condition, roles)  # A(t), the analyst's decisions applied
     if review == "accepted":
-        return as_of_relation_ids(store, as_of, condition, roles)
+        return in_use
     from aieco.asof import AsOf
 
     rule = AsOf(cutoff=as_of, roles=roles)  # the one as-of rule, applied to rejected relations too
     rels = load_relations(store, condition=condition, accepted_only=False)
+    used = set(in_use)
     return [
         r.relation_id
         for r in rels
-        if (review == "all" or r.review_decision == review)
+        if (review == "all" or r.relation_id not in used)  # rejected: by validation or by the analyst
         and rule.admits(published=r.publication_date, jurisdiction=r.jurisdiction, role=r.role)
     ]
+
+
+def review_status(store: Store, relation_ids: tuple[str, ...]) -> dict[str, str]:
+    """Each relation's review status as the analyst reads it: in use, rejected (by validation or by
+    the analyst), corrected by the analyst (its correction is in use), an analyst's correction …"""
+    from aieco.review import review_table
+
+    out = {}
+    for row in review_table(store, list(relation_ids)):
+        if row["validation"] != "accepted":
+            status = "rejected by validation"
+        elif row["decision"] == "reject":
+            status = "rejected by analyst"
+        elif row["decision"] == "correct":
+            status = "corrected by analyst"
+        elif row["is_correction"]:
+            status = "analyst's correction" if row["in_use"] else "superseded correction"
+        elif row["decision"] == "accept":
+            status = "accepted by analyst"
+        else:
+            status = "in use"
+        out[row["relation_id"]] = status
+    return out
+
+
+CURRENT_PATH_COLUMNS = ["channel", "rank", "path", "composed_sign", "score", "relation_ids"]
+
+
+def current_paths(
+    store: Store, risk: str, *, as_of: date | None, condition: str, roles: tuple[str, ...]
+) -> pd.DataFrame:
+    """The risk's channel queries searched now on A(t) with the analyst's review decisions applied
+    (a rejected relation's paths are gone, a corrected sign counts): the paths an analysis would find."""
+    from aieco.graph.build import as_of_relations, relation_graph
+    from aieco.graph.paths import enumerate_paths
+
+    labels = variable_labels(store)
+    rels = as_of_relations(load_relations(store, condition=condition), as_of, roles=roles, condition=condition)
+    graph = relation_graph(rels)
+    queries = {q.query_id: q for q in store.find(ChannelQuery, risk=risk)}
+    rows = []
+    for q in queries.values():
+        channel = (
+            f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+            f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}"
+        )
+        found = enumerate_paths(graph, q, graph_condition=condition)
+        if not found:
+            rows.append({"channel": channel, "rank": None, "path": "no path", "composed_sign": "", "score": None,
+                         "relation_ids": ""})
+        for p in found:
+            chain = labels.get(p.variables[0], p.variables[0]) + "".join(
+                f" {s.value}→ {labels.get(v, v)}" for s, v in zip(p.signs, p.variables[1:], strict=True)
+            )
+            rows.append(
+                {
+                    "channel": channel,
+                    "rank": p.rank,
+                    "path": chain,
+                    "composed_sign": p.composed_sign.value,
+                    "score": p.score,
+                    "relation_ids": ", ".join(p.relation_ids),
+                }
+            )
+    return _frame(rows, CURRENT_PATH_COLUMNS)
 
 
 def registered_models() -> list[str]:

@@ -308,3 +308,33 @@ def test_selection_summary_reads_the_runs_stored_selection_table(tmp_path_factor
         assert 0 < summary["acceptance_share"] <= 1
         bank = runs[runs["model_id"] == "bank_feols"]["run_id"].iloc[0]
         assert views.selection_summary(store, bank) == {}
+
+
+def test_a_review_shows_in_the_status_the_graph_filter_and_the_paths_now(tmp_path):
+    """Reject a relation on the path tariffs → trade volumes → real GDP: its status says so, the
+    'rejected' filter holds it, the in-use graph does not, and the channel has no path any more;
+    correcting a sign instead flips the path's composed sign."""
+    from aieco.records import Relation
+    from aieco.review import review_relation
+
+    build_workspace(tmp_path / "ws", tmp_path / "sources")
+    with Store(tmp_path / "ws") as store:
+        first = store.find(Relation, src_var="tariffs")[0].relation_id
+        second = store.find(Relation, src_var="trade_volumes")[0].relation_id
+        args = {"as_of": None, "condition": "G0", "roles": ("generation",)}
+        before = views.current_paths(store, "trade_fragmentation", **args)
+        assert list(before["composed_sign"]) == ["-"] and before["relation_ids"][0] == f"{first}, {second}"
+        assert views.review_status(store, (first, second)) == {first: "in use", second: "in use"}
+
+        review_relation(store, second, "correct", sign="-", analyst="tester")
+        corrected = views.current_paths(store, "trade_fragmentation", **args)
+        assert list(corrected["composed_sign"]) == ["+"]  # (−)·(−): the corrected sign counts
+        assert views.review_status(store, (second,)) == {second: "corrected by analyst"}
+
+        review_relation(store, first, "reject", analyst="tester")
+        assert views.review_status(store, (first,)) == {first: "rejected by analyst"}
+        in_use = views.graph_relations(store, review="accepted", **args)
+        rejected = views.graph_relations(store, review="rejected", **args)
+        assert first not in in_use and first in rejected and second in rejected  # the corrected original too
+        after = views.current_paths(store, "trade_fragmentation", **args)
+        assert list(after["path"]) == ["no path"] and after["rank"].isna().all()
