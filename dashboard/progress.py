@@ -64,7 +64,8 @@ def _panel(job_key: str) -> None:
     box = st.status("Building the default workspace (first launch)…", state="running", expanded=True)
     text = "starting"
     if current:  # the stage, its running sub-step (bank fit, simulation …), the time so far
-        text = " — ".join([current.name, *([first_launch.substep_text(sub)] if sub else []), f"{current.seconds:.0f} s"])
+        parts = [current.name, *([first_launch.substep_text(sub)] if sub else []), f"{current.seconds:.0f} s"]
+        text = " — ".join(parts)
     box.progress(overall_fraction(job), text=text)
     box.caption(DEFAULT_CAPTION)
     lines = [f"{STATE_ICONS.get(s.state, '•')} {s.name} · {s.seconds:.1f} s" for s in steps[-12:]]

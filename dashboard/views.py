@@ -1203,8 +1203,11 @@ def analysis_cutoff(store: Store, analysis_id: str | None) -> date | None:
 
 
 def variable_labels(store: Store) -> dict[str, str]:
-    """Vocabulary labels by variable id (ids without a stored variable fall back to the id)."""
-    return {v.variable_id: v.label for v in store.all(Variable)}
+    """Vocabulary labels by variable id: the workspace's stored variables over the packaged vocabulary."""
+    from aieco.vocab import load_vocabulary
+
+    packaged = {k: v.label for k, v in load_vocabulary().variables.items()}
+    return packaged | {v.variable_id: v.label for v in store.all(Variable)}
 
 
 def report_labels(store: Store, analysis_id: str | None = None) -> dict[str, str]:
@@ -1751,36 +1754,90 @@ def registered_models() -> list[str]:
     return sorted(register_models())
 
 
-GAP_COLUMNS = ["risk", "channel", "why", "query_id"]
+GAP_COLUMNS = ["risk", "channel", "why", "risk_status", "channel_id", "query_id"]
+
+
+def _labelled(text: str, labels: dict[str, str]) -> str:
+    """``text`` with each vocabulary id (``house_prices``) written as its label (House prices)."""
+    return re.sub(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+\b", lambda m: labels.get(m.group(0), m.group(0)), text)
+
+
+def _channel_reason(stop_reason: str, channel_id: str) -> str:
+    """The part of a graph-search stop reason about one channel ('…: tf2 (a → b): why; tf3 …'),
+    else the whole reason."""
+    found = re.search(rf"(?:^|: |; ){re.escape(channel_id)} \([^)]*\): (.*?)(?=; [A-Za-z0-9_]+ \(|$)", stop_reason)
+    return found.group(1) if found else stop_reason
 
 
 def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
-    """Channel queries of an analysis's risks for which graph search stored no path, and why."""
+    """The channel queries of an analysis's risks for which graph search found no admissible path,
+    and why, read from the risks' latest ``graph_search`` stage records.
+
+    A completed search lists them in its output (``channels_without_path``: channel id, query,
+    source, target, reason; the risk went on with its other channels). A stopped search (no
+    channel had a path) gives its recorded reason for every channel of the risk. An older
+    completed record without that list falls back to the queries that stored no Path.
+    """
     an = store.get(Analysis, analysis_id)
     if an is None:
         return _frame([], GAP_COLUMNS)
     labels = variable_labels(store)
-    searched = {
-        s.stage.split("/")[0]
-        for s in store.find(StageRecord, analysis_id=analysis_id)
-        if s.stage.endswith("graph_search") and s.status.value == "completed"
-    }
-    with_paths = {p.query_id for p in store.find(Path, analysis_id=analysis_id)}
+    latest = {r.stage: r for r in _latest_attempts(store, analysis_id)}
+    with_paths = None
     rows = []
+
+    def label(var: str) -> str:
+        return labels.get(var, var)
+
     for risk in an.request.get("risks", []):
         name = risk["name"] if isinstance(risk, dict) else str(risk)
-        if name not in searched:
+        channels = {c.get("id", ""): c for c in (risk.get("channels", []) if isinstance(risk, dict) else [])}
+        rec = latest.get(f"{name}/graph_search")
+        if rec is None or rec.status.value not in ("completed", "stopped"):
             continue
-        for q in store.find(ChannelQuery, risk=name):
-            if q.query_id in with_paths:
-                continue
+        stored = rec.output_digest and store.has_artifact(rec.output_digest)
+        output = store.get_json(rec.output_digest) if stored else {}
+        gaps = output.get("channels_without_path")
+        if rec.status.value == "stopped":
+            gaps = [
+                {
+                    "channel_id": cid,
+                    "source": c.get("source", ""),
+                    "target": c.get("target", ""),
+                    "reason": _channel_reason(rec.reason, cid),
+                    "query_id": "",
+                }
+                for cid, c in channels.items()
+            ] or [{"channel_id": "", "source": "", "target": "", "reason": rec.reason, "query_id": ""}]
+        elif gaps is None:  # a record written before graph search listed its channels without a path
+            if with_paths is None:
+                with_paths = {p.query_id for p in store.find(Path, analysis_id=analysis_id)}
+            queries = output.get("queries", {})
+            gaps = []
+            for cid, qid in queries.items():
+                q = store.get(ChannelQuery, qid)
+                if qid not in with_paths and q is not None:
+                    gaps.append(
+                        {"channel_id": cid, "source": q.source_var, "target": q.target_var, "query_id": qid,
+                         "reason": f"no admissible path of at most {q.max_len} relations in the as-of graph"}
+                    )
+        for g in gaps:
+            spec = channels.get(g.get("channel_id", ""), {})
+            move_src, move_dst = spec.get("movement", ""), spec.get("expected", "")
+            channel = (
+                f"{label(g['source'])} {move_src} → {label(g['target'])} {move_dst}".replace("  ", " ").strip()
+                if g.get("source")
+                else "every channel"
+            )
             rows.append(
                 {
                     "risk": name.replace("_", " "),
-                    "channel": f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
-                    f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}",
-                    "why": f"no path of at most {q.max_len} accepted relations links them in the as-of graph",
-                    "query_id": q.query_id,
+                    "channel": channel,
+                    "why": _labelled(g.get("reason", ""), labels),
+                    "risk_status": "went on with its other channels" if rec.status.value == "completed" else
+                    "stopped at graph search (no channel has a path)",
+                    "channel_id": g.get("channel_id", ""),
+                    "query_id": g.get("query_id", ""),
                 }
             )
     return _frame(rows, GAP_COLUMNS)

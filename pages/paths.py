@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard import views
+from dashboard.gaps import show_channels_without_path
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_table
@@ -27,6 +28,7 @@ with page_workspace() as ws:
     st.caption(f"Analysis: {ws.view(views.analysis_labels).get(state.analysis_id, state.analysis_id)}")
     paths = ws.view(views.paths_frame, state.analysis_id)
     st.subheader("Candidate paths")
+    show_channels_without_path(ws, state.analysis_id, key="paths")
     if paths.empty:
         st.info("This analysis has no stored paths (it stopped before path enumeration, or found none).")
     else:

@@ -4,6 +4,7 @@ import streamlit as st
 
 from aieco.errors import AiecoError
 from dashboard import views
+from dashboard.gaps import show_channels_without_path
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_table
@@ -146,6 +147,7 @@ with page_workspace() as ws:
     st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, report["analysis_id"])))
     if report["status"] != "passed":
         st.error(f"This report failed its checks ({report['failure_rule']}); it is shown for audit only.")
+    show_channels_without_path(ws, report["analysis_id"], risk=report["risk"], key="report")
     st.caption("Click a number to open, right under it, the chain that produced it.")
     report_body(state.report_id)
 

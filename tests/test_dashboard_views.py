@@ -105,7 +105,7 @@ def test_paths_carry_score_sign_and_derivation_outcome(populated):
     paths = views.paths_frame(store, ids["analysis_id"])
     row = paths.iloc[0]
     assert (row["channel"], row["composed_sign"], row["score"], row["outcome"]) == (
-        "tariffs → trade_volumes → real_gdp",
+        "Tariffs → Trade volumes → Real GDP",  # labels from the packaged vocabulary
         "-",
         0.77,
         "accepted",
@@ -133,13 +133,13 @@ def test_claim_chain_follows_the_number_to_its_own_path_quotes_and_pages(populat
     assert chain["claim"]["point_id"] == ids["point_id"]
     assert chain["run"]["run_id"] == ids["macro_run"]
     assert chain["own_restrictions"]  # the claim's variable (real_gdp) is restricted itself
-    assert chain["restrictions"]["variable"].tolist() == ["real_gdp"]
+    assert chain["restrictions"]["variable"].tolist() == ["Real GDP"]
     steps = chain["chain"]
     # the selected path of that restriction, in order: tariffs → trade volumes, then trade volumes → real GDP
-    assert steps["path"].unique().tolist() == ["tariffs → trade_volumes → real_gdp"]
+    assert steps["path"].unique().tolist() == ["Tariffs → Trade volumes → Real GDP"]
     assert steps[["step", "from", "to"]].values.tolist() == [
-        [1, "tariffs", "trade_volumes"],
-        [2, "trade_volumes", "real_gdp"],
+        [1, "Tariffs", "Trade volumes"],
+        [2, "Trade volumes", "Real GDP"],
     ]
     assert steps["quote"].tolist() == ["higher tariffs reduce trade volumes", "trade volumes raise real GDP"]
     assert steps["representative"].all()
@@ -338,3 +338,68 @@ def test_a_review_shows_in_the_status_the_graph_filter_and_the_paths_now(tmp_pat
         assert first not in in_use and first in rejected and second in rejected  # the corrected original too
         after = views.current_paths(store, "trade_fragmentation", **args)
         assert list(after["path"]) == ["no path"] and after["rank"].isna().all()
+
+
+def test_channels_without_path_come_from_the_graph_search_records(tmp_path):
+    """A completed search names its channel without a path (the risk went on); a stopped one gives
+    each channel its part of the stop reason; labels replace vocabulary ids."""
+    from datetime import datetime, timezone
+
+    from aieco.records import Analysis, StageRecord, StageStatus
+
+    t0 = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    request = {
+        "title": "gaps",
+        "risks": [
+            {
+                "name": "trade_fragmentation",
+                "channels": [
+                    {"id": "tf1", "source": "tariffs", "movement": "increase", "target": "real_gdp",
+                     "expected": "decrease"},
+                    {"id": "tf2", "source": "geopolitical_risk", "movement": "increase", "target": "equity_prices",
+                     "expected": "decrease"},
+                ],
+            },
+            {
+                "name": "market_illiquidity",
+                "channels": [
+                    {"id": "mi1", "source": "market_liquidity", "movement": "decrease", "target": "equity_prices",
+                     "expected": "decrease"},
+                ],
+            },
+        ],
+    }
+    with Store(tmp_path / "ws") as store:
+        an = Analysis.create(request=request, label="gaps", created_at=t0)
+        store.put(an)
+        out = store.put_json(
+            {
+                "paths": {"tf1": ["path_x"], "tf2": []},
+                "queries": {"tf1": "q1", "tf2": "q2"},
+                "channels_without_path": [
+                    {"channel_id": "tf2", "query_id": "q2", "source": "geopolitical_risk", "target": "equity_prices",
+                     "reason": "no admissible path: no relation in the graph starts from geopolitical_risk"}
+                ],
+            }
+        )
+        store.put_many(
+            [
+                StageRecord.create(analysis_id=an.analysis_id, stage="trade_fragmentation/graph_search",
+                                   status=StageStatus.completed, input_digest="a", output_digest=out,
+                                   started_at=t0, ended_at=t0),
+                StageRecord.create(analysis_id=an.analysis_id, stage="market_illiquidity/graph_search",
+                                   status=StageStatus.stopped, input_digest="b", started_at=t0, ended_at=t0,
+                                   reason="no admissible path for any channel query of market_illiquidity: "
+                                   "mi1 (market_liquidity → equity_prices): no relation in the graph starts "
+                                   "from market_liquidity"),
+            ]
+        )
+        gaps = views.channels_without_path(store, an.analysis_id)
+        labels = views.variable_labels(store)
+    assert list(gaps["channel_id"]) == ["tf2", "mi1"]
+    tf2, mi1 = gaps.iloc[0], gaps.iloc[1]
+    assert tf2["risk_status"] == "went on with its other channels" and tf2["query_id"] == "q2"
+    assert tf2["why"] == f"no admissible path: no relation in the graph starts from {labels['geopolitical_risk']}"
+    assert tf2["channel"].startswith(labels["geopolitical_risk"] + " increase → ")
+    assert mi1["risk_status"].startswith("stopped at graph search")
+    assert mi1["why"] == f"no relation in the graph starts from {labels['market_liquidity']}"
