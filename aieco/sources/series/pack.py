@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from aieco.progress import report
 from aieco.records import ObservedValue
 from aieco.sources.series.readers import load_series, observations_frame
 from aieco.store import Store
@@ -214,8 +215,10 @@ def build_real_pack(shared_data_dir: str | Path, out_dir: Path = PACK_DIR, extra
 def pack_observations(pack_dir: Path = PACK_DIR) -> list[ObservedValue]:
     """Every shipped value as an ObservedValue (provenance real, release date and rule as shipped)."""
     out: list[ObservedValue] = []
-    for entry in PACK:
+    for i, entry in enumerate(PACK):
+        report("reading real series", i, len(PACK), entry.name)
         out += load_series(pack_dir / f"{entry.name}.csv", provenance="real")
+    report("reading real series", len(PACK), len(PACK), "")
     return out
 
 
