@@ -61,7 +61,7 @@ _POOL_SIZE = 4
 def _db_inode(path: Path) -> int:
     try:
         return os.stat(path / "aieco.db").st_ino
-    except FileNotFoundError:
+    except OSError:  # no database yet, or the path is not a folder (the Store says so, readably)
         return 0
 
 
