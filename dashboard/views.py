@@ -1224,12 +1224,32 @@ def report_labels(store: Store, analysis_id: str | None = None) -> dict[str, str
     return _unique(labels)
 
 
+#: What the registered models are called where the analyst reads them (the id stays in the details).
+MODEL_NAMES = {
+    "macro_var": "VAR scenario generator",
+    "bank_feols_fit": "Bank FE-OLS fit",
+    "bank_feols": "Bank CET1 projection (FE-OLS)",
+    "bank_feqar_fit": "Bank FE-QAR fit",
+    "bank_feqar": "Bank CET1 projection (FE-QAR)",
+    "bank_eba_components": "Bank CET1 depletion (EBA components)",
+}
+
+
+def model_name(model_id: str) -> str:
+    """The model's readable name ('VAR scenario generator'); unknown ids as they are."""
+    base, _, variant = model_id.partition(":")  # e.g. bank_eba_components:2016->2021
+    name = MODEL_NAMES.get(base, base)
+    return f"{name} ({variant})" if variant else name
+
+
 def run_labels(store: Store, analysis_id: str | None = None) -> dict[str, str]:
     """Each run as 'model · risk · role · started' (unique)."""
     frame = runs_frame(store, analysis_id)
     labels = {
         r["run_id"]: " · ".join(
-            x for x in (r["model_id"], (r["risk"] or "").replace("_", " "), r["role"], _when(r["started_at"])) if x
+            x
+            for x in (model_name(r["model_id"]), (r["risk"] or "").replace("_", " "), r["role"], _when(r["started_at"]))
+            if x
         )
         for _, r in frame.iterrows()
     }

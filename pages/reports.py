@@ -32,9 +32,11 @@ def show_chain(ws, claim_id: str) -> None:
     tests = chain["tests"]
     results = tests[tests["phase"] == "result"]
     verdict = results["result"].iloc[-1] if len(results) else "no result recorded"
+    vlabels = ws.view(views.variable_labels)
     box.markdown(
         f"**1 · Output test** — {verdict}: reported value equals the stored output point "
-        f"(table `{c['table']}`, row `{c['row']}`, column `{c['column']}`)."
+        f"(table {str(c['table']).replace('_', ' ')}, row {vlabels.get(str(c['row']), c['row'])}, "
+        f"column {str(c['column']).replace('_', ' ')})."
     )
     box.markdown(f"**2 · Model run** — {run['label']} · {run['status']} · seed {run['seed']}")
     box.dataframe(chain["inputs"], hide_index=True, width="stretch")

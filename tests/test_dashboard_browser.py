@@ -293,7 +293,7 @@ def test_review_a_relation_on_the_graph_and_see_its_effect(demo_server):
         expect(detail).to_contain_text(relation)  # ids in the details expander's text
         page.screenshot(path=folder / "01_relation_in_use.png", full_page=True)
 
-        detail.get_by_role("button", name="reject", exact=True).click()
+        detail.get_by_role("radio", name="reject", exact=True).click()  # a segmented control's option
         detail.get_by_role("button", name="Record decision").click()
         expect(page.get_by_text("Recorded: reject")).to_be_visible(timeout=60_000)
         settle(page, stable_ms=500)
@@ -304,7 +304,7 @@ def test_review_a_relation_on_the_graph_and_see_its_effect(demo_server):
         assert not any(line in after for line in old), after
         page.screenshot(path=folder / "02_after_reject.png", full_page=True)
 
-        page.get_by_role("button", name="rejected", exact=True).click()  # the review-status filter
+        page.get_by_role("radio", name="rejected", exact=True).click()  # the review-status filter
         settle(page, stable_ms=500)
         expect(detail.get_by_text("Review status: rejected by analyst")).to_be_visible(timeout=30_000)
         page.screenshot(path=folder / "03_rejected_filter.png", full_page=True)

@@ -164,6 +164,8 @@ def test_labels_name_analyses_reports_and_runs_uniquely_without_ids(populated):
     runs = views.run_labels(store)
     assert runs[ids["macro_run"]].startswith("test_macro · trade fragmentation · generation")
     assert not any(r in label for r, label in runs.items())
+    assert views.model_name("macro_var") == "VAR scenario generator"  # names, not ids, for known models
+    assert views.model_name("bank_eba_components:2016->2021") == "Bank CET1 depletion (EBA components) (2016->2021)"
 
 
 def test_unique_labels_tell_equal_labels_apart_by_id():
