@@ -38,12 +38,17 @@ def start_default_build(workspace: Path | None = None) -> jobs.Job | None:
     existing = jobs.get(job_id(workspace))
     if existing is not None:
         return existing
-    if not settings.dashboard.build_demo_on_first_launch:
+    if not settings.dashboard.build_demo_on_first_launch or workspace in _NOT_EMPTY:
         return None
     with Store(workspace) as store:
         if not is_empty(store):
+            _NOT_EMPTY.add(workspace)  # records are never deleted: no need to open it again on every rerun
             return None
     return jobs.start(job_id(workspace), workspace, build_and_run_default)
+
+
+#: Workspaces found holding records (checked once per server process, not on every script run).
+_NOT_EMPTY: set[Path] = set()
 
 
 def current_substep(job: jobs.Job) -> dict | None:

@@ -175,7 +175,7 @@ def stage_timeline(store: Store, analysis_id: str) -> go.Figure:
         yaxis={"autorange": "reversed", "title": ""},
         height=120 + 28 * max(len(frame), 1),
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        title=f"Stages of {analysis_id}",
+        title=f"Stages of {analysis_labels(store).get(analysis_id, analysis_id)}",
     )
     return fig
 

@@ -33,7 +33,7 @@ with page_workspace() as ws:
         st.info("This analysis has no stored paths (it stopped before path enumeration, or found none).")
     else:
         for (risk, query), group in paths.groupby(["risk", "query"], sort=False):
-            st.markdown(f"**{risk}** · {query}")
+            st.markdown(f"**{risk.replace('_', ' ')}** · {query}")
             show_table(
                 group.drop(columns=["risk", "query"]),
                 key=f"paths_{risk}_{query}",
