@@ -65,7 +65,7 @@ def show_current_paths(ws, risks: list[str], as_of, condition: str, roles: tuple
         for channel, group in paths.groupby("channel", sort=False):
             found = group[group["path"] != "no path"]
             if found.empty:
-                lines.append(f"- {channel}: **no path**")
+                lines.append(f"- {channel}: no path")
                 continue
             for _, p in found.iterrows():
                 lines.append(f"- {channel}: #{int(p['rank'])} {p['path']} (S(C) = {p['score']:.3f})")
@@ -125,7 +125,8 @@ with page_workspace() as ws:
     status = ws.view(views.review_status, tuple(relations["relation_id"]))
     relations = relations.assign(review=relations["relation_id"].map(status))
     st.caption(
-        f"{len(relations)} relations between {relations[['src_var', 'dst_var']].stack().nunique()} variables"
+        f"{len(relations)} relation{'s' if len(relations) != 1 else ''} between "
+        f"{relations[['src_var', 'dst_var']].stack().nunique()} variables"
         + (f", published on or before {as_of}" if as_of else ", every publication date")
         + ". Arrows are coloured by sign; each marker on an arrow is one relation (shape = evidence "
         "class) — click it for its quote and page."
