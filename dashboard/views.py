@@ -789,7 +789,7 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
     unit = sel["unit"].iloc[0] if len(sel) else ""
     fig.update_layout(
         title=title or variable,
-        yaxis_title=f"{variable} ({unit})" if unit else variable,
+        yaxis_title=f"{title or variable} ({unit})" if unit else (title or variable),  # the label, with its unit
         xaxis={"title": "period", "type": "category"},
         height=360,
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
