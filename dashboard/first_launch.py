@@ -79,12 +79,15 @@ def steps(job: jobs.Job) -> list[Step]:
     """Every step the job reported, in order, with how long it took (the running one: so far)."""
     out: list[Step] = []
     opened: dict[str, float] = {}
+    notes: set[str] = set()
     for e in job.events:
         name, event = e["stage"], e["event"]
         if event in ("", "started"):
-            if out and out[-1].state == "running" and event == "":
-                last = out[-1]
+            if out and out[-1].state == "running" and (event == "" or out[-1].name in notes):
+                last = out[-1]  # a note's step ends when the next step starts (a stage ends on its own event)
                 out[-1] = Step(last.name, "done", e["at"] - opened[last.name])
+            if event == "":
+                notes.add(name)
             opened[name] = e["at"]
             out.append(Step(name, "running", 0.0))
         else:

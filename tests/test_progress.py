@@ -141,3 +141,18 @@ def test_cli_bar_only_on_a_terminal(capsys):
     bar.substep("VAR simulation", 1, 10, "")
     bar.close()
     assert not bar.enabled and capsys.readouterr().err == ""
+
+
+def test_build_steps_time_each_note_until_the_next_step_starts():
+    """Hand-timed events: two notes, then a counted stage; every step gets its own duration."""
+    from dashboard import first_launch, jobs
+
+    job = jobs.Job("steps-test", done=True)
+    job.events = [
+        {"stage": "ingesting", "event": "", "index": None, "total": None, "at": 10.0},
+        {"stage": "loading banks", "event": "", "index": None, "total": None, "at": 12.5},
+        {"stage": "request_checks", "event": "started", "index": 0, "total": 3, "at": 20.0},
+        {"stage": "request_checks", "event": "completed", "index": 0, "total": 3, "at": 21.0},
+    ]
+    got = [(s.name, s.state, round(s.seconds, 3)) for s in first_launch.steps(job)]
+    assert got == [("ingesting", "done", 2.5), ("loading banks", "done", 7.5), ("request_checks", "done", 1.0)]
