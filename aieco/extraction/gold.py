@@ -48,6 +48,10 @@ class GoldSentence(BaseModel):
     text: str
     relations: list[GoldRelation]
     negative: str | None = Field(description="Kind of hard negative when the sentence states no channel.")
+    origin: str | None = Field(
+        default=None,
+        description="Publisher, title and where the PDF comes from, for a file not in ../shared/data/docs.",
+    )
 
 
 class SplitScore(BaseModel):
