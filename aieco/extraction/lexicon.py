@@ -48,6 +48,7 @@ POSITIVE_VERBS = (
     "heighten",
     "inflate",
     "bolster",
+    "buoy",
     "magnify",
     "support",
     "put upward pressure on",
@@ -309,7 +310,7 @@ UP_MODIFIERS = (
     r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
-    r"phasing-in|introduction|imposition|build-up|widening)s? (?:in|of)",
+    r"phasing-in|introduction|imposition|build-up|widening|growth)s? (?:in|of)",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
     r"resilient",
     r"buoyant",
@@ -754,8 +755,52 @@ def _cause_of_states(
     return out
 
 
+#: A table or chart caption with its cells ("Table 1: Main risks …"): residue, no statement.
+TABLE_RESIDUE = re.compile(r"^(?:table|graph|chart|figure)\s+[a-z]?\d+(?:\.\w+)?\s*[:.]", re.IGNORECASE)
+#: "an adverse feedback loop between weak X and low Y": each drives the other, in the same direction.
+FEEDBACK = re.compile(
+    r"\b(?:adverse\s+|negative\s+|self-reinforcing\s+)?(?:feedback\s+loops?|doom\s+loops?|vicious\s+(?:circle|cycle)s?|"
+    r"spirals?)\s+between\s+$"
+)
+
+
+def _feedback_loops(low: str, ms: list[_Mention]) -> list[tuple[int, int, int]]:
+    """(a, b, sign) for "feedback loop between X and Y": X → Y and Y → X, sign + (the loop reinforces)."""
+    out = []
+    for a in range(len(ms) - 1):
+        b = a + 1
+        if not FEEDBACK.search(low[max(0, ms[a].start - 60) : ms[a].start]):
+            continue
+        if not re.fullmatch(r"\s+and\s+(?:the\s+)?", low[ms[a].m.end : ms[b].start]):
+            continue
+        sign = (ms[a].mod or 1) * (ms[b].mod or 1)
+        out += [(a, b, sign), (b, a, sign)]
+    return out
+
+
+#: "causes domestic demand to suffer", "leads yields to rise": the object's movement follows as an infinitive.
+CAUSATIVE_BEFORE = re.compile(
+    r"\b(?:caus|lead|led|prompt|induc|forc|push|drive|drove)\w*\s+(?:the\s+|an?\s+)?(?:[a-z-]+\s+)?$"
+)
+INFINITIVE_AFTER = re.compile(r"^\s+(?:in\s+[a-z\s]{1,30}?\s+)?to\s+(?:\w+ly\s+)?(\w+(?:\s+(?:up|down|back|off))?)\b")
+INFINITIVE_DOWN = frozenset({"suffer", "deteriorate", "weaken", "fall", "decline", "drop", "contract", "shrink", "slow"})
+INFINITIVE_UP = frozenset({"rise", "increase", "surge", "climb", "jump", "soar", "grow", "pick up", "strengthen"})
+
+
+def _infinitive_movement(low: str, m: Mention) -> int:
+    if not CAUSATIVE_BEFORE.search(low[max(0, m.start - 40) : m.start]):
+        return 0
+    inf = INFINITIVE_AFTER.match(low[m.end :])
+    if inf is None:
+        return 0
+    word = inf.group(1)
+    return -1 if word in INFINITIVE_DOWN else 1 if word in INFINITIVE_UP else 0
+
+
 def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
+    if TABLE_RESIDUE.match(sentence):
+        return []
     raw = vocab.mentions_in_context(sentence)
     if len({m.variable_id for m in raw}) < 2:
         return []
@@ -775,6 +820,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         sign, start = _modifier(low, m.start, ends, m.end, m.variable_id)
         if not sign:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
+        if not sign:
+            sign = _infinitive_movement(low, m)
         particle = PARTICLE_AFTER.match(low[m.end :])
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
             sign = 1 if particle.group(1) in ("up", "higher") else -1
@@ -876,7 +923,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         objs = _objects(low, ms, cue, hi, next_cue)
         # Co-ordinated subjects never reach back into the previous clause's objects.
         subs = _subjects(low, ms, cue, lo, previous[2] if previous is not None else 0)
-        participle = bool(PARTICIPLE.match(cue.text)) and bool(re.search(r",\s*(?:\w+\s+)?$", low[: cue.start]))
+        participle = bool(PARTICIPLE.match(cue.text)) and bool(re.search(r"(?:,|\s[–—-])\s*(?:\w+\s+)?$", low[: cue.start]))
         if participle and objs and (not subs or subs[0] in (previous[1] if previous is not None else [])):
             # "…, giving rise to confidence shocks": the subject of the sentence's earlier clause.
             if previous is not None and previous[1]:
@@ -943,6 +990,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 moves.setdefault(oi, (src_mod or 1) * sign)
         previous = (subs, objs, ms[objs[-1]].m.end, moves)
 
+    for a, b, sign in _feedback_loops(low, ms):
+        at = ms[a].start
+        add(a, b, sign, Cue(at, at, "feedback loop between", sign, "noun"), False)
     for si, ti, sign, cue in _cause_of_states(low, ms, states):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
