@@ -278,6 +278,26 @@ def test_hedged_readings_are_kept_and_flagged():
         ("Trading activity fell as equity prices dropped.", set()),
         ("Equity prices rose in line with investor sentiment.", set()),
         ("Stock prices and credit spreads coincided with lower volatility.", set()),
+        # second round (session 2): constructs met in the development documents
+        (
+            "An adverse feedback loop between weak bank profitability and low economic growth.",
+            {("bank_profitability", "+", "real_gdp"), ("real_gdp", "+", "bank_profitability")},
+        ),
+        (
+            "A vicious circle between falling house prices and rising non-performing loans.",
+            {("house_prices", "-", "non_performing_loans"), ("non_performing_loans", "-", "house_prices")},
+        ),
+        ("Equity prices were buoyed by lower bond yields.", {("long_term_rate", "-", "equity_prices")}),
+        ("Higher policy rates cause consumption to fall.", {("policy_rate", "-", "consumption")}),
+        ("Higher policy rates cause consumption to stabilise.", set()),
+        ("The growth in lending raises bank profitability.", {("credit_growth", "+", "bank_profitability")}),
+        (
+            "Higher policy rates would tighten financing conditions – leading to a decline in investment.",
+            {("policy_rate", "+", "financing_conditions"), ("financing_conditions", "-", "investment")},
+        ),
+        ("Table 2: Higher tariffs reduce trade volumes 1.2 0.4 –0.3", set()),
+        ("Graph 3.B: Higher tariffs reduce trade volumes.", set()),
+        ("Rising delinquencies increase losses on consumer credit.", {("non_performing_loans", "+", "credit_losses")}),
     ],
 )
 def test_report_language(sentence, expected):

@@ -783,7 +783,9 @@ CAUSATIVE_BEFORE = re.compile(
     r"\b(?:caus|lead|led|prompt|induc|forc|push|drive|drove)\w*\s+(?:the\s+|an?\s+)?(?:[a-z-]+\s+)?$"
 )
 INFINITIVE_AFTER = re.compile(r"^\s+(?:in\s+[a-z\s]{1,30}?\s+)?to\s+(?:\w+ly\s+)?(\w+(?:\s+(?:up|down|back|off))?)\b")
-INFINITIVE_DOWN = frozenset({"suffer", "deteriorate", "weaken", "fall", "decline", "drop", "contract", "shrink", "slow"})
+INFINITIVE_DOWN = frozenset(
+    {"suffer", "deteriorate", "weaken", "fall", "decline", "drop", "contract", "shrink", "slow"}
+)
 INFINITIVE_UP = frozenset({"rise", "increase", "surge", "climb", "jump", "soar", "grow", "pick up", "strengthen"})
 
 
@@ -923,7 +925,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         objs = _objects(low, ms, cue, hi, next_cue)
         # Co-ordinated subjects never reach back into the previous clause's objects.
         subs = _subjects(low, ms, cue, lo, previous[2] if previous is not None else 0)
-        participle = bool(PARTICIPLE.match(cue.text)) and bool(re.search(r"(?:,|\s[–—-])\s*(?:\w+\s+)?$", low[: cue.start]))
+        participle = bool(PARTICIPLE.match(cue.text)) and bool(
+            re.search(r"(?:,|\s[–—-])\s*(?:\w+\s+)?$", low[: cue.start])
+        )
         if participle and objs and (not subs or subs[0] in (previous[1] if previous is not None else [])):
             # "…, giving rise to confidence shocks": the subject of the sentence's earlier clause.
             if previous is not None and previous[1]:
