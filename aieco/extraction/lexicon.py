@@ -96,6 +96,7 @@ NEGATIVE_VERBS = (
     "contract",
     "mitigate",
     "cushion",
+    "threaten",
 )
 NEUTRAL_VERBS = (
     "lead to",
@@ -189,6 +190,12 @@ NOUN_CUES = (
     (
         r"(?:is|are|was|were|be|remains?|remained)\s+(?:a\s+)?(?:key\s+|major\s+|significant\s+)?"
         r"downside risks? (?:to|for)",
+        -1,
+    ),
+    # "poses risks to employment": a risk to a variable is its adverse move, here a fall.
+    (
+        r"(?:poses?|posed|posing)\s+(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
+        r"risks? (?:to|for)",
         -1,
     ),
 )
@@ -471,14 +478,16 @@ CONJ_ONLY = re.compile(
 )
 COORD = re.compile(
     r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
-    r"along with|and the|and a)\s*$"
+    r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant))\s*$"
 )
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
     r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
 )
 CLAUSE_BREAK = re.compile(r"[;:]|\.\s")
-DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|their|any|no|such)\s+$")
+#: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
+#: that generates a slowdown").
+DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
 SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because|since|once|after)\b")
 
 
@@ -671,24 +680,36 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     return _coordinated_left(low, ms, i, floor)
 
 
+TRANSPARENT_HEAD = re.compile(
+    r"^\s+(?:the\s+)?(?:prospects?|outlook|risks?|likelihood|probability)\s+(?:for|of)\s+(?:the\s+|an?\s+)?"
+)
+
+
 def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> list[int]:
     right = [i for i, x in enumerate(ms) if x.start >= cue.end and x.m.end <= min(hi, next_cue)]
     if not right:
         return []
     i = right[0]
     gap = low[cue.end : ms[i].start]
+    # "lowering the prospects for global growth", "raises the risk of fire sales": the head names the
+    # variable's outlook or likelihood, so the variable is the object.
+    gap = TRANSPARENT_HEAD.sub(" ", gap)
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
     if len(gap.split()) > 6 or re.search(r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than)\b", gap):
         return []
     return _coordinated_right(low, ms, i, min(hi, next_cue))
 
 
-def _combine(cue_sign: int, kind: str, src_mod: int, dst_mod: int) -> int:
-    """Sign of src → dst: a directional verb carries its own sign; a connector takes the target's movement."""
+def _combine(cue_sign: int, kind: str, src_mod: int, dst_mod: int, default_rise: bool = True) -> int:
+    """Sign of src → dst: a directional verb carries its own sign; a connector takes the target's movement.
+
+    A connector whose target has no stated movement produces the target ("could cause volatility",
+    "leads to margin calls"): a rise.
+    """
     src = src_mod or 1
     if kind in ("directional", "noun"):
         return cue_sign * src
-    return src * dst_mod  # 0 when the target's movement is not stated
+    return src * (dst_mod or (1 if default_rise else 0))
 
 
 def _inherent(text: str) -> int:
@@ -908,7 +929,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             if targets and sources:
                 t = targets[-1]
                 for si in sources:
-                    add(si, t, _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod), cue, True)
+                    # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
+                    add(si, t, _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False), cue, True)
                 previous = (sources, [t], ms[sources[-1]].m.end, {})
             continue
         if cue.kind == "reverse":
@@ -944,6 +966,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             ]
             if subs and not objs:
                 states.append((subs[0], cue.sign, cue))
+            elif not subs and objs and transitive:
+                # "central banks eased monetary policy as inflation fell": the object moves.
+                states.append((objs[0], cue.sign, cue))
             elif subs and objs:
                 for si in subs:
                     for oi in objs:
@@ -980,6 +1005,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             for oi in objs:
                 # "reductions in consumption and investment": the movement covers the whole list.
                 dst_mod = ms[oi].mod or ms[objs[0]].mod
+                if not dst_mod and cue.kind == "neutral" and INFINITIVE_AFTER.match(low[ms[oi].m.end :]):
+                    continue  # "cause consumption to stabilise": a movement without a direction
                 sign = _combine(cue.sign, cue.kind, src_mod, dst_mod)
                 risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
                 if risk and cue.kind == "directional":
