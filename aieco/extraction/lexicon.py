@@ -454,7 +454,9 @@ CAUSE_AFTER = re.compile(
 INHERENT_DOWN = re.compile(r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening)\b")
 INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|escalation)\b")
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
-SHOCK_AFTER = re.compile(r"^\s+shocks?\b")
+SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
+#: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
+STRAIN_BEFORE = re.compile(r"\b(?:strains?|stress)\s+on\s+(?:the\s+)?$")
 ADVERSE_BEFORE = re.compile(r"\b(?:adverse|negative)\s+(?:[a-z-]+\s+)?$")
 PARTICIPLE = re.compile(
     r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
@@ -695,9 +697,18 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
     # variable's outlook or likelihood, so the variable is the object.
     gap = TRANSPARENT_HEAD.sub(" ", gap)
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
-    if len(gap.split()) > 6 or re.search(r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than)\b", gap):
+    if len(gap.split()) > 6 or re.search(
+        r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than|between|about|via)\b", gap
+    ):
         return []
     return _coordinated_right(low, ms, i, min(hi, next_cue))
+
+
+#: Connectors that produce their target ("could cause volatility" is more volatility); "spill over to",
+#: "pass through to", "translate into" carry the source's move without saying which way the target goes.
+PRODUCING = re.compile(
+    r"^(?:lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur)"
+)
 
 
 def _combine(cue_sign: int, kind: str, src_mod: int, dst_mod: int, default_rise: bool = True) -> int:
@@ -723,7 +734,7 @@ def _inherent(text: str) -> int:
 
 def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     """ "(adverse) confidence shocks": a shock to a variable is its adverse move, unless called positive."""
-    if not SHOCK_AFTER.match(low[m.end :]):
+    if not SHOCK_AFTER.match(low[m.end :]) and not STRAIN_BEFORE.search(low[max(0, start - 30) : start]):
         return 0
     if re.search(r"\bpositive\s+(?:[a-z-]+\s+)?$", low[max(0, start - 30) : start]):
         return 1
@@ -777,7 +788,13 @@ def _cause_of_states(
 
 
 #: A table or chart caption with its cells ("Table 1: Main risks …"): residue, no statement.
-TABLE_RESIDUE = re.compile(r"^(?:table|graph|chart|figure)\s+[a-z]?\d+(?:\.\w+)?\s*[:.]", re.IGNORECASE)
+TABLE_RESIDUE = re.compile(
+    r"^(?:table|graph|chart|figure)\s+[a-z]?\d+(?:\.\w+)?\s*[:.]|(?:\s%){2,}|\bin (?:basis points|percentage points)\b",
+    re.IGNORECASE,
+)
+#: "higher at banks focusing on card lending … relative to other forms of lending": a comparison
+#: across units, not a channel.
+CROSS_SECTION = re.compile(r"\b(?:relative to|compared (?:with|to)|than (?:at|in|for)?\s*)other\b")
 #: "an adverse feedback loop between weak X and low Y": each drives the other, in the same direction.
 FEEDBACK = re.compile(
     r"\b(?:adverse\s+|negative\s+|self-reinforcing\s+)?(?:feedback\s+loops?|doom\s+loops?|vicious\s+(?:circle|cycle)s?|"
@@ -822,7 +839,7 @@ def _infinitive_movement(low: str, m: Mention) -> int:
 
 def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
-    if TABLE_RESIDUE.match(sentence):
+    if TABLE_RESIDUE.search(sentence) or CROSS_SECTION.search(sentence.lower()):
         return []
     raw = vocab.mentions_in_context(sentence)
     if len({m.variable_id for m in raw}) < 2:
@@ -834,6 +851,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         for m in raw
         if not re.match(r"\s+channels?\b", low[m.end :])
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
+        and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
     ]
     if len({m.variable_id for m in raw}) < 2:
         return []
@@ -1007,7 +1025,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 dst_mod = ms[oi].mod or ms[objs[0]].mod
                 if not dst_mod and cue.kind == "neutral" and INFINITIVE_AFTER.match(low[ms[oi].m.end :]):
                     continue  # "cause consumption to stabilise": a movement without a direction
-                sign = _combine(cue.sign, cue.kind, src_mod, dst_mod)
+                producing = cue.kind != "neutral" or bool(PRODUCING.match(cue.text))
+                sign = _combine(cue.sign, cue.kind, src_mod, dst_mod, default_rise=producing)
                 risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
                 if risk and cue.kind == "directional":
                     sign *= -1 if risk.group(1) == "downside" else 1
