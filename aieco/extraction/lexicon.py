@@ -448,7 +448,8 @@ DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _ve
 CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
-    r"hit by|dragged down by)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?$"
+    r"hit by|dragged down by|following)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?"
+    r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
 INHERENT_DOWN = re.compile(r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening)\b")
@@ -683,7 +684,8 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
 
 
 TRANSPARENT_HEAD = re.compile(
-    r"^\s+(?:the\s+)?(?:prospects?|outlook|risks?|likelihood|probability)\s+(?:for|of)\s+(?:the\s+|an?\s+)?"
+    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability)\s+(?:for|of)|"
+    r"(?:strains?|pressures?|stress)\s+on)\s+(?:the\s+|an?\s+)?"
 )
 
 
@@ -776,7 +778,7 @@ def _cause_of_states(
             verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
             if not mod:
                 if verb is not None and re.search(
-                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned", verb.group()
+                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following", verb.group()
                 ):
                     mod = 1
                 elif verb is not None and re.search(r"weighed down|hit|dragged", verb.group()):
@@ -794,12 +796,18 @@ TABLE_RESIDUE = re.compile(
 )
 #: "higher at banks focusing on card lending … relative to other forms of lending": a comparison
 #: across units, not a channel.
-CROSS_SECTION = re.compile(r"\b(?:relative to|compared (?:with|to)|than (?:at|in|for)?\s*)other\b")
+CROSS_SECTION = re.compile(r"\b(?:relative to|compared (?:with|to)|than(?: at| in| for)?)\s+other\b")
 #: "an adverse feedback loop between weak X and low Y": each drives the other, in the same direction.
 FEEDBACK = re.compile(
     r"\b(?:adverse\s+|negative\s+|self-reinforcing\s+)?(?:feedback\s+loops?|doom\s+loops?|vicious\s+(?:circle|cycle)s?|"
     r"spirals?)\s+between\s+$"
 )
+
+
+EXPERIENCED_BEFORE = re.compile(
+    r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed)\s+(?:an?\s+|the\s+)?$"
+)
+IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|brings?|triggers?)\b")
 
 
 def _feedback_loops(low: str, ms: list[_Mention]) -> list[tuple[int, int, int]]:
@@ -1040,6 +1048,17 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 moves.setdefault(oi, (src_mod or 1) * sign)
         previous = (subs, objs, ms[objs[-1]].m.end, moves)
 
+    # "financial markets saw a significant rise in volatility": the noun phrase states the movement.
+    for i, x in enumerate(ms):
+        if x.mod and EXPERIENCED_BEFORE.search(low[max(0, x.start - 40) : x.start]):
+            states.append((i, x.mod, Cue(x.start, x.start, "saw a movement", x.mod, "movement")))
+    # "the trade war and the uncertainty it causes": the second is produced by the first.
+    for a in range(len(ms) - 1):
+        b = a + 1
+        joined = re.fullmatch(r"\s+and\s+the\s+", low[ms[a].m.end : ms[b].start])
+        if joined and IT_CAUSES.match(low[ms[b].m.end :]):
+            at = ms[b].m.end
+            add(a, b, (ms[a].mod or 1) * (ms[b].mod or 1), Cue(at, at, "it causes", 0, "neutral"), False)
     for a, b, sign in _feedback_loops(low, ms):
         at = ms[a].start
         add(a, b, sign, Cue(at, at, "feedback loop between", sign, "noun"), False)
