@@ -2,8 +2,9 @@
 
 ``aieco/data/extraction_gold.jsonl`` holds hand-labelled sentences from real documents (the
 ESRB 2018 adverse scenario, the BIS Quarterly Review of March 2024, Federal Reserve, Bank of Canada,
-ECB, Banca d'Italia and EBA texts; see the PROVENANCE file beside it): each with the relations it states between vocabulary variables (source, target,
-sign) or, for a sentence that states none, the kind of hard negative it is. Sentences are split
+ECB, Banca d'Italia and EBA texts; see the PROVENANCE file beside it): each with the relations
+it states between vocabulary variables (source, target, sign) or, for a sentence that states
+none, the kind of hard negative it is. Sentences are split
 by document into a development part and a held-back part.
 
 :func:`evaluate` runs the relation-extraction task through any LLM backend (the offline reader
