@@ -745,6 +745,9 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
     sel = with_quantiles(points[points["variable"] == variable])
     if entity is not None:
         sel = sel[sel["entity"] == entity]
+    # one point per period on the time axis: horizon summaries ('2025-2027': cumulative change, peak …)
+    # are figures of the report, not points of a path
+    sel = sel[~sel["period"].astype(str).str.contains(r"\d-\d", regex=True)]
     periods = sorted(sel["period"].unique())
     fig = go.Figure()
     quant = sel[sel["quantile"].notna()]
@@ -1879,6 +1882,47 @@ def opposing_of(store: Store, relation_ids: tuple[str, ...]) -> pd.DataFrame:
 def fan_chart_of_run(store: Store, run_id: str, variable: str, entity: str | None = None, title: str = "") -> go.Figure:
     """:func:`fan_chart` of one variable of a stored run."""
     return fan_chart(points_frame(store, run_id), variable, entity=entity, title=title)
+
+
+def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> go.Figure:
+    """Every variable's :func:`fan_chart` of a stored run as panels of one figure (two per row), each
+    titled with the variable's label and its unit on the y axis; one legend (bands, median, paths)."""
+    from plotly.subplots import make_subplots
+
+    points = points_frame(store, run_id)
+    labels = variable_labels(store)
+    cols = 2 if len(variables) > 1 else 1
+    rows = -(-len(variables) // cols)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=[labels.get(v, v) for v in variables],
+        vertical_spacing=0.32 / rows if rows > 1 else 0.0,
+        horizontal_spacing=0.08,
+    )
+    seen: set[str] = set()
+    palette = ["#d62728", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
+    colours: dict[str, str] = {}  # one colour per path name in every panel, as in the one legend
+    for i, variable in enumerate(variables):
+        row, col = i // cols + 1, i % cols + 1
+        one = fan_chart(points, variable, title=labels.get(variable, variable))
+        for trace in one.data:
+            name = trace.name or ""
+            trace.update(legendgroup=name, showlegend=bool(name) and name not in seen and trace.showlegend is not False)
+            seen.add(name)
+            if trace.line.color is None and trace.line.width != 0:
+                colour = colours.setdefault(name, palette[len(colours) % len(palette)])
+                trace.update(line={"color": colour}, marker={"color": colour})
+            fig.add_trace(trace, row=row, col=col)
+        unit = points.loc[points["variable"] == variable, "unit"]
+        fig.update_yaxes(title_text=str(unit.iloc[0]) if len(unit) else "", row=row, col=col)
+        fig.update_xaxes(type="category", row=row, col=col)
+    fig.update_layout(
+        height=300 * rows + 60,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h", "y": -0.04, "yanchor": "top"},
+    )
+    return fig
 
 
 def quantile_ranges_of_run(store: Store, run_id: str, variable: str) -> go.Figure:

@@ -74,11 +74,15 @@ with page_workspace() as ws:
             vlabels = ws.view(views.variable_labels)
             if not variables:
                 st.info("This run stored no aggregate output points to chart.")
-            for variable in variables:
+            else:  # one figure, a panel per variable: one chart to draw in the browser, not one per variable
+                st.caption(
+                    "Shaded bands: quantile ranges of the simulated paths; line: median; other lines: the run's "
+                    "selected and reference paths. Each panel's unit is on its axis."
+                )
                 show_figure(
-                    ws.view(views.fan_chart_of_run, state.run_id, variable, title=vlabels.get(variable, variable)),
-                    name=f"fan_{variable}",
-                    key=f"fan_{variable}",
+                    ws.view(views.fan_charts_of_run, state.run_id, tuple(variables)),
+                    name="fan_charts",
+                    key="fan_charts",
                 )
     with diagnostics:
         if diagnostics.open:

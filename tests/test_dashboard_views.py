@@ -405,3 +405,12 @@ def test_channels_without_path_come_from_the_graph_search_records(tmp_path):
     assert tf2["channel"].startswith(labels["geopolitical_risk"] + " increase → ")
     assert mi1["risk_status"].startswith("stopped at graph search")
     assert mi1["why"] == f"no relation in the graph starts from {labels['market_liquidity']}"
+
+
+def test_fan_charts_of_a_run_are_panels_titled_by_label_without_horizon_summaries(populated):
+    store, ids = populated
+    fig = views.fan_charts_of_run(store, ids["macro_run"], ("real_gdp",))
+    assert [a.text for a in fig.layout.annotations] == [views.variable_labels(store)["real_gdp"]]
+    xs = {x for t in fig.data if t.x is not None for x in t.x}
+    assert xs and not any("-" in str(x) for x in xs)  # years only: no '2025-2027' summary on the time axis
+    assert fig.layout.yaxis.title.text == "%"
