@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date
 
 import pandas as pd
 import pytest
@@ -345,11 +345,11 @@ def test_a_review_shows_in_the_status_the_graph_filter_and_the_paths_now(tmp_pat
 def test_channels_without_path_come_from_the_graph_search_records(tmp_path):
     """A completed search names its channel without a path (the risk went on); a stopped one gives
     each channel its part of the stop reason; labels replace vocabulary ids."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from aieco.records import Analysis, StageRecord, StageStatus
 
-    t0 = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    t0 = datetime(2025, 1, 1, tzinfo=UTC)
     request = {
         "title": "gaps",
         "risks": [
