@@ -156,3 +156,26 @@ def test_build_steps_time_each_note_until_the_next_step_starts():
     ]
     got = [(s.name, s.state, round(s.seconds, 3)) for s in first_launch.steps(job)]
     assert got == [("ingesting", "done", 2.5), ("loading banks", "done", 7.5), ("request_checks", "done", 1.0)]
+
+
+def test_cli_bar_on_a_terminal_shows_the_substep_after_the_stage(monkeypatch):
+    import io
+    import sys
+
+    from aieco.cli.analyze import StageProgress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    bar = StageProgress(enabled=True)
+    bar.substep("parsing sources", 1, 2, "a.pdf")  # before any stage (building a workspace): its own bar
+    bar("request_checks", "started", 0, 3)
+    bar.substep("VAR simulation", 4, 18, "20000 draws")
+    text = err.getvalue()
+    bar.close()
+    assert "parsing sources 1/2 a.pdf" in text
+    assert "request_checks" in text and "VAR simulation 4/18 20000 draws" in text
+    assert text.index("parsing sources") < text.index("VAR simulation")
