@@ -215,3 +215,34 @@ def search_channels(
 def graph_baseline(paths: Sequence[Path]) -> Path | None:
     """The paper's graph baseline: the path with the highest S(C) (rank 1), without asking an LLM."""
     return min(paths, key=lambda p: p.rank) if paths else None
+
+
+def no_path_reason(graph: nx.MultiDiGraph, query: ChannelQuery, settings: GraphSettings | None = None) -> str:
+    """Why ``query`` has no admissible path in ``graph``, as a sentence (the first rule that fails).
+
+    The rules are those of :func:`enumerate_paths`: both endpoints must carry a relation, a
+    chain of relations must lead from the source to the target, and the shortest such chain
+    must hold at most the query's maximum number of relations.
+    """
+    s = settings or get_settings().graph
+    max_len = min(query.max_len, s.max_path_length)
+    src, dst = query.source_var, query.target_var
+    if src == dst and not query.feedback_loop:
+        return f"the query starts and ends at {src} without declaring a feedback loop"
+    if src not in graph or graph.out_degree(src) == 0:
+        return f"no relation in the graph starts from {src}"
+    if dst not in graph or graph.in_degree(dst) == 0:
+        return f"no relation in the graph leads into {dst}"
+    if src == dst:
+        loops = [len(nx.shortest_path(graph, u, src)) for _, u in graph.out_edges(src) if nx.has_path(graph, u, src)]
+        if not loops:
+            return f"no chain of relations returns from {src} to itself"
+        if min(loops) > max_len:
+            return f"the shortest return to {src} holds {min(loops)} relations, more than the maximum {max_len}"
+        return f"no return to {src} of at most {max_len} relations avoids repeating a variable"
+    if not nx.has_path(graph, src, dst):
+        return f"no chain of relations leads from {src} to {dst}"
+    shortest = nx.shortest_path_length(graph, src, dst)
+    if shortest > max_len:
+        return f"the shortest chain from {src} to {dst} holds {shortest} relations, more than the maximum {max_len}"
+    return f"no chain from {src} to {dst} of at most {max_len} relations avoids repeating a variable"
