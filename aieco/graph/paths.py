@@ -17,9 +17,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from aieco.config import GraphSettings, get_settings
-from aieco.errors import StageStopped
 from aieco.records import ChannelQuery, Path, Relation, Sign
-from aieco.store import Store
 
 COMPOSABLE = {Sign.positive: 1, Sign.negative: -1}
 
@@ -186,30 +184,6 @@ def enumerate_paths(
             )
         )
     return out
-
-
-def search_channels(
-    store: Store,
-    graph: nx.MultiDiGraph,
-    queries: Sequence[ChannelQuery],
-    *,
-    analysis_id: str,
-    graph_condition: str = "G0",
-) -> dict[str, list[Path]]:
-    """Enumerate and store the paths of every query of a risk program.
-
-    An empty admissible set for any query stops the risk program (appendix "Fields Used in
-    Graph Queries"); the paths found for the other queries are stored before the stop.
-    """
-    result = {
-        q.query_id: enumerate_paths(graph, q, analysis_id=analysis_id, graph_condition=graph_condition) for q in queries
-    }
-    store.put_many([q for q in queries] + [p for paths in result.values() for p in paths])
-    empty = [q for q in queries if not result[q.query_id]]
-    if empty:
-        names = ", ".join(f"{q.source_var} → {q.target_var}" for q in empty)
-        raise StageStopped(f"no admissible path for {names} (risk {empty[0].risk})", stage="graph_search")
-    return result
 
 
 def graph_baseline(paths: Sequence[Path]) -> Path | None:
