@@ -7,17 +7,21 @@ from datetime import date
 import pytest
 from graph_corpus import rel
 
+from aieco.agents.evidence import Selection
 from aieco.analysis.inputs import ProgramInputs
 from aieco.analysis.outputs import (
     OUTPUTS,
     ChannelWithoutPath,
     GraphSearchOutput,
+    PathSelectionOutput,
     PlanningOutput,
+    RestrictionDerivationOutput,
     RetrievalOutput,
 )
 from aieco.analysis.runner import Stage, StageContext, StageResult, run_stages
-from aieco.analysis.stages import RISK_STAGE_FUNCTIONS, earlier, graph_search, shared_stages
-from aieco.records import ChannelQuery, Path, Relation, StageRecord, StageStatus
+from aieco.analysis.stages import RISK_STAGE_FUNCTIONS, earlier, graph_search, restriction_derivation, shared_stages
+from aieco.errors import IntegrityError
+from aieco.records import ChannelQuery, Derivation, Path, Relation, Restriction, StageRecord, StageStatus
 from aieco.request import AnalysisRequest
 
 PLAN = PlanningOutput(programs=[], outcomes=[], admissible_roles=["generation"])
@@ -210,3 +214,48 @@ def test_the_reason_names_a_missing_chain_and_a_chain_too_long():
     assert no_path_reason(g, q("x0", "x7")) == (
         "the shortest chain from x0 to x7 holds 7 relations, more than the maximum 5"
     )
+
+
+def _select_first_paths(ctx: StageContext) -> PathSelectionOutput:
+    """The evidence agent's choice, as its offline baseline makes it: the first path of each channel."""
+    found = earlier(ctx, GraphSearchOutput)
+    return PathSelectionOutput(
+        selections=[
+            Selection(query_id=cid, path_id=ids[0], relation_ids=ctx.read.require(Path, ids[0]).relation_ids)
+            for cid, ids in found.paths.items()
+            if ids
+        ]
+    )
+
+
+@pytest.mark.parametrize("expected, status", [("decrease", "completed"), ("increase", "stopped")])
+def test_the_channels_with_paths_go_on_to_derivation_which_stops_by_its_own_rule(store, expected, status):
+    """One channel has no path; the other's path goes on. Its composed direction either supports a
+    restriction (the program goes on) or contradicts the registration, and then derivation stops
+    before any model call (fewer restrictions than the model needs), naming the channel without a path."""
+    _graph_store(store)
+    request = _request(
+        [("tf1", "tariffs", "real_gdp", expected), ("tf2", "geopolitical_risk", "equity_prices", "decrease")]
+    ).model_copy(update={"models": ["macro_var"]})
+    stages = [
+        Stage("r/graph_search", graph_search, GraphSearchOutput),
+        Stage("r/path_selection", _select_first_paths, PathSelectionOutput),
+        Stage("r/restriction_derivation", restriction_derivation, RestrictionDerivationOutput),
+    ]
+    out = run_stages(store, "an", stages, _program(request))
+    assert out.status == status, out.reason
+    [derivation] = store.find(Derivation, analysis_id="an")
+    if status == "completed":
+        [restriction] = store.find(Restriction, analysis_id="an")
+        assert (restriction.model_variable, restriction.direction) == ("real_gdp", -1)
+        assert out.outputs["r/restriction_derivation"].restriction_ids == [restriction.restriction_id]
+    else:
+        assert out.stopped_stage == "r/restriction_derivation" and derivation.status == "stopped"
+        assert out.reason.endswith("; channels without a path: tf2") and "0 restriction(s) derived" in out.reason
+        assert not store.find(Restriction, analysis_id="an")
+
+
+def test_a_stored_output_that_does_not_match_its_model_is_an_integrity_error(store):
+    run_stages(store, "an", [Stage("s", lambda ctx: {"passages": "not a dict"})], {})
+    with pytest.raises(IntegrityError, match="stage s does not match RetrievalOutput"):
+        run_stages(store, "an", [Stage("s", lambda ctx: None, RetrievalOutput)], {})

@@ -30,9 +30,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-from aieco.errors import AiecoError, StageStopped
+from aieco.errors import AiecoError, IntegrityError, StageStopped
 from aieco.records import Record, StageRecord, StageStatus, digest, utc_now
 from aieco.store import Store
 
@@ -123,9 +123,18 @@ def _jsonable(obj: Any) -> Any:
     return obj
 
 
-def _hydrate(stage: Stage, stored: Any) -> Any:
+def _hydrate(stage: Stage, stored: Any, digest: str) -> Any:
     """The stage's output as later stages see it: the typed model validated from its stored JSON."""
-    return stage.output.model_validate(stored) if stage.output is not None else stored
+    if stage.output is None:
+        return stored
+    try:
+        return stage.output.model_validate(stored)
+    except ValidationError as exc:
+        raise IntegrityError(
+            f"the stored output {digest} of stage {stage.name} does not match {stage.output.__name__}: "
+            f"{exc.errors()[0]['loc']} {exc.errors()[0]['msg']}",
+            where=f"stage {stage.name}",
+        ) from exc
 
 
 def identity(inputs: Any) -> Any:
@@ -185,7 +194,7 @@ def _run_stages(
             status=StageStatus.completed,
         )
         if done and done[-1].output_digest and store.has_artifact(done[-1].output_digest):
-            ctx.outputs[stage.name] = _hydrate(stage, store.get_json(done[-1].output_digest))
+            ctx.outputs[stage.name] = _hydrate(stage, store.get_json(done[-1].output_digest), done[-1].output_digest)
             previous.append(done[-1].output_digest)
             note(stage.name, "skipped", i)
             continue
@@ -216,7 +225,7 @@ def _run_stages(
             raise
         out_json = _jsonable(output)
         out_digest = store.put_json(out_json, kind=f"stage:{stage.name}")
-        ctx.outputs[stage.name] = _hydrate(stage, store.get_json(out_digest))
+        ctx.outputs[stage.name] = _hydrate(stage, store.get_json(out_digest), out_digest)
         previous.append(out_digest)
         written.append(
             _record(

@@ -463,10 +463,12 @@ def restriction_derivation(ctx: StageContext) -> StageResult:
     )
     records = (outcome.derivation, *outcome.restrictions)
     if outcome.stopped:  # the derivation record names every assessed path; it is stored with the stop
+        gaps = found.channels_without_path
         ctx.stop(
             f"restriction derivation stopped the program before any model call: "
             f"risk {outcome.derivation.risk}: {outcome.derivation.reason} "
-            f"(derivation {outcome.derivation.derivation_id})",
+            f"(derivation {outcome.derivation.derivation_id})"
+            + (f"; channels without a path: {', '.join(g.channel_id for g in gaps)}" if gaps else ""),
             records,
         )
     out = RestrictionDerivationOutput(
