@@ -165,8 +165,8 @@ def test_a_channel_without_path_is_recorded_with_its_reason_and_the_risk_goes_on
     assert found.channels_with_paths() == ["tf1"] and found.paths["tf2"] == found.paths["tf3"] == []
     gaps = {g.channel_id: g for g in found.channels_without_path}
     assert set(gaps) == {"tf2", "tf3"}
-    assert gaps["tf2"].reason == "no admissible path: no relation in the graph starts from geopolitical_risk"
-    assert gaps["tf3"].reason == "no admissible path: no relation in the graph leads into inflation"
+    assert gaps["tf2"].reason == "no relation in the graph starts from geopolitical_risk"
+    assert gaps["tf3"].reason == "no relation in the graph leads into inflation"
     assert (gaps["tf2"].source, gaps["tf2"].target) == ("geopolitical_risk", "equity_prices")
     assert gaps["tf2"].query_id == found.queries["tf2"]
     # the runner stored the queries and the paths found (the path of tf1), with the stage record
@@ -190,9 +190,8 @@ def test_the_risk_stops_only_when_no_channel_has_a_path_and_names_each_reason(st
     assert (out.status, out.stopped_stage) == ("stopped", "r/graph_search")
     assert out.reason == (
         "no admissible path for any channel query of r: "
-        "a (geopolitical_risk → equity_prices): no admissible path: no relation in the graph starts from "
-        "geopolitical_risk; "
-        "b (unemployment → tariffs): no admissible path: no relation in the graph starts from unemployment"
+        "a (geopolitical_risk → equity_prices): no relation in the graph starts from geopolitical_risk; "
+        "b (unemployment → tariffs): no relation in the graph starts from unemployment"
     )
     assert len(store.find(ChannelQuery)) == 2 and not store.find(Path)  # the queries are kept with the stop
 
@@ -259,3 +258,25 @@ def test_a_stored_output_that_does_not_match_its_model_is_an_integrity_error(sto
     run_stages(store, "an", [Stage("s", lambda ctx: {"passages": "not a dict"})], {})
     with pytest.raises(IntegrityError, match="stage s does not match RetrievalOutput"):
         run_stages(store, "an", [Stage("s", lambda ctx: None, RetrievalOutput)], {})
+
+
+def test_document_rag_names_the_channel_the_retrieved_passages_do_not_connect(store):
+    _graph_store(store)  # tariffs → trade_volumes → real_gdp from passage loc_a; real_gdp → unemployment from loc_b
+    request = _request(
+        [("tf1", "tariffs", "real_gdp", "decrease"), ("tf4", "tariffs", "unemployment", "increase")]
+    ).model_copy(update={"retrieval_condition": "document"})
+    retrieved = RetrievalOutput(passages={"tf1": ["loc_a"], "tf4": ["loc_a"]}, risk_query="q", risk_passages=["loc_a"])
+    stages = [
+        Stage("r/retrieval", lambda ctx: retrieved, RetrievalOutput),
+        Stage("r/graph_search", graph_search, GraphSearchOutput),
+    ]
+    out = run_stages(store, "an", stages, _program(request))
+    assert out.status == "completed", out.reason
+    found = out.outputs["r/graph_search"]
+    assert found.channels_with_paths() == ["tf1"] and found.unsupported_queries == ["tf4"]
+    [gap] = found.channels_without_path
+    assert (gap.channel_id, gap.reason) == (
+        "tf4",
+        "no relation in the graph leads into unemployment (in the passage-constrained relation graph)",
+    )
+    assert found.graph_edges == 2  # the passage-constrained graph the paths were enumerated in

@@ -325,8 +325,7 @@ def graph_search(ctx: StageContext) -> StageResult:
             query_id=q.query_id,
             source=q.source_var,
             target=q.target_var,
-            reason=f"no admissible path{where}: "
-            + no_path_reason(searched, q),
+            reason=no_path_reason(searched, q) + (f" ({where.strip()})" if where else ""),
         )
         for spec, q in zip(specs, queries, strict=True)
         if not found[q.query_id]
