@@ -54,6 +54,19 @@ def test_a_2026_2028_request_simulates_to_2028q4_and_stores_claims_tagged_2026_t
     assert {c.claim_id for c in claims} <= passed
 
 
+def test_the_paper_channels_without_a_real_path_are_named_and_the_risk_goes_on(horizon_run):
+    """Issue #19 on real data: tf2 and tf3 have no path in the shipped corpus; tf1 and tf4 carry the risk."""
+    store, request, outcome = horizon_run
+    assert [c.id for c in request.risk(RISK).channels] == ["tf1", "tf2", "tf3", "tf4"]
+    [rec] = store.find(StageRecord, analysis_id=outcome.analysis_id, stage=f"{RISK}/graph_search")
+    found = GraphSearchOutput.from_json(store.get_json(rec.output_digest))
+    assert found.channels_with_paths() == ["tf1", "tf4"]
+    assert {g.channel_id: g.reason for g in found.channels_without_path} == {
+        "tf2": "no chain of relations leads from geopolitical_risk to equity_prices",
+        "tf3": "no relation in the graph leads into inflation",
+    }
+
+
 def test_resume_rehydrates_every_typed_output_from_the_stored_records(horizon_run):
     store, request, outcome = horizon_run
     aid = outcome.analysis_id
