@@ -200,9 +200,7 @@ def test_the_reason_names_a_missing_chain_and_a_chain_too_long():
     from aieco.graph.build import relation_graph
     from aieco.graph.paths import no_path_reason
 
-    g = relation_graph(
-        [rel("a_var", "b_var"), rel("c_var", "d_var"), *(rel(f"x{i}", f"x{i + 1}") for i in range(7))]
-    )
+    g = relation_graph([rel("a_var", "b_var"), rel("c_var", "d_var"), *(rel(f"x{i}", f"x{i + 1}") for i in range(7))])
 
     def q(src: str, dst: str) -> ChannelQuery:
         return ChannelQuery.create(

@@ -155,9 +155,7 @@ def _program_outcome(
         run.reason,
         rpt.report_id if rpt is not None and run.status == "completed" else None,
         # a path is named by its query and relation sequence: path ids carry the analysis id
-        selected_paths=tuple(sorted(f"{s.query_id}:{'>'.join(s.relation_ids)}" for s in sel.selections))
-        if sel
-        else (),
+        selected_paths=tuple(sorted(f"{s.query_id}:{'>'.join(s.relation_ids)}" for s in sel.selections)) if sel else (),
         warning_subjects=tuple(sorted({w.subject for w in sel.warnings})) if sel else (),
         reached=sel is not None,
     )
