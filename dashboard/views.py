@@ -440,9 +440,25 @@ def opposing_relations(relations: pd.DataFrame) -> pd.DataFrame:
 QUERY_COLUMNS = ["risk", "source", "source_movement", "target", "target_movement", "max_len", "top_k", "query_id"]
 
 
-def queries_frame(store: Store) -> pd.DataFrame:
-    """Registered channel queries with variable labels (the id last, as a detail)."""
+def analysis_query_ids(store: Store, analysis_id: str) -> set[str] | None:
+    """The channel-query ids an analysis's request registers (None when its request cannot be read)."""
+    from aieco.errors import AiecoError
+    from aieco.request import parse_request
+
+    an = store.get(Analysis, analysis_id)
+    if an is None:
+        return None
+    try:
+        req = parse_request(an.request)
+        return {q.query_id for risk in req.risks for q in req.channel_queries(risk.name)}
+    except (AiecoError, ValueError, KeyError, TypeError):
+        return None
+
+
+def queries_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
+    """Registered channel queries (of one analysis's request, or all) with variable labels (the id last)."""
     labels = variable_labels(store)
+    keep = analysis_query_ids(store, analysis_id) if analysis_id else None
     rows = [
         {
             "query_id": q.query_id,
@@ -455,6 +471,7 @@ def queries_frame(store: Store) -> pd.DataFrame:
             "top_k": q.top_k,
         }
         for q in store.all(ChannelQuery)
+        if keep is None or q.query_id in keep
     ]
     return _frame(rows, QUERY_COLUMNS)
 

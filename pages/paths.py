@@ -15,8 +15,8 @@ state = get_state()
 st.header("Paths & restrictions")
 
 with page_workspace() as ws:
-    queries = ws.view(views.queries_frame)
-    st.subheader("Registered channel queries")
+    queries = ws.view(views.queries_frame, state.analysis_id)
+    st.subheader("Registered channel queries" + (" of the selected analysis" if state.analysis_id else ""))
     if queries.empty:
         st.info("No channel queries registered yet — they come with an analysis request (`aieco analyze`).")
     else:

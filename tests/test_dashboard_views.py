@@ -414,3 +414,30 @@ def test_fan_charts_of_a_run_are_panels_titled_by_label_without_horizon_summarie
     xs = {x for t in fig.data if t.x is not None for x in t.x}
     assert xs and not any("-" in str(x) for x in xs)  # years only: no '2025-2027' summary on the time axis
     assert fig.layout.yaxis.title.text == "%"
+
+
+def test_channel_queries_of_the_selected_analysis_only(tmp_path):
+    import tomllib
+    from datetime import datetime
+
+    from aieco.records import Analysis, ChannelQuery
+    from aieco.request import parse_request
+
+    data = tomllib.loads(
+        'title = "one channel"\ncutoff = 2024-12-31\nhorizon = "2025-2027"\njurisdictions = ["EA"]\n'
+        'models = ["macro_var"]\nbackend = "offline"\n[[risks]]\nname = "market_illiquidity"\n'
+        'label = "Market illiquidity"\ndescription = "d"\n[[risks.channels]]\nid = "mi1"\n'
+        'source = "market_liquidity"\nmovement = "decrease"\ntarget = "equity_prices"\nexpected = "decrease"\n'
+    )
+    req = parse_request(data)
+    with Store(tmp_path / "ws") as store:
+        when = datetime(2025, 1, 1, tzinfo=UTC)
+        an = Analysis.create(request=req.model_dump(mode="json"), label="one", created_at=when)
+        other = ChannelQuery.create(
+            risk="trade_fragmentation", source_var="tariffs", source_movement="increase", target_var="real_gdp",
+            target_movement="decrease",
+        )
+        store.put_many([an, *req.channel_queries("market_illiquidity"), other])
+        assert len(views.queries_frame(store)) == 2
+        mine = views.queries_frame(store, an.analysis_id)
+    assert list(mine["risk"]) == ["market illiquidity"] and list(mine["query_id"]) != [other.query_id]
