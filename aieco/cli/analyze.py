@@ -29,6 +29,8 @@ class StageProgress:
             self.close()
             self.bar = tqdm(total=total, file=sys.stderr, unit="stage", leave=False, dynamic_ncols=True)
         self.bar.set_description_str(stage)
+        if event == "started":
+            self.bar.set_postfix_str("", refresh=False)  # the previous stage's sub-step is over
         if event in ("completed", "skipped"):
             self.bar.update(1)
         elif event == "waiting":
@@ -44,6 +46,8 @@ class StageProgress:
         """The aieco.progress reporter: the running stage's sub-step (bank fit, simulation …) after its name."""
         if not self.enabled:
             return
+        if self.own_step and self.bar is not None and self.bar.desc != step:
+            self.close()  # another step of the build: a fresh bar (its own count and rate)
         if self.bar is None:  # before the first stage (building a workspace): a bar of this step alone
             self.bar = tqdm(total=total, file=sys.stderr, unit="item", leave=False, dynamic_ncols=True)
             self.own_step = True
@@ -51,6 +55,13 @@ class StageProgress:
             self.bar.set_description_str(step)
             self.bar.total, self.bar.n = total, done
         self.bar.set_postfix_str(f"{step} {done}/{total}" + (f" {label}" if label else ""), refresh=True)
+
+    def note(self, message: str) -> None:
+        """A build step's message on stderr, above the bar when one is shown."""
+        if self.bar is not None:
+            tqdm.write(message, file=sys.stderr)
+        else:
+            click.echo(message, err=True)
 
     def close(self) -> None:
         if self.bar is not None:
@@ -188,7 +199,7 @@ def demo(ctx: click.Context, state: CliState, backend: str, macro: str) -> None:
 
     def step(message: str) -> None:
         if not state.json:
-            click.echo(message, err=True)
+            progress.note(message)
 
     try:
         with state.store() as store, reporting(progress.substep):

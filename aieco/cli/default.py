@@ -30,7 +30,7 @@ def default_workspace(ctx: click.Context, state: CliState, backend: str) -> None
 
     def step(message: str) -> None:
         if not state.json:
-            click.echo(message, err=True)
+            progress.note(message)
 
     try:
         with state.store() as store, reporting(progress.substep):
