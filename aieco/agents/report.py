@@ -127,7 +127,7 @@ def context(
         )
     spec = request.risk(risk)
     runs = store.find(ModelRun, analysis_id=analysis_id)
-    macro_runs = sorted({c.run_id for c in claims})
+    macro_runs = sorted({c.run_id for c in claims if not c.model_id.startswith("bank_")})
     return ReportContext(
         analysis_id=analysis_id,
         risk=risk,
@@ -143,7 +143,21 @@ def context(
         ),
         bank_requested="cet1_ratio" in getattr(request, "outcomes", []),
         bank_status=bank_status(runs, claim_briefs, gates_failed=bank_gates_failed(store)),
+        **bank_source(runs, claims),
     )
+
+
+def bank_source(runs: list[ModelRun], claims: list[Claim]) -> dict[str, Any]:
+    """The model and data provenance of the bank run the bank claims link to (from its record)."""
+    bank_runs = {c.run_id for c in claims if c.model_id.startswith("bank_")}
+    for r in runs:
+        if r.run_id in bank_runs:
+            prov = str(r.diagnostics.get("provenance") or "undeclared")
+            return {"bank_model": r.model_id, "bank_provenance": prov if prov in _PROVENANCES else "undeclared"}
+    return {}
+
+
+_PROVENANCES = ("real", "synthetic", "illustrative", "mixed", "undeclared")
 
 
 def _refused_paths(store: Store, analysis_id: str, risk: str) -> set[str]:

@@ -440,6 +440,7 @@ def _offered(req: AnalysisRequest) -> list[model_request.OfferedOutput]:
 
 def model_request_stage(ctx: StageContext) -> dict[str, Any]:
     """The model request (Eq. modelrequest) and its OutputTests, fixed before any model runs."""
+    from aieco.reporting.bank import bank_claim_specs
     from aieco.reporting.claims import ClaimSpec, register_output_tests
 
     req = request_of(ctx)
@@ -524,6 +525,7 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
         if any(o.variable == c.variable for o in s.outputs)
     ]
     specs += scenario_figure_specs(ctx.analysis_id, risk_of(ctx), req.horizon, compatible)
+    specs += bank_claim_specs(ctx.store, ctx.analysis_id, risk_of(ctx), req.horizon, outcomes=req.outcomes)
     tests = register_output_tests(ctx.store, specs)
     return {
         "request_id": mreq.request_id,
@@ -702,11 +704,13 @@ def candidate_selection(ctx: StageContext) -> dict[str, Any]:
 
 def output_tests(ctx: StageContext) -> dict[str, Any]:
     """Link the registered OutputTests to the selected run's points (Eq. outputtestpass)."""
+    from aieco.reporting.bank import link_bank_claims
     from aieco.reporting.claims import link_claims
 
     run = ctx.store.require(ModelRun, earlier(ctx, "candidate_selection")["run_id"])
     registered = ctx.store.find(OutputTest, test_id=earlier(ctx, "model_request")["test_ids"])
-    results = link_claims(ctx.store, run, registered)
+    # the bank claims link to the bank run of the selected path (none when the bank part stopped)
+    results = link_claims(ctx.store, run, registered) + link_bank_claims(ctx.store, run, registered)
     failed = [f"{t.claim_id}: {t.detail}" for t in results if t.result != "pass"]
     refuse(ctx, failed, "output tests failed")
     return {"passed": [t.claim_id for t in results], "result_ids": [t.test_id for t in results]}

@@ -101,3 +101,7 @@ class ReportContext(FrozenModel):
     bank_status: Literal["present", "not_run", "stopped", "gate_failed", "no_claims"] = Field(
         "not_run", description="Why the bank paragraph has figures or not."
     )
+    bank_provenance: Literal["real", "synthetic", "illustrative", "mixed", "undeclared"] | None = Field(
+        None, description="Provenance of the bank data behind the bank figures (the bank run's record)."
+    )
+    bank_model: str | None = Field(None, description="Model id of the bank run the bank figures come from.")
