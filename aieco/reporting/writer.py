@@ -370,7 +370,9 @@ def _bank_paragraph(context: ReportContext, claims: list[ClaimBrief]) -> list[Se
             f"projected path is {tok(below)}."
         )
     elif below is not None:
-        sentences.append(f"The number of {adj}banks below the threshold at the low point of their path is {tok(below)}.")
+        sentences.append(
+            f"The number of {adj}banks below the threshold at the low point of their path is {tok(below)}."
+        )
     if kind:
         sentences.append(
             f"Because these banks are {kind}, the figures illustrate the method and are not a conclusion about any "
