@@ -23,6 +23,7 @@ from aieco.records import (
     Source,
     SourceLocation,
 )
+from aieco.reporting.bank import claim_model_gate_failed
 from aieco.reporting.render import check_report_draft, short_reference
 from aieco.reporting.schema import ClaimBrief, ProvenanceBrief, RelationBrief, ReportContext, ReportDraft
 from aieco.reporting.writer import write_report
@@ -31,7 +32,7 @@ from aieco.store import Store
 
 PROMPT = Prompt(
     name="report",
-    version="8",
+    version="9",
     system=(
         "You are the report agent of an evidence-traceable scenario analysis. You write a short scenario "
         "report as connected prose from accepted relations and registered model outputs. You never write a "
@@ -48,7 +49,9 @@ PROMPT = Prompt(
         "relation's sign), then paragraph 'scenario' (the inputs' provenance and estimation sample as "
         "given, then cumulative real GDP, peak unemployment, cumulative house-price and equity-price "
         "change, each against the median path), then 'annual', then 'bank' when bank_requested (the "
-        "cross-bank CET1 depletion, or why the bank part is absent). The title has no number."
+        "cross-bank CET1 depletion against the CET1 threshold, saying the bank data's bank_provenance in "
+        "every sentence with a bank figure unless it is real, or why the bank part is absent). The title "
+        "has no number."
     ),
 )
 
@@ -142,7 +145,9 @@ def context(
             store, [r for r in runs if r.run_id in macro_runs], [sources[r.source_id] for r in relations]
         ),
         bank_requested="cet1_ratio" in getattr(request, "outcomes", []),
-        bank_status=bank_status(runs, claim_briefs, gates_failed=bank_gates_failed(store)),
+        bank_status=bank_status(
+            runs, claim_briefs, gates_failed=bank_gates_failed(store) or claim_model_gate_failed(store)
+        ),
         **bank_source(runs, claims),
     )
 
@@ -220,7 +225,7 @@ def bank_status(runs: list[ModelRun], claims: list[ClaimBrief], *, gates_failed:
         return "stopped"
     if any(c.variable.startswith("cet1") for c in claims):
         return "present"
-    if any("gate" in (r.reason or "").lower() for r in bank):
+    if gates_failed or any("gate" in (r.reason or "").lower() for r in bank):
         return "gate_failed"
     return "no_claims"
 

@@ -60,6 +60,14 @@ def bank_claim_specs(
     ]
 
 
+def claim_model_gate_failed(store: Store) -> bool:
+    """The claim model was validated and no gate of it passed (its figures may not be reported)."""
+    from aieco.records import ValidationGate
+
+    gates = store.find(ValidationGate, model_id=CLAIM_MODEL)
+    return bool(gates) and not any(g.passed for g in gates)
+
+
 def bank_run_of(store: Store, macro_run: ModelRun, model_id: str = CLAIM_MODEL) -> ModelRun | None:
     """The latest completed generation run of ``model_id`` applied to ``macro_run``'s selected path."""
     runs = [

@@ -65,7 +65,7 @@ FIGURES: tuple[Figure, ...] = (
 VARIABLES = tuple(dict.fromkeys(f.variable for f in FIGURES))
 #: How the report names each figure (the attribution rule matches a NUM token to the nearest name).
 OUTPUT_LABELS: dict[str, tuple[str, ...]] = {
-    DEPLETION: ("cet1 depletion", "depletion of the cet1 ratio", "cet1 ratio depletion", "depletion"),
+    DEPLETION: ("cet1 depletion", "depletion of the cet1 ratio", "cet1 ratio depletion"),
     BELOW: ("banks below the threshold", "banks below that threshold", "banks below it"),
     THRESHOLD: ("cet1 threshold", "threshold of"),
     PROJECTED: ("banks projected", "projected banks", "banks in the projection"),
