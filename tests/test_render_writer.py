@@ -268,6 +268,7 @@ def test_without_recorded_provenance_the_report_says_so():
         ("stopped", "stopped before producing figures"),
         ("gate_failed", "external validation gate"),
         ("no_claims", "no cross-bank figure"),
+        ("not_scenario", "takes no macro path"),
     ],
 )
 def test_bank_paragraph_says_why_it_is_absent(status, phrase):

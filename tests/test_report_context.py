@@ -66,6 +66,8 @@ CET1 = ClaimBrief(
         ([_run("bank_feols", RunStatus.completed, "validation gate failed")], [], "gate_failed"),
         ([_run("bank_feols", RunStatus.completed)], [], "no_claims"),
         ([_run("bank_feols", RunStatus.completed)], [CET1], "present"),
+        # a passed real-data gate runs the real model, which takes no macro path: no scenario outcome
+        ([_run("bank_eba_components", RunStatus.completed)], [], "not_scenario"),
     ],
 )
 def test_bank_status(runs, claims, status):

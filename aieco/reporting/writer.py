@@ -66,6 +66,9 @@ _BANK_ABSENT = {
     "validation gate, so they may not supply conclusions.",
     "no_claims": "The bank part of this report is absent: the bank capital models ran, but no cross-bank figure "
     "was registered as a claim before the run.",
+    "not_scenario": "The bank part of this report is absent: the real-data bank model describes an EBA-style "
+    "adverse exercise from each bank's starting position and takes no macro path, so it gives no outcome of this "
+    "scenario.",
 }
 
 #: How each transformation's number reads in prose (appendix "Numerical Definitions and
