@@ -222,3 +222,53 @@ def test_demo_output_tests_stage_lists_the_bank_claims_it_passed(demo):
                 passed = store.get_json(rec.output_digest)["passed"]
                 models = {store.get(Claim, c).model_id for c in passed}
                 assert models == {"macro_var", CLAIM_MODEL}
+
+
+def test_a_figure_rounding_to_minus_zero_keeps_its_result_record_intact(store):
+    """A small negative figure (e.g. the 5th-percentile depletion −0.03 pp) rounds to −0.0; the result
+    record stores 0.0 so its content still matches its id after the database round trip (audit clean)."""
+    import pandas as pd
+
+    from aieco.audit import run_audit
+    from aieco.models import registry
+    from aieco.models.registry import ModelResult
+    from aieco.records import ModelRequest, ModelSpecification, RunStatus, VariableSpec
+    from aieco.reporting.claims import ClaimSpec, link_claims, register_output_tests
+
+    f = bank_outputs.figure("cet1_depletion", "cross_bank_p05")
+    out = VariableSpec(
+        variable=f.variable, unit=f.unit, frequency="A", transformation=f.transformation, horizon="2025-2027"
+    )
+
+    def fn(request, inputs, seed):
+        table = pd.DataFrame({f.column: [-0.03443487180394164]}, index=[bank_outputs.ROW])
+        points = [p for p in bank_outputs.cross_bank_points("2025-2027") if p.statistic == f.statistic]
+        return ModelResult(status=RunStatus.completed, tables={bank_outputs.TABLE: table}, points=points)
+
+    spec = ModelSpecification.create(
+        model_id="bank_negzero", version="1", description="test", inputs=[], outputs=[out], scope="EA",
+        horizon="2025-2027", snapshot="s", entry_point="tests:none", diagnostics_required=[], min_restrictions=0,
+    )
+    entry = registry.register(spec, fn)
+    try:
+        request = ModelRequest.create(
+            analysis_id="an", risk="trade_fragmentation", outputs=[out], restriction_ids=[], horizon="2025-2027",
+            scope="EA", rationale="test",
+        )
+        [test] = register_output_tests(
+            store,
+            [
+                ClaimSpec(
+                    analysis_id="an", risk="trade_fragmentation", variable=f.variable, unit=f.unit,
+                    horizon="2025-2027", transformation=f.transformation, period="2025-2027",
+                    model_id="bank_negzero", statistic=f.statistic,
+                )
+            ],
+        )
+        run = registry.execute(store, entry, request, {}, seed=0)
+        [result] = link_claims(store, run, [test])
+    finally:
+        registry.unregister("bank_negzero")
+    assert result.result == "pass" and result.reported_value == 0.0
+    assert str(result.reported_value) == "0.0"  # not -0.0
+    assert run_audit(store)["clean"], run_audit(store)["mismatches"]
