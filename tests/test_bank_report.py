@@ -168,6 +168,10 @@ def test_demo_report_states_the_cross_bank_figures_traced_to_the_bank_run(demo):
                 assert "synthetic" in holder.rendered  # beside every bank figure
             paragraph = " ".join(s.rendered for s in bank)
             assert "CET1 threshold of 7.0%" in paragraph and "median synthetic bank" in paragraph
+        from aieco.audit import run_audit
+
+        audit = run_audit(store)
+        assert audit["clean"], audit["mismatches"]
 
 
 def test_demo_bank_paragraph_is_accepted_by_check_report_and_the_renderer(demo, tmp_path):
