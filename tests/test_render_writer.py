@@ -314,6 +314,13 @@ def test_bank_paragraph_consumes_cross_bank_figures(provenance):
     else:
         assert "provenance is not recorded" in bank[0].template
     _rules_ok(draft, claims)
+    assert "negative depletion" not in text  # every figure positive here
+    low = next(c for c in claims if c.statistic == "cross_bank_p05").model_copy(update={"sign": -1})
+    negative = [low if c.statistic == "cross_bank_p05" else c for c in claims]
+    draft = write_report(ctx.model_copy(update={"claims": negative}))
+    text = " ".join(s.template for s in draft.sentences if s.paragraph == "bank")
+    assert "a negative depletion meaning that the ratio of such a bank stays above its starting level" in text
+    _rules_ok(draft, negative)
 
 
 def test_bank_paragraph_names_each_figure_so_a_swapped_token_is_refused():

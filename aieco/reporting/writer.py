@@ -365,6 +365,8 @@ def _bank_paragraph(context: ReportContext, claims: list[ClaimBrief]) -> list[Se
             f"; across the {adj}banks the CET1 depletion runs from {tok(low)} for the least affected tail of the "
             f"distribution to {tok(high)} for the most affected tail"
         )
+        if low.sign == -1:
+            text += ", a negative depletion meaning that the ratio of such a bank stays above its starting level"
     sentences.append(text + ".")
     if below is not None and threshold is not None:
         sentences.append(
