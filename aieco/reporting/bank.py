@@ -11,7 +11,7 @@ adverse exercise from each bank's starting state), so it never carries claims ab
 generated scenario; on a workspace with real EBA banks the bank paragraph states why the bank
 part stops instead.
 
-:func:`link_bank_claims` links the registered bank tests to the completed bank run whose parent
+:func:`bank_claims_and_results` links the registered bank tests to the completed bank run whose parent
 is the selected macro run; with no such run (the bank stage stopped), or when the model has not
 passed its external validation gate, nothing is linked and the report says why.
 """
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from aieco.models.bank import outputs as bank_outputs
-from aieco.records import ModelRun, ObservedValue, OutputTest, Provenance, RunStatus
-from aieco.reporting.claims import ClaimSpec, link_claims
+from aieco.records import Claim, ModelRun, ObservedValue, OutputTest, Provenance, RunStatus
+from aieco.reporting.claims import ClaimSpec, claims_and_results
 from aieco.store import Store
 
 #: The bank model whose projection under the selected scenario carries the report's bank claims.
@@ -78,17 +78,21 @@ def bank_run_of(store: Store, macro_run: ModelRun, model_id: str = CLAIM_MODEL) 
     return runs[-1] if runs else None
 
 
-def link_bank_claims(store: Store, macro_run: ModelRun, tests: Sequence[OutputTest]) -> list[OutputTest]:
-    """Link the registered bank tests to the bank run of ``macro_run``; results (pass or fail).
+def bank_claims_and_results(
+    store: Store, macro_run: ModelRun, tests: Sequence[OutputTest]
+) -> tuple[list[Claim], list[OutputTest]]:
+    """The Claims and result OutputTests of linking the registered bank tests to the bank run of
+    ``macro_run`` (read only: the output_tests stage returns them and the runner stores them).
 
-    Returns an empty list when there are no bank tests or no completed bank run of the path.
+    Both lists are empty when there are no bank tests, no completed bank run of the path, or the
+    claim model has not passed its gate.
     """
-    bank_tests = [t for t in tests if t.phase == "registered" and t.model_id == CLAIM_MODEL]
-    if not bank_tests:
-        return []
     from aieco.models.bank.spec import passing_gate
 
+    bank_tests = [t for t in tests if t.phase == "registered" and t.model_id == CLAIM_MODEL]
+    if not bank_tests:
+        return [], []
     run = bank_run_of(store, macro_run)
     if run is None or passing_gate(store, CLAIM_MODEL) is None:
-        return []  # no projection, or its model may not supply conclusions: the report says why
-    return link_claims(store, run, bank_tests)
+        return [], []  # no projection, or its model may not supply conclusions: the report says why
+    return claims_and_results(store, run, bank_tests)
