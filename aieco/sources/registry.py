@@ -152,17 +152,28 @@ def _parse_in_processes(
             finish(write_parsed(store, entry, source, parse_or_error(entry, source.source_id, r)))
         return
     ctx = multiprocessing.get_context("spawn")  # never fork a process holding SQLite and threads
-    with ProcessPoolExecutor(max_workers=min(n, len(tasks)), mp_context=ctx) as pool:
+
+    def done(entry: ManifestEntry, source: Source, k: int, part: ParsedFile | str) -> None:
+        got = parts[entry.index]
+        got[k] = part
+        if all(p is not None for p in got):
+            finish(write_parsed(store, entry, source, _merge(got)))
+
+    # n − 1 worker processes, and this process parses too: from the last task back, every task no
+    # worker has started (a worker needs about half a second to start; this process is ready now)
+    with ProcessPoolExecutor(max_workers=max(1, min(n - 1, len(tasks) - 1)), mp_context=ctx) as pool:
         futures = {
-            pool.submit(parse_or_error, entry, source.source_id, r): (entry, source, k)
+            pool.submit(parse_or_error, entry, source.source_id, r): (entry, source, k, r)
             for entry, source, k, r in tasks
         }
-        for future in as_completed(futures):
-            entry, source, k = futures[future]
-            got = parts[entry.index]
-            got[k] = future.result()
-            if all(p is not None for p in got):
-                finish(write_parsed(store, entry, source, _merge(got)))
+        for future in reversed(list(futures)):
+            if not future.cancel():  # a worker has it (and, first in first out, every earlier one)
+                break
+            entry, source, k, r = futures[future]
+            done(entry, source, k, parse_or_error(entry, source.source_id, r))
+        for future in as_completed([f for f in futures if not f.cancelled()]):
+            entry, source, k, _ = futures[future]
+            done(entry, source, k, future.result())
 
 
 def _merge(parts: list[ParsedFile | str | None]) -> ParsedFile | str:
