@@ -70,3 +70,15 @@ def test_column_letters_are_the_spreadsheet_names():
     assert all(column_letter(i) == get_column_letter(i) for i in range(1, 18_279))  # openpyxl stops at ZZZ
     with pytest.raises(ValueError):
         column_letter(0)
+
+
+def test_a_measured_process_reports_its_own_peak_memory_not_the_parents(tmp_path):
+    import numpy as np
+
+    ballast = np.ones(60 * 2**20 // 8)  # 60 MiB resident in this (the parent) process
+    run = summary.run_process(["-w", str(tmp_path / "ws"), "init", "--json"])
+    assert run["code"] == 0 and json.loads(run["stdout"])["workspace"].endswith("ws")
+    assert run["cpu"] > 0 and run["rss_mib"] is not None and 5 < run["rss_mib"]
+    # an `init` process stays far below the parent's resident set plus its ballast
+    assert run["rss_mib"] < summary.resource.getrusage(summary.resource.RUSAGE_SELF).ru_maxrss / 1024
+    del ballast

@@ -27,7 +27,7 @@ def run(quick: bool = False) -> list[Figure]:
     default_figures = [
         Figure(name="default_workspace_from_empty", value=default["wall"], unit="s", target=20.0),
         Figure(name="default_workspace_from_empty_cpu", value=default["cpu"], unit="CPU-s", target=20.0),
-        Figure(name="default_workspace_peak_rss", value=default["rss_mib"], unit="MiB", target=400.0),
+        Figure(name="default_workspace_peak_rss", value=default["rss_mib"] or float("nan"), unit="MiB", target=400.0),
         Figure(name="default_workspace_exit_code", value=float(default["code"]), unit="code"),
     ]
     with tempfile.TemporaryDirectory() as tmp:
