@@ -28,7 +28,7 @@ from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-from pdfplumber.table import TableFinder, TableSettings
+from pdfplumber.table import Table, TableFinder, TableSettings, cells_to_tables, edges_to_intersections
 
 from aieco.errors import InputError
 from aieco.records import Role, SourceLocation
@@ -167,6 +167,81 @@ class _EdgePage:
         self.bbox = bbox
 
 
+class _Finder(TableFinder):
+    """pdfplumber's table finder with default settings, its cell search replaced by ``_cells`` (same cells)."""
+
+    def __init__(self, page: _EdgePage):
+        self.page = page
+        self.settings = settings = TableSettings.resolve(None)
+        self.edges = self.get_edges()
+        self.intersections = edges_to_intersections(
+            self.edges, settings.intersection_x_tolerance, settings.intersection_y_tolerance
+        )
+        self.cells = _cells(self.intersections)
+        self.tables = [Table(page, group) for group in cells_to_tables(self.cells)]
+
+
+def _find_tables(page: _EdgePage) -> list[Table]:
+    """pdfplumber's tables ("lines" strategy) on the page's edges; none when the edges cannot make a cell.
+
+    A cell needs two vertical and two horizontal edges (its sides); pdfplumber's edge merging
+    never adds edges, so a page with fewer raw edges of either orientation has no table and
+    the finder is not run.
+    """
+    vertical = sum(1 for e in page.edges if e["orientation"] == "v")
+    if vertical < 2 or len(page.edges) - vertical < 2:
+        return []
+    return _Finder(page).tables
+
+
+def _cells(intersections: dict[tuple[float, float], dict[str, list[dict[str, Any]]]]) -> list[tuple[float, ...]]:
+    """The cells pdfplumber's ``intersections_to_cells`` gives, in the same order.
+
+    For each intersection (sorted), the first corner found, scanning the intersections below
+    it (top to bottom) and then those to its right (left to right), that closes a rectangle
+    whose four sides are each one edge shared by its two corners. Each intersection's edges
+    are turned into sets once (pdfplumber rebuilds them for every comparison).
+    """
+    v_sets = {p: {(e["x0"], e["top"], e["x1"], e["bottom"]) for e in d["v"]} for p, d in intersections.items()}
+    h_sets = {p: {(e["x0"], e["top"], e["x1"], e["bottom"]) for e in d["h"]} for p, d in intersections.items()}
+
+    def connects(p: tuple[float, float], q: tuple[float, float]) -> bool:
+        return (p[0] == q[0] and not v_sets[p].isdisjoint(v_sets[q])) or (
+            p[1] == q[1] and not h_sets[p].isdisjoint(h_sets[q])
+        )
+
+    points = sorted(intersections)
+    by_row: dict[float, list[tuple[float, float]]] = {}
+    for p in points:  # each row's points in increasing x (points are sorted by x, then y)
+        by_row.setdefault(p[1], []).append(p)
+    row_index = {p: i for row in by_row.values() for i, p in enumerate(row)}
+    cells = []
+    for i, pt in enumerate(points):
+        below = []
+        for q in points[i + 1 :]:  # same x: the points right after pt in the sorted list
+            if q[0] != pt[0]:
+                break
+            below.append(q)
+        row = by_row[pt[1]]
+        right: list[tuple[float, float]] | None = None
+        found = None
+        for below_pt in below:
+            if not connects(pt, below_pt):
+                continue
+            if right is None:
+                right = [q for q in row[row_index[pt] + 1 :] if connects(pt, q)]
+            for right_pt in right:
+                corner = (right_pt[0], below_pt[1])
+                if corner in intersections and connects(corner, right_pt) and connects(corner, below_pt):
+                    found = (pt[0], pt[1], corner[0], corner[1])
+                    break
+            if found:
+                break
+        if found:
+            cells.append(found)
+    return cells
+
+
 def _parse_page(
     page: pdfium.PdfPage, number: int, source_id: str, parser_version: str, max_chars: int, role: Role | None
 ) -> tuple[list[SourceLocation], str | None]:
@@ -182,10 +257,7 @@ def _parse_page(
                 "image-only page: no text layer (OCR is not performed)" if images is not None else "empty page: no text"
             )
             return [SourceLocation.create(kind="passage", ordinal=0, text="", warning=warning, **common)], warning
-        finder = TableFinder(
-            _EdgePage(_ruling_edges(page, height), (0.0, 0.0, width, height)), TableSettings.resolve(None)
-        )
-        tables = finder.tables
+        tables = _find_tables(_EdgePage(_ruling_edges(page, height), (0.0, 0.0, width, height)))
         boxes = [t.bbox for t in tables]
         lines = _text_lines(textpage, text, count, height, boxes)
         locations: list[SourceLocation] = []
@@ -283,6 +355,25 @@ def _cell_text(textpage: pdfium.PdfTextPage, bbox: tuple[float, float, float, fl
     return textpage.get_text_bounded(left=x0, bottom=height - bottom, right=x1, top=height - top)
 
 
+def _proto(fn: Any, restype: Any, *argtypes: Any) -> Any:
+    """``fn`` called with plain integer handles (no per-call wrapping in pypdfium2's pointer types)."""
+    return ctypes.cast(fn, ctypes.CFUNCTYPE(restype, *argtypes))
+
+
+_VP, _INT = ctypes.c_void_p, ctypes.c_int
+_COUNT_OBJECTS = _proto(pdfium_c.FPDFPage_CountObjects, _INT, _VP)
+_GET_OBJECT = _proto(pdfium_c.FPDFPage_GetObject, _VP, _VP, _INT)
+_FORM_COUNT = _proto(pdfium_c.FPDFFormObj_CountObjects, _INT, _VP)
+_FORM_OBJECT = _proto(pdfium_c.FPDFFormObj_GetObject, _VP, _VP, _INT)
+_OBJ_TYPE = _proto(pdfium_c.FPDFPageObj_GetType, _INT, _VP)
+_OBJ_MATRIX = _proto(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, _VP)
+_SEG_COUNT = _proto(pdfium_c.FPDFPath_CountSegments, _INT, _VP)
+_SEGMENT = _proto(pdfium_c.FPDFPath_GetPathSegment, _VP, _VP, _INT)
+_SEG_POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, _VP, _VP)
+_SEG_TYPE = _proto(pdfium_c.FPDFPathSegment_GetType, _INT, _VP)
+_SEG_CLOSE = _proto(pdfium_c.FPDFPathSegment_GetClose, _INT, _VP)
+
+
 def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict[str, Any]]:
     """Horizontal and vertical edges of every path on the page (in forms too), as pdfplumber's ``page.edges``.
 
@@ -292,19 +383,14 @@ def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict[str, Any]]:
     """
     edges: list[dict[str, Any]] = []
     x, y = ctypes.c_float(), ctypes.c_float()
-    px, py = ctypes.byref(x), ctypes.byref(y)  # made once: a chart page has thousands of segments
-    count, get_segment = pdfium_c.FPDFPath_CountSegments, pdfium_c.FPDFPath_GetPathSegment
-    get_point, get_type, get_close = (
-        pdfium_c.FPDFPathSegment_GetPoint,
-        pdfium_c.FPDFPathSegment_GetType,
-        pdfium_c.FPDFPathSegment_GetClose,
-    )
+    px, py = ctypes.addressof(x), ctypes.addressof(y)  # made once: a chart page has thousands of segments
+    get_segment, get_point, get_type, get_close = _SEGMENT, _SEG_POINT, _SEG_TYPE, _SEG_CLOSE
     moveto = pdfium_c.FPDF_SEGMENT_MOVETO
     for obj, matrix in _paths(page):
         a, b, c, d, e, f = matrix
         sub: list[tuple[float, float]] = []
         closed = False
-        for i in range(count(obj)):
+        for i in range(_SEG_COUNT(obj)):
             seg = get_segment(obj, i)
             get_point(seg, px, py)
             xv, yv = x.value, y.value
@@ -320,38 +406,26 @@ def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict[str, Any]]:
     return edges
 
 
-def _paths(page: pdfium.PdfPage) -> Iterator[tuple[Any, tuple[float, ...]]]:
-    """Every path object with its matrix to page space (through enclosing form XObjects)."""
+def _paths(page: pdfium.PdfPage) -> Iterator[tuple[int, tuple[float, ...]]]:
+    """Every path object (as an integer handle) with its matrix to page space (through enclosing form XObjects)."""
+    m = pdfium_c.FS_MATRIX()
+    pm = ctypes.addressof(m)
+
+    def matrix(obj: int) -> tuple[float, ...]:
+        return (m.a, m.b, m.c, m.d, m.e, m.f) if _OBJ_MATRIX(obj, pm) else _IDENTITY
 
     def walk(
-        count: Callable[[], int], get: Callable[[int], Any], parent: tuple[float, ...], depth: int
-    ) -> Iterator[tuple[Any, tuple[float, ...]]]:
-        for i in range(count()):
-            obj = get(i)
-            kind = pdfium_c.FPDFPageObj_GetType(obj)
+        holder: int, count: Callable[[int], int], get: Callable[[int, int], int], parent: tuple[float, ...], depth: int
+    ) -> Iterator[tuple[int, tuple[float, ...]]]:
+        for i in range(count(holder)):
+            obj = get(holder, i)
+            kind = _OBJ_TYPE(obj)
             if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-                yield obj, _compose(_matrix(obj), parent)
+                yield obj, _compose(matrix(obj), parent)
             elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < MAX_FORM_DEPTH:
-                yield from walk(
-                    lambda o=obj: pdfium_c.FPDFFormObj_CountObjects(o),
-                    lambda j, o=obj: pdfium_c.FPDFFormObj_GetObject(o, j),
-                    _compose(_matrix(obj), parent),
-                    depth + 1,
-                )
+                yield from walk(obj, _FORM_COUNT, _FORM_OBJECT, _compose(matrix(obj), parent), depth + 1)
 
-    yield from walk(
-        lambda: pdfium_c.FPDFPage_CountObjects(page.raw),
-        lambda i: pdfium_c.FPDFPage_GetObject(page.raw, i),
-        _IDENTITY,
-        0,
-    )
-
-
-def _matrix(obj: Any) -> tuple[float, ...]:
-    m = pdfium_c.FS_MATRIX()
-    if not pdfium_c.FPDFPageObj_GetMatrix(obj, m):
-        return _IDENTITY
-    return (m.a, m.b, m.c, m.d, m.e, m.f)
+    yield from walk(ctypes.cast(page.raw, ctypes.c_void_p).value, _COUNT_OBJECTS, _GET_OBJECT, _IDENTITY, 0)
 
 
 def _compose(inner: tuple[float, ...], outer: tuple[float, ...]) -> tuple[float, ...]:
