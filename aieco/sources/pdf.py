@@ -384,26 +384,57 @@ def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict[str, Any]]:
     edges: list[dict[str, Any]] = []
     x, y = ctypes.c_float(), ctypes.c_float()
     px, py = ctypes.addressof(x), ctypes.addressof(y)  # made once: a chart page has thousands of segments
-    get_segment, get_point, get_type, get_close = _SEGMENT, _SEG_POINT, _SEG_TYPE, _SEG_CLOSE
+    count, get_segment, get_point, get_type, get_close = _SEG_COUNT, _SEGMENT, _SEG_POINT, _SEG_TYPE, _SEG_CLOSE
     moveto = pdfium_c.FPDF_SEGMENT_MOVETO
-    for obj, matrix in _paths(page):
-        a, b, c, d, e, f = matrix
-        sub: list[tuple[float, float]] = []
+    add = edges.append
+    for obj, (a, b, c, d, e, f) in _paths(page):
+        start = prev = None  # the subpath's first point, the last point
         closed = False
-        for i in range(_SEG_COUNT(obj)):
+        for i in range(count(obj)):
             seg = get_segment(obj, i)
             get_point(seg, px, py)
             xv, yv = x.value, y.value
             point = (a * xv + c * yv + e, height - (b * xv + d * yv + f))
-            if sub and get_type(seg) == moveto:
-                edges += _segment_edges(sub, closed)
-                sub, closed = [], False
-            sub.append(point)
+            if prev is None:
+                start = point
+            elif get_type(seg) == moveto:  # a new subpath: close the last one if it was closed
+                if closed and start != prev:
+                    _add_edge(add, prev, start)
+                start, closed = point, False
+            elif prev[1] == point[1] or prev[0] == point[0]:
+                _add_edge(add, prev, point)
+            prev = point
             if not closed and get_close(seg):
                 closed = True
-        if sub:
-            edges += _segment_edges(sub, closed)
+        if closed and start != prev:
+            _add_edge(add, prev, start)
     return edges
+
+
+def _add_edge(add: Callable[[dict[str, Any]], None], p: tuple[float, float], q: tuple[float, float]) -> None:
+    """Add the segment p–q as an edge when it is horizontal or vertical."""
+    (x0, y0), (x1, y1) = p, q
+    if y0 == y1:
+        orientation = "h"
+    elif x0 == x1:
+        orientation = "v"
+    else:
+        return  # neither horizontal nor vertical: no ruling edge
+    left, right, top, bottom = (x0, x1, y0, y1) if x0 <= x1 else (x1, x0, y0, y1)
+    if top > bottom:
+        top, bottom = bottom, top
+    add(
+        {
+            "x0": left,
+            "x1": right,
+            "top": top,
+            "bottom": bottom,
+            "width": right - left,
+            "height": bottom - top,
+            "orientation": orientation,
+            "object_type": "curve",
+        }
+    )
 
 
 def _paths(page: pdfium.PdfPage) -> Iterator[tuple[int, tuple[float, ...]]]:
@@ -433,35 +464,6 @@ def _compose(inner: tuple[float, ...], outer: tuple[float, ...]) -> tuple[float,
     a, b, c, d, e, f = inner
     A, B, C, D, E, F = outer
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-
-
-def _segment_edges(points: list[tuple[float, float]], closed: bool) -> list[dict[str, Any]]:
-    if len(points) < 2:
-        return []
-    if closed and points[0] != points[-1]:
-        points = [*points, points[0]]
-    out = []
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
-        if y0 == y1:
-            orientation = "h"
-        elif x0 == x1:
-            orientation = "v"
-        else:
-            continue  # neither horizontal nor vertical: no ruling edge
-        left, right, top, bottom = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
-        out.append(
-            {
-                "x0": left,
-                "x1": right,
-                "top": top,
-                "bottom": bottom,
-                "width": right - left,
-                "height": bottom - top,
-                "orientation": orientation,
-                "object_type": "curve",
-            }
-        )
-    return out
 
 
 def _inside_any(point: tuple[float, float], boxes: list[tuple[float, float, float, float]]) -> bool:
