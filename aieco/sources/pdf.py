@@ -205,39 +205,43 @@ def _cells(intersections: dict[tuple[float, float], dict[str, list[dict[str, Any
     v_sets = {p: {(e["x0"], e["top"], e["x1"], e["bottom"]) for e in d["v"]} for p, d in intersections.items()}
     h_sets = {p: {(e["x0"], e["top"], e["x1"], e["bottom"]) for e in d["h"]} for p, d in intersections.items()}
 
-    def connects(p: tuple[float, float], q: tuple[float, float]) -> bool:
-        return (p[0] == q[0] and not v_sets[p].isdisjoint(v_sets[q])) or (
-            p[1] == q[1] and not h_sets[p].isdisjoint(h_sets[q])
-        )
-
+    # Two intersections are joined by an edge they share: a vertical one when they lie on one
+    # vertical (pdfplumber's test for equal x), a horizontal one when on one horizontal line.
     points = sorted(intersections)
+    n = len(points)
     by_row: dict[float, list[tuple[float, float]]] = {}
     for p in points:  # each row's points in increasing x (points are sorted by x, then y)
         by_row.setdefault(p[1], []).append(p)
     row_index = {p: i for row in by_row.values() for i, p in enumerate(row)}
     cells = []
     for i, pt in enumerate(points):
-        below = []
-        for q in points[i + 1 :]:  # same x: the points right after pt in the sorted list
-            if q[0] != pt[0]:
-                break
-            below.append(q)
-        row = by_row[pt[1]]
-        right: list[tuple[float, float]] | None = None
+        x, y = pt
+        pt_v, pt_h = v_sets[pt], h_sets[pt]
+        rights = by_row[y][row_index[pt] + 1 :]
+        joined: dict[int, bool] = {}  # right point → joined to pt (computed when first needed)
         found = None
-        for below_pt in below:
-            if not connects(pt, below_pt):
+        j = i + 1
+        while found is None and j < n and points[j][0] == x:  # the points below pt, top to bottom
+            below_pt = points[j]
+            j += 1
+            if pt_v.isdisjoint(v_sets[below_pt]):
                 continue
-            if right is None:
-                right = [q for q in row[row_index[pt] + 1 :] if connects(pt, q)]
-            for right_pt in right:
+            below_h = h_sets[below_pt]
+            for k, right_pt in enumerate(rights):
+                ok = joined.get(k)
+                if ok is None:
+                    ok = joined[k] = not pt_h.isdisjoint(h_sets[right_pt])
+                if not ok:
+                    continue
                 corner = (right_pt[0], below_pt[1])
-                if corner in intersections and connects(corner, right_pt) and connects(corner, below_pt):
-                    found = (pt[0], pt[1], corner[0], corner[1])
+                if (
+                    corner in intersections
+                    and not v_sets[corner].isdisjoint(v_sets[right_pt])
+                    and not h_sets[corner].isdisjoint(below_h)
+                ):
+                    found = (x, y, corner[0], corner[1])
                     break
-            if found:
-                break
-        if found:
+        if found is not None:
             cells.append(found)
     return cells
 
