@@ -1,10 +1,11 @@
 """The fast table path of parser pdf-2 against the plain one, on every shared PDF.
 
-Three shortcuts must not change any output: the ruling edges read through integer-handle
+Four shortcuts must not change any output: the ruling edges read through integer-handle
 PDFium calls (reference: the previous reader, tests/pdf_edges_reference.py), the cell search
-``_cells`` (reference: pdfplumber's ``intersections_to_cells``) and the pre-check that skips
+``_cells`` (reference: pdfplumber's ``intersections_to_cells``), the pre-check that skips
 the table finder on pages with fewer than two edges of an orientation (reference:
-pdfplumber's ``TableFinder`` run on every page).
+pdfplumber's ``TableFinder`` run on every page) and the one-call cell text reader
+(reference: pypdfium2's ``get_text_bounded``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from pdfplumber.table import TableFinder, TableSettings, edges_to_intersections, intersections_to_cells
 
 from aieco.sources import pdf as pdf_module
-from aieco.sources.pdf import _cells, _EdgePage, _find_tables, _ruling_edges, parse_pdf
+from aieco.sources.pdf import _cell_reader, _cells, _EdgePage, _find_tables, _ruling_edges, parse_pdf
 from tests.pdf_edges_reference import _ruling_edges as reference_edges
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,6 +62,29 @@ def test_edges_and_tables_match_the_plain_path_on_every_page(shared_data):
             doc.close()
     # the comparison covered pages of both kinds: ones the pre-check skips and ones with tables
     assert pages >= 150 and skipped > 0 and with_tables > 0
+
+
+def test_cell_text_is_get_text_bounded_on_every_shared_table_cell(shared_data):
+    cells = 0
+    for path in _shared_pdfs(shared_data)[:-1]:
+        doc = pdfium.PdfDocument(str(path))
+        try:
+            for i in range(len(doc)):
+                page = doc[i]
+                width, height = page.get_size()
+                textpage = page.get_textpage()
+                read = _cell_reader(textpage, height, len(textpage.get_text_range()))
+                for table in _find_tables(_EdgePage(_ruling_edges(page, height), (0.0, 0.0, width, height))):
+                    for x0, top, x1, bottom in (c for row in table.rows for c in row.cells if c is not None):
+                        box = dict(left=x0, bottom=height - bottom, right=x1, top=height - top)
+                        expected = textpage.get_text_bounded(**box)
+                        assert read((x0, top, x1, bottom)) == expected, f"{path.name} page {i + 1}"
+                        cells += 1
+                textpage.close()
+                page.close()
+        finally:
+            doc.close()
+    assert cells > 1000
 
 
 @pytest.mark.parametrize(

@@ -269,9 +269,10 @@ def _parse_page(
         for passage in _passages(lines, max_chars):
             locations.append(SourceLocation.create(kind="passage", ordinal=ordinal, text=passage, **common))
             ordinal += 1
+        cell_text = _cell_reader(textpage, height, len(text)) if tables else None
         for t_index, table in enumerate(tables, start=1):
             rows = [
-                [_cell_text(textpage, cell, height) if cell is not None else None for cell in row.cells]
+                [cell_text(cell) if cell is not None else None for cell in row.cells]
                 for row in table.rows
             ]
             for cell in _table_cells(rows):
@@ -354,9 +355,31 @@ def _char_centre(textpage: pdfium.PdfTextPage, index: int, height: float) -> tup
     return (left + right) / 2, height - (top + bottom) / 2
 
 
-def _cell_text(textpage: pdfium.PdfTextPage, bbox: tuple[float, float, float, float], height: float) -> str:
-    x0, top, x1, bottom = bbox
-    return textpage.get_text_bounded(left=x0, bottom=height - bottom, right=x1, top=height - top)
+def _cell_reader(
+    textpage: pdfium.PdfTextPage, height: float, page_chars: int
+) -> Callable[[tuple[float, float, float, float]], str]:
+    """A reader of the text inside a cell (pdfplumber bbox) as ``PdfTextPage.get_text_bounded`` gives it.
+
+    One PDFium call per cell into a buffer made once per page (``get_text_bounded`` makes two,
+    the first only to count); PDFium ends the text with a NUL when there is room, which is
+    dropped. A cell whose text may not fit is read by ``get_text_bounded``.
+    """
+    size = 2 * page_chars + 64
+    buffer = (ctypes.c_ushort * size)()
+    raw = ctypes.cast(textpage.raw, ctypes.c_void_p).value
+
+    def read(bbox: tuple[float, float, float, float]) -> str:
+        x0, top, x1, bottom = bbox
+        address = ctypes.addressof(buffer)  # the closure holds the buffer alive
+        n = _BOUNDED_TEXT(raw, x0, height - top, x1, height - bottom, address, size)
+        if n >= size:
+            return textpage.get_text_bounded(left=x0, bottom=height - bottom, right=x1, top=height - top)
+        if n <= 0:
+            return ""
+        out = ctypes.string_at(address, 2 * n).decode("utf-16-le", errors="ignore")
+        return out[:-1] if out.endswith("\x00") else out
+
+    return read
 
 
 def _proto(fn: Any, restype: Any, *argtypes: Any) -> Any:
@@ -376,6 +399,8 @@ _SEGMENT = _proto(pdfium_c.FPDFPath_GetPathSegment, _VP, _VP, _INT)
 _SEG_POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, _VP, _VP)
 _SEG_TYPE = _proto(pdfium_c.FPDFPathSegment_GetType, _INT, _VP)
 _SEG_CLOSE = _proto(pdfium_c.FPDFPathSegment_GetClose, _INT, _VP)
+_DOUBLE = ctypes.c_double
+_BOUNDED_TEXT = _proto(pdfium_c.FPDFText_GetBoundedText, _INT, _VP, _DOUBLE, _DOUBLE, _DOUBLE, _DOUBLE, _VP, _INT)
 
 
 def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict[str, Any]]:
