@@ -71,6 +71,80 @@ def _cases(w):
         ("uncited_direction", "House prices decline.", [], {"uncited_direction"}),
         ("rejected_relation", "Falling house prices raise unemployment.", ["rejected"], {"rejected_relation"}),
         ("quantity_word", "House prices are cut in half.", ["mortgage_house"], {"multiplicative"}),
+        # hard cases: negation, two relations in one sentence, a falling cause, passive voice,
+        # relative clauses, reversed causation, co-movement without a cause, noun phrases
+        (
+            "negation_does_not_lift",
+            "A rise in mortgage rates does not lift house prices.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        (
+            "negation_does_not_weigh",
+            "A rise in mortgage rates does not weigh on house prices.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        (
+            "two_relations_chain",
+            "Higher long-term rates raise mortgage rates, which weigh on house prices.",
+            ["rates_mortgage", "mortgage_house"],
+            set(),
+        ),
+        (
+            "two_relations_second_wrong",
+            "Higher long-term rates raise mortgage rates, which lift house prices.",
+            ["rates_mortgage", "mortgage_house"],
+            {"relation_direction"},
+        ),
+        (
+            "two_variables_other_cause",
+            "Higher long-term rates raise mortgage rates and lower house prices.",
+            ["mortgage_house"],
+            {"relation_direction_unread"},
+        ),
+        ("fall_lifts", "A fall in house prices lifts real GDP.", ["house_gdp"], {"relation_direction"}),
+        ("fall_lowers", "A fall in house prices lowers real GDP.", ["house_gdp"], set()),
+        ("passive", "House prices are depressed by higher mortgage rates.", ["mortgage_house"], set()),
+        (
+            "passive_wrong",
+            "House prices are lifted by higher mortgage rates.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        (
+            "relative_clause",
+            "Mortgage rates, which weigh on house prices, follow long-term rates.",
+            ["mortgage_house"],
+            set(),
+        ),
+        (
+            "relative_clause_wrong",
+            "Mortgage rates, which lift house prices, follow long-term rates.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        ("reversed_cause", "A fall in real GDP weighs on house prices.", ["house_gdp"], {"relation_direction"}),
+        (
+            "co_movement_without_cause",
+            "Mortgage rates rise and house prices fall.",
+            ["mortgage_house"],
+            {"relation_direction_unread"},
+        ),
+        (
+            "positive_effect_noun",
+            "Mortgage rates have a positive effect on house prices.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        ("subordinate_clause", "As mortgage rates rise, house prices fall.", ["mortgage_house"], set()),
+        (
+            "subordinate_clause_wrong",
+            "House prices rise when mortgage rates rise.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        ("no_direction_stated", "The channel runs from mortgage rates to house prices.", ["mortgage_house"], set()),
     ]
 
 
@@ -102,6 +176,7 @@ CASE_NAMES = [c[0] for c in _cases(None)]
 DIRECTIONAL = {
     "direction_inconsistent",
     "relation_direction",
+    "relation_direction_unread",
     "variable_mismatch",
     "unnamed_variable",
     "uncited_direction",
@@ -153,6 +228,38 @@ def test_check_report_and_renderer_agree(world, tmp_path, name):
     assert text_rules == expected
     assert (rendered == set()) == (expected == set())
     assert body["accepted"] is (not expected)
+
+
+GOVERNING_WORD = {
+    "lift_citing_negative_relation": "lifts",
+    "reduce_citing_positive_relation": "reduce",
+    "falling_cause_lifts": "lift",
+    "same_direction_citing_negative": "same direction",
+    "negation_does_not_lift": "lift",
+    "negation_does_not_weigh": "weigh on",
+    "two_relations_second_wrong": "lift",
+    "two_variables_other_cause": "Higher",
+    "fall_lifts": "lifts",
+    "passive_wrong": "lifted",
+    "relative_clause_wrong": "lift",
+    "reversed_cause": "weighs on",
+    "co_movement_without_cause": "rise",
+    "positive_effect_noun": "a positive effect on",
+    "subordinate_clause_wrong": "rise",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOVERNING_WORD))
+def test_a_direction_refusal_points_at_the_word_that_governs_the_effect(world, name):
+    w = world
+    _, template, cites, expected = next(c for c in _cases(w) if c[0] == name)
+    sentence = _sentence(w, template, cites)
+    found = [v for v in check_report_draft(w.store, ANALYSIS, [sentence]) if v.rule.startswith("relation_direction")]
+    assert [v.rule for v in found] == sorted(expected)
+    v = found[0]
+    assert v.text == GOVERNING_WORD[name]
+    assert sentence.template[v.offset : v.offset + len(v.text)] == v.text
+    assert "relation" in v.message and "sign" in v.message
 
 
 def test_plain_text_citations_become_structured_and_keep_offsets():
