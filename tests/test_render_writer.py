@@ -88,10 +88,14 @@ def test_mechanism_carries_the_direction_along_the_path(store):
     path = [w.relations[k].relation_id for k in ("rates_mortgage", "mortgage_house", "house_gdp")]
     draft = write_report(ctx.model_copy(update={"paths": [path], "claims": []}))
     steps = [s.template for s in draft.sentences if s.paragraph == "channel:1"]
-    assert steps[0] == "The first channel runs from the long term rate to real gdp: a rise in the long term rate raises mortgage rates."
+    assert steps[0] == (
+        "The first channel runs from the long term rate to real gdp: "
+        "a rise in the long term rate raises mortgage rates."
+    )
     # each later step starts from the movement the previous one gave its variable
-    assert re.search(r"^The (resulting )?rise in mortgage rates (in turn |then )?(weighs on|reduces|lowers) house prices\.$", steps[1])
-    assert re.search(r"^(The|That) (resulting )?fall in house prices (in turn |then )?(weighs on|reduces|lowers) real gdp\.$", steps[2])
+    lead, down = r"^(The|That) (resulting )?", r" (in turn |then )?(weighs on|reduces|lowers) "
+    assert re.search(lead + r"rise in mortgage rates" + down + r"house prices\.$", steps[1])
+    assert re.search(lead + r"fall in house prices" + down + r"real gdp\.$", steps[2])
     # the shared rule set accepts every step (relation signs and direction words agree)
     assert check_report_draft(store, ANALYSIS, draft) == []
 
@@ -355,3 +359,24 @@ def test_annual_lists_join_three_items_with_commas_and_and(store):
         assert "together with" not in t
         if t.count("{{NUM:") == 3:
             assert re.search(r"\}\}, [^{]+\{\{NUM:[^}]+\}\} and [^{]+\{\{NUM:[^}]+\}\}\.$", t), t
+
+
+def test_annual_profile_reads_activity_first_then_prices():
+    claims = [
+        ClaimBrief(
+            claim_id=c.claim_id,
+            variable=v,
+            label=v.replace("_", " "),
+            period="2025",
+            unit="%",
+            transformation="annual_growth",
+            sign=1,
+        )
+        for c, v in zip(
+            FIGURES, ("equity_prices", "house_prices", "inflation", "real_gdp", "unemployment"), strict=False
+        )
+    ]
+    draft = write_report(ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="x", claims=claims))
+    text = " ".join(s.template for s in draft.sentences if s.paragraph == "annual")
+    order = [text.index(w) for w in ("real gdp", "unemployment", "inflation", "house prices", "equity prices")]
+    assert order == sorted(order)

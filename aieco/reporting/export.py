@@ -517,6 +517,48 @@ def _tex_anchor(point_id: str) -> str:
     return _anchor(point_id).replace("_", "-")  # underscores in hyperref names need care; avoid them
 
 
+def fan_chart_tikz(chart: FanChart, panel_w: float = 5.2, panel_h: float = 2.8) -> str:
+    """The fan chart as a TikZ picture (for the LaTeX export): one panel per variable, the
+    5–95 % band filled, the median dashed, the selected path solid.
+
+    Each panel is a scope whose y unit and shift map the panel's value range onto its
+    height, so every coordinate is the stored value itself (``(t, value)`` with ``t`` the
+    year's position): the picture is drawn from the run's ``fan_chart`` and
+    ``selected_path`` tables, never from retyped numbers.
+    """
+    cols = 2
+    out = [r"\begin{tikzpicture}[font=\scriptsize]"]
+    for i, p in enumerate(chart.panels):
+        x0, y0 = (i % cols) * (panel_w + 0.8), -(i // cols) * (panel_h + 1.0)
+        lo, hi = min(p.p05 + p.selected + p.median), max(p.p95 + p.selected + p.median)
+        span = (hi - lo) or 1.0
+        unit = panel_h / span  # cm per unit of the variable
+        dx = panel_w / max(len(p.years) - 1, 1)
+        out.append(rf"\begin{{scope}}[shift={{({x0:.4f}cm,{y0 - lo * unit:.4f}cm)}}, x={dx:.4f}cm, y={unit:.6f}cm]")
+
+        def line(values: list[float]) -> str:
+            return " -- ".join(f"({t},{v:.4f})" for t, v in enumerate(values))
+
+        band = " -- ".join(
+            [f"({t},{v:.4f})" for t, v in enumerate(p.p95)]
+            + [f"({t},{v:.4f})" for t, v in reversed(list(enumerate(p.p05)))]
+        )
+        out.append(rf"\fill[blue!25] {band} -- cycle; % fan: band p05-p95")
+        if lo < 0 < hi:
+            out.append(rf"\draw[gray, very thin] (0,0) -- ({len(p.years) - 1},0);")
+        out.append(rf"\draw[black, dashed] {line(p.median)}; % fan: median")
+        out.append(rf"\draw[red, thick] {line(p.selected)}; % fan: selected")
+        for t, y in enumerate(p.years):
+            out.append(rf"\node[below] at ({t},{lo:.4f}) {{{tex_escape(y)}}};")
+        for v in (lo, hi):
+            out.append(rf"\node[left] at (0,{v:.4f}) {{{v:.1f}}};")
+        name = tex_escape(p.variable.replace("_", " "))
+        out.append(rf"\node[above right] at (0,{hi:.4f}) {{{name} ({tex_escape(p.unit)})}};")
+        out.append(r"\end{scope}")
+    out.append(r"\end{tikzpicture}")
+    return "\n".join(out)
+
+
 def to_latex(view: ReportView) -> bytes:
     r = view.report
 
@@ -536,6 +578,7 @@ def to_latex(view: ReportView) -> bytes:
         r"\usepackage[utf8]{inputenc}",
         r"\usepackage[T1]{fontenc}",
         r"\usepackage{framed}",
+        *([r"\usepackage{tikz}"] if view.charts else []),
         r"\usepackage{hyperref}",
         r"\begin{document}",
         "",
@@ -545,6 +588,18 @@ def to_latex(view: ReportView) -> bytes:
         body,
         r"\end{framed}",
         "",
+    ]
+    for c in view.charts:
+        lines += [
+            r"\begin{figure}[ht]",
+            r"\centering",
+            fan_chart_tikz(c),
+            rf"\caption{{{tex_escape(chart_caption(c))}}}",
+            rf"\label{{fan-{_tex_anchor(c.run_id)}}}",
+            r"\end{figure}",
+            "",
+        ]
+    lines += [
         r"\section*{Model runs}",
     ]
     for s in view.runs:

@@ -119,12 +119,21 @@ def write_report(context: ReportContext) -> ReportDraft:
         and not _is_bank(c)
         and c.transformation not in _SUMMARY_TRANSFORMATIONS
     ]
+    annual.sort(key=lambda c: _ANNUAL_ORDER.get(c.variable, len(_ANNUAL_ORDER)))  # stable: periods keep order
     sentences += [s.model_copy(update={"paragraph": "annual"}) for s in _number_sentences(annual)]
     if context.bank_requested:
         sentences += _bank_paragraph(context, [c for c in claims if _is_bank(c)])
     title = f"Scenario report: {context.risk_label}"
     return ReportDraft(title=title[:1].upper() + title[1:], risk=context.risk, sentences=sentences)
 
+
+#: The annual profile reads activity first, then prices and rates, then asset prices.
+_ANNUAL_ORDER = {
+    v: k
+    for k, v in enumerate(
+        ("real_gdp", "unemployment", "inflation", "long_term_rate", "policy_rate", "house_prices", "equity_prices")
+    )
+}
 
 _SUMMARY_TRANSFORMATIONS = {
     "cumulative_change",
