@@ -550,8 +550,8 @@ def fan_chart_tikz(chart: FanChart, panel_w: float = 5.2, panel_h: float = 2.8) 
         out.append(rf"\draw[red, thick] {line(p.selected)}; % fan: selected")
         for t, y in enumerate(p.years):
             out.append(rf"\node[below] at ({t},{lo:.4f}) {{{tex_escape(y)}}};")
-        for v in (lo, hi):
-            out.append(rf"\node[left] at (0,{v:.4f}) {{{v:.1f}}};")
+        for v, shift in ((lo, 4), (hi, -2)):  # lifted clear of the year labels below
+            out.append(rf"\node[left, yshift={shift}pt] at (0,{v:.4f}) {{{v:.1f}}};")
         name = tex_escape(p.variable.replace("_", " "))
         out.append(rf"\node[above right] at (0,{hi:.4f}) {{{name} ({tex_escape(p.unit)})}};")
         out.append(r"\end{scope}")
