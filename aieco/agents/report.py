@@ -31,7 +31,7 @@ from aieco.store import Store
 
 PROMPT = Prompt(
     name="report",
-    version="8",
+    version="9",
     system=(
         "You are the report agent of an evidence-traceable scenario analysis. You write a short scenario "
         "report as connected prose from accepted relations and registered model outputs. You never write a "
@@ -44,8 +44,10 @@ PROMPT = Prompt(
         "as NUM tokens of the listed claim ids, listed in claim_ids). Use neutral verbs for values: the "
         "sign of a rendered value must not contradict the sentence's wording. Name the variable of every "
         "value next to its token. Write one paragraph per path (paragraph 'channel:<n>': where the "
-        "channel runs, then each step as 'a rise/fall in X lifts/weighs on Y' agreeing with the cited "
-        "relation's sign), then paragraph 'scenario' (the inputs' provenance and estimation sample as "
+        "channel runs, then each step as cause then effect, 'a rise/fall in X lifts/weighs on Y', agreeing "
+        "with the cited relation's sign; never negate a cited effect, never make Y the cause of X, never state "
+        "two movements without saying which causes which), then paragraph 'scenario' (the inputs' provenance "
+        "and estimation sample as "
         "given, then cumulative real GDP, peak unemployment, cumulative house-price and equity-price "
         "change, each against the median path), then 'annual', then 'bank' when bank_requested (the "
         "cross-bank CET1 depletion, or why the bank part is absent). The title has no number."
