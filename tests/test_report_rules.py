@@ -457,3 +457,89 @@ def test_a_quote_across_a_line_break_is_found_and_a_changed_quote_is_not(store):
             cited_relation_ids=[rel.relation_id],
         )
         assert ("quote_not_found" not in {v.rule for v in check_report_draft(store, ANALYSIS, [s])}) is ok
+
+
+# --------------------------------------------------------------------------- property: the direction oracle
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from aieco.reporting.rules import RelationFacts, relation_direction_violations  # noqa: E402
+
+#: (label, variable, plural) of vocabulary variables as the writer names them.
+NAMED = [
+    ("mortgage rates", "mortgage_rates", True),
+    ("house prices", "house_prices", True),
+    ("real GDP", "real_gdp", False),
+    ("the unemployment rate", "unemployment", False),
+    ("equity prices", "equity_prices", True),
+    ("tariffs", "tariffs", True),
+    ("the long-term interest rate", "long_term_rate", False),
+    ("private consumption", "consumption", False),
+]
+#: The cause's movement as the writer (and common prose) states it, and its sign.
+CAUSES = {
+    "a rise in {x}": 1,
+    "a fall in {x}": -1,
+    "higher {x}": 1,
+    "lower {x}": -1,
+    "rising {x}": 1,
+    "falling {x}": -1,
+    "the resulting fall in {x}": -1,
+    "that rise in {x} then": 1,
+    "the rise in {x} in turn": 1,
+}
+ACTIVE = {"raises": 1, "lifts": 1, "pushes up": 1, "boosts": 1, "lowers": -1, "reduces": -1, "weighs on": -1}
+PASSIVE = {"raised": 1, "lifted": 1, "pushed up": 1, "boosted": 1, "lowered": -1, "reduced": -1, "depressed": -1}
+NEGATED = ("raise", "lift", "push up", "lower", "reduce", "weigh on")
+
+
+def _refused(template: str, cause: str, effect: str, sign: str) -> bool:
+    draft = SentenceDraft(kind="qualitative", template=template, cited_relation_ids=["r"])
+    return bool(relation_direction_violations([draft], {"r": RelationFacts("r", cause, effect, sign)}))
+
+
+pairs = st.permutations(NAMED).map(lambda p: (p[0], p[1]))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pairs, st.sampled_from(sorted(CAUSES)), st.sampled_from(sorted(ACTIVE)), st.sampled_from("+-"))
+def test_active_steps_are_accepted_exactly_when_cause_times_verb_is_the_relation_sign(pair, cause, verb, sign):
+    (xl, xv, _), (yl, yv, _) = pair
+    text = cause.format(x=xl) + f" {verb} {yl}."
+    agrees = CAUSES[cause] * ACTIVE[verb] == (1 if sign == "+" else -1)
+    assert _refused(text[0].upper() + text[1:], xv, yv, sign) is not agrees
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pairs, st.sampled_from(sorted(CAUSES)[:6]), st.sampled_from(sorted(PASSIVE)), st.sampled_from("+-"))
+def test_passive_steps_follow_the_same_oracle(pair, cause, verb, sign):
+    (xl, xv, _), (yl, yv, plural) = pair
+    agent = cause.format(x=xl).removesuffix(" then").removesuffix(" in turn")
+    text = f"{yl} {'are' if plural else 'is'} {verb} by {agent}."
+    agrees = CAUSES[cause] * PASSIVE[verb] == (1 if sign == "+" else -1)
+    assert _refused(text[0].upper() + text[1:], xv, yv, sign) is not agrees
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(pairs, st.sampled_from(NEGATED), st.sampled_from("+-"))
+def test_a_denied_effect_is_always_refused(pair, verb, sign):
+    (xl, xv, _), (yl, yv, _) = pair
+    assert _refused(f"A rise in {xl} does not {verb} {yl}.", xv, yv, sign)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(pairs, st.sampled_from(["raises", "lifts", "lowers", "weighs on", "reduces"]), st.sampled_from("+-"))
+def test_relative_clauses_never_accept_a_wrong_sign(pair, verb, sign):
+    """Soundness: "X, which lowers Y, …" may be refused as unread (the reader takes "lower"
+    before a noun as an adjective), but a relative clause against the relation is never accepted."""
+    (xl, xv, plural), (yl, yv, _) = pair
+    finite = (
+        verb
+        if not plural
+        else {"raises": "raise", "lifts": "lift", "lowers": "lower", "reduces": "reduce"}.get(verb, "weigh on")
+    )
+    text = f"{xl}, which {finite} {yl}, follow{'' if plural else 's'} the cycle."
+    agrees = ACTIVE.get(verb, -1) == (1 if sign == "+" else -1)
+    if not agrees:
+        assert _refused(text[0].upper() + text[1:], xv, yv, sign)
