@@ -140,6 +140,7 @@ def test_html_and_pdf_carry_the_fan_chart_and_the_restrictions(macro_report, tmp
     page = export_report(store, out.report.report_id, "html").decode()
     svg = page[page.index("<svg") : page.index("</svg>")]
     assert svg.count('class="band"') == svg.count('class="median"') == svg.count('class="selected"') == 4
+    assert "real GDP (%)" in svg and "unemployment rate (%)" in svg  # panels named as the text names them
     assert re.search(r"5\u201395 % band.*synthetic inputs", page)
     assert page.count("<p>") >= 3  # paragraphs break between channel, scenario and annual parts
     pdf = export_report(store, out.report.report_id, "pdf")

@@ -24,6 +24,7 @@ from aieco.records import (
     SourceLocation,
 )
 from aieco.reporting.render import check_report_draft, short_reference
+from aieco.reporting.rules import variable_label
 from aieco.reporting.schema import ClaimBrief, ProvenanceBrief, RelationBrief, ReportContext, ReportDraft
 from aieco.reporting.writer import write_report
 from aieco.review import review_state
@@ -60,18 +61,8 @@ TASK: Task[ReportContext, ReportDraft] = Task(
 
 
 def label(variable: str) -> str:
-    """A readable variable name for prose: the vocabulary label without its parenthetical
-    detail ("Long-term interest rate (10-year …)" → "long-term interest rate"), so no digit
-    of a definition can enter the report text."""
-    from aieco.vocab import load_vocabulary
-
-    vocab = load_vocabulary()
-    if variable not in vocab:
-        return variable.replace("_", " ")
-    text = re.sub(r"\s*\([^)]*\)", "", vocab.get(variable).label).strip()
-    words = text.split()
-    # keep acronyms (GDP, CET1), lower-case ordinary words: the label sits mid-sentence
-    return " ".join(w if w.isupper() or any(c.isdigit() for c in w) else w.lower() for w in words)
+    """A readable variable name for prose (:func:`aieco.reporting.rules.variable_label`)."""
+    return variable_label(variable)
 
 
 def context(

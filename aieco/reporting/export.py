@@ -41,6 +41,7 @@ from aieco.records import (
     sha256_hex,
 )
 from aieco.reporting.render import RenderedReport, Segment, rebuild_report, short_reference, stored_draft
+from aieco.reporting.rules import variable_label
 from aieco.store import Store
 
 FORMATS = ("html", "md", "tex", "pdf", "json")
@@ -197,8 +198,7 @@ def fan_chart_svg(chart: FanChart, width: int = 640, panel_h: int = 150) -> str:
             (fx(t), fy(v)) for t, v in reversed(list(enumerate(p.p05)))
         ]
         out.append(
-            f'<text x="{x0 + 45}" y="{y0 + 12}" font-weight="bold">{e(p.variable.replace("_", " "))} '
-            f"({e(p.unit)})</text>"
+            f'<text x="{x0 + 45}" y="{y0 + 12}" font-weight="bold">{e(variable_label(p.variable))} ({e(p.unit)})</text>'
         )
         if lo < 0 < hi:
             out.append(
@@ -244,7 +244,7 @@ def fan_chart_drawing(chart: FanChart, width: float = 460, panel_h: float = 120)
         fy = _scale(lo, hi, top - panel_h + 20, top - 18)
         band = [c for t, v in enumerate(p.p95) for c in (fx(t), fy(v))]
         band += [c for t, v in reversed(list(enumerate(p.p05))) for c in (fx(t), fy(v))]
-        d.add(String(x0 + 35, top - 10, f"{p.variable.replace('_', ' ')} ({p.unit})", fontSize=7))
+        d.add(String(x0 + 35, top - 10, f"{variable_label(p.variable)} ({p.unit})", fontSize=7))
         if lo < 0 < hi:
             d.add(Line(fx(0), fy(0), fx(len(p.years) - 1), fy(0), strokeColor=colors.grey, strokeWidth=0.4))
         d.add(Polygon(band, fillColor=colors.Color(0.62, 0.79, 0.88), strokeColor=None))
@@ -552,7 +552,7 @@ def fan_chart_tikz(chart: FanChart, panel_w: float = 5.2, panel_h: float = 2.8) 
             out.append(rf"\node[below] at ({t},{lo:.4f}) {{{tex_escape(y)}}};")
         for v, shift in ((lo, 4), (hi, -2)):  # lifted clear of the year labels below
             out.append(rf"\node[left, yshift={shift}pt] at (0,{v:.4f}) {{{v:.1f}}};")
-        name = tex_escape(p.variable.replace("_", " "))
+        name = tex_escape(variable_label(p.variable))
         out.append(rf"\node[above right] at (0,{hi:.4f}) {{{name} ({tex_escape(p.unit)})}};")
         out.append(r"\end{scope}")
     out.append(r"\end{tikzpicture}")

@@ -85,6 +85,19 @@ class RelationFacts:
     sign: str  # "+" | "-" | other (no direction)
 
 
+def variable_label(variable: str) -> str:
+    """A readable variable name for prose and charts: the vocabulary label without its
+    parenthetical detail ("Long-term interest rate (10-year …)" → "long-term interest rate"),
+    so no digit of a definition can enter the report text; acronyms (GDP, CET1) keep their case."""
+    from aieco.vocab import load_vocabulary
+
+    vocab = load_vocabulary()
+    if variable not in vocab:
+        return variable.replace("_", " ")
+    text = re.sub(r"\s*\([^)]*\)", "", vocab.get(variable).label).strip()
+    return " ".join(w if w.isupper() or any(c.isdigit() for c in w) else w.lower() for w in text.split())
+
+
 def masked(template: str) -> str:
     """The template with DATE tokens blanked (NUM tokens kept as anchors), same length."""
     return TOKEN_RE.sub(lambda m: m.group(0) if m.group(1) == "NUM" else " " * len(m.group(0)), template)
