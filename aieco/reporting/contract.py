@@ -204,6 +204,9 @@ TEMPORAL_SHIFT_BEFORE_RE = re.compile(
     r"earlier|later|sooner)(?:\s+[a-z][\w-]*){0,4}\s+\Z"
 )
 TEMPORAL_QUARTER_RE = re.compile(r"\bby\s+(?:a|one)[\s-]+quarter\b")
+#: "half a year", "by half a year", "half a decade": a span of time wherever it stands
+#: ("half a year's growth" is an amount and stays refused).
+HALF_A_YEAR_RE = re.compile(rf"(?:\b(?:{_APPROX})\s+)?\bhalf\s+an?\s+(?:year|decade)\b(?!\s*(?:'|’|of\b))")
 NOT_TEMPORAL_AFTER_RE = re.compile(rf"\s*(?:of\b|-|(?:{_COMPARATIVES}|{_AMOUNT_WORDS})\b)")
 PERCENT_SIGNS = "%\u2030\u2031\u066a\ufe6a\uff05"
 SEPARATORS = " .,'\u00a0\u2009\u202f\u200b\u200c\u200d\u2060\ufeff\u066b\u066c"
@@ -362,14 +365,15 @@ def _check_characters(text: str, rest: str, add) -> None:
 
 
 def _temporal_quarters(norm: str) -> list[tuple[int, int]]:
-    """Spans of "by a quarter" / "by one quarter" read as time: after a verb of shifting in
-    time (``TEMPORAL_SHIFT_BEFORE_RE``) and not followed by "of", an amount or a comparative."""
+    """Spans read as time: "by a quarter" / "by one quarter" after a verb of shifting in time
+    (``TEMPORAL_SHIFT_BEFORE_RE``) and not followed by "of", an amount or a comparative; and
+    "half a year" / "half a decade" (``HALF_A_YEAR_RE``)."""
     return [
         (m.start(), m.end())
         for m in TEMPORAL_QUARTER_RE.finditer(norm)
         if not NOT_TEMPORAL_AFTER_RE.match(norm, m.end())
         and TEMPORAL_SHIFT_BEFORE_RE.search(norm[max(0, m.start() - 80) : m.start()])
-    ]
+    ] + [(m.start(), m.end()) for m in HALF_A_YEAR_RE.finditer(norm)]
 
 
 def _is_numeric(c: str) -> bool:
