@@ -145,6 +145,9 @@ def _cases(w):
             {"relation_direction"},
         ),
         ("no_direction_stated", "The channel runs from mortgage rates to house prices.", ["mortgage_house"], set()),
+        # a direction stated without a direction word still needs a citation
+        ("uncited_noun_effect", "Mortgage rates have a negative effect on house prices.", [], {"uncited_direction"}),
+        ("uncited_passive", "House prices are depressed by higher mortgage rates.", [], {"uncited_direction"}),
     ]
 
 
@@ -246,6 +249,8 @@ GOVERNING_WORD = {
     "co_movement_without_cause": "rise",
     "positive_effect_noun": "a positive effect on",
     "subordinate_clause_wrong": "rise",
+    "uncited_noun_effect": "a negative effect on",
+    "uncited_passive": "depressed",
 }
 
 
@@ -254,12 +259,16 @@ def test_a_direction_refusal_points_at_the_word_that_governs_the_effect(world, n
     w = world
     _, template, cites, expected = next(c for c in _cases(w) if c[0] == name)
     sentence = _sentence(w, template, cites)
-    found = [v for v in check_report_draft(w.store, ANALYSIS, [sentence]) if v.rule.startswith("relation_direction")]
+    found = [
+        v
+        for v in check_report_draft(w.store, ANALYSIS, [sentence])
+        if v.rule.startswith("relation_direction") or v.rule == "uncited_direction"
+    ]
     assert [v.rule for v in found] == sorted(expected)
     v = found[0]
     assert v.text == GOVERNING_WORD[name]
     assert sentence.template[v.offset : v.offset + len(v.text)] == v.text
-    assert "relation" in v.message and "sign" in v.message
+    assert "relation" in v.message
 
 
 def test_plain_text_citations_become_structured_and_keep_offsets():

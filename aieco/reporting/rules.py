@@ -133,15 +133,31 @@ def mentions(text: str, labels: Mapping[str, Sequence[str]] | None = None) -> li
 
 
 def uncited(s: SentenceDraft, index: int) -> Violation | None:
-    """A directional or qualitative sentence without any citation."""
+    """A directional or qualitative sentence without any citation.
+
+    A sentence is directional when it has a direction word, or when the extraction reader's
+    clause analysis reads a signed (or denied) relation between two variables in it ("tariffs
+    have a negative effect on real GDP"), whatever kind the draft gives it."""
+    if s.cited_relation_ids:
+        return None
     direction = DIRECTION_RE.search(masked(s.template).lower())
-    if s.cited_relation_ids or not (s.kind is SentenceKind.qualitative or direction is not None):
+    at, word = (direction.start(), direction.group(0)) if direction else (-1, "")
+    if direction is None:
+        from aieco.extraction.lexicon import read_relations
+        from aieco.vocab import load_vocabulary
+
+        text = prose(s.template)
+        readings = read_relations(text, load_vocabulary())
+        if readings:
+            at, word = _governing_word(text.lower(), readings[0].verb, 0)
+            word = text[at : at + len(word)]
+    if at < 0 and s.kind is not SentenceKind.qualitative:
         return None
     return Violation(
-        rule="uncited_direction" if direction else "uncited_qualitative",
+        rule="uncited_direction" if at >= 0 else "uncited_qualitative",
         sentence=index,
-        offset=direction.start() if direction else 0,
-        text=direction.group(0) if direction else s.template,
+        offset=max(at, 0),
+        text=word if at >= 0 else s.template,
         message="a directional or qualitative sentence must cite an accepted relation",
     )
 
