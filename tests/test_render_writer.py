@@ -380,3 +380,35 @@ def test_annual_profile_reads_activity_first_then_prices():
     text = " ".join(s.template for s in draft.sentences if s.paragraph == "annual")
     order = [text.index(w) for w in ("real gdp", "unemployment", "inflation", "house prices", "equity prices")]
     assert order == sorted(order)
+
+
+def test_registered_channels_without_a_path_are_said_not_told(store):
+    from aieco.reporting.schema import ChannelGap
+
+    w = build_world(store)
+    gaps = [
+        ChannelGap(
+            src_var="geopolitical_risk",
+            dst_var="equity_prices",
+            src_label="geopolitical risk",
+            dst_label="equity prices",
+        ),
+        ChannelGap(src_var="tariffs", dst_var="inflation", src_label="tariffs", dst_label="consumer price inflation"),
+    ]
+    draft = write_report(_context(w).model_copy(update={"channels_without_path": gaps}))
+    [said] = [s for s in draft.sentences if s.paragraph == "channel:none"]
+    assert said.template == (
+        "The request also registers channels from geopolitical risk to equity prices and from tariffs to consumer "
+        "price inflation, but the sources available at {{DATE:cutoff}} support no admissible path for them, so "
+        "they play no part in this scenario."
+    )
+    assert not said.cited_relation_ids and said.kind.value == "temporal"
+    order = [s.paragraph for s in draft.sentences]
+    assert order.index("channel:none") > max(
+        i for i, p in enumerate(order) if p.startswith("channel:") and p != "channel:none"
+    )
+    assert check_report_draft(store, ANALYSIS, draft) == []
+    one = write_report(_context(w).model_copy(update={"channels_without_path": gaps[:1]}))
+    [said] = [s for s in one.sentences if s.paragraph == "channel:none"]
+    assert said.template.startswith("The request also registers a channel from geopolitical risk to equity prices,")
+    assert "path for it, so it plays no part" in said.template

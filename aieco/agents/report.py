@@ -25,7 +25,14 @@ from aieco.records import (
 )
 from aieco.reporting.render import check_report_draft, short_reference
 from aieco.reporting.rules import variable_label
-from aieco.reporting.schema import ClaimBrief, ProvenanceBrief, RelationBrief, ReportContext, ReportDraft
+from aieco.reporting.schema import (
+    ChannelGap,
+    ClaimBrief,
+    ProvenanceBrief,
+    RelationBrief,
+    ReportContext,
+    ReportDraft,
+)
 from aieco.reporting.writer import write_report
 from aieco.review import review_state
 from aieco.store import Store
@@ -66,7 +73,14 @@ def label(variable: str) -> str:
 
 
 def context(
-    store: Store, *, analysis_id: str, request: Any, risk: str, selections: list[dict[str, Any]], claim_ids: list[str]
+    store: Store,
+    *,
+    analysis_id: str,
+    request: Any,
+    risk: str,
+    selections: list[dict[str, Any]],
+    claim_ids: list[str],
+    channels_without_path: list[dict[str, Any]] | None = None,
 ) -> ReportContext:
     """What the writer may use: the selected paths the restriction derivation accepted (their
     accepted relations with references and quotes), the passed claims, the inputs' provenance
@@ -134,6 +148,12 @@ def context(
         provenance=provenance(
             store, [r for r in runs if r.run_id in macro_runs], [sources[r.source_id] for r in relations]
         ),
+        channels_without_path=[
+            ChannelGap(
+                src_var=g["source"], dst_var=g["target"], src_label=label(g["source"]), dst_label=label(g["target"])
+            )
+            for g in channels_without_path or []
+        ],
         bank_requested="cet1_ratio" in getattr(request, "outcomes", []),
         bank_status=bank_status(runs, claim_briefs, gates_failed=bank_gates_failed(store)),
     )

@@ -107,6 +107,7 @@ _PAIRS = ("{head} and {last}", "{head} as well as {last}")
 def write_report(context: ReportContext) -> ReportDraft:
     """A structured report with NUM tokens and citations; never a digit in its prose."""
     sentences = _channel_paragraphs(context)
+    sentences += _channel_gaps(context)
     claims = list(context.claims)
     figures = {(c.variable, c.transformation, c.statistic): c for c in claims if c.period == context.horizon}
     used: set[str] = set()
@@ -211,6 +212,23 @@ def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
             direction = effect
         channel += 1
     return out
+
+
+def _channel_gaps(context: ReportContext) -> list[SentenceDraft]:
+    """One sentence naming the registered channels the sources support no path for (a stop
+    of that channel is a result: said, never told as a mechanism)."""
+    gaps = list(dict.fromkeys((g.src_label, g.dst_label) for g in context.channels_without_path))
+    if not gaps:
+        return []
+    named = [f"from {_noun_phrase(a)} to {_noun_phrase(b)}" for a, b in gaps]
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    one = len(named) == 1
+    text = (
+        f"The request also registers {'a channel' if one else 'channels'} {listed}, but the sources available at "
+        f"{{{{DATE:cutoff}}}} support no admissible path for {'it' if one else 'them'}, so "
+        f"{'it plays' if one else 'they play'} no part in this scenario."
+    )
+    return [SentenceDraft(kind=SentenceKind.temporal, template=text, paragraph="channel:none")]
 
 
 def _cap(text: str) -> str:
