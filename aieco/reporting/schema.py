@@ -111,6 +111,10 @@ class ReportContext(FrozenModel):
         description="Registered channels with no admissible path at the cutoff: said, never told as a mechanism.",
     )
     bank_requested: bool = Field(False, description="cet1_ratio is among the requested outcomes.")
-    bank_status: Literal["present", "not_run", "stopped", "gate_failed", "no_claims"] = Field(
+    bank_status: Literal["present", "not_run", "stopped", "gate_failed", "no_claims", "not_scenario"] = Field(
         "not_run", description="Why the bank paragraph has figures or not."
     )
+    bank_provenance: Literal["real", "synthetic", "illustrative", "mixed", "undeclared"] | None = Field(
+        None, description="Provenance of the bank data behind the bank figures (the bank run's record)."
+    )
+    bank_model: str | None = Field(None, description="Model id of the bank run the bank figures come from.")
