@@ -34,7 +34,8 @@ table                       layout
                             median of the simulated levels (the median, or baseline, path)
 ``horizon_summary``         rows variables, columns :data:`SUMMARY_COLUMNS`: cumulative change,
                             peak, peak-to-trough, end level of the selected and the median path
-                            and the selected path's deviation from the median
+                            and the selected path's deviation from the median (levels: from the
+                            common jump-off, the gap between the cumulative changes)
 ==========================  ===========================================================
 
 Diagnostics of a run also record the vintage policy, the release rules per variable and
@@ -501,7 +502,11 @@ def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame, first_year: in
 
     Rows the six variables, columns :data:`SUMMARY_COLUMNS`. The window runs from the
     quarter before the horizon (jump-off) to the horizon's last quarter; peaks, troughs and
-    end levels use the horizon quarters, changes start at the jump-off.
+    end levels use the horizon quarters, changes start at the jump-off. The deviation of a
+    level variable from the median compares the two paths from the same jump-off (the
+    simulation starts after the estimation sample, so the selected path and the median need
+    not share their jump-off level): ``100 ((1 + c_sel/100) / (1 + c_med/100) - 1)`` with the
+    cumulative changes ``c``; rates compare end levels in pp.
     """
     first, last = f"{first_year - 1}Q4", f"{last_year}Q4"
     rows = {}
@@ -509,10 +514,14 @@ def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame, first_year: in
         kind = SUMMARY_KIND[v]
         sel = selected.loc[first:last, v].to_numpy(dtype=float)
         med = median.loc[first:last, v].to_numpy(dtype=float)
+        # Levels (GDP, price indexes) are compared from the common jump-off: the median path is
+        # re-based to the selected path's jump-off, so the deviation is the gap between the two
+        # cumulative changes, (1 + c_sel) / (1 + c_med) - 1. Rates are compared as levels (pp).
+        ends = (sel[-1] / sel[0], med[-1] / med[0]) if kind == "level" else (sel[-1], med[-1])
         rows[v] = {
             "cumulative_change": float(tf.cumulative_change(sel, kind)),
             "cumulative_change_median": float(tf.cumulative_change(med, kind)),
-            "deviation_from_median": float(tf.deviation_from_median(tf.end_level(sel), tf.end_level(med), kind)),
+            "deviation_from_median": float(tf.deviation_from_median(*ends, kind)),
             "peak": float(tf.peak(sel[1:])),
             "peak_median": float(tf.peak(med[1:])),
             "peak_deviation_from_median": float(tf.deviation_from_median(tf.peak(sel[1:]), tf.peak(med[1:]), kind)),
