@@ -141,3 +141,13 @@ def _edge_sets(draw):
 def test_cells_equal_pdfplumbers_on_random_rulings(edges):
     intersections = edges_to_intersections(edges, 3, 3)
     assert _cells(intersections) == intersections_to_cells(intersections)
+
+
+@pytest.mark.parametrize("name", ["bis-quarterly-review-2024.pdf", "esrb-2018-adverse-scenario.pdf"])
+def test_char_boxes_read_directly_give_the_same_locations_as_pypdfium2s(shared_data, monkeypatch, name):
+    path = shared_data / "docs" / name
+    fast = parse_pdf(path, "src_t", parser_version="pdf-2", max_passage_chars=1200, page_range=(1, 30))
+    monkeypatch.setattr(pdf_module, "_loose_box", lambda textpage: lambda i: textpage.get_charbox(i, loose=True))
+    plain = parse_pdf(path, "src_t", parser_version="pdf-2", max_passage_chars=1200, page_range=(1, 30))
+    assert [loc.location_id for loc in fast.locations] == [loc.location_id for loc in plain.locations]
+    assert [loc.text for loc in fast.locations] == [loc.text for loc in plain.locations]

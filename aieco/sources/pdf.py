@@ -49,6 +49,8 @@ PARAGRAPH_GAP = 0.6
 MAX_FORM_DEPTH = 15
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+#: A page's character index → the character's loose box (left, bottom, right, top).
+_CharBox = Callable[[int], tuple[float, ...]]
 
 
 def pdf_page_count(path: Path) -> int:
@@ -311,6 +313,7 @@ def _text_lines(
     On a page with tables, characters whose centre lies inside a table are left out.
     """
     aligned = len(text) == count  # one string character per PDFium character (no surrogate pairs)
+    box = _loose_box(textpage)
     lines = []
     start = 0
     for match in [*_LINE_BREAK.finditer(text), None]:
@@ -323,8 +326,8 @@ def _text_lines(
             lines.append({"text": segment.strip(), "top": 20.0 * len(lines), "bottom": 20.0 * len(lines) + 10})
             continue
         keep = list(range(a, b))
-        if boxes and _near_any(textpage, a, b, height, boxes):
-            keep = [i for i in keep if not _inside_any(_char_centre(textpage, i, height), boxes)]
+        if boxes and _near_any(box, a, b, height, boxes):
+            keep = [i for i in keep if not _inside_any(_char_centre(box, i, height), boxes)]
         line = "".join(text[i] for i in keep)
         stripped = line.strip()
         if not stripped:
@@ -333,7 +336,7 @@ def _text_lines(
         first, last = keep[lead], keep[lead + len(stripped) - 1]
         tops, bottoms = [], []
         for i in (first, last):  # a glyph spans its font size above the baseline's descent (as in pdfminer)
-            bottom = height - textpage.get_charbox(i, loose=True)[1]
+            bottom = height - box(i)[1]
             bottoms.append(bottom)
             tops.append(bottom - _font_height(textpage, i))
         lines.append({"text": stripped, "top": min(tops), "bottom": max(bottoms)})
@@ -341,10 +344,10 @@ def _text_lines(
 
 
 def _near_any(
-    textpage: pdfium.PdfTextPage, a: int, b: int, height: float, boxes: list[tuple[float, float, float, float]]
+    box: _CharBox, a: int, b: int, height: float, boxes: list[tuple[float, float, float, float]]
 ) -> bool:
     """Whether the line of characters a … b − 1 may reach into a table (its loose box, with a margin, meets one)."""
-    first, last = textpage.get_charbox(a, loose=True), textpage.get_charbox(b - 1, loose=True)
+    first, last = box(a), box(b - 1)
     x0, x1 = min(first[0], last[0]) - 1, max(first[2], last[2]) + 1
     top, bottom = height - max(first[3], last[3]) - 20, height - min(first[1], last[1]) + 20
     return any(bx0 <= x1 and x0 <= bx1 and btop <= bottom and top <= bbottom for bx0, btop, bx1, bbottom in boxes)
@@ -359,8 +362,22 @@ def _font_height(textpage: pdfium.PdfTextPage, index: int) -> float:
     return size
 
 
-def _char_centre(textpage: pdfium.PdfTextPage, index: int, height: float) -> tuple[float, float]:
-    left, bottom, right, top = textpage.get_charbox(index, loose=True)
+def _loose_box(textpage: pdfium.PdfTextPage) -> _CharBox:
+    """A character's loose box (left, bottom, right, top) as ``textpage.get_charbox(i, loose=True)``
+    gives it, through one PDFium call with plain handles and one rectangle made per page."""
+    rect = pdfium_c.FS_RECTF()
+    raw = ctypes.cast(textpage.raw, ctypes.c_void_p).value
+
+    def box(index: int) -> tuple[float, ...]:
+        if not _LOOSE_BOX(raw, index, ctypes.addressof(rect)):
+            raise pdfium.PdfiumError("Failed to get charbox.")
+        return rect.left, rect.bottom, rect.right, rect.top
+
+    return box
+
+
+def _char_centre(box: _CharBox, index: int, height: float) -> tuple[float, float]:
+    left, bottom, right, top = box(index)
     return (left + right) / 2, height - (top + bottom) / 2
 
 
@@ -409,6 +426,7 @@ _SEG_POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, _VP, _VP)
 _SEG_TYPE = _proto(pdfium_c.FPDFPathSegment_GetType, _INT, _VP)
 _SEG_CLOSE = _proto(pdfium_c.FPDFPathSegment_GetClose, _INT, _VP)
 _DOUBLE = ctypes.c_double
+_LOOSE_BOX = _proto(pdfium_c.FPDFText_GetLooseCharBox, _INT, _VP, _INT, _VP)
 _BOUNDED_TEXT = _proto(pdfium_c.FPDFText_GetBoundedText, _INT, _VP, _DOUBLE, _DOUBLE, _DOUBLE, _DOUBLE, _VP, _INT)
 
 
