@@ -52,7 +52,8 @@ def test_model_variables_hand_computed():
     assert x["real_gdp"].iloc[2] == 0.0
     assert x["inflation"].iloc[4] == pytest.approx(100 * np.log(2.0))
     assert np.isnan(x["inflation"].iloc[3])
-    assert x["unemployment"].iloc[4] == 200.0
+    assert x["unemployment"].iloc[4] == 200.0 - 121.0  # the rates enter as quarterly changes (pp)
+    assert np.isnan(x["long_term_rate"].iloc[0])
 
 
 def test_coefficients_equal_statsmodels_fit(levels, fit):
@@ -118,7 +119,8 @@ def test_vectorised_simulation_equals_a_loop_over_one_draw(fit):
     x = np.array(hist[2:])
     gdp_level = fit.levels["real_gdp"].iloc[-1] * np.exp(np.cumsum(x[:, 0]) / 100)
     assert sim.levels[d, -1, 0] == pytest.approx(gdp_level[-1], rel=1e-10)
-    assert sim.levels[d, -1, 5] == pytest.approx(x[-1, 5], rel=1e-10)
+    # the long rate enters as quarterly changes: its level is the endpoint level plus their sum
+    assert sim.levels[d, -1, 5] == pytest.approx(fit.levels["long_term_rate"].iloc[-1] + x[:, 5].sum(), rel=1e-10)
 
 
 def test_zero_residuals_reproduce_statsmodels_forecast_and_levels(fit, levels):
@@ -140,7 +142,8 @@ def test_zero_residuals_reproduce_statsmodels_forecast_and_levels(fit, levels):
     assert sim.levels[0, q.index("2025Q4"), 3] == pytest.approx(
         levels.loc["2023Q4", "inflation"] * np.exp(fc[0, 3] / 100) * np.exp(fc[4, 3] / 100), rel=1e-10
     )
-    assert sim.levels[2, -1, 4] == pytest.approx(fc[-1, 4], rel=1e-10)
+    # unemployment: u_t = u_{t-1} + Δu_t
+    assert sim.levels[2, -1, 4] == pytest.approx(levels.loc["2024Q3", "unemployment"] + fc[:, 4].sum(), rel=1e-10)
 
 
 def test_observed_and_simulated_status(fit, levels):

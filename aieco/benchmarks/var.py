@@ -22,7 +22,7 @@ from aieco.benchmarks import Figure, measure
 from aieco.config import get_settings
 from aieco.demo.macro import load_demo_observations
 from aieco.errors import StageStopped
-from aieco.models.macro import PANDEMIC_TREATMENT, unconditional_severity_features
+from aieco.models.macro import PANDEMIC_TREATMENT, RAGGED_EDGE, unconditional_severity_features
 from aieco.models.realdata import build_real_dataset, model_levels
 from aieco.models.var import VARIABLES, annual_paths, fit_var, last_observed_annual, range_failures, simulate
 from aieco.models.vintages import quarterly_levels, select_as_of
@@ -61,7 +61,7 @@ def run(quick: bool = False) -> list[Figure]:
     total = time.perf_counter() - t0
     steps = len(sim.quarters) - int(sim.observed.sum())
     t0 = time.perf_counter()
-    fit_var(levels, pandemic=PANDEMIC_TREATMENT)
+    fit_var(levels, pandemic=PANDEMIC_TREATMENT, ragged_edge=RAGGED_EDGE)
     own_fit = time.perf_counter() - t0
     t0 = time.perf_counter()
     results = VAR(fit.data).fit(fit.lags, trend="c")
@@ -109,7 +109,7 @@ def benchmark_levels(cutoff) -> tuple[pd.DataFrame, str]:
 
 def pipeline(levels, draws: int, seed: int):
     """Estimation, simulation, annual aggregation, range checks, selection for three risks, comparator."""
-    fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT)
+    fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT, ragged_edge=RAGGED_EDGE)
     t0 = time.perf_counter()
     sim = simulate(fit, draws=draws, seed=seed)
     sim_seconds = time.perf_counter() - t0

@@ -14,9 +14,19 @@ real_gdp           real GDP level (chain-linked)           100·log(Y_t/Y_{t-1})
 equity_prices      equity index level                      100·log(E_t/E_{t-1})
 house_prices       residential property price index        100·log(P_t/P_{t-1})
 inflation          HICP index level (quarterly average)    100·log(H_t/H_{t-4})
-unemployment       unemployment rate (%)                    the rate
-long_term_rate     10-year government bond yield (%)        the rate
+unemployment       unemployment rate (%)                    u_t − u_{t-1} (pp)
+long_term_rate     10-year government bond yield (%)        i_t − i_{t-1} (pp)
 =================  =====================================  ==========================
+
+Why the two rates enter as quarterly changes (specification version 3): over the 2000–2023
+sample both have near-unit-root behaviour and a structural decline (euro-area unemployment from
+about 10 % to 6.5 %, the 10-year yield from about 5.5 % to 3 %). In levels, the VAR's
+intercepts pull them back towards their sample means (an implied 8.5 % unemployment rate and
+3.1 % yield), and over a three-year horizon that pull — through the cross-equation dynamics —
+dominated the median path (unemployment drifting up, the yield rising, equity prices falling
+every year). In changes, every variable of the system is a growth rate or a change, the
+system is far from the unit circle, and the forecast converges to the sample's mean changes
+(``docs/default-workspace.md`` compares the two).
 """
 
 from __future__ import annotations
@@ -46,9 +56,10 @@ MODEL_TRANSFORMATION = {
     "equity_prices": "qoq_log",
     "house_prices": "qoq_log",
     "inflation": "yoy_log",
-    "unemployment": "rate",
-    "long_term_rate": "rate",
+    "unemployment": "diff",
+    "long_term_rate": "diff",
 }
+RATE_VARIABLES = ("unemployment", "long_term_rate")
 #: Annual aggregation of each variable (appendix "Numerical Definitions and Temporal Aggregation").
 ANNUAL_TRANSFORMATION = {
     "real_gdp": "annual_growth",
@@ -94,8 +105,8 @@ def model_variables(levels: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        Same index; quarterly log changes (×100), y/y log HICP change (×100) and rates.
-        A value is NaN where a needed level is missing.
+        Same index; quarterly log changes (×100), y/y log HICP change (×100) and quarterly
+        changes of the two rates (pp). A value is NaN where a needed level is missing.
     """
     missing = [v for v in VARIABLES if v not in levels.columns]
     if missing:
@@ -121,8 +132,8 @@ def model_variables(levels: pd.DataFrame) -> pd.DataFrame:
             )
         lag = 4 if v == "inflation" else 1
         out[v] = 100.0 * (np.log(s) - np.log(s.shift(lag)))
-    out["unemployment"] = frame["unemployment"].astype(float)
-    out["long_term_rate"] = frame["long_term_rate"].astype(float)
+    for v in RATE_VARIABLES:
+        out[v] = frame[v].astype(float).diff()
     return out
 
 
@@ -140,6 +151,10 @@ class VARFit:
     eigenvalues: np.ndarray  # companion-matrix eigenvalues
     pandemic: str = "none"  # the registered pandemic treatment (PANDEMIC_TREATMENTS)
     dummied: tuple[str, ...] = ()  # quarters given an impulse dummy (left out of the residual pool)
+    ragged_edge: str = "none"  # the registered treatment of quarters after the endpoint (RAGGED_EDGE_TREATMENTS)
+    #: model variables observed after the endpoint (rows: the quarters endpoint+1 …, NaN where not
+    #: observed); the simulation is conditioned on them when ``ragged_edge == 'condition'``
+    conditions: np.ndarray | None = None
 
     @property
     def lags(self) -> int:
@@ -187,6 +202,16 @@ PANDEMIC_TREATMENTS = {
 }
 
 
+#: Registered treatments of the ragged edge: quarters after the estimation endpoint (the last quarter
+#: in which all six variables are usable) in which some variables are already observed at the cutoff.
+#: ``condition``: the simulation is conditioned on every observed model variable, quarter by quarter —
+#: the observed variables take their observed values and the bootstrap residual of the others is
+#: shifted by its linear projection on the observed variables' residual surprise (the Gaussian
+#: conditional mean under the residual covariance, applied to each resampled residual vector), so no
+#: value known at the cutoff is thrown away; ``none``: the simulation starts from the endpoint alone.
+RAGGED_EDGE_TREATMENTS = ("condition", "none")
+
+
 def ols_var(
     data: np.ndarray, lags: int, dummies: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -226,6 +251,7 @@ def fit_var(
     sample_start: str | None = None,
     min_obs: int | None = None,
     pandemic: str = "none",
+    ragged_edge: str = "none",
 ) -> VARFit:
     """Estimate the VAR(p) by OLS from 2000Q1 to the latest quarter in which all six are usable.
 
@@ -236,6 +262,8 @@ def fit_var(
     lags, sample_start, min_obs : optional
         Defaults from ``Settings.scenario`` (2, '2000Q1', 80).
     pandemic : a key of :data:`PANDEMIC_TREATMENTS` ('dummies' or 'none')
+    ragged_edge : one of :data:`RAGGED_EDGE_TREATMENTS` ('condition' or 'none'); with 'condition'
+        the model variables observed after the endpoint are kept on the fit (``conditions``)
 
     Returns
     -------
@@ -276,6 +304,17 @@ def fit_var(
     dummy_quarters = {pd.Period(q, freq="Q") for q in PANDEMIC_TREATMENTS[pandemic]}
     mask = np.array([q in dummy_quarters for q in sample.index])
     intercept, coefs, resid, _keep = ols_var(sample.to_numpy(), lags, mask if mask.any() else None)
+    if ragged_edge not in RAGGED_EDGE_TREATMENTS:
+        raise InputError(
+            f"ragged-edge treatment {ragged_edge!r} is not registered",
+            where="model specification",
+            fix=f"use one of {', '.join(RAGGED_EDGE_TREATMENTS)}",
+        )
+    after = x[x.index > end]
+    seen = after.notna().any(axis=1)
+    conditions = None
+    if ragged_edge == "condition" and seen.any():
+        conditions = after.loc[: seen[seen].index.max()].to_numpy(dtype=float)
     lv = levels.copy()
     lv.index = quarter_index(lv.index)
     lv = lv[lv.index <= end].sort_index()
@@ -290,7 +329,29 @@ def fit_var(
         eigenvalues=companion_eigenvalues(coefs),
         pandemic=pandemic,
         dummied=tuple(str(q) for q in sample.index[mask]),
+        ragged_edge=ragged_edge,
+        conditions=conditions,
     )
+
+
+def conditioned_quarters(fit: VARFit) -> dict[str, str]:
+    """Variable → the last quarter after the endpoint on which the simulation is conditioned."""
+    if fit.conditions is None:
+        return {}
+    end = pd.Period(fit.endpoint, freq="Q")
+    out = {}
+    for j, v in enumerate(fit.variables):
+        rows = np.flatnonzero(~np.isnan(fit.conditions[:, j]))
+        if rows.size:
+            out[v] = str(end + int(rows.max()) + 1)
+    return out
+
+
+def conditional_projection(resid: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """The matrix B (k_free × k_obs) with E[u_free | u_obs] = B u_obs under the residual covariance."""
+    cov = resid.T @ resid / resid.shape[0]
+    free = ~observed
+    return cov[np.ix_(free, observed)] @ np.linalg.inv(cov[np.ix_(observed, observed)])
 
 
 @dataclass(frozen=True, eq=False)
@@ -337,6 +398,10 @@ def simulate(
     Each quarter after the estimation endpoint through Q4 of ``horizon_end`` is simulated
     for all draws at once: ``x_h = c + A_1 x_{h-1} + A_2 x_{h-2} + u_h`` with ``u_h`` a
     residual row drawn with replacement, so contemporaneous dependence is preserved.
+    Quarters after the endpoint in which some model variables are observed (``fit.conditions``,
+    the ragged edge) are conditioned on them: the observed variables take their observed
+    values, the others' residuals move by their projection on the observed surprise
+    (:func:`conditional_projection`).
 
     Parameters
     ----------
@@ -381,6 +446,7 @@ def simulate(
     x = np.empty((steps + p, draws, k))
     x[:p] = fit.data[-p:][:, None, :]
     coef_t = [a.T for a in fit.coefs]
+    cond = fit.conditions if fit.conditions is not None else np.empty((0, k))
     # Small (draws × 6)·(6 × 6) products: BLAS threads only add contention on a few cores.
     with threadpool_limits(limits=1, user_api="blas"):
         for h in range(steps):  # loop over quarters; draws are vectorised
@@ -388,6 +454,12 @@ def simulate(
             val = fit.intercept + fit.resid[picks[h]]
             for lag in range(p):
                 val = val + x[t - 1 - lag] @ coef_t[lag]
+            if h < len(cond) and not np.isnan(cond[h]).all():
+                seen = ~np.isnan(cond[h])
+                surprise = cond[h, seen] - val[:, seen]  # observed minus this draw's value
+                if not seen.all():
+                    val[:, ~seen] += surprise @ conditional_projection(fit.resid, seen).T
+                val[:, seen] = cond[h, seen]
             x[t] = val
             if progress:
                 progress(h + 1, steps)
@@ -402,8 +474,8 @@ def simulate(
             out[:, :, j] = tf.index_from_yoy_log_change(base, sim_x[:, :, j])
         elif v in LEVEL_VARIABLES:
             out[:, :, j] = tf.levels_from_log_changes(np.full(draws, float(lv[v].loc[end])), sim_x[:, :, j])
-        else:
-            out[:, :, j] = sim_x[:, :, j]
+        else:  # a rate: its level at the endpoint plus the cumulated quarterly changes
+            out[:, :, j] = float(lv[v].loc[end]) + np.cumsum(sim_x[:, :, j], axis=1)
     window_start = pd.Period(f"{first_year - 1}Q1", freq="Q")
     window = pd.period_range(window_start, last, freq="Q")
     levels = np.empty((draws, len(window), k))
