@@ -575,7 +575,8 @@ def last_observed_annual(levels: pd.DataFrame) -> tuple[int, dict[str, float]]:
     values = {}
     for v, y in years.items():
         quarters = pd.period_range(f"{y - 1}Q1", f"{y}Q4", freq="Q")
-        block = lv[list(VARIABLES)].reindex(quarters).ffill().bfill().to_numpy(float)[None, :, :]
+        # only column v is read; the others are filled (1.0 where a column has no value in the window)
+        block = lv[list(VARIABLES)].reindex(quarters).ffill().bfill().fillna(1.0).to_numpy(float)[None, :, :]
         # only column v is read; the others are filled so the shared aggregation can run
         annual = annual_levels(block, tuple(str(q) for q in quarters), range(y, y + 1))
         values[v] = float(annual[v][0, 0])
