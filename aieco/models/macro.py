@@ -90,6 +90,7 @@ from aieco.records import (
 )
 from aieco.scenario import selection
 from aieco.sources.series import observations_frame, observed_values
+from aieco.sources.series.readers import EURO_AREA_CAVEAT
 from aieco.store import Store
 
 MODEL_ID = "macro_var"
@@ -220,6 +221,9 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     synthetic = is_synthetic(built.eligible)
     levels = built.levels
     diagnostics.update({"release_rules": built.rules, "last_usable": built.last_usable})
+    geo = sorted(map(str, set(built.eligible["jurisdiction"]))) if "jurisdiction" in built.eligible else []
+    # the declared euro-area mapping joins memberships: say so on the run
+    diagnostics["geography"] = {"jurisdictions": geo, "caveat": EURO_AREA_CAVEAT if "EA" in geo else None}
     fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT, ragged_edge=RAGGED_EDGE)
     diagnostics.update(
         {

@@ -11,16 +11,15 @@ the shared data folder (``python -m aieco.sources.series.pack ../shared/data``);
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pandas as pd
 
 from aieco.errors import InputError
 from aieco.records import ObservedValue
+from aieco.sources.series.copies import DatedCopy, as_copy_values, copy_named, git_blob_id
 from aieco.sources.series.readers import load_series, observations_frame
 from aieco.store import Store
 
@@ -42,34 +41,6 @@ PACK_COLUMNS = [
 
 
 @dataclass(frozen=True)
-class DatedCopy:
-    """A copy of a shared file committed to a public git repository on a known date.
-
-    The values it holds were public by the commit date, so they get that date as release date
-    with rule ``file``. ``blob`` is the git blob id of the committed file; the extract is built
-    only if the shared file has exactly those bytes (:func:`git_blob_id`), so the dated copy and
-    the file read are provably the same.
-    """
-
-    repo: str  # owner/name on GitHub
-    commit: str  # the earliest commit holding these bytes
-    committed: str  # its committer date, ISO 8601 with offset (``git log --format=%cI``)
-    path: str  # the file's path in that commit
-    blob: str  # git blob id of the file (``git rev-parse COMMIT:PATH``)
-
-    @property
-    def date(self) -> date:
-        """The commit's calendar date in UTC (the release date given to every value)."""
-        return datetime.fromisoformat(self.committed).astimezone(UTC).date()
-
-
-def git_blob_id(path: Path) -> str:
-    """The git blob id of a file's bytes (what ``git hash-object`` prints)."""
-    data = Path(path).read_bytes()
-    return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
-@dataclass(frozen=True)
 class PackSeries:
     """One shipped extract: source file, the rows it keeps, and what its PROVENANCE file states."""
 
@@ -83,7 +54,7 @@ class PackSeries:
     release_rule: str
     licence: str
     keep_vintages_with_exact_dates: bool = False
-    copy: DatedCopy | None = None  # a dated public copy: release dates are its commit date (rule file)
+    copy: str | None = None  # a registered dated public copy (copies.dated_copies): its commit date, rule file
 
 
 ATTRIBUTION = "reuse with attribution (publishers' terms as summarised in shared/data/README.md)"
@@ -220,13 +191,7 @@ PACK: tuple[PackSeries, ...] = (
         "FRED.CP0000EZ19M086NEST",
         "file: the commit date of the public copy (2024-02-12)",
         EUROSTAT_LICENCE,
-        copy=DatedCopy(
-            "andrewpwalters/ecb",
-            "551b79aca13e1d853cd5464644fc692041daaca1",
-            "2024-02-12T15:09:46+01:00",
-            "CP0000EZ19M086NEST.csv",
-            "f0e6f2f9952444028434b17e9102ea9ad03b58a5",
-        ),
+        copy="fred_hicp_2024-02-12",
     ),
     PackSeries(
         "hicp_annual_rate_copy",
@@ -238,13 +203,7 @@ PACK: tuple[PackSeries, ...] = (
         "ICP.M.U2.N.000000.4.ANR",
         "file: the commit date of the public copy (2024-09-05)",
         ECB_LICENCE,
-        copy=DatedCopy(
-            "mthavarajah/eu-economics",
-            "a7df1f4c15a18c349b354204c907668c6e375705",
-            "2024-09-05T13:49:06-04:00",
-            "datafiles/basics/inflation.csv",
-            "0a222197ce2f377de6aef0cfa282535830670d89",
-        ),
+        copy="ecb_portal_inflation_2024-09-05",
     ),
     PackSeries(
         "unemployment_copy",
@@ -256,13 +215,7 @@ PACK: tuple[PackSeries, ...] = (
         "LFSI.M.I9.S.UNEHRT.TOTAL0.15_74.T",
         "file: the commit date of the public copy (2024-09-05)",
         ECB_LICENCE,
-        copy=DatedCopy(
-            "mthavarajah/eu-economics",
-            "a7df1f4c15a18c349b354204c907668c6e375705",
-            "2024-09-05T13:49:06-04:00",
-            "datafiles/basics/unemployment.csv",
-            "c1f0ca64738b0b26fb9f099843541ecbb16ec97a",
-        ),
+        copy="ecb_portal_unemployment_2024-09-05",
     ),
     PackSeries(
         "awm_unemployment_copy",
@@ -274,13 +227,7 @@ PACK: tuple[PackSeries, ...] = (
         "AWM.URX",
         "file: the commit date of the public copy (2024-02-16)",
         ECB_LICENCE,
-        copy=DatedCopy(
-            "EconMaett/cepremap",
-            "9db1725fd5f7615a70bb59a37dc107bbc4827b39",
-            "2024-02-16T13:00:00+01:00",
-            "data/awm19up18.csv",
-            "24892865cf07157886749bb90dc796085385e55c",
-        ),
+        copy="awm18_2024-02-16",
     ),
     PackSeries(
         "long_term_rate_copy",
@@ -293,13 +240,7 @@ PACK: tuple[PackSeries, ...] = (
         "CEPREMAP.longrate",
         "file: the commit date of the public copy (2024-03-21)",
         ECB_LICENCE + ". " + CEPREMAP_TERMS,
-        copy=DatedCopy(
-            "EconMaett/cepremap",
-            "e93f53187996209cf572ddbeb1bb714302156764",
-            "2024-03-21T17:06:43+01:00",
-            "data/EA_CMR_rawdata.csv",
-            "5816a05d17b553245c30bcec779966803780d4e1",
-        ),
+        copy="cepremap_cmr_2024-03-21",
     ),
     PackSeries(
         "house_prices_copy",
@@ -312,13 +253,7 @@ PACK: tuple[PackSeries, ...] = (
         "FRED.QXMN628BIS",
         "file: the commit date of the public copy (2021-04-25)",
         BIS_LICENCE,
-        copy=DatedCopy(
-            "rofrans/kwantumlink",
-            "7e59317c250a66d260d120e1ddb624ef764e0191",
-            "2021-04-25T16:05:18+01:00",
-            "QXMN628BIS.csv",
-            "465c787f954da2bfefcc60c3c53271aba2f57d8e",
-        ),
+        copy="fred_bis_rpp_2021-04-25",
     ),
     PackSeries(
         "equity_prices_copy",
@@ -331,13 +266,7 @@ PACK: tuple[PackSeries, ...] = (
         "KWANTUMLINK.EUROSTOXX50",
         "file: the commit date of the public copy (2021-04-25)",
         ECB_LICENCE + ". " + STOXX_TERMS,
-        copy=DatedCopy(
-            "rofrans/kwantumlink",
-            "7e59317c250a66d260d120e1ddb624ef764e0191",
-            "2021-04-25T16:05:18+01:00",
-            "Eurostoxx.csv",
-            "df113d62abdc02fb37f3b9da0b53d2471eb2e379",
-        ),
+        copy="ecb_eurostoxx50_2021-04-25",
     ),
 )
 
@@ -348,30 +277,35 @@ def extract(entry: PackSeries, shared_data_dir: Path) -> pd.DataFrame:
     A dated copy is checked first: the shared file must have the committed bytes.
     """
     source = shared_data_dir / "macro" / entry.source
-    release = None
-    if entry.copy is not None:
-        found = git_blob_id(source)
-        if found != entry.copy.blob:
-            raise InputError(
-                f"{source} is not the copy committed to {entry.copy.repo} at {entry.copy.commit} "
-                f"(git blob {found}, expected {entry.copy.blob})",
-                where=str(source),
-                fix="rebuild the extract from the committed copy or drop its dated-copy record",
-            )
-        release = entry.copy.date
+    copy = copy_named(entry.copy) if entry.copy else None
+    if copy is not None and git_blob_id(source) != copy.blob:
+        raise InputError(
+            f"{source} is not the copy committed to {copy.repo} at {copy.commit} "
+            f"(git blob {git_blob_id(source)}, expected {copy.blob})",
+            where=str(source),
+            fix="rebuild the extract from the committed copy or drop its dated-copy record",
+        )
     records = [
         r
-        for r in load_series(source, release_date=release)
+        for r in load_series(source)
         if r.variable == entry.variable
         and r.series_key.startswith(entry.series_prefix)
         and r.reference_period >= FIRST_PERIOD
     ]
     if entry.keep_vintages_with_exact_dates:
         records = [r for r in records if r.release_rule is not None and r.release_rule.value == "vintage"]
-    frame = observations_frame(records)
-    if entry.copy is not None:
-        frame["vintage"] = f"{entry.copy.repo}@{entry.copy.commit[:7]}"  # EA19 back-casts and EA20 recent series are joined by the splices
+    if copy is not None:
+        records = as_copy_values(records, copy)
+    frame = observations_frame(records)  # EA19 back-casts and EA20 recent series are joined by the splices
     return frame[PACK_COLUMNS].sort_values(["reference_period", "release_date"], kind="stable")
+
+
+def dated_copy_line(copy: DatedCopy) -> str:
+    return (
+        f"- dated copy: github.com/{copy.repo}, commit {copy.commit}, committed {copy.committed}, path "
+        f"{copy.path}; git blob {copy.blob} equals the shared file's bytes (checked when the extract is built; "
+        "registry aieco/data/dated_copies.toml)\n"
+    )
 
 
 def provenance_text(entry: PackSeries, rows: int, first: str, last: str, extracted: str) -> str:
@@ -381,13 +315,7 @@ def provenance_text(entry: PackSeries, rows: int, first: str, last: str, extract
         f"- extracted from: shared/data/macro/{entry.source} (extraction date {extracted}; "
         f"{rows} rows, reference periods {first}–{last})\n"
         f"- release-date rule: {entry.release_rule}\n"
-        + (
-            f"- dated copy: github.com/{entry.copy.repo}, commit {entry.copy.commit}, committed "
-            f"{entry.copy.committed}, path {entry.copy.path}; git blob {entry.copy.blob} equals the shared file's "
-            "bytes (checked when the extract is built)\n"
-            if entry.copy
-            else ""
-        )
+        + (dated_copy_line(copy_named(entry.copy)) if entry.copy else "")
         + f"- licence: {entry.licence}\n"
         "- provenance: real (values unchanged; only rows outside the model sample or vintages without an "
         "exact date are left out)\n"
