@@ -205,3 +205,22 @@ def test_every_shipped_file_is_package_data():
             assert any(
                 fnmatch.fnmatch(path.name, p[3:]) if p.startswith("**/") else fnmatch.fnmatch(rel, p) for p in patterns
             ), f"{rel} is not package data"
+
+
+def test_the_default_request_runs_end_to_end_under_strict(built):
+    """Under ``strict`` only true vintages (GDP) and dated public copies (rule file) reach the VAR."""
+    from aieco.analysis.pipeline import analyze
+    from aieco.models.macro import MODEL_ID
+
+    store, _, _ = built
+    request = load_request(DEFAULT_REQUEST).model_copy(update={"vintage_policy": "strict"})
+    outcome = analyze(store, request)
+    runs = [r for r in store.find(ModelRun, model_id=MODEL_ID) if r.analysis_id == outcome.analysis_id]
+    assert runs and all(r.diagnostics["vintage_policy"] == "strict" for r in runs)
+    done = [r for r in runs if r.status is RunStatus.completed]
+    assert done, [(r.status, r.reason) for r in runs]
+    for r in done:
+        d = r.diagnostics
+        rules = {x for series in d["release_rules"].values() for rs in series.values() for x in rs}
+        assert rules == {"vintage", "file"} and d["plausibility"]["passed"]
+        assert d["endpoint"] == "2020Q3"  # the dated copies of house prices and equity (2021-04-25) end the sample
