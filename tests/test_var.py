@@ -52,8 +52,9 @@ def test_model_variables_hand_computed():
     assert x["real_gdp"].iloc[2] == 0.0
     assert x["inflation"].iloc[4] == pytest.approx(100 * np.log(2.0))
     assert np.isnan(x["inflation"].iloc[3])
-    assert x["unemployment"].iloc[4] == 200.0 - 121.0  # the rates enter as quarterly changes (pp)
-    assert np.isnan(x["long_term_rate"].iloc[0])
+    assert x["unemployment"].iloc[4] == 200.0 - 121.0  # unemployment enters as its quarterly change (pp)
+    assert np.isnan(x["unemployment"].iloc[0])
+    assert x["long_term_rate"].iloc[4] == 200.0  # the long rate as its level
 
 
 def test_coefficients_equal_statsmodels_fit(levels, fit):
@@ -119,8 +120,9 @@ def test_vectorised_simulation_equals_a_loop_over_one_draw(fit):
     x = np.array(hist[2:])
     gdp_level = fit.levels["real_gdp"].iloc[-1] * np.exp(np.cumsum(x[:, 0]) / 100)
     assert sim.levels[d, -1, 0] == pytest.approx(gdp_level[-1], rel=1e-10)
-    # the long rate enters as quarterly changes: its level is the endpoint level plus their sum
-    assert sim.levels[d, -1, 5] == pytest.approx(fit.levels["long_term_rate"].iloc[-1] + x[:, 5].sum(), rel=1e-10)
+    assert sim.levels[d, -1, 5] == pytest.approx(x[-1, 5], rel=1e-10)
+    # unemployment enters as quarterly changes: its level is the endpoint level plus their sum
+    assert sim.levels[d, -1, 4] == pytest.approx(fit.levels["unemployment"].iloc[-1] + x[:, 4].sum(), rel=1e-10)
 
 
 def test_zero_residuals_reproduce_statsmodels_forecast_and_levels(fit, levels):
@@ -236,7 +238,7 @@ def test_ragged_edge_conditioning_matches_an_independent_regression(fit, levels)
         # equity (qoq log change) rebuilt from its 2024Q3 level
         eq = levels.loc["2024Q3", "equity_prices"] * np.exp(x_free[0] / 100)
         assert sim.levels[d, q, 1] == pytest.approx(eq, rel=1e-10)
-        assert sim.levels[d, q, 5] == pytest.approx(levels.loc["2024Q3", "long_term_rate"] + x_free[3], rel=1e-10)
+        assert sim.levels[d, q, 5] == pytest.approx(x_free[3], rel=1e-10)
 
 
 def test_unregistered_ragged_edge_treatment_is_refused(levels):

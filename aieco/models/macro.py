@@ -166,7 +166,7 @@ def specification() -> ModelSpecification:
         model_id=MODEL_ID,
         version=VERSION,
         description="Quarterly VAR(2) in six euro-area variables (GDP, equity and house prices as quarterly log "
-        "changes, HICP as its annual log change, unemployment and the 10-year yield as quarterly changes), pandemic "
+        "changes, HICP as its annual log change, unemployment as its quarterly change, the 10-year yield), pandemic "
         "impulse dummies 2020Q1–2021Q2 kept out of the residual pool, residual bootstrap conditioned on the values "
         "observed after the estimation end (ragged edge), severity selection",
         inputs=[

@@ -15,18 +15,19 @@ equity_prices      equity index level                      100·log(E_t/E_{t-1})
 house_prices       residential property price index        100·log(P_t/P_{t-1})
 inflation          HICP index level (quarterly average)    100·log(H_t/H_{t-4})
 unemployment       unemployment rate (%)                    u_t − u_{t-1} (pp)
-long_term_rate     10-year government bond yield (%)        i_t − i_{t-1} (pp)
+long_term_rate     10-year government bond yield (%)        the rate
 =================  =====================================  ==========================
 
-Why the two rates enter as quarterly changes (specification version 3): over the 2000–2023
-sample both have near-unit-root behaviour and a structural decline (euro-area unemployment from
-about 10 % to 6.5 %, the 10-year yield from about 5.5 % to 3 %). In levels, the VAR's
-intercepts pull them back towards their sample means (an implied 8.5 % unemployment rate and
-3.1 % yield), and over a three-year horizon that pull — through the cross-equation dynamics —
-dominated the median path (unemployment drifting up, the yield rising, equity prices falling
-every year). In changes, every variable of the system is a growth rate or a change, the
-system is far from the unit circle, and the forecast converges to the sample's mean changes
-(``docs/default-workspace.md`` compares the two).
+Why unemployment enters as its quarterly change (specification version 3): over the
+2000–2023 sample the euro-area unemployment rate declined structurally (from about 10 % to
+6.5 %). In levels, the VAR's intercept pulls it back towards an implied mean of about 8.5 %,
+and over a three-year horizon that pull — through the cross-equation dynamics — dominated the
+median path (unemployment drifting up, the yield rising, equity prices falling every year).
+In changes, the forecast converges to the sample's mean change instead. The 10-year yield
+stays in levels: its implied mean (about 3 %) is close to where it ended, and in changes it
+would be a random walk whose bootstrap tails reach deeply negative yields by 2027 (a selected
+path with a −2 % yield was seen with that variant). ``docs/default-workspace.md`` records the
+three specifications compared and their median and selected paths.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ MODEL_TRANSFORMATION = {
     "house_prices": "qoq_log",
     "inflation": "yoy_log",
     "unemployment": "diff",
-    "long_term_rate": "diff",
+    "long_term_rate": "rate",
 }
 RATE_VARIABLES = ("unemployment", "long_term_rate")
 #: Annual aggregation of each variable (appendix "Numerical Definitions and Temporal Aggregation").
@@ -83,8 +84,14 @@ LEVEL_VARIABLES = ("real_gdp", "equity_prices", "house_prices", "inflation")
 
 def quarter_index(labels) -> pd.PeriodIndex:
     """Parse quarter labels ('2024Q3', '2024-Q3', Period) into a quarterly PeriodIndex."""
+    if isinstance(labels, pd.PeriodIndex) and labels.freqstr.startswith("Q"):
+        return labels
+    text = [str(x) for x in labels]
+    if all(len(t) in (6, 7) and t[:4].isdigit() and t[-2] == "Q" and t[-1] in "1234" for t in text):
+        # the usual 'YYYYQn' / 'YYYY-Qn' labels: built from fields (string parsing is slow)
+        return pd.PeriodIndex.from_fields(year=[int(t[:4]) for t in text], quarter=[int(t[-1]) for t in text], freq="Q")
     try:
-        return pd.PeriodIndex([pd.Period(str(x).replace("-Q", "Q"), freq="Q") for x in labels], freq="Q")
+        return pd.PeriodIndex([str(x).replace("-Q", "Q") for x in labels], freq="Q")
     except (ValueError, TypeError) as exc:
         raise InputError(
             f"quarter labels cannot be parsed: {exc}",
@@ -105,8 +112,9 @@ def model_variables(levels: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        Same index; quarterly log changes (×100), y/y log HICP change (×100) and quarterly
-        changes of the two rates (pp). A value is NaN where a needed level is missing.
+        Same index; quarterly log changes (×100), y/y log HICP change (×100), the quarterly
+        change of unemployment (pp) and the long rate. A value is NaN where a needed level is
+        missing.
     """
     missing = [v for v in VARIABLES if v not in levels.columns]
     if missing:
@@ -133,7 +141,8 @@ def model_variables(levels: pd.DataFrame) -> pd.DataFrame:
         lag = 4 if v == "inflation" else 1
         out[v] = 100.0 * (np.log(s) - np.log(s.shift(lag)))
     for v in RATE_VARIABLES:
-        out[v] = frame[v].astype(float).diff()
+        rate = frame[v].astype(float)
+        out[v] = rate.diff() if MODEL_TRANSFORMATION[v] == "diff" else rate
     return out
 
 
@@ -474,8 +483,10 @@ def simulate(
             out[:, :, j] = tf.index_from_yoy_log_change(base, sim_x[:, :, j])
         elif v in LEVEL_VARIABLES:
             out[:, :, j] = tf.levels_from_log_changes(np.full(draws, float(lv[v].loc[end])), sim_x[:, :, j])
-        else:  # a rate: its level at the endpoint plus the cumulated quarterly changes
+        elif MODEL_TRANSFORMATION[v] == "diff":  # a rate: its endpoint level plus the cumulated changes
             out[:, :, j] = float(lv[v].loc[end]) + np.cumsum(sim_x[:, :, j], axis=1)
+        else:
+            out[:, :, j] = sim_x[:, :, j]
     window_start = pd.Period(f"{first_year - 1}Q1", freq="Q")
     window = pd.period_range(window_start, last, freq="Q")
     levels = np.empty((draws, len(window), k))
@@ -585,16 +596,15 @@ def last_observed_annual(levels: pd.DataFrame) -> tuple[int, dict[str, float]]:
 
 def last_observed_years(levels: pd.DataFrame) -> dict[str, int]:
     """Variable → its last year with four observed quarters (and four in the preceding year)."""
-    lv = levels.copy()
-    lv.index = quarter_index(lv.index)
+    idx = quarter_index(levels.index)
+    frame = pd.DataFrame(levels.to_numpy(), index=idx, columns=levels.columns)
+    frame = frame[~frame.index.duplicated(keep="last")]
+    years = frame.index.year
     out = {}
     for v in VARIABLES:
-        have = set(lv[v].dropna().index)
-        full = [
-            y
-            for y in sorted({q.year for q in have}, reverse=True)
-            if all(pd.Period(f"{yy}Q{i}", freq="Q") in have for yy in (y, y - 1) for i in range(1, 5))
-        ]
-        if full:
-            out[v] = full[0]
+        counts = frame[v].notna().groupby(years).sum()
+        full = set(counts.index[counts.to_numpy() == 4])
+        done = [y for y in full if y - 1 in full]
+        if done:
+            out[v] = int(max(done))
     return out
