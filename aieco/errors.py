@@ -11,6 +11,8 @@ swallowed.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class AiecoError(Exception):
     """Base of every error aieco raises on purpose."""
@@ -47,9 +49,12 @@ class StageStopped(AiecoError):
 
     kind = "stopped"
 
-    def __init__(self, reason: str, *, stage: str | None = None, where: str | None = None):
+    def __init__(self, reason: str, *, stage: str | None = None, where: str | None = None, records: Any = ()):
         self.stage = stage
         self.reason = reason
+        # domain records the stage produced before the rule stopped it (e.g. the paths found,
+        # a stopped derivation): the stage runner stores them with the stopped StageRecord
+        self.records = tuple(records)
         super().__init__(reason, where=where)
 
 

@@ -26,6 +26,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 from threadpoolctl import threadpool_limits
 
+from aieco.asof import AsOf
 from aieco.config import get_settings
 from aieco.errors import IntegrityError
 from aieco.records import Role, Source, SourceLocation, canonical_json, digest
@@ -391,29 +392,35 @@ def search(
     store: Store,
     query: str,
     *,
-    as_of: date,
-    roles: Iterable[Role | str] = ("generation",),
+    as_of: AsOf | date,
+    roles: Iterable[Role | str] | None = None,
     jurisdictions: Iterable[str] | None = None,
     top_k: int | None = None,
     analysis_id: str | None = None,
 ) -> list[Hit]:
-    """Eligible locations for (as_of, roles, jurisdictions), ranked for ``query``; top_k default 20.
+    """Locations eligible under ``as_of``, ranked for ``query``; top_k default 20.
+
+    ``as_of`` is the one as-of rule (:class:`aieco.asof.AsOf`: cutoff, roles, scope and
+    exclusions), e.g. ``request.as_of(roles)``; a plain date is the cutoff of an AsOf built from
+    ``roles`` (default generation) and ``jurisdictions``, which may be given only with a date.
+    No location of a source the rule excludes (e.g. published after the cutoff) is returned.
 
     Without an analysis id (nothing to record), a scope searched before is served from its
     saved index: only the registered sources and the location count are read to recognise the
     scope, then the hits' own records. The ranking is the same as deciding eligibility afresh.
     """
-    roles = list(roles)
-    jurisdictions = list(jurisdictions) if jurisdictions is not None else None
+    if isinstance(as_of, AsOf):
+        if roles is not None or jurisdictions is not None:
+            raise ValueError("search: give roles and jurisdictions through the AsOf, not beside it")
+    else:
+        as_of = AsOf(cutoff=as_of, roles=list(roles) if roles is not None else ["generation"], scope=jurisdictions)
     r = get_settings().retrieval
-    scope = _scope_key(store, as_of, roles, jurisdictions) if analysis_id is None else None
+    scope = _scope_key(store, as_of) if analysis_id is None else None
     ranked: list[tuple[SourceLocation, float]] | None = None
     if scope is not None and query.strip():
         ranked = _rank_saved_scope(store, scope, query, top_k or r.top_k)
     if ranked is None:
-        eligible, _ = eligible_locations(
-            store, cutoff=as_of, roles=roles, jurisdictions=jurisdictions, analysis_id=analysis_id
-        )
+        eligible, _ = eligible_locations(store, as_of=as_of, analysis_id=analysis_id)
         docs = [loc for loc in eligible if indexable(loc)]
         ranked = rank_locations(docs, query, top_k=top_k, store=store)
         if scope is not None and query.strip():
@@ -441,7 +448,7 @@ def search(
     return hits
 
 
-def _scope_key(store: Store, as_of: date, roles: list[Role | str], jurisdictions: list[str] | None) -> str:
+def _scope_key(store: Store, as_of: AsOf) -> str:
     """Digest of a search scope over the registered records.
 
     The store is append-only (no row is ever changed or removed) and the pointer lives in the
@@ -451,9 +458,10 @@ def _scope_key(store: Store, as_of: date, roles: list[Role | str], jurisdictions
     return digest(
         {
             "version": INDEX_VERSION,
-            "cutoff": as_of.isoformat(),
-            "roles": sorted({Role(x).value for x in roles}),
-            "jurisdictions": sorted({j.upper() for j in jurisdictions}) if jurisdictions is not None else None,
+            "cutoff": as_of.cutoff.isoformat() if as_of.cutoff is not None else None,
+            "roles": sorted(x.value for x in as_of.roles),
+            "jurisdictions": list(as_of.scope) if as_of.scope is not None else None,
+            "exclude": list(as_of.exclude),
             "sources": store.count(Source),
             "locations": store.count(SourceLocation),
             "lsa_components": get_settings().retrieval.lsa_components,

@@ -7,6 +7,7 @@ from datetime import date
 import pandas as pd
 
 from aieco.analysis.inputs import ProgramInputs
+from aieco.analysis.outputs import ExecutionOutput
 from aieco.analysis.runner import Stage, run_stages
 from aieco.analysis.stages import application
 from aieco.models import registry
@@ -63,10 +64,15 @@ def _macro_run(store) -> ModelRun:
         registry.unregister("macro_stub")
 
 
+def _executed(run: ModelRun) -> ExecutionOutput:
+    """The execution stage's output for one completed run (what the application stage reads)."""
+    return ExecutionOutput(run_ids=[run.run_id], completed=[run.run_id], status={run.run_id: "completed"})
+
+
 def test_a_workspace_without_bank_data_stops_the_application_stage_with_that_reason(store):
     run = _macro_run(store)
     inputs = ProgramInputs(request=REQUEST, repetition=1, risk="r", shared={})
-    stages = [Stage("r/execution", lambda ctx: {"completed": [run.run_id]}), Stage("r/application", application)]
+    stages = [Stage("r/execution", lambda ctx: _executed(run), ExecutionOutput), Stage("r/application", application)]
     out = run_stages(store, "an", stages, inputs)
     assert (out.status, out.stopped_stage) == ("stopped", "r/application")
     assert "no bank panel released on or before 2024-12-31" in out.reason

@@ -156,10 +156,11 @@ def test_analysis_on_a_real_workspace_never_touches_the_demo_bank_panel(real_ws,
     import aieco.demo
     import aieco.demo.bank as demo_bank
     from aieco.analysis.inputs import ProgramInputs
+    from aieco.analysis.outputs import ExecutionOutput
     from aieco.analysis.runner import Stage, run_stages
     from aieco.analysis.stages import application
     from aieco.records import ModelRun, StageRecord
-    from tests.test_analysis_stages import REQUEST, _macro_run
+    from tests.test_analysis_stages import REQUEST, _executed, _macro_run
 
     def forbidden(*args, **kwargs):
         raise AssertionError("the demo bank data were read on a non-demo workspace")
@@ -171,7 +172,10 @@ def test_analysis_on_a_real_workspace_never_touches_the_demo_bank_panel(real_ws,
     with Store(ws) as store:
         run = _macro_run(store)
         inputs = ProgramInputs(request=REQUEST, repetition=1, risk="r", shared={})
-        stages = [Stage("r/execution", lambda ctx: {"completed": [run.run_id]}), Stage("r/application", application)]
+        stages = [
+            Stage("r/execution", lambda ctx: _executed(run), ExecutionOutput),
+            Stage("r/application", application),
+        ]
         out = run_stages(store, "an", stages, inputs)
         assert out.status != "stopped", out.reason
         rec = store.find(StageRecord, analysis_id="an", stage="r/application")[0]

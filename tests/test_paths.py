@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 from graph_corpus import rel
 
-from aieco.errors import StageStopped
 from aieco.graph.build import relation_graph
-from aieco.graph.paths import channel_score, compose_sign, enumerate_paths, search_channels
-from aieco.records import ChannelQuery, Path, Sign
+from aieco.graph.paths import channel_score, compose_sign, enumerate_paths
+from aieco.records import ChannelQuery, Sign
 
 
 def query(src: str, dst: str, **kw) -> ChannelQuery:
@@ -122,39 +121,25 @@ def test_unknown_endpoint_gives_no_path():
     assert enumerate_paths(g, query("tariffs", "cet1_ratio")) == []
 
 
-def test_empty_admissible_set_is_a_recorded_stop(store):
-    g = relation_graph([rel("tariffs", "trade_volumes", "-"), rel("trade_volumes", "real_gdp", "+")])
-    ok, missing = query("tariffs", "real_gdp"), query("tariffs", "cet1_ratio")
-    with pytest.raises(StageStopped, match="no admissible path for tariffs → cet1_ratio"):
-        search_channels(store, g, [ok, missing], analysis_id="a")
-    assert [p.query_id for p in store.find(Path)] == [ok.query_id]
-    assert search_channels(store, g, [ok], analysis_id="a")[ok.query_id][0].variables[-1] == "real_gdp"
-
-
-def test_the_graph_search_enumerates_in_a_of_t_and_stores_the_paths(store):
-    """As the graph_search stage does it: A(t) from the request's AsOf, then search_channels."""
+def test_the_graph_search_enumerates_in_a_of_t():
+    """As the graph_search stage does it: A(t) from the request's AsOf, then enumerate_paths per query
+    (the stage's per-channel records and stops: tests/test_analysis_outputs.py)."""
     from datetime import date
 
     from aieco.asof import AsOf
     from aieco.graph.build import as_of_graph
 
-    store.put_many(
-        [
-            rel("tariffs", "real_gdp", "-", source="early", published=date(2024, 5, 1)),
-            rel("tariffs", "trade_volumes", "-", source="late", published=date(2025, 3, 1)),
-            rel("trade_volumes", "real_gdp", "+", source="late", published=date(2025, 3, 1)),
-            rel("tariffs", "real_gdp", "+", source="us", jurisdiction="US"),
-        ]
-    )
+    relations = [
+        rel("tariffs", "real_gdp", "-", source="early", published=date(2024, 5, 1)),
+        rel("tariffs", "trade_volumes", "-", source="late", published=date(2025, 3, 1)),
+        rel("trade_volumes", "real_gdp", "+", source="late", published=date(2025, 3, 1)),
+        rel("tariffs", "real_gdp", "+", source="us", jurisdiction="US"),
+    ]
     q = query("tariffs", "real_gdp")
-    graph = as_of_graph(store, AsOf(cutoff=date(2024, 12, 31), roles=["generation"], scope=["ea"]), condition="G0")
-    found = search_channels(store, graph, [q], analysis_id="a")[q.query_id]
+    graph = as_of_graph(relations, AsOf(cutoff=date(2024, 12, 31), roles=["generation"], scope=["ea"]), condition="G0")
+    found = enumerate_paths(graph, q, analysis_id="a")
     assert [p.variables for p in found] == [["tariffs", "real_gdp"]] and found[0].signs == [Sign.negative]
-    assert [p.path_id for p in store.find(Path, analysis_id="a")] == [found[0].path_id]
-    with pytest.raises(StageStopped, match="no admissible path"):
-        search_channels(
-            store, as_of_graph(store, None, condition="G0"), [query("tariffs", "cet1_ratio")], analysis_id="a"
-        )
+    assert enumerate_paths(as_of_graph(relations, None, condition="G0"), query("tariffs", "cet1_ratio")) == []
 
 
 def test_non_composable_path_records_its_offending_sign():

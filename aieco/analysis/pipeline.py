@@ -142,9 +142,9 @@ def _program_outcome(
         )
     if run is None:
         return ProgramOutcome(analysis_id, risk, repetition, "failed", None, failure or "", None)
-    out = run.outputs
+    out = run.outputs  # the typed stage outputs (aieco.analysis.outputs)
     sel = out.get(f"{risk}/path_selection")
-    rpt = out.get(f"{risk}/consistency") or {}
+    rpt = out.get(f"{risk}/consistency")
     stage = run.stopped_stage.split("/", 1)[1] if run.stopped_stage and "/" in run.stopped_stage else run.stopped_stage
     return ProgramOutcome(
         analysis_id,
@@ -153,12 +153,10 @@ def _program_outcome(
         run.status,
         stage,
         run.reason,
-        rpt.get("report_id") if run.status == "completed" else None,
+        rpt.report_id if rpt is not None and run.status == "completed" else None,
         # a path is named by its query and relation sequence: path ids carry the analysis id
-        selected_paths=tuple(sorted(f"{s['query_id']}:{'>'.join(s['relation_ids'])}" for s in sel["selections"]))
-        if sel
-        else (),
-        warning_subjects=tuple(sorted({w["subject"] for w in sel.get("warnings", [])})) if sel else (),
+        selected_paths=tuple(sorted(f"{s.query_id}:{'>'.join(s.relation_ids)}" for s in sel.selections)) if sel else (),
+        warning_subjects=tuple(sorted({w.subject for w in sel.warnings})) if sel else (),
         reached=sel is not None,
     )
 

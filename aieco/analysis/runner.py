@@ -1,16 +1,26 @@
-"""The stage runner: Stage, StageContext, resume and StageRecords.
+"""The stage runner: Stage, StageContext, resume, StageRecords and the stages' store writes.
 
-A stage is a function of a :class:`StageContext` returning a JSON-serialisable output
-(a pydantic model, dict, list or scalar). The context carries the stage's typed inputs
-(a frozen pydantic model, e.g. :class:`aieco.analysis.inputs.ProgramInputs`), the outputs of
-the earlier stages and the runtime services (the LLM client); there is no untyped side dict.
-Its output is stored as an artifact and its digest goes into the StageRecord. Each stage's
+A stage is a function of a :class:`StageContext` returning its typed output (a frozen
+pydantic model declared as ``Stage.output``, see :mod:`aieco.analysis.outputs`) or a
+:class:`StageResult` carrying that output and the domain records the stage produced
+(Paths, Restrictions, OutputTests, …). The runner stores the output's JSON as an artifact,
+then writes the records and the StageRecord in one transaction. Later stages read earlier
+outputs as the typed models (``ctx.outputs`` holds them), re-hydrated from the stored JSON
+when the run resumes. A stage without a declared output model (tests, simple pipelines) may
+return any JSON-serialisable value and is handed back the stored JSON.
+
+The context carries the stage's typed inputs (a frozen pydantic model, e.g.
+:class:`aieco.analysis.inputs.ProgramInputs`), the earlier outputs, a read-only
+:class:`StoreReader` and the runtime services (the LLM client); there is no untyped side
+dict. Its output's digest goes into the StageRecord. Each stage's
 input digest covers the analysis inputs and the output digests of every earlier stage, so
 re-running with the same inputs finds the completed stages, reloads their outputs and resumes after the last one;
 ids never change because nothing completed is run again.
 
 A :class:`StageStopped` raised by a stage is a result: it is recorded with its reason
-and ends the analysis. Any other exception is recorded as ``failed`` and re-raised.
+(and the records it carries, e.g. the paths found before the stop) and ends the analysis.
+Any other exception is recorded as ``failed`` and re-raised; the stage's records are then
+not written.
 """
 
 from __future__ import annotations
@@ -18,21 +28,49 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-from aieco.errors import AiecoError, StageStopped
-from aieco.records import StageRecord, StageStatus, digest, utc_now
+from aieco.errors import AiecoError, IntegrityError, StageStopped
+from aieco.records import Record, StageRecord, StageStatus, digest, utc_now
 from aieco.store import Store
+
+R = TypeVar("R", bound=Record)
 
 ProgressFn = Callable[[str, str, int, int], None]
 """progress(stage, event, index, total) with event in started|skipped|completed|stopped|failed|waiting."""
 
 
+class StoreReader:
+    """The read side of the store, which is all a stage needs to look records up."""
+
+    def __init__(self, store: Store):
+        self._store = store
+
+    def find(self, cls: type[R], **where: Any) -> list[R]:
+        return self._store.find(cls, **where)
+
+    def get(self, cls: type[R], key: str) -> R | None:
+        return self._store.get(cls, key)
+
+    def require(self, cls: type[R], key: str) -> R:
+        return self._store.require(cls, key)
+
+    def get_tables(self, digest: str) -> dict[str, Any]:
+        return self._store.get_tables(digest)
+
+    def get_json(self, digest: str) -> Any:
+        return self._store.get_json(digest)
+
+
 @dataclass
 class StageContext:
-    """What a stage sees: the store, its analysis, its typed inputs, earlier outputs and the LLM client."""
+    """What a stage sees: its analysis, its typed inputs, earlier (typed) outputs, a reader and the LLM client.
+
+    ``store`` is handed on only to the core functions that write during a stage for a reason
+    (docs/architecture.md, "Where records are written"); a stage returns its own records.
+    """
 
     store: Store
     analysis_id: str
@@ -41,14 +79,28 @@ class StageContext:
     stage: str = ""
     client: Any = None
 
-    def stop(self, reason: str) -> None:
-        raise StageStopped(reason, stage=self.stage)
+    @property
+    def read(self) -> StoreReader:
+        return StoreReader(self.store)
+
+    def stop(self, reason: str, records: Sequence[Record] = ()) -> NoReturn:
+        """Stop the stage with ``reason``; ``records`` (produced before the stop) are stored with it."""
+        raise StageStopped(reason, stage=self.stage, records=records)
+
+
+@dataclass(frozen=True)
+class StageResult:
+    """A stage's typed output and the domain records it produced (the runner writes them)."""
+
+    output: Any
+    records: tuple[Record, ...] = ()
 
 
 @dataclass(frozen=True)
 class Stage:
     name: str
     run: Callable[[StageContext], Any]
+    output: type[BaseModel] | None = None  # the typed output model (None: plain JSON)
 
 
 @dataclass(frozen=True)
@@ -64,7 +116,25 @@ class RunOutcome:
 def _jsonable(obj: Any) -> Any:
     if isinstance(obj, BaseModel):
         return obj.model_dump(mode="json")
+    if isinstance(obj, dict):
+        return {k: _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
     return obj
+
+
+def _hydrate(stage: Stage, stored: Any, digest: str) -> Any:
+    """The stage's output as later stages see it: the typed model validated from its stored JSON."""
+    if stage.output is None:
+        return stored
+    try:
+        return stage.output.model_validate(stored)
+    except ValidationError as exc:
+        raise IntegrityError(
+            f"the stored output {digest} of stage {stage.name} does not match {stage.output.__name__}: "
+            f"{exc.errors()[0]['loc']} {exc.errors()[0]['msg']}",
+            where=f"stage {stage.name}",
+        ) from exc
 
 
 def identity(inputs: Any) -> Any:
@@ -124,7 +194,7 @@ def _run_stages(
             status=StageStatus.completed,
         )
         if done and done[-1].output_digest and store.has_artifact(done[-1].output_digest):
-            ctx.outputs[stage.name] = store.get_json(done[-1].output_digest)
+            ctx.outputs[stage.name] = _hydrate(stage, store.get_json(done[-1].output_digest), done[-1].output_digest)
             previous.append(done[-1].output_digest)
             note(stage.name, "skipped", i)
             continue
@@ -132,8 +202,14 @@ def _run_stages(
         started = utc_now()
         try:
             output = stage.run(ctx)
+            records: tuple[Record, ...] = ()
+            if isinstance(output, StageResult):
+                output, records = output.output, tuple(output.records)
+            if stage.output is not None and not isinstance(output, stage.output):
+                raise TypeError(f"stage {stage.name} returned {type(output).__name__}, not {stage.output.__name__}")
         except StageStopped as stop:
-            rec = _record(store, analysis_id, stage.name, StageStatus.stopped, stop.reason, input_digest, None, started)
+            status, reason = StageStatus.stopped, stop.reason
+            rec = _record(store, analysis_id, stage.name, status, reason, input_digest, None, started, stop.records)
             written.append(rec)
             note(stage.name, "stopped", i)
             return RunOutcome(analysis_id, "stopped", stage.name, stop.reason, ctx.outputs, written)
@@ -149,10 +225,12 @@ def _run_stages(
             raise
         out_json = _jsonable(output)
         out_digest = store.put_json(out_json, kind=f"stage:{stage.name}")
-        ctx.outputs[stage.name] = store.get_json(out_digest)
+        ctx.outputs[stage.name] = _hydrate(stage, store.get_json(out_digest), out_digest)
         previous.append(out_digest)
         written.append(
-            _record(store, analysis_id, stage.name, StageStatus.completed, "", input_digest, out_digest, started)
+            _record(
+                store, analysis_id, stage.name, StageStatus.completed, "", input_digest, out_digest, started, records
+            )
         )
         note(stage.name, "completed", i)
     return RunOutcome(analysis_id, "completed", None, "", ctx.outputs, written)
@@ -167,7 +245,9 @@ def _record(
     input_digest: str,
     output_digest: str | None,
     started: Any,
+    records: Sequence[Record] = (),
 ) -> StageRecord:
+    """Write the stage's records and its StageRecord in one transaction."""
     rec = StageRecord.create(
         analysis_id=analysis_id,
         stage=stage,
@@ -179,6 +259,7 @@ def _record(
         ended_at=utc_now(),
     )
     with store.transaction():  # a stage completes once per input (the store refuses a second record)
+        store.put_many(records)  # existing ids are left as they are (content digests)
         if status is StageStatus.completed:
             done = store.find(
                 StageRecord,

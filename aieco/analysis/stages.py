@@ -7,21 +7,43 @@ agents; OutputTests registered before any run) → execution (execution agent; t
 registry runs every compatible model) → application (bank capital) → candidate
 selection → output tests → report (report agent) → consistency (consistency agent).
 
-Each stage reads the request and earlier outputs from its :class:`StageContext`, writes
-its records under the analysis id with the graph and retrieval conditions, and returns
-a JSON-ready summary (ids, counts, digests). A rule that refuses an input raises
-``StageStopped`` through ``ctx.stop``: the risk program stops there, recorded, and the
-other risk programs continue.
+Each stage reads the request and the typed outputs of earlier stages from its
+:class:`StageContext` (``earlier(ctx, GraphSearchOutput)``), looks records up through
+``ctx.read`` and returns its typed output (:mod:`aieco.analysis.outputs`), with the domain
+records it produced as a :class:`StageResult`: the runner writes them with the StageRecord.
+The core functions that still write during a stage are listed, with the reason, in
+``docs/architecture.md``. A rule that refuses an input raises ``StageStopped`` through
+``ctx.stop`` (with the records produced before it): the risk program stops there, recorded,
+and the other risk programs continue.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from aieco.agents import consistency, coordinator, evidence, execution, model_request, report, testing
 from aieco.analysis.inputs import AnalysisInputs, ProgramInputs
-from aieco.analysis.runner import Stage, StageContext
+from aieco.analysis.outputs import (
+    ApplicationOutput,
+    Candidate,
+    CandidateSelectionOutput,
+    ChannelWithoutPath,
+    ConsistencyOutput,
+    EligibilityOutput,
+    ExecutionOutput,
+    GraphSearchOutput,
+    ModelRequestOutput,
+    OutputTestsOutput,
+    PathSelectionOutput,
+    PlanningOutput,
+    ReportOutput,
+    RequestChecksOutput,
+    RestrictionDerivationOutput,
+    RetrievalOutput,
+    StageOutput,
+)
+from aieco.analysis.runner import Stage, StageContext, StageResult
 from aieco.config import get_settings
 from aieco.errors import InputError, StageStopped
 from aieco.llm.base import LLMClient
@@ -84,25 +106,31 @@ def risk_of(ctx: StageContext) -> str:
     return program_of(ctx).risk
 
 
-def earlier(ctx: StageContext, name: str) -> Any:
-    """Output of an earlier stage of the same program (risk stages are stored as 'risk/stage')."""
-    return ctx.outputs[program_of(ctx).prefix + name]
+O = TypeVar("O", bound=StageOutput)
 
 
-def shared(ctx: StageContext, name: str) -> Any:
-    """Output of an analysis-wide stage (same run, or handed to a risk program)."""
-    if name in ctx.outputs:
-        return ctx.outputs[name]
-    return program_of(ctx).shared[name]
+def _typed(out: Any, output: type[O]) -> O:
+    return out if isinstance(out, output) else output.model_validate(out)
+
+
+def earlier(ctx: StageContext, output: type[O]) -> O:
+    """The typed output of an earlier stage of the same program (stored as 'risk/stage')."""
+    return _typed(ctx.outputs[program_of(ctx).prefix + output.stage], output)
+
+
+def shared(ctx: StageContext, output: type[O]) -> O:
+    """The typed output of an analysis-wide stage (same run, or handed to a risk program)."""
+    name = output.stage
+    return _typed(ctx.outputs[name] if name in ctx.outputs else program_of(ctx).shared[name], output)
 
 
 def conditions(ctx: StageContext) -> dict[str, str]:
     return inputs_of(ctx).conditions
 
 
-def refuse(ctx: StageContext, problems: list[str], what: str) -> None:
+def refuse(ctx: StageContext, problems: list[str], what: str, records: Any = ()) -> None:
     if problems:
-        ctx.stop(f"{what}: " + "; ".join(problems))
+        ctx.stop(f"{what}: " + "; ".join(problems), records)
 
 
 # --------------------------------------------------------------------------- models
@@ -118,23 +146,23 @@ def register_models() -> list[str]:
 # --------------------------------------------------------------------------- analysis-wide stages
 
 
-def request_checks(ctx: StageContext) -> dict[str, Any]:
+def request_checks(ctx: StageContext) -> RequestChecksOutput:
     """Accepted request or rejection reason: vocabulary, models, dates (the rules of
     :func:`aieco.request.request_problems`, which the dashboard's check uses too)."""
     from aieco.request import request_problems
 
     req = request_of(ctx)
     refuse(ctx, request_problems(req, register_models()), "request refused")
-    return {
-        "accepted": True,
-        "risks": [r.name for r in req.risks],
-        "models": list(req.models),
-        "request_digest": digest(req.as_dict()),
-        "settings_digest": inputs_of(ctx).settings,
-    }
+    return RequestChecksOutput(
+        accepted=True,
+        risks=[r.name for r in req.risks],
+        models=list(req.models),
+        request_digest=digest(req.as_dict()),
+        settings_digest=inputs_of(ctx).settings,
+    )
 
 
-def planning(ctx: StageContext) -> dict[str, Any]:
+def planning(ctx: StageContext) -> PlanningOutput:
     """The coordinator agent's plan, accepted only within the request."""
     req = request_of(ctx)
     inputs = coordinator.CoordinatorInput(
@@ -162,58 +190,67 @@ def planning(ctx: StageContext) -> dict[str, Any]:
     )
     plan = client_of(ctx).run(coordinator.TASK, inputs, stage=ctx.stage)
     refuse(ctx, coordinator.plan_problems(plan, inputs), "coordinator plan refused")
-    return plan.model_dump(mode="json")
+    return PlanningOutput.model_validate(plan.model_dump(mode="json"))
 
 
-def eligibility_of(ctx: StageContext, *, record: bool) -> Any:
-    """The request's eligibility split (exclusions stored under the analysis id when ``record``)."""
+def as_of_of(ctx: StageContext) -> Any:
+    """The request's AsOf under the plan's admissible roles."""
+    return request_of(ctx).as_of(shared(ctx, PlanningOutput).admissible_roles)
+
+
+def eligibility_of(ctx: StageContext) -> Any:
+    """The request's eligibility split; its exclusions carry the analysis id (not yet stored)."""
     from aieco.sources.eligibility import eligible_locations
 
-    req = request_of(ctx)
-    return eligible_locations(
-        ctx.store,
-        as_of=req.as_of(shared(ctx, "planning")["admissible_roles"]),
-        analysis_id=ctx.analysis_id if record else None,
-    )
+    return eligible_locations(ctx.store, as_of=as_of_of(ctx), analysis_id=ctx.analysis_id, write=False)
 
 
-def eligibility(ctx: StageContext) -> dict[str, Any]:
-    """Eligible source locations; every exclusion stored with its reason under the analysis id."""
-    result = eligibility_of(ctx, record=True)
+def eligibility(ctx: StageContext) -> StageResult:
+    """Eligible source locations; every exclusion (returned, stored by the runner) has its reason."""
+    result = eligibility_of(ctx)
     reasons: dict[str, int] = {}
     for exc in result.exclusions:
         reasons[exc.reason.value] = reasons.get(exc.reason.value, 0) + 1
     if not result.eligible:
-        ctx.stop(f"no eligible source location at cutoff {request_of(ctx).cutoff} (exclusions: {reasons})")
+        ctx.stop(
+            f"no eligible source location at cutoff {request_of(ctx).cutoff} (exclusions: {reasons})",
+            result.exclusions,
+        )
     ids = sorted(loc.location_id for loc in result.eligible)
-    return {
-        "eligible": len(ids),
-        "eligible_digest": digest(ids),
-        "excluded": reasons,
-        "sources": len({loc.source_id for loc in result.eligible}),
-    }
+    out = EligibilityOutput(
+        eligible=len(ids),
+        eligible_digest=digest(ids),
+        excluded=reasons,
+        sources=len({loc.source_id for loc in result.eligible}),
+    )
+    return StageResult(out, tuple(result.exclusions))
 
 
 # --------------------------------------------------------------------------- risk stages
 
 
-def retrieval(ctx: StageContext) -> dict[str, Any]:
-    """Hybrid retrieval (BM25 + LSA, RRF) over the eligible locations, one query per channel."""
-    from aieco.retrieval import rank_locations
+def retrieval(ctx: StageContext) -> RetrievalOutput:
+    """Hybrid retrieval (BM25 + LSA, RRF) under the request's AsOf, one query per channel.
+
+    ``aieco.retrieval.search`` decides eligibility with the same AsOf as the eligibility stage
+    (so nothing published after the cutoff comes back) and keeps its index as cached artifacts.
+    """
+    from aieco.retrieval import search
     from aieco.vocab import load_vocabulary
 
     vocab = load_vocabulary()
-    locs = eligibility_of(ctx, record=False).eligible
-    if digest(sorted(loc.location_id for loc in locs)) != shared(ctx, "eligibility")["eligible_digest"]:
+    as_of = as_of_of(ctx)
+    locs = eligibility_of(ctx).eligible
+    if digest(sorted(loc.location_id for loc in locs)) != shared(ctx, EligibilityOutput).eligible_digest:
         ctx.stop("the eligible source set changed since the eligibility stage; re-run the analysis")
     per_query: dict[str, list[str]] = {}
     for c in request_of(ctx).risk(risk_of(ctx)).channels:
         text = f"{vocab.get(c.source).label} {c.movement.value} {vocab.get(c.target).label} {c.expected.value}"
-        per_query[c.id] = [loc.location_id for loc, _ in rank_locations(locs, text, store=ctx.store)]
+        per_query[c.id] = [h.location_id for h in search(ctx.store, text, as_of=as_of)]
     if not any(per_query.values()):
         ctx.stop("retrieval returned no eligible passage for any channel query")
     if request_of(ctx).retrieval_condition == "graph":
-        return {"passages": per_query}
+        return RetrievalOutput(passages=per_query)
     # Document RAG (and Hybrid's document half): the top eligible passages for the risk's query text
     from aieco.graph.constrained import risk_query_text
 
@@ -224,51 +261,50 @@ def retrieval(ctx: StageContext) -> dict[str, Any]:
         [v for c in risk.channels for v in (c.source, c.target)],
         vocab,
     )
-    top = [
-        loc.location_id for loc, _ in rank_locations(locs, text, top_k=get_settings().retrieval.top_k, store=ctx.store)
-    ]
+    top = [h.location_id for h in search(ctx.store, text, as_of=as_of, top_k=get_settings().retrieval.top_k)]
     if not top:
         ctx.stop(f"document retrieval returned no eligible passage for the query text of {risk_of(ctx)}")
-    return {"passages": per_query, "risk_query": text, "risk_passages": top}
+    return RetrievalOutput(passages=per_query, risk_query=text, risk_passages=top)
 
 
-def graph_search(ctx: StageContext) -> dict[str, Any]:
+def graph_search(ctx: StageContext) -> StageResult:
     """Enumerate admissible signed paths per registered channel query in A(t) (≤ max_len relations, top k).
 
-    The LLM writes no graph query: the queries are the request's registration. An empty
-    admissible set for a query stops the risk program (the other queries' paths are kept).
-    Document RAG enumerates in the passage-constrained relation graph and stops only when no
-    query has a path there (unsupported queries are recorded); Hybrid stops when the two
-    representations require conflicting directions (``aieco.graph.constrained``).
+    The LLM writes no graph query: the queries are the request's registration. A channel
+    query with no admissible path is recorded in ``channels_without_path`` with its reason and
+    the risk goes on with its other channels (the paper's graph can retain several channels
+    per risk; derivation then needs enough restrictions from the channels that remain). The
+    risk program stops here only when no channel query has a path (its admissible set is
+    empty), or when Hybrid's two representations require conflicting directions. Document
+    RAG enumerates in the passage-constrained relation graph (``aieco.graph.constrained``).
+    The ChannelQueries and Paths are returned to the runner, which stores them.
     """
     from aieco.graph.build import as_of_graph
-    from aieco.graph.paths import enumerate_paths, search_channels
+    from aieco.graph.paths import enumerate_paths, no_path_reason
 
     req = request_of(ctx)
-    specs = req.risk(risk_of(ctx)).channels
-    queries = req.channel_queries(risk_of(ctx))
-    graph = as_of_graph(
-        ctx.store, req.as_of(shared(ctx, "planning")["admissible_roles"]), condition=req.graph_condition
-    )
+    risk = risk_of(ctx)
+    specs = req.risk(risk).channels
+    queries = req.channel_queries(risk)
+    graph = as_of_graph(ctx.store, as_of_of(ctx), condition=req.graph_condition)
     ids = {spec.id: q.query_id for spec, q in zip(specs, queries, strict=True)}
-    empty: list[str] = []
+    kw = {
+        "analysis_id": ctx.analysis_id,
+        "graph_condition": req.graph_condition,
+        "retrieval_condition": req.retrieval_condition,
+    }
+    conflicts: list[str] = []
     if req.retrieval_condition == "graph":
-        found = search_channels(
-            ctx.store, graph, queries, analysis_id=ctx.analysis_id, graph_condition=req.graph_condition
-        )
+        found = {q.query_id: enumerate_paths(graph, q, **kw) for q in queries}
+        searched, where = graph, ""
     else:
         # Document RAG: paths of the passage-constrained relation graph (relations extracted from exactly
         # the retrieved passages); Hybrid: their non-conflicting union with the graph's own paths.
         from aieco.graph.constrained import hybrid_union, passage_constrained
 
-        doc_graph = passage_constrained(graph, earlier(ctx, "retrieval")["risk_passages"])
-        found, conflicts = {}, []
+        doc_graph = passage_constrained(graph, earlier(ctx, RetrievalOutput).risk_passages or [])
+        found = {}
         for q in queries:
-            kw = {
-                "analysis_id": ctx.analysis_id,
-                "graph_condition": req.graph_condition,
-                "retrieval_condition": req.retrieval_condition,
-            }
             found[q.query_id] = enumerate_paths(doc_graph, q, **kw)
             if req.retrieval_condition == "hybrid":
                 union = hybrid_union(
@@ -277,36 +313,51 @@ def graph_search(ctx: StageContext) -> dict[str, Any]:
                 found[q.query_id] = union.paths
                 if union.conflict:
                     conflicts.append(union.conflict)
-        ctx.store.put_many([*queries, *(p for ps in found.values() for p in ps)])
-        if conflicts:
-            ctx.stop("; ".join(conflicts))
-        empty = [spec.id for spec in specs if not found[ids[spec.id]]]
-        if empty and (req.retrieval_condition == "hybrid" or len(empty) == len(specs)):
-            where = " in the passage-constrained relation graph" if req.retrieval_condition == "document" else ""
-            ctx.stop(f"no admissible path{where} for channel queries {', '.join(empty)} of {risk_of(ctx)}")
-    # the digest of A(t) itself: the relation ids the enumeration could use (paper, "Evaluation Records")
-    if req.retrieval_condition == "document":
-        graph = doc_graph  # the digest below is of the graph the paths were enumerated in
-    out = {
-        "paths": {spec.id: [p.path_id for p in found[ids[spec.id]]] for spec in specs},
-        "queries": ids,
-        "graph_edges": graph.number_of_edges(),
-        "graph_digest": digest(sorted(k for _, _, k in graph.edges(keys=True))),
-    }
-    if empty:  # Document RAG: queries the retrieved passages do not connect; the others go on
-        out["unsupported_queries"] = empty
-    return out
+        # the digest below is of the graph the paths were enumerated in (Hybrid: the full graph too)
+        searched = doc_graph if req.retrieval_condition == "document" else graph
+        where = " in the passage-constrained relation graph" if req.retrieval_condition == "document" else ""
+    records = [*queries, *(p for ps in found.values() for p in ps)]
+    if conflicts:
+        ctx.stop("; ".join(conflicts), records)
+    gaps = [
+        ChannelWithoutPath(
+            channel_id=spec.id,
+            query_id=q.query_id,
+            source=q.source_var,
+            target=q.target_var,
+            reason=no_path_reason(searched, q) + (f" ({where.strip()})" if where else ""),
+        )
+        for spec, q in zip(specs, queries, strict=True)
+        if not found[q.query_id]
+    ]
+    if len(gaps) == len(specs):
+        ctx.stop(
+            f"no admissible path{where} for any channel query of {risk}: "
+            + "; ".join(f"{g.channel_id} ({g.source} → {g.target}): {g.reason}" for g in gaps),
+            records,
+        )
+    out = GraphSearchOutput(
+        paths={spec.id: [p.path_id for p in found[ids[spec.id]]] for spec in specs},
+        queries=ids,
+        graph_edges=searched.number_of_edges(),
+        # the digest of A(t) itself: the relation ids the enumeration could use (paper, "Evaluation Records")
+        graph_digest=digest(sorted(k for _, _, k in searched.edges(keys=True))),
+        # Document RAG's older name for the same list (kept so earlier records keep their shape)
+        unsupported_queries=[g.channel_id for g in gaps] if req.retrieval_condition == "document" else None,
+        channels_without_path=gaps,
+    )
+    return StageResult(out, tuple(records))
 
 
 def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
     from aieco.retrieval import serialize_records
 
     req = request_of(ctx)
-    found = earlier(ctx, "graph_search")
+    found = earlier(ctx, GraphSearchOutput)
     specs = {c.id: c for c in req.risk(risk_of(ctx)).channels}
-    path_ids = [pid for ids in found["paths"].values() for pid in ids]
-    paths = {p.path_id: p for p in ctx.store.find(Path, path_id=path_ids)}
-    by_query = {qid: spec_id for spec_id, qid in found["queries"].items()}
+    path_ids = [pid for ids in found.paths.values() for pid in ids]
+    paths = {p.path_id: p for p in ctx.read.find(Path, path_id=path_ids)}
+    by_query = {qid: spec_id for spec_id, qid in found.queries.items()}
     candidates = [
         evidence.CandidatePath(
             path_id=p.path_id,
@@ -323,12 +374,12 @@ def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
         for p in [paths[pid]]
     ]
     rel_ids = sorted({r for p in paths.values() for r in p.relation_ids})
-    relations = ctx.store.find(Relation, relation_id=rel_ids)
+    relations = ctx.read.find(Relation, relation_id=rel_ids)
     locations = {
         loc.location_id: loc
-        for loc in ctx.store.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))
+        for loc in ctx.read.find(SourceLocation, location_id=sorted({r.location_id for r in relations}))
     }
-    sources = {s.source_id: s for s in ctx.store.find(Source, source_id=sorted({r.source_id for r in relations}))}
+    sources = {s.source_id: s for s in ctx.read.find(Source, source_id=sorted({r.source_id for r in relations}))}
     rel_briefs = [
         evidence.RelationEvidence(
             relation_id=r.relation_id,
@@ -343,18 +394,18 @@ def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
         for r in relations
     ]
     # The retrieved passages share the request's byte budget, whole records only, best first.
-    retrieved = earlier(ctx, "retrieval")
+    retrieved = earlier(ctx, RetrievalOutput)
     budget = req.byte_budget
     if req.retrieval_condition == "graph":
         order = []
-        for ids in retrieved["passages"].values():
+        for ids in retrieved.passages.values():
             order += [i for i in ids if i not in order]
     else:  # Document RAG's top passages for the risk; Hybrid gives them half the budget
         from aieco.evaluation.comparison import byte_allocation
 
-        order = list(retrieved["risk_passages"])
+        order = list(retrieved.risk_passages or [])
         budget = byte_allocation(req.retrieval_condition, req.byte_budget)["documents"]
-    locs = {loc.location_id: loc for loc in ctx.store.find(SourceLocation, location_id=order)}
+    locs = {loc.location_id: loc for loc in ctx.read.find(SourceLocation, location_id=order)}
     packed = serialize_records(({"location_id": i, "text": locs[i].text} for i in order if i in locs), budget=budget)
     passages = [line for line in packed.text.splitlines() if line]
     return evidence.EvidenceInput(
@@ -367,7 +418,7 @@ def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
                 target=specs[qid].target,
                 expected=specs[qid].expected.value,
             )
-            for qid in found["paths"]
+            for qid in found.paths
         ],
         candidates=candidates,
         relations=rel_briefs,
@@ -375,29 +426,29 @@ def _evidence_input(ctx: StageContext) -> evidence.EvidenceInput:
     )
 
 
-def path_selection(ctx: StageContext) -> dict[str, Any]:
+def path_selection(ctx: StageContext) -> PathSelectionOutput:
     """The evidence agent's choice among declared paths; any citation error stops the program."""
     inputs = _evidence_input(ctx)
     chosen = client_of(ctx).run(evidence.TASK, inputs, stage=ctx.stage)
     refuse(ctx, evidence.citation_problems(chosen, inputs), "evidence selection refused")
     if not chosen.selections:
         ctx.stop("the evidence agent selected no path")
-    return chosen.model_dump(mode="json")
+    return PathSelectionOutput.model_validate(chosen.model_dump(mode="json"))
 
 
-def restriction_derivation(ctx: StageContext) -> dict[str, Any]:
+def restriction_derivation(ctx: StageContext) -> StageResult:
     """Compose each selected path's sign; refuse contradicting paths; derive prioritised restrictions.
 
     Fewer restrictions than the admissible models need stops the risk program here, before
     any model call, with the derivation record naming every assessed path (paper §5.4).
     """
-    from aieco.scenario.derive import derive_restrictions, record_derivation
+    from aieco.scenario.derive import derive_restrictions
 
     req = request_of(ctx)
-    found = earlier(ctx, "graph_search")
-    selection = earlier(ctx, "path_selection")
-    paths = ctx.store.find(Path, path_id=[s["path_id"] for s in selection["selections"]])
-    queries = ctx.store.find(ChannelQuery, query_id=list(found["queries"].values()))
+    found = earlier(ctx, GraphSearchOutput)
+    selection = earlier(ctx, PathSelectionOutput)
+    paths = ctx.read.find(Path, path_id=[s.path_id for s in selection.selections])
+    queries = ctx.read.find(ChannelQuery, query_id=list(found.queries.values()))
     register_models()
     needs = [e.spec.min_restrictions for e in registry.registered() if e.spec.model_id in req.models]
     outcome = derive_restrictions(
@@ -409,18 +460,22 @@ def restriction_derivation(ctx: StageContext) -> dict[str, Any]:
         horizon=req.horizon,
         **conditions(ctx),
     )
-    try:
-        restrictions = record_derivation(ctx.store, outcome)
-    except StageStopped as stop:
+    records = (outcome.derivation, *outcome.restrictions)
+    if outcome.stopped:  # the derivation record names every assessed path; it is stored with the stop
+        gaps = found.channels_without_path
         ctx.stop(
-            f"restriction derivation stopped the program before any model call: {stop.reason} "
+            f"restriction derivation stopped the program before any model call: "
+            f"risk {outcome.derivation.risk}: {outcome.derivation.reason} "
             f"(derivation {outcome.derivation.derivation_id})"
+            + (f"; channels without a path: {', '.join(g.channel_id for g in gaps)}" if gaps else ""),
+            records,
         )
-    return {
-        "derivation_id": outcome.derivation.derivation_id,
-        "restriction_ids": [r.restriction_id for r in restrictions],
-        "registration_digest": outcome.derivation.registration_digest,
-    }
+    out = RestrictionDerivationOutput(
+        derivation_id=outcome.derivation.derivation_id,
+        restriction_ids=[r.restriction_id for r in outcome.restrictions],
+        registration_digest=outcome.derivation.registration_digest,
+    )
+    return StageResult(out, records)
 
 
 def _offered(req: AnalysisRequest) -> list[model_request.OfferedOutput]:
@@ -438,13 +493,14 @@ def _offered(req: AnalysisRequest) -> list[model_request.OfferedOutput]:
     ]
 
 
-def model_request_stage(ctx: StageContext) -> dict[str, Any]:
-    """The model request (Eq. modelrequest) and its OutputTests, fixed before any model runs."""
-    from aieco.reporting.claims import ClaimSpec, register_output_tests
+def model_request_stage(ctx: StageContext) -> StageResult:
+    """The model request (Eq. modelrequest) and its OutputTests, fixed before any model runs
+    (the runner stores both with the stage record, before the execution stage starts)."""
+    from aieco.reporting.claims import ClaimSpec, output_tests_for
 
     req = request_of(ctx)
     register_models()
-    restrictions = ctx.store.find(Restriction, restriction_id=earlier(ctx, "restriction_derivation")["restriction_ids"])
+    restrictions = ctx.read.find(Restriction, restriction_id=earlier(ctx, RestrictionDerivationOutput).restriction_ids)
     inputs = model_request.ModelRequestInput(
         risk=risk_of(ctx),
         restrictions=[
@@ -487,7 +543,6 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
         rationale=draft.rationale,
         **conditions(ctx),
     )
-    ctx.store.put(mreq)
     compatible = [
         e.spec
         for e in registry.registered()
@@ -504,7 +559,7 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
         model_ids=[s.model_id for s in compatible],
     )
     plan = client_of(ctx).run(testing.TASK, t_inputs, stage=ctx.stage)
-    refuse(ctx, testing.plan_problems(plan, t_inputs), "test registration refused")
+    refuse(ctx, testing.plan_problems(plan, t_inputs), "test registration refused", (mreq,))
     outputs = {o.variable: o for o in draft.outputs}
     specs = [
         ClaimSpec(
@@ -524,12 +579,11 @@ def model_request_stage(ctx: StageContext) -> dict[str, Any]:
         if any(o.variable == c.variable for o in s.outputs)
     ]
     specs += scenario_figure_specs(ctx.analysis_id, risk_of(ctx), req.horizon, compatible)
-    tests = register_output_tests(ctx.store, specs)
-    return {
-        "request_id": mreq.request_id,
-        "test_ids": [t.test_id for t in tests],
-        "claim_ids": [t.claim_id for t in tests],
-    }
+    tests = output_tests_for(specs)
+    out = ModelRequestOutput(
+        request_id=mreq.request_id, test_ids=[t.test_id for t in tests], claim_ids=[t.claim_id for t in tests]
+    )
+    return StageResult(out, (mreq, *tests))
 
 
 def timed_restrictions(ctx: StageContext, restrictions: list[Restriction]) -> list[dict[str, Any]]:
@@ -542,7 +596,7 @@ def timed_restrictions(ctx: StageContext, restrictions: list[Restriction]) -> li
     out = []
     for payload, r in zip(macro.restriction_payload(restrictions), restrictions, strict=True):
         ids = list(r.supporting_relation_ids)
-        phrases = [rel.horizon for rel in ctx.store.find(Relation, relation_id=ids)] if ids else []
+        phrases = [rel.horizon for rel in ctx.read.find(Relation, relation_id=ids)] if ids else []
         payload["years"] = list(evidence_years(phrases, years))
         out.append(payload)
     return out
@@ -600,10 +654,14 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
     return inputs
 
 
-def execution_stage(ctx: StageContext) -> dict[str, Any]:
-    """The execution agent confirms the plan; the registry runs every compatible model."""
+def execution_stage(ctx: StageContext) -> ExecutionOutput:
+    """The execution agent confirms the plan; the registry runs every compatible model.
+
+    ``registry.execute`` writes each ModelRun (running, then completed/failed/refused) with its
+    output points itself: a run is recorded as started before the model is called, so a crash
+    or kill leaves its record (docs/architecture.md)."""
     req = request_of(ctx)
-    mreq = ctx.store.require(ModelRequest, earlier(ctx, "model_request")["request_id"])
+    mreq = ctx.read.require(ModelRequest, earlier(ctx, ModelRequestOutput).request_id)
     admissible = [e for e in registry.registered() if e.spec.model_id in req.models]
     refused = {e.spec.model_id: registry.incompatibilities(mreq, e.spec) for e in admissible}
     compatible = sorted(m for m, why in refused.items() if not why)
@@ -617,7 +675,7 @@ def execution_stage(ctx: StageContext) -> dict[str, Any]:
     refuse(ctx, execution.plan_problems(plan, plan_in), "execution plan refused")
     if not compatible:
         ctx.stop("no compatible model specification: " + "; ".join(f"{m}: {', '.join(w)}" for m, w in refused.items()))
-    restrictions = ctx.store.find(Restriction, restriction_id=mreq.restriction_ids)
+    restrictions = ctx.read.find(Restriction, restriction_id=mreq.restriction_ids)
     runs = []
     inputs = _model_inputs(ctx, restrictions)
     for entry in admissible:
@@ -626,14 +684,14 @@ def execution_stage(ctx: StageContext) -> dict[str, Any]:
     done = [r for r in runs if r.status == RunStatus.completed]
     if not done:
         ctx.stop("no model run completed: " + "; ".join(f"{r.model_id} {r.status.value}: {r.reason}" for r in runs))
-    return {
-        "run_ids": [r.run_id for r in runs],
-        "completed": [r.run_id for r in done],
-        "status": {r.run_id: r.status.value for r in runs},
-    }
+    return ExecutionOutput(
+        run_ids=[r.run_id for r in runs],
+        completed=[r.run_id for r in done],
+        status={r.run_id: r.status.value for r in runs},
+    )
 
 
-def application(ctx: StageContext) -> dict[str, Any]:
+def application(ctx: StageContext) -> ApplicationOutput:
     """Bank capital under each completed macro run's selected scenario (FE-OLS and FE-QAR on the
     workspace's bank panel) and, when the workspace holds real EBA bank data, the real banks."""
     from aieco.models.bank.eba_application import real_bank_conclusions
@@ -653,7 +711,7 @@ def application(ctx: StageContext) -> dict[str, Any]:
     fe_note = ""
     try:
         _, gates = ensure_validation_gates(ctx.store, ctx.analysis_id, seed=seed, as_of=as_of)
-        for run in ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"]):
+        for run in ctx.read.find(ModelRun, run_id=earlier(ctx, ExecutionOutput).completed):
             bank = run_bank_models(
                 ctx.store, ctx.analysis_id, run.run_id, seed, risk=risk_of(ctx), conditions=conditions(ctx), as_of=as_of
             )
@@ -670,19 +728,21 @@ def application(ctx: StageContext) -> dict[str, Any]:
     may_conclude = {
         m: passing_gate(ctx.store, m, real_banks=bool(real)) is not None for m in ("bank_feols", "bank_feqar")
     }
-    out = {"bank_runs": results, "gates": sorted(g.gate_id for g in gates), "may_supply_conclusions": may_conclude}
-    if real is not None:
-        out["real_banks"] = real
-        out["fe_models"] = fe_note or "run on the workspace's bank panel"
-    return out
+    return ApplicationOutput(
+        bank_runs=results,
+        gates=sorted(g.gate_id for g in gates),
+        may_supply_conclusions=may_conclude,
+        real_banks=real,
+        fe_models=(fe_note or "run on the workspace's bank panel") if real is not None else None,
+    )
 
 
-def candidate_selection(ctx: StageContext) -> dict[str, Any]:
+def candidate_selection(ctx: StageContext) -> CandidateSelectionOutput:
     """The fixed criterion: highest severity S_{s,k}; an exact tie goes to the smallest run id."""
-    runs = ctx.store.find(ModelRun, run_id=earlier(ctx, "execution")["completed"])
+    runs = ctx.read.find(ModelRun, run_id=earlier(ctx, ExecutionOutput).completed)
     scored = []
     for run in runs:
-        tables = ctx.store.get_tables(run.output_digest) if run.output_digest else {}
+        tables = ctx.read.get_tables(run.output_digest) if run.output_digest else {}
         sel = tables.get("selection")
         if sel is None or risk_of(ctx) not in sel.index:
             continue
@@ -692,27 +752,34 @@ def candidate_selection(ctx: StageContext) -> dict[str, Any]:
     if not scored:
         ctx.stop("no completed run selected a scenario satisfying the restrictions")
     best = sorted(scored, key=lambda t: (-t[0], t[1]))[0]
-    return {
-        "run_id": best[1],
-        "severity": best[0],
-        "simulation_id": best[2],
-        "candidates": [{"run_id": r, "severity": s, "simulation_id": i} for s, r, i in scored],
-    }
+    return CandidateSelectionOutput(
+        run_id=best[1],
+        severity=best[0],
+        simulation_id=best[2],
+        candidates=[Candidate(run_id=r, severity=s, simulation_id=i) for s, r, i in scored],
+    )
 
 
-def output_tests(ctx: StageContext) -> dict[str, Any]:
-    """Link the registered OutputTests to the selected run's points (Eq. outputtestpass)."""
-    from aieco.reporting.claims import link_claims
+def output_tests(ctx: StageContext) -> StageResult:
+    """Link the registered OutputTests to the selected run's points (Eq. outputtestpass).
 
-    run = ctx.store.require(ModelRun, earlier(ctx, "candidate_selection")["run_id"])
-    registered = ctx.store.find(OutputTest, test_id=earlier(ctx, "model_request")["test_ids"])
-    results = link_claims(ctx.store, run, registered)
+    The Claims and the result OutputTests (pass or fail, each with its reason) are returned to
+    the runner, which stores them with the stage record — also when a failed test stops the stage.
+    """
+    from aieco.reporting.claims import claims_and_results
+
+    run = ctx.read.require(ModelRun, earlier(ctx, CandidateSelectionOutput).run_id)
+    registered = ctx.read.find(OutputTest, test_id=earlier(ctx, ModelRequestOutput).test_ids)
+    claims, results = claims_and_results(ctx.store, run, registered)
+    records = (*claims, *results)
     failed = [f"{t.claim_id}: {t.detail}" for t in results if t.result != "pass"]
-    refuse(ctx, failed, "output tests failed")
-    return {"passed": [t.claim_id for t in results], "result_ids": [t.test_id for t in results]}
+    refuse(ctx, failed, "output tests failed", records)
+    return StageResult(
+        OutputTestsOutput(passed=[t.claim_id for t in results], result_ids=[t.test_id for t in results]), records
+    )
 
 
-def report_stage(ctx: StageContext) -> dict[str, Any]:
+def report_stage(ctx: StageContext) -> StageResult:
     """The report agent writes NUM tokens and citations; the renderer checks and stores it."""
     from aieco.reporting.render import render_report
 
@@ -722,26 +789,29 @@ def report_stage(ctx: StageContext) -> dict[str, Any]:
         analysis_id=ctx.analysis_id,
         request=req,
         risk=risk_of(ctx),
-        selections=earlier(ctx, "path_selection")["selections"],
-        claim_ids=earlier(ctx, "output_tests")["passed"],
+        selections=[s.model_dump(mode="json") for s in earlier(ctx, PathSelectionOutput).selections],
+        claim_ids=earlier(ctx, OutputTestsOutput).passed,
     )
     draft = client_of(ctx).run(report.TASK, context, stage=ctx.stage)
     refuse(ctx, report.draft_problems(ctx.store, ctx.analysis_id, draft, context), "report refused")
-    rendered = render_report(
-        ctx.store, ctx.analysis_id, draft, cutoff=req.cutoff, horizon=req.horizon, **conditions(ctx)
-    )
-    return {"report_id": rendered.report.report_id}
+    try:
+        rendered = render_report(
+            ctx.store, ctx.analysis_id, draft, cutoff=req.cutoff, horizon=req.horizon, write=False, **conditions(ctx)
+        )
+    except StageStopped as stop:  # the failed report is a result: stored with the stop
+        ctx.stop(stop.reason, stop.records)
+    return StageResult(ReportOutput(report_id=rendered.report.report_id), (rendered.report, *rendered.sentences))
 
 
-def consistency_stage(ctx: StageContext) -> dict[str, Any]:
+def consistency_stage(ctx: StageContext) -> ConsistencyOutput:
     """After rendering: the program's contract, attribution and sign rules, then the consistency agent."""
     from aieco.reporting.render import check_report_draft, stored_draft
 
-    rpt = ctx.store.require(Report, earlier(ctx, "report")["report_id"])
+    rpt = ctx.read.require(Report, earlier(ctx, ReportOutput).report_id)
     draft, _, _ = stored_draft(rpt)
     violations = [str(v) for v in check_report_draft(ctx.store, ctx.analysis_id, draft, phase="execution")]
-    sentences = sorted(ctx.store.find(ReportSentence, report_id=rpt.report_id), key=lambda s: s.position)
-    rels = {r.relation_id: r for r in ctx.store.find(Relation, relation_id=rpt.relation_ids)}
+    sentences = sorted(ctx.read.find(ReportSentence, report_id=rpt.report_id), key=lambda s: s.position)
+    rels = {r.relation_id: r for r in ctx.read.find(Relation, relation_id=rpt.relation_ids)}
     view = consistency.ConsistencyInput(
         risk=risk_of(ctx),
         sentences=[
@@ -767,26 +837,32 @@ def consistency_stage(ctx: StageContext) -> dict[str, Any]:
         or ([] if verdict.accept else ["the consistency agent refused the report"]),
         "consistency agent",
     )
-    return {"report_id": rpt.report_id, "accepted": True}
+    return ConsistencyOutput(report_id=rpt.report_id, accepted=True)
 
 
 def shared_stages() -> list[Stage]:
-    return [Stage("request_checks", request_checks), Stage("planning", planning), Stage("eligibility", eligibility)]
+    return [
+        Stage("request_checks", request_checks, RequestChecksOutput),
+        Stage("planning", planning, PlanningOutput),
+        Stage("eligibility", eligibility, EligibilityOutput),
+    ]
+
+
+RISK_STAGE_FUNCTIONS: dict[str, tuple[Callable[[StageContext], Any], type[StageOutput]]] = {
+    "retrieval": (retrieval, RetrievalOutput),
+    "graph_search": (graph_search, GraphSearchOutput),
+    "path_selection": (path_selection, PathSelectionOutput),
+    "restriction_derivation": (restriction_derivation, RestrictionDerivationOutput),
+    "model_request": (model_request_stage, ModelRequestOutput),
+    "execution": (execution_stage, ExecutionOutput),
+    "application": (application, ApplicationOutput),
+    "candidate_selection": (candidate_selection, CandidateSelectionOutput),
+    "output_tests": (output_tests, OutputTestsOutput),
+    "report": (report_stage, ReportOutput),
+    "consistency": (consistency_stage, ConsistencyOutput),
+}
 
 
 def risk_stages(risk: str) -> list[Stage]:
     """The program of one risk; stage names are 'risk/stage' so programs never share a record."""
-    fns = {
-        "retrieval": retrieval,
-        "graph_search": graph_search,
-        "path_selection": path_selection,
-        "restriction_derivation": restriction_derivation,
-        "model_request": model_request_stage,
-        "execution": execution_stage,
-        "application": application,
-        "candidate_selection": candidate_selection,
-        "output_tests": output_tests,
-        "report": report_stage,
-        "consistency": consistency_stage,
-    }
-    return [Stage(f"{risk}/{name}", fns[name]) for name in RISK_STAGES]
+    return [Stage(f"{risk}/{name}", *RISK_STAGE_FUNCTIONS[name]) for name in RISK_STAGES]

@@ -15,10 +15,17 @@ from aieco.benchmarks import Figure
 from aieco.extraction.gold import SplitScore, evaluate, load_gold
 
 
-def figures(scores: list[SplitScore]) -> list[Figure]:
+def figures(scores: list[SplitScore], documents: dict[str, int] | None = None) -> list[Figure]:
+    """Figures per split; ``documents`` (split → number of documents) adds each split's size in documents."""
     out: list[Figure] = []
     for s in scores:
         out += [
+            Figure(name=f"{s.split}: sentences", value=s.sentences, unit="sentences"),
+            *(
+                [Figure(name=f"{s.split}: documents", value=documents[s.split], unit="documents")]
+                if documents and s.split in documents
+                else []
+            ),
             Figure(name=f"{s.split}: precision", value=s.precision, unit="share", target=0.80, better="higher"),
             Figure(name=f"{s.split}: recall", value=s.recall, unit="share", target=0.50, better="higher"),
             Figure(
@@ -40,10 +47,18 @@ def figures(scores: list[SplitScore]) -> list[Figure]:
     return out
 
 
+def split_documents(gold) -> dict[str, int]:
+    docs: dict[str, set[str]] = {"all": set()}
+    for g in gold:
+        docs.setdefault(g.split, set()).add(g.document)
+        docs["all"].add(g.document)
+    return {k: len(v) for k, v in docs.items()}
+
+
 def run(quick: bool = False, backend: str = "offline", base_url: str | None = None) -> list[Figure]:
     gold = load_gold()
     if backend == "offline":
-        return figures(evaluate(gold=gold))
+        return figures(evaluate(gold=gold), split_documents(gold))
     from aieco.llm.backends import make_backend
     from aieco.llm.base import LLMClient
     from aieco.store import Store
@@ -56,4 +71,4 @@ def run(quick: bool = False, backend: str = "offline", base_url: str | None = No
             analysis_id=f"extraction-gold-{backend}",
             budget=len(gold) + 10,
         )
-        return figures(evaluate(client, gold))
+        return figures(evaluate(client, gold), split_documents(gold))

@@ -1,9 +1,10 @@
 """The extraction gold set and its evaluation (issue 15; labelling guide: docs/labelling-guide.md).
 
 ``aieco/data/extraction_gold.jsonl`` holds hand-labelled sentences from real documents (the
-ESRB 2018 adverse scenario and the BIS Quarterly Review of March 2024, see the PROVENANCE file
-beside it): each with the relations it states between vocabulary variables (source, target,
-sign) or, for a sentence that states none, the kind of hard negative it is. Sentences are split
+ESRB 2018 adverse scenario, the BIS Quarterly Review of March 2024, Federal Reserve, Bank of Canada,
+ECB, Banca d'Italia and EBA texts; see the PROVENANCE file beside it): each with the relations
+it states between vocabulary variables (source, target, sign) or, for a sentence that states
+none, the kind of hard negative it is. Sentences are split
 by document into a development part and a held-back part.
 
 :func:`evaluate` runs the relation-extraction task through any LLM backend (the offline reader
@@ -48,6 +49,10 @@ class GoldSentence(BaseModel):
     text: str
     relations: list[GoldRelation]
     negative: str | None = Field(description="Kind of hard negative when the sentence states no channel.")
+    origin: str | None = Field(
+        default=None,
+        description="Publisher, title and where the PDF comes from, for a file not in ../shared/data/docs.",
+    )
 
 
 class SplitScore(BaseModel):

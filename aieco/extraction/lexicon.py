@@ -48,6 +48,7 @@ POSITIVE_VERBS = (
     "heighten",
     "inflate",
     "bolster",
+    "buoy",
     "magnify",
     "support",
     "put upward pressure on",
@@ -95,6 +96,7 @@ NEGATIVE_VERBS = (
     "contract",
     "mitigate",
     "cushion",
+    "threaten",
 )
 NEUTRAL_VERBS = (
     "lead to",
@@ -188,6 +190,12 @@ NOUN_CUES = (
     (
         r"(?:is|are|was|were|be|remains?|remained)\s+(?:a\s+)?(?:key\s+|major\s+|significant\s+)?"
         r"downside risks? (?:to|for)",
+        -1,
+    ),
+    # "poses risks to employment": a risk to a variable is its adverse move, here a fall.
+    (
+        r"(?:poses?|posed|posing)\s+(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
+        r"risks? (?:to|for)",
         -1,
     ),
 )
@@ -309,7 +317,7 @@ UP_MODIFIERS = (
     r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
-    r"phasing-in|introduction|imposition|build-up|widening)s? (?:in|of)",
+    r"phasing-in|introduction|imposition|build-up|widening|growth)s? (?:in|of)",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
     r"resilient",
     r"buoyant",
@@ -440,13 +448,16 @@ DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _ve
 CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
-    r"hit by|dragged down by)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?$"
+    r"hit by|dragged down by|following)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?"
+    r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
 INHERENT_DOWN = re.compile(r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening)\b")
 INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|escalation)\b")
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
-SHOCK_AFTER = re.compile(r"^\s+shocks?\b")
+SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
+#: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
+STRAIN_BEFORE = re.compile(r"\b(?:strains?|stress)\s+on\s+(?:the\s+)?$")
 ADVERSE_BEFORE = re.compile(r"\b(?:adverse|negative)\s+(?:[a-z-]+\s+)?$")
 PARTICIPLE = re.compile(
     r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
@@ -470,14 +481,16 @@ CONJ_ONLY = re.compile(
 )
 COORD = re.compile(
     r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
-    r"along with|and the|and a)\s*$"
+    r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant))\s*$"
 )
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
     r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
 )
 CLAUSE_BREAK = re.compile(r"[;:]|\.\s")
-DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|their|any|no|such)\s+$")
+#: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
+#: that generates a slowdown").
+DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
 SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because|since|once|after)\b")
 
 
@@ -670,24 +683,46 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     return _coordinated_left(low, ms, i, floor)
 
 
+TRANSPARENT_HEAD = re.compile(
+    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability)\s+(?:for|of)|"
+    r"(?:strains?|pressures?|stress)\s+on)\s+(?:the\s+|an?\s+)?"
+)
+
+
 def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> list[int]:
     right = [i for i, x in enumerate(ms) if x.start >= cue.end and x.m.end <= min(hi, next_cue)]
     if not right:
         return []
     i = right[0]
     gap = low[cue.end : ms[i].start]
+    # "lowering the prospects for global growth", "raises the risk of fire sales": the head names the
+    # variable's outlook or likelihood, so the variable is the object.
+    gap = TRANSPARENT_HEAD.sub(" ", gap)
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
-    if len(gap.split()) > 6 or re.search(r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than)\b", gap):
+    if len(gap.split()) > 6 or re.search(
+        r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than|between|about|via)\b", gap
+    ):
         return []
     return _coordinated_right(low, ms, i, min(hi, next_cue))
 
 
-def _combine(cue_sign: int, kind: str, src_mod: int, dst_mod: int) -> int:
-    """Sign of src → dst: a directional verb carries its own sign; a connector takes the target's movement."""
+#: Connectors that produce their target ("could cause volatility" is more volatility); "spill over to",
+#: "pass through to", "translate into" carry the source's move without saying which way the target goes.
+PRODUCING = re.compile(
+    r"^(?:lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur)"
+)
+
+
+def _combine(cue_sign: int, kind: str, src_mod: int, dst_mod: int, default_rise: bool = True) -> int:
+    """Sign of src → dst: a directional verb carries its own sign; a connector takes the target's movement.
+
+    A connector whose target has no stated movement produces the target ("could cause volatility",
+    "leads to margin calls"): a rise.
+    """
     src = src_mod or 1
     if kind in ("directional", "noun"):
         return cue_sign * src
-    return src * dst_mod  # 0 when the target's movement is not stated
+    return src * (dst_mod or (1 if default_rise else 0))
 
 
 def _inherent(text: str) -> int:
@@ -701,7 +736,7 @@ def _inherent(text: str) -> int:
 
 def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     """ "(adverse) confidence shocks": a shock to a variable is its adverse move, unless called positive."""
-    if not SHOCK_AFTER.match(low[m.end :]):
+    if not SHOCK_AFTER.match(low[m.end :]) and not STRAIN_BEFORE.search(low[max(0, start - 30) : start]):
         return 0
     if re.search(r"\bpositive\s+(?:[a-z-]+\s+)?$", low[max(0, start - 30) : start]):
         return 1
@@ -743,7 +778,7 @@ def _cause_of_states(
             verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
             if not mod:
                 if verb is not None and re.search(
-                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned", verb.group()
+                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following", verb.group()
                 ):
                     mod = 1
                 elif verb is not None and re.search(r"weighed down|hit|dragged", verb.group()):
@@ -754,8 +789,66 @@ def _cause_of_states(
     return out
 
 
+#: A table or chart caption with its cells ("Table 1: Main risks …"): residue, no statement.
+TABLE_RESIDUE = re.compile(
+    r"^(?:table|graph|chart|figure)\s+[a-z]?\d+(?:\.\w+)?\s*[:.]|(?:\s%){2,}|\bin (?:basis points|percentage points)\b",
+    re.IGNORECASE,
+)
+#: "higher at banks focusing on card lending … relative to other forms of lending": a comparison
+#: across units, not a channel.
+CROSS_SECTION = re.compile(r"\b(?:relative to|compared (?:with|to)|than(?: at| in| for)?)\s+other\b")
+#: "an adverse feedback loop between weak X and low Y": each drives the other, in the same direction.
+FEEDBACK = re.compile(
+    r"\b(?:adverse\s+|negative\s+|self-reinforcing\s+)?(?:feedback\s+loops?|doom\s+loops?|vicious\s+(?:circle|cycle)s?|"
+    r"spirals?)\s+between\s+$"
+)
+
+
+EXPERIENCED_BEFORE = re.compile(
+    r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed)\s+(?:an?\s+|the\s+)?$"
+)
+IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|brings?|triggers?)\b")
+
+
+def _feedback_loops(low: str, ms: list[_Mention]) -> list[tuple[int, int, int]]:
+    """(a, b, sign) for "feedback loop between X and Y": X → Y and Y → X, sign + (the loop reinforces)."""
+    out = []
+    for a in range(len(ms) - 1):
+        b = a + 1
+        if not FEEDBACK.search(low[max(0, ms[a].start - 60) : ms[a].start]):
+            continue
+        if not re.fullmatch(r"\s+and\s+(?:the\s+)?", low[ms[a].m.end : ms[b].start]):
+            continue
+        sign = (ms[a].mod or 1) * (ms[b].mod or 1)
+        out += [(a, b, sign), (b, a, sign)]
+    return out
+
+
+#: "causes domestic demand to suffer", "leads yields to rise": the object's movement follows as an infinitive.
+CAUSATIVE_BEFORE = re.compile(
+    r"\b(?:caus|lead|led|prompt|induc|forc|push|drive|drove)\w*\s+(?:the\s+|an?\s+)?(?:[a-z-]+\s+)?$"
+)
+INFINITIVE_AFTER = re.compile(r"^\s+(?:in\s+[a-z\s]{1,30}?\s+)?to\s+(?:\w+ly\s+)?(\w+(?:\s+(?:up|down|back|off))?)\b")
+INFINITIVE_DOWN = frozenset(
+    {"suffer", "deteriorate", "weaken", "fall", "decline", "drop", "contract", "shrink", "slow"}
+)
+INFINITIVE_UP = frozenset({"rise", "increase", "surge", "climb", "jump", "soar", "grow", "pick up", "strengthen"})
+
+
+def _infinitive_movement(low: str, m: Mention) -> int:
+    if not CAUSATIVE_BEFORE.search(low[max(0, m.start - 40) : m.start]):
+        return 0
+    inf = INFINITIVE_AFTER.match(low[m.end :])
+    if inf is None:
+        return 0
+    word = inf.group(1)
+    return -1 if word in INFINITIVE_DOWN else 1 if word in INFINITIVE_UP else 0
+
+
 def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
+    if TABLE_RESIDUE.search(sentence) or CROSS_SECTION.search(sentence.lower()):
+        return []
     raw = vocab.mentions_in_context(sentence)
     if len({m.variable_id for m in raw}) < 2:
         return []
@@ -766,6 +859,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         for m in raw
         if not re.match(r"\s+channels?\b", low[m.end :])
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
+        and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
     ]
     if len({m.variable_id for m in raw}) < 2:
         return []
@@ -775,6 +869,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         sign, start = _modifier(low, m.start, ends, m.end, m.variable_id)
         if not sign:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
+        if not sign:
+            sign = _infinitive_movement(low, m)
         particle = PARTICLE_AFTER.match(low[m.end :])
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
             sign = 1 if particle.group(1) in ("up", "higher") else -1
@@ -859,7 +955,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             if targets and sources:
                 t = targets[-1]
                 for si in sources:
-                    add(si, t, _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod), cue, True)
+                    # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
+                    add(si, t, _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False), cue, True)
                 previous = (sources, [t], ms[sources[-1]].m.end, {})
             continue
         if cue.kind == "reverse":
@@ -876,7 +973,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         objs = _objects(low, ms, cue, hi, next_cue)
         # Co-ordinated subjects never reach back into the previous clause's objects.
         subs = _subjects(low, ms, cue, lo, previous[2] if previous is not None else 0)
-        participle = bool(PARTICIPLE.match(cue.text)) and bool(re.search(r",\s*(?:\w+\s+)?$", low[: cue.start]))
+        participle = bool(PARTICIPLE.match(cue.text)) and bool(
+            re.search(r"(?:,|\s[–—-])\s*(?:\w+\s+)?$", low[: cue.start])
+        )
         if participle and objs and (not subs or subs[0] in (previous[1] if previous is not None else [])):
             # "…, giving rise to confidence shocks": the subject of the sentence's earlier clause.
             if previous is not None and previous[1]:
@@ -893,6 +992,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             ]
             if subs and not objs:
                 states.append((subs[0], cue.sign, cue))
+            elif not subs and objs and transitive:
+                # "central banks eased monetary policy as inflation fell": the object moves.
+                states.append((objs[0], cue.sign, cue))
             elif subs and objs:
                 for si in subs:
                     for oi in objs:
@@ -929,7 +1031,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             for oi in objs:
                 # "reductions in consumption and investment": the movement covers the whole list.
                 dst_mod = ms[oi].mod or ms[objs[0]].mod
-                sign = _combine(cue.sign, cue.kind, src_mod, dst_mod)
+                if not dst_mod and cue.kind == "neutral" and INFINITIVE_AFTER.match(low[ms[oi].m.end :]):
+                    continue  # "cause consumption to stabilise": a movement without a direction
+                producing = cue.kind != "neutral" or bool(PRODUCING.match(cue.text))
+                sign = _combine(cue.sign, cue.kind, src_mod, dst_mod, default_rise=producing)
                 risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
                 if risk and cue.kind == "directional":
                     sign *= -1 if risk.group(1) == "downside" else 1
@@ -943,6 +1048,20 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 moves.setdefault(oi, (src_mod or 1) * sign)
         previous = (subs, objs, ms[objs[-1]].m.end, moves)
 
+    # "financial markets saw a significant rise in volatility": the noun phrase states the movement.
+    for i, x in enumerate(ms):
+        if x.mod and EXPERIENCED_BEFORE.search(low[max(0, x.start - 40) : x.start]):
+            states.append((i, x.mod, Cue(x.start, x.start, "saw a movement", x.mod, "movement")))
+    # "the trade war and the uncertainty it causes": the second is produced by the first.
+    for a in range(len(ms) - 1):
+        b = a + 1
+        joined = re.fullmatch(r"\s+and\s+the\s+", low[ms[a].m.end : ms[b].start])
+        if joined and IT_CAUSES.match(low[ms[b].m.end :]):
+            at = ms[b].m.end
+            add(a, b, (ms[a].mod or 1) * (ms[b].mod or 1), Cue(at, at, "it causes", 0, "neutral"), False)
+    for a, b, sign in _feedback_loops(low, ms):
+        at = ms[a].start
+        add(a, b, sign, Cue(at, at, "feedback loop between", sign, "noun"), False)
     for si, ti, sign, cue in _cause_of_states(low, ms, states):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.

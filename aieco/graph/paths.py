@@ -17,9 +17,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from aieco.config import GraphSettings, get_settings
-from aieco.errors import StageStopped
 from aieco.records import ChannelQuery, Path, Relation, Sign
-from aieco.store import Store
 
 COMPOSABLE = {Sign.positive: 1, Sign.negative: -1}
 
@@ -188,30 +186,37 @@ def enumerate_paths(
     return out
 
 
-def search_channels(
-    store: Store,
-    graph: nx.MultiDiGraph,
-    queries: Sequence[ChannelQuery],
-    *,
-    analysis_id: str,
-    graph_condition: str = "G0",
-) -> dict[str, list[Path]]:
-    """Enumerate and store the paths of every query of a risk program.
-
-    An empty admissible set for any query stops the risk program (appendix "Fields Used in
-    Graph Queries"); the paths found for the other queries are stored before the stop.
-    """
-    result = {
-        q.query_id: enumerate_paths(graph, q, analysis_id=analysis_id, graph_condition=graph_condition) for q in queries
-    }
-    store.put_many([q for q in queries] + [p for paths in result.values() for p in paths])
-    empty = [q for q in queries if not result[q.query_id]]
-    if empty:
-        names = ", ".join(f"{q.source_var} → {q.target_var}" for q in empty)
-        raise StageStopped(f"no admissible path for {names} (risk {empty[0].risk})", stage="graph_search")
-    return result
-
-
 def graph_baseline(paths: Sequence[Path]) -> Path | None:
     """The paper's graph baseline: the path with the highest S(C) (rank 1), without asking an LLM."""
     return min(paths, key=lambda p: p.rank) if paths else None
+
+
+def no_path_reason(graph: nx.MultiDiGraph, query: ChannelQuery, settings: GraphSettings | None = None) -> str:
+    """Why ``query`` has no admissible path in ``graph``, as a sentence (the first rule that fails).
+
+    The rules are those of :func:`enumerate_paths`: both endpoints must carry a relation, a
+    chain of relations must lead from the source to the target, and the shortest such chain
+    must hold at most the query's maximum number of relations.
+    """
+    s = settings or get_settings().graph
+    max_len = min(query.max_len, s.max_path_length)
+    src, dst = query.source_var, query.target_var
+    if src == dst and not query.feedback_loop:
+        return f"the query starts and ends at {src} without declaring a feedback loop"
+    if src not in graph or graph.out_degree(src) == 0:
+        return f"no relation in the graph starts from {src}"
+    if dst not in graph or graph.in_degree(dst) == 0:
+        return f"no relation in the graph leads into {dst}"
+    if src == dst:
+        loops = [len(nx.shortest_path(graph, u, src)) for _, u in graph.out_edges(src) if nx.has_path(graph, u, src)]
+        if not loops:
+            return f"no chain of relations returns from {src} to itself"
+        if min(loops) > max_len:
+            return f"the shortest return to {src} holds {min(loops)} relations, more than the maximum {max_len}"
+        return f"no return to {src} of at most {max_len} relations avoids repeating a variable"
+    if not nx.has_path(graph, src, dst):
+        return f"no chain of relations leads from {src} to {dst}"
+    shortest = nx.shortest_path_length(graph, src, dst)
+    if shortest > max_len:
+        return f"the shortest chain from {src} to {dst} holds {shortest} relations, more than the maximum {max_len}"
+    return f"no chain from {src} to {dst} of at most {max_len} relations avoids repeating a variable"

@@ -131,6 +131,13 @@ class ClaimSpec(BaseModel):
 
 def register_output_tests(store: Store, specs: Iterable[ClaimSpec]) -> list[OutputTest]:
     """Store one ``phase="registered"`` OutputTest per claim, before the model runs."""
+    tests = output_tests_for(specs)
+    store.put_many(tests)
+    return tests
+
+
+def output_tests_for(specs: Iterable[ClaimSpec]) -> list[OutputTest]:
+    """The ``phase="registered"`` OutputTests of ``specs`` (not stored; one per claim id)."""
     tests = []
     for spec in specs:
         tests.append(
@@ -153,7 +160,6 @@ def register_output_tests(store: Store, specs: Iterable[ClaimSpec]) -> list[Outp
     ids = [t.claim_id for t in tests]
     if len(set(ids)) != len(ids):
         raise InputError("two registered claims share one claim id", fix="register each numerical claim once")
-    store.put_many(tests)
     return tests
 
 
@@ -265,6 +271,20 @@ def link_claims(store: Store, run: ModelRun, tests: Sequence[OutputTest] | None 
 
     Returns the ``phase="result"`` OutputTests (pass or fail, with reasons in ``detail``).
     """
+    claims, results = claims_and_results(store, run, tests)
+    with store.transaction():
+        # A claim row is written once; a later run of the same analysis cannot repoint it.
+        store.put_many(c for c in claims if store.get(Claim, c.claim_id) is None)
+        store.put_many(results)
+    return results
+
+
+def claims_and_results(
+    store: Store, run: ModelRun, tests: Sequence[OutputTest] | None = None
+) -> tuple[list[Claim], list[OutputTest]]:
+    """The Claims and ``phase="result"`` OutputTests of linking ``run`` to its registered tests
+    (read only: the analysis stage returns them and the stage runner stores them; an existing
+    claim id is never re-written, so a later run cannot repoint it)."""
     tests = [
         t
         for t in (tests if tests is not None else registered_tests(store, run.analysis_id))
@@ -330,11 +350,7 @@ def link_claims(store: Store, run: ModelRun, tests: Sequence[OutputTest] | None 
                 "; ".join(why),
             )
         )
-    with store.transaction():
-        # A claim row is written once; a later run of the same analysis cannot repoint it.
-        store.put_many(c for c in claims if store.get(Claim, c.claim_id) is None)
-        store.put_many(results)
-    return results
+    return claims, results
 
 
 def _result(

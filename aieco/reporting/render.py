@@ -481,8 +481,12 @@ def render_report(
     labels: Mapping[str, Sequence[str]] | None = None,
     graph_condition: str = "G0",
     retrieval_condition: str = "graph",
+    write: bool = True,
 ) -> RenderedReport:
     """Check, render and store a report; a failure is stored, then raises StageStopped.
+
+    ``write=False`` (the analysis stage) stores nothing: the Report and its sentences are
+    returned, or carried by the StageStopped, for the stage runner to store.
 
     ``cutoff`` and ``horizon`` (for DATE tokens) default to the analysis request's, else the
     settings; they are stored with the report so it re-renders identically.
@@ -547,11 +551,16 @@ def render_report(
                 failure="; ".join(str(v) for v in mine),
             )
         )
-    with store.transaction():
-        store.put(report)
-        store.put_many(sentences)
+    if write:
+        with store.transaction():
+            store.put(report)
+            store.put_many(sentences)
     if first:
-        raise StageStopped(f"report {report.report_id} failed the {first.rule} rule at {first}", stage="report")
+        raise StageStopped(
+            f"report {report.report_id} failed the {first.rule} rule at {first}",
+            stage="report",
+            records=() if write else (report, *sentences),
+        )
     return RenderedReport(report, sentences, segments, violations)
 
 

@@ -64,8 +64,10 @@ def eligible_locations(
     analysis_id: str | None = None,
     kinds: Iterable[str] | None = None,
     as_of: AsOf | None = None,
+    write: bool = True,
 ) -> Eligibility:
-    """Split the registered locations into eligible ones and exclusions (stored if ``analysis_id``).
+    """Split the registered locations into eligible ones and exclusions (stored if ``analysis_id``
+    and ``write``; the analysis stage returns them unstored and the stage runner stores them).
 
     The rule is ``as_of`` (or one built from ``cutoff``, ``roles`` and ``jurisdictions``).
     ``kinds`` restricts the eligible list and the per-location exclusions to location
@@ -107,7 +109,7 @@ def eligible_locations(
                     detail=why[1],
                 )
             )
-    if analysis_id is not None and exclusions:
+    if analysis_id is not None and write and exclusions:
         store.put_many(exclusions)
     return Eligibility(eligible=eligible, exclusions=exclusions)
 
