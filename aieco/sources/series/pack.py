@@ -85,11 +85,13 @@ PACK: tuple[PackSeries, ...] = (
         "RTDB.gdp_ea",
         "vintage: the exact release date of each vintage (workbook row 10); only vintages with an exact "
         "date (2014q4–2024q4) are kept",
-        EUROSTAT_LICENCE + ". The workbook states 'Sources: Eurostat, "
-        "OECD' (real-time database distributed with the R package reviser, p-wegmueller/reviser); the vintages "
-        "before Eurostat's own releases come from OECD releases (OECD terms: reuse with attribution for most "
-        "data, to confirm for this compilation), and the compilation's own licence (the reviser package) is "
-        "to confirm before publishing",
+        EUROSTAT_LICENCE + ". The workbook states 'Sources: Eurostat, OECD'. It is byte for byte "
+        "inst/exdata/realtime_database.xlsx (git blob 05e26402ec22217d67afb69dfcf91e6cf29849f5, first "
+        "committed 2025-03-24) of the R package reviser (github.com/p-wegmueller/reviser; DESCRIPTION "
+        "'License: MIT + file LICENSE', copyright 'reviser authors'), whose R/data-vintages.R says 'All the "
+        "data is from the realtime database of Indergand and Leist (2014)' (Swiss J Economics Statistics 150, "
+        "331-352). Which euro-area vintages come from the OECD is not stated; the OECD's terms for those "
+        "vintages and whether the package's MIT licence covers the compiled data: to confirm before publishing",
         keep_vintages_with_exact_dates=True,
     ),
     PackSeries(
