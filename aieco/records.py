@@ -167,13 +167,13 @@ class SentenceKind(str, Enum):
 class FrozenModel(BaseModel):
     """Base of every structured boundary object that is not a stored record (LLM I/O, requests)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Record(BaseModel):
     """Base of every stored record: frozen, no extra fields, deterministic id."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False, defer_build=True)
 
     table: ClassVar[str] = ""
     id_field: ClassVar[str] = ""

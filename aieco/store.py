@@ -33,17 +33,43 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
-import pandas as pd
-import sqlite_utils
 from pydantic import BaseModel
-from sqlite_utils import Migrations
 
 from aieco.config import get_settings
 from aieco.errors import InputError, IntegrityError
 from aieco.records import RECORD_TYPES, Record, canonical_json, digest, sha256_hex, utc_now
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _import_sqlite_utils() -> types.ModuleType:
+    """sqlite-utils, imported without pandas when pandas is not loaded yet.
+
+    sqlite-utils imports pandas (about 0.7 CPU-s, most of a cold ``aieco search``) only to map
+    ``pandas.Timestamp`` to a TEXT column when it infers a table from Python values; this store
+    declares every column from the record fields and inserts through its own SQL, so it never
+    infers from a Timestamp. A process that has pandas already gets the usual import.
+    """
+    import sys
+
+    if "sqlite_utils" in sys.modules or "pandas" in sys.modules:
+        import sqlite_utils
+
+        return sqlite_utils
+    sys.modules["pandas"] = None  # type: ignore[assignment]  # "import pandas" raises ImportError
+    try:
+        import sqlite_utils
+    finally:
+        del sys.modules["pandas"]
+    return sqlite_utils
+
+
+sqlite_utils = _import_sqlite_utils()
+Migrations = sqlite_utils.Migrations
 
 R = TypeVar("R", bound=Record)
 
@@ -418,7 +444,8 @@ class Store:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA foreign_keys = ON")
             _harden(conn)
-            self.db = sqlite_utils.Database(conn)
+            # no sqlite-utils plugins: none is used, and loading them scans every installed package
+            self.db = sqlite_utils.Database(conn, execute_plugins=False)
             self._migrate()
         except sqlite3.DatabaseError as exc:
             if fresh:
@@ -1022,6 +1049,8 @@ def frame_to_json(df: pd.DataFrame) -> dict[str, Any]:
 
 
 def frame_from_json(obj: dict[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame(obj["data"], columns=obj["columns"], index=obj["index"])
 
 

@@ -50,6 +50,7 @@ from aieco.records import (
 )
 from aieco.reporting.export import export_report
 from aieco.store import Store
+from dashboard.bank_views import depletion_across_banks  # noqa: F401  (re-exported for the Bank capital page)
 
 DIGEST_CHARS = 12
 

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import views
+from dashboard import bank_views, views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_figure, show_table
@@ -50,6 +50,14 @@ with page_workspace() as ws:
             key="bank_dist",
         )
         st.caption(caption)
+
+        # Every bank's CET1 depletion against the stated threshold: the figures the report's bank paragraph cites.
+        st.subheader("CET1 depletion across banks")
+        across = ws.view(views.depletion_across_banks, run_id)
+        show_figure(bank_views.depletion_chart(across), name=f"bank_depletion_across_{run_id}", key="bank_across")
+        st.caption(caption)
+        if not across.empty:
+            show_table(across, key="bank_across_table", name=f"cet1_depletion_across_banks_{run_id}")
 
         # The same model, bank and variable under every risk of the analysis, side by side.
         same = [

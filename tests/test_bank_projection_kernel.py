@@ -66,7 +66,9 @@ def threads(monkeypatch):
 @pytest.mark.parametrize("seed,paths", [(1, 1), (2, 999), (3, 1_500), (4, 4_000)])
 def test_projection_equals_the_plain_numpy_projection_exactly(seed, paths, threads):
     models, start, scenario = _world(seed)
-    reference = numpy_projection(models, start, scenario, paths=paths, seed=seed)
+    counts: dict[str, int] = {}
+    reference = numpy_projection(models, start, scenario, paths=paths, seed=seed, crossing_counts=counts)
+    checked = len(start) * len(PERIODS) * min(paths, 1_000)
     shares = []
     for n in (1, 3):
         threads(n)
@@ -75,6 +77,8 @@ def test_projection_equals_the_plain_numpy_projection_exactly(seed, paths, threa
         np.testing.assert_array_equal(proj.depletion, reference[:, :, 0] - reference[:, :, 1:].min(axis=2))
         shares.append(proj.crossing_share)
     assert shares[0] == shares[1] and any(v > 0 for v in shares[0].values())
+    # the crossing count, laid out (levels, paths) in the kernel, equals the peer's (paths, levels) count
+    assert shares[0] == {c: counts[c] / checked for c in COMPONENTS}
 
 
 def test_feols_components_are_reproducible_across_thread_counts(threads):

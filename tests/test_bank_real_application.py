@@ -15,6 +15,7 @@ from aieco.models.bank.eba_application import (
     project_real_banks,
 )
 from aieco.models.bank.eba_models import MODEL_ID
+from aieco.models.bank.outputs import FIGURES
 from aieco.records import ModelOutputPoint, Provenance, RunStatus, ValidationGate
 from aieco.store import Store
 
@@ -98,17 +99,20 @@ def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
         )
         run = project_real_banks(store, "a-ok", cutoff=date(2024, 12, 31), seed=0, draws=100)
         assert run.status == RunStatus.completed and run.diagnostics["provenance"] == "real"
-        points = {p.variable: p for p in store.find(ModelOutputPoint, run_id=run.run_id) if p.entity is None}
-        assert set(points) == set(OUTPUT_VARIABLES) - {"cet1_depletion"}
+        points = {
+            (p.variable, p.statistic): p for p in store.find(ModelOutputPoint, run_id=run.run_id) if p.entity is None
+        }
+        assert set(points) == {(f.variable, f.statistic) for f in FIGURES}
+        assert set(OUTPUT_VARIABLES) == {f.variable for f in FIGURES}
         table = store.get_tables(run.output_digest)["depletion"]
         d = table["predicted"].to_numpy(float)
-        assert points["cet1_depletion_median"].value == pytest.approx(np.median(d))
-        assert points["cet1_depletion_p05"].value == pytest.approx(np.percentile(d, 5))
-        assert points["cet1_depletion_p95"].value == pytest.approx(np.percentile(d, 95))
-        assert points["cet1_threshold"].value == 7.0
+        assert points["cet1_depletion", "cross_bank_p50"].value == pytest.approx(np.median(d))
+        assert points["cet1_depletion", "cross_bank_p05"].value == pytest.approx(np.percentile(d, 5))
+        assert points["cet1_depletion", "cross_bank_p95"].value == pytest.approx(np.percentile(d, 95))
+        assert points["cet1_threshold", "value"].value == 7.0
         below = int(((table["start_ratio"] - table["predicted"]) < 7.0).sum())
-        assert points["banks_below_cet1_threshold"].value == below
-        assert points["banks_projected"].value == len(table) == table.index.nunique()
+        assert points["banks_below_cet1_threshold", "value"].value == below
+        assert points["banks_projected", "value"].value == len(table) == table.index.nunique()
         # each bank starts from its latest real actuals: banks in the 2021 exercise start in 2020
         assert set(table["start_year"]) == {2015, 2020}
         assert (table.loc[table["start_year"] == 2020].shape[0]) == 50

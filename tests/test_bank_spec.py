@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from aieco.asof import AsOf
 from aieco.errors import InputError, StageStopped
 from aieco.models import registry
+from aieco.models.bank import outputs as bank_outputs
 from aieco.models.bank.panel import MACRO_VARIABLES
 from aieco.models.bank.spec import (
     annual_path_from_run,
@@ -93,11 +95,18 @@ def test_selected_macro_run_drives_both_models(store):
     assert proj.diagnostics["identity_max_error"] <= 1e-9
     assert set(proj.diagnostics["quantile_crossing_share"]) == {"n", "l", "o", "a", "g"}
     points = store.find(ModelOutputPoint, run_id=proj.run_id)
-    assert len(points) == 40 * 6 * 4 + 40 * 4
+    # per bank: 6 half-years × 4 statistics of the ratio and 4 of the depletion; then the cross-bank figures
+    assert len(points) == 40 * 6 * 4 + 40 * 4 + len(bank_outputs.FIGURES)
+    cross = {(pt.variable, pt.statistic): pt for pt in points if pt.entity is None}
+    assert set(cross) == {(f.variable, f.statistic) for f in bank_outputs.FIGURES}
+    assert {pt.period for pt in cross.values()} == {proj.diagnostics["horizon"]}
+    dep = {pt.entity: pt.value for pt in points if pt.variable == "cet1_depletion" and pt.statistic == "p50"}
+    assert cross["cet1_depletion", "cross_bank_p50"].value == pytest.approx(np.median(list(dep.values())))
+    assert proj.diagnostics["accounting_identities"]["passed"] is True
     p = next(pt for pt in points if pt.variable == "cet1_depletion" and pt.statistic == "p50")
     assert registry.read_point(store, p) == p.value
     tables = store.get_tables(proj.output_digest)
-    assert set(tables) == {"cet1_ratio", "depletion", "depletion_distribution", "cet1_ratio_paths"}
+    assert set(tables) == {"cet1_ratio", "depletion", "depletion_distribution", "cet1_ratio_paths", "cross_bank"}
     fit = store.get_tables(runs[2].output_digest)
     assert list(fit["dropped"].index) == ["FR90", "IT90"]
     assert fit["params"].shape == (5 * 3, 4 + len(MACRO_VARIABLES))
@@ -133,7 +142,7 @@ def test_specifications_registered():
     entries = register_bank_models()
     assert set(entries) == {"bank_feols_fit", "bank_feqar_fit", "bank_feols", "bank_feqar"}
     spec = entries["bank_feqar"].spec
-    assert {o.variable for o in spec.outputs} == {"cet1_ratio", "cet1_depletion"}
+    assert {o.variable for o in spec.outputs} == {"cet1_ratio", *bank_outputs.VARIABLES}
     assert {i.variable for i in spec.inputs} == set(MACRO_VARIABLES)
 
 

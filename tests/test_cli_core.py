@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from aieco.cli import main
@@ -70,5 +71,5 @@ def test_console_script_is_installed(tmp_path):
 
 def test_every_command_is_documented_in_readme():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    for name in main.commands:
+    for name in main.list_commands(click.Context(main)):
         assert f"aieco {name}" in readme, f"`aieco {name}` is not documented in README.md"

@@ -224,3 +224,28 @@ def test_the_default_request_runs_end_to_end_under_strict(built):
         rules = {x for series in d["release_rules"].values() for rs in series.values() for x in rs}
         assert rules == {"vintage", "file"} and d["plausibility"]["passed"]
         assert d["endpoint"] == "2020Q3"  # the dated copies of house prices and equity (2021-04-25) end the sample
+
+
+def test_the_bank_part_stops_with_the_gates_reason_and_registers_no_bank_claim(built):
+    """Real EBA banks, no real-data model passing its gate: the report's bank paragraph says the bank
+    conclusions stop and why, and no claim about banks was registered for the generated scenario."""
+    from aieco.records import OutputTest, Report, ReportSentence
+
+    store, _, outcome = built
+    completed = [a for a in outcome.as_json()["analyses"] if a["status"] == "completed"]
+    assert completed
+    for a in completed:
+        report = store.get(Report, a["report_id"])
+        sentences = sorted(store.find(ReportSentence, report_id=report.report_id), key=lambda s: s.position)
+        text = [s.rendered for s in sentences]
+        assert text[-1].startswith("The bank part of this report is absent") and "validation gate" in text[-1]
+        assert not any("synthetic bank" in t for t in text)
+        tests = store.find(OutputTest, analysis_id=a["analysis_id"])
+        assert tests and not [t for t in tests if t.model_id.startswith("bank_")]
+        [app] = [
+            r
+            for r in store.find(StageRecord, analysis_id=a["analysis_id"])
+            if r.stage == f"{a['risk']}/application" and r.status.value == "completed"
+        ]
+        real = store.get_json(app.output_digest)["real_banks"]
+        assert real["status"] == "stopped" and "no real-data bank model passed" in real["reason"]

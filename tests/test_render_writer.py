@@ -268,6 +268,7 @@ def test_without_recorded_provenance_the_report_says_so():
         ("stopped", "stopped before producing figures"),
         ("gate_failed", "external validation gate"),
         ("no_claims", "no cross-bank figure"),
+        ("not_scenario", "takes no macro path"),
     ],
 )
 def test_bank_paragraph_says_why_it_is_absent(status, phrase):
@@ -277,17 +278,69 @@ def test_bank_paragraph_says_why_it_is_absent(status, phrase):
     assert check_numeric_contract(bank[0].template) == []
 
 
-def test_bank_paragraph_consumes_cross_bank_figures():
-    claims = [_figure("cet1_depletion", "start_minus_min", s, unit="pp", sign=1) for s in ("p50", "p05", "p95")]
-    claims.append(_figure("banks_below_threshold", "count", "value", unit="banks", sign=1))
+def _bank_claims():
+    from aieco.models.bank.outputs import FIGURES as BANK
+
+    return [_figure(f.variable, f.transformation, f.statistic, unit=f.unit, sign=1) for f in BANK]
+
+
+@pytest.mark.parametrize("provenance", ["synthetic", "illustrative", "real", "undeclared"])
+def test_bank_paragraph_consumes_cross_bank_figures(provenance):
+    claims = _bank_claims()
     ctx = ReportContext(
-        analysis_id=ANALYSIS, risk=RISK, risk_label="x", bank_requested=True, bank_status="present", claims=claims
+        analysis_id=ANALYSIS,
+        risk=RISK,
+        risk_label="x",
+        bank_requested=True,
+        bank_status="present",
+        claims=claims,
+        bank_provenance=provenance,
+        bank_model="bank_feqar",
     )
     draft = write_report(ctx)
     bank = [s for s in draft.sentences if s.paragraph == "bank"]
-    assert {c for s in bank for c in s.claim_ids} == {c.claim_id for c in claims}
-    assert "median" in bank[0].template
+    # every cross-bank figure once, in connected sentences of one paragraph
+    assert sorted(c for s in bank for c in s.claim_ids) == sorted(c.claim_id for c in claims)
+    text = " ".join(s.template for s in bank)
+    assert "median" in text and "CET1 threshold of" in text and "fixed-effects quantile model" in text
+    numbers = [s for s in bank if s.claim_ids]
+    assert len(numbers) == 3 and all(s.kind.value == "numerical" for s in numbers)
+    if provenance in ("synthetic", "illustrative"):
+        # the data's provenance stands beside every bank figure, and the paragraph opens and closes with it
+        assert all(provenance in s.template for s in numbers)
+        assert "not from real institutions" in bank[0].template and "not a conclusion" in bank[-1].template
+    elif provenance == "real":
+        assert "real banks" in bank[0].template and not any("synthetic" in s.template for s in bank)
+    else:
+        assert "provenance is not recorded" in bank[0].template
     _rules_ok(draft, claims)
+    assert "negative depletion" not in text  # every figure positive here
+    low = next(c for c in claims if c.statistic == "cross_bank_p05").model_copy(update={"sign": -1})
+    negative = [low if c.statistic == "cross_bank_p05" else c for c in claims]
+    draft = write_report(ctx.model_copy(update={"claims": negative}))
+    text = " ".join(s.template for s in draft.sentences if s.paragraph == "bank")
+    assert "a negative depletion meaning that the ratio of such a bank stays above its starting level" in text
+    _rules_ok(draft, negative)
+
+
+def test_bank_paragraph_names_each_figure_so_a_swapped_token_is_refused():
+    """The attribution rule ties each bank token to its own figure: swapping two tokens is refused."""
+    from aieco.reporting.rules import ClaimFacts, variable_violations
+
+    claims = _bank_claims()
+    ctx = ReportContext(
+        analysis_id=ANALYSIS, risk=RISK, risk_label="x", bank_requested=True, bank_status="present", claims=claims,
+        bank_provenance="synthetic",
+    )
+    draft = write_report(ctx)
+    by = {(c.variable, c.statistic): c.claim_id for c in claims}
+    below, median = by["banks_below_cet1_threshold", "value"], by["cet1_depletion", "cross_bank_p50"]
+    swapped = [
+        s.model_copy(update={"template": s.template.replace(below, "@").replace(median, below).replace("@", median)})
+        for s in draft.sentences
+    ]
+    facts = {c.claim_id: ClaimFacts(c.claim_id, c.variable, c.transformation, 1.0) for c in claims}
+    assert {v.rule for v in variable_violations(swapped, facts)} == {"variable_mismatch"}
 
 
 def test_no_bank_paragraph_unless_requested():

@@ -66,6 +66,8 @@ CET1 = ClaimBrief(
         ([_run("bank_feols", RunStatus.completed, "validation gate failed")], [], "gate_failed"),
         ([_run("bank_feols", RunStatus.completed)], [], "no_claims"),
         ([_run("bank_feols", RunStatus.completed)], [CET1], "present"),
+        # a passed real-data gate runs the real model, which takes no macro path: no scenario outcome
+        ([_run("bank_eba_components", RunStatus.completed)], [], "not_scenario"),
     ],
 )
 def test_bank_status(runs, claims, status):
@@ -78,3 +80,27 @@ def test_bank_status_when_every_bank_model_failed_its_gate_before_any_run():
     assert bank_status(runs, [], gates_failed=True) == "gate_failed"
     assert bank_status(runs, [], gates_failed=False) == "not_run"
     assert bank_status([_run("bank_feols", RunStatus.completed)], [CET1], gates_failed=True) == "present"
+
+
+def test_bank_runs_whose_claim_model_failed_its_gate_report_the_gate(store):
+    """FE runs completed but FE-QAR, which carries the bank claims, failed its gate: no figure, and the
+    report says it is the gate (not a missing registration)."""
+    from aieco.records import Provenance, ValidationGate
+    from aieco.reporting.bank import CLAIM_MODEL, claim_model_gate_failed
+
+    assert not claim_model_gate_failed(store)  # never validated: not a failed gate
+    store.put(
+        ValidationGate.create(
+            model_id=CLAIM_MODEL,
+            metrics={"mae": 3.0},
+            thresholds={"mae_max": 2.0},
+            passed=False,
+            detail="MAE above threshold",
+            fit_provenance=Provenance.synthetic,
+            validation_provenance=Provenance.synthetic,
+        )
+    )
+    assert claim_model_gate_failed(store)
+    runs = [_run("bank_feqar", RunStatus.completed)]
+    assert bank_status(runs, [], gates_failed=claim_model_gate_failed(store)) == "gate_failed"
+    assert bank_status(runs, [], gates_failed=False) == "no_claims"

@@ -4,7 +4,7 @@ from datetime import date
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
@@ -170,3 +170,60 @@ def test_serializer_keeps_one_record_per_line_with_unicode_line_breaks():
     recs = [{"text": "a\u2028b"}, {"text": "c\x85d\u2029"}, {"text": "e\nf"}]
     out = serialize_records(recs)
     assert len(out.lines()) == 3 and [json.loads(x) for x in out.lines()] == recs
+
+
+def test_cold_cli_search_imports_only_the_search_path(demo_ws):
+    """A new process answering `aieco search` from a saved index loads no pandas, scikit-learn or
+    SciPy (they were most of its start-up) and answers as the in-process search does."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    with Store(demo_ws) as store:
+        expected = [h.location_id for h in search(store, "tariffs import prices", as_of=CUTOFF)]  # saves the scope
+    code = (
+        "import sys, json\n"
+        "from aieco.cli import main\n"
+        f"main(['-w', {str(demo_ws)!r}, 'search', 'tariffs import prices', '--as-of', '2024-12-31', '--json'],"
+        " standalone_mode=False)\n"
+        "print(json.dumps(sorted(m for m in ('pandas', 'sklearn', 'scipy', 'aieco.analysis', 'aieco.models')"
+        " if m in sys.modules)))\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env={"PYTHONPATH": str(root)}
+    )
+    assert out.returncode == 0, out.stderr
+    hits_line, loaded_line = out.stdout.strip().splitlines()
+    assert json.loads(loaded_line) == []
+    assert [h["location_id"] for h in json.loads(hits_line)] == expected
+
+
+def test_every_command_is_mapped_to_the_module_that_defines_it():
+    import click
+
+    from aieco.cli.base import COMMANDS, load_all_commands
+
+    load_all_commands()
+    assert {name: cmd.callback.__module__ for name, cmd in main.commands.items()} == {
+        name: f"aieco.cli.{module}" for name, module in COMMANDS.items()
+    }
+    assert main.list_commands(click.Context(main)) == sorted(COMMANDS)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    shape=st.lists(st.integers(0, 5), min_size=0, max_size=3),
+    dtype=st.sampled_from(["<f8", "<f4", "<i8", "<i4", ">f8", "uint8"]),
+    fortran=st.booleans(),
+)
+def test_stored_arrays_are_read_without_copy_exactly_as_numpy_loads_them(tmp_path_factory, shape, dtype, fortran):
+    from aieco.retrieval import _stored_array
+
+    rng = np.random.default_rng(len(shape))
+    a = (rng.random(shape) * 100).astype(dtype)
+    a = np.asfortranarray(a) if fortran else a
+    with Store(tmp_path_factory.mktemp("arr") / "ws") as store:
+        d = store.put_array(a)
+        got, want = _stored_array(store, d), store.get_array(d)
+    assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)

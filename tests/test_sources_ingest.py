@@ -264,3 +264,57 @@ def test_parallel_parsing_gives_the_same_records_and_report_order(tmp_path, monk
                 assert [x.location_id for x in seq.find(SourceLocation, source_id=f.source_id)] == [
                     x.location_id for x in par.find(SourceLocation, source_id=f.source_id)
                 ]
+
+
+def test_one_pdf_split_across_processes_gives_the_sequential_records(tmp_path, monkeypatch):
+    """A single PDF is parsed in page chunks by two processes: same passages, order and ids."""
+    from aieco.store import Store
+
+    text_pdf(tmp_path / "a.pdf", [P1, P2, P2, P1])
+    m = manifest(tmp_path / "m.toml", [entry("a.pdf")])
+    with Store(tmp_path / "seq") as seq, Store(tmp_path / "par") as par:
+        one = ingest(seq, m, workers=1)
+        monkeypatch.setenv("AIECO_SOURCES__PARALLEL_MIN_BYTES", "0")
+        monkeypatch.setenv("AIECO_SOURCES__PDF_CHUNK_PAGES", "3")  # pages 1–3 and 4 in two processes
+        get_settings.cache_clear()
+        try:
+            two = ingest(par, m, workers=2)
+        finally:
+            monkeypatch.delenv("AIECO_SOURCES__PARALLEL_MIN_BYTES")
+            monkeypatch.delenv("AIECO_SOURCES__PDF_CHUNK_PAGES")
+            get_settings.cache_clear()
+        assert one.files[0].pages == two.files[0].pages == 4 and one.files[0].locations == two.files[0].locations
+        src = one.files[0].source_id
+        assert src == two.files[0].source_id
+        a, b = seq.find(SourceLocation, source_id=src), par.find(SourceLocation, source_id=src)
+        key = [(x.location_id, x.page, x.ordinal, x.text) for x in a]
+        assert key == [(x.location_id, x.page, x.ordinal, x.text) for x in b]
+        assert {x.page for x in a} == {1, 2, 3, 4}
+
+
+def test_a_shared_pdf_split_across_processes_gives_the_sequential_records(tmp_path, monkeypatch, shared_data):
+    """The ESRB 2018 scenario PDF (passages and table cells) in page chunks of 4 over two
+    processes and this one: the same location ids, in the same order, as one sequential parse."""
+    from aieco.store import Store
+
+    pdf = shared_data / "docs" / "esrb-2018-adverse-scenario.pdf"
+    m = tmp_path / "m.toml"
+    m.write_text(
+        f'[[source]]\npath = "{pdf}"\ntitle = "ESRB"\npublisher = "ESRB"\n'
+        'publication_date = 2018-01-31\nrole = "generation"\n'
+    )
+    with Store(tmp_path / "seq") as seq, Store(tmp_path / "par") as par:
+        one = ingest(seq, m, workers=1, allow_outside=[pdf.parent])
+        monkeypatch.setenv("AIECO_SOURCES__PARALLEL_MIN_BYTES", "0")
+        monkeypatch.setenv("AIECO_SOURCES__PDF_CHUNK_PAGES", "4")
+        get_settings.cache_clear()
+        try:
+            two = ingest(par, m, workers=3, allow_outside=[pdf.parent])
+        finally:
+            monkeypatch.delenv("AIECO_SOURCES__PARALLEL_MIN_BYTES")
+            monkeypatch.delenv("AIECO_SOURCES__PDF_CHUNK_PAGES")
+            get_settings.cache_clear()
+        assert one.ok and two.ok and one.files[0].pages == two.files[0].pages > 8
+        src = one.files[0].source_id
+        ids = [x.location_id for x in seq.find(SourceLocation, source_id=src)]
+        assert len(ids) > 50 and ids == [x.location_id for x in par.find(SourceLocation, source_id=src)]

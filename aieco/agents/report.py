@@ -23,6 +23,7 @@ from aieco.records import (
     Source,
     SourceLocation,
 )
+from aieco.reporting.bank import claim_model_gate_failed
 from aieco.reporting.render import check_report_draft, short_reference
 from aieco.reporting.schema import ClaimBrief, ProvenanceBrief, RelationBrief, ReportContext, ReportDraft
 from aieco.reporting.writer import write_report
@@ -31,7 +32,7 @@ from aieco.store import Store
 
 PROMPT = Prompt(
     name="report",
-    version="8",
+    version="9",
     system=(
         "You are the report agent of an evidence-traceable scenario analysis. You write a short scenario "
         "report as connected prose from accepted relations and registered model outputs. You never write a "
@@ -48,7 +49,9 @@ PROMPT = Prompt(
         "relation's sign), then paragraph 'scenario' (the inputs' provenance and estimation sample as "
         "given, then cumulative real GDP, peak unemployment, cumulative house-price and equity-price "
         "change, each against the median path), then 'annual', then 'bank' when bank_requested (the "
-        "cross-bank CET1 depletion, or why the bank part is absent). The title has no number."
+        "cross-bank CET1 depletion against the CET1 threshold, saying the bank data's bank_provenance in "
+        "every sentence with a bank figure unless it is real, or why the bank part is absent). The title "
+        "has no number."
     ),
 )
 
@@ -127,7 +130,7 @@ def context(
         )
     spec = request.risk(risk)
     runs = store.find(ModelRun, analysis_id=analysis_id)
-    macro_runs = sorted({c.run_id for c in claims})
+    macro_runs = sorted({c.run_id for c in claims if not c.model_id.startswith("bank_")})
     return ReportContext(
         analysis_id=analysis_id,
         risk=risk,
@@ -142,8 +145,24 @@ def context(
             store, [r for r in runs if r.run_id in macro_runs], [sources[r.source_id] for r in relations]
         ),
         bank_requested="cet1_ratio" in getattr(request, "outcomes", []),
-        bank_status=bank_status(runs, claim_briefs, gates_failed=bank_gates_failed(store)),
+        bank_status=bank_status(
+            runs, claim_briefs, gates_failed=bank_gates_failed(store) or claim_model_gate_failed(store)
+        ),
+        **bank_source(runs, claims),
     )
+
+
+def bank_source(runs: list[ModelRun], claims: list[Claim]) -> dict[str, Any]:
+    """The model and data provenance of the bank run the bank claims link to (from its record)."""
+    bank_runs = {c.run_id for c in claims if c.model_id.startswith("bank_")}
+    for r in runs:
+        if r.run_id in bank_runs:
+            prov = str(r.diagnostics.get("provenance") or "undeclared")
+            return {"bank_model": r.model_id, "bank_provenance": prov if prov in _PROVENANCES else "undeclared"}
+    return {}
+
+
+_PROVENANCES = ("real", "synthetic", "illustrative", "mixed", "undeclared")
 
 
 def _refused_paths(store: Store, analysis_id: str, risk: str) -> set[str]:
@@ -196,8 +215,12 @@ def bank_gates_failed(store: Store) -> bool:
     return bool(gates) and not any(g.passed for g in gates)
 
 
+#: Bank models that take no macro path: their runs are no outcome of the generated scenario.
+SCENARIO_FREE_BANK_MODELS = ("bank_eba_components",)
+
+
 def bank_status(runs: list[ModelRun], claims: list[ClaimBrief], *, gates_failed: bool = False) -> str:
-    """present | not_run | stopped | gate_failed | no_claims, from the analysis' bank runs (and,
+    """present | not_run | stopped | gate_failed | no_claims | not_scenario, from the analysis' bank runs (and,
     when there is none, whether every bank model failed its validation gate)."""
     bank = [r for r in runs if r.model_id.startswith("bank_")]
     if not bank:
@@ -206,7 +229,10 @@ def bank_status(runs: list[ModelRun], claims: list[ClaimBrief], *, gates_failed:
         return "stopped"
     if any(c.variable.startswith("cet1") for c in claims):
         return "present"
-    if any("gate" in (r.reason or "").lower() for r in bank):
+    done = {r.model_id for r in bank if r.status is RunStatus.completed}
+    if done and done <= set(SCENARIO_FREE_BANK_MODELS):
+        return "not_scenario"
+    if gates_failed or any("gate" in (r.reason or "").lower() for r in bank):
         return "gate_failed"
     return "no_claims"
 

@@ -496,6 +496,7 @@ def _offered(req: AnalysisRequest) -> list[model_request.OfferedOutput]:
 def model_request_stage(ctx: StageContext) -> StageResult:
     """The model request (Eq. modelrequest) and its OutputTests, fixed before any model runs
     (the runner stores both with the stage record, before the execution stage starts)."""
+    from aieco.reporting.bank import bank_claim_specs
     from aieco.reporting.claims import ClaimSpec, output_tests_for
 
     req = request_of(ctx)
@@ -579,6 +580,7 @@ def model_request_stage(ctx: StageContext) -> StageResult:
         if any(o.variable == c.variable for o in s.outputs)
     ]
     specs += scenario_figure_specs(ctx.analysis_id, risk_of(ctx), req.horizon, compatible)
+    specs += bank_claim_specs(ctx.store, ctx.analysis_id, risk_of(ctx), req.horizon, outcomes=req.outcomes)
     tests = output_tests_for(specs)
     out = ModelRequestOutput(
         request_id=mreq.request_id, test_ids=[t.test_id for t in tests], claim_ids=[t.claim_id for t in tests]
@@ -765,12 +767,16 @@ def output_tests(ctx: StageContext) -> StageResult:
 
     The Claims and the result OutputTests (pass or fail, each with its reason) are returned to
     the runner, which stores them with the stage record — also when a failed test stops the stage.
+    The bank claims link to the bank run of the selected path (none when the bank part stopped).
     """
+    from aieco.reporting.bank import bank_claims_and_results
     from aieco.reporting.claims import claims_and_results
 
     run = ctx.read.require(ModelRun, earlier(ctx, CandidateSelectionOutput).run_id)
     registered = ctx.read.find(OutputTest, test_id=earlier(ctx, ModelRequestOutput).test_ids)
     claims, results = claims_and_results(ctx.store, run, registered)
+    bank_claims, bank_results = bank_claims_and_results(ctx.store, run, registered)
+    claims, results = claims + bank_claims, results + bank_results
     records = (*claims, *results)
     failed = [f"{t.claim_id}: {t.detail}" for t in results if t.result != "pass"]
     refuse(ctx, failed, "output tests failed", records)

@@ -38,19 +38,26 @@ ANNUAL = pd.DataFrame(
 
 
 def numpy_projection(
-    models: dict[str, ComponentModel], start: pd.DataFrame, scenario: pd.DataFrame, *, paths: int, seed: int
+    models: dict[str, ComponentModel],
+    start: pd.DataFrame,
+    scenario: pd.DataFrame,
+    *,
+    paths: int,
+    seed: int,
+    crossing_counts: dict[str, int] | None = None,
 ) -> np.ndarray:
     """The peer: CET1 ratio paths (banks, paths, 1 + H) by a plain per-bank numpy loop, same RNG streams.
 
     Every bank of ``start`` is projected (the benchmark's banks all are); the crossing count is
-    made on the first 1,000 paths as in the shipped projection.
+    made on the first 1,000 paths as in the shipped projection (per component into
+    ``crossing_counts`` when given: paths whose fitted quantiles are not increasing).
     """
     periods = sorted(set(scenario["period"]), key=half_index)
     macro_vars = list(next(iter(models.values())).macro_variables)
     seeds = np.random.SeedSequence(seed).spawn(len(start))
     H = len(periods)
     out = np.empty((len(start), paths, H + 1))
-    crossings = 0
+    crossings = dict.fromkeys(COMPONENTS, 0)
     for ib, (b, row) in enumerate(start.iterrows()):
         rng = np.random.default_rng(seeds[ib])
         x = (
@@ -75,13 +82,15 @@ def numpy_projection(
                     + np.multiply.outer(ratio_lag[:m], coef[:, 2])
                     + np.multiply.outer(log_rwa_lag[:m], coef[:, 3])
                 )
-                crossings += int((q[:, 1:] < q[:, :-1]).any(axis=1).sum())
+                crossings[c] += int((q[:, 1:] < q[:, :-1]).any(axis=1).sum())
                 k = rng.integers(0, coef.shape[0], size=paths)
                 lags[c] = base[k] + coef[k, 1] * lags[c] + coef[k, 2] * ratio_lag + coef[k, 3] * log_rwa_lag
             net = lags["n"] - lags["l"] - lags["o"] + lags["a"]
             capital.append(capital[h] + net / 100 * rwa[h])
             rwa.append(rwa[h] * np.exp(lags["g"] / 100))
         out[ib] = 100 * np.column_stack(capital) / np.column_stack(rwa)
+    if crossing_counts is not None:
+        crossing_counts.update(crossings)
     return out
 
 

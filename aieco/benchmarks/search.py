@@ -5,7 +5,8 @@ sources (new digests) until there are 50,000 locations (quick: 10,000). The firs
 builds and saves the index. Then:
 
 * cold: ``python -m aieco search …`` in a new process (interpreter start and imports included),
-  the median of three runs, and the same process running ``--help`` (start-up alone);
+  the median of three runs, and the same process running ``--version`` (start-up alone;
+  ``--help`` imports every command module);
 * warm: the same queries in this process through ``retrieval.search``;
 * peer: the full path in this process (eligibility decided over every location, with an
   analysis id, index from memory), the path every query took before scopes were saved.
@@ -56,7 +57,7 @@ def _workspace(folder: Path, target: int) -> int:
         )
     )
     with Store(folder / "ws") as store:
-        report = ingest(store, manifest)
+        report = ingest(store, manifest, allow_outside=[SHARED_DOCS.resolve()])
         if not report.ok:
             raise InputError(f"benchmark ingest failed: {[f.reason for f in report.failures]}")
         sources, locations = store.find(Source), store.find(SourceLocation)
@@ -108,7 +109,7 @@ def run(quick: bool = False) -> list[Figure]:
             build_s = time.perf_counter() - t0
         retrieval._MEMORY.clear()
         cold = [_cli(ws, "search", q, "--as-of", CUTOFF.isoformat(), "--json") for q in QUERIES[:3]]
-        startup = [_cli(ws, "--help") for _ in range(3)]
+        startup = [_cli(ws, "--version") for _ in range(3)]
         warm, warm_cpu, peer = [], [], []
         with Store(ws) as store:
             search(store, QUERIES[0], as_of=CUTOFF)  # load once
@@ -136,8 +137,10 @@ def run(quick: bool = False) -> list[Figure]:
         Figure(name="search_first_query_builds_index", value=build_s, unit="s"),
         Figure(name="cli_search_cold_process", value=cold_s, unit="s", target=1.0),
         Figure(name="cli_search_cold_process_cpu", value=cold_cpu, unit="CPU-s", target=1.0),
-        Figure(name="cli_startup_help_cold_process", value=startup_s, unit="s"),
-        Figure(name="cli_startup_help_cold_process_cpu", value=float(np.median([c for _, c in startup])), unit="CPU-s"),
+        Figure(name="cli_startup_version_cold_process", value=startup_s, unit="s"),
+        Figure(
+            name="cli_startup_version_cold_process_cpu", value=float(np.median([c for _, c in startup])), unit="CPU-s"
+        ),
         Figure(name="cli_search_cold_minus_startup", value=cold_s - startup_s, unit="s"),
         Figure(name="search_warm_query", value=warm_ms, unit="ms", target=20.0),
         Figure(name="search_warm_query_cpu", value=1000 * float(np.median(warm_cpu)), unit="CPU-ms", target=20.0),

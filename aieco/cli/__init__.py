@@ -1,18 +1,10 @@
-"""The `aieco` command line. Each area adds its commands in its own module here."""
+"""The `aieco` command line. Each area adds its commands in its own module here.
 
-from aieco.cli import (  # noqa: F401  (registers commands)
-    analyze,
-    bank,
-    bench,
-    core,
-    data,
-    default,
-    evaluate,
-    graph,
-    reports,
-    review,
-    sources,
-)
+A command's module is imported only when that command runs (``COMMANDS`` in ``aieco.cli.base``
+names it), so `aieco search` does not pay for the imports of `aieco analyze`. A new command
+module goes into ``COMMAND_MODULES`` and its commands into ``COMMANDS``.
+"""
+
 from aieco.cli.base import main
 
 __all__ = ["main"]

@@ -2,19 +2,57 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from aieco.config import get_settings
 from aieco.errors import AiecoError
-from aieco.records import canonical_json
-from aieco.store import Store, open_store
+
+if TYPE_CHECKING:
+    from aieco.store import Store
+
+#: Modules of ``aieco.cli`` that define commands.
+COMMAND_MODULES = (
+    "analyze",
+    "bank",
+    "bench",
+    "core",
+    "data",
+    "default",
+    "evaluate",
+    "graph",
+    "reports",
+    "review",
+    "sources",
+)
+#: Top-level command → the module defining it, imported only when the command is asked for (a cold
+#: `aieco search` then imports the search path alone, not pandas, the models and the pipeline).
+COMMANDS = {
+    "analyze": "analyze",
+    "audit": "core",
+    "bank": "bank",
+    "bench": "bench",
+    "check-report": "reports",
+    "data": "data",
+    "default": "default",
+    "demo": "analyze",
+    "evaluate": "evaluate",
+    "graph": "graph",
+    "ingest": "sources",
+    "init": "core",
+    "paths": "graph",
+    "report": "reports",
+    "review": "review",
+    "search": "sources",
+    "sources": "sources",
+    "vocab": "graph",
+}
 
 
 @dataclass
@@ -23,6 +61,8 @@ class CliState:
     json: bool = False
 
     def store(self, *, create: bool = True) -> Store:
+        from aieco.store import open_store
+
         return open_store(self.workspace, create=create)
 
     def record_output(self, path: Path) -> None:
@@ -35,7 +75,24 @@ class CliState:
 
 
 class AiecoGroup(click.Group):
-    """Turns AiecoError into a readable message (or `{error, detail}` with --json) and exit 2."""
+    """Turns AiecoError into a readable message (or `{error, detail}` with --json) and exit 2.
+
+    Commands are loaded lazily: ``get_command`` imports the module ``COMMANDS`` names (a name it
+    does not know imports every module of ``COMMAND_MODULES``, so a command added without an
+    entry still runs); ``list_commands`` (``--help``) lists them all.
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        load_all_commands()
+        return sorted(self.commands)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            if cmd_name in COMMANDS:
+                importlib.import_module(f"aieco.cli.{COMMANDS[cmd_name]}")
+            else:
+                load_all_commands()
+        return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -63,7 +120,15 @@ class AiecoGroup(click.Group):
 @click.pass_context
 def main(ctx: click.Context, workspace: Path | None, as_json: bool) -> None:
     """aieco: evidence-traceable economic and financial scenario analysis."""
+    from aieco.config import get_settings
+
     ctx.obj = CliState(workspace=workspace or get_settings().workspace, json=as_json)
+
+
+def load_all_commands() -> None:
+    """Import every command module (registers every command on ``main``)."""
+    for module in COMMAND_MODULES:
+        importlib.import_module(f"aieco.cli.{module}")
 
 
 def common(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -98,6 +163,8 @@ pass_state = click.make_pass_decorator(CliState, ensure=True)
 
 def emit(state: CliState, data: Any, human: Callable[[Any], str] | str | None = None) -> None:
     """Print ``data`` as JSON with --json, else the human rendering."""
+    from aieco.records import canonical_json
+
     if state.json:
         click.echo(canonical_json(data) if not isinstance(data, str) else json.dumps(data))
     elif callable(human):

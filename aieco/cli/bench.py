@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from aieco.benchmarks import SECTIONS, run_section
+from aieco.benchmarks import run_section
 from aieco.cli.base import CliState, common, emit, main, pass_state
 from aieco.errors import InputError
 
@@ -14,11 +14,37 @@ from aieco.errors import InputError
 @click.option("--quick", is_flag=True, help="Smaller sizes, for a smoke run.")
 @click.option("--backend", default=None, help="LLM backend for the extraction section (offline, openai).")
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint for --backend openai.")
+@click.option("--parts", default=None, help="With `all`: comma-separated parts only (ingest, bank, graph_build, …).")
 @common
 @pass_state
-def bench(state: CliState, sections: tuple[str, ...], quick: bool, backend: str | None, base_url: str | None) -> None:
-    """Run benchmark sections (all when none is named)."""
-    names = sections or tuple(SECTIONS)
+def bench(
+    state: CliState,
+    sections: tuple[str, ...],
+    quick: bool,
+    backend: str | None,
+    base_url: str | None,
+    parts: str | None,
+) -> None:
+    """Run benchmark sections; none (or `all`): every figure of the performance targets in one JSON.
+
+    `aieco bench all` measures each target figure with its peer in the same run (about 5 minutes on
+    two free cores); name sections (store, sources, bank, …) for their detailed figures.
+    """
+    if not sections or sections == ("all",):
+        from aieco.benchmarks.summary import PARTS, run_summary
+
+        chosen = [p.strip() for p in parts.split(",") if p.strip()] if parts else None
+        unknown = [p for p in chosen or [] if p not in PARTS]
+        if unknown:
+            raise InputError(
+                f"unknown bench part(s) {unknown}", where="aieco bench all", fix=f"choose from {', '.join(PARTS)}"
+            )
+        summary = run_summary(chosen)
+        emit(state, summary, _human_summary)
+        return
+    if parts:
+        raise InputError("--parts applies to `aieco bench all` only", where="aieco bench")
+    names = sections
     if (backend or base_url) and set(names) != {"extraction"}:
         raise InputError(
             "--backend and --base-url apply to the extraction section only",
@@ -40,3 +66,17 @@ def bench(state: CliState, sections: tuple[str, ...], quick: bool, backend: str 
         return "\n".join(lines)
 
     emit(state, results[0] if len(results) == 1 else results, human if not state.json else None)
+
+
+def _human_summary(s: dict) -> str:
+    lines = [f"[all] {s['command']}  ({s['total_wall_s']:.0f} s wall, {s['total_cpu_s']:.0f} CPU-s)"]
+    for f in s["figures"]:
+        target = ""
+        if f["target"] is not None:
+            op = "<=" if f["better"] == "lower" else ">="
+            target = f"  target {op} {f['target']:g} " + ("ok" if f["met"] else "MISSED")
+        peer = f"  peer {f['peer_value']:.4g} (ratio {f['ratio']:.3g})" if f["peer_value"] is not None else ""
+        lines.append(f"  #{f['issue_item']} {f['name']:<42} {f['value']:>11.4g} {f['unit']}{target}{peer}")
+    for part, error in s["errors"].items():
+        lines.append(f"  part {part} FAILED: {error}")
+    return "\n".join(lines)

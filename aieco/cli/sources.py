@@ -7,7 +7,6 @@ from datetime import date
 from pathlib import Path
 
 import click
-from tqdm import tqdm
 
 from aieco.cli.base import CliState, common, emit, main, pass_state
 from aieco.config import get_settings
@@ -47,6 +46,8 @@ def ingest(ctx: click.Context, state: CliState, manifest: Path, allow_outside: t
         )
         return
     total = len(load_manifest(manifest, allow_outside))  # validates before anything is written
+    from tqdm import tqdm
+
     with state.store() as store, tqdm(total=total, unit="file", desc="ingest", disable=None, leave=False) as bar:
 
         def progress(done: int, _total: int, path: str) -> None:

@@ -200,7 +200,8 @@ def model_levels(
             monthly = mine[mine["frequency"] == "M"]
             series = assemble_monthly(v, monthly)
             q = quarterly_averages(series.reset_index())
-            q = q.assign(release_rule=[weakest_of_quarter(series, p) for p in q["reference_period"]])
+            quarters = _quarters_of(series.index)
+            q = q.assign(release_rule=[weakest_of_quarter(series, p, quarters) for p in q["reference_period"]])
             mine = pd.concat([mine[mine["frequency"] != "M"], q], ignore_index=True)
         if mine["series_key"].nunique() > 1:
             mine = splice_quarterly(v, mine)
@@ -211,9 +212,16 @@ def model_levels(
     return ModelLevels(levels=levels, rules=used, last_usable=last, eligible=quarterly)
 
 
-def weakest_of_quarter(monthly: pd.DataFrame, quarter: str) -> str:
-    months = [p for p in monthly.index if str(pd.Period(p, freq="M").asfreq("Q")) == quarter]
+def weakest_of_quarter(monthly: pd.DataFrame, quarter: str, quarters: list[str] | None = None) -> str:
+    """The weakest release rule of the quarter's months (``quarters``: each month's quarter, if known)."""
+    quarters = _quarters_of(monthly.index) if quarters is None else quarters
+    months = [p for p, q in zip(monthly.index, quarters, strict=True) if q == quarter]
     return weakest(list(monthly.loc[months, "release_rule"].astype(str))) if months else "file"
+
+
+def _quarters_of(months: pd.Index) -> list[str]:
+    """The quarter label ('2024Q1') of each monthly period label (one conversion, not one per month and quarter)."""
+    return [str(q) for q in pd.PeriodIndex([pd.Period(p, freq="M") for p in months]).asfreq("Q")]
 
 
 def assemble_monthly(variable: str, monthly: pd.DataFrame) -> pd.DataFrame:

@@ -314,7 +314,9 @@ def claims_and_results(
             source_value = float(tables[point.table_name].loc[point.row, point.column])
         except KeyError:
             source_value = math.nan
-        reported = round(source_value, test.rounding) if math.isfinite(source_value) else math.nan
+        # + 0.0 turns a rounded -0.0 into 0.0: SQLite stores no negative zero, so the record's
+        # content digest would no longer match its id after a round trip
+        reported = round(source_value, test.rounding) + 0.0 if math.isfinite(source_value) else math.nan
         why = output_test_failures(test, run, spec, point, reported, source_value)
         claim = Claim.create(
             analysis_id=test.analysis_id,

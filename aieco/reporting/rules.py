@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from aieco.models.bank import outputs as bank_outputs
 from aieco.records import SentenceKind
 from aieco.reporting.contract import TOKEN_RE, Violation, split_sentences
 from aieco.reporting.schema import SentenceDraft
@@ -92,10 +93,7 @@ def prose(template: str) -> str:
 
 
 #: Names of model outputs that are not vocabulary variables (cross-bank figures).
-OUTPUT_LABELS: dict[str, tuple[str, ...]] = {
-    "cet1_depletion": ("cet1 depletion", "depletion of the cet1 ratio", "cet1 ratio depletion"),
-    "banks_below_threshold": ("number of banks", "banks below the threshold"),
-}
+OUTPUT_LABELS: dict[str, tuple[str, ...]] = dict(bank_outputs.OUTPUT_LABELS)
 
 
 def mentions(text: str, labels: Mapping[str, Sequence[str]] | None = None) -> list[tuple[int, int, str]]:

@@ -98,6 +98,10 @@ class ReportContext(FrozenModel):
     claims: list[ClaimBrief] = Field(default_factory=list)
     provenance: ProvenanceBrief | None = Field(None, description="Where the inputs come from (records, not prose).")
     bank_requested: bool = Field(False, description="cet1_ratio is among the requested outcomes.")
-    bank_status: Literal["present", "not_run", "stopped", "gate_failed", "no_claims"] = Field(
+    bank_status: Literal["present", "not_run", "stopped", "gate_failed", "no_claims", "not_scenario"] = Field(
         "not_run", description="Why the bank paragraph has figures or not."
     )
+    bank_provenance: Literal["real", "synthetic", "illustrative", "mixed", "undeclared"] | None = Field(
+        None, description="Provenance of the bank data behind the bank figures (the bank run's record)."
+    )
+    bank_model: str | None = Field(None, description="Model id of the bank run the bank figures come from.")

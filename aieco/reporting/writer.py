@@ -27,6 +27,7 @@ import re
 from collections import defaultdict
 
 from aieco.config import get_settings
+from aieco.models.bank import outputs as bank_outputs
 from aieco.records import SentenceKind
 from aieco.reporting.contract import TOKEN_RE
 from aieco.reporting.schema import ClaimBrief, ReportContext, ReportDraft, SentenceDraft
@@ -65,6 +66,9 @@ _BANK_ABSENT = {
     "validation gate, so they may not supply conclusions.",
     "no_claims": "The bank part of this report is absent: the bank capital models ran, but no cross-bank figure "
     "was registered as a claim before the run.",
+    "not_scenario": "The bank part of this report is absent: the real-data bank model describes an EBA-style "
+    "adverse exercise from each bank's starting position and takes no macro path, so it gives no outcome of this "
+    "scenario.",
 }
 
 #: How each transformation's number reads in prose (appendix "Numerical Definitions and
@@ -126,7 +130,7 @@ _SUMMARY_TRANSFORMATIONS = {
 
 
 def _is_bank(c: ClaimBrief) -> bool:
-    return c.variable.startswith(("cet1", "banks_below"))
+    return c.variable.startswith("cet1") or c.variable in bank_outputs.VARIABLES
 
 
 def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
@@ -288,37 +292,105 @@ def _provenance_sentence(context: ReportContext) -> str:
     return text + "."
 
 
+#: What the bank data are, said next to the bank figures (the bank run's recorded provenance).
+_BANK_KIND = {
+    "synthetic": "synthetic",
+    "illustrative": "illustrative",
+    "mixed": "partly synthetic",
+    "undeclared": "undeclared-provenance",
+    "real": "",
+}
+_BANK_MODELS = {
+    "bank_feqar": "the fixed-effects quantile model of bank capital components",
+    "bank_feols": "the fixed-effects least-squares model of bank capital components",
+}
+
+
 def _bank_paragraph(context: ReportContext, claims: list[ClaimBrief]) -> list[SentenceDraft]:
-    """The cross-bank distribution of CET1 depletion, or why the bank part is absent."""
-    by_stat = {c.statistic: c for c in claims if c.variable in ("cet1_depletion", "cet1_ratio_depletion")}
-    below = next((c for c in claims if c.variable.startswith("banks_below") or c.statistic == "below_threshold"), None)
-    median, low, high = by_stat.get("p50") or by_stat.get("median"), by_stat.get("p05"), by_stat.get("p95")
+    """The cross-bank CET1 figures against the threshold, or why the bank part is absent.
+
+    Each figure is a NUM token of a claim registered before the bank run; the data's provenance
+    (synthetic banks in the demo) is stated in every sentence that holds a bank figure.
+    """
+    by = {(c.variable, c.statistic): c for c in claims}
+    median, low, high = (by.get((bank_outputs.DEPLETION, f"cross_bank_p{q}")) for q in ("50", "05", "95"))
+    below, threshold = by.get((bank_outputs.BELOW, "value")), by.get((bank_outputs.THRESHOLD, "value"))
+    count = by.get((bank_outputs.PROJECTED, "value"))
     if context.bank_status != "present" or median is None:
         status = context.bank_status if context.bank_status != "present" else "no_claims"
         return [SentenceDraft(kind=SentenceKind.temporal, template=_BANK_ABSENT[status], paragraph="bank")]
-    parts = [f"Across banks, the median depletion of the CET1 ratio over the horizon is {{{{NUM:{median.claim_id}}}}}"]
-    if low is not None and high is not None:
-        parts.append(
-            f", and the CET1 depletion of banks in the outer tails of the distribution ranges from "
-            f"{{{{NUM:{low.claim_id}}}}} to {{{{NUM:{high.claim_id}}}}}"
-        )
-    text = "".join(parts) + "."
-    out = [
-        SentenceDraft(
-            kind=SentenceKind.numerical,
-            template=text,
-            paragraph="bank",
-            claim_ids=[m.group(2) for m in TOKEN_RE.finditer(text) if m.group(1) == "NUM"],
-        )
-    ]
-    if below is not None:
+
+    def tok(c: ClaimBrief) -> str:
+        return f"{{{{NUM:{c.claim_id}}}}}"
+
+    kind = _BANK_KIND.get(context.bank_provenance or "undeclared", "undeclared-provenance")
+    adj = f"{kind} " if kind else ""
+    model = _BANK_MODELS.get(context.bank_model or "", "the bank capital model")
+    out = []
+    if kind == "undeclared-provenance":
         out.append(
             SentenceDraft(
-                kind=SentenceKind.numerical,
+                kind=SentenceKind.temporal,
                 paragraph="bank",
-                claim_ids=[below.claim_id],
-                template=f"Against the CET1 threshold stated in the request, the number of banks that end the horizon "
-                f"below it is {{{{NUM:{below.claim_id}}}}}.",
+                template="The bank figures that follow come from bank data whose provenance is not recorded, so "
+                "they are no conclusion about any real bank.",
+            )
+        )
+    elif kind:
+        out.append(
+            SentenceDraft(
+                kind=SentenceKind.temporal,
+                paragraph="bank",
+                template=f"The bank figures that follow come from {adj}bank data, not from real institutions, so "
+                "they show how the scenario passes into bank capital and describe no actual bank.",
+            )
+        )
+    else:
+        out.append(
+            SentenceDraft(
+                kind=SentenceKind.temporal,
+                paragraph="bank",
+                template="The bank figures that follow come from the published data of real banks.",
+            )
+        )
+    lead = f"Under the selected scenario, {model} projects the CET1 ratio of each {adj}bank over {{{{DATE:horizon}}}}"
+    lead += f", and the number of {adj}banks projected is {tok(count)}." if count is not None else "."
+    sentences = [lead]
+    text = (
+        f"For the median {adj}bank, the CET1 depletion, measured as the starting ratio minus the lowest ratio "
+        f"the bank reaches within the horizon, comes to {tok(median)}"
+    )
+    if low is not None and high is not None:
+        text += (
+            f"; across the {adj}banks the CET1 depletion runs from {tok(low)} for the least affected tail of the "
+            f"distribution to {tok(high)} for the most affected tail"
+        )
+        if low.sign == -1:
+            text += ", a negative depletion meaning that the ratio of such a bank stays above its starting level"
+    sentences.append(text + ".")
+    if below is not None and threshold is not None:
+        sentences.append(
+            f"Against a CET1 threshold of {tok(threshold)}, the CET1 minimum requirement plus the capital "
+            f"conservation buffer, the number of {adj}banks below the threshold at the low point of their "
+            f"projected path is {tok(below)}."
+        )
+    elif below is not None:
+        sentences.append(
+            f"The number of {adj}banks below the threshold at the low point of their path is {tok(below)}."
+        )
+    if kind:
+        sentences.append(
+            f"Because these banks are {kind}, the figures illustrate the method and are not a conclusion about any "
+            "real bank."
+        )
+    for text in sentences:
+        ids = [m.group(2) for m in TOKEN_RE.finditer(text) if m.group(1) == "NUM"]
+        out.append(
+            SentenceDraft(
+                kind=SentenceKind.numerical if ids else SentenceKind.temporal,
+                template=text,
+                paragraph="bank",
+                claim_ids=ids,
             )
         )
     return out

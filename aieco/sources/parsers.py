@@ -92,3 +92,14 @@ def _dispatch(entry: ManifestEntry, source_id: str, page_range: tuple[int, int] 
         encoding=entry.encoding,
         role=entry.role_for_page(1),
     )
+
+
+def parse_or_error(entry: ManifestEntry, source_id: str, page_range: tuple[int, int] | None = None) -> ParsedFile | str:
+    """The parsed file, or the reason it could not be parsed (a string pickles across processes).
+
+    Here rather than in the registry so a worker process imports the parsers only (not the store).
+    """
+    try:
+        return parse_entry(entry, source_id, page_range)
+    except InputError as exc:  # parse_entry turns every parser failure into an InputError
+        return str(exc)

@@ -292,19 +292,29 @@ def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict[str, Any]]:
     """
     edges: list[dict[str, Any]] = []
     x, y = ctypes.c_float(), ctypes.c_float()
+    px, py = ctypes.byref(x), ctypes.byref(y)  # made once: a chart page has thousands of segments
+    count, get_segment = pdfium_c.FPDFPath_CountSegments, pdfium_c.FPDFPath_GetPathSegment
+    get_point, get_type, get_close = (
+        pdfium_c.FPDFPathSegment_GetPoint,
+        pdfium_c.FPDFPathSegment_GetType,
+        pdfium_c.FPDFPathSegment_GetClose,
+    )
+    moveto = pdfium_c.FPDF_SEGMENT_MOVETO
     for obj, matrix in _paths(page):
         a, b, c, d, e, f = matrix
         sub: list[tuple[float, float]] = []
         closed = False
-        for i in range(pdfium_c.FPDFPath_CountSegments(obj)):
-            seg = pdfium_c.FPDFPath_GetPathSegment(obj, i)
-            pdfium_c.FPDFPathSegment_GetPoint(seg, x, y)
-            point = (a * x.value + c * y.value + e, height - (b * x.value + d * y.value + f))
-            if pdfium_c.FPDFPathSegment_GetType(seg) == pdfium_c.FPDF_SEGMENT_MOVETO and sub:
+        for i in range(count(obj)):
+            seg = get_segment(obj, i)
+            get_point(seg, px, py)
+            xv, yv = x.value, y.value
+            point = (a * xv + c * yv + e, height - (b * xv + d * yv + f))
+            if sub and get_type(seg) == moveto:
                 edges += _segment_edges(sub, closed)
                 sub, closed = [], False
             sub.append(point)
-            closed = closed or bool(pdfium_c.FPDFPathSegment_GetClose(seg))
+            if not closed and get_close(seg):
+                closed = True
         if sub:
             edges += _segment_edges(sub, closed)
     return edges
@@ -352,6 +362,8 @@ def _compose(inner: tuple[float, ...], outer: tuple[float, ...]) -> tuple[float,
 
 
 def _segment_edges(points: list[tuple[float, float]], closed: bool) -> list[dict[str, Any]]:
+    if len(points) < 2:
+        return []
     if closed and points[0] != points[-1]:
         points = [*points, points[0]]
     out = []

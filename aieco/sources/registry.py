@@ -21,11 +21,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from aieco.config import get_settings
-from aieco.errors import InputError
 from aieco.records import Source, SourceKind, sha256_hex, utc_now
 from aieco.sources.manifest import ManifestEntry, load_manifest
 from aieco.sources.parsed import ParsedFile
-from aieco.sources.parsers import check_page_limit, parse_entry, parse_failure
+from aieco.sources.parsers import check_page_limit, parse_failure, parse_or_error
 from aieco.sources.pdf import pdf_page_count
 from aieco.store import Store
 
@@ -123,7 +122,7 @@ def ingest(
     n = _worker_count(workers, [src.size_bytes for _, src in pending])
     if n <= 1:
         for entry, source in pending:
-            finish(write_parsed(store, entry, source, _parse_or_error(entry, source.source_id)))
+            finish(write_parsed(store, entry, source, parse_or_error(entry, source.source_id)))
     else:
         _parse_in_processes(store, pending, n, finish)
     return IngestReport(manifest=str(manifest_path), files=[results[e.index] for e in entries])
@@ -148,18 +147,33 @@ def _parse_in_processes(
             ranges = [(a, min(a + chunk - 1, count)) for a in range(1, count + 1, chunk)]
         parts[entry.index] = [None] * len(ranges)
         tasks += [(entry, source, k, r) for k, r in enumerate(ranges)]
+    if len(tasks) < 2:  # one part (a short PDF, a spreadsheet): no worker is worth starting
+        for entry, source, _, r in tasks:
+            finish(write_parsed(store, entry, source, parse_or_error(entry, source.source_id, r)))
+        return
     ctx = multiprocessing.get_context("spawn")  # never fork a process holding SQLite and threads
-    with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
+
+    def done(entry: ManifestEntry, source: Source, k: int, part: ParsedFile | str) -> None:
+        got = parts[entry.index]
+        got[k] = part
+        if all(p is not None for p in got):
+            finish(write_parsed(store, entry, source, _merge(got)))
+
+    # n − 1 worker processes, and this process parses too: from the last task back, every task no
+    # worker has started (a worker needs about half a second to start; this process is ready now)
+    with ProcessPoolExecutor(max_workers=max(1, min(n - 1, len(tasks) - 1)), mp_context=ctx) as pool:
         futures = {
-            pool.submit(_parse_or_error, entry, source.source_id, r): (entry, source, k)
+            pool.submit(parse_or_error, entry, source.source_id, r): (entry, source, k, r)
             for entry, source, k, r in tasks
         }
-        for future in as_completed(futures):
-            entry, source, k = futures[future]
-            got = parts[entry.index]
-            got[k] = future.result()
-            if all(p is not None for p in got):
-                finish(write_parsed(store, entry, source, _merge(got)))
+        for future in reversed(list(futures)):
+            if not future.cancel():  # a worker has it (and, first in first out, every earlier one)
+                break
+            entry, source, k, r = futures[future]
+            done(entry, source, k, parse_or_error(entry, source.source_id, r))
+        for future in as_completed([f for f in futures if not f.cancelled()]):
+            entry, source, k, _ = futures[future]
+            done(entry, source, k, future.result())
 
 
 def _merge(parts: list[ParsedFile | str | None]) -> ParsedFile | str:
@@ -176,12 +190,13 @@ def _merge(parts: list[ParsedFile | str | None]) -> ParsedFile | str:
 
 
 def _worker_count(workers: int | None, sizes: list[int]) -> int:
+    """Processes for parsing files of these sizes (one PDF alone may still be split into page chunks)."""
     s = get_settings().sources
     n = s.ingest_workers if workers is None else workers
     n = n or os.cpu_count() or 1
-    if len(sizes) < 2 or sum(sizes) < s.parallel_min_bytes:
+    if not sizes or sum(sizes) < s.parallel_min_bytes:
         return 1  # starting worker processes costs more than it saves on small inputs
-    return min(n, len(sizes))
+    return n
 
 
 def register_check(store: Store, entry: ManifestEntry) -> FileResult | Source:
@@ -270,14 +285,6 @@ def _same_bytes(entry: ManifestEntry, source: Source, other: Source, other_name:
     )
 
 
-def _parse_or_error(
-    entry: ManifestEntry, source_id: str, page_range: tuple[int, int] | None = None
-) -> ParsedFile | str:
-    """The parsed file, or the reason it could not be parsed (a string pickles across processes)."""
-    try:
-        return parse_entry(entry, source_id, page_range)
-    except InputError as exc:  # parse_entry turns every parser failure into an InputError
-        return str(exc)
 
 
 def write_parsed(store: Store, entry: ManifestEntry, source: Source, parsed: ParsedFile | str) -> FileResult:
@@ -297,4 +304,4 @@ def ingest_entry(store: Store, entry: ManifestEntry) -> FileResult:
     checked = register_check(store, entry)
     if isinstance(checked, FileResult):
         return checked
-    return write_parsed(store, entry, checked, _parse_or_error(entry, checked.source_id))
+    return write_parsed(store, entry, checked, parse_or_error(entry, checked.source_id))

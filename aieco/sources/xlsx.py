@@ -18,9 +18,6 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from openpyxl import load_workbook
-from openpyxl.utils import get_column_letter
-
 from aieco.errors import InputError
 from aieco.records import Role, SourceLocation
 from aieco.sources.parsed import ParsedFile
@@ -56,6 +53,8 @@ def parse_xlsx(
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # openpyxl warns about unsupported extensions (data validation …)
+            from openpyxl import load_workbook  # here: worker processes parsing PDFs never import openpyxl
+
             formulas = load_workbook(path, data_only=False)
             values = load_workbook(path, data_only=True)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError) as exc:
@@ -183,13 +182,13 @@ def grid_locations(
             if formula is not None and value is None:
                 warning = "formula without a cached value (the workbook was never calculated)"
                 if warnings is not None:
-                    warnings.append(f"{sheet}!{get_column_letter(c)}{r}: {warning}")
+                    warnings.append(f"{sheet}!{column_letter(c)}{r}: {warning}")
             out.append(
                 SourceLocation.create(
                     source_id=source_id,
                     kind="sheet_cell",
                     sheet=sheet,
-                    cell=f"{get_column_letter(c)}{r}",
+                    cell=f"{column_letter(c)}{r}",
                     ordinal=ordinal,
                     text="" if value is None else str(value),
                     value=value,
@@ -213,3 +212,14 @@ def grid_locations(
                 for key in ("header", "any") if header_row[r - 1] else ("any",):
                     seen[key] = (seen[key] + [str(v).strip()])[-HEADER_DEPTH:]
     return out
+
+
+def column_letter(index: int) -> str:
+    """Spreadsheet column name of the 1-based ``index`` (1 → A, 26 → Z, 27 → AA), as openpyxl names it."""
+    if index < 1:
+        raise ValueError(f"column index {index} is below 1")
+    letters = ""
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(ord("A") + rem) + letters
+    return letters

@@ -151,27 +151,33 @@ def project_cet1(
         raise InputError(f"scenario half-years {periods} are not consecutive", where="bank scenario")
     first_t = ts[0]
     H = len(ts)
+    # the scenario and the fitted effects read once (not per bank): plain dicts and one array per country
+    by_country = {country: rows.set_index("period") for country, rows in scenario.groupby("country")}
+    have_periods = {country: set(rows.index) for country, rows in by_country.items()}
+    fe_of = {c: models[c].fixed_effects.to_dict() for c in COMPONENTS}
+    rows = start.to_dict("index")
     skipped: dict[str, str] = {}
     banks = []
-    for b, row in start.iterrows():
+    key_of: dict[str, object] = {}
+    for b, row in rows.items():
         if half_index(row["period"]) != first_t - 1:
             skipped[str(b)] = (
                 f"last observed half-year {row['period']} does not precede the scenario's first half-year {periods[0]}"
             )
             continue
         country = row["macro_country"]
-        have = scenario[scenario["country"] == country]
-        if len(set(have["period"]) & set(periods)) < H:
+        if len(have_periods.get(country, set()) & set(periods)) < H:
             raise InputError(
                 f"scenario lacks half-years for country {country} (bank {b})",
                 where="bank scenario",
                 fix="supply every bank country's scenario, or record an explicit mapping",
             )
-        missing_fe = [c for c in COMPONENTS if b not in models[c].fixed_effects.index]
+        missing_fe = [c for c in COMPONENTS if b not in fe_of[c]]
         if missing_fe:
             skipped[str(b)] = f"no fitted fixed effect for components {missing_fe}"
             continue
         banks.append(str(b))
+        key_of[str(b)] = b
     if not banks:
         raise StageStopped(
             "no bank can be projected: " + "; ".join(f"{b}: {r}" for b, r in skipped.items()), stage="bank_projection"
@@ -179,18 +185,22 @@ def project_cet1(
 
     seeds = np.random.SeedSequence(seed).spawn(len(banks))
     ratio_out = np.empty((len(banks), paths, H + 1))
+    depletion = np.empty((len(banks), paths))
     crossings = dict.fromkeys(COMPONENTS, 0)
     checked = dict.fromkeys(COMPONENTS, 0)
     worst = 0.0
     tables = {c: ComponentTables.of(models[c].coef, models[c].quantiles, models[c].residuals) for c in COMPONENTS}
-    by_country = {country: rows.set_index("period") for country, rows in scenario.groupby("country")}
+    macro_of = {
+        country: by_country[country].loc[periods, list(macro_vars)].to_numpy(dtype=float)
+        for country in {rows[key_of[b]]["macro_country"] for b in banks}
+    }
     inputs = []
     for b in banks:
-        row = start.loc[b]
+        row = rows[key_of[b]]
         inputs.append(
             (
-                by_country[row["macro_country"]].loc[periods, list(macro_vars)].to_numpy(dtype=float),
-                {c: float(models[c].fixed_effects.loc[b]) for c in COMPONENTS},
+                macro_of[row["macro_country"]],
+                {c: float(fe_of[c][key_of[b]]) for c in COMPONENTS},
                 float(row["cet1_capital"]),
                 float(row["rwa"]),
                 {c: float(row[c]) for c in COMPONENTS},
@@ -202,9 +212,13 @@ def project_cet1(
         sim = simulate_bank(tables, COMPONENTS, fe, x, capital0, rwa0, lags0, paths, np.random.default_rng(seeds[ib]))
         error = recursion_error(sim)
         if error is not None and error <= IDENTITY_TOL:
-            out = ratio_out[ib].T  # Eq. (cet1ratio), only after the checks: 100 · C / RWA, written in place
-            np.multiply(100, sim.capital, out=out)
-            np.divide(out, sim.rwa, out=out)
+            # Eq. (cet1ratio), only after the checks: 100 · C / RWA, formed in place in the capital array
+            # (half-years are contiguous rows), then copied once into the (paths, 1 + H) layout
+            ratio = np.multiply(100, sim.capital, out=sim.capital)
+            ratio /= sim.rwa
+            # start ratio minus the path's lowest projected ratio (row-wise minimum)
+            np.subtract(ratio[0], np.minimum.reduce(ratio[1:], axis=0), out=depletion[ib])
+            ratio_out[ib] = ratio.T
             sim = BankPaths(np.empty((0, 0)), np.empty((0, 0)), {}, sim.crossings, sim.checked, error)  # the counts
         return sim, error
 
@@ -238,7 +252,6 @@ def project_cet1(
             worst = max(worst, error)
             if progress:
                 progress(ib + 1, len(banks))
-    depletion = ratio_out[:, :, 0] - ratio_out[:, :, 1:].min(axis=2)
     share = {c: crossings[c] / checked[c] if checked[c] else 0.0 for c in COMPONENTS}
     start_label = half_label(first_t - 1)
     return Projection(

@@ -24,6 +24,7 @@ import pandas as pd
 
 from aieco.errors import InputError, StageStopped
 from aieco.models import registry
+from aieco.models.bank import outputs as bank_outputs
 from aieco.models.bank.eba import load_eba_csv, observed_values
 from aieco.models.bank.eba_extract import bundled_exercises
 from aieco.models.bank.eba_items import CONCEPTS
@@ -49,29 +50,20 @@ from aieco.records import (
 )
 from aieco.store import Store
 
-VERSION = "1"
-#: CET1 ratio threshold (%) for the count of banks below it: the 4.5 % CET1 minimum of Art. 92 CRR
-#: plus the 2.5 % capital conservation buffer of Art. 129 CRD.
-CET1_THRESHOLD = 7.0
-#: ModelOutputPoint variables of a ``bank_eba_components`` run (cross-bank, entity None) and per bank.
+VERSION = "2"
+#: CET1 ratio threshold (%) for the count of banks below it (:mod:`aieco.models.bank.outputs`).
+CET1_THRESHOLD = bank_outputs.CET1_THRESHOLD
+#: ModelOutputPoint variables of a ``bank_eba_components`` run: the cross-bank figures of
+#: :data:`aieco.models.bank.outputs.FIGURES` (entity None) and the per-bank depletion.
 OUTPUT_VARIABLES = {
-    "cet1_depletion_median": "median across banks of projected CET1 depletion (pp, start minus minimum ratio)",
-    "cet1_depletion_p05": "5th percentile across banks of projected CET1 depletion (pp)",
-    "cet1_depletion_p95": "95th percentile across banks of projected CET1 depletion (pp)",
-    "banks_below_cet1_threshold": "number of banks whose projected minimum CET1 ratio is below cet1_threshold",
-    "cet1_threshold": "the stated CET1 ratio threshold (%)",
-    "banks_projected": "number of banks projected",
-    "cet1_depletion": "per bank (entity = LEI): projected CET1 depletion, point and 5-95 % interval (pp)",
+    **{v: "cross-bank figure (aieco.models.bank.outputs)" for v in bank_outputs.VARIABLES},
+    bank_outputs.DEPLETION: "per bank (entity = LEI): projected CET1 depletion, point and 5-95 % interval (pp); "
+    "across banks (entity None): percentiles cross_bank_p05, cross_bank_p50, cross_bank_p95",
 }
 OUTPUTS = [
-    VariableSpec(
-        variable=v,
-        unit="pp" if v.startswith("cet1_depletion") else ("%" if v == "cet1_threshold" else "banks"),
-        frequency="A",
-        transformation="start_minus_min" if v.startswith("cet1_depletion") else "level",
-        horizon="3y",
-    )
-    for v in OUTPUT_VARIABLES
+    VariableSpec(variable=f.variable, unit=f.unit, frequency="A", transformation=f.transformation, horizon="3y")
+    for f in bank_outputs.FIGURES
+    if f.statistic in ("value", "cross_bank_p50")
 ]
 NEEDED = tuple(c.name for c in CONCEPTS)
 
@@ -174,34 +166,11 @@ def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: i
     pred["start_year"] = [start_year[b] for b in pred["bank_id"]]
     pred["min_ratio"] = pred["start_ratio"] - pred["predicted"]
     per_bank = pred.set_index("bank_id")
-    d = per_bank["predicted"].to_numpy()
-    below = int((per_bank["min_ratio"] < threshold).sum())
-    dist = pd.DataFrame(
-        {
-            "cet1_depletion_median": [float(np.median(d))],
-            "cet1_depletion_p05": [float(np.percentile(d, 5))],
-            "cet1_depletion_p95": [float(np.percentile(d, 95))],
-            "banks_below_cet1_threshold": [float(below)],
-            "cet1_threshold": [threshold],
-            "banks_projected": [float(len(d))],
-        },
-        index=["all"],
+    cross = bank_outputs.cross_bank_table(
+        per_bank["predicted"].to_numpy(), per_bank["start_ratio"].to_numpy(), threshold
     )
     period = f"{min(pred['start_year']) + 1}-{max(pred['start_year']) + 3}"
-    points = [
-        PointRef(
-            variable=v,
-            unit="pp" if v.startswith("cet1_depletion") else ("%" if v == "cet1_threshold" else "banks"),
-            transformation="start_minus_min" if v.startswith("cet1_depletion") else "level",
-            period=period,
-            table="distribution",
-            row="all",
-            column=v,
-            statistic="value",
-            status=ValueStatus.modelled,
-        )
-        for v in dist.columns
-    ]
+    points = bank_outputs.cross_bank_points(period)
     for b in per_bank.index:
         for col, stat in (("predicted", "point"), ("lower", "p05"), ("upper", "p95")):
             points.append(
@@ -224,14 +193,15 @@ def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: i
         "fit_banks": fit.n_banks,
         "banks": len(per_bank),
         "start_years": sorted(set(pred["start_year"])),
-        "threshold_note": "CET1 minimum 4.5 % (Art. 92 CRR) plus conservation buffer 2.5 % (Art. 129 CRD)",
+        "threshold_note": bank_outputs.THRESHOLD_NOTE,
+        "cet1_threshold": threshold,
         "scenario_note": "EBA-style adverse exercise calibrated on the official stress tests; the model "
         "takes no macro path and does not condition on a generated scenario",
         "interval": "5-95 % from resampled training residual vectors",
     }
     return ModelResult(
         status=RunStatus.completed,
-        tables={"depletion": per_bank, "distribution": dist},
+        tables={"depletion": per_bank, bank_outputs.TABLE: cross},
         points=points,
         diagnostics=diagnostics,
     )

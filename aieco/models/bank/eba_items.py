@@ -281,6 +281,11 @@ class EbaDictionary:
         wanted = [c for c in CONCEPTS if names is None or c.name in names]
         return {c.name: self.resolve(c) for c in wanted}
 
+    def __deepcopy__(self, memo: dict[int, object]) -> EbaDictionary:
+        """The dictionary itself: it is never changed once read, and pandas deep-copies a frame's
+        ``attrs`` (where the EBA readers keep it) on every operation, which cost seconds per import."""
+        return self
+
 
 def concept(name: str) -> Concept:
     return next(c for c in CONCEPTS if c.name == name)

@@ -98,8 +98,12 @@ def simulate_bank(
     log_rwa_lag = np.empty(paths)
     tmp = np.empty(paths)
     K_max = max(t.intercept.size for t in tables.values())
-    q = np.empty((m, K_max))
-    q_tmp = np.empty((m, K_max))
+    # crossing check laid out (levels, paths): adjacent levels are contiguous rows, so the
+    # comparison and the any-over-levels are row operations (same products and sums as (paths, levels))
+    q = np.empty((K_max, m))
+    q_tmp = np.empty((K_max, m))
+    below = np.empty((K_max - 1, m), dtype=bool) if K_max > 1 else np.empty((0, m), dtype=bool)
+    crossed = np.empty(m, dtype=bool)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # non-finite paths stop in verification
         for h in range(H):
             np.multiply(100, capital[h], out=ratio_lag)
@@ -115,14 +119,17 @@ def simulate_bank(
                     np.add(mean, rng.choice(t.residuals, size=paths), out=out)
                     continue
                 K = base.size
-                qm, qt = q[:, :K], q_tmp[:, :K]
-                np.multiply.outer(lag[:m], t.lag, out=qt)
-                np.add(base, qt, out=qm)
-                np.multiply.outer(ratio_lag[:m], t.ratio, out=qt)
+                qm, qt = q[:K], q_tmp[:K]
+                np.multiply.outer(t.lag, lag[:m], out=qt)
+                np.add(base[:, None], qt, out=qm)
+                np.multiply.outer(t.ratio, ratio_lag[:m], out=qt)
                 qm += qt
-                np.multiply.outer(log_rwa_lag[:m], t.log_rwa, out=qt)
+                np.multiply.outer(t.log_rwa, log_rwa_lag[:m], out=qt)
                 qm += qt
-                crossings[comp] += int((qm[:, 1:] < qm[:, :-1]).any(axis=1).sum())
+                if K > 1:
+                    np.less(qm[1:], qm[:-1], out=below[: K - 1])
+                    np.logical_or.reduce(below[: K - 1], axis=0, out=crossed)
+                    crossings[comp] += int(np.count_nonzero(crossed))
                 checked[comp] += m
                 k = rng.integers(0, K, size=paths)
                 np.take(base, k, out=out, mode="clip")

@@ -30,9 +30,11 @@ from aieco.asof import AsOf
 from aieco.config import get_settings
 from aieco.errors import InputError
 from aieco.models import registry
-from aieco.models.bank.accounting import ComponentModel, project_cet1, summarise_projection
+from aieco.models.bank import outputs as bank_outputs
+from aieco.models.bank.accounting import IDENTITY_TOL, ComponentModel, project_cet1, summarise_projection
 from aieco.models.bank.feols import fit_feols
 from aieco.models.bank.feqar import fit_feqar
+from aieco.models.bank.kernel import CROSSING_SAMPLE
 from aieco.models.bank.panel import (
     COMPONENTS,
     CONTROLS,
@@ -77,6 +79,12 @@ PROJECTION_OUTPUTS = [
     VariableSpec(variable="cet1_ratio", unit="%", frequency="H", transformation="level", horizon=HORIZON),
     VariableSpec(
         variable="cet1_depletion", unit="pp", frequency="H", transformation="start_minus_min", horizon=HORIZON
+    ),
+    # the cross-bank figures of the report's bank paragraph (aieco.models.bank.outputs)
+    *(
+        VariableSpec(variable=f.variable, unit=f.unit, frequency="A", transformation=f.transformation, horizon=HORIZON)
+        for f in bank_outputs.FIGURES
+        if f.variable != "cet1_depletion"
     ),
 ]
 FIT_OUTPUTS = [
@@ -293,6 +301,7 @@ def _projection(inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
         start["cet1_capital"] = off.loc[common, "cet1_capital"].astype(float)
         start["rwa"] = off.loc[common, "rwa"].astype(float)
     paths = int(opts.get("paths", s.projection_paths))
+    threshold = float(opts.get("threshold", bank_outputs.CET1_THRESHOLD))
     proj = project_cet1(models, start, inputs["scenario"], paths=paths, seed=int(seed or 0))
     tables = summarise_projection(proj)
     points = []
@@ -326,9 +335,21 @@ def _projection(inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
                     entity=b,
                 )
             )
+    # the cross-bank distribution of the banks' median depletion over the scenario's horizon
+    tables[bank_outputs.TABLE] = bank_outputs.cross_bank_table(
+        tables["depletion"]["p50"].to_numpy(), tables["depletion"]["start_ratio"].to_numpy(), threshold
+    )
+    points += bank_outputs.cross_bank_points(_scenario_horizon(inputs["scenario"]))
     diagnostics: dict[str, Any] = {
         "paths": paths,
         "banks": len(proj.banks),
+        # a completed projection passed Eqs. (cet1capital)-(rwarecursion) on every path (else it stops)
+        "accounting_identities": {"passed": True, "max_error": proj.identity_max_error, "tolerance": IDENTITY_TOL},
+        "quantile_crossing": {"share_of_checked_paths": dict(proj.crossing_share), "checked_per_bank": CROSSING_SAMPLE},
+        "cet1_threshold": threshold,
+        "threshold_note": bank_outputs.THRESHOLD_NOTE,
+        "provenance": str(opts.get("provenance", "undeclared")),
+        "cross_bank": "percentiles across banks of each bank's median simulated depletion",
         "periods": proj.periods,
         "quantile_crossing_share": proj.crossing_share,
         "identity_max_error": proj.identity_max_error,
@@ -613,6 +634,9 @@ def run_bank_models(
         "paths": int(paths or get_settings().bank.projection_paths),
         "scenario_assumptions": scenario.attrs["assumptions"],
     }
+    if "data_status" in panel.columns:  # the bank records' own provenance, stated beside every bank figure
+        prov = single_provenance(tuple(sorted(set(panel["data_status"].astype(str)))))
+        options["provenance"] = prov.value if prov else "undeclared"
     fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
     runs: list[ModelRun] = []
     for kind in ("feols", "feqar"):
