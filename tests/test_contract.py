@@ -334,3 +334,49 @@ def test_quantity_refusal_names_its_offset():
     found = [v for v in check_numeric_contract(text) if v.rule == "multiplicative"]
     assert len(found) == 1
     assert text[found[0].text_offset : found[0].text_offset + len(found[0].text)] == "cut in half"
+
+
+#: "by a quarter" as a span of time is prose; as a fraction it is a quantity.
+QUARTER_AS_TIME = [
+    "The trough is delayed by a quarter.",
+    "Unemployment lags output by a quarter.",
+    "Unemployment lags output by one quarter.",
+    "The peak in defaults is lagged by a quarter.",
+    "The policy response is postponed by a quarter.",
+    "The recovery is brought forward by a quarter.",
+    "House prices trail credit by a quarter.",
+    "The effect appears a quarter later.",
+    "In the first quarter activity slows.",
+    "The trough comes earlier by a quarter.",
+    "The peak is delayed by a quarter.",
+    "The recovery is delayed by half a year.",
+    "The trough comes half a year later.",
+]
+QUARTER_AS_FRACTION = [
+    ("Output fell by a quarter.", "by a quarter"),
+    ("House prices drop by one quarter.", "by one quarter"),
+    ("The spread is delayed by a quarter of a point.", "by a quarter"),
+    ("The spread lags by a quarter percentage point.", "by a quarter"),
+    ("Lending slows, with a lag, falling by a quarter.", "by a quarter"),
+    ("Rates are delayed, then cut by a quarter.", "by a quarter"),
+    ("The peak is delayed by a quarter more than before.", "by a quarter"),
+    ("The peak is delayed by a quarter, and output falls by a quarter.", "by a quarter"),
+    ("Output falls by half a year's growth.", "by half"),
+    ("Prices fell by a quarter in the first quarter.", "by a quarter"),
+]
+
+
+@pytest.mark.parametrize("text", QUARTER_AS_TIME)
+def test_a_quarter_of_time_is_prose(text):
+    assert check_numeric_contract(text, known_claims=KNOWN) == []
+
+
+@pytest.mark.parametrize("text, offending", QUARTER_AS_FRACTION)
+def test_a_quarter_as_a_fraction_is_refused_with_its_offset(text, offending):
+    found = [v for v in check_numeric_contract(text, known_claims=KNOWN) if v.rule == "fraction_word"]
+    assert found, text
+    v = found[-1]
+    assert text[v.text_offset : v.text_offset + len(v.text)].lower() == v.text.lower()
+    assert v.text.lower().startswith(offending)
+    if text.startswith("The peak is delayed by a quarter,"):  # only the second, the fraction, is refused
+        assert len(found) == 1 and v.text_offset == text.rindex("by a quarter")

@@ -207,6 +207,25 @@ def test_every_shipped_file_is_package_data():
             ), f"{rel} is not package data"
 
 
+def test_the_default_request_runs_end_to_end_under_strict(built):
+    """Under ``strict`` only true vintages (GDP) and dated public copies (rule file) reach the VAR."""
+    from aieco.analysis.pipeline import analyze
+    from aieco.models.macro import MODEL_ID
+
+    store, _, _ = built
+    request = load_request(DEFAULT_REQUEST).model_copy(update={"vintage_policy": "strict"})
+    outcome = analyze(store, request)
+    runs = [r for r in store.find(ModelRun, model_id=MODEL_ID) if r.analysis_id == outcome.analysis_id]
+    assert runs and all(r.diagnostics["vintage_policy"] == "strict" for r in runs)
+    done = [r for r in runs if r.status is RunStatus.completed]
+    assert done, [(r.status, r.reason) for r in runs]
+    for r in done:
+        d = r.diagnostics
+        rules = {x for series in d["release_rules"].values() for rs in series.values() for x in rs}
+        assert rules == {"vintage", "file"} and d["plausibility"]["passed"]
+        assert d["endpoint"] == "2020Q3"  # the dated copies of house prices and equity (2021-04-25) end the sample
+
+
 def test_the_bank_part_stops_with_the_gates_reason_and_registers_no_bank_claim(built):
     """Real EBA banks, no real-data model passing its gate: the report's bank paragraph says the bank
     conclusions stop and why, and no claim about banks was registered for the generated scenario."""

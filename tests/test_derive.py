@@ -233,3 +233,10 @@ def test_building_g0_reports_counts_and_the_graph_size(store):
     out = build_condition(store, "G0", store.find(SourceLocation, kind="passage"))
     g = relation_graph(load_relations(store, condition="G0"))
     assert out.accepted > 10 and g.number_of_nodes() > 10 and g.number_of_edges() == out.accepted
+
+
+def test_refusal_reason_uses_the_right_article():
+    """ "an increase in …", never "a increase in …" (read-through of the stop reasons)."""
+    from aieco.scenario.derive import _article
+
+    assert (_article("increase"), _article("decrease")) == ("an", "a")

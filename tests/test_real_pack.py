@@ -90,7 +90,15 @@ def test_the_shipped_series_give_a_plausible_var_at_end_2024(pack_ws):
             )
             if r.model_id == MODEL_ID
         ][0]
-        assert strict.status is RunStatus.stopped and "strict vintage policy" in strict.reason
+        # strict: only true vintages (GDP) and dated public copies (rule file) — it runs end to end
+        assert strict.status is RunStatus.completed, strict.reason
+        d = strict.diagnostics
+        assert d["vintage_policy"] == "strict" and d["plausibility"]["passed"]
+        rules = {r for series in d["release_rules"].values() for rs in series.values() for r in rs}
+        assert rules <= {"vintage", "file"} and "vintage" in rules and "file" in rules
+        # the dated copies of house prices (2021-04-25, to 2020Q3) end the common sample
+        assert d["endpoint"] == "2020Q3" and d["last_usable"]["house_prices"] == "2020Q3"
+        assert d["conditioned_on"]["real_gdp"] == "2024Q3"  # later GDP vintages condition the simulation
         assert store.find(ObservedValue, variable="real_gdp")
 
 

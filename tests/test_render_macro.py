@@ -9,6 +9,7 @@ from aieco.records import ModelOutputPoint
 macro = pytest.importorskip("aieco.models.macro")
 demo_macro = pytest.importorskip("aieco.demo.macro")
 
+from aieco.agents.report import label  # noqa: E402
 from aieco.reporting.claims import ClaimSpec, link_claims, register_output_tests  # noqa: E402
 from aieco.reporting.export import export_report, verify_bundle  # noqa: E402
 from aieco.reporting.render import render_report  # noqa: E402
@@ -84,7 +85,7 @@ def macro_report(store):
             ClaimBrief(
                 claim_id=s.claim_id,
                 variable=s.variable,
-                label=s.variable.replace("_", " "),
+                label=label(s.variable),
                 period=s.period,
                 unit=s.unit,
                 transformation=s.transformation,
@@ -139,6 +140,7 @@ def test_html_and_pdf_carry_the_fan_chart_and_the_restrictions(macro_report, tmp
     page = export_report(store, out.report.report_id, "html").decode()
     svg = page[page.index("<svg") : page.index("</svg>")]
     assert svg.count('class="band"') == svg.count('class="median"') == svg.count('class="selected"') == 4
+    assert "real GDP (%)" in svg and "unemployment rate (%)" in svg  # panels named as the text names them
     assert re.search(r"5\u201395 % band.*synthetic inputs", page)
     assert page.count("<p>") >= 3  # paragraphs break between channel, scenario and annual parts
     pdf = export_report(store, out.report.report_id, "pdf")
@@ -146,6 +148,52 @@ def test_html_and_pdf_carry_the_fan_chart_and_the_restrictions(macro_report, tmp
         text = "\n".join(p.extract_text() or "" for p in doc.pages)
         shapes = sum(len(p.curves) + len(p.lines) + len(p.rects) for p in doc.pages)
     assert "5\u201395 % band" in text and "synthetic inputs" in text and shapes >= 12
+
+
+def test_latex_export_carries_the_fan_chart_from_the_stored_tables_and_compiles(macro_report, tmp_path):
+    import io
+    import shutil
+    import subprocess
+
+    import pdfplumber
+
+    store, run, _, out = macro_report
+    tex = export_report(store, out.report.report_id, "tex").decode()
+    assert r"\usepackage{tikz}" in tex and tex.count(r"\begin{tikzpicture}") == 1
+    assert tex.count("% fan: selected") == tex.count("% fan: median") == tex.count("% fan: band") == 4
+    # every coordinate is a stored value: the selected path, the median and the band of each panel
+    tables = store.get_tables(run.output_digest)
+    sel, fan = tables["selected_path"], tables["fan_chart"]
+    for v in ("real_gdp", "unemployment", "house_prices", "equity_prices"):
+        years = [str(y) for y in sel.index]
+        selected = " -- ".join(f"({t},{float(sel.loc[y, v]):.4f})" for t, y in enumerate(sel.index))
+        median = " -- ".join(f"({t},{float(fan.loc[f'{v}:{y}', 'p50']):.4f})" for t, y in enumerate(years))
+        assert selected in tex and median in tex
+        for t, y in enumerate(years):
+            for q in ("p05", "p95"):
+                assert f"({t},{float(fan.loc[f'{v}:{y}', q]):.4f})" in tex
+    assert r"5--95 \% band" in tex and "synthetic inputs" in tex
+    engine = shutil.which("pdflatex") or shutil.which("lualatex") or shutil.which("xelatex")
+    if engine is None:
+        pytest.skip("no TeX engine (pdflatex, lualatex, xelatex) on PATH")
+    kpsewhich = shutil.which("kpsewhich")
+    for sty in ("framed.sty", "hyperref.sty", "tikz.sty"):
+        if kpsewhich and subprocess.run([kpsewhich, sty], capture_output=True).returncode != 0:
+            pytest.skip(f"the TeX installation lacks {sty}")
+    (tmp_path / "r.tex").write_text(tex)
+    res = subprocess.run(
+        [engine, "-interaction=nonstopmode", "-halt-on-error", "r.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert res.returncode == 0, res.stdout[-2000:]
+    with pdfplumber.open(io.BytesIO((tmp_path / "r.pdf").read_bytes())) as doc:
+        text = " ".join(" ".join((p.extract_text() or "").split()) for p in doc.pages)
+        drawn = sum(len(p.curves) + len(p.lines) + len(p.rects) for p in doc.pages)
+    assert "band" in text and "synthetic inputs" in text and "equity prices" in text
+    assert drawn >= 12  # band, median and selected path of four panels
 
 
 def test_cli_report_verify(macro_report, tmp_path):

@@ -71,6 +71,83 @@ def _cases(w):
         ("uncited_direction", "House prices decline.", [], {"uncited_direction"}),
         ("rejected_relation", "Falling house prices raise unemployment.", ["rejected"], {"rejected_relation"}),
         ("quantity_word", "House prices are cut in half.", ["mortgage_house"], {"multiplicative"}),
+        # hard cases: negation, two relations in one sentence, a falling cause, passive voice,
+        # relative clauses, reversed causation, co-movement without a cause, noun phrases
+        (
+            "negation_does_not_lift",
+            "A rise in mortgage rates does not lift house prices.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        (
+            "negation_does_not_weigh",
+            "A rise in mortgage rates does not weigh on house prices.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        (
+            "two_relations_chain",
+            "Higher long-term rates raise mortgage rates, which weigh on house prices.",
+            ["rates_mortgage", "mortgage_house"],
+            set(),
+        ),
+        (
+            "two_relations_second_wrong",
+            "Higher long-term rates raise mortgage rates, which lift house prices.",
+            ["rates_mortgage", "mortgage_house"],
+            {"relation_direction"},
+        ),
+        (
+            "two_variables_other_cause",
+            "Higher long-term rates raise mortgage rates and lower house prices.",
+            ["mortgage_house"],
+            {"relation_direction_unread"},
+        ),
+        ("fall_lifts", "A fall in house prices lifts real GDP.", ["house_gdp"], {"relation_direction"}),
+        ("fall_lowers", "A fall in house prices lowers real GDP.", ["house_gdp"], set()),
+        ("passive", "House prices are depressed by higher mortgage rates.", ["mortgage_house"], set()),
+        (
+            "passive_wrong",
+            "House prices are lifted by higher mortgage rates.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        (
+            "relative_clause",
+            "Mortgage rates, which weigh on house prices, follow long-term rates.",
+            ["mortgage_house"],
+            set(),
+        ),
+        (
+            "relative_clause_wrong",
+            "Mortgage rates, which lift house prices, follow long-term rates.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        ("reversed_cause", "A fall in real GDP weighs on house prices.", ["house_gdp"], {"relation_direction"}),
+        (
+            "co_movement_without_cause",
+            "Mortgage rates rise and house prices fall.",
+            ["mortgage_house"],
+            {"relation_direction_unread"},
+        ),
+        (
+            "positive_effect_noun",
+            "Mortgage rates have a positive effect on house prices.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        ("subordinate_clause", "As mortgage rates rise, house prices fall.", ["mortgage_house"], set()),
+        (
+            "subordinate_clause_wrong",
+            "House prices rise when mortgage rates rise.",
+            ["mortgage_house"],
+            {"relation_direction"},
+        ),
+        ("no_direction_stated", "The channel runs from mortgage rates to house prices.", ["mortgage_house"], set()),
+        # a direction stated without a direction word still needs a citation
+        ("uncited_noun_effect", "Mortgage rates have a negative effect on house prices.", [], {"uncited_direction"}),
+        ("uncited_passive", "House prices are depressed by higher mortgage rates.", [], {"uncited_direction"}),
     ]
 
 
@@ -102,6 +179,7 @@ CASE_NAMES = [c[0] for c in _cases(None)]
 DIRECTIONAL = {
     "direction_inconsistent",
     "relation_direction",
+    "relation_direction_unread",
     "variable_mismatch",
     "unnamed_variable",
     "uncited_direction",
@@ -153,6 +231,44 @@ def test_check_report_and_renderer_agree(world, tmp_path, name):
     assert text_rules == expected
     assert (rendered == set()) == (expected == set())
     assert body["accepted"] is (not expected)
+
+
+GOVERNING_WORD = {
+    "lift_citing_negative_relation": "lifts",
+    "reduce_citing_positive_relation": "reduce",
+    "falling_cause_lifts": "lift",
+    "same_direction_citing_negative": "same direction",
+    "negation_does_not_lift": "lift",
+    "negation_does_not_weigh": "weigh on",
+    "two_relations_second_wrong": "lift",
+    "two_variables_other_cause": "Higher",
+    "fall_lifts": "lifts",
+    "passive_wrong": "lifted",
+    "relative_clause_wrong": "lift",
+    "reversed_cause": "weighs on",
+    "co_movement_without_cause": "rise",
+    "positive_effect_noun": "a positive effect on",
+    "subordinate_clause_wrong": "rise",
+    "uncited_noun_effect": "a negative effect on",
+    "uncited_passive": "depressed",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOVERNING_WORD))
+def test_a_direction_refusal_points_at_the_word_that_governs_the_effect(world, name):
+    w = world
+    _, template, cites, expected = next(c for c in _cases(w) if c[0] == name)
+    sentence = _sentence(w, template, cites)
+    found = [
+        v
+        for v in check_report_draft(w.store, ANALYSIS, [sentence])
+        if v.rule.startswith("relation_direction") or v.rule == "uncited_direction"
+    ]
+    assert [v.rule for v in found] == sorted(expected)
+    v = found[0]
+    assert v.text == GOVERNING_WORD[name]
+    assert sentence.template[v.offset : v.offset + len(v.text)] == v.text
+    assert "relation" in v.message
 
 
 def test_plain_text_citations_become_structured_and_keep_offsets():
@@ -350,3 +466,89 @@ def test_a_quote_across_a_line_break_is_found_and_a_changed_quote_is_not(store):
             cited_relation_ids=[rel.relation_id],
         )
         assert ("quote_not_found" not in {v.rule for v in check_report_draft(store, ANALYSIS, [s])}) is ok
+
+
+# --------------------------------------------------------------------------- property: the direction oracle
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from aieco.reporting.rules import RelationFacts, relation_direction_violations  # noqa: E402
+
+#: (label, variable, plural) of vocabulary variables as the writer names them.
+NAMED = [
+    ("mortgage rates", "mortgage_rates", True),
+    ("house prices", "house_prices", True),
+    ("real GDP", "real_gdp", False),
+    ("the unemployment rate", "unemployment", False),
+    ("equity prices", "equity_prices", True),
+    ("tariffs", "tariffs", True),
+    ("the long-term interest rate", "long_term_rate", False),
+    ("private consumption", "consumption", False),
+]
+#: The cause's movement as the writer (and common prose) states it, and its sign.
+CAUSES = {
+    "a rise in {x}": 1,
+    "a fall in {x}": -1,
+    "higher {x}": 1,
+    "lower {x}": -1,
+    "rising {x}": 1,
+    "falling {x}": -1,
+    "the resulting fall in {x}": -1,
+    "that rise in {x} then": 1,
+    "the rise in {x} in turn": 1,
+}
+ACTIVE = {"raises": 1, "lifts": 1, "pushes up": 1, "boosts": 1, "lowers": -1, "reduces": -1, "weighs on": -1}
+PASSIVE = {"raised": 1, "lifted": 1, "pushed up": 1, "boosted": 1, "lowered": -1, "reduced": -1, "depressed": -1}
+NEGATED = ("raise", "lift", "push up", "lower", "reduce", "weigh on")
+
+
+def _refused(template: str, cause: str, effect: str, sign: str) -> bool:
+    draft = SentenceDraft(kind="qualitative", template=template, cited_relation_ids=["r"])
+    return bool(relation_direction_violations([draft], {"r": RelationFacts("r", cause, effect, sign)}))
+
+
+pairs = st.permutations(NAMED).map(lambda p: (p[0], p[1]))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pairs, st.sampled_from(sorted(CAUSES)), st.sampled_from(sorted(ACTIVE)), st.sampled_from("+-"))
+def test_active_steps_are_accepted_exactly_when_cause_times_verb_is_the_relation_sign(pair, cause, verb, sign):
+    (xl, xv, _), (yl, yv, _) = pair
+    text = cause.format(x=xl) + f" {verb} {yl}."
+    agrees = CAUSES[cause] * ACTIVE[verb] == (1 if sign == "+" else -1)
+    assert _refused(text[0].upper() + text[1:], xv, yv, sign) is not agrees
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pairs, st.sampled_from(sorted(CAUSES)[:6]), st.sampled_from(sorted(PASSIVE)), st.sampled_from("+-"))
+def test_passive_steps_follow_the_same_oracle(pair, cause, verb, sign):
+    (xl, xv, _), (yl, yv, plural) = pair
+    agent = cause.format(x=xl).removesuffix(" then").removesuffix(" in turn")
+    text = f"{yl} {'are' if plural else 'is'} {verb} by {agent}."
+    agrees = CAUSES[cause] * PASSIVE[verb] == (1 if sign == "+" else -1)
+    assert _refused(text[0].upper() + text[1:], xv, yv, sign) is not agrees
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(pairs, st.sampled_from(NEGATED), st.sampled_from("+-"))
+def test_a_denied_effect_is_always_refused(pair, verb, sign):
+    (xl, xv, _), (yl, yv, _) = pair
+    assert _refused(f"A rise in {xl} does not {verb} {yl}.", xv, yv, sign)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(pairs, st.sampled_from(["raises", "lifts", "lowers", "weighs on", "reduces"]), st.sampled_from("+-"))
+def test_relative_clauses_never_accept_a_wrong_sign(pair, verb, sign):
+    """Soundness: "X, which lowers Y, …" may be refused as unread (the reader takes "lower"
+    before a noun as an adjective), but a relative clause against the relation is never accepted."""
+    (xl, xv, plural), (yl, yv, _) = pair
+    finite = (
+        verb
+        if not plural
+        else {"raises": "raise", "lifts": "lift", "lowers": "lower", "reduces": "reduce"}.get(verb, "weigh on")
+    )
+    text = f"{xl}, which {finite} {yl}, follow{'' if plural else 's'} the cycle."
+    agrees = ACTIVE.get(verb, -1) == (1 if sign == "+" else -1)
+    if not agrees:
+        assert _refused(text[0].upper() + text[1:], xv, yv, sign)

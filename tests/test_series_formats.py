@@ -82,7 +82,8 @@ def test_ecb_portal_key_in_header(shared_data):
     records = load_series(shared_data / "macro" / "ecb_portal" / "unemployment.csv")
     first = min(records, key=lambda r: r.reference_period)
     assert first.series_key == "ECB.LFSI.M.I9.S.UNEHRT.TOTAL0.15_74.T" and first.reference_period == "2010-01"
-    assert first.value == pytest.approx(10.243995) and first.jurisdiction == "I9" and first.frequency == "M"
+    assert first.value == pytest.approx(10.243995) and first.jurisdiction == "EA" and first.frequency == "M"
+    # the declared euro-area mapping labels I9 (EA20) as EA; the provider's code stays in the series key
     infl = load_series(shared_data / "macro" / "ecb_portal" / "inflation.csv")
     assert {r.transformation for r in infl} == {"yoy_rate"} and {r.jurisdiction for r in infl} == {"EA"}
 
@@ -119,9 +120,9 @@ def test_sdmx_csv_ecb_key(tmp_path):
 def test_sdmx_csv_eurostat_last_update_is_a_file_date(tmp_path):
     records = load_series(write(tmp_path, "namq.csv", SDMX_ESTAT))
     assert [(r.reference_period, r.value, r.jurisdiction) for r in records] == [
-        ("2024Q2", 2900000.5, "EA20"),
-        ("2024Q3", 2911000.0, "EA20"),
-    ]  # Germany left out
+        ("2024Q2", 2900000.5, "EA"),
+        ("2024Q3", 2911000.0, "EA"),
+    ]  # Germany left out; EA20 is labelled EA by the declared euro-area mapping
     assert {r.release_date for r in records} == {date(2025, 1, 15)}
     assert {r.release_rule for r in records} == {ReleaseRule.file} and records[0].variable == "real_gdp"
 
@@ -291,9 +292,12 @@ def test_data_add_loads_files_and_reports_rules(tmp_path, shared_data):
     )
     assert out.exit_code == 0, out.output
     rows = json.loads(out.output)
-    assert rows[0]["by_rule"] == {"unemployment:lag": 172} and rows[1]["by_rule"] == {"house_prices:file": 702}
+    # the ECB file is byte-identical to a copy committed 2024-09-05 (aieco/data/dated_copies.toml):
+    # its 172 values come with their lag dates and again with the copy's date (rule file)
+    assert rows[0]["by_rule"] == {"unemployment:file": 172, "unemployment:lag": 172}
+    assert rows[1]["by_rule"] == {"house_prices:file": 702}
     with open_store(ws, create=False) as store:
-        assert len(store.find(ObservedValue, variable="unemployment")) == 172
+        assert len(store.find(ObservedValue, variable="unemployment")) == 2 * 172
 
 
 def test_data_add_writes_nothing_when_one_file_is_bad(tmp_path, shared_data):
@@ -354,4 +358,4 @@ path = "{shared_data / "macro" / "ecb_portal" / "inflation.csv"}"
     folder = shared_data / "macro" / "ecb_portal"
     out = CliRunner().invoke(main, ["-w", str(ws), "--json", "ingest", str(manifest), "--allow-outside", str(folder)])
     assert out.exit_code == 0, out.output
-    assert json.loads(out.output)["series"][0]["by_rule"] == {"inflation:lag": 172}
+    assert json.loads(out.output)["series"][0]["by_rule"] == {"inflation:file": 172, "inflation:lag": 172}

@@ -129,7 +129,11 @@ def test_stored_summary_recomputes_from_the_stored_paths(macro_run):
         m = [float(med.loc[q, v]) for q in window]
         if kind == "level":
             change = 100.0 * (s[-1] / s[0] - 1.0)
-            dev = 100.0 * (s[-1] / m[-1] - 1.0)
+            # from the common jump-off: the median path re-based to the selected path's jump-off
+            dev = 100.0 * ((s[-1] / s[0]) / (m[-1] / m[0]) - 1.0)
+            cum_med = 100.0 * (m[-1] / m[0] - 1.0)
+            assert 100.0 * ((1 + change / 100) / (1 + cum_med / 100) - 1) == pytest.approx(dev, abs=1e-9)
+            assert summary.loc[v, "cumulative_change_median"] == pytest.approx(cum_med, abs=1e-9)
         else:
             change, dev = s[-1] - s[0], s[-1] - m[-1]
         assert summary.loc[v, "cumulative_change"] == pytest.approx(change, abs=1e-9)

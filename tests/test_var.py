@@ -52,7 +52,9 @@ def test_model_variables_hand_computed():
     assert x["real_gdp"].iloc[2] == 0.0
     assert x["inflation"].iloc[4] == pytest.approx(100 * np.log(2.0))
     assert np.isnan(x["inflation"].iloc[3])
-    assert x["unemployment"].iloc[4] == 200.0
+    assert x["unemployment"].iloc[4] == 200.0 - 121.0  # unemployment enters as its quarterly change (pp)
+    assert np.isnan(x["unemployment"].iloc[0])
+    assert x["long_term_rate"].iloc[4] == 200.0  # the long rate as its level
 
 
 def test_coefficients_equal_statsmodels_fit(levels, fit):
@@ -119,6 +121,8 @@ def test_vectorised_simulation_equals_a_loop_over_one_draw(fit):
     gdp_level = fit.levels["real_gdp"].iloc[-1] * np.exp(np.cumsum(x[:, 0]) / 100)
     assert sim.levels[d, -1, 0] == pytest.approx(gdp_level[-1], rel=1e-10)
     assert sim.levels[d, -1, 5] == pytest.approx(x[-1, 5], rel=1e-10)
+    # unemployment enters as quarterly changes: its level is the endpoint level plus their sum
+    assert sim.levels[d, -1, 4] == pytest.approx(fit.levels["unemployment"].iloc[-1] + x[:, 4].sum(), rel=1e-10)
 
 
 def test_zero_residuals_reproduce_statsmodels_forecast_and_levels(fit, levels):
@@ -140,7 +144,8 @@ def test_zero_residuals_reproduce_statsmodels_forecast_and_levels(fit, levels):
     assert sim.levels[0, q.index("2025Q4"), 3] == pytest.approx(
         levels.loc["2023Q4", "inflation"] * np.exp(fc[0, 3] / 100) * np.exp(fc[4, 3] / 100), rel=1e-10
     )
-    assert sim.levels[2, -1, 4] == pytest.approx(fc[-1, 4], rel=1e-10)
+    # unemployment: u_t = u_{t-1} + Δu_t
+    assert sim.levels[2, -1, 4] == pytest.approx(levels.loc["2024Q3", "unemployment"] + fc[:, 4].sum(), rel=1e-10)
 
 
 def test_observed_and_simulated_status(fit, levels):
@@ -206,3 +211,45 @@ def test_last_observed_annual_takes_each_variables_own_last_year(levels):
     )
     quarters = [f"2023Q{i}" for i in range(1, 5)]
     assert values["unemployment"] == pytest.approx(cut.loc[quarters, "unemployment"].mean())  # still 2023
+
+
+def test_ragged_edge_conditioning_matches_an_independent_regression(fit, levels):
+    """Quarter 2024Q4 with GDP and unemployment observed: those take their values in every draw; the
+    free variables move by the OLS regression of the free residuals on the observed ones (oracle:
+    np.linalg.lstsq, not the covariance formula the kernel uses)."""
+    g, du = 0.8, -0.3  # observed GDP log change (×100) and unemployment change (pp) in 2024Q4
+    row = np.full(6, np.nan)
+    row[0], row[4] = g, du
+    cond = dataclasses.replace(fit, conditions=row[None, :], ragged_edge="condition")
+    draws = 40
+    sim = simulate(cond, draws=draws, seed=21)
+    q = list(sim.quarters).index("2024Q4")
+    np.testing.assert_allclose(sim.levels[:, q, 0], levels.loc["2024Q3", "real_gdp"] * np.exp(g / 100), rtol=1e-12)
+    np.testing.assert_allclose(sim.levels[:, q, 4], levels.loc["2024Q3", "unemployment"] + du, rtol=1e-12)
+    steps = (pd.Period("2027Q4", freq="Q") - pd.Period(fit.endpoint, freq="Q")).n
+    picks = np.random.default_rng(21).integers(0, fit.resid.shape[0], size=(steps, draws))
+    obs, free = [0, 4], [1, 2, 3, 5]
+    beta = np.linalg.lstsq(fit.resid[:, obs], fit.resid[:, free], rcond=None)[0]  # (2, 4)
+    for d in (0, 7, 39):
+        mean = fit.intercept + fit.coefs[0] @ fit.data[-1] + fit.coefs[1] @ fit.data[-2]
+        u = fit.resid[picks[0, d]]
+        target = np.array([g, du]) - mean[obs]
+        x_free = mean[free] + u[free] + (target - u[obs]) @ beta
+        # equity (qoq log change) rebuilt from its 2024Q3 level
+        eq = levels.loc["2024Q3", "equity_prices"] * np.exp(x_free[0] / 100)
+        assert sim.levels[d, q, 1] == pytest.approx(eq, rel=1e-10)
+        assert sim.levels[d, q, 5] == pytest.approx(x_free[3], rel=1e-10)
+
+
+def test_unregistered_ragged_edge_treatment_is_refused(levels):
+    with pytest.raises(InputError, match="ragged-edge treatment"):
+        fit_var(levels, ragged_edge="nowcast")
+
+
+def test_conditions_hold_only_values_observed_after_the_endpoint(levels):
+    short = levels.copy()
+    short.loc["2024Q3", "long_term_rate"] = np.nan  # the long rate ends one quarter early
+    f = fit_var(short, ragged_edge="condition")
+    assert f.endpoint == "2024Q2" and f.conditions.shape == (1, 6)
+    assert np.isnan(f.conditions[0, 5]) and not np.isnan(f.conditions[0, :5]).any()
+    assert fit_var(short).conditions is None  # 'none' keeps nothing

@@ -79,18 +79,21 @@ def test_model_levels_end_at_the_latest_quarter_all_six_are_usable(real):
 
 def test_hicp_index_is_extended_by_the_published_annual_rates(real):
     built = model_levels(real, CUTOFF, VARIABLES, "approximate")
-    fred = real[real["series_key"] == "FRED.CP0000EZ19M086NEST"].set_index("reference_period")["value"]
-    anr = real[real["series_key"] == "ECB.ICP.M.U2.N.000000.4.ANR"].set_index("reference_period")["value"]
+    lagged = real[real["release_rule"] == "lag"]  # the dated-copy rows repeat the same values
+    fred = lagged[lagged["series_key"] == "FRED.CP0000EZ19M086NEST"].set_index("reference_period")["value"]
+    anr = lagged[lagged["series_key"] == "ECB.ICP.M.U2.N.000000.4.ANR"].set_index("reference_period")["value"]
     months = [f"2024-0{m}" for m in (1, 2, 3)]
     by_hand = np.mean([fred[f"2023-0{m}"] * (1 + anr[f"2024-0{m}"] / 100) for m in (1, 2, 3)])
     assert built.levels.loc["2024Q1", "inflation"] == pytest.approx(by_hand)
     assert not any(m in fred.index for m in months)  # the FRED export ends in 2023-12
     # unemployment from 2010 on is the ECB series itself (the FRED back-cast is shifted before it)
-    ecb = real[real["series_key"].str.startswith("ECB.LFSI")].set_index("reference_period")["value"]
+    ecb = lagged[lagged["series_key"].str.startswith("ECB.LFSI")].set_index("reference_period")["value"]
     assert built.levels.loc["2015Q2", "unemployment"] == pytest.approx(ecb[["2015-04", "2015-05", "2015-06"]].mean())
 
 
 def test_a_strict_policy_stops_with_the_series_that_has_no_true_vintage(store, real):
+    """Without its dated public copy (rule file), equity has only lag-dated values: strict stops naming it."""
+    no_copy = real[~((real["variable"] == "equity_prices") & (real["release_rule"] == "file"))]
     run = [
         r
         for r in run_macro_scenario(
@@ -98,7 +101,7 @@ def test_a_strict_policy_stops_with_the_series_that_has_no_true_vintage(store, r
             "real",
             "trade_fragmentation",
             RISKS["trade_fragmentation"],
-            real,
+            no_copy,
             CUTOFF,
             seed=3,
             draws=500,
@@ -107,8 +110,18 @@ def test_a_strict_policy_stops_with_the_series_that_has_no_true_vintage(store, r
         if r.model_id == MODEL_ID
     ][0]
     assert run.status is RunStatus.stopped
-    assert "strict vintage policy" in run.reason and "no true vintage" in run.reason
+    assert "strict vintage policy: equity_prices has no true vintage" in run.reason
     assert run.diagnostics["vintage_policy"] == "strict"
+
+
+def test_a_strict_policy_uses_true_vintages_and_dated_copies_only(real):
+    built = model_levels(real, CUTOFF, VARIABLES, "strict")
+    used = {r for series in built.rules.values() for rules in series.values() for r in rules}
+    assert used == {"vintage", "file"}
+    assert set(built.eligible["release_rule"]) <= {"vintage", "file"}
+    # the dated copies of house prices (to 2020Q3) and equity (to 2021-03) end the common sample
+    assert built.last_usable["house_prices"] == "2020Q3"
+    assert fit_var(built.levels, pandemic="dummies").endpoint == "2020Q3"
 
 
 def test_real_analysis_at_end_2024_is_plausible_and_the_risks_select_distinct_paths(store, real):
@@ -128,7 +141,9 @@ def test_real_analysis_at_end_2024_is_plausible_and_the_risks_select_distinct_pa
     assert d["plausibility"]["passed"] and d["stability"]["stable"]
     tables = store.get_tables(first.output_digest)
     rules = tables["release_rules"]
-    assert rules.loc["real_gdp", "release_rules"] == "vintage" and rules.loc["equity_prices", "release_rules"] == "lag"
+    # equity: lag-dated values and, for the months its 2021-04-25 public copy holds, that copy's date
+    assert rules.loc["real_gdp", "release_rules"] == "vintage"
+    assert rules.loc["equity_prices", "release_rules"] == "file, lag"
     assert set(rules["vintage_policy"]) == {"approximate"} and rules.loc["long_term_rate", "last_usable"] == "2023Q2"
     median = tables["median_path"]
     lo, hi = PLAUSIBILITY["bands"]["real_gdp"]

@@ -25,7 +25,15 @@ from aieco.records import (
 )
 from aieco.reporting.bank import claim_model_gate_failed
 from aieco.reporting.render import check_report_draft, short_reference
-from aieco.reporting.schema import ClaimBrief, ProvenanceBrief, RelationBrief, ReportContext, ReportDraft
+from aieco.reporting.rules import variable_label
+from aieco.reporting.schema import (
+    ChannelGap,
+    ClaimBrief,
+    ProvenanceBrief,
+    RelationBrief,
+    ReportContext,
+    ReportDraft,
+)
 from aieco.reporting.writer import write_report
 from aieco.review import review_state
 from aieco.store import Store
@@ -45,8 +53,11 @@ PROMPT = Prompt(
         "as NUM tokens of the listed claim ids, listed in claim_ids). Use neutral verbs for values: the "
         "sign of a rendered value must not contradict the sentence's wording. Name the variable of every "
         "value next to its token. Write one paragraph per path (paragraph 'channel:<n>': where the "
-        "channel runs, then each step as 'a rise/fall in X lifts/weighs on Y' agreeing with the cited "
-        "relation's sign), then paragraph 'scenario' (the inputs' provenance and estimation sample as "
+        "channel runs, then each step as cause then effect, 'a rise/fall in X lifts/weighs on Y', agreeing "
+        "with the cited relation's sign; never negate a cited effect, never make Y the cause of X, never state "
+        "two movements without saying which causes which), then paragraph 'channel:none' naming any "
+        "channels_without_path (no mechanism, no citation), then paragraph 'scenario' (the inputs' provenance "
+        "and estimation sample as "
         "given, then cumulative real GDP, peak unemployment, cumulative house-price and equity-price "
         "change, each against the median path), then 'annual', then 'bank' when bank_requested (the "
         "cross-bank CET1 depletion against the CET1 threshold, saying the bank data's bank_provenance in "
@@ -61,22 +72,19 @@ TASK: Task[ReportContext, ReportDraft] = Task(
 
 
 def label(variable: str) -> str:
-    """A readable variable name for prose: the vocabulary label without its parenthetical
-    detail ("Long-term interest rate (10-year …)" → "long-term interest rate"), so no digit
-    of a definition can enter the report text."""
-    from aieco.vocab import load_vocabulary
-
-    vocab = load_vocabulary()
-    if variable not in vocab:
-        return variable.replace("_", " ")
-    text = re.sub(r"\s*\([^)]*\)", "", vocab.get(variable).label).strip()
-    words = text.split()
-    # keep acronyms (GDP, CET1), lower-case ordinary words: the label sits mid-sentence
-    return " ".join(w if w.isupper() or any(c.isdigit() for c in w) else w.lower() for w in words)
+    """A readable variable name for prose (:func:`aieco.reporting.rules.variable_label`)."""
+    return variable_label(variable)
 
 
 def context(
-    store: Store, *, analysis_id: str, request: Any, risk: str, selections: list[dict[str, Any]], claim_ids: list[str]
+    store: Store,
+    *,
+    analysis_id: str,
+    request: Any,
+    risk: str,
+    selections: list[dict[str, Any]],
+    claim_ids: list[str],
+    channels_without_path: list[dict[str, Any]] | None = None,
 ) -> ReportContext:
     """What the writer may use: the selected paths the restriction derivation accepted (their
     accepted relations with references and quotes), the passed claims, the inputs' provenance
@@ -144,6 +152,12 @@ def context(
         provenance=provenance(
             store, [r for r in runs if r.run_id in macro_runs], [sources[r.source_id] for r in relations]
         ),
+        channels_without_path=[
+            ChannelGap(
+                src_var=g["source"], dst_var=g["target"], src_label=label(g["source"]), dst_label=label(g["target"])
+            )
+            for g in channels_without_path or []
+        ],
         bank_requested="cet1_ratio" in getattr(request, "outcomes", []),
         bank_status=bank_status(
             runs, claim_briefs, gates_failed=bank_gates_failed(store) or claim_model_gate_failed(store)

@@ -790,6 +790,7 @@ def report_stage(ctx: StageContext) -> StageResult:
     from aieco.reporting.render import render_report
 
     req = request_of(ctx)
+    gaps = earlier(ctx, GraphSearchOutput).channels_without_path  # said in the report, never told
     context = report.context(
         ctx.store,
         analysis_id=ctx.analysis_id,
@@ -797,6 +798,7 @@ def report_stage(ctx: StageContext) -> StageResult:
         risk=risk_of(ctx),
         selections=[s.model_dump(mode="json") for s in earlier(ctx, PathSelectionOutput).selections],
         claim_ids=earlier(ctx, OutputTestsOutput).passed,
+        channels_without_path=[g.model_dump(mode="json") for g in gaps],
     )
     draft = client_of(ctx).run(report.TASK, context, stage=ctx.stage)
     refuse(ctx, report.draft_problems(ctx.store, ctx.analysis_id, draft, context), "report refused")

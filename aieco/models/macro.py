@@ -34,7 +34,8 @@ table                       layout
                             median of the simulated levels (the median, or baseline, path)
 ``horizon_summary``         rows variables, columns :data:`SUMMARY_COLUMNS`: cumulative change,
                             peak, peak-to-trough, end level of the selected and the median path
-                            and the selected path's deviation from the median
+                            and the selected path's deviation from the median (levels: from the
+                            common jump-off, the gap between the cumulative changes)
 ==========================  ===========================================================
 
 Diagnostics of a run also record the vintage policy, the release rules per variable and
@@ -66,9 +67,11 @@ from aieco.models.registry import ModelResult, PointRef
 from aieco.models.var import (
     ANNUAL_TRANSFORMATION,
     LEVEL_VARIABLES,
+    MODEL_TRANSFORMATION,
     RANGE_BOUNDS,
     VARIABLES,
     annual_paths,
+    conditioned_quarters,
     fit_var,
     last_observed_annual,
     last_observed_years,
@@ -88,15 +91,28 @@ from aieco.records import (
 )
 from aieco.scenario import selection
 from aieco.sources.series import observations_frame, observed_values
+from aieco.sources.series.readers import EURO_AREA_CAVEAT
 from aieco.store import Store
 
 MODEL_ID = "macro_var"
-VERSION = "2"
+VERSION = "3"
 QUANTILES = {"p05": 0.05, "p25": 0.25, "p50": 0.50, "p75": 0.75, "p95": 0.95}
 #: The registered pandemic treatment of this specification (aieco.models.var.PANDEMIC_TREATMENTS).
 PANDEMIC_TREATMENT = "dummies"
+#: The registered ragged-edge treatment (aieco.models.var.RAGGED_EDGE_TREATMENTS): quarters after the
+#: estimation end in which some variables are observed condition the simulation.
+RAGGED_EDGE = "condition"
 #: Plausibility of the unconditional median annual path (issue #14): a failure stops the run.
-PLAUSIBILITY = {"bands": {"real_gdp": (-0.5, 2.5), "inflation": (0.0, 4.0)}, "unemployment_within_pp": 1.5}
+#: ``bands``: fixed bands (GDP growth, inflation); ``unemployment_within_pp``: distance from the last
+#: observed quarterly rate; ``historical_bands``: variables whose median annual change must lie inside
+#: the central part of the sample's own annual changes (:func:`historical_band`), here the
+#: interquartile range [P25, P75] of the annual-average changes of every complete year in the
+#: estimation sample — a central (median) path should make central moves by the sample's own history.
+PLAUSIBILITY = {
+    "bands": {"real_gdp": (-0.5, 2.5), "inflation": (0.0, 4.0)},
+    "unemployment_within_pp": 1.5,
+    "historical_bands": {"equity_prices": (25.0, 75.0), "house_prices": (25.0, 75.0)},
+}
 INPUT_UNITS = {
     "real_gdp": "EUR mn, chain-linked",
     "inflation": "index",
@@ -143,13 +159,17 @@ def specification() -> ModelSpecification:
         "kmeans_groups": cfg.kmeans_groups,
         "tail_share": cfg.tail_share,
         "pandemic": PANDEMIC_TREATMENT,
+        "ragged_edge": RAGGED_EDGE,
+        "transformations": MODEL_TRANSFORMATION,
         "plausibility": PLAUSIBILITY,
     }
     return ModelSpecification.create(
         model_id=MODEL_ID,
         version=VERSION,
-        description="Quarterly VAR(2) in six euro-area variables, pandemic impulse dummies 2020Q1–2021Q2 kept out "
-        "of the residual pool, residual bootstrap, severity selection",
+        description="Quarterly VAR(2) in six euro-area variables (GDP, equity and house prices as quarterly log "
+        "changes, HICP as its annual log change, unemployment as its quarterly change, the 10-year yield), pandemic "
+        "impulse dummies 2020Q1–2021Q2 kept out of the residual pool, residual bootstrap conditioned on the values "
+        "observed after the estimation end (ragged edge), severity selection",
         inputs=[
             VariableSpec(variable=v, unit=INPUT_UNITS[v], frequency="Q", transformation="level") for v in VARIABLES
         ],
@@ -191,6 +211,8 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
         "draws": draws,
         "vintage_policy": policy,
         "pandemic": PANDEMIC_TREATMENT,
+        "ragged_edge": RAGGED_EDGE,
+        "transformations": dict(MODEL_TRANSFORMATION),
         "observations_digest": sha256_hex(observations.to_csv(index=False)),
     }
     try:
@@ -200,7 +222,10 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     synthetic = is_synthetic(built.eligible)
     levels = built.levels
     diagnostics.update({"release_rules": built.rules, "last_usable": built.last_usable})
-    fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT)
+    geo = sorted(map(str, set(built.eligible["jurisdiction"]))) if "jurisdiction" in built.eligible else []
+    # the declared euro-area mapping joins memberships: say so on the run
+    diagnostics["geography"] = {"jurisdictions": geo, "caveat": EURO_AREA_CAVEAT if "EA" in geo else None}
+    fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT, ragged_edge=RAGGED_EDGE)
     diagnostics.update(
         {
             "stability": {"max_modulus": fit.max_modulus, "stable": fit.stable},
@@ -212,6 +237,7 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
             "horizon": f"{first_year}-{last_year_h}",
             "estimation_end": fit.endpoint,
             "simulated_to": f"{last_year_h}Q4",
+            "conditioned_on": conditioned_quarters(fit),
         }
     )
     sim = simulate(fit, draws=draws, seed=seed, horizon_end=last_year_h, first_year=first_year)
@@ -232,7 +258,7 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     median = np.median(annual, axis=0)
     # rows variables, columns years (shaped unlike the selected path, as marginal_percentiles)
     tables["median_path"] = pd.DataFrame(median.T, index=list(VARIABLES), columns=years)
-    plausible = plausibility(median, years, levels)
+    plausible = plausibility(median, years, levels, fit.quarters)
     diagnostics["plausibility"] = plausible
     if not plausible["passed"]:
         return ModelResult(
@@ -327,10 +353,35 @@ def release_rules_table(built: Any, policy: str | None) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def plausibility(median: np.ndarray, years: Sequence[str], levels: pd.DataFrame) -> dict[str, Any]:
+def historical_band(levels: pd.DataFrame, variable: str, sample: Sequence[str], q: tuple[float, float]):
+    """The ``q`` percentiles of ``variable``'s annual-average changes (%) over the complete years of
+    the estimation ``sample`` (quarter labels), computed as the projections are (ratio of annual
+    averages); returns (low, high, the annual changes by year)."""
+    lv = levels.copy()
+    lv.index = pd.PeriodIndex([pd.Period(str(x), freq="Q") for x in lv.index], freq="Q")
+    have = set(pd.PeriodIndex([pd.Period(x, freq="Q") for x in sample], freq="Q"))
+    years = sorted({p.year for p in have})
+    changes = {}
+    for y in years:
+        this = [pd.Period(f"{y}Q{i}", freq="Q") for i in range(1, 5)]
+        prev = [pd.Period(f"{y - 1}Q{i}", freq="Q") for i in range(1, 5)]
+        if all(p in have for p in this) and all(p in lv.index for p in prev):
+            a, b = lv.loc[this, variable].astype(float), lv.loc[prev, variable].astype(float)
+            if a.notna().all() and b.notna().all():
+                changes[y] = 100.0 * (a.mean() / b.mean() - 1.0)
+    if not changes:
+        return float("nan"), float("nan"), changes
+    lo, hi = np.percentile(list(changes.values()), q)
+    return float(lo), float(hi), changes
+
+
+def plausibility(
+    median: np.ndarray, years: Sequence[str], levels: pd.DataFrame, sample: Sequence[str] = ()
+) -> dict[str, Any]:
     """Checks of the unconditional median annual path (:data:`PLAUSIBILITY`): GDP growth and
     inflation inside their bands every year, unemployment within the band of its last observed
-    quarterly value."""
+    quarterly value, equity and house prices inside the central part of the sample's own annual
+    changes (:func:`historical_band`; skipped, and said so, without a sample)."""
     idx = {v: i for i, v in enumerate(VARIABLES)}
     last_u = levels["unemployment"].dropna()
     last_unemployment = float(last_u.iloc[-1]) if not last_u.empty else float("nan")
@@ -349,11 +400,27 @@ def plausibility(median: np.ndarray, years: Sequence[str], levels: pd.DataFrame)
             failures.append(
                 f"median unemployment {y} = {x:.2f}, more than {band} pp from the last observed {last_unemployment:.2f}"
             )
+    historical = {}
+    for v, q in PLAUSIBILITY["historical_bands"].items():
+        if not sample:
+            historical[v] = {"skipped": "no estimation sample given"}
+            continue
+        lo, hi, changes = historical_band(levels, v, sample, q)
+        historical[v] = {"band": [lo, hi], "percentiles": list(q), "years": len(changes)}
+        for t, y in enumerate(years):
+            x = float(median[t, idx[v]])
+            checks[f"{v}:{y}"] = x
+            if not lo <= x <= hi:
+                failures.append(
+                    f"median {v} {y} = {x:.2f} outside [{lo:.2f}, {hi:.2f}], the P{q[0]:g}–P{q[1]:g} range of its "
+                    f"annual changes over the {len(changes)} complete sample years"
+                )
     return {
         "passed": not failures,
         "failures": failures,
         "medians": checks,
         "last_observed_unemployment": last_unemployment,
+        "historical_bands": historical,
         "bounds": PLAUSIBILITY,
     }
 
@@ -501,7 +568,11 @@ def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame, first_year: in
 
     Rows the six variables, columns :data:`SUMMARY_COLUMNS`. The window runs from the
     quarter before the horizon (jump-off) to the horizon's last quarter; peaks, troughs and
-    end levels use the horizon quarters, changes start at the jump-off.
+    end levels use the horizon quarters, changes start at the jump-off. The deviation of a
+    level variable from the median compares the two paths from the same jump-off (the
+    simulation starts after the estimation sample, so the selected path and the median need
+    not share their jump-off level): ``100 ((1 + c_sel/100) / (1 + c_med/100) - 1)`` with the
+    cumulative changes ``c``; rates compare end levels in pp.
     """
     first, last = f"{first_year - 1}Q4", f"{last_year}Q4"
     rows = {}
@@ -509,10 +580,14 @@ def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame, first_year: in
         kind = SUMMARY_KIND[v]
         sel = selected.loc[first:last, v].to_numpy(dtype=float)
         med = median.loc[first:last, v].to_numpy(dtype=float)
+        # Levels (GDP, price indexes) are compared from the common jump-off: the median path is
+        # re-based to the selected path's jump-off, so the deviation is the gap between the two
+        # cumulative changes, (1 + c_sel) / (1 + c_med) - 1. Rates are compared as levels (pp).
+        ends = (sel[-1] / sel[0], med[-1] / med[0]) if kind == "level" else (sel[-1], med[-1])
         rows[v] = {
             "cumulative_change": float(tf.cumulative_change(sel, kind)),
             "cumulative_change_median": float(tf.cumulative_change(med, kind)),
-            "deviation_from_median": float(tf.deviation_from_median(tf.end_level(sel), tf.end_level(med), kind)),
+            "deviation_from_median": float(tf.deviation_from_median(*ends, kind)),
             "peak": float(tf.peak(sel[1:])),
             "peak_median": float(tf.peak(med[1:])),
             "peak_deviation_from_median": float(tf.deviation_from_median(tf.peak(sel[1:]), tf.peak(med[1:]), kind)),

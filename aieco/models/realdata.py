@@ -17,13 +17,21 @@ unemployment       ECB LFSI.M.I9 (monthly, from 2010)           FRED LRHUTTTTEZM
                                                                 shifted by the mean overlap gap
 long_term_rate     CEPREMAP longrate (quarterly)                —
 house_prices       BIS RPP nominal XM (policy approximate);     —
-                   BIS stored copies (file dates, strict)
-equity_prices      ECB EURO STOXX 50 monthly average            —
+                   BIS stored copies and the FRED copy of the
+                   BIS series (file dates, strict)
+equity_prices      ECB EURO STOXX 50 monthly average; its       —
+                   copy dated 2021-04-25 (strict)
 =================  ==========================================  ================================
 
-All values are labelled jurisdiction ``EA``: the back-casts cover the euro area of 19
-members (FRED EA19), the recent ECB series the 20 (``I9``); the splice adjustment absorbs
-the level difference over their overlap. Splices use eligible values only (selected at
+Files whose bytes equal a registered dated public copy (``aieco/data/dated_copies.toml``,
+:mod:`aieco.sources.series.copies`) also give their values with the copy's commit date
+(rule ``file``): the dates the ``strict`` policy accepts.
+
+All values are labelled jurisdiction ``EA`` by the readers' declared mapping
+(``readers.EURO_AREA_CODES``): the back-casts cover the euro area of 19 members (FRED EA19),
+the recent ECB series the 20 (``I9``), ECB ``U2`` and BIS ``XM`` the changing composition; the
+splice adjustment absorbs the level difference over their overlap, and every run records the
+caveat (``readers.EURO_AREA_CAVEAT``). Splices use eligible values only (selected at
 the cutoff first), so nothing released after the cutoff shapes an adjustment. A spliced
 quarter keeps the latest release date and the weakest release rule (lag < file <
 vintage) of the values it is built from.
@@ -42,6 +50,7 @@ import pandas as pd
 from aieco.errors import InputError, StageStopped
 from aieco.models.vintages import quarterly_levels, release_rules, select_as_of
 from aieco.sources.series import load_series, observations_frame, observed_values, quarterly_averages
+from aieco.sources.series.copies import with_dated_copy
 from aieco.store import Store
 
 #: variable → (file under macro/, series-key prefix) in preference order.
@@ -59,8 +68,12 @@ REAL_FILES: dict[str, list[tuple[str, str]]] = {
     "house_prices": [
         ("bis_rpp_nominal_index.csv", "BIS.RPP.N.XM"),
         ("vintages/bis_rpp_XM_nominal_by_commit.csv", "BIS.RPP.N.XM"),
+        ("fred/QXMN628BIS.csv", "FRED.QXMN628BIS"),  # a dated public copy (2021-04-25): strict
     ],
-    "equity_prices": [("ecb_M_U2_EUR_DS_EI_DJES50I_HSTA.csv", "ECB.M.U2.EUR.DS.EI.DJES50I.HSTA")],
+    "equity_prices": [
+        ("ecb_M_U2_EUR_DS_EI_DJES50I_HSTA.csv", "ECB.M.U2.EUR.DS.EI.DJES50I.HSTA"),
+        ("fred/eurostoxx50_monthly_kwantumlink.csv", "KWANTUMLINK.EUROSTOXX50"),  # dated copy (2021-04-25): strict
+    ],
 }
 RULE_ORDER = {"lag": 0, "file": 1, "vintage": 2}
 SPLICE_KEY = "SPLICE"
@@ -81,11 +94,10 @@ def build_real_dataset(shared_data_dir: str | Path) -> pd.DataFrame:
                 for r in load_series(macro / name)
                 if r.variable == variable and r.series_key.startswith(prefix.split(".")[0])
             ]
-            frames.append(observations_frame(records))
+            # a registered dated public copy of the file adds the values dated by its commit (rule file)
+            frames.append(observations_frame(with_dated_copy(macro / name, records)))
     frame = pd.concat(frames, ignore_index=True)
-    # EA19 (FRED, back-casts) and EA20 (ECB I9) are joined by the splices: one euro-area label
-    frame["jurisdiction"] = "EA"
-    return frame
+    return frame  # the readers label every euro-area code EA (readers.EURO_AREA_CODES)
 
 
 def store_real_observations(store: Store, shared_data_dir: str | Path) -> int:

@@ -14,9 +14,20 @@ real_gdp           real GDP level (chain-linked)           100·log(Y_t/Y_{t-1})
 equity_prices      equity index level                      100·log(E_t/E_{t-1})
 house_prices       residential property price index        100·log(P_t/P_{t-1})
 inflation          HICP index level (quarterly average)    100·log(H_t/H_{t-4})
-unemployment       unemployment rate (%)                    the rate
+unemployment       unemployment rate (%)                    u_t − u_{t-1} (pp)
 long_term_rate     10-year government bond yield (%)        the rate
 =================  =====================================  ==========================
+
+Why unemployment enters as its quarterly change (specification version 3): over the
+2000–2023 sample the euro-area unemployment rate declined structurally (from about 10 % to
+6.5 %). In levels, the VAR's intercept pulls it back towards an implied mean of about 8.5 %,
+and over a three-year horizon that pull — through the cross-equation dynamics — dominated the
+median path (unemployment drifting up, the yield rising, equity prices falling every year).
+In changes, the forecast converges to the sample's mean change instead. The 10-year yield
+stays in levels: its implied mean (about 3 %) is close to where it ended, and in changes it
+would be a random walk whose bootstrap tails reach deeply negative yields by 2027 (a selected
+path with a −2 % yield was seen with that variant). ``docs/default-workspace.md`` records the
+three specifications compared and their median and selected paths.
 """
 
 from __future__ import annotations
@@ -47,9 +58,10 @@ MODEL_TRANSFORMATION = {
     "equity_prices": "qoq_log",
     "house_prices": "qoq_log",
     "inflation": "yoy_log",
-    "unemployment": "rate",
+    "unemployment": "diff",
     "long_term_rate": "rate",
 }
+RATE_VARIABLES = ("unemployment", "long_term_rate")
 #: Annual aggregation of each variable (appendix "Numerical Definitions and Temporal Aggregation").
 ANNUAL_TRANSFORMATION = {
     "real_gdp": "annual_growth",
@@ -73,8 +85,14 @@ LEVEL_VARIABLES = ("real_gdp", "equity_prices", "house_prices", "inflation")
 
 def quarter_index(labels) -> pd.PeriodIndex:
     """Parse quarter labels ('2024Q3', '2024-Q3', Period) into a quarterly PeriodIndex."""
+    if isinstance(labels, pd.PeriodIndex) and labels.freqstr.startswith("Q"):
+        return labels
+    text = [str(x) for x in labels]
+    if all(len(t) in (6, 7) and t[:4].isdigit() and t[-2] == "Q" and t[-1] in "1234" for t in text):
+        # the usual 'YYYYQn' / 'YYYY-Qn' labels: built from fields (string parsing is slow)
+        return pd.PeriodIndex.from_fields(year=[int(t[:4]) for t in text], quarter=[int(t[-1]) for t in text], freq="Q")
     try:
-        return pd.PeriodIndex([pd.Period(str(x).replace("-Q", "Q"), freq="Q") for x in labels], freq="Q")
+        return pd.PeriodIndex([str(x).replace("-Q", "Q") for x in labels], freq="Q")
     except (ValueError, TypeError) as exc:
         raise InputError(
             f"quarter labels cannot be parsed: {exc}",
@@ -95,8 +113,9 @@ def model_variables(levels: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        Same index; quarterly log changes (×100), y/y log HICP change (×100) and rates.
-        A value is NaN where a needed level is missing.
+        Same index; quarterly log changes (×100), y/y log HICP change (×100), the quarterly
+        change of unemployment (pp) and the long rate. A value is NaN where a needed level is
+        missing.
     """
     missing = [v for v in VARIABLES if v not in levels.columns]
     if missing:
@@ -122,8 +141,9 @@ def model_variables(levels: pd.DataFrame) -> pd.DataFrame:
             )
         lag = 4 if v == "inflation" else 1
         out[v] = 100.0 * (np.log(s) - np.log(s.shift(lag)))
-    out["unemployment"] = frame["unemployment"].astype(float)
-    out["long_term_rate"] = frame["long_term_rate"].astype(float)
+    for v in RATE_VARIABLES:
+        rate = frame[v].astype(float)
+        out[v] = rate.diff() if MODEL_TRANSFORMATION[v] == "diff" else rate
     return out
 
 
@@ -141,6 +161,10 @@ class VARFit:
     eigenvalues: np.ndarray  # companion-matrix eigenvalues
     pandemic: str = "none"  # the registered pandemic treatment (PANDEMIC_TREATMENTS)
     dummied: tuple[str, ...] = ()  # quarters given an impulse dummy (left out of the residual pool)
+    ragged_edge: str = "none"  # the registered treatment of quarters after the endpoint (RAGGED_EDGE_TREATMENTS)
+    #: model variables observed after the endpoint (rows: the quarters endpoint+1 …, NaN where not
+    #: observed); the simulation is conditioned on them when ``ragged_edge == 'condition'``
+    conditions: np.ndarray | None = None
 
     @property
     def lags(self) -> int:
@@ -188,6 +212,16 @@ PANDEMIC_TREATMENTS = {
 }
 
 
+#: Registered treatments of the ragged edge: quarters after the estimation endpoint (the last quarter
+#: in which all six variables are usable) in which some variables are already observed at the cutoff.
+#: ``condition``: the simulation is conditioned on every observed model variable, quarter by quarter —
+#: the observed variables take their observed values and the bootstrap residual of the others is
+#: shifted by its linear projection on the observed variables' residual surprise (the Gaussian
+#: conditional mean under the residual covariance, applied to each resampled residual vector), so no
+#: value known at the cutoff is thrown away; ``none``: the simulation starts from the endpoint alone.
+RAGGED_EDGE_TREATMENTS = ("condition", "none")
+
+
 def ols_var(
     data: np.ndarray, lags: int, dummies: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -227,6 +261,7 @@ def fit_var(
     sample_start: str | None = None,
     min_obs: int | None = None,
     pandemic: str = "none",
+    ragged_edge: str = "none",
 ) -> VARFit:
     """Estimate the VAR(p) by OLS from 2000Q1 to the latest quarter in which all six are usable.
 
@@ -237,6 +272,8 @@ def fit_var(
     lags, sample_start, min_obs : optional
         Defaults from ``Settings.scenario`` (2, '2000Q1', 80).
     pandemic : a key of :data:`PANDEMIC_TREATMENTS` ('dummies' or 'none')
+    ragged_edge : one of :data:`RAGGED_EDGE_TREATMENTS` ('condition' or 'none'); with 'condition'
+        the model variables observed after the endpoint are kept on the fit (``conditions``)
 
     Returns
     -------
@@ -277,6 +314,17 @@ def fit_var(
     dummy_quarters = {pd.Period(q, freq="Q") for q in PANDEMIC_TREATMENTS[pandemic]}
     mask = np.array([q in dummy_quarters for q in sample.index])
     intercept, coefs, resid, _keep = ols_var(sample.to_numpy(), lags, mask if mask.any() else None)
+    if ragged_edge not in RAGGED_EDGE_TREATMENTS:
+        raise InputError(
+            f"ragged-edge treatment {ragged_edge!r} is not registered",
+            where="model specification",
+            fix=f"use one of {', '.join(RAGGED_EDGE_TREATMENTS)}",
+        )
+    after = x[x.index > end]
+    seen = after.notna().any(axis=1)
+    conditions = None
+    if ragged_edge == "condition" and seen.any():
+        conditions = after.loc[: seen[seen].index.max()].to_numpy(dtype=float)
     lv = levels.copy()
     lv.index = quarter_index(lv.index)
     lv = lv[lv.index <= end].sort_index()
@@ -291,7 +339,29 @@ def fit_var(
         eigenvalues=companion_eigenvalues(coefs),
         pandemic=pandemic,
         dummied=tuple(str(q) for q in sample.index[mask]),
+        ragged_edge=ragged_edge,
+        conditions=conditions,
     )
+
+
+def conditioned_quarters(fit: VARFit) -> dict[str, str]:
+    """Variable → the last quarter after the endpoint on which the simulation is conditioned."""
+    if fit.conditions is None:
+        return {}
+    end = pd.Period(fit.endpoint, freq="Q")
+    out = {}
+    for j, v in enumerate(fit.variables):
+        rows = np.flatnonzero(~np.isnan(fit.conditions[:, j]))
+        if rows.size:
+            out[v] = str(end + int(rows.max()) + 1)
+    return out
+
+
+def conditional_projection(resid: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """The matrix B (k_free × k_obs) with E[u_free | u_obs] = B u_obs under the residual covariance."""
+    cov = resid.T @ resid / resid.shape[0]
+    free = ~observed
+    return cov[np.ix_(free, observed)] @ np.linalg.inv(cov[np.ix_(observed, observed)])
 
 
 @dataclass(frozen=True, eq=False)
@@ -338,6 +408,10 @@ def simulate(
     Each quarter after the estimation endpoint through Q4 of ``horizon_end`` is simulated
     for all draws at once: ``x_h = c + A_1 x_{h-1} + A_2 x_{h-2} + u_h`` with ``u_h`` a
     residual row drawn with replacement, so contemporaneous dependence is preserved.
+    Quarters after the endpoint in which some model variables are observed (``fit.conditions``,
+    the ragged edge) are conditioned on them: the observed variables take their observed
+    values, the others' residuals move by their projection on the observed surprise
+    (:func:`conditional_projection`).
 
     Parameters
     ----------
@@ -382,6 +456,7 @@ def simulate(
     x = np.empty((steps + p, draws, k))
     x[:p] = fit.data[-p:][:, None, :]
     coef_t = [a.T for a in fit.coefs]
+    cond = fit.conditions if fit.conditions is not None else np.empty((0, k))
     # Small (draws × 6)·(6 × 6) products: BLAS threads only add contention on a few cores.
     with threadpool_limits(limits=1, user_api="blas"):
         for h in range(steps):  # loop over quarters; draws are vectorised
@@ -389,6 +464,12 @@ def simulate(
             val = fit.intercept + fit.resid[picks[h]]
             for lag in range(p):
                 val = val + x[t - 1 - lag] @ coef_t[lag]
+            if h < len(cond) and not np.isnan(cond[h]).all():
+                seen = ~np.isnan(cond[h])
+                surprise = cond[h, seen] - val[:, seen]  # observed minus this draw's value
+                if not seen.all():
+                    val[:, ~seen] += surprise @ conditional_projection(fit.resid, seen).T
+                val[:, seen] = cond[h, seen]
             x[t] = val
             if progress:
                 progress(h + 1, steps)
@@ -404,6 +485,8 @@ def simulate(
             out[:, :, j] = tf.index_from_yoy_log_change(base, sim_x[:, :, j])
         elif v in LEVEL_VARIABLES:
             out[:, :, j] = tf.levels_from_log_changes(np.full(draws, float(lv[v].loc[end])), sim_x[:, :, j])
+        elif MODEL_TRANSFORMATION[v] == "diff":  # a rate: its endpoint level plus the cumulated changes
+            out[:, :, j] = float(lv[v].loc[end]) + np.cumsum(sim_x[:, :, j], axis=1)
         else:
             out[:, :, j] = sim_x[:, :, j]
     window_start = pd.Period(f"{first_year - 1}Q1", freq="Q")
@@ -505,7 +588,8 @@ def last_observed_annual(levels: pd.DataFrame) -> tuple[int, dict[str, float]]:
     values = {}
     for v, y in years.items():
         quarters = pd.period_range(f"{y - 1}Q1", f"{y}Q4", freq="Q")
-        block = lv[list(VARIABLES)].reindex(quarters).ffill().bfill().to_numpy(float)[None, :, :]
+        # only column v is read; the others are filled (1.0 where a column has no value in the window)
+        block = lv[list(VARIABLES)].reindex(quarters).ffill().bfill().fillna(1.0).to_numpy(float)[None, :, :]
         # only column v is read; the others are filled so the shared aggregation can run
         annual = annual_levels(block, tuple(str(q) for q in quarters), range(y, y + 1))
         values[v] = float(annual[v][0, 0])
@@ -514,16 +598,15 @@ def last_observed_annual(levels: pd.DataFrame) -> tuple[int, dict[str, float]]:
 
 def last_observed_years(levels: pd.DataFrame) -> dict[str, int]:
     """Variable → its last year with four observed quarters (and four in the preceding year)."""
-    lv = levels.copy()
-    lv.index = quarter_index(lv.index)
+    idx = quarter_index(levels.index)
+    frame = pd.DataFrame(levels.to_numpy(), index=idx, columns=levels.columns)
+    frame = frame[~frame.index.duplicated(keep="last")]
+    years = frame.index.year
     out = {}
     for v in VARIABLES:
-        have = set(lv[v].dropna().index)
-        full = [
-            y
-            for y in sorted({q.year for q in have}, reverse=True)
-            if all(pd.Period(f"{yy}Q{i}", freq="Q") in have for yy in (y, y - 1) for i in range(1, 5))
-        ]
-        if full:
-            out[v] = full[0]
+        counts = frame[v].notna().groupby(years).sum()
+        full = set(counts.index[counts.to_numpy() == 4])
+        done = [y for y in full if y - 1 in full]
+        if done:
+            out[v] = int(max(done))
     return out

@@ -11,12 +11,17 @@ release; one variable may not mix geographies.
 Vintage policy (``AnalysisRequest.vintage_policy``):
 
 =================  ==================================================================
-``strict``         only release dates of rule ``vintage`` (a true publication date)
-                   or ``file`` (a date the file states: a dated copy, a stored
-                   version, a publication quarter's end — the values were public by
-                   then, so such a date is never earlier than the release). Values
-                   dated by the ``lag`` rule are not used; a required variable with
-                   none left stops the stage with the reason.
+``strict``         only release dates that show the value was demonstrably public by
+                   then: rule ``vintage`` (the publisher's true release date, e.g. the
+                   real-time GDP workbook's vintage dates) or ``file`` (a date the
+                   file or its copy states: a dated public copy — a commit in a public
+                   repository whose bytes equal the file, registered in
+                   ``aieco/data/dated_copies.toml`` — a stored version, a publication
+                   quarter's end). Such a date may be later than the true release,
+                   never earlier. Values dated by the ``lag`` rule are not used: a lag
+                   is a documented estimate of when a publisher releases, not evidence
+                   that this value was public. A required variable with none left
+                   stops the stage with the reason.
 ``approximate``    also ``lag``-dated values (reference period end + the documented
                    publication lag, :mod:`aieco.sources.series.lags`), for series
                    that have no dated vintage. Used only when the request asks.

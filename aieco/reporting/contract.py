@@ -21,7 +21,9 @@ structured sentences, ``claim_list_mismatch``, ``num_in_qualitative``, ``num_in_
 Number words are refused in English and, for 0–20, tens, hundred, thousand and per cent, in
 German, French, Italian, Spanish, Dutch and Portuguese; numerals that are also ordinary words
 ("due", "once", "one", "elf") only beside an amount or unit word, so "one of the channels",
-"due to", "a half-year", "the first quarter" and "second-round effects" stay prose.
+"due to", "a half-year", "the first quarter" and "second-round effects" stay prose; "by a
+quarter" is a span of time after a verb that shifts in time ("delayed by a quarter", "lags
+output by one quarter") and a fraction otherwise ("fell by a quarter", "by a quarter of a point").
 Names listed in ``settings.report.named_terms`` (CET1, G20 …) are not quantities.
 The text is checked character by character on Unicode categories (any decimal digit,
 full-width or not; any currency symbol) and on its NFKC form with format characters
@@ -190,6 +192,22 @@ DATE_AMOUNT_BEFORE_RE = re.compile(
     r"decreased|decline|declines|declined|grow|grows|grew|cut|cuts|shrink|shrinks|shrank|climb|climbs|climbed|"
     r"contract|contracts|contracted|expand|expands|expanded|gain|gains|gained|lose|loses|lost)\s+by)|[$€£¥])\s*\Z"
 )
+#: "delayed by a quarter", "lags output by one quarter", "brought forward by a quarter": after a
+#: verb that shifts something in time (with at most four words between it and "by", no
+#: punctuation), "by a quarter" is a span of time, not a fraction. "by a quarter of a point"
+#: and a fraction after any other verb ("fell by a quarter") stay refused.
+TEMPORAL_SHIFT_BEFORE_RE = re.compile(
+    r"\b(?:delay(?:s|ed|ing)?|postpon(?:e|es|ed|ing)|defer(?:s|red|ring)?|lag(?:s|ged|ging)?|"
+    r"trail(?:s|ed|ing)?|lead(?:s|ing)?|led|preced(?:e|es|ed|ing)|follow(?:s|ed|ing)?|shift(?:s|ed|ing)?|"
+    r"slip(?:s|ped|ping)?|push(?:es|ed|ing)?\s+back|pushed\s+out|brought\s+forward|"
+    r"bring(?:s|ing)?\s+forward|mov(?:e|es|ed|ing)\s+(?:forward|back|out)|set\s+back|prolong(?:s|ed|ing)?|"
+    r"earlier|later|sooner)(?:\s+[a-z][\w-]*){0,4}\s+\Z"
+)
+TEMPORAL_QUARTER_RE = re.compile(r"\bby\s+(?:a|one)[\s-]+quarter\b")
+#: "half a year", "by half a year", "half a decade": a span of time wherever it stands
+#: ("half a year's growth" is an amount and stays refused).
+HALF_A_YEAR_RE = re.compile(rf"(?:\b(?:{_APPROX})\s+)?\bhalf\s+an?\s+(?:year|decade)\b(?!\s*(?:'|’|of\b))")
+NOT_TEMPORAL_AFTER_RE = re.compile(rf"\s*(?:of\b|-|(?:{_COMPARATIVES}|{_AMOUNT_WORDS})\b)")
 PERCENT_SIGNS = "%\u2030\u2031\u066a\ufe6a\uff05"
 SEPARATORS = " .,'\u00a0\u2009\u202f\u200b\u200c\u200d\u2060\ufeff\u066b\u066c"
 
@@ -333,14 +351,29 @@ def _check_characters(text: str, rest: str, add) -> None:
         elif cat == "Cf":
             add("hidden_character", i, i + 1, "invisible format character")
     norm, where = normalise(rest)
+    spans = _temporal_quarters(norm)
     for rule, pattern in WORD_RULES:
         for m in pattern.finditer(norm):
+            if rule in ("fraction_word", "number_word") and any(a <= m.start() and m.end() <= b for a, b in spans):
+                continue
             if m.end() > m.start():
                 add(rule, where[m.start()], where[m.end() - 1] + 1, "quantities in words are analytical numbers too")
     for m in ROMAN_RE.finditer(rest):
         group = "a" if m.group("a") else "b"
         if m.group(group):
             add("roman_numeral", m.start(group), m.end(group), "a roman numeral used as an amount")
+
+
+def _temporal_quarters(norm: str) -> list[tuple[int, int]]:
+    """Spans read as time: "by a quarter" / "by one quarter" after a verb of shifting in time
+    (``TEMPORAL_SHIFT_BEFORE_RE``) and not followed by "of", an amount or a comparative; and
+    "half a year" / "half a decade" (``HALF_A_YEAR_RE``)."""
+    return [
+        (m.start(), m.end())
+        for m in TEMPORAL_QUARTER_RE.finditer(norm)
+        if not NOT_TEMPORAL_AFTER_RE.match(norm, m.end())
+        and TEMPORAL_SHIFT_BEFORE_RE.search(norm[max(0, m.start() - 80) : m.start()])
+    ] + [(m.start(), m.end()) for m in HALF_A_YEAR_RE.finditer(norm)]
 
 
 def _is_numeric(c: str) -> bool:

@@ -41,6 +41,7 @@ from aieco.records import (
     sha256_hex,
 )
 from aieco.reporting.render import RenderedReport, Segment, rebuild_report, short_reference, stored_draft
+from aieco.reporting.rules import variable_label
 from aieco.store import Store
 
 FORMATS = ("html", "md", "tex", "pdf", "json")
@@ -197,8 +198,7 @@ def fan_chart_svg(chart: FanChart, width: int = 640, panel_h: int = 150) -> str:
             (fx(t), fy(v)) for t, v in reversed(list(enumerate(p.p05)))
         ]
         out.append(
-            f'<text x="{x0 + 45}" y="{y0 + 12}" font-weight="bold">{e(p.variable.replace("_", " "))} '
-            f"({e(p.unit)})</text>"
+            f'<text x="{x0 + 45}" y="{y0 + 12}" font-weight="bold">{e(variable_label(p.variable))} ({e(p.unit)})</text>'
         )
         if lo < 0 < hi:
             out.append(
@@ -244,7 +244,7 @@ def fan_chart_drawing(chart: FanChart, width: float = 460, panel_h: float = 120)
         fy = _scale(lo, hi, top - panel_h + 20, top - 18)
         band = [c for t, v in enumerate(p.p95) for c in (fx(t), fy(v))]
         band += [c for t, v in reversed(list(enumerate(p.p05))) for c in (fx(t), fy(v))]
-        d.add(String(x0 + 35, top - 10, f"{p.variable.replace('_', ' ')} ({p.unit})", fontSize=7))
+        d.add(String(x0 + 35, top - 10, f"{variable_label(p.variable)} ({p.unit})", fontSize=7))
         if lo < 0 < hi:
             d.add(Line(fx(0), fy(0), fx(len(p.years) - 1), fy(0), strokeColor=colors.grey, strokeWidth=0.4))
         d.add(Polygon(band, fillColor=colors.Color(0.62, 0.79, 0.88), strokeColor=None))
@@ -517,6 +517,48 @@ def _tex_anchor(point_id: str) -> str:
     return _anchor(point_id).replace("_", "-")  # underscores in hyperref names need care; avoid them
 
 
+def fan_chart_tikz(chart: FanChart, panel_w: float = 5.2, panel_h: float = 2.8) -> str:
+    """The fan chart as a TikZ picture (for the LaTeX export): one panel per variable, the
+    5–95 % band filled, the median dashed, the selected path solid.
+
+    Each panel is a scope whose y unit and shift map the panel's value range onto its
+    height, so every coordinate is the stored value itself (``(t, value)`` with ``t`` the
+    year's position): the picture is drawn from the run's ``fan_chart`` and
+    ``selected_path`` tables, never from retyped numbers.
+    """
+    cols = 2
+    out = [r"\begin{tikzpicture}[font=\scriptsize]"]
+    for i, p in enumerate(chart.panels):
+        x0, y0 = (i % cols) * (panel_w + 0.8), -(i // cols) * (panel_h + 1.0)
+        lo, hi = min(p.p05 + p.selected + p.median), max(p.p95 + p.selected + p.median)
+        span = (hi - lo) or 1.0
+        unit = panel_h / span  # cm per unit of the variable
+        dx = panel_w / max(len(p.years) - 1, 1)
+        out.append(rf"\begin{{scope}}[shift={{({x0:.4f}cm,{y0 - lo * unit:.4f}cm)}}, x={dx:.4f}cm, y={unit:.6f}cm]")
+
+        def line(values: list[float]) -> str:
+            return " -- ".join(f"({t},{v:.4f})" for t, v in enumerate(values))
+
+        band = " -- ".join(
+            [f"({t},{v:.4f})" for t, v in enumerate(p.p95)]
+            + [f"({t},{v:.4f})" for t, v in reversed(list(enumerate(p.p05)))]
+        )
+        out.append(rf"\fill[blue!25] {band} -- cycle; % fan: band p05-p95")
+        if lo < 0 < hi:
+            out.append(rf"\draw[gray, very thin] (0,0) -- ({len(p.years) - 1},0);")
+        out.append(rf"\draw[black, dashed] {line(p.median)}; % fan: median")
+        out.append(rf"\draw[red, thick] {line(p.selected)}; % fan: selected")
+        for t, y in enumerate(p.years):
+            out.append(rf"\node[below] at ({t},{lo:.4f}) {{{tex_escape(y)}}};")
+        for v, shift in ((lo, 4), (hi, -2)):  # lifted clear of the year labels below
+            out.append(rf"\node[left, yshift={shift}pt] at (0,{v:.4f}) {{{v:.1f}}};")
+        name = tex_escape(variable_label(p.variable))
+        out.append(rf"\node[above right] at (0,{hi:.4f}) {{{name} ({tex_escape(p.unit)})}};")
+        out.append(r"\end{scope}")
+    out.append(r"\end{tikzpicture}")
+    return "\n".join(out)
+
+
 def to_latex(view: ReportView) -> bytes:
     r = view.report
 
@@ -536,6 +578,7 @@ def to_latex(view: ReportView) -> bytes:
         r"\usepackage[utf8]{inputenc}",
         r"\usepackage[T1]{fontenc}",
         r"\usepackage{framed}",
+        *([r"\usepackage{tikz}"] if view.charts else []),
         r"\usepackage{hyperref}",
         r"\begin{document}",
         "",
@@ -545,6 +588,18 @@ def to_latex(view: ReportView) -> bytes:
         body,
         r"\end{framed}",
         "",
+    ]
+    for c in view.charts:
+        lines += [
+            r"\begin{figure}[ht]",
+            r"\centering",
+            fan_chart_tikz(c),
+            rf"\caption{{{tex_escape(chart_caption(c))}}}",
+            rf"\label{{fan-{_tex_anchor(c.run_id)}}}",
+            r"\end{figure}",
+            "",
+        ]
+    lines += [
         r"\section*{Model runs}",
     ]
     for s in view.runs:

@@ -16,9 +16,13 @@ Rules (``Violation.rule``, each with the character offset inside its sentence):
 ``direction_inconsistent``
     A direction word contradicts the sign of the value it describes ("house prices decline"
     next to a positive house-price change). Levels and targets ("rise to X") carry no sign.
-``relation_direction``
-    A sentence that names both ends of a cited relation states an effect of the opposite
-    sign ("a rise in X lifts Y" citing a relation X → Y with sign −).
+``relation_direction`` / ``relation_direction_unread``
+    A sentence that names both ends of a cited relation must state that relation's effect as
+    cause → effect with its sign. The sentence is read by the extraction reader's clause
+    analysis (the reader that read the source passages): an effect of the opposite sign
+    ("a rise in X lifts Y" citing X → Y with sign −), a denied effect ("does not lift"), or
+    Y made the cause of X is ``relation_direction``; a direction stated without a reading of
+    X as the cause of Y ("X rises and Y falls") is ``relation_direction_unread``.
 ``uncited_direction`` / ``uncited_qualitative`` / ``unknown_relation`` / ``rejected_relation``
 / ``quote_not_found``
     A directional or qualitative sentence needs an accepted citation whose quote is in its
@@ -82,6 +86,19 @@ class RelationFacts:
     sign: str  # "+" | "-" | other (no direction)
 
 
+def variable_label(variable: str) -> str:
+    """A readable variable name for prose and charts: the vocabulary label without its
+    parenthetical detail ("Long-term interest rate (10-year …)" → "long-term interest rate"),
+    so no digit of a definition can enter the report text; acronyms (GDP, CET1) keep their case."""
+    from aieco.vocab import load_vocabulary
+
+    vocab = load_vocabulary()
+    if variable not in vocab:
+        return variable.replace("_", " ")
+    text = re.sub(r"\s*\([^)]*\)", "", vocab.get(variable).label).strip()
+    return " ".join(w if w.isupper() or any(c.isdigit() for c in w) else w.lower() for w in text.split())
+
+
 def masked(template: str) -> str:
     """The template with DATE tokens blanked (NUM tokens kept as anchors), same length."""
     return TOKEN_RE.sub(lambda m: m.group(0) if m.group(1) == "NUM" else " " * len(m.group(0)), template)
@@ -114,15 +131,31 @@ def mentions(text: str, labels: Mapping[str, Sequence[str]] | None = None) -> li
 
 
 def uncited(s: SentenceDraft, index: int) -> Violation | None:
-    """A directional or qualitative sentence without any citation."""
+    """A directional or qualitative sentence without any citation.
+
+    A sentence is directional when it has a direction word, or when the extraction reader's
+    clause analysis reads a signed (or denied) relation between two variables in it ("tariffs
+    have a negative effect on real GDP"), whatever kind the draft gives it."""
+    if s.cited_relation_ids:
+        return None
     direction = DIRECTION_RE.search(masked(s.template).lower())
-    if s.cited_relation_ids or not (s.kind is SentenceKind.qualitative or direction is not None):
+    at, word = (direction.start(), direction.group(0)) if direction else (-1, "")
+    if direction is None:
+        from aieco.extraction.lexicon import read_relations
+        from aieco.vocab import load_vocabulary
+
+        text = prose(s.template)
+        readings = read_relations(text, load_vocabulary())
+        if readings:
+            at, word = _governing_word(text.lower(), readings[0].verb, 0)
+            word = text[at : at + len(word)]
+    if at < 0 and s.kind is not SentenceKind.qualitative:
         return None
     return Violation(
-        rule="uncited_direction" if direction else "uncited_qualitative",
+        rule="uncited_direction" if at >= 0 else "uncited_qualitative",
         sentence=index,
-        offset=direction.start() if direction else 0,
-        text=direction.group(0) if direction else s.template,
+        offset=max(at, 0),
+        text=word if at >= 0 else s.template,
         message="a directional or qualitative sentence must cite an accepted relation",
     )
 
@@ -224,63 +257,163 @@ def direction_violations(
     return found
 
 
+#: Signed words beyond the movement verbs: "a negative effect on", "downward pressure on",
+#: "adverse", "favourable" (a sentence with one of them states a direction).
+SIGNED_RE = re.compile(
+    r"\b(?:positive(?:ly)?|negative(?:ly)?|advers(?:e|ely)|favourabl[ey]|favorabl[ey]|pressure\s+on|"
+    r"downside|upside|inverse(?:ly)?|opposite|same\s+direction|together|hurt\w*|damag\w*|harm\w*|"
+    r"support\w*|bolster\w*|fuel\w*|spur\w*|dent\w*|curb\w*|squeez\w*|hit|hits|hamper\w*|impair\w*)\b"
+)
+
+
+#: Between a movement word and the variable it moves: "higher X", "a rise in X", "a fall in the X".
+CAUSE_MOVEMENT_GAP = re.compile(r"\s*(?:(?:in|of)\s+)?(?:the\s+)?")
+
+
+@dataclass(frozen=True)
+class StatedEffect:
+    """What a sentence states of one cited relation, read by the extraction reader's clause
+    analysis (:func:`aieco.extraction.lexicon.read_relations`): ``sign`` +1/-1 for an effect of
+    the cause on the effect, 0 for a denied effect ("does not lift"), None when the sentence
+    states no cause-and-effect reading between the two; ``reversed`` when the sentence makes the
+    relation's effect the cause; ``at``/``word`` the word that governs the stated effect."""
+
+    sign: int | None
+    reversed: bool
+    at: int
+    word: str
+
+
+def _governing_word(low: str, verb: str, near: int) -> tuple[int, str]:
+    """Offset and text of the reader's cue in the sentence: the occurrence (of any part of a
+    two-part cue such as "rise … fall") nearest ``near``."""
+    parts = [p for p in verb.removeprefix("not ").removesuffix(" (passive)").split(" … ") if p.strip()]
+    found = []
+    for part in parts:
+        pattern = r"\b" + r"\s+".join(re.escape(w) for w in part.split()) + r"\b"
+        found += [(m.start(), m.group(0)) for m in re.finditer(pattern, low)]
+    if not found:
+        return near, ""
+    return min(found, key=lambda f: abs(f[0] - near))
+
+
+def stated_effect(template: str, rel: RelationFacts) -> StatedEffect | None:
+    """How a sentence states relation ``rel`` (None when it does not name both its ends).
+
+    The sentence, tokens and citation markers blanked, is read by the same clause analysis
+    that read the source passages: the cause is the reading's source, the effect its target,
+    and the reading's sign already combines the cause's movement ("a fall in X", "falling X",
+    "lower X") with the verb ("lifts", "weighs on", passive "is depressed by", relative
+    "X, which weighs on Y", "as X rises, Y falls", "X leads to lower Y"); a negated verb
+    ("does not lift") is a denied effect. "X and Y move in opposite directions / together"
+    states the product directly.
+    """
+    from aieco.extraction.lexicon import read_relations
+    from aieco.vocab import load_vocabulary
+
+    vocab = load_vocabulary()
+    text = prose(template)
+    low = text.lower()
+    ends = {(m.variable_id, m.start) for m in vocab.mentions_in_context(text)}
+    src = [at for var, at in ends if var == rel.src_var]
+    dst = [at for var, at in ends if var == rel.dst_var]
+    if not src or not dst:
+        return None
+    readings = read_relations(text, vocab)
+    forward = [r for r in readings if (r.src, r.dst) == (rel.src_var, rel.dst_var)]
+    backward = [r for r in readings if (r.src, r.dst) == (rel.dst_var, rel.src_var)]
+    near = min(dst)
+    if forward:
+        # A denial or a sign against the relation wins over an agreeing reading of the same pair.
+        want = 1 if rel.sign == "+" else -1
+        worst = next((r for r in forward if r.negated), None) or next(
+            (r for r in forward if (1 if r.sign.value == "+" else -1) != want), forward[0]
+        )
+        at, word = _governing_word(low, worst.verb, near)
+        sign = 0 if worst.negated else (1 if worst.sign.value == "+" else -1)
+        return StatedEffect(sign, False, at, word)
+    hit = OPPOSITE_RE.search(low, min(src)) or SAME_RE.search(low, min(src))
+    if hit is not None:
+        return StatedEffect(-1 if OPPOSITE_RE.match(low, hit.start()) else 1, False, hit.start(), hit.group(0))
+    if backward:
+        at, word = _governing_word(low, backward[0].verb, min(src))
+        return StatedEffect(None, True, at, word)
+    # Direction words outside the variables' names and other than the cause's own movement
+    # ("higher X feeds into Y" states no direction of Y): a direction is stated, but not as
+    # this relation's cause and effect.
+    named = list(low)
+    for m in vocab.mentions_in_context(text):
+        named[m.start : m.end] = " " * (m.end - m.start)
+    bare = "".join(named)
+    words = sorted([*DIRECTION_RE.finditer(bare), *SIGNED_RE.finditer(bare)], key=lambda w: w.start())
+    words = [w for w in words if not any(CAUSE_MOVEMENT_GAP.fullmatch(low, w.end(), at) for at in src)]
+    if not words:
+        return StatedEffect(None, False, -1, "")
+    return StatedEffect(None, False, words[0].start(), words[0].group(0))
+
+
 def relation_direction_violations(
     sentences: Sequence[SentenceDraft],
     relations: Mapping[str, RelationFacts],
     labels: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Violation]:
-    """A sentence naming both ends of a cited relation must state an effect of its sign.
+    """A sentence naming both ends of a cited signed relation must state that relation's
+    effect, with the relation's sign, as cause → effect (:func:`stated_effect`).
 
-    The cause's direction is the direction word nearest before the cause's name (none:
-    a rise, "X weighs on Y"); the effect's is the last direction word between the two names,
-    else the first after the effect's name; "same direction"/"opposite directions" state
-    the product directly.
+    ``relation_direction`` refuses a stated effect of the opposite sign ("a rise in X lifts Y"
+    citing X → Y with sign −, "a fall in X lifts Y" citing +), a denied effect ("X does not
+    lift Y": the relation states an effect, the sentence its absence), and a sentence that
+    makes Y the cause of X. ``relation_direction_unread`` refuses a sentence that names both
+    ends and a direction but no cause-and-effect reading between them ("X rises and Y
+    falls", "higher W raises X and lowers Y" citing X → Y), since nothing checks what it
+    claims. A sentence naming both ends without any direction word ("the channel runs from X
+    to Y") states no direction and passes. ``labels`` is accepted for the common signature;
+    relations join vocabulary variables only.
     """
+    del labels
     found = []
     for index, s in enumerate(sentences):
-        text = masked(s.template).lower()
-        named = mentions(prose(s.template), labels)
-        words = [
-            (d.start(), d.end(), 1 if d.group("up") else -1, d.group(0))
-            for d in DIRECTION_RE.finditer(text)
-            if not TARGET_RE.match(s.template, d.end())
-        ]
         for rid in s.cited_relation_ids:
             rel = relations.get(rid)
             if rel is None or rel.sign not in ("+", "-"):
                 continue
-            src = [n for n in named if n[2] == rel.src_var]
-            dst = [n for n in named if n[2] == rel.dst_var and (not src or n[0] > src[0][0])]
-            if not src or not dst:
+            stated = stated_effect(s.template, rel)
+            if stated is None or (stated.sign is None and not stated.reversed and stated.at < 0):
                 continue
-            a, b = src[0], dst[0]
+            word = prose(s.template)[stated.at : stated.at + len(stated.word)]  # as written, not lower-cased
+            stated = StatedEffect(stated.sign, stated.reversed, stated.at, word)
             want = 1 if rel.sign == "+" else -1
-            stated, at, word = None, b[0], text[b[0] : b[1]]
-            same, opposite = SAME_RE.search(text, a[1]), OPPOSITE_RE.search(text, a[1])
-            if opposite or same:
-                hit = opposite or same
-                stated, at, word = (-1 if opposite else 1), hit.start(), hit.group(0)
-            else:
-                cause = [w for w in words if w[1] <= a[0]]
-                between = [w for w in words if a[1] <= w[0] and w[1] <= b[0]]
-                after = [w for w in words if w[0] >= b[1]]
-                if not cause and len(between) >= 2:  # "X rises, which lifts Y"
-                    cause, between = between[:1], between[1:]
-                effect = between[-1] if between else (after[0] if after else None)
-                if effect is not None:
-                    stated = (cause[-1][2] if cause else 1) * effect[2]
-                    at, word = effect[0], effect[3]
-            if stated is not None and stated != want:
+            claim = f"cited relation {rid} says {rel.src_var} → {rel.dst_var} has sign {rel.sign}"
+            if stated.reversed:
+                message = f"{claim}; the sentence makes {rel.dst_var} the cause of {rel.src_var}"
+            elif stated.sign == 0:
+                message = f"{claim}; the sentence denies an effect of {rel.src_var} on {rel.dst_var}"
+            elif stated.sign is None:
                 found.append(
                     Violation(
-                        rule="relation_direction",
+                        rule="relation_direction_unread",
                         sentence=index,
-                        offset=at,
-                        text=word,
-                        message=f"cited relation {rid} says {rel.src_var} → {rel.dst_var} has sign {rel.sign}, "
-                        f"the sentence states the opposite",
+                        offset=stated.at,
+                        text=stated.word,
+                        message=f"{claim}; the sentence names both and a direction but does not state "
+                        f"{rel.src_var} as the cause of a movement in {rel.dst_var} "
+                        "(write 'a rise/fall in <cause> raises/lowers <effect>')",
                     )
                 )
+                continue
+            elif stated.sign != want:
+                message = f"{claim}; the sentence states an effect of sign {'+' if stated.sign > 0 else '-'}"
+            else:
+                continue
+            found.append(
+                Violation(
+                    rule="relation_direction",
+                    sentence=index,
+                    offset=stated.at,
+                    text=stated.word,
+                    message=message,
+                )
+            )
     return found
 
 

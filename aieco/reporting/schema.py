@@ -80,6 +80,15 @@ class ProvenanceBrief(FrozenModel):
     )
 
 
+class ChannelGap(FrozenModel):
+    """A registered channel of the risk for which the sources support no admissible path."""
+
+    src_var: str
+    dst_var: str
+    src_label: str = Field(description="Readable name of the channel's source variable.")
+    dst_label: str = Field(description="Readable name of the channel's target variable.")
+
+
 class ReportContext(FrozenModel):
     """The input schema of the report Task."""
 
@@ -97,6 +106,10 @@ class ReportContext(FrozenModel):
     relations: list[RelationBrief] = Field(default_factory=list)
     claims: list[ClaimBrief] = Field(default_factory=list)
     provenance: ProvenanceBrief | None = Field(None, description="Where the inputs come from (records, not prose).")
+    channels_without_path: list[ChannelGap] = Field(
+        default_factory=list,
+        description="Registered channels with no admissible path at the cutoff: said, never told as a mechanism.",
+    )
     bank_requested: bool = Field(False, description="cet1_ratio is among the requested outcomes.")
     bank_status: Literal["present", "not_run", "stopped", "gate_failed", "no_claims", "not_scenario"] = Field(
         "not_run", description="Why the bank paragraph has figures or not."

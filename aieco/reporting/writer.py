@@ -34,18 +34,24 @@ from aieco.reporting.schema import ClaimBrief, ReportContext, ReportDraft, Sente
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _CHANNEL_OPEN = (
-    "The {ord} channel runs from {src} to {dst}.",
-    "A {ord} channel links {src} to {dst}.",
-    "The {ord} channel connects {src} with {dst}.",
+    "The {ord} channel runs from {src} to {dst}",
+    "A {ord} channel links {src} to {dst}",
+    "The {ord} channel connects {src} with {dst}",
 )
-_STEP_LEAD = ("", "In turn, ", "From there, ", "This matters because ", "As a consequence, ", "Next, ")
 _CAUSE = {1: "a rise in", -1: "a fall in"}
+_MOVE = {1: "rise", -1: "fall"}
 _EFFECT = {1: ("raises", "pushes up", "lifts"), -1: ("weighs on", "reduces", "lowers")}
+#: A step after the first starts from the movement the previous step gave its variable.
+_NEXT_STEP = (
+    "the {move} in {src} in turn {verb} {dst}",
+    "the resulting {move} in {src} {verb} {dst}",
+    "that {move} in {src} then {verb} {dst}",
+)
 _SCENARIO_LEAD = {
-    "synthetic": "The figures below come from synthetic model inputs",
-    "illustrative": "The figures below come from illustrative model inputs",
-    "mixed": "The figures below come from partly synthetic model inputs",
-    "real": "The figures below come from published data",
+    "synthetic": "The figures that follow come from synthetic model inputs",
+    "illustrative": "The figures that follow come from illustrative model inputs",
+    "mixed": "The figures that follow come from partly synthetic model inputs",
+    "real": "The figures that follow come from published data",
 }
 _EVIDENCE = {
     "illustrative": " and the cited passages are illustrative",
@@ -90,16 +96,22 @@ _SINGULAR_HEAD = re.compile(r"\b(?:rate|ratio|premium|index|spread|standard)\b")
 _OPENERS = (
     "In {when}, the model puts {items}",
     "For {when}, the projection has {items}",
-    "The {when} outcome sets {items}",
-    "Turning to {when}, the model places {items}",
+    "In {when}, the selected path has {items}",
+    "For {when}, the model puts {items}",
 )
 _RANGE_OPENER = "Averaged over {when}, the model puts {items}"
-_LISTS = ("{head} and {last}", "{head}, together with {last}", "{head} as well as {last}")
+_CONTINUE = (
+    "In the same year, the model also puts {items}",
+    "For the same year, the projection also has {items}",
+    "That year, the selected path also has {items}",
+)
+_PAIRS = ("{head} and {last}", "{head} as well as {last}")
 
 
 def write_report(context: ReportContext) -> ReportDraft:
     """A structured report with NUM tokens and citations; never a digit in its prose."""
     sentences = _channel_paragraphs(context)
+    sentences += _channel_gaps(context)
     claims = list(context.claims)
     figures = {(c.variable, c.transformation, c.statistic): c for c in claims if c.period == context.horizon}
     used: set[str] = set()
@@ -112,12 +124,21 @@ def write_report(context: ReportContext) -> ReportDraft:
         and not _is_bank(c)
         and c.transformation not in _SUMMARY_TRANSFORMATIONS
     ]
+    annual.sort(key=lambda c: _ANNUAL_ORDER.get(c.variable, len(_ANNUAL_ORDER)))  # stable: periods keep order
     sentences += [s.model_copy(update={"paragraph": "annual"}) for s in _number_sentences(annual)]
     if context.bank_requested:
         sentences += _bank_paragraph(context, [c for c in claims if _is_bank(c)])
     title = f"Scenario report: {context.risk_label}"
     return ReportDraft(title=title[:1].upper() + title[1:], risk=context.risk, sentences=sentences)
 
+
+#: The annual profile reads activity first, then prices and rates, then asset prices.
+_ANNUAL_ORDER = {
+    v: k
+    for k, v in enumerate(
+        ("real_gdp", "unemployment", "inflation", "long_term_rate", "policy_rate", "house_prices", "equity_prices")
+    )
+}
 
 _SUMMARY_TRANSFORMATIONS = {
     "cumulative_change",
@@ -134,20 +155,23 @@ def _is_bank(c: ClaimBrief) -> bool:
 
 
 def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
-    """One paragraph per selected path: its opening, then each step with its citation.
+    """One paragraph per selected path: where it runs, then each step with its citation.
 
     The disturbance starts with the registered movement of the path's first variable (a rise
     unless ``path_directions`` says a fall); each step's effect has the direction the
-    relation's sign gives it, and the next step starts from there.
+    relation's sign gives it, and the next step starts from there ("the resulting fall in
+    X …"). The opening and the first step share a sentence ("The first channel runs from A to
+    C: a rise in A weighs on B."); steps an earlier channel told are not repeated but named
+    ("it follows the first channel as far as B, and the fall in B then …").
     """
     relations = {r.relation_id: r for r in context.relations}
     out: list[SentenceDraft] = []
-    seen: set[str] = set()
+    told: dict[str, int] = {}  # relation id -> index of the channel that told it
     channel = 0
     directions = list(context.path_directions)
     for number, path in enumerate(context.paths or [[r.relation_id] for r in context.relations]):
         steps = [relations[rid] for rid in path if rid in relations]
-        if not steps or len(steps) != len(path) or all(r.relation_id in seen for r in steps):
+        if not steps or len(steps) != len(path) or all(r.relation_id in told for r in steps):
             continue  # a path with a relation outside the accepted set is never told
         paragraph = f"channel:{channel + 1}"
         opening = _CHANNEL_OPEN[channel % len(_CHANNEL_OPEN)].format(
@@ -155,37 +179,60 @@ def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
             src=_noun_phrase(steps[0].src_label),
             dst=_noun_phrase(steps[-1].dst_label),
         )
-        out.append(
-            SentenceDraft(
-                kind=SentenceKind.qualitative,
-                template=_cap(opening),
-                paragraph=paragraph,
-                cited_relation_ids=[steps[0].relation_id],
-            )
-        )
         direction = directions[number] if number < len(directions) else 1
-        told_before = {r.relation_id for r in steps} & seen
+        written = 0
+        shared_with: int | None = None  # the earlier channel whose steps this one just followed
         for k, rel in enumerate(steps):
             effect = direction * (1 if rel.sign == "+" else -1)
-            if rel.relation_id not in seen:
-                seen.add(rel.relation_id)
-                if k and steps[k - 1].relation_id in told_before:
-                    lead = "Beyond the steps told above, "
-                else:
-                    lead = _STEP_LEAD[0 if k == 0 else 1 + (k + channel) % (len(_STEP_LEAD) - 1)]
-                verb = _EFFECT[effect][(k + channel) % len(_EFFECT[effect])]
-                text = f"{lead}{_CAUSE[direction]} {_noun_phrase(rel.src_label)} {verb} {_noun_phrase(rel.dst_label)}."
-                out.append(
-                    SentenceDraft(
-                        kind=SentenceKind.qualitative,
-                        template=_cap(text),
-                        paragraph=paragraph,
-                        cited_relation_ids=[rel.relation_id],
-                    )
+            if rel.relation_id in told:
+                shared_with = told[rel.relation_id]
+                direction = effect
+                continue
+            told[rel.relation_id] = channel
+            turn = k + channel
+            verb = _EFFECT[effect][turn % len(_EFFECT[effect])]
+            src, dst = _noun_phrase(rel.src_label), _noun_phrase(rel.dst_label)
+            move = _MOVE[direction]
+            if shared_with is not None:
+                step = (
+                    f"it follows the {_ORDINALS[shared_with % len(_ORDINALS)]} channel as far as {src}, "
+                    f"and the {move} in {src} then {verb} {dst}"
                 )
+                text = f"{opening}: {step}." if not written else _cap(step) + "."
+            elif not written:
+                text = f"{opening}: {_CAUSE[direction]} {src} {verb} {dst}."
+            else:
+                text = _cap(_NEXT_STEP[turn % len(_NEXT_STEP)].format(move=move, src=src, verb=verb, dst=dst)) + "."
+            out.append(
+                SentenceDraft(
+                    kind=SentenceKind.qualitative,
+                    template=_cap(text),
+                    paragraph=paragraph,
+                    cited_relation_ids=[rel.relation_id],
+                )
+            )
+            written += 1
+            shared_with = None
             direction = effect
         channel += 1
     return out
+
+
+def _channel_gaps(context: ReportContext) -> list[SentenceDraft]:
+    """One sentence naming the registered channels the sources support no path for (a stop
+    of that channel is a result: said, never told as a mechanism)."""
+    gaps = list(dict.fromkeys((g.src_label, g.dst_label) for g in context.channels_without_path))
+    if not gaps:
+        return []
+    named = [f"from {_noun_phrase(a)} to {_noun_phrase(b)}" for a, b in gaps]
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    one = len(named) == 1
+    text = (
+        f"The request also registers {'a channel' if one else 'channels'} {listed}, but the sources available at "
+        f"{{{{DATE:cutoff}}}} support no admissible path for {'it' if one else 'them'}, so "
+        f"{'it plays' if one else 'they play'} no part in this scenario."
+    )
+    return [SentenceDraft(kind=SentenceKind.temporal, template=text, paragraph="channel:none")]
 
 
 def _cap(text: str) -> str:
@@ -209,15 +256,21 @@ def _scenario_paragraph(
         used.update(ids)
         out.append(SentenceDraft(kind=SentenceKind.numerical, template=template, claim_ids=ids, paragraph="scenario"))
 
+    names = {c.variable: c.label for c in context.claims}
+
+    def name(variable: str, default: str) -> str:
+        return _noun_phrase(names.get(variable, default))
+
     gdp, gdp_med, gdp_dev = (
         tok("real_gdp", "cumulative_change"),
         tok("real_gdp", "cumulative_change", "median"),
         tok("real_gdp", "deviation_from_median"),
     )
+    real_gdp = name("real_gdp", "real GDP")
     add(
-        f"In the selected scenario, cumulative real GDP growth over {{{{DATE:horizon}}}} comes to {gdp}, against "
-        f"{gdp_med} on the median path, so that by the end of {{{{DATE:horizon_end}}}} the level of real GDP "
-        f"deviates from that baseline by {gdp_dev}.",
+        f"In the selected scenario, cumulative {real_gdp} growth over {{{{DATE:horizon}}}} comes to {gdp}, against "
+        f"{gdp_med} on the median path; measured from the same starting point, the level of {real_gdp} at the end of "
+        f"{{{{DATE:horizon_end}}}} therefore deviates from that baseline by {gdp_dev}.",
         gdp,
         gdp_med,
         gdp_dev,
@@ -228,39 +281,41 @@ def _scenario_paragraph(
         tok("unemployment", "peak_deviation_from_median"),
     )
     add(
-        f"The unemployment rate peaks at {u}, compared with a peak of {u_med} on the median path, a gap of {u_dev}.",
+        f"{_cap(name('unemployment', 'unemployment rate'))} peaks at {u}, compared with a peak of {u_med} on the "
+        f"median path, a gap of {u_dev}.",
         u,
         u_med,
         u_dev,
     )
-    for variable, lead in (("house_prices", "House prices"), ("equity_prices", "Equity prices")):
+    house, equity = name("house_prices", "house prices"), name("equity_prices", "equity prices")
+    forms = {
+        "house_prices": "Cumulatively, {v} change by {cum} over the horizon, against {med} on the median path, which "
+        "leaves their end-of-horizon level at a deviation of {dev} from that baseline.",
+        "equity_prices": "For {v}, the cumulative change over the horizon is {cum}, against {med} on the median path, "
+        "a deviation of {dev} from that baseline by the end of the horizon.",
+    }
+    for variable, v in (("house_prices", house), ("equity_prices", equity)):
         cum, med, dev = (
             tok(variable, "cumulative_change"),
             tok(variable, "cumulative_change", "median"),
             tok(variable, "deviation_from_median"),
         )
-        connective = "Meanwhile, h" if variable == "house_prices" else "E"
-        add(
-            f"{connective}{lead[1:]} show a cumulative change of {cum} over the horizon, against {med} on the "
-            f"median path, and end the horizon with a deviation of {dev} from that baseline.",
-            cum,
-            med,
-            dev,
-        )
+        if cum and med and dev:
+            add(_cap(forms[variable].format(v=v, cum=cum, med=med, dev=dev)), cum, med, dev)
     gdp_ptt, hp_ptt = tok("real_gdp", "peak_to_trough"), tok("house_prices", "peak_to_trough")
     if gdp_ptt and hp_ptt:
         add(
-            f"Measured from peak to trough within the horizon, real GDP moves by {gdp_ptt} and house prices by "
-            f"{hp_ptt}.",
+            f"From peak to trough within the horizon, {real_gdp} moves by {gdp_ptt} and {house} by {hp_ptt}.",
             gdp_ptt,
             hp_ptt,
         )
     else:
-        for variable, ptt in (("real GDP", gdp_ptt), ("house prices", hp_ptt)):
-            add(f"Measured from peak to trough within the horizon, {variable} moves by {ptt}.", ptt)
+        for v, ptt in ((real_gdp, gdp_ptt), (house, hp_ptt)):
+            add(f"From peak to trough within the horizon, {v} moves by {ptt}.", ptt)
     rate, rate_med = tok("long_term_rate", "end_level"), tok("long_term_rate", "end_level", "median")
     add(
-        f"The long-term interest rate ends the horizon at {rate}, against {rate_med} on the median path.",
+        f"{_cap(name('long_term_rate', 'long-term interest rate'))} ends the horizon at {rate}, against {rate_med} "
+        "on the median path.",
         rate,
         rate_med,
     )
@@ -423,13 +478,16 @@ def _number_sentences(claims: list[ClaimBrief]) -> list[SentenceDraft]:
         for part_no in range(0, len(group), per):
             part = group[part_no : part_no + per]
             items = [f"{_measure(c)} at {{{{NUM:{c.claim_id}}}}}" for c in part]
-            listed = (
-                items[0]
-                if len(items) == 1
-                else _LISTS[(k + part_no) % len(_LISTS)].format(head=", ".join(items[:-1]), last=items[-1])
-            )
-            if part_no:
-                text = f"In the same period, the model also puts {listed}"
+            if len(items) == 1:
+                listed = items[0]
+            elif len(items) == 2:
+                listed = _PAIRS[(k + part_no) % len(_PAIRS)].format(head=items[0], last=items[1])
+            else:  # a list of three or more: commas, then "and"
+                listed = ", ".join(items[:-1]) + " and " + items[-1]
+            if part_no and "-" in period:
+                text = f"Over the same period, the model also puts {listed}"
+            elif part_no:
+                text = _CONTINUE[(k + part_no) % len(_CONTINUE)].format(items=listed)
             elif "-" in period:
                 text = _RANGE_OPENER.format(when=f"{{{{DATE:{period}}}}}", items=listed)
             else:

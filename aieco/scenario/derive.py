@@ -60,15 +60,20 @@ def assess_path(path: Path, query: ChannelQuery) -> dict[str, Any]:
     implied = query.source_movement.direction * (1 if composed.value == "+" else -1)
     entry["implied_target_movement"] = _movement(implied)
     if implied != query.target_movement.direction:
-        moved = _movement(implied)
+        moved, source = _movement(implied), query.source_movement.value
         entry["reason"] = (
-            f"a {query.source_movement.value} in {query.source_var} implies "
-            f"{'an' if moved[0] in 'aeiou' else 'a'} {moved} in {query.target_var} through composed "
+            f"{_article(source)} {source} in {query.source_var} implies "
+            f"{_article(moved)} {moved} in {query.target_var} through composed "
             f"sign {composed.value}, contradicting the registered {query.target_movement.value}"
         )
         return entry
     entry["outcome"], entry["reason"] = "accepted", ""
     return entry
+
+
+def _article(word: str) -> str:
+    """ "an increase", "a decrease"."""
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def derive_restrictions(

@@ -15,6 +15,15 @@ sorted by height (side-by-side columns are no longer merged into one line), and 
 PDFium's (generated from glyph gaps and the file's own space characters) rather than
 pdfplumber's word-gap rule, so some passages differ in whitespace, in where they split, or
 in order. The table finder sees the same edges (path coordinates agree to rounding).
+
+Speed (issue #20): path segments are read through PDFium calls taking plain integer
+handles; the finder's cell search is ``_cells`` (pdfplumber's search with each corner's
+edges made a set once, tested equal to ``intersections_to_cells``); the finder is not run
+on a page with fewer than two vertical or two horizontal edges, which cannot hold a cell;
+cell text is read with one PDFium call per cell. None of these changes an output
+(``tests/test_sources_pdf_tables.py`` compares them with the plain paths on every shared
+PDF). On the BIS Quarterly Review the pre-check skips few pages: pdfplumber's finder
+takes most chart frames for tables (44 of 102 pages), and those pages are kept.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-from pdfplumber.table import TableFinder, TableSettings
+from pdfplumber.table import Table, TableFinder, TableSettings, cells_to_tables, edges_to_intersections
 
 from aieco.errors import InputError
 from aieco.records import Role, SourceLocation
@@ -40,6 +49,8 @@ PARAGRAPH_GAP = 0.6
 MAX_FORM_DEPTH = 15
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+#: A page's character index → the character's loose box (left, bottom, right, top).
+_CharBox = Callable[[int], tuple[float, ...]]
 
 
 def pdf_page_count(path: Path) -> int:
@@ -167,6 +178,85 @@ class _EdgePage:
         self.bbox = bbox
 
 
+class _Finder(TableFinder):
+    """pdfplumber's table finder with default settings, its cell search replaced by ``_cells`` (same cells)."""
+
+    def __init__(self, page: _EdgePage):
+        self.page = page
+        self.settings = settings = TableSettings.resolve(None)
+        self.edges = self.get_edges()
+        self.intersections = edges_to_intersections(
+            self.edges, settings.intersection_x_tolerance, settings.intersection_y_tolerance
+        )
+        self.cells = _cells(self.intersections)
+        self.tables = [Table(page, group) for group in cells_to_tables(self.cells)]
+
+
+def _find_tables(page: _EdgePage) -> list[Table]:
+    """pdfplumber's tables ("lines" strategy) on the page's edges; none when the edges cannot make a cell.
+
+    A cell needs two vertical and two horizontal edges (its sides); pdfplumber's edge merging
+    never adds edges, so a page with fewer raw edges of either orientation has no table and
+    the finder is not run.
+    """
+    vertical = sum(1 for e in page.edges if e["orientation"] == "v")
+    if vertical < 2 or len(page.edges) - vertical < 2:
+        return []
+    return _Finder(page).tables
+
+
+def _cells(intersections: dict[tuple[float, float], dict[str, list[dict[str, Any]]]]) -> list[tuple[float, ...]]:
+    """The cells pdfplumber's ``intersections_to_cells`` gives, in the same order.
+
+    For each intersection (sorted), the first corner found, scanning the intersections below
+    it (top to bottom) and then those to its right (left to right), that closes a rectangle
+    whose four sides are each one edge shared by its two corners. Each intersection's edges
+    are turned into sets once (pdfplumber rebuilds them for every comparison).
+    """
+    v_sets = {p: {(e["x0"], e["top"], e["x1"], e["bottom"]) for e in d["v"]} for p, d in intersections.items()}
+    h_sets = {p: {(e["x0"], e["top"], e["x1"], e["bottom"]) for e in d["h"]} for p, d in intersections.items()}
+
+    # Two intersections are joined by an edge they share: a vertical one when they lie on one
+    # vertical (pdfplumber's test for equal x), a horizontal one when on one horizontal line.
+    points = sorted(intersections)
+    n = len(points)
+    by_row: dict[float, list[tuple[float, float]]] = {}
+    for p in points:  # each row's points in increasing x (points are sorted by x, then y)
+        by_row.setdefault(p[1], []).append(p)
+    row_index = {p: i for row in by_row.values() for i, p in enumerate(row)}
+    cells = []
+    for i, pt in enumerate(points):
+        x, y = pt
+        pt_v, pt_h = v_sets[pt], h_sets[pt]
+        rights = by_row[y][row_index[pt] + 1 :]
+        joined: dict[int, bool] = {}  # right point → joined to pt (computed when first needed)
+        found = None
+        j = i + 1
+        while found is None and j < n and points[j][0] == x:  # the points below pt, top to bottom
+            below_pt = points[j]
+            j += 1
+            if pt_v.isdisjoint(v_sets[below_pt]):
+                continue
+            below_h = h_sets[below_pt]
+            for k, right_pt in enumerate(rights):
+                ok = joined.get(k)
+                if ok is None:
+                    ok = joined[k] = not pt_h.isdisjoint(h_sets[right_pt])
+                if not ok:
+                    continue
+                corner = (right_pt[0], below_pt[1])
+                if (
+                    corner in intersections
+                    and not v_sets[corner].isdisjoint(v_sets[right_pt])
+                    and not h_sets[corner].isdisjoint(below_h)
+                ):
+                    found = (x, y, corner[0], corner[1])
+                    break
+        if found is not None:
+            cells.append(found)
+    return cells
+
+
 def _parse_page(
     page: pdfium.PdfPage, number: int, source_id: str, parser_version: str, max_chars: int, role: Role | None
 ) -> tuple[list[SourceLocation], str | None]:
@@ -182,10 +272,7 @@ def _parse_page(
                 "image-only page: no text layer (OCR is not performed)" if images is not None else "empty page: no text"
             )
             return [SourceLocation.create(kind="passage", ordinal=0, text="", warning=warning, **common)], warning
-        finder = TableFinder(
-            _EdgePage(_ruling_edges(page, height), (0.0, 0.0, width, height)), TableSettings.resolve(None)
-        )
-        tables = finder.tables
+        tables = _find_tables(_EdgePage(_ruling_edges(page, height), (0.0, 0.0, width, height)))
         boxes = [t.bbox for t in tables]
         lines = _text_lines(textpage, text, count, height, boxes)
         locations: list[SourceLocation] = []
@@ -193,9 +280,10 @@ def _parse_page(
         for passage in _passages(lines, max_chars):
             locations.append(SourceLocation.create(kind="passage", ordinal=ordinal, text=passage, **common))
             ordinal += 1
+        cell_text = _cell_reader(textpage, height, len(text)) if tables else None
         for t_index, table in enumerate(tables, start=1):
             rows = [
-                [_cell_text(textpage, cell, height) if cell is not None else None for cell in row.cells]
+                [cell_text(cell) if cell is not None else None for cell in row.cells]
                 for row in table.rows
             ]
             for cell in _table_cells(rows):
@@ -225,6 +313,7 @@ def _text_lines(
     On a page with tables, characters whose centre lies inside a table are left out.
     """
     aligned = len(text) == count  # one string character per PDFium character (no surrogate pairs)
+    box = _loose_box(textpage)
     lines = []
     start = 0
     for match in [*_LINE_BREAK.finditer(text), None]:
@@ -237,8 +326,8 @@ def _text_lines(
             lines.append({"text": segment.strip(), "top": 20.0 * len(lines), "bottom": 20.0 * len(lines) + 10})
             continue
         keep = list(range(a, b))
-        if boxes and _near_any(textpage, a, b, height, boxes):
-            keep = [i for i in keep if not _inside_any(_char_centre(textpage, i, height), boxes)]
+        if boxes and _near_any(box, a, b, height, boxes):
+            keep = [i for i in keep if not _inside_any(_char_centre(box, i, height), boxes)]
         line = "".join(text[i] for i in keep)
         stripped = line.strip()
         if not stripped:
@@ -247,7 +336,7 @@ def _text_lines(
         first, last = keep[lead], keep[lead + len(stripped) - 1]
         tops, bottoms = [], []
         for i in (first, last):  # a glyph spans its font size above the baseline's descent (as in pdfminer)
-            bottom = height - textpage.get_charbox(i, loose=True)[1]
+            bottom = height - box(i)[1]
             bottoms.append(bottom)
             tops.append(bottom - _font_height(textpage, i))
         lines.append({"text": stripped, "top": min(tops), "bottom": max(bottoms)})
@@ -255,10 +344,10 @@ def _text_lines(
 
 
 def _near_any(
-    textpage: pdfium.PdfTextPage, a: int, b: int, height: float, boxes: list[tuple[float, float, float, float]]
+    box: _CharBox, a: int, b: int, height: float, boxes: list[tuple[float, float, float, float]]
 ) -> bool:
     """Whether the line of characters a … b − 1 may reach into a table (its loose box, with a margin, meets one)."""
-    first, last = textpage.get_charbox(a, loose=True), textpage.get_charbox(b - 1, loose=True)
+    first, last = box(a), box(b - 1)
     x0, x1 = min(first[0], last[0]) - 1, max(first[2], last[2]) + 1
     top, bottom = height - max(first[3], last[3]) - 20, height - min(first[1], last[1]) + 20
     return any(bx0 <= x1 and x0 <= bx1 and btop <= bottom and top <= bbottom for bx0, btop, bx1, bbottom in boxes)
@@ -273,14 +362,72 @@ def _font_height(textpage: pdfium.PdfTextPage, index: int) -> float:
     return size
 
 
-def _char_centre(textpage: pdfium.PdfTextPage, index: int, height: float) -> tuple[float, float]:
-    left, bottom, right, top = textpage.get_charbox(index, loose=True)
+def _loose_box(textpage: pdfium.PdfTextPage) -> _CharBox:
+    """A character's loose box (left, bottom, right, top) as ``textpage.get_charbox(i, loose=True)``
+    gives it, through one PDFium call with plain handles and one rectangle made per page."""
+    rect = pdfium_c.FS_RECTF()
+    raw = ctypes.cast(textpage.raw, ctypes.c_void_p).value
+
+    def box(index: int) -> tuple[float, ...]:
+        if not _LOOSE_BOX(raw, index, ctypes.addressof(rect)):
+            raise pdfium.PdfiumError("Failed to get charbox.")
+        return rect.left, rect.bottom, rect.right, rect.top
+
+    return box
+
+
+def _char_centre(box: _CharBox, index: int, height: float) -> tuple[float, float]:
+    left, bottom, right, top = box(index)
     return (left + right) / 2, height - (top + bottom) / 2
 
 
-def _cell_text(textpage: pdfium.PdfTextPage, bbox: tuple[float, float, float, float], height: float) -> str:
-    x0, top, x1, bottom = bbox
-    return textpage.get_text_bounded(left=x0, bottom=height - bottom, right=x1, top=height - top)
+def _cell_reader(
+    textpage: pdfium.PdfTextPage, height: float, page_chars: int
+) -> Callable[[tuple[float, float, float, float]], str]:
+    """A reader of the text inside a cell (pdfplumber bbox) as ``PdfTextPage.get_text_bounded`` gives it.
+
+    One PDFium call per cell into a buffer made once per page (``get_text_bounded`` makes two,
+    the first only to count); PDFium ends the text with a NUL when there is room, which is
+    dropped. A cell whose text may not fit is read by ``get_text_bounded``.
+    """
+    size = 2 * page_chars + 64
+    buffer = (ctypes.c_ushort * size)()
+    raw = ctypes.cast(textpage.raw, ctypes.c_void_p).value
+
+    def read(bbox: tuple[float, float, float, float]) -> str:
+        x0, top, x1, bottom = bbox
+        address = ctypes.addressof(buffer)  # the closure holds the buffer alive
+        n = _BOUNDED_TEXT(raw, x0, height - top, x1, height - bottom, address, size)
+        if n >= size:
+            return textpage.get_text_bounded(left=x0, bottom=height - bottom, right=x1, top=height - top)
+        if n <= 0:
+            return ""
+        out = ctypes.string_at(address, 2 * n).decode("utf-16-le", errors="ignore")
+        return out[:-1] if out.endswith("\x00") else out
+
+    return read
+
+
+def _proto(fn: Any, restype: Any, *argtypes: Any) -> Any:
+    """``fn`` called with plain integer handles (no per-call wrapping in pypdfium2's pointer types)."""
+    return ctypes.cast(fn, ctypes.CFUNCTYPE(restype, *argtypes))
+
+
+_VP, _INT = ctypes.c_void_p, ctypes.c_int
+_COUNT_OBJECTS = _proto(pdfium_c.FPDFPage_CountObjects, _INT, _VP)
+_GET_OBJECT = _proto(pdfium_c.FPDFPage_GetObject, _VP, _VP, _INT)
+_FORM_COUNT = _proto(pdfium_c.FPDFFormObj_CountObjects, _INT, _VP)
+_FORM_OBJECT = _proto(pdfium_c.FPDFFormObj_GetObject, _VP, _VP, _INT)
+_OBJ_TYPE = _proto(pdfium_c.FPDFPageObj_GetType, _INT, _VP)
+_OBJ_MATRIX = _proto(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, _VP)
+_SEG_COUNT = _proto(pdfium_c.FPDFPath_CountSegments, _INT, _VP)
+_SEGMENT = _proto(pdfium_c.FPDFPath_GetPathSegment, _VP, _VP, _INT)
+_SEG_POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, _VP, _VP)
+_SEG_TYPE = _proto(pdfium_c.FPDFPathSegment_GetType, _INT, _VP)
+_SEG_CLOSE = _proto(pdfium_c.FPDFPathSegment_GetClose, _INT, _VP)
+_DOUBLE = ctypes.c_double
+_LOOSE_BOX = _proto(pdfium_c.FPDFText_GetLooseCharBox, _INT, _VP, _INT, _VP)
+_BOUNDED_TEXT = _proto(pdfium_c.FPDFText_GetBoundedText, _INT, _VP, _DOUBLE, _DOUBLE, _DOUBLE, _DOUBLE, _VP, _INT)
 
 
 def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict[str, Any]]:
@@ -292,66 +439,80 @@ def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict[str, Any]]:
     """
     edges: list[dict[str, Any]] = []
     x, y = ctypes.c_float(), ctypes.c_float()
-    px, py = ctypes.byref(x), ctypes.byref(y)  # made once: a chart page has thousands of segments
-    count, get_segment = pdfium_c.FPDFPath_CountSegments, pdfium_c.FPDFPath_GetPathSegment
-    get_point, get_type, get_close = (
-        pdfium_c.FPDFPathSegment_GetPoint,
-        pdfium_c.FPDFPathSegment_GetType,
-        pdfium_c.FPDFPathSegment_GetClose,
-    )
+    px, py = ctypes.addressof(x), ctypes.addressof(y)  # made once: a chart page has thousands of segments
+    count, get_segment, get_point, get_type, get_close = _SEG_COUNT, _SEGMENT, _SEG_POINT, _SEG_TYPE, _SEG_CLOSE
     moveto = pdfium_c.FPDF_SEGMENT_MOVETO
-    for obj, matrix in _paths(page):
-        a, b, c, d, e, f = matrix
-        sub: list[tuple[float, float]] = []
+    add = edges.append
+    for obj, (a, b, c, d, e, f) in _paths(page):
+        start = prev = None  # the subpath's first point, the last point
         closed = False
         for i in range(count(obj)):
             seg = get_segment(obj, i)
             get_point(seg, px, py)
             xv, yv = x.value, y.value
             point = (a * xv + c * yv + e, height - (b * xv + d * yv + f))
-            if sub and get_type(seg) == moveto:
-                edges += _segment_edges(sub, closed)
-                sub, closed = [], False
-            sub.append(point)
+            if prev is None:
+                start = point
+            elif get_type(seg) == moveto:  # a new subpath: close the last one if it was closed
+                if closed and start != prev:
+                    _add_edge(add, prev, start)
+                start, closed = point, False
+            elif prev[1] == point[1] or prev[0] == point[0]:
+                _add_edge(add, prev, point)
+            prev = point
             if not closed and get_close(seg):
                 closed = True
-        if sub:
-            edges += _segment_edges(sub, closed)
+        if closed and start != prev:
+            _add_edge(add, prev, start)
     return edges
 
 
-def _paths(page: pdfium.PdfPage) -> Iterator[tuple[Any, tuple[float, ...]]]:
-    """Every path object with its matrix to page space (through enclosing form XObjects)."""
-
-    def walk(
-        count: Callable[[], int], get: Callable[[int], Any], parent: tuple[float, ...], depth: int
-    ) -> Iterator[tuple[Any, tuple[float, ...]]]:
-        for i in range(count()):
-            obj = get(i)
-            kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-                yield obj, _compose(_matrix(obj), parent)
-            elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < MAX_FORM_DEPTH:
-                yield from walk(
-                    lambda o=obj: pdfium_c.FPDFFormObj_CountObjects(o),
-                    lambda j, o=obj: pdfium_c.FPDFFormObj_GetObject(o, j),
-                    _compose(_matrix(obj), parent),
-                    depth + 1,
-                )
-
-    yield from walk(
-        lambda: pdfium_c.FPDFPage_CountObjects(page.raw),
-        lambda i: pdfium_c.FPDFPage_GetObject(page.raw, i),
-        _IDENTITY,
-        0,
+def _add_edge(add: Callable[[dict[str, Any]], None], p: tuple[float, float], q: tuple[float, float]) -> None:
+    """Add the segment p–q as an edge when it is horizontal or vertical."""
+    (x0, y0), (x1, y1) = p, q
+    if y0 == y1:
+        orientation = "h"
+    elif x0 == x1:
+        orientation = "v"
+    else:
+        return  # neither horizontal nor vertical: no ruling edge
+    left, right, top, bottom = (x0, x1, y0, y1) if x0 <= x1 else (x1, x0, y0, y1)
+    if top > bottom:
+        top, bottom = bottom, top
+    add(
+        {
+            "x0": left,
+            "x1": right,
+            "top": top,
+            "bottom": bottom,
+            "width": right - left,
+            "height": bottom - top,
+            "orientation": orientation,
+            "object_type": "curve",
+        }
     )
 
 
-def _matrix(obj: Any) -> tuple[float, ...]:
+def _paths(page: pdfium.PdfPage) -> Iterator[tuple[int, tuple[float, ...]]]:
+    """Every path object (as an integer handle) with its matrix to page space (through enclosing form XObjects)."""
     m = pdfium_c.FS_MATRIX()
-    if not pdfium_c.FPDFPageObj_GetMatrix(obj, m):
-        return _IDENTITY
-    return (m.a, m.b, m.c, m.d, m.e, m.f)
+    pm = ctypes.addressof(m)
+
+    def matrix(obj: int) -> tuple[float, ...]:
+        return (m.a, m.b, m.c, m.d, m.e, m.f) if _OBJ_MATRIX(obj, pm) else _IDENTITY
+
+    def walk(
+        holder: int, count: Callable[[int], int], get: Callable[[int, int], int], parent: tuple[float, ...], depth: int
+    ) -> Iterator[tuple[int, tuple[float, ...]]]:
+        for i in range(count(holder)):
+            obj = get(holder, i)
+            kind = _OBJ_TYPE(obj)
+            if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+                yield obj, _compose(matrix(obj), parent)
+            elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < MAX_FORM_DEPTH:
+                yield from walk(obj, _FORM_COUNT, _FORM_OBJECT, _compose(matrix(obj), parent), depth + 1)
+
+    yield from walk(ctypes.cast(page.raw, ctypes.c_void_p).value, _COUNT_OBJECTS, _GET_OBJECT, _IDENTITY, 0)
 
 
 def _compose(inner: tuple[float, ...], outer: tuple[float, ...]) -> tuple[float, ...]:
@@ -359,35 +520,6 @@ def _compose(inner: tuple[float, ...], outer: tuple[float, ...]) -> tuple[float,
     a, b, c, d, e, f = inner
     A, B, C, D, E, F = outer
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-
-
-def _segment_edges(points: list[tuple[float, float]], closed: bool) -> list[dict[str, Any]]:
-    if len(points) < 2:
-        return []
-    if closed and points[0] != points[-1]:
-        points = [*points, points[0]]
-    out = []
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
-        if y0 == y1:
-            orientation = "h"
-        elif x0 == x1:
-            orientation = "v"
-        else:
-            continue  # neither horizontal nor vertical: no ruling edge
-        left, right, top, bottom = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
-        out.append(
-            {
-                "x0": left,
-                "x1": right,
-                "top": top,
-                "bottom": bottom,
-                "width": right - left,
-                "height": bottom - top,
-                "orientation": orientation,
-                "object_type": "curve",
-            }
-        )
-    return out
 
 
 def _inside_any(point: tuple[float, float], boxes: list[tuple[float, float, float, float]]) -> bool:

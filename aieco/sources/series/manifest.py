@@ -57,7 +57,11 @@ class SeriesEntry:
     provenance: str | None = None
 
     def load(self) -> list[ObservedValue]:
-        return load_series(
+        """The file's values; a registered dated public copy adds them again dated by its commit
+        (:mod:`aieco.sources.series.copies`), unless the caller stated the release date."""
+        from aieco.sources.series.copies import with_dated_copy
+
+        values = load_series(
             self.path,
             release_date=self.release_date,
             variable=self.variable,
@@ -67,6 +71,7 @@ class SeriesEntry:
             mapping=self.mapping or None,
             provenance=self.provenance,
         )
+        return values if self.release_date is not None else with_dated_copy(self.path, values)
 
 
 def series_entries(manifest_path: str | Path, allow_outside: Sequence[str | Path] = ()) -> list[SeriesEntry]:

@@ -17,8 +17,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from aieco.errors import InputError
 from aieco.progress import report
 from aieco.records import ObservedValue
+from aieco.sources.series.copies import DatedCopy, as_copy_values, copy_named, git_blob_id
 from aieco.sources.series.readers import load_series, observations_frame
 from aieco.store import Store
 
@@ -53,12 +55,25 @@ class PackSeries:
     release_rule: str
     licence: str
     keep_vintages_with_exact_dates: bool = False
+    copy: str | None = None  # a registered dated public copy (copies.dated_copies): its commit date, rule file
 
 
 ATTRIBUTION = "reuse with attribution (publishers' terms as summarised in shared/data/README.md)"
 ECB_LICENCE = f"ECB statistics: {ATTRIBUTION}; cite 'Source: ECB'"
 EUROSTAT_LICENCE = f"Eurostat data: {ATTRIBUTION}; cite 'Source: Eurostat'"
 BIS_LICENCE = f"BIS statistics: {ATTRIBUTION}; cite 'Source: Bank for International Settlements'"
+CEPREMAP_TERMS = (
+    "Compilation: CEPREMAP (macro.cepremap.fr; repository EconMaett/cepremap, which ships no licence file and "
+    "states only a citation, 'MACRO.CEPREMAP.FR', in its README). The values are the ECB's: its R script "
+    "R/10_cmr14-EA-data.R downloads ECB/IRS/M.U2.L.L40.CI.0000.EUR.N.Z through DBnomics and averages it by quarter, "
+    "back-cast with the AWM's LTN. Terms of the compilation itself: to confirm with CEPREMAP before publishing"
+)
+STOXX_TERMS = (
+    "The series key's provider dimension is DS (PROVIDER_FM = DS: data the ECB takes from a commercial provider, "
+    "not an ECB statistic) and EURO STOXX 50 is an index and trademark of STOXX Ltd.; the ECB's reuse-with-"
+    "attribution terms may not extend to third-party data: redistribution terms to confirm with the ECB/STOXX "
+    "before publishing"
+)
 
 PACK: tuple[PackSeries, ...] = (
     PackSeries(
@@ -71,8 +86,13 @@ PACK: tuple[PackSeries, ...] = (
         "RTDB.gdp_ea",
         "vintage: the exact release date of each vintage (workbook row 10); only vintages with an exact "
         "date (2014q4–2024q4) are kept",
-        EUROSTAT_LICENCE + ". The workbook states 'Sources: Eurostat, "
-        "OECD' (real-time database distributed with the R package reviser, p-wegmueller/reviser)",
+        EUROSTAT_LICENCE + ". The workbook states 'Sources: Eurostat, OECD'. It is byte for byte "
+        "inst/exdata/realtime_database.xlsx (git blob 05e26402ec22217d67afb69dfcf91e6cf29849f5, first "
+        "committed 2025-03-24) of the R package reviser (github.com/p-wegmueller/reviser; DESCRIPTION "
+        "'License: MIT + file LICENSE', copyright 'reviser authors'), whose R/data-vintages.R says 'All the "
+        "data is from the realtime database of Indergand and Leist (2014)' (Swiss J Economics Statistics 150, "
+        "331-352). Which euro-area vintages come from the OECD is not stated; the OECD's terms for those "
+        "vintages and whether the package's MIT licence covers the compiled data: to confirm before publishing",
         keep_vintages_with_exact_dates=True,
     ),
     PackSeries(
@@ -128,7 +148,7 @@ PACK: tuple[PackSeries, ...] = (
         "longrate: 10-year government bond yield, quarterly average, %",
         "CEPREMAP.longrate",
         "lag: end of quarter + 1 day (a period average of daily market yields)",
-        ECB_LICENCE + ". Compilation: CEPREMAP (check the compiler's terms before redistribution)",
+        ECB_LICENCE + ". " + CEPREMAP_TERMS,
     ),
     PackSeries(
         "house_prices",
@@ -161,25 +181,134 @@ PACK: tuple[PackSeries, ...] = (
         "EURO STOXX 50, monthly average of daily closes",
         "FM.M.U2.EUR.DS.EI.DJES50I.HSTA",
         "lag: end of month + 1 day (a period average of daily closes)",
-        ECB_LICENCE + ". The index is a STOXX Ltd. trademark",
+        ECB_LICENCE + ". " + STOXX_TERMS,
+    ),
+    # Dated public copies of the same shared files (rule ``file``): what the ``strict`` policy uses.
+    PackSeries(
+        "hicp_index_copy",
+        "fred/CP0000EZ19M086NEST.csv",
+        "inflation",
+        "FRED",
+        "Eurostat (HICP), as distributed by FRED (series CP0000EZ19M086NEST); dated copy in andrewpwalters/ecb",
+        "HICP overall index, euro area, 2015=100, monthly",
+        "FRED.CP0000EZ19M086NEST",
+        "file: the commit date of the public copy (2024-02-12)",
+        EUROSTAT_LICENCE,
+        copy="fred_hicp_2024-02-12",
+    ),
+    PackSeries(
+        "hicp_annual_rate_copy",
+        "ecb_portal/inflation.csv",
+        "inflation",
+        "ECB",
+        "ECB Data Portal; dated copy in mthavarajah/eu-economics",
+        "HICP - Overall index, annual rate of change",
+        "ICP.M.U2.N.000000.4.ANR",
+        "file: the commit date of the public copy (2024-09-05)",
+        ECB_LICENCE,
+        copy="ecb_portal_inflation_2024-09-05",
+    ),
+    PackSeries(
+        "unemployment_copy",
+        "ecb_portal/unemployment.csv",
+        "unemployment",
+        "ECB",
+        "ECB Data Portal; dated copy in mthavarajah/eu-economics",
+        "Unemployment rate, euro area 20, total, 15-74, seasonally adjusted",
+        "LFSI.M.I9.S.UNEHRT.TOTAL0.15_74.T",
+        "file: the commit date of the public copy (2024-09-05)",
+        ECB_LICENCE,
+        copy="ecb_portal_unemployment_2024-09-05",
+    ),
+    PackSeries(
+        "awm_unemployment_copy",
+        "ecb_awm19up18.csv",
+        "unemployment",
+        "AWM",
+        "ECB, Area-Wide Model database (18th update); dated copy in EconMaett/cepremap",
+        "URX: unemployment rate, quarterly, 1970Q1–2017Q4",
+        "AWM.URX",
+        "file: the commit date of the public copy (2024-02-16)",
+        ECB_LICENCE,
+        copy="awm18_2024-02-16",
+    ),
+    PackSeries(
+        "long_term_rate_copy",
+        "cepremap_EA_CMR_rawdata.csv",
+        "long_term_rate",
+        "CEPREMAP",
+        "ECB long-term interest rate statistics, compiled by CEPREMAP (EA CMR dataset); dated copy in "
+        "EconMaett/cepremap",
+        "longrate: 10-year government bond yield, quarterly average, %",
+        "CEPREMAP.longrate",
+        "file: the commit date of the public copy (2024-03-21)",
+        ECB_LICENCE + ". " + CEPREMAP_TERMS,
+        copy="cepremap_cmr_2024-03-21",
+    ),
+    PackSeries(
+        "house_prices_copy",
+        "fred/QXMN628BIS.csv",
+        "house_prices",
+        "FRED",
+        "Bank for International Settlements, as distributed by FRED (series QXMN628BIS); dated copy in "
+        "rofrans/kwantumlink",
+        "Residential property prices, nominal, euro area, 2010=100, quarterly",
+        "FRED.QXMN628BIS",
+        "file: the commit date of the public copy (2021-04-25)",
+        BIS_LICENCE,
+        copy="fred_bis_rpp_2021-04-25",
+    ),
+    PackSeries(
+        "equity_prices_copy",
+        "fred/eurostoxx50_monthly_kwantumlink.csv",
+        "equity_prices",
+        "KWANTUMLINK",
+        "ECB Statistical Data Warehouse series FM.M.U2.EUR.DS.EI.DJES50I.HSTA (index data: STOXX Ltd.), as "
+        "downloaded into rofrans/kwantumlink (its MacroForecast.Rmd names the ECB series key as the source)",
+        "EURO STOXX 50, monthly average of daily closes",
+        "KWANTUMLINK.EUROSTOXX50",
+        "file: the commit date of the public copy (2021-04-25)",
+        ECB_LICENCE + ". " + STOXX_TERMS,
+        copy="ecb_eurostoxx50_2021-04-25",
     ),
 )
 
 
 def extract(entry: PackSeries, shared_data_dir: Path) -> pd.DataFrame:
-    """The rows of one shipped extract, read from the shared data file by the series loaders."""
+    """The rows of one shipped extract, read from the shared data file by the series loaders.
+
+    A dated copy is checked first: the shared file must have the committed bytes.
+    """
+    source = shared_data_dir / "macro" / entry.source
+    copy = copy_named(entry.copy) if entry.copy else None
+    if copy is not None and git_blob_id(source) != copy.blob:
+        raise InputError(
+            f"{source} is not the copy committed to {copy.repo} at {copy.commit} "
+            f"(git blob {git_blob_id(source)}, expected {copy.blob})",
+            where=str(source),
+            fix="rebuild the extract from the committed copy or drop its dated-copy record",
+        )
     records = [
         r
-        for r in load_series(shared_data_dir / "macro" / entry.source)
+        for r in load_series(source)
         if r.variable == entry.variable
         and r.series_key.startswith(entry.series_prefix)
         and r.reference_period >= FIRST_PERIOD
     ]
     if entry.keep_vintages_with_exact_dates:
         records = [r for r in records if r.release_rule is not None and r.release_rule.value == "vintage"]
-    frame = observations_frame(records)
-    frame["jurisdiction"] = "EA"  # EA19 back-casts and EA20 recent series are joined by the splices
+    if copy is not None:
+        records = as_copy_values(records, copy)
+    frame = observations_frame(records)  # EA19 back-casts and EA20 recent series are joined by the splices
     return frame[PACK_COLUMNS].sort_values(["reference_period", "release_date"], kind="stable")
+
+
+def dated_copy_line(copy: DatedCopy) -> str:
+    return (
+        f"- dated copy: github.com/{copy.repo}, commit {copy.commit}, committed {copy.committed}, path "
+        f"{copy.path}; git blob {copy.blob} equals the shared file's bytes (checked when the extract is built; "
+        "registry aieco/data/dated_copies.toml)\n"
+    )
 
 
 def provenance_text(entry: PackSeries, rows: int, first: str, last: str, extracted: str) -> str:
@@ -188,7 +317,9 @@ def provenance_text(entry: PackSeries, rows: int, first: str, last: str, extract
         f"- publisher: {entry.publisher}\n- title: {entry.title}\n- series key: {entry.series_key}\n"
         f"- extracted from: shared/data/macro/{entry.source} (extraction date {extracted}; "
         f"{rows} rows, reference periods {first}–{last})\n"
-        f"- release-date rule: {entry.release_rule}\n- licence: {entry.licence}\n"
+        f"- release-date rule: {entry.release_rule}\n"
+        + (dated_copy_line(copy_named(entry.copy)) if entry.copy else "")
+        + f"- licence: {entry.licence}\n"
         "- provenance: real (values unchanged; only rows outside the model sample or vintages without an "
         "exact date are left out)\n"
     )

@@ -66,7 +66,19 @@ BOE_EURO_AREA = {
 }
 #: ECB Data Portal series code fragment → (variable, unit)
 ECB_SERIES = {"DJES50I": ("equity_prices", "index points (EURO STOXX 50, monthly average)")}
-JURISDICTION_CODES = {"XM": "EA", "U2": "EA", "I8": "EA", "EA": "EA"}
+#: Declared geography mapping: every provider code for the euro area → the vocabulary jurisdiction
+#: "EA". The codes differ in membership — U2 (ECB) and XM (BIS) are the euro area in its changing
+#: composition, I8/EA19 the fixed 19 members (2015–2022), I9/EA20 the fixed 20 members (from 2023),
+#: EZ FRED's euro-area code — and one label lets a variable be assembled from several of them (the
+#: splices absorb the level difference over their overlap). The caveat is recorded on every model
+#: run that uses them (:data:`EURO_AREA_CAVEAT`); the provider's own code stays in the series key.
+EURO_AREA_CODES = {code: "EA" for code in ("EA", "U2", "XM", "I8", "I9", "EA19", "EA20", "EZ", "EA12", "EA11")}
+JURISDICTION_CODES = dict(EURO_AREA_CODES)
+EURO_AREA_CAVEAT = (
+    "jurisdiction EA joins euro-area series of different membership (ECB U2 and BIS XM: changing "
+    "composition; I8/EA19: fixed 19 members; I9/EA20: fixed 20 members); series of one variable are "
+    "spliced over their overlap and the changing composition is not modelled"
+)
 MONTHS = {
     m: i
     for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)
@@ -261,7 +273,7 @@ def load_fred(path: Path, meta: Meta, release_date: date | None) -> list[Observe
                 value=value,
                 unit=unit,
                 frequency=freq,
-                jurisdiction=geo,
+                jurisdiction=JURISDICTION_CODES.get(geo, geo),
                 reference_period=period,
                 release_date=release_date,
                 series_key=f"FRED.{code}",
@@ -418,7 +430,7 @@ def load_realtime_vintages(path: Path, meta: Meta) -> list[ObservedValue]:
                 where=f"{path}:{n} column pub_date",
                 fix="write release dates as YYYY-MM-DD",
             ) from None
-        geo = r[pos["id"]] if "id" in pos else "EA"
+        geo = JURISDICTION_CODES.get(r[pos["id"]], r[pos["id"]]) if "id" in pos else "EA"
         vintage = parse_period(released, "Q", where=f"{path}:{n} column pub_date")
         out.append(
             meta.make(
@@ -773,7 +785,7 @@ def load_long(path: Path, meta: Meta) -> list[ObservedValue]:
                 value=value,
                 unit=get["unit"],
                 frequency=freq,
-                jurisdiction=get["jurisdiction"],
+                jurisdiction=JURISDICTION_CODES.get(get["jurisdiction"], get["jurisdiction"]),
                 reference_period=parse_period(
                     get["reference_period"], freq, where=f"{path}:{n} column reference_period"
                 ),

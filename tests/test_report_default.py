@@ -1,0 +1,76 @@
+"""The real default workspace's report, read as an economist would: the scenario paragraph states
+cumulative real GDP, peak unemployment, cumulative house-price and equity-price change, each
+against the median (baseline) path, and its level gaps agree with the stated cumulative changes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from aieco.default import build_default, run_default
+from aieco.records import Claim, ModelOutputPoint, Report
+from aieco.reporting.render import check_report_draft, stored_draft
+from aieco.store import Store
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    store = Store(tmp_path_factory.mktemp("default_report") / "ws")
+    build_default(store)
+    outcome = run_default(store)
+    done = [a for a in outcome.as_json()["analyses"] if a["status"] == "completed"]
+    if not done:
+        pytest.skip(
+            "no risk of the default request completed: " + "; ".join(a["reason"] for a in outcome.as_json()["analyses"])
+        )
+    rep = store.require(Report, done[0]["report_id"])
+    yield store, rep
+    store.close()
+
+
+def _figures(store, rep, sentences):
+    ids = [c for s in sentences for c in s.claim_ids]
+    claims = {c.claim_id: c for c in store.find(Claim, claim_id=ids)}
+    points = {p.point_id: p for p in store.find(ModelOutputPoint, point_id=[c.point_id for c in claims.values()])}
+    return {(c.variable, c.transformation, c.statistic): points[c.point_id].value for c in claims.values()}
+
+
+def test_scenario_paragraph_states_each_headline_figure_against_the_median_path(report):
+    store, rep = report
+    draft, _, _ = stored_draft(rep)
+    scenario = [s for s in draft.sentences if s.paragraph == "scenario"]
+    fig = _figures(store, rep, scenario)
+    for variable, transformation in (
+        ("real_gdp", "cumulative_change"),
+        ("unemployment", "peak"),
+        ("house_prices", "cumulative_change"),
+        ("equity_prices", "cumulative_change"),
+    ):
+        assert (variable, transformation, "selected") in fig, variable
+        assert (variable, transformation, "median") in fig, variable
+    for variable in ("real_gdp", "house_prices", "equity_prices"):
+        # the stated level gap is the gap between the two stated cumulative changes (same starting point)
+        c, m = fig[(variable, "cumulative_change", "selected")], fig[(variable, "cumulative_change", "median")]
+        assert fig[(variable, "deviation_from_median", "selected")] == pytest.approx(
+            100 * ((1 + c / 100) / (1 + m / 100) - 1)
+        )
+    u = fig[("unemployment", "peak", "selected")] - fig[("unemployment", "peak", "median")]
+    assert fig[("unemployment", "peak_deviation_from_median", "selected")] == pytest.approx(u)
+    # each figure sentence names the baseline, and the report passes every rule as stored
+    assert sum("median path" in s.template for s in scenario) >= 4
+    assert "published data" in scenario[0].template
+    assert check_report_draft(store, rep.analysis_id, draft, phase="execution") == []
+
+
+def test_rendered_report_reads_without_the_old_faults(report):
+    _, rep = report
+    text = rep.rendered
+    assert not re.search(
+        r"\ba (?:increase|rise|fall|decline|[aeio]\w*)\b", text.replace("a rise in", "").replace("a fall in", "")
+    )
+    for fault in ("Beyond the steps told above", "figures below", ", together with", "This matters because", "  "):
+        assert fault not in text
+    assert "real GDP" in text and "the median path" in text
