@@ -13,10 +13,11 @@ from aieco.store import Store
 def workspace_digest(store: Store) -> str:
     """A digest that changes whenever a record or artifact is added (the cache key).
 
-    Every table only ever grows (rows are inserted, never updated), so the row counts
-    identify the state of a workspace.
+    Every table (artifacts included) is hash-chained and only ever grows, and each insert
+    moves its table's head in ``chain_heads``; the heads identify the state of a workspace
+    in one small read (no count over every table).
     """
-    return digest({"counts": store.table_counts(), "artifacts": len(store.artifact_digests())})
+    return digest({"heads": {t: list(v) for t, v in store.chain_heads().items()}})
 
 
 def is_empty(store: Store) -> bool:

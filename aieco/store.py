@@ -633,6 +633,16 @@ class Store:
         for row in self.db[cls.table].rows_where(order_by="rowid"):
             yield _from_row(cls, row)
 
+    def chain_heads(self) -> dict[str, tuple[int, str]]:
+        """Each chained table's row count and last row digest (``chain_heads``; one small read).
+
+        A write to any table moves its head, so these identify the state of a workspace.
+        """
+        if not self.db[HEADS_TABLE].exists():
+            return {}
+        rows = self.db.execute(f"SELECT table_name, row_count, head FROM {HEADS_TABLE} ORDER BY table_name")
+        return {t: (n, h) for t, n, h in rows.fetchall()}
+
     def table_counts(self) -> dict[str, int]:
         return {cls.table: self.db[cls.table].count for cls in RECORD_TYPES if self.db[cls.table].exists()}
 

@@ -38,12 +38,32 @@ def start_default_build(workspace: Path | None = None) -> jobs.Job | None:
     existing = jobs.get(job_id(workspace))
     if existing is not None:
         return existing
-    if not settings.dashboard.build_demo_on_first_launch:
+    if not settings.dashboard.build_demo_on_first_launch or workspace in _NOT_EMPTY:
         return None
     with Store(workspace) as store:
         if not is_empty(store):
+            _NOT_EMPTY.add(workspace)  # records are never deleted: no need to open it again on every rerun
             return None
     return jobs.start(job_id(workspace), workspace, build_and_run_default)
+
+
+#: Workspaces found holding records (checked once per server process, not on every script run).
+_NOT_EMPTY: set[Path] = set()
+
+
+def current_substep(job: jobs.Job) -> dict | None:
+    """The latest sub-step (bank fit, simulation quarter, parsed file …) of the running step, if it
+    reported one since it started."""
+    if not job.substeps:
+        return None
+    last = job.substeps[-1]
+    return last if last["event"] == len(job.events) else None
+
+
+def substep_text(sub: dict) -> str:
+    """'VAR simulation 12/20 (20000 draws)'."""
+    label = f" ({sub['label']})" if sub["label"] else ""
+    return f"{sub['step']} {sub['done']}/{sub['total']}{label}"
 
 
 @dataclass(frozen=True)
@@ -59,12 +79,15 @@ def steps(job: jobs.Job) -> list[Step]:
     """Every step the job reported, in order, with how long it took (the running one: so far)."""
     out: list[Step] = []
     opened: dict[str, float] = {}
+    notes: set[str] = set()
     for e in job.events:
         name, event = e["stage"], e["event"]
         if event in ("", "started"):
-            if out and out[-1].state == "running" and event == "":
-                last = out[-1]
+            if out and out[-1].state == "running" and (event == "" or out[-1].name in notes):
+                last = out[-1]  # a note's step ends when the next step starts (a stage ends on its own event)
                 out[-1] = Step(last.name, "done", e["at"] - opened[last.name])
+            if event == "":
+                notes.add(name)
             opened[name] = e["at"]
             out.append(Step(name, "running", 0.0))
         else:

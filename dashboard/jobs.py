@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from aieco.errors import AiecoError
+from aieco.progress import reporting
 from aieco.store import Store
 
 
@@ -24,6 +25,8 @@ class Job:
 
     analysis_id: str
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: Sub-steps of long loops (bank fits, simulations, parsing …) reported through aieco.progress.
+    substeps: list[dict[str, Any]] = field(default_factory=list)
     outcome: Any = None
     error: str | None = None
     done: bool = False
@@ -31,6 +34,13 @@ class Job:
     def progress(self, stage: str, event: str, index: int, total: int) -> None:
         """The pipeline's progress callback: progress(stage, event, index, total)."""
         self.events.append({"stage": stage, "event": event, "index": index, "total": total, "at": time.monotonic()})
+
+    def substep(self, step: str, done: int, total: int, label: str) -> None:
+        """The aieco.progress reporter of the job's thread: report(step, done, total, label)."""
+        at = time.monotonic()
+        self.substeps.append(
+            {"step": step, "done": done, "total": total, "label": label, "at": at, "event": len(self.events)}
+        )
 
     def note(self, message: str) -> None:
         """A step message without a count (e.g. the demo builder's)."""
@@ -71,7 +81,7 @@ def start(analysis_id: str, workspace: Path, run: Callable[[Store, Job], Any]) -
 
     def work() -> None:
         try:
-            with Store(workspace) as store:
+            with Store(workspace) as store, reporting(job.substep):
                 job.outcome = run(store, job)
         except AiecoError as exc:
             job.error = str(exc)

@@ -34,7 +34,9 @@ def overall_fraction(job: jobs.Job) -> float:
     per_risk = max((t for name, t in totals.items()), default=11)
     expected = 4 + 3 + n_risks * per_risk
     finished = sum(s.state != "running" for s in first_launch.steps(job))
-    return min(finished / expected, 1.0)
+    sub = first_launch.current_substep(job)
+    partial = sub["done"] / sub["total"] if sub and sub["total"] else 0.0  # the running step's share done
+    return min((finished + partial) / expected, 1.0)
 
 
 def build_progress() -> None:
@@ -57,9 +59,16 @@ def _panel(job_key: str) -> None:
         st.rerun()  # the whole app again: the pages now read the built workspace
     steps = first_launch.steps(job)
     current = steps[-1] if steps else None
+    sub = first_launch.current_substep(job)
     # Not a `with` block: leaving one would mark the status complete while the build still runs.
     box = st.status("Building the default workspace (first launch)…", state="running", expanded=True)
-    box.progress(overall_fraction(job), text=(f"{current.name} — {current.seconds:.0f} s" if current else "starting"))
+    text = "starting"
+    if current:  # the stage, its running sub-step (bank fit, simulation …), the time so far
+        parts = [current.name, *([first_launch.substep_text(sub)] if sub else []), f"{current.seconds:.0f} s"]
+        text = " — ".join(parts)
+    box.progress(overall_fraction(job), text=text)
     box.caption(DEFAULT_CAPTION)
     lines = [f"{STATE_ICONS.get(s.state, '•')} {s.name} · {s.seconds:.1f} s" for s in steps[-12:]]
+    if sub and lines:
+        lines.append(f"\u2003↳ {first_launch.substep_text(sub)}")
     box.markdown("  \n".join(lines))

@@ -19,6 +19,10 @@ class DashboardState:
     claim_id: str | None = None
     run_id: str | None = None
     source_id: str | None = None
+    #: The relation opened on the Channel graph page (kept while filters or a review hide it).
+    relation_id: str | None = None
+    #: The message of the review just recorded, shown once after the rerun that shows its effect.
+    review_flash: str | None = None
     #: The request being edited on the Request page (a plain mapping, saved as TOML).
     request_draft: dict[str, Any] = field(default_factory=dict)
     #: The uploaded request file last loaded into the form (an upload is loaded once).

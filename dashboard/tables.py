@@ -56,9 +56,10 @@ def show_table(frame: pd.DataFrame, *, key: str, name: str, **kwargs) -> object:
     kwargs.setdefault("hide_index", True)
     kwargs.setdefault("width", "stretch")
     out = st.dataframe(frame, key=key, **kwargs)
-    st.download_button(
+    index = not kwargs["hide_index"]
+    st.download_button(  # the CSV is written when clicked, not on every run of the page
         "CSV",
-        frame.to_csv(index=not kwargs["hide_index"]).encode("utf-8"),
+        lambda: frame.to_csv(index=index).encode("utf-8"),
         file_name=f"{_slug(name)}.csv",
         mime="text/csv",
         key=f"{key}_csv",

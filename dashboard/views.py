@@ -176,7 +176,7 @@ def stage_timeline(store: Store, analysis_id: str) -> go.Figure:
         yaxis={"autorange": "reversed", "title": ""},
         height=120 + 28 * max(len(frame), 1),
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        title=f"Stages of {analysis_id}",
+        title=f"Stages of {analysis_labels(store).get(analysis_id, analysis_id)}",
     )
     return fig
 
@@ -441,9 +441,25 @@ def opposing_relations(relations: pd.DataFrame) -> pd.DataFrame:
 QUERY_COLUMNS = ["risk", "source", "source_movement", "target", "target_movement", "max_len", "top_k", "query_id"]
 
 
-def queries_frame(store: Store) -> pd.DataFrame:
-    """Registered channel queries with variable labels (the id last, as a detail)."""
+def analysis_query_ids(store: Store, analysis_id: str) -> set[str] | None:
+    """The channel-query ids an analysis's request registers (None when its request cannot be read)."""
+    from aieco.errors import AiecoError
+    from aieco.request import parse_request
+
+    an = store.get(Analysis, analysis_id)
+    if an is None:
+        return None
+    try:
+        req = parse_request(an.request)
+        return {q.query_id for risk in req.risks for q in req.channel_queries(risk.name)}
+    except (AiecoError, ValueError, KeyError, TypeError):
+        return None
+
+
+def queries_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
+    """Registered channel queries (of one analysis's request, or all) with variable labels (the id last)."""
     labels = variable_labels(store)
+    keep = analysis_query_ids(store, analysis_id) if analysis_id else None
     rows = [
         {
             "query_id": q.query_id,
@@ -456,6 +472,7 @@ def queries_frame(store: Store) -> pd.DataFrame:
             "top_k": q.top_k,
         }
         for q in store.all(ChannelQuery)
+        if keep is None or q.query_id in keep
     ]
     return _frame(rows, QUERY_COLUMNS)
 
@@ -746,6 +763,9 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
     sel = with_quantiles(points[points["variable"] == variable])
     if entity is not None:
         sel = sel[sel["entity"] == entity]
+    # one point per period on the time axis: horizon summaries ('2025-2027': cumulative change, peak …)
+    # are figures of the report, not points of a path
+    sel = sel[~sel["period"].astype(str).str.contains(r"\d-\d", regex=True)]
     periods = sorted(sel["period"].unique())
     fig = go.Figure()
     quant = sel[sel["quantile"].notna()]
@@ -790,7 +810,7 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
     unit = sel["unit"].iloc[0] if len(sel) else ""
     fig.update_layout(
         title=title or variable,
-        yaxis_title=f"{variable} ({unit})" if unit else variable,
+        yaxis_title=f"{title or variable} ({unit})" if unit else (title or variable),  # the label, with its unit
         xaxis={"title": "period", "type": "category"},
         height=360,
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
@@ -1204,8 +1224,11 @@ def analysis_cutoff(store: Store, analysis_id: str | None) -> date | None:
 
 
 def variable_labels(store: Store) -> dict[str, str]:
-    """Vocabulary labels by variable id (ids without a stored variable fall back to the id)."""
-    return {v.variable_id: v.label for v in store.all(Variable)}
+    """Vocabulary labels by variable id: the workspace's stored variables over the packaged vocabulary."""
+    from aieco.vocab import load_vocabulary
+
+    packaged = {k: v.label for k, v in load_vocabulary().variables.items()}
+    return packaged | {v.variable_id: v.label for v in store.all(Variable)}
 
 
 def report_labels(store: Store, analysis_id: str | None = None) -> dict[str, str]:
@@ -1222,12 +1245,32 @@ def report_labels(store: Store, analysis_id: str | None = None) -> dict[str, str
     return _unique(labels)
 
 
+#: What the registered models are called where the analyst reads them (the id stays in the details).
+MODEL_NAMES = {
+    "macro_var": "VAR scenario generator",
+    "bank_feols_fit": "Bank FE-OLS fit",
+    "bank_feols": "Bank CET1 projection (FE-OLS)",
+    "bank_feqar_fit": "Bank FE-QAR fit",
+    "bank_feqar": "Bank CET1 projection (FE-QAR)",
+    "bank_eba_components": "Bank CET1 depletion (EBA components)",
+}
+
+
+def model_name(model_id: str) -> str:
+    """The model's readable name ('VAR scenario generator'); unknown ids as they are."""
+    base, _, variant = model_id.partition(":")  # e.g. bank_eba_components:2016->2021
+    name = MODEL_NAMES.get(base, base)
+    return f"{name} ({variant})" if variant else name
+
+
 def run_labels(store: Store, analysis_id: str | None = None) -> dict[str, str]:
     """Each run as 'model · risk · role · started' (unique)."""
     frame = runs_frame(store, analysis_id)
     labels = {
         r["run_id"]: " · ".join(
-            x for x in (r["model_id"], (r["risk"] or "").replace("_", " "), r["role"], _when(r["started_at"])) if x
+            x
+            for x in (model_name(r["model_id"]), (r["risk"] or "").replace("_", " "), r["role"], _when(r["started_at"]))
+            if x
         )
         for _, r in frame.iterrows()
     }
@@ -1664,18 +1707,85 @@ def graph_relations(
     ``review='accepted'`` is the paper's as-of edge set A(t); ``'rejected'`` and ``'all'``
     apply the same date, role and condition rules to the rejected (or every) relation.
     """
+    in_use = as_of_relation_ids(store, as_of, condition, roles)  # A(t), the analyst's decisions applied
     if review == "accepted":
-        return as_of_relation_ids(store, as_of, condition, roles)
+        return in_use
     from aieco.asof import AsOf
 
     rule = AsOf(cutoff=as_of, roles=roles)  # the one as-of rule, applied to rejected relations too
     rels = load_relations(store, condition=condition, accepted_only=False)
+    used = set(in_use)
     return [
         r.relation_id
         for r in rels
-        if (review == "all" or r.review_decision == review)
+        if (review == "all" or r.relation_id not in used)  # rejected: by validation or by the analyst
         and rule.admits(published=r.publication_date, jurisdiction=r.jurisdiction, role=r.role)
     ]
+
+
+def review_status(store: Store, relation_ids: tuple[str, ...]) -> dict[str, str]:
+    """Each relation's review status as the analyst reads it: in use, rejected (by validation or by
+    the analyst), corrected by the analyst (its correction is in use), an analyst's correction …"""
+    from aieco.review import review_table
+
+    out = {}
+    for row in review_table(store, list(relation_ids)):
+        if row["validation"] != "accepted":
+            status = "rejected by validation"
+        elif row["decision"] == "reject":
+            status = "rejected by analyst"
+        elif row["decision"] == "correct":
+            status = "corrected by analyst"
+        elif row["is_correction"]:
+            status = "analyst's correction" if row["in_use"] else "superseded correction"
+        elif row["decision"] == "accept":
+            status = "accepted by analyst"
+        else:
+            status = "in use"
+        out[row["relation_id"]] = status
+    return out
+
+
+CURRENT_PATH_COLUMNS = ["channel", "rank", "path", "composed_sign", "score", "relation_ids"]
+
+
+def current_paths(
+    store: Store, risk: str, *, as_of: date | None, condition: str, roles: tuple[str, ...]
+) -> pd.DataFrame:
+    """The risk's channel queries searched now on A(t) with the analyst's review decisions applied
+    (a rejected relation's paths are gone, a corrected sign counts): the paths an analysis would find."""
+    from aieco.graph.build import as_of_relations, relation_graph
+    from aieco.graph.paths import enumerate_paths
+
+    labels = variable_labels(store)
+    rels = as_of_relations(load_relations(store, condition=condition), as_of, roles=roles, condition=condition)
+    graph = relation_graph(rels)
+    queries = {q.query_id: q for q in store.find(ChannelQuery, risk=risk)}
+    rows = []
+    for q in queries.values():
+        channel = (
+            f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
+            f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}"
+        )
+        found = enumerate_paths(graph, q, graph_condition=condition)
+        if not found:
+            rows.append({"channel": channel, "rank": None, "path": "no path", "composed_sign": "", "score": None,
+                         "relation_ids": ""})
+        for p in found:
+            chain = labels.get(p.variables[0], p.variables[0]) + "".join(
+                f" {s.value}→ {labels.get(v, v)}" for s, v in zip(p.signs, p.variables[1:], strict=True)
+            )
+            rows.append(
+                {
+                    "channel": channel,
+                    "rank": p.rank,
+                    "path": chain,
+                    "composed_sign": p.composed_sign.value,
+                    "score": p.score,
+                    "relation_ids": ", ".join(p.relation_ids),
+                }
+            )
+    return _frame(rows, CURRENT_PATH_COLUMNS)
 
 
 def registered_models() -> list[str]:
@@ -1685,36 +1795,90 @@ def registered_models() -> list[str]:
     return sorted(register_models())
 
 
-GAP_COLUMNS = ["risk", "channel", "why", "query_id"]
+GAP_COLUMNS = ["risk", "channel", "why", "risk_status", "channel_id", "query_id"]
+
+
+def _labelled(text: str, labels: dict[str, str]) -> str:
+    """``text`` with each vocabulary id (``house_prices``) written as its label (House prices)."""
+    return re.sub(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+\b", lambda m: labels.get(m.group(0), m.group(0)), text)
+
+
+def _channel_reason(stop_reason: str, channel_id: str) -> str:
+    """The part of a graph-search stop reason about one channel ('…: tf2 (a → b): why; tf3 …'),
+    else the whole reason."""
+    found = re.search(rf"(?:^|: |; ){re.escape(channel_id)} \([^)]*\): (.*?)(?=; [A-Za-z0-9_]+ \(|$)", stop_reason)
+    return found.group(1) if found else stop_reason
 
 
 def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
-    """Channel queries of an analysis's risks for which graph search stored no path, and why."""
+    """The channel queries of an analysis's risks for which graph search found no admissible path,
+    and why, read from the risks' latest ``graph_search`` stage records.
+
+    A completed search lists them in its output (``channels_without_path``: channel id, query,
+    source, target, reason; the risk went on with its other channels). A stopped search (no
+    channel had a path) gives its recorded reason for every channel of the risk. An older
+    completed record without that list falls back to the queries that stored no Path.
+    """
     an = store.get(Analysis, analysis_id)
     if an is None:
         return _frame([], GAP_COLUMNS)
     labels = variable_labels(store)
-    searched = {
-        s.stage.split("/")[0]
-        for s in store.find(StageRecord, analysis_id=analysis_id)
-        if s.stage.endswith("graph_search") and s.status.value == "completed"
-    }
-    with_paths = {p.query_id for p in store.find(Path, analysis_id=analysis_id)}
+    latest = {r.stage: r for r in _latest_attempts(store, analysis_id)}
+    with_paths = None
     rows = []
+
+    def label(var: str) -> str:
+        return labels.get(var, var)
+
     for risk in an.request.get("risks", []):
         name = risk["name"] if isinstance(risk, dict) else str(risk)
-        if name not in searched:
+        channels = {c.get("id", ""): c for c in (risk.get("channels", []) if isinstance(risk, dict) else [])}
+        rec = latest.get(f"{name}/graph_search")
+        if rec is None or rec.status.value not in ("completed", "stopped"):
             continue
-        for q in store.find(ChannelQuery, risk=name):
-            if q.query_id in with_paths:
-                continue
+        stored = rec.output_digest and store.has_artifact(rec.output_digest)
+        output = store.get_json(rec.output_digest) if stored else {}
+        gaps = output.get("channels_without_path")
+        if rec.status.value == "stopped":
+            gaps = [
+                {
+                    "channel_id": cid,
+                    "source": c.get("source", ""),
+                    "target": c.get("target", ""),
+                    "reason": _channel_reason(rec.reason, cid),
+                    "query_id": "",
+                }
+                for cid, c in channels.items()
+            ] or [{"channel_id": "", "source": "", "target": "", "reason": rec.reason, "query_id": ""}]
+        elif gaps is None:  # a record written before graph search listed its channels without a path
+            if with_paths is None:
+                with_paths = {p.query_id for p in store.find(Path, analysis_id=analysis_id)}
+            queries = output.get("queries", {})
+            gaps = []
+            for cid, qid in queries.items():
+                q = store.get(ChannelQuery, qid)
+                if qid not in with_paths and q is not None:
+                    gaps.append(
+                        {"channel_id": cid, "source": q.source_var, "target": q.target_var, "query_id": qid,
+                         "reason": f"no admissible path of at most {q.max_len} relations in the as-of graph"}
+                    )
+        for g in gaps:
+            spec = channels.get(g.get("channel_id", ""), {})
+            move_src, move_dst = spec.get("movement", ""), spec.get("expected", "")
+            channel = (
+                f"{label(g['source'])} {move_src} → {label(g['target'])} {move_dst}".replace("  ", " ").strip()
+                if g.get("source")
+                else "every channel"
+            )
             rows.append(
                 {
                     "risk": name.replace("_", " "),
-                    "channel": f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
-                    f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}",
-                    "why": f"no path of at most {q.max_len} accepted relations links them in the as-of graph",
-                    "query_id": q.query_id,
+                    "channel": channel,
+                    "why": _labelled(g.get("reason", ""), labels),
+                    "risk_status": "went on with its other channels" if rec.status.value == "completed" else
+                    "stopped at graph search (no channel has a path)",
+                    "channel_id": g.get("channel_id", ""),
+                    "query_id": g.get("query_id", ""),
                 }
             )
     return _frame(rows, GAP_COLUMNS)
@@ -1728,9 +1892,55 @@ def channel_graph_of(store: Store, relation_ids: tuple[str, ...]) -> go.Figure:
     return channel_graph_figure(relations_frame(store, relation_ids=list(relation_ids)), variable_labels(store))
 
 
+def opposing_of(store: Store, relation_ids: tuple[str, ...]) -> pd.DataFrame:
+    """:func:`opposing_relations` among the given relations."""
+    return opposing_relations(relations_frame(store, relation_ids=list(relation_ids)))
+
+
 def fan_chart_of_run(store: Store, run_id: str, variable: str, entity: str | None = None, title: str = "") -> go.Figure:
     """:func:`fan_chart` of one variable of a stored run."""
     return fan_chart(points_frame(store, run_id), variable, entity=entity, title=title)
+
+
+def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> go.Figure:
+    """Every variable's :func:`fan_chart` of a stored run as panels of one figure (two per row), each
+    titled with the variable's label and its unit on the y axis; one legend (bands, median, paths)."""
+    from plotly.subplots import make_subplots
+
+    points = points_frame(store, run_id)
+    labels = variable_labels(store)
+    cols = 2 if len(variables) > 1 else 1
+    rows = -(-len(variables) // cols)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=[labels.get(v, v) for v in variables],
+        vertical_spacing=0.32 / rows if rows > 1 else 0.0,
+        horizontal_spacing=0.08,
+    )
+    seen: set[str] = set()
+    palette = ["#d62728", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
+    colours: dict[str, str] = {}  # one colour per path name in every panel, as in the one legend
+    for i, variable in enumerate(variables):
+        row, col = i // cols + 1, i % cols + 1
+        one = fan_chart(points, variable, title=labels.get(variable, variable))
+        for trace in one.data:
+            name = trace.name or ""
+            trace.update(legendgroup=name, showlegend=bool(name) and name not in seen and trace.showlegend is not False)
+            seen.add(name)
+            if trace.line.color is None and trace.line.width != 0:
+                colour = colours.setdefault(name, palette[len(colours) % len(palette)])
+                trace.update(line={"color": colour}, marker={"color": colour})
+            fig.add_trace(trace, row=row, col=col)
+        unit = points.loc[points["variable"] == variable, "unit"]
+        fig.update_yaxes(title_text=str(unit.iloc[0]) if len(unit) else "", row=row, col=col)
+        fig.update_xaxes(type="category", row=row, col=col)
+    fig.update_layout(
+        height=300 * rows + 60,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h", "y": -0.04, "yanchor": "top"},
+    )
+    return fig
 
 
 def quantile_ranges_of_run(store: Store, run_id: str, variable: str) -> go.Figure:

@@ -1,14 +1,23 @@
 """One Store per script run, cached views keyed by the workspace digest, readable errors.
 
-sqlite3 connections are tied to their thread and Streamlit reruns a script on any
-thread, so the Store is opened at the start of each run and closed at its end; it is
-never cached. What *is* cached (``st.cache_data``) is the plain data the view functions
-return, keyed by the workspace path and :func:`aieco.inventory.workspace_digest`, so a new
-record anywhere invalidates every cached view.
+Streamlit reruns the whole page script on every interaction, on any thread. Opening a
+Store checks the database (``PRAGMA quick_check`` reads every page) and its schema, so a
+run borrows an already opened Store from a small pool instead: one Store is used by one
+run at a time (never shared between threads at once), and is returned when the run ends.
+SQLite in WAL mode shows every committed write to the next read, so a pooled Store never
+shows stale records; a replaced database file (another inode) is opened afresh.
+
+The view functions' results are cached in memory (``st.cache_resource``: no pickling
+on each read), keyed by the workspace path and :func:`aieco.inventory.workspace_digest`
+(the tables' chain heads), so a new record anywhere invalidates every cached view. A
+cached DataFrame is handed out as a copy (copy-on-write: cheap), so a page cannot change
+what another run reads.
 """
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -16,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pandas as pd
 import streamlit as st
 
 from aieco.config import get_settings
@@ -26,10 +36,56 @@ from dashboard import views
 T = TypeVar("T")
 
 
-@st.cache_data(show_spinner=False, max_entries=512)
+@st.cache_resource(show_spinner=False, max_entries=512)
 def _cached_view(name: str, workspace: str, workspace_digest: str, args: tuple, kwargs: tuple, _store: Store) -> Any:
     # workspace and workspace_digest are part of the cache key only; _store is not hashed.
     return getattr(views, name)(_store, *args, **dict(kwargs))
+
+
+def _handed_out(value: Any) -> Any:
+    """A cached value as a run may use it: frames copied (copy-on-write), containers rebuilt."""
+    if isinstance(value, pd.DataFrame):
+        return value.copy()
+    if isinstance(value, dict):
+        return {k: _handed_out(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_handed_out(v) for v in value]
+    return value
+
+
+_POOL: dict[tuple[str, int], list[Store]] = {}
+_POOL_LOCK = threading.Lock()
+_POOL_SIZE = 4
+
+
+def _db_inode(path: Path) -> int:
+    try:
+        return os.stat(path / "aieco.db").st_ino
+    except OSError:  # no database yet, or the path is not a folder (the Store says so, readably)
+        return 0
+
+
+@contextmanager
+def _pooled_store(path: Path) -> Iterator[Store]:
+    key = (str(path.resolve()), _db_inode(path))
+    with _POOL_LOCK:
+        idle = _POOL.get(key)
+        store = idle.pop() if idle else None
+    if store is None:
+        store = Store(path)
+        key = (str(path.resolve()), _db_inode(path))  # the file exists now
+    healthy = False
+    try:
+        yield store
+        healthy = not store.db.conn.in_transaction
+    finally:
+        with _POOL_LOCK:
+            idle = _POOL.setdefault(key, [])
+            if healthy and len(idle) < _POOL_SIZE:
+                idle.append(store)
+                store = None
+        if store is not None:
+            store.close()
 
 
 @dataclass
@@ -44,8 +100,10 @@ class Workspace:
         """Call ``dashboard.views.<fn>(store, *args, **kwargs)``, cached until the workspace changes."""
         if getattr(views, fn.__name__, None) is not fn:
             raise ValueError(f"{fn.__name__} is not a function of dashboard.views")
-        return _cached_view(
-            fn.__name__, str(self.path), self.digest, tuple(args), tuple(sorted(kwargs.items())), _store=self.store
+        return _handed_out(
+            _cached_view(
+                fn.__name__, str(self.path), self.digest, tuple(args), tuple(sorted(kwargs.items())), _store=self.store
+            )
         )
 
     def refresh(self) -> None:
@@ -59,12 +117,9 @@ def workspace_path() -> Path:
 
 @contextmanager
 def open_workspace() -> Iterator[Workspace]:
-    """Open the workspace for this run; close it when the run ends."""
-    store = Store(workspace_path())
-    try:
+    """The workspace for this run (a Store borrowed from the pool, returned when the run ends)."""
+    with _pooled_store(workspace_path()) as store:
         yield Workspace(store=store, path=store.path.resolve(), digest=views.workspace_digest(store))
-    finally:
-        store.close()
 
 
 @contextmanager

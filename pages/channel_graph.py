@@ -3,7 +3,7 @@ opening its quote and page."""
 
 import streamlit as st
 
-from aieco.records import Role
+from aieco.records import Role, digest
 from dashboard import views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
@@ -16,31 +16,60 @@ state = get_state()
 st.header("Channel graph")
 
 
-def review_controls(ws, relation) -> None:
-    """The analyst's review of one relation: accept, reject or correct its sign (ReviewDecision records)."""
-    try:
-        from aieco.review import review_relation, review_state
-    except ImportError:  # the review library (issue #15) is not in this build yet
-        st.caption(f"Validation: **{relation['review_decision']}** (analyst review arrives with issue #15)")
-        return
+REVIEW_FILTER = {"in use": "accepted", "rejected": "rejected", "all": "all"}
+
+
+def review_controls(ws, relation, status: str) -> None:
+    """The analyst's review of one relation: accept, reject or correct its sign (ReviewDecision records
+    through ``aieco.review.review_relation``); the page reruns at once to show the effect."""
+    from aieco.review import review_relation
+
     rid = relation["relation_id"]
-    st.caption(
-        f"Validation: **{relation['review_decision']}** · analyst review: **{review_state(ws.store, rid) or 'in use'}**"
-    )
+    st.markdown(f"Review status: **{status}**")
     if relation["review_decision"] != "accepted":
+        st.caption("Rejected by validation: a review cannot admit it.")
         return
     with st.form(f"review_{rid}", border=False):
         a, b, c = st.columns([2, 1, 3])
         action = a.segmented_control(
             "Decision", ["accept", "reject", "correct"], default="accept", key=f"review_action_{rid}"
         )
-        sign = b.selectbox("Corrected sign", ["", "+", "-"], help="only for 'correct'", key=f"review_sign_{rid}")
+        flipped = "-" if relation["sign"] == "+" else "+"
+        sign = b.selectbox(
+            "Corrected sign", ["", flipped], help="only for 'correct'", key=f"review_sign_{rid}"
+        )
         note = c.text_input("Note", key=f"review_note_{rid}")
         if st.form_submit_button("Record decision", icon=":material/rate_review:"):
             with shown_errors():
                 decision = review_relation(ws.store, rid, action or "accept", sign=sign or None, note=note)
                 ws.refresh()
-                st.success(f"Recorded: {decision.action} by {decision.analyst}")
+                state.review_flash = f"Recorded: {decision.action} by {decision.analyst}"
+                st.rerun()  # the graph, filters and path list show the decision at once
+
+
+def show_current_paths(ws, risks: list[str], as_of, condition: str, roles: tuple[str, ...]) -> None:
+    """The channel queries' paths on A(t) now, with the analyst's decisions applied."""
+    st.subheader("Paths now, with the review decisions")
+    st.caption(
+        "Each channel query of the risk searched again on the as-of graph as filtered above, with every "
+        "analyst decision applied: a rejected relation's paths disappear, a corrected sign counts. The "
+        "analyses' stored paths (Paths & restrictions) stay as they were run."
+    )
+    box = st.container(key="current_paths")
+    for name in risks:
+        paths = ws.view(views.current_paths, name, as_of=as_of, condition=condition, roles=roles)
+        if paths.empty:
+            continue
+        box.markdown(f"**{name.replace('_', ' ')}**")
+        lines = []
+        for channel, group in paths.groupby("channel", sort=False):
+            found = group[group["path"] != "no path"]
+            if found.empty:
+                lines.append(f"- {channel}: no path")
+                continue
+            for _, p in found.iterrows():
+                lines.append(f"- {channel}: #{int(p['rank'])} {p['path']} (S(C) = {p['score']:.3f})")
+        box.text("\n".join(lines).replace("- ", "• "))  # as text: labels are shown as written
 
 
 with page_workspace() as ws:
@@ -59,10 +88,17 @@ with page_workspace() as ws:
         disabled=not channels,
         help="The channel queries of the risk; a channel shows the relations of its paths",
     )
-    review = (
-        c.segmented_control("Review status", ["accepted", "rejected", "all"], default="accepted", key="graph_review")
-        or "accepted"
-    )
+    review = REVIEW_FILTER[
+        c.segmented_control(
+            "Review status",
+            list(REVIEW_FILTER),
+            default="in use",
+            key="graph_review",
+            help="in use: the as-of graph A(t) with the analyst's decisions applied; rejected: by validation "
+            "or by the analyst (a corrected relation's original is here, its correction is in use)",
+        )
+        or "in use"
+    ]
     a, b, c = st.columns(3)
     as_of = a.date_input(
         "As of (publication date)",
@@ -79,11 +115,18 @@ with page_workspace() as ws:
         used = set(channels[channel]) if channel in channels else set(ws.view(views.risk_relation_ids, risk))
         ids = [i for i in ids if i in used]
     relations = ws.view(views.relations_frame, relation_ids=ids)
+    if state.review_flash:
+        st.success(state.review_flash, icon=":material/rate_review:")
+        state.review_flash = None
     if relations.empty:
         st.info("No relation passes these filters" + (f" (as of {as_of})." if as_of else "."))
         st.stop()
+    shown_key = digest(sorted(relations["relation_id"]))[:12]
+    status = ws.view(views.review_status, tuple(relations["relation_id"]))
+    relations = relations.assign(review=relations["relation_id"].map(status))
     st.caption(
-        f"{len(relations)} relations between {relations[['src_var', 'dst_var']].stack().nunique()} variables"
+        f"{len(relations)} relation{'s' if len(relations) != 1 else ''} between "
+        f"{relations[['src_var', 'dst_var']].stack().nunique()} variables"
         + (f", published on or before {as_of}" if as_of else ", every publication date")
         + ". Arrows are coloured by sign; each marker on an arrow is one relation (shape = evidence "
         "class) — click it for its quote and page."
@@ -91,7 +134,11 @@ with page_workspace() as ws:
     st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, None)))
     figure = ws.view(views.channel_graph_of, tuple(relations["relation_id"]))
     event = show_figure(
-        figure, key="channel_graph", name=f"channel_graph_{risk}", on_select="rerun", selection_mode="points"
+        figure,
+        key=f"channel_graph_{shown_key}",  # another relation set (a filter, a review) starts a fresh selection
+        name=f"channel_graph_{risk}",
+        on_select="rerun",
+        selection_mode="points",
     )
     points = event.selection.points if event and event.selection else []
     picked = None
@@ -121,11 +168,11 @@ with page_workspace() as ws:
                 "publication_date",
                 "page",
                 "confidence",
-                "review_decision",
+                "review",
                 "relation_id",
             ]
         ],
-        key="relation_table",
+        key=f"relation_table_{shown_key}",
         name="relations",
         on_select="rerun",
         selection_mode="single-row",
@@ -134,7 +181,16 @@ with page_workspace() as ws:
     if rows:
         picked = relations.iloc[rows[0]]["relation_id"]
     if picked is not None:
-        rel = relations[relations["relation_id"] == picked].iloc[0]
+        state.relation_id = picked
+    hidden = state.relation_id is not None and state.relation_id not in set(relations["relation_id"])
+    if hidden:  # e.g. just rejected while the filter shows relations in use
+        gone = ws.view(views.review_status, (state.relation_id,)).get(state.relation_id, "not shown")
+        st.info(
+            f"The relation opened last is {gone} and not among the relations shown; choose the review "
+            "status 'rejected' or 'all' to open it again."
+        )
+    elif state.relation_id is not None:
+        rel = relations[relations["relation_id"] == state.relation_id].iloc[0]
         with st.container(border=True, key="relation_detail"):
             st.markdown(
                 f"**{labels.get(rel['src_var'], rel['src_var'])} {rel['sign']}→ "
@@ -143,7 +199,7 @@ with page_workspace() as ws:
             st.text(f"“{rel['quote']}”")  # as text: a quote never fetches images or links
             where = f"p. {rel['page']}" if rel["page"] is not None else (rel["cell"] or "")
             st.caption(f"{rel['title']} — {rel['publisher']}, {rel['publication_date']}, {where}")
-            review_controls(ws, rel)
+            review_controls(ws, rel, rel["review"])
             with st.expander("Ids"):
                 st.markdown(
                     f"relation `{rel['relation_id']}` · location `{rel['location_id']}` · source `{rel['source_id']}`"
@@ -151,8 +207,16 @@ with page_workspace() as ws:
     else:
         st.caption("Click a relation marker on the graph, or a row of the table, for its quote, source and page.")
 
+    show_current_paths(
+        ws,
+        [risk] if risk != "every risk" else ws.view(views.risks),
+        as_of,
+        condition,
+        tuple(roles),
+    )
+
     st.subheader("Opposing relations")
-    opposing = views.opposing_relations(relations)
+    opposing = ws.view(views.opposing_of, tuple(relations["relation_id"]))
     if opposing.empty:
         st.caption("No edge carries relations of opposite sign under these filters.")
     else:

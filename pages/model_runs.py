@@ -64,26 +64,37 @@ with page_workspace() as ws:
         c.metric("admissible draws", f"{int(selection.get('admissible', 0))} / {int(selection.get('draws', 0))}")
         d.metric("selected simulation", int(selection["simulation_id"]) if "simulation_id" in selection else "–")
     points = ws.view(views.points_frame, state.run_id)
-    charts, diagnostics, tables, table = st.tabs(["Fan charts", "Diagnostics", "Output tables", "Output points"])
+    # Lazy tabs: only the open tab's content runs and is sent (a page switch draws one tab, not all four).
+    charts, diagnostics, tables, table = st.tabs(
+        ["Fan charts", "Diagnostics", "Output tables", "Output points"], key="run_tabs", on_change="rerun"
+    )
     with charts:
-        variables = views.model_variables(points)
-        vlabels = ws.view(views.variable_labels)
-        if not variables:
-            st.info("This run stored no aggregate output points to chart.")
-        for variable in variables:
-            show_figure(
-                ws.view(views.fan_chart_of_run, state.run_id, variable, title=vlabels.get(variable, variable)),
-                name=f"fan_{variable}",
-                key=f"fan_{variable}",
-            )
+        if charts.open:
+            variables = views.model_variables(points)
+            vlabels = ws.view(views.variable_labels)
+            if not variables:
+                st.info("This run stored no aggregate output points to chart.")
+            else:  # one figure, a panel per variable: one chart to draw in the browser, not one per variable
+                st.caption(
+                    "Shaded bands: quantile ranges of the simulated paths; line: median; other lines: the run's "
+                    "selected and reference paths. Each panel's unit is on its axis."
+                )
+                show_figure(
+                    ws.view(views.fan_charts_of_run, state.run_id, tuple(variables)),
+                    name="fan_charts",
+                    key="fan_charts",
+                )
     with diagnostics:
-        diag = ws.view(views.diagnostics_frame, state.run_id)
-        st.caption("Acceptance shares, severity and the other diagnostics the run recorded.")
-        show_table(diag, key="model_runs_table_2", name="model_runs_2")
+        if diagnostics.open:
+            diag = ws.view(views.diagnostics_frame, state.run_id)
+            st.caption("Acceptance shares, severity and the other diagnostics the run recorded.")
+            show_table(diag, key="model_runs_table_2", name="model_runs_2")
     with tables:
-        st.caption("The run's stored output artifact (severity and acceptance share of a selection are here).")
-        for name, frame in ws.view(views.output_tables, state.run_id).items():
-            st.markdown(f"**{name}**")
-            show_table(frame, key=f"model_runs_output_{name}", name=name, hide_index=False)
+        if tables.open:
+            st.caption("The run's stored output artifact (severity and acceptance share of a selection are here).")
+            for name, frame in ws.view(views.output_tables, state.run_id).items():
+                st.markdown(f"**{name}**")
+                show_table(frame, key=f"model_runs_output_{name}", name=name, hide_index=False)
     with table:
-        show_table(points, key="model_runs_table_4", name="model_runs_4")
+        if table.open:
+            show_table(points, key="model_runs_table_4", name="model_runs_4")

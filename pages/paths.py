@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard import views
+from dashboard.gaps import show_channels_without_path
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_table
@@ -14,8 +15,8 @@ state = get_state()
 st.header("Paths & restrictions")
 
 with page_workspace() as ws:
-    queries = ws.view(views.queries_frame)
-    st.subheader("Registered channel queries")
+    queries = ws.view(views.queries_frame, state.analysis_id)
+    st.subheader("Registered channel queries" + (" of the selected analysis" if state.analysis_id else ""))
     if queries.empty:
         st.info("No channel queries registered yet — they come with an analysis request (`aieco analyze`).")
     else:
@@ -27,11 +28,12 @@ with page_workspace() as ws:
     st.caption(f"Analysis: {ws.view(views.analysis_labels).get(state.analysis_id, state.analysis_id)}")
     paths = ws.view(views.paths_frame, state.analysis_id)
     st.subheader("Candidate paths")
+    show_channels_without_path(ws, state.analysis_id, key="paths")
     if paths.empty:
         st.info("This analysis has no stored paths (it stopped before path enumeration, or found none).")
     else:
         for (risk, query), group in paths.groupby(["risk", "query"], sort=False):
-            st.markdown(f"**{risk}** · {query}")
+            st.markdown(f"**{risk.replace('_', ' ')}** · {query}")
             show_table(
                 group.drop(columns=["risk", "query"]),
                 key=f"paths_{risk}_{query}",

@@ -4,6 +4,7 @@ import streamlit as st
 
 from aieco.errors import AiecoError
 from dashboard import views
+from dashboard.gaps import show_channels_without_path
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_table
@@ -31,9 +32,11 @@ def show_chain(ws, claim_id: str) -> None:
     tests = chain["tests"]
     results = tests[tests["phase"] == "result"]
     verdict = results["result"].iloc[-1] if len(results) else "no result recorded"
+    vlabels = ws.view(views.variable_labels)
     box.markdown(
         f"**1 · Output test** — {verdict}: reported value equals the stored output point "
-        f"(table `{c['table']}`, row `{c['row']}`, column `{c['column']}`)."
+        f"(table {str(c['table']).replace('_', ' ')}, row {vlabels.get(str(c['row']), c['row'])}, "
+        f"column {str(c['column']).replace('_', ' ')})."
     )
     box.markdown(f"**2 · Model run** — {run['label']} · {run['status']} · seed {run['seed']}")
     box.dataframe(chain["inputs"], hide_index=True, width="stretch")
@@ -146,6 +149,7 @@ with page_workspace() as ws:
     st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, report["analysis_id"])))
     if report["status"] != "passed":
         st.error(f"This report failed its checks ({report['failure_rule']}); it is shown for audit only.")
+    show_channels_without_path(ws, report["analysis_id"], risk=report["risk"], key="report")
     st.caption("Click a number to open, right under it, the chain that produced it.")
     report_body(state.report_id)
 

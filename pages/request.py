@@ -11,6 +11,7 @@ from aieco.errors import InputError
 from aieco.records import Movement, Role
 from aieco.request import dumps_request, load_request, parse_request, request_problems
 from dashboard import jobs, views
+from dashboard.gaps import show_channels_without_path
 from dashboard.request_form import from_tables, to_tables
 from dashboard.shell import inside_app
 from dashboard.state import get_state
@@ -194,8 +195,9 @@ with page_workspace() as ws:
             st.markdown(f"**Stops of the selected analysis** — {labels.get(state.analysis_id, state.analysis_id)}")
             stops = ws.view(views.stops_frame, state.analysis_id)
             for _, stop in stops.iterrows():
+                if stop["stage"].endswith("graph_search"):
+                    continue  # shown per channel, with its reason, just below
                 st.warning(f"**{stop['stage']}** {stop['status']} — {stop['reason']}")
-            for _, gap in ws.view(views.channels_without_path, state.analysis_id).iterrows():
-                st.warning(f"Risk **{gap['risk']}**, channel **{gap['channel']}**: {gap['why']}")
+            show_channels_without_path(ws, state.analysis_id, key="request")
             if stops.empty:
                 st.caption("No stage of this analysis stopped.")

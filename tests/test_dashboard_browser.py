@@ -11,6 +11,7 @@ tests/artifacts/screenshots/ (git-ignored) for review.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -91,6 +92,7 @@ def _has_sources(workspace) -> bool:
 
 
 def test_first_launch_builds_at_server_start_with_moving_progress_and_usable_pages(tmp_path):
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import expect
 
     folder = shots("first_launch")
@@ -107,12 +109,33 @@ def test_first_launch_builds_at_server_start_with_moving_progress_and_usable_pag
             expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=60_000)
             bar = page.locator("[data-testid='stProgress']").first
             expect(bar).to_be_visible(timeout=30_000)
-            first = bar.inner_text()
             page.screenshot(path=folder / "01_building.png")
-            deadline = time.monotonic() + 120  # the progress moves on to another step
-            while time.monotonic() < deadline and bar.inner_text().split(" — ")[0] == first.split(" — ")[0]:
-                time.sleep(0.5)
-            assert bar.inner_text().split(" — ")[0] != first.split(" — ")[0], f"progress stuck at {first!r}"
+            # Every text the bar shows until the build ends (the panel then goes): it must move on to other
+            # steps, and show a sub-step of a long step (series read, bank data imported, bank models fitted,
+            # simulated quarters …) after the stage's name, then move past it.
+            substep = re.compile(r" — .+ \d+/\d+")
+            texts = [bar.inner_text()]
+            shot = False
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline:
+                try:
+                    text = bar.inner_text(timeout=2_000)
+                except PlaywrightError:  # the build finished: the panel is gone
+                    break
+                if text != texts[-1]:
+                    texts.append(text)
+                if not shot and substep.search(text):
+                    page.screenshot(path=folder / "01b_substep.png")
+                    shot = True
+                time.sleep(0.1)
+            stages = list(dict.fromkeys(t.split(" — ")[0] for t in texts))
+            assert len(stages) > 1, f"progress stuck at {texts[0]!r}"
+            subs = [i for i, t in enumerate(texts) if substep.search(t)]
+            assert subs, f"no sub-step shown in the build's progress: {texts}"
+            seen = texts[subs[0]].rsplit(" — ", 1)[0]  # without the ticking seconds
+            assert any(t.rsplit(" — ", 1)[0] != seen for t in texts[subs[0] + 1 :]) or len(texts) == subs[0] + 1, (
+                f"stuck at {seen!r}"
+            )
             go_to(page, "Sources")  # pages are usable while it builds
             page.screenshot(path=folder / "02_sources_while_building.png")
             assert_clean(srv, outside)
@@ -200,6 +223,97 @@ def test_analyst_path_through_every_page_report_chain_exports_graph(demo_server,
         expect(detail).to_be_visible(timeout=30_000)
         expect(detail.get_by_text(" p. ").first).to_be_visible()
         page.screenshot(path=folder / "21_graph_relation.png")
+    assert_clean(demo_server, outside)
+
+
+def sole_evidence_relation(workspace: Path) -> tuple[str, str]:
+    """A trade-fragmentation channel and a relation every one of its stored paths needs alone (the only
+    evidence of one of its steps): rejecting it must leave that channel without a path."""
+    from aieco.records import ChannelQuery
+    from aieco.records import Path as ChannelPath
+    from aieco.store import Store
+    from dashboard import views
+
+    with Store(workspace) as store:
+        labels = views.variable_labels(store)
+        for q in store.find(ChannelQuery, risk="trade_fragmentation"):
+            paths = store.find(ChannelPath, query_id=q.query_id)
+            needed = [{e[0] for e in p.evidence if len(e) == 1} for p in paths]
+            common = set.intersection(*needed) if needed else set()
+            if common:
+                channel = (
+                    f"{labels[q.source_var]} {q.source_movement.value} → {labels[q.target_var]} "
+                    f"{q.target_movement.value}"
+                )
+                return channel, sorted(common)[0]
+    raise AssertionError("the demo has no channel whose paths all need one relation")
+
+
+MARKER_OF = """(rid) => {
+  const gd = document.querySelector('.js-plotly-plot');
+  for (let t = 0; t < gd.data.length; t++) {
+    const cd = gd.data[t].customdata;
+    if (!cd) continue;
+    for (let i = 0; i < cd.length; i++) {
+      if (cd[i][0] !== rid) continue;
+      const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();
+      return {x: box.left + xa._offset + xa.l2p(gd.data[t].x[i]), y: box.top + ya._offset + ya.l2p(gd.data[t].y[i])};
+    }
+  }
+  return null;
+}"""
+
+
+def choose(page, label: str, option: str) -> None:
+    """Pick ``option`` in the selectbox labelled ``label``."""
+    box = page.locator("[data-testid='stSelectbox']").filter(has=page.get_by_text(label, exact=True))
+    box.click()
+    page.get_by_role("option", name=option, exact=True).click()
+    settle(page, stable_ms=500)
+
+
+def test_review_a_relation_on_the_graph_and_see_its_effect(demo_server):
+    from playwright.sync_api import expect
+
+    folder = shots("review")
+    channel, relation = sole_evidence_relation(demo_server.workspace)
+    with browser_page() as (page, outside):
+        page.goto(demo_server.url, wait_until="domcontentloaded")
+        expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=120_000)
+        settle(page, 120_000)
+        go_to(page, "Channel graph")
+        choose(page, "Risk", "trade fragmentation")
+        paths = page.locator(".st-key-current_paths")
+        expect(paths).to_contain_text(channel, timeout=30_000)
+        before = paths.inner_text()
+        old = [line for line in before.splitlines() if line.startswith(f"• {channel}:")]
+        assert old and all("no path" not in line for line in old), before
+        choose(page, "Channel", channel)  # the graph shows this channel's relations
+        page.wait_for_function(CHARTS_DRAWN, timeout=60_000)
+        point = page.evaluate(MARKER_OF, relation)
+        assert point is not None, f"relation {relation} is not on the graph"
+        page.mouse.click(point["x"], point["y"])
+        detail = page.locator(".st-key-relation_detail")
+        expect(detail).to_be_visible(timeout=30_000)
+        expect(detail.get_by_text("Review status: in use")).to_be_visible()
+        expect(detail).to_contain_text(relation)  # ids in the details expander's text
+        page.screenshot(path=folder / "01_relation_in_use.png", full_page=True)
+
+        detail.get_by_role("radio", name="reject", exact=True).click()  # a segmented control's option
+        detail.get_by_role("button", name="Record decision").click()
+        expect(page.get_by_text("Recorded: reject")).to_be_visible(timeout=60_000)
+        settle(page, stable_ms=500)
+        # in use no more: the graph in use hides it, and the channel's paths are gone
+        expect(page.get_by_text("The relation opened last is rejected by analyst")).to_be_visible(timeout=30_000)
+        expect(paths).to_contain_text(f"• {channel}: no path", timeout=30_000)
+        after = paths.inner_text()
+        assert not any(line in after for line in old), after
+        page.screenshot(path=folder / "02_after_reject.png", full_page=True)
+
+        page.get_by_role("radio", name="rejected", exact=True).click()  # the review-status filter
+        settle(page, stable_ms=500)
+        expect(detail.get_by_text("Review status: rejected by analyst")).to_be_visible(timeout=30_000)
+        page.screenshot(path=folder / "03_rejected_filter.png", full_page=True)
     assert_clean(demo_server, outside)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date
 
 import pandas as pd
 import pytest
@@ -105,7 +105,7 @@ def test_paths_carry_score_sign_and_derivation_outcome(populated):
     paths = views.paths_frame(store, ids["analysis_id"])
     row = paths.iloc[0]
     assert (row["channel"], row["composed_sign"], row["score"], row["outcome"]) == (
-        "tariffs → trade_volumes → real_gdp",
+        "Tariffs → Trade volumes → Real GDP",  # labels from the packaged vocabulary
         "-",
         0.77,
         "accepted",
@@ -133,13 +133,13 @@ def test_claim_chain_follows_the_number_to_its_own_path_quotes_and_pages(populat
     assert chain["claim"]["point_id"] == ids["point_id"]
     assert chain["run"]["run_id"] == ids["macro_run"]
     assert chain["own_restrictions"]  # the claim's variable (real_gdp) is restricted itself
-    assert chain["restrictions"]["variable"].tolist() == ["real_gdp"]
+    assert chain["restrictions"]["variable"].tolist() == ["Real GDP"]
     steps = chain["chain"]
     # the selected path of that restriction, in order: tariffs → trade volumes, then trade volumes → real GDP
-    assert steps["path"].unique().tolist() == ["tariffs → trade_volumes → real_gdp"]
+    assert steps["path"].unique().tolist() == ["Tariffs → Trade volumes → Real GDP"]
     assert steps[["step", "from", "to"]].values.tolist() == [
-        [1, "tariffs", "trade_volumes"],
-        [2, "trade_volumes", "real_gdp"],
+        [1, "Tariffs", "Trade volumes"],
+        [2, "Trade volumes", "Real GDP"],
     ]
     assert steps["quote"].tolist() == ["higher tariffs reduce trade volumes", "trade volumes raise real GDP"]
     assert steps["representative"].all()
@@ -164,6 +164,8 @@ def test_labels_name_analyses_reports_and_runs_uniquely_without_ids(populated):
     runs = views.run_labels(store)
     assert runs[ids["macro_run"]].startswith("test_macro · trade fragmentation · generation")
     assert not any(r in label for r, label in runs.items())
+    assert views.model_name("macro_var") == "VAR scenario generator"  # names, not ids, for known models
+    assert views.model_name("bank_eba_components:2016->2021") == "Bank CET1 depletion (EBA components) (2016->2021)"
 
 
 def test_unique_labels_tell_equal_labels_apart_by_id():
@@ -308,3 +310,134 @@ def test_selection_summary_reads_the_runs_stored_selection_table(tmp_path_factor
         assert 0 < summary["acceptance_share"] <= 1
         bank = runs[runs["model_id"] == "bank_feols"]["run_id"].iloc[0]
         assert views.selection_summary(store, bank) == {}
+
+
+def test_a_review_shows_in_the_status_the_graph_filter_and_the_paths_now(tmp_path):
+    """Reject a relation on the path tariffs → trade volumes → real GDP: its status says so, the
+    'rejected' filter holds it, the in-use graph does not, and the channel has no path any more;
+    correcting a sign instead flips the path's composed sign."""
+    from aieco.records import Relation
+    from aieco.review import review_relation
+
+    build_workspace(tmp_path / "ws", tmp_path / "sources")
+    with Store(tmp_path / "ws") as store:
+        first = store.find(Relation, src_var="tariffs")[0].relation_id
+        second = store.find(Relation, src_var="trade_volumes")[0].relation_id
+        args = {"as_of": None, "condition": "G0", "roles": ("generation",)}
+        before = views.current_paths(store, "trade_fragmentation", **args)
+        assert list(before["composed_sign"]) == ["-"] and before["relation_ids"][0] == f"{first}, {second}"
+        assert views.review_status(store, (first, second)) == {first: "in use", second: "in use"}
+
+        review_relation(store, second, "correct", sign="-", analyst="tester")
+        corrected = views.current_paths(store, "trade_fragmentation", **args)
+        assert list(corrected["composed_sign"]) == ["+"]  # (−)·(−): the corrected sign counts
+        assert views.review_status(store, (second,)) == {second: "corrected by analyst"}
+
+        review_relation(store, first, "reject", analyst="tester")
+        assert views.review_status(store, (first,)) == {first: "rejected by analyst"}
+        in_use = views.graph_relations(store, review="accepted", **args)
+        rejected = views.graph_relations(store, review="rejected", **args)
+        assert first not in in_use and first in rejected and second in rejected  # the corrected original too
+        after = views.current_paths(store, "trade_fragmentation", **args)
+        assert list(after["path"]) == ["no path"] and after["rank"].isna().all()
+
+
+def test_channels_without_path_come_from_the_graph_search_records(tmp_path):
+    """A completed search names its channel without a path (the risk went on); a stopped one gives
+    each channel its part of the stop reason; labels replace vocabulary ids."""
+    from datetime import datetime
+
+    from aieco.records import Analysis, StageRecord, StageStatus
+
+    t0 = datetime(2025, 1, 1, tzinfo=UTC)
+    request = {
+        "title": "gaps",
+        "risks": [
+            {
+                "name": "trade_fragmentation",
+                "channels": [
+                    {"id": "tf1", "source": "tariffs", "movement": "increase", "target": "real_gdp",
+                     "expected": "decrease"},
+                    {"id": "tf2", "source": "geopolitical_risk", "movement": "increase", "target": "equity_prices",
+                     "expected": "decrease"},
+                ],
+            },
+            {
+                "name": "market_illiquidity",
+                "channels": [
+                    {"id": "mi1", "source": "market_liquidity", "movement": "decrease", "target": "equity_prices",
+                     "expected": "decrease"},
+                ],
+            },
+        ],
+    }
+    with Store(tmp_path / "ws") as store:
+        an = Analysis.create(request=request, label="gaps", created_at=t0)
+        store.put(an)
+        out = store.put_json(
+            {
+                "paths": {"tf1": ["path_x"], "tf2": []},
+                "queries": {"tf1": "q1", "tf2": "q2"},
+                "channels_without_path": [
+                    {"channel_id": "tf2", "query_id": "q2", "source": "geopolitical_risk", "target": "equity_prices",
+                     "reason": "no admissible path: no relation in the graph starts from geopolitical_risk"}
+                ],
+            }
+        )
+        store.put_many(
+            [
+                StageRecord.create(analysis_id=an.analysis_id, stage="trade_fragmentation/graph_search",
+                                   status=StageStatus.completed, input_digest="a", output_digest=out,
+                                   started_at=t0, ended_at=t0),
+                StageRecord.create(analysis_id=an.analysis_id, stage="market_illiquidity/graph_search",
+                                   status=StageStatus.stopped, input_digest="b", started_at=t0, ended_at=t0,
+                                   reason="no admissible path for any channel query of market_illiquidity: "
+                                   "mi1 (market_liquidity → equity_prices): no relation in the graph starts "
+                                   "from market_liquidity"),
+            ]
+        )
+        gaps = views.channels_without_path(store, an.analysis_id)
+        labels = views.variable_labels(store)
+    assert list(gaps["channel_id"]) == ["tf2", "mi1"]
+    tf2, mi1 = gaps.iloc[0], gaps.iloc[1]
+    assert tf2["risk_status"] == "went on with its other channels" and tf2["query_id"] == "q2"
+    assert tf2["why"] == f"no admissible path: no relation in the graph starts from {labels['geopolitical_risk']}"
+    assert tf2["channel"].startswith(labels["geopolitical_risk"] + " increase → ")
+    assert mi1["risk_status"].startswith("stopped at graph search")
+    assert mi1["why"] == f"no relation in the graph starts from {labels['market_liquidity']}"
+
+
+def test_fan_charts_of_a_run_are_panels_titled_by_label_without_horizon_summaries(populated):
+    store, ids = populated
+    fig = views.fan_charts_of_run(store, ids["macro_run"], ("real_gdp",))
+    assert [a.text for a in fig.layout.annotations] == [views.variable_labels(store)["real_gdp"]]
+    xs = {x for t in fig.data if t.x is not None for x in t.x}
+    assert xs and not any("-" in str(x) for x in xs)  # years only: no '2025-2027' summary on the time axis
+    assert fig.layout.yaxis.title.text == "%"
+
+
+def test_channel_queries_of_the_selected_analysis_only(tmp_path):
+    import tomllib
+    from datetime import datetime
+
+    from aieco.records import Analysis, ChannelQuery
+    from aieco.request import parse_request
+
+    data = tomllib.loads(
+        'title = "one channel"\ncutoff = 2024-12-31\nhorizon = "2025-2027"\njurisdictions = ["EA"]\n'
+        'models = ["macro_var"]\nbackend = "offline"\n[[risks]]\nname = "market_illiquidity"\n'
+        'label = "Market illiquidity"\ndescription = "d"\n[[risks.channels]]\nid = "mi1"\n'
+        'source = "market_liquidity"\nmovement = "decrease"\ntarget = "equity_prices"\nexpected = "decrease"\n'
+    )
+    req = parse_request(data)
+    with Store(tmp_path / "ws") as store:
+        when = datetime(2025, 1, 1, tzinfo=UTC)
+        an = Analysis.create(request=req.model_dump(mode="json"), label="one", created_at=when)
+        other = ChannelQuery.create(
+            risk="trade_fragmentation", source_var="tariffs", source_movement="increase", target_var="real_gdp",
+            target_movement="decrease",
+        )
+        store.put_many([an, *req.channel_queries("market_illiquidity"), other])
+        assert len(views.queries_frame(store)) == 2
+        mine = views.queries_frame(store, an.analysis_id)
+    assert list(mine["risk"]) == ["market illiquidity"] and list(mine["query_id"]) != [other.query_id]

@@ -8,7 +8,14 @@ first, as the app's first launch does. Figures:
   running indicator, no stale element), p95 over every page, several rounds;
 * ``number_click_p95``: click a number of the report → its chain is on screen;
 * ``peer_health_roundtrip_p95``: the server's health endpoint from the same machine in
-  the same run (the floor any interaction pays), for reading the two above.
+  the same run (the floor any interaction pays), for reading the two above;
+* CPU-time context: the CPU seconds the Streamlit server (its process tree) and the browser
+  (Chromium's processes, with the driver) spent per interaction, and the load average —
+  on a loaded machine the wall-clock figures wait for the CPU; these say how much work the
+  interaction itself cost.
+
+Re-measure on an idle machine with ``python -m aieco bench dashboard --json`` (workspace from
+``-w``/``$AIECO_WORKSPACE`` when it holds records, else the demo built in a scratch folder).
 
 Target from the issue: page switch and number click ≤ 0.5 s at p95.
 """
@@ -39,6 +46,37 @@ PAGES = (
     "Reports",
     "Audit",
 )
+
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """User + system CPU seconds of process ``root`` and its descendants (Linux /proc; NaN elsewhere)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return float("nan")
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        pid = int(entry.name)
+        parent[pid] = int(fields[1])
+        cpu[pid] = (int(fields[11]) + int(fields[12])) / _TICK
+    children: dict[int, list[int]] = {}
+    for pid, pp in parent.items():
+        children.setdefault(pp, []).append(pid)
+    total, stack = 0.0, [root]
+    while stack:
+        pid = stack.pop()
+        total += cpu.get(pid, 0.0)
+        stack += children.get(pid, [])
+    return total
 
 
 def p95(values: list[float]) -> float:
@@ -82,6 +120,8 @@ def measure(workspace: Path, rounds: int) -> list[Figure]:
                 page.get_by_role("heading", name=title, exact=True).wait_for(timeout=120_000)
                 settle(page, 120_000)
             per_page: dict[str, list[float]] = {title: [] for title in PAGES}
+            server0 = tree_cpu_seconds(srv.proc.pid)
+            browser0 = tree_cpu_seconds(os.getpid()) - server0
             for _ in range(rounds):
                 for title in PAGES:
                     t0 = time.perf_counter()
@@ -90,6 +130,8 @@ def measure(workspace: Path, rounds: int) -> list[Figure]:
                     settle(page)
                     per_page[title].append(time.perf_counter() - t0)
             switches = [t for times in per_page.values() for t in times]
+            server1 = tree_cpu_seconds(srv.proc.pid)
+            browser1 = tree_cpu_seconds(os.getpid()) - server1
             page.get_by_role("link", name="Reports").click()
             page.get_by_role("heading", name="Reports", exact=True).wait_for(timeout=60_000)
             settle(page)
@@ -98,6 +140,8 @@ def measure(workspace: Path, rounds: int) -> list[Figure]:
             settle(page)
             clicks = []
             labels = number_labels(page)[:6]
+            server2 = tree_cpu_seconds(srv.proc.pid)
+            browser2 = tree_cpu_seconds(os.getpid()) - server2
             for _ in range(rounds):
                 for label in labels:
                     t0 = time.perf_counter()
@@ -107,6 +151,8 @@ def measure(workspace: Path, rounds: int) -> list[Figure]:
                     page.locator(".st-key-claim_chain").first.wait_for(timeout=60_000)
                     settle(page)
                     clicks.append(time.perf_counter() - t0)
+            server3 = tree_cpu_seconds(srv.proc.pid)
+            browser3 = tree_cpu_seconds(os.getpid()) - server3
             health = []
             for _ in range(20):
                 t0 = time.perf_counter()
@@ -120,6 +166,19 @@ def measure(workspace: Path, rounds: int) -> list[Figure]:
         Figure(name="number_click_median", value=statistics.median(clicks) if clicks else float("nan"), unit="s"),
         Figure(name="peer_health_roundtrip_p95", value=p95(health), unit="s"),
         Figure(name="load_average_1min", value=os.getloadavg()[0], unit="processes"),  # machine contention
+        Figure(name="cpu_count", value=float(os.cpu_count() or 0), unit="cores"),
+        Figure(name="page_switch_server_cpu_mean", value=(server1 - server0) / len(switches), unit="CPU-s"),
+        Figure(name="page_switch_browser_cpu_mean", value=(browser1 - browser0) / len(switches), unit="CPU-s"),
+        Figure(
+            name="number_click_server_cpu_mean",
+            value=(server3 - server2) / len(clicks) if clicks else float("nan"),
+            unit="CPU-s",
+        ),
+        Figure(
+            name="number_click_browser_cpu_mean",
+            value=(browser3 - browser2) / len(clicks) if clicks else float("nan"),
+            unit="CPU-s",
+        ),
         *(
             Figure(
                 name=f"page_switch_median_{title.lower().replace(' & ', '_').replace(' ', '_')}",

@@ -11,22 +11,26 @@ from tqdm import tqdm
 
 from aieco.cli.base import CliState, common, emit, main, pass_state
 from aieco.llm.backends import BACKENDS
+from aieco.progress import reporting
 
 
 class StageProgress:
     """A tqdm bar on stderr fed by the pipeline's progress(stage, event, index, total) callback."""
 
     def __init__(self, enabled: bool):
-        self.enabled = enabled
+        self.enabled = enabled and sys.stderr.isatty()  # a bar only for a person watching a terminal
         self.bar: tqdm | None = None
+        self.own_step = False  # the bar shows a sub-step's items (no stage has started yet)
 
     def __call__(self, stage: str, event: str, index: int, total: int) -> None:
         if not self.enabled:
             return
-        if self.bar is None or index == 0 and event in ("started", "skipped"):
+        if self.bar is None or self.own_step or index == 0 and event in ("started", "skipped"):
             self.close()
             self.bar = tqdm(total=total, file=sys.stderr, unit="stage", leave=False, dynamic_ncols=True)
         self.bar.set_description_str(stage)
+        if event == "started":
+            self.bar.set_postfix_str("", refresh=False)  # the previous stage's sub-step is over
         if event in ("completed", "skipped"):
             self.bar.update(1)
         elif event == "waiting":
@@ -38,10 +42,32 @@ class StageProgress:
         elif event in ("stopped", "failed"):
             tqdm.write(f"  {stage}: {event}", file=sys.stderr)
 
+    def substep(self, step: str, done: int, total: int, label: str) -> None:
+        """The aieco.progress reporter: the running stage's sub-step (bank fit, simulation …) after its name."""
+        if not self.enabled:
+            return
+        if self.own_step and self.bar is not None and self.bar.desc != step:
+            self.close()  # another step of the build: a fresh bar (its own count and rate)
+        if self.bar is None:  # before the first stage (building a workspace): a bar of this step alone
+            self.bar = tqdm(total=total, file=sys.stderr, unit="item", leave=False, dynamic_ncols=True)
+            self.own_step = True
+        if self.own_step:
+            self.bar.set_description_str(step)
+            self.bar.total, self.bar.n = total, done
+        self.bar.set_postfix_str(f"{step} {done}/{total}" + (f" {label}" if label else ""), refresh=True)
+
+    def note(self, message: str) -> None:
+        """A build step's message on stderr, above the bar when one is shown."""
+        if self.bar is not None:
+            tqdm.write(message, file=sys.stderr)
+        else:
+            click.echo(message, err=True)
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+        self.own_step = False
 
 
 def report_paths(store: Any, report_ids: list[str], folder: Path) -> dict[str, str]:
@@ -114,7 +140,8 @@ def analyze(
     progress = StageProgress(enabled=not state.json)
     with state.store() as store:
         try:
-            outcome = run_analysis(store, request, backend=backend, progress=progress, replay_from=replay_from)
+            with reporting(progress.substep):
+                outcome = run_analysis(store, request, backend=backend, progress=progress, replay_from=replay_from)
         finally:
             progress.close()
         data = outcome_json(outcome, store, state)
@@ -172,10 +199,10 @@ def demo(ctx: click.Context, state: CliState, backend: str, macro: str) -> None:
 
     def step(message: str) -> None:
         if not state.json:
-            click.echo(message, err=True)
+            progress.note(message)
 
     try:
-        with state.store() as store:
+        with state.store() as store, reporting(progress.substep):
             build_demo(store, progress=step, macro=macro)
             outcome = run_demo(store, backend=backend, progress=progress, macro=macro)
             data = outcome_json(outcome, store, state)

@@ -7,6 +7,7 @@ import click
 from aieco.cli.analyze import StageProgress, human_outcome, outcome_json
 from aieco.cli.base import CliState, common, emit, main, pass_state
 from aieco.llm.backends import BACKENDS
+from aieco.progress import reporting
 
 
 @main.command("default")
@@ -29,10 +30,10 @@ def default_workspace(ctx: click.Context, state: CliState, backend: str) -> None
 
     def step(message: str) -> None:
         if not state.json:
-            click.echo(message, err=True)
+            progress.note(message)
 
     try:
-        with state.store() as store:
+        with state.store() as store, reporting(progress.substep):
             build = build_default(store, progress=step)
             outcome = run_default(store, backend=backend, progress=progress)
             data = outcome_json(outcome, store, state)

@@ -24,6 +24,7 @@ from aieco.extraction.screen import Candidate, apply_cap, candidate_for, screen_
 from aieco.extraction.tasks import DECOMPOSITION_TASK, EXTRACTION_TASK, VERIFICATION_TASK
 from aieco.extraction.validate import to_relation
 from aieco.llm.base import LLMClient, OfflineBackend
+from aieco.progress import report
 from aieco.records import ChannelQuery, Relation, Source, SourceLocation
 from aieco.store import Store
 from aieco.vocab import Vocabulary, load_vocabulary
@@ -110,7 +111,11 @@ def build_relations(
             budget=10 * (2 * len(locs) + (cap if cap is not None else sum(loc.text.count(".") + 1 for loc in locs)))
             + 10,
         )
-    tick = progress or (lambda step, done, total: None)
+    def tick(step: str, done: int, total: int) -> None:
+        report(f"relation {step}", done, total, condition)
+        if progress is not None:
+            progress(step, done, total)
+
     requests = 0
     quote_of: dict[str, str] = {}  # G1/G2: candidate id → exact quote of its statement
 

@@ -42,6 +42,7 @@ from threadpoolctl import threadpool_limits
 from aieco.config import get_settings
 from aieco.errors import InputError, StageStopped
 from aieco.models import transforms as tf
+from aieco.progress import report
 
 VARIABLES: tuple[str, ...] = (
     "real_gdp",
@@ -472,6 +473,7 @@ def simulate(
             x[t] = val
             if progress:
                 progress(h + 1, steps)
+            report("VAR simulation", h + 1, steps, f"{draws} draws")
     sim_x = np.transpose(x[p:], (1, 0, 2))  # (draws, steps, k)
 
     # Reconstruct levels from the last observed levels (appendix "Numerical Definitions").

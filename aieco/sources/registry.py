@@ -21,6 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from aieco.config import get_settings
+from aieco.progress import report
 from aieco.records import Source, SourceKind, sha256_hex, utc_now
 from aieco.sources.manifest import ManifestEntry, load_manifest
 from aieco.sources.parsed import ParsedFile
@@ -95,6 +96,7 @@ def ingest(
 
     def finish(result: FileResult) -> None:
         results[result.index] = result
+        report("parsing sources", len(results), len(entries), Path(result.path).name)
         if progress is not None:
             progress(len(results), len(entries), result.path)
 

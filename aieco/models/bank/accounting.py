@@ -30,6 +30,7 @@ from aieco.models.bank.feols import FEOLSResults
 from aieco.models.bank.feqar import FEQARResults
 from aieco.models.bank.kernel import BankPaths, ComponentTables, recursion_error, simulate_bank
 from aieco.models.bank.panel import COMPONENTS, CONTROLS, half_index, half_label
+from aieco.progress import report
 
 IDENTITY_TOL = 1e-9  # relative tolerance of the recursions, in units of beginning RWA
 
@@ -252,6 +253,7 @@ def project_cet1(
             worst = max(worst, error)
             if progress:
                 progress(ib + 1, len(banks))
+            report("CET1 projection", ib + 1, len(banks), str(banks[ib]))
     share = {c: crossings[c] / checked[c] if checked[c] else 0.0 for c in COMPONENTS}
     start_label = half_label(first_t - 1)
     return Projection(

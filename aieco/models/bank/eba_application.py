@@ -37,6 +37,7 @@ from aieco.models.bank.eba_models import (
     predict_depletion,
 )
 from aieco.models.registry import ModelResult, PointRef
+from aieco.progress import report
 from aieco.records import (
     ModelRequest,
     ModelRun,
@@ -75,7 +76,8 @@ def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *, e
     """
     files = list(paths) if paths else list(bundled_exercises().values())
     written = 0
-    for path in files:
+    for i, path in enumerate(files):
+        report("importing EBA bank data", i, len(files), Path(path).name)
         data = load_eba_csv(Path(path), encoding=encoding)
         if data.attrs.get("release_date") is None:
             raise InputError(
@@ -84,6 +86,7 @@ def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *, e
                 fix="keep the EBA data dictionary workbook beside the CSV",
             )
         written += store.put_many(observed_values(data, NEEDED))
+    report("importing EBA bank data", len(files), len(files), "")
     return written
 
 

@@ -39,6 +39,7 @@ from aieco.models.bank.eba_models import (
     predict_depletion,
 )
 from aieco.models.bank.validation import Thresholds, validate, validation_gate
+from aieco.progress import report
 from aieco.records import Provenance, ValidationGate
 from aieco.store import Store
 
@@ -175,10 +176,14 @@ def validate_eba_exercises(
                     detail=f"comparator on {e.name} ({e.file})",
                 )
             )
+    n_fits = len(exercises) * (len(exercises) - 1) + 1  # every ordered pair, then the clustered CV
+    done = 0
     for i, fit_ex in enumerate(exercises):
         for j, val_ex in enumerate(exercises):
             if i == j:
                 continue
+            report("bank model fit and validation", done, n_fits, f"{MODEL_ID}: {fit_ex.name} → {val_ex.name}")
+            done += 1
             fit = fit_components(samples[fit_ex.name])
             preds = predict_depletion(fit, samples[val_ex.name], draws=draws, seed=seed)
             model_id = (
@@ -200,7 +205,9 @@ def validate_eba_exercises(
                     f"({len(preds)} banks) official adverse depletion",
                 )
             )
+    report("bank model fit and validation", done, n_fits, f"{MODEL_ID}: bank-clustered cross-validation")
     cv = bank_clustered_cv(list(samples.values()), seed=seed, draws=max(draws // 2, 50))
+    report("bank model fit and validation", n_fits, n_fits, f"{MODEL_ID}: bank-clustered cross-validation")
     result.predictions["cv"] = cv
     p, off = _unique_by_bank(cv, cv["official_depletion"].to_numpy())
     result.gates.append(

@@ -47,6 +47,7 @@ from aieco.models.bank.panel import (
 from aieco.models.bank.validation import Thresholds, validate, validation_gate
 from aieco.models.bank.workspace import ValidationInputs, read_bank_inputs, read_validation_inputs
 from aieco.models.registry import ModelResult, PointRef
+from aieco.progress import report
 from aieco.records import (
     ModelRequest,
     ModelRun,
@@ -639,7 +640,8 @@ def run_bank_models(
         options["provenance"] = prov.value if prov else "undeclared"
     fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
     runs: list[ModelRun] = []
-    for kind in ("feols", "feqar"):
+    for n, kind in enumerate(("feols", "feqar")):
+        report("bank model fit and projection", n, 2, f"bank_{kind}")
         runs += _fit_and_project(
             store,
             analysis_id,
@@ -654,6 +656,7 @@ def run_bank_models(
         )
         if progress:
             progress(f"bank {kind}: fit and projection done")
+    report("bank model fit and projection", 2, 2, "bank_feqar")
     return runs
 
 
@@ -693,7 +696,8 @@ def run_bank_validation(
     fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
     runs, gates = [], []
     scen = official_scenario.drop(columns=[c for c in ("t",) if c in official_scenario.columns])
-    for kind in kinds:
+    for n, kind in enumerate(kinds):
+        report("bank model validation", n, len(kinds), f"bank_{kind}")
         pair = _fit_and_project(
             store,
             analysis_id,
@@ -728,6 +732,7 @@ def run_bank_validation(
                 )
             store.put(gate)
             gates.append(gate)
+    report("bank model validation", len(kinds), len(kinds), f"bank_{kinds[-1]}" if kinds else "")
     return runs, gates
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from aieco.errors import InputError
+from aieco.progress import report
 from aieco.records import ObservedValue
 from aieco.sources.series.copies import DatedCopy, as_copy_values, copy_named, git_blob_id
 from aieco.sources.series.readers import load_series, observations_frame
@@ -345,8 +346,10 @@ def build_real_pack(shared_data_dir: str | Path, out_dir: Path = PACK_DIR, extra
 def pack_observations(pack_dir: Path = PACK_DIR) -> list[ObservedValue]:
     """Every shipped value as an ObservedValue (provenance real, release date and rule as shipped)."""
     out: list[ObservedValue] = []
-    for entry in PACK:
+    for i, entry in enumerate(PACK):
+        report("reading real series", i, len(PACK), entry.name)
         out += load_series(pack_dir / f"{entry.name}.csv", provenance="real")
+    report("reading real series", len(PACK), len(PACK), "")
     return out
 
 
