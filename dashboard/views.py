@@ -925,12 +925,20 @@ def bank_runs(store: Store) -> list[str]:
     return list(ids)
 
 
-def quantile_ranges(points: pd.DataFrame, variable: str, period: str | None = None) -> go.Figure:
+def quantile_ranges(
+    points: pd.DataFrame,
+    variable: str,
+    period: str | None = None,
+    *,
+    label: str | None = None,
+    names: dict[str, str] | None = None,
+) -> go.Figure:
     """Distribution of a per-bank variable at one period: median and 5–95% range per bank.
 
     Banks are sorted by their stored median; the bars span their stored p05 to p95 (the
     lowest and highest quantile levels present). ``period`` defaults to the last period
-    carrying quantile points (for CET1 depletion, the whole horizon).
+    carrying quantile points (for CET1 depletion, the whole horizon). ``label``: the variable's
+    label in the title; ``names``: the banks' names on the axis (ids where missing).
     """
     sel = with_quantiles(points)
     sel = sel[(sel["variable"] == variable) & sel["entity"].notna() & sel["quantile"].notna()]
@@ -945,7 +953,7 @@ def quantile_ranges(points: pd.DataFrame, variable: str, period: str | None = No
         table = table.sort_values(mid)
         fig.add_trace(
             go.Scatter(
-                x=table.index,
+                x=[names.get(b) or b for b in table.index] if names else table.index,
                 y=table[mid],
                 mode="markers",
                 name=f"{mid:.0%}",
@@ -962,7 +970,7 @@ def quantile_ranges(points: pd.DataFrame, variable: str, period: str | None = No
         fig.data[0].update(hovertemplate="%{x}: %{y:.3f} (" + f"{low:.0%}–{high:.0%} range)<extra></extra>")
     unit = sel["unit"].iloc[0] if len(sel) else ""
     fig.update_layout(
-        title=f"{variable} in {period}: median and range by bank",
+        title=f"{label or variable} in {period}: median and range by bank",
         yaxis_title=unit,
         xaxis={"type": "category"},
         height=380,
@@ -1337,6 +1345,37 @@ CHAIN_COLUMNS = [
 ]
 
 
+#: What a model run's inputs are, where the analyst reads the chain (the raw key stays in the details).
+INPUT_LABELS = {
+    "observations": "Macro observations released by the cutoff",
+    "restrictions": "Sign restrictions from the channel paths",
+    "cutoff": "Information cutoff",
+    "vintage_policy": "Vintage policy (strict or approximate release dates)",
+    "taken": "Scenarios already selected for other risks (excluded)",
+    "draws": "Number of simulated draws",
+    "macro_history": "Macro history for the bank fit",
+    "panel": "Bank panel (CET1 capital, RWA, income)",
+    "options": "Model options",
+    "official": "Official stress-test starting figures per bank",
+    "params": "Fitted coefficients",
+    "fixed_effects": "Bank fixed effects",
+    "residuals": "Fit residuals (for resampling)",
+    "scenario": "Macro scenario per country and period",
+    "start_state": "Each bank's starting state",
+    "seed": "Random seed",
+    "horizon": "Projection horizon",
+    "settings": "Settings",
+    "request": "Model request",
+    "graph": "Channel graph",
+    "relations": "Relations",
+}
+
+
+def input_label(key: str) -> str:
+    """The readable name of a model run's input ('taken' → 'Scenarios already selected …'); others in words."""
+    return INPUT_LABELS.get(key, key.replace("_", " ").capitalize())
+
+
 def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
     """The chain behind one reported number, in reading order.
 
@@ -1377,7 +1416,8 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
         return prov["data"]
 
     inputs = [
-        {"input": k, "provenance": input_provenance(k), "digest": _short(v)} for k, v in run.input_digests.items()
+        {"input": input_label(k), "provenance": input_provenance(k), "key": k, "digest": _short(v)}
+        for k, v in run.input_digests.items()
     ]
     restriction_rows = [
         {
@@ -1451,7 +1491,7 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
             "code_digest": _short(run.code_digest),
         },
         "provenance": prov,
-        "inputs": pd.DataFrame(inputs, columns=["input", "provenance", "digest"]),
+        "inputs": pd.DataFrame(inputs, columns=["input", "provenance", "key", "digest"]),
         "restrictions": pd.DataFrame(
             restriction_rows,
             columns=["variable", "direction", "priority", "horizon", "aggregation", "derivation", "restriction_id"],
@@ -1944,5 +1984,16 @@ def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> 
 
 
 def quantile_ranges_of_run(store: Store, run_id: str, variable: str) -> go.Figure:
-    """:func:`quantile_ranges` of one per-bank variable of a stored run."""
-    return quantile_ranges(points_frame(store, run_id), variable)
+    """:func:`quantile_ranges` of one per-bank variable of a stored run, with labels and bank names."""
+    from dashboard.bank_views import bank_names, unique_bank_labels
+
+    points = points_frame(store, run_id)
+    names = unique_bank_labels(bank_names(store, run_id), entities(points))
+    return quantile_ranges(points, variable, label=variable_labels(store).get(variable, variable), names=names)
+
+
+def bank_labels_of_run(store: Store, run_id: str) -> dict[str, str]:
+    """Each bank of a run (by id) as the analyst reads it: its name, the id added where names repeat."""
+    from dashboard.bank_views import bank_names, unique_bank_labels
+
+    return unique_bank_labels(bank_names(store, run_id), entities(points_frame(store, run_id)))
