@@ -12,6 +12,7 @@ streamlit.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from datetime import date
@@ -1575,39 +1576,57 @@ def channel_graph_figure(
     pos = graph_layout(list(zip(relations["src_var"], relations["dst_var"], strict=True)))
     fig = go.Figure()
     marked = set(highlight)
+    # Edges as a few line traces with an arrow marker at their end (one trace per colour and width)
+    # and their sign labels as one text trace: the browser draws a handful of traces instead of two
+    # annotations per edge (each measured and laid out on its own), which cost most of a page switch.
+    lines: dict[tuple[str, bool], tuple[list, list, list]] = {}
+    label_x, label_y, label_text, label_colour = [], [], [], []
     for (src, dst), group in relations.groupby(["src_var", "dst_var"], sort=True):
         (x0, y0), (x1, y1) = pos[src], pos[dst]
         signs = sorted(set(group["sign"]))
         colour = SIGN_COLOURS.get(signs[0], "#6e7781") if len(signs) == 1 else "#6e7781"
         wide = bool(marked & set(group["relation_id"]))
-        fig.add_annotation(
-            x=x1,
-            y=y1,
-            ax=x0,
-            ay=y0,
-            xref="x",
-            yref="y",
-            axref="x",
-            ayref="y",
-            showarrow=True,
-            arrowhead=3,
-            arrowsize=1.3,
-            arrowwidth=3.5 if wide else 1.8,
-            arrowcolor=colour,
-            standoff=14,
-            startstandoff=10,
-            opacity=0.8,
-        )
+        # stand off the nodes' markers: start and end a little inside the segment
+        dx, dy = x1 - x0, y1 - y0
+        length = math.hypot(dx, dy) or 1.0
+        a, b = min(0.12 / length, 0.3), max(1 - 0.16 / length, 0.7)
+        xs, ys, sizes = lines.setdefault((colour, wide), ([], [], []))
+        xs += [x0 + a * dx, x0 + b * dx, None]
+        ys += [y0 + a * dy, y0 + b * dy, None]
+        sizes += [0, 15 if wide else 12, 0]
         n = len(group)
-        fig.add_annotation(
-            x=x0 + 0.5 * (x1 - x0),
-            y=y0 + 0.5 * (y1 - y0),
-            text="<b>" + "/".join({"+": "+", "-": "−"}.get(s, s) for s in signs) + (f" ×{n}" if n > 1 else "") + "</b>",
-            showarrow=False,
-            font={"size": 15, "color": colour},
-            bgcolor="rgba(255,255,255,0.85)",
-            yshift=14,
+        label_x.append(x0 + 0.5 * dx)
+        label_y.append(y0 + 0.5 * dy)
+        label_text.append(
+            "<b>" + "/".join({"+": "+", "-": "−"}.get(s, s) for s in signs) + (f" ×{n}" if n > 1 else "") + "</b>"
         )
+        label_colour.append(colour)
+    for (colour, wide), (xs, ys, sizes) in lines.items():
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines+markers",
+                line={"color": colour, "width": 3.5 if wide else 1.8},
+                marker={"symbol": "arrow", "angleref": "previous", "size": sizes, "color": colour},
+                opacity=0.8,
+                hoverinfo="skip",
+                showlegend=False,
+                unselected={"marker": {"opacity": 1}},
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=label_x,
+            y=label_y,
+            mode="text",
+            text=label_text,
+            textposition="top center",
+            textfont={"size": 15, "color": label_colour},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
     for sign in [s for s in SIGN_COLOURS if s in set(relations["sign"])]:
         for ev in [e for e in EVIDENCE_SYMBOLS if e in set(relations["evidence_class"])]:
             sel = relations[(relations["sign"] == sign) & (relations["evidence_class"] == ev)]
