@@ -914,7 +914,7 @@ def bank_run_caption(store: Store, run_id: str) -> str:
             f"{_prov(g.validation_provenance)})"
         )
     warn = " — SYNTHETIC banks, not real institutions" if "synthetic" in str(prov) else ""
-    return f"Data provenance: {prov}{warn} · {run.model_id}: {gate}"
+    return f"Data provenance: {prov}{warn} · {model_name(run.model_id)}: {gate}"
 
 
 def bank_runs(store: Store) -> list[str]:
@@ -2004,11 +2004,11 @@ def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> 
 
 def quantile_ranges_of_run(store: Store, run_id: str, variable: str) -> go.Figure:
     """:func:`quantile_ranges` of one per-bank variable of a stored run, with labels and bank names."""
-    from dashboard.bank_views import bank_names, unique_bank_labels
+    from dashboard.bank_views import bank_names, bank_variable_label, unique_bank_labels
 
     points = points_frame(store, run_id)
     names = unique_bank_labels(bank_names(store, run_id), entities(points))
-    return quantile_ranges(points, variable, label=variable_labels(store).get(variable, variable), names=names)
+    return quantile_ranges(points, variable, label=bank_variable_label(variable, variable_labels(store)), names=names)
 
 
 def bank_labels_of_run(store: Store, run_id: str) -> dict[str, str]:
