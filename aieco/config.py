@@ -33,6 +33,12 @@ class SourceSettings(_Section):
     ingest_workers: int = Field(0, description="Processes parsing files in parallel (0 = one per CPU).")
     parallel_min_bytes: int = Field(1_000_000, description="Least total size of new files worth parallel parsing.")
     pdf_chunk_pages: int = Field(12, description="Pages of one PDF parsed per task when parsing in parallel.")
+    parallel_min_pages: int = Field(
+        200,
+        description="Least pages of a PDF ingested alone worth splitting over worker processes "
+        "(a worker costs about 1.2 CPU-s: start-up, page chunks, results sent back; the parser reads "
+        "about 70 pages per CPU-s, so below this its share is not worth what it costs).",
+    )
     max_file_bytes: int = Field(200_000_000, description="Largest source file registered (bytes).")
     max_pdf_pages: int = Field(2_000, description="Most pages of one PDF registered.")
 
