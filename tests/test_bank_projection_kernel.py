@@ -9,6 +9,7 @@ import pytest
 from aieco.benchmarks.bank import numpy_projection
 from aieco.config import get_settings
 from aieco.models.bank.accounting import ComponentModel, project_cet1
+from aieco.models.bank.kernel import BankPaths, recursion_error
 from aieco.models.bank.panel import COMPONENTS, MACRO_VARIABLES
 
 M = len(MACRO_VARIABLES)
@@ -92,3 +93,17 @@ def test_feols_components_are_reproducible_across_thread_counts(threads):
         out.append(project_cet1(models, start, scenario, paths=300, seed=5))
     np.testing.assert_array_equal(out[0].ratio, out[1].ratio)
     assert out[0].identity_max_error == out[1].identity_max_error <= 1e-9
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [("rwa", np.nan), ("rwa", np.inf), ("rwa", 0.0), ("rwa", -1.0), ("capital", np.nan), ("capital", -np.inf)],
+)
+def test_recursion_error_flags_non_finite_or_non_positive(where: str, value: float) -> None:
+    """recursion_error's reductions (min/max) flag what the element-wise checks flagged."""
+    capital, rwa = np.full((3, 4), 10.0), np.full((3, 4), 100.0)
+    ok = BankPaths(capital.copy(), rwa.copy(), {}, {}, {}, 1e-17)
+    assert recursion_error(ok) == 1e-17
+    bad = {"capital": capital, "rwa": rwa}
+    bad[where][2, 1] = value
+    assert recursion_error(BankPaths(bad["capital"], bad["rwa"], {}, {}, {}, 1e-17)) is None

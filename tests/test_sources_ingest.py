@@ -253,6 +253,7 @@ def test_parallel_parsing_gives_the_same_records_and_report_order(tmp_path, monk
             two = ingest(par, m, workers=2)
         finally:
             monkeypatch.delenv("AIECO_SOURCES__PARALLEL_MIN_BYTES")
+            monkeypatch.delenv("AIECO_SOURCES__PARALLEL_MIN_PAGES", raising=False)
             monkeypatch.delenv("AIECO_SOURCES__PDF_CHUNK_PAGES")
             get_settings.cache_clear()
         assert [(f.path, f.status, f.source_id, f.pages, f.locations) for f in one.files] == [
@@ -275,12 +276,14 @@ def test_one_pdf_split_across_processes_gives_the_sequential_records(tmp_path, m
     with Store(tmp_path / "seq") as seq, Store(tmp_path / "par") as par:
         one = ingest(seq, m, workers=1)
         monkeypatch.setenv("AIECO_SOURCES__PARALLEL_MIN_BYTES", "0")
+        monkeypatch.setenv("AIECO_SOURCES__PARALLEL_MIN_PAGES", "0")
         monkeypatch.setenv("AIECO_SOURCES__PDF_CHUNK_PAGES", "3")  # pages 1–3 and 4 in two processes
         get_settings.cache_clear()
         try:
             two = ingest(par, m, workers=2)
         finally:
             monkeypatch.delenv("AIECO_SOURCES__PARALLEL_MIN_BYTES")
+            monkeypatch.delenv("AIECO_SOURCES__PARALLEL_MIN_PAGES", raising=False)
             monkeypatch.delenv("AIECO_SOURCES__PDF_CHUNK_PAGES")
             get_settings.cache_clear()
         assert one.files[0].pages == two.files[0].pages == 4 and one.files[0].locations == two.files[0].locations
@@ -306,15 +309,88 @@ def test_a_shared_pdf_split_across_processes_gives_the_sequential_records(tmp_pa
     with Store(tmp_path / "seq") as seq, Store(tmp_path / "par") as par:
         one = ingest(seq, m, workers=1, allow_outside=[pdf.parent])
         monkeypatch.setenv("AIECO_SOURCES__PARALLEL_MIN_BYTES", "0")
+        monkeypatch.setenv("AIECO_SOURCES__PARALLEL_MIN_PAGES", "0")
         monkeypatch.setenv("AIECO_SOURCES__PDF_CHUNK_PAGES", "4")
         get_settings.cache_clear()
         try:
             two = ingest(par, m, workers=3, allow_outside=[pdf.parent])
         finally:
             monkeypatch.delenv("AIECO_SOURCES__PARALLEL_MIN_BYTES")
+            monkeypatch.delenv("AIECO_SOURCES__PARALLEL_MIN_PAGES", raising=False)
             monkeypatch.delenv("AIECO_SOURCES__PDF_CHUNK_PAGES")
             get_settings.cache_clear()
         assert one.ok and two.ok and one.files[0].pages == two.files[0].pages > 8
         src = one.files[0].source_id
         ids = [x.location_id for x in seq.find(SourceLocation, source_id=src)]
         assert len(ids) > 50 and ids == [x.location_id for x in par.find(SourceLocation, source_id=src)]
+
+
+def test_a_short_pdf_alone_is_parsed_here_without_workers(tmp_path, monkeypatch):
+    """One PDF under sources.parallel_min_pages starts no worker process, whatever the bytes rule
+    says, and gives the sequential records; at the threshold it is split over processes."""
+    import aieco.sources.registry as registry
+    from aieco.store import Store
+
+    text_pdf(tmp_path / "a.pdf", [P1, P2, P2, P1])
+    m = manifest(tmp_path / "m.toml", [entry("a.pdf")])
+    started = []
+
+    class Refused:
+        def __init__(self, *a, **kw):
+            started.append(kw)
+            raise AssertionError("no worker process should start for a short PDF")
+
+    with Store(tmp_path / "seq") as seq, Store(tmp_path / "par") as par, Store(tmp_path / "split") as split:
+        one = ingest(seq, m, workers=1)
+        monkeypatch.setenv("AIECO_SOURCES__PARALLEL_MIN_BYTES", "0")
+        monkeypatch.setenv("AIECO_SOURCES__PDF_CHUNK_PAGES", "1")
+        monkeypatch.setenv("AIECO_SOURCES__PARALLEL_MIN_PAGES", "5")  # 4 pages: below
+        get_settings.cache_clear()
+        try:
+            with monkeypatch.context() as mp:
+                mp.setattr(registry, "ProcessPoolExecutor", Refused)
+                two = ingest(par, m, workers=2)
+            assert not started
+            monkeypatch.setenv("AIECO_SOURCES__PARALLEL_MIN_PAGES", "4")  # 4 pages: at the threshold
+            get_settings.cache_clear()
+            with monkeypatch.context() as mp, pytest.raises(AssertionError, match="no worker process"):
+                mp.setattr(registry, "ProcessPoolExecutor", Refused)
+                ingest(split, m, workers=2)
+            assert started
+        finally:
+            get_settings.cache_clear()
+        assert [(f.status, f.source_id, f.pages, f.locations) for f in one.files] == [
+            (f.status, f.source_id, f.pages, f.locations) for f in two.files
+        ]
+        src = one.files[0].source_id
+        assert [x.location_id for x in seq.find(SourceLocation, source_id=src)] == [
+            x.location_id for x in par.find(SourceLocation, source_id=src)
+        ]
+
+
+def test_a_worker_parses_without_importing_the_settings(tmp_path):
+    """What a worker process imports to parse a PDF task (the parsers, given plain options) leaves
+    aieco.config, pydantic-settings and the store unimported, and parses the same locations."""
+    import subprocess
+    import sys
+
+    from aieco.sources.manifest import load_manifest
+    from aieco.sources.parsers import ParseOptions, parse_or_error
+
+    text_pdf(tmp_path / "a.pdf", [P1, P2])
+    m = manifest(tmp_path / "m.toml", [entry("a.pdf")])
+    options = ParseOptions.from_settings()
+    here = parse_or_error(load_manifest(m)[0], "src_x", (1, 2), options)
+    code = (
+        "import sys, pickle\n"
+        "from aieco.sources.manifest import load_manifest\n"
+        "from aieco.sources.parsers import ParseOptions, parse_or_error\n"
+        f"options = ParseOptions(**{options.__dict__!r})\n"
+        f"parsed = parse_or_error(load_manifest({str(m)!r})[0], 'src_x', (1, 2), options)\n"
+        "print([x.location_id for x in parsed.locations])\n"
+        "unwanted = ('aieco.config', 'pydantic_settings', 'aieco.store', 'sqlite3')\n"
+        "print(sorted(k for k in unwanted if k in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[0] == repr([x.location_id for x in here.locations]) and len(here.locations) > 1
+    assert out[1] == "[]"

@@ -163,14 +163,16 @@ def simulate_bank(
             err *= 100
             err -= drawn["g"][r]
             np.abs(err, out=err)
-            err /= 100  # |100 · log(RWA_t / RWA_{t−1}) − g_t| / 100
-            worst = max(worst, float(err.max(initial=0.0)))
+            # |100 · log(RWA_t / RWA_{t−1}) − g_t| / 100: the largest then divided (rounding is monotone)
+            worst = max(worst, float(err.max(initial=0.0)) / 100)
     return BankPaths(capital, rwa, drawn, crossings, checked, worst)
 
 
 def recursion_error(paths: BankPaths) -> float | None:
     """Largest relative error of Eqs. (cet1capital)–(rwarecursion) over all paths, or None when
     some RWA is not positive and finite or some capital not finite (the caller reports where)."""
-    if not np.isfinite(paths.rwa).all() or not (paths.rwa > 0).all() or not np.isfinite(paths.capital).all():
+    # by reductions (no temporaries): a NaN makes min/max NaN and every comparison false
+    rwa, capital = paths.rwa, paths.capital
+    if not (rwa.min() > 0 and rwa.max() < np.inf and capital.min() > -np.inf and capital.max() < np.inf):
         return None
     return paths.worst
