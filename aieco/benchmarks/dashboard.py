@@ -12,7 +12,8 @@ first, as the app's first launch does. Figures:
 * CPU-time context: the CPU seconds the Streamlit server (its process tree) and the browser
   (Chromium's processes, with the driver) spent per interaction, and the load average —
   on a loaded machine the wall-clock figures wait for the CPU; these say how much work the
-  interaction itself cost.
+  interaction itself cost; per page too (``page_switch_{server,browser}_cpu_mean_<page>``, the
+  browser's share without this process's own /proc reading), to see which page costs the most.
 
 Re-measure on an idle machine with ``python -m aieco bench dashboard --json`` (workspace from
 ``-w``/``$AIECO_WORKSPACE`` when it holds records, else the demo built in a scratch folder).
@@ -188,7 +189,11 @@ def measure(workspace: Path, rounds: int) -> list[Figure]:
             for title, times in per_page.items()
         ),
         *(  # where the work of a switch goes, page by page (the browser's share excludes this process)
-            Figure(name=f"page_switch_{side}_cpu_mean_{_slug(title)}", value=statistics.fmean(c[i] for c in cpu), unit="CPU-s")
+            Figure(
+                name=f"page_switch_{side}_cpu_mean_{_slug(title)}",
+                value=statistics.fmean(c[i] for c in cpu),
+                unit="CPU-s",
+            )
             for title, cpu in page_cpu.items()
             for i, side in enumerate(("server", "browser"))
         ),
