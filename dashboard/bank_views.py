@@ -7,14 +7,100 @@ paragraph cites; the provenance of the bank data is in the title and the caption
 
 from __future__ import annotations
 
+import functools
+import io
+from pathlib import Path
+
 import pandas as pd
 import plotly.graph_objects as go
 
 from aieco.models.bank import outputs as bank_outputs
+from aieco.models.bank.eba_items import read_text
 from aieco.records import ModelRun
 from aieco.store import Store
 
+#: The EBA stress-test extracts packaged with the bank models (LEI → bank name, as published).
+EBA_DATA = Path(bank_outputs.__file__).resolve().parent / "eba_data"
+#: Input tables of bank runs that may name their banks (the synthetic panel does: bank_id, bank_name).
+_NAMED_INPUTS = ("panel", "official", "start_state")
+
+
+@functools.cache
+def packaged_bank_names() -> dict[str, str]:
+    """LEI → bank name from the packaged EBA stress-test files (the newest exercise's spelling wins)."""
+    names: dict[str, str] = {}
+    for path in sorted(EBA_DATA.glob("*/*.csv")):
+        text, _ = read_text(path, None)  # the files' own encodings (latin-1 names in 2016)
+        header = pd.read_csv(io.StringIO(text), nrows=0).columns
+        lei = next((c for c in header if c.lower() in ("lei_code", "lei")), None)
+        if lei is None or "Bank_name" not in header:
+            continue
+        frame = pd.read_csv(io.StringIO(text), usecols=[lei, "Bank_name"], dtype=str).dropna().drop_duplicates(lei)
+        names |= dict(zip(frame[lei].str.strip(), frame["Bank_name"].str.strip(), strict=True))
+    return names
+
+
+def bank_names(store: Store, run_id: str) -> dict[str, str]:
+    """Bank id (LEI or synthetic id) → name, from the tables the run and its parent runs were given
+    (a panel with ``bank_id`` and ``bank_name``; a synthetic bank of a panel without names is
+    'Synthetic bank <id>'), else from the packaged EBA files. Banks without a known name are left
+    out (shown by their id)."""
+    names: dict[str, str] = {}
+    pending = [run_id]
+    seen: set[str] = set()
+    while pending:
+        rid = pending.pop()
+        run = store.get(ModelRun, rid) if rid not in seen else None
+        seen.add(rid)
+        if run is None:
+            continue
+        pending += run.parent_runs
+        for key in _NAMED_INPUTS:
+            digest = run.input_digests.get(key)
+            if digest is None:
+                continue
+            for frame in store.get_tables(digest).values():
+                if {"bank_id", "bank_name"} <= set(frame.columns):
+                    named = frame[frame["bank_name"].astype(str).str.strip() != ""].drop_duplicates("bank_id")
+                    names |= dict(zip(named["bank_id"].astype(str), named["bank_name"].astype(str), strict=True))
+                elif {"bank_id", "data_status"} <= set(frame.columns):
+                    # a panel without names: its synthetic banks are called so where the analyst reads them
+                    fake = frame.loc[frame["data_status"].astype(str) == "synthetic", "bank_id"].astype(str).unique()
+                    names |= {b: f"Synthetic bank {b}" for b in fake if b not in names}
+    packaged = packaged_bank_names()
+    return packaged | names if packaged else names
+
+
+#: Bank output variables the vocabulary does not name (the id stays in the details).
+BANK_VARIABLE_LABELS = {
+    "cet1_ratio": "CET1 ratio",
+    "cet1_depletion": "CET1 depletion (start minus minimum ratio)",
+    "validation_mae": "Validation: mean absolute error",
+    "validation_rmse": "Validation: root mean squared error",
+    "validation_spearman": "Validation: Spearman rank correlation",
+    "validation_top_quartile_recall": "Validation: top-quartile recall",
+    "validation_coverage": "Validation: interval coverage",
+}
+
+
+def bank_variable_label(variable: str, vocabulary: dict[str, str]) -> str:
+    """A bank output variable's label: the bank page's own name, else the vocabulary's, else in words."""
+    return BANK_VARIABLE_LABELS.get(variable) or vocabulary.get(variable) or variable.replace("_", " ")
+
+
+def bank_label(names: dict[str, str], bank: str) -> str:
+    """A bank as the analyst reads it: its name, else its id."""
+    return names.get(bank) or bank
+
+
+def unique_bank_labels(names: dict[str, str], banks: list[str]) -> dict[str, str]:
+    """Each bank's label, its id appended where two banks share a name."""
+    labels = {b: bank_label(names, b) for b in banks}
+    counts = pd.Series(list(labels.values())).value_counts()
+    return {b: (f"{lab} ({b})" if counts[lab] > 1 else lab) for b, lab in labels.items()}
+
 DEPLETION_COLUMNS = [
+    "bank_name",
     "bank",
     "depletion_pp",
     "start_ratio_pct",
@@ -46,9 +132,12 @@ def depletion_across_banks(store: Store, run_id: str) -> pd.DataFrame:
     )
     d = per_bank[point].astype(float)
     start = per_bank["start_ratio"].astype(float)
+    banks = [str(b) for b in per_bank.index]
+    labels = unique_bank_labels(bank_names(store, run_id), banks)
     frame = pd.DataFrame(
         {
-            "bank": [str(b) for b in per_bank.index],
+            "bank_name": [labels[b] for b in banks],
+            "bank": banks,
             "depletion_pp": d.to_numpy(),
             "start_ratio_pct": start.to_numpy(),
             "min_ratio_pct": (start - d).to_numpy(),
@@ -79,7 +168,7 @@ def depletion_chart(frame: pd.DataFrame) -> go.Figure:
     colours = ["#b22222" if b else "#1f4e79" for b in frame["below_threshold"]]
     fig.add_trace(
         go.Bar(
-            x=frame["bank"],
+            x=_names(frame),
             y=frame["depletion_pp"],
             marker={"color": colours},
             name="CET1 depletion (pp): start minus minimum ratio; red = ends below the threshold",
@@ -88,7 +177,7 @@ def depletion_chart(frame: pd.DataFrame) -> go.Figure:
     )
     fig.add_trace(
         go.Scatter(
-            x=frame["bank"],
+            x=_names(frame),
             y=frame["headroom_pp"],
             mode="markers",
             marker={"symbol": "line-ew-open", "size": 14, "color": "#333333"},
@@ -100,7 +189,7 @@ def depletion_chart(frame: pd.DataFrame) -> go.Figure:
     for value, label, dash in ((q50, "median across banks", "solid"), (q05, "5 %", "dot"), (q95, "95 %", "dot")):
         fig.add_trace(
             go.Scatter(
-                x=[frame["bank"].iloc[0], frame["bank"].iloc[-1]],
+                x=[_names(frame).iloc[0], _names(frame).iloc[-1]],
                 y=[value, value],
                 mode="lines",
                 line={"color": "#e08a00", "dash": dash, "width": 1.5},
@@ -118,3 +207,15 @@ def depletion_chart(frame: pd.DataFrame) -> go.Figure:
         margin={"l": 10, "r": 10, "t": 50, "b": 10},
     )
     return fig
+
+
+def _names(frame: pd.DataFrame) -> pd.Series:
+    """The bars' categories: bank names (unique per run), ids for a frame without them."""
+    return frame["bank_name"] if "bank_name" in frame.columns else frame["bank"]
+
+
+def depletion_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The across-banks table as shown: the bank's name first, its id (LEI) and the run in the details."""
+    details = ["bank", "model_id", "run_id"]
+    shown = frame[[c for c in frame.columns if c not in details] + details]
+    return shown.rename(columns={"bank_name": "bank", "bank": "bank_id (LEI or id)"})

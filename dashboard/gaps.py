@@ -23,5 +23,7 @@ def show_channels_without_path(ws, analysis_id: str | None, *, risk: str | None 
         for _, g in gaps.iterrows():
             st.markdown(f":material/link_off: **{g['risk']}** · {g['channel']} — {g['risk_status']}")
             st.text(f"why: {g['why']}")  # as text: reasons are shown as recorded
-        with st.expander("Ids and CSV"):
-            show_table(gaps, key=f"no_path_table_{key}", name="channels_without_path")
+        ids = st.expander("Ids and CSV", key=f"no_path_ids_{key}", on_change="rerun")
+        if ids.open:  # lazy: the table is drawn only when asked for, not on every visit of the page
+            with ids:
+                show_table(gaps, key=f"no_path_table_{key}", name="channels_without_path")

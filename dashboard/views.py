@@ -12,6 +12,7 @@ streamlit.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from datetime import date
@@ -913,7 +914,7 @@ def bank_run_caption(store: Store, run_id: str) -> str:
             f"{_prov(g.validation_provenance)})"
         )
     warn = " — SYNTHETIC banks, not real institutions" if "synthetic" in str(prov) else ""
-    return f"Data provenance: {prov}{warn} · {run.model_id}: {gate}"
+    return f"Data provenance: {prov}{warn} · {model_name(run.model_id)}: {gate}"
 
 
 def bank_runs(store: Store) -> list[str]:
@@ -925,12 +926,20 @@ def bank_runs(store: Store) -> list[str]:
     return list(ids)
 
 
-def quantile_ranges(points: pd.DataFrame, variable: str, period: str | None = None) -> go.Figure:
+def quantile_ranges(
+    points: pd.DataFrame,
+    variable: str,
+    period: str | None = None,
+    *,
+    label: str | None = None,
+    names: dict[str, str] | None = None,
+) -> go.Figure:
     """Distribution of a per-bank variable at one period: median and 5–95% range per bank.
 
     Banks are sorted by their stored median; the bars span their stored p05 to p95 (the
     lowest and highest quantile levels present). ``period`` defaults to the last period
-    carrying quantile points (for CET1 depletion, the whole horizon).
+    carrying quantile points (for CET1 depletion, the whole horizon). ``label``: the variable's
+    label in the title; ``names``: the banks' names on the axis (ids where missing).
     """
     sel = with_quantiles(points)
     sel = sel[(sel["variable"] == variable) & sel["entity"].notna() & sel["quantile"].notna()]
@@ -945,7 +954,7 @@ def quantile_ranges(points: pd.DataFrame, variable: str, period: str | None = No
         table = table.sort_values(mid)
         fig.add_trace(
             go.Scatter(
-                x=table.index,
+                x=[names.get(b) or b for b in table.index] if names else table.index,
                 y=table[mid],
                 mode="markers",
                 name=f"{mid:.0%}",
@@ -962,7 +971,7 @@ def quantile_ranges(points: pd.DataFrame, variable: str, period: str | None = No
         fig.data[0].update(hovertemplate="%{x}: %{y:.3f} (" + f"{low:.0%}–{high:.0%} range)<extra></extra>")
     unit = sel["unit"].iloc[0] if len(sel) else ""
     fig.update_layout(
-        title=f"{variable} in {period}: median and range by bank",
+        title=f"{label or variable} in {period}: median and range by bank",
         yaxis_title=unit,
         xaxis={"type": "category"},
         height=380,
@@ -1337,6 +1346,37 @@ CHAIN_COLUMNS = [
 ]
 
 
+#: What a model run's inputs are, where the analyst reads the chain (the raw key stays in the details).
+INPUT_LABELS = {
+    "observations": "Macro observations released by the cutoff",
+    "restrictions": "Sign restrictions from the channel paths",
+    "cutoff": "Information cutoff",
+    "vintage_policy": "Vintage policy (strict or approximate release dates)",
+    "taken": "Scenarios already selected for other risks (excluded)",
+    "draws": "Number of simulated draws",
+    "macro_history": "Macro history for the bank fit",
+    "panel": "Bank panel (CET1 capital, RWA, income)",
+    "options": "Model options",
+    "official": "Official stress-test starting figures per bank",
+    "params": "Fitted coefficients",
+    "fixed_effects": "Bank fixed effects",
+    "residuals": "Fit residuals (for resampling)",
+    "scenario": "Macro scenario per country and period",
+    "start_state": "Each bank's starting state",
+    "seed": "Random seed",
+    "horizon": "Projection horizon",
+    "settings": "Settings",
+    "request": "Model request",
+    "graph": "Channel graph",
+    "relations": "Relations",
+}
+
+
+def input_label(key: str) -> str:
+    """The readable name of a model run's input ('taken' → 'Scenarios already selected …'); others in words."""
+    return INPUT_LABELS.get(key, key.replace("_", " ").capitalize())
+
+
 def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
     """The chain behind one reported number, in reading order.
 
@@ -1377,7 +1417,8 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
         return prov["data"]
 
     inputs = [
-        {"input": k, "provenance": input_provenance(k), "digest": _short(v)} for k, v in run.input_digests.items()
+        {"input": input_label(k), "provenance": input_provenance(k), "key": k, "digest": _short(v)}
+        for k, v in run.input_digests.items()
     ]
     restriction_rows = [
         {
@@ -1451,7 +1492,7 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
             "code_digest": _short(run.code_digest),
         },
         "provenance": prov,
-        "inputs": pd.DataFrame(inputs, columns=["input", "provenance", "digest"]),
+        "inputs": pd.DataFrame(inputs, columns=["input", "provenance", "key", "digest"]),
         "restrictions": pd.DataFrame(
             restriction_rows,
             columns=["variable", "direction", "priority", "horizon", "aggregation", "derivation", "restriction_id"],
@@ -1535,39 +1576,57 @@ def channel_graph_figure(
     pos = graph_layout(list(zip(relations["src_var"], relations["dst_var"], strict=True)))
     fig = go.Figure()
     marked = set(highlight)
+    # Edges as a few line traces with an arrow marker at their end (one trace per colour and width)
+    # and their sign labels as one text trace: the browser draws a handful of traces instead of two
+    # annotations per edge (each measured and laid out on its own), which cost most of a page switch.
+    lines: dict[tuple[str, bool], tuple[list, list, list]] = {}
+    label_x, label_y, label_text, label_colour = [], [], [], []
     for (src, dst), group in relations.groupby(["src_var", "dst_var"], sort=True):
         (x0, y0), (x1, y1) = pos[src], pos[dst]
         signs = sorted(set(group["sign"]))
         colour = SIGN_COLOURS.get(signs[0], "#6e7781") if len(signs) == 1 else "#6e7781"
         wide = bool(marked & set(group["relation_id"]))
-        fig.add_annotation(
-            x=x1,
-            y=y1,
-            ax=x0,
-            ay=y0,
-            xref="x",
-            yref="y",
-            axref="x",
-            ayref="y",
-            showarrow=True,
-            arrowhead=3,
-            arrowsize=1.3,
-            arrowwidth=3.5 if wide else 1.8,
-            arrowcolor=colour,
-            standoff=14,
-            startstandoff=10,
-            opacity=0.8,
-        )
+        # stand off the nodes' markers: start and end a little inside the segment
+        dx, dy = x1 - x0, y1 - y0
+        length = math.hypot(dx, dy) or 1.0
+        a, b = min(0.12 / length, 0.3), max(1 - 0.16 / length, 0.7)
+        xs, ys, sizes = lines.setdefault((colour, wide), ([], [], []))
+        xs += [x0 + a * dx, x0 + b * dx, None]
+        ys += [y0 + a * dy, y0 + b * dy, None]
+        sizes += [0, 15 if wide else 12, 0]
         n = len(group)
-        fig.add_annotation(
-            x=x0 + 0.5 * (x1 - x0),
-            y=y0 + 0.5 * (y1 - y0),
-            text="<b>" + "/".join({"+": "+", "-": "−"}.get(s, s) for s in signs) + (f" ×{n}" if n > 1 else "") + "</b>",
-            showarrow=False,
-            font={"size": 15, "color": colour},
-            bgcolor="rgba(255,255,255,0.85)",
-            yshift=14,
+        label_x.append(x0 + 0.5 * dx)
+        label_y.append(y0 + 0.5 * dy)
+        label_text.append(
+            "<b>" + "/".join({"+": "+", "-": "−"}.get(s, s) for s in signs) + (f" ×{n}" if n > 1 else "") + "</b>"
         )
+        label_colour.append(colour)
+    for (colour, wide), (xs, ys, sizes) in lines.items():
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines+markers",
+                line={"color": colour, "width": 3.5 if wide else 1.8},
+                marker={"symbol": "arrow", "angleref": "previous", "size": sizes, "color": colour},
+                opacity=0.8,
+                hoverinfo="skip",
+                showlegend=False,
+                unselected={"marker": {"opacity": 1}},
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=label_x,
+            y=label_y,
+            mode="text",
+            text=label_text,
+            textposition="top center",
+            textfont={"size": 15, "color": label_colour},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
     for sign in [s for s in SIGN_COLOURS if s in set(relations["sign"])]:
         for ev in [e for e in EVIDENCE_SYMBOLS if e in set(relations["evidence_class"])]:
             sel = relations[(relations["sign"] == sign) & (relations["evidence_class"] == ev)]
@@ -1944,5 +2003,16 @@ def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> 
 
 
 def quantile_ranges_of_run(store: Store, run_id: str, variable: str) -> go.Figure:
-    """:func:`quantile_ranges` of one per-bank variable of a stored run."""
-    return quantile_ranges(points_frame(store, run_id), variable)
+    """:func:`quantile_ranges` of one per-bank variable of a stored run, with labels and bank names."""
+    from dashboard.bank_views import bank_names, bank_variable_label, unique_bank_labels
+
+    points = points_frame(store, run_id)
+    names = unique_bank_labels(bank_names(store, run_id), entities(points))
+    return quantile_ranges(points, variable, label=bank_variable_label(variable, variable_labels(store)), names=names)
+
+
+def bank_labels_of_run(store: Store, run_id: str) -> dict[str, str]:
+    """Each bank of a run (by id) as the analyst reads it: its name, the id added where names repeat."""
+    from dashboard.bank_views import bank_names, unique_bank_labels
+
+    return unique_bank_labels(bank_names(store, run_id), entities(points_frame(store, run_id)))

@@ -30,14 +30,22 @@ with page_workspace() as ws:
         points = ws.view(views.points_frame, run_id)
         banks = views.entities(points)
         variables = views.model_variables(points, with_entity=True)
+        names = ws.view(views.bank_labels_of_run, run_id)  # bank names; the LEI/id in the details
+        vocabulary = ws.view(views.variable_labels)
+        vlabel = {v: bank_views.bank_variable_label(v, vocabulary) for v in variables}
         left, right = st.columns(2)
-        bank = left.selectbox("Bank", banks)
+        bank = left.selectbox("Bank", banks, format_func=lambda b: names.get(b, b))
         variable = right.selectbox(
-            "Variable", variables, index=variables.index("cet1_ratio") if "cet1_ratio" in variables else 0
+            "Variable",
+            variables,
+            index=variables.index("cet1_ratio") if "cet1_ratio" in variables else 0,
+            format_func=lambda v: vlabel.get(v, v),
         )
+        shown_as, bank_name = vlabel[variable], names.get(bank, bank)
+        st.caption(f"Details: bank id (LEI) `{bank}` · variable `{variable}` · run `{run_id}`")
         caption = ws.view(views.bank_run_caption, run_id)
         show_figure(
-            ws.view(views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{variable} — {bank}"),
+            ws.view(views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{shown_as} — {bank_name}"),
             name=f"bank_{variable}_{bank}",
             key="bank_fan",
         )
@@ -57,7 +65,11 @@ with page_workspace() as ws:
         show_figure(bank_views.depletion_chart(across), name=f"bank_depletion_across_{run_id}", key="bank_across")
         st.caption(caption)
         if not across.empty:
-            show_table(across, key="bank_across_table", name=f"cet1_depletion_across_banks_{run_id}")
+            show_table(
+                bank_views.depletion_table(across),
+                key="bank_across_table",
+                name=f"cet1_depletion_across_banks_{run_id}",
+            )
 
         # The same model, bank and variable under every risk of the analysis, side by side.
         same = [
@@ -71,7 +83,7 @@ with page_workspace() as ws:
             st.subheader("Risks side by side")
             for col, r in zip(st.columns(len(same)), same, strict=True):
                 with col:
-                    title = f"{(runs.loc[r, 'risk'] or '').replace('_', ' ')}: {variable} — {bank}"
+                    title = f"{(runs.loc[r, 'risk'] or '').replace('_', ' ')}: {shown_as} — {bank_name}"
                     show_figure(
                         ws.view(views.fan_chart_of_run, r, variable, entity=bank, title=title),
                         name=f"bank_{variable}_{bank}_{runs.loc[r, 'risk']}",
@@ -87,7 +99,13 @@ with page_workspace() as ws:
         for model_id, group in gates.groupby("model_id", sort=False):
             passed = bool(group["gate_passed"].iloc[0])
             (st.success if passed else st.error)(
-                f"{model_id}: gate {'passed' if passed else 'failed'} — "
+                f"{views.model_name(model_id)}: gate {'passed' if passed else 'failed'} — "
                 + ("may supply bank conclusions" if passed else "bank conclusions withheld")
             )
-        show_table(gates, key="gates", name="validation_gates")
+        details = ["model_id", "detail", "run_id"]  # ids last, beside the model's name
+        shown = gates.assign(model=gates["model_id"].map(views.model_name))
+        show_table(
+            shown[["model", *[c for c in gates.columns if c not in details], *details]],
+            key="gates",
+            name="validation_gates",
+        )

@@ -32,14 +32,19 @@ with page_workspace() as ws:
     if paths.empty:
         st.info("This analysis has no stored paths (it stopped before path enumeration, or found none).")
     else:
-        for (risk, query), group in paths.groupby(["risk", "query"], sort=False):
-            st.markdown(f"**{risk.replace('_', ' ')}** · {query}")
-            show_table(
-                group.drop(columns=["risk", "query"]),
-                key=f"paths_{risk}_{query}",
-                name=f"paths_{risk}_{query}",
-                column_config={"score": st.column_config.NumberColumn("S(C)", format="%.3f")},
-            )
+        # One table for every (risk, channel) group, grouped by its first column: one grid for the
+        # browser to draw instead of one per group.
+        groups = paths["risk"].str.replace("_", " ") + " · " + paths["query"].astype(str)
+        shown = paths.drop(columns=["risk", "query"]).assign(group=groups.to_numpy())
+        show_table(
+            shown[["group", *[c for c in shown.columns if c != "group"]]],
+            key="paths_candidates",
+            name=f"paths_{state.analysis_id}",
+            column_config={
+                "group": st.column_config.TextColumn("risk · channel", pinned=True),
+                "score": st.column_config.NumberColumn("S(C)", format="%.3f"),
+            },
+        )
 
     st.subheader("Derivations")
     derivations = ws.view(views.derivations_frame, state.analysis_id)

@@ -56,13 +56,17 @@ def show_chain(ws, claim_id: str) -> None:
             )
             box.text(f"“{s['quote']}”")  # as text: a quote never fetches images or links
             box.caption(f"{s['source']} — {s['publisher']}, {s['publication_date']}, p. {s['page']}")
-    with box.expander("Ids (claim, point, run, restrictions, relations)"):
+    ids = box.expander("Ids (claim, point, run, restrictions, relations)", key="chain_ids", on_change="rerun")
+    with ids:
         st.markdown(
             f"claim `{c['claim_id']}` · point `{c['point_id']}` · run `{run['run_id']}` · "
             f"output `{run['output_digest']}` · code `{run['code_digest']}`"
         )
-        show_table(tests, key="chain_tests", name="output_tests")
-        show_table(steps[["step", "relation_id", "representative"]], key="chain_relations", name="chain_relations")
+        if ids.open:  # lazy: the two tables are drawn only when asked for, not on every number click
+            show_table(tests, key="chain_tests", name="output_tests")
+            show_table(
+                steps[["step", "relation_id", "representative"]], key="chain_relations", name="chain_relations"
+            )
 
 
 def toggle_claim(claim_id: str) -> None:
@@ -154,6 +158,10 @@ with page_workspace() as ws:
     report_body(state.report_id)
 
     if "html" in exports:
-        with st.expander("The exported report with its runs, points, restrictions and sources"):
-            st.caption("As downloaded; its number links scroll within this frame.")
-            st.iframe(views.embeddable_export(exports["html"].decode("utf-8")), height=640)
+        export = st.expander(
+            "The exported report with its runs, points, restrictions and sources", key="export_view", on_change="rerun"
+        )
+        if export.open:  # lazy: the whole export is laid out in its frame only when asked for
+            with export:
+                st.caption("As downloaded; its number links scroll within this frame.")
+                st.iframe(views.embeddable_export(exports["html"].decode("utf-8")), height=640)

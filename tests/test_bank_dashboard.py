@@ -83,3 +83,35 @@ def test_bank_capital_page_shows_the_depletion_chart_table_and_csv(demo, monkeyp
         assert csv
     finally:
         get_settings.cache_clear()
+
+
+def test_banks_are_named_from_the_runs_own_panel_with_the_id_in_the_details(demo):
+    from dashboard.bank_views import bank_names, depletion_across_banks, depletion_chart, depletion_table
+
+    with Store(demo) as store:
+        run = next(r for r in store.find(ModelRun, model_id="bank_feqar") if r.role == "generation")
+        names = bank_names(store, run.run_id)
+        frame = depletion_across_banks(store, run.run_id)
+    # the fit's panel marks its banks synthetic (data_status): each is called so, its id beside
+    assert names["DE01"] == "Synthetic bank DE01"
+    assert (frame["bank_name"] == "Synthetic bank " + frame["bank"]).all()
+    assert list(depletion_chart(frame).data[0].x) == list(frame["bank_name"])
+    shown = depletion_table(frame)
+    assert list(shown.columns)[0] == "bank"
+    assert list(shown.columns)[-3:] == ["bank_id (LEI or id)", "model_id", "run_id"]
+    assert list(shown["bank"]) == list(frame["bank_name"])
+
+
+def test_real_banks_are_named_from_the_packaged_eba_files():
+    from dashboard.bank_views import packaged_bank_names, unique_bank_labels
+
+    names = packaged_bank_names()
+    # eba_data/st2016 and st2021 list Erste Group Bank AG under this LEI
+    assert names["PQOH26KWDF7CG10L6792"] == "Erste Group Bank AG"
+    assert all(len(lei) == 20 for lei in names)
+    # two banks of one name keep apart by their id; a bank without a name shows its id
+    assert unique_bank_labels({"A": "Same", "B": "Same"}, ["A", "B", "C"]) == {
+        "A": "Same (A)",
+        "B": "Same (B)",
+        "C": "C",
+    }

@@ -76,7 +76,9 @@ def click_first_relation(page) -> None:
     """A real mouse click on the first relation marker (plotly listens on its drag layer, not on the marker)."""
     chart = page.locator(".js-plotly-plot").first
     chart.scroll_into_view_if_needed()
-    box = page.locator(".js-plotly-plot .scatterlayer .trace .points path").first.bounding_box()
+    # a relation's marker (a trace of markers only), not an arrowhead at the end of an edge's line
+    marker = ".js-plotly-plot .scatterlayer .trace:not(:has(.js-line)) .points path"
+    box = page.locator(marker).first.bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 

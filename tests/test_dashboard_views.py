@@ -143,7 +143,10 @@ def test_claim_chain_follows_the_number_to_its_own_path_quotes_and_pages(populat
     ]
     assert steps["quote"].tolist() == ["higher tariffs reduce trade volumes", "trade volumes raise real GDP"]
     assert steps["representative"].all()
-    assert set(chain["inputs"].columns) == {"input", "provenance", "digest"}
+    assert set(chain["inputs"].columns) == {"input", "provenance", "key", "digest"}
+    # readable input names, the raw key beside them in the details column
+    inputs = chain["inputs"].set_index("key")["input"]
+    assert all(inputs[k] == views.input_label(k) != k for k in inputs.index)
     assert views.claim_of_point(store, ids["point_id"]) == ids["claim_id"]
     assert views.report_of_claim(store, ids["claim_id"]) == ids["report_id"]
 
@@ -441,3 +444,9 @@ def test_channel_queries_of_the_selected_analysis_only(tmp_path):
         assert len(views.queries_frame(store)) == 2
         mine = views.queries_frame(store, an.analysis_id)
     assert list(mine["risk"]) == ["market illiquidity"] and list(mine["query_id"]) != [other.query_id]
+
+
+def test_input_labels_name_every_models_inputs_and_fall_back_to_words():
+    assert views.input_label("taken") == "Scenarios already selected for other risks (excluded)"
+    assert views.input_label("start_state") == "Each bank's starting state"
+    assert views.input_label("some_new_input") == "Some new input"  # unknown keys in words, never blank

@@ -12,7 +12,8 @@ first, as the app's first launch does. Figures:
 * CPU-time context: the CPU seconds the Streamlit server (its process tree) and the browser
   (Chromium's processes, with the driver) spent per interaction, and the load average —
   on a loaded machine the wall-clock figures wait for the CPU; these say how much work the
-  interaction itself cost.
+  interaction itself cost; per page too (``page_switch_{server,browser}_cpu_mean_<page>``, the
+  browser's share without this process's own /proc reading), to see which page costs the most.
 
 Re-measure on an idle machine with ``python -m aieco bench dashboard --json`` (workspace from
 ``-w``/``$AIECO_WORKSPACE`` when it holds records, else the demo built in a scratch folder).
@@ -120,15 +121,19 @@ def measure(workspace: Path, rounds: int) -> list[Figure]:
                 page.get_by_role("heading", name=title, exact=True).wait_for(timeout=120_000)
                 settle(page, 120_000)
             per_page: dict[str, list[float]] = {title: [] for title in PAGES}
+            page_cpu: dict[str, list[tuple[float, float]]] = {title: [] for title in PAGES}
             server0 = tree_cpu_seconds(srv.proc.pid)
             browser0 = tree_cpu_seconds(os.getpid()) - server0
             for _ in range(rounds):
                 for title in PAGES:
+                    s0, b0 = split_cpu(srv.proc.pid)
                     t0 = time.perf_counter()
                     page.get_by_role("link", name=title).click()
                     page.get_by_role("heading", name=title, exact=True).wait_for(timeout=60_000)
                     settle(page)
                     per_page[title].append(time.perf_counter() - t0)
+                    s1, b1 = split_cpu(srv.proc.pid)
+                    page_cpu[title].append((s1 - s0, b1 - b0))
             switches = [t for times in per_page.values() for t in times]
             server1 = tree_cpu_seconds(srv.proc.pid)
             browser1 = tree_cpu_seconds(os.getpid()) - server1
@@ -180,11 +185,28 @@ def measure(workspace: Path, rounds: int) -> list[Figure]:
             unit="CPU-s",
         ),
         *(
-            Figure(
-                name=f"page_switch_median_{title.lower().replace(' & ', '_').replace(' ', '_')}",
-                value=statistics.median(times),
-                unit="s",
-            )
+            Figure(name=f"page_switch_median_{_slug(title)}", value=statistics.median(times), unit="s")
             for title, times in per_page.items()
         ),
+        *(  # where the work of a switch goes, page by page (the browser's share excludes this process)
+            Figure(
+                name=f"page_switch_{side}_cpu_mean_{_slug(title)}",
+                value=statistics.fmean(c[i] for c in cpu),
+                unit="CPU-s",
+            )
+            for title, cpu in page_cpu.items()
+            for i, side in enumerate(("server", "browser"))
+        ),
     ]
+
+
+def _slug(title: str) -> str:
+    return title.lower().replace(" & ", "_").replace(" ", "_")
+
+
+def split_cpu(server_pid: int) -> tuple[float, float]:
+    """CPU seconds so far of the server's process tree and of the browser's (this process's
+    descendants but the server; this process's own reading of /proc is left out)."""
+    server = tree_cpu_seconds(server_pid)
+    own = sum(os.times()[:2])
+    return server, tree_cpu_seconds(os.getpid()) - server - own
