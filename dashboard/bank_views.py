@@ -99,6 +99,7 @@ def unique_bank_labels(names: dict[str, str], banks: list[str]) -> dict[str, str
     counts = pd.Series(list(labels.values())).value_counts()
     return {b: (f"{lab} ({b})" if counts[lab] > 1 else lab) for b, lab in labels.items()}
 
+
 DEPLETION_COLUMNS = [
     "bank_name",
     "bank",

@@ -1828,8 +1828,16 @@ def current_paths(
         )
         found = enumerate_paths(graph, q, graph_condition=condition)
         if not found:
-            rows.append({"channel": channel, "rank": None, "path": "no path", "composed_sign": "", "score": None,
-                         "relation_ids": ""})
+            rows.append(
+                {
+                    "channel": channel,
+                    "rank": None,
+                    "path": "no path",
+                    "composed_sign": "",
+                    "score": None,
+                    "relation_ids": "",
+                }
+            )
         for p in found:
             chain = labels.get(p.variables[0], p.variables[0]) + "".join(
                 f" {s.value}→ {labels.get(v, v)}" for s, v in zip(p.signs, p.variables[1:], strict=True)
@@ -1918,8 +1926,13 @@ def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
                 q = store.get(ChannelQuery, qid)
                 if qid not in with_paths and q is not None:
                     gaps.append(
-                        {"channel_id": cid, "source": q.source_var, "target": q.target_var, "query_id": qid,
-                         "reason": f"no admissible path of at most {q.max_len} relations in the as-of graph"}
+                        {
+                            "channel_id": cid,
+                            "source": q.source_var,
+                            "target": q.target_var,
+                            "query_id": qid,
+                            "reason": f"no admissible path of at most {q.max_len} relations in the as-of graph",
+                        }
                     )
         for g in gaps:
             spec = channels.get(g.get("channel_id", ""), {})
@@ -1934,8 +1947,9 @@ def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
                     "risk": name.replace("_", " "),
                     "channel": channel,
                     "why": _labelled(g.get("reason", ""), labels),
-                    "risk_status": "went on with its other channels" if rec.status.value == "completed" else
-                    "stopped at graph search (no channel has a path)",
+                    "risk_status": "went on with its other channels"
+                    if rec.status.value == "completed"
+                    else "stopped at graph search (no channel has a path)",
                     "channel_id": g.get("channel_id", ""),
                     "query_id": g.get("query_id", ""),
                 }

@@ -35,9 +35,7 @@ def review_controls(ws, relation, status: str) -> None:
             "Decision", ["accept", "reject", "correct"], default="accept", key=f"review_action_{rid}"
         )
         flipped = "-" if relation["sign"] == "+" else "+"
-        sign = b.selectbox(
-            "Corrected sign", ["", flipped], help="only for 'correct'", key=f"review_sign_{rid}"
-        )
+        sign = b.selectbox("Corrected sign", ["", flipped], help="only for 'correct'", key=f"review_sign_{rid}")
         note = c.text_input("Note", key=f"review_note_{rid}")
         if st.form_submit_button("Record decision", icon=":material/rate_review:"):
             with shown_errors():

@@ -64,9 +64,7 @@ def show_chain(ws, claim_id: str) -> None:
         )
         if ids.open:  # lazy: the two tables are drawn only when asked for, not on every number click
             show_table(tests, key="chain_tests", name="output_tests")
-            show_table(
-                steps[["step", "relation_id", "representative"]], key="chain_relations", name="chain_relations"
-            )
+            show_table(steps[["step", "relation_id", "representative"]], key="chain_relations", name="chain_relations")
 
 
 def toggle_claim(claim_id: str) -> None:

@@ -138,9 +138,7 @@ def test_demo_report_states_the_cross_bank_figures_traced_to_the_bank_run(demo):
                 if r.stage == f"{report.risk}/model_request" and r.status.value == "completed"
             ]
             at_request = set(store.get_json(stage.output_digest)["claim_ids"])
-            results = {
-                t.claim_id: t for t in store.find(OutputTest, analysis_id=report.analysis_id, phase="result")
-            }
+            results = {t.claim_id: t for t in store.find(OutputTest, analysis_id=report.analysis_id, phase="result")}
             tables = store.get_tables(run.output_digest)
             per_bank = tables["depletion"]
             expected = bank_outputs.cross_bank_table(
@@ -250,22 +248,42 @@ def test_a_figure_rounding_to_minus_zero_keeps_its_result_record_intact(store):
         return ModelResult(status=RunStatus.completed, tables={bank_outputs.TABLE: table}, points=points)
 
     spec = ModelSpecification.create(
-        model_id="bank_negzero", version="1", description="test", inputs=[], outputs=[out], scope="EA",
-        horizon="2025-2027", snapshot="s", entry_point="tests:none", diagnostics_required=[], min_restrictions=0,
+        model_id="bank_negzero",
+        version="1",
+        description="test",
+        inputs=[],
+        outputs=[out],
+        scope="EA",
+        horizon="2025-2027",
+        snapshot="s",
+        entry_point="tests:none",
+        diagnostics_required=[],
+        min_restrictions=0,
     )
     entry = registry.register(spec, fn)
     try:
         request = ModelRequest.create(
-            analysis_id="an", risk="trade_fragmentation", outputs=[out], restriction_ids=[], horizon="2025-2027",
-            scope="EA", rationale="test",
+            analysis_id="an",
+            risk="trade_fragmentation",
+            outputs=[out],
+            restriction_ids=[],
+            horizon="2025-2027",
+            scope="EA",
+            rationale="test",
         )
         [test] = register_output_tests(
             store,
             [
                 ClaimSpec(
-                    analysis_id="an", risk="trade_fragmentation", variable=f.variable, unit=f.unit,
-                    horizon="2025-2027", transformation=f.transformation, period="2025-2027",
-                    model_id="bank_negzero", statistic=f.statistic,
+                    analysis_id="an",
+                    risk="trade_fragmentation",
+                    variable=f.variable,
+                    unit=f.unit,
+                    horizon="2025-2027",
+                    transformation=f.transformation,
+                    period="2025-2027",
+                    model_id="bank_negzero",
+                    statistic=f.statistic,
                 )
             ],
         )

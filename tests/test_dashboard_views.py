@@ -359,17 +359,32 @@ def test_channels_without_path_come_from_the_graph_search_records(tmp_path):
             {
                 "name": "trade_fragmentation",
                 "channels": [
-                    {"id": "tf1", "source": "tariffs", "movement": "increase", "target": "real_gdp",
-                     "expected": "decrease"},
-                    {"id": "tf2", "source": "geopolitical_risk", "movement": "increase", "target": "equity_prices",
-                     "expected": "decrease"},
+                    {
+                        "id": "tf1",
+                        "source": "tariffs",
+                        "movement": "increase",
+                        "target": "real_gdp",
+                        "expected": "decrease",
+                    },
+                    {
+                        "id": "tf2",
+                        "source": "geopolitical_risk",
+                        "movement": "increase",
+                        "target": "equity_prices",
+                        "expected": "decrease",
+                    },
                 ],
             },
             {
                 "name": "market_illiquidity",
                 "channels": [
-                    {"id": "mi1", "source": "market_liquidity", "movement": "decrease", "target": "equity_prices",
-                     "expected": "decrease"},
+                    {
+                        "id": "mi1",
+                        "source": "market_liquidity",
+                        "movement": "decrease",
+                        "target": "equity_prices",
+                        "expected": "decrease",
+                    },
                 ],
             },
         ],
@@ -382,21 +397,38 @@ def test_channels_without_path_come_from_the_graph_search_records(tmp_path):
                 "paths": {"tf1": ["path_x"], "tf2": []},
                 "queries": {"tf1": "q1", "tf2": "q2"},
                 "channels_without_path": [
-                    {"channel_id": "tf2", "query_id": "q2", "source": "geopolitical_risk", "target": "equity_prices",
-                     "reason": "no admissible path: no relation in the graph starts from geopolitical_risk"}
+                    {
+                        "channel_id": "tf2",
+                        "query_id": "q2",
+                        "source": "geopolitical_risk",
+                        "target": "equity_prices",
+                        "reason": "no admissible path: no relation in the graph starts from geopolitical_risk",
+                    }
                 ],
             }
         )
         store.put_many(
             [
-                StageRecord.create(analysis_id=an.analysis_id, stage="trade_fragmentation/graph_search",
-                                   status=StageStatus.completed, input_digest="a", output_digest=out,
-                                   started_at=t0, ended_at=t0),
-                StageRecord.create(analysis_id=an.analysis_id, stage="market_illiquidity/graph_search",
-                                   status=StageStatus.stopped, input_digest="b", started_at=t0, ended_at=t0,
-                                   reason="no admissible path for any channel query of market_illiquidity: "
-                                   "mi1 (market_liquidity → equity_prices): no relation in the graph starts "
-                                   "from market_liquidity"),
+                StageRecord.create(
+                    analysis_id=an.analysis_id,
+                    stage="trade_fragmentation/graph_search",
+                    status=StageStatus.completed,
+                    input_digest="a",
+                    output_digest=out,
+                    started_at=t0,
+                    ended_at=t0,
+                ),
+                StageRecord.create(
+                    analysis_id=an.analysis_id,
+                    stage="market_illiquidity/graph_search",
+                    status=StageStatus.stopped,
+                    input_digest="b",
+                    started_at=t0,
+                    ended_at=t0,
+                    reason="no admissible path for any channel query of market_illiquidity: "
+                    "mi1 (market_liquidity → equity_prices): no relation in the graph starts "
+                    "from market_liquidity",
+                ),
             ]
         )
         gaps = views.channels_without_path(store, an.analysis_id)
@@ -437,7 +469,10 @@ def test_channel_queries_of_the_selected_analysis_only(tmp_path):
         when = datetime(2025, 1, 1, tzinfo=UTC)
         an = Analysis.create(request=req.model_dump(mode="json"), label="one", created_at=when)
         other = ChannelQuery.create(
-            risk="trade_fragmentation", source_var="tariffs", source_movement="increase", target_var="real_gdp",
+            risk="trade_fragmentation",
+            source_var="tariffs",
+            source_movement="increase",
+            target_var="real_gdp",
             target_movement="decrease",
         )
         store.put_many([an, *req.channel_queries("market_illiquidity"), other])

@@ -338,7 +338,12 @@ def test_bank_paragraph_names_each_figure_so_a_swapped_token_is_refused():
 
     claims = _bank_claims()
     ctx = ReportContext(
-        analysis_id=ANALYSIS, risk=RISK, risk_label="x", bank_requested=True, bank_status="present", claims=claims,
+        analysis_id=ANALYSIS,
+        risk=RISK,
+        risk_label="x",
+        bank_requested=True,
+        bank_status="present",
+        claims=claims,
         bank_provenance="synthetic",
     )
     draft = write_report(ctx)

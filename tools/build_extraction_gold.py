@@ -750,8 +750,7 @@ NEW_DOCUMENTS |= {
             "402473fe707079d0a52bba81e24ca48e0ce2b578c7a1101e1a844dcc87851d46",
         ),
         (
-            "https_www_ecb_europa_eu_press_economic_bulletin_articles_2025_html_ecb_ebart202506_01_d41c118e13"
-            "_en_html",
+            "https_www_ecb_europa_eu_press_economic_bulletin_articles_2025_html_ecb_ebart202506_01_d41c118e13_en_html",
             "ecb-eb-2025-6-defence",
             "European Central Bank, Economic Bulletin Issue 6/2025, article 'Macroeconomic impacts of higher "
             "defence spending: a model-based assessment'",

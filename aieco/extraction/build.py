@@ -111,6 +111,7 @@ def build_relations(
             budget=10 * (2 * len(locs) + (cap if cap is not None else sum(loc.text.count(".") + 1 for loc in locs)))
             + 10,
         )
+
     def tick(step: str, done: int, total: int) -> None:
         report(f"relation {step}", done, total, condition)
         if progress is not None:

@@ -282,10 +282,7 @@ def _parse_page(
             ordinal += 1
         cell_text = _cell_reader(textpage, height, len(text)) if tables else None
         for t_index, table in enumerate(tables, start=1):
-            rows = [
-                [cell_text(cell) if cell is not None else None for cell in row.cells]
-                for row in table.rows
-            ]
+            rows = [[cell_text(cell) if cell is not None else None for cell in row.cells] for row in table.rows]
             for cell in _table_cells(rows):
                 locations.append(
                     SourceLocation.create(
@@ -343,9 +340,7 @@ def _text_lines(
     return lines
 
 
-def _near_any(
-    box: _CharBox, a: int, b: int, height: float, boxes: list[tuple[float, float, float, float]]
-) -> bool:
+def _near_any(box: _CharBox, a: int, b: int, height: float, boxes: list[tuple[float, float, float, float]]) -> bool:
     """Whether the line of characters a … b − 1 may reach into a table (its loose box, with a margin, meets one)."""
     first, last = box(a), box(b - 1)
     x0, x1 = min(first[0], last[0]) - 1, max(first[2], last[2]) + 1

@@ -299,8 +299,6 @@ def _same_bytes(entry: ManifestEntry, source: Source, other: Source, other_name:
     )
 
 
-
-
 def write_parsed(store: Store, entry: ManifestEntry, source: Source, parsed: ParsedFile | str) -> FileResult:
     """Write the Source and all its locations in one transaction (or report the parse failure)."""
     base = dict(index=entry.index, path=entry.path, kind=entry.kind.value, source_id=source.source_id)
