@@ -184,6 +184,46 @@ def _scaling(tmp: str, quick: bool) -> list[Figure]:
     ]
 
 
+def _pipeline_scaling(tmp: str, quick: bool) -> list[Figure]:
+    """The whole demo pipeline (G0 graph build with the candidate cap lifted, data loads, the three
+    risks' analyses) on 1×…16× the demo corpus: log-log slope of time against the corpus factor.
+
+    One warm-up run at 1× first, so import and cache costs do not flatter the slope.
+    """
+    try:
+        from aieco.demo import load_bank_data, load_macro_observations, run_demo
+        from aieco.demo.build import build_demo_sources
+        from aieco.evaluation.conditions import build_condition
+        from aieco.sources.registry import ingest
+    except ImportError:
+        return []
+    base = Store(tmp + "/pipeline-base")
+    ingest(base, build_demo_sources(Path(tmp) / "pipeline-src"))
+    sources, locations = base.find(Source), base.find(SourceLocation)
+    base.close()
+    factors = (1, 4) if quick else (1, 2, 4, 8, 16)
+    seconds = []
+    for run, k in enumerate((factors[0], *factors)):
+        with Store(f"{tmp}/pipeline-{run}-{k}") as store:
+            _replicated_corpus(store, sources, locations, k)
+            t0 = time.perf_counter()
+            with _lifted_candidate_cap():
+                build_condition(store, "G0", store.find(SourceLocation, kind="passage"))
+            load_macro_observations(store)
+            load_bank_data(store)
+            run_demo(store)
+            if run:  # run 0 is the warm-up
+                seconds.append(time.perf_counter() - t0)
+    slope = float(np.polyfit(np.log(factors), np.log(seconds), 1)[0])
+    return [
+        Figure(
+            name=f"pipeline_loglog_slope_{factors[0]}x_to_{factors[-1]}x_corpus", value=slope, unit="slope", target=1.1
+        ),
+        Figure(name=f"pipeline_{factors[-1]}x_corpus", value=seconds[-1], unit="s"),
+        Figure(name=f"pipeline_{factors[0]}x_corpus", value=seconds[0], unit="s"),
+    ]
+
+
 @contextmanager
 def _lifted_candidate_cap() -> Iterator[None]:
     """Run the block with the G0 candidate cap lifted (through the environment, as a user would)."""
