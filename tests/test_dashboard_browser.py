@@ -99,7 +99,12 @@ def test_first_launch_builds_at_server_start_with_moving_progress_and_usable_pag
 
     folder = shots("first_launch")
     workspace = tmp_path / "fresh"
-    with Server(workspace, tmp_path / "streamlit.log", build_demo=True) as srv:
+    # The panel refreshes once a second. On an idle machine the default build's sub-steps (VAR
+    # simulation, bank fits) last well under a second with the default 20,000 draws, so a browser
+    # could miss every one of them; 100,000 draws (an ordinary user setting) keep the simulation's
+    # sub-step on screen for about two seconds.
+    slower = {"AIECO_SCENARIO__VAR_DRAWS": "100000"}
+    with Server(workspace, tmp_path / "streamlit.log", build_demo=True, env=slower) as srv:
         # No browser yet: the build started with the server.
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not _has_sources(workspace):

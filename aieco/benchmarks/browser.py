@@ -45,7 +45,7 @@ def _free_port() -> int:
 class Server:
     """`streamlit run app.py` on a free 127.0.0.1 port over ``workspace``; its output goes to ``log``."""
 
-    def __init__(self, workspace: Path, log: Path, *, build_demo: bool):
+    def __init__(self, workspace: Path, log: Path, *, build_demo: bool, env: dict[str, str] | None = None):
         if not APP.is_file():
             raise InputError(f"the dashboard app is not at {APP}", fix="run from a checkout of the repository")
         self.url = f"http://127.0.0.1:{_free_port()}"
@@ -56,6 +56,7 @@ class Server:
             "AIECO_WORKSPACE": str(workspace),
             "PYTHONPATH": str(ROOT),
             "AIECO_DASHBOARD__BUILD_DEMO_ON_FIRST_LAUNCH": str(build_demo).lower(),
+            **(env or {}),
         }
         with log.open("w") as out:
             self.proc = subprocess.Popen(
