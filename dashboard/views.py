@@ -2009,9 +2009,10 @@ def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> 
         fig.update_yaxes(title_text=str(unit.iloc[0]) if len(unit) else "", row=row, col=col)
         fig.update_xaxes(type="category", row=row, col=col)
     fig.update_layout(
-        height=300 * rows + 60,
+        height=300 * rows + (120 if rows == 1 else 60),
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.04, "yanchor": "top"},
+        # below the bottom panel's period labels
+        legend={"orientation": "h", "y": -0.16 if rows == 1 else -0.04, "yanchor": "top"},
     )
     return fig
 
