@@ -8,6 +8,8 @@ analyst's choice in the sidebar and applies to every chart.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -75,3 +77,15 @@ def show_figure(fig: go.Figure, *, key: str, name: str, **kwargs) -> object:
     fmt = st.session_state.get(_KEY) or "png"
     config = {"displaylogo": False, "toImageButtonOptions": {"format": fmt, "filename": _slug(name), "scale": 2}}
     return st.plotly_chart(fig, key=key, config=config, **kwargs)
+
+
+@contextmanager
+def lazy_section(label: str, *, key: str) -> Iterator[bool]:
+    """An expander whose content runs and is sent only while it is open (``with … as open_:``).
+
+    A collapsed ``st.expander`` still draws its content in the browser; a data table costs the
+    browser about as much as a small page, so secondary tables wait until they are asked for.
+    """
+    box = st.expander(label, key=key, on_change="rerun")
+    with box:
+        yield bool(box.open)
