@@ -76,12 +76,22 @@ def report_body(report_id: str) -> None:
     """The framed report and the chain of the clicked number; a click reruns only this part."""
     with open_workspace() as ws, shown_errors():  # a fragment rerun has no app run around it
         frame = st.container(border=True)  # the framed report, as in the paper's boxes
+        plain: list[str] = []  # consecutive sentences without a number or failure: one text element
         for sentence in ws.view(views.report_sentences, report_id):
+            if sentence["status"] == "ok" and not sentence["claims"]:
+                plain.append(sentence["rendered"])
+                continue
             with frame:
-                st.text(sentence["rendered"])  # as text: report prose never fetches images or links
+                if plain:
+                    st.text("\n\n".join(plain))  # as text: report prose never fetches images or links
+                    plain = []
+                st.text(sentence["rendered"])
                 if sentence["status"] != "ok":
                     st.warning(sentence["failure"])
-                links = st.container(horizontal=True, gap="small") if sentence["claims"] else st.container()
+                if not sentence["claims"]:
+                    continue
+                # the number buttons without a tooltip each: the caption above says what a click does
+                links = st.container(horizontal=True, gap="small")
                 opened = None
                 for c in sentence["claims"]:
                     if c["missing"]:
@@ -94,7 +104,6 @@ def report_body(report_id: str) -> None:
                         key=f"claim_{sentence['position']}_{c['claim_id']}",
                         type="primary" if chosen else "tertiary",
                         icon=":material/link:",
-                        help="open the chain behind this number",
                         on_click=toggle_claim,
                         args=(c["claim_id"],),
                     )
@@ -102,6 +111,8 @@ def report_body(report_id: str) -> None:
                         opened = c["claim_id"]
                 if opened:
                     show_chain(ws, opened)
+        if plain:
+            frame.text("\n\n".join(plain))
 
 
 with page_workspace() as ws:
