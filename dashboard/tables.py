@@ -89,3 +89,22 @@ def lazy_section(label: str, *, key: str) -> Iterator[bool]:
     box = st.expander(label, key=key, on_change="rerun")
     with box:
         yield bool(box.open)
+
+
+def _cell(value: object) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    text = str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    for ch in "*_`[]<>#~$":  # shown as written: no emphasis, link, html or math from a value
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A small frame as one markdown table (one element for the browser, not a data grid);
+    every value shown as written. Its CSV is offered where the frame is also shown with
+    :func:`show_table`."""
+    head = "| " + " | ".join(_cell(c) for c in frame.columns) + " |"
+    rule = "|" + "---|" * len(frame.columns)
+    rows = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([head, rule, *rows])
