@@ -18,7 +18,8 @@ first, as the app's first launch does. Figures:
   browser's share without this process's own /proc reading), to see which page costs the most.
 
 Re-measure on an idle machine with ``python -m aieco bench dashboard --json`` (workspace from
-``-w``/``$AIECO_WORKSPACE`` when it holds records, else the demo built in a scratch folder).
+``-w``/``$AIECO_WORKSPACE`` when it holds records, else the demo built in a scratch folder;
+``workspace_is_demo`` says which).
 
 Target from the issue: page switch and number click ≤ 0.5 s at p95.
 """
@@ -97,19 +98,26 @@ def number_labels(page) -> list[str]:
     return list(dict.fromkeys(labels))
 
 
-def run(quick: bool = False) -> list[Figure]:
-    workspace = Path(get_settings().workspace)
+def run(quick: bool = False, workspace: str | None = None) -> list[Figure]:
+    """Measure over ``workspace`` (default: settings.workspace) when it holds records, else over
+    the demo built in a scratch folder (figure ``workspace_is_demo`` says which)."""
+    workspace = Path(workspace or get_settings().workspace)
     if (workspace / "aieco.db").exists():
         with Store(workspace) as store:
             if not is_empty(store):
-                return measure(workspace, rounds=2 if quick else 5)
+                return [*measure(workspace, rounds=2 if quick else 5), _demo_flag(False)]
     from aieco.demo import build_demo, run_demo
 
     with tempfile.TemporaryDirectory() as tmp:
         with Store(Path(tmp) / "ws") as store:
             build_demo(store)
             run_demo(store)
-        return measure(Path(tmp) / "ws", rounds=2 if quick else 5)
+        return [*measure(Path(tmp) / "ws", rounds=2 if quick else 5), _demo_flag(True)]
+
+
+def _demo_flag(demo: bool) -> Figure:
+    """1 when the figures are of the synthetic demo built in a scratch folder (the workspace was empty)."""
+    return Figure(name="workspace_is_demo", value=float(demo), unit="flag")
 
 
 def measure(workspace: Path, rounds: int) -> list[Figure]:
