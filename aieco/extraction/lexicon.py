@@ -97,8 +97,10 @@ NEGATIVE_VERBS = (
     "mitigate",
     "cushion",
     "threaten",
+    "crowd out",
 )
 NEUTRAL_VERBS = (
+    "be reflected in",
     "lead to",
     "result in",
     "translate into",
@@ -160,7 +162,19 @@ REVERSE = (
     "be fueled by",
     "be triggered by",
 )
+#: "Y suffers from X", "Y benefits from X": the source follows and the verb carries the sign.
+REVERSE_DIRECTIONAL = (("suffer from", -1), ("benefit from", 1), ("be hurt by", -1), ("be helped by", 1))
 NOUN_CUES = (
+    (
+        r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+)?(?:beneficial|favourable|favorable)"
+        r"\s+(?:for|to)",
+        1,
+    ),
+    (
+        r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+)?"
+        r"(?:harmful|detrimental|damaging|disruptive|costly)\s+(?:for|to)",
+        -1,
+    ),
     (r"(?:negatively|adversely) (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", -1),
     (r"positively (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", 1),
     (
@@ -441,6 +455,7 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
     (_verb_pattern(COMOVEMENT), 0, "comovement"),
     *[(re.compile(rf"\b{p}\b"), s, "noun") for p, s in NOUN_CUES],
     (_verb_pattern(REVERSE), 0, "reverse"),
+    *[(_verb_pattern((v,)), s, "reverse") for v, s in REVERSE_DIRECTIONAL],
 ]
 AMPLIFIER_RE = re.compile(rf"^(?:{_alternation([f for v in AMPLIFIERS for f in _verb_forms(v)])})$")
 DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _verb_forms(v)])})$")
@@ -487,7 +502,7 @@ PREPOSITION_BEFORE = re.compile(
     r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
     r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
 )
-CLAUSE_BREAK = re.compile(r"[;:]|\.\s")
+CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
 #: that generates a slowdown").
 DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
@@ -559,10 +574,23 @@ LOOSE_BEFORE = re.compile(rf"\b(?:supportive|accommodative|loose|looser|easy|eas
 TIGHT_BEFORE = re.compile(rf"\b(?:restrictive|tight|tighter){_GAP}$")
 
 
-def _modifier(low: str, start: int, mention_ends: set[int], end: int, variable: str = "") -> tuple[int, int]:
+#: "a deterioration in X", "the worsening of X": the variable's adverse move (tighter financing
+#: conditions, lower confidence).
+ADVERSE_NOUN_BEFORE = re.compile(
+    r"\b(?:an?\s+|the\s+)?(?:sharp\s+|further\s+|significant\s+|resulting\s+|ensuing\s+)?"
+    r"(?:deterioration|worsening)\s+(?:in|of)\s+(?:the\s+)?(?:[a-z-]+\s+)?$"
+)
+
+
+def _modifier(
+    low: str, start: int, mention_ends: set[int], end: int, variable: str = "", adverse: int = 0
+) -> tuple[int, int]:
     """Movement attached before the mention starting at ``start``: (sign, start incl. modifier)."""
     offset = max(0, start - 80)
     before = low[offset:start]
+    bad = ADVERSE_NOUN_BEFORE.search(before)
+    if bad and adverse:
+        return adverse, offset + bad.start()
     if variable in TIGHTNESS:
         for pat, sign in ((LOOSE_BEFORE, -1), (TIGHT_BEFORE, 1)):
             m = pat.search(before)
@@ -579,17 +607,26 @@ def _modifier(low: str, start: int, mention_ends: set[int], end: int, variable: 
     return 0, start
 
 
+def _this_verb(low: str, m: re.Match[str]) -> bool:
+    """ "This boosts Y", "this raises Y": after the pronoun "this" a word in -s is a verb (a singular
+    noun after "this" has no -s: "this rise", "this cut")."""
+    head = m.group().split()[0]
+    return bool(re.search(r"\bthis\s+$", low[max(0, m.start() - 6) : m.start()])) and bool(
+        re.search(r"[^s]s$", head)
+    )
+
+
 def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
     taken = [(x.start, x.m.end) for x in mentions]
     found: list[Cue] = []
     for pat, sign, kind in CUE_PATTERNS:
         for m in pat.finditer(low):
-            if kind != "noun" and DETERMINER_BEFORE.search(low, 0, m.start()):
+            if kind != "noun" and DETERMINER_BEFORE.search(low, 0, m.start()) and not _this_verb(low, m):
                 continue  # "the drag on activity", "a cut" are nouns, not verbs
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
     for pat, sign in MOVEMENT_PATTERNS:
         for m in pat.finditer(low):
-            if DETERMINER_BEFORE.search(low, 0, m.start()):
+            if DETERMINER_BEFORE.search(low, 0, m.start()) and not _this_verb(low, m):
                 continue  # "from such surges", "a rise": nouns, not movements
             found.append(Cue(m.start(), m.end(), m.group(), sign, "movement"))
     # Longest cue first; drop cues inside a mention or its modifier, and overlapping cues.
@@ -667,6 +704,12 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply)\s+of\s+"
         r"(?:the\s+)?$",
         low[max(0, ms[i].start - 30) : ms[i].start],
+    ) or re.search(
+        # "expectations of a severe recession lead to …", "the threat of higher tariffs weighs on …":
+        # the head names the prospect of the variable's move, which is what acts.
+        r"\b(?:expectations?|prospects?|threat|fears?|anticipation|possibility|spectre|specter)\s+of\s+"
+        r"(?:the\s+|an?\s+|further\s+)?(?:[a-z-]+\s+)?$",
+        low[max(0, ms[i].start - 30) : ms[i].start],
     )
     if measured:
         return _coordinated_left(low, ms, i, floor)
@@ -680,8 +723,17 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         if len(left) < 2:
             return []
         i = left[-2]
+        # The earlier mention must not sit in an earlier clause ("X rose, and the fall in Y hurt Z").
+        if CLAUSE_JOIN.search(low[ms[i].m.end : cue.start]):
+            return []
     return _coordinated_left(low, ms, i, floor)
 
+
+#: A clause boundary between a candidate subject and its verb.
+CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
+#: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
+COORDINATED_VERB = re.compile(r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?$")
+BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 
 TRANSPARENT_HEAD = re.compile(
     r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability)\s+(?:for|of)|"
@@ -708,6 +760,9 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
 
 #: Connectors that produce their target ("could cause volatility" is more volatility); "spill over to",
 #: "pass through to", "translate into" carry the source's move without saying which way the target goes.
+#: Connectors through which the source's move reaches the target in the same direction ("higher energy
+#: prices pass through to consumer prices", "rate hikes are reflected in long-term rates").
+PASSING = re.compile(r"^(?:pass(?:es|ed|ing)?\s+through\s+to|(?:is|are|was|were|be|been|being)\s+reflected\s+in)$")
 PRODUCING = re.compile(
     r"^(?:lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur)"
 )
@@ -845,10 +900,31 @@ def _infinitive_movement(low: str, m: Mention) -> int:
     return -1 if word in INFINITIVE_DOWN else 1 if word in INFINITIVE_UP else 0
 
 
+#: A mention followed by one of these nouns only modifies another head ("export competitiveness",
+#: "trade balance", "equity exposures"): the phrase names something else than the variable.
+HEAD_SHIFT = re.compile(
+    r"\s+(?:competitiveness|balances?|exposures?|shares?|sectors?|firms|companies|industr(?:y|ies)|"
+    r"intensity|dependence|dependency|content|components?|multipliers?|forecasts?|projections?|"
+    r"outlook|data|statistics|indicators?)\b"
+)
+#: Consumption and investment of the vocabulary are private: "government consumption", "public
+#: investment", "government consumption and investment" (the list shares the modifier) are not.
+PRIVATE_ONLY = frozenset({"consumption", "investment"})
+PUBLIC_BEFORE = re.compile(
+    r"\b(?:government|public|public[- ]sector|state|defen[cs]e|military|fiscal)\s+"
+    r"(?:(?:consumption|investment|spending|expenditures?|purchases|demand)\s*(?:,|and|or|and/or)\s+)?$"
+)
+
+
+LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)\b)(?=[a-z])")
+
+
 def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
     if TABLE_RESIDUE.search(sentence) or CROSS_SECTION.search(sentence.lower()):
         return []
+    # PDF line-break hyphenation ("expec- tations"); "short- and long-term" keeps its hyphen.
+    sentence = LINE_BREAK_HYPHEN.sub("", sentence)
     raw = vocab.mentions_in_context(sentence)
     if len({m.variable_id for m in raw}) < 2:
         return []
@@ -858,6 +934,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         m
         for m in raw
         if not re.match(r"\s+channels?\b", low[m.end :])
+        and not HEAD_SHIFT.match(low[m.end :])
+        and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
         and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
     ]
@@ -866,7 +944,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     ms = []
     ends = {m.end for m in raw}
     for m in raw:
-        sign, start = _modifier(low, m.start, ends, m.end, m.variable_id)
+        adverse = vocab.get(m.variable_id).adverse_direction
+        adv = 0 if adverse is None else (1 if adverse.value == "increase" else -1)
+        sign, start = _modifier(low, m.start, ends, m.end, m.variable_id, adv)
         if not sign:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
         if not sign:
@@ -968,6 +1048,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 for si in sources:
                     both = ms[si].mod * ms[t].mod
                     sign = both if both else (1 if re.match(r"stem|aris|origin", cue.text) else 0)
+                    if cue.sign:  # "Y suffers from higher X": the verb's sign times the source's move
+                        sign = cue.sign * (ms[si].mod or 1)
                     add(si, t, sign, Cue(cue.start, cue.end, cue.text, 0, "neutral"), True)
             continue
         objs = _objects(low, ms, cue, hi, next_cue)
@@ -982,6 +1064,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 subs = previous[1]
             elif last_subs:
                 subs = last_subs
+        if BY_GERUND.search(low, 0, cue.start) and cue.text.split()[0].endswith("ing"):
+            # "X raises Y but, by strengthening Z, …": the means belongs to the clause's subject, never
+            # to the nearest mention.
+            subs = list(previous[0]) if previous is not None else list(last_subs)
         if subs:
             last_subs = subs
         if cue.kind == "movement":
@@ -1016,6 +1102,19 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             )
             if subs[0] in prev_objs and CONJ_ONLY.match(between) and not relative:
                 subs = prev_subs  # shared subject: "X raises Y and lowers Z"
+            elif (
+                subs[0] in prev_objs
+                and not relative
+                and COORDINATED_VERB.search(between)
+                and not CLAUSE_BREAK.search(between)
+                and cue.kind != "movement"
+            ):
+                # "This boosts Y in the medium term and increases Z": the earlier verb's subject, which
+                # may be no vocabulary variable at all (then nothing is read).
+                subs = prev_subs
+                if not subs:
+                    previous = ([], objs, ms[objs[-1]].m.end, {}) if objs else previous
+                    continue
             elif subs[0] in prev_objs and relative and not ms[subs[0]].mod:
                 # "Tariffs reduce trade, which in turn lowers GDP": the fall in trade lowers GDP.
                 implied = {subs[0]: prev_moves.get(subs[0], 0)}
@@ -1034,6 +1133,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 if not dst_mod and cue.kind == "neutral" and INFINITIVE_AFTER.match(low[ms[oi].m.end :]):
                     continue  # "cause consumption to stabilise": a movement without a direction
                 producing = cue.kind != "neutral" or bool(PRODUCING.match(cue.text))
+                producing = producing or bool(PASSING.match(" ".join(cue.text.split())))
                 sign = _combine(cue.sign, cue.kind, src_mod, dst_mod, default_rise=producing)
                 risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
                 if risk and cue.kind == "directional":
