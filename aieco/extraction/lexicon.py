@@ -166,12 +166,12 @@ REVERSE = (
 REVERSE_DIRECTIONAL = (("suffer from", -1), ("benefit from", 1), ("be hurt by", -1), ("be helped by", 1))
 NOUN_CUES = (
     (
-        r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+)?(?:beneficial|favourable|favorable)"
+        r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+|somewhat\s+|very\s+|quite\s+)?(?:beneficial|favourable|favorable)"
         r"\s+(?:for|to)",
         1,
     ),
     (
-        r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+)?"
+        r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+|somewhat\s+|very\s+|quite\s+)?"
         r"(?:harmful|detrimental|damaging|disruptive|costly)\s+(?:for|to)",
         -1,
     ),
@@ -376,6 +376,8 @@ HEDGE = re.compile(
     r"seems? to|would|expected to|probably|somewhat|partly|arguably|plausibly|in principle)\b"
 )
 BE = r"(?:is|are|was|were|be|been|being|get|gets|got)"
+#: An indirect question before the verb in its clause: the link is asked or studied, not stated.
+INDIRECT_QUESTION = re.compile(r"\b(?:how|whether)\b[^,;]*$")
 
 # What a sentence states decides the evidence class (never the verb).
 ESTIMATE = re.compile(
@@ -677,13 +679,20 @@ def _coordinated_left(low: str, ms: list[_Mention], idx: int, floor: int) -> lis
     return out
 
 
+def _starts_clause(low: str, x: _Mention, limit: int) -> bool:
+    """A mention followed directly by the next verb is that verb's subject ("…, and weaker GDP raises …")."""
+    return limit < len(low) and bool(
+        re.fullmatch(r"[\s,]*(?:(?:would|could|may|might|will|can|also|further|then|\w+ly)\s+)*", low[x.m.end : limit])
+    )
+
+
 def _coordinated_right(low: str, ms: list[_Mention], idx: int, limit: int) -> list[int]:
     out = [idx]
     # A mention with its own movement ("…, and weaker GDP raises …") starts a new clause, not a list.
     while (
         idx + 1 < len(ms)
         and ms[idx + 1].m.end <= limit
-        and not ms[idx + 1].mod
+        and not (ms[idx + 1].mod and _starts_clause(low, ms[idx + 1], limit))
         and ms[idx + 1].m.variable_id != ms[idx].m.variable_id
         and COORD.match(low[ms[idx].m.end : ms[idx + 1].start])
     ):
@@ -763,6 +772,26 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
 #: Connectors through which the source's move reaches the target in the same direction ("higher energy
 #: prices pass through to consumer prices", "rate hikes are reflected in long-term rates").
 PASSING = re.compile(r"^(?:pass(?:es|ed|ing)?\s+through\s+to|(?:is|are|was|were|be|been|being)\s+reflected\s+in)$")
+PASS_THROUGH_FAMILIES = (
+    frozenset(
+        {
+            "policy_rate",
+            "long_term_rate",
+            "mortgage_rates",
+            "lending_rates",
+            "bank_funding_costs",
+            "corporate_bond_yields",
+            "term_premium",
+        }
+    ),
+    frozenset({"energy_prices", "import_prices", "inflation", "wages"}),
+)
+
+
+def _same_family(a: str, b: str) -> bool:
+    return any(a in f and b in f for f in PASS_THROUGH_FAMILIES)
+
+
 PRODUCING = re.compile(
     r"^(?:lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur)"
 )
@@ -861,6 +890,12 @@ FEEDBACK = re.compile(
 
 EXPERIENCED_BEFORE = re.compile(
     r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed)\s+(?:an?\s+|the\s+)?$"
+)
+EXPERIENCED_AFTER = re.compile(
+    r"\s+(?:ha(?:s|ve|d)\s+)?(?:also\s+)?(?:seen|saw|experienced|recorded|registered|undergone|underwent|witnessed|"
+    r"posted|suffered)\s+(?:an?\s+|some\s+|the\s+)?(?:[a-z]+\s+){0,2}?"
+    r"(?:(increases?|rises?|surges?|jumps?|rebounds?|gains?|upturns?)|"
+    r"(?:decreases?|declines?|falls?|drops?|corrections?|slumps?|contractions?|losses|downturns?|sell-offs?))\b"
 )
 IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|brings?|triggers?)\b")
 
@@ -983,6 +1018,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             or NEGATION.search(cue.text)
             or NEGATION_CLAUSE.search(window)
         )
+        if INDIRECT_QUESTION.search(window):
+            return  # "studies how X affects Y", "whether X lowers Y": asked, not stated
         hedged = bool(HEDGE.search(low[_clause_start(low, cue.start) : cue.start]))
         # Confidence measures how explicitly the sentence states "an increase in the source raises
         # (lowers) the target", not how strong the evidence is (the evidence class records that): a
@@ -1094,16 +1131,17 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 previous = (subs, objs, ms[objs[-1]].m.end, {})
             continue
         implied: dict[int, int] = {}
-        if previous is not None and subs:
+        if previous is not None and (subs or objs):
             prev_subs, prev_objs, prev_end, prev_moves = previous
             between = low[prev_end : cue.start]
             relative = re.search(r"\bwhich\b|\bin turn\b|\bthis\b|\bthereby\b", between) or re.match(
                 r"(?:resulting|leading|translating|contributing)\b", cue.text
             )
-            if subs[0] in prev_objs and CONJ_ONLY.match(between) and not relative:
+            if subs and subs[0] in prev_objs and CONJ_ONLY.match(between) and not relative:
                 subs = prev_subs  # shared subject: "X raises Y and lowers Z"
             elif (
-                subs[0] in prev_objs
+                (not subs or subs[0] in prev_objs or subs[0] in prev_subs)
+                and not participle
                 and not relative
                 and COORDINATED_VERB.search(between)
                 and not CLAUSE_BREAK.search(between)
@@ -1115,7 +1153,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 if not subs:
                     previous = ([], objs, ms[objs[-1]].m.end, {}) if objs else previous
                     continue
-            elif subs[0] in prev_objs and relative and not ms[subs[0]].mod:
+            elif subs and subs[0] in prev_objs and relative and not ms[subs[0]].mod:
                 # "Tariffs reduce trade, which in turn lowers GDP": the fall in trade lowers GDP.
                 implied = {subs[0]: prev_moves.get(subs[0], 0)}
         if not subs and objs and cue.kind in ("directional", "noun"):
@@ -1133,7 +1171,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 if not dst_mod and cue.kind == "neutral" and INFINITIVE_AFTER.match(low[ms[oi].m.end :]):
                     continue  # "cause consumption to stabilise": a movement without a direction
                 producing = cue.kind != "neutral" or bool(PRODUCING.match(cue.text))
-                producing = producing or bool(PASSING.match(" ".join(cue.text.split())))
+                if PASSING.match(" ".join(cue.text.split())):
+                    # Pass-through keeps the direction only within one family (rates to rates, prices to
+                    # prices); "financing costs are reflected in house prices" says nothing of the sign.
+                    producing = _same_family(ms[si].m.variable_id, ms[oi].m.variable_id)
                 sign = _combine(cue.sign, cue.kind, src_mod, dst_mod, default_rise=producing)
                 risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
                 if risk and cue.kind == "directional":
@@ -1152,6 +1193,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for i, x in enumerate(ms):
         if x.mod and EXPERIENCED_BEFORE.search(low[max(0, x.start - 40) : x.start]):
             states.append((i, x.mod, Cue(x.start, x.start, "saw a movement", x.mod, "movement")))
+    # "house prices have seen some correction", "equities recorded strong gains": a state after the mention.
+    for i, x in enumerate(ms):
+        seen = EXPERIENCED_AFTER.match(low[x.m.end :])
+        if seen:
+            at = x.m.end + seen.end()
+            states.append((i, 1 if seen.group(1) else -1, Cue(at, at, "saw a movement", 0, "movement")))
     # "the trade war and the uncertainty it causes": the second is produced by the first.
     for a in range(len(ms) - 1):
         b = a + 1
