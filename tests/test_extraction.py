@@ -322,6 +322,59 @@ def test_hedged_readings_are_kept_and_flagged():
         ),
         ("Investment funds raise equity prices.", set()),
         ("Rising unpredictability of trade policy raises volatility.", {("uncertainty", "+", "volatility")}),
+        # fourth round (session 3): error classes of the whole gold set, in composed sentences
+        # government and public demand are not the private variables
+        ("Government consumption raises inflation.", set()),
+        ("Public investment boosts productivity.", set()),
+        ("Government consumption and investment raise inflation.", set()),
+        ("Higher private investment boosts productivity.", {("investment", "+", "productivity")}),
+        # a mention that only modifies another head is not the variable
+        ("A stronger exchange rate dampens export competitiveness.", set()),
+        ("Higher tariffs worsen the trade balance and lower output.", {("tariffs", "-", "real_gdp")}),
+        ("Wider trade-offs raise inflation.", set()),
+        ("Securities lending raises market liquidity.", set()),
+        ("Energy consumption raises energy prices.", set()),
+        # subjects: pronoun, co-ordinated verbs, the means of the clause's subject, clause boundaries
+        ("This boosts investment in the medium term and increases productivity.", set()),
+        ("Lower policy rates boost investment in the medium term and increase consumption.",
+         {("policy_rate", "-", "investment"), ("policy_rate", "-", "consumption")}),
+        ("Tariffs raise inflation but, by weakening employment, lower wages.", {("tariffs", "+", "inflation")}),
+        (
+            "Uncertainty rose, and the worsening of financing conditions weighs on investment.",
+            {("financing_conditions", "-", "investment")},
+        ),
+        (
+            "Trade tensions have clouded the outlook, lowering global demand and raising inflation expectations.",
+            {("tariffs", "-", "global_demand"), ("tariffs", "+", "inflation")},
+        ),
+        # verbs and adjectives that carry the sign, with the source after the verb
+        ("Consumption suffers from higher unemployment.", {("unemployment", "-", "consumption")}),
+        ("Bank profitability benefits from higher policy rates.", {("policy_rate", "+", "bank_profitability")}),
+        ("Lower energy prices are beneficial for consumption.", {("energy_prices", "-", "consumption")}),
+        ("A trade war would be highly damaging for global demand.", {("tariffs", "-", "global_demand")}),
+        ("Higher government debt crowds out investment.", {("government_debt", "-", "investment")}),
+        # a nominal adverse move, and the prospect of a move
+        ("A deterioration in financing conditions would hurt investment.", {("financing_conditions", "-", "investment")}),
+        ("A deterioration in confidence would hurt consumption.", {("confidence", "+", "consumption")}),
+        (
+            "Expectations of a recession lead to lower inflation expectations.",
+            {("real_gdp", "+", "inflation")},
+        ),
+        # pass-through keeps the direction only within rates or within prices
+        ("Policy rate hikes are reflected in long-term yields.", {("policy_rate", "+", "long_term_rate")}),
+        ("The rise in financing costs is reflected in house prices.", set()),
+        ("Higher energy prices pass through to consumer prices.", {("energy_prices", "+", "inflation")}),
+        # indirect questions and PDF line breaks
+        ("This box studies how higher tariffs reduce trade.", set()),
+        ("It is unclear whether higher tariffs reduce trade.", set()),
+        ("Higher tariffs re- duce trade volumes.", {("tariffs", "-", "trade_volumes")}),
+        # a movement stated after the mention
+        ("House prices have seen a correction as policy rates rose.", {("policy_rate", "-", "house_prices")}),
+        # a list after the verb may hold modified items
+        (
+            "Consumption suffers from both tighter financing conditions and consumer confidence shocks.",
+            {("financing_conditions", "-", "consumption"), ("confidence", "+", "consumption")},
+        ),
     ],
 )
 def test_report_language(sentence, expected):

@@ -940,8 +940,22 @@ def _infinitive_movement(low: str, m: Mention) -> int:
 HEAD_SHIFT = re.compile(
     r"\s+(?:competitiveness|balances?|exposures?|shares?|sectors?|firms|companies|industr(?:y|ies)|"
     r"intensity|dependence|dependency|content|components?|multipliers?|forecasts?|projections?|"
-    r"outlook|data|statistics|indicators?)\b"
+    r"outlook|data|statistics|indicators?|gaps?|intervals?|bands?)\b|"
+    # hyphenated compounds: "trade-off", "investment-grade", "GDP-weighted", "equity-linked"
+    r"-[a-z]"
 )
+#: Senses of a synonym that are not the variable: "securities lending", "by default", "energy consumption".
+OTHER_SENSE_BEFORE = {
+    "credit_growth": re.compile(r"\b(?:securities|repo|stock)\s+$"),
+    "corporate_defaults": re.compile(r"\bby\s+$"),
+    "consumption": re.compile(r"\b(?:energy|oil|gas|electricity|fuel|water|power)\s+$"),
+}
+
+
+def _other_sense(low: str, m: Mention) -> bool:
+    before = low[max(0, m.start - 25) : m.start]
+    pat = OTHER_SENSE_BEFORE.get(m.variable_id)
+    return bool(re.search(r"[a-z]-$", before) or (pat is not None and pat.search(before)))
 #: Consumption and investment of the vocabulary are private: "government consumption", "public
 #: investment", "government consumption and investment" (the list shares the modifier) are not.
 PRIVATE_ONLY = frozenset({"consumption", "investment"})
@@ -970,6 +984,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         for m in raw
         if not re.match(r"\s+channels?\b", low[m.end :])
         and not HEAD_SHIFT.match(low[m.end :])
+        and not _other_sense(low, m)
         and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
         and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
