@@ -375,6 +375,29 @@ def test_hedged_readings_are_kept_and_flagged():
             "Consumption suffers from both tighter financing conditions and consumer confidence shocks.",
             {("financing_conditions", "-", "consumption"), ("confidence", "+", "consumption")},
         ),
+        # more verbs and forms: adverb inside a phrasal verb, "cool", "bring down", "force", "put pressure on"
+        ("Higher policy rates weighed heavily on house prices.", {("policy_rate", "-", "house_prices")}),
+        ("Higher mortgage rates have cooled housing markets.", {("mortgage_rates", "-", "house_prices")}),
+        ("Lower oil prices have helped bring down inflation.", {("energy_prices", "+", "inflation")}),
+        ("Redemptions from funds could force asset sales.", {("fund_outflows", "+", "fire_sales")}),
+        ("Weak economic growth would put pressure on bank profitability.", {("real_gdp", "+", "bank_profitability")}),
+        # a verb of movement without an object, and an object moved by an agent outside the vocabulary
+        ("If energy prices were to rise, inflation would increase.", {("energy_prices", "+", "inflation")}),
+        ("In response to higher inflation, central banks raised policy rates.", {("inflation", "+", "policy_rate")}),
+        # a subordinate clause is no object of the verb before it
+        ("The volatility of bond yields increased as policy rates rose.", {("policy_rate", "+", "rate_volatility")}),
+        ("Risk premia compressed as investor sentiment improved.", set()),
+        ("Credit growth slowed while lending standards tightened.", set()),
+        # questions and denied or doubted links
+        ("Will higher policy rates reduce house prices?", set()),
+        ("Equity prices rose without weighing on credit spreads.", {("equity_prices", "absent", "credit_spreads")}),
+        ("It is not clear that higher tariffs reduce trade volumes.", {("tariffs", "absent", "trade_volumes")}),
+        # senses that are not the variable, co-movement and levels
+        ("Investment-grade spreads widened as equity prices fell.", set()),
+        ("Output gaps have closed as growth recovered.", set()),
+        ("Oil prices fell and equity prices rose.", set()),
+        ("Equity prices fell by 10%, while bond yields rose by 50 basis points.", set()),
+        ("Countries with higher household debt saw larger falls in house prices.", set()),
     ],
 )
 def test_report_language(sentence, expected):

@@ -54,6 +54,9 @@ POSITIVE_VERBS = (
     "put upward pressure on",
     "widen",
     "elevate",
+    "underpin",
+    "prop up",
+    "shore up",
     "accelerate",
     "worsen",
 )
@@ -98,6 +101,13 @@ NEGATIVE_VERBS = (
     "cushion",
     "threaten",
     "crowd out",
+    "cool",
+    "temper",
+    "bring down",
+    "hold down",
+    "rein in",
+    "sap",
+    "stifle",
 )
 NEUTRAL_VERBS = (
     "be reflected in",
@@ -124,6 +134,10 @@ NEUTRAL_VERBS = (
     "drive",
     "pull",
     "send",
+    "force",
+    "put pressure on",
+    "exert pressure on",
+    "place pressure on",
 )
 #: "pushing yields up", "drove equity prices down": the particle after the object is its movement.
 PARTICLE_AFTER = re.compile(r"^\s+(up|down|higher|lower)\b")
@@ -367,10 +381,14 @@ DOWN_MODIFIERS = (
 )
 
 NEGATION = re.compile(
-    r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|"
+    r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|without|"
     r"failed to)\b|n't\b"
 )
-NEGATION_CLAUSE = re.compile(r"\b(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)\b")
+NEGATION_CLAUSE = re.compile(
+    r"\b(?:(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)|"
+    r"(?:not (?:clear|certain|obvious|evident)|unclear|uncertain|debatable|an open question|remains to be seen) "
+    r"(?:that|whether|if)?)\b"
+)
 HEDGE = re.compile(
     r"\b(?:may|might|could|can|likely|possibly|potentially|perhaps|tends? to|tended to|suggests?|appears? to|"
     r"seems? to|would|expected to|probably|somewhat|partly|arguably|plausibly|in principle)\b"
@@ -378,6 +396,8 @@ HEDGE = re.compile(
 BE = r"(?:is|are|was|were|be|been|being|get|gets|got)"
 #: An indirect question before the verb in its clause: the link is asked or studied, not stated.
 INDIRECT_QUESTION = re.compile(r"\b(?:how|whether)\b[^,;]*$")
+#: The clause of the verb ends with a question mark.
+QUESTION_END = re.compile(r"[^.;!?]*\?")
 
 # What a sentence states decides the evidence class (never the verb).
 ESTIMATE = re.compile(
@@ -431,6 +451,18 @@ def _alternation(phrases: tuple[str, ...] | list[str]) -> str:
     return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in sorted(set(phrases), key=len, reverse=True))
 
 
+def _phrasal_alternation(phrases: tuple[str, ...] | list[str]) -> str:
+    """Like :func:`_alternation`, with an optional adverb after the verb ("weighed heavily on")."""
+    out = []
+    for p in sorted(set(phrases), key=len, reverse=True):
+        head, _, rest = p.partition(" ")
+        if rest and not head.startswith(("is", "are", "was", "were", "be")):
+            out.append(re.escape(head) + r"\s+(?:\w+ly\s+)?" + re.escape(rest).replace(r"\ ", r"\s+"))
+        else:
+            out.append(re.escape(p).replace(r"\ ", r"\s+"))
+    return "|".join(out)
+
+
 def _verb_pattern(verbs: tuple[str, ...]) -> re.Pattern[str]:
     forms: list[str] = []
     for v in verbs:
@@ -438,7 +470,7 @@ def _verb_pattern(verbs: tuple[str, ...]) -> re.Pattern[str]:
             forms += [f"{be} {v[3:]}" for be in ("is", "are", "was", "were", "be", "been", "being")]
         else:
             forms += _verb_forms(v)
-    return re.compile(rf"\b(?:{_alternation(forms)})\b")
+    return re.compile(rf"\b(?:{_phrasal_alternation(forms)})\b")
 
 
 @dataclass(frozen=True)
@@ -474,7 +506,7 @@ INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|escalation)
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
 SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
 #: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
-STRAIN_BEFORE = re.compile(r"\b(?:strains?|stress)\s+on\s+(?:the\s+)?$")
+STRAIN_BEFORE = re.compile(r"\b(?:strains?|stress|pressures?)\s+on\s+(?:the\s+)?$")
 ADVERSE_BEFORE = re.compile(r"\b(?:adverse|negative)\s+(?:[a-z-]+\s+)?$")
 PARTICIPLE = re.compile(
     r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
@@ -616,6 +648,21 @@ def _this_verb(low: str, m: re.Match[str]) -> bool:
     return bool(re.search(r"\bthis\s+$", low[max(0, m.start() - 6) : m.start()])) and bool(
         re.search(r"[^s]s$", head)
     )
+
+
+#: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.
+INTRANSITIVE_AFTER = re.compile(
+    r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|"
+    r"to|from|since|until|before|\w+ly)\b"
+)
+
+
+def _movement_sign(text: str) -> int:
+    """+1 / -1 when ``text`` is a form of a movement verb ("increased", "weakens"), else 0."""
+    for pat, sign in MOVEMENT_PATTERNS:
+        if pat.fullmatch(" ".join(text.split())):
+            return sign
+    return 0
 
 
 def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
@@ -761,7 +808,9 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
     gap = TRANSPARENT_HEAD.sub(" ", gap)
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
     if len(gap.split()) > 6 or re.search(
-        r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than|between|about|via)\b", gap
+        r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than|between|about|via|"
+        r"as|when|whenever|if|while|whereas|because|since|although|though|after|before|until|unless|once)\b|^\s*[,;]|;",
+        gap,
     ):
         return []
     return _coordinated_right(low, ms, i, min(hi, next_cue))
@@ -793,7 +842,7 @@ def _same_family(a: str, b: str) -> bool:
 
 
 PRODUCING = re.compile(
-    r"^(?:lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur)"
+    r"^(?:lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur|forc)"
 )
 
 
@@ -1033,8 +1082,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             or NEGATION.search(cue.text)
             or NEGATION_CLAUSE.search(window)
         )
-        if INDIRECT_QUESTION.search(window):
-            return  # "studies how X affects Y", "whether X lowers Y": asked, not stated
+        if INDIRECT_QUESTION.search(window) or QUESTION_END.match(low[cue.end :]):
+            return  # "studies how X affects Y", "whether X lowers Y", "Will X lower Y?": asked, not stated
         hedged = bool(HEDGE.search(low[_clause_start(low, cue.start) : cue.start]))
         # Confidence measures how explicitly the sentence states "an increase in the source raises
         # (lowers) the target", not how strong the evidence is (the evidence class records that): a
@@ -1174,7 +1223,16 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if not subs and objs and cue.kind in ("directional", "noun"):
             # "Shocks negatively affect confidence, resulting in …": remember the object's movement.
             previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
+            if cue.kind == "directional" and not ms[objs[0]].mod:
+                # "In response to higher inflation, central banks raised policy rates": the object moves.
+                states.append((objs[0], cue.sign, cue))
             continue
+        if subs and not objs and cue.kind == "directional" and INTRANSITIVE_AFTER.match(low[cue.end :]):
+            # "If energy prices were to rise, inflation would increase": a verb of movement used intransitively.
+            move = _movement_sign(cue.text)
+            if move:
+                states.append((subs[0], move, cue))
+                continue
         if not subs or not objs:
             continue
         moves: dict[int, int] = {}
