@@ -354,7 +354,10 @@ def test_hedged_readings_are_kept_and_flagged():
         ("A trade war would be highly damaging for global demand.", {("tariffs", "-", "global_demand")}),
         ("Higher government debt crowds out investment.", {("government_debt", "-", "investment")}),
         # a nominal adverse move, and the prospect of a move
-        ("A deterioration in financing conditions would hurt investment.", {("financing_conditions", "-", "investment")}),
+        (
+            "A deterioration in financing conditions would hurt investment.",
+            {("financing_conditions", "-", "investment")},
+        ),
         ("A deterioration in confidence would hurt consumption.", {("confidence", "+", "consumption")}),
         (
             "Expectations of a recession lead to lower inflation expectations.",
