@@ -108,6 +108,8 @@ NEGATIVE_VERBS = (
     "rein in",
     "sap",
     "stifle",
+    "restrict",
+    "constrain",
 )
 NEUTRAL_VERBS = (
     "be reflected in",
@@ -808,7 +810,8 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
     gap = TRANSPARENT_HEAD.sub(" ", gap)
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
     if len(gap.split()) > 6 or re.search(
-        r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than|between|about|via|"
+        r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than|between|about|via|through|by|across|"
+        r"within|among|against|towards?|into|over|under|beyond|like|"
         r"as|when|whenever|if|while|whereas|because|since|although|though|after|before|until|unless|once)\b|^\s*[,;]|;",
         gap,
     ):
@@ -1137,7 +1140,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 t = targets[-1]
                 for si in sources:
                     # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
-                    add(si, t, _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False), cue, True)
+                    sign = _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False)
+                    verb = " ".join(cue.text.split()[-1:])
+                    if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
+                        sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
+                    elif ms[t].mod and cue.kind == "directional" and DAMPENER_RE.match(verb):
+                        sign = -(ms[si].mod or 1) * ms[t].mod
+                    add(si, t, sign, cue, True)
                 previous = (sources, [t], ms[sources[-1]].m.end, {})
             continue
         if cue.kind == "reverse":
@@ -1236,6 +1245,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if not subs or not objs:
             continue
         moves: dict[int, int] = {}
+        if re.search(r",\s*$", low[: cue.start]) and cue.text.split()[0].endswith("ing"):
+            # "Market liquidity deteriorated, amplifying price swings": the participle carries the stated move.
+            for si in subs:
+                moved = [sg for i, sg, c in states if i == si and c.end <= cue.start]
+                if moved and not ms[si].mod:
+                    implied.setdefault(si, moved[-1])
         for si in subs:
             src_mod = implied.get(si) or ms[si].mod or ms[subs[0]].mod
             for oi in objs:
