@@ -401,6 +401,19 @@ def test_hedged_readings_are_kept_and_flagged():
         ("Oil prices fell and equity prices rose.", set()),
         ("Equity prices fell by 10%, while bond yields rose by 50 basis points.", set()),
         ("Countries with higher household debt saw larger falls in house prices.", set()),
+        # amplified in the passive, a participle after a stated move or after a clause, ambivalent verbs
+        (
+            "A disorderly correction in asset prices could be amplified by forced selling.",
+            {("fire_sales", "-", "asset_prices")},
+        ),
+        ("Market liquidity deteriorated, amplifying price swings.", {("market_liquidity", "-", "volatility")}),
+        (
+            "Declining house prices would reduce collateral values, increasing credit losses.",
+            {("house_prices", "-", "credit_losses")},
+        ),
+        ("Non-bank leverage could amplify market stress through fire sales.", set()),
+        ("Higher tariffs may either raise or lower inflation.", set()),
+        ("Low unemployment has supported household debt servicing capacity.", set()),
     ],
 )
 def test_report_language(sentence, expected):

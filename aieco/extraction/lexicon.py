@@ -639,6 +639,8 @@ def _modifier(
             word = m.group().split()[0]
             if word in VERB_OR_ADJECTIVE and _lower_is_a_verb(low, at, mention_ends, _clause_start(low, at), end):
                 return 0, start
+            if word in ("increasing", "decreasing") and re.search(r",\s*$", low[:at]):
+                return 0, start  # "…, increasing credit losses": a participle after a clause, not an adjective
             return sign, at
     return 0, start
 
@@ -805,6 +807,8 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
         return []
     i = right[0]
     gap = low[cue.end : ms[i].start]
+    if re.search(r",\s*\w+ing\s+$", low[cue.end : ms[i].m.start]):
+        return []  # "reduce collateral values, increasing credit losses": the mention belongs to the participle
     # "lowering the prospects for global growth", "raises the risk of fire sales": the head names the
     # variable's outlook or likelihood, so the variable is the object.
     gap = TRANSPARENT_HEAD.sub(" ", gap)
@@ -992,7 +996,7 @@ def _infinitive_movement(low: str, m: Mention) -> int:
 HEAD_SHIFT = re.compile(
     r"\s+(?:competitiveness|balances?|exposures?|shares?|sectors?|firms|companies|industr(?:y|ies)|"
     r"intensity|dependence|dependency|content|components?|multipliers?|forecasts?|projections?|"
-    r"outlook|data|statistics|indicators?|gaps?|intervals?|bands?)\b|"
+    r"outlook|data|statistics|indicators?|gaps?|intervals?|bands?|capacity|capacities|ability)\b|"
     # hyphenated compounds: "trade-off", "investment-grade", "GDP-weighted", "equity-linked"
     r"-[a-z]"
 )
@@ -1017,6 +1021,11 @@ PUBLIC_BEFORE = re.compile(
 )
 
 
+_UP_VERBS = r"(?:raise|increase|lift|boost|push up|rise|strengthen|widen)"
+_DOWN_VERBS = r"(?:lower|reduce|decrease|cut|push down|fall|weaken|narrow|dampen)"
+AMBIVALENT = re.compile(
+    rf"\b(?:{_UP_VERBS}\w*\s+or\s+{_DOWN_VERBS}|{_DOWN_VERBS}\w*\s+or\s+{_UP_VERBS})\b|\bambiguous\b"
+)
 LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)\b)(?=[a-z])")
 
 
@@ -1024,6 +1033,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
     if TABLE_RESIDUE.search(sentence) or CROSS_SECTION.search(sentence.lower()):
         return []
+    if AMBIVALENT.search(sentence.lower()):
+        return []  # "may either raise or lower inflation": no direction is stated
     # PDF line-break hyphenation ("expec- tations"); "short- and long-term" keeps its hyphen.
     sentence = LINE_BREAK_HYPHEN.sub("", sentence)
     raw = vocab.mentions_in_context(sentence)
