@@ -414,6 +414,16 @@ def test_hedged_readings_are_kept_and_flagged():
         ("Non-bank leverage could amplify market stress through fire sales.", set()),
         ("Higher tariffs may either raise or lower inflation.", set()),
         ("Low unemployment has supported household debt servicing capacity.", set()),
+        # a function word is no adjective between a movement and a mention
+        (
+            "The default rate on corporate loans increased as economic growth slowed.",
+            {("real_gdp", "-", "corporate_defaults")},
+        ),
+        # synonyms added in session 3 (general terms), and bank equity is capital, not equity prices
+        ("A flight to quality pushed down government bond yields.", {("risk_aversion", "-", "long_term_rate")}),
+        ("Loan originations fell as mortgage rates rose.", {("mortgage_rates", "-", "credit_growth")}),
+        ("Rate increases have lowered bank equity.", {("policy_rate", "-", "cet1_ratio")}),
+        ("Higher policy rates lowered their equity.", set()),
     ],
 )
 def test_report_language(sentence, expected):

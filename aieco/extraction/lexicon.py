@@ -504,7 +504,7 @@ CAUSE_AFTER = re.compile(
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
 INHERENT_DOWN = re.compile(r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening)\b")
-INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|escalation)\b")
+INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation)\b")
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
 SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
 #: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
@@ -517,7 +517,11 @@ PARTICIPLE = re.compile(
 MOVEMENT_PATTERNS = [(_verb_pattern(MOVEMENT_UP), 1), (_verb_pattern(MOVEMENT_DOWN), -1)]
 # The movement may be separated from the mention by an article, "euro area" or one adjective
 # ("lower potential growth", "higher US tariffs").
-_GAP = r"\s+(?:the\s+|euro[- ]area\s+)?(?:[a-z][a-z-]*\s+)?"
+_FUNCTION_WORD = (
+    r"(?:as|when|if|and|or|but|while|because|since|of|in|on|to|for|by|with|than|that|which|after|before|amid|"
+    r"despite|although|though|whereas|so|thus|hence|is|are|was|were|be|been|has|have|had|would|could|will|may)\b"
+)
+_GAP = rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
 UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
 #: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
@@ -1005,12 +1009,16 @@ OTHER_SENSE_BEFORE = {
     "credit_growth": re.compile(r"\b(?:securities|repo|stock)\s+$"),
     "corporate_defaults": re.compile(r"\bby\s+$"),
     "consumption": re.compile(r"\b(?:energy|oil|gas|electricity|fuel|water|power)\s+$"),
+    # "banks' equity", "their equity", "tangible common equity": capital, not equity prices
+    "equity_prices": re.compile(r"(?:\bbanks?['’]?|\btheir|\bits|\bshareholders['’]?|\btangible|\bcommon|\bown)\s+$"),
 }
 
 
 def _other_sense(low: str, m: Mention) -> bool:
     before = low[max(0, m.start - 25) : m.start]
     pat = OTHER_SENSE_BEFORE.get(m.variable_id)
+    if m.variable_id == "equity_prices" and m.text.lower() not in ("equity", "equities"):
+        pat = None
     return bool(re.search(r"[a-z]-$", before) or (pat is not None and pat.search(before)))
 #: Consumption and investment of the vocabulary are private: "government consumption", "public
 #: investment", "government consumption and investment" (the list shares the modifier) are not.
