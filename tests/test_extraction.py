@@ -424,6 +424,15 @@ def test_hedged_readings_are_kept_and_flagged():
         ("Loan originations fell as mortgage rates rose.", {("mortgage_rates", "-", "credit_growth")}),
         ("Rate increases have lowered bank equity.", {("policy_rate", "-", "cet1_ratio")}),
         ("Higher policy rates lowered their equity.", set()),
+        # a participle after an object carries the object's stated move; a next clause's subject is no object
+        (
+            "Fire sales could depress asset prices further, triggering margin calls.",
+            {("fire_sales", "-", "asset_prices"), ("asset_prices", "-", "margin_calls")},
+        ),
+        (
+            "Credit spreads widened and equity prices fell when geopolitical tensions rose.",
+            {("geopolitical_risk", "+", "credit_spreads"), ("geopolitical_risk", "-", "equity_prices")},
+        ),
     ],
 )
 def test_report_language(sentence, expected):

@@ -811,6 +811,11 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
         return []
     i = right[0]
     gap = low[cue.end : ms[i].start]
+    if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.fullmatch(
+        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|\w+ly)\s+)*",
+        low[ms[i].m.end : next_cue],
+    ):
+        return []  # "spreads widened and equity prices fell": the mention is the next clause's subject
     if re.search(r",\s*\w+ing\s+$", low[cue.end : ms[i].m.start]):
         return []  # "reduce collateral values, increasing credit losses": the mention belongs to the participle
     # "lowering the prospects for global growth", "raises the risk of fire sales": the head names the
@@ -1263,6 +1268,17 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 continue
         if not subs or not objs:
             continue
+        if (
+            previous is not None
+            and subs
+            and re.search(r",\s*(?:\w+\s+)?$", low[: cue.start])
+            and cue.text.split()[0].endswith("ing")
+            and all(si in previous[1] for si in subs)
+        ):
+            # "Fire sales depress asset prices, triggering margin calls": the object's stated move acts.
+            for si in subs:
+                if not ms[si].mod and previous[3].get(si):
+                    implied.setdefault(si, previous[3][si])
         moves: dict[int, int] = {}
         if re.search(r",\s*$", low[: cue.start]) and cue.text.split()[0].endswith("ing"):
             # "Market liquidity deteriorated, amplifying price swings": the participle carries the stated move.
