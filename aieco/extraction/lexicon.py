@@ -1019,7 +1019,18 @@ OTHER_SENSE_BEFORE = {
 }
 
 
+#: "the default of the five hedge funds", "defaults by banks": the default of a named non-corporate entity
+#: (a fund, a bank, a sovereign, a counterparty) is not the corporate default rate.
+NON_CORPORATE_DEFAULT = re.compile(
+    r"^\s+(?:of|by|on)\s+(?:the\s+|an?\s+|one\s+|two\s+|three\s+|four\s+|five\s+|several\s+|some\s+)?"
+    r"(?:[a-z-]+\s+){0,3}?(?:hedge\s+funds?|funds?|banks?|counterpart(?:y|ies)|sovereigns?|governments?|"
+    r"countr(?:y|ies)|dealers?|brokers?|clearing\s+members?|central\s+counterpart(?:y|ies)|ccps?)\b"
+)
+
+
 def _other_sense(low: str, m: Mention) -> bool:
+    if m.variable_id == "corporate_defaults" and NON_CORPORATE_DEFAULT.match(low[m.end : m.end + 80]):
+        return True
     before = low[max(0, m.start - 25) : m.start]
     pat = OTHER_SENSE_BEFORE.get(m.variable_id)
     if m.variable_id == "equity_prices" and m.text.lower() not in ("equity", "equities"):
