@@ -433,6 +433,9 @@ def test_hedged_readings_are_kept_and_flagged():
             "Credit spreads widened and equity prices fell when geopolitical tensions rose.",
             {("geopolitical_risk", "+", "credit_spreads"), ("geopolitical_risk", "-", "equity_prices")},
         ),
+        # a subject outside the vocabulary shared by two co-ordinated verbs: nothing is read
+        ("Stress in the banking sector could tighten lending standards and reduce credit supply.", set()),
+        ("The default of the five hedge funds would follow higher market volatility.", set()),
     ],
 )
 def test_report_language(sentence, expected):

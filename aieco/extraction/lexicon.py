@@ -1226,6 +1226,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             elif not subs and objs and transitive:
                 # "central banks eased monetary policy as inflation fell": the object moves.
                 states.append((objs[0], cue.sign, cue))
+                previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
             elif subs and objs:
                 for si in subs:
                     for oi in objs:
