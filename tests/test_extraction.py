@@ -436,6 +436,13 @@ def test_hedged_readings_are_kept_and_flagged():
         # a subject outside the vocabulary shared by two co-ordinated verbs: nothing is read
         ("Stress in the banking sector could tighten lending standards and reduce credit supply.", set()),
         ("The default of the five hedge funds would follow higher market volatility.", set()),
+        # "there has been a slowdown in X because …", "given Y", verbs of postponing; a subordinate clause
+        # has its own subject
+        (
+            "There has been a slowdown in loan growth because firms have postponed investment given high uncertainty.",
+            {("investment", "+", "credit_growth"), ("uncertainty", "-", "investment")},
+        ),
+        ("Loan growth slowed because banks cancelled investment plans.", set()),
     ],
 )
 def test_report_language(sentence, expected):

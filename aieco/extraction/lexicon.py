@@ -110,6 +110,12 @@ NEGATIVE_VERBS = (
     "stifle",
     "restrict",
     "constrain",
+    "postpone",
+    "delay",
+    "cancel",
+    "scale back",
+    "cut back",
+    "pull back",
 )
 NEUTRAL_VERBS = (
     "be reflected in",
@@ -465,13 +471,14 @@ def _phrasal_alternation(phrases: tuple[str, ...] | list[str]) -> str:
     return "|".join(out)
 
 
-def _verb_pattern(verbs: tuple[str, ...]) -> re.Pattern[str]:
+def _verb_pattern(verbs: tuple[str, ...], exclude: tuple[str, ...] = ()) -> re.Pattern[str]:
     forms: list[str] = []
     for v in verbs:
         if v.startswith("be "):  # "be associated with" → "is/are/was … associated with"
             forms += [f"{be} {v[3:]}" for be in ("is", "are", "was", "were", "be", "been", "being")]
         else:
             forms += _verb_forms(v)
+    forms = [f for f in forms if f not in exclude]
     return re.compile(rf"\b(?:{_phrasal_alternation(forms)})\b")
 
 
@@ -499,7 +506,7 @@ DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _ve
 CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
-    r"hit by|dragged down by|following)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?"
+    r"hit by|dragged down by|following|given)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?"
     r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
@@ -514,7 +521,8 @@ PARTICIPLE = re.compile(
     r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
     r"putting|contributing|translating)\b"
 )
-MOVEMENT_PATTERNS = [(_verb_pattern(MOVEMENT_UP), 1), (_verb_pattern(MOVEMENT_DOWN), -1)]
+#: "firm" is a movement only as "firmed"/"firming": "firms" and "firm" are mostly the noun and the adjective.
+MOVEMENT_PATTERNS = [(_verb_pattern(MOVEMENT_UP, exclude=("firm", "firms")), 1), (_verb_pattern(MOVEMENT_DOWN), -1)]
 # The movement may be separated from the mention by an article, "euro area" or one adjective
 # ("lower potential growth", "higher US tariffs").
 _FUNCTION_WORD = (
@@ -763,6 +771,8 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     i = left[-1]
     if len(low[ms[i].m.end : cue.start]) > 120:
         return []
+    if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]):
+        return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
     measured = re.search(
         r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply)\s+of\s+"
@@ -793,6 +803,10 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     return _coordinated_left(low, ms, i, floor)
 
 
+#: A subordinate clause opens between a candidate subject and the verb: the verb has another subject.
+SUBORDINATE_GAP = re.compile(
+    r"\b(?:because|since|although|though|whereas|unless|until|so that|given that)\s+(?!\w+ly\b)\w+"
+)
 #: A clause boundary between a candidate subject and its verb.
 CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
@@ -954,7 +968,8 @@ FEEDBACK = re.compile(
 
 
 EXPERIENCED_BEFORE = re.compile(
-    r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed)\s+(?:an?\s+|the\s+)?$"
+    r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed|"
+    r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
 EXPERIENCED_AFTER = re.compile(
     r"\s+(?:ha(?:s|ve|d)\s+)?(?:also\s+)?(?:seen|saw|experienced|recorded|registered|undergone|underwent|witnessed|"
@@ -1347,6 +1362,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for si, ti, sign, cue in _cause_of_states(low, ms, states):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
+    states.sort(key=lambda st: st[2].start)
     for a in range(len(states)):
         for b in range(a + 1, len(states)):
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
