@@ -506,7 +506,8 @@ DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _ve
 CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
-    r"hit by|dragged down by|following|given)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?"
+    r"hit by|dragged down by|following|given)\s+"
+    r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?"
     r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
