@@ -443,6 +443,17 @@ def test_hedged_readings_are_kept_and_flagged():
             {("investment", "+", "credit_growth"), ("uncertainty", "-", "investment")},
         ),
         ("Loan growth slowed because banks cancelled investment plans.", set()),
+        # "a key driver of", "looser policy", "nominal growth", a nominal movement with its cause
+        ("Geopolitical risk is a key driver of energy prices.", {("geopolitical_risk", "+", "energy_prices")}),
+        ("Financial conditions eased, driven by looser policy.", {("policy_rate", "+", "financing_conditions")}),
+        (
+            "A sharp increase in bond yields due to an adverse outlook for inflation.",
+            {("inflation", "+", "long_term_rate")},
+        ),
+        (
+            "Adverse feedback loops between bank profitability and low nominal growth.",
+            {("bank_profitability", "+", "real_gdp"), ("real_gdp", "+", "bank_profitability")},
+        ),
     ],
 )
 def test_report_language(sentence, expected):

@@ -498,6 +498,16 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
     (_verb_pattern(COMOVEMENT), 0, "comovement"),
     *[(re.compile(rf"\b{p}\b"), s, "noun") for p, s in NOUN_CUES],
     (_verb_pattern(REVERSE), 0, "reverse"),
+    # "X is a key driver of Y": the source drives the target in its own direction.
+    (
+        re.compile(
+            r"\b(?:is|are|was|were|been|being|remains?|remained)\s+(?:an?|the|one\s+of\s+the)\s+"
+            r"(?:(?:key|main|major|important|significant|primary|principal|dominant|leading|biggest|largest)\s+)?"
+            r"(?:drivers?|causes?)\s+of\b"
+        ),
+        0,
+        "neutral",
+    ),
     *[(_verb_pattern((v,)), s, "reverse") for v, s in REVERSE_DIRECTIONAL],
 ]
 AMPLIFIER_RE = re.compile(rf"^(?:{_alternation([f for v in AMPLIFIERS for f in _verb_forms(v)])})$")
@@ -511,7 +521,9 @@ CAUSE_AFTER = re.compile(
     r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
-INHERENT_DOWN = re.compile(r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening)\b")
+INHERENT_DOWN = re.compile(
+    r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening|looser|easier)\b"
+)
 INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation)\b")
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
 SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
@@ -627,7 +639,8 @@ TIGHT_BEFORE = re.compile(rf"\b(?:restrictive|tight|tighter){_GAP}$")
 #: conditions, lower confidence).
 ADVERSE_NOUN_BEFORE = re.compile(
     r"\b(?:an?\s+|the\s+)?(?:sharp\s+|further\s+|significant\s+|resulting\s+|ensuing\s+)?"
-    r"(?:deterioration|worsening)\s+(?:in|of)\s+(?:the\s+)?(?:[a-z-]+\s+)?$"
+    r"(?:deterioration|worsening|(?:adverse|deteriorating|worsening|darker|gloomier)\s+outlook)\s+"
+    r"(?:in|of|for)\s+(?:the\s+)?(?:[a-z-]+\s+)?$"
 )
 
 
@@ -873,7 +886,7 @@ def _same_family(a: str, b: str) -> bool:
 
 
 PRODUCING = re.compile(
-    r"^(?:lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur|forc)"
+    r"^(?:(?:is|are|was|were|been|being|remains?|remained)\s.*(?:drivers?|causes?)\s+of$|lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur|forc)"
 )
 
 
@@ -972,6 +985,9 @@ EXPERIENCED_BEFORE = re.compile(
     r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed|"
     r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
+NOMINAL_CAUSE_AFTER = re.compile(
+    r"\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?(?:due to|owing to|because of|as a result of)\s"
+)
 EXPERIENCED_AFTER = re.compile(
     r"\s+(?:ha(?:s|ve|d)\s+)?(?:also\s+)?(?:seen|saw|experienced|recorded|registered|undergone|underwent|witnessed|"
     r"posted|suffered)\s+(?:an?\s+|some\s+|the\s+)?(?:[a-z]+\s+){0,2}?"
@@ -981,8 +997,16 @@ EXPERIENCED_AFTER = re.compile(
 IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|brings?|triggers?)\b")
 
 
-def _feedback_loops(low: str, ms: list[_Mention]) -> list[tuple[int, int, int]]:
-    """(a, b, sign) for "feedback loop between X and Y": X → Y and Y → X, sign + (the loop reinforces)."""
+def _feedback_loops(low: str, ms: list[_Mention], vocab: Vocabulary) -> list[tuple[int, int, int]]:
+    """(a, b, sign) for "feedback loop between X and Y": X → Y and Y → X, each end moving as stated or,
+    unstated, in its adverse direction (an adverse loop between bank profitability and low growth: +)."""
+
+    def move(x: _Mention) -> int:
+        if x.mod:
+            return x.mod
+        adverse = vocab.get(x.m.variable_id).adverse_direction
+        return 0 if adverse is None else (1 if adverse.value == "increase" else -1)
+
     out = []
     for a in range(len(ms) - 1):
         b = a + 1
@@ -990,7 +1014,7 @@ def _feedback_loops(low: str, ms: list[_Mention]) -> list[tuple[int, int, int]]:
             continue
         if not re.fullmatch(r"\s+and\s+(?:the\s+)?", low[ms[a].m.end : ms[b].start]):
             continue
-        sign = (ms[a].mod or 1) * (ms[b].mod or 1)
+        sign = (move(ms[a]) or 1) * (move(ms[b]) or 1)
         out += [(a, b, sign), (b, a, sign)]
     return out
 
@@ -1344,6 +1368,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for i, x in enumerate(ms):
         if x.mod and EXPERIENCED_BEFORE.search(low[max(0, x.start - 40) : x.start]):
             states.append((i, x.mod, Cue(x.start, x.start, "saw a movement", x.mod, "movement")))
+    # "a sharp increase in X due to Y": a movement stated as a noun, with its cause after it.
+    for i, x in enumerate(ms):
+        if x.mod and x.start < x.m.start and NOMINAL_CAUSE_AFTER.match(low[x.m.end :]):
+            states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement due to", x.mod, "movement")))
     # "house prices have seen some correction", "equities recorded strong gains": a state after the mention.
     for i, x in enumerate(ms):
         seen = EXPERIENCED_AFTER.match(low[x.m.end :])
@@ -1357,7 +1385,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if joined and IT_CAUSES.match(low[ms[b].m.end :]):
             at = ms[b].m.end
             add(a, b, (ms[a].mod or 1) * (ms[b].mod or 1), Cue(at, at, "it causes", 0, "neutral"), False)
-    for a, b, sign in _feedback_loops(low, ms):
+    for a, b, sign in _feedback_loops(low, ms, vocab):
         at = ms[a].start
         add(a, b, sign, Cue(at, at, "feedback loop between", sign, "noun"), False)
     for si, ti, sign, cue in _cause_of_states(low, ms, states):
