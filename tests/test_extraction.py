@@ -454,6 +454,11 @@ def test_hedged_readings_are_kept_and_flagged():
             "Adverse feedback loops between bank profitability and low nominal growth.",
             {("bank_profitability", "+", "real_gdp"), ("real_gdp", "+", "bank_profitability")},
         ),
+        # an inverted conditional ("Should X escalate, Y could rise")
+        (
+            "Should geopolitical tensions escalate, energy prices could rise sharply.",
+            {("geopolitical_risk", "+", "energy_prices")},
+        ),
     ],
 )
 def test_report_language(sentence, expected):

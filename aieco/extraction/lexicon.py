@@ -258,6 +258,7 @@ MOVEMENT_UP = (
     "post substantial gains",
     "firm",
     "widen",
+    "escalate",
 )
 MOVEMENT_DOWN = (
     "fall",
@@ -1397,7 +1398,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
             between = low[ca.end : ms[ib].start]
             before_a = low[_clause_start(low, ms[ia].start) : ms[ia].start]
-            if SUBORDINATOR.search(before_a[-25:]):
+            if SUBORDINATOR.search(before_a[-25:]) or re.fullmatch(r"\s*should\s+", before_a):
                 add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
             elif SUBORDINATOR.search(between):
                 add(ib, ia, sa * sb, Cue(cb.start, cb.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
