@@ -255,6 +255,7 @@ MOVEMENT_UP = (
     "rally",
     "extend gains",
     "post gains",
+    "post strong gains",
     "post substantial gains",
     "firm",
     "widen",
@@ -518,7 +519,8 @@ CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given)\s+"
-    r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?"
+    r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
+    r"(?:anticipating|expecting|pricing\s+in)\s+)?"
     r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
