@@ -459,6 +459,15 @@ def test_hedged_readings_are_kept_and_flagged():
             "Should geopolitical tensions escalate, energy prices could rise sharply.",
             {("geopolitical_risk", "+", "energy_prices")},
         ),
+        # a movement noun after the mention; a subordinate clause's subject outside the vocabulary
+        (
+            "A sudden increase in risk aversion could lead to sharp asset price corrections.",
+            {("risk_aversion", "-", "asset_prices")},
+        ),
+        (
+            "Sovereign stress could return if fiscal deficits remain high while growth weakens and financing costs rise.",
+            set(),
+        ),
     ],
 )
 def test_report_language(sentence, expected):

@@ -822,7 +822,8 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
 
 #: A subordinate clause opens between a candidate subject and the verb: the verb has another subject.
 SUBORDINATE_GAP = re.compile(
-    r"\b(?:because|since|although|though|whereas|unless|until|so that|given that)\s+(?!\w+ly\b)\w+"
+    r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
+    r"(?!\w+ly\b)\w+"
 )
 #: A clause boundary between a candidate subject and its verb.
 CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
@@ -988,6 +989,10 @@ EXPERIENCED_BEFORE = re.compile(
     r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed|"
     r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
+NOUN_MOVE_AFTER = re.compile(
+    r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
+    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?))\b(?!\s+(?:in|of)\b)"
+)
 NOMINAL_CAUSE_AFTER = re.compile(
     r"\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?(?:due to|owing to|because of|as a result of)\s"
 )
@@ -1123,6 +1128,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         return []
     ms = []
     ends = {m.end for m in raw}
+    # "asset price corrections", "house price declines": a movement noun right after the mention.
     for m in raw:
         adverse = vocab.get(m.variable_id).adverse_direction
         adv = 0 if adverse is None else (1 if adverse.value == "increase" else -1)
@@ -1131,6 +1137,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
         if not sign:
             sign = _infinitive_movement(low, m)
+        if not sign:
+            after_noun = NOUN_MOVE_AFTER.match(low[m.end :])
+            if after_noun:
+                sign = 1 if after_noun.group(1) else -1
         particle = PARTICLE_AFTER.match(low[m.end :])
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
             sign = 1 if particle.group(1) in ("up", "higher") else -1
