@@ -465,7 +465,7 @@ def test_hedged_readings_are_kept_and_flagged():
             {("risk_aversion", "-", "asset_prices")},
         ),
         (
-            "Sovereign stress could return if fiscal deficits remain high while growth weakens and financing costs rise.",
+            "Sovereign stress could return if fiscal deficits stay high while growth weakens and financing costs rise.",
             set(),
         ),
     ],
