@@ -468,6 +468,17 @@ def test_hedged_readings_are_kept_and_flagged():
             "Sovereign stress could return if fiscal deficits stay high while growth weakens and financing costs rise.",
             set(),
         ),
+        # causes after a stated move, "and thereby", an adverb before a verb, feed-through, favourable moves
+        ("House prices have declined on account of higher mortgage rates.", {("mortgage_rates", "-", "house_prices")}),
+        (
+            "Tariffs raise import prices and thereby inflation.",
+            {("tariffs", "+", "import_prices"), ("tariffs", "+", "inflation")},
+        ),
+        ("Weaker global demand has consequently reduced exports.", {("global_demand", "+", "trade_volumes")}),
+        ("Energy price increases have fed through to consumer prices.", {("energy_prices", "+", "inflation")}),
+        ("Credit spreads narrowed, helped by improving investor sentiment.", {("confidence", "-", "credit_spreads")}),
+        # a verb after "and have" belongs to an earlier subject outside the vocabulary
+        ("Banks have maintained capital buffers and have increased provisions for credit losses.", set()),
     ],
 )
 def test_report_language(sentence, expected):

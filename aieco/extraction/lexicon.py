@@ -119,6 +119,8 @@ NEGATIVE_VERBS = (
 )
 NEUTRAL_VERBS = (
     "be reflected in",
+    "feed through to",
+    "feed through into",
     "lead to",
     "result in",
     "translate into",
@@ -289,6 +291,7 @@ MOVEMENT_DOWN = (
     "subside",
     "sell off",
     "correct",
+    "narrow",
 )
 
 TRANSITIVE_MOVEMENTS = (
@@ -518,7 +521,8 @@ DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _ve
 CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
-    r"hit by|dragged down by|following|given)\s+"
+    r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
+    r"hampered by)\s+"
     r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
     r"(?:anticipating|expecting|pricing\s+in)\s+)?"
     r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
@@ -552,7 +556,7 @@ DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
 VERB_OR_ADJECTIVE = ("lower", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
 MODAL_BEFORE = re.compile(
     r"\b(?:would|could|may|might|will|can|to|also|further|significantly|directly|not|n't|"
-    r"does|do|did|tends? to|help)\s+$"
+    r"does|do|did|tends? to|help|has|have|had|\w+ly)\s+$"
 )
 CONJ_ONLY = re.compile(
     r"^[\s,]*(?:and|or|as well as|and also|but also|but|while|whereas|and thereby|thereby|"
@@ -560,7 +564,8 @@ CONJ_ONLY = re.compile(
 )
 COORD = re.compile(
     r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
-    r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant))\s*$"
+    r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant)|"
+    r"and (?:thereby|thus|hence|therefore|so|in turn))\s*$"
 )
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
@@ -647,6 +652,13 @@ ADVERSE_NOUN_BEFORE = re.compile(
 )
 
 
+#: "improving investor sentiment", "an improvement in market liquidity": the variable's favourable move.
+FAVOURABLE_BEFORE = re.compile(
+    r"\b(?:(?:an?\s+|the\s+)?(?:further\s+|significant\s+|gradual\s+)?improvements?\s+(?:in|of)\s+(?:the\s+)?|"
+    r"improving\s+|improved\s+)(?:[a-z-]+\s+)?$"
+)
+
+
 def _modifier(
     low: str, start: int, mention_ends: set[int], end: int, variable: str = "", adverse: int = 0
 ) -> tuple[int, int]:
@@ -656,6 +668,9 @@ def _modifier(
     bad = ADVERSE_NOUN_BEFORE.search(before)
     if bad and adverse:
         return adverse, offset + bad.start()
+    good = FAVOURABLE_BEFORE.search(before)
+    if good and adverse:
+        return -adverse, offset + good.start()
     if variable in TIGHTNESS:
         for pat, sign in ((LOOSE_BEFORE, -1), (TIGHT_BEFORE, 1)):
             m = pat.search(before)
@@ -788,6 +803,11 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     i = left[-1]
     if len(low[ms[i].m.end : cue.start]) > 120:
         return []
+    if re.match(
+        r"\s+(?:and|but|or)\s+(?:\w+ly\s+)?(?:has|have|had|is|are|was|were|will|would|could|may|might|can)\s+",
+        low[ms[i].m.end : cue.start],
+    ):
+        return []  # "banks have maintained capital buffers and have increased provisions": an earlier subject
     if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
@@ -868,7 +888,10 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
 #: "pass through to", "translate into" carry the source's move without saying which way the target goes.
 #: Connectors through which the source's move reaches the target in the same direction ("higher energy
 #: prices pass through to consumer prices", "rate hikes are reflected in long-term rates").
-PASSING = re.compile(r"^(?:pass(?:es|ed|ing)?\s+through\s+to|(?:is|are|was|were|be|been|being)\s+reflected\s+in)$")
+PASSING = re.compile(
+    r"^(?:(?:pass(?:es|ed|ing)?|feeds?|fed|feeding)\s+through\s+(?:to|into)|"
+    r"(?:is|are|was|were|be|been|being)\s+reflected\s+in)$"
+)
 PASS_THROUGH_FAMILIES = (
     frozenset(
         {
@@ -959,10 +982,13 @@ def _cause_of_states(
             verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
             if not mod:
                 if verb is not None and re.search(
-                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following", verb.group()
+                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by",
+                    verb.group(),
                 ):
                     mod = 1
-                elif verb is not None and re.search(r"weighed down|hit|dragged", verb.group()):
+                elif verb is not None and re.search(
+                    r"weighed down|hit|dragged|held back|restrained|hampered", verb.group()
+                ):
                     mod = -1
                 else:
                     continue
