@@ -3,7 +3,10 @@
 Run by the labeller (issue 15): ``python3 tools/build_extraction_gold.py [SELECTION.json]``. The
 sentences were read from ``../shared/data/docs`` (pdfplumber page text, whitespace-normalised, split
 by the candidate screen's splitter); the labels below are the labeller's reading of each sentence
-(docs/labelling-guide.md) and the only hand-made part.
+(docs/labelling-guide.md) and the only hand-made part. Web pages (rounds 3 and 4) are read as the
+workbench reads HTML; the fourth round's selection is made by ``tools/select_gold_round4.py``.
+Since the fourth round, rounds 1-3 are the development part and round 4 is the held-back part
+(``assign_splits``).
 """
 
 from __future__ import annotations
