@@ -45,7 +45,7 @@ def page_sentences(path: Path) -> list[str]:
     return [s for p in paras for s in split_sentences(p)]
 
 
-def select(folder: Path, files: list[str]) -> list[dict]:
+def select(folder: Path, files: list[str], start: int = START) -> list[dict]:
     vocab = load_vocabulary()
     rng = random.Random(SEED)
     rows: list[dict] = []
@@ -69,7 +69,7 @@ def select(folder: Path, files: list[str]) -> list[dict]:
         for s in sorted(order, key=lambda t: position[t]):
             rows.append({"file": name, "page": 1, "text": s})
     for i, r in enumerate(rows):
-        r["id"] = f"g{START + i:03d}"
+        r["id"] = f"g{start + i:03d}"
     return rows
 
 
