@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import numpy as np
 import pytest
 
-from aieco.errors import StageStopped
+from aieco.errors import InputError, StageStopped
 from aieco.models.bank.eba_application import (
     OUTPUT_VARIABLES,
     bank_observations,
     import_eba_exercises,
     project_real_banks,
 )
+from aieco.models.bank.eba_extract import TR2024_BANKS
 from aieco.models.bank.eba_models import MODEL_ID
 from aieco.models.bank.outputs import FIGURES
 from aieco.records import ModelOutputPoint, Provenance, RunStatus, ValidationGate
@@ -39,11 +40,48 @@ def _copy(real_ws, tmp_path):
 def test_records_are_real_and_cut_at_the_release_date(real_ws):
     with Store(real_ws) as store:
         all_obs = bank_observations(store)
-        assert set(all_obs["exercise"]) == {"ST2016", "ST2021"}
+        assert set(all_obs["exercise"]) == {"ST2016", "ST2021", "TR"}
         assert all_obs["bank_id"].str.len().eq(20).all()  # LEIs
         early = bank_observations(store, date(2018, 12, 31))
         assert set(early["exercise"]) == {"ST2016"}
         assert bank_observations(store, date(2016, 7, 26)).empty  # before the 2016 dictionary's stamp
+
+
+def test_transparency_values_follow_the_vintage_policy(real_ws):
+    """The 2024 transparency values are dated by the lag rule (PROVENANCE.md): strict refuses them,
+    approximate admits them from their lag date on, and never before."""
+    from aieco.models.bank.eba_extract import transparency_release_date
+
+    release = transparency_release_date()
+    with Store(real_ws) as store:
+        tr = bank_observations(store).query("exercise == 'TR'")
+        assert set(tr["release_rule"]) == {"lag"} and set(tr["release_date"]) == {release}
+        assert set(tr["reference_period"]) == {"2023H2"}
+        cut = date(2024, 12, 31)
+        assert "TR" in set(bank_observations(store, cut, "approximate")["exercise"])
+        assert set(bank_observations(store, cut, "strict")["exercise"]) == {"ST2016", "ST2021"}
+        assert "TR" not in set(bank_observations(store, release - timedelta(days=1), "approximate")["exercise"])
+        with pytest.raises(InputError, match="unknown vintage policy"):
+            bank_observations(store, cut, "loose")
+
+
+def test_each_bank_starts_from_its_latest_admissible_actuals(real_ws):
+    from aieco.models.bank.eba_application import starting_points
+
+    with Store(real_ws) as store:
+        tr_banks = set(bank_observations(store).query("exercise == 'TR'")["bank_id"])
+        st21 = set(bank_observations(store).query("exercise == 'ST2021'")["bank_id"])
+        st16 = set(bank_observations(store).query("exercise == 'ST2016'")["bank_id"])
+        approx = {(p["exercise"], p["actual_year"]): p["banks"] for p in starting_points(
+            bank_observations(store, date(2024, 12, 31), "approximate"))}
+        strict = {(p["exercise"], p["actual_year"]): p["banks"] for p in starting_points(
+            bank_observations(store, date(2024, 12, 31), "strict"))}
+    assert approx == {
+        ("tr", 2023): len(tr_banks),
+        ("st2021", 2020): len(st21 - tr_banks),
+        ("st2016", 2015): len(st16 - st21 - tr_banks),
+    }
+    assert strict == {("st2021", 2020): len(st21), ("st2016", 2015): len(st16 - st21)}
 
 
 def test_failed_real_gate_stops_the_bank_conclusions_with_its_reason(real_ws, tmp_path):
@@ -113,9 +151,17 @@ def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
         below = int(((table["start_ratio"] - table["predicted"]) < 7.0).sum())
         assert points["banks_below_cet1_threshold", "value"].value == below
         assert points["banks_projected", "value"].value == len(table) == table.index.nunique()
-        # each bank starts from its latest real actuals: banks in the 2021 exercise start in 2020
-        assert set(table["start_year"]) == {2015, 2020}
-        assert (table.loc[table["start_year"] == 2020].shape[0]) == 50
+        # each bank starts from its latest admissible real actuals (default policy: approximate):
+        # the six banks of the 2024 transparency extract at 2023, the other banks of the 2021
+        # stress test at 2020, banks only in the 2016 stress test at 2015
+        tr_banks = set(bank_observations(store).query("exercise == 'TR'")["bank_id"])
+        assert set(table["start_year"]) == {2015, 2020, 2023}
+        assert set(table.index[table["start_year"] == 2023]) == tr_banks
+        assert set(table.loc[table["start_year"] == 2023, "start_exercise"]) == {"tr"}
+        assert (table.loc[table["start_year"] == 2020].shape[0]) == 50 - len(tr_banks & set(
+            bank_observations(store).query("exercise == 'ST2021'")["bank_id"]))
+        assert run.diagnostics["fit_exercises"] == ["st2016", "st2021"]
+        assert {p["exercise"] for p in run.diagnostics["starting_points"]} == {"tr", "st2021", "st2016"}
 
 
 def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
@@ -151,8 +197,15 @@ def test_real_bank_conclusions_record_the_stop(real_ws, tmp_path):
     with Store(ws) as store:
         out = real_bank_conclusions(store, "a", cutoff=date(2016, 1, 1), seed=0)
         assert out["status"] == "stopped" and "no real bank data released by the cutoff" in out["reason"]
-        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0)
+        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="approximate")
         assert out["status"] == "stopped" and "Spearman" in out["reason"] and out["model_id"] == MODEL_ID
+        # the stop still says where each bank would start, and which exercises the cutoff refused
+        assert out["starting_points"][0] == {
+            "exercise": "tr", "actual_year": 2023, "banks": len(TR2024_BANKS), "kind": "transparency"
+        }
+        assert out["refused_exercises"] == []
+        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="strict")
+        assert out["refused_exercises"] == ["TR"] and out["starting_points"][0]["exercise"] == "st2021"
 
 
 def test_analysis_on_a_real_workspace_never_touches_the_demo_bank_panel(real_ws, tmp_path, monkeypatch):

@@ -99,6 +99,51 @@ def bank_sample(panel: pd.DataFrame, exercise: str) -> BankSample:
     return sample.take(np.flatnonzero(ok))
 
 
+def start_sample(panel: pd.DataFrame, exercise: str, *, horizon: int) -> BankSample:
+    """Starting state only (no projections) from an actual-only exercise such as a transparency exercise.
+
+    Its templates differ from the stress tests': expenses and impairments are reported as positive
+    amounts, and there is no dividend row. So n = total operating income − (administrative expenses
+    + depreciation), ℓ = impairments on financial assets not at fair value, o = taxes (profit before
+    tax − profit, when positive); all % of the same year-end REA. Components and official depletion
+    are NaN (nothing is projected in such an exercise). Banks lacking an item are left out.
+    """
+    actual = panel.xs("actual", level="scenario_kind")
+    year = int(actual.index.get_level_values("year").max())
+    a = actual.xs(year, level="year")
+    need = [
+        "cet1_capital",
+        "total_risk_exposure_amount",
+        "cet1_ratio",
+        "total_operating_income",
+        "operating_expenses",
+        "impairments",
+        "profit",
+        "profit_before_tax",
+    ]
+    a = a.reindex(columns=need).dropna()
+    a = a[a["total_risk_exposure_amount"] > 0]
+    rea = a["total_risk_exposure_amount"].to_numpy(float)
+    n = len(a)
+    meta = panel.attrs.get("meta")
+    country = meta["country"].reindex(a.index).fillna("").to_numpy() if meta is not None else np.array([""] * n)
+    return BankSample(
+        exercise,
+        [str(b) for b in a.index],
+        country,
+        a["cet1_capital"].to_numpy(float),
+        rea,
+        100 * a["cet1_ratio"].to_numpy(float),
+        {
+            "n": 100 * (a["total_operating_income"] - a["operating_expenses"]).to_numpy(float) / rea,
+            "l": 100 * a["impairments"].to_numpy(float) / rea,
+            "o": 100 * np.maximum((a["profit_before_tax"] - a["profit"]).to_numpy(float), 0.0) / rea,
+        },
+        {c: np.full((n, horizon), np.nan) for c in COMPONENTS},
+        np.full(n, np.nan),
+    )
+
+
 def _design(sample: BankSample, c: str) -> np.ndarray:
     cols = [np.ones(len(sample.banks))]
     if c in OWN_START:
