@@ -72,10 +72,14 @@ def test_each_bank_starts_from_its_latest_admissible_actuals(real_ws):
         tr_banks = set(bank_observations(store).query("exercise == 'TR'")["bank_id"])
         st21 = set(bank_observations(store).query("exercise == 'ST2021'")["bank_id"])
         st16 = set(bank_observations(store).query("exercise == 'ST2016'")["bank_id"])
-        approx = {(p["exercise"], p["actual_year"]): p["banks"] for p in starting_points(
-            bank_observations(store, date(2024, 12, 31), "approximate"))}
-        strict = {(p["exercise"], p["actual_year"]): p["banks"] for p in starting_points(
-            bank_observations(store, date(2024, 12, 31), "strict"))}
+        approx = {
+            (p["exercise"], p["actual_year"]): p["banks"]
+            for p in starting_points(bank_observations(store, date(2024, 12, 31), "approximate"))
+        }
+        strict = {
+            (p["exercise"], p["actual_year"]): p["banks"]
+            for p in starting_points(bank_observations(store, date(2024, 12, 31), "strict"))
+        }
     assert approx == {
         ("tr", 2023): len(tr_banks),
         ("st2021", 2020): len(st21 - tr_banks),
@@ -158,8 +162,9 @@ def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
         assert set(table["start_year"]) == {2015, 2020, 2023}
         assert set(table.index[table["start_year"] == 2023]) == tr_banks
         assert set(table.loc[table["start_year"] == 2023, "start_exercise"]) == {"tr"}
-        assert (table.loc[table["start_year"] == 2020].shape[0]) == 50 - len(tr_banks & set(
-            bank_observations(store).query("exercise == 'ST2021'")["bank_id"]))
+        assert (table.loc[table["start_year"] == 2020].shape[0]) == 50 - len(
+            tr_banks & set(bank_observations(store).query("exercise == 'ST2021'")["bank_id"])
+        )
         assert run.diagnostics["fit_exercises"] == ["st2016", "st2021"]
         assert {p["exercise"] for p in run.diagnostics["starting_points"]} == {"tr", "st2021", "st2016"}
 
@@ -201,7 +206,10 @@ def test_real_bank_conclusions_record_the_stop(real_ws, tmp_path):
         assert out["status"] == "stopped" and "Spearman" in out["reason"] and out["model_id"] == MODEL_ID
         # the stop still says where each bank would start, and which exercises the cutoff refused
         assert out["starting_points"][0] == {
-            "exercise": "tr", "actual_year": 2023, "banks": len(TR2024_BANKS), "kind": "transparency"
+            "exercise": "tr",
+            "actual_year": 2023,
+            "banks": len(TR2024_BANKS),
+            "kind": "transparency",
         }
         assert out["refused_exercises"] == []
         out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="strict")

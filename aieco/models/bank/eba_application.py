@@ -181,9 +181,7 @@ def latest_actuals(panels: Mapping[str, pd.DataFrame]) -> tuple[BankSample, dict
     name, panel = next(iter(stress.items()))
     horizon = next(iter(bank_sample(panel, name).comps.values())).shape[1]
     ordered = sorted(panels.items(), key=lambda kv: (_start_year(kv[1]), kv[0] in stress))
-    samples = [
-        bank_sample(p, n) if n in stress else start_sample(p, n, horizon=horizon) for n, p in ordered
-    ]
+    samples = [bank_sample(p, n) if n in stress else start_sample(p, n, horizon=horizon) for n, p in ordered]
     samples = [s for s in samples if s.banks]
     pooled = concat_samples(samples)
     tags = [s.exercise for s in samples for _ in s.banks]
@@ -410,9 +408,7 @@ def real_bank_conclusions(
     refused = sorted(set(every["exercise"]) - set(admissible["exercise"]))
     extra = {"starting_points": starting_points(admissible), "refused_exercises": refused}
     try:
-        run = project_real_banks(
-            store, analysis_id, cutoff=cutoff, seed=seed, parent_runs=parent_runs, policy=policy
-        )
+        run = project_real_banks(store, analysis_id, cutoff=cutoff, seed=seed, parent_runs=parent_runs, policy=policy)
     except StageStopped as stop:
         return {"status": "stopped", "reason": stop.reason, "model_id": MODEL_ID, **extra}
     if run.status != RunStatus.completed:

@@ -290,6 +290,15 @@ def write_transparency_extract(source: Path, sdd: Path, out_dir: Path = TR2024) 
         out_dir / "data_dictionary_extract.csv", index=False, lineterminator="\n"
     )
     (out_dir / "PROVENANCE.md").write_text(_transparency_provenance(len(out), sorted(wanted), Path(sdd).name))
+    repo, commit = TR2024_SOURCE["repository"], TR2024_SOURCE["commit"]
+    (sub / "PROVENANCE.md").write_text(
+        "# Source rows of the 2024 transparency extract\n\n"
+        "publisher: European Banking Authority (EBA), EU-wide transparency exercise 2024 (values); reshaped by "
+        f"{repo} (commit {commit}); reuse with attribution.\n"
+        "extract: the header and the lines used of that repository's data/fact_prudential_2024.csv, "
+        "data/dim_item.csv and data/dim_bank.csv (fact_prudential_2024.csv, dim_item.csv, dim_bank.csv here), "
+        "transcribed verbatim; see ../PROVENANCE.md.\n"
+    )
     return target
 
 
@@ -304,8 +313,8 @@ def _transparency_provenance(rows: int, codes: list[int], sdd_name: str) -> str:
         "# EBA 2024 EU-wide transparency exercise — December 2023 capital and P&L of six banks "
         "(reconstruction)\n\n"
         "publisher: European Banking Authority (EBA), EU-wide transparency exercise 2024, full database "
-        "(tr_oth.csv, 'Other templates'). Reproduction of EBA material is authorised provided the source is "
-        "acknowledged: source EBA.\n\n"
+        "(tr_oth.csv, 'Other templates'); reuse with attribution (reproduction of EBA material is authorised "
+        "provided the source is acknowledged): source EBA.\n\n"
         "**This file is not the EBA's bytes.** No public repository in reach holds a byte-identical copy of "
         "the EBA's tr_oth.csv (copies found: athtareq/xorinvdea_dataset stores it as an absent large file; "
         "apmantza/eba-benchmarking stores its database as a Git LFS pointer). The values were taken from "
