@@ -153,3 +153,31 @@ def test_the_dictionary_extract_is_the_sdd_s_rows(shared_data):
     part = read_dictionary(TR2024 / "data_dictionary_extract.csv")
     assert part.items and all(full.items[c].label == it.label for c, it in part.items.items())
     assert {it.template for it in part.items.values()} == {"Capital", "P&L"}
+
+
+def test_validate_refuses_a_transparency_file_with_a_clear_error(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from aieco.cli import main
+
+    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--eba", str(EXTRACT), "--json"])
+    assert out.exit_code != 0 and "Traceback" not in out.output
+    body = json.loads(out.stdout)
+    assert body["error"] == "InputError" and "no adverse projections" in body["detail"]
+
+
+def test_bank_import_stores_the_transparency_values(tmp_path):
+    from click.testing import CliRunner
+
+    from aieco.cli import main
+    from aieco.models.bank.eba_application import bank_observations
+    from aieco.store import Store
+
+    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "import", "--eba", str(EXTRACT)])
+    assert out.exit_code == 0, out.output
+    with Store(tmp_path / "ws") as store:
+        obs = bank_observations(store)
+    assert set(obs["exercise"]) == {"TR"} and set(obs["bank_id"]) == set(TR2024_BANKS)
+    assert set(obs["release_rule"]) == {"lag"}

@@ -78,6 +78,14 @@ def load_exercise(path: Path, *, encoding: str | None = None, name: str | None =
             where=str(path),
             fix="keep the EBA data dictionary next to the CSV",
         )
+    if not (data["scenario_kind"] == "adverse").any():
+        raise InputError(
+            f"{Path(path).name} holds no adverse projections (actual figures only, e.g. a transparency "
+            "exercise): there is no official stress outcome to validate against",
+            where=str(path),
+            fix="validate on an EBA stress-test file; store transparency data with `aieco bank import --eba`, "
+            "where they give banks their starting points",
+        )
     panel = exercise_panel(data)
     outcomes = eba_bank_outcomes(data)
     return Exercise(
