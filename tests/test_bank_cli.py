@@ -92,3 +92,16 @@ def test_bank_run_on_a_workspace_without_bank_data_says_so(tmp_path):
     out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "run", "--annual", str(csv), "--json"])
     assert out.exit_code != 0
     assert "no bank panel" in out.output
+
+
+def test_bank_validate_workspace_exercise_flag_is_its_own_option(tmp_path):
+    """The flag that validates on the workspace's exercise no longer shadows the common -w/--workspace PATH."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # click warns about a parameter used twice
+        help_text = CliRunner().invoke(main, ["bank", "validate", "--help"])
+    assert help_text.exit_code == 0 and "--workspace-exercise" in help_text.output
+    out = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--workspace-exercise", "--json"])
+    assert out.exit_code != 0
+    assert "holds no official-style adverse exercise" in out.output
