@@ -17,6 +17,7 @@ import pytest
 
 import aieco
 from aieco.default import CORPUS_MANIFEST, DEFAULT_REQUEST, build_default, run_default
+from aieco.models.bank.eba_extract import TR2024_PERIOD
 from aieco.records import ModelRun, ObservedValue, Provenance, RunStatus, Source, StageRecord
 from aieco.request import load_request
 from aieco.store import Store
@@ -238,7 +239,11 @@ def test_the_bank_part_stops_with_the_gates_reason_and_registers_no_bank_claim(b
         report = store.get(Report, a["report_id"])
         sentences = sorted(store.find(ReportSentence, report_id=report.report_id), key=lambda s: s.position)
         text = [s.rendered for s in sentences]
-        assert text[-1].startswith("The bank part of this report is absent") and "validation gate" in text[-1]
+        absent = [t for t in text if t.startswith("The bank part of this report is absent")]
+        assert absent and "validation gate" in absent[0]
+        # the paragraph ends by saying where each real bank starts (the latest admissible actuals)
+        assert text[-1].startswith("Each real bank starts from its latest actual figures released by the cutoff")
+        assert str(TR2024_PERIOD // 100) in text[-1] and "transparency exercise" in text[-1]
         assert not any("synthetic bank" in t for t in text)
         tests = store.find(OutputTest, analysis_id=a["analysis_id"])
         assert tests and not [t for t in tests if t.model_id.startswith("bank_")]
@@ -249,3 +254,6 @@ def test_the_bank_part_stops_with_the_gates_reason_and_registers_no_bank_claim(b
         ]
         real = store.get_json(app.output_digest)["real_banks"]
         assert real["status"] == "stopped" and "no real-data bank model passed" in real["reason"]
+        starts = {(p["kind"], p["actual_year"]) for p in real["starting_points"]}
+        assert ("transparency", TR2024_PERIOD // 100) in starts and ("stress test", 2020) in starts
+        assert real["refused_exercises"] == []  # approximate policy: the lag-dated transparency values count
