@@ -15,7 +15,7 @@ from aieco.models.bank.eba_application import (
     project_real_banks,
 )
 from aieco.models.bank.eba_extract import TR2024_BANKS
-from aieco.models.bank.eba_models import MODEL_ID
+from aieco.models.bank.eba_models import DIRECT_ID, MODEL_ID
 from aieco.models.bank.outputs import FIGURES
 from aieco.records import ModelOutputPoint, Provenance, RunStatus, ValidationGate
 from aieco.store import Store
@@ -28,6 +28,18 @@ def real_ws(tmp_path_factory):
         assert import_eba_exercises(store) > 9000
         assert import_eba_exercises(store) == 0  # content-addressed: a second import adds nothing
     return path
+
+
+@pytest.fixture
+def strict_gates(monkeypatch):
+    """Gate thresholds no real-data model meets (Spearman 0.99), for the stop path; restored after."""
+    from aieco.config import get_settings
+
+    monkeypatch.setenv("AIECO_BANK__SPEARMAN_MIN", "0.99")
+    get_settings.cache_clear()
+    yield
+    monkeypatch.delenv("AIECO_BANK__SPEARMAN_MIN")
+    get_settings.cache_clear()
 
 
 def _copy(real_ws, tmp_path):
@@ -88,14 +100,31 @@ def test_each_bank_starts_from_its_latest_admissible_actuals(real_ws):
     assert strict == {("st2021", 2020): len(st21), ("st2016", 2015): len(st16 - st21)}
 
 
-def test_failed_real_gate_stops_the_bank_conclusions_with_its_reason(real_ws, tmp_path):
+def test_failed_real_gates_stop_the_bank_conclusions_with_their_reasons(real_ws, tmp_path, strict_gates):
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
-        with pytest.raises(StageStopped, match=r"no real-data bank model passed its validation gate.*Spearman"):
+        with pytest.raises(StageStopped, match=r"no real-data bank model passed its validation gate.*Spearman") as e:
             project_real_banks(store, "a-real", cutoff=date(2024, 12, 31), seed=0, draws=50)
-        gates = store.find(ValidationGate, model_id=MODEL_ID)
-        assert len(gates) == 1 and not gates[0].passed
-        assert gates[0].fit_provenance == gates[0].validation_provenance == Provenance.real
+        assert MODEL_ID in e.value.reason and DIRECT_ID in e.value.reason
+        for m in (MODEL_ID, DIRECT_ID):  # a gate per model
+            gates = store.find(ValidationGate, model_id=m)
+            assert len(gates) == 1 and not gates[0].passed
+            assert gates[0].fit_provenance == gates[0].validation_provenance == Provenance.real
+
+
+def test_the_direct_depletion_model_passes_its_real_gate_and_supplies_the_run(real_ws, tmp_path):
+    """With the unchanged thresholds the component model fails (Spearman) and the direct model passes
+    its chronological gate (fit 2016, validated 2021): the run is the direct model's."""
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        run = project_real_banks(store, "a-direct", cutoff=date(2024, 12, 31), seed=0, draws=50)
+        assert run.status == RunStatus.completed and run.model_id == DIRECT_ID
+        [comp] = store.find(ValidationGate, model_id=MODEL_ID)
+        [direct] = store.find(ValidationGate, model_id=DIRECT_ID)
+        assert not comp.passed and direct.passed and "fit on st2016" in direct.detail
+        table = store.get_tables(run.output_digest)["depletion"]
+        assert (table["lower"] <= table["predicted"]).all() and (table["predicted"] <= table["upper"]).all()
+        assert run.diagnostics["interval"].startswith("5-95 % from the training residuals")
 
 
 def test_one_exercise_before_the_cutoff_cannot_be_validated(real_ws, tmp_path):
@@ -105,7 +134,7 @@ def test_one_exercise_before_the_cutoff_cannot_be_validated(real_ws, tmp_path):
             project_real_banks(store, "a-2018", cutoff=date(2018, 12, 31), seed=0, draws=50)
 
 
-def test_synthetic_gate_does_not_authorise_real_banks(real_ws, tmp_path):
+def test_synthetic_gate_does_not_authorise_real_banks(real_ws, tmp_path, strict_gates):
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
         store.put(
@@ -193,7 +222,7 @@ def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
         assert set(frame["fit_provenance"]) == {"real"}
 
 
-def test_real_bank_conclusions_record_the_stop(real_ws, tmp_path):
+def test_real_bank_conclusions_record_the_result_and_the_starting_points(real_ws, tmp_path):
     from aieco.models.bank.eba_application import real_bank_conclusions
 
     with Store(tmp_path / "empty") as store:
@@ -203,8 +232,8 @@ def test_real_bank_conclusions_record_the_stop(real_ws, tmp_path):
         out = real_bank_conclusions(store, "a", cutoff=date(2016, 1, 1), seed=0)
         assert out["status"] == "stopped" and "no real bank data released by the cutoff" in out["reason"]
         out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="approximate")
-        assert out["status"] == "stopped" and "Spearman" in out["reason"] and out["model_id"] == MODEL_ID
-        # the stop still says where each bank would start, and which exercises the cutoff refused
+        assert out["status"] == "completed" and out["model_id"] == DIRECT_ID and out["provenance"] == "real"
+        # the record says where each bank starts, and which exercises the cutoff and policy refused
         assert out["starting_points"][0] == {
             "exercise": "tr",
             "actual_year": 2023,
@@ -214,6 +243,17 @@ def test_real_bank_conclusions_record_the_stop(real_ws, tmp_path):
         assert out["refused_exercises"] == []
         out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="strict")
         assert out["refused_exercises"] == ["TR"] and out["starting_points"][0]["exercise"] == "st2021"
+
+
+def test_real_bank_conclusions_record_the_stop_with_the_starting_points(real_ws, tmp_path, strict_gates):
+    from aieco.models.bank.eba_application import real_bank_conclusions
+
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="approximate")
+    assert out["status"] == "stopped" and "Spearman" in out["reason"] and out["model_id"] == MODEL_ID
+    assert out["models"] == [MODEL_ID, DIRECT_ID]
+    assert out["starting_points"][0]["kind"] == "transparency"
 
 
 def test_analysis_on_a_real_workspace_never_touches_the_demo_bank_panel(real_ws, tmp_path, monkeypatch):
@@ -247,5 +287,5 @@ def test_analysis_on_a_real_workspace_never_touches_the_demo_bank_panel(real_ws,
         output = store.get_json(rec.output_digest)
         real = output["real_banks"]
         assert "FE-OLS/FE-QAR not run" in output["fe_models"] and "no bank panel" in output["fe_models"]
-        assert real["status"] == "stopped" and "no real-data bank model passed" in real["reason"]
+        assert real["status"] == "completed" and real["model_id"] == DIRECT_ID
         assert not store.find(ModelRun, model_id=["bank_feols", "bank_feqar", "bank_feols_fit", "bank_feqar_fit"])

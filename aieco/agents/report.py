@@ -248,7 +248,7 @@ def bank_gates_failed(store: Store) -> bool:
 
 
 #: Bank models that take no macro path: their runs are no outcome of the generated scenario.
-SCENARIO_FREE_BANK_MODELS = ("bank_eba_components",)
+SCENARIO_FREE_BANK_MODELS = ("bank_eba_components", "bank_eba_depletion")
 
 
 def bank_status(runs: list[ModelRun], claims: list[ClaimBrief], *, gates_failed: bool = False) -> str:

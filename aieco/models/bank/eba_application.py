@@ -32,12 +32,15 @@ from aieco.models.bank.eba import load_eba_csv, observed_values
 from aieco.models.bank.eba_extract import bundled_exercises, bundled_transparency
 from aieco.models.bank.eba_items import CONCEPTS
 from aieco.models.bank.eba_models import (
+    DIRECT_ID,
     MODEL_ID,
     BankSample,
     bank_sample,
     concat_samples,
     fit_components,
+    fit_direct,
     predict_depletion,
+    predict_direct,
     start_sample,
 )
 from aieco.models.registry import ModelResult, PointRef
@@ -223,18 +226,39 @@ def starting_points(obs: pd.DataFrame) -> list[dict[str, Any]]:
     ]
 
 
+#: Real-data bank models, in the order the bank stage tries them (the first whose chronological
+#: real-data gate passed supplies the conclusions).
+REAL_MODELS = (MODEL_ID, DIRECT_ID)
+
+
 def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
-    """Registry function of ``bank_eba_components``: fit on every exercise, project from the latest actuals."""
+    """Registry function of ``bank_eba_components``: fit on every stress test, project from the latest actuals."""
+    return _execute(MODEL_ID, inputs, seed)
+
+
+def execute_direct(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    """Registry function of ``bank_eba_depletion``: fit on every stress test, predict from the latest actuals."""
+    return _execute(DIRECT_ID, inputs, seed)
+
+
+def _execute(model_id: str, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
     obs = inputs.get("observations")
     if not isinstance(obs, pd.DataFrame) or obs.empty:
-        raise InputError("bank_eba_components needs the workspace's real bank observations", where=MODEL_ID)
+        raise InputError(f"{model_id} needs the workspace's real bank observations", where=model_id)
     opts = dict(inputs.get("options", {}))
     threshold = float(opts.get("threshold", CET1_THRESHOLD))
     panels = panels_from_observations(obs)
     stress, _ = split_panels(panels)
-    fit = fit_components(concat_samples([bank_sample(p, n) for n, p in stress.items()]))
+    train = concat_samples([bank_sample(p, n) for n, p in stress.items()])
     start, starts = latest_actuals(panels)
-    pred = predict_depletion(fit, start, draws=int(opts.get("draws", 1000)), seed=int(seed or 0))
+    if model_id == DIRECT_ID:
+        fit = fit_direct(train)
+        pred = predict_direct(fit, start)
+        interval = "5-95 % from the training residuals' percentiles"
+    else:
+        fit = fit_components(train)
+        pred = predict_depletion(fit, start, draws=int(opts.get("draws", 1000)), seed=int(seed or 0))
+        interval = "5-95 % from resampled training residual vectors"
     pred["start_exercise"] = [starts[b][0] for b in pred["bank_id"]]
     pred["start_year"] = [starts[b][1] for b in pred["bank_id"]]
     pred["min_ratio"] = pred["start_ratio"] - pred["predicted"]
@@ -275,7 +299,7 @@ def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: i
         "cet1_threshold": threshold,
         "scenario_note": "EBA-style adverse exercise calibrated on the official stress tests; the model "
         "takes no macro path and does not condition on a generated scenario",
-        "interval": "5-95 % from resampled training residual vectors",
+        "interval": interval,
     }
     return ModelResult(
         status=RunStatus.completed,
@@ -286,22 +310,42 @@ def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: i
 
 
 def register_component_model() -> registry.RegisteredModel:
-    snapshot = digest({"model": MODEL_ID, "version": VERSION})
-    spec = ModelSpecification.create(
-        model_id=MODEL_ID,
-        version=VERSION,
-        description="Real-data CET1 component model: OLS per component and year on starting state, fitted on "
+    return register_real_model(MODEL_ID)
+
+
+_REAL_SPECS = {
+    MODEL_ID: (
+        "Real-data CET1 component model: OLS per component and year on starting state, fitted on "
         "official EBA adverse projections; the accounting recursion gives depletion",
+        "execute_components",
+        ["accounting_identities"],
+    ),
+    DIRECT_ID: (
+        "Real-data CET1 depletion model: OLS of the official EBA adverse depletion on the bank's starting "
+        "rates (n, l, o) and CET1 ratio; interval from training residual percentiles",
+        "execute_direct",
+        [],
+    ),
+}
+
+
+def register_real_model(model_id: str) -> registry.RegisteredModel:
+    """Register one of :data:`REAL_MODELS` (the registry keeps one entry per specification)."""
+    description, fn, required = _REAL_SPECS[model_id]
+    spec = ModelSpecification.create(
+        model_id=model_id,
+        version=VERSION,
+        description=description,
         inputs=[],
         outputs=OUTPUTS,
         scope="EU banks",
         horizon="3y",
-        snapshot=snapshot,
-        entry_point=f"{__name__}:execute_components",
-        diagnostics_required=["accounting_identities"],
+        snapshot=digest({"model": model_id, "version": VERSION}),
+        entry_point=f"{__name__}:{fn}",
+        diagnostics_required=required,
         min_restrictions=0,
     )
-    return registry.register(spec, execute_components)
+    return registry.register(spec, globals()[fn])
 
 
 def ensure_real_gates(
@@ -347,21 +391,30 @@ def project_real_banks(
             f"({cutoff}); import EBA stress tests with `aieco bank import`",
             stage="bank_projection",
         )
-    if not store.find(ValidationGate, model_id=MODEL_ID):
+    # gates ensured per model: a workspace validated before a model existed still gets its gate
+    if any(not store.find(ValidationGate, model_id=m) for m in REAL_MODELS):
         ensure_real_gates(store, cutoff, seed=seed, policy=policy)
-    gate = passing_gate(store, MODEL_ID, real_banks=True)
-    if gate is None:
-        seen = store.find(ValidationGate, model_id=MODEL_ID)
-        why = (
-            "; ".join(f"{g.gate_id}: {g.detail.split('; table artifact')[0]}" for g in seen)
-            or "no validation gate yet (run `aieco bank validate`)"
-        )
+    chosen = next(
+        ((m, g) for m in REAL_MODELS if (g := passing_gate(store, m, real_banks=True)) is not None), None
+    )
+    if chosen is None:
+        why = []
+        for m in REAL_MODELS:
+            seen = store.find(ValidationGate, model_id=m)
+            why.append(
+                f"{m}: "
+                + (
+                    "; ".join(f"{g.gate_id}: {g.detail.split('; table artifact')[0]}" for g in seen)
+                    or "no validation gate yet (run `aieco bank validate`)"
+                )
+            )
         raise StageStopped(
-            f"no real-data bank model passed its validation gate ({MODEL_ID}: {why}); "
+            f"no real-data bank model passed its validation gate ({' | '.join(why)}); "
             "no conclusion about real banks is drawn",
             stage="bank_projection",
         )
-    entry = register_component_model()
+    model_id, gate = chosen
+    entry = register_real_model(model_id)
     request = ModelRequest.create(
         analysis_id=analysis_id,
         risk=risk,
@@ -410,12 +463,18 @@ def real_bank_conclusions(
     try:
         run = project_real_banks(store, analysis_id, cutoff=cutoff, seed=seed, parent_runs=parent_runs, policy=policy)
     except StageStopped as stop:
-        return {"status": "stopped", "reason": stop.reason, "model_id": MODEL_ID, **extra}
+        return {"status": "stopped", "reason": stop.reason, "model_id": MODEL_ID, "models": list(REAL_MODELS), **extra}
     if run.status != RunStatus.completed:
-        return {"status": run.status.value, "reason": run.reason, "model_id": MODEL_ID, "run_id": run.run_id, **extra}
+        return {
+            "status": run.status.value,
+            "reason": run.reason,
+            "model_id": run.model_id,
+            "run_id": run.run_id,
+            **extra,
+        }
     return {
         "status": "completed",
-        "model_id": MODEL_ID,
+        "model_id": run.model_id,
         "run_id": run.run_id,
         "output_variables": sorted(OUTPUT_VARIABLES),
         "provenance": "real",
