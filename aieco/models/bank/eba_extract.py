@@ -142,15 +142,19 @@ TR2024_SOURCE = {
     "files": ("data/fact_prudential_2024.csv", "data/dim_item.csv", "data/dim_bank.csv"),
 }
 TR2024_PERIOD = 202312
-#: The banks kept: every bank of the 2021 stress test and other banks whose whole December 2023
-#: capital and P&L block could be read (see PROVENANCE.md for the selection).
+#: The banks kept: those whose whole December 2023 capital and P&L block could be read in the
+#: source (see PROVENANCE.md for the selection).
 TR2024_BANKS = (
     "213800HDJ876ACJXXD05",
     "213800X3Q9LSAKRUWY91",
     "2W8N8UU78PMDQKZENC08",
     "391200EEGLNXBBCVKC73",
     "3M5E1GQGKL17HI6CPN30",
+    "529900GGYMNGRQTDOO93",
+    "529900HNOAA1KXQJUQ27",
     "529900JG015JC10LED24",
+    "529900ODI3047E2LIV03",
+    "529900OE1FOAM50XLP72",
 )
 #: Concepts the extract keeps (the issue's eight items plus the two the start state needs).
 TR2024_CONCEPTS = (
@@ -278,8 +282,11 @@ def write_transparency_extract(source: Path, sdd: Path, out_dir: Path = TR2024) 
     sub = out_dir / "source"
     sub.mkdir(exist_ok=True)
     keep.to_csv(sub / "fact_prudential_2024.csv", index=False, lineterminator="\n")
-    items[items["ItemKey"].isin(by_label)].to_csv(sub / "dim_item.csv", index=False, lineterminator="\n")
-    banks[banks["LEI"].isin(TR2024_BANKS)].to_csv(sub / "dim_bank.csv", index=False, lineterminator="\n")
+    items[items["ItemKey"].isin(by_label)].sort_values("ItemKey", kind="stable").to_csv(
+        sub / "dim_item.csv", index=False, lineterminator="\n"
+    )
+    kept_banks = banks[banks["LEI"].isin(TR2024_BANKS)].sort_values("LEI", kind="stable")
+    kept_banks.to_csv(sub / "dim_bank.csv", index=False, lineterminator="\n")
     xlsx = Path(sdd).suffix == ".xlsx"
     table = pd.read_excel(sdd, header=None, dtype=str) if xlsx else pd.read_csv(sdd, header=None, dtype=str)
     head = next(i for i in range(6) if {"Item", "Label"} <= {str(c).strip() for c in table.iloc[i]})
@@ -289,7 +296,10 @@ def write_transparency_extract(source: Path, sdd: Path, out_dir: Path = TR2024) 
     pd.DataFrame(body.values, columns=cols).to_csv(
         out_dir / "data_dictionary_extract.csv", index=False, lineterminator="\n"
     )
-    (out_dir / "PROVENANCE.md").write_text(_transparency_provenance(len(out), sorted(wanted), Path(sdd).name))
+    names = dict(zip(kept_banks["LEI"], kept_banks["Bank"], strict=True))
+    (out_dir / "PROVENANCE.md").write_text(
+        _transparency_provenance(len(out), sorted(wanted), Path(sdd).name, names)
+    )
     repo, commit = TR2024_SOURCE["repository"], TR2024_SOURCE["commit"]
     (sub / "PROVENANCE.md").write_text(
         "# Source rows of the 2024 transparency extract\n\n"
@@ -302,15 +312,26 @@ def write_transparency_extract(source: Path, sdd: Path, out_dir: Path = TR2024) 
     return target
 
 
-def _transparency_provenance(rows: int, codes: list[int], sdd_name: str) -> str:
+def _stress_test_2021_banks() -> set[str]:
+    """LEIs of the bundled 2021 stress-test extract (to say which transparency banks are in it)."""
+    path = bundled_exercises().get("st2021")
+    if path is None:
+        return set()
+    text, _ = read_text(path)
+    return {row["LEI_Code"] for row in csv.DictReader(io.StringIO(text))}
+
+
+def _transparency_provenance(rows: int, codes: list[int], sdd_name: str, names: dict[str, str]) -> str:
     pubs = "\n".join(
         f"- published {pub.isoformat()}; latest reference period ends {end.isoformat()}; "
         f"delay {(pub - end).days} days. Source: {src}"
         for pub, end, src in TRANSPARENCY_PUBLICATIONS
     )
     repo, commit = TR2024_SOURCE["repository"], TR2024_SOURCE["commit"]
+    st21 = _stress_test_2021_banks()
+    in_st = {lei: ", also in the 2021 EU-wide stress test" for lei in names if lei in st21}
     return (
-        "# EBA 2024 EU-wide transparency exercise — December 2023 capital and P&L of six banks "
+        f"# EBA 2024 EU-wide transparency exercise — December 2023 capital and P&L of {len(names)} banks "
         "(reconstruction)\n\n"
         "publisher: European Banking Authority (EBA), EU-wide transparency exercise 2024, full database "
         "(tr_oth.csv, 'Other templates'); reuse with attribution (reproduction of EBA material is authorised "
@@ -326,7 +347,7 @@ def _transparency_provenance(rows: int, codes: list[int], sdd_name: str) -> str:
         "transcribed; the repository could not be cloned here). tr_oth.csv is rebuilt from them by "
         "aieco.models.bank.eba_extract.write_transparency_extract: period 202312, stage 0, each 2025 item "
         f"matched to the 2024 code of {sdd_name} by template and label, country (NSA) from dim_bank.csv.\n\n"
-        f"extract: {rows} rows = 6 banks x {len(codes)} items {codes} (CET1 capital, total risk exposure "
+        f"extract: {rows} rows = {len(names)} banks x {len(codes)} items {codes} (CET1 capital, total risk exposure "
         "amount, CET1 ratio, interest income and expenses, net fee and commission income, impairment on "
         "financial assets not at fair value, administrative expenses and depreciation, profit for the year, "
         "plus total operating income and profit before tax for the starting state of the bank model).\n"
@@ -334,10 +355,10 @@ def _transparency_provenance(rows: int, codes: list[int], sdd_name: str) -> str:
         "(eba-transparency-2024-csv-guide.pdf); ASSETS_FV, ASSETS_Stages, Exposure, Financial_instruments "
         "and n_quarters as named in the source repository's build script; the EBA's Footnote, Row, Column "
         "and Sheet columns are not reproduced.\n"
-        "banks: KBC Groupe, Intesa Sanpaolo, Jyske Bank (in the 2021 EU-wide stress test), AIKGROUP (CY), "
-        "Erwerbsgesellschaft der S-Finanzgruppe, AS LHV Group — the banks whose whole December 2023 capital "
-        "and P&L block was read (reading the 4.3 MB source in 16,000-character pages, not every bank could "
-        "be read in the time available).\n"
+        f"banks: {'; '.join(f'{n} ({lei}{st})' for lei, n in names.items() for st in [in_st.get(lei, '')])} — "
+        "the banks whose whole December 2023 capital and P&L block was read (the 4.3 MB source was read in "
+        "16,000-character pages, so not every bank could be read in the time available; banks whose block "
+        "has no P&L rows were passed over).\n"
         "checks (tests/test_bank_transparency.py): CET1 ratio = CET1 capital / total risk exposure amount "
         "within the source's 6-decimal rounding for every bank; rebuilding from source/ gives this tr_oth.csv "
         "byte for byte; with AIECO_TR2024_SOURCE naming a clone's data/ folder, the rebuild from the full "
