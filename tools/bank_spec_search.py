@@ -119,7 +119,13 @@ def _predict(spec: str, train: BankSample, test: BankSample, seed: int) -> pd.Da
         point = design(test) @ beta
         lo, hi = np.percentile(res, [5, 95])
         return pd.DataFrame(
-            {"bank_id": test.banks, "country": test.country, "predicted": point, "lower": point + lo, "upper": point + hi}
+            {
+                "bank_id": test.banks,
+                "country": test.country,
+                "predicted": point,
+                "lower": point + lo,
+                "upper": point + hi,
+            }
         )
     fit, opts = {"A": fit_a, "B": fit_b, "C": fit_c, "D": fit_d}[spec](train)
     if opts.get("ratio") is False:  # B: the design has no ratio column; pad a zero coefficient row
