@@ -111,6 +111,7 @@ MACRO_MODIFIERS = frozenset(
         "below",
         "above",
         "long",
+        "nominal",
         "term",
         "run",
         "medium",

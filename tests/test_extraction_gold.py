@@ -41,8 +41,7 @@ def test_gold_set_size_labels_and_split_by_document(gold):
     assert held_rel >= 20 and held_rel / sum(len(g.relations) for g in gold) >= 0.2
 
 
-def test_split_rule_of_the_second_round():
-    """tools/build_extraction_gold.py: first-round splits are frozen; new documents follow the hash rule."""
+def _build_tool():
     import importlib.util
     from pathlib import Path
 
@@ -51,28 +50,62 @@ def test_split_rule_of_the_second_round():
     )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    # Hand-computed: sha256("aieco-gold-split-2:" + id) orders "fed-2024-exploratory-analysis"
-    # (04513a…) before "fed-2024-dfast-results" (e27382…).
+    return mod
+
+
+def test_split_rule_of_the_fourth_round():
+    """tools/build_extraction_gold.py: rounds 1-3 and 5 are development, the fourth round is the held-back part."""
+    mod = _build_tool()
+    # Documents that were held back in rounds 1-3 (scored twice, output read) are development now.
     counts = {"esrb-2018-adverse-scenario": 30, "eba-transparency-2024-csv-guide": 0}
-    counts |= {"fed-2024-dfast-results": 10, "fed-2024-exploratory-analysis": 10}
+    counts |= {"fed-2024-exploratory-analysis": 16, "ecb-eb-2025-6-defence": 11, "bis-qr-2024-03-residence": 2}
+    counts |= {"boc-2025-06-trade-speech": 5, "fed-fsr-2025-04-framework": 0}
     assert mod.assign_splits(counts) == {
         "esrb-2018-adverse-scenario": "dev",
-        "eba-transparency-2024-csv-guide": "held_back",
-        "fed-2024-exploratory-analysis": "held_back",
-        "fed-2024-dfast-results": "dev",
+        "eba-transparency-2024-csv-guide": "dev",
+        "fed-2024-exploratory-analysis": "dev",
+        "ecb-eb-2025-6-defence": "dev",
+        "bis-qr-2024-03-residence": "dev",
+        "boc-2025-06-trade-speech": "held_back",
+        "fed-fsr-2025-04-framework": "held_back",
     }
-    # Once the held-back part holds a fifth of the relations, new documents go to development.
-    assert mod.assign_splits({"bis-qr-2024-03-residence": 20, "esrb-2018-adverse-scenario": 60, "new-doc": 5}) == {
-        "bis-qr-2024-03-residence": "held_back",
-        "esrb-2018-adverse-scenario": "dev",
-        "new-doc": "dev",
-    }
+    # A document of no listed round has no split until a round states one.
+    with pytest.raises(ValueError, match="new-doc"):
+        mod.assign_splits({"esrb-2018-adverse-scenario": 3, "new-doc": 1})
     gold = load_gold()
     per_doc = defaultdict(int)
     for g in gold:
         per_doc[g.document] += len(g.relations)
     splits = mod.assign_splits(dict(per_doc))
     assert all(g.split == splits[g.document] for g in gold)
+    # The held-back part is exactly the fourth round (g708 on), every sentence from a fetched page
+    # with its origin at the commit the round names.
+    held = [g for g in gold if g.split == "held_back"]
+    assert {g.document for g in held} == set(mod.HELD_BACK_DOCUMENTS)
+    assert {g.id for g in held} == {f"g{i:03d}" for i in range(708, 952)}
+    assert all(g.origin and mod.TS_ROUND4.split("@")[1] in g.origin for g in held)
+    assert not mod.HELD_BACK_DOCUMENTS & mod.EARLIER_ROUNDS
+    assert not mod.HELD_BACK_DOCUMENTS & mod.LATER_DEV_ROUNDS
+    assert not mod.LATER_DEV_ROUNDS & mod.EARLIER_ROUNDS
+
+
+def test_fifth_round_is_development_after_the_held_back_part():
+    """The fifth round (g952 on) adds development documents only; the held-back part stays round 4."""
+    mod = _build_tool()
+    assert mod.assign_splits({"rba-2024-11-ceda-speech": 5, "boc-2025-06-trade-speech": 3}) == {
+        "rba-2024-11-ceda-speech": "dev",
+        "boc-2025-06-trade-speech": "held_back",
+    }
+    gold = load_gold()
+    fifth = [g for g in gold if int(g.id[1:]) >= 952]
+    assert [g.id for g in fifth] == [f"g{i}" for i in range(952, 952 + len(fifth))]
+    assert len(fifth) == 204 and sum(len(g.relations) for g in fifth) == 27
+    assert {g.document for g in fifth} == set(mod.LATER_DEV_ROUNDS)
+    assert all(g.split == "dev" for g in fifth)
+    assert all(g.origin and mod.TS_ROUND4.split("@")[1] in g.origin for g in fifth)
+    # No document of an earlier round comes back under a new name: every fifth-round page is new.
+    earlier_files = {g.file for g in gold if int(g.id[1:]) < 952}
+    assert not earlier_files & {g.file for g in fifth}
 
 
 def _page_sentences(path, pages):
@@ -214,8 +247,9 @@ def test_offline_reader_meets_the_targets_on_the_development_part():
     gold = load_gold()
     assert figs["held_back: sentences"]["value"] == sum(g.split == "held_back" for g in gold)
     assert figs["held_back: gold relations"]["value"] == sum(len(g.relations) for g in gold if g.split == "held_back")
-    # The whole set's figures are reported, not asserted: with the held-back part
-    # (docs/labelling-guide.md: held-back recall 0.18 at the last look) the whole set's recall is below 0.50.
+    # The whole set's recall and the held-back figures are reported, not asserted: the held-back part is
+    # the blind fourth round (docs/labelling-guide.md), scored once in aggregate (P 0.72, R 0.19 on
+    # 2026-11-23), which misses the issue's "within 0.1"; its per-sentence output is not read.
     assert figs["all: precision"]["value"] >= 0.80 and 0 < figs["all: recall"]["value"] <= 1
 
 

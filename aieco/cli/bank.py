@@ -99,7 +99,7 @@ def bank_run(
 )
 @click.option("--encoding", default=None, help="Text encoding of the --eba CSV (default: detected).")
 @click.option(
-    "--workspace",
+    "--workspace-exercise",
     "demo",
     is_flag=True,
     help="Validate FE-OLS and FE-QAR on the workspace's official-style exercise instead (the demo's is synthetic).",
@@ -120,9 +120,9 @@ def bank_validate(
     paths: int | None,
     reps: int | None,
 ) -> None:
-    """Accounting check and validation gates on real EBA stress tests (or --workspace: the workspace's exercise)."""
+    """Accounting check and validation gates on real EBA stress tests (or the workspace's own exercise)."""
     if demo and eba_csv:
-        raise InputError("give --workspace or --eba, not both", where="aieco bank validate")
+        raise InputError("give --workspace-exercise or --eba, not both", where="aieco bank validate")
     if demo:
         from aieco.asof import AsOf
         from aieco.models.bank.spec import run_bank_validation, single_provenance, validation_scenario
@@ -135,7 +135,7 @@ def bank_validate(
                     "the workspace holds no official-style adverse exercise (official_* and adverse_* ObservedValues)",
                     where=str(store.path),
                     fix="build the demo workspace (aieco demo), or validate on the real EBA exercises "
-                    "(aieco bank validate without --workspace)",
+                    "(aieco bank validate without --workspace-exercise)",
                 )
             data = read_bank_inputs(store, AsOf(cutoff=None))
             prov = (single_provenance(data.provenance), single_provenance(exercise.provenance))

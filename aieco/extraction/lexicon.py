@@ -54,6 +54,9 @@ POSITIVE_VERBS = (
     "put upward pressure on",
     "widen",
     "elevate",
+    "underpin",
+    "prop up",
+    "shore up",
     "accelerate",
     "worsen",
 )
@@ -97,8 +100,27 @@ NEGATIVE_VERBS = (
     "mitigate",
     "cushion",
     "threaten",
+    "crowd out",
+    "cool",
+    "temper",
+    "bring down",
+    "hold down",
+    "rein in",
+    "sap",
+    "stifle",
+    "restrict",
+    "constrain",
+    "postpone",
+    "delay",
+    "cancel",
+    "scale back",
+    "cut back",
+    "pull back",
 )
 NEUTRAL_VERBS = (
+    "be reflected in",
+    "feed through to",
+    "feed through into",
     "lead to",
     "result in",
     "translate into",
@@ -122,6 +144,10 @@ NEUTRAL_VERBS = (
     "drive",
     "pull",
     "send",
+    "force",
+    "put pressure on",
+    "exert pressure on",
+    "place pressure on",
 )
 #: "pushing yields up", "drove equity prices down": the particle after the object is its movement.
 PARTICLE_AFTER = re.compile(r"^\s+(up|down|higher|lower)\b")
@@ -160,7 +186,19 @@ REVERSE = (
     "be fueled by",
     "be triggered by",
 )
+#: "Y suffers from X", "Y benefits from X": the source follows and the verb carries the sign.
+REVERSE_DIRECTIONAL = (("suffer from", -1), ("benefit from", 1), ("be hurt by", -1), ("be helped by", 1))
 NOUN_CUES = (
+    (
+        r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+|somewhat\s+|very\s+|quite\s+)?(?:beneficial|favourable|favorable)"
+        r"\s+(?:for|to)",
+        1,
+    ),
+    (
+        r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+|somewhat\s+|very\s+|quite\s+)?"
+        r"(?:harmful|detrimental|damaging|disruptive|costly)\s+(?:for|to)",
+        -1,
+    ),
     (r"(?:negatively|adversely) (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", -1),
     (r"positively (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", 1),
     (
@@ -219,9 +257,11 @@ MOVEMENT_UP = (
     "rally",
     "extend gains",
     "post gains",
+    "post strong gains",
     "post substantial gains",
     "firm",
     "widen",
+    "escalate",
 )
 MOVEMENT_DOWN = (
     "fall",
@@ -251,6 +291,7 @@ MOVEMENT_DOWN = (
     "subside",
     "sell off",
     "correct",
+    "narrow",
 )
 
 TRANSITIVE_MOVEMENTS = (
@@ -353,15 +394,23 @@ DOWN_MODIFIERS = (
 )
 
 NEGATION = re.compile(
-    r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|"
+    r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|without|"
     r"failed to)\b|n't\b"
 )
-NEGATION_CLAUSE = re.compile(r"\b(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)\b")
+NEGATION_CLAUSE = re.compile(
+    r"\b(?:(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)|"
+    r"(?:not (?:clear|certain|obvious|evident)|unclear|uncertain|debatable|an open question|remains to be seen) "
+    r"(?:that|whether|if)?)\b"
+)
 HEDGE = re.compile(
     r"\b(?:may|might|could|can|likely|possibly|potentially|perhaps|tends? to|tended to|suggests?|appears? to|"
     r"seems? to|would|expected to|probably|somewhat|partly|arguably|plausibly|in principle)\b"
 )
 BE = r"(?:is|are|was|were|be|been|being|get|gets|got)"
+#: An indirect question before the verb in its clause: the link is asked or studied, not stated.
+INDIRECT_QUESTION = re.compile(r"\b(?:how|whether)\b[^,;]*$")
+#: The clause of the verb ends with a question mark.
+QUESTION_END = re.compile(r"[^.;!?]*\?")
 
 # What a sentence states decides the evidence class (never the verb).
 ESTIMATE = re.compile(
@@ -415,14 +464,27 @@ def _alternation(phrases: tuple[str, ...] | list[str]) -> str:
     return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in sorted(set(phrases), key=len, reverse=True))
 
 
-def _verb_pattern(verbs: tuple[str, ...]) -> re.Pattern[str]:
+def _phrasal_alternation(phrases: tuple[str, ...] | list[str]) -> str:
+    """Like :func:`_alternation`, with an optional adverb after the verb ("weighed heavily on")."""
+    out = []
+    for p in sorted(set(phrases), key=len, reverse=True):
+        head, _, rest = p.partition(" ")
+        if rest and not head.startswith(("is", "are", "was", "were", "be")):
+            out.append(re.escape(head) + r"\s+(?:\w+ly\s+)?" + re.escape(rest).replace(r"\ ", r"\s+"))
+        else:
+            out.append(re.escape(p).replace(r"\ ", r"\s+"))
+    return "|".join(out)
+
+
+def _verb_pattern(verbs: tuple[str, ...], exclude: tuple[str, ...] = ()) -> re.Pattern[str]:
     forms: list[str] = []
     for v in verbs:
         if v.startswith("be "):  # "be associated with" → "is/are/was … associated with"
             forms += [f"{be} {v[3:]}" for be in ("is", "are", "was", "were", "be", "been", "being")]
         else:
             forms += _verb_forms(v)
-    return re.compile(rf"\b(?:{_alternation(forms)})\b")
+    forms = [f for f in forms if f not in exclude]
+    return re.compile(rf"\b(?:{_phrasal_alternation(forms)})\b")
 
 
 @dataclass(frozen=True)
@@ -441,6 +503,17 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
     (_verb_pattern(COMOVEMENT), 0, "comovement"),
     *[(re.compile(rf"\b{p}\b"), s, "noun") for p, s in NOUN_CUES],
     (_verb_pattern(REVERSE), 0, "reverse"),
+    # "X is a key driver of Y": the source drives the target in its own direction.
+    (
+        re.compile(
+            r"\b(?:is|are|was|were|been|being|remains?|remained)\s+(?:an?|the|one\s+of\s+the)\s+"
+            r"(?:(?:key|main|major|important|significant|primary|principal|dominant|leading|biggest|largest)\s+)?"
+            r"(?:drivers?|causes?)\s+of\b"
+        ),
+        0,
+        "neutral",
+    ),
+    *[(_verb_pattern((v,)), s, "reverse") for v, s in REVERSE_DIRECTIONAL],
 ]
 AMPLIFIER_RE = re.compile(rf"^(?:{_alternation([f for v in AMPLIFIERS for f in _verb_forms(v)])})$")
 DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _verb_forms(v)])})$")
@@ -448,32 +521,42 @@ DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _ve
 CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
-    r"hit by|dragged down by|following)\s+(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|investors\s+anticipating\s+)?"
+    r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
+    r"hampered by)\s+"
+    r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
+    r"(?:anticipating|expecting|pricing\s+in)\s+)?"
     r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
-INHERENT_DOWN = re.compile(r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening)\b")
-INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|escalation)\b")
+INHERENT_DOWN = re.compile(
+    r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening|looser|easier)\b"
+)
+INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation)\b")
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
 SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
 #: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
-STRAIN_BEFORE = re.compile(r"\b(?:strains?|stress)\s+on\s+(?:the\s+)?$")
+STRAIN_BEFORE = re.compile(r"\b(?:strains?|stress|pressures?)\s+on\s+(?:the\s+)?$")
 ADVERSE_BEFORE = re.compile(r"\b(?:adverse|negative)\s+(?:[a-z-]+\s+)?$")
 PARTICIPLE = re.compile(
     r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
     r"putting|contributing|translating)\b"
 )
-MOVEMENT_PATTERNS = [(_verb_pattern(MOVEMENT_UP), 1), (_verb_pattern(MOVEMENT_DOWN), -1)]
+#: "firm" is a movement only as "firmed"/"firming": "firms" and "firm" are mostly the noun and the adjective.
+MOVEMENT_PATTERNS = [(_verb_pattern(MOVEMENT_UP, exclude=("firm", "firms")), 1), (_verb_pattern(MOVEMENT_DOWN), -1)]
 # The movement may be separated from the mention by an article, "euro area" or one adjective
 # ("lower potential growth", "higher US tariffs").
-_GAP = r"\s+(?:the\s+|euro[- ]area\s+)?(?:[a-z][a-z-]*\s+)?"
+_FUNCTION_WORD = (
+    r"(?:as|when|if|and|or|but|while|because|since|of|in|on|to|for|by|with|than|that|which|after|before|amid|"
+    r"despite|although|though|whereas|so|thus|hence|is|are|was|were|be|been|has|have|had|would|could|will|may)\b"
+)
+_GAP = rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
 UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
 #: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
 VERB_OR_ADJECTIVE = ("lower", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
 MODAL_BEFORE = re.compile(
     r"\b(?:would|could|may|might|will|can|to|also|further|significantly|directly|not|n't|"
-    r"does|do|did|tends? to|help)\s+$"
+    r"does|do|did|tends? to|help|has|have|had|\w+ly)\s+$"
 )
 CONJ_ONLY = re.compile(
     r"^[\s,]*(?:and|or|as well as|and also|but also|but|while|whereas|and thereby|thereby|"
@@ -481,13 +564,14 @@ CONJ_ONLY = re.compile(
 )
 COORD = re.compile(
     r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
-    r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant))\s*$"
+    r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant)|"
+    r"and (?:thereby|thus|hence|therefore|so|in turn))\s*$"
 )
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
     r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
 )
-CLAUSE_BREAK = re.compile(r"[;:]|\.\s")
+CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
 #: that generates a slowdown").
 DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
@@ -559,10 +643,34 @@ LOOSE_BEFORE = re.compile(rf"\b(?:supportive|accommodative|loose|looser|easy|eas
 TIGHT_BEFORE = re.compile(rf"\b(?:restrictive|tight|tighter){_GAP}$")
 
 
-def _modifier(low: str, start: int, mention_ends: set[int], end: int, variable: str = "") -> tuple[int, int]:
+#: "a deterioration in X", "the worsening of X": the variable's adverse move (tighter financing
+#: conditions, lower confidence).
+ADVERSE_NOUN_BEFORE = re.compile(
+    r"\b(?:an?\s+|the\s+)?(?:sharp\s+|further\s+|significant\s+|resulting\s+|ensuing\s+)?"
+    r"(?:deterioration|worsening|(?:adverse|deteriorating|worsening|darker|gloomier)\s+outlook)\s+"
+    r"(?:in|of|for)\s+(?:the\s+)?(?:[a-z-]+\s+)?$"
+)
+
+
+#: "improving investor sentiment", "an improvement in market liquidity": the variable's favourable move.
+FAVOURABLE_BEFORE = re.compile(
+    r"\b(?:(?:an?\s+|the\s+)?(?:further\s+|significant\s+|gradual\s+)?improvements?\s+(?:in|of)\s+(?:the\s+)?|"
+    r"improving\s+|improved\s+)(?:[a-z-]+\s+)?$"
+)
+
+
+def _modifier(
+    low: str, start: int, mention_ends: set[int], end: int, variable: str = "", adverse: int = 0
+) -> tuple[int, int]:
     """Movement attached before the mention starting at ``start``: (sign, start incl. modifier)."""
     offset = max(0, start - 80)
     before = low[offset:start]
+    bad = ADVERSE_NOUN_BEFORE.search(before)
+    if bad and adverse:
+        return adverse, offset + bad.start()
+    good = FAVOURABLE_BEFORE.search(before)
+    if good and adverse:
+        return -adverse, offset + good.start()
     if variable in TIGHTNESS:
         for pat, sign in ((LOOSE_BEFORE, -1), (TIGHT_BEFORE, 1)):
             m = pat.search(before)
@@ -575,8 +683,34 @@ def _modifier(low: str, start: int, mention_ends: set[int], end: int, variable: 
             word = m.group().split()[0]
             if word in VERB_OR_ADJECTIVE and _lower_is_a_verb(low, at, mention_ends, _clause_start(low, at), end):
                 return 0, start
+            if word in ("increasing", "decreasing") and re.search(r",\s*$", low[:at]):
+                return 0, start  # "…, increasing credit losses": a participle after a clause, not an adjective
             return sign, at
     return 0, start
+
+
+def _this_verb(low: str, m: re.Match[str]) -> bool:
+    """ "This boosts Y", "this raises Y": after the pronoun "this" a word in -s is a verb (a singular
+    noun after "this" has no -s: "this rise", "this cut")."""
+    head = m.group().split()[0]
+    return bool(re.search(r"\bthis\s+$", low[max(0, m.start() - 6) : m.start()])) and bool(
+        re.search(r"[^s]s$", head)
+    )
+
+
+#: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.
+INTRANSITIVE_AFTER = re.compile(
+    r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|"
+    r"to|from|since|until|before|\w+ly)\b"
+)
+
+
+def _movement_sign(text: str) -> int:
+    """+1 / -1 when ``text`` is a form of a movement verb ("increased", "weakens"), else 0."""
+    for pat, sign in MOVEMENT_PATTERNS:
+        if pat.fullmatch(" ".join(text.split())):
+            return sign
+    return 0
 
 
 def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
@@ -584,12 +718,12 @@ def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
     found: list[Cue] = []
     for pat, sign, kind in CUE_PATTERNS:
         for m in pat.finditer(low):
-            if kind != "noun" and DETERMINER_BEFORE.search(low, 0, m.start()):
+            if kind != "noun" and DETERMINER_BEFORE.search(low, 0, m.start()) and not _this_verb(low, m):
                 continue  # "the drag on activity", "a cut" are nouns, not verbs
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
     for pat, sign in MOVEMENT_PATTERNS:
         for m in pat.finditer(low):
-            if DETERMINER_BEFORE.search(low, 0, m.start()):
+            if DETERMINER_BEFORE.search(low, 0, m.start()) and not _this_verb(low, m):
                 continue  # "from such surges", "a rise": nouns, not movements
             found.append(Cue(m.start(), m.end(), m.group(), sign, "movement"))
     # Longest cue first; drop cues inside a mention or its modifier, and overlapping cues.
@@ -640,13 +774,20 @@ def _coordinated_left(low: str, ms: list[_Mention], idx: int, floor: int) -> lis
     return out
 
 
+def _starts_clause(low: str, x: _Mention, limit: int) -> bool:
+    """A mention followed directly by the next verb is that verb's subject ("…, and weaker GDP raises …")."""
+    return limit < len(low) and bool(
+        re.fullmatch(r"[\s,]*(?:(?:would|could|may|might|will|can|also|further|then|\w+ly)\s+)*", low[x.m.end : limit])
+    )
+
+
 def _coordinated_right(low: str, ms: list[_Mention], idx: int, limit: int) -> list[int]:
     out = [idx]
     # A mention with its own movement ("…, and weaker GDP raises …") starts a new clause, not a list.
     while (
         idx + 1 < len(ms)
         and ms[idx + 1].m.end <= limit
-        and not ms[idx + 1].mod
+        and not (ms[idx + 1].mod and _starts_clause(low, ms[idx + 1], limit))
         and ms[idx + 1].m.variable_id != ms[idx].m.variable_id
         and COORD.match(low[ms[idx].m.end : ms[idx + 1].start])
     ):
@@ -662,10 +803,23 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     i = left[-1]
     if len(low[ms[i].m.end : cue.start]) > 120:
         return []
+    if re.match(
+        r"\s+(?:and|but|or)\s+(?:\w+ly\s+)?(?:has|have|had|is|are|was|were|will|would|could|may|might|can)\s+",
+        low[ms[i].m.end : cue.start],
+    ):
+        return []  # "banks have maintained capital buffers and have increased provisions": an earlier subject
+    if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]):
+        return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
     measured = re.search(
         r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply)\s+of\s+"
         r"(?:the\s+)?$",
+        low[max(0, ms[i].start - 30) : ms[i].start],
+    ) or re.search(
+        # "expectations of a severe recession lead to …", "the threat of higher tariffs weighs on …":
+        # the head names the prospect of the variable's move, which is what acts.
+        r"\b(?:expectations?|prospects?|threat|fears?|anticipation|possibility|spectre|specter)\s+of\s+"
+        r"(?:the\s+|an?\s+|further\s+)?(?:[a-z-]+\s+)?$",
         low[max(0, ms[i].start - 30) : ms[i].start],
     )
     if measured:
@@ -680,8 +834,22 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         if len(left) < 2:
             return []
         i = left[-2]
+        # The earlier mention must not sit in an earlier clause ("X rose, and the fall in Y hurt Z").
+        if CLAUSE_JOIN.search(low[ms[i].m.end : cue.start]):
+            return []
     return _coordinated_left(low, ms, i, floor)
 
+
+#: A subordinate clause opens between a candidate subject and the verb: the verb has another subject.
+SUBORDINATE_GAP = re.compile(
+    r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
+    r"(?!\w+ly\b)\w+"
+)
+#: A clause boundary between a candidate subject and its verb.
+CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
+#: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
+COORDINATED_VERB = re.compile(r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?$")
+BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 
 TRANSPARENT_HEAD = re.compile(
     r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability)\s+(?:for|of)|"
@@ -695,12 +863,22 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
         return []
     i = right[0]
     gap = low[cue.end : ms[i].start]
+    if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.fullmatch(
+        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|\w+ly)\s+)*",
+        low[ms[i].m.end : next_cue],
+    ):
+        return []  # "spreads widened and equity prices fell": the mention is the next clause's subject
+    if re.search(r",\s*\w+ing\s+$", low[cue.end : ms[i].m.start]):
+        return []  # "reduce collateral values, increasing credit losses": the mention belongs to the participle
     # "lowering the prospects for global growth", "raises the risk of fire sales": the head names the
     # variable's outlook or likelihood, so the variable is the object.
     gap = TRANSPARENT_HEAD.sub(" ", gap)
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
     if len(gap.split()) > 6 or re.search(
-        r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than|between|about|via)\b", gap
+        r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than|between|about|via|through|by|across|"
+        r"within|among|against|towards?|into|over|under|beyond|like|"
+        r"as|when|whenever|if|while|whereas|because|since|although|though|after|before|until|unless|once)\b|^\s*[,;]|;",
+        gap,
     ):
         return []
     return _coordinated_right(low, ms, i, min(hi, next_cue))
@@ -708,8 +886,34 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
 
 #: Connectors that produce their target ("could cause volatility" is more volatility); "spill over to",
 #: "pass through to", "translate into" carry the source's move without saying which way the target goes.
+#: Connectors through which the source's move reaches the target in the same direction ("higher energy
+#: prices pass through to consumer prices", "rate hikes are reflected in long-term rates").
+PASSING = re.compile(
+    r"^(?:(?:pass(?:es|ed|ing)?|feeds?|fed|feeding)\s+through\s+(?:to|into)|"
+    r"(?:is|are|was|were|be|been|being)\s+reflected\s+in)$"
+)
+PASS_THROUGH_FAMILIES = (
+    frozenset(
+        {
+            "policy_rate",
+            "long_term_rate",
+            "mortgage_rates",
+            "lending_rates",
+            "bank_funding_costs",
+            "corporate_bond_yields",
+            "term_premium",
+        }
+    ),
+    frozenset({"energy_prices", "import_prices", "inflation", "wages"}),
+)
+
+
+def _same_family(a: str, b: str) -> bool:
+    return any(a in f and b in f for f in PASS_THROUGH_FAMILIES)
+
+
 PRODUCING = re.compile(
-    r"^(?:lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur)"
+    r"^(?:(?:is|are|was|were|been|being|remains?|remained)\s.*(?:drivers?|causes?)\s+of$|lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur|forc)"
 )
 
 
@@ -778,10 +982,13 @@ def _cause_of_states(
             verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
             if not mod:
                 if verb is not None and re.search(
-                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following", verb.group()
+                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by",
+                    verb.group(),
                 ):
                     mod = 1
-                elif verb is not None and re.search(r"weighed down|hit|dragged", verb.group()):
+                elif verb is not None and re.search(
+                    r"weighed down|hit|dragged|held back|restrained|hampered", verb.group()
+                ):
                     mod = -1
                 else:
                     continue
@@ -805,13 +1012,35 @@ FEEDBACK = re.compile(
 
 
 EXPERIENCED_BEFORE = re.compile(
-    r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed)\s+(?:an?\s+|the\s+)?$"
+    r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed|"
+    r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
+)
+NOUN_MOVE_AFTER = re.compile(
+    r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
+    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?))\b(?!\s+(?:in|of)\b)"
+)
+NOMINAL_CAUSE_AFTER = re.compile(
+    r"\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?(?:due to|owing to|because of|as a result of)\s"
+)
+EXPERIENCED_AFTER = re.compile(
+    r"\s+(?:ha(?:s|ve|d)\s+)?(?:also\s+)?(?:seen|saw|experienced|recorded|registered|undergone|underwent|witnessed|"
+    r"posted|suffered)\s+(?:an?\s+|some\s+|the\s+)?(?:[a-z]+\s+){0,2}?"
+    r"(?:(increases?|rises?|surges?|jumps?|rebounds?|gains?|upturns?)|"
+    r"(?:decreases?|declines?|falls?|drops?|corrections?|slumps?|contractions?|losses|downturns?|sell-offs?))\b"
 )
 IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|brings?|triggers?)\b")
 
 
-def _feedback_loops(low: str, ms: list[_Mention]) -> list[tuple[int, int, int]]:
-    """(a, b, sign) for "feedback loop between X and Y": X → Y and Y → X, sign + (the loop reinforces)."""
+def _feedback_loops(low: str, ms: list[_Mention], vocab: Vocabulary) -> list[tuple[int, int, int]]:
+    """(a, b, sign) for "feedback loop between X and Y": X → Y and Y → X, each end moving as stated or,
+    unstated, in its adverse direction (an adverse loop between bank profitability and low growth: +)."""
+
+    def move(x: _Mention) -> int:
+        if x.mod:
+            return x.mod
+        adverse = vocab.get(x.m.variable_id).adverse_direction
+        return 0 if adverse is None else (1 if adverse.value == "increase" else -1)
+
     out = []
     for a in range(len(ms) - 1):
         b = a + 1
@@ -819,7 +1048,7 @@ def _feedback_loops(low: str, ms: list[_Mention]) -> list[tuple[int, int, int]]:
             continue
         if not re.fullmatch(r"\s+and\s+(?:the\s+)?", low[ms[a].m.end : ms[b].start]):
             continue
-        sign = (ms[a].mod or 1) * (ms[b].mod or 1)
+        sign = (move(ms[a]) or 1) * (move(ms[b]) or 1)
         out += [(a, b, sign), (b, a, sign)]
     return out
 
@@ -845,10 +1074,67 @@ def _infinitive_movement(low: str, m: Mention) -> int:
     return -1 if word in INFINITIVE_DOWN else 1 if word in INFINITIVE_UP else 0
 
 
+#: A mention followed by one of these nouns only modifies another head ("export competitiveness",
+#: "trade balance", "equity exposures"): the phrase names something else than the variable.
+HEAD_SHIFT = re.compile(
+    r"\s+(?:competitiveness|balances?|exposures?|shares?|sectors?|firms|companies|industr(?:y|ies)|"
+    r"intensity|dependence|dependency|content|components?|multipliers?|forecasts?|projections?|"
+    r"outlook|data|statistics|indicators?|gaps?|intervals?|bands?|capacity|capacities|ability)\b|"
+    # hyphenated compounds: "trade-off", "investment-grade", "GDP-weighted", "equity-linked"
+    r"-[a-z]"
+)
+#: Senses of a synonym that are not the variable: "securities lending", "by default", "energy consumption".
+OTHER_SENSE_BEFORE = {
+    "credit_growth": re.compile(r"\b(?:securities|repo|stock)\s+$"),
+    "corporate_defaults": re.compile(r"\bby\s+$"),
+    "consumption": re.compile(r"\b(?:energy|oil|gas|electricity|fuel|water|power)\s+$"),
+    # "banks' equity", "their equity", "tangible common equity": capital, not equity prices
+    "equity_prices": re.compile(r"(?:\bbanks?['’]?|\btheir|\bits|\bshareholders['’]?|\btangible|\bcommon|\bown)\s+$"),
+}
+
+
+#: "the default of the five hedge funds", "defaults by banks": the default of a named non-corporate entity
+#: (a fund, a bank, a sovereign, a counterparty) is not the corporate default rate.
+NON_CORPORATE_DEFAULT = re.compile(
+    r"^\s+(?:of|by|on)\s+(?:the\s+|an?\s+|one\s+|two\s+|three\s+|four\s+|five\s+|several\s+|some\s+)?"
+    r"(?:[a-z-]+\s+){0,3}?(?:hedge\s+funds?|funds?|banks?|counterpart(?:y|ies)|sovereigns?|governments?|"
+    r"countr(?:y|ies)|dealers?|brokers?|clearing\s+members?|central\s+counterpart(?:y|ies)|ccps?)\b"
+)
+
+
+def _other_sense(low: str, m: Mention) -> bool:
+    if m.variable_id == "corporate_defaults" and NON_CORPORATE_DEFAULT.match(low[m.end : m.end + 80]):
+        return True
+    before = low[max(0, m.start - 25) : m.start]
+    pat = OTHER_SENSE_BEFORE.get(m.variable_id)
+    if m.variable_id == "equity_prices" and m.text.lower() not in ("equity", "equities"):
+        pat = None
+    return bool(re.search(r"[a-z]-$", before) or (pat is not None and pat.search(before)))
+#: Consumption and investment of the vocabulary are private: "government consumption", "public
+#: investment", "government consumption and investment" (the list shares the modifier) are not.
+PRIVATE_ONLY = frozenset({"consumption", "investment"})
+PUBLIC_BEFORE = re.compile(
+    r"\b(?:government|public|public[- ]sector|state|defen[cs]e|military|fiscal)\s+"
+    r"(?:(?:consumption|investment|spending|expenditures?|purchases|demand)\s*(?:,|and|or|and/or)\s+)?$"
+)
+
+
+_UP_VERBS = r"(?:raise|increase|lift|boost|push up|rise|strengthen|widen)"
+_DOWN_VERBS = r"(?:lower|reduce|decrease|cut|push down|fall|weaken|narrow|dampen)"
+AMBIVALENT = re.compile(
+    rf"\b(?:{_UP_VERBS}\w*\s+or\s+{_DOWN_VERBS}|{_DOWN_VERBS}\w*\s+or\s+{_UP_VERBS})\b|\bambiguous\b"
+)
+LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)\b)(?=[a-z])")
+
+
 def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
     if TABLE_RESIDUE.search(sentence) or CROSS_SECTION.search(sentence.lower()):
         return []
+    if AMBIVALENT.search(sentence.lower()):
+        return []  # "may either raise or lower inflation": no direction is stated
+    # PDF line-break hyphenation ("expec- tations"); "short- and long-term" keeps its hyphen.
+    sentence = LINE_BREAK_HYPHEN.sub("", sentence)
     raw = vocab.mentions_in_context(sentence)
     if len({m.variable_id for m in raw}) < 2:
         return []
@@ -858,6 +1144,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         m
         for m in raw
         if not re.match(r"\s+channels?\b", low[m.end :])
+        and not HEAD_SHIFT.match(low[m.end :])
+        and not _other_sense(low, m)
+        and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
         and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
     ]
@@ -865,12 +1154,19 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         return []
     ms = []
     ends = {m.end for m in raw}
+    # "asset price corrections", "house price declines": a movement noun right after the mention.
     for m in raw:
-        sign, start = _modifier(low, m.start, ends, m.end, m.variable_id)
+        adverse = vocab.get(m.variable_id).adverse_direction
+        adv = 0 if adverse is None else (1 if adverse.value == "increase" else -1)
+        sign, start = _modifier(low, m.start, ends, m.end, m.variable_id, adv)
         if not sign:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
         if not sign:
             sign = _infinitive_movement(low, m)
+        if not sign:
+            after_noun = NOUN_MOVE_AFTER.match(low[m.end :])
+            if after_noun:
+                sign = 1 if after_noun.group(1) else -1
         particle = PARTICLE_AFTER.match(low[m.end :])
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
             sign = 1 if particle.group(1) in ("up", "higher") else -1
@@ -903,6 +1199,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             or NEGATION.search(cue.text)
             or NEGATION_CLAUSE.search(window)
         )
+        if INDIRECT_QUESTION.search(window) or QUESTION_END.match(low[cue.end :]):
+            return  # "studies how X affects Y", "whether X lowers Y", "Will X lower Y?": asked, not stated
         hedged = bool(HEDGE.search(low[_clause_start(low, cue.start) : cue.start]))
         # Confidence measures how explicitly the sentence states "an increase in the source raises
         # (lowers) the target", not how strong the evidence is (the evidence class records that): a
@@ -956,7 +1254,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 t = targets[-1]
                 for si in sources:
                     # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
-                    add(si, t, _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False), cue, True)
+                    sign = _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False)
+                    verb = " ".join(cue.text.split()[-1:])
+                    if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
+                        sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
+                    elif ms[t].mod and cue.kind == "directional" and DAMPENER_RE.match(verb):
+                        sign = -(ms[si].mod or 1) * ms[t].mod
+                    add(si, t, sign, cue, True)
                 previous = (sources, [t], ms[sources[-1]].m.end, {})
             continue
         if cue.kind == "reverse":
@@ -968,6 +1272,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 for si in sources:
                     both = ms[si].mod * ms[t].mod
                     sign = both if both else (1 if re.match(r"stem|aris|origin", cue.text) else 0)
+                    if cue.sign:  # "Y suffers from higher X": the verb's sign times the source's move
+                        sign = cue.sign * (ms[si].mod or 1)
                     add(si, t, sign, Cue(cue.start, cue.end, cue.text, 0, "neutral"), True)
             continue
         objs = _objects(low, ms, cue, hi, next_cue)
@@ -982,6 +1288,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 subs = previous[1]
             elif last_subs:
                 subs = last_subs
+        if BY_GERUND.search(low, 0, cue.start) and cue.text.split()[0].endswith("ing"):
+            # "X raises Y but, by strengthening Z, …": the means belongs to the clause's subject, never
+            # to the nearest mention.
+            subs = list(previous[0]) if previous is not None else list(last_subs)
         if subs:
             last_subs = subs
         if cue.kind == "movement":
@@ -995,6 +1305,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             elif not subs and objs and transitive:
                 # "central banks eased monetary policy as inflation fell": the object moves.
                 states.append((objs[0], cue.sign, cue))
+                previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
             elif subs and objs:
                 for si in subs:
                     for oi in objs:
@@ -1008,24 +1319,64 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 previous = (subs, objs, ms[objs[-1]].m.end, {})
             continue
         implied: dict[int, int] = {}
-        if previous is not None and subs:
+        if previous is not None and (subs or objs):
             prev_subs, prev_objs, prev_end, prev_moves = previous
             between = low[prev_end : cue.start]
             relative = re.search(r"\bwhich\b|\bin turn\b|\bthis\b|\bthereby\b", between) or re.match(
                 r"(?:resulting|leading|translating|contributing)\b", cue.text
             )
-            if subs[0] in prev_objs and CONJ_ONLY.match(between) and not relative:
+            if subs and subs[0] in prev_objs and CONJ_ONLY.match(between) and not relative:
                 subs = prev_subs  # shared subject: "X raises Y and lowers Z"
-            elif subs[0] in prev_objs and relative and not ms[subs[0]].mod:
+            elif (
+                (not subs or subs[0] in prev_objs or subs[0] in prev_subs)
+                and not participle
+                and not relative
+                and COORDINATED_VERB.search(between)
+                and not CLAUSE_BREAK.search(between)
+                and cue.kind != "movement"
+            ):
+                # "This boosts Y in the medium term and increases Z": the earlier verb's subject, which
+                # may be no vocabulary variable at all (then nothing is read).
+                subs = prev_subs
+                if not subs:
+                    previous = ([], objs, ms[objs[-1]].m.end, {}) if objs else previous
+                    continue
+            elif subs and subs[0] in prev_objs and relative and not ms[subs[0]].mod:
                 # "Tariffs reduce trade, which in turn lowers GDP": the fall in trade lowers GDP.
                 implied = {subs[0]: prev_moves.get(subs[0], 0)}
         if not subs and objs and cue.kind in ("directional", "noun"):
             # "Shocks negatively affect confidence, resulting in …": remember the object's movement.
             previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
+            if cue.kind == "directional" and not ms[objs[0]].mod:
+                # "In response to higher inflation, central banks raised policy rates": the object moves.
+                states.append((objs[0], cue.sign, cue))
             continue
+        if subs and not objs and cue.kind == "directional" and INTRANSITIVE_AFTER.match(low[cue.end :]):
+            # "If energy prices were to rise, inflation would increase": a verb of movement used intransitively.
+            move = _movement_sign(cue.text)
+            if move:
+                states.append((subs[0], move, cue))
+                continue
         if not subs or not objs:
             continue
+        if (
+            previous is not None
+            and subs
+            and re.search(r",\s*(?:\w+\s+)?$", low[: cue.start])
+            and cue.text.split()[0].endswith("ing")
+            and all(si in previous[1] for si in subs)
+        ):
+            # "Fire sales depress asset prices, triggering margin calls": the object's stated move acts.
+            for si in subs:
+                if not ms[si].mod and previous[3].get(si):
+                    implied.setdefault(si, previous[3][si])
         moves: dict[int, int] = {}
+        if re.search(r",\s*$", low[: cue.start]) and cue.text.split()[0].endswith("ing"):
+            # "Market liquidity deteriorated, amplifying price swings": the participle carries the stated move.
+            for si in subs:
+                moved = [sg for i, sg, c in states if i == si and c.end <= cue.start]
+                if moved and not ms[si].mod:
+                    implied.setdefault(si, moved[-1])
         for si in subs:
             src_mod = implied.get(si) or ms[si].mod or ms[subs[0]].mod
             for oi in objs:
@@ -1034,6 +1385,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 if not dst_mod and cue.kind == "neutral" and INFINITIVE_AFTER.match(low[ms[oi].m.end :]):
                     continue  # "cause consumption to stabilise": a movement without a direction
                 producing = cue.kind != "neutral" or bool(PRODUCING.match(cue.text))
+                if PASSING.match(" ".join(cue.text.split())):
+                    # Pass-through keeps the direction only within one family (rates to rates, prices to
+                    # prices); "financing costs are reflected in house prices" says nothing of the sign.
+                    producing = _same_family(ms[si].m.variable_id, ms[oi].m.variable_id)
                 sign = _combine(cue.sign, cue.kind, src_mod, dst_mod, default_rise=producing)
                 risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
                 if risk and cue.kind == "directional":
@@ -1052,6 +1407,16 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for i, x in enumerate(ms):
         if x.mod and EXPERIENCED_BEFORE.search(low[max(0, x.start - 40) : x.start]):
             states.append((i, x.mod, Cue(x.start, x.start, "saw a movement", x.mod, "movement")))
+    # "a sharp increase in X due to Y": a movement stated as a noun, with its cause after it.
+    for i, x in enumerate(ms):
+        if x.mod and x.start < x.m.start and NOMINAL_CAUSE_AFTER.match(low[x.m.end :]):
+            states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement due to", x.mod, "movement")))
+    # "house prices have seen some correction", "equities recorded strong gains": a state after the mention.
+    for i, x in enumerate(ms):
+        seen = EXPERIENCED_AFTER.match(low[x.m.end :])
+        if seen:
+            at = x.m.end + seen.end()
+            states.append((i, 1 if seen.group(1) else -1, Cue(at, at, "saw a movement", 0, "movement")))
     # "the trade war and the uncertainty it causes": the second is produced by the first.
     for a in range(len(ms) - 1):
         b = a + 1
@@ -1059,18 +1424,19 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if joined and IT_CAUSES.match(low[ms[b].m.end :]):
             at = ms[b].m.end
             add(a, b, (ms[a].mod or 1) * (ms[b].mod or 1), Cue(at, at, "it causes", 0, "neutral"), False)
-    for a, b, sign in _feedback_loops(low, ms):
+    for a, b, sign in _feedback_loops(low, ms, vocab):
         at = ms[a].start
         add(a, b, sign, Cue(at, at, "feedback loop between", sign, "noun"), False)
     for si, ti, sign, cue in _cause_of_states(low, ms, states):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
+    states.sort(key=lambda st: st[2].start)
     for a in range(len(states)):
         for b in range(a + 1, len(states)):
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
             between = low[ca.end : ms[ib].start]
             before_a = low[_clause_start(low, ms[ia].start) : ms[ia].start]
-            if SUBORDINATOR.search(before_a[-25:]):
+            if SUBORDINATOR.search(before_a[-25:]) or re.fullmatch(r"\s*should\s+", before_a):
                 add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
             elif SUBORDINATOR.search(between):
                 add(ib, ia, sa * sb, Cue(cb.start, cb.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
