@@ -142,13 +142,15 @@ SETTLED_JS = """() => !document.querySelector('[data-testid="stStatusWidget"]')
 
 # The page as the user sees it when a run is over: the script is not running (the app root's
 # state, set when the server's "finished" message arrived), no running indicator, no stale
-# element, every plotly chart drawn (its SVG is in the page: plotly loads and draws after
+# element, no placeholder of an element whose code is still loading (a chart's first draw),
+# every plotly chart drawn (its SVG is in the page: plotly loads and draws after
 # the element arrives) and every data table drawn (its canvas is in the page).
 DRAWN_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (document.querySelector('[data-testid="stStatusWidget"]')) return false;
   if (document.querySelector('[data-stale="true"]')) return false;
+  if (document.querySelector('[data-testid="stSkeleton"]')) return false;  // an element still loading its code
   for (const c of document.querySelectorAll('[data-testid="stPlotlyChart"]'))
     if (!c.querySelector('.js-plotly-plot .main-svg')) return false;
   for (const d of document.querySelectorAll('[data-testid="stDataFrame"]'))
