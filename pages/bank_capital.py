@@ -106,8 +106,13 @@ with page_workspace() as ws:
             )
         details = ["model_id", "detail", "run_id"]  # ids last, beside the model's name
         shown = gates.assign(model=gates["model_id"].map(views.model_name))
-        show_table(
-            shown[["model", *[c for c in gates.columns if c not in details], *details]],
-            key="gates",
-            name="validation_gates",
-        )
+        # the verdicts above stay on the page; the metric table opens on demand (a data table costs
+        # the browser about as much as a small page)
+        label = f"Gate metrics of {gates['model_id'].nunique()} models against their thresholds"
+        with lazy_section(label, key="bank_gates") as open_:
+            if open_:
+                show_table(
+                    shown[["model", *[c for c in gates.columns if c not in details], *details]],
+                    key="gates",
+                    name="validation_gates",
+                )

@@ -110,7 +110,7 @@ def test_page_on_a_populated_workspace_renders_its_records(title, populated, use
     ws, ids = populated
     use_workspace(ws)
     at = open_page(title)
-    for section in {"Audit": ["audit_llm_calls"]}.get(title, []):  # secondary tables open on demand
+    for section in {"Audit": ["audit_llm_calls"], "Bank capital": ["bank_gates"]}.get(title, []):  # on demand
         at.session_state[section] = True
         at.run()
     assert [h.value for h in at.header] == [title]
