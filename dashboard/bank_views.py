@@ -27,7 +27,8 @@ _NAMED_INPUTS = ("panel", "official", "start_state")
 
 @functools.cache
 def packaged_bank_names() -> dict[str, str]:
-    """LEI → bank name from the packaged EBA stress-test files (the newest exercise's spelling wins)."""
+    """LEI → bank name from the packaged EBA stress-test files (the newest exercise's spelling wins),
+    then, for banks only in the transparency extract, from its source bank table (``dim_bank.csv``)."""
     names: dict[str, str] = {}
     for path in sorted(EBA_DATA.glob("*/*.csv")):
         text, _ = read_text(path, None)  # the files' own encodings (latin-1 names in 2016)
@@ -37,6 +38,14 @@ def packaged_bank_names() -> dict[str, str]:
             continue
         frame = pd.read_csv(io.StringIO(text), usecols=[lei, "Bank_name"], dtype=str).dropna().drop_duplicates(lei)
         names |= dict(zip(frame[lei].str.strip(), frame["Bank_name"].str.strip(), strict=True))
+    # transparency-only banks: the extract's source bank table (LEI, Bank; see its PROVENANCE.md)
+    for path in sorted(EBA_DATA.glob("*/source/dim_bank.csv")):
+        frame = pd.read_csv(path, dtype=str)
+        if not {"LEI", "Bank"} <= set(frame.columns):
+            continue
+        frame = frame[["LEI", "Bank"]].dropna()
+        for lei, name in zip(frame["LEI"].str.strip(), frame["Bank"].str.split().str.join(" "), strict=True):
+            names.setdefault(lei, name)
     return names
 
 
@@ -83,6 +92,18 @@ BANK_VARIABLE_LABELS = {
 }
 
 
+def takes_macro_path(model_id: str) -> bool:
+    """:func:`aieco.models.catalog.takes_macro_path`; a model this process does not know (registered
+    elsewhere) is taken to follow the scenario, as its runs were recorded."""
+    from aieco.errors import InputError
+    from aieco.models.catalog import takes_macro_path as library_predicate
+
+    try:
+        return library_predicate(model_id)
+    except InputError:
+        return True
+
+
 def bank_variable_label(variable: str, vocabulary: dict[str, str]) -> str:
     """A bank output variable's label: the bank page's own name, else the vocabulary's, else in words."""
     return BANK_VARIABLE_LABELS.get(variable) or vocabulary.get(variable) or variable.replace("_", " ")
@@ -110,6 +131,7 @@ DEPLETION_COLUMNS = [
     "below_threshold",
     "threshold_pct",
     "provenance",
+    "what",
     "model_id",
     "run_id",
 ]
@@ -146,6 +168,7 @@ def depletion_across_banks(store: Store, run_id: str) -> pd.DataFrame:
             "below_threshold": ((start - d) < threshold).to_numpy(),
             "threshold_pct": threshold,
             "provenance": str(run.diagnostics.get("provenance") or "undeclared"),
+            "what": "outcome of this analysis's scenario" if takes_macro_path(run.model_id) else bank_outputs.NOT_SCENARIO_NOTE,
             "model_id": run.model_id,
             "run_id": run.run_id,
         }
@@ -166,6 +189,8 @@ def depletion_chart(frame: pd.DataFrame) -> go.Figure:
     threshold = float(frame["threshold_pct"].iloc[0])
     prov = str(frame["provenance"].iloc[0])
     tag = "" if prov == "real" else f" — {prov.upper()} banks, not real institutions"
+    if "model_id" in frame.columns and not takes_macro_path(str(frame["model_id"].iloc[0])):
+        tag += "<br><sup>" + bank_outputs.NOT_SCENARIO_NOTE.replace(" — ", "<br>— ") + "</sup>"
     colours = ["#b22222" if b else "#1f4e79" for b in frame["below_threshold"]]
     fig.add_trace(
         go.Bar(
@@ -204,8 +229,8 @@ def depletion_chart(frame: pd.DataFrame) -> go.Figure:
         yaxis_title="percentage points (pp)",
         xaxis={"type": "category", "title": "bank (sorted by depletion)", "showticklabels": len(frame) <= 60},
         legend={"orientation": "h", "y": -0.3},
-        height=460,
-        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        height=480 if "<br>" in tag else 460,
+        margin={"l": 10, "r": 10, "t": 90 if "<br>" in tag else 50, "b": 10},
     )
     return fig
 

@@ -50,8 +50,10 @@ from aieco.records import (
     canonical_json,
 )
 from aieco.reporting.export import export_report
+from aieco.models.bank import outputs as bank_outputs
 from aieco.store import Store
 from dashboard.bank_views import depletion_across_banks  # noqa: F401  (re-exported for the Bank capital page)
+from dashboard.bank_views import takes_macro_path
 
 DIGEST_CHARS = 12
 
@@ -914,7 +916,8 @@ def bank_run_caption(store: Store, run_id: str) -> str:
             f"{_prov(g.validation_provenance)})"
         )
     warn = " — SYNTHETIC banks, not real institutions" if "synthetic" in str(prov) else ""
-    return f"Data provenance: {prov}{warn} · {model_name(run.model_id)}: {gate}"
+    what = "" if takes_macro_path(run.model_id) else f" · {bank_outputs.NOT_SCENARIO_NOTE}"
+    return f"Data provenance: {prov}{warn} · {model_name(run.model_id)}: {gate}{what}"
 
 
 def bank_runs(store: Store) -> list[str]:
@@ -933,13 +936,16 @@ def quantile_ranges(
     *,
     label: str | None = None,
     names: dict[str, str] | None = None,
+    period_label: str | None = None,
 ) -> go.Figure:
     """Distribution of a per-bank variable at one period: median and 5–95% range per bank.
 
     Banks are sorted by their stored median; the bars span their stored p05 to p95 (the
     lowest and highest quantile levels present). ``period`` defaults to the last period
     carrying quantile points (for CET1 depletion, the whole horizon). ``label``: the variable's
-    label in the title; ``names``: the banks' names on the axis (ids where missing).
+    label in the title; ``names``: the banks' names on the axis (ids where missing);
+    ``period_label``: what the period is, in the title, where the stored span would mislead (banks
+    starting from different exercises).
     """
     sel = with_quantiles(points)
     sel = sel[(sel["variable"] == variable) & sel["entity"].notna() & sel["quantile"].notna()]
@@ -948,16 +954,25 @@ def quantile_ranges(
     sel = sel[sel["period"] == period]
     table = sel.pivot_table(index="entity", columns="quantile", values="value", aggfunc="first")
     fig = go.Figure()
+    centre = "median"
     if not table.empty:
         low, high = min(table.columns), max(table.columns)
         mid = min(table.columns, key=lambda q: abs(q - 0.5))
+        # a model that stores a point and its 5–95 % bounds (no median): the point is the marker
+        point = points[(points["variable"] == variable) & (points["statistic"] == "point") & (points["period"] == period)]
+        if abs(mid - 0.5) > 0.1 and len(point):
+            table["point"] = point.set_index("entity")["value"].reindex(table.index).astype(float)
+            mid, marker = "point", "predicted (point)"
+        else:
+            marker = f"{mid:.0%}"
+        centre = "point" if mid == "point" else "median"
         table = table.sort_values(mid)
         fig.add_trace(
             go.Scatter(
                 x=[names.get(b) or b for b in table.index] if names else table.index,
                 y=table[mid],
                 mode="markers",
-                name=f"{mid:.0%}",
+                name=marker,
                 marker={"color": "#1f4e79"},
                 error_y={
                     "type": "data",
@@ -971,7 +986,7 @@ def quantile_ranges(
         fig.data[0].update(hovertemplate="%{x}: %{y:.3f} (" + f"{low:.0%}–{high:.0%} range)<extra></extra>")
     unit = sel["unit"].iloc[0] if len(sel) else ""
     fig.update_layout(
-        title=f"{label or variable} in {period}: median and range by bank",
+        title=f"{label or variable} {period_label or f'in {period}'}: {centre} and range by bank",
         yaxis_title=unit,
         xaxis={"type": "category"},
         height=380,
@@ -1274,17 +1289,44 @@ def model_name(model_id: str) -> str:
 
 
 def run_labels(store: Store, analysis_id: str | None = None) -> dict[str, str]:
-    """Each run as 'model · risk · role · started' (unique)."""
+    """Each run as 'model · risk · role · started' (unique); a run of a model that takes no macro path
+    ends '· not scenario-conditional'."""
     frame = runs_frame(store, analysis_id)
     labels = {
         r["run_id"]: " · ".join(
             x
-            for x in (model_name(r["model_id"]), (r["risk"] or "").replace("_", " "), r["role"], _when(r["started_at"]))
+            for x in (
+                model_name(r["model_id"]),
+                (r["risk"] or "").replace("_", " "),
+                r["role"],
+                _when(r["started_at"]),
+                "" if takes_macro_path(r["model_id"]) else bank_outputs.NOT_SCENARIO_TAG,
+            )
             if x
         )
         for _, r in frame.iterrows()
     }
     return _unique(labels)
+
+
+def scenario_note(store: Store, run_id: str) -> str:
+    """What a bank run's figures are when its model takes no macro path (else empty): not an outcome
+    of the analysis's scenario, and, under a passed real-data gate, real-data model outputs with caveats."""
+    run = store.get(ModelRun, run_id)
+    if run is None or takes_macro_path(run.model_id):
+        return ""
+    note = bank_outputs.NOT_SCENARIO_NOTE[0].upper() + bank_outputs.NOT_SCENARIO_NOTE[1:] + "."
+    real = [
+        g
+        for g in store.find(ValidationGate, model_id=run.model_id)
+        if g.passed and _prov(g.fit_provenance) == "real" and _prov(g.validation_provenance) == "real"
+    ]
+    if real:
+        note += (
+            " The figures are real-data model outputs under a passed real-data validation gate "
+            "(its caveats: docs/bank-validation.md)."
+        )
+    return note
 
 
 def source_labels(store: Store) -> dict[str, str]:
@@ -2017,7 +2059,70 @@ def quantile_ranges_of_run(store: Store, run_id: str, variable: str) -> go.Figur
 
     points = points_frame(store, run_id)
     names = unique_bank_labels(bank_names(store, run_id), entities(points))
-    return quantile_ranges(points, variable, label=bank_variable_label(variable, variable_labels(store)), names=names)
+    run = store.get(ModelRun, run_id)
+    starts = sorted(int(y) for y in (run.diagnostics.get("start_years") or [])) if run is not None else []
+    # banks starting from different exercises: the stored span runs from the first start to the last end
+    period_label = (
+        f"over the exercise horizon (starting points {starts[0]}–{starts[-1]} year-ends)"
+        if len(starts) > 1
+        else None
+    )
+    fig = quantile_ranges(
+        points,
+        variable,
+        label=bank_variable_label(variable, variable_labels(store)),
+        names=names,
+        period_label=period_label,
+    )
+    note = scenario_note(store, run_id)
+    if note and fig.layout.title.text:
+        fig.update_layout(title={"text": f"{fig.layout.title.text}<br><sup>{note.split('.')[0]}</sup>"}, margin_t=70)
+    return fig
+
+
+def path_periods(points: pd.DataFrame, variable: str, entity: str | None = None) -> list[str]:
+    """The periods :func:`fan_chart` draws for one variable (and bank): empty for a run whose outputs
+    have no time dimension (one figure per bank over the whole horizon)."""
+    sel = points[points["variable"] == variable]
+    if entity is not None:
+        sel = sel[sel["entity"] == entity]
+    return sorted(p for p in sel["period"].astype(str).unique() if not re.search(r"\d-\d", p))
+
+
+def bank_figures(store: Store, run_id: str, entity: str, variable: str) -> pd.DataFrame:
+    """One bank's stored figures of one variable (a run without a time path per bank): statistic,
+    value, unit, period; the provenance and the ids in the details columns."""
+    points = points_frame(store, run_id)
+    sel = points[(points["variable"] == variable) & (points["entity"] == entity)]
+    run = store.get(ModelRun, run_id)
+    prov = str((run.diagnostics.get("provenance") if run is not None else None) or "undeclared")
+    # the bank's own horizon where the run records its starting year (banks start from different exercises)
+    per_bank = output_tables(store, run_id).get("depletion") if run is not None and run.output_digest else None
+    span = sel["period"].astype(str).to_numpy()
+    if per_bank is not None and "start_year" in per_bank.columns and entity in per_bank.index.astype(str):
+        start = int(per_bank.loc[per_bank.index.astype(str) == entity, "start_year"].iloc[0])
+        span = f"{start + 1}-{start + 3} (from the {start} year-end)"
+    order = {"point": 0, "p50": 0, "mean": 1, "p05": 2, "p95": 3}
+    sel = sel.assign(_o=sel["statistic"].map(lambda x: order.get(x, 9))).sort_values(["_o", "statistic"])
+    return pd.DataFrame(
+        {
+            "figure": [_figure_label(x) for x in sel["statistic"]],
+            "value": sel["value"].astype(float).round(3).to_numpy(),
+            "unit": sel["unit"].to_numpy(),
+            "horizon": span,
+            "provenance": prov,
+            "bank_id (LEI or id)": entity,
+            "statistic": sel["statistic"].to_numpy(),
+            "point_id": sel["point_id"].to_numpy() if "point_id" in sel.columns else "",
+            "run_id": run_id,
+        }
+    )
+
+
+def _figure_label(statistic: str) -> str:
+    return {"point": "predicted (point)", "p50": "median", "p05": "5 % bound", "p95": "95 % bound"}.get(
+        statistic, _statistic_label(statistic)
+    )
 
 
 def bank_labels_of_run(store: Store, run_id: str) -> dict[str, str]:

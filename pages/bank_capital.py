@@ -27,6 +27,10 @@ with page_workspace() as ws:
         run_ids = sorted(run_ids, key=lambda r: runs.loc[r, "role"] != "generation")
         run_id = st.selectbox("Projection run", run_ids, format_func=lambda r: labels.get(r, r))
         st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, runs.loc[run_id, "analysis_id"])))
+        # a model that takes no macro path (registry specification): its figures are no scenario outcome
+        not_scenario = ws.view(views.scenario_note, run_id)
+        if not_scenario:
+            st.warning(not_scenario)
         points = ws.view(views.points_frame, run_id)
         banks = views.entities(points)
         variables = views.model_variables(points, with_entity=True)
@@ -44,11 +48,16 @@ with page_workspace() as ws:
         shown_as, bank_name = vlabel[variable], names.get(bank, bank)
         st.caption(f"Details: bank id (LEI) `{bank}` · variable `{variable}` · run `{run_id}`")
         caption = ws.view(views.bank_run_caption, run_id)
-        show_figure(
-            ws.view(views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{shown_as} — {bank_name}"),
-            name=f"bank_{variable}_{bank}",
-            key="bank_fan",
-        )
+        if views.path_periods(points, variable, bank):
+            show_figure(
+                ws.view(views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{shown_as} — {bank_name}"),
+                name=f"bank_{variable}_{bank}",
+                key="bank_fan",
+            )
+        else:  # one figure per bank over the whole horizon: no path to draw
+            st.markdown(f"**{shown_as} — {bank_name}**")
+            figures = ws.view(views.bank_figures, run_id, bank, variable)
+            show_table(figures, key="bank_figures", name=f"bank_{variable}_{bank}")
         st.caption(caption)
         # The depletion distribution of every bank (start minus minimum CET1 ratio), when the run stored it.
         depletion = "cet1_depletion" if "cet1_depletion" in variables else variable

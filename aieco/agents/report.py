@@ -247,13 +247,11 @@ def bank_gates_failed(store: Store) -> bool:
     return bool(gates) and not any(g.passed for g in gates)
 
 
-#: Bank models that take no macro path: their runs are no outcome of the generated scenario.
-SCENARIO_FREE_BANK_MODELS = ("bank_eba_components", "bank_eba_depletion")
-
-
 def bank_status(runs: list[ModelRun], claims: list[ClaimBrief], *, gates_failed: bool = False) -> str:
     """present | not_run | stopped | gate_failed | no_claims | not_scenario, from the analysis' bank runs (and,
     when there is none, whether every bank model failed its validation gate)."""
+    from aieco.models.catalog import takes_macro_path
+
     bank = [r for r in runs if r.model_id.startswith("bank_")]
     if not bank:
         return "gate_failed" if gates_failed else "not_run"
@@ -262,7 +260,8 @@ def bank_status(runs: list[ModelRun], claims: list[ClaimBrief], *, gates_failed:
     if any(c.variable.startswith("cet1") for c in claims):
         return "present"
     done = {r.model_id for r in bank if r.status is RunStatus.completed}
-    if done and done <= set(SCENARIO_FREE_BANK_MODELS):
+    # a model that takes no macro path (its registry specification) gives no outcome of the scenario
+    if done and not any(takes_macro_path(m) for m in done):
         return "not_scenario"
     if gates_failed or any("gate" in (r.reason or "").lower() for r in bank):
         return "gate_failed"

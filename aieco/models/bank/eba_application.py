@@ -331,8 +331,14 @@ _REAL_SPECS = {
 
 def register_real_model(model_id: str) -> registry.RegisteredModel:
     """Register one of :data:`REAL_MODELS` (the registry keeps one entry per specification)."""
+    return registry.register(real_specification(model_id), globals()[_REAL_SPECS[model_id][1]])
+
+
+def real_specification(model_id: str) -> ModelSpecification:
+    """The specification of one of :data:`REAL_MODELS`: no input variables, since the model takes no
+    macro path (it predicts depletion under an EBA-style adverse exercise from each bank's start)."""
     description, fn, required = _REAL_SPECS[model_id]
-    spec = ModelSpecification.create(
+    return ModelSpecification.create(
         model_id=model_id,
         version=VERSION,
         description=description,
@@ -345,7 +351,6 @@ def register_real_model(model_id: str) -> registry.RegisteredModel:
         diagnostics_required=required,
         min_restrictions=0,
     )
-    return registry.register(spec, globals()[fn])
 
 
 def ensure_real_gates(

@@ -32,6 +32,14 @@ from aieco.records import ValueStatus
 #: plus the 2.5 % capital conservation buffer of Art. 129 CRD.
 CET1_THRESHOLD = 7.0
 THRESHOLD_NOTE = "CET1 minimum 4.5 % (Art. 92 CRR) plus conservation buffer 2.5 % (Art. 129 CRD)"
+#: What the figures of a bank model that takes no macro path are (see
+#: :func:`aieco.models.catalog.takes_macro_path`), stated wherever they are shown.
+NOT_SCENARIO_NOTE = (
+    "predicted CET1 depletion under an EBA-style adverse exercise from each bank's starting position "
+    "(the model takes no macro path) — not an outcome of this analysis's scenario"
+)
+#: The short form for labels (run pickers).
+NOT_SCENARIO_TAG = "not scenario-conditional"
 
 DEPLETION = "cet1_depletion"
 BELOW = "banks_below_cet1_threshold"
