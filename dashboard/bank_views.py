@@ -168,7 +168,9 @@ def depletion_across_banks(store: Store, run_id: str) -> pd.DataFrame:
             "below_threshold": ((start - d) < threshold).to_numpy(),
             "threshold_pct": threshold,
             "provenance": str(run.diagnostics.get("provenance") or "undeclared"),
-            "what": "outcome of this analysis's scenario" if takes_macro_path(run.model_id) else bank_outputs.NOT_SCENARIO_NOTE,
+            "what": bank_outputs.NOT_SCENARIO_NOTE
+            if not takes_macro_path(run.model_id)
+            else "outcome of this analysis's scenario",
             "model_id": run.model_id,
             "run_id": run.run_id,
         }

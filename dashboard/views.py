@@ -24,6 +24,7 @@ import plotly.graph_objects as go
 from aieco.graph.build import GENERATION_ROLES, as_of_relations, load_relations
 from aieco.graph.render import render as render_graph
 from aieco.inventory import is_empty, workspace_digest  # noqa: F401  (re-exported for the pages)
+from aieco.models.bank import outputs as bank_outputs
 from aieco.records import (
     Analysis,
     ChannelQuery,
@@ -50,10 +51,11 @@ from aieco.records import (
     canonical_json,
 )
 from aieco.reporting.export import export_report
-from aieco.models.bank import outputs as bank_outputs
 from aieco.store import Store
-from dashboard.bank_views import depletion_across_banks  # noqa: F401  (re-exported for the Bank capital page)
-from dashboard.bank_views import takes_macro_path
+from dashboard.bank_views import (
+    depletion_across_banks,  # noqa: F401  (re-exported for the Bank capital page)
+    takes_macro_path,
+)
 
 DIGEST_CHARS = 12
 
@@ -959,7 +961,9 @@ def quantile_ranges(
         low, high = min(table.columns), max(table.columns)
         mid = min(table.columns, key=lambda q: abs(q - 0.5))
         # a model that stores a point and its 5–95 % bounds (no median): the point is the marker
-        point = points[(points["variable"] == variable) & (points["statistic"] == "point") & (points["period"] == period)]
+        point = points[
+            (points["variable"] == variable) & (points["statistic"] == "point") & (points["period"] == period)
+        ]
         if abs(mid - 0.5) > 0.1 and len(point):
             table["point"] = point.set_index("entity")["value"].reindex(table.index).astype(float)
             mid, marker = "point", "predicted (point)"

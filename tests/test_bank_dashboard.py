@@ -79,6 +79,9 @@ def test_bank_capital_page_shows_the_depletion_chart_table_and_csv(demo, monkeyp
         assert len(at.get("plotly_chart")) >= 3
         captions = [c.value for c in at.caption]
         assert sum("SYNTHETIC banks" in c and "gate passed" in c for c in captions) >= 3  # beside every chart
+        # the demo's models take the generated macro path: no 'not a scenario outcome' statement
+        assert not any("not an outcome" in w.value for w in at.warning)
+        assert not any("not an outcome" in c for c in captions)
         csv = [b for b in at.get("download_button") if "bank_across_table" in str(b.proto.id)]
         assert csv
     finally:
@@ -115,3 +118,124 @@ def test_real_banks_are_named_from_the_packaged_eba_files():
         "B": "Same (B)",
         "C": "C",
     }
+
+
+# --------------------------------------------------------------------------- a model that takes no macro path
+
+
+@pytest.fixture(scope="module")
+def real_run(tmp_path_factory):
+    """A workspace with the real EBA records and the real-data bank run (the direct depletion model,
+    which passes its real-data gate and takes no macro path)."""
+    from datetime import date
+
+    from aieco.models.bank.eba_application import import_eba_exercises, project_real_banks
+
+    path = tmp_path_factory.mktemp("real_bank") / "ws"
+    with Store(path) as store:
+        import_eba_exercises(store)
+        run = project_real_banks(store, "an-real", cutoff=date(2024, 12, 31), seed=0, draws=50)
+    assert run.model_id == "bank_eba_depletion"
+    return path, run.run_id
+
+
+NOT_SCENARIO = "not an outcome of this analysis's scenario"
+
+
+def test_a_run_without_a_macro_path_says_so_wherever_its_figures_appear(real_run):
+    from dashboard import views
+    from dashboard.bank_views import depletion_across_banks, depletion_chart, depletion_table
+
+    path, run_id = real_run
+    with Store(path) as store:
+        note = views.scenario_note(store, run_id)
+        label = views.run_labels(store)[run_id]
+        caption = views.bank_run_caption(store, run_id)
+        spread = views.quantile_ranges_of_run(store, run_id, "cet1_depletion")
+        frame = depletion_across_banks(store, run_id)
+    assert NOT_SCENARIO in note and "EBA-style adverse exercise" in note
+    assert "passed real-data validation gate" in note and "docs/bank-validation.md" in note
+    assert label.endswith("· not scenario-conditional")
+    assert NOT_SCENARIO in caption and "gate passed (fit real, validation real)" in caption
+    assert NOT_SCENARIO in spread.layout.title.text
+    assert NOT_SCENARIO in depletion_chart(frame).layout.title.text
+    assert set(depletion_table(frame)["what"]) == {bank_outputs.NOT_SCENARIO_NOTE}  # in the CSV too
+
+
+def test_a_run_without_a_time_path_gives_no_empty_chart_but_its_figures(real_run):
+    """The run stores one depletion per bank over the whole horizon: no period to draw, so the page
+    shows the bank's stored figures (point and 5–95 % bounds) with the bank's own horizon."""
+    from aieco.records import ModelOutputPoint
+    from dashboard import views
+
+    path, run_id = real_run
+    with Store(path) as store:
+        points = views.points_frame(store, run_id)
+        bank = views.entities(points)[0]
+        assert views.path_periods(points, "cet1_depletion", bank) == []
+        figures = views.bank_figures(store, run_id, bank, "cet1_depletion")
+        stored = {p.statistic: p.value for p in store.find(ModelOutputPoint, run_id=run_id, entity=bank)}
+        start = int(store.get_tables(store.get(ModelRun, run_id).output_digest)["depletion"].loc[bank, "start_year"])
+    assert list(figures["figure"]) == ["predicted (point)", "5 % bound", "95 % bound"]
+    assert list(figures["value"]) == [round(stored[s], 3) for s in ("point", "p05", "p95")]
+    assert set(figures["horizon"]) == {f"{start + 1}-{start + 3} (from the {start} year-end)"}
+    assert set(figures["provenance"]) == {"real"} and set(figures["bank_id (LEI or id)"]) == {bank}
+
+
+def test_the_spread_of_a_mixed_start_run_names_its_starting_points_and_marks_the_point(real_run):
+    from dashboard import views
+
+    path, run_id = real_run
+    with Store(path) as store:
+        fig = views.quantile_ranges_of_run(store, run_id, "cet1_depletion")
+        points = views.points_frame(store, run_id)
+        names = views.bank_labels_of_run(store, run_id)
+    title = fig.layout.title.text
+    assert "starting points 2015–2023 year-ends" in title and "2016-2026" not in title
+    assert "point and range by bank" in title
+    point = points[points["statistic"] == "point"].set_index("entity")["value"]
+    by_name = {names[b]: v for b, v in point.items()}
+    # the marker is each bank's predicted point (not its 5 % bound), sorted by it
+    assert fig.data[0].name == "predicted (point)"
+    assert list(fig.data[0].y) == [by_name[x] for x in fig.data[0].x]
+    assert list(fig.data[0].y) == sorted(fig.data[0].y)
+
+
+def test_every_real_bank_of_the_run_is_named_with_its_lei_in_the_details(real_run):
+    from dashboard.bank_views import depletion_across_banks, depletion_table
+
+    path, run_id = real_run
+    with Store(path) as store:
+        frame = depletion_across_banks(store, run_id)
+    assert not (frame["bank_name"] == frame["bank"]).any()  # no LEI where a name belongs
+    # transparency-only banks: named from the extract's source/dim_bank.csv
+    named = dict(zip(frame["bank"], frame["bank_name"], strict=True))
+    assert named["529900JG015JC10LED24"] == "AS LHV Group"
+    assert named["213800HDJ876ACJXXD05"] == "AIKGROUP (CY) LIMITED"
+    assert "bank_id (LEI or id)" in depletion_table(frame).columns
+
+
+def test_bank_capital_page_on_a_no_macro_path_run_states_it_and_draws_no_empty_chart(real_run, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    path, run_id = real_run
+    monkeypatch.syspath_prepend(str(ROOT))
+    monkeypatch.setenv("AIECO_WORKSPACE", str(path))
+    monkeypatch.setenv("AIECO_DASHBOARD__BUILD_DEMO_ON_FIRST_LAUNCH", "false")
+    get_settings.cache_clear()
+    try:
+        from dashboard.navigation import PAGES
+
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+        at.run()
+        at.switch_page(next(p.path for p in PAGES if p.title == "Bank capital")).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert any(NOT_SCENARIO in w.value for w in at.warning)
+        picker = next(s for s in at.selectbox if s.label == "Projection run")
+        assert picker.value == run_id and "not scenario-conditional" in picker.format_func(run_id)
+        # the spread and the across-banks chart; no per-bank path chart (its figures are a table)
+        assert len(at.get("plotly_chart")) == 2
+        assert any("bank_figures" in str(d.proto.id) for d in at.get("download_button"))
+        assert sum(NOT_SCENARIO in c.value for c in at.caption) >= 3  # beside every chart and table
+    finally:
+        get_settings.cache_clear()

@@ -68,6 +68,9 @@ CET1 = ClaimBrief(
         ([_run("bank_feols", RunStatus.completed)], [CET1], "present"),
         # a passed real-data gate runs the real model, which takes no macro path: no scenario outcome
         ([_run("bank_eba_components", RunStatus.completed)], [], "not_scenario"),
+        ([_run("bank_eba_depletion", RunStatus.completed)], [], "not_scenario"),
+        # a model that follows the scenario beside it: its figures could be claims
+        ([_run("bank_eba_depletion", RunStatus.completed), _run("bank_feols", RunStatus.completed)], [], "no_claims"),
     ],
 )
 def test_bank_status(runs, claims, status):
@@ -104,3 +107,36 @@ def test_bank_runs_whose_claim_model_failed_its_gate_report_the_gate(store):
     runs = [_run("bank_feqar", RunStatus.completed)]
     assert bank_status(runs, [], gates_failed=claim_model_gate_failed(store)) == "gate_failed"
     assert bank_status(runs, [], gates_failed=False) == "no_claims"
+
+
+def test_takes_macro_path_reads_the_registry_specification():
+    """The predicate behind 'not_scenario' (report) and 'not scenario-conditional' (dashboard): a model
+    takes a macro path when its specification declares input variables — read from the spec, not the name."""
+    from aieco.errors import InputError
+    from aieco.models import registry
+    from aieco.models.catalog import specification, takes_macro_path
+    from aieco.records import ModelSpecification, VariableSpec
+
+    assert takes_macro_path("macro_var") and takes_macro_path("bank_feols") and takes_macro_path("bank_feqar_fit")
+    assert not takes_macro_path("bank_eba_depletion") and not takes_macro_path("bank_eba_components")
+    assert not takes_macro_path("bank_eba_components:2016->2021")  # a validation variant of the model
+    assert specification("bank_eba_depletion").inputs == []
+    out = [VariableSpec(variable="cet1_depletion", unit="pp", frequency="A", transformation="start_minus_min")]
+    for inputs, expected in (([], False), (out, True)):
+        spec = ModelSpecification.create(
+            model_id="bank_test_predicate",
+            version="1",
+            inputs=inputs,
+            outputs=out,
+            snapshot="s",
+            entry_point="aieco.models.macro:run_macro_var",
+        )
+        registry.register(spec, lambda request, inputs, seed: None)
+        try:
+            assert takes_macro_path("bank_test_predicate") is expected
+            runs = [_run("bank_test_predicate", RunStatus.completed)]
+            assert (bank_status(runs, []) == "not_scenario") is not expected
+        finally:
+            registry.unregister("bank_test_predicate")
+    with pytest.raises(InputError, match="no model 'bank_unknown'"):
+        takes_macro_path("bank_unknown")
