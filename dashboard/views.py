@@ -2080,7 +2080,9 @@ def quantile_ranges_of_run(store: Store, run_id: str, variable: str) -> go.Figur
     )
     note = scenario_note(store, run_id)
     if note and fig.layout.title.text:
-        fig.update_layout(title={"text": f"{fig.layout.title.text}<br><sup>{note.split('.')[0]}</sup>"}, margin_t=70)
+        fig.update_layout(
+            title={"text": f"{fig.layout.title.text}<br><sup>{note.split('.')[0]}</sup>"}, margin_t=70, height=520
+        )
     return fig
 
 

@@ -273,6 +273,22 @@ def test_quantile_ranges_show_each_banks_stored_median_and_range_at_the_last_per
     assert list(fig.data[0].y) == [stored[(b, 0.5)] for b in banks]
     assert list(fig.data[0].error_y.array) == [stored[(b, 0.95)] - stored[(b, 0.5)] for b in banks]
     assert list(fig.data[0].error_y.arrayminus) == [stored[(b, 0.5)] - stored[(b, 0.05)] for b in banks]
+    assert fig.layout.title.text == "cet1_ratio in 2027: median and range by bank"
+
+
+def test_a_bank_run_along_the_scenario_path_keeps_its_path_chart_and_no_not_scenario_statement(populated):
+    """The statement and the figures table are for runs of models that take no macro path only."""
+    store, ids = populated
+    points = views.points_frame(store, ids["bank_run"])
+    assert views.path_periods(points, "cet1_ratio", "Bank A") == sorted(
+        points.loc[(points["entity"] == "Bank A") & (points["variable"] == "cet1_ratio"), "period"].unique()
+    )
+    assert views.path_periods(points, "cet1_ratio", "Bank A")  # a path to draw
+    assert views.scenario_note(store, ids["bank_run"]) == ""
+    assert "not scenario-conditional" not in views.run_labels(store)[ids["bank_run"]]
+    assert "not an outcome" not in views.bank_run_caption(store, ids["bank_run"])
+    # a model this process does not know is taken to follow the scenario (its runs say nothing else)
+    assert views.takes_macro_path("test_model_of_another_process")
 
 
 def test_percentile_statistics_are_banded_like_quantiles():
