@@ -358,7 +358,9 @@ UP_MODIFIERS = (
     r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
-    r"phasing-in|introduction|imposition|build-up|widening|growth)s? (?:in|of)",
+    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration)s? (?:in|of)",
+    # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
+    r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
     r"resilient",
     r"buoyant",
@@ -386,11 +388,16 @@ DOWN_MODIFIERS = (
     r"low",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
-    r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening)s? (?:in|of)",
+    r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening|weakness|softness|slowing|"
+    r"deceleration|moderation)(?:es|s)? (?:in|of)",
     r"negative",
     r"weak",
     r"poor",
     r"sluggish",
+    r"fewer",
+    r"softening",
+    r"slowing",
+    r"slower",
 )
 
 NEGATION = re.compile(
@@ -700,7 +707,8 @@ def _this_verb(low: str, m: re.Match[str]) -> bool:
 
 #: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.
 INTRANSITIVE_AFTER = re.compile(
-    r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|"
+    r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|due|owing|"
+    r"because|thanks|"
     r"to|from|since|until|before|\w+ly)\b"
 )
 
@@ -808,6 +816,8 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         low[ms[i].m.end : cue.start],
     ):
         return []  # "banks have maintained capital buffers and have increased provisions": an earlier subject
+    if PRONOUN_SUBJECT.search(low[ms[i].m.end : cue.start]):
+        return []  # "these disruptions affect jobs, and they could drive up inflation": the pronoun is the subject
     if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
@@ -845,6 +855,10 @@ SUBORDINATE_GAP = re.compile(
     r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
     r"(?!\w+ly\b)\w+"
 )
+#: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
+PRONOUN_SUBJECT = re.compile(
+    r"\b(?:they|we|i|he|she|you)\s+(?:(?:would|could|may|might|will|can|should|also|then|further|\w+ly)\s+)*$"
+)
 #: A clause boundary between a candidate subject and its verb.
 CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
@@ -872,6 +886,8 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
         return []  # "reduce collateral values, increasing credit losses": the mention belongs to the participle
     # "lowering the prospects for global growth", "raises the risk of fire sales": the head names the
     # variable's outlook or likelihood, so the variable is the object.
+    if CAUSAL_GAP.search(gap):
+        return []  # "consumer spending slowed due to weaker confidence": the mention is the cause
     gap = TRANSPARENT_HEAD.sub(" ", gap)
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
     if len(gap.split()) > 6 or re.search(
@@ -882,6 +898,10 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
     ):
         return []
     return _coordinated_right(low, ms, i, min(hi, next_cue))
+
+
+#: A connector naming a cause ("slowed due to X"): what follows is the cause, not the verb's object.
+CAUSAL_GAP = re.compile(r"\b(?:due to|owing to|because of|thanks to|as a result of|on account of)\b")
 
 
 #: Connectors that produce their target ("could cause volatility" is more volatility); "spill over to",
@@ -1110,6 +1130,10 @@ def _other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "equity_prices" and m.text.lower() not in ("equity", "equities"):
         pat = None
     return bool(re.search(r"[a-z]-$", before) or (pat is not None and pat.search(before)))
+#: Variables whose volatility is not market volatility.
+MACRO_LEVELS = frozenset(
+    {"inflation", "real_gdp", "employment", "unemployment", "wages", "consumption", "investment", "productivity"}
+)
 #: Consumption and investment of the vocabulary are private: "government consumption", "public
 #: investment", "government consumption and investment" (the list shares the modifier) are not.
 PRIVATE_ONLY = frozenset({"consumption", "investment"})
@@ -1149,6 +1173,16 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
         and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
+    ]
+    # "inflation volatility", "output volatility": the volatility of a macroeconomic variable is
+    # neither that variable's level nor market volatility.
+    raw = [
+        m
+        for m in raw
+        if not (
+            m.variable_id == "volatility"
+            and any(x.variable_id in MACRO_LEVELS for x in vocab.mentions(m.text)[:1])
+        )
     ]
     if len({m.variable_id for m in raw}) < 2:
         return []
