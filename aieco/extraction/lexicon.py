@@ -292,6 +292,9 @@ MOVEMENT_DOWN = (
     "sell off",
     "correct",
     "narrow",
+    "soften",
+    "cool",
+    "slow down",
 )
 
 TRANSITIVE_MOVEMENTS = (
@@ -358,7 +361,7 @@ UP_MODIFIERS = (
     r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
-    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration)s? (?:in|of)",
+    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation)s? (?:in|of)",
     # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
     r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
@@ -389,7 +392,7 @@ DOWN_MODIFIERS = (
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
     r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening|weakness|softness|slowing|"
-    r"deceleration|moderation)(?:es|s)? (?:in|of)",
+    r"deceleration|moderation|depreciation)(?:es|s)? (?:in|of)",
     r"negative",
     r"weak",
     r"poor",
@@ -538,7 +541,7 @@ CAUSE_AFTER = re.compile(
 INHERENT_DOWN = re.compile(
     r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening|looser|easier)\b"
 )
-INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation)\b")
+INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation|restraint|restrictive(?:ness)?)\b")
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
 SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
 #: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
@@ -576,7 +579,7 @@ COORD = re.compile(
 )
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
-    r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
+    r"amid|after|through|via|by|about|regarding|surrounding|around)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
 )
 CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
@@ -878,7 +881,7 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
     i = right[0]
     gap = low[cue.end : ms[i].start]
     if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.fullmatch(
-        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|\w+ly)\s+)*",
+        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|(?:were|was|is|are)\s+to|\w+ly)\s+)*",
         low[ms[i].m.end : next_cue],
     ):
         return []  # "spreads widened and equity prices fell": the mention is the next clause's subject
@@ -971,7 +974,7 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
 
 
 def _cause_of_states(
-    low: str, ms: list[_Mention], states: list[tuple[int, int, Cue]]
+    low: str, ms: list[_Mention], states: list[tuple[int, int, Cue]], adverse_up: frozenset[str] = frozenset()
 ) -> list[tuple[int, int, int, Cue]]:
     """ "Y fell, driven by X" and "Supported by X, Y rose": (source idx, target idx, sign, cue)."""
     out = []
@@ -1010,6 +1013,12 @@ def _cause_of_states(
                     r"weighed down|hit|dragged|held back|restrained|hampered", verb.group()
                 ):
                     mod = -1
+                elif (
+                    verb is not None
+                    and x.m.variable_id in adverse_up
+                    and re.search(r"due to|owing to|because of|as a result of|amid|on account of", verb.group())
+                ):
+                    mod = 1  # "investment fell because of uncertainty": the presence of a risk is its rise
                 else:
                     continue
             out.append((si, ti, s_y * mod, cue))
@@ -1130,6 +1139,18 @@ def _other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "equity_prices" and m.text.lower() not in ("equity", "equities"):
         pat = None
     return bool(re.search(r"[a-z]-$", before) or (pat is not None and pat.search(before)))
+#: "the labour market has softened, which has slowed wage growth": the relative pronoun's antecedent
+#: is the stated movement.
+RELATIVE_AFTER_STATE = re.compile(
+    r",\s*(?:which|and\s+this|and\s+that)\s+(?:(?:has|have|had|would|could|may|might|will|can|in\s+turn|then|also|"
+    r"further|\w+ly)\s+)*$"
+)
+#: "uncertainty about trade policy", "concerns over inflation": the topic of the uncertainty is no
+#: variable of its own here; the uncertainty is what moves.
+UNCERTAINTY_ABOUT = re.compile(
+    r"\b(?:uncertainty|uncertainties|unpredictability)\s+(?:about|over|around|surrounding|regarding|on|from)\s+"
+    r"(?:the\s+|future\s+|us\s+|u\.s\.\s+)*$"
+)
 #: Variables whose volatility is not market volatility.
 MACRO_LEVELS = frozenset(
     {"inflation", "real_gdp", "employment", "unemployment", "wages", "consumption", "investment", "productivity"}
@@ -1171,6 +1192,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         and not HEAD_SHIFT.match(low[m.end :])
         and not _other_sense(low, m)
         and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))
+        and not UNCERTAINTY_ABOUT.search(low[max(0, m.start - 40) : m.start])
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
         and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
     ]
@@ -1405,7 +1427,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 if not ms[si].mod and previous[3].get(si):
                     implied.setdefault(si, previous[3][si])
         moves: dict[int, int] = {}
-        if re.search(r",\s*$", low[: cue.start]) and cue.text.split()[0].endswith("ing"):
+        if (re.search(r",\s*$", low[: cue.start]) and cue.text.split()[0].endswith("ing")) or RELATIVE_AFTER_STATE.search(
+            low, 0, cue.start
+        ):
             # "Market liquidity deteriorated, amplifying price swings": the participle carries the stated move.
             for si in subs:
                 moved = [sg for i, sg, c in states if i == si and c.end <= cue.start]
@@ -1461,7 +1485,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for a, b, sign in _feedback_loops(low, ms, vocab):
         at = ms[a].start
         add(a, b, sign, Cue(at, at, "feedback loop between", sign, "noun"), False)
-    for si, ti, sign, cue in _cause_of_states(low, ms, states):
+    adverse_up = frozenset(
+        x.m.variable_id for x in ms if getattr(vocab.get(x.m.variable_id).adverse_direction, "value", "") == "increase"
+    )
+    for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
     states.sort(key=lambda st: st[2].start)
@@ -1470,6 +1497,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
             between = low[ca.end : ms[ib].start]
             before_a = low[_clause_start(low, ms[ia].start) : ms[ia].start]
+            if re.fullmatch(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?", between):
+                continue  # "if X were to weaken or Y were to fall": two conditions, neither causes the other
             if SUBORDINATOR.search(before_a[-25:]) or re.fullmatch(r"\s*should\s+", before_a):
                 add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
             elif SUBORDINATOR.search(between):
