@@ -483,3 +483,50 @@ def test_hedged_readings_are_kept_and_flagged():
 )
 def test_report_language(sentence, expected):
     assert triples(sentence) == expected
+
+
+# Everyday words of speeches and minutes, mapped by meaning, and the constructions they come in
+# (sentences composed for the test, none taken from the gold set).
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # vocabulary by meaning: jobs, labour market, the currency, demand for exports, consumer prices
+        ("Tariffs will reduce jobs.", {("tariffs", "-", "employment")}),
+        ("A weaker labour market would reduce inflation.", {("employment", "+", "inflation")}),
+        ("A lower Canadian dollar would boost exports.", {("exchange_rate", "-", "trade_volumes")}),
+        ("US tariffs are reducing demand for Canadian exports.", {("tariffs", "-", "global_demand")}),
+        ("Higher tariffs mean higher prices for consumers.", {("tariffs", "+", "inflation")}),
+        ("Tariffs will lead to job losses in manufacturing.", {("tariffs", "+", "unemployment")}),
+        ("Strong earnings have supported equity prices.", {("corporate_earnings", "+", "equity_prices")}),
+        ("Trade uncertainty has caused firms to postpone investment.", {("uncertainty", "-", "investment")}),
+        # the topic of "uncertainty about X" is not a second source
+        (
+            "Uncertainty about trade policy is weighing on business confidence.",
+            {("uncertainty", "-", "confidence")},
+        ),
+        # appreciation / depreciation of a currency; weakness in, fewer, an increase to
+        (
+            "The depreciation of the Canadian dollar has pushed up import prices.",
+            {("exchange_rate", "-", "import_prices")},
+        ),
+        ("The weakness in household consumption has lowered GDP growth.", {("consumption", "+", "real_gdp")}),
+        ("Lower exports would mean fewer jobs.", {("trade_volumes", "+", "employment")}),
+        ("A permanent increase to import tariffs would raise inflation.", {("tariffs", "+", "inflation")}),
+        # a cause after "due to" / "because of" is the cause, never the verb's object
+        ("Consumer spending slowed due to weaker confidence.", {("confidence", "+", "consumption")}),
+        # a bare risk after "because of" / "in response to" is its rise
+        ("Investment declined because of uncertainty.", {("uncertainty", "-", "investment")}),
+        ("Businesses cut back on investment in response to the tariffs.", {("tariffs", "-", "investment")}),
+        # a personal pronoun before the verb is its subject
+        ("These disruptions will affect businesses and jobs, and they could drive up inflation.", set()),
+        # "which" takes the stated movement of its antecedent; soften is a movement
+        ("The labour market has softened, which has slowed wage growth.", {("employment", "+", "wages")}),
+        # two co-ordinated conditions: neither causes the other
+        ("If the labour market were to weaken or inflation were to fall, the policy rate could be cut.", set()),
+        # the volatility of a macro variable is neither its level nor market volatility
+        ("Tariffs would increase inflation volatility.", set()),
+        ("Tariffs would increase equity volatility.", {("tariffs", "+", "volatility")}),
+    ],
+)
+def test_speech_language(sentence, expected):
+    assert triples(sentence) == expected

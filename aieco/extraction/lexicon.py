@@ -116,6 +116,10 @@ NEGATIVE_VERBS = (
     "scale back",
     "cut back",
     "pull back",
+    "cut back on",
+    "pull back on",
+    "scale back on",
+    "hold back on",
 )
 NEUTRAL_VERBS = (
     "be reflected in",
@@ -1016,7 +1020,9 @@ def _cause_of_states(
                 elif (
                     verb is not None
                     and x.m.variable_id in adverse_up
-                    and re.search(r"due to|owing to|because of|as a result of|amid|on account of", verb.group())
+                    and re.search(
+                        r"due to|owing to|because of|as a result of|amid|on account of|in response to", verb.group()
+                    )
                 ):
                     mod = 1  # "investment fell because of uncertainty": the presence of a risk is its rise
                 else:
