@@ -526,6 +526,10 @@ def test_report_language(sentence, expected):
         # the volatility of a macro variable is neither its level nor market volatility
         ("Tariffs would increase inflation volatility.", set()),
         ("Tariffs would increase equity volatility.", {("tariffs", "+", "volatility")}),
+        # bare "demand" is aggregate demand only on its own ("weaker demand"), never "demand for X"
+        ("Weaker demand would put downward pressure on inflation.", {("real_gdp", "+", "inflation")}),
+        ("Higher rates have reduced demand for credit.", set()),
+        ("Higher government demand would raise inflation.", set()),
     ],
 )
 def test_speech_language(sentence, expected):

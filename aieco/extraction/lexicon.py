@@ -1157,6 +1157,14 @@ UNCERTAINTY_ABOUT = re.compile(
     r"\b(?:uncertainty|uncertainties|unpredictability)\s+(?:about|over|around|surrounding|regarding|on|from)\s+"
     r"(?:the\s+|future\s+|us\s+|u\.s\.\s+)*$"
 )
+#: Bare "demand" is aggregate demand after a function word, a verb or a movement ("weaker demand",
+#: "reduce demand", "the slowdown in demand"), not after a noun ("credit demand", "government demand").
+BARE_DEMAND_BEFORE = re.compile(
+    r"(?:^|[,;(]|\b(?:the|of|in|on|and|or|to|overall|total|final|economy-wide|excess|"
+    r"weak|weaker|strong|stronger|soft|softer|softening|slower|slowing|subdued|reduced|lower|higher|falling|rising|"
+    r"weakening|strengthening|sluggish|robust|solid|resilient|reduce[sd]?|reducing|lower(?:s|ed|ing)|"
+    r"dampen(?:s|ed|ing)?|boost(?:s|ed|ing)?|support(?:s|ed|ing)?|weigh(?:s|ed|ing)? on|cool(?:s|ed|ing)?))\s+$"
+)
 #: Variables whose volatility is not market volatility.
 MACRO_LEVELS = frozenset(
     {"inflation", "real_gdp", "employment", "unemployment", "wages", "consumption", "investment", "productivity"}
@@ -1232,6 +1240,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         particle = PARTICLE_AFTER.match(low[m.end :])
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
             sign = 1 if particle.group(1) in ("up", "higher") else -1
+        if m.text.lower() == "demand" and (
+            not BARE_DEMAND_BEFORE.search(low[max(0, m.start - 30) : m.start]) or re.match(r"\s+(?:for|from)\b", low[m.end :])
+        ):
+            continue  # "demand for options", "government demand": bare "demand" is the economy's only on its own
         ms.append(_Mention(m, sign, start))
     cues = _find_cues(low, ms)
     # "rate hikes raise …": a movement noun right after a mention and before a cue is the mention's modifier.
