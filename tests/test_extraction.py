@@ -530,6 +530,18 @@ def test_report_language(sentence, expected):
         ("Weaker demand would put downward pressure on inflation.", {("real_gdp", "+", "inflation")}),
         ("Higher rates have reduced demand for credit.", set()),
         ("Higher government demand would raise inflation.", set()),
+        # a measure's movement is the variable's ("a subdued rate of growth"); disinflation is a fall
+        (
+            "The subdued rate of GDP growth reflects the weakness in household consumption.",
+            {("consumption", "+", "real_gdp")},
+        ),
+        ("Disinflationary shocks could push policy rates down.", {("inflation", "+", "policy_rate")}),
+        # a movement noun with its source after "from"
+        (
+            "Consumers will pay about one-third of the price increases from higher tariffs.",
+            {("tariffs", "+", "inflation")},
+        ),
+        ("Inflation fell from 5% to 3% as energy prices declined.", {("energy_prices", "+", "inflation")}),
     ],
 )
 def test_speech_language(sentence, expected):

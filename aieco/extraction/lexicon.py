@@ -543,7 +543,8 @@ CAUSE_AFTER = re.compile(
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
 INHERENT_DOWN = re.compile(
-    r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening|looser|easier)\b"
+    r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening|looser|easier|"
+    r"disinflation(?:ary)?|deflationary)\b"
 )
 INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation|restraint|restrictive(?:ness)?)\b")
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
@@ -563,7 +564,11 @@ _FUNCTION_WORD = (
     r"(?:as|when|if|and|or|but|while|because|since|of|in|on|to|for|by|with|than|that|which|after|before|amid|"
     r"despite|although|though|whereas|so|thus|hence|is|are|was|were|be|been|has|have|had|would|could|will|may)\b"
 )
-_GAP = rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
+_GAP = (
+    rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
+    # "a subdued rate of GDP growth", "the slower pace of hiring": the measure's movement is the variable's
+    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?)?"
+)
 UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
 #: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
@@ -989,6 +994,8 @@ def _cause_of_states(
             if x.start > cue.end:  # "Y fell, driven by the outlook for X"
                 window = low[cue.end : x.start]
                 m = CAUSE_AFTER.search(window)
+                if cue.text == "movement from":
+                    m = NOMINAL_FROM.fullmatch(window)
                 if m is None:
                     m2 = re.search(
                         r"(?:driven by|on the back of|reflecting|due to|owing to|in response to)"
@@ -1017,11 +1024,13 @@ def _cause_of_states(
                     r"weighed down|hit|dragged|held back|restrained|hampered", verb.group()
                 ):
                     mod = -1
-                elif (
-                    verb is not None
-                    and x.m.variable_id in adverse_up
-                    and re.search(
-                        r"due to|owing to|because of|as a result of|amid|on account of|in response to", verb.group()
+                elif x.m.variable_id in adverse_up and (
+                    cue.text == "movement from"
+                    or (
+                        verb is not None
+                        and re.search(
+                            r"due to|owing to|because of|as a result of|amid|on account of|in response to", verb.group()
+                        )
                     )
                 ):
                     mod = 1  # "investment fell because of uncertainty": the presence of a risk is its rise
@@ -1050,6 +1059,8 @@ EXPERIENCED_BEFORE = re.compile(
     r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed|"
     r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
+#: A movement noun followed by its source ("price increases from higher tariffs").
+NOMINAL_FROM = re.compile(r"\s+(?:resulting\s+|stemming\s+|arising\s+)?from\s+(?:the\s+|an?\s+)?")
 NOUN_MOVE_AFTER = re.compile(
     r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
     r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?))\b(?!\s+(?:in|of)\b)"
@@ -1487,6 +1498,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for i, x in enumerate(ms):
         if x.mod and x.start < x.m.start and NOMINAL_CAUSE_AFTER.match(low[x.m.end :]):
             states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement due to", x.mod, "movement")))
+        elif x.mod and NOMINAL_FROM.match(low[x.m.end :]):
+            # "price increases from higher tariffs", "job losses resulting from weaker exports"
+            states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement from", x.mod, "movement")))
     # "house prices have seen some correction", "equities recorded strong gains": a state after the mention.
     for i, x in enumerate(ms):
         seen = EXPERIENCED_AFTER.match(low[x.m.end :])
