@@ -542,6 +542,22 @@ def test_report_language(sentence, expected):
             {("tariffs", "+", "inflation")},
         ),
         ("Inflation fell from 5% to 3% as energy prices declined.", {("energy_prices", "+", "inflation")}),
+        # "trade" heading another noun is not trade volumes
+        ("Trade disruptions would reduce exports and GDP.", set()),
+        # fade is a movement; co-ordinated subjects of one movement all move, and cause nothing among themselves
+        (
+            "Inflation has eased as supply chain disruptions have faded.",
+            {("supply_chain_disruptions", "+", "inflation")},
+        ),
+        (
+            "In this scenario, GDP falls as exports and investment decline.",
+            {("trade_volumes", "+", "real_gdp"), ("investment", "+", "real_gdp")},
+        ),
+        # "lower the level of X"; housing activity; "bring X down"
+        ("A persistent trade war would permanently lower the level of GDP.", {("tariffs", "-", "real_gdp")}),
+        ("Higher borrowing costs have weighed on housing activity.", {("lending_rates", "-", "construction_activity")}),
+        # a demonstrative noun phrase before the verb is its subject
+        ("Tariffs would raise inflation this year, and this increase would fade next year.", {("tariffs", "+", "inflation")}),
     ],
 )
 def test_speech_language(sentence, expected):

@@ -157,7 +157,7 @@ NEUTRAL_VERBS = (
 PARTICLE_AFTER = re.compile(r"^\s+(up|down|higher|lower)\b")
 SPLIT_VERB_BEFORE = re.compile(
     r"\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving|pull|pulls|"
-    r"pulled|pulling|send|sends|sent|sending)\s+(?:[a-z-]+\s+){0,4}$"
+    r"pulled|pulling|send|sends|sent|sending|bring|brings|brought|bringing)\s+(?:[a-z-]+\s+){0,4}$"
 )
 COMOVEMENT = (
     "go hand in hand with",
@@ -299,6 +299,9 @@ MOVEMENT_DOWN = (
     "soften",
     "cool",
     "slow down",
+    "fade",
+    "dissipate",
+    "abate",
 )
 
 TRANSITIVE_MOVEMENTS = (
@@ -869,7 +872,8 @@ SUBORDINATE_GAP = re.compile(
 )
 #: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
 PRONOUN_SUBJECT = re.compile(
-    r"\b(?:they|we|i|he|she|you)\s+(?:(?:would|could|may|might|will|can|should|also|then|further|\w+ly)\s+)*$"
+    r"\b(?:they|we|i|he|she|you|(?:this|these|those)\s+[a-z-]+)\s+"
+    r"(?:(?:would|could|may|might|will|can|should|also|then|further|\w+ly)\s+)*$"
 )
 #: A clause boundary between a candidate subject and its verb.
 CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
@@ -878,7 +882,7 @@ COORDINATED_VERB = re.compile(r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+
 BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 
 TRANSPARENT_HEAD = re.compile(
-    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability)\s+(?:for|of)|"
+    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate)\s+(?:for|of)|"
     r"(?:strains?|pressures?|stress)\s+on)\s+(?:the\s+|an?\s+)?"
 )
 
@@ -1129,6 +1133,12 @@ HEAD_SHIFT = re.compile(
     # hyphenated compounds: "trade-off", "investment-grade", "GDP-weighted", "equity-linked"
     r"-[a-z]"
 )
+#: "trade disruptions", "trade partners", "trade deal": "trade" modifies another head.
+TRADE_HEAD = re.compile(
+    r"\s+(?:disruptions?|partners?|agreements?|deals?|relations(?:hips?)?|surplus(?:es)?|deficits?|measures|actions?|"
+    r"negotiations?|routes?|links?|linkages|openness|shocks?|exposures?|integration|patterns?|restrictions?|"
+    r"barriers?|frictions?|costs?|finance|credit|creditors?|receivables|payables)\b"
+)
 #: Senses of a synonym that are not the variable: "securities lending", "by default", "energy consumption".
 OTHER_SENSE_BEFORE = {
     "credit_growth": re.compile(r"\b(?:securities|repo|stock)\s+$"),
@@ -1215,6 +1225,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         for m in raw
         if not re.match(r"\s+channels?\b", low[m.end :])
         and not HEAD_SHIFT.match(low[m.end :])
+        and not (m.text.lower() == "trade" and TRADE_HEAD.match(low[m.end :]))
         and not _other_sense(low, m)
         and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))
         and not UNCERTAINTY_ABOUT.search(low[max(0, m.start - 40) : m.start])
@@ -1386,7 +1397,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 i for i in objs if transitive and not re.search(r"[,;]|\b(?:when|as|if)\b", low[cue.end : ms[i].start])
             ]
             if subs and not objs:
-                states.append((subs[0], cue.sign, cue))
+                states.extend((si, cue.sign, cue) for si in subs)
             elif not subs and objs and transitive:
                 # "central banks eased monetary policy as inflation fell": the object moves.
                 states.append((objs[0], cue.sign, cue))
@@ -1529,6 +1540,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
             between = low[ca.end : ms[ib].start]
             before_a = low[_clause_start(low, ms[ia].start) : ms[ia].start]
+            if ca.start == cb.start:
+                continue  # "as exports and investment decline": one movement of a list, no cause within it
             if re.fullmatch(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?", between):
                 continue  # "if X were to weaken or Y were to fall": two conditions, neither causes the other
             if SUBORDINATOR.search(before_a[-25:]) or re.fullmatch(r"\s*should\s+", before_a):
