@@ -557,7 +557,10 @@ def test_report_language(sentence, expected):
         ("A persistent trade war would permanently lower the level of GDP.", {("tariffs", "-", "real_gdp")}),
         ("Higher borrowing costs have weighed on housing activity.", {("lending_rates", "-", "construction_activity")}),
         # a demonstrative noun phrase before the verb is its subject
-        ("Tariffs would raise inflation this year, and this increase would fade next year.", {("tariffs", "+", "inflation")}),
+        (
+            "Tariffs would raise inflation this year, and this increase would fade next year.",
+            {("tariffs", "+", "inflation")},
+        ),
     ],
 )
 def test_speech_language(sentence, expected):

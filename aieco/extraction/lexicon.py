@@ -549,7 +549,9 @@ INHERENT_DOWN = re.compile(
     r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening|looser|easier|"
     r"disinflation(?:ary)?|deflationary)\b"
 )
-INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation|restraint|restrictive(?:ness)?)\b")
+INHERENT_UP = re.compile(
+    r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation|restraint|restrictive(?:ness)?)\b"
+)
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
 SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
 #: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
@@ -1263,7 +1265,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
             sign = 1 if particle.group(1) in ("up", "higher") else -1
         if m.text.lower() == "demand" and (
-            not BARE_DEMAND_BEFORE.search(low[max(0, m.start - 30) : m.start]) or re.match(r"\s+(?:for|from)\b", low[m.end :])
+            not BARE_DEMAND_BEFORE.search(low[max(0, m.start - 30) : m.start])
+            or re.match(r"\s+(?:for|from)\b", low[m.end :])
         ):
             continue  # "demand for options", "government demand": bare "demand" is the economy's only on its own
         ms.append(_Mention(m, sign, start))
@@ -1467,9 +1470,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 if not ms[si].mod and previous[3].get(si):
                     implied.setdefault(si, previous[3][si])
         moves: dict[int, int] = {}
-        if (re.search(r",\s*$", low[: cue.start]) and cue.text.split()[0].endswith("ing")) or RELATIVE_AFTER_STATE.search(
-            low, 0, cue.start
-        ):
+        participle_after_comma = bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
+        if participle_after_comma or RELATIVE_AFTER_STATE.search(low, 0, cue.start):
             # "Market liquidity deteriorated, amplifying price swings": the participle carries the stated move.
             for si in subs:
                 moved = [sg for i, sg, c in states if i == si and c.end <= cue.start]
