@@ -556,6 +556,16 @@ def test_report_language(sentence, expected):
         # "lower the level of X"; housing activity; "bring X down"
         ("A persistent trade war would permanently lower the level of GDP.", {("tariffs", "-", "real_gdp")}),
         ("Higher borrowing costs have weighed on housing activity.", {("lending_rates", "-", "construction_activity")}),
+        # nouns of an effect: a drag on, a headwind for, a toll on, a boost to, support to, a risk to
+        ("Tariffs will be a drag on economic growth.", {("tariffs", "-", "real_gdp")}),
+        ("Uncertainty has been a headwind for business investment.", {("uncertainty", "-", "investment")}),
+        ("Weaker exports have taken a toll on employment.", {("trade_volumes", "+", "employment")}),
+        ("A weaker currency gives a boost to exports.", {("exchange_rate", "-", "trade_volumes")}),
+        ("Lower oil prices will provide support to household consumption.", {("energy_prices", "-", "consumption")}),
+        ("The trade war poses a significant risk to employment.", {("tariffs", "-", "employment")}),
+        # the cost of imported goods; job losses are a rise in unemployment
+        ("Higher tariffs increase the cost of imported goods.", {("tariffs", "+", "import_prices")}),
+        ("Falling exports would translate into job losses.", {("trade_volumes", "-", "unemployment")}),
         # a demonstrative noun phrase before the verb is its subject
         (
             "Tariffs would raise inflation this year, and this increase would fade next year.",

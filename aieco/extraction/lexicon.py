@@ -236,9 +236,23 @@ NOUN_CUES = (
     ),
     # "poses risks to employment": a risk to a variable is its adverse move, here a fall.
     (
-        r"(?:poses?|posed|posing)\s+(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
+        r"(?:poses?|posed|posing)\s+(?:an?\s+)?(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
         r"risks? (?:to|for)",
         -1,
+    ),
+    # "a drag on growth", "a headwind for investment", "take a toll on jobs": nouns of a negative effect
+    (
+        r"(?:an?\s+|the\s+)?(?:significant\s+|major\s+|key\s+|big\s+|considerable\s+|further\s+|substantial\s+|"
+        r"strong\s+|notable\s+|persistent\s+|ongoing\s+)?(?:drag|headwind|toll)s?\s+(?:on|for|to)",
+        -1,
+    ),
+    # "a boost to exports", "a tailwind for consumption", "provide support to spending"
+    (
+        r"(?:(?:an?\s+|the\s+)(?:significant\s+|major\s+|key\s+|big\s+|considerable\s+|further\s+|substantial\s+|"
+        r"strong\s+|temporary\s+)?(?:boost|tailwind|lift)s?|(?:provides?|provided|providing|lends?|lent|lending|gives?|"
+        r"gave|giving|offers?|offered|offering)\s+(?:some\s+|further\s+|additional\s+|significant\s+)?support)"
+        r"\s+(?:to|for)",
+        1,
     ),
 )
 #: Movement verbs that are intransitive when nothing follows ("X rises") and nouns before a
@@ -1255,6 +1269,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         sign, start = _modifier(low, m.start, ends, m.end, m.variable_id, adv)
         if not sign:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
+            if not sign and m.variable_id == "unemployment" and re.search(r"\b(?:losses|layoffs)\b", m.text.lower()):
+                sign = 1  # "job losses", "layoffs": a rise in unemployment
         if not sign:
             sign = _infinitive_movement(low, m)
         if not sign:
