@@ -566,6 +566,14 @@ def test_report_language(sentence, expected):
         # the cost of imported goods; job losses are a rise in unemployment
         ("Higher tariffs increase the cost of imported goods.", {("tariffs", "+", "import_prices")}),
         ("Falling exports would translate into job losses.", {("trade_volumes", "-", "unemployment")}),
+        # a stated condition with its cause after it; a currency that depreciated
+        ("GDP growth had remained subdued, reflecting weak consumption.", {("consumption", "+", "real_gdp")}),
+        ("Inflation remained high because of strong wage growth.", {("wages", "+", "inflation")}),
+        ("Inflation remained high while unemployment remained low.", set()),
+        (
+            "The Australian dollar had depreciated, which would add to inflation.",
+            {("exchange_rate", "-", "inflation")},
+        ),
         # a demonstrative noun phrase before the verb is its subject
         (
             "Tariffs would raise inflation this year, and this increase would fade next year.",

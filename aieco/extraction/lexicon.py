@@ -280,6 +280,7 @@ MOVEMENT_UP = (
     "firm",
     "widen",
     "escalate",
+    "appreciate",
 )
 MOVEMENT_DOWN = (
     "fall",
@@ -316,6 +317,7 @@ MOVEMENT_DOWN = (
     "fade",
     "dissipate",
     "abate",
+    "depreciate",
 )
 
 TRANSITIVE_MOVEMENTS = (
@@ -387,6 +389,8 @@ UP_MODIFIERS = (
     r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
     r"resilient",
+    r"strong",
+    r"solid",
     r"buoyant",
     r"robust",
     r"positive",
@@ -1079,6 +1083,12 @@ EXPERIENCED_BEFORE = re.compile(
     r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed|"
     r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
+#: A condition stated with a copula ("had remained subdued", "has been strong").
+CONDITION_AFTER = re.compile(
+    r"\s+(?:has\s+|have\s+|had\s+)?(?:been|remained|remains?|was|were|is|are|stayed|stays?)\s+"
+    r"(?:very\s+|quite\s+|relatively\s+|\w+ly\s+)?(?:(strong|robust|solid|elevated|buoyant|resilient|high)|"
+    r"(?:weak|subdued|soft|sluggish|muted|depressed|anaemic|anemic|low))\b"
+)
 #: A movement noun followed by its source ("price increases from higher tariffs").
 NOMINAL_FROM = re.compile(r"\s+(?:resulting\s+|stemming\s+|arising\s+)?from\s+(?:the\s+|an?\s+)?")
 NOUN_MOVE_AFTER = re.compile(
@@ -1536,6 +1546,17 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if seen:
             at = x.m.end + seen.end()
             states.append((i, 1 if seen.group(1) else -1, Cue(at, at, "saw a movement", 0, "movement")))
+    # "GDP growth remained subdued, reflecting weak consumption": a stated condition whose cause follows.
+    for i, x in enumerate(ms):
+        cond = CONDITION_AFTER.match(low[x.m.end :])
+        if cond and not x.mod:
+            at = x.m.end + cond.end()
+            if re.match(
+                r"\s*,?\s*(?:\w+ly\s+)?(?:reflecting|due to|owing to|because of|as a result of|driven by|"
+                r"on account of|on the back of|amid|following|weighed down by|held back by|supported by|boosted by)\b",
+                low[at:],
+            ):
+                states.append((i, 1 if cond.group(1) else -1, Cue(at, at, "stated condition", 0, "movement")))
     # "the trade war and the uncertainty it causes": the second is produced by the first.
     for a in range(len(ms) - 1):
         b = a + 1
