@@ -521,8 +521,19 @@ def test_report_language(sentence, expected):
         ("These disruptions will affect businesses and jobs, and they could drive up inflation.", set()),
         # "which" takes the stated movement of its antecedent; soften is a movement
         ("The labour market has softened, which has slowed wage growth.", {("employment", "+", "wages")}),
-        # two co-ordinated conditions: neither causes the other
-        ("If the labour market were to weaken or inflation were to fall, the policy rate could be cut.", set()),
+        # two co-ordinated conditions: neither causes the other, and both share the subordinator for the
+        # main clause; bare "policy" only when eased or tightened
+        (
+            "If the labour market were to weaken or inflation were to fall, the policy rate could be cut.",
+            {("employment", "+", "policy_rate"), ("inflation", "+", "policy_rate")},
+        ),
+        ("If oil prices were to rise or the labour market were to weaken.", set()),
+        (
+            "If the labour market were to weaken or inflation were to fall, we can ease policy.",
+            {("employment", "+", "policy_rate"), ("inflation", "+", "policy_rate")},
+        ),
+        ("Central banks eased policy as inflation declined.", {("inflation", "+", "policy_rate")}),
+        ("Fiscal policy would support demand.", set()),
         # the volatility of a macro variable is neither its level nor market volatility
         ("Tariffs would increase inflation volatility.", set()),
         ("Tariffs would increase equity volatility.", {("tariffs", "+", "volatility")}),

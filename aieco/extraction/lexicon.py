@@ -742,7 +742,7 @@ def _this_verb(low: str, m: re.Match[str]) -> bool:
 
 #: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.
 INTRANSITIVE_AFTER = re.compile(
-    r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|due|owing|"
+    r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|or|due|owing|"
     r"because|thanks|"
     r"to|from|since|until|before|\w+ly)\b"
 )
@@ -1083,6 +1083,8 @@ EXPERIENCED_BEFORE = re.compile(
     r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed|"
     r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
+#: Two stated movements joined by "or"/"and" ("X were to weaken unexpectedly or Y were to fall").
+COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?")
 #: A condition stated with a copula ("had remained subdued", "has been strong").
 CONDITION_AFTER = re.compile(
     r"\s+(?:has\s+|have\s+|had\s+)?(?:been|remained|remains?|was|were|is|are|stayed|stays?)\s+"
@@ -1204,6 +1206,11 @@ UNCERTAINTY_ABOUT = re.compile(
     r"\b(?:uncertainty|uncertainties|unpredictability)\s+(?:about|over|around|surrounding|regarding|on|from)\s+"
     r"(?:the\s+|future\s+|us\s+|u\.s\.\s+)*$"
 )
+#: "ease policy", "tightened policy settings", "restrictive policy": bare "policy" moved by a central bank.
+POLICY_MOVED_BEFORE = re.compile(
+    r"\b(?:ease[sd]?|easing|tighten(?:s|ed|ing)?|loosen(?:s|ed|ing)?|restrictive|accommodative|tight|tighter|"
+    r"looser|easier|loose)\s+(?:monetary\s+)?$"
+)
 #: Bare "demand" is aggregate demand after a function word, a verb or a movement ("weaker demand",
 #: "reduce demand", "the slowdown in demand"), not after a noun ("credit demand", "government demand").
 BARE_DEMAND_BEFORE = re.compile(
@@ -1290,6 +1297,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         particle = PARTICLE_AFTER.match(low[m.end :])
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
             sign = 1 if particle.group(1) in ("up", "higher") else -1
+        if re.fullmatch(r"polic(?:y|ies)(?: settings?)?", m.text.lower()) and not POLICY_MOVED_BEFORE.search(
+            low[max(0, m.start - 30) : m.start]
+        ):
+            continue  # bare "policy" is monetary policy only when it is eased or tightened
         if m.text.lower() == "demand" and (
             not BARE_DEMAND_BEFORE.search(low[max(0, m.start - 30) : m.start])
             or re.match(r"\s+(?:for|from)\b", low[m.end :])
@@ -1574,6 +1585,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
     states.sort(key=lambda st: st[2].start)
+    coordinated = [False] * len(states)  # joined to the previous state by "or"/"and": the same clause
+    for a in range(1, len(states)):
+        (_, _, cp), (ia, _, ca) = states[a - 1], states[a]
+        coordinated[a] = cp.start != ca.start and bool(COORDINATED_STATE.fullmatch(low[cp.end : ms[ia].start]))
     for a in range(len(states)):
         for b in range(a + 1, len(states)):
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
@@ -1581,9 +1596,18 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             before_a = low[_clause_start(low, ms[ia].start) : ms[ia].start]
             if ca.start == cb.start:
                 continue  # "as exports and investment decline": one movement of a list, no cause within it
-            if re.fullmatch(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?", between):
+            if all(coordinated[a + 1 : b + 1]):
                 continue  # "if X were to weaken or Y were to fall": two conditions, neither causes the other
-            if SUBORDINATOR.search(before_a[-25:]) or re.fullmatch(r"\s*should\s+", before_a):
+            # "if X were to weaken or Y were to fall, …": the second condition shares the first's subordinator
+            first = a
+            while first > 0 and coordinated[first]:
+                first -= 1
+            before_first = low[_clause_start(low, ms[states[first][0]].start) : ms[states[first][0]].start]
+            if (
+                SUBORDINATOR.search(before_a[-25:])
+                or re.fullmatch(r"\s*should\s+", before_a)
+                or (first != a and SUBORDINATOR.search(before_first[-25:]))
+            ):
                 add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
             elif SUBORDINATOR.search(between):
                 add(ib, ia, sa * sb, Cue(cb.start, cb.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
