@@ -585,6 +585,16 @@ def test_report_language(sentence, expected):
             "The Australian dollar had depreciated, which would add to inflation.",
             {("exchange_rate", "-", "inflation")},
         ),
+        # arrears, losses for lenders; "policy rates increase" is a noun and its verb, not "rate increases"
+        (
+            "Increases in debt service costs would lead to higher arrears.",
+            {("household_debt_service", "+", "non_performing_loans")},
+        ),
+        ("A correction in house prices could lead to losses for lenders.", {("house_prices", "-", "credit_losses")}),
+        (
+            "Higher policy rates increase debt-servicing costs for households.",
+            {("policy_rate", "+", "household_debt_service")},
+        ),
         # a demonstrative noun phrase before the verb is its subject
         (
             "Tariffs would raise inflation this year, and this increase would fade next year.",

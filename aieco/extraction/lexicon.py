@@ -1240,6 +1240,18 @@ AMBIVALENT = re.compile(
 LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)\b)(?=[a-z])")
 
 
+NOUN_THEN_VERB = re.compile(r"^(.*\w+s)\s+(?:increase|rise|hike|cut)$")
+
+
+def _without_verb(m: Mention, low: str) -> Mention:
+    """A match such as "interest rates increase" names "interest rates" followed by its verb."""
+    hit = NOUN_THEN_VERB.match(m.text.lower())
+    if hit is None:
+        return m
+    end = m.start + len(hit.group(1))
+    return Mention(m.variable_id, m.start, end, m.text[: len(hit.group(1))], m.first_token, m.last_token - 1)
+
+
 def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
     if TABLE_RESIDUE.search(sentence) or CROSS_SECTION.search(sentence.lower()):
@@ -1252,6 +1264,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     if len({m.variable_id for m in raw}) < 2:
         return []
     low = sentence.lower()
+    # "policy rates increase debt costs": the inflected match of "rate increases" ends in a verb; the
+    # mention is the plural noun before it.
+    raw = [_without_verb(m, low) for m in raw]
     # "trade channels", "liquidity risks": a mention that names a channel or a risk, not the variable.
     raw = [
         m
