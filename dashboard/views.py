@@ -1262,6 +1262,7 @@ MODEL_NAMES = {
     "bank_feqar_fit": "Bank FE-QAR fit",
     "bank_feqar": "Bank CET1 projection (FE-QAR)",
     "bank_eba_components": "Bank CET1 depletion (EBA components)",
+    "bank_eba_depletion": "Bank CET1 depletion (EBA direct)",
 }
 
 

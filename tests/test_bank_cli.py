@@ -61,6 +61,7 @@ def test_bank_validate_one_eba_file(tmp_path, shared_data):
         "eba_baseline",
         "eba_nii_impairments",
         "bank_eba_components:cv",
+        "bank_eba_depletion:cv",
     }
     assert all(not g["passed"] for g in gates if g["model_id"].startswith("eba_"))  # simple comparators fail
     assert {r["exercise"] for r in body["accounting"]} == {"st2016"}
@@ -80,6 +81,10 @@ def test_bank_validate_default_runs_on_both_real_exercises(tmp_path):
     assert "fit on st2016" in model["detail"] and "validated on st2021" in model["detail"]
     assert model["fit_provenance"] == model["validation_provenance"] == "real"
     assert set(model["metrics"]) >= {"mae", "rmse", "spearman", "top_quartile_recall", "coverage"}
+    # specification E (docs/bank-validation.md): the direct depletion model, same designs and thresholds
+    direct = next(g for g in body["gates"] if g["model_id"] == "bank_eba_depletion")
+    assert "fit on st2016" in direct["detail"] and direct["fit_provenance"] == "real"
+    assert {g["model_id"] for g in body["gates"]} >= {"bank_eba_depletion:st2021->st2016", "bank_eba_depletion:cv"}
     text = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--reps", "20"])
     assert text.exit_code == 0 and "CET1 accounting recursion" in text.output and "bank_eba_components" in text.output
 

@@ -416,6 +416,7 @@ def test_bench_bank_real_figures_with_peers():
     assert any(n.startswith("eba_load_st2016_") and n.endswith("rows") for n in names)
     assert "eba_load_st2021_peer_pandas_read_csv" in names
     assert any(n.endswith("peer_statsmodels_ols") for n in names) and any(n.endswith("_peer_loop") for n in names)
+    assert any(n.startswith("eba_depletion_fit_predict_") and n.endswith("_peer_statsmodels_ols") for n in names)
     assert all(f.value > 0 for f in figures.values())
 
 

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import numpy as np
 import pytest
 
-from aieco.errors import StageStopped
+from aieco.errors import InputError, StageStopped
 from aieco.models.bank.eba_application import (
     OUTPUT_VARIABLES,
     bank_observations,
     import_eba_exercises,
     project_real_banks,
 )
-from aieco.models.bank.eba_models import MODEL_ID
+from aieco.models.bank.eba_extract import TR2024_BANKS
+from aieco.models.bank.eba_models import DIRECT_ID, MODEL_ID
 from aieco.models.bank.outputs import FIGURES
 from aieco.records import ModelOutputPoint, Provenance, RunStatus, ValidationGate
 from aieco.store import Store
@@ -29,6 +30,18 @@ def real_ws(tmp_path_factory):
     return path
 
 
+@pytest.fixture
+def strict_gates(monkeypatch):
+    """Gate thresholds no real-data model meets (Spearman 0.99), for the stop path; restored after."""
+    from aieco.config import get_settings
+
+    monkeypatch.setenv("AIECO_BANK__SPEARMAN_MIN", "0.99")
+    get_settings.cache_clear()
+    yield
+    monkeypatch.delenv("AIECO_BANK__SPEARMAN_MIN")
+    get_settings.cache_clear()
+
+
 def _copy(real_ws, tmp_path):
     import shutil
 
@@ -39,21 +52,79 @@ def _copy(real_ws, tmp_path):
 def test_records_are_real_and_cut_at_the_release_date(real_ws):
     with Store(real_ws) as store:
         all_obs = bank_observations(store)
-        assert set(all_obs["exercise"]) == {"ST2016", "ST2021"}
+        assert set(all_obs["exercise"]) == {"ST2016", "ST2021", "TR"}
         assert all_obs["bank_id"].str.len().eq(20).all()  # LEIs
         early = bank_observations(store, date(2018, 12, 31))
         assert set(early["exercise"]) == {"ST2016"}
         assert bank_observations(store, date(2016, 7, 26)).empty  # before the 2016 dictionary's stamp
 
 
-def test_failed_real_gate_stops_the_bank_conclusions_with_its_reason(real_ws, tmp_path):
+def test_transparency_values_follow_the_vintage_policy(real_ws):
+    """The 2024 transparency values are dated by the lag rule (PROVENANCE.md): strict refuses them,
+    approximate admits them from their lag date on, and never before."""
+    from aieco.models.bank.eba_extract import transparency_release_date
+
+    release = transparency_release_date()
+    with Store(real_ws) as store:
+        tr = bank_observations(store).query("exercise == 'TR'")
+        assert set(tr["release_rule"]) == {"lag"} and set(tr["release_date"]) == {release}
+        assert set(tr["reference_period"]) == {"2023H2"}
+        cut = date(2024, 12, 31)
+        assert "TR" in set(bank_observations(store, cut, "approximate")["exercise"])
+        assert set(bank_observations(store, cut, "strict")["exercise"]) == {"ST2016", "ST2021"}
+        assert "TR" not in set(bank_observations(store, release - timedelta(days=1), "approximate")["exercise"])
+        with pytest.raises(InputError, match="unknown vintage policy"):
+            bank_observations(store, cut, "loose")
+
+
+def test_each_bank_starts_from_its_latest_admissible_actuals(real_ws):
+    from aieco.models.bank.eba_application import starting_points
+
+    with Store(real_ws) as store:
+        tr_banks = set(bank_observations(store).query("exercise == 'TR'")["bank_id"])
+        st21 = set(bank_observations(store).query("exercise == 'ST2021'")["bank_id"])
+        st16 = set(bank_observations(store).query("exercise == 'ST2016'")["bank_id"])
+        approx = {
+            (p["exercise"], p["actual_year"]): p["banks"]
+            for p in starting_points(bank_observations(store, date(2024, 12, 31), "approximate"))
+        }
+        strict = {
+            (p["exercise"], p["actual_year"]): p["banks"]
+            for p in starting_points(bank_observations(store, date(2024, 12, 31), "strict"))
+        }
+    assert approx == {
+        ("tr", 2023): len(tr_banks),
+        ("st2021", 2020): len(st21 - tr_banks),
+        ("st2016", 2015): len(st16 - st21 - tr_banks),
+    }
+    assert strict == {("st2021", 2020): len(st21), ("st2016", 2015): len(st16 - st21)}
+
+
+def test_failed_real_gates_stop_the_bank_conclusions_with_their_reasons(real_ws, tmp_path, strict_gates):
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
-        with pytest.raises(StageStopped, match=r"no real-data bank model passed its validation gate.*Spearman"):
+        with pytest.raises(StageStopped, match=r"no real-data bank model passed its validation gate.*Spearman") as e:
             project_real_banks(store, "a-real", cutoff=date(2024, 12, 31), seed=0, draws=50)
-        gates = store.find(ValidationGate, model_id=MODEL_ID)
-        assert len(gates) == 1 and not gates[0].passed
-        assert gates[0].fit_provenance == gates[0].validation_provenance == Provenance.real
+        assert MODEL_ID in e.value.reason and DIRECT_ID in e.value.reason
+        for m in (MODEL_ID, DIRECT_ID):  # a gate per model
+            gates = store.find(ValidationGate, model_id=m)
+            assert len(gates) == 1 and not gates[0].passed
+            assert gates[0].fit_provenance == gates[0].validation_provenance == Provenance.real
+
+
+def test_the_direct_depletion_model_passes_its_real_gate_and_supplies_the_run(real_ws, tmp_path):
+    """With the unchanged thresholds the component model fails (Spearman) and the direct model passes
+    its chronological gate (fit 2016, validated 2021): the run is the direct model's."""
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        run = project_real_banks(store, "a-direct", cutoff=date(2024, 12, 31), seed=0, draws=50)
+        assert run.status == RunStatus.completed and run.model_id == DIRECT_ID
+        [comp] = store.find(ValidationGate, model_id=MODEL_ID)
+        [direct] = store.find(ValidationGate, model_id=DIRECT_ID)
+        assert not comp.passed and direct.passed and "fit on st2016" in direct.detail
+        table = store.get_tables(run.output_digest)["depletion"]
+        assert (table["lower"] <= table["predicted"]).all() and (table["predicted"] <= table["upper"]).all()
+        assert run.diagnostics["interval"].startswith("5-95 % from the training residuals")
 
 
 def test_one_exercise_before_the_cutoff_cannot_be_validated(real_ws, tmp_path):
@@ -63,7 +134,7 @@ def test_one_exercise_before_the_cutoff_cannot_be_validated(real_ws, tmp_path):
             project_real_banks(store, "a-2018", cutoff=date(2018, 12, 31), seed=0, draws=50)
 
 
-def test_synthetic_gate_does_not_authorise_real_banks(real_ws, tmp_path):
+def test_synthetic_gate_does_not_authorise_real_banks(real_ws, tmp_path, strict_gates):
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
         store.put(
@@ -113,9 +184,18 @@ def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
         below = int(((table["start_ratio"] - table["predicted"]) < 7.0).sum())
         assert points["banks_below_cet1_threshold", "value"].value == below
         assert points["banks_projected", "value"].value == len(table) == table.index.nunique()
-        # each bank starts from its latest real actuals: banks in the 2021 exercise start in 2020
-        assert set(table["start_year"]) == {2015, 2020}
-        assert (table.loc[table["start_year"] == 2020].shape[0]) == 50
+        # each bank starts from its latest admissible real actuals (default policy: approximate):
+        # the six banks of the 2024 transparency extract at 2023, the other banks of the 2021
+        # stress test at 2020, banks only in the 2016 stress test at 2015
+        tr_banks = set(bank_observations(store).query("exercise == 'TR'")["bank_id"])
+        assert set(table["start_year"]) == {2015, 2020, 2023}
+        assert set(table.index[table["start_year"] == 2023]) == tr_banks
+        assert set(table.loc[table["start_year"] == 2023, "start_exercise"]) == {"tr"}
+        assert (table.loc[table["start_year"] == 2020].shape[0]) == 50 - len(
+            tr_banks & set(bank_observations(store).query("exercise == 'ST2021'")["bank_id"])
+        )
+        assert run.diagnostics["fit_exercises"] == ["st2016", "st2021"]
+        assert {p["exercise"] for p in run.diagnostics["starting_points"]} == {"tr", "st2021", "st2016"}
 
 
 def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
@@ -142,7 +222,7 @@ def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
         assert set(frame["fit_provenance"]) == {"real"}
 
 
-def test_real_bank_conclusions_record_the_stop(real_ws, tmp_path):
+def test_real_bank_conclusions_record_the_result_and_the_starting_points(real_ws, tmp_path):
     from aieco.models.bank.eba_application import real_bank_conclusions
 
     with Store(tmp_path / "empty") as store:
@@ -151,8 +231,29 @@ def test_real_bank_conclusions_record_the_stop(real_ws, tmp_path):
     with Store(ws) as store:
         out = real_bank_conclusions(store, "a", cutoff=date(2016, 1, 1), seed=0)
         assert out["status"] == "stopped" and "no real bank data released by the cutoff" in out["reason"]
-        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0)
-        assert out["status"] == "stopped" and "Spearman" in out["reason"] and out["model_id"] == MODEL_ID
+        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="approximate")
+        assert out["status"] == "completed" and out["model_id"] == DIRECT_ID and out["provenance"] == "real"
+        # the record says where each bank starts, and which exercises the cutoff and policy refused
+        assert out["starting_points"][0] == {
+            "exercise": "tr",
+            "actual_year": 2023,
+            "banks": len(TR2024_BANKS),
+            "kind": "transparency",
+        }
+        assert out["refused_exercises"] == []
+        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="strict")
+        assert out["refused_exercises"] == ["TR"] and out["starting_points"][0]["exercise"] == "st2021"
+
+
+def test_real_bank_conclusions_record_the_stop_with_the_starting_points(real_ws, tmp_path, strict_gates):
+    from aieco.models.bank.eba_application import real_bank_conclusions
+
+    ws = _copy(real_ws, tmp_path)
+    with Store(ws) as store:
+        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="approximate")
+    assert out["status"] == "stopped" and "Spearman" in out["reason"] and out["model_id"] == MODEL_ID
+    assert out["models"] == [MODEL_ID, DIRECT_ID]
+    assert out["starting_points"][0]["kind"] == "transparency"
 
 
 def test_analysis_on_a_real_workspace_never_touches_the_demo_bank_panel(real_ws, tmp_path, monkeypatch):
@@ -186,5 +287,5 @@ def test_analysis_on_a_real_workspace_never_touches_the_demo_bank_panel(real_ws,
         output = store.get_json(rec.output_digest)
         real = output["real_banks"]
         assert "FE-OLS/FE-QAR not run" in output["fe_models"] and "no bank panel" in output["fe_models"]
-        assert real["status"] == "stopped" and "no real-data bank model passed" in real["reason"]
+        assert real["status"] == "completed" and real["model_id"] == DIRECT_ID
         assert not store.find(ModelRun, model_id=["bank_feols", "bank_feqar", "bank_feols_fit", "bank_feqar_fit"])

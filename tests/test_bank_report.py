@@ -294,3 +294,35 @@ def test_a_figure_rounding_to_minus_zero_keeps_its_result_record_intact(store):
     assert result.result == "pass" and result.reported_value == 0.0
     assert str(result.reported_value) == "0.0"  # not -0.0
     assert run_audit(store)["clean"], run_audit(store)["mismatches"]
+
+
+def test_real_bank_stop_says_where_each_bank_starts_within_the_numeric_contract():
+    """The starting points recorded by the application stage reach the bank paragraph as DATE tokens."""
+    from datetime import date
+
+    from aieco.reporting.contract import check_numeric_contract
+    from aieco.reporting.schema import BankStart, ReportContext
+    from aieco.reporting.writer import _bank_paragraph
+
+    starts = [BankStart(kind="transparency", actual_year=2023), BankStart(kind="stress test", actual_year=2020)]
+    ctx = ReportContext(
+        analysis_id="a",
+        risk="r",
+        risk_label="r",
+        cutoff=date(2024, 12, 31),
+        horizon="2025-2027",
+        bank_requested=True,
+        bank_status="gate_failed",
+        bank_starts=starts,
+    )
+    sentences = _bank_paragraph(ctx, [])
+    assert len(sentences) == 2 and "did not pass their external validation gate" in sentences[0].template
+    text = sentences[1].template
+    for s in starts:
+        assert f"{{{{DATE:{s.actual_year}}}}}" in text
+    assert "transparency exercise" in text and "stress test" in text
+    assert check_numeric_contract(sentences) == []
+    one = _bank_paragraph(ctx.model_copy(update={"bank_starts": starts[1:]}), [])
+    assert len(one) == 2 and "where a bank reports there" not in one[1].template
+    assert check_numeric_contract(one) == []
+    assert len(_bank_paragraph(ctx.model_copy(update={"bank_starts": []}), [])) == 1

@@ -17,6 +17,7 @@ import pytest
 
 import aieco
 from aieco.default import CORPUS_MANIFEST, DEFAULT_REQUEST, build_default, run_default
+from aieco.models.bank.eba_extract import TR2024_PERIOD
 from aieco.records import ModelRun, ObservedValue, Provenance, RunStatus, Source, StageRecord
 from aieco.request import load_request
 from aieco.store import Store
@@ -226,9 +227,11 @@ def test_the_default_request_runs_end_to_end_under_strict(built):
         assert d["endpoint"] == "2020Q3"  # the dated copies of house prices and equity (2021-04-25) end the sample
 
 
-def test_the_bank_part_stops_with_the_gates_reason_and_registers_no_bank_claim(built):
-    """Real EBA banks, no real-data model passing its gate: the report's bank paragraph says the bank
-    conclusions stop and why, and no claim about banks was registered for the generated scenario."""
+def test_the_bank_part_is_the_real_model_run_without_scenario_claims(built):
+    """Real EBA banks: the component model fails its gate, the direct depletion model passes and runs
+    from each bank's latest admissible actuals; it takes no macro path, so the report's bank paragraph
+    says the bank part is no outcome of this scenario (and where the banks start), and no claim about
+    banks was registered for the generated scenario."""
     from aieco.records import OutputTest, Report, ReportSentence
 
     store, _, outcome = built
@@ -238,7 +241,11 @@ def test_the_bank_part_stops_with_the_gates_reason_and_registers_no_bank_claim(b
         report = store.get(Report, a["report_id"])
         sentences = sorted(store.find(ReportSentence, report_id=report.report_id), key=lambda s: s.position)
         text = [s.rendered for s in sentences]
-        assert text[-1].startswith("The bank part of this report is absent") and "validation gate" in text[-1]
+        absent = [t for t in text if t.startswith("The bank part of this report is absent")]
+        assert absent and "takes no macro path" in absent[0]
+        # the paragraph ends by saying where each real bank starts (the latest admissible actuals)
+        assert text[-1].startswith("Each real bank starts from its latest actual figures released by the cutoff")
+        assert str(TR2024_PERIOD // 100) in text[-1] and "transparency exercise" in text[-1]
         assert not any("synthetic bank" in t for t in text)
         tests = store.find(OutputTest, analysis_id=a["analysis_id"])
         assert tests and not [t for t in tests if t.model_id.startswith("bank_")]
@@ -248,4 +255,7 @@ def test_the_bank_part_stops_with_the_gates_reason_and_registers_no_bank_claim(b
             if r.stage == f"{a['risk']}/application" and r.status.value == "completed"
         ]
         real = store.get_json(app.output_digest)["real_banks"]
-        assert real["status"] == "stopped" and "no real-data bank model passed" in real["reason"]
+        assert real["status"] == "completed" and real["model_id"] == "bank_eba_depletion"
+        starts = {(p["kind"], p["actual_year"]) for p in real["starting_points"]}
+        assert ("transparency", TR2024_PERIOD // 100) in starts and ("stress test", 2020) in starts
+        assert real["refused_exercises"] == []  # approximate policy: the lag-dated transparency values count

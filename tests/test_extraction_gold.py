@@ -54,7 +54,7 @@ def _build_tool():
 
 
 def test_split_rule_of_the_fourth_round():
-    """tools/build_extraction_gold.py: rounds 1-3 are development, the fourth round is the held-back part."""
+    """tools/build_extraction_gold.py: rounds 1-3 and 5 are development, the fourth round is the held-back part."""
     mod = _build_tool()
     # Documents that were held back in rounds 1-3 (scored twice, output read) are development now.
     counts = {"esrb-2018-adverse-scenario": 30, "eba-transparency-2024-csv-guide": 0}
@@ -82,9 +82,30 @@ def test_split_rule_of_the_fourth_round():
     # with its origin at the commit the round names.
     held = [g for g in gold if g.split == "held_back"]
     assert {g.document for g in held} == set(mod.HELD_BACK_DOCUMENTS)
-    assert {g.id for g in held} == {f"g{i:03d}" for i in range(708, 708 + len(held))}
+    assert {g.id for g in held} == {f"g{i:03d}" for i in range(708, 952)}
     assert all(g.origin and mod.TS_ROUND4.split("@")[1] in g.origin for g in held)
     assert not mod.HELD_BACK_DOCUMENTS & mod.EARLIER_ROUNDS
+    assert not mod.HELD_BACK_DOCUMENTS & mod.LATER_DEV_ROUNDS
+    assert not mod.LATER_DEV_ROUNDS & mod.EARLIER_ROUNDS
+
+
+def test_fifth_round_is_development_after_the_held_back_part():
+    """The fifth round (g952 on) adds development documents only; the held-back part stays round 4."""
+    mod = _build_tool()
+    assert mod.assign_splits({"rba-2024-11-ceda-speech": 5, "boc-2025-06-trade-speech": 3}) == {
+        "rba-2024-11-ceda-speech": "dev",
+        "boc-2025-06-trade-speech": "held_back",
+    }
+    gold = load_gold()
+    fifth = [g for g in gold if int(g.id[1:]) >= 952]
+    assert [g.id for g in fifth] == [f"g{i}" for i in range(952, 952 + len(fifth))]
+    assert len(fifth) == 204 and sum(len(g.relations) for g in fifth) == 27
+    assert {g.document for g in fifth} == set(mod.LATER_DEV_ROUNDS)
+    assert all(g.split == "dev" for g in fifth)
+    assert all(g.origin and mod.TS_ROUND4.split("@")[1] in g.origin for g in fifth)
+    # No document of an earlier round comes back under a new name: every fifth-round page is new.
+    earlier_files = {g.file for g in gold if int(g.id[1:]) < 952}
+    assert not earlier_files & {g.file for g in fifth}
 
 
 def _page_sentences(path, pages):

@@ -4,9 +4,10 @@ Run by the labeller (issue 15): ``python3 tools/build_extraction_gold.py [SELECT
 sentences were read from ``../shared/data/docs`` (pdfplumber page text, whitespace-normalised, split
 by the candidate screen's splitter); the labels below are the labeller's reading of each sentence
 (docs/labelling-guide.md) and the only hand-made part. Web pages (rounds 3 and 4) are read as the
-workbench reads HTML; the fourth round's selection is made by ``tools/select_gold_round4.py``.
-Since the fourth round, rounds 1-3 are the development part and round 4 is the held-back part
-(``assign_splits``).
+workbench reads HTML; the fourth round's selection is made by ``tools/select_gold_round4.py``, the
+fifth round's by ``tools/select_gold_round5.py`` (same screen). Since the fourth round, rounds 1-3
+and 5 are the development part and round 4 is the held-back part (``assign_splits``). A new round
+is added by passing a selection of every row: the current file's rows followed by the new ones.
 """
 
 from __future__ import annotations

@@ -162,8 +162,26 @@ def context(
         bank_status=bank_status(
             runs, claim_briefs, gates_failed=bank_gates_failed(store) or claim_model_gate_failed(store)
         ),
+        bank_starts=bank_starts(store, analysis_id, risk),
         **bank_source(runs, claims),
     )
+
+
+def bank_starts(store: Store, analysis_id: str, risk: str) -> list[dict[str, Any]]:
+    """The real banks' starting points the application stage recorded (empty without real bank data)."""
+    from aieco.records import StageRecord
+
+    recs = store.find(StageRecord, analysis_id=analysis_id, stage=f"{risk}/application")
+    out: list[dict[str, Any]] = []
+    for rec in recs:
+        if rec.output_digest is None:
+            continue
+        real = (store.get_json(rec.output_digest) or {}).get("real_banks") or {}
+        for point in real.get("starting_points") or []:
+            item = {"kind": point["kind"], "actual_year": int(point["actual_year"])}
+            if item not in out:
+                out.append(item)
+    return sorted(out, key=lambda i: -i["actual_year"])
 
 
 def bank_source(runs: list[ModelRun], claims: list[Claim]) -> dict[str, Any]:
@@ -230,7 +248,7 @@ def bank_gates_failed(store: Store) -> bool:
 
 
 #: Bank models that take no macro path: their runs are no outcome of the generated scenario.
-SCENARIO_FREE_BANK_MODELS = ("bank_eba_components",)
+SCENARIO_FREE_BANK_MODELS = ("bank_eba_components", "bank_eba_depletion")
 
 
 def bank_status(runs: list[ModelRun], claims: list[ClaimBrief], *, gates_failed: bool = False) -> str:

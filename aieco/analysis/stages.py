@@ -703,7 +703,9 @@ def application(ctx: StageContext) -> ApplicationOutput:
     as_of = inputs_of(ctx).as_of()
     # Real EBA banks (workspace records released by the cutoff): the real-data model runs only
     # under a passed real-data gate; otherwise its stop and reason are this stage's recorded result.
-    real = real_bank_conclusions(ctx.store, ctx.analysis_id, cutoff=as_of.cutoff, seed=seed)
+    real = real_bank_conclusions(
+        ctx.store, ctx.analysis_id, cutoff=as_of.cutoff, seed=seed, policy=request_of(ctx).vintage_policy
+    )
     # The bank data are workspace records (any provenance) released by the cutoff; a workspace
     # without them stops here with that reason (aieco.models.bank.workspace) — no other data stands in.
     # The external validation gate decides whether a bank model may supply bank conclusions

@@ -6,7 +6,9 @@ Each figure has its peer measured in the same run:
 * fit: ``fit_components`` (one least-squares solve per component, all years at once) against
   statsmodels OLS fitted equation by equation;
 * projection: ``predict_depletion`` (all banks × draws in one recursion) against one recursion
-  per residual draw.
+  per residual draw;
+* the direct depletion model (``bank_eba_depletion``): ``fit_direct`` + ``predict_direct``
+  against statsmodels OLS of the same design and its prediction.
 The full published files in ``../shared/data/banks`` are used when present, else the bundled extracts.
 """
 
@@ -23,7 +25,15 @@ from aieco.benchmarks import Figure
 from aieco.models.bank.accounting import accounting_paths
 from aieco.models.bank.eba import exercise_panel, load_eba_csv
 from aieco.models.bank.eba_extract import bundled_exercises
-from aieco.models.bank.eba_models import _design, bank_sample, fit_components, predict_depletion
+from aieco.models.bank.eba_models import (
+    _design,
+    bank_sample,
+    direct_design,
+    fit_components,
+    fit_direct,
+    predict_depletion,
+    predict_direct,
+)
 from aieco.models.bank.panel import COMPONENTS
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "banks"
@@ -103,5 +113,22 @@ def run(quick: bool = False) -> list[Figure]:
         Figure(name=f"eba_components_fit_{n_fit}banks_peer_statsmodels_ols", value=peer_fit_s, unit="s"),
         Figure(name=f"eba_projection_{n_proj}banks_{draws}draws", value=proj_s, unit="s"),
         Figure(name=f"eba_projection_{n_proj}banks_{draws}draws_peer_loop", value=peer_proj_s, unit="s"),
+    ]
+    import statsmodels.api as sm
+
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        direct = predict_direct(fit_direct(fit_on), project_on)
+    direct_s = (time.perf_counter() - t0) / reps
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        peer = sm.OLS(fit_on.official_depletion, direct_design(fit_on)).fit().predict(direct_design(project_on))
+    peer_direct_s = (time.perf_counter() - t0) / reps
+    assert np.allclose(peer, direct["predicted"].to_numpy())  # the peer computes the same prediction
+    figures += [
+        Figure(name=f"eba_depletion_fit_predict_{n_fit}to{n_proj}banks", value=direct_s, unit="s"),
+        Figure(
+            name=f"eba_depletion_fit_predict_{n_fit}to{n_proj}banks_peer_statsmodels_ols", value=peer_direct_s, unit="s"
+        ),
     ]
     return figures

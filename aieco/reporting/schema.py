@@ -89,6 +89,13 @@ class ChannelGap(FrozenModel):
     dst_label: str = Field(description="Readable name of the channel's target variable.")
 
 
+class BankStart(FrozenModel):
+    """Where real banks' starting points come from: an exercise kind and its actual year-end."""
+
+    kind: Literal["stress test", "transparency"]
+    actual_year: int = Field(description="Year-end of the actual figures the banks start from.")
+
+
 class ReportContext(FrozenModel):
     """The input schema of the report Task."""
 
@@ -118,3 +125,8 @@ class ReportContext(FrozenModel):
         None, description="Provenance of the bank data behind the bank figures (the bank run's record)."
     )
     bank_model: str | None = Field(None, description="Model id of the bank run the bank figures come from.")
+    bank_starts: list[BankStart] = Field(
+        default_factory=list,
+        description="Real banks only: the exercises and actual year-ends the banks start from under the cutoff "
+        "(the application stage's record), newest first.",
+    )

@@ -361,6 +361,31 @@ _BANK_MODELS = {
 }
 
 
+_START_SOURCE = {
+    "transparency": "an EBA EU-wide transparency exercise",
+    "stress test": "an EBA EU-wide stress test",
+}
+
+
+def _bank_start_sentences(context: ReportContext) -> list[SentenceDraft]:
+    """Where the real banks start from (the application stage's record): one sentence, years as DATE tokens."""
+    if not context.bank_starts:
+        return []
+    parts = [
+        f"year-end {{{{DATE:{s.actual_year}}}}} figures from {_START_SOURCE[s.kind]}" for s in context.bank_starts
+    ]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and, for the other banks, " + parts[-1]
+    lead = "where a bank reports there, " if len(parts) > 1 else ""
+    return [
+        SentenceDraft(
+            kind=SentenceKind.temporal,
+            paragraph="bank",
+            template="Each real bank starts from its latest actual figures released by the cutoff: "
+            f"{lead}{listed}.",
+        )
+    ]
+
+
 def _bank_paragraph(context: ReportContext, claims: list[ClaimBrief]) -> list[SentenceDraft]:
     """The cross-bank CET1 figures against the threshold, or why the bank part is absent.
 
@@ -373,7 +398,8 @@ def _bank_paragraph(context: ReportContext, claims: list[ClaimBrief]) -> list[Se
     count = by.get((bank_outputs.PROJECTED, "value"))
     if context.bank_status != "present" or median is None:
         status = context.bank_status if context.bank_status != "present" else "no_claims"
-        return [SentenceDraft(kind=SentenceKind.temporal, template=_BANK_ABSENT[status], paragraph="bank")]
+        absent = [SentenceDraft(kind=SentenceKind.temporal, template=_BANK_ABSENT[status], paragraph="bank")]
+        return absent + _bank_start_sentences(context)
 
     def tok(c: ClaimBrief) -> str:
         return f"{{{{NUM:{c.claim_id}}}}}"

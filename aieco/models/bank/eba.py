@@ -98,13 +98,24 @@ def _beside(folder: Path, globs: tuple[str, ...]) -> Path | None:
     return None
 
 
-def _stated_release(folder: Path) -> date | None:
-    """``release_date: YYYY-MM-DD`` from a PROVENANCE file beside an extract, if any."""
+def _stated_release(folder: Path) -> tuple[date | None, ReleaseRule]:
+    """``release_date: YYYY-MM-DD`` (and ``release_rule: file|lag|vintage``, default file) from a
+    PROVENANCE file beside an extract, if any."""
     prov = _beside(folder, ("PROVENANCE*",))
     if prov is None:
-        return None
-    m = re.search(r"release_date:\s*(\d{4}-\d{2}-\d{2})", prov.read_text(encoding="utf-8"))
-    return date.fromisoformat(m.group(1)) if m else None
+        return None, ReleaseRule.file
+    text = prov.read_text(encoding="utf-8")
+    m = re.search(r"release_date:\s*(\d{4}-\d{2}-\d{2})", text)
+    rule = re.search(r"release_rule:\s*(\w+)", text)
+    try:
+        stated = ReleaseRule(rule.group(1)) if rule else ReleaseRule.file
+    except ValueError:
+        raise InputError(
+            f"{prov.name} states an unknown release_rule {rule.group(1)!r}",
+            where=str(prov),
+            fix="use file, lag or vintage",
+        ) from None
+    return (date.fromisoformat(m.group(1)) if m else None), stated
 
 
 def load_eba_csv(
@@ -193,14 +204,16 @@ def load_eba_csv(
         labels = labels.fillna(raw[cols["label"]])
     out["item_label"] = labels.fillna("")
     out = out.reset_index(drop=True)
-    release = _stated_release(folder) or (book.release_date if book else None)
+    release, rule = _stated_release(folder)
+    if release is None:
+        release, rule = (book.release_date if book else None), ReleaseRule.file
     out.attrs.update(
         {
             "file": path.name,
             "encoding": used,
             "dictionary": book,
             "release_date": release,
-            "release_rule": ReleaseRule.file if release else None,
+            "release_rule": rule if release else None,
         }
     )
     return out

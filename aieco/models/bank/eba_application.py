@@ -1,11 +1,14 @@
 """Real banks in real analyses: EBA bank data in the workspace, its gate, and the cross-bank CET1 outputs.
 
-* :func:`import_eba_exercises` stores each EBA stress-test value as an :class:`ObservedValue`
-  (entity = LEI, provenance real, release date from the file) in the workspace.
-* :func:`exercises_from_store` rebuilds the exercises from those records, keeping only values
-  released on or before the analysis cutoff — nothing is read from the demo.
+* :func:`import_eba_exercises` stores each EBA stress-test and transparency value as an
+  :class:`ObservedValue` (entity = LEI, provenance real, release date and rule from the file).
+* :func:`bank_observations` reads those records back, keeping only values released on or before
+  the analysis cutoff under the request's vintage policy — nothing is read from the demo.
+  Stress tests (with an adverse scenario) fit and validate the model; actual-only exercises
+  (transparency) only supply starting points.
 * :func:`project_real_banks` runs model ``bank_eba_components`` (see
-  :mod:`~aieco.models.bank.eba_models`) from each bank's latest real actuals, only when a gate
+  :mod:`~aieco.models.bank.eba_models`) from each bank's latest admissible real actuals
+  (:func:`latest_actuals`, :func:`starting_points`), only when a gate
   fitted and validated on real data has passed; otherwise it raises :class:`StageStopped` with
   the gate's reason. Its ModelRun's output points are the cross-bank distribution of CET1
   depletion and the count of banks whose projected CET1 ratio falls below a stated threshold
@@ -26,17 +29,22 @@ from aieco.errors import InputError, StageStopped
 from aieco.models import registry
 from aieco.models.bank import outputs as bank_outputs
 from aieco.models.bank.eba import load_eba_csv, observed_values
-from aieco.models.bank.eba_extract import bundled_exercises
+from aieco.models.bank.eba_extract import bundled_exercises, bundled_transparency
 from aieco.models.bank.eba_items import CONCEPTS
 from aieco.models.bank.eba_models import (
+    DIRECT_ID,
     MODEL_ID,
     BankSample,
     bank_sample,
     concat_samples,
     fit_components,
+    fit_direct,
     predict_depletion,
+    predict_direct,
+    start_sample,
 )
 from aieco.models.registry import ModelResult, PointRef
+from aieco.models.vintages import POLICY_RULES
 from aieco.progress import report
 from aieco.records import (
     ModelRequest,
@@ -51,7 +59,7 @@ from aieco.records import (
 )
 from aieco.store import Store
 
-VERSION = "2"
+VERSION = "3"
 #: CET1 ratio threshold (%) for the count of banks below it (:mod:`aieco.models.bank.outputs`).
 CET1_THRESHOLD = bank_outputs.CET1_THRESHOLD
 #: ModelOutputPoint variables of a ``bank_eba_components`` run: the cross-bank figures of
@@ -70,11 +78,12 @@ NEEDED = tuple(c.name for c in CONCEPTS)
 
 
 def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *, encoding: str | None = None) -> int:
-    """Store every resolved value of the EBA files (default: the bundled real 2016 and 2021 extracts).
+    """Store every resolved value of the EBA files (default: the bundled real extracts of the 2016
+    and 2021 stress tests and of the 2024 transparency exercise).
 
     Returns the number of new :class:`ObservedValue` records.
     """
-    files = list(paths) if paths else list(bundled_exercises().values())
+    files = list(paths) if paths else [*bundled_exercises().values(), *bundled_transparency().values()]
     written = 0
     for i, path in enumerate(files):
         report("importing EBA bank data", i, len(files), Path(path).name)
@@ -85,13 +94,26 @@ def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *, e
                 where=str(path),
                 fix="keep the EBA data dictionary workbook beside the CSV",
             )
-        written += store.put_many(observed_values(data, NEEDED))
+        book = data.attrs["dictionary"]
+        names = []
+        for c in CONCEPTS:
+            try:
+                book.resolve(c)
+                names.append(c.name)
+            except InputError:  # e.g. transparency templates report no 'net of dividends' profit
+                continue
+        written += store.put_many(observed_values(data, tuple(names)))
     report("importing EBA bank data", len(files), len(files), "")
     return written
 
 
-def bank_observations(store: Store, cutoff: date | None = None) -> pd.DataFrame:
-    """Real bank ObservedValues of the workspace released on or before ``cutoff``, as a long table."""
+def bank_observations(store: Store, cutoff: date | None = None, policy: str | None = None) -> pd.DataFrame:
+    """Real bank ObservedValues of the workspace released on or before ``cutoff``, as a long table.
+
+    ``policy`` ('strict' or 'approximate', :data:`aieco.models.vintages.POLICY_RULES`) also keeps
+    only values whose release rule it accepts: strict refuses the ``lag``-dated transparency values.
+    A value without a release date is refused whenever a cutoff is given.
+    """
     rows = [
         v
         for v in store.find(ObservedValue, sector="banks", provenance=Provenance.real.value)
@@ -99,6 +121,12 @@ def bank_observations(store: Store, cutoff: date | None = None) -> pd.DataFrame:
     ]
     if cutoff is not None:
         rows = [v for v in rows if v.release_date is not None and v.release_date <= cutoff]
+    if policy is not None:
+        if policy not in POLICY_RULES:
+            raise InputError(
+                f"unknown vintage policy {policy!r}", where="bank observations", fix="use 'strict' or 'approximate'"
+            )
+        rows = [v for v in rows if v.release_rule is not None and v.release_rule.value in POLICY_RULES[policy]]
     if not rows:
         return pd.DataFrame(
             columns=["bank_id", "country", "exercise", "scenario_kind", "year", "variable", "value", "observation_id"]
@@ -114,6 +142,8 @@ def bank_observations(store: Store, cutoff: date | None = None) -> pd.DataFrame:
             "value": [v.value for v in rows],
             "observation_id": [v.observation_id for v in rows],
             "release_date": [v.release_date for v in rows],
+            "release_rule": [v.release_rule.value if v.release_rule else None for v in rows],
+            "reference_period": [v.reference_period for v in rows],
         }
     )
 
@@ -122,6 +152,8 @@ def panels_from_observations(obs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Exercise name → panel in :func:`~aieco.models.bank.eba.exercise_panel` form."""
     out = {}
     for ex, part in obs.groupby("exercise"):
+        # half-year records (transparency exercises): the year-end report stands for the year
+        part = part[~part["reference_period"].astype(str).str.endswith("H1")] if "reference_period" in part else part
         wide = part.pivot_table(
             index=["bank_id", "scenario_kind", "year"], columns="variable", values="value", aggfunc="first"
         )
@@ -130,43 +162,105 @@ def panels_from_observations(obs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return out
 
 
-def latest_actuals(panels: Mapping[str, pd.DataFrame]) -> BankSample:
-    """Each bank's latest real actual figures (one row per LEI, from the newest exercise holding it)."""
-    samples = []
-    for name, panel in sorted(panels.items(), key=lambda kv: _start_year(kv[1])):
-        samples.append(bank_sample(panel, name))
-    if not samples:
+def is_stress_test(panel: pd.DataFrame) -> bool:
+    """A panel with adverse projections (a stress test) rather than actual figures only (a transparency exercise)."""
+    return "adverse" in set(panel.index.get_level_values("scenario_kind"))
+
+
+def split_panels(panels: Mapping[str, pd.DataFrame]) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame]]:
+    """(stress tests, actual-only exercises): the first fit and validate, the second only give starting points."""
+    stress = {n: p for n, p in panels.items() if is_stress_test(p)}
+    return stress, {n: p for n, p in panels.items() if n not in stress}
+
+
+def latest_actuals(panels: Mapping[str, pd.DataFrame]) -> tuple[BankSample, dict[str, tuple[str, int]]]:
+    """Each bank's latest admissible real actual figures (one row per LEI, from the exercise whose
+    actual year is the newest; a tie keeps the stress test), and bank → (exercise, actual year)."""
+    stress, actual_only = split_panels(panels)
+    if not stress:
         raise StageStopped(
-            "the workspace holds no real EBA bank data released before the cutoff", stage="bank_projection"
+            "the workspace holds no real EBA stress test released before the cutoff", stage="bank_projection"
         )
+    name, panel = next(iter(stress.items()))
+    horizon = next(iter(bank_sample(panel, name).comps.values())).shape[1]
+    ordered = sorted(panels.items(), key=lambda kv: (_start_year(kv[1]), kv[0] in stress))
+    samples = [bank_sample(p, n) if n in stress else start_sample(p, n, horizon=horizon) for n, p in ordered]
+    samples = [s for s in samples if s.banks]
     pooled = concat_samples(samples)
+    tags = [s.exercise for s in samples for _ in s.banks]
     keep: dict[str, int] = {}
-    for i, b in enumerate(pooled.banks):  # later exercises overwrite earlier ones
+    for i, b in enumerate(pooled.banks):  # later actual years overwrite earlier ones
         keep[b] = i
-    return pooled.take(np.array(sorted(keep.values())))
+    idx = np.array(sorted(keep.values()))
+    starts = {pooled.banks[i]: (tags[i], _start_year(panels[tags[i]])) for i in idx}
+    return pooled.take(idx), starts
 
 
 def _start_year(panel: pd.DataFrame) -> int:
     return int(panel.xs("actual", level="scenario_kind").index.get_level_values("year").max())
 
 
+def starting_points(obs: pd.DataFrame) -> list[dict[str, Any]]:
+    """Where the banks' starting points come from: one entry per (exercise, actual year) with its bank count.
+
+    Computed from the admissible observations alone, so a stopped bank stage still records it.
+    """
+    panels = panels_from_observations(obs)
+    if not split_panels(panels)[0]:
+        return []
+    try:
+        _, starts = latest_actuals(panels)
+    except (StageStopped, InputError, KeyError):
+        return []
+    count: dict[tuple[str, int], int] = {}
+    for ex, year in starts.values():
+        count[(ex, year)] = count.get((ex, year), 0) + 1
+    return [
+        {
+            "exercise": ex,
+            "actual_year": year,
+            "banks": n,
+            "kind": "stress test" if is_stress_test(panels[ex]) else "transparency",
+        }
+        for (ex, year), n in sorted(count.items(), key=lambda kv: (-kv[0][1], kv[0][0]))
+    ]
+
+
+#: Real-data bank models, in the order the bank stage tries them (the first whose chronological
+#: real-data gate passed supplies the conclusions).
+REAL_MODELS = (MODEL_ID, DIRECT_ID)
+
+
 def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
-    """Registry function of ``bank_eba_components``: fit on every exercise, project from the latest actuals."""
+    """Registry function of ``bank_eba_components``: fit on every stress test, project from the latest actuals."""
+    return _execute(MODEL_ID, inputs, seed)
+
+
+def execute_direct(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    """Registry function of ``bank_eba_depletion``: fit on every stress test, predict from the latest actuals."""
+    return _execute(DIRECT_ID, inputs, seed)
+
+
+def _execute(model_id: str, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
     obs = inputs.get("observations")
     if not isinstance(obs, pd.DataFrame) or obs.empty:
-        raise InputError("bank_eba_components needs the workspace's real bank observations", where=MODEL_ID)
+        raise InputError(f"{model_id} needs the workspace's real bank observations", where=model_id)
     opts = dict(inputs.get("options", {}))
     threshold = float(opts.get("threshold", CET1_THRESHOLD))
     panels = panels_from_observations(obs)
-    fit = fit_components(concat_samples([bank_sample(p, n) for n, p in panels.items()]))
-    start = latest_actuals(panels)
-    pred = predict_depletion(fit, start, draws=int(opts.get("draws", 1000)), seed=int(seed or 0))
-    start_year = {
-        b: y
-        for n, p in panels.items()
-        for b, y in ((b, _start_year(p)) for b in p.index.get_level_values("bank_id").unique())
-    }
-    pred["start_year"] = [start_year[b] for b in pred["bank_id"]]
+    stress, _ = split_panels(panels)
+    train = concat_samples([bank_sample(p, n) for n, p in stress.items()])
+    start, starts = latest_actuals(panels)
+    if model_id == DIRECT_ID:
+        fit = fit_direct(train)
+        pred = predict_direct(fit, start)
+        interval = "5-95 % from the training residuals' percentiles"
+    else:
+        fit = fit_components(train)
+        pred = predict_depletion(fit, start, draws=int(opts.get("draws", 1000)), seed=int(seed or 0))
+        interval = "5-95 % from resampled training residual vectors"
+    pred["start_exercise"] = [starts[b][0] for b in pred["bank_id"]]
+    pred["start_year"] = [starts[b][1] for b in pred["bank_id"]]
     pred["min_ratio"] = pred["start_ratio"] - pred["predicted"]
     per_bank = pred.set_index("bank_id")
     cross = bank_outputs.cross_bank_table(
@@ -192,7 +286,12 @@ def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: i
             )
     diagnostics = {
         "provenance": "real",
-        "fit_exercises": sorted(panels),
+        "fit_exercises": sorted(stress),
+        "starting_points": starting_points(obs),
+        "start_note": "each bank starts from its latest admissible actual year-end figures; from a transparency "
+        "exercise n = total operating income - administrative expenses - depreciation (the stress tests' "
+        "'other income and expenses' also hold provisions), l = impairments on financial assets not at fair "
+        "value, o = taxes only (the transparency templates report no dividends)",
         "fit_banks": fit.n_banks,
         "banks": len(per_bank),
         "start_years": sorted(set(pred["start_year"])),
@@ -200,7 +299,7 @@ def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: i
         "cet1_threshold": threshold,
         "scenario_note": "EBA-style adverse exercise calibrated on the official stress tests; the model "
         "takes no macro path and does not condition on a generated scenario",
-        "interval": "5-95 % from resampled training residual vectors",
+        "interval": interval,
     }
     return ModelResult(
         status=RunStatus.completed,
@@ -211,29 +310,51 @@ def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: i
 
 
 def register_component_model() -> registry.RegisteredModel:
-    snapshot = digest({"model": MODEL_ID, "version": VERSION})
-    spec = ModelSpecification.create(
-        model_id=MODEL_ID,
-        version=VERSION,
-        description="Real-data CET1 component model: OLS per component and year on starting state, fitted on "
+    return register_real_model(MODEL_ID)
+
+
+_REAL_SPECS = {
+    MODEL_ID: (
+        "Real-data CET1 component model: OLS per component and year on starting state, fitted on "
         "official EBA adverse projections; the accounting recursion gives depletion",
+        "execute_components",
+        ["accounting_identities"],
+    ),
+    DIRECT_ID: (
+        "Real-data CET1 depletion model: OLS of the official EBA adverse depletion on the bank's starting "
+        "rates (n, l, o) and CET1 ratio; interval from training residual percentiles",
+        "execute_direct",
+        [],
+    ),
+}
+
+
+def register_real_model(model_id: str) -> registry.RegisteredModel:
+    """Register one of :data:`REAL_MODELS` (the registry keeps one entry per specification)."""
+    description, fn, required = _REAL_SPECS[model_id]
+    spec = ModelSpecification.create(
+        model_id=model_id,
+        version=VERSION,
+        description=description,
         inputs=[],
         outputs=OUTPUTS,
         scope="EU banks",
         horizon="3y",
-        snapshot=snapshot,
-        entry_point=f"{__name__}:execute_components",
-        diagnostics_required=["accounting_identities"],
+        snapshot=digest({"model": model_id, "version": VERSION}),
+        entry_point=f"{__name__}:{fn}",
+        diagnostics_required=required,
         min_restrictions=0,
     )
-    return registry.register(spec, execute_components)
+    return registry.register(spec, globals()[fn])
 
 
-def ensure_real_gates(store: Store, cutoff: date | None, *, seed: int, reps: int | None = None) -> list:
+def ensure_real_gates(
+    store: Store, cutoff: date | None, *, seed: int, reps: int | None = None, policy: str | None = None
+) -> list:
     """Validate the real-data model on the workspace's exercises released by ``cutoff`` (when it has no gate)."""
     from aieco.models.bank.eba_validation import exercise_from_panel, validate_eba_exercises
 
-    panels = panels_from_observations(bank_observations(store, cutoff))
+    panels, _ = split_panels(panels_from_observations(bank_observations(store, cutoff, policy)))
     if len(panels) < 2:
         return []  # one exercise cannot validate out of sample: the stage stops for want of a gate
     exercises = [exercise_from_panel(n, p, source=f"workspace ObservedValues ({n})") for n, p in panels.items()]
@@ -250,6 +371,7 @@ def project_real_banks(
     risk: str = "selected",
     parent_runs: list[str] | None = None,
     draws: int = 1000,
+    policy: str | None = None,
 ) -> ModelRun:
     """The bank stage on real data: the cross-bank CET1 outputs, or a stop with the gate's reason.
 
@@ -262,28 +384,37 @@ def project_real_banks(
     from aieco.models.bank.spec import passing_gate
     from aieco.records import ValidationGate
 
-    obs = bank_observations(store, cutoff)
+    obs = bank_observations(store, cutoff, policy)
     if obs.empty:
         raise StageStopped(
             "the workspace holds no real bank data released by the cutoff "
             f"({cutoff}); import EBA stress tests with `aieco bank import`",
             stage="bank_projection",
         )
-    if not store.find(ValidationGate, model_id=MODEL_ID):
-        ensure_real_gates(store, cutoff, seed=seed)
-    gate = passing_gate(store, MODEL_ID, real_banks=True)
-    if gate is None:
-        seen = store.find(ValidationGate, model_id=MODEL_ID)
-        why = (
-            "; ".join(f"{g.gate_id}: {g.detail.split('; table artifact')[0]}" for g in seen)
-            or "no validation gate yet (run `aieco bank validate`)"
-        )
+    # gates ensured per model: a workspace validated before a model existed still gets its gate
+    if any(not store.find(ValidationGate, model_id=m) for m in REAL_MODELS):
+        ensure_real_gates(store, cutoff, seed=seed, policy=policy)
+    chosen = next(
+        ((m, g) for m in REAL_MODELS if (g := passing_gate(store, m, real_banks=True)) is not None), None
+    )
+    if chosen is None:
+        why = []
+        for m in REAL_MODELS:
+            seen = store.find(ValidationGate, model_id=m)
+            why.append(
+                f"{m}: "
+                + (
+                    "; ".join(f"{g.gate_id}: {g.detail.split('; table artifact')[0]}" for g in seen)
+                    or "no validation gate yet (run `aieco bank validate`)"
+                )
+            )
         raise StageStopped(
-            f"no real-data bank model passed its validation gate ({MODEL_ID}: {why}); "
+            f"no real-data bank model passed its validation gate ({' | '.join(why)}); "
             "no conclusion about real banks is drawn",
             stage="bank_projection",
         )
-    entry = register_component_model()
+    model_id, gate = chosen
+    entry = register_real_model(model_id)
     request = ModelRequest.create(
         analysis_id=analysis_id,
         risk=risk,
@@ -298,7 +429,7 @@ def project_real_banks(
         entry,
         request,
         {
-            "observations": obs.drop(columns=["release_date"]),
+            "observations": obs.drop(columns=["release_date", "release_rule"]),
             "options": {"threshold": threshold, "draws": draws, "gate_id": gate.gate_id},
         },
         seed=seed,
@@ -308,23 +439,44 @@ def project_real_banks(
 
 
 def real_bank_conclusions(
-    store: Store, analysis_id: str, *, cutoff: date | None, seed: int, parent_runs: list[str] | None = None
+    store: Store,
+    analysis_id: str,
+    *,
+    cutoff: date | None,
+    seed: int,
+    parent_runs: list[str] | None = None,
+    policy: str | None = None,
 ) -> dict[str, Any] | None:
     """The application stage's real-bank part: None when the workspace holds no real EBA bank data;
-    else the completed run's id and output variables, or the stop and its reason (a result, recorded)."""
+    else the completed run's id and output variables, or the stop and its reason (a result, recorded).
+
+    Either way ``starting_points`` says which exercise and actual year each bank starts from under
+    the cutoff and ``policy`` (:func:`starting_points`), and ``refused_exercises`` names the
+    exercises held in the workspace but not admissible (released after the cutoff, or dated by a
+    rule the policy refuses)."""
     every = bank_observations(store)
     if every.empty:
         return None
+    admissible = bank_observations(store, cutoff, policy)
+    refused = sorted(set(every["exercise"]) - set(admissible["exercise"]))
+    extra = {"starting_points": starting_points(admissible), "refused_exercises": refused}
     try:
-        run = project_real_banks(store, analysis_id, cutoff=cutoff, seed=seed, parent_runs=parent_runs)
+        run = project_real_banks(store, analysis_id, cutoff=cutoff, seed=seed, parent_runs=parent_runs, policy=policy)
     except StageStopped as stop:
-        return {"status": "stopped", "reason": stop.reason, "model_id": MODEL_ID}
+        return {"status": "stopped", "reason": stop.reason, "model_id": MODEL_ID, "models": list(REAL_MODELS), **extra}
     if run.status != RunStatus.completed:
-        return {"status": run.status.value, "reason": run.reason, "model_id": MODEL_ID, "run_id": run.run_id}
+        return {
+            "status": run.status.value,
+            "reason": run.reason,
+            "model_id": run.model_id,
+            "run_id": run.run_id,
+            **extra,
+        }
     return {
         "status": "completed",
-        "model_id": MODEL_ID,
+        "model_id": run.model_id,
         "run_id": run.run_id,
         "output_variables": sorted(OUTPUT_VARIABLES),
         "provenance": "real",
+        **extra,
     }

@@ -31,12 +31,12 @@ from aieco.models.bank.eba import (
 from aieco.models.bank.eba_accounting import validate_accounting
 from aieco.models.bank.eba_extract import bundled_exercises
 from aieco.models.bank.eba_models import (
+    DIRECT_ID,
     MODEL_ID,
     BankSample,
     bank_clustered_cv,
     bank_sample,
-    fit_components,
-    predict_depletion,
+    fit_and_predict,
 )
 from aieco.models.bank.validation import Thresholds, validate, validation_gate
 from aieco.progress import report
@@ -68,6 +68,10 @@ class EbaValidation:
     predictions: dict[str, pd.DataFrame] = field(default_factory=dict)
 
 
+#: Real-data bank models validated on the EBA exercises (docs/bank-validation.md).
+REAL_MODELS = (MODEL_ID, DIRECT_ID)
+
+
 def load_exercise(path: Path, *, encoding: str | None = None, name: str | None = None) -> Exercise:
     """Read a stress-test file with its dictionaries and derive its panel and official outcomes."""
     data = load_eba_csv(Path(path), encoding=encoding)
@@ -77,6 +81,14 @@ def load_exercise(path: Path, *, encoding: str | None = None, name: str | None =
             f"{Path(path).name} has no data dictionary beside it",
             where=str(path),
             fix="keep the EBA data dictionary next to the CSV",
+        )
+    if not (data["scenario_kind"] == "adverse").any():
+        raise InputError(
+            f"{Path(path).name} holds no adverse projections (actual figures only, e.g. a transparency "
+            "exercise): there is no official stress outcome to validate against",
+            where=str(path),
+            fix="validate on an EBA stress-test file; store transparency data with `aieco bank import --eba`, "
+            "where they give banks their starting points",
         )
     panel = exercise_panel(data)
     outcomes = eba_bank_outcomes(data)
@@ -176,22 +188,22 @@ def validate_eba_exercises(
                     detail=f"comparator on {e.name} ({e.file})",
                 )
             )
-    n_fits = len(exercises) * (len(exercises) - 1) + 1  # every ordered pair, then the clustered CV
+    pairs = [(i, j) for i in range(len(exercises)) for j in range(len(exercises)) if i != j]
+    n_fits = len(REAL_MODELS) * (len(pairs) + 1)  # every ordered pair, then the clustered CV, per model
     done = 0
-    for i, fit_ex in enumerate(exercises):
-        for j, val_ex in enumerate(exercises):
-            if i == j:
-                continue
-            report("bank model fit and validation", done, n_fits, f"{MODEL_ID}: {fit_ex.name} → {val_ex.name}")
+    for mid in REAL_MODELS:
+        for i, j in pairs:
+            fit_ex, val_ex = exercises[i], exercises[j]
+            report("bank model fit and validation", done, n_fits, f"{mid}: {fit_ex.name} → {val_ex.name}")
             done += 1
-            fit = fit_components(samples[fit_ex.name])
-            preds = predict_depletion(fit, samples[val_ex.name], draws=draws, seed=seed)
+            preds = fit_and_predict(mid, samples[fit_ex.name], samples[val_ex.name], draws=draws, seed=seed)
+            # the chronological design (fit on the earlier exercise) carries the bare model id: only it
+            # may authorise conclusions
             model_id = (
-                MODEL_ID
-                if i < j and (i, j) == (len(exercises) - 2, len(exercises) - 1)
-                else f"{MODEL_ID}:{fit_ex.name}->{val_ex.name}"
+                mid if (i, j) == (len(exercises) - 2, len(exercises) - 1) else f"{mid}:{fit_ex.name}->{val_ex.name}"
             )
-            result.predictions[f"{fit_ex.name}->{val_ex.name}"] = preds
+            key = f"{fit_ex.name}->{val_ex.name}"
+            result.predictions[key if mid == MODEL_ID else f"{mid}:{key}"] = preds
             result.gates.append(
                 _gate(
                     store,
@@ -201,27 +213,28 @@ def validate_eba_exercises(
                     thresholds,
                     reps=reps,
                     seed=seed,
-                    detail=f"fit on {fit_ex.name} ({fit.n_banks} banks, adverse), validated on {val_ex.name} "
-                    f"({len(preds)} banks) official adverse depletion",
+                    detail=f"fit on {fit_ex.name} ({len(samples[fit_ex.name].banks)} banks, adverse), validated on "
+                    f"{val_ex.name} ({len(preds)} banks) official adverse depletion",
                 )
             )
-    report("bank model fit and validation", done, n_fits, f"{MODEL_ID}: bank-clustered cross-validation")
-    cv = bank_clustered_cv(list(samples.values()), seed=seed, draws=max(draws // 2, 50))
-    report("bank model fit and validation", n_fits, n_fits, f"{MODEL_ID}: bank-clustered cross-validation")
-    result.predictions["cv"] = cv
-    p, off = _unique_by_bank(cv, cv["official_depletion"].to_numpy())
-    result.gates.append(
-        _gate(
-            store,
-            f"{MODEL_ID}:cv",
-            p,
-            off,
-            thresholds,
-            reps=reps,
-            seed=seed,
-            detail=f"bank-clustered 5-fold cross-validation on {'+'.join(names)} ({len(cv)} bank-exercises)",
+        report("bank model fit and validation", done, n_fits, f"{mid}: bank-clustered cross-validation")
+        done += 1
+        cv = bank_clustered_cv(list(samples.values()), seed=seed, draws=max(draws // 2, 50), model_id=mid)
+        result.predictions["cv" if mid == MODEL_ID else f"{mid}:cv"] = cv
+        p, off = _unique_by_bank(cv, cv["official_depletion"].to_numpy())
+        result.gates.append(
+            _gate(
+                store,
+                f"{mid}:cv",
+                p,
+                off,
+                thresholds,
+                reps=reps,
+                seed=seed,
+                detail=f"bank-clustered 5-fold cross-validation on {'+'.join(names)} ({len(cv)} bank-exercises)",
+            )
         )
-    )
+    report("bank model fit and validation", n_fits, n_fits, "done")
     return result
 
 
