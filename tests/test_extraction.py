@@ -595,6 +595,13 @@ def test_report_language(sentence, expected):
             "Higher policy rates increase debt-servicing costs for households.",
             {("policy_rate", "+", "household_debt_service")},
         ),
+        # a risk put in place or kept is its rise
+        (
+            "If tariffs remain in place, exports will decline and unemployment will rise.",
+            {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "unemployment")},
+        ),
+        ("Exports could fall sharply if tariffs are imposed.", {("tariffs", "-", "trade_volumes")}),
+        ("Investment would weaken if uncertainty persists.", {("uncertainty", "-", "investment")}),
         # a demonstrative noun phrase before the verb is its subject
         (
             "Tariffs would raise inflation this year, and this increase would fade next year.",

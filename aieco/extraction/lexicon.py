@@ -1085,6 +1085,11 @@ EXPERIENCED_BEFORE = re.compile(
 )
 #: Two stated movements joined by "or"/"and" ("X were to weaken unexpectedly or Y were to fall").
 COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?")
+#: A risk put in place or kept there ("tariffs are imposed", "uncertainty persists").
+IMPOSED_AFTER = re.compile(
+    r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
+    r"applied|maintained|extended)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|persists?|persisted)\b"
+)
 #: A condition stated with a copula ("had remained subdued", "has been strong").
 CONDITION_AFTER = re.compile(
     r"\s+(?:has\s+|have\s+|had\s+)?(?:been|remained|remains?|was|were|is|are|stayed|stays?)\s+"
@@ -1555,6 +1560,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 moves.setdefault(oi, (src_mod or 1) * sign)
         previous = (subs, objs, ms[objs[-1]].m.end, moves)
 
+    adverse_up = frozenset(
+        x.m.variable_id for x in ms if getattr(vocab.get(x.m.variable_id).adverse_direction, "value", "") == "increase"
+    )
     # "financial markets saw a significant rise in volatility": the noun phrase states the movement.
     for i, x in enumerate(ms):
         if x.mod and EXPERIENCED_BEFORE.search(low[max(0, x.start - 40) : x.start]):
@@ -1572,6 +1580,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if seen:
             at = x.m.end + seen.end()
             states.append((i, 1 if seen.group(1) else -1, Cue(at, at, "saw a movement", 0, "movement")))
+    # "if tariffs are imposed", "if uncertainty persists": a risk put in place or kept is its rise.
+    for i, x in enumerate(ms):
+        put = IMPOSED_AFTER.match(low[x.m.end :])
+        if put and not x.mod and x.m.variable_id in adverse_up:
+            at = x.m.end + put.end()
+            states.append((i, 1, Cue(at, at, put.group().strip(), 1, "movement")))
     # "GDP growth remained subdued, reflecting weak consumption": a stated condition whose cause follows.
     for i, x in enumerate(ms):
         cond = CONDITION_AFTER.match(low[x.m.end :])
@@ -1593,9 +1607,6 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for a, b, sign in _feedback_loops(low, ms, vocab):
         at = ms[a].start
         add(a, b, sign, Cue(at, at, "feedback loop between", sign, "noun"), False)
-    adverse_up = frozenset(
-        x.m.variable_id for x in ms if getattr(vocab.get(x.m.variable_id).adverse_direction, "value", "") == "increase"
-    )
     for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
