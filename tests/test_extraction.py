@@ -602,6 +602,13 @@ def test_report_language(sentence, expected):
         ),
         ("Exports could fall sharply if tariffs are imposed.", {("tariffs", "-", "trade_volumes")}),
         ("Investment would weaken if uncertainty persists.", {("uncertainty", "-", "investment")}),
+        # a passive with an adverb ("hit hard by"); what a producing participle creates
+        ("Exports have been hit hard by tariffs.", {("tariffs", "-", "trade_volumes")}),
+        (
+            "The uncertainty created by tariffs is weighing on investment.",
+            {("tariffs", "+", "uncertainty"), ("uncertainty", "-", "investment")},
+        ),
+        ("Tariffs create uncertainty.", {("tariffs", "+", "uncertainty")}),
         # a demonstrative noun phrase before the verb is its subject
         (
             "Tariffs would raise inflation this year, and this increase would fade next year.",

@@ -143,6 +143,7 @@ NEUTRAL_VERBS = (
     "spill over into",
     "prompt",
     "induce",
+    "create",
     "entail",
     "push",
     "drive",
@@ -969,7 +970,7 @@ def _same_family(a: str, b: str) -> bool:
 
 
 PRODUCING = re.compile(
-    r"^(?:(?:is|are|was|were|been|being|remains?|remained)\s.*(?:drivers?|causes?)\s+of$|lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur|forc)"
+    r"^(?:(?:is|are|was|were|been|being|remains?|remained)\s.*(?:drivers?|causes?)\s+of$|lead|led|result|cause|trigger|generat|produc|creat|give|gave|bring|brought|prompt|induc|contribut|spur|forc)"
 )
 
 
@@ -1085,6 +1086,8 @@ EXPERIENCED_BEFORE = re.compile(
 )
 #: Two stated movements joined by "or"/"and" ("X were to weaken unexpectedly or Y were to fall").
 COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?")
+#: Participles of producing verbs: "the volatility caused by X" is volatility X produced.
+CREATED = re.compile(r"^(?:caused|created|generated|triggered|induced|produced|sparked|fuell?ed)$")
 #: A risk put in place or kept there ("tariffs are imposed", "uncertainty persists").
 IMPOSED_AFTER = re.compile(
     r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
@@ -1392,7 +1395,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         lo, hi = _clause_start(low, cue.start), _clause_end(low, cue.end)
         next_cue = next((c.start for c in cues[k + 1 :] if c.kind != "consumed"), len(low))
         after = low[cue.end :]
-        by = re.match(r"\s+by\b", after)
+        by = re.match(r"\s+(?:(?:hard|heavily|badly|\w+ly)\s+)?by\b", after)
         if (
             by
             and cue.kind in ("directional", "neutral", "movement")
@@ -1411,6 +1414,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 for si in sources:
                     # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
                     sign = _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False)
+                    if not sign and cue.kind == "neutral" and not ms[t].mod and CREATED.match(cue.text):
+                        sign = ms[si].mod or 1  # "the uncertainty created by tariffs": the target is produced
                     verb = " ".join(cue.text.split()[-1:])
                     if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
                         sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
