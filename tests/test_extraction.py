@@ -609,6 +609,10 @@ def test_report_language(sentence, expected):
             {("tariffs", "+", "uncertainty"), ("uncertainty", "-", "investment")},
         ),
         ("Tariffs create uncertainty.", {("tariffs", "+", "uncertainty")}),
+        (
+            "Higher mortgage payments are expected to weigh on consumption.",
+            {("household_debt_service", "-", "consumption")},
+        ),
         # a demonstrative noun phrase before the verb is its subject
         (
             "Tariffs would raise inflation this year, and this increase would fade next year.",
