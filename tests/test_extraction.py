@@ -613,6 +613,9 @@ def test_report_language(sentence, expected):
             "Higher mortgage payments are expected to weigh on consumption.",
             {("household_debt_service", "-", "consumption")},
         ),
+        # an adjective signs the effect
+        ("Uncertainty has a chilling effect on business investment.", {("uncertainty", "-", "investment")}),
+        ("Lower oil prices have an expansionary effect on consumption.", {("energy_prices", "-", "consumption")}),
         # a demonstrative noun phrase before the verb is its subject
         (
             "Tariffs would raise inflation this year, and this increase would fade next year.",

@@ -241,6 +241,17 @@ NOUN_CUES = (
         r"risks? (?:to|for)",
         -1,
     ),
+    # "a dampening effect on demand", "a stimulative impact on investment": the adjective signs the effect
+    (
+        r"(?:an?\s+)?(?:\w+\s+)?(?:dampening|depressing|restraining|contractionary|adverse|harmful|damaging|"
+        r"detrimental|chilling)\s+(?:effect|impact|influence)s?\s+on",
+        -1,
+    ),
+    (
+        r"(?:an?\s+)?(?:\w+\s+)?(?:stimulative|stimulatory|expansionary|supportive|boosting|favourable|favorable|"
+        r"beneficial)\s+(?:effect|impact|influence)s?\s+on",
+        1,
+    ),
     # "a drag on growth", "a headwind for investment", "take a toll on jobs": nouns of a negative effect
     (
         r"(?:an?\s+|the\s+)?(?:significant\s+|major\s+|key\s+|big\s+|considerable\s+|further\s+|substantial\s+|"
