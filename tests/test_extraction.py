@@ -616,6 +616,13 @@ def test_report_language(sentence, expected):
         # an adjective signs the effect
         ("Uncertainty has a chilling effect on business investment.", {("uncertainty", "-", "investment")}),
         ("Lower oil prices have an expansionary effect on consumption.", {("energy_prices", "-", "consumption")}),
+        # attribution: reflect, be behind, explain, account for, be the result of, be attributable to
+        ("The decline in exports reflects the tariffs.", {("tariffs", "-", "trade_volumes")}),
+        ("Tariffs explain much of the decline in exports.", {("tariffs", "-", "trade_volumes")}),
+        ("The rise in unemployment is largely the result of weaker exports.", {("trade_volumes", "-", "unemployment")}),
+        ("Weaker exports account for most of the slowdown in GDP growth.", {("trade_volumes", "+", "real_gdp")}),
+        ("The slowdown in growth is mainly attributable to weaker consumption.", {("consumption", "+", "real_gdp")}),
+        ("Exports account for 30% of GDP.", set()),
         # a demonstrative noun phrase before the verb is its subject
         (
             "Tariffs would raise inflation this year, and this increase would fade next year.",

@@ -144,6 +144,9 @@ NEUTRAL_VERBS = (
     "prompt",
     "induce",
     "create",
+    "explain",
+    "account for",
+    "be behind",
     "entail",
     "push",
     "drive",
@@ -190,6 +193,16 @@ REVERSE = (
     "be fuelled by",
     "be fueled by",
     "be triggered by",
+    "be the result of",
+    "be a result of",
+    "be largely the result of",
+    "be mainly the result of",
+    "be partly the result of",
+    "be attributable to",
+    "be largely attributable to",
+    "be mainly attributable to",
+    "be attributed to",
+    "be explained by",
 )
 #: "Y suffers from X", "Y benefits from X": the source follows and the verb carries the sign.
 REVERSE_DIRECTIONAL = (("suffer from", -1), ("benefit from", 1), ("be hurt by", -1), ("be helped by", 1))
@@ -914,7 +927,8 @@ COORDINATED_VERB = re.compile(r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+
 BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 
 TRANSPARENT_HEAD = re.compile(
-    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate)\s+(?:for|of)|"
+    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate|much|most|part|some|"
+    r"half|all|(?:a\s+)?(?:large|significant|good)\s+(?:part|share))\s+(?:for|of)|"
     r"(?:strains?|pressures?|stress)\s+on)\s+(?:the\s+|an?\s+)?"
 )
 
@@ -1353,6 +1367,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     ec = evidence_class(sentence)
     hz = HORIZON.search(low)
     horizon = hz.group() if hz else None
+    # Variables whose adverse move is a rise (risks): named as a cause without a movement, they are present.
+    adverse_up = frozenset(
+        x.m.variable_id for x in ms if getattr(vocab.get(x.m.variable_id).adverse_direction, "value", "") == "increase"
+    )
     found: dict[tuple[str, str, Sign], Reading] = {}
     # (subjects, objects, end of objects, movement the clause implies for each object)
     previous: tuple[list[int], list[int], int, dict[int, int]] | None = None
@@ -1444,6 +1462,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 for si in sources:
                     both = ms[si].mod * ms[t].mod
                     sign = both if both else (1 if re.match(r"stem|aris|origin", cue.text) else 0)
+                    if not both and ms[t].mod and not ms[si].mod and ms[si].m.variable_id in adverse_up:
+                        sign = ms[t].mod  # "the decline in exports reflects the tariffs": the risk's presence
+
                     if cue.sign:  # "Y suffers from higher X": the verb's sign times the source's move
                         sign = cue.sign * (ms[si].mod or 1)
                     add(si, t, sign, Cue(cue.start, cue.end, cue.text, 0, "neutral"), True)
@@ -1576,9 +1597,6 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 moves.setdefault(oi, (src_mod or 1) * sign)
         previous = (subs, objs, ms[objs[-1]].m.end, moves)
 
-    adverse_up = frozenset(
-        x.m.variable_id for x in ms if getattr(vocab.get(x.m.variable_id).adverse_direction, "value", "") == "increase"
-    )
     # "financial markets saw a significant rise in volatility": the noun phrase states the movement.
     for i, x in enumerate(ms):
         if x.mod and EXPERIENCED_BEFORE.search(low[max(0, x.start - 40) : x.start]):
