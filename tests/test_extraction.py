@@ -623,6 +623,11 @@ def test_report_language(sentence, expected):
         ("Weaker exports account for most of the slowdown in GDP growth.", {("trade_volumes", "+", "real_gdp")}),
         ("The slowdown in growth is mainly attributable to weaker consumption.", {("consumption", "+", "real_gdp")}),
         ("Exports account for 30% of GDP.", set()),
+        # a subordinate clause closed by a comma holds no subject of the main verb; "come down" is a fall
+        (
+            "Because inflation has come down, we have been able to lower the policy rate.",
+            {("inflation", "+", "policy_rate")},
+        ),
         # a demonstrative noun phrase before the verb is its subject
         (
             "Tariffs would raise inflation this year, and this increase would fade next year.",

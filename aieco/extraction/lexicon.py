@@ -340,6 +340,7 @@ MOVEMENT_DOWN = (
     "cool",
     "slow down",
     "fade",
+    "come down",
     "dissipate",
     "abate",
     "depreciate",
@@ -878,6 +879,11 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         return []  # "banks have maintained capital buffers and have increased provisions": an earlier subject
     if PRONOUN_SUBJECT.search(low[ms[i].m.end : cue.start]):
         return []  # "these disruptions affect jobs, and they could drive up inflation": the pronoun is the subject
+    if "," in low[ms[i].m.end : cue.start] and re.search(
+        r"\b(?:because|since|if|when|once|although|though|unless|as)\s+(?:the\s+)?(?:[a-z-]+\s+)?$",
+        low[_clause_start(low, ms[i].start) : ms[i].start],
+    ):
+        return []  # "Because inflation has come down, we lowered …": the subordinate clause holds no subject
     if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
@@ -918,7 +924,8 @@ SUBORDINATE_GAP = re.compile(
 #: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
 PRONOUN_SUBJECT = re.compile(
     r"\b(?:they|we|i|he|she|you|(?:this|these|those)\s+[a-z-]+)\s+"
-    r"(?:(?:would|could|may|might|will|can|should|also|then|further|\w+ly)\s+)*$"
+    r"(?:(?:would|could|may|might|will|can|should|also|then|further|have|has|had|been|be|able\s+to|"
+    r"(?:need|needs|needed|decided|chose|want|wants|wanted)\s+to|\w+ly)\s+)*$"
 )
 #: A clause boundary between a candidate subject and its verb.
 CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
