@@ -628,6 +628,13 @@ def test_report_language(sentence, expected):
             "Because inflation has come down, we have been able to lower the policy rate.",
             {("inflation", "+", "policy_rate")},
         ),
+        # "the effect of X on Y would be negative": the predicate signs the effect; unsigned effects say nothing
+        ("The effect of tariffs on GDP would be negative.", {("tariffs", "-", "real_gdp")}),
+        (
+            "The impact of lower oil prices on consumption has been positive.",
+            {("energy_prices", "-", "consumption")},
+        ),
+        ("The effects of tariffs on inflation are uncertain.", set()),
         # a demonstrative noun phrase before the verb is its subject
         (
             "Tariffs would raise inflation this year, and this increase would fade next year.",

@@ -1120,6 +1120,12 @@ EXPERIENCED_BEFORE = re.compile(
 COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?")
 #: Participles of producing verbs: "the volatility caused by X" is volatility X produced.
 CREATED = re.compile(r"^(?:caused|created|generated|triggered|induced|produced|sparked|fuell?ed)$")
+#: "… would be negative", "… is likely to be positive": the sign of a named effect.
+EFFECT_PREDICATE = re.compile(
+    r"\s+(?:(?:would|will|could|may|might|is|are|was|were|has\s+been|have\s+been|is\s+likely\s+to|are\s+likely\s+to|"
+    r"is\s+expected\s+to|are\s+expected\s+to)\s+)?(?:be\s+)?(?:\w+ly\s+|large\s+and\s+|small\s+but\s+)?"
+    r"(?:(positive|favourable|favorable|beneficial)|(?:negative|adverse|harmful|detrimental|damaging))\b"
+)
 #: A risk put in place or kept there ("tariffs are imposed", "uncertainty persists").
 IMPOSED_AFTER = re.compile(
     r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
@@ -1648,6 +1654,18 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for a, b, sign in _feedback_loops(low, ms, vocab):
         at = ms[a].start
         add(a, b, sign, Cue(at, at, "feedback loop between", sign, "noun"), False)
+    # "the effect of tariffs on GDP would be negative": the predicate signs the effect.
+    for a in range(len(ms) - 1):
+        b = a + 1
+        if not re.search(r"\b(?:effects?|impacts?)\s+of\s+(?:the\s+|higher\s+|us\s+)?$", low[: ms[a].start]):
+            continue
+        if not re.fullmatch(r"\s+on\s+(?:the\s+)?", low[ms[a].m.end : ms[b].start]):
+            continue
+        pred = EFFECT_PREDICATE.match(low[ms[b].m.end :])
+        if pred:
+            sign = (1 if pred.group(1) else -1) * (ms[a].mod or 1)
+            at = ms[b].m.end
+            add(a, b, sign, Cue(at, at + pred.end(), pred.group().strip(), sign, "noun"), False)
     for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
