@@ -8,6 +8,8 @@ analyst's choice in the sidebar and applies to every chart.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -75,3 +77,34 @@ def show_figure(fig: go.Figure, *, key: str, name: str, **kwargs) -> object:
     fmt = st.session_state.get(_KEY) or "png"
     config = {"displaylogo": False, "toImageButtonOptions": {"format": fmt, "filename": _slug(name), "scale": 2}}
     return st.plotly_chart(fig, key=key, config=config, **kwargs)
+
+
+@contextmanager
+def lazy_section(label: str, *, key: str) -> Iterator[bool]:
+    """An expander whose content runs and is sent only while it is open (``with … as open_:``).
+
+    A collapsed ``st.expander`` still draws its content in the browser; a data table costs the
+    browser about as much as a small page, so secondary tables wait until they are asked for.
+    """
+    box = st.expander(label, key=key, on_change="rerun")
+    with box:
+        yield bool(box.open)
+
+
+def _cell(value: object) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    text = str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    for ch in "*_`[]<>#~$":  # shown as written: no emphasis, link, html or math from a value
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A small frame as one markdown table (one element for the browser, not a data grid);
+    every value shown as written. Its CSV is offered where the frame is also shown with
+    :func:`show_table`."""
+    head = "| " + " | ".join(_cell(c) for c in frame.columns) + " |"
+    rule = "|" + "---|" * len(frame.columns)
+    rows = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([head, rule, *rows])

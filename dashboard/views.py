@@ -1669,13 +1669,17 @@ def channel_graph_figure(
                 )
             )
     nodes = sorted(pos)
+    # The variables' labels drawn by the node trace itself, above each marker on a white halo: one
+    # text layer rather than one annotation per node (each annotation is measured and laid out on its own).
     fig.add_trace(
         go.Scatter(
             x=[pos[n][0] for n in nodes],
             y=[pos[n][1] for n in nodes],
-            mode="markers",
+            mode="markers+text",
             name="variable",
-            text=[labels.get(n, n) for n in nodes],
+            text=[_wrap(labels.get(n, n)) for n in nodes],
+            textposition="top center",
+            textfont={"size": 13, "color": "#1f2328", "shadow": "0 0 2px #fff, 0 0 3px #fff, 0 0 4px #fff"},
             unselected={"marker": {"opacity": 1}},
             marker={"size": 22, "color": "#1f4e79", "line": {"width": 2, "color": "white"}},
             hoverinfo="text",
@@ -1683,17 +1687,6 @@ def channel_graph_figure(
             showlegend=False,
         )
     )
-    for n in nodes:  # labels on a white ground, above the arrows
-        fig.add_annotation(
-            x=pos[n][0],
-            y=pos[n][1],
-            text=_wrap(labels.get(n, n)),
-            showarrow=False,
-            yshift=26,
-            font={"size": 13, "color": "#1f2328"},
-            bgcolor="rgba(255,255,255,0.88)",
-            borderpad=2,
-        )
     depth = max((len([n for n in nodes if pos[n][0] == x]) for x in {pos[n][0] for n in nodes}), default=1)
     fig.update_layout(
         height=max(420, 125 * depth + 140),
@@ -2010,9 +2003,10 @@ def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> 
         fig.update_yaxes(title_text=str(unit.iloc[0]) if len(unit) else "", row=row, col=col)
         fig.update_xaxes(type="category", row=row, col=col)
     fig.update_layout(
-        height=300 * rows + 60,
+        height=300 * rows + (120 if rows == 1 else 60),
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.04, "yanchor": "top"},
+        # below the bottom panel's period labels
+        legend={"orientation": "h", "y": -0.16 if rows == 1 else -0.04, "yanchor": "top"},
     )
     return fig
 

@@ -6,7 +6,7 @@ from aieco.audit import run_audit
 from dashboard import views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
-from dashboard.tables import show_figure, show_table
+from dashboard.tables import lazy_section, show_figure, show_table
 from dashboard.workspace import page_workspace
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
@@ -28,6 +28,7 @@ with page_workspace() as ws:
                 st.warning(f"Stage **{s['stage']}** {s['status']}: {s['reason']}")
             show_table(stages, key="audit_table_1", name="audit_1")
 
+        # Secondary tables open on demand: each data table costs the browser as much as a small page.
         st.subheader("LLM calls")
         calls = ws.view(views.llm_calls_frame, state.analysis_id)
         if calls.empty:
@@ -37,21 +38,23 @@ with page_workspace() as ws:
             a.metric("calls", len(calls))
             b.metric("tokens (in / out)", f"{calls['input_tokens'].sum()} / {calls['output_tokens'].sum()}")
             c.metric("cost (USD)", f"{calls['cost_usd'].sum():.4f}")
-            show_table(calls, key="audit_table_2", name="audit_2")
+            with lazy_section(f"The {len(calls)} calls", key="audit_llm_calls") as open_:
+                if open_:
+                    show_table(calls, key="audit_table_2", name="audit_2")
 
-        st.subheader("Output tests")
         tests = ws.view(views.output_tests_frame, state.analysis_id)
-        if tests.empty:
-            st.info("No output tests registered for this analysis.")
-        else:
-            show_table(tests, key="audit_table_3", name="audit_3")
+        with lazy_section(f"Output tests — {len(tests)}", key="audit_output_tests") as open_:
+            if open_ and tests.empty:
+                st.info("No output tests registered for this analysis.")
+            elif open_:
+                show_table(tests, key="audit_table_3", name="audit_3")
 
-        st.subheader("Exclusions")
         exclusions = ws.view(views.exclusions_frame, state.analysis_id)
-        if exclusions.empty:
-            st.info("No exclusions recorded for this analysis.")
-        else:
-            show_table(exclusions, key="audit_table_4", name="audit_4")
+        with lazy_section(f"Exclusions — {len(exclusions)}", key="audit_exclusions") as open_:
+            if open_ and exclusions.empty:
+                st.info("No exclusions recorded for this analysis.")
+            elif open_:
+                show_table(exclusions, key="audit_table_4", name="audit_4")
 
     st.subheader("Workspace audit")
     st.caption("Recomputes every artifact, record and source-file digest (`aieco audit`).")

@@ -5,7 +5,7 @@ import streamlit as st
 from dashboard import bank_views, views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
-from dashboard.tables import show_figure, show_table
+from dashboard.tables import lazy_section, show_figure, show_table
 from dashboard.workspace import page_workspace
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
@@ -79,17 +79,19 @@ with page_workspace() as ws:
             and runs.loc[r, "analysis_id"] == runs.loc[run_id, "analysis_id"]
             and runs.loc[r, "role"] == "generation"
         ]
-        if len(same) > 1:
-            st.subheader("Risks side by side")
-            for col, r in zip(st.columns(len(same)), same, strict=True):
-                with col:
-                    title = f"{(runs.loc[r, 'risk'] or '').replace('_', ' ')}: {shown_as} — {bank_name}"
-                    show_figure(
-                        ws.view(views.fan_chart_of_run, r, variable, entity=bank, title=title),
-                        name=f"bank_{variable}_{bank}_{runs.loc[r, 'risk']}",
-                        key=f"bank_side_{r}",
-                    )
-                    st.caption(ws.view(views.bank_run_caption, r))
+        if len(same) > 1:  # on demand: each chart costs the browser about as much as a small page
+            with lazy_section(
+                f"Risks side by side — {shown_as}, {bank_name}, under {len(same)} risks", key="bank_side_by_side"
+            ) as open_:
+                for col, r in zip(st.columns(len(same)) if open_ else [], same, strict=False):
+                    with col:
+                        title = f"{(runs.loc[r, 'risk'] or '').replace('_', ' ')}: {shown_as} — {bank_name}"
+                        show_figure(
+                            ws.view(views.fan_chart_of_run, r, variable, entity=bank, title=title),
+                            name=f"bank_{variable}_{bank}_{runs.loc[r, 'risk']}",
+                            key=f"bank_side_{r}",
+                        )
+                        st.caption(ws.view(views.bank_run_caption, r))
 
     st.subheader("External validation")
     gates = ws.view(views.validation_frame)
@@ -104,8 +106,13 @@ with page_workspace() as ws:
             )
         details = ["model_id", "detail", "run_id"]  # ids last, beside the model's name
         shown = gates.assign(model=gates["model_id"].map(views.model_name))
-        show_table(
-            shown[["model", *[c for c in gates.columns if c not in details], *details]],
-            key="gates",
-            name="validation_gates",
-        )
+        # the verdicts above stay on the page; the metric table opens on demand (a data table costs
+        # the browser about as much as a small page)
+        label = f"Gate metrics of {gates['model_id'].nunique()} models against their thresholds"
+        with lazy_section(label, key="bank_gates") as open_:
+            if open_:
+                show_table(
+                    shown[["model", *[c for c in gates.columns if c not in details], *details]],
+                    key="gates",
+                    name="validation_gates",
+                )

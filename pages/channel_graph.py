@@ -53,21 +53,22 @@ def show_current_paths(ws, risks: list[str], as_of, condition: str, roles: tuple
         "analyst decision applied: a rejected relation's paths disappear, a corrected sign counts. The "
         "analyses' stored paths (Paths & restrictions) stay as they were run."
     )
-    box = st.container(key="current_paths")
+    blocks = []  # every risk in one text element (one element for the browser to draw, not two per risk)
     for name in risks:
         paths = ws.view(views.current_paths, name, as_of=as_of, condition=condition, roles=roles)
         if paths.empty:
             continue
-        box.markdown(f"**{name.replace('_', ' ')}**")
-        lines = []
+        lines = [name.replace("_", " ").upper()]
         for channel, group in paths.groupby("channel", sort=False):
             found = group[group["path"] != "no path"]
             if found.empty:
-                lines.append(f"- {channel}: no path")
+                lines.append(f"• {channel}: no path")
                 continue
             for _, p in found.iterrows():
-                lines.append(f"- {channel}: #{int(p['rank'])} {p['path']} (S(C) = {p['score']:.3f})")
-        box.text("\n".join(lines).replace("- ", "• "))  # as text: labels are shown as written
+                lines.append(f"• {channel}: #{int(p['rank'])} {p['path']} (S(C) = {p['score']:.3f})")
+        blocks.append("\n".join(lines))
+    if blocks:
+        st.container(key="current_paths").text("\n\n".join(blocks))  # as text: labels are shown as written
 
 
 with page_workspace() as ws:
@@ -122,14 +123,14 @@ with page_workspace() as ws:
     shown_key = digest(sorted(relations["relation_id"]))[:12]
     status = ws.view(views.review_status, tuple(relations["relation_id"]))
     relations = relations.assign(review=relations["relation_id"].map(status))
-    st.caption(
+    st.caption(  # one caption: the count, how to read the graph, and the provenance below it
         f"{len(relations)} relation{'s' if len(relations) != 1 else ''} between "
         f"{relations[['src_var', 'dst_var']].stack().nunique()} variables"
         + (f", published on or before {as_of}" if as_of else ", every publication date")
         + ". Arrows are coloured by sign; each marker on an arrow is one relation (shape = evidence "
-        "class) — click it for its quote and page."
+        "class) — click it for its quote and page.  \n"
+        + views.provenance_badge(ws.view(views.provenance_of_analysis, None))
     )
-    st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, None)))
     figure = ws.view(views.channel_graph_of, tuple(relations["relation_id"]))
     event = show_figure(
         figure,

@@ -6,12 +6,39 @@ from dashboard import views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_figure, show_table
-from dashboard.workspace import page_workspace
+from dashboard.workspace import open_workspace, page_workspace, shown_errors
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Model runs")
+
+
+@st.fragment
+def fan_chart_of(run_id: str, variables: tuple[str, ...]) -> None:
+    """One variable's fan chart at a time, the variable picked above it; a pick reruns only this part.
+
+    Each panel of a chart costs the browser about as much as a small page, so the run's
+    variables are offered one at a time rather than all drawn on every visit.
+    """
+    with open_workspace() as ws, shown_errors():  # a fragment rerun has no app run around it
+        vlabels = ws.view(views.variable_labels)
+        key = f"fan_variable_{run_id}"
+        if st.session_state.get(key) not in variables:
+            st.session_state[key] = variables[0]
+        variable = st.segmented_control(
+            "Variable", variables, key=key, format_func=lambda v: vlabels.get(v, v), required=True
+        )
+        st.caption(
+            "Shaded bands: quantile ranges of the simulated paths; line: median; other lines: the run's "
+            "selected and reference paths. The unit is on the axis."
+        )
+        show_figure(
+            ws.view(views.fan_charts_of_run, run_id, (variable,)),
+            name=f"fan_chart_{variable}",
+            key="fan_charts",
+        )
+
 
 with page_workspace() as ws:
     scope = st.radio("Runs of", ["the selected analysis", "every analysis"], horizontal=True)
@@ -71,19 +98,10 @@ with page_workspace() as ws:
     with charts:
         if charts.open:
             variables = views.model_variables(points)
-            vlabels = ws.view(views.variable_labels)
             if not variables:
                 st.info("This run stored no aggregate output points to chart.")
-            else:  # one figure, a panel per variable: one chart to draw in the browser, not one per variable
-                st.caption(
-                    "Shaded bands: quantile ranges of the simulated paths; line: median; other lines: the run's "
-                    "selected and reference paths. Each panel's unit is on its axis."
-                )
-                show_figure(
-                    ws.view(views.fan_charts_of_run, state.run_id, tuple(variables)),
-                    name="fan_charts",
-                    key="fan_charts",
-                )
+            else:
+                fan_chart_of(state.run_id, tuple(variables))
     with diagnostics:
         if diagnostics.open:
             diag = ws.view(views.diagnostics_frame, state.run_id)

@@ -6,7 +6,7 @@ from dashboard import views
 from dashboard.gaps import show_channels_without_path
 from dashboard.shell import inside_app
 from dashboard.state import get_state
-from dashboard.tables import show_table
+from dashboard.tables import lazy_section, show_table
 from dashboard.workspace import page_workspace
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
@@ -16,11 +16,13 @@ st.header("Paths & restrictions")
 
 with page_workspace() as ws:
     queries = ws.view(views.queries_frame, state.analysis_id)
-    st.subheader("Registered channel queries" + (" of the selected analysis" if state.analysis_id else ""))
     if queries.empty:
         st.info("No channel queries registered yet — they come with an analysis request (`aieco analyze`).")
-    else:
-        show_table(queries, key="paths_table_1", name="paths_1")
+    else:  # on demand: a data table costs the browser about as much as a small page
+        of = " of the selected analysis" if state.analysis_id else ""
+        with lazy_section(f"Registered channel queries{of} — {len(queries)}", key="paths_queries") as open_:
+            if open_:
+                show_table(queries, key="paths_table_1", name="paths_1")
 
     if state.analysis_id is None:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")

@@ -7,7 +7,7 @@ from dashboard import views
 from dashboard.gaps import show_channels_without_path
 from dashboard.shell import inside_app
 from dashboard.state import get_state
-from dashboard.tables import show_table
+from dashboard.tables import markdown_table, show_table
 from dashboard.workspace import open_workspace, page_workspace, shown_errors
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
@@ -39,10 +39,11 @@ def show_chain(ws, claim_id: str) -> None:
         f"column {str(c['column']).replace('_', ' ')})."
     )
     box.markdown(f"**2 · Model run** — {run['label']} · {run['status']} · seed {run['seed']}")
-    box.dataframe(chain["inputs"], hide_index=True, width="stretch")
+    # the chain's small tables as markdown (one element each, not a data grid); their CSVs are in "Ids"
+    box.markdown(markdown_table(chain["inputs"]))
     lead = "constrained by" if chain["own_restrictions"] else "no restriction on this variable; the run's restrictions"
     box.markdown(f"**3 · Restrictions** — {lead}:")
-    box.dataframe(chain["restrictions"].drop(columns=["restriction_id"]), hide_index=True, width="stretch")
+    box.markdown(markdown_table(chain["restrictions"].drop(columns=["restriction_id"])))
     steps = chain["chain"]
     if steps.empty:
         box.info("No selected path supports these restrictions.")
@@ -56,13 +57,17 @@ def show_chain(ws, claim_id: str) -> None:
             )
             box.text(f"“{s['quote']}”")  # as text: a quote never fetches images or links
             box.caption(f"{s['source']} — {s['publisher']}, {s['publication_date']}, p. {s['page']}")
-    ids = box.expander("Ids (claim, point, run, restrictions, relations)", key="chain_ids", on_change="rerun")
+    ids = box.expander(
+        "Ids and CSVs (claim, point, run, inputs, restrictions, relations)", key="chain_ids", on_change="rerun"
+    )
     with ids:
         st.markdown(
             f"claim `{c['claim_id']}` · point `{c['point_id']}` · run `{run['run_id']}` · "
             f"output `{run['output_digest']}` · code `{run['code_digest']}`"
         )
         if ids.open:  # lazy: the two tables are drawn only when asked for, not on every number click
+            show_table(chain["inputs"], key="chain_inputs", name="model_run_inputs")
+            show_table(chain["restrictions"], key="chain_restrictions", name="restrictions")
             show_table(tests, key="chain_tests", name="output_tests")
             show_table(steps[["step", "relation_id", "representative"]], key="chain_relations", name="chain_relations")
 
@@ -76,12 +81,22 @@ def report_body(report_id: str) -> None:
     """The framed report and the chain of the clicked number; a click reruns only this part."""
     with open_workspace() as ws, shown_errors():  # a fragment rerun has no app run around it
         frame = st.container(border=True)  # the framed report, as in the paper's boxes
+        plain: list[str] = []  # consecutive sentences without a number or failure: one text element
         for sentence in ws.view(views.report_sentences, report_id):
+            if sentence["status"] == "ok" and not sentence["claims"]:
+                plain.append(sentence["rendered"])
+                continue
             with frame:
-                st.text(sentence["rendered"])  # as text: report prose never fetches images or links
+                if plain:
+                    st.text("\n\n".join(plain))  # as text: report prose never fetches images or links
+                    plain = []
+                st.text(sentence["rendered"])
                 if sentence["status"] != "ok":
                     st.warning(sentence["failure"])
-                links = st.container(horizontal=True, gap="small") if sentence["claims"] else st.container()
+                if not sentence["claims"]:
+                    continue
+                # the number buttons without a tooltip each: the caption above says what a click does
+                links = st.container(horizontal=True, gap="small")
                 opened = None
                 for c in sentence["claims"]:
                     if c["missing"]:
@@ -94,7 +109,6 @@ def report_body(report_id: str) -> None:
                         key=f"claim_{sentence['position']}_{c['claim_id']}",
                         type="primary" if chosen else "tertiary",
                         icon=":material/link:",
-                        help="open the chain behind this number",
                         on_click=toggle_claim,
                         args=(c["claim_id"],),
                     )
@@ -102,6 +116,8 @@ def report_body(report_id: str) -> None:
                         opened = c["claim_id"]
                 if opened:
                     show_chain(ws, opened)
+        if plain:
+            frame.text("\n\n".join(plain))
 
 
 with page_workspace() as ws:

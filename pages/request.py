@@ -15,7 +15,7 @@ from dashboard.gaps import show_channels_without_path
 from dashboard.request_form import from_tables, to_tables
 from dashboard.shell import inside_app
 from dashboard.state import get_state
-from dashboard.tables import show_table
+from dashboard.tables import lazy_section, show_table
 from dashboard.workspace import open_workspace, page_workspace, shown_errors
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
@@ -36,18 +36,22 @@ def load_into_draft(path: Path) -> None:
 
 
 def request_form(ws) -> None:
-    with st.expander("Load a request (demo or TOML file)", key="load_request"):
-        demos = demo_requests()
-        if demos:
-            chosen = st.selectbox("Demo request", demos, format_func=lambda p: p.name)
-            if st.button("Load demo request"):
-                load_into_draft(chosen)
-        upload = st.file_uploader("Request TOML", type=["toml"], help="Loaded into the form as soon as it is uploaded")
-        if upload is not None and upload.file_id != state.loaded_upload:
-            state.loaded_upload = upload.file_id
-            target = ws.path / "requests" / Path(upload.name).name
-            ws.store.write_file(target, upload.getvalue())  # recorded: the audit checks every workspace file
-            load_into_draft(target)
+    # drawn only while open: a collapsed expander would still send and draw its uploader and picker
+    with lazy_section("Load a request (demo or TOML file)", key="load_request") as open_:
+        if open_:
+            demos = demo_requests()
+            if demos:
+                chosen = st.selectbox("Demo request", demos, format_func=lambda p: p.name)
+                if st.button("Load demo request"):
+                    load_into_draft(chosen)
+            upload = st.file_uploader(
+                "Request TOML", type=["toml"], help="Loaded into the form as soon as it is uploaded"
+            )
+            if upload is not None and upload.file_id != state.loaded_upload:
+                state.loaded_upload = upload.file_id
+                target = ws.path / "requests" / Path(upload.name).name
+                ws.store.write_file(target, upload.getvalue())  # recorded: the audit checks every workspace file
+                load_into_draft(target)
     if not state.request_draft and demo_requests():
         load_into_draft(demo_requests()[0])
     draft = state.request_draft or {"cutoff": get_settings().scenario.cutoff.isoformat(), "risks": []}

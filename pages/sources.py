@@ -11,13 +11,49 @@ from aieco.sources.registry import ingest
 from dashboard import views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
-from dashboard.tables import show_table
+from dashboard.tables import lazy_section, show_table
 from dashboard.workspace import page_workspace
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
 
 state = get_state()
 st.header("Sources")
+
+
+
+def passages(ws, registry) -> None:
+    """The passage and cell viewer of one source, filtered by the words a passage contains."""
+    titles = dict(zip(registry["source_id"], registry["title"], strict=True))
+    ids = list(titles)
+    index = ids.index(state.source_id) if state.source_id in ids else 0
+    source_names = ws.view(views.source_labels)
+    state.source_id = st.selectbox("Source", ids, index=index, format_func=lambda s: source_names.get(s, s))
+    locations = ws.view(views.locations_frame, state.source_id)
+    if locations.empty:
+        st.info("This source has no parsed locations.")
+        return
+    text = st.text_input("Filter passages", placeholder="words the passage contains")
+    shown = locations[locations["text"].str.contains(text, case=False, regex=False)] if text else locations
+    show_table(
+        shown.dropna(axis=1, how="all"),
+        key="sources_table_2",
+        name="sources_2",
+        column_config={"text": st.column_config.TextColumn(width="large")},
+    )
+
+
+def eligibility(ws) -> None:
+    """Which locations an analysis with this cutoff and these roles could use, and why the others not."""
+    a, b = st.columns(2)
+    cutoff = a.date_input("Information cutoff", value=get_settings().scenario.cutoff, format="YYYY-MM-DD")
+    roles = b.multiselect("Allowed roles", [r.value for r in Role], default=["generation", "methods"])
+    eligible, excluded = eligible_locations(ws.store, cutoff=cutoff, roles=roles)
+    st.caption(f"{len(eligible)} locations eligible, {len(excluded)} excluded as of {cutoff}.")
+    frame = views.exclusion_records_frame(ws.store, excluded)
+    if not frame.empty:
+        st.caption(", ".join(f"{reason}: {n}" for reason, n in frame["reason"].value_counts().items()))
+        show_table(frame.drop(columns=["analysis_id"]), key="sources_table_3", name="sources_3")
+
 
 with page_workspace() as ws:
     registry = ws.view(views.sources_frame)
@@ -32,38 +68,14 @@ with page_workspace() as ws:
             column_config={"illustrative": st.column_config.CheckboxColumn("synthetic")},
         )
 
-        st.subheader("Passages and cells")
-        titles = dict(zip(registry["source_id"], registry["title"], strict=True))
-        ids = list(titles)
-        index = ids.index(state.source_id) if state.source_id in ids else 0
-        source_names = ws.view(views.source_labels)
-        state.source_id = st.selectbox("Source", ids, index=index, format_func=lambda s: source_names.get(s, s))
-        locations = ws.view(views.locations_frame, state.source_id)
-        if locations.empty:
-            st.info("This source has no parsed locations.")
-        else:
-            text = st.text_input("Filter passages", placeholder="words the passage contains")
-            shown = locations[locations["text"].str.contains(text, case=False, regex=False)] if text else locations
-            show_table(
-                shown.dropna(axis=1, how="all"),
-                key="sources_table_2",
-                name="sources_2",
-                column_config={"text": st.column_config.TextColumn(width="large")},
-            )
-
-    st.subheader("Eligibility as of a date")
-    if registry.empty:
-        st.caption("Eligibility is decided once sources are registered.")
-    else:
-        a, b = st.columns(2)
-        cutoff = a.date_input("Information cutoff", value=get_settings().scenario.cutoff, format="YYYY-MM-DD")
-        roles = b.multiselect("Allowed roles", [r.value for r in Role], default=["generation", "methods"])
-        eligible, excluded = eligible_locations(ws.store, cutoff=cutoff, roles=roles)
-        st.caption(f"{len(eligible)} locations eligible, {len(excluded)} excluded as of {cutoff}.")
-        frame = views.exclusion_records_frame(ws.store, excluded)
-        if not frame.empty:
-            st.caption(", ".join(f"{reason}: {n}" for reason, n in frame["reason"].value_counts().items()))
-            show_table(frame.drop(columns=["analysis_id"]), key="sources_table_3", name="sources_3")
+        # The viewer and the eligibility check open on demand: a data table costs the browser about as
+        # much as a small page, and eligibility is computed afresh for the chosen date.
+        with lazy_section("Passages and cells of a source", key="sources_passages") as open_:
+            if open_:
+                passages(ws, registry)
+        with lazy_section("Eligibility as of a date", key="sources_eligibility") as open_:
+            if open_:
+                eligibility(ws)
 
     st.subheader("Add sources")
     with st.form("ingest_form", clear_on_submit=True):

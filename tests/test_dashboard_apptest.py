@@ -110,6 +110,9 @@ def test_page_on_a_populated_workspace_renders_its_records(title, populated, use
     ws, ids = populated
     use_workspace(ws)
     at = open_page(title)
+    for section in {"Audit": ["audit_llm_calls"], "Bank capital": ["bank_gates"]}.get(title, []):  # on demand
+        at.session_state[section] = True
+        at.run()
     assert [h.value for h in at.header] == [title]
     assert not at.error, [e.value for e in at.error]
     shown = " ".join(str(df.value.to_dict()) for df in at.dataframe)
@@ -183,6 +186,8 @@ def test_report_deep_link_by_claim_id(populated, use_workspace):
 def test_sources_viewer_filters_passages(populated, use_workspace):
     use_workspace(populated[0])
     at = open_page("Sources")
+    at.session_state["sources_passages"] = True  # the viewer opens on demand (a lazy section)
+    at.run()
     at.text_input[0].input("nothing like this").run()
     passages = at.dataframe[1].value
     assert len(passages) == 0
@@ -391,6 +396,8 @@ def test_sources_page_checks_eligibility_as_of_a_chosen_date(populated, use_work
 
     use_workspace(populated[0])
     at = open_page("Sources")
+    at.session_state["sources_eligibility"] = True  # the check opens on demand (a lazy section)
+    at.run()
     assert any("2 locations eligible, 1 excluded as of 2024-12-31" in c.value for c in at.caption)
     excluded = next(
         df.value for df in at.dataframe if "reason" in df.value.columns and "analysis_id" not in df.value.columns

@@ -140,6 +140,39 @@ def browser_page(width: int = 1400, height: int = 1000) -> Iterator[tuple[Any, l
 SETTLED_JS = """() => !document.querySelector('[data-testid="stStatusWidget"]')
   && document.querySelectorAll('[data-stale="true"]').length === 0"""
 
+# The page as the user sees it when a run is over: the script is not running (the app root's
+# state, set when the server's "finished" message arrived), no running indicator, no stale
+# element, no placeholder of an element whose code is still loading (a chart's first draw),
+# every plotly chart drawn (its SVG is in the page: plotly loads and draws after
+# the element arrives) and every data table drawn (its canvas is in the page).
+DRAWN_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('[data-testid="stStatusWidget"]')) return false;
+  if (document.querySelector('[data-stale="true"]')) return false;
+  if (document.querySelector('[data-testid="stSkeleton"]')) return false;  // an element still loading its code
+  for (const c of document.querySelectorAll('[data-testid="stPlotlyChart"]'))
+    if (!c.querySelector('.js-plotly-plot .main-svg')) return false;
+  for (const d of document.querySelectorAll('[data-testid="stDataFrame"]'))
+    if (!d.querySelector('canvas')) return false;
+  return true;
+}"""
+
+# Polled in the page: the time (performance.now(), ms) since which the page has been drawn
+# without interruption, once that has lasted ``quiet`` ms; false before. A run that the page
+# itself triggers right after drawing (a widget reporting its state) interrupts it.
+_DRAWN_SINCE_JS = (
+    """(quiet) => {
+  const drawn = ("""
+    + DRAWN_JS
+    + """)();
+  const now = performance.now();
+  if (!drawn) { window.__aiecoDrawnSince = null; return false; }
+  if (window.__aiecoDrawnSince == null) window.__aiecoDrawnSince = now;
+  return now - window.__aiecoDrawnSince >= quiet ? window.__aiecoDrawnSince : false;
+}"""
+)
+
 
 def settle(page: Any, timeout_ms: float = 60_000, stable_ms: float = 0) -> None:
     """Wait until the app finished its run: no running indicator, no stale element.
@@ -152,3 +185,20 @@ def settle(page: Any, timeout_ms: float = 60_000, stable_ms: float = 0) -> None:
     if stable_ms:
         page.wait_for_timeout(stable_ms)
         page.wait_for_function(SETTLED_JS, timeout=timeout_ms, polling=25)
+
+
+def page_clock(page: Any) -> float:
+    """The page's clock (``performance.now()``, ms), to time an interaction against :func:`drawn_at`."""
+    return page.evaluate("() => performance.now()")
+
+
+def drawn_at(page: Any, quiet_ms: float = 300, timeout_ms: float = 60_000) -> float:
+    """The page's clock (ms) when the page was last fully drawn (:data:`DRAWN_JS`) and stayed so.
+
+    Call it once the interaction's own run is visible (e.g. the new page's heading is on
+    screen): before that the old page still counts as drawn. It returns after ``quiet_ms``
+    without a change, so a run the page triggers by itself right after drawing (a widget
+    reporting its state) counts in the interaction's time; the quiet wait does not.
+    """
+    page.evaluate("() => { window.__aiecoDrawnSince = null; }")
+    return page.wait_for_function(_DRAWN_SINCE_JS, arg=quiet_ms, timeout=timeout_ms, polling=10).json_value()

@@ -51,7 +51,17 @@ def bench(
             where="aieco bench",
             fix="run `aieco bench extraction --backend openai`",
         )
-    results = [run_section(s, quick=quick, backend=backend, base_url=base_url) for s in names]
+    results = [
+        run_section(
+            s,
+            quick=quick,
+            backend=backend,
+            base_url=base_url,
+            # the dashboard is measured over the command's workspace (-w / $AIECO_WORKSPACE)
+            workspace=str(state.workspace) if s == "dashboard" else None,
+        )
+        for s in names
+    ]
 
     def human(rs: list | dict) -> str:
         lines = []
