@@ -483,3 +483,164 @@ def test_hedged_readings_are_kept_and_flagged():
 )
 def test_report_language(sentence, expected):
     assert triples(sentence) == expected
+
+
+# Everyday words of speeches and minutes, mapped by meaning, and the constructions they come in
+# (sentences composed for the test, none taken from the gold set).
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # vocabulary by meaning: jobs, labour market, the currency, demand for exports, consumer prices
+        ("Tariffs will reduce jobs.", {("tariffs", "-", "employment")}),
+        ("A weaker labour market would reduce inflation.", {("employment", "+", "inflation")}),
+        ("A lower Canadian dollar would boost exports.", {("exchange_rate", "-", "trade_volumes")}),
+        ("US tariffs are reducing demand for Canadian exports.", {("tariffs", "-", "global_demand")}),
+        ("Higher tariffs mean higher prices for consumers.", {("tariffs", "+", "inflation")}),
+        ("Tariffs will lead to job losses in manufacturing.", {("tariffs", "+", "unemployment")}),
+        ("Strong earnings have supported equity prices.", {("corporate_earnings", "+", "equity_prices")}),
+        ("Trade uncertainty has caused firms to postpone investment.", {("uncertainty", "-", "investment")}),
+        # the topic of "uncertainty about X" is not a second source
+        (
+            "Uncertainty about trade policy is weighing on business confidence.",
+            {("uncertainty", "-", "confidence")},
+        ),
+        # appreciation / depreciation of a currency; weakness in, fewer, an increase to
+        (
+            "The depreciation of the Canadian dollar has pushed up import prices.",
+            {("exchange_rate", "-", "import_prices")},
+        ),
+        ("The weakness in household consumption has lowered GDP growth.", {("consumption", "+", "real_gdp")}),
+        ("Lower exports would mean fewer jobs.", {("trade_volumes", "+", "employment")}),
+        ("A permanent increase to import tariffs would raise inflation.", {("tariffs", "+", "inflation")}),
+        # a cause after "due to" / "because of" is the cause, never the verb's object
+        ("Consumer spending slowed due to weaker confidence.", {("confidence", "+", "consumption")}),
+        # a bare risk after "because of" / "in response to" is its rise
+        ("Investment declined because of uncertainty.", {("uncertainty", "-", "investment")}),
+        ("Businesses cut back on investment in response to the tariffs.", {("tariffs", "-", "investment")}),
+        # a personal pronoun before the verb is its subject
+        ("These disruptions will affect businesses and jobs, and they could drive up inflation.", set()),
+        # "which" takes the stated movement of its antecedent; soften is a movement
+        ("The labour market has softened, which has slowed wage growth.", {("employment", "+", "wages")}),
+        # two co-ordinated conditions: neither causes the other, and both share the subordinator for the
+        # main clause; bare "policy" only when eased or tightened
+        (
+            "If the labour market were to weaken or inflation were to fall, the policy rate could be cut.",
+            {("employment", "+", "policy_rate"), ("inflation", "+", "policy_rate")},
+        ),
+        ("If oil prices were to rise or the labour market were to weaken.", set()),
+        (
+            "If the labour market were to weaken or inflation were to fall, we can ease policy.",
+            {("employment", "+", "policy_rate"), ("inflation", "+", "policy_rate")},
+        ),
+        ("Central banks eased policy as inflation declined.", {("inflation", "+", "policy_rate")}),
+        ("Fiscal policy would support demand.", set()),
+        # the volatility of a macro variable is neither its level nor market volatility
+        ("Tariffs would increase inflation volatility.", set()),
+        ("Tariffs would increase equity volatility.", {("tariffs", "+", "volatility")}),
+        # bare "demand" is aggregate demand only on its own ("weaker demand"), never "demand for X"
+        ("Weaker demand would put downward pressure on inflation.", {("real_gdp", "+", "inflation")}),
+        ("Higher rates have reduced demand for credit.", set()),
+        ("Higher government demand would raise inflation.", set()),
+        # a measure's movement is the variable's ("a subdued rate of growth"); disinflation is a fall
+        (
+            "The subdued rate of GDP growth reflects the weakness in household consumption.",
+            {("consumption", "+", "real_gdp")},
+        ),
+        ("Disinflationary shocks could push policy rates down.", {("inflation", "+", "policy_rate")}),
+        # a movement noun with its source after "from"
+        (
+            "Consumers will pay about one-third of the price increases from higher tariffs.",
+            {("tariffs", "+", "inflation")},
+        ),
+        ("Inflation fell from 5% to 3% as energy prices declined.", {("energy_prices", "+", "inflation")}),
+        # "trade" heading another noun is not trade volumes
+        ("Trade disruptions would reduce exports and GDP.", set()),
+        # fade is a movement; co-ordinated subjects of one movement all move, and cause nothing among themselves
+        (
+            "Inflation has eased as supply chain disruptions have faded.",
+            {("supply_chain_disruptions", "+", "inflation")},
+        ),
+        (
+            "In this scenario, GDP falls as exports and investment decline.",
+            {("trade_volumes", "+", "real_gdp"), ("investment", "+", "real_gdp")},
+        ),
+        # "lower the level of X"; housing activity; "bring X down"
+        ("A persistent trade war would permanently lower the level of GDP.", {("tariffs", "-", "real_gdp")}),
+        ("Higher borrowing costs have weighed on housing activity.", {("lending_rates", "-", "construction_activity")}),
+        # nouns of an effect: a drag on, a headwind for, a toll on, a boost to, support to, a risk to
+        ("Tariffs will be a drag on economic growth.", {("tariffs", "-", "real_gdp")}),
+        ("Uncertainty has been a headwind for business investment.", {("uncertainty", "-", "investment")}),
+        ("Weaker exports have taken a toll on employment.", {("trade_volumes", "+", "employment")}),
+        ("A weaker currency gives a boost to exports.", {("exchange_rate", "-", "trade_volumes")}),
+        ("Lower oil prices will provide support to household consumption.", {("energy_prices", "-", "consumption")}),
+        ("The trade war poses a significant risk to employment.", {("tariffs", "-", "employment")}),
+        # the cost of imported goods; job losses are a rise in unemployment
+        ("Higher tariffs increase the cost of imported goods.", {("tariffs", "+", "import_prices")}),
+        ("Falling exports would translate into job losses.", {("trade_volumes", "-", "unemployment")}),
+        # a stated condition with its cause after it; a currency that depreciated
+        ("GDP growth had remained subdued, reflecting weak consumption.", {("consumption", "+", "real_gdp")}),
+        ("Inflation remained high because of strong wage growth.", {("wages", "+", "inflation")}),
+        ("Inflation remained high while unemployment remained low.", set()),
+        (
+            "The Australian dollar had depreciated, which would add to inflation.",
+            {("exchange_rate", "-", "inflation")},
+        ),
+        # arrears, losses for lenders; "policy rates increase" is a noun and its verb, not "rate increases"
+        (
+            "Increases in debt service costs would lead to higher arrears.",
+            {("household_debt_service", "+", "non_performing_loans")},
+        ),
+        ("A correction in house prices could lead to losses for lenders.", {("house_prices", "-", "credit_losses")}),
+        (
+            "Higher policy rates increase debt-servicing costs for households.",
+            {("policy_rate", "+", "household_debt_service")},
+        ),
+        # a risk put in place or kept is its rise
+        (
+            "If tariffs remain in place, exports will decline and unemployment will rise.",
+            {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "unemployment")},
+        ),
+        ("Exports could fall sharply if tariffs are imposed.", {("tariffs", "-", "trade_volumes")}),
+        ("Investment would weaken if uncertainty persists.", {("uncertainty", "-", "investment")}),
+        # a passive with an adverb ("hit hard by"); what a producing participle creates
+        ("Exports have been hit hard by tariffs.", {("tariffs", "-", "trade_volumes")}),
+        (
+            "The uncertainty created by tariffs is weighing on investment.",
+            {("tariffs", "+", "uncertainty"), ("uncertainty", "-", "investment")},
+        ),
+        ("Tariffs create uncertainty.", {("tariffs", "+", "uncertainty")}),
+        (
+            "Higher mortgage payments are expected to weigh on consumption.",
+            {("household_debt_service", "-", "consumption")},
+        ),
+        # an adjective signs the effect
+        ("Uncertainty has a chilling effect on business investment.", {("uncertainty", "-", "investment")}),
+        ("Lower oil prices have an expansionary effect on consumption.", {("energy_prices", "-", "consumption")}),
+        # attribution: reflect, be behind, explain, account for, be the result of, be attributable to
+        ("The decline in exports reflects the tariffs.", {("tariffs", "-", "trade_volumes")}),
+        ("Tariffs explain much of the decline in exports.", {("tariffs", "-", "trade_volumes")}),
+        ("The rise in unemployment is largely the result of weaker exports.", {("trade_volumes", "-", "unemployment")}),
+        ("Weaker exports account for most of the slowdown in GDP growth.", {("trade_volumes", "+", "real_gdp")}),
+        ("The slowdown in growth is mainly attributable to weaker consumption.", {("consumption", "+", "real_gdp")}),
+        ("Exports account for 30% of GDP.", set()),
+        # a subordinate clause closed by a comma holds no subject of the main verb; "come down" is a fall
+        (
+            "Because inflation has come down, we have been able to lower the policy rate.",
+            {("inflation", "+", "policy_rate")},
+        ),
+        # "the effect of X on Y would be negative": the predicate signs the effect; unsigned effects say nothing
+        ("The effect of tariffs on GDP would be negative.", {("tariffs", "-", "real_gdp")}),
+        (
+            "The impact of lower oil prices on consumption has been positive.",
+            {("energy_prices", "-", "consumption")},
+        ),
+        ("The effects of tariffs on inflation are uncertain.", set()),
+        # a demonstrative noun phrase before the verb is its subject
+        (
+            "Tariffs would raise inflation this year, and this increase would fade next year.",
+            {("tariffs", "+", "inflation")},
+        ),
+    ],
+)
+def test_speech_language(sentence, expected):
+    assert triples(sentence) == expected

@@ -116,6 +116,10 @@ NEGATIVE_VERBS = (
     "scale back",
     "cut back",
     "pull back",
+    "cut back on",
+    "pull back on",
+    "scale back on",
+    "hold back on",
 )
 NEUTRAL_VERBS = (
     "be reflected in",
@@ -139,6 +143,10 @@ NEUTRAL_VERBS = (
     "spill over into",
     "prompt",
     "induce",
+    "create",
+    "explain",
+    "account for",
+    "be behind",
     "entail",
     "push",
     "drive",
@@ -153,7 +161,7 @@ NEUTRAL_VERBS = (
 PARTICLE_AFTER = re.compile(r"^\s+(up|down|higher|lower)\b")
 SPLIT_VERB_BEFORE = re.compile(
     r"\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving|pull|pulls|"
-    r"pulled|pulling|send|sends|sent|sending)\s+(?:[a-z-]+\s+){0,4}$"
+    r"pulled|pulling|send|sends|sent|sending|bring|brings|brought|bringing)\s+(?:[a-z-]+\s+){0,4}$"
 )
 COMOVEMENT = (
     "go hand in hand with",
@@ -185,6 +193,16 @@ REVERSE = (
     "be fuelled by",
     "be fueled by",
     "be triggered by",
+    "be the result of",
+    "be a result of",
+    "be largely the result of",
+    "be mainly the result of",
+    "be partly the result of",
+    "be attributable to",
+    "be largely attributable to",
+    "be mainly attributable to",
+    "be attributed to",
+    "be explained by",
 )
 #: "Y suffers from X", "Y benefits from X": the source follows and the verb carries the sign.
 REVERSE_DIRECTIONAL = (("suffer from", -1), ("benefit from", 1), ("be hurt by", -1), ("be helped by", 1))
@@ -232,9 +250,34 @@ NOUN_CUES = (
     ),
     # "poses risks to employment": a risk to a variable is its adverse move, here a fall.
     (
-        r"(?:poses?|posed|posing)\s+(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
+        r"(?:poses?|posed|posing)\s+(?:an?\s+)?(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
         r"risks? (?:to|for)",
         -1,
+    ),
+    # "a dampening effect on demand", "a stimulative impact on investment": the adjective signs the effect
+    (
+        r"(?:an?\s+)?(?:\w+\s+)?(?:dampening|depressing|restraining|contractionary|adverse|harmful|damaging|"
+        r"detrimental|chilling)\s+(?:effect|impact|influence)s?\s+on",
+        -1,
+    ),
+    (
+        r"(?:an?\s+)?(?:\w+\s+)?(?:stimulative|stimulatory|expansionary|supportive|boosting|favourable|favorable|"
+        r"beneficial)\s+(?:effect|impact|influence)s?\s+on",
+        1,
+    ),
+    # "a drag on growth", "a headwind for investment", "take a toll on jobs": nouns of a negative effect
+    (
+        r"(?:an?\s+|the\s+)?(?:significant\s+|major\s+|key\s+|big\s+|considerable\s+|further\s+|substantial\s+|"
+        r"strong\s+|notable\s+|persistent\s+|ongoing\s+)?(?:drag|headwind|toll)s?\s+(?:on|for|to)",
+        -1,
+    ),
+    # "a boost to exports", "a tailwind for consumption", "provide support to spending"
+    (
+        r"(?:(?:an?\s+|the\s+)(?:significant\s+|major\s+|key\s+|big\s+|considerable\s+|further\s+|substantial\s+|"
+        r"strong\s+|temporary\s+)?(?:boost|tailwind|lift)s?|(?:provides?|provided|providing|lends?|lent|lending|gives?|"
+        r"gave|giving|offers?|offered|offering)\s+(?:some\s+|further\s+|additional\s+|significant\s+)?support)"
+        r"\s+(?:to|for)",
+        1,
     ),
 )
 #: Movement verbs that are intransitive when nothing follows ("X rises") and nouns before a
@@ -262,6 +305,7 @@ MOVEMENT_UP = (
     "firm",
     "widen",
     "escalate",
+    "appreciate",
 )
 MOVEMENT_DOWN = (
     "fall",
@@ -292,6 +336,14 @@ MOVEMENT_DOWN = (
     "sell off",
     "correct",
     "narrow",
+    "soften",
+    "cool",
+    "slow down",
+    "fade",
+    "come down",
+    "dissipate",
+    "abate",
+    "depreciate",
 )
 
 TRANSITIVE_MOVEMENTS = (
@@ -358,9 +410,13 @@ UP_MODIFIERS = (
     r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
-    r"phasing-in|introduction|imposition|build-up|widening|growth)s? (?:in|of)",
+    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation)s? (?:in|of)",
+    # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
+    r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
     r"resilient",
+    r"strong",
+    r"solid",
     r"buoyant",
     r"robust",
     r"positive",
@@ -386,11 +442,16 @@ DOWN_MODIFIERS = (
     r"low",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
-    r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening)s? (?:in|of)",
+    r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening|weakness|softness|slowing|"
+    r"deceleration|moderation|depreciation)(?:es|s)? (?:in|of)",
     r"negative",
     r"weak",
     r"poor",
     r"sluggish",
+    r"fewer",
+    r"softening",
+    r"slowing",
+    r"slower",
 )
 
 NEGATION = re.compile(
@@ -529,9 +590,12 @@ CAUSE_AFTER = re.compile(
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
 INHERENT_DOWN = re.compile(
-    r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening|looser|easier)\b"
+    r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening|looser|easier|"
+    r"disinflation(?:ary)?|deflationary)\b"
 )
-INHERENT_UP = re.compile(r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation)\b")
+INHERENT_UP = re.compile(
+    r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation|restraint|restrictive(?:ness)?)\b"
+)
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
 SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
 #: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
@@ -549,7 +613,11 @@ _FUNCTION_WORD = (
     r"(?:as|when|if|and|or|but|while|because|since|of|in|on|to|for|by|with|than|that|which|after|before|amid|"
     r"despite|although|though|whereas|so|thus|hence|is|are|was|were|be|been|has|have|had|would|could|will|may)\b"
 )
-_GAP = rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
+_GAP = (
+    rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
+    # "a subdued rate of GDP growth", "the slower pace of hiring": the measure's movement is the variable's
+    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?)?"
+)
 UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
 #: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
@@ -569,7 +637,7 @@ COORD = re.compile(
 )
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
-    r"amid|after|through|via|by)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
+    r"amid|after|through|via|by|about|regarding|surrounding|around)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
 )
 CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
@@ -700,7 +768,8 @@ def _this_verb(low: str, m: re.Match[str]) -> bool:
 
 #: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.
 INTRANSITIVE_AFTER = re.compile(
-    r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|"
+    r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|or|due|owing|"
+    r"because|thanks|"
     r"to|from|since|until|before|\w+ly)\b"
 )
 
@@ -808,6 +877,13 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         low[ms[i].m.end : cue.start],
     ):
         return []  # "banks have maintained capital buffers and have increased provisions": an earlier subject
+    if PRONOUN_SUBJECT.search(low[ms[i].m.end : cue.start]):
+        return []  # "these disruptions affect jobs, and they could drive up inflation": the pronoun is the subject
+    if "," in low[ms[i].m.end : cue.start] and re.search(
+        r"\b(?:because|since|if|when|once|although|though|unless|as)\s+(?:the\s+)?(?:[a-z-]+\s+)?$",
+        low[_clause_start(low, ms[i].start) : ms[i].start],
+    ):
+        return []  # "Because inflation has come down, we lowered …": the subordinate clause holds no subject
     if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
@@ -845,6 +921,12 @@ SUBORDINATE_GAP = re.compile(
     r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
     r"(?!\w+ly\b)\w+"
 )
+#: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
+PRONOUN_SUBJECT = re.compile(
+    r"\b(?:they|we|i|he|she|you|(?:this|these|those)\s+[a-z-]+)\s+"
+    r"(?:(?:would|could|may|might|will|can|should|also|then|further|have|has|had|been|be|able\s+to|"
+    r"(?:need|needs|needed|decided|chose|want|wants|wanted)\s+to|\w+ly)\s+)*$"
+)
 #: A clause boundary between a candidate subject and its verb.
 CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
@@ -852,7 +934,8 @@ COORDINATED_VERB = re.compile(r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+
 BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 
 TRANSPARENT_HEAD = re.compile(
-    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability)\s+(?:for|of)|"
+    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate|much|most|part|some|"
+    r"half|all|(?:a\s+)?(?:large|significant|good)\s+(?:part|share))\s+(?:for|of)|"
     r"(?:strains?|pressures?|stress)\s+on)\s+(?:the\s+|an?\s+)?"
 )
 
@@ -864,7 +947,7 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
     i = right[0]
     gap = low[cue.end : ms[i].start]
     if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.fullmatch(
-        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|\w+ly)\s+)*",
+        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|(?:were|was|is|are)\s+to|\w+ly)\s+)*",
         low[ms[i].m.end : next_cue],
     ):
         return []  # "spreads widened and equity prices fell": the mention is the next clause's subject
@@ -872,6 +955,8 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
         return []  # "reduce collateral values, increasing credit losses": the mention belongs to the participle
     # "lowering the prospects for global growth", "raises the risk of fire sales": the head names the
     # variable's outlook or likelihood, so the variable is the object.
+    if CAUSAL_GAP.search(gap):
+        return []  # "consumer spending slowed due to weaker confidence": the mention is the cause
     gap = TRANSPARENT_HEAD.sub(" ", gap)
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
     if len(gap.split()) > 6 or re.search(
@@ -882,6 +967,10 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
     ):
         return []
     return _coordinated_right(low, ms, i, min(hi, next_cue))
+
+
+#: A connector naming a cause ("slowed due to X"): what follows is the cause, not the verb's object.
+CAUSAL_GAP = re.compile(r"\b(?:due to|owing to|because of|thanks to|as a result of|on account of)\b")
 
 
 #: Connectors that produce their target ("could cause volatility" is more volatility); "spill over to",
@@ -913,7 +1002,7 @@ def _same_family(a: str, b: str) -> bool:
 
 
 PRODUCING = re.compile(
-    r"^(?:(?:is|are|was|were|been|being|remains?|remained)\s.*(?:drivers?|causes?)\s+of$|lead|led|result|cause|trigger|generat|produc|give|gave|bring|brought|prompt|induc|contribut|spur|forc)"
+    r"^(?:(?:is|are|was|were|been|being|remains?|remained)\s.*(?:drivers?|causes?)\s+of$|lead|led|result|cause|trigger|generat|produc|creat|give|gave|bring|brought|prompt|induc|contribut|spur|forc)"
 )
 
 
@@ -951,7 +1040,7 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
 
 
 def _cause_of_states(
-    low: str, ms: list[_Mention], states: list[tuple[int, int, Cue]]
+    low: str, ms: list[_Mention], states: list[tuple[int, int, Cue]], adverse_up: frozenset[str] = frozenset()
 ) -> list[tuple[int, int, int, Cue]]:
     """ "Y fell, driven by X" and "Supported by X, Y rose": (source idx, target idx, sign, cue)."""
     out = []
@@ -962,6 +1051,8 @@ def _cause_of_states(
             if x.start > cue.end:  # "Y fell, driven by the outlook for X"
                 window = low[cue.end : x.start]
                 m = CAUSE_AFTER.search(window)
+                if cue.text == "movement from":
+                    m = NOMINAL_FROM.fullmatch(window)
                 if m is None:
                     m2 = re.search(
                         r"(?:driven by|on the back of|reflecting|due to|owing to|in response to)"
@@ -990,6 +1081,16 @@ def _cause_of_states(
                     r"weighed down|hit|dragged|held back|restrained|hampered", verb.group()
                 ):
                     mod = -1
+                elif x.m.variable_id in adverse_up and (
+                    cue.text == "movement from"
+                    or (
+                        verb is not None
+                        and re.search(
+                            r"due to|owing to|because of|as a result of|amid|on account of|in response to", verb.group()
+                        )
+                    )
+                ):
+                    mod = 1  # "investment fell because of uncertainty": the presence of a risk is its rise
                 else:
                     continue
             out.append((si, ti, s_y * mod, cue))
@@ -1015,6 +1116,29 @@ EXPERIENCED_BEFORE = re.compile(
     r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed|"
     r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
+#: Two stated movements joined by "or"/"and" ("X were to weaken unexpectedly or Y were to fall").
+COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?")
+#: Participles of producing verbs: "the volatility caused by X" is volatility X produced.
+CREATED = re.compile(r"^(?:caused|created|generated|triggered|induced|produced|sparked|fuell?ed)$")
+#: "… would be negative", "… is likely to be positive": the sign of a named effect.
+EFFECT_PREDICATE = re.compile(
+    r"\s+(?:(?:would|will|could|may|might|is|are|was|were|has\s+been|have\s+been|is\s+likely\s+to|are\s+likely\s+to|"
+    r"is\s+expected\s+to|are\s+expected\s+to)\s+)?(?:be\s+)?(?:\w+ly\s+|large\s+and\s+|small\s+but\s+)?"
+    r"(?:(positive|favourable|favorable|beneficial)|(?:negative|adverse|harmful|detrimental|damaging))\b"
+)
+#: A risk put in place or kept there ("tariffs are imposed", "uncertainty persists").
+IMPOSED_AFTER = re.compile(
+    r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
+    r"applied|maintained|extended)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|persists?|persisted)\b"
+)
+#: A condition stated with a copula ("had remained subdued", "has been strong").
+CONDITION_AFTER = re.compile(
+    r"\s+(?:has\s+|have\s+|had\s+)?(?:been|remained|remains?|was|were|is|are|stayed|stays?)\s+"
+    r"(?:very\s+|quite\s+|relatively\s+|\w+ly\s+)?(?:(strong|robust|solid|elevated|buoyant|resilient|high)|"
+    r"(?:weak|subdued|soft|sluggish|muted|depressed|anaemic|anemic|low))\b"
+)
+#: A movement noun followed by its source ("price increases from higher tariffs").
+NOMINAL_FROM = re.compile(r"\s+(?:resulting\s+|stemming\s+|arising\s+)?from\s+(?:the\s+|an?\s+)?")
 NOUN_MOVE_AFTER = re.compile(
     r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
     r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?))\b(?!\s+(?:in|of)\b)"
@@ -1083,6 +1207,12 @@ HEAD_SHIFT = re.compile(
     # hyphenated compounds: "trade-off", "investment-grade", "GDP-weighted", "equity-linked"
     r"-[a-z]"
 )
+#: "trade disruptions", "trade partners", "trade deal": "trade" modifies another head.
+TRADE_HEAD = re.compile(
+    r"\s+(?:disruptions?|partners?|agreements?|deals?|relations(?:hips?)?|surplus(?:es)?|deficits?|measures|actions?|"
+    r"negotiations?|routes?|links?|linkages|openness|shocks?|exposures?|integration|patterns?|restrictions?|"
+    r"barriers?|frictions?|costs?|finance|credit|creditors?|receivables|payables)\b"
+)
 #: Senses of a synonym that are not the variable: "securities lending", "by default", "energy consumption".
 OTHER_SENSE_BEFORE = {
     "credit_growth": re.compile(r"\b(?:securities|repo|stock)\s+$"),
@@ -1110,6 +1240,35 @@ def _other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "equity_prices" and m.text.lower() not in ("equity", "equities"):
         pat = None
     return bool(re.search(r"[a-z]-$", before) or (pat is not None and pat.search(before)))
+#: "the labour market has softened, which has slowed wage growth": the relative pronoun's antecedent
+#: is the stated movement.
+RELATIVE_AFTER_STATE = re.compile(
+    r",\s*(?:which|and\s+this|and\s+that)\s+(?:(?:has|have|had|would|could|may|might|will|can|in\s+turn|then|also|"
+    r"further|\w+ly)\s+)*$"
+)
+#: "uncertainty about trade policy", "concerns over inflation": the topic of the uncertainty is no
+#: variable of its own here; the uncertainty is what moves.
+UNCERTAINTY_ABOUT = re.compile(
+    r"\b(?:uncertainty|uncertainties|unpredictability)\s+(?:about|over|around|surrounding|regarding|on|from)\s+"
+    r"(?:the\s+|future\s+|us\s+|u\.s\.\s+)*$"
+)
+#: "ease policy", "tightened policy settings", "restrictive policy": bare "policy" moved by a central bank.
+POLICY_MOVED_BEFORE = re.compile(
+    r"\b(?:ease[sd]?|easing|tighten(?:s|ed|ing)?|loosen(?:s|ed|ing)?|restrictive|accommodative|tight|tighter|"
+    r"looser|easier|loose)\s+(?:monetary\s+)?$"
+)
+#: Bare "demand" is aggregate demand after a function word, a verb or a movement ("weaker demand",
+#: "reduce demand", "the slowdown in demand"), not after a noun ("credit demand", "government demand").
+BARE_DEMAND_BEFORE = re.compile(
+    r"(?:^|[,;(]|\b(?:the|of|in|on|and|or|to|overall|total|final|economy-wide|excess|"
+    r"weak|weaker|strong|stronger|soft|softer|softening|slower|slowing|subdued|reduced|lower|higher|falling|rising|"
+    r"weakening|strengthening|sluggish|robust|solid|resilient|reduce[sd]?|reducing|lower(?:s|ed|ing)|"
+    r"dampen(?:s|ed|ing)?|boost(?:s|ed|ing)?|support(?:s|ed|ing)?|weigh(?:s|ed|ing)? on|cool(?:s|ed|ing)?))\s+$"
+)
+#: Variables whose volatility is not market volatility.
+MACRO_LEVELS = frozenset(
+    {"inflation", "real_gdp", "employment", "unemployment", "wages", "consumption", "investment", "productivity"}
+)
 #: Consumption and investment of the vocabulary are private: "government consumption", "public
 #: investment", "government consumption and investment" (the list shares the modifier) are not.
 PRIVATE_ONLY = frozenset({"consumption", "investment"})
@@ -1127,6 +1286,18 @@ AMBIVALENT = re.compile(
 LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)\b)(?=[a-z])")
 
 
+NOUN_THEN_VERB = re.compile(r"^(.*\w+s)\s+(?:increase|rise|hike|cut)$")
+
+
+def _without_verb(m: Mention, low: str) -> Mention:
+    """A match such as "interest rates increase" names "interest rates" followed by its verb."""
+    hit = NOUN_THEN_VERB.match(m.text.lower())
+    if hit is None:
+        return m
+    end = m.start + len(hit.group(1))
+    return Mention(m.variable_id, m.start, end, m.text[: len(hit.group(1))], m.first_token, m.last_token - 1)
+
+
 def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
     if TABLE_RESIDUE.search(sentence) or CROSS_SECTION.search(sentence.lower()):
@@ -1139,16 +1310,31 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     if len({m.variable_id for m in raw}) < 2:
         return []
     low = sentence.lower()
+    # "policy rates increase debt costs": the inflected match of "rate increases" ends in a verb; the
+    # mention is the plural noun before it.
+    raw = [_without_verb(m, low) for m in raw]
     # "trade channels", "liquidity risks": a mention that names a channel or a risk, not the variable.
     raw = [
         m
         for m in raw
         if not re.match(r"\s+channels?\b", low[m.end :])
         and not HEAD_SHIFT.match(low[m.end :])
+        and not (m.text.lower() == "trade" and TRADE_HEAD.match(low[m.end :]))
         and not _other_sense(low, m)
         and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))
+        and not UNCERTAINTY_ABOUT.search(low[max(0, m.start - 40) : m.start])
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
         and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
+    ]
+    # "inflation volatility", "output volatility": the volatility of a macroeconomic variable is
+    # neither that variable's level nor market volatility.
+    raw = [
+        m
+        for m in raw
+        if not (
+            m.variable_id == "volatility"
+            and any(x.variable_id in MACRO_LEVELS for x in vocab.mentions(m.text)[:1])
+        )
     ]
     if len({m.variable_id for m in raw}) < 2:
         return []
@@ -1161,6 +1347,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         sign, start = _modifier(low, m.start, ends, m.end, m.variable_id, adv)
         if not sign:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
+            if not sign and m.variable_id == "unemployment" and re.search(r"\b(?:losses|layoffs)\b", m.text.lower()):
+                sign = 1  # "job losses", "layoffs": a rise in unemployment
         if not sign:
             sign = _infinitive_movement(low, m)
         if not sign:
@@ -1170,6 +1358,15 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         particle = PARTICLE_AFTER.match(low[m.end :])
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
             sign = 1 if particle.group(1) in ("up", "higher") else -1
+        if re.fullmatch(r"polic(?:y|ies)(?: settings?)?", m.text.lower()) and not POLICY_MOVED_BEFORE.search(
+            low[max(0, m.start - 30) : m.start]
+        ):
+            continue  # bare "policy" is monetary policy only when it is eased or tightened
+        if m.text.lower() == "demand" and (
+            not BARE_DEMAND_BEFORE.search(low[max(0, m.start - 30) : m.start])
+            or re.match(r"\s+(?:for|from)\b", low[m.end :])
+        ):
+            continue  # "demand for options", "government demand": bare "demand" is the economy's only on its own
         ms.append(_Mention(m, sign, start))
     cues = _find_cues(low, ms)
     # "rate hikes raise …": a movement noun right after a mention and before a cue is the mention's modifier.
@@ -1183,6 +1380,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     ec = evidence_class(sentence)
     hz = HORIZON.search(low)
     horizon = hz.group() if hz else None
+    # Variables whose adverse move is a rise (risks): named as a cause without a movement, they are present.
+    adverse_up = frozenset(
+        x.m.variable_id for x in ms if getattr(vocab.get(x.m.variable_id).adverse_direction, "value", "") == "increase"
+    )
     found: dict[tuple[str, str, Sign], Reading] = {}
     # (subjects, objects, end of objects, movement the clause implies for each object)
     previous: tuple[list[int], list[int], int, dict[int, int]] | None = None
@@ -1236,7 +1437,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         lo, hi = _clause_start(low, cue.start), _clause_end(low, cue.end)
         next_cue = next((c.start for c in cues[k + 1 :] if c.kind != "consumed"), len(low))
         after = low[cue.end :]
-        by = re.match(r"\s+by\b", after)
+        by = re.match(r"\s+(?:(?:hard|heavily|badly|\w+ly)\s+)?by\b", after)
         if (
             by
             and cue.kind in ("directional", "neutral", "movement")
@@ -1255,6 +1456,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 for si in sources:
                     # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
                     sign = _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False)
+                    if not sign and cue.kind == "neutral" and not ms[t].mod and CREATED.match(cue.text):
+                        sign = ms[si].mod or 1  # "the uncertainty created by tariffs": the target is produced
                     verb = " ".join(cue.text.split()[-1:])
                     if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
                         sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
@@ -1272,6 +1475,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 for si in sources:
                     both = ms[si].mod * ms[t].mod
                     sign = both if both else (1 if re.match(r"stem|aris|origin", cue.text) else 0)
+                    if not both and ms[t].mod and not ms[si].mod and ms[si].m.variable_id in adverse_up:
+                        sign = ms[t].mod  # "the decline in exports reflects the tariffs": the risk's presence
+
                     if cue.sign:  # "Y suffers from higher X": the verb's sign times the source's move
                         sign = cue.sign * (ms[si].mod or 1)
                     add(si, t, sign, Cue(cue.start, cue.end, cue.text, 0, "neutral"), True)
@@ -1301,7 +1507,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 i for i in objs if transitive and not re.search(r"[,;]|\b(?:when|as|if)\b", low[cue.end : ms[i].start])
             ]
             if subs and not objs:
-                states.append((subs[0], cue.sign, cue))
+                states.extend((si, cue.sign, cue) for si in subs)
             elif not subs and objs and transitive:
                 # "central banks eased monetary policy as inflation fell": the object moves.
                 states.append((objs[0], cue.sign, cue))
@@ -1371,7 +1577,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 if not ms[si].mod and previous[3].get(si):
                     implied.setdefault(si, previous[3][si])
         moves: dict[int, int] = {}
-        if re.search(r",\s*$", low[: cue.start]) and cue.text.split()[0].endswith("ing"):
+        participle_after_comma = bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
+        if participle_after_comma or RELATIVE_AFTER_STATE.search(low, 0, cue.start):
             # "Market liquidity deteriorated, amplifying price swings": the participle carries the stated move.
             for si in subs:
                 moved = [sg for i, sg, c in states if i == si and c.end <= cue.start]
@@ -1411,12 +1618,32 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for i, x in enumerate(ms):
         if x.mod and x.start < x.m.start and NOMINAL_CAUSE_AFTER.match(low[x.m.end :]):
             states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement due to", x.mod, "movement")))
+        elif x.mod and NOMINAL_FROM.match(low[x.m.end :]):
+            # "price increases from higher tariffs", "job losses resulting from weaker exports"
+            states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement from", x.mod, "movement")))
     # "house prices have seen some correction", "equities recorded strong gains": a state after the mention.
     for i, x in enumerate(ms):
         seen = EXPERIENCED_AFTER.match(low[x.m.end :])
         if seen:
             at = x.m.end + seen.end()
             states.append((i, 1 if seen.group(1) else -1, Cue(at, at, "saw a movement", 0, "movement")))
+    # "if tariffs are imposed", "if uncertainty persists": a risk put in place or kept is its rise.
+    for i, x in enumerate(ms):
+        put = IMPOSED_AFTER.match(low[x.m.end :])
+        if put and not x.mod and x.m.variable_id in adverse_up:
+            at = x.m.end + put.end()
+            states.append((i, 1, Cue(at, at, put.group().strip(), 1, "movement")))
+    # "GDP growth remained subdued, reflecting weak consumption": a stated condition whose cause follows.
+    for i, x in enumerate(ms):
+        cond = CONDITION_AFTER.match(low[x.m.end :])
+        if cond and not x.mod:
+            at = x.m.end + cond.end()
+            if re.match(
+                r"\s*,?\s*(?:\w+ly\s+)?(?:reflecting|due to|owing to|because of|as a result of|driven by|"
+                r"on account of|on the back of|amid|following|weighed down by|held back by|supported by|boosted by)\b",
+                low[at:],
+            ):
+                states.append((i, 1 if cond.group(1) else -1, Cue(at, at, "stated condition", 0, "movement")))
     # "the trade war and the uncertainty it causes": the second is produced by the first.
     for a in range(len(ms) - 1):
         b = a + 1
@@ -1427,16 +1654,45 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for a, b, sign in _feedback_loops(low, ms, vocab):
         at = ms[a].start
         add(a, b, sign, Cue(at, at, "feedback loop between", sign, "noun"), False)
-    for si, ti, sign, cue in _cause_of_states(low, ms, states):
+    # "the effect of tariffs on GDP would be negative": the predicate signs the effect.
+    for a in range(len(ms) - 1):
+        b = a + 1
+        if not re.search(r"\b(?:effects?|impacts?)\s+of\s+(?:the\s+|higher\s+|us\s+)?$", low[: ms[a].start]):
+            continue
+        if not re.fullmatch(r"\s+on\s+(?:the\s+)?", low[ms[a].m.end : ms[b].start]):
+            continue
+        pred = EFFECT_PREDICATE.match(low[ms[b].m.end :])
+        if pred:
+            sign = (1 if pred.group(1) else -1) * (ms[a].mod or 1)
+            at = ms[b].m.end
+            add(a, b, sign, Cue(at, at + pred.end(), pred.group().strip(), sign, "noun"), False)
+    for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
     states.sort(key=lambda st: st[2].start)
+    coordinated = [False] * len(states)  # joined to the previous state by "or"/"and": the same clause
+    for a in range(1, len(states)):
+        (_, _, cp), (ia, _, ca) = states[a - 1], states[a]
+        coordinated[a] = cp.start != ca.start and bool(COORDINATED_STATE.fullmatch(low[cp.end : ms[ia].start]))
     for a in range(len(states)):
         for b in range(a + 1, len(states)):
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
             between = low[ca.end : ms[ib].start]
             before_a = low[_clause_start(low, ms[ia].start) : ms[ia].start]
-            if SUBORDINATOR.search(before_a[-25:]) or re.fullmatch(r"\s*should\s+", before_a):
+            if ca.start == cb.start:
+                continue  # "as exports and investment decline": one movement of a list, no cause within it
+            if all(coordinated[a + 1 : b + 1]):
+                continue  # "if X were to weaken or Y were to fall": two conditions, neither causes the other
+            # "if X were to weaken or Y were to fall, …": the second condition shares the first's subordinator
+            first = a
+            while first > 0 and coordinated[first]:
+                first -= 1
+            before_first = low[_clause_start(low, ms[states[first][0]].start) : ms[states[first][0]].start]
+            if (
+                SUBORDINATOR.search(before_a[-25:])
+                or re.fullmatch(r"\s*should\s+", before_a)
+                or (first != a and SUBORDINATOR.search(before_first[-25:]))
+            ):
                 add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
             elif SUBORDINATOR.search(between):
                 add(ib, ia, sa * sb, Cue(cb.start, cb.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
