@@ -2067,9 +2067,7 @@ def quantile_ranges_of_run(store: Store, run_id: str, variable: str) -> go.Figur
     starts = sorted(int(y) for y in (run.diagnostics.get("start_years") or [])) if run is not None else []
     # banks starting from different exercises: the stored span runs from the first start to the last end
     period_label = (
-        f"over the exercise horizon (starting points {starts[0]}–{starts[-1]} year-ends)"
-        if len(starts) > 1
-        else None
+        f"over the exercise horizon (starting points {starts[0]}–{starts[-1]} year-ends)" if len(starts) > 1 else None
     )
     fig = quantile_ranges(
         points,

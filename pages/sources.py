@@ -20,7 +20,6 @@ state = get_state()
 st.header("Sources")
 
 
-
 def passages(ws, registry) -> None:
     """The passage and cell viewer of one source, filtered by the words a passage contains."""
     titles = dict(zip(registry["source_id"], registry["title"], strict=True))

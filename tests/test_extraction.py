@@ -336,8 +336,10 @@ def test_hedged_readings_are_kept_and_flagged():
         ("Energy consumption raises energy prices.", set()),
         # subjects: pronoun, co-ordinated verbs, the means of the clause's subject, clause boundaries
         ("This boosts investment in the medium term and increases productivity.", set()),
-        ("Lower policy rates boost investment in the medium term and increase consumption.",
-         {("policy_rate", "-", "investment"), ("policy_rate", "-", "consumption")}),
+        (
+            "Lower policy rates boost investment in the medium term and increase consumption.",
+            {("policy_rate", "-", "investment"), ("policy_rate", "-", "consumption")},
+        ),
         ("Tariffs raise inflation but, by weakening employment, lower wages.", {("tariffs", "+", "inflation")}),
         (
             "Uncertainty rose, and the worsening of financing conditions weighs on investment.",

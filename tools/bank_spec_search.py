@@ -111,6 +111,7 @@ def fit_d(train: BankSample) -> tuple[ComponentFit, dict]:
 
 def _predict(spec: str, train: BankSample, test: BankSample, seed: int) -> pd.DataFrame:
     if spec == "E":
+
         def design(s: BankSample) -> np.ndarray:
             return np.column_stack([np.ones(len(s.banks)), *(s.start_rates[k] for k in OWN_START), s.start_ratio])
 

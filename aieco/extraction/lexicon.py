@@ -761,9 +761,7 @@ def _this_verb(low: str, m: re.Match[str]) -> bool:
     """ "This boosts Y", "this raises Y": after the pronoun "this" a word in -s is a verb (a singular
     noun after "this" has no -s: "this rise", "this cut")."""
     head = m.group().split()[0]
-    return bool(re.search(r"\bthis\s+$", low[max(0, m.start() - 6) : m.start()])) and bool(
-        re.search(r"[^s]s$", head)
-    )
+    return bool(re.search(r"\bthis\s+$", low[max(0, m.start() - 6) : m.start()])) and bool(re.search(r"[^s]s$", head))
 
 
 #: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.
@@ -1240,6 +1238,8 @@ def _other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "equity_prices" and m.text.lower() not in ("equity", "equities"):
         pat = None
     return bool(re.search(r"[a-z]-$", before) or (pat is not None and pat.search(before)))
+
+
 #: "the labour market has softened, which has slowed wage growth": the relative pronoun's antecedent
 #: is the stated movement.
 RELATIVE_AFTER_STATE = re.compile(
@@ -1332,8 +1332,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         m
         for m in raw
         if not (
-            m.variable_id == "volatility"
-            and any(x.variable_id in MACRO_LEVELS for x in vocab.mentions(m.text)[:1])
+            m.variable_id == "volatility" and any(x.variable_id in MACRO_LEVELS for x in vocab.mentions(m.text)[:1])
         )
     ]
     if len({m.variable_id for m in raw}) < 2:

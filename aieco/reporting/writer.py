@@ -371,17 +371,14 @@ def _bank_start_sentences(context: ReportContext) -> list[SentenceDraft]:
     """Where the real banks start from (the application stage's record): one sentence, years as DATE tokens."""
     if not context.bank_starts:
         return []
-    parts = [
-        f"year-end {{{{DATE:{s.actual_year}}}}} figures from {_START_SOURCE[s.kind]}" for s in context.bank_starts
-    ]
+    parts = [f"year-end {{{{DATE:{s.actual_year}}}}} figures from {_START_SOURCE[s.kind]}" for s in context.bank_starts]
     listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and, for the other banks, " + parts[-1]
     lead = "where a bank reports there, " if len(parts) > 1 else ""
     return [
         SentenceDraft(
             kind=SentenceKind.temporal,
             paragraph="bank",
-            template="Each real bank starts from its latest actual figures released by the cutoff: "
-            f"{lead}{listed}.",
+            template=f"Each real bank starts from its latest actual figures released by the cutoff: {lead}{listed}.",
         )
     ]
 

@@ -399,9 +399,7 @@ def project_real_banks(
     # gates ensured per model: a workspace validated before a model existed still gets its gate
     if any(not store.find(ValidationGate, model_id=m) for m in REAL_MODELS):
         ensure_real_gates(store, cutoff, seed=seed, policy=policy)
-    chosen = next(
-        ((m, g) for m in REAL_MODELS if (g := passing_gate(store, m, real_banks=True)) is not None), None
-    )
+    chosen = next(((m, g) for m in REAL_MODELS if (g := passing_gate(store, m, real_banks=True)) is not None), None)
     if chosen is None:
         why = []
         for m in REAL_MODELS:

@@ -297,9 +297,7 @@ def write_transparency_extract(source: Path, sdd: Path, out_dir: Path = TR2024) 
         out_dir / "data_dictionary_extract.csv", index=False, lineterminator="\n"
     )
     names = dict(zip(kept_banks["LEI"], kept_banks["Bank"], strict=True))
-    (out_dir / "PROVENANCE.md").write_text(
-        _transparency_provenance(len(out), sorted(wanted), Path(sdd).name, names)
-    )
+    (out_dir / "PROVENANCE.md").write_text(_transparency_provenance(len(out), sorted(wanted), Path(sdd).name, names))
     repo, commit = TR2024_SOURCE["repository"], TR2024_SOURCE["commit"]
     (sub / "PROVENANCE.md").write_text(
         "# Source rows of the 2024 transparency extract\n\n"
