@@ -73,12 +73,14 @@ with page_workspace() as ws:
         across = ws.view(views.depletion_across_banks, run_id)
         show_figure(bank_views.depletion_chart(across), name=f"bank_depletion_across_{run_id}", key="bank_across")
         st.caption(caption)
-        if not across.empty:
-            show_table(
-                bank_views.depletion_table(across),
-                key="bank_across_table",
-                name=f"cet1_depletion_across_banks_{run_id}",
-            )
+        if not across.empty:  # the chart above shows every bank; the table and its CSV open on demand
+            with lazy_section(f"Table of the {len(across)} banks, with CSV", key="bank_across_section") as open_:
+                if open_:
+                    show_table(
+                        bank_views.depletion_table(across),
+                        key="bank_across_table",
+                        name=f"cet1_depletion_across_banks_{run_id}",
+                    )
 
         # The same model, bank and variable under every risk of the analysis, side by side.
         same = [
@@ -107,11 +109,20 @@ with page_workspace() as ws:
     if gates.empty:
         st.info("No validation gate recorded yet: bank conclusions are shown only for models that pass it.")
     else:
-        for model_id, group in gates.groupby("model_id", sort=False):
-            passed = bool(group["gate_passed"].iloc[0])
-            (st.success if passed else st.error)(
-                f"{views.model_name(model_id)}: gate {'passed' if passed else 'failed'} — "
-                + ("may supply bank conclusions" if passed else "bank conclusions withheld")
+        # one box for the passed gates and one for the failed ones (one element each, not one per model)
+        verdict = gates.groupby("model_id", sort=False)["gate_passed"].first().astype(bool)
+        if verdict.any():
+            st.success(
+                "\n".join(
+                    f"- {views.model_name(m)}: gate passed — may supply bank conclusions"
+                    for m in verdict.index[verdict]
+                )
+            )
+        if not verdict.all():
+            st.error(
+                "\n".join(
+                    f"- {views.model_name(m)}: gate failed — bank conclusions withheld" for m in verdict.index[~verdict]
+                )
             )
         details = ["model_id", "detail", "run_id"]  # ids last, beside the model's name
         shown = gates.assign(model=gates["model_id"].map(views.model_name))

@@ -82,6 +82,8 @@ def test_bank_capital_page_shows_the_depletion_chart_table_and_csv(demo, monkeyp
         # the demo's models take the generated macro path: no 'not a scenario outcome' statement
         assert not any("not an outcome" in w.value for w in at.warning)
         assert not any("not an outcome" in c for c in captions)
+        at.session_state["bank_across_section"] = True  # the table of every bank opens on demand
+        at.run()
         csv = [b for b in at.get("download_button") if "bank_across_table" in str(b.proto.id)]
         assert csv
     finally:
