@@ -24,7 +24,14 @@ from pathlib import Path
 import pandas as pd
 
 from aieco.errors import InputError
-from aieco.models.bank.eba_items import CONCEPTS, normalise_label, read_dictionary, read_scenarios, read_text
+from aieco.models.bank.eba_items import (
+    CONCEPTS,
+    CORE_CONCEPTS,
+    normalise_label,
+    read_dictionary,
+    read_scenarios,
+    read_text,
+)
 
 BUNDLED = Path(__file__).with_name("eba_data")
 ITEM_COLUMN = "Item"
@@ -157,18 +164,7 @@ TR2024_BANKS = (
     "529900OE1FOAM50XLP72",
 )
 #: Concepts the extract keeps (the issue's eight items plus the two the start state needs).
-TR2024_CONCEPTS = (
-    "cet1_capital",
-    "total_risk_exposure_amount",
-    "cet1_ratio",
-    "net_interest_income",
-    "net_fee_commission_income",
-    "impairments",
-    "operating_expenses",
-    "profit",
-    "total_operating_income",
-    "profit_before_tax",
-)
+TR2024_CONCEPTS = (*CORE_CONCEPTS, "total_operating_income", "profit_before_tax")
 #: EBA transparency publications whose date and latest reference period a cited page states:
 #: (publication date, end of the latest reference period, source). The publication lag of the
 #: 2024 exercise is bounded by the longest of these delays (release rule ``lag``).
