@@ -31,12 +31,16 @@ CUTOFF = date(2024, 12, 31)
 pytestmark = pytest.mark.slow
 
 
+def _is_provenance(path: Path) -> bool:
+    return "PROVENANCE" in path.name.upper()  # PROVENANCE.md, name.PROVENANCE.md, provenance-name.md
+
+
 def _provenance_files(folder: Path) -> list[Path]:
-    return [p for p in folder.iterdir() if "PROVENANCE" in p.name]
+    return [p for p in folder.iterdir() if _is_provenance(p)]
 
 
 def _data_files(folder: Path) -> list[Path]:
-    return [p for p in folder.rglob("*") if p.is_file() and p.suffix in DATA_SUFFIXES and "PROVENANCE" not in p.name]
+    return [p for p in folder.rglob("*") if p.is_file() and p.suffix in DATA_SUFFIXES and not _is_provenance(p)]
 
 
 @pytest.fixture(scope="module")
