@@ -1342,6 +1342,68 @@ ROUND5_DOCUMENTS = {
 }
 ROUND5_FILES = list(ROUND5_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND5_DOCUMENTS
+#: Sixth round (session 4, the new held-back part): six more web pages saved as HTML by the same
+#: public repository at the fourth round's commit, read like the fourth round's and selected by the
+#: same screen (``tools/select_gold_round6.py``, run with the vocabulary of main at ea0391b). Chosen
+#: by publisher and title (policy deliberations, opening statement, testimony, speeches, interview)
+#: before their sentences were read; none was in the set.
+ROUND6_DOCUMENTS = {
+    f"{name}.html": (
+        doc,
+        f"{title}; {url}; {TS_ROUND4}:outputs/{name}.html sha256 {sha}",
+    )
+    for name, doc, title, url, sha in (
+        (
+            "https_www_bankofcanada_ca_2025_06_summary_governing_council_deliberations_fixed_announcement_date_of_june_4_2025_",
+            "boc-2025-06-deliberations",
+            "Bank of Canada, 'Summary of Governing Council deliberations: Fixed announcement date of June 4, 2025', "
+            "17 June 2025",
+            "https://www.bankofcanada.ca/2025/06/summary-governing-council-deliberations-fixed-announcement-date-of-june-4-2025/",
+            "9104a81815ea6e3a3539af70fd9434470de3a36c00284523c09eb13094f483a3",
+        ),
+        (
+            "https_www_bankofcanada_ca_2024_12_opening_statement_2024_12_11_",
+            "boc-2024-12-opening-statement",
+            "Bank of Canada, Governor's opening statement at the press conference of 11 December 2024",
+            "https://www.bankofcanada.ca/2024/12/opening-statement-2024-12-11/",
+            "3583a006753765732442eedce4a8f0d9bece5e2d157066d69003376066a38447",
+        ),
+        (
+            "https_www_ecb_europa_eu_press_inter_date_2025_html_ecb_in250726_89d25a9d7f_en_html",
+            "ecb-2025-07-cipollone-interview",
+            "European Central Bank, interview with Piero Cipollone conducted by Miha Jenko on 10 July 2025, "
+            "published 26 July 2025",
+            "https://www.ecb.europa.eu/press/inter/date/2025/html/ecb.in250726~89d25a9d7f.en.html",
+            "dfe1da6e57a5af629febb0e7aa01beb05c9ea503e069942eaeee3e9d8a5cae4b",
+        ),
+        (
+            "https_www_federalreserve_gov_newsevents_testimony_powell20240709a_htm",
+            "fed-2024-07-powell-testimony",
+            "Board of Governors of the Federal Reserve System, testimony by Chair Jerome H. Powell on the "
+            "semiannual Monetary Policy Report, 9 July 2024",
+            "https://www.federalreserve.gov/newsevents/testimony/powell20240709a.htm",
+            "83f6e3ff6ba093f63235eb79b781a1340022fec9cb69d04cb4c5ba47d4464228",
+        ),
+        (
+            "https_www_federalreserve_gov_newsevents_speech_cook20250717a_htm",
+            "fed-2025-07-cook-speech",
+            "Board of Governors of the Federal Reserve System, speech by Governor Lisa D. Cook at the NBER "
+            "Summer Institute, 17 July 2025",
+            "https://www.federalreserve.gov/newsevents/speech/cook20250717a.htm",
+            "95079bb850dc4e3fe649147bcf02d0ab2e9ee6de043e5579d571d26f39babb3b",
+        ),
+        (
+            "https_www_rba_gov_au_speeches_2024_sp_ag_2024_12_13_html",
+            "rba-2024-12-scenarios-speech",
+            "Reserve Bank of Australia, speech by Sarah Hunter, Assistant Governor (Economic), 'Shedding Light on "
+            "Uncertainty: Using Scenarios in Forecasting and Policy', December 2024",
+            "https://www.rba.gov.au/speeches/2024/sp-ag-2024-12-13.html",
+            "4086b9ac499cd19ba583769c7f9a19a51c853605a450dba1be67e5b9140101f9",
+        ),
+    )
+}
+ROUND6_FILES = list(ROUND6_DOCUMENTS)
+NEW_DOCUMENTS |= ROUND6_DOCUMENTS
 #: Rounds 2 and 3 split their new documents by a seeded-hash rule (sha256("aieco-gold-split-2:" + id),
 #: held-back while it held less than a fifth of the relations; docs/labelling-guide.md). Their
 #: assignments are recorded here for history; since the fourth round they no longer decide a split.
