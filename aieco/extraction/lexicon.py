@@ -106,6 +106,7 @@ NEGATIVE_VERBS = (
     "bring down",
     "hold down",
     "rein in",
+    "tame",
     "sap",
     "stifle",
     "restrict",
@@ -575,6 +576,38 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
         "neutral",
     ),
     *[(_verb_pattern((v,)), s, "reverse") for v, s in REVERSE_DIRECTIONAL],
+    # "bring inflation down", "get inflation under control", "keep price pressures in check": the verb and
+    # its particle enclose the object, and the particle carries the direction.
+    (
+        re.compile(
+            r"\b(?:bring|brings|brought|bringing|get|gets|got|getting|keep|keeps|kept|keeping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?(?:(?:back\s+)?down|under\s+control|in\s+check)\b)"
+        ),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(r"\b(?:bring|brings|brought|bringing)\b(?=\s+(?:[a-z-]+\s+){1,4}?(?:back\s+)?up\b)"),
+        1,
+        "directional",
+    ),
+    # "kept house prices from rising", "prevents credit from falling": the verb stops the object's move.
+    (
+        re.compile(
+            r"\b(?:keep|keeps|kept|keeping|prevent|prevents|prevented|preventing|stop|stops|stopped|stopping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?from\s+(?:rising|increasing|climbing|surging|growing|accelerating)\b)"
+        ),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(
+            r"\b(?:keep|keeps|kept|keeping|prevent|prevents|prevented|preventing|stop|stops|stopped|stopping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?from\s+(?:falling|declining|dropping|contracting|shrinking|weakening)\b)"
+        ),
+        1,
+        "directional",
+    ),
 ]
 AMPLIFIER_RE = re.compile(rf"^(?:{_alternation([f for v in AMPLIFIERS for f in _verb_forms(v)])})$")
 DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _verb_forms(v)])})$")
@@ -927,6 +960,14 @@ PRONOUN_SUBJECT = re.compile(
 )
 #: A clause boundary between a candidate subject and its verb.
 CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
+#: A purpose infinitive after the object of a policy move ("lowered its policy rate in June to support
+#: growth", "raised rates quickly in order to bring inflation down").
+PURPOSE_TO = re.compile(
+    r"^\s*(?:(?!\b(?:and|but|or|which|that|as|when|if|while)\b)[^,;.:]){0,40}?\b(?:in\s+order\s+|so\s+as\s+)?to\s+"
+    r"(?:(?:help|try|seek|aim)\s+(?:to\s+)?)?(?:\w+ly\s+)?$"
+)
+#: An instrument held where it is ("kept the policy rate unchanged", "rates on hold") states no move.
+HELD = re.compile(r"\b(?:unchanged|steady|on\s+hold|constant|where\s+it\s+(?:is|was))\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
 COORDINATED_VERB = re.compile(r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?$")
 BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
@@ -1549,6 +1590,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             elif subs and subs[0] in prev_objs and relative and not ms[subs[0]].mod:
                 # "Tariffs reduce trade, which in turn lowers GDP": the fall in trade lowers GDP.
                 implied = {subs[0]: prev_moves.get(subs[0], 0)}
+            elif subs and subs[0] in prev_objs and PURPOSE_TO.match(between) and not ms[subs[0]].mod:
+                # "The Bank lowered its policy rate to support growth": the purpose infinitive's agent is the
+                # one who moved the object, so the object's stated move is what acts; unstated, nothing is read.
+                if not prev_moves.get(subs[0]):
+                    previous = (prev_subs, prev_objs, prev_end, prev_moves)
+                    continue
+                implied = {subs[0]: prev_moves[subs[0]]}
         if not subs and objs and cue.kind in ("directional", "noun"):
             # "Shocks negatively affect confidence, resulting in …": remember the object's movement.
             previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
@@ -1564,6 +1612,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 continue
         if not subs or not objs:
             continue
+        if not ms[subs[-1]].mod and HELD.search(low[ms[subs[-1]].m.end : cue.start]):
+            continue  # "kept the policy rate unchanged to support growth": the instrument did not move
         if (
             previous is not None
             and subs
