@@ -56,3 +56,78 @@ PARTICLE = [
 @pytest.mark.parametrize("sentence, expected", PURPOSE + PARTICLE)
 def test_purpose_and_particle(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Reaction: <policy move> in response to / in the face of / in reaction to <X>. The move answers X's move;
+# a risk named without a move (tariffs, uncertainty) is present, i.e. risen. A list shares the phrase.
+REACTION = [
+    ("The central bank cut the policy rate in the face of higher tariffs.", {("tariffs", "-", "policy_rate")}),
+    (
+        "The central bank cut the policy rate in the face of tariffs and uncertainty.",
+        {("tariffs", "-", "policy_rate"), ("uncertainty", "-", "policy_rate")},
+    ),
+    ("The central bank raised the policy rate in reaction to rising inflation.", {("inflation", "+", "policy_rate")}),
+    ("Responding to weaker GDP growth, the central bank cut the policy rate.", {("real_gdp", "+", "policy_rate")}),
+    ("Businesses cut hiring in response to US tariffs.", {("tariffs", "-", "employment")}),
+    (
+        "Equity prices fell, driven by higher bond yields and weaker earnings.",
+        {("long_term_rate", "-", "equity_prices"), ("corporate_earnings", "+", "equity_prices")},
+    ),
+    # a mention with its own move after ", and" starts the next clause: not part of the cause list
+    (
+        "Bond yields fell, driven by the outlook for policy easing and equity markets rose.",
+        {("policy_rate", "+", "long_term_rate")},
+    ),
+    # a denied move is read as denied (sign "absent"), never as a channel
+    (
+        "The central bank did not cut the policy rate in response to weaker GDP growth.",
+        {("real_gdp", "absent", "policy_rate")},
+    ),
+]
+
+# Co-ordinated targets of a passive or participle ("X and Y caused by Z") and verbs after "and helped".
+COORDINATION = [
+    (
+        "House prices and consumer spending are depressed by higher mortgage rates.",
+        {("mortgage_rates", "-", "house_prices"), ("mortgage_rates", "-", "consumption")},
+    ),
+    (
+        "Lower policy rates supported GDP growth and helped fuel house prices.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "house_prices")},
+    ),
+    (
+        "Tariffs reduce exports and also help push up inflation.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "inflation")},
+    ),
+    # "X and Y" where Y has its own copula is the next clause, not a second object
+    (
+        "Tighter financing conditions are weighing on investment and market liquidity is thinner.",
+        {("financing_conditions", "-", "investment")},
+    ),
+]
+
+# "As X <moves>, Y <moves>": moves stated by continuation verbs ("accumulated", "took effect", "persists"),
+# by movement nouns after the mention ("rate reductions"), and by comparative predicates ("is scarcer").
+AS_CLAUSES = [
+    ("As rate cuts accumulated, GDP growth picked up.", {("policy_rate", "-", "real_gdp")}),
+    ("As rate hikes took effect, house prices fell.", {("policy_rate", "-", "house_prices")}),
+    ("If strong demand persists, businesses increase hiring.", {("real_gdp", "+", "employment")}),
+    ("Substantial policy rate reductions boosted consumer spending.", {("policy_rate", "-", "consumption")}),
+    (
+        "As policy rates rise, financial conditions are tightening, market liquidity is scarcer and house prices fall.",
+        {
+            ("policy_rate", "+", "financing_conditions"),
+            ("policy_rate", "-", "market_liquidity"),
+            ("policy_rate", "-", "house_prices"),
+        },
+    ),
+    # a comparison with a level ("thinner than") is no move; two moves side by side are co-movement
+    ("Market liquidity is thinner than in 2019, and volatility rose.", set()),
+    ("Policy rates rose and house prices fell.", set()),
+    ("Rate cuts accumulated while GDP growth picked up.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", REACTION + COORDINATION + AS_CLAUSES)
+def test_reaction_coordination_and_as_clauses(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

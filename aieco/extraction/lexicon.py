@@ -614,6 +614,7 @@ DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _ve
 #: "Y fell, driven by X" / "Supported by X, Y rose": the cause of a stated movement.
 CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
+    r"in the face of|in reaction to|responding to|reacting to|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
     r"hampered by)\s+"
@@ -888,6 +889,8 @@ def _coordinated_right(low: str, ms: list[_Mention], idx: int, limit: int) -> li
         idx + 1 < len(ms)
         and ms[idx + 1].m.end <= limit
         and not (ms[idx + 1].mod and _starts_clause(low, ms[idx + 1], limit))
+        # "… on investment and market liquidity is thinner": a mention with its own copula starts a clause
+        and not re.match(r"\s+(?:is|are|was|were|has|have|had|remains?|remained)\b", low[ms[idx + 1].m.end :])
         and ms[idx + 1].m.variable_id != ms[idx].m.variable_id
         and COORD.match(low[ms[idx].m.end : ms[idx + 1].start])
     ):
@@ -969,7 +972,10 @@ PURPOSE_TO = re.compile(
 #: An instrument held where it is ("kept the policy rate unchanged", "rates on hold") states no move.
 HELD = re.compile(r"\b(?:unchanged|steady|on\s+hold|constant|where\s+it\s+(?:is|was))\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
-COORDINATED_VERB = re.compile(r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?$")
+COORDINATED_VERB = re.compile(
+    r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?"
+    r"(?:(?:has\s+|have\s+|had\s+)?(?:help|helps|helped|helping)\s+(?:to\s+)?)?$"
+)
 BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 
 TRANSPARENT_HEAD = re.compile(
@@ -985,6 +991,10 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
         return []
     i = right[0]
     gap = low[cue.end : ms[i].start]
+    if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.match(
+        r"\s+(?:is|are|was|were|has|have|had|remains?|remained)\b", low[ms[i].m.end :]
+    ):
+        return []  # "conditions are tightening and liquidity is scarcer": the mention is the next clause's subject
     if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.fullmatch(
         r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|(?:were|was|is|are)\s+to|\w+ly)\s+)*",
         low[ms[i].m.end : next_cue],
@@ -1078,16 +1088,29 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     return 1 if adverse.value == "increase" else -1
 
 
+LIST_JOIN = re.compile(r"\s*(?:and|or|as well as)\s+(?:the\s+|an?\s+)?")
+
+
 def _cause_of_states(
     low: str, ms: list[_Mention], states: list[tuple[int, int, Cue]], adverse_up: frozenset[str] = frozenset()
 ) -> list[tuple[int, int, int, Cue]]:
     """ "Y fell, driven by X" and "Supported by X, Y rose": (source idx, target idx, sign, cue)."""
     out = []
     for ti, s_y, cue in states:
+        taken: dict[int, re.Match[str] | None] = {}  # accepted causes of this state, with their phrase
         for si, x in enumerate(ms):
             if si == ti:
                 continue
-            if x.start > cue.end:  # "Y fell, driven by the outlook for X"
+            # (a mention with a movement of its own starts the next clause: "…, and equity prices rose")
+            listed = (
+                si - 1 in taken
+                and bool(LIST_JOIN.fullmatch(low[ms[si - 1].m.end : x.start]))
+                and all(i != si for i, _, _ in states)
+            )
+            if listed:
+                # "cut rates in the face of tariffs and uncertainty": a list shares its cause phrase
+                verb = taken[si - 1]
+            elif x.start > cue.end:  # "Y fell, driven by the outlook for X"
                 window = low[cue.end : x.start]
                 m = CAUSE_AFTER.search(window)
                 if cue.text == "movement from":
@@ -1109,7 +1132,9 @@ def _cause_of_states(
                 if ms[ti].start < x.start:
                     continue
             mod = x.mod
-            verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
+            if not listed:
+                verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
+            taken[si] = verb
             if not mod:
                 if verb is not None and re.search(
                     r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by",
@@ -1125,7 +1150,9 @@ def _cause_of_states(
                     or (
                         verb is not None
                         and re.search(
-                            r"due to|owing to|because of|as a result of|amid|on account of|in response to", verb.group()
+                            r"due to|owing to|because of|as a result of|amid|on account of|in response to|"
+                            r"in the face of|in reaction to|responding to|reacting to",
+                            verb.group(),
                         )
                     )
                 ):
@@ -1170,6 +1197,20 @@ IMPOSED_AFTER = re.compile(
     r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
     r"applied|maintained|extended)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|persists?|persisted)\b"
 )
+#: A stated move that goes on or takes effect ("rate cuts accumulated", "the tightening takes hold").
+CONTINUING_AFTER = re.compile(
+    r"\s+(?:(?:has|have|had|would|will|were\s+to|was\s+to)\s+)?(?:\w+ly\s+)?(?:accumulat(?:e|es|ed|ing)|"
+    r"(?:take|takes|took|taken|taking)\s+(?:effect|hold)|persist(?:s|ed|ing)?|(?:kick|kicks|kicked)\s+in|"
+    r"(?:work|works|worked|feed|feeds|fed)\s+through|(?:build|builds|built)\s+up)\b"
+)
+#: A comparative predicate after a copula ("liquidity is scarcer", "funding costs became higher").
+COMPARATIVE_AFTER = re.compile(
+    r"\s+(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes?|became|become|gets?|got|grows?|grew)\s+"
+    r"(?:\w+ly\s+|much\s+|even\s+|somewhat\s+|a\s+little\s+|far\s+)?"
+    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile))|"
+    r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|"
+    r"restrictive|volatile)))\b(?!\s+than)"
+)
 #: A condition stated with a copula ("had remained subdued", "has been strong").
 CONDITION_AFTER = re.compile(
     r"\s+(?:has\s+|have\s+|had\s+)?(?:been|remained|remains?|was|were|is|are|stayed|stays?)\s+"
@@ -1180,7 +1221,8 @@ CONDITION_AFTER = re.compile(
 NOMINAL_FROM = re.compile(r"\s+(?:resulting\s+|stemming\s+|arising\s+)?from\s+(?:the\s+|an?\s+)?")
 NOUN_MOVE_AFTER = re.compile(
     r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
-    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?))\b(?!\s+(?:in|of)\b)"
+    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?|reductions|decreases))\b"
+    r"(?!\s+(?:in|of)\b)"
 )
 NOMINAL_CAUSE_AFTER = re.compile(
     r"\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?(?:due to|owing to|because of|as a result of)\s"
@@ -1389,6 +1431,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
             if not sign and m.variable_id == "unemployment" and re.search(r"\b(?:losses|layoffs)\b", m.text.lower()):
                 sign = 1  # "job losses", "layoffs": a rise in unemployment
+            if not sign and m.variable_id == "employment" and re.search(
+                r"\b(?:losses|layoffs|cuts)\b", low[m.start : m.end + 8]
+            ):
+                sign = -1  # "job losses", "job cuts" read as employment: its fall
         if not sign:
             sign = _infinitive_movement(low, m)
         if not sign:
@@ -1435,8 +1481,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             return
         lo = min(ms[si].start, ms[oi].start, cue.start)
         window = low[_clause_start(low, lo) : cue.start]
+        # a cue before both ends ("did not cut the policy rate in response to …") looks back in its clause
+        neg_lo = lo if lo < cue.start else _clause_start(low, cue.start)
         negated = bool(
-            NEGATION.search(low[max(lo, cue.start - 30) : cue.start])
+            NEGATION.search(low[max(neg_lo, cue.start - 30) : cue.start])
             or NEGATION.search(cue.text)
             or NEGATION_CLAUSE.search(window)
         )
@@ -1492,19 +1540,21 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             pcue = Cue(cue.start, cue.end + by.end(), cue.text, cue.sign, cue.kind)
             sources = _objects(low, ms, pcue, hi, next_cue)
             if targets and sources:
-                t = targets[-1]
-                for si in sources:
-                    # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
-                    sign = _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False)
-                    if not sign and cue.kind == "neutral" and not ms[t].mod and CREATED.match(cue.text):
-                        sign = ms[si].mod or 1  # "the uncertainty created by tariffs": the target is produced
-                    verb = " ".join(cue.text.split()[-1:])
-                    if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
-                        sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
-                    elif ms[t].mod and cue.kind == "directional" and DAMPENER_RE.match(verb):
-                        sign = -(ms[si].mod or 1) * ms[t].mod
-                    add(si, t, sign, cue, True)
-                previous = (sources, [t], ms[sources[-1]].m.end, {})
+                # "the job losses and price increases caused by tariffs": a co-ordinated list is the target
+                listed = sorted(_coordinated_left(low, ms, targets[-1], lo))
+                for t in listed:
+                    for si in sources:
+                        # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
+                        sign = _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False)
+                        if not sign and cue.kind == "neutral" and not ms[t].mod and CREATED.match(cue.text):
+                            sign = ms[si].mod or 1  # "the uncertainty created by tariffs": the target is produced
+                        verb = " ".join(cue.text.split()[-1:])
+                        if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
+                            sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
+                        elif ms[t].mod and cue.kind == "directional" and DAMPENER_RE.match(verb):
+                            sign = -(ms[si].mod or 1) * ms[t].mod
+                        add(si, t, sign, cue, True)
+                previous = (sources, listed, ms[sources[-1]].m.end, {})
             continue
         if cue.kind == "reverse":
             # "Y stems from X", "the widening of Y reflects an increase in X": the source follows.
@@ -1682,6 +1732,21 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if put and not x.mod and x.m.variable_id in adverse_up:
             at = x.m.end + put.end()
             states.append((i, 1, Cue(at, at, put.group().strip(), 1, "movement")))
+    # "as rate cuts accumulated", "if strong demand persists": a stated move that goes on or takes effect.
+    # "as liquidity became scarcer", "when funding costs are higher": a comparative predicate is a move.
+    for i, x in enumerate(ms):
+        if any(j == i for j, _, _ in states):
+            continue
+        going = CONTINUING_AFTER.match(low[x.m.end :]) if x.mod else None
+        if going:
+            at = x.m.end + going.end()
+            states.append((i, x.mod, Cue(at, at, going.group().strip(), x.mod, "movement")))
+            continue
+        comp = COMPARATIVE_AFTER.match(low[x.m.end :])
+        if comp and not x.mod:
+            at = x.m.end + comp.end()
+            sign = 1 if comp.group(1) else -1
+            states.append((i, sign, Cue(at, at, comp.group().strip(), sign, "movement")))
     # "GDP growth remained subdued, reflecting weak consumption": a stated condition whose cause follows.
     for i, x in enumerate(ms):
         cond = CONDITION_AFTER.match(low[x.m.end :])
@@ -1727,7 +1792,11 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         for b in range(a + 1, len(states)):
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
             between = low[ca.end : ms[ib].start]
-            before_a = low[_clause_start(low, ms[ia].start) : ms[ia].start]
+            floor_a = _clause_start(low, ms[ia].start)
+            # "as X rises, Y is tightening, Z is scarcer": a state after an earlier one's comma is in the main
+            # clause, whose subordinator was the earlier state's
+            ends = [c.end for _, _, c in states if c.end <= ms[ia].start and "," in low[c.end : ms[ia].start]]
+            before_a = low[max([floor_a, *ends]) : ms[ia].start]
             if ca.start == cb.start:
                 continue  # "as exports and investment decline": one movement of a list, no cause within it
             if all(coordinated[a + 1 : b + 1]):
