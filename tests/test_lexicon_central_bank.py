@@ -131,3 +131,46 @@ AS_CLAUSES = [
 @pytest.mark.parametrize("sentence, expected", REACTION + COORDINATION + AS_CLAUSES)
 def test_reaction_coordination_and_as_clauses(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Policy deliberations: absolute "With X moving, <policy move>", "given the weaker outlook for X", a move
+# judged "warranted", "the effects of past X weigh on Y", "due to lower X" (an adjective after a
+# preposition), "subtract from", and an "as" clause with its own subject.
+DELIBERATION = [
+    (
+        "With inflation close to 2% and GDP growth weakening, the Governing Council reduced the policy rate.",
+        {("real_gdp", "+", "policy_rate")},
+    ),
+    ("With GDP growth weakening, the Council cut the policy rate.", {("real_gdp", "+", "policy_rate")}),
+    (
+        "Given the weaker outlook for GDP growth, the Council decided to lower the policy rate.",
+        {("real_gdp", "+", "policy_rate")},
+    ),
+    (
+        "Members judged that a further easing of monetary policy was warranted given subdued inflation.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("Inflation has eased, largely due to lower energy prices.", {("energy_prices", "+", "inflation")}),
+    ("Rate cuts are supporting a recovery in consumer spending.", {("policy_rate", "-", "consumption")}),
+    (
+        "The effects of past policy rate increases continue to weigh on consumer spending.",
+        {("policy_rate", "-", "consumption")},
+    ),
+    (
+        "Tariffs are likely to add to inflation and subtract from GDP growth.",
+        {("tariffs", "+", "inflation"), ("tariffs", "-", "real_gdp")},
+    ),
+    ("The unemployment rate has risen as firms have slowed hiring.", {("employment", "-", "unemployment")}),
+    # the Council, not the mention before the comma, is the subject of "lowered"
+    ("Despite strong GDP growth, the Council lowered the policy rate.", set()),
+    # a trailing "with" clause accompanies; it is no cause
+    ("Equity prices rallied, with tight financial conditions easing.", set()),
+    ("Consumer spending rose in line with wages, with inflation rising.", set()),
+    # a policy move without a variable to answer states no channel
+    ("The Council lowered the policy rate.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", DELIBERATION)
+def test_deliberation_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -107,6 +107,8 @@ NEGATIVE_VERBS = (
     "hold down",
     "rein in",
     "tame",
+    "subtract from",
+    "detract from",
     "sap",
     "stifle",
     "restrict",
@@ -411,7 +413,8 @@ UP_MODIFIERS = (
     r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
-    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation)s? (?:in|of)",
+    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation|recovery|"
+    r"pickup|pick-up|upswing)s? (?:in|of)",
     # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
     r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
@@ -650,7 +653,7 @@ _FUNCTION_WORD = (
 _GAP = (
     rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
     # "a subdued rate of GDP growth", "the slower pace of hiring": the measure's movement is the variable's
-    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?)?"
+    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?|(?:outlook|prospects)\s+for\s+(?:the\s+)?)?"
 )
 UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
@@ -677,7 +680,8 @@ CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
 #: that generates a slowdown").
 DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
-SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because|since|once|after)\b")
+SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because(?!\s+of\b)|since|once|after)\b")
+ABSOLUTE_WITH = re.compile(r"^\s*with\s+[^,;]*$")
 
 
 @dataclass(frozen=True)
@@ -720,6 +724,13 @@ def evidence_class(sentence: str) -> EvidenceClass:
     return EvidenceClass.descriptive
 
 
+#: "to" closing a preposition, not an infinitive marker.
+PREPOSITIONAL_TO = re.compile(
+    r"\b(?:due|owing|thanks|prior|relative|compared|according|addition|response|reaction|respect|exposure|"
+    r"contribut\w*|lead|leads|led|leading|attributable|related|linked|return|returned|returns|back)\s+to\s+$"
+)
+
+
 def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int, mention_end: int) -> bool:
     """ "lower" after a subject, a modal or a co-ordinated verb is the verb ("tariffs lower GDP"),
     unless the mention it precedes is itself followed by a verb ("…, and lower trade weighs on GDP")."""
@@ -728,6 +739,8 @@ def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int, mention
     if gap and any(p.match(after, gap.end()) for p, _, kind in CUE_PATTERNS if kind != "noun"):
         return False
     before = low[lo:at]
+    if PREPOSITIONAL_TO.search(before):
+        return False  # "due to lower energy prices", "in response to lower demand": an adjective
     trimmed = before.rstrip()
     for p, _, kind in CUE_PATTERNS:  # "leads to lower …": the movement after a connector
         if kind in ("neutral", "comovement") and any(m.end() == len(trimmed) for m in p.finditer(trimmed)):
@@ -785,6 +798,8 @@ def _modifier(
             word = m.group().split()[0]
             if word in VERB_OR_ADJECTIVE and _lower_is_a_verb(low, at, mention_ends, _clause_start(low, at), end):
                 return 0, start
+            if word in VERB_OR_ADJECTIVE and re.match(r"\S+\s+(?:the|its|their|our|his|her)\s", low[at:]):
+                return 0, start  # "reduced the policy rate": a determiner follows a verb, never a modifier
             if word in ("increasing", "decreasing") and re.search(r",\s*$", low[:at]):
                 return 0, start  # "…, increasing credit losses": a participle after a clause, not an adjective
             return sign, at
@@ -918,12 +933,16 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         low[_clause_start(low, ms[i].start) : ms[i].start],
     ):
         return []  # "Because inflation has come down, we lowered …": the subordinate clause holds no subject
-    if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]):
+    if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]) or AS_CLAUSE_GAP.search(low[ms[i].m.end : cue.start]):
+        return []  # "Y slowed because firms cancelled investment": the verb has its own subject
+    if NOUN_SUBJECT_AFTER_COMMA.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
     measured = re.search(
-        r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply)\s+of\s+"
-        r"(?:the\s+)?$",
+        r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply|"
+        # "the effects of past rate increases weigh on …": the effects are the mention's
+        r"effects?|impacts?|influence|consequences|pass-through)\s+of\s+"
+        r"(?:the\s+|past\s+|earlier\s+|previous\s+|recent\s+)?$",
         low[max(0, ms[i].start - 30) : ms[i].start],
     ) or re.search(
         # "expectations of a severe recession lead to …", "the threat of higher tariffs weighs on …":
@@ -940,7 +959,9 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     before = low[max(0, ms[i].start - 30) : ms[i].start]
     relative = re.search(r",\s*which\b", low[ms[i].m.end : cue.start])
     coordinating = re.search(r"\b(?:combined|together|coupled|along)\s+with\s+(?:the\s+|an?\s+)?$", before)
-    if PREPOSITION_BEFORE.search(before) and not relative and not coordinating:
+    # "With GDP growth weakening, …": the mention is the subject of the absolute clause's participle
+    absolute = cue.text.endswith("ing") and ABSOLUTE_WITH.search(low[_clause_start(low, ms[i].start) : ms[i].start])
+    if PREPOSITION_BEFORE.search(before) and not relative and not coordinating and not absolute:
         if len(left) < 2:
             return []
         i = left[-2]
@@ -954,6 +975,17 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
 SUBORDINATE_GAP = re.compile(
     r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
     r"(?!\w+ly\b)\w+"
+)
+#: "unemployment has risen as firms have slowed hiring": an "as" clause with its own subject
+AS_CLAUSE_GAP = re.compile(
+    r"(?<!such )(?<!so )(?<!just )\bas\s+(?!well\b|a\s+result\b|much\b|such\b|expected\b|anticipated\b|noted\b|"
+    r"discussed\b|mentioned\b|shown\b|seen\b|(?:a|an|the)\s+(?:[a-z-]+\s+)?(?:share|percentage|proportion|ratio|"
+    r"result|consequence)\b)(?!\w+ly\b)\w+"
+)
+#: "With growth weakening, the Governing Council cut …": a noun phrase after a comma is the verb's subject.
+NOUN_SUBJECT_AFTER_COMMA = re.compile(
+    r",\s*(?:the|a|an|our|its|their|many|most|some)\s+(?:[a-z-]+\s+){0,3}"
+    r"(?:(?:has|have|had|would|could|will|may|might|also|then|\w+ly)\s+)*$"
 )
 #: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
 PRONOUN_SUBJECT = re.compile(
@@ -1201,7 +1233,10 @@ IMPOSED_AFTER = re.compile(
 CONTINUING_AFTER = re.compile(
     r"\s+(?:(?:has|have|had|would|will|were\s+to|was\s+to)\s+)?(?:\w+ly\s+)?(?:accumulat(?:e|es|ed|ing)|"
     r"(?:take|takes|took|taken|taking)\s+(?:effect|hold)|persist(?:s|ed|ing)?|(?:kick|kicks|kicked)\s+in|"
-    r"(?:work|works|worked|feed|feeds|fed)\s+through|(?:build|builds|built)\s+up)\b"
+    r"(?:work|works|worked|feed|feeds|fed)\s+through|(?:build|builds|built)\s+up|"
+    # "a further easing of monetary policy was warranted": a move judged due is a move stated
+    r"(?:is|are|was|were|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be|has\s+been|had\s+been)\s+"
+    r"(?:\w+ly\s+)?(?:warranted|appropriate|needed|required|justified|necessary))\b"
 )
 #: A comparative predicate after a copula ("liquidity is scarcer", "funding costs became higher").
 COMPARATIVE_AFTER = re.compile(
@@ -1809,6 +1844,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             if (
                 SUBORDINATOR.search(before_a[-25:])
                 or re.fullmatch(r"\s*should\s+", before_a)
+                # "With GDP growth weakening, the Council cut the policy rate": an absolute clause at the start
+                or (ms[ia].start < ca.start and ABSOLUTE_WITH.search(low[floor_a : ms[ia].start]))
                 or (first != a and SUBORDINATOR.search(before_first[-25:]))
             ):
                 add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
