@@ -18,13 +18,15 @@ from pathlib import Path
 from aieco.errors import InputError
 from aieco.records import Movement, Variable
 
-TOKEN = re.compile(r"[A-Za-z0-9]+(?:'s)?")
+#: Words and numbers; a footnote number glued to a word ("earnings1") is a token of its own, and a
+#: typographic apostrophe ("banks’") is read as a plain one.
+TOKEN = re.compile(r"[A-Za-z]+(?:['’]s)?|[0-9]+")
 REFERENCE_RULES = ("zero", "last_observed")
 
 
 def stem(word: str) -> str:
     """Lower-case ``word`` and strip plural inflection ("prices" → "price", "losses" → "loss")."""
-    w = word.lower()
+    w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
     if len(w) > 4 and w.endswith("ies"):
@@ -152,10 +154,19 @@ VOLATILITY_AFTER = re.compile(r"\s+volatility\b")
 RATE_VARIABLES = frozenset({"long_term_rate", "policy_rate", "mortgage_rates", "lending_rates", "term_premium"})
 
 
+#: A verb whose object is a bare "growth"/"activity" moves the economy ("stimulate growth", "cooled activity").
+GROWTH_VERB = re.compile(
+    r"(?:stimulat|spur|boost|support|sustain|lift|slow|cool|weaken|strengthen|restrain|curb|hamper|hinder|dampen|"
+    r"depress|drag|hurt|damag|undermin|reviv|restor|promot|foster|bolster|encourag|rais|lower|reduc|weigh|"
+    r"underpin|dent|stall|revitali[sz]|jumpstart|kickstart|accelerat|constrain|limit|impair)\w*"
+)
+
+
 def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
     """A bare "growth"/"activity" names the economy unless a noun claims it ("X growth", "growth of X")."""
     before = re.findall(r"[a-z0-9'-]+", low[max(0, m.start - 40) : m.start])
-    if before and before[-1] not in MACRO_MODIFIERS and not before[-1].endswith("ly"):
+    last = before[-1] if before else ""
+    if last and last not in MACRO_MODIFIERS and not last.endswith("ly") and not GROWTH_VERB.fullmatch(last):
         return False
     # "activity" alone is as often trading or issuance activity: it names the economy only with a
     # macroeconomic adjective ("weak activity", "real activity"), never after a bare article or preposition.
@@ -170,6 +181,127 @@ def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
     ):
         return False
     return True
+
+
+#: A bare "economy" names real GDP ("slow the economy", "the economy weakened") only in the singular
+#: after a determiner or an adjective; "economies" are countries ("advanced economies").
+ECONOMY_BEFORE = re.compile(r"\b(?:the|our|this|an?|their|its|[a-z]+['’]s|[a-z]+(?:er|ing|ed|al|an|ian))\s+$")
+#: "spread through the economy", "sectors of the economy": the economy is a place, or another noun is the head.
+ECONOMY_PLACE = re.compile(
+    r"\b(?:through|throughout|across|into|within|(?:sectors?|parts?|segments?|areas?|corners?|sides?|structure|"
+    r"fundamentals|rate|capacity|share|size|composition)\s+of)\s+(?:the|our|this|an?)\s+(?:[a-z]+\s+)?$"
+)
+
+
+def _bare_economy_is_gdp(low: str, m: Mention) -> bool:
+    if m.text.lower() != "economy":
+        return False
+    before = low[max(0, m.start - 50) : m.start]
+    return bool(ECONOMY_BEFORE.search(before)) and not ECONOMY_PLACE.search(before)
+
+
+#: A bare "interest rate(s)" is the policy rate a central bank sets ("higher interest rates", "cut interest
+#: rates"), unless an adjective names another rate ("real interest rates" of the natural-rate literature) or
+#: the phrase modifies another head ("interest rate risk", "interest rate swaps").
+OTHER_RATE_BEFORE = re.compile(
+    r"\b(?:real|neutral|natural|nominal|equilibrium|risk-free|market|deposit|savings|fixed|floating|variable|"
+    r"effective|average|implied|forward|shadow|composite|zero|negative|posted|retail|tax|and|or)\s+$"
+)
+RATE_HEAD_AFTER = re.compile(
+    r"^\s*(?:-|risks?|channels?|swaps?|paths?|differentials?|uncertainty|stress|environment|sensitivit(?:y|ies)|"
+    r"exposures?|hedg\w*|derivatives?|products?|expectations?|outlook|cycles?|levels?|structure|curve|markets?|"
+    r"spreads?|gaps?|rules?|setting|shocks?|developments|normali[sz]ation|volatility|futures|sensitive)\b"
+)
+#: "interest rates on business loans", "rates paid on deposits", "rates of return": the rate of an asset.
+RATE_OF_ASSET_AFTER = re.compile(
+    r"^\s+(?:(?:paid|charged|earned|offered)\b|(?:on|for|of)\s+(?:(?:the|bank|business|household|consumer|new|"
+    r"existing)\s+)*(?:loans?|lending|mortgages?|deposits?|savings|bonds?|debt|credit|assets?|return)\b)"
+)
+#: A bare "rates" is the policy rate only as the object or subject of a rate move ("cut rates",
+#: "higher rates", "as rates rise"); "tax rates", "vacancy rates" or "loss rates" are other rates.
+BARE_RATES_BEFORE = re.compile(
+    r"\b(?:cut|cuts|cutting|raise[sd]?|raising|hike[sd]?|hiking|lower(?:ed|ing)?|higher|rising|falling|"
+    r"increas(?:e|es|ed|ing)|reduc(?:e|es|ed|ing)|moved|move|moving|keep|kept|holding|hold|held|"
+    r"low|high|elevated)\s+(?:interest\s+)?$"
+)
+BARE_RATES_AFTER = re.compile(
+    r"^\s+(?:rise|rose|risen|rising|fall|fell|fallen|falling|increase|decline|go\s+up|go\s+down|"
+    r"are\s+(?:high|higher|low|lower|rising|falling))\b"
+)
+CLAUSE_START = re.compile(r"(?:^|[,;]\s*|\b(?:as|when|if|while|and|because|since)\s+)$")
+
+
+def _bare_rate_is_policy(low: str, m: Mention) -> bool:
+    """Whether a bare "interest rate(s)" or "rates" names the policy rate (other synonyms always do)."""
+    text = m.text.lower()
+    before = low[max(0, m.start - 40) : m.start]
+    after = low[m.end : m.end + 40]
+    if text in ("interest rate", "interest rates"):
+        if OTHER_RATE_BEFORE.search(before) or re.search(r"[a-z]-$", before):
+            return False
+        if text == "interest rate" and not re.search(r"\b(?:the|its|our|their|a)\s+(?:policy\s+)?$", before):
+            return False  # the singular is mostly a modifier ("interest rate risk")
+        return not (RATE_HEAD_AFTER.match(after) or RATE_OF_ASSET_AFTER.match(after))
+    if text == "rates":
+        if RATE_HEAD_AFTER.match(after) or RATE_OF_ASSET_AFTER.match(after):
+            return False
+        return bool(BARE_RATES_BEFORE.search(before) or (CLAUSE_START.search(before) and BARE_RATES_AFTER.match(after)))
+    return text != "rate"  # a bare singular "rate" is any rate ("the natural rate")
+
+
+#: In market commentary, bare "interest rates" are market yields: a sentence about bonds, yields,
+#: Treasuries, equities or a market shock reads them as the long-term rate, not the policy rate.
+MARKET_CONTEXT = re.compile(
+    r"\b(?:bonds?|yields?|treasur(?:y|ies)|equit(?:y|ies)|stocks?|securities|swaps?|market\s+shocks?|"
+    r"term\s+premi\w*|(?:equity|bond|financial|capital)\s+markets?)\b"
+)
+POLICY_ACTOR = re.compile(
+    r"\b(?:central\s+banks?|monetary\s+policy|governing\s+council|fomc|federal\s+reserve|the\s+fed|"
+    r"the\s+bank|the\s+board|the\s+committee|we|our|policymakers|the\s+ecb|the\s+rba)\b"
+)
+
+
+#: "low and stable inflation", "predictable inflation": price stability is a regime, not a move of inflation.
+STABLE_BEFORE = re.compile(r"((?:\b(?:low|stable|predictable|steady)\b\s*(?:,|and)?\s*)+)$")
+#: "a global currency", "local currency bonds", "currency markets": a currency that is no exchange rate.
+CURRENCY_OTHER_BEFORE = re.compile(
+    r"\b(?:local|single|fiat|global|reserve|digital|common|foreign|international|domestic|national|hard|anchor|own|"
+    r"of|new|crypto|virtual|basket\s+of)\s+$"
+)
+CURRENCY_OTHER_AFTER = re.compile(
+    r"^[\s-]*(?:risks?|premi\w*|markets?|mismatch\w*|unions?|boards?|hedg\w*|swaps?|debt|bonds?|denominat\w*|"
+    r"composition|status|reserves?|pegs?|areas?|blocs?|crises|crisis|exposures?|invoicing|usage|role)\b"
+)
+
+
+#: "confidence in the banking system", "investor confidence in the EU's governance": trust in an
+#: institution or a policy, not the economy-wide sentiment of households, firms or investors.
+CONFIDENCE_IN = re.compile(
+    r"^\s+(?:that\b|in\s+(?:the\s+|our\s+|its\s+|their\s+|an?\s+)?(?:[a-z'’-]+\s+){0,3}?"
+    r"(?:system|banks?|banking|institutions?|governance|framework|commitment|ability|currency|euro(?!\s+area)|dollar|money|"
+    r"central\s+banks?|polic(?:y|ies)|targets?|leadership|governments?|authorities|regulators?|markets?|"
+    r"process|approach|strategy|independence|credibility)\b)"
+)
+#: "make imports more expensive", "costlier imports": imports in the sense of their price.
+PRICIER_AFTER = re.compile(
+    r"^\s+(?:(?:much|even|far|a\s+lot|significantly)\s+)?(?:more\s+(?:expensive|costly)|pricier|costlier|dearer)\b"
+)
+PRICIER_BEFORE = re.compile(r"\b(?:more\s+(?:expensive|costly)|pricier|costlier|dearer)\s+$")
+
+
+def _other_sense(low: str, m: Mention) -> bool:
+    """A synonym used in a sense that is not its variable's (see :meth:`Vocabulary.mentions_in_context`)."""
+    before = low[max(0, m.start - 50) : m.start]
+    after = low[m.end : m.end + 40]
+    text = m.text.lower()
+    if m.variable_id == "inflation" and text == "inflation":
+        chain = STABLE_BEFORE.search(before)
+        return bool(chain and re.search(r"stable|predictable|steady", chain.group(1)))
+    if m.variable_id == "confidence" and CONFIDENCE_IN.match(after):
+        return True
+    if m.variable_id == "exchange_rate" and text in ("currency", "currencies"):
+        return bool(CURRENCY_OTHER_BEFORE.search(before) or CURRENCY_OTHER_AFTER.match(after))
+    return False
 
 
 @dataclass(frozen=True)
@@ -292,8 +424,31 @@ class Vocabulary:
                     i += n
                     break
             else:
+                shared = self._elliptic(toks, i)
+                if shared is not None:
+                    start, end = toks[i][1], toks[i][2]
+                    out.append(Mention(shared, start, end, text[start:end], i, i))
                 i += 1
         return out
+
+    def _elliptic(self, toks: list[tuple[str, int, int]], i: int) -> str | None:
+        """ "household and business spending": the first conjunct shares the second's head noun.
+
+        The word at ``i`` names a variable when it is followed by "and"/"or" and a synonym whose
+        head, put after the word, is a synonym of another variable ("household spending")."""
+        if i + 3 >= len(toks) or toks[i + 1][0] not in ("and", "or"):
+            return None
+        for n in range(min(self._longest, len(toks) - i - 2), 1, -1):
+            second = tuple(t for t, _, _ in toks[i + 2 : i + 2 + n])
+            other = self._phrases.get(second)
+            if other is None:
+                continue
+            for k in range(1, n):
+                vid = self._phrases.get((toks[i][0], *second[k:]))
+                if vid is not None and vid != other:
+                    return vid
+            return None
+        return None
 
     def mentions_in_context(self, text: str) -> list[Mention]:
         """:meth:`mentions` with two readings of context a financial report needs.
@@ -314,6 +469,22 @@ class Vocabulary:
                 continue
             if m.text.lower() in AMBIGUOUS and not _bare_growth_is_gdp(low, m):
                 continue
+            if m.text.lower() in ("economy", "economies") and not _bare_economy_is_gdp(low, m):
+                continue
+            if m.variable_id == "policy_rate" and not _bare_rate_is_policy(low, m):
+                continue
+            if _other_sense(low, m):
+                continue
+            if m.text.lower() in ("imports", "import") and (
+                PRICIER_AFTER.match(low[m.end :]) or PRICIER_BEFORE.search(low[max(0, m.start - 30) : m.start])
+            ):
+                m = Mention("import_prices", m.start, m.end, m.text, m.first_token, m.last_token)
+            if (
+                m.text.lower() in ("interest rates", "interest rate", "rates")
+                and MARKET_CONTEXT.search(low)
+                and not POLICY_ACTOR.search(low)
+            ):
+                m = Mention("long_term_rate", m.start, m.end, m.text, m.first_token, m.last_token)
             after = low[m.end :]
             nxt = raw[k + 1] if k + 1 < len(raw) else None
             vol = VOLATILITY_OF.match(after)

@@ -1,0 +1,216 @@
+"""The vocabulary on central-bank prose (issue 15): senses and synonyms of speeches, minutes and testimony.
+
+Every sentence here is composed for the test (none is copied from the gold set). Each case names
+the variables the vocabulary must (or must not) read in it; a few end-to-end cases check that the
+reader stays silent where the sense rule drops a mention.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aieco.extraction.lexicon import read_relations
+from aieco.vocab import load_vocabulary, tokens
+
+
+def ids(text: str) -> list[str]:
+    return [m.variable_id for m in load_vocabulary().mentions_in_context(text)]
+
+
+def relations(text: str) -> set[tuple[str, str, str]]:
+    return {(r.src, r.dst, r.sign.value) for r in read_relations(text, load_vocabulary())}
+
+
+# --- tokens -------------------------------------------------------------------------------------
+
+
+def test_footnote_number_glued_to_a_word_is_its_own_token():
+    assert [t for t, _, _ in tokens("strong earnings2 lifted shares")] == ["strong", "earning", "2", "lifted", "share"]
+    assert "corporate_earnings" in ids("Equity markets rose on strong earnings3 and lower yields.")
+
+
+def test_typographic_apostrophe_reads_like_a_plain_one():
+    assert [t for t, _, _ in tokens("banks’ funding costs")] == [t for t, _, _ in tokens("banks' funding costs")]
+    assert ids("Canada’s economy slowed.") == ids("Canada's economy slowed.")
+
+
+# --- "the economy" --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Higher borrowing costs are cooling the economy.",
+        "The policy easing is meant to support our economy through the slowdown.",
+        "A weaker economy would bring inflation down.",
+    ],
+)
+def test_the_economy_names_real_gdp(text):
+    assert "real_gdp" in ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Advanced economies saw tariffs rise.",  # countries, not output
+        "The shock spread through the economy as tariffs rose.",  # a place
+        "Energy-intensive sectors of the economy face higher tariffs.",  # another head noun
+        "Economy-wide wages rose.",
+    ],
+)
+def test_economy_that_is_a_place_or_a_country_is_not_real_gdp(text):
+    assert "real_gdp" not in ids(text)
+
+
+# --- bare "interest rates" and "rates" ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Higher interest rates are weighing on household spending.",
+        "The central bank cut interest rates twice this year.",
+        "We raised rates quickly to restore price stability.",
+        "As rates rise, households cut back on spending.",
+        "The Board lowered the cash rate by 25 basis points.",
+        "The Committee held the federal funds rate steady.",
+    ],
+)
+def test_bare_interest_rates_in_policy_prose_are_the_policy_rate(text):
+    assert "policy_rate" in ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Real interest rates have trended down for decades as saving rose.",  # the natural-rate literature
+        "Banks manage interest rate risk with swaps.",  # a modifier
+        "Banks raised the rates paid on deposits.",  # deposit rates
+        "Tax rates and vacancy rates were unchanged.",  # other rates
+        "If risk aversion rises, the natural rate falls.",  # a bare singular "rate"
+    ],
+)
+def test_other_rates_are_not_the_policy_rate(text):
+    assert "policy_rate" not in ids(text)
+
+
+def test_interest_rates_on_loans_and_mortgages_are_lending_and_mortgage_rates():
+    assert ids("Interest rates on business loans rose.") == ["lending_rates"]
+    assert ids("Interest rates on mortgages rose.") == ["mortgage_rates"]
+
+
+def test_interest_rates_in_market_commentary_are_market_yields():
+    got = ids("Equity prices were lifted by declining interest rates.")
+    assert "long_term_rate" in got and "policy_rate" not in got
+    # a policy actor in the sentence keeps the policy reading
+    assert "policy_rate" in ids("The central bank raised interest rates and bond prices fell.")
+
+
+# --- shared head nouns -----------------------------------------------------------------------------------
+
+
+def test_coordinated_modifiers_share_the_head_noun():
+    assert ids("Lower rates boosted household and business spending.") == ["policy_rate", "consumption", "investment"]
+    assert ids("A slowing of economic and employment growth followed.") == ["real_gdp", "employment"]
+    # no second synonym with a shared head: nothing is invented
+    assert ids("Firms and households cut spending.") == []
+
+
+def test_shared_head_of_one_variable_is_one_mention():
+    assert ids("Consumer and business confidence fell.") == ["confidence"]
+
+
+# --- bare growth after a verb ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("verb", ["stimulate", "spur", "cool", "restrain", "bolster"])
+def test_growth_as_the_object_of_a_verb_is_real_gdp(verb):
+    assert ids(f"The Bank lowered its policy rate to {verb} growth.") == ["policy_rate", "real_gdp"]
+
+
+def test_growth_of_another_noun_stays_that_noun():
+    assert ids("Measures to stimulate growth in lending were announced.") == ["credit_growth"]
+    assert ids("Loan growth slowed.") == ["credit_growth"]
+
+
+# --- senses --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Low and stable inflation supports sustained growth.",
+        "Predictable inflation helps households plan their spending.",
+        "Low, stable and predictable inflation underpins investment.",
+    ],
+)
+def test_stable_inflation_is_a_regime_not_a_move(text):
+    assert "inflation" not in ids(text)
+    assert relations(text) == set()
+
+
+def test_low_inflation_alone_is_still_inflation():
+    assert "inflation" in ids("Low inflation supported consumption.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The euro's role as a global currency would strengthen investor confidence.",
+        "Local currency bonds attracted foreign investors.",
+        "Currency markets were calm.",
+        "A single currency removes exchange costs.",
+    ],
+)
+def test_currency_that_is_no_exchange_rate(text):
+    assert "exchange_rate" not in ids(text)
+
+
+def test_the_currency_moving_is_the_exchange_rate():
+    assert "exchange_rate" in ids("The currency appreciated sharply, which lowered import prices.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Strong capital restored confidence in the banking system and lowered funding costs.",
+        "Members gained confidence that inflation was returning to target.",
+        "Public confidence in the central bank's commitment kept borrowing costs low.",
+    ],
+)
+def test_confidence_in_an_institution_or_that_a_fact_holds_is_not_sentiment(text):
+    assert "confidence" not in ids(text)
+
+
+def test_confidence_in_a_place_is_sentiment():
+    assert "confidence" in ids("Tariffs weakened confidence in all euro area countries.")
+
+
+def test_imports_that_become_more_expensive_are_import_prices():
+    assert ids("Tariffs make imports more expensive.") == ["tariffs", "import_prices"]
+    assert ids("Tariffs cut imports.") == ["tariffs", "trade_volumes"]
+
+
+# --- synonyms added for speeches, minutes and testimony ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "phrase, variable",
+    [
+        ("gasoline prices", "energy_prices"),
+        ("petrol prices", "energy_prices"),
+        ("wage pressures", "wages"),
+        ("average hourly earnings", "wages"),
+        ("housing credit", "credit_growth"),
+        ("credit to businesses", "credit_growth"),
+        ("business spending", "investment"),
+        ("yields on long-term government bonds", "long_term_rate"),
+        ("spreads on government bonds", "sovereign_spreads"),
+        ("unwinding of leveraged positions", "fire_sales"),
+        ("cash rate", "policy_rate"),
+        ("overnight rate", "policy_rate"),
+        ("federal funds rate", "policy_rate"),
+    ],
+)
+def test_added_synonyms_resolve(phrase, variable):
+    assert load_vocabulary().resolve(phrase) == variable
