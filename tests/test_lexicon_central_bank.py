@@ -174,3 +174,42 @@ DELIBERATION = [
 @pytest.mark.parametrize("sentence, expected", DELIBERATION)
 def test_deliberation_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Clause structure: the head of a subject relative clause is the main verb's subject; a gerund after "by" is
+# a verb, not an adjective; a purpose infinitive after "to <verb> X"; "their ability to", "make X more
+# expensive and …" give the verb another agent; "too high to …" rules the infinitive out; a noun cue with no
+# predicate ("and the more downward pressure on") states nothing.
+CLAUSES = [
+    (
+        "Low policy rates that supported GDP growth through the pandemic also helped fuel high house prices.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "house_prices")},
+    ),
+    (
+        "Tariffs that reduce exports weigh on GDP growth.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "real_gdp")},
+    ),
+    (
+        "Central banks made headlines by rapidly increasing policy rates to get inflation under control.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    (
+        "Central banks have moved quickly to tighten monetary policy to bring inflation down.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    ("Large credit losses could affect the ability of banks to support GDP growth.", set()),
+    # the verbs share the subject: "they", not the object of "make"
+    ("They make imports pricier and put upward pressure on inflation.", set()),
+    (
+        "Tariffs make imports pricier and put upward pressure on inflation.",
+        {("tariffs", "+", "inflation"), ("tariffs", "+", "import_prices")},
+    ),
+    ("Inflation is still too high to be considering a lower policy rate.", set()),
+    ("The weaker GDP growth and the more downward pressure on inflation, the more rates need to fall.", set()),
+    ("Tariffs add upward pressure on inflation.", {("tariffs", "+", "inflation")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CLAUSES)
+def test_clause_structure(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

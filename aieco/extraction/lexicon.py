@@ -460,7 +460,8 @@ DOWN_MODIFIERS = (
 
 NEGATION = re.compile(
     r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|without|"
-    r"failed to)\b|n't\b"
+    # "too high to be considering lowering the rate": the infinitive is ruled out
+    r"failed to|too\s+\w+\s+to)\b|n't\b"
 )
 NEGATION_CLAUSE = re.compile(
     r"\b(?:(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)|"
@@ -592,6 +593,19 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
     (
         re.compile(r"\b(?:bring|brings|brought|bringing)\b(?=\s+(?:[a-z-]+\s+){1,4}?(?:back\s+)?up\b)"),
         1,
+        "directional",
+    ),
+    # "make imports more expensive", "made borrowing cheaper": the complement carries the direction.
+    (
+        re.compile(
+            r"\b(?:make|makes|made|making)\b(?=\s+(?:[a-z-]+\s+){1,3}?(?:more\s+(?:expensive|costly)|pricier|costlier)\b)"
+        ),
+        1,
+        "directional",
+    ),
+    (
+        re.compile(r"\b(?:make|makes|made|making)\b(?=\s+(?:[a-z-]+\s+){1,3}?(?:less\s+(?:expensive|costly)|cheaper)\b)"),
+        -1,
         "directional",
     ),
     # "kept house prices from rising", "prevents credit from falling": the verb stops the object's move.
@@ -800,7 +814,8 @@ def _modifier(
                 return 0, start
             if word in VERB_OR_ADJECTIVE and re.match(r"\S+\s+(?:the|its|their|our|his|her)\s", low[at:]):
                 return 0, start  # "reduced the policy rate": a determiner follows a verb, never a modifier
-            if word in ("increasing", "decreasing") and re.search(r",\s*$", low[:at]):
+            if word in ("increasing", "decreasing") and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):
+                # "…, increasing credit losses", "by rapidly increasing rates": a participle or gerund, no adjective
                 return 0, start  # "…, increasing credit losses": a participle after a clause, not an adjective
             return sign, at
     return 0, start
@@ -935,6 +950,8 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         return []  # "Because inflation has come down, we lowered …": the subordinate clause holds no subject
     if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]) or AS_CLAUSE_GAP.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
+    if OTHER_AGENT.search(low[ms[i].m.end : cue.start]):
+        return []  # "losses could affect their ability to support the economy": the banks would support it
     if NOUN_SUBJECT_AFTER_COMMA.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
@@ -961,7 +978,9 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     coordinating = re.search(r"\b(?:combined|together|coupled|along)\s+with\s+(?:the\s+|an?\s+)?$", before)
     # "With GDP growth weakening, …": the mention is the subject of the absolute clause's participle
     absolute = cue.text.endswith("ing") and ABSOLUTE_WITH.search(low[_clause_start(low, ms[i].start) : ms[i].start])
-    if PREPOSITION_BEFORE.search(before) and not relative and not coordinating and not absolute:
+    # "These make imports more expensive and put pressure on …": the object of an earlier verb
+    made = re.search(r"\b(?:make|makes|made|making|render|renders|rendered|rendering)\s+(?:the\s+|us\s+)?$", before)
+    if (PREPOSITION_BEFORE.search(before) or made) and not relative and not coordinating and not absolute:
         if len(left) < 2:
             return []
         i = left[-2]
@@ -981,6 +1000,12 @@ AS_CLAUSE_GAP = re.compile(
     r"(?<!such )(?<!so )(?<!just )\bas\s+(?!well\b|a\s+result\b|much\b|such\b|expected\b|anticipated\b|noted\b|"
     r"discussed\b|mentioned\b|shown\b|seen\b|(?:a|an|the)\s+(?:[a-z-]+\s+)?(?:share|percentage|proportion|ratio|"
     r"result|consequence)\b)(?!\w+ly\b)\w+"
+)
+#: "their ability to support", "the need to cut": the infinitive's agent is another party.
+OTHER_AGENT = re.compile(
+    r"\b(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
+    r"(?:(?:of|for)\s+(?:[a-z-]+\s+){1,3})?to\s+"
+    r"(?:(?:help|further|\w+ly)\s+)?$"
 )
 #: "With growth weakening, the Governing Council cut …": a noun phrase after a comma is the verb's subject.
 NOUN_SUBJECT_AFTER_COMMA = re.compile(
@@ -1649,7 +1674,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                         )
                 previous = (subs, objs, ms[objs[-1]].m.end, {})
             continue
+        if cue.kind == "noun" and re.search(r"\b(?:the\s+(?:more|less|greater)|and|or|with)\s+$", low[: cue.start]):
+            # "the weaker the economy and the more downward pressure on inflation": a noun phrase, no predicate
+            subs = []
         implied: dict[int, int] = {}
+        purpose = previous is not None and previous[1] and PURPOSE_TO.match(low[previous[2] : cue.start])
+        if not subs and objs and purpose and previous is not None:
+            subs = list(previous[1])  # "to tighten monetary policy to bring inflation down": the object acts
         if previous is not None and (subs or objs):
             prev_subs, prev_objs, prev_end, prev_moves = previous
             between = low[prev_end : cue.start]
@@ -1675,6 +1706,16 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             elif subs and subs[0] in prev_objs and relative and not ms[subs[0]].mod:
                 # "Tariffs reduce trade, which in turn lowers GDP": the fall in trade lowers GDP.
                 implied = {subs[0]: prev_moves.get(subs[0], 0)}
+            elif (
+                subs
+                and subs[0] in prev_objs
+                and prev_subs
+                and re.match(r"\s+(?:that|which|who)\s", low[ms[prev_subs[-1]].m.end :])
+                and not re.search(r"[,;:–—]|\b(?:and|but|or|which|that|to|as|when|if|while|because)\b", between)
+            ):
+                # "Low rates that supported the economy also helped fuel house prices": the relative clause has
+                # ended and the main verb takes the head before "that"
+                subs = prev_subs
             elif subs and subs[0] in prev_objs and PURPOSE_TO.match(between) and not ms[subs[0]].mod:
                 # "The Bank lowered its policy rate to support growth": the purpose infinitive's agent is the
                 # one who moved the object, so the object's stated move is what acts; unstated, nothing is read.
