@@ -213,3 +213,29 @@ CLAUSES = [
 @pytest.mark.parametrize("sentence, expected", CLAUSES)
 def test_clause_structure(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "X leads to A and thus B": B is A's consequence; an aspect verb ("continues to") keeps a mention the next
+# clause's subject; "Y was (largely) due to X" names Y's source.
+CHAINS = [
+    (
+        "A severe recession would lead to lower inflation and thus a decline in long-term interest rates.",
+        {("real_gdp", "+", "inflation"), ("inflation", "+", "long_term_rate")},
+    ),
+    (
+        "Tariffs reduce exports and hence GDP growth.",
+        {("tariffs", "-", "trade_volumes"), ("trade_volumes", "+", "real_gdp")},
+    ),
+    (
+        "If GDP growth slows and employment continues to weaken, inflation will fall.",
+        {("real_gdp", "+", "inflation"), ("employment", "+", "inflation")},
+    ),
+    ("The decline in inflation has been largely due to lower energy prices.", {("energy_prices", "+", "inflation")}),
+    ("Higher inflation was due to rising energy prices.", {("energy_prices", "+", "inflation")}),
+    ("Higher inflation was not due to rising energy prices.", {("energy_prices", "absent", "inflation")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CHAINS)
+def test_chains_and_attribution(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

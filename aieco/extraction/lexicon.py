@@ -206,6 +206,12 @@ REVERSE = (
     "be mainly attributable to",
     "be attributed to",
     "be explained by",
+    "be due to",
+    "be largely due to",
+    "be mainly due to",
+    "be partly due to",
+    "be primarily due to",
+    "be owing to",
 )
 #: "Y suffers from X", "Y benefits from X": the source follows and the verb carries the sign.
 REVERSE_DIRECTIONAL = (("suffer from", -1), ("benefit from", 1), ("be hurt by", -1), ("be helped by", 1))
@@ -1028,6 +1034,8 @@ PURPOSE_TO = re.compile(
 )
 #: An instrument held where it is ("kept the policy rate unchanged", "rates on hold") states no move.
 HELD = re.compile(r"\b(?:unchanged|steady|on\s+hold|constant|where\s+it\s+(?:is|was))\b")
+#: "X and thus Y": Y is the consequence of X.
+THUS = re.compile(r"\band\s+(?:thus|hence|therefore|thereby|so|in\s+turn|consequently)\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
 COORDINATED_VERB = re.compile(
     r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?"
@@ -1053,7 +1061,9 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
     ):
         return []  # "conditions are tightening and liquidity is scarcer": the mention is the next clause's subject
     if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.fullmatch(
-        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|(?:were|was|is|are)\s+to|\w+ly)\s+)*",
+        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|(?:were|was|is|are)\s+to|\w+ly|"
+        # "the economy slows and employment continues to weaken": an aspect verb before the next verb
+        r"(?:continues?|continued|starts?|started|begins?|began|keeps?|kept|tends?|tended|appears?|seems?)\s+to)\s+)*",
         low[ms[i].m.end : next_cue],
     ):
         return []  # "spreads widened and equity prices fell": the mention is the next clause's subject
@@ -1759,6 +1769,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 moved = [sg for i, sg, c in states if i == si and c.end <= cue.start]
                 if moved and not ms[si].mod:
                     implied.setdefault(si, moved[-1])
+        # "lead to lower inflation and thus a decline in rates": what follows "and thus" is the consequence of the
+        # object before it, not a second object of the verb.
+        chain = next(
+            (k for k in range(1, len(objs)) if THUS.search(low[ms[objs[k - 1]].m.end : ms[objs[k]].start])), None
+        )
+        chained = objs[chain:] if chain is not None else []
+        objs = objs[:chain] if chain is not None else objs
         for si in subs:
             src_mod = implied.get(si) or ms[si].mod or ms[subs[0]].mod
             for oi in objs:
@@ -1783,6 +1800,14 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     sign = -(src_mod or 1) * dst_mod
                 add(si, oi, sign, cue, False)
                 moves.setdefault(oi, (src_mod or 1) * sign)
+        if chained:
+            a = objs[-1]
+            a_move = ms[a].mod or (cue.sign if cue.kind in ("directional", "noun") else 1) * (src_mod or 1)
+            link = THUS.search(low, ms[a].m.end, ms[chained[0]].start)
+            for b in chained:
+                at, said = (link.start(), " ".join(link.group().split())) if link else (ms[b].start, "and thus")
+                add(a, b, a_move * (ms[b].mod or a_move), Cue(at, at, said, 0, "neutral"), False)
+            objs = objs + chained
         previous = (subs, objs, ms[objs[-1]].m.end, moves)
 
     # "financial markets saw a significant rise in volatility": the noun phrase states the movement.
@@ -1791,8 +1816,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             states.append((i, x.mod, Cue(x.start, x.start, "saw a movement", x.mod, "movement")))
     # "a sharp increase in X due to Y": a movement stated as a noun, with its cause after it.
     for i, x in enumerate(ms):
-        if x.mod and x.start < x.m.start and NOMINAL_CAUSE_AFTER.match(low[x.m.end :]):
-            states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement due to", x.mod, "movement")))
+        nominal = NOMINAL_CAUSE_AFTER.match(low[x.m.end :])
+        if x.mod and x.start < x.m.start and nominal:
+            # the cue sits at the connector, so a negation before it ("was not due to") is seen
+            conn = re.search(r"due to|owing to|because of|as a result of", nominal.group())
+            at = x.m.end + (conn.start() if conn else 0)
+            states.append((i, x.mod, Cue(at, at, "movement due to", x.mod, "movement")))
         elif x.mod and NOMINAL_FROM.match(low[x.m.end :]):
             # "price increases from higher tariffs", "job losses resulting from weaker exports"
             states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement from", x.mod, "movement")))
