@@ -239,3 +239,15 @@ CHAINS = [
 @pytest.mark.parametrize("sentence, expected", CHAINS)
 def test_chains_and_attribution(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+def test_thereby_keeps_the_subject_while_thus_chains() -> None:
+    # "and thereby": the subject acts by way of the first object; "and thus": the second follows from the first
+    assert triples("Tariffs raise import prices and thereby inflation.") == {
+        ("tariffs", "+", "import_prices"),
+        ("tariffs", "+", "inflation"),
+    }
+    assert triples("Tariffs raise import prices and thus inflation.") == {
+        ("tariffs", "+", "import_prices"),
+        ("import_prices", "+", "inflation"),
+    }

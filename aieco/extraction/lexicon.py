@@ -1034,8 +1034,8 @@ PURPOSE_TO = re.compile(
 )
 #: An instrument held where it is ("kept the policy rate unchanged", "rates on hold") states no move.
 HELD = re.compile(r"\b(?:unchanged|steady|on\s+hold|constant|where\s+it\s+(?:is|was))\b")
-#: "X and thus Y": Y is the consequence of X.
-THUS = re.compile(r"\band\s+(?:thus|hence|therefore|thereby|so|in\s+turn|consequently)\b")
+#: "X and thus Y": Y is the consequence of X ("and thereby Y" keeps the verb's subject: it acts by way of X).
+THUS = re.compile(r"\band\s+(?:thus|hence|therefore|so|in\s+turn|consequently)\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
 COORDINATED_VERB = re.compile(
     r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?"
