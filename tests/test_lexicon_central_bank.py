@@ -251,3 +251,32 @@ def test_thereby_keeps_the_subject_while_thus_chains() -> None:
         ("tariffs", "+", "import_prices"),
         ("import_prices", "+", "inflation"),
     }
+
+
+# Reaction function in conditionals: a move called for ("a need for a further reduction in", "support further
+# cuts in"), a stance ("would need to remain restrictive"), a condition with a degree ("weakens more than
+# expected"), each joined to its condition by "if".
+REACTION_FUNCTION = [
+    (
+        "There could be a need for a further reduction in the policy rate if GDP growth weakens.",
+        {("real_gdp", "+", "policy_rate")},
+    ),
+    (
+        "If inflation rises, monetary policy would need to remain restrictive for longer.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("We will lower the policy rate if GDP growth weakens more than expected.", {("real_gdp", "+", "policy_rate")}),
+    (
+        "I would support further cuts in the policy rate if inflation continues to ease.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("If wage growth picks up, the Council may need to raise the policy rate.", {("wages", "+", "policy_rate")}),
+    # side by side, without a condition, a stance and a move are only described
+    ("Monetary policy remained restrictive and GDP growth slowed.", set()),
+    ("There could be a need for a further reduction in the policy rate.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", REACTION_FUNCTION)
+def test_reaction_function(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

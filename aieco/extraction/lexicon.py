@@ -837,7 +837,7 @@ def _this_verb(low: str, m: re.Match[str]) -> bool:
 #: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.
 INTRANSITIVE_AFTER = re.compile(
     r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|or|due|owing|"
-    r"because|thanks|"
+    r"because|thanks|more|less|much|somewhat|than|"
     r"to|from|since|until|before|\w+ly)\b"
 )
 
@@ -1280,6 +1280,17 @@ COMPARATIVE_AFTER = re.compile(
     r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile))|"
     r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|"
     r"restrictive|volatile)))\b(?!\s+than)"
+)
+#: The object of a call for a move ("a need for a further reduction in", "support further cuts in").
+CALLED_FOR_BEFORE = re.compile(
+    r"\b(?:need|case|scope|room|argument|calls?|support|supported|warrants?|warranted|justif(?:y|ies|ied)|favou?r(?:s|ed)?|"
+    r"consider(?:s|ed|ing)?)\s+(?:for\s+)?(?:an?\s+|the\s+|some\s+)?$"
+)
+#: The stance of a tightness variable ("monetary policy would need to remain restrictive").
+STANCE_AFTER = re.compile(
+    r"\s+(?:(?:would|will|could|may|might|should|must|needs?|needed)\s+)?(?:to\s+)?(?:need\s+to\s+)?"
+    r"(?:remain|remains|remained|stay|stays|stayed|be|is|are|was|were|become|becomes|became)\s+(?:\w+ly\s+)?"
+    r"(?:(restrictive|tight|tighter|contractionary)|(?:accommodative|supportive|loose|looser|easy|easier|expansionary))\b"
 )
 #: A condition stated with a copula ("had remained subdued", "has been strong").
 CONDITION_AFTER = re.compile(
@@ -1852,6 +1863,19 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             at = x.m.end + comp.end()
             sign = 1 if comp.group(1) else -1
             states.append((i, sign, Cue(at, at, comp.group().strip(), sign, "movement")))
+    # "a need for a further reduction in the policy rate", "support further rate cuts": a move called for is
+    # a move stated; "policy would need to remain restrictive": the stance of a tightness variable.
+    for i, x in enumerate(ms):
+        if any(j == i for j, _, _ in states):
+            continue
+        if x.mod and CALLED_FOR_BEFORE.search(low[max(0, x.start - 40) : x.start]):
+            states.append((i, x.mod, Cue(x.start, x.start, "move called for", x.mod, "movement")))
+            continue
+        stance = STANCE_AFTER.match(low[x.m.end :])
+        if stance and x.m.variable_id in TIGHTNESS and not x.mod:
+            at = x.m.end + stance.end()
+            sign = 1 if stance.group(1) else -1
+            states.append((i, sign, Cue(at, at, stance.group().strip(), sign, "movement")))
     # "GDP growth remained subdued, reflecting weak consumption": a stated condition whose cause follows.
     for i, x in enumerate(ms):
         cond = CONDITION_AFTER.match(low[x.m.end :])
