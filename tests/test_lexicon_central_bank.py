@@ -48,6 +48,10 @@ PARTICLE = [
     ("Lower energy prices brought inflation back down.", {("energy_prices", "+", "inflation")}),
     ("Tighter monetary policy kept house prices from rising.", {("policy_rate", "-", "house_prices")}),
     ("Lower policy rates prevented house prices from falling further.", {("policy_rate", "-", "house_prices")}),
+    ("Stronger wage growth could keep services inflation elevated.", {("wages", "+", "inflation")}),
+    ("Weak demand should keep inflation low.", {("real_gdp", "+", "inflation")}),
+    # "getting inflation low" is no "keep"; a central bank holding its rate states no channel
+    ("The Bank kept the policy rate high.", set()),
     # "back to target" states no direction
     ("Higher tariffs brought inflation back to target.", set()),
 ]
