@@ -284,3 +284,27 @@ REACTION_FUNCTION = [
 @pytest.mark.parametrize("sentence, expected", REACTION_FUNCTION)
 def test_reaction_function(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Contributions ("knocked 0.6 percentage points off inflation", "added 0.3 percentage points to inflation"),
+# "the economy feels the slowdown", and a cause phrase measured from the moved variable, not from the verb.
+CONTRIBUTIONS = [
+    ("Lower energy prices knocked 0.6 percentage points off inflation.", {("energy_prices", "+", "inflation")}),
+    (
+        "The tax cut knocked 0.6 percentage points off inflation, mostly due to lower gasoline prices.",
+        {("energy_prices", "+", "inflation")},
+    ),
+    ("Higher tariffs added 0.3 percentage points to inflation.", {("tariffs", "+", "inflation")}),
+    ("As exports weaken, GDP growth feels the slowdown.", {("trade_volumes", "+", "real_gdp")}),
+    (
+        "Exporters quickly cut their hiring plans a lot in response to US tariffs.",
+        {("tariffs", "-", "employment")},
+    ),
+    # a contribution of a level, with no named source, is no channel
+    ("Energy accounted for 0.6 percentage points of inflation.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CONTRIBUTIONS)
+def test_contributions(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

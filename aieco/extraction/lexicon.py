@@ -619,6 +619,18 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
         -1,
         "directional",
     ),
+    # "knocked 0.6 percentage points off inflation", "added a quarter point to GDP growth": a contribution
+    (
+        re.compile(r"\b(?:knock|knocks|knocked|knocking|shave|shaves|shaved|shaving|trim|trims|trimmed|trimming)\b"
+                   r"(?=\s+(?:[\w.%-]+\s+){1,4}?off\b)"),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(r"\b(?:add|adds|added|adding)\b(?=\s+(?:[\w.%-]+\s+){1,4}?(?:points?|%|per\s+cent)\s+to\b)"),
+        1,
+        "directional",
+    ),
     # "kept house prices from rising", "prevents credit from falling": the verb stops the object's move.
     (
         re.compile(
@@ -1195,7 +1207,8 @@ def _cause_of_states(
                     )
                     if m2 is None or len(window) > 60:
                         continue
-                elif len(window) > 40:
+                elif len(low[max(cue.end, ms[ti].m.end) : x.start]) > 40:
+                    # measured from the moved variable: "cut their hiring plans a lot in response to tariffs"
                     continue
             else:  # "Supported by X, … Y rose" / "Reflecting X, Y fell"
                 head = low[_clause_start(low, x.start) : x.start]
@@ -1315,9 +1328,10 @@ NOMINAL_CAUSE_AFTER = re.compile(
 )
 EXPERIENCED_AFTER = re.compile(
     r"\s+(?:ha(?:s|ve|d)\s+)?(?:also\s+)?(?:seen|saw|experienced|recorded|registered|undergone|underwent|witnessed|"
-    r"posted|suffered)\s+(?:an?\s+|some\s+|the\s+)?(?:[a-z]+\s+){0,2}?"
+    r"posted|suffered|feels?|felt|feeling)\s+(?:an?\s+|some\s+|the\s+)?(?:[a-z]+\s+){0,2}?"
     r"(?:(increases?|rises?|surges?|jumps?|rebounds?|gains?|upturns?)|"
-    r"(?:decreases?|declines?|falls?|drops?|corrections?|slumps?|contractions?|losses|downturns?|sell-offs?))\b"
+    r"(?:decreases?|declines?|falls?|drops?|corrections?|slumps?|contractions?|losses|downturns?|sell-offs?|"
+    r"slowdowns?|weakness))\b"
 )
 IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|brings?|triggers?)\b")
 
