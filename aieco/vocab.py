@@ -228,6 +228,7 @@ BARE_RATES_AFTER = re.compile(
     r"^\s+(?:rise|rose|risen|rising|fall|fell|fallen|falling|increase|decline|go\s+up|go\s+down|"
     r"are\s+(?:high|higher|low|lower|rising|falling))\b"
 )
+RATE_MOVE_AFTER = re.compile(r"^\s+(?:cuts?|increases?|hikes?|rises?|declines?)\b")
 CLAUSE_START = re.compile(r"(?:^|[,;]\s*|\b(?:as|when|if|while|and|because|since)\s+)$")
 
 
@@ -239,8 +240,12 @@ def _bare_rate_is_policy(low: str, m: Mention) -> bool:
     if text in ("interest rate", "interest rates"):
         if OTHER_RATE_BEFORE.search(before) or re.search(r"[a-z]-$", before):
             return False
-        if text == "interest rate" and not re.search(r"\b(?:the|its|our|their|a)\s+(?:policy\s+)?$", before):
-            return False  # the singular is mostly a modifier ("interest rate risk")
+        if (
+            text == "interest rate"
+            and not re.search(r"\b(?:the|its|our|their|a)\s+(?:policy\s+)?$", before)
+            and not RATE_MOVE_AFTER.match(after)
+        ):
+            return False  # the singular is mostly a modifier ("interest rate risk"), or a move ("interest rate cuts")
         return not (RATE_HEAD_AFTER.match(after) or RATE_OF_ASSET_AFTER.match(after))
     if text == "rates":
         if RATE_HEAD_AFTER.match(after) or RATE_OF_ASSET_AFTER.match(after):
@@ -261,6 +266,8 @@ POLICY_ACTOR = re.compile(
 )
 
 
+#: "a set of economic conditions characterised by …": a definition names a kind, not a move.
+KIND_OF = re.compile(r"\b(?:set|range|combination|variety|mix|array|kinds?|types?|sorts?)\s+of\s+$")
 #: "low and stable inflation", "predictable inflation": price stability is a regime, not a move of inflation.
 STABLE_BEFORE = re.compile(r"((?:\b(?:low|stable|predictable|steady)\b\s*(?:,|and)?\s*)+)$")
 #: "a global currency", "local currency bonds", "currency markets": a currency that is no exchange rate.
@@ -448,6 +455,11 @@ class Vocabulary:
                 if vid is not None and vid != other:
                     return vid
             return None
+        # "equity and bond markets": the second conjunct is no synonym, the first with the head is one
+        for n in range(min(self._longest, len(toks) - i - 3), 0, -1):
+            vid = self._phrases.get((toks[i][0], *(t for t, _, _ in toks[i + 3 : i + 3 + n])))
+            if vid is not None:
+                return vid
         return None
 
     def mentions_in_context(self, text: str) -> list[Mention]:
@@ -474,6 +486,8 @@ class Vocabulary:
             if m.variable_id == "policy_rate" and not _bare_rate_is_policy(low, m):
                 continue
             if _other_sense(low, m):
+                continue
+            if m.text.lower() == "economic conditions" and KIND_OF.search(low[max(0, m.start - 30) : m.start]):
                 continue
             if m.text.lower() in ("imports", "import") and (
                 PRICIER_AFTER.match(low[m.end :]) or PRICIER_BEFORE.search(low[max(0, m.start - 30) : m.start])

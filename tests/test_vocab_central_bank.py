@@ -106,6 +106,21 @@ def test_interest_rates_in_market_commentary_are_market_yields():
     assert "policy_rate" in ids("The central bank raised interest rates and bond prices fell.")
 
 
+def test_singular_interest_rate_before_a_move_is_the_policy_rate():
+    assert ids("Interest rate increases slowed lending.")[0] == "policy_rate"
+    assert ids("Interest rate reductions boosted business spending.") == ["investment"]  # the reader reads no sign
+
+
+def test_economic_conditions_are_real_gdp_unless_a_kind_is_defined():
+    assert ids("Weak economic conditions prompted rate cuts.") == ["real_gdp", "policy_rate"]
+    assert "real_gdp" not in ids("Stagflation is a set of economic conditions with high unemployment.")
+
+
+def test_financial_tightening_is_tighter_financing_conditions():
+    got = ids("The financial market tightening causes the economy to contract.")
+    assert got == ["financing_conditions", "real_gdp"]
+
+
 # --- shared head nouns -----------------------------------------------------------------------------------
 
 
@@ -114,6 +129,10 @@ def test_coordinated_modifiers_share_the_head_noun():
     assert ids("A slowing of economic and employment growth followed.") == ["real_gdp", "employment"]
     # no second synonym with a shared head: nothing is invented
     assert ids("Firms and households cut spending.") == []
+
+
+def test_first_conjunct_takes_the_head_when_the_second_is_no_synonym():
+    assert ids("Tariffs hit equity and bond markets.") == ["tariffs", "equity_prices"]
 
 
 def test_shared_head_of_one_variable_is_one_mention():
