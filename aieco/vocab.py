@@ -275,12 +275,26 @@ CURRENCY_OTHER_BEFORE = re.compile(
     r"\b(?:local|single|fiat|global|reserve|digital|common|foreign|international|domestic|national|hard|anchor|own|"
     r"of|new|crypto|virtual|basket\s+of)\s+$"
 )
+#: A bare "euro" or "dollar" is the exchange rate only as a currency that moves ("the euro appreciated",
+#: "a stronger dollar"), not "euro area", "dollar funding" or "billions of dollars".
+CURRENCY_MOVE_BEFORE = re.compile(
+    r"(?:\b(?:the|a|stronger|weaker|strong|weak|higher|lower|rising|falling|strengthening|weakening|"
+    r"appreciating|depreciating|appreciation\s+of\s+the|depreciation\s+of\s+the)\s+|^)$"
+)
 CURRENCY_OTHER_AFTER = re.compile(
     r"^[\s-]*(?:risks?|premi\w*|markets?|mismatch\w*|unions?|boards?|hedg\w*|swaps?|debt|bonds?|denominat\w*|"
     r"composition|status|reserves?|pegs?|areas?|blocs?|crises|crisis|exposures?|invoicing|usage|role)\b"
 )
 
 
+#: "keep inflation expectations anchored", "a de-anchoring of inflation expectations": the anchoring of
+#: expectations is a concept of its own, not a move of inflation.
+ANCHOR = re.compile(
+    r"(?:\b(?:un|de-?)?anchor\w*\s+(?:of\s+)?(?:(?:longer|long|medium|short)[- ]term\s+)?$|"
+    r"^\s+(?:(?:are|is|remain(?:ed|s)?|have\s+remained|had\s+remained|stay(?:ed|s)?|to\s+remain|to\s+stay|were|"
+    r"appear\s+to\s+remain|would\s+remain)\s+)?(?:(?:well|firmly|largely|broadly|still|solidly)\s+)?(?:un|de-?)?anchor\w*|"
+    r"^\s+(?:de-?|un)anchor\w*)"
+)
 #: "confidence in the banking system", "investor confidence in the EU's governance": trust in an
 #: institution or a policy, not the economy-wide sentiment of households, firms or investors.
 CONFIDENCE_IN = re.compile(
@@ -304,8 +318,24 @@ def _other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "inflation" and text == "inflation":
         chain = STABLE_BEFORE.search(before)
         return bool(chain and re.search(r"stable|predictable|steady", chain.group(1)))
+    if m.variable_id == "inflation" and "expectation" in text and (
+        ANCHOR.search(low[max(0, m.start - 40) : m.start]) or ANCHOR.match(low[m.end : m.end + 60])
+    ):
+        return True
     if m.variable_id == "confidence" and CONFIDENCE_IN.match(after):
         return True
+    if m.variable_id == "exchange_rate" and re.fullmatch(r"(?:euro|dollar|loonie|yen)['’]s", text):
+        # "the euro's appreciation" is a move of the currency; "the euro's role" is not
+        return not re.match(r"^\s+(?:recent\s+|sharp\s+|strong\s+)?(?:appreciation|depreciation|rise|fall|strength|"
+                            r"weakness|decline|gains?|surge|slide)\b", after)
+    if m.variable_id == "exchange_rate" and text in ("euro", "euros", "dollar", "dollars", "loonie", "yen"):
+        return not (
+            text in ("euro", "dollar", "loonie", "yen")
+            and CURRENCY_MOVE_BEFORE.search(before)
+            and not CURRENCY_OTHER_AFTER.match(after)
+            and not re.match(r"^(?:[\s-]+(?:area|zone|system|funding|denominated|liquidity|terms|amounts?|assets?|"
+                             r"deposits?|payments?|banknotes?|cash|coins?|shortages?|bills?|value)\b|['’]s)", after)
+        )
     if m.variable_id == "exchange_rate" and text in ("currency", "currencies"):
         return bool(CURRENCY_OTHER_BEFORE.search(before) or CURRENCY_OTHER_AFTER.match(after))
     return False

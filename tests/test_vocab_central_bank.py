@@ -233,3 +233,56 @@ def test_imports_that_become_more_expensive_are_import_prices():
 )
 def test_added_synonyms_resolve(phrase, variable):
     assert load_vocabulary().resolve(phrase) == variable
+
+
+# --- job losses, anchoring, currencies, prices of shelter and food ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Policy must keep inflation expectations anchored.",
+        "Longer-term inflation expectations remain well anchored.",
+        "The risk of inflation expectations de-anchoring has risen.",
+        "A de-anchoring of inflation expectations would be costly.",
+    ],
+)
+def test_anchoring_of_inflation_expectations_is_not_inflation(text):
+    assert "inflation" not in ids(text)
+
+
+def test_inflation_expectations_that_move_stay_inflation():
+    assert ids("Tariffs raised inflation expectations.") == ["tariffs", "inflation"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The euro appreciated, which lowered import prices.",
+        "A stronger dollar weighs on exports.",
+        "The Canadian dollar depreciated.",
+        "The euro's appreciation lowered import prices.",
+        "The dollar’s strength weighed on exports.",
+    ],
+)
+def test_a_currency_that_moves_is_the_exchange_rate(text):
+    assert "exchange_rate" in ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Euro area GDP fell.",
+        "Billions of dollars in losses were recorded.",
+        "Dollar funding markets tightened.",
+        "The euro's role as a reserve currency grew.",
+        "Work on the digital euro continued.",
+    ],
+)
+def test_a_currency_that_names_a_place_an_amount_or_a_market_is_not_the_exchange_rate(text):
+    assert "exchange_rate" not in ids(text)
+
+
+@pytest.mark.parametrize("phrase", ["shelter price inflation", "rent inflation", "food prices", "gasoline prices"])
+def test_components_of_consumer_prices_resolve(phrase):
+    assert load_vocabulary().resolve(phrase) in ("inflation", "energy_prices")
