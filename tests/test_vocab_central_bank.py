@@ -286,3 +286,22 @@ def test_a_currency_that_names_a_place_an_amount_or_a_market_is_not_the_exchange
 @pytest.mark.parametrize("phrase", ["shelter price inflation", "rent inflation", "food prices", "gasoline prices"])
 def test_components_of_consumer_prices_resolve(phrase):
     assert load_vocabulary().resolve(phrase) in ("inflation", "energy_prices")
+
+
+@pytest.mark.parametrize(
+    "phrase, variable",
+    [
+        ("core PCE prices", "inflation"),
+        ("trimmed mean inflation", "inflation"),
+        ("nonfarm payrolls", "employment"),
+        ("personal consumption expenditures", "consumption"),
+        ("dwelling investment", "construction_activity"),
+        ("policy stance", "policy_rate"),
+    ],
+)
+def test_terms_of_testimony_and_minutes_resolve(phrase, variable):
+    assert load_vocabulary().resolve(phrase) == variable
+
+
+def test_pce_prices_are_inflation_not_consumption():
+    assert ids("Core PCE prices rose as tariffs took effect.") == ["inflation", "tariffs"]
