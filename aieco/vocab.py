@@ -214,8 +214,9 @@ RATE_HEAD_AFTER = re.compile(
 )
 #: "interest rates on business loans", "rates paid on deposits", "rates of return": the rate of an asset.
 RATE_OF_ASSET_AFTER = re.compile(
-    r"^\s+(?:(?:paid|charged|earned|offered)\b|(?:on|for|of)\s+(?:(?:the|bank|business|household|consumer|new|"
-    r"existing)\s+)*(?:loans?|lending|mortgages?|deposits?|savings|bonds?|debt|credit|assets?|return)\b)"
+    r"^\s+(?:(?:paid|charged|earned|offered|of)\b|(?:on|for)\s+(?:(?:the|their|its|our|bank|business|household|"
+    r"consumer|new|existing|variable|fixed|outstanding)\s+)*(?:loans?|lending|mortgages?|deposits?|savings|bonds?|debt|"
+    r"credit|assets?)\b)"
 )
 #: A bare "rates" is the policy rate only as the object or subject of a rate move ("cut rates",
 #: "higher rates", "as rates rise"); "tax rates", "vacancy rates" or "loss rates" are other rates.

@@ -88,6 +88,8 @@ def test_bare_interest_rates_in_policy_prose_are_the_policy_rate(text):
         "Banks raised the rates paid on deposits.",  # deposit rates
         "Tax rates and vacancy rates were unchanged.",  # other rates
         "If risk aversion rises, the natural rate falls.",  # a bare singular "rate"
+        "High rates of return attracted investors.",  # "rates of": a ratio, not a rate a bank sets
+        "Higher interest rates on their mortgages squeezed households.",  # the rate of a loan
     ],
 )
 def test_other_rates_are_not_the_policy_rate(text):
