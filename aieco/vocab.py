@@ -214,8 +214,9 @@ RATE_HEAD_AFTER = re.compile(
 )
 #: "interest rates on business loans", "rates paid on deposits", "rates of return": the rate of an asset.
 RATE_OF_ASSET_AFTER = re.compile(
-    r"^\s+(?:(?:paid|charged|earned|offered)\b|(?:on|for|of)\s+(?:(?:the|bank|business|household|consumer|new|"
-    r"existing)\s+)*(?:loans?|lending|mortgages?|deposits?|savings|bonds?|debt|credit|assets?|return)\b)"
+    r"^\s+(?:(?:paid|charged|earned|offered|of)\b|(?:on|for)\s+(?:(?:the|their|its|our|bank|business|household|"
+    r"consumer|new|existing|variable|fixed|outstanding)\s+)*(?:loans?|lending|mortgages?|deposits?|savings|bonds?|debt|"
+    r"credit|assets?)\b)"
 )
 #: A bare "rates" is the policy rate only as the object or subject of a rate move ("cut rates",
 #: "higher rates", "as rates rise"); "tax rates", "vacancy rates" or "loss rates" are other rates.
@@ -228,6 +229,7 @@ BARE_RATES_AFTER = re.compile(
     r"^\s+(?:rise|rose|risen|rising|fall|fell|fallen|falling|increase|decline|go\s+up|go\s+down|"
     r"are\s+(?:high|higher|low|lower|rising|falling))\b"
 )
+RATE_MOVE_AFTER = re.compile(r"^\s+(?:cuts?|increases?|hikes?|rises?|declines?)\b")
 CLAUSE_START = re.compile(r"(?:^|[,;]\s*|\b(?:as|when|if|while|and|because|since)\s+)$")
 
 
@@ -239,8 +241,12 @@ def _bare_rate_is_policy(low: str, m: Mention) -> bool:
     if text in ("interest rate", "interest rates"):
         if OTHER_RATE_BEFORE.search(before) or re.search(r"[a-z]-$", before):
             return False
-        if text == "interest rate" and not re.search(r"\b(?:the|its|our|their|a)\s+(?:policy\s+)?$", before):
-            return False  # the singular is mostly a modifier ("interest rate risk")
+        if (
+            text == "interest rate"
+            and not re.search(r"\b(?:the|its|our|their|a)\s+(?:policy\s+)?$", before)
+            and not RATE_MOVE_AFTER.match(after)
+        ):
+            return False  # the singular is mostly a modifier ("interest rate risk"), or a move ("interest rate cuts")
         return not (RATE_HEAD_AFTER.match(after) or RATE_OF_ASSET_AFTER.match(after))
     if text == "rates":
         if RATE_HEAD_AFTER.match(after) or RATE_OF_ASSET_AFTER.match(after):
@@ -261,6 +267,8 @@ POLICY_ACTOR = re.compile(
 )
 
 
+#: "a set of economic conditions characterised by …": a definition names a kind, not a move.
+KIND_OF = re.compile(r"\b(?:set|range|combination|variety|mix|array|kinds?|types?|sorts?)\s+of\s+$")
 #: "low and stable inflation", "predictable inflation": price stability is a regime, not a move of inflation.
 STABLE_BEFORE = re.compile(r"((?:\b(?:low|stable|predictable|steady)\b\s*(?:,|and)?\s*)+)$")
 #: "a global currency", "local currency bonds", "currency markets": a currency that is no exchange rate.
@@ -268,12 +276,26 @@ CURRENCY_OTHER_BEFORE = re.compile(
     r"\b(?:local|single|fiat|global|reserve|digital|common|foreign|international|domestic|national|hard|anchor|own|"
     r"of|new|crypto|virtual|basket\s+of)\s+$"
 )
+#: A bare "euro" or "dollar" is the exchange rate only as a currency that moves ("the euro appreciated",
+#: "a stronger dollar"), not "euro area", "dollar funding" or "billions of dollars".
+CURRENCY_MOVE_BEFORE = re.compile(
+    r"(?:\b(?:the|a|stronger|weaker|strong|weak|higher|lower|rising|falling|strengthening|weakening|"
+    r"appreciating|depreciating|appreciation\s+of\s+the|depreciation\s+of\s+the)\s+|^)$"
+)
 CURRENCY_OTHER_AFTER = re.compile(
     r"^[\s-]*(?:risks?|premi\w*|markets?|mismatch\w*|unions?|boards?|hedg\w*|swaps?|debt|bonds?|denominat\w*|"
     r"composition|status|reserves?|pegs?|areas?|blocs?|crises|crisis|exposures?|invoicing|usage|role)\b"
 )
 
 
+#: "keep inflation expectations anchored", "a de-anchoring of inflation expectations": the anchoring of
+#: expectations is a concept of its own, not a move of inflation.
+ANCHOR = re.compile(
+    r"(?:\b(?:un|de-?)?anchor\w*\s+(?:of\s+)?(?:(?:longer|long|medium|short)[- ]term\s+)?$|"
+    r"^\s+(?:(?:are|is|remain(?:ed|s)?|have\s+remained|had\s+remained|stay(?:ed|s)?|to\s+remain|to\s+stay|were|"
+    r"appear\s+to\s+remain|would\s+remain)\s+)?(?:(?:well|firmly|largely|broadly|still|solidly)\s+)?(?:un|de-?)?anchor\w*|"
+    r"^\s+(?:de-?|un)anchor\w*)"
+)
 #: "confidence in the banking system", "investor confidence in the EU's governance": trust in an
 #: institution or a policy, not the economy-wide sentiment of households, firms or investors.
 CONFIDENCE_IN = re.compile(
@@ -297,8 +319,24 @@ def _other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "inflation" and text == "inflation":
         chain = STABLE_BEFORE.search(before)
         return bool(chain and re.search(r"stable|predictable|steady", chain.group(1)))
+    if m.variable_id == "inflation" and "expectation" in text and (
+        ANCHOR.search(low[max(0, m.start - 40) : m.start]) or ANCHOR.match(low[m.end : m.end + 60])
+    ):
+        return True
     if m.variable_id == "confidence" and CONFIDENCE_IN.match(after):
         return True
+    if m.variable_id == "exchange_rate" and re.fullmatch(r"(?:euro|dollar|loonie|yen)['’]s", text):
+        # "the euro's appreciation" is a move of the currency; "the euro's role" is not
+        return not re.match(r"^\s+(?:recent\s+|sharp\s+|strong\s+)?(?:appreciation|depreciation|rise|fall|strength|"
+                            r"weakness|decline|gains?|surge|slide)\b", after)
+    if m.variable_id == "exchange_rate" and text in ("euro", "euros", "dollar", "dollars", "loonie", "yen"):
+        return not (
+            text in ("euro", "dollar", "loonie", "yen")
+            and CURRENCY_MOVE_BEFORE.search(before)
+            and not CURRENCY_OTHER_AFTER.match(after)
+            and not re.match(r"^(?:[\s-]+(?:area|zone|system|funding|denominated|liquidity|terms|amounts?|assets?|"
+                             r"deposits?|payments?|banknotes?|cash|coins?|shortages?|bills?|value)\b|['’]s)", after)
+        )
     if m.variable_id == "exchange_rate" and text in ("currency", "currencies"):
         return bool(CURRENCY_OTHER_BEFORE.search(before) or CURRENCY_OTHER_AFTER.match(after))
     return False
@@ -448,6 +486,11 @@ class Vocabulary:
                 if vid is not None and vid != other:
                     return vid
             return None
+        # "equity and bond markets": the second conjunct is no synonym, the first with the head is one
+        for n in range(min(self._longest, len(toks) - i - 3), 0, -1):
+            vid = self._phrases.get((toks[i][0], *(t for t, _, _ in toks[i + 3 : i + 3 + n])))
+            if vid is not None:
+                return vid
         return None
 
     def mentions_in_context(self, text: str) -> list[Mention]:
@@ -474,6 +517,8 @@ class Vocabulary:
             if m.variable_id == "policy_rate" and not _bare_rate_is_policy(low, m):
                 continue
             if _other_sense(low, m):
+                continue
+            if m.text.lower() == "economic conditions" and KIND_OF.search(low[max(0, m.start - 30) : m.start]):
                 continue
             if m.text.lower() in ("imports", "import") and (
                 PRICIER_AFTER.match(low[m.end :]) or PRICIER_BEFORE.search(low[max(0, m.start - 30) : m.start])

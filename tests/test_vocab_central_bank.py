@@ -88,6 +88,8 @@ def test_bare_interest_rates_in_policy_prose_are_the_policy_rate(text):
         "Banks raised the rates paid on deposits.",  # deposit rates
         "Tax rates and vacancy rates were unchanged.",  # other rates
         "If risk aversion rises, the natural rate falls.",  # a bare singular "rate"
+        "High rates of return attracted investors.",  # "rates of": a ratio, not a rate a bank sets
+        "Higher interest rates on their mortgages squeezed households.",  # the rate of a loan
     ],
 )
 def test_other_rates_are_not_the_policy_rate(text):
@@ -106,6 +108,21 @@ def test_interest_rates_in_market_commentary_are_market_yields():
     assert "policy_rate" in ids("The central bank raised interest rates and bond prices fell.")
 
 
+def test_singular_interest_rate_before_a_move_is_the_policy_rate():
+    assert ids("Interest rate increases slowed lending.")[0] == "policy_rate"
+    assert ids("Interest rate reductions boosted business spending.") == ["investment"]  # the reader reads no sign
+
+
+def test_economic_conditions_are_real_gdp_unless_a_kind_is_defined():
+    assert ids("Weak economic conditions prompted rate cuts.") == ["real_gdp", "policy_rate"]
+    assert "real_gdp" not in ids("Stagflation is a set of economic conditions with high unemployment.")
+
+
+def test_financial_tightening_is_tighter_financing_conditions():
+    got = ids("The financial market tightening causes the economy to contract.")
+    assert got == ["financing_conditions", "real_gdp"]
+
+
 # --- shared head nouns -----------------------------------------------------------------------------------
 
 
@@ -114,6 +131,10 @@ def test_coordinated_modifiers_share_the_head_noun():
     assert ids("A slowing of economic and employment growth followed.") == ["real_gdp", "employment"]
     # no second synonym with a shared head: nothing is invented
     assert ids("Firms and households cut spending.") == []
+
+
+def test_first_conjunct_takes_the_head_when_the_second_is_no_synonym():
+    assert ids("Tariffs hit equity and bond markets.") == ["tariffs", "equity_prices"]
 
 
 def test_shared_head_of_one_variable_is_one_mention():
@@ -214,3 +235,75 @@ def test_imports_that_become_more_expensive_are_import_prices():
 )
 def test_added_synonyms_resolve(phrase, variable):
     assert load_vocabulary().resolve(phrase) == variable
+
+
+# --- job losses, anchoring, currencies, prices of shelter and food ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Policy must keep inflation expectations anchored.",
+        "Longer-term inflation expectations remain well anchored.",
+        "The risk of inflation expectations de-anchoring has risen.",
+        "A de-anchoring of inflation expectations would be costly.",
+    ],
+)
+def test_anchoring_of_inflation_expectations_is_not_inflation(text):
+    assert "inflation" not in ids(text)
+
+
+def test_inflation_expectations_that_move_stay_inflation():
+    assert ids("Tariffs raised inflation expectations.") == ["tariffs", "inflation"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The euro appreciated, which lowered import prices.",
+        "A stronger dollar weighs on exports.",
+        "The Canadian dollar depreciated.",
+        "The euro's appreciation lowered import prices.",
+        "The dollar’s strength weighed on exports.",
+    ],
+)
+def test_a_currency_that_moves_is_the_exchange_rate(text):
+    assert "exchange_rate" in ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Euro area GDP fell.",
+        "Billions of dollars in losses were recorded.",
+        "Dollar funding markets tightened.",
+        "The euro's role as a reserve currency grew.",
+        "Work on the digital euro continued.",
+    ],
+)
+def test_a_currency_that_names_a_place_an_amount_or_a_market_is_not_the_exchange_rate(text):
+    assert "exchange_rate" not in ids(text)
+
+
+@pytest.mark.parametrize("phrase", ["shelter price inflation", "rent inflation", "food prices", "gasoline prices"])
+def test_components_of_consumer_prices_resolve(phrase):
+    assert load_vocabulary().resolve(phrase) in ("inflation", "energy_prices")
+
+
+@pytest.mark.parametrize(
+    "phrase, variable",
+    [
+        ("core PCE prices", "inflation"),
+        ("trimmed mean inflation", "inflation"),
+        ("nonfarm payrolls", "employment"),
+        ("personal consumption expenditures", "consumption"),
+        ("dwelling investment", "construction_activity"),
+        ("policy stance", "policy_rate"),
+    ],
+)
+def test_terms_of_testimony_and_minutes_resolve(phrase, variable):
+    assert load_vocabulary().resolve(phrase) == variable
+
+
+def test_pce_prices_are_inflation_not_consumption():
+    assert ids("Core PCE prices rose as tariffs took effect.") == ["inflation", "tariffs"]
