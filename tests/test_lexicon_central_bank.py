@@ -308,3 +308,35 @@ CONTRIBUTIONS = [
 @pytest.mark.parametrize("sentence, expected", CONTRIBUTIONS)
 def test_contributions(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# A verb acting on a named movement carries it ("slow the decline in inflation", "hinder progress on
+# inflation"); a gerund subject moves its object ("Reducing policy restraint …"), and a move that falls short
+# ("too slowly or too little") leaves the opposite; a risk that continues is present, and a list shares it.
+MOVES_AS_OBJECTS = [
+    ("Tariffs could slow the decline in inflation.", {("tariffs", "+", "inflation")}),
+    ("Reducing policy restraint too fast could hinder progress on inflation.", {("policy_rate", "-", "inflation")}),
+    (
+        "Reducing policy restraint too slowly or too little could unduly weaken GDP growth and employment.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "employment")},
+    ),
+    ("Raising the policy rate quickly would weigh on house prices.", {("policy_rate", "-", "house_prices")}),
+    (
+        "If tariffs and uncertainty were to continue, consumer spending would weaken.",
+        {("tariffs", "-", "consumption"), ("uncertainty", "-", "consumption")},
+    ),
+    (
+        "There could be a need for a further reduction in the policy rate if the effects of tariffs and uncertainty"
+        " continued to spread.",
+        {("tariffs", "-", "policy_rate"), ("uncertainty", "-", "policy_rate")},
+    ),
+    # "progress on inflation" wanted before a cut is a condition, not a stated channel
+    ("We need to see more progress on inflation before cutting the policy rate.", set()),
+    # an adjective on the object is no movement the verb acts on
+    ("Tariffs hurt weak firms and lower GDP growth.", {("tariffs", "-", "real_gdp")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", MOVES_AS_OBJECTS)
+def test_moves_as_objects(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

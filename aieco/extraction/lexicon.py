@@ -1051,6 +1051,16 @@ PURPOSE_TO = re.compile(
 )
 #: An instrument held where it is ("kept the policy rate unchanged", "rates on hold") states no move.
 HELD = re.compile(r"\b(?:unchanged|steady|on\s+hold|constant|where\s+it\s+(?:is|was))\b")
+#: A movement named as a noun before its variable ("the decline in", "a recovery in", "progress on").
+NOMINAL_MOVE = re.compile(
+    r"\b(?:increase|rise|surge|jump|upturn|rebound|recovery|pickup|pick-up|acceleration|decrease|decline|fall|drop|"
+    r"reduction|slump|contraction|deterioration|correction|slowdown|slowing|deceleration|moderation|progress)s?\s+"
+    r"(?:in|of|on|toward|towards)\b"
+)
+#: A gerund opening its clause ("Reducing policy restraint …", "we know that raising rates …").
+GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
+#: A move that falls short ("too slowly", "too little", "too late").
+TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
 #: "X and thus Y": Y is the consequence of X ("and thereby Y" keeps the verb's subject: it acts by way of X).
 THUS = re.compile(r"\band\s+(?:thus|hence|therefore|so|in\s+turn|consequently)\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
@@ -1280,7 +1290,9 @@ EFFECT_PREDICATE = re.compile(
 #: A risk put in place or kept there ("tariffs are imposed", "uncertainty persists").
 IMPOSED_AFTER = re.compile(
     r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
-    r"applied|maintained|extended)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|persists?|persisted)\b"
+    r"applied|maintained|extended)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|persists?|persisted|"
+    # "if tariffs and uncertainty were to continue", "the effects of tariffs continued to spread"
+    r"(?:were\s+to\s+|was\s+to\s+)?continu(?:e|es|ed)(?!\s+to\s+(?:ease|fall|decline|recede|fade|diminish|subside)))\b"
 )
 #: A stated move that goes on or takes effect ("rate cuts accumulated", "the tightening takes hold").
 CONTINUING_AFTER = re.compile(
@@ -1472,6 +1484,14 @@ LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)
 NOUN_THEN_VERB = re.compile(r"^(.*\w+s)\s+(?:increase|rise|hike|cut)$")
 
 
+#: "progress on inflation", "further progress toward bringing inflation down": disinflation.
+PROGRESS_BEFORE = re.compile(
+    r"\b(?:hinder|hamper|slow|stall|delay|undermine|support|aid|help|speed|accelerate|derail|jeopardi[sz]e|threaten|"
+    r"impede|reverse|halt|sustain)\w*\s+(?:the\s+|further\s+|continued\s+|recent\s+|our\s+)?"
+    r"(?P<p>progress\s+(?:on|in|toward|towards)\s+(?:(?:reducing|lowering|bringing\s+down)\s+)?(?:the\s+)?(?:[a-z-]+\s+)?)$"
+)
+
+
 def _without_verb(m: Mention, low: str) -> Mention:
     """A match such as "interest rates increase" names "interest rates" followed by its verb."""
     hit = NOUN_THEN_VERB.match(m.text.lower())
@@ -1535,6 +1555,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 r"\b(?:losses|layoffs|cuts)\b", low[m.start : m.end + 8]
             ):
                 sign = -1  # "job losses", "job cuts" read as employment: its fall
+        progress = PROGRESS_BEFORE.search(low, max(0, m.start - 80), m.start)
+        if not sign and m.variable_id == "inflation" and progress:
+            sign, start = -1, progress.start("p")
         if not sign:
             sign = _infinitive_movement(low, m)
         if not sign:
@@ -1721,6 +1744,20 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         purpose = previous is not None and previous[1] and PURPOSE_TO.match(low[previous[2] : cue.start])
         if not subs and objs and purpose and previous is not None:
             subs = list(previous[1])  # "to tighten monetary policy to bring inflation down": the object acts
+        if (
+            subs
+            and previous is not None
+            and not previous[0]
+            and subs[0] in previous[1]
+            and previous[3].get(subs[0])
+            and GERUND_START.search(low[_clause_start(low, ms[subs[0]].start) : ms[subs[0]].start])
+        ):
+            # "Reducing policy restraint too fast could hinder …": the gerund's move of its object acts
+            implied = {subs[0]: previous[3][subs[0]] * (ms[subs[0]].mod or 1)}
+            if TOO_LITTLE.search(low, ms[subs[0]].m.end, cue.start):
+                # "reducing policy restraint too slowly or too little": a move short of what is needed leaves
+                # the variable where it was, the opposite of the move
+                implied[subs[0]] *= -1
         if previous is not None and (subs or objs):
             prev_subs, prev_objs, prev_end, prev_moves = previous
             between = low[prev_end : cue.start]
@@ -1828,6 +1865,14 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     sign = (src_mod or 1) * dst_mod  # "amplify the decline in Y": Y falls further
                 elif dst_mod and cue.kind == "directional" and DAMPENER_RE.match(" ".join(cue.text.split())):
                     sign = -(src_mod or 1) * dst_mod
+                elif (
+                    cue.kind == "directional"
+                    and ms[oi].mod
+                    and NOMINAL_MOVE.search(low, ms[oi].start, ms[oi].m.start)
+                ):
+                    # "slow the decline in inflation", "hinder progress on inflation", "support a recovery in
+                    # spending": the verb acts on a movement, whose direction it carries to the variable
+                    sign = cue.sign * (src_mod or 1) * ms[oi].mod
                 add(si, oi, sign, cue, False)
                 moves.setdefault(oi, (src_mod or 1) * sign)
         if chained:
@@ -1866,7 +1911,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         put = IMPOSED_AFTER.match(low[x.m.end :])
         if put and not x.mod and x.m.variable_id in adverse_up:
             at = x.m.end + put.end()
-            states.append((i, 1, Cue(at, at, put.group().strip(), 1, "movement")))
+            # "if tariffs and uncertainty were to continue": the list shares the state (one cue, no cause within)
+            for j in _coordinated_left(low, ms, i, _clause_start(low, x.start)):
+                if not ms[j].mod and ms[j].m.variable_id in adverse_up:
+                    states.append((j, 1, Cue(at, at, put.group().strip(), 1, "movement")))
     # "as rate cuts accumulated", "if strong demand persists": a stated move that goes on or takes effect.
     # "as liquidity became scarcer", "when funding costs are higher": a comparative predicate is a move.
     for i, x in enumerate(ms):
