@@ -125,6 +125,8 @@ AS_CLAUSES = [
             ("policy_rate", "-", "house_prices"),
         },
     ),
+    # "even as" concedes, it states no cause
+    ("The exchange rate appreciated markedly, even as equity prices continued to rally.", set()),
     # a comparison with a level ("thinner than") is no move; two moves side by side are co-movement
     ("Market liquidity is thinner than in 2019, and volatility rose.", set()),
     ("Policy rates rose and house prices fell.", set()),

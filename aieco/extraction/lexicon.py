@@ -721,7 +721,10 @@ CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
 #: that generates a slowdown").
 DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
-SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because(?!\s+of\b)|since|once|after)\b")
+SUBORDINATOR = re.compile(
+    r"\b(?:when|whenever|(?<!even )(?<!just )(?<!such )(?<!as well )as(?!\s+well\b)|if|because(?!\s+of\b)|"
+    r"since|once|after)\b"
+)
 ABSOLUTE_WITH = re.compile(r"^\s*with\s+[^,;]*$")
 
 
