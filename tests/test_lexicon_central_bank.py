@@ -363,3 +363,24 @@ TESTIMONY = [
 @pytest.mark.parametrize("sentence, expected", TESTIMONY)
 def test_testimony_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "Y is crowded out owing to X" (a cause phrase as the passive agent), "the main driver of Y is X", and a risk
+# announced is present.
+ATTRIBUTION = [
+    (
+        "Consumption and investment are crowded out owing to higher interest rates.",
+        {("policy_rate", "-", "consumption"), ("policy_rate", "-", "investment")},
+    ),
+    ("Consumer spending was weakened because of tariffs.", {("tariffs", "-", "consumption")}),
+    ("The main driver of higher inflation has been rising wages.", {("wages", "+", "inflation")}),
+    ("Once tariffs were announced, equity prices fell sharply.", {("tariffs", "-", "equity_prices")}),
+    # no move of the source, no sign; a level of the target is no move either
+    ("The drivers of inflation are many.", set()),
+    ("The main driver of inflation has been the labour market.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ATTRIBUTION)
+def test_attribution(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

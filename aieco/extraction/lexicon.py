@@ -1069,6 +1069,11 @@ NOMINAL_MOVE = re.compile(
 GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
 #: A move that falls short ("too slowly", "too little", "too late").
 TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
+#: "the main driver of Y is X", "a key factor behind Y has been X".
+DRIVER_OF = re.compile(
+    r"\b(?:factors?|drivers?|reasons?|causes?|sources?|contributors?)\s+(?:behind|of|for)\s+(?P<y>[^,;:.]{1,60}?)\s+"
+    r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
+)
 #: "X and thus Y": Y is the consequence of X ("and thereby Y" keeps the verb's subject: it acts by way of X).
 THUS = re.compile(r"\band\s+(?:thus|hence|therefore|so|in\s+turn|consequently)\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
@@ -1298,7 +1303,8 @@ EFFECT_PREDICATE = re.compile(
 #: A risk put in place or kept there ("tariffs are imposed", "uncertainty persists").
 IMPOSED_AFTER = re.compile(
     r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
-    r"applied|maintained|extended)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|persists?|persisted|"
+    r"applied|maintained|extended|announced|raised|increased)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|"
+    r"persists?|persisted|"
     # "if tariffs and uncertainty were to continue", "the effects of tariffs continued to spread"
     r"(?:were\s+to\s+|was\s+to\s+)?continu(?:e|es|ed)(?!\s+to\s+(?:ease|fall|decline|recede|fade|diminish|subside)))\b"
 )
@@ -1672,6 +1678,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         next_cue = next((c.start for c in cues[k + 1 :] if c.kind != "consumed"), len(low))
         after = low[cue.end :]
         by = re.match(r"\s+(?:(?:hard|heavily|badly|\w+ly)\s+)?by\b", after)
+        if by is None and cue.kind == "directional" and re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo : cue.start]):
+            # "consumption and investment are crowded out owing to higher rates": the cause phrase names the agent
+            by = re.match(
+                r"\s+(?:out\s+)?(?:(?:hard|heavily|badly|\w+ly)\s+)?(?:owing\s+to|due\s+to|because\s+of|as\s+a\s+result\s+of)"
+                r"(?:\s+both)?\b",
+                after,
+            )
         if (
             by
             and cue.kind in ("directional", "neutral", "movement")
@@ -2001,6 +2014,17 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = (1 if pred.group(1) else -1) * (ms[a].mod or 1)
             at = ms[b].m.end
             add(a, b, sign, Cue(at, at + pred.end(), pred.group().strip(), sign, "noun"), False)
+    # "the second factor behind the inflation burst is the surge in energy prices": the source follows the copula
+    for d in DRIVER_OF.finditer(low):
+        ys = [i for i, x in enumerate(ms) if d.start("y") <= x.start and x.m.end <= d.end("y")]
+        xs = [i for i, x in enumerate(ms) if d.end() <= x.start <= d.end() + 25]
+        if ys and xs:
+            for xi in _coordinated_right(low, ms, xs[0], min(len(low), d.end() + 120)):
+                src_move = ms[xi].mod or (1 if ms[xi].m.variable_id in adverse_up else 0)
+                if src_move:
+                    at = d.start("cop")
+                    sign = src_move * (ms[ys[0]].mod or 1)
+                    add(xi, ys[0], sign, Cue(at, d.end(), "is the driver of", 0, "neutral"), True)
     for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
