@@ -296,6 +296,11 @@ ANCHOR = re.compile(
     r"appear\s+to\s+remain|would\s+remain)\s+)?(?:(?:well|firmly|largely|broadly|still|solidly)\s+)?(?:un|de-?)?anchor\w*|"
     r"^\s+(?:de-?|un)anchor\w*)"
 )
+#: "the fiscal policy stance", "macroprudential policy tightening": a policy that is not monetary policy.
+NON_MONETARY_POLICY = re.compile(
+    r"\b(?:fiscal|budgetary|macroprudential|macro-prudential|prudential|government|industrial|structural|public|tax|"
+    r"immigration|energy|climate|economic|housing|competition|supply-side|regulatory)\s+(?:and\s+\w+\s+)?$"
+)
 #: "confidence in the banking system", "investor confidence in the EU's governance": trust in an
 #: institution or a policy, not the economy-wide sentiment of households, firms or investors.
 CONFIDENCE_IN = re.compile(
@@ -322,6 +327,8 @@ def _other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "inflation" and "expectation" in text and (
         ANCHOR.search(low[max(0, m.start - 40) : m.start]) or ANCHOR.match(low[m.end : m.end + 60])
     ):
+        return True
+    if m.variable_id == "policy_rate" and "polic" in text and NON_MONETARY_POLICY.search(before):
         return True
     if m.variable_id == "confidence" and CONFIDENCE_IN.match(after):
         return True

@@ -307,3 +307,24 @@ def test_terms_of_testimony_and_minutes_resolve(phrase, variable):
 
 def test_pce_prices_are_inflation_not_consumption():
     assert ids("Core PCE prices rose as tariffs took effect.") == ["inflation", "tariffs"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The fiscal policy stance turned restrictive.",
+        "Macroprudential policy tightening slowed credit growth.",
+    ],
+)
+def test_a_policy_that_is_not_monetary_policy_is_not_the_policy_rate(text):
+    assert "policy_rate" not in ids(text)
+
+
+def test_monetary_policy_beside_fiscal_policy_is_still_the_policy_rate():
+    assert ids("Fiscal and monetary policy tightening weighed on demand.") == ["policy_rate", "real_gdp"]
+
+
+def test_counter_tariffs_are_tariffs():
+    # a hyphenated prefix otherwise hides the variable ("non-tariff"); counter-tariffs are tariffs
+    assert ids("Canadian counter-tariffs raised import prices.") == ["tariffs", "import_prices"]
+    assert ("tariffs", "import_prices", "+") in relations("Canadian counter-tariffs raised import prices.")
