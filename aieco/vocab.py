@@ -301,6 +301,16 @@ NON_MONETARY_POLICY = re.compile(
     r"\b(?:fiscal|budgetary|macroprudential|macro-prudential|prudential|government|industrial|structural|public|tax|"
     r"immigration|energy|climate|economic|housing|competition|supply-side|regulatory)\s+(?:and\s+\w+\s+)?$"
 )
+#: "make liquidity available", "liquidity needs", "liquidity facilities": the funding liquidity of a bank or
+#: a fund, or liquidity a central bank provides, is not the liquidity of a market.
+FUNDING_LIQUIDITY_BEFORE = re.compile(
+    r"\b(?:make|makes|made|making|provide[sd]?|providing|provision\s+of|inject\w*|sufficient|ample|emergency|"
+    r"central\s+bank|demand\s+for|hoard\w*|funding|own|their|its|bank|banks['’]?)\s+$"
+)
+FUNDING_LIQUIDITY_AFTER = re.compile(
+    r"^\s+(?:needs?|regulations?|requirements?|facilit(?:y|ies)|provision|support|buffers?|coverage|ratios?|"
+    r"management|injections?|operations|available|lines?|assistance|backstops?)\b"
+)
 #: "confidence in the banking system", "investor confidence in the EU's governance": trust in an
 #: institution or a policy, not the economy-wide sentiment of households, firms or investors.
 CONFIDENCE_IN = re.compile(
@@ -329,6 +339,10 @@ def _other_sense(low: str, m: Mention) -> bool:
     ):
         return True
     if m.variable_id == "policy_rate" and "polic" in text and NON_MONETARY_POLICY.search(before):
+        return True
+    if m.variable_id == "market_liquidity" and text == "liquidity" and (
+        FUNDING_LIQUIDITY_BEFORE.search(before) or FUNDING_LIQUIDITY_AFTER.match(after)
+    ):
         return True
     if m.variable_id == "confidence" and CONFIDENCE_IN.match(after):
         return True

@@ -328,3 +328,19 @@ def test_counter_tariffs_are_tariffs():
     # a hyphenated prefix otherwise hides the variable ("non-tariff"); counter-tariffs are tariffs
     assert ids("Canadian counter-tariffs raised import prices.") == ["tariffs", "import_prices"]
     assert ("tariffs", "import_prices", "+") in relations("Canadian counter-tariffs raised import prices.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The central bank stood ready to make liquidity available to banks.",
+        "Funds hold cash to meet sudden liquidity needs.",
+        "Banks drew on central bank liquidity facilities as rates rose.",
+    ],
+)
+def test_funding_liquidity_is_not_market_liquidity(text):
+    assert "market_liquidity" not in ids(text)
+
+
+def test_liquidity_of_a_market_is_market_liquidity():
+    assert "market_liquidity" in ids("As volatility rose, liquidity in bond markets deteriorated.")
