@@ -332,6 +332,8 @@ def _other_sense(low: str, m: Mention) -> bool:
     after = low[m.end : m.end + 40]
     text = m.text.lower()
     if m.variable_id == "inflation" and text == "inflation":
+        if re.match(r"^\s+(?:targets?|targeting|goals?|objectives?|mandates?|framework|regimes?)\b", after):
+            return True  # "the 2% inflation target": a goal, not inflation
         chain = STABLE_BEFORE.search(before)
         return bool(chain and re.search(r"stable|predictable|steady", chain.group(1)))
     if m.variable_id == "inflation" and "expectation" in text and (

@@ -344,3 +344,8 @@ def test_funding_liquidity_is_not_market_liquidity(text):
 
 def test_liquidity_of_a_market_is_market_liquidity():
     assert "market_liquidity" in ids("As volatility rose, liquidity in bond markets deteriorated.")
+
+
+def test_the_inflation_target_is_a_goal_not_inflation():
+    assert "inflation" not in ids("The Bank kept its 2% inflation target under the new framework.")
+    assert "inflation" in ids("Tariffs pushed inflation above the target.")
