@@ -349,3 +349,8 @@ def test_liquidity_of_a_market_is_market_liquidity():
 def test_the_inflation_target_is_a_goal_not_inflation():
     assert "inflation" not in ids("The Bank kept its 2% inflation target under the new framework.")
     assert "inflation" in ids("Tariffs pushed inflation above the target.")
+
+
+def test_equity_in_homes_is_household_wealth_not_equity_prices():
+    assert ids("Borrowers have a lot of equity in their homes.") == ["household_wealth"]
+    assert relations("Rising house prices lifted equity in their homes.") == {("house_prices", "household_wealth", "+")}
