@@ -354,3 +354,37 @@ def test_the_inflation_target_is_a_goal_not_inflation():
 def test_equity_in_homes_is_household_wealth_not_equity_prices():
     assert ids("Borrowers have a lot of equity in their homes.") == ["household_wealth"]
     assert relations("Rising house prices lifted equity in their homes.") == {("house_prices", "household_wealth", "+")}
+
+
+# --- the reader on the new mentions: stated channels, and silence on the hard negatives --------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Higher interest rates have slowed the economy.", {("policy_rate", "real_gdp", "-")}),
+        (
+            "Lower interest rates supported household and business spending.",
+            {("policy_rate", "consumption", "-"), ("policy_rate", "investment", "-")},
+        ),
+        ("The stronger euro lowered import prices.", {("exchange_rate", "import_prices", "-")}),
+        ("Gasoline prices pushed up inflation.", {("energy_prices", "inflation", "+")}),
+    ],
+)
+def test_channels_through_the_new_mentions(text, expected):
+    assert relations(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Higher interest rates did not slow the economy this year.",  # negation
+        "Will higher interest rates slow the economy?",  # question
+        "Interest rates are at 4 per cent, above the neutral range.",  # level
+        "The economy grew in line with interest rates.",  # co-movement
+        "The economy grew by 1.5 per cent while interest rates were unchanged.",  # two levels
+        "Low and stable inflation is the best contribution monetary policy can make to growth.",  # regime
+    ],
+)
+def test_hard_negatives_with_the_new_mentions_stay_silent(text):
+    assert {r for r in relations(text) if r[2] in "+-"} == set()
