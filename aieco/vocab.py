@@ -365,6 +365,11 @@ def _other_sense(low: str, m: Mention) -> bool:
     return False
 
 
+#: Synonyms whose sense the context decides (see :func:`_bare_rate_is_policy`): never formed by sharing a
+#: head noun ("interest and exchange rates" names no policy rate).
+SENSE_FILTERED_KEYS = frozenset({("interest", "rate")})
+
+
 @dataclass(frozen=True)
 class Mention:
     """One vocabulary variable named in a text, with its character span and matched words."""
@@ -505,14 +510,16 @@ class Vocabulary:
             if other is None:
                 continue
             for k in range(1, n):
-                vid = self._phrases.get((toks[i][0], *second[k:]))
-                if vid is not None and vid != other:
+                key = (toks[i][0], *second[k:])
+                vid = self._phrases.get(key)
+                if vid is not None and vid != other and key not in SENSE_FILTERED_KEYS:
                     return vid
             return None
         # "equity and bond markets": the second conjunct is no synonym, the first with the head is one
         for n in range(min(self._longest, len(toks) - i - 3), 0, -1):
-            vid = self._phrases.get((toks[i][0], *(t for t, _, _ in toks[i + 3 : i + 3 + n])))
-            if vid is not None:
+            key = (toks[i][0], *(t for t, _, _ in toks[i + 3 : i + 3 + n]))
+            vid = self._phrases.get(key)
+            if vid is not None and key not in SENSE_FILTERED_KEYS:
                 return vid
         return None
 

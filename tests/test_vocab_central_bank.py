@@ -388,3 +388,19 @@ def test_channels_through_the_new_mentions(text, expected):
 )
 def test_hard_negatives_with_the_new_mentions_stay_silent(text):
     assert {r for r in relations(text) if r[2] in "+-"} == set()
+
+
+def test_interest_rates_never_come_from_a_shared_head_noun():
+    assert ids("Movements in interest and exchange rates affected banks.") == ["exchange_rate"]
+
+
+def test_economic_and_financial_conditions_are_two_variables():
+    assert ids("Economic and financial conditions deteriorated.") == ["real_gdp", "financing_conditions"]
+
+
+@pytest.mark.parametrize(
+    "phrase, variable",
+    [("credit flows", "credit_growth"), ("loans to households", "credit_growth"), ("core PCE", "inflation")],
+)
+def test_credit_and_price_terms_of_speeches_resolve(phrase, variable):
+    assert load_vocabulary().resolve(phrase) == variable
