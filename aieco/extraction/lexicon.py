@@ -106,6 +106,9 @@ NEGATIVE_VERBS = (
     "bring down",
     "hold down",
     "rein in",
+    "tame",
+    "subtract from",
+    "detract from",
     "sap",
     "stifle",
     "restrict",
@@ -203,6 +206,12 @@ REVERSE = (
     "be mainly attributable to",
     "be attributed to",
     "be explained by",
+    "be due to",
+    "be largely due to",
+    "be mainly due to",
+    "be partly due to",
+    "be primarily due to",
+    "be owing to",
 )
 #: "Y suffers from X", "Y benefits from X": the source follows and the verb carries the sign.
 REVERSE_DIRECTIONAL = (("suffer from", -1), ("benefit from", 1), ("be hurt by", -1), ("be helped by", 1))
@@ -410,7 +419,8 @@ UP_MODIFIERS = (
     r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
-    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation)s? (?:in|of)",
+    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation|recovery|"
+    r"pickup|pick-up|upswing)s? (?:in|of)",
     # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
     r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
@@ -456,7 +466,8 @@ DOWN_MODIFIERS = (
 
 NEGATION = re.compile(
     r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|without|"
-    r"failed to)\b|n't\b"
+    # "too high to be considering lowering the rate": the infinitive is ruled out
+    r"failed to|too\s+\w+\s+to)\b|n't\b"
 )
 NEGATION_CLAUSE = re.compile(
     r"\b(?:(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)|"
@@ -575,12 +586,75 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
         "neutral",
     ),
     *[(_verb_pattern((v,)), s, "reverse") for v, s in REVERSE_DIRECTIONAL],
+    # "bring inflation down", "get inflation under control", "keep price pressures in check": the verb and
+    # its particle enclose the object, and the particle carries the direction.
+    (
+        re.compile(
+            r"\b(?:bring|brings|brought|bringing|get|gets|got|getting|keep|keeps|kept|keeping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?(?:(?:back\s+)?down|under\s+control|in\s+check)\b|"
+            r"(?<=keep|eeps|kept|ping)\s+(?:[a-z-]+\s+){1,4}?(?:low|lower|subdued|contained)\b)"
+        ),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(
+            r"\b(?:bring|brings|brought|bringing)\b(?=\s+(?:[a-z-]+\s+){1,4}?(?:back\s+)?up\b)|"
+            # "could keep services inflation elevated"
+            r"\b(?:keep|keeps|kept|keeping)\b(?=\s+(?:[a-z-]+\s+){1,4}?(?:elevated|high|higher|up|strong|firm)\b)"
+        ),
+        1,
+        "directional",
+    ),
+    # "make imports more expensive", "made borrowing cheaper": the complement carries the direction.
+    (
+        re.compile(
+            r"\b(?:make|makes|made|making)\b(?=\s+(?:[a-z-]+\s+){1,3}?(?:more\s+(?:expensive|costly)|pricier|costlier)\b)"
+        ),
+        1,
+        "directional",
+    ),
+    (
+        re.compile(r"\b(?:make|makes|made|making)\b(?=\s+(?:[a-z-]+\s+){1,3}?(?:less\s+(?:expensive|costly)|cheaper)\b)"),
+        -1,
+        "directional",
+    ),
+    # "knocked 0.6 percentage points off inflation", "added a quarter point to GDP growth": a contribution
+    (
+        re.compile(r"\b(?:knock|knocks|knocked|knocking|shave|shaves|shaved|shaving|trim|trims|trimmed|trimming)\b"
+                   r"(?=\s+(?:[\w.%-]+\s+){1,4}?off\b)"),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(r"\b(?:add|adds|added|adding)\b(?=\s+(?:[\w.%-]+\s+){1,4}?(?:points?|%|per\s+cent)\s+to\b)"),
+        1,
+        "directional",
+    ),
+    # "kept house prices from rising", "prevents credit from falling": the verb stops the object's move.
+    (
+        re.compile(
+            r"\b(?:keep|keeps|kept|keeping|prevent|prevents|prevented|preventing|stop|stops|stopped|stopping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?from\s+(?:rising|increasing|climbing|surging|growing|accelerating)\b)"
+        ),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(
+            r"\b(?:keep|keeps|kept|keeping|prevent|prevents|prevented|preventing|stop|stops|stopped|stopping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?from\s+(?:falling|declining|dropping|contracting|shrinking|weakening)\b)"
+        ),
+        1,
+        "directional",
+    ),
 ]
 AMPLIFIER_RE = re.compile(rf"^(?:{_alternation([f for v in AMPLIFIERS for f in _verb_forms(v)])})$")
 DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _verb_forms(v)])})$")
 #: "Y fell, driven by X" / "Supported by X, Y rose": the cause of a stated movement.
 CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
+    r"in the face of|in reaction to|responding to|reacting to|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
     r"hampered by)\s+"
@@ -616,7 +690,7 @@ _FUNCTION_WORD = (
 _GAP = (
     rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
     # "a subdued rate of GDP growth", "the slower pace of hiring": the measure's movement is the variable's
-    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?)?"
+    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?|(?:outlook|prospects)\s+for\s+(?:the\s+)?)?"
 )
 UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
@@ -643,7 +717,8 @@ CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
 #: that generates a slowdown").
 DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
-SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because|since|once|after)\b")
+SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because(?!\s+of\b)|since|once|after)\b")
+ABSOLUTE_WITH = re.compile(r"^\s*with\s+[^,;]*$")
 
 
 @dataclass(frozen=True)
@@ -686,6 +761,13 @@ def evidence_class(sentence: str) -> EvidenceClass:
     return EvidenceClass.descriptive
 
 
+#: "to" closing a preposition, not an infinitive marker.
+PREPOSITIONAL_TO = re.compile(
+    r"\b(?:due|owing|thanks|prior|relative|compared|according|addition|response|reaction|respect|exposure|"
+    r"contribut\w*|lead|leads|led|leading|attributable|related|linked|return|returned|returns|back)\s+to\s+$"
+)
+
+
 def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int, mention_end: int) -> bool:
     """ "lower" after a subject, a modal or a co-ordinated verb is the verb ("tariffs lower GDP"),
     unless the mention it precedes is itself followed by a verb ("…, and lower trade weighs on GDP")."""
@@ -694,6 +776,8 @@ def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int, mention
     if gap and any(p.match(after, gap.end()) for p, _, kind in CUE_PATTERNS if kind != "noun"):
         return False
     before = low[lo:at]
+    if PREPOSITIONAL_TO.search(before):
+        return False  # "due to lower energy prices", "in response to lower demand": an adjective
     trimmed = before.rstrip()
     for p, _, kind in CUE_PATTERNS:  # "leads to lower …": the movement after a connector
         if kind in ("neutral", "comovement") and any(m.end() == len(trimmed) for m in p.finditer(trimmed)):
@@ -751,7 +835,10 @@ def _modifier(
             word = m.group().split()[0]
             if word in VERB_OR_ADJECTIVE and _lower_is_a_verb(low, at, mention_ends, _clause_start(low, at), end):
                 return 0, start
-            if word in ("increasing", "decreasing") and re.search(r",\s*$", low[:at]):
+            if word in VERB_OR_ADJECTIVE and re.match(r"\S+\s+(?:the|its|their|our|his|her)\s", low[at:]):
+                return 0, start  # "reduced the policy rate": a determiner follows a verb, never a modifier
+            if word in ("increasing", "decreasing") and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):
+                # "…, increasing credit losses", "by rapidly increasing rates": a participle or gerund, no adjective
                 return 0, start  # "…, increasing credit losses": a participle after a clause, not an adjective
             return sign, at
     return 0, start
@@ -767,7 +854,7 @@ def _this_verb(low: str, m: re.Match[str]) -> bool:
 #: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.
 INTRANSITIVE_AFTER = re.compile(
     r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|or|due|owing|"
-    r"because|thanks|"
+    r"because|thanks|more|less|much|somewhat|than|"
     r"to|from|since|until|before|\w+ly)\b"
 )
 
@@ -855,6 +942,8 @@ def _coordinated_right(low: str, ms: list[_Mention], idx: int, limit: int) -> li
         idx + 1 < len(ms)
         and ms[idx + 1].m.end <= limit
         and not (ms[idx + 1].mod and _starts_clause(low, ms[idx + 1], limit))
+        # "… on investment and market liquidity is thinner": a mention with its own copula starts a clause
+        and not re.match(r"\s+(?:is|are|was|were|has|have|had|remains?|remained)\b", low[ms[idx + 1].m.end :])
         and ms[idx + 1].m.variable_id != ms[idx].m.variable_id
         and COORD.match(low[ms[idx].m.end : ms[idx + 1].start])
     ):
@@ -882,12 +971,18 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         low[_clause_start(low, ms[i].start) : ms[i].start],
     ):
         return []  # "Because inflation has come down, we lowered …": the subordinate clause holds no subject
-    if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]):
+    if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]) or AS_CLAUSE_GAP.search(low[ms[i].m.end : cue.start]):
+        return []  # "Y slowed because firms cancelled investment": the verb has its own subject
+    if OTHER_AGENT.search(low[ms[i].m.end : cue.start]):
+        return []  # "losses could affect their ability to support the economy": the banks would support it
+    if NOUN_SUBJECT_AFTER_COMMA.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
     measured = re.search(
-        r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply)\s+of\s+"
-        r"(?:the\s+)?$",
+        r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply|"
+        # "the effects of past rate increases weigh on …": the effects are the mention's
+        r"effects?|impacts?|influence|consequences|pass-through)\s+of\s+"
+        r"(?:the\s+|past\s+|earlier\s+|previous\s+|recent\s+)?$",
         low[max(0, ms[i].start - 30) : ms[i].start],
     ) or re.search(
         # "expectations of a severe recession lead to …", "the threat of higher tariffs weighs on …":
@@ -904,7 +999,11 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     before = low[max(0, ms[i].start - 30) : ms[i].start]
     relative = re.search(r",\s*which\b", low[ms[i].m.end : cue.start])
     coordinating = re.search(r"\b(?:combined|together|coupled|along)\s+with\s+(?:the\s+|an?\s+)?$", before)
-    if PREPOSITION_BEFORE.search(before) and not relative and not coordinating:
+    # "With GDP growth weakening, …": the mention is the subject of the absolute clause's participle
+    absolute = cue.text.endswith("ing") and ABSOLUTE_WITH.search(low[_clause_start(low, ms[i].start) : ms[i].start])
+    # "These make imports more expensive and put pressure on …": the object of an earlier verb
+    made = re.search(r"\b(?:make|makes|made|making|render|renders|rendered|rendering)\s+(?:the\s+|us\s+)?$", before)
+    if (PREPOSITION_BEFORE.search(before) or made) and not relative and not coordinating and not absolute:
         if len(left) < 2:
             return []
         i = left[-2]
@@ -919,6 +1018,23 @@ SUBORDINATE_GAP = re.compile(
     r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
     r"(?!\w+ly\b)\w+"
 )
+#: "unemployment has risen as firms have slowed hiring": an "as" clause with its own subject
+AS_CLAUSE_GAP = re.compile(
+    r"(?<!such )(?<!so )(?<!just )\bas\s+(?!well\b|a\s+result\b|much\b|such\b|expected\b|anticipated\b|noted\b|"
+    r"discussed\b|mentioned\b|shown\b|seen\b|(?:a|an|the)\s+(?:[a-z-]+\s+)?(?:share|percentage|proportion|ratio|"
+    r"result|consequence)\b)(?!\w+ly\b)\w+"
+)
+#: "their ability to support", "the need to cut": the infinitive's agent is another party.
+OTHER_AGENT = re.compile(
+    r"\b(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
+    r"(?:(?:of|for)\s+(?:[a-z-]+\s+){1,3})?to\s+"
+    r"(?:(?:help|further|\w+ly)\s+)?$"
+)
+#: "With growth weakening, the Governing Council cut …": a noun phrase after a comma is the verb's subject.
+NOUN_SUBJECT_AFTER_COMMA = re.compile(
+    r",\s*(?:the|a|an|our|its|their|many|most|some)\s+(?:[a-z-]+\s+){0,3}"
+    r"(?:(?:has|have|had|would|could|will|may|might|also|then|\w+ly)\s+)*$"
+)
 #: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
 PRONOUN_SUBJECT = re.compile(
     r"\b(?:they|we|i|he|she|you|(?:this|these|those)\s+[a-z-]+)\s+"
@@ -927,8 +1043,31 @@ PRONOUN_SUBJECT = re.compile(
 )
 #: A clause boundary between a candidate subject and its verb.
 CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
+#: A purpose infinitive after the object of a policy move ("lowered its policy rate in June to support
+#: growth", "raised rates quickly in order to bring inflation down").
+PURPOSE_TO = re.compile(
+    r"^\s*(?:(?!\b(?:and|but|or|which|that|as|when|if|while)\b)[^,;.:]){0,40}?\b(?:in\s+order\s+|so\s+as\s+)?to\s+"
+    r"(?:(?:help|try|seek|aim)\s+(?:to\s+)?)?(?:\w+ly\s+)?$"
+)
+#: An instrument held where it is ("kept the policy rate unchanged", "rates on hold") states no move.
+HELD = re.compile(r"\b(?:unchanged|steady|on\s+hold|constant|where\s+it\s+(?:is|was))\b")
+#: A movement named as a noun before its variable ("the decline in", "a recovery in", "progress on").
+NOMINAL_MOVE = re.compile(
+    r"\b(?:increase|rise|surge|jump|upturn|rebound|recovery|pickup|pick-up|acceleration|decrease|decline|fall|drop|"
+    r"reduction|slump|contraction|deterioration|correction|slowdown|slowing|deceleration|moderation|progress)s?\s+"
+    r"(?:in|of|on|toward|towards)\b"
+)
+#: A gerund opening its clause ("Reducing policy restraint …", "we know that raising rates …").
+GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
+#: A move that falls short ("too slowly", "too little", "too late").
+TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
+#: "X and thus Y": Y is the consequence of X ("and thereby Y" keeps the verb's subject: it acts by way of X).
+THUS = re.compile(r"\band\s+(?:thus|hence|therefore|so|in\s+turn|consequently)\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
-COORDINATED_VERB = re.compile(r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?$")
+COORDINATED_VERB = re.compile(
+    r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?"
+    r"(?:(?:has\s+|have\s+|had\s+)?(?:help|helps|helped|helping)\s+(?:to\s+)?)?$"
+)
 BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 
 TRANSPARENT_HEAD = re.compile(
@@ -944,8 +1083,14 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
         return []
     i = right[0]
     gap = low[cue.end : ms[i].start]
+    if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.match(
+        r"\s+(?:is|are|was|were|has|have|had|remains?|remained)\b", low[ms[i].m.end :]
+    ):
+        return []  # "conditions are tightening and liquidity is scarcer": the mention is the next clause's subject
     if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.fullmatch(
-        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|(?:were|was|is|are)\s+to|\w+ly)\s+)*",
+        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|(?:were|was|is|are)\s+to|\w+ly|"
+        # "the economy slows and employment continues to weaken": an aspect verb before the next verb
+        r"(?:continues?|continued|starts?|started|begins?|began|keeps?|kept|tends?|tended|appears?|seems?)\s+to)\s+)*",
         low[ms[i].m.end : next_cue],
     ):
         return []  # "spreads widened and equity prices fell": the mention is the next clause's subject
@@ -1037,16 +1182,29 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     return 1 if adverse.value == "increase" else -1
 
 
+LIST_JOIN = re.compile(r"\s*(?:and|or|as well as)\s+(?:the\s+|an?\s+)?")
+
+
 def _cause_of_states(
     low: str, ms: list[_Mention], states: list[tuple[int, int, Cue]], adverse_up: frozenset[str] = frozenset()
 ) -> list[tuple[int, int, int, Cue]]:
     """ "Y fell, driven by X" and "Supported by X, Y rose": (source idx, target idx, sign, cue)."""
     out = []
     for ti, s_y, cue in states:
+        taken: dict[int, re.Match[str] | None] = {}  # accepted causes of this state, with their phrase
         for si, x in enumerate(ms):
             if si == ti:
                 continue
-            if x.start > cue.end:  # "Y fell, driven by the outlook for X"
+            # (a mention with a movement of its own starts the next clause: "…, and equity prices rose")
+            listed = (
+                si - 1 in taken
+                and bool(LIST_JOIN.fullmatch(low[ms[si - 1].m.end : x.start]))
+                and all(i != si for i, _, _ in states)
+            )
+            if listed:
+                # "cut rates in the face of tariffs and uncertainty": a list shares its cause phrase
+                verb = taken[si - 1]
+            elif x.start > cue.end:  # "Y fell, driven by the outlook for X"
                 window = low[cue.end : x.start]
                 m = CAUSE_AFTER.search(window)
                 if cue.text == "movement from":
@@ -1059,7 +1217,8 @@ def _cause_of_states(
                     )
                     if m2 is None or len(window) > 60:
                         continue
-                elif len(window) > 40:
+                elif len(low[max(cue.end, ms[ti].m.end) : x.start]) > 40:
+                    # measured from the moved variable: "cut their hiring plans a lot in response to tariffs"
                     continue
             else:  # "Supported by X, … Y rose" / "Reflecting X, Y fell"
                 head = low[_clause_start(low, x.start) : x.start]
@@ -1068,7 +1227,9 @@ def _cause_of_states(
                 if ms[ti].start < x.start:
                     continue
             mod = x.mod
-            verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
+            if not listed:
+                verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
+            taken[si] = verb
             if not mod:
                 if verb is not None and re.search(
                     r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by",
@@ -1084,7 +1245,9 @@ def _cause_of_states(
                     or (
                         verb is not None
                         and re.search(
-                            r"due to|owing to|because of|as a result of|amid|on account of|in response to", verb.group()
+                            r"due to|owing to|because of|as a result of|amid|on account of|in response to|"
+                            r"in the face of|in reaction to|responding to|reacting to",
+                            verb.group(),
                         )
                     )
                 ):
@@ -1127,7 +1290,37 @@ EFFECT_PREDICATE = re.compile(
 #: A risk put in place or kept there ("tariffs are imposed", "uncertainty persists").
 IMPOSED_AFTER = re.compile(
     r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
-    r"applied|maintained|extended)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|persists?|persisted)\b"
+    r"applied|maintained|extended)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|persists?|persisted|"
+    # "if tariffs and uncertainty were to continue", "the effects of tariffs continued to spread"
+    r"(?:were\s+to\s+|was\s+to\s+)?continu(?:e|es|ed)(?!\s+to\s+(?:ease|fall|decline|recede|fade|diminish|subside)))\b"
+)
+#: A stated move that goes on or takes effect ("rate cuts accumulated", "the tightening takes hold").
+CONTINUING_AFTER = re.compile(
+    r"\s+(?:(?:has|have|had|would|will|were\s+to|was\s+to)\s+)?(?:\w+ly\s+)?(?:accumulat(?:e|es|ed|ing)|"
+    r"(?:take|takes|took|taken|taking)\s+(?:effect|hold)|persist(?:s|ed|ing)?|(?:kick|kicks|kicked)\s+in|"
+    r"(?:work|works|worked|feed|feeds|fed)\s+through|(?:build|builds|built)\s+up|"
+    # "a further easing of monetary policy was warranted": a move judged due is a move stated
+    r"(?:is|are|was|were|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be|has\s+been|had\s+been)\s+"
+    r"(?:\w+ly\s+)?(?:warranted|appropriate|needed|required|justified|necessary))\b"
+)
+#: A comparative predicate after a copula ("liquidity is scarcer", "funding costs became higher").
+COMPARATIVE_AFTER = re.compile(
+    r"\s+(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes?|became|become|gets?|got|grows?|grew)\s+"
+    r"(?:\w+ly\s+|much\s+|even\s+|somewhat\s+|a\s+little\s+|far\s+)?"
+    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile))|"
+    r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|"
+    r"restrictive|volatile)))\b(?!\s+than)"
+)
+#: The object of a call for a move ("a need for a further reduction in", "support further cuts in").
+CALLED_FOR_BEFORE = re.compile(
+    r"\b(?:need|case|scope|room|argument|calls?|support|supported|warrants?|warranted|justif(?:y|ies|ied)|favou?r(?:s|ed)?|"
+    r"consider(?:s|ed|ing)?)\s+(?:for\s+)?(?:an?\s+|the\s+|some\s+)?$"
+)
+#: The stance of a tightness variable ("monetary policy would need to remain restrictive").
+STANCE_AFTER = re.compile(
+    r"\s+(?:(?:would|will|could|may|might|should|must|needs?|needed)\s+)?(?:to\s+)?(?:need\s+to\s+)?"
+    r"(?:remain|remains|remained|stay|stays|stayed|be|is|are|was|were|become|becomes|became)\s+(?:\w+ly\s+)?"
+    r"(?:(restrictive|tight|tighter|contractionary)|(?:accommodative|supportive|loose|looser|easy|easier|expansionary))\b"
 )
 #: A condition stated with a copula ("had remained subdued", "has been strong").
 CONDITION_AFTER = re.compile(
@@ -1139,16 +1332,18 @@ CONDITION_AFTER = re.compile(
 NOMINAL_FROM = re.compile(r"\s+(?:resulting\s+|stemming\s+|arising\s+)?from\s+(?:the\s+|an?\s+)?")
 NOUN_MOVE_AFTER = re.compile(
     r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
-    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?))\b(?!\s+(?:in|of)\b)"
+    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?|reductions|decreases))\b"
+    r"(?!\s+(?:in|of)\b)"
 )
 NOMINAL_CAUSE_AFTER = re.compile(
     r"\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?(?:due to|owing to|because of|as a result of)\s"
 )
 EXPERIENCED_AFTER = re.compile(
     r"\s+(?:ha(?:s|ve|d)\s+)?(?:also\s+)?(?:seen|saw|experienced|recorded|registered|undergone|underwent|witnessed|"
-    r"posted|suffered)\s+(?:an?\s+|some\s+|the\s+)?(?:[a-z]+\s+){0,2}?"
+    r"posted|suffered|feels?|felt|feeling)\s+(?:an?\s+|some\s+|the\s+)?(?:[a-z]+\s+){0,2}?"
     r"(?:(increases?|rises?|surges?|jumps?|rebounds?|gains?|upturns?)|"
-    r"(?:decreases?|declines?|falls?|drops?|corrections?|slumps?|contractions?|losses|downturns?|sell-offs?))\b"
+    r"(?:decreases?|declines?|falls?|drops?|corrections?|slumps?|contractions?|losses|downturns?|sell-offs?|"
+    r"slowdowns?|weakness))\b"
 )
 IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|brings?|triggers?)\b")
 
@@ -1289,6 +1484,14 @@ LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)
 NOUN_THEN_VERB = re.compile(r"^(.*\w+s)\s+(?:increase|rise|hike|cut)$")
 
 
+#: "progress on inflation", "further progress toward bringing inflation down": disinflation.
+PROGRESS_BEFORE = re.compile(
+    r"\b(?:hinder|hamper|slow|stall|delay|undermine|support|aid|help|speed|accelerate|derail|jeopardi[sz]e|threaten|"
+    r"impede|reverse|halt|sustain)\w*\s+(?:the\s+|further\s+|continued\s+|recent\s+|our\s+)?"
+    r"(?P<p>progress\s+(?:on|in|toward|towards)\s+(?:(?:reducing|lowering|bringing\s+down)\s+)?(?:the\s+)?(?:[a-z-]+\s+)?)$"
+)
+
+
 def _without_verb(m: Mention, low: str) -> Mention:
     """A match such as "interest rates increase" names "interest rates" followed by its verb."""
     hit = NOUN_THEN_VERB.match(m.text.lower())
@@ -1348,6 +1551,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
             if not sign and m.variable_id == "unemployment" and re.search(r"\b(?:losses|layoffs)\b", m.text.lower()):
                 sign = 1  # "job losses", "layoffs": a rise in unemployment
+            if not sign and m.variable_id == "employment" and re.search(
+                r"\b(?:losses|layoffs|cuts)\b", low[m.start : m.end + 8]
+            ):
+                sign = -1  # "job losses", "job cuts" read as employment: its fall
+        progress = PROGRESS_BEFORE.search(low, max(0, m.start - 80), m.start)
+        if not sign and m.variable_id == "inflation" and progress:
+            sign, start = -1, progress.start("p")
         if not sign:
             sign = _infinitive_movement(low, m)
         if not sign:
@@ -1394,8 +1604,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             return
         lo = min(ms[si].start, ms[oi].start, cue.start)
         window = low[_clause_start(low, lo) : cue.start]
+        # a cue before both ends ("did not cut the policy rate in response to …") looks back in its clause
+        neg_lo = lo if lo < cue.start else _clause_start(low, cue.start)
         negated = bool(
-            NEGATION.search(low[max(lo, cue.start - 30) : cue.start])
+            NEGATION.search(low[max(neg_lo, cue.start - 30) : cue.start])
             or NEGATION.search(cue.text)
             or NEGATION_CLAUSE.search(window)
         )
@@ -1451,19 +1663,21 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             pcue = Cue(cue.start, cue.end + by.end(), cue.text, cue.sign, cue.kind)
             sources = _objects(low, ms, pcue, hi, next_cue)
             if targets and sources:
-                t = targets[-1]
-                for si in sources:
-                    # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
-                    sign = _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False)
-                    if not sign and cue.kind == "neutral" and not ms[t].mod and CREATED.match(cue.text):
-                        sign = ms[si].mod or 1  # "the uncertainty created by tariffs": the target is produced
-                    verb = " ".join(cue.text.split()[-1:])
-                    if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
-                        sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
-                    elif ms[t].mod and cue.kind == "directional" and DAMPENER_RE.match(verb):
-                        sign = -(ms[si].mod or 1) * ms[t].mod
-                    add(si, t, sign, cue, True)
-                previous = (sources, [t], ms[sources[-1]].m.end, {})
+                # "the job losses and price increases caused by tariffs": a co-ordinated list is the target
+                listed = sorted(_coordinated_left(low, ms, targets[-1], lo))
+                for t in listed:
+                    for si in sources:
+                        # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
+                        sign = _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False)
+                        if not sign and cue.kind == "neutral" and not ms[t].mod and CREATED.match(cue.text):
+                            sign = ms[si].mod or 1  # "the uncertainty created by tariffs": the target is produced
+                        verb = " ".join(cue.text.split()[-1:])
+                        if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
+                            sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
+                        elif ms[t].mod and cue.kind == "directional" and DAMPENER_RE.match(verb):
+                            sign = -(ms[si].mod or 1) * ms[t].mod
+                        add(si, t, sign, cue, True)
+                previous = (sources, listed, ms[sources[-1]].m.end, {})
             continue
         if cue.kind == "reverse":
             # "Y stems from X", "the widening of Y reflects an increase in X": the source follows.
@@ -1523,7 +1737,27 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                         )
                 previous = (subs, objs, ms[objs[-1]].m.end, {})
             continue
+        if cue.kind == "noun" and re.search(r"\b(?:the\s+(?:more|less|greater)|and|or|with)\s+$", low[: cue.start]):
+            # "the weaker the economy and the more downward pressure on inflation": a noun phrase, no predicate
+            subs = []
         implied: dict[int, int] = {}
+        purpose = previous is not None and previous[1] and PURPOSE_TO.match(low[previous[2] : cue.start])
+        if not subs and objs and purpose and previous is not None:
+            subs = list(previous[1])  # "to tighten monetary policy to bring inflation down": the object acts
+        if (
+            subs
+            and previous is not None
+            and not previous[0]
+            and subs[0] in previous[1]
+            and previous[3].get(subs[0])
+            and GERUND_START.search(low[_clause_start(low, ms[subs[0]].start) : ms[subs[0]].start])
+        ):
+            # "Reducing policy restraint too fast could hinder …": the gerund's move of its object acts
+            implied = {subs[0]: previous[3][subs[0]] * (ms[subs[0]].mod or 1)}
+            if TOO_LITTLE.search(low, ms[subs[0]].m.end, cue.start):
+                # "reducing policy restraint too slowly or too little": a move short of what is needed leaves
+                # the variable where it was, the opposite of the move
+                implied[subs[0]] *= -1
         if previous is not None and (subs or objs):
             prev_subs, prev_objs, prev_end, prev_moves = previous
             between = low[prev_end : cue.start]
@@ -1549,6 +1783,23 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             elif subs and subs[0] in prev_objs and relative and not ms[subs[0]].mod:
                 # "Tariffs reduce trade, which in turn lowers GDP": the fall in trade lowers GDP.
                 implied = {subs[0]: prev_moves.get(subs[0], 0)}
+            elif (
+                subs
+                and subs[0] in prev_objs
+                and prev_subs
+                and re.match(r"\s+(?:that|which|who)\s", low[ms[prev_subs[-1]].m.end :])
+                and not re.search(r"[,;:–—]|\b(?:and|but|or|which|that|to|as|when|if|while|because)\b", between)
+            ):
+                # "Low rates that supported the economy also helped fuel house prices": the relative clause has
+                # ended and the main verb takes the head before "that"
+                subs = prev_subs
+            elif subs and subs[0] in prev_objs and PURPOSE_TO.match(between) and not ms[subs[0]].mod:
+                # "The Bank lowered its policy rate to support growth": the purpose infinitive's agent is the
+                # one who moved the object, so the object's stated move is what acts; unstated, nothing is read.
+                if not prev_moves.get(subs[0]):
+                    previous = (prev_subs, prev_objs, prev_end, prev_moves)
+                    continue
+                implied = {subs[0]: prev_moves[subs[0]]}
         if not subs and objs and cue.kind in ("directional", "noun"):
             # "Shocks negatively affect confidence, resulting in …": remember the object's movement.
             previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
@@ -1564,6 +1815,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 continue
         if not subs or not objs:
             continue
+        if not ms[subs[-1]].mod and HELD.search(low[ms[subs[-1]].m.end : cue.start]):
+            continue  # "kept the policy rate unchanged to support growth": the instrument did not move
         if (
             previous is not None
             and subs
@@ -1583,6 +1836,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 moved = [sg for i, sg, c in states if i == si and c.end <= cue.start]
                 if moved and not ms[si].mod:
                     implied.setdefault(si, moved[-1])
+        # "lead to lower inflation and thus a decline in rates": what follows "and thus" is the consequence of the
+        # object before it, not a second object of the verb.
+        chain = next(
+            (k for k in range(1, len(objs)) if THUS.search(low[ms[objs[k - 1]].m.end : ms[objs[k]].start])), None
+        )
+        chained = objs[chain:] if chain is not None else []
+        objs = objs[:chain] if chain is not None else objs
         for si in subs:
             src_mod = implied.get(si) or ms[si].mod or ms[subs[0]].mod
             for oi in objs:
@@ -1605,8 +1865,24 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     sign = (src_mod or 1) * dst_mod  # "amplify the decline in Y": Y falls further
                 elif dst_mod and cue.kind == "directional" and DAMPENER_RE.match(" ".join(cue.text.split())):
                     sign = -(src_mod or 1) * dst_mod
+                elif (
+                    cue.kind == "directional"
+                    and ms[oi].mod
+                    and NOMINAL_MOVE.search(low, ms[oi].start, ms[oi].m.start)
+                ):
+                    # "slow the decline in inflation", "hinder progress on inflation", "support a recovery in
+                    # spending": the verb acts on a movement, whose direction it carries to the variable
+                    sign = cue.sign * (src_mod or 1) * ms[oi].mod
                 add(si, oi, sign, cue, False)
                 moves.setdefault(oi, (src_mod or 1) * sign)
+        if chained:
+            a = objs[-1]
+            a_move = ms[a].mod or (cue.sign if cue.kind in ("directional", "noun") else 1) * (src_mod or 1)
+            link = THUS.search(low, ms[a].m.end, ms[chained[0]].start)
+            for b in chained:
+                at, said = (link.start(), " ".join(link.group().split())) if link else (ms[b].start, "and thus")
+                add(a, b, a_move * (ms[b].mod or a_move), Cue(at, at, said, 0, "neutral"), False)
+            objs = objs + chained
         previous = (subs, objs, ms[objs[-1]].m.end, moves)
 
     # "financial markets saw a significant rise in volatility": the noun phrase states the movement.
@@ -1615,8 +1891,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             states.append((i, x.mod, Cue(x.start, x.start, "saw a movement", x.mod, "movement")))
     # "a sharp increase in X due to Y": a movement stated as a noun, with its cause after it.
     for i, x in enumerate(ms):
-        if x.mod and x.start < x.m.start and NOMINAL_CAUSE_AFTER.match(low[x.m.end :]):
-            states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement due to", x.mod, "movement")))
+        nominal = NOMINAL_CAUSE_AFTER.match(low[x.m.end :])
+        if x.mod and x.start < x.m.start and nominal:
+            # the cue sits at the connector, so a negation before it ("was not due to") is seen
+            conn = re.search(r"due to|owing to|because of|as a result of", nominal.group())
+            at = x.m.end + (conn.start() if conn else 0)
+            states.append((i, x.mod, Cue(at, at, "movement due to", x.mod, "movement")))
         elif x.mod and NOMINAL_FROM.match(low[x.m.end :]):
             # "price increases from higher tariffs", "job losses resulting from weaker exports"
             states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement from", x.mod, "movement")))
@@ -1631,7 +1911,38 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         put = IMPOSED_AFTER.match(low[x.m.end :])
         if put and not x.mod and x.m.variable_id in adverse_up:
             at = x.m.end + put.end()
-            states.append((i, 1, Cue(at, at, put.group().strip(), 1, "movement")))
+            # "if tariffs and uncertainty were to continue": the list shares the state (one cue, no cause within)
+            for j in _coordinated_left(low, ms, i, _clause_start(low, x.start)):
+                if not ms[j].mod and ms[j].m.variable_id in adverse_up:
+                    states.append((j, 1, Cue(at, at, put.group().strip(), 1, "movement")))
+    # "as rate cuts accumulated", "if strong demand persists": a stated move that goes on or takes effect.
+    # "as liquidity became scarcer", "when funding costs are higher": a comparative predicate is a move.
+    for i, x in enumerate(ms):
+        if any(j == i for j, _, _ in states):
+            continue
+        going = CONTINUING_AFTER.match(low[x.m.end :]) if x.mod else None
+        if going:
+            at = x.m.end + going.end()
+            states.append((i, x.mod, Cue(at, at, going.group().strip(), x.mod, "movement")))
+            continue
+        comp = COMPARATIVE_AFTER.match(low[x.m.end :])
+        if comp and not x.mod:
+            at = x.m.end + comp.end()
+            sign = 1 if comp.group(1) else -1
+            states.append((i, sign, Cue(at, at, comp.group().strip(), sign, "movement")))
+    # "a need for a further reduction in the policy rate", "support further rate cuts": a move called for is
+    # a move stated; "policy would need to remain restrictive": the stance of a tightness variable.
+    for i, x in enumerate(ms):
+        if any(j == i for j, _, _ in states):
+            continue
+        if x.mod and CALLED_FOR_BEFORE.search(low[max(0, x.start - 40) : x.start]):
+            states.append((i, x.mod, Cue(x.start, x.start, "move called for", x.mod, "movement")))
+            continue
+        stance = STANCE_AFTER.match(low[x.m.end :])
+        if stance and x.m.variable_id in TIGHTNESS and not x.mod:
+            at = x.m.end + stance.end()
+            sign = 1 if stance.group(1) else -1
+            states.append((i, sign, Cue(at, at, stance.group().strip(), sign, "movement")))
     # "GDP growth remained subdued, reflecting weak consumption": a stated condition whose cause follows.
     for i, x in enumerate(ms):
         cond = CONDITION_AFTER.match(low[x.m.end :])
@@ -1677,7 +1988,11 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         for b in range(a + 1, len(states)):
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
             between = low[ca.end : ms[ib].start]
-            before_a = low[_clause_start(low, ms[ia].start) : ms[ia].start]
+            floor_a = _clause_start(low, ms[ia].start)
+            # "as X rises, Y is tightening, Z is scarcer": a state after an earlier one's comma is in the main
+            # clause, whose subordinator was the earlier state's
+            ends = [c.end for _, _, c in states if c.end <= ms[ia].start and "," in low[c.end : ms[ia].start]]
+            before_a = low[max([floor_a, *ends]) : ms[ia].start]
             if ca.start == cb.start:
                 continue  # "as exports and investment decline": one movement of a list, no cause within it
             if all(coordinated[a + 1 : b + 1]):
@@ -1690,6 +2005,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             if (
                 SUBORDINATOR.search(before_a[-25:])
                 or re.fullmatch(r"\s*should\s+", before_a)
+                # "With GDP growth weakening, the Council cut the policy rate": an absolute clause at the start
+                or (ms[ia].start < ca.start and ABSOLUTE_WITH.search(low[floor_a : ms[ia].start]))
                 or (first != a and SUBORDINATOR.search(before_first[-25:]))
             ):
                 add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)

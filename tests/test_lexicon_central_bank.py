@@ -1,0 +1,342 @@
+"""The offline reader on the language of central-bank speeches, minutes and testimony.
+
+Every sentence here is composed for the test (none is copied from the gold set). Each group names the
+construction class it covers, with negatives that must stay silent.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aieco.extraction.lexicon import read_relations
+from aieco.vocab import load_vocabulary
+
+
+def triples(sentence: str) -> set[tuple[str, str, str]]:
+    return {(r.src, r.sign.value, r.dst) for r in read_relations(sentence, load_vocabulary())}
+
+
+# Purpose clause: <policy move> [adjunct] to <verb> <variable>. The agent of the infinitive is whoever moved
+# the instrument, so the instrument's stated move is the source; the verb signs the effect.
+PURPOSE = [
+    ("The Bank began lowering its policy rate to stimulate GDP growth.", {("policy_rate", "-", "real_gdp")}),
+    ("The central bank raised the policy rate in March to curb inflation.", {("policy_rate", "-", "inflation")}),
+    ("Central banks tightened monetary policy to curb inflation.", {("policy_rate", "-", "inflation")}),
+    ("The bank cut the policy rate in order to support consumer spending.", {("policy_rate", "-", "consumption")}),
+    ("The central bank raised the policy rate to 5% to curb inflation.", {("policy_rate", "-", "inflation")}),
+    # the subject's own infinitive is not a purpose clause: the subject acts
+    ("Tariffs are expected to raise inflation.", {("tariffs", "+", "inflation")}),
+    ("Higher policy rates are starting to work to slow GDP growth.", {("policy_rate", "-", "real_gdp")}),
+    # an instrument named without a move says nothing of the direction
+    ("The central bank kept the policy rate unchanged to support GDP growth.", set()),
+    # negation and questions stay what they are
+    ("The Bank did not raise the policy rate to curb inflation?", set()),
+]
+
+# Verbs whose particle or complement carries the direction: "bring X down", "get X under control",
+# "keep X in check", "keep X from rising", "tame X".
+PARTICLE = [
+    ("The central bank raised the policy rate to bring inflation down.", {("policy_rate", "-", "inflation")}),
+    (
+        "Central banks are rapidly increasing policy rates to get inflation under control.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    (
+        "Higher policy rates are starting to slow GDP growth and tame inflation.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "inflation")},
+    ),
+    ("Lower energy prices brought inflation back down.", {("energy_prices", "+", "inflation")}),
+    ("Tighter monetary policy kept house prices from rising.", {("policy_rate", "-", "house_prices")}),
+    ("Lower policy rates prevented house prices from falling further.", {("policy_rate", "-", "house_prices")}),
+    ("Stronger wage growth could keep services inflation elevated.", {("wages", "+", "inflation")}),
+    ("Weak demand should keep inflation low.", {("real_gdp", "+", "inflation")}),
+    # "getting inflation low" is no "keep"; a central bank holding its rate states no channel
+    ("The Bank kept the policy rate high.", set()),
+    # "back to target" states no direction
+    ("Higher tariffs brought inflation back to target.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PURPOSE + PARTICLE)
+def test_purpose_and_particle(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Reaction: <policy move> in response to / in the face of / in reaction to <X>. The move answers X's move;
+# a risk named without a move (tariffs, uncertainty) is present, i.e. risen. A list shares the phrase.
+REACTION = [
+    ("The central bank cut the policy rate in the face of higher tariffs.", {("tariffs", "-", "policy_rate")}),
+    (
+        "The central bank cut the policy rate in the face of tariffs and uncertainty.",
+        {("tariffs", "-", "policy_rate"), ("uncertainty", "-", "policy_rate")},
+    ),
+    ("The central bank raised the policy rate in reaction to rising inflation.", {("inflation", "+", "policy_rate")}),
+    ("Responding to weaker GDP growth, the central bank cut the policy rate.", {("real_gdp", "+", "policy_rate")}),
+    ("Businesses cut hiring in response to US tariffs.", {("tariffs", "-", "employment")}),
+    (
+        "Equity prices fell, driven by higher bond yields and weaker earnings.",
+        {("long_term_rate", "-", "equity_prices"), ("corporate_earnings", "+", "equity_prices")},
+    ),
+    # a mention with its own move after ", and" starts the next clause: not part of the cause list
+    (
+        "Bond yields fell, driven by the outlook for policy easing and equity markets rose.",
+        {("policy_rate", "+", "long_term_rate")},
+    ),
+    # a denied move is read as denied (sign "absent"), never as a channel
+    (
+        "The central bank did not cut the policy rate in response to weaker GDP growth.",
+        {("real_gdp", "absent", "policy_rate")},
+    ),
+]
+
+# Co-ordinated targets of a passive or participle ("X and Y caused by Z") and verbs after "and helped".
+COORDINATION = [
+    (
+        "House prices and consumer spending are depressed by higher mortgage rates.",
+        {("mortgage_rates", "-", "house_prices"), ("mortgage_rates", "-", "consumption")},
+    ),
+    (
+        "Lower policy rates supported GDP growth and helped fuel house prices.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "house_prices")},
+    ),
+    (
+        "Tariffs reduce exports and also help push up inflation.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "inflation")},
+    ),
+    # "X and Y" where Y has its own copula is the next clause, not a second object
+    (
+        "Tighter financing conditions are weighing on investment and market liquidity is thinner.",
+        {("financing_conditions", "-", "investment")},
+    ),
+]
+
+# "As X <moves>, Y <moves>": moves stated by continuation verbs ("accumulated", "took effect", "persists"),
+# by movement nouns after the mention ("rate reductions"), and by comparative predicates ("is scarcer").
+AS_CLAUSES = [
+    ("As rate cuts accumulated, GDP growth picked up.", {("policy_rate", "-", "real_gdp")}),
+    ("As rate hikes took effect, house prices fell.", {("policy_rate", "-", "house_prices")}),
+    ("If strong demand persists, businesses increase hiring.", {("real_gdp", "+", "employment")}),
+    ("Substantial policy rate reductions boosted consumer spending.", {("policy_rate", "-", "consumption")}),
+    (
+        "As policy rates rise, financial conditions are tightening, market liquidity is scarcer and house prices fall.",
+        {
+            ("policy_rate", "+", "financing_conditions"),
+            ("policy_rate", "-", "market_liquidity"),
+            ("policy_rate", "-", "house_prices"),
+        },
+    ),
+    # a comparison with a level ("thinner than") is no move; two moves side by side are co-movement
+    ("Market liquidity is thinner than in 2019, and volatility rose.", set()),
+    ("Policy rates rose and house prices fell.", set()),
+    ("Rate cuts accumulated while GDP growth picked up.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", REACTION + COORDINATION + AS_CLAUSES)
+def test_reaction_coordination_and_as_clauses(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Policy deliberations: absolute "With X moving, <policy move>", "given the weaker outlook for X", a move
+# judged "warranted", "the effects of past X weigh on Y", "due to lower X" (an adjective after a
+# preposition), "subtract from", and an "as" clause with its own subject.
+DELIBERATION = [
+    (
+        "With inflation close to 2% and GDP growth weakening, the Governing Council reduced the policy rate.",
+        {("real_gdp", "+", "policy_rate")},
+    ),
+    ("With GDP growth weakening, the Council cut the policy rate.", {("real_gdp", "+", "policy_rate")}),
+    (
+        "Given the weaker outlook for GDP growth, the Council decided to lower the policy rate.",
+        {("real_gdp", "+", "policy_rate")},
+    ),
+    (
+        "Members judged that a further easing of monetary policy was warranted given subdued inflation.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("Inflation has eased, largely due to lower energy prices.", {("energy_prices", "+", "inflation")}),
+    ("Rate cuts are supporting a recovery in consumer spending.", {("policy_rate", "-", "consumption")}),
+    (
+        "The effects of past policy rate increases continue to weigh on consumer spending.",
+        {("policy_rate", "-", "consumption")},
+    ),
+    (
+        "Tariffs are likely to add to inflation and subtract from GDP growth.",
+        {("tariffs", "+", "inflation"), ("tariffs", "-", "real_gdp")},
+    ),
+    ("The unemployment rate has risen as firms have slowed hiring.", {("employment", "-", "unemployment")}),
+    # the Council, not the mention before the comma, is the subject of "lowered"
+    ("Despite strong GDP growth, the Council lowered the policy rate.", set()),
+    # a trailing "with" clause accompanies; it is no cause
+    ("Equity prices rallied, with tight financial conditions easing.", set()),
+    ("Consumer spending rose in line with wages, with inflation rising.", set()),
+    # a policy move without a variable to answer states no channel
+    ("The Council lowered the policy rate.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", DELIBERATION)
+def test_deliberation_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Clause structure: the head of a subject relative clause is the main verb's subject; a gerund after "by" is
+# a verb, not an adjective; a purpose infinitive after "to <verb> X"; "their ability to", "make X more
+# expensive and …" give the verb another agent; "too high to …" rules the infinitive out; a noun cue with no
+# predicate ("and the more downward pressure on") states nothing.
+CLAUSES = [
+    (
+        "Low policy rates that supported GDP growth through the pandemic also helped fuel high house prices.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "house_prices")},
+    ),
+    (
+        "Tariffs that reduce exports weigh on GDP growth.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "real_gdp")},
+    ),
+    (
+        "Central banks made headlines by rapidly increasing policy rates to get inflation under control.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    (
+        "Central banks have moved quickly to tighten monetary policy to bring inflation down.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    ("Large credit losses could affect the ability of banks to support GDP growth.", set()),
+    # the verbs share the subject: "they", not the object of "make"
+    ("They make imports pricier and put upward pressure on inflation.", set()),
+    (
+        "Tariffs make imports pricier and put upward pressure on inflation.",
+        {("tariffs", "+", "inflation"), ("tariffs", "+", "import_prices")},
+    ),
+    ("Inflation is still too high to be considering a lower policy rate.", set()),
+    ("The weaker GDP growth and the more downward pressure on inflation, the more rates need to fall.", set()),
+    ("Tariffs add upward pressure on inflation.", {("tariffs", "+", "inflation")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CLAUSES)
+def test_clause_structure(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# "X leads to A and thus B": B is A's consequence; an aspect verb ("continues to") keeps a mention the next
+# clause's subject; "Y was (largely) due to X" names Y's source.
+CHAINS = [
+    (
+        "A severe recession would lead to lower inflation and thus a decline in long-term interest rates.",
+        {("real_gdp", "+", "inflation"), ("inflation", "+", "long_term_rate")},
+    ),
+    (
+        "Tariffs reduce exports and hence GDP growth.",
+        {("tariffs", "-", "trade_volumes"), ("trade_volumes", "+", "real_gdp")},
+    ),
+    (
+        "If GDP growth slows and employment continues to weaken, inflation will fall.",
+        {("real_gdp", "+", "inflation"), ("employment", "+", "inflation")},
+    ),
+    ("The decline in inflation has been largely due to lower energy prices.", {("energy_prices", "+", "inflation")}),
+    ("Higher inflation was due to rising energy prices.", {("energy_prices", "+", "inflation")}),
+    ("Higher inflation was not due to rising energy prices.", {("energy_prices", "absent", "inflation")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CHAINS)
+def test_chains_and_attribution(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+def test_thereby_keeps_the_subject_while_thus_chains() -> None:
+    # "and thereby": the subject acts by way of the first object; "and thus": the second follows from the first
+    assert triples("Tariffs raise import prices and thereby inflation.") == {
+        ("tariffs", "+", "import_prices"),
+        ("tariffs", "+", "inflation"),
+    }
+    assert triples("Tariffs raise import prices and thus inflation.") == {
+        ("tariffs", "+", "import_prices"),
+        ("import_prices", "+", "inflation"),
+    }
+
+
+# Reaction function in conditionals: a move called for ("a need for a further reduction in", "support further
+# cuts in"), a stance ("would need to remain restrictive"), a condition with a degree ("weakens more than
+# expected"), each joined to its condition by "if".
+REACTION_FUNCTION = [
+    (
+        "There could be a need for a further reduction in the policy rate if GDP growth weakens.",
+        {("real_gdp", "+", "policy_rate")},
+    ),
+    (
+        "If inflation rises, monetary policy would need to remain restrictive for longer.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("We will lower the policy rate if GDP growth weakens more than expected.", {("real_gdp", "+", "policy_rate")}),
+    (
+        "I would support further cuts in the policy rate if inflation continues to ease.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("If wage growth picks up, the Council may need to raise the policy rate.", {("wages", "+", "policy_rate")}),
+    # side by side, without a condition, a stance and a move are only described
+    ("Monetary policy remained restrictive and GDP growth slowed.", set()),
+    ("There could be a need for a further reduction in the policy rate.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", REACTION_FUNCTION)
+def test_reaction_function(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Contributions ("knocked 0.6 percentage points off inflation", "added 0.3 percentage points to inflation"),
+# "the economy feels the slowdown", and a cause phrase measured from the moved variable, not from the verb.
+CONTRIBUTIONS = [
+    ("Lower energy prices knocked 0.6 percentage points off inflation.", {("energy_prices", "+", "inflation")}),
+    (
+        "The tax cut knocked 0.6 percentage points off inflation, mostly due to lower gasoline prices.",
+        {("energy_prices", "+", "inflation")},
+    ),
+    ("Higher tariffs added 0.3 percentage points to inflation.", {("tariffs", "+", "inflation")}),
+    ("As exports weaken, GDP growth feels the slowdown.", {("trade_volumes", "+", "real_gdp")}),
+    (
+        "Exporters quickly cut their hiring plans a lot in response to US tariffs.",
+        {("tariffs", "-", "employment")},
+    ),
+    # a contribution of a level, with no named source, is no channel
+    ("Energy accounted for 0.6 percentage points of inflation.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CONTRIBUTIONS)
+def test_contributions(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# A verb acting on a named movement carries it ("slow the decline in inflation", "hinder progress on
+# inflation"); a gerund subject moves its object ("Reducing policy restraint …"), and a move that falls short
+# ("too slowly or too little") leaves the opposite; a risk that continues is present, and a list shares it.
+MOVES_AS_OBJECTS = [
+    ("Tariffs could slow the decline in inflation.", {("tariffs", "+", "inflation")}),
+    ("Reducing policy restraint too fast could hinder progress on inflation.", {("policy_rate", "-", "inflation")}),
+    (
+        "Reducing policy restraint too slowly or too little could unduly weaken GDP growth and employment.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "employment")},
+    ),
+    ("Raising the policy rate quickly would weigh on house prices.", {("policy_rate", "-", "house_prices")}),
+    (
+        "If tariffs and uncertainty were to continue, consumer spending would weaken.",
+        {("tariffs", "-", "consumption"), ("uncertainty", "-", "consumption")},
+    ),
+    (
+        "There could be a need for a further reduction in the policy rate if the effects of tariffs and uncertainty"
+        " continued to spread.",
+        {("tariffs", "-", "policy_rate"), ("uncertainty", "-", "policy_rate")},
+    ),
+    # "progress on inflation" wanted before a cut is a condition, not a stated channel
+    ("We need to see more progress on inflation before cutting the policy rate.", set()),
+    # an adjective on the object is no movement the verb acts on
+    ("Tariffs hurt weak firms and lower GDP growth.", {("tariffs", "-", "real_gdp")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", MOVES_AS_OBJECTS)
+def test_moves_as_objects(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
