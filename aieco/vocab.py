@@ -229,7 +229,7 @@ BARE_RATES_AFTER = re.compile(
     r"^\s+(?:rise|rose|risen|rising|fall|fell|fallen|falling|increase|decline|go\s+up|go\s+down|"
     r"are\s+(?:high|higher|low|lower|rising|falling))\b"
 )
-RATE_MOVE_AFTER = re.compile(r"^\s+(?:cuts?|increases?|hikes?|rises?|declines?)\b")
+RATE_MOVE_AFTER = re.compile(r"^\s+(?:cuts?|reductions?|increases?|hikes?|rises?|declines?|decreases?)\b")
 CLAUSE_START = re.compile(r"(?:^|[,;]\s*|\b(?:as|when|if|while|and|because|since)\s+)$")
 
 

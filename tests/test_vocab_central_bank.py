@@ -110,7 +110,8 @@ def test_interest_rates_in_market_commentary_are_market_yields():
 
 def test_singular_interest_rate_before_a_move_is_the_policy_rate():
     assert ids("Interest rate increases slowed lending.")[0] == "policy_rate"
-    assert ids("Interest rate reductions boosted business spending.") == ["investment"]  # the reader reads no sign
+    assert ids("Interest rate reductions boosted business spending.") == ["policy_rate", "investment"]
+    assert relations("Interest rate reductions boosted business spending.") == {("policy_rate", "investment", "-")}
 
 
 def test_economic_conditions_are_real_gdp_unless_a_kind_is_defined():
@@ -372,6 +373,17 @@ def test_equity_in_homes_is_household_wealth_not_equity_prices():
     ],
 )
 def test_channels_through_the_new_mentions(text, expected):
+    assert relations(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Tariffs have caused layoffs at exporters.", {("tariffs", "employment", "-")}),
+        ("Job cuts weighed on consumer confidence.", {("employment", "confidence", "+")}),
+    ],
+)
+def test_job_losses_are_a_fall_in_employment(text, expected):
     assert relations(text) == expected
 
 
