@@ -319,11 +319,12 @@ CONFIDENCE_IN = re.compile(
     r"central\s+banks?|polic(?:y|ies)|targets?|leadership|governments?|authorities|regulators?|markets?|"
     r"process|approach|strategy|independence|credibility)\b)"
 )
-#: "make imports more expensive", "costlier imports": imports in the sense of their price.
+#: "make imports more expensive", "cheaper exports": imports or exports in the sense of their price.
 PRICIER_AFTER = re.compile(
-    r"^\s+(?:(?:much|even|far|a\s+lot|significantly)\s+)?(?:more\s+(?:expensive|costly)|pricier|costlier|dearer)\b"
+    r"^\s+(?:(?:much|even|far|a\s+lot|significantly|relatively)\s+)?(?:(?:more|less)\s+(?:expensive|costly)|pricier|"
+    r"costlier|dearer|cheaper)\b"
 )
-PRICIER_BEFORE = re.compile(r"\b(?:more\s+(?:expensive|costly)|pricier|costlier|dearer)\s+$")
+PRICIER_BEFORE = re.compile(r"\b(?:(?:more|less)\s+(?:expensive|costly)|pricier|costlier|dearer|cheaper)\s+$")
 
 
 def _other_sense(low: str, m: Mention) -> bool:
@@ -550,9 +551,11 @@ class Vocabulary:
                 continue
             if m.text.lower() == "economic conditions" and KIND_OF.search(low[max(0, m.start - 30) : m.start]):
                 continue
-            if m.text.lower() in ("imports", "import") and (
+            if m.text.lower() in ("imports", "import", "exports", "export") and (
                 PRICIER_AFTER.match(low[m.end :]) or PRICIER_BEFORE.search(low[max(0, m.start - 30) : m.start])
             ):
+                if m.text.lower().startswith("export"):
+                    continue  # the price of exports: no variable of the vocabulary
                 m = Mention("import_prices", m.start, m.end, m.text, m.first_token, m.last_token)
             if (
                 m.text.lower() in ("interest rates", "interest rate", "rates")

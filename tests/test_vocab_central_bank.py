@@ -211,6 +211,11 @@ def test_confidence_in_a_place_is_sentiment():
 def test_imports_that_become_more_expensive_are_import_prices():
     assert ids("Tariffs make imports more expensive.") == ["tariffs", "import_prices"]
     assert ids("Tariffs cut imports.") == ["tariffs", "trade_volumes"]
+    assert relations("A weaker euro makes imports more expensive.") == {("exchange_rate", "import_prices", "-")}
+
+
+def test_exports_that_become_cheaper_are_their_price_not_volumes():
+    assert ids("A weaker dollar makes US exports cheaper abroad.") == ["exchange_rate"]
 
 
 # --- synonyms added for speeches, minutes and testimony ---------------------------------------------------------
