@@ -193,11 +193,22 @@ ECONOMY_PLACE = re.compile(
 )
 
 
+#: "prices in the economy", "slack within the economy": a noun located in the economy is the head, unless it
+#: is a move of the economy itself ("weakness in the economy", "a slowdown in the economy").
+ECONOMY_LOCATED = re.compile(
+    r"\b(?!(?:weakness|strength|slowdown|slowing|downturn|growth|recovery|rebound|contraction|expansion|"
+    r"deterioration|improvement|softening|weakening|strengthening|pickup|momentum|demand|activity)\b)"
+    r"[a-z]+\s+(?:in|within)\s+(?:the|our|this)\s+$"
+)
+
+
 def _bare_economy_is_gdp(low: str, m: Mention) -> bool:
-    if m.text.lower() != "economy":
-        return False
+    if m.text.lower() != "economy" or low[m.end : m.end + 1] == "-":
+        return False  # "economies" are countries; "economy-wide" modifies another noun
     before = low[max(0, m.start - 50) : m.start]
-    return bool(ECONOMY_BEFORE.search(before)) and not ECONOMY_PLACE.search(before)
+    if ECONOMY_PLACE.search(before) or ECONOMY_LOCATED.search(before):
+        return False
+    return bool(ECONOMY_BEFORE.search(before))
 
 
 #: A bare "interest rate(s)" is the policy rate a central bank sets ("higher interest rates", "cut interest

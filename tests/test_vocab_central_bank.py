@@ -43,6 +43,7 @@ def test_typographic_apostrophe_reads_like_a_plain_one():
         "Higher borrowing costs are cooling the economy.",
         "The policy easing is meant to support our economy through the slowdown.",
         "A weaker economy would bring inflation down.",
+        "Weakness in the economy led to rate cuts.",
     ],
 )
 def test_the_economy_names_real_gdp(text):
@@ -56,6 +57,8 @@ def test_the_economy_names_real_gdp(text):
         "The shock spread through the economy as tariffs rose.",  # a place
         "Energy-intensive sectors of the economy face higher tariffs.",  # another head noun
         "Economy-wide wages rose.",
+        "The economy-wide effects of tariffs will take time.",
+        "Prices in the economy rose faster than wages.",  # a noun located in the economy is the head
     ],
 )
 def test_economy_that_is_a_place_or_a_country_is_not_real_gdp(text):
