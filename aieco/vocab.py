@@ -352,6 +352,10 @@ def _other_sense(low: str, m: Mention) -> bool:
         ANCHOR.search(low[max(0, m.start - 40) : m.start]) or ANCHOR.match(low[m.end : m.end + 60])
     ):
         return True
+    if m.variable_id == "employment" and text == "employment" and re.search(
+        r"\b(?:maximum|full|sustainable|maximal|maximise|maximize)\s+$", before
+    ):
+        return True  # "maximum employment", "full employment": a mandate or a benchmark, not a move
     if m.variable_id == "policy_rate" and "polic" in text and NON_MONETARY_POLICY.search(before):
         return True
     if m.variable_id == "market_liquidity" and text == "liquidity" and (

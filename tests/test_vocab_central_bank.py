@@ -424,3 +424,9 @@ def test_economic_and_financial_conditions_are_two_variables():
 )
 def test_credit_and_price_terms_of_speeches_resolve(phrase, variable):
     assert load_vocabulary().resolve(phrase) == variable
+
+
+def test_maximum_and_full_employment_are_benchmarks_not_moves():
+    assert "employment" not in ids("We remain committed to maximum employment and stable prices.")
+    # the employment that moves is kept; the full-employment benchmark is not a second mention
+    assert ids("Wages can slow even when employment is above its full employment level.") == ["wages", "employment"]
