@@ -125,6 +125,8 @@ AS_CLAUSES = [
             ("policy_rate", "-", "house_prices"),
         },
     ),
+    # "even as" concedes, it states no cause
+    ("The exchange rate appreciated markedly, even as equity prices continued to rally.", set()),
     # a comparison with a level ("thinner than") is no move; two moves side by side are co-movement
     ("Market liquidity is thinner than in 2019, and volatility rose.", set()),
     ("Policy rates rose and house prices fell.", set()),
@@ -339,4 +341,25 @@ MOVES_AS_OBJECTS = [
 
 @pytest.mark.parametrize("sentence, expected", MOVES_AS_OBJECTS)
 def test_moves_as_objects(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Testimony and press-conference language: a purpose clause past a figure ("to 2.5% to provide support to"),
+# a decision that "reflects" its reason, "reignite", and bare "policy" with a stated stance (only the central
+# bank's: fiscal policy is another policy).
+TESTIMONY = [
+    ("We lowered our policy rate to 2.5% to provide support to GDP growth.", {("policy_rate", "-", "real_gdp")}),
+    ("Our decision to cut the policy rate reflects weaker GDP growth.", {("real_gdp", "+", "policy_rate")}),
+    ("Cutting the policy rate too soon could reignite inflation.", {("policy_rate", "-", "inflation")}),
+    ("Policy that is too tight could unnecessarily weaken employment.", {("policy_rate", "-", "employment")}),
+    ("Keeping policy restrictive for too long could hurt employment.", {("policy_rate", "-", "employment")}),
+    ("Fiscal policy that is too loose could fuel inflation.", set()),
+    ("If we ease policy too quickly, inflation could pick up again.", {("policy_rate", "-", "inflation")}),
+    # an effect named without a sign is no channel
+    ("We are seeing the effects of tariffs on inflation.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", TESTIMONY)
+def test_testimony_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected

@@ -59,6 +59,10 @@ POSITIVE_VERBS = (
     "shore up",
     "accelerate",
     "worsen",
+    "reignite",
+    "rekindle",
+    "reaccelerate",
+    "re-accelerate",
 )
 NEGATIVE_VERBS = (
     "lower",
@@ -717,7 +721,10 @@ CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
 #: that generates a slowdown").
 DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
-SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because(?!\s+of\b)|since|once|after)\b")
+SUBORDINATOR = re.compile(
+    r"\b(?:when|whenever|(?<!even )(?<!just )(?<!such )(?<!as well )as(?!\s+well\b)|if|because(?!\s+of\b)|"
+    r"since|once|after)\b"
+)
 ABSOLUTE_WITH = re.compile(r"^\s*with\s+[^,;]*$")
 
 
@@ -1046,7 +1053,8 @@ CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\
 #: A purpose infinitive after the object of a policy move ("lowered its policy rate in June to support
 #: growth", "raised rates quickly in order to bring inflation down").
 PURPOSE_TO = re.compile(
-    r"^\s*(?:(?!\b(?:and|but|or|which|that|as|when|if|while)\b)[^,;.:]){0,40}?\b(?:in\s+order\s+|so\s+as\s+)?to\s+"
+    r"^\s*(?:(?!\b(?:and|but|or|which|that|as|when|if|while)\b)(?:[^,;.:]|\.(?=\d))){0,40}?\b"
+    r"(?:in\s+order\s+|so\s+as\s+)?to\s+"
     r"(?:(?:help|try|seek|aim)\s+(?:to\s+)?)?(?:\w+ly\s+)?$"
 )
 #: An instrument held where it is ("kept the policy rate unchanged", "rates on hold") states no move.
@@ -1452,6 +1460,16 @@ POLICY_MOVED_BEFORE = re.compile(
     r"\b(?:ease[sd]?|easing|tighten(?:s|ed|ing)?|loosen(?:s|ed|ing)?|restrictive|accommodative|tight|tighter|"
     r"looser|easier|loose)\s+(?:monetary\s+)?$"
 )
+#: "fiscal policy", "trade policy": another policy than the central bank's.
+NON_MONETARY_BEFORE = re.compile(
+    r"\b(?:fiscal|trade|tariff|government|economic|public|industrial|housing|energy|immigration|tax|budgetary|"
+    r"macroprudential|prudential|climate|foreign|social|regulatory|structural|competition)\s+$"
+)
+#: "policy that is too tight", "policy restrictive for longer": bare "policy" with a stated stance.
+POLICY_STANCE_AFTER = re.compile(
+    r"\s+(?:(?:that|which)\s+(?:is|was|are|were|remains?|remained|stays?)\s+)?(?:too\s+|overly\s+|very\s+|sufficiently\s+)?"
+    r"(?:(tight|tighter|restrictive|contractionary)|(?:loose|looser|accommodative|easy|easier|expansionary))\b"
+)
 #: Bare "demand" is aggregate demand after a function word, a verb or a movement ("weaker demand",
 #: "reduce demand", "the slowdown in demand"), not after a noun ("credit demand", "government demand").
 BARE_DEMAND_BEFORE = re.compile(
@@ -1567,7 +1585,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         particle = PARTICLE_AFTER.match(low[m.end :])
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
             sign = 1 if particle.group(1) in ("up", "higher") else -1
-        if re.fullmatch(r"polic(?:y|ies)(?: settings?)?", m.text.lower()) and not POLICY_MOVED_BEFORE.search(
+        stance = POLICY_STANCE_AFTER.match(low[m.end :])
+        other_policy = NON_MONETARY_BEFORE.search(low[max(0, m.start - 30) : m.start])
+        if re.fullmatch(r"polic(?:y|ies)(?: settings?)?", m.text.lower()) and stance and not sign and not other_policy:
+            # "policy that is too tight", "keeping policy restrictive": the stance is the move
+            sign = 1 if stance.group(1) else -1
+        elif re.fullmatch(r"polic(?:y|ies)(?: settings?)?", m.text.lower()) and not POLICY_MOVED_BEFORE.search(
             low[max(0, m.start - 30) : m.start]
         ):
             continue  # bare "policy" is monetary policy only when it is eased or tightened
@@ -1685,11 +1708,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sources = _objects(low, ms, cue, hi, next_cue)
             if targets and sources:
                 t = targets[-1]
+                # "our decision to cut rates reflects weaker growth": the move an earlier verb gave the target
+                t_mod = ms[t].mod or (previous[3].get(t, 0) if previous is not None and t in previous[1] else 0)
                 for si in sources:
-                    both = ms[si].mod * ms[t].mod
+                    both = ms[si].mod * t_mod
                     sign = both if both else (1 if re.match(r"stem|aris|origin", cue.text) else 0)
-                    if not both and ms[t].mod and not ms[si].mod and ms[si].m.variable_id in adverse_up:
-                        sign = ms[t].mod  # "the decline in exports reflects the tariffs": the risk's presence
+                    if not both and t_mod and not ms[si].mod and ms[si].m.variable_id in adverse_up:
+                        sign = t_mod  # "the decline in exports reflects the tariffs": the risk's presence
 
                     if cue.sign:  # "Y suffers from higher X": the verb's sign times the source's move
                         sign = cue.sign * (ms[si].mod or 1)
