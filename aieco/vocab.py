@@ -193,11 +193,22 @@ ECONOMY_PLACE = re.compile(
 )
 
 
+#: "prices in the economy", "slack within the economy": a noun located in the economy is the head, unless it
+#: is a move of the economy itself ("weakness in the economy", "a slowdown in the economy").
+ECONOMY_LOCATED = re.compile(
+    r"\b(?!(?:weakness|strength|slowdown|slowing|downturn|growth|recovery|rebound|contraction|expansion|"
+    r"deterioration|improvement|softening|weakening|strengthening|pickup|momentum|demand|activity)\b)"
+    r"[a-z]+\s+(?:in|within)\s+(?:the|our|this)\s+$"
+)
+
+
 def _bare_economy_is_gdp(low: str, m: Mention) -> bool:
-    if m.text.lower() != "economy":
-        return False
+    if m.text.lower() != "economy" or low[m.end : m.end + 1] == "-":
+        return False  # "economies" are countries; "economy-wide" modifies another noun
     before = low[max(0, m.start - 50) : m.start]
-    return bool(ECONOMY_BEFORE.search(before)) and not ECONOMY_PLACE.search(before)
+    if ECONOMY_PLACE.search(before) or ECONOMY_LOCATED.search(before):
+        return False
+    return bool(ECONOMY_BEFORE.search(before))
 
 
 #: A bare "interest rate(s)" is the policy rate a central bank sets ("higher interest rates", "cut interest
@@ -229,7 +240,7 @@ BARE_RATES_AFTER = re.compile(
     r"^\s+(?:rise|rose|risen|rising|fall|fell|fallen|falling|increase|decline|go\s+up|go\s+down|"
     r"are\s+(?:high|higher|low|lower|rising|falling))\b"
 )
-RATE_MOVE_AFTER = re.compile(r"^\s+(?:cuts?|increases?|hikes?|rises?|declines?)\b")
+RATE_MOVE_AFTER = re.compile(r"^\s+(?:cuts?|reductions?|increases?|hikes?|rises?|declines?|decreases?)\b")
 CLAUSE_START = re.compile(r"(?:^|[,;]\s*|\b(?:as|when|if|while|and|because|since)\s+)$")
 
 
@@ -296,6 +307,21 @@ ANCHOR = re.compile(
     r"appear\s+to\s+remain|would\s+remain)\s+)?(?:(?:well|firmly|largely|broadly|still|solidly)\s+)?(?:un|de-?)?anchor\w*|"
     r"^\s+(?:de-?|un)anchor\w*)"
 )
+#: "the fiscal policy stance", "macroprudential policy tightening": a policy that is not monetary policy.
+NON_MONETARY_POLICY = re.compile(
+    r"\b(?:fiscal|budgetary|macroprudential|macro-prudential|prudential|government|industrial|structural|public|tax|"
+    r"immigration|energy|climate|economic|housing|competition|supply-side|regulatory)\s+(?:and\s+\w+\s+)?$"
+)
+#: "make liquidity available", "liquidity needs", "liquidity facilities": the funding liquidity of a bank or
+#: a fund, or liquidity a central bank provides, is not the liquidity of a market.
+FUNDING_LIQUIDITY_BEFORE = re.compile(
+    r"\b(?:make|makes|made|making|provide[sd]?|providing|provision\s+of|inject\w*|sufficient|ample|emergency|"
+    r"central\s+bank|demand\s+for|hoard\w*|funding|own|their|its|bank|banks['’]?)\s+$"
+)
+FUNDING_LIQUIDITY_AFTER = re.compile(
+    r"^\s+(?:needs?|regulations?|requirements?|facilit(?:y|ies)|provision|support|buffers?|coverage|ratios?|"
+    r"management|injections?|operations|available|lines?|assistance|backstops?)\b"
+)
 #: "confidence in the banking system", "investor confidence in the EU's governance": trust in an
 #: institution or a policy, not the economy-wide sentiment of households, firms or investors.
 CONFIDENCE_IN = re.compile(
@@ -304,11 +330,12 @@ CONFIDENCE_IN = re.compile(
     r"central\s+banks?|polic(?:y|ies)|targets?|leadership|governments?|authorities|regulators?|markets?|"
     r"process|approach|strategy|independence|credibility)\b)"
 )
-#: "make imports more expensive", "costlier imports": imports in the sense of their price.
+#: "make imports more expensive", "cheaper exports": imports or exports in the sense of their price.
 PRICIER_AFTER = re.compile(
-    r"^\s+(?:(?:much|even|far|a\s+lot|significantly)\s+)?(?:more\s+(?:expensive|costly)|pricier|costlier|dearer)\b"
+    r"^\s+(?:(?:much|even|far|a\s+lot|significantly|relatively)\s+)?(?:(?:more|less)\s+(?:expensive|costly)|pricier|"
+    r"costlier|dearer|cheaper)\b"
 )
-PRICIER_BEFORE = re.compile(r"\b(?:more\s+(?:expensive|costly)|pricier|costlier|dearer)\s+$")
+PRICIER_BEFORE = re.compile(r"\b(?:(?:more|less)\s+(?:expensive|costly)|pricier|costlier|dearer|cheaper)\s+$")
 
 
 def _other_sense(low: str, m: Mention) -> bool:
@@ -317,10 +344,22 @@ def _other_sense(low: str, m: Mention) -> bool:
     after = low[m.end : m.end + 40]
     text = m.text.lower()
     if m.variable_id == "inflation" and text == "inflation":
+        if re.match(r"^\s+(?:targets?|targeting|goals?|objectives?|mandates?|framework|regimes?)\b", after):
+            return True  # "the 2% inflation target": a goal, not inflation
         chain = STABLE_BEFORE.search(before)
         return bool(chain and re.search(r"stable|predictable|steady", chain.group(1)))
     if m.variable_id == "inflation" and "expectation" in text and (
         ANCHOR.search(low[max(0, m.start - 40) : m.start]) or ANCHOR.match(low[m.end : m.end + 60])
+    ):
+        return True
+    if m.variable_id == "employment" and text == "employment" and re.search(
+        r"\b(?:maximum|full|sustainable|maximal|maximise|maximize)\s+$", before
+    ):
+        return True  # "maximum employment", "full employment": a mandate or a benchmark, not a move
+    if m.variable_id == "policy_rate" and "polic" in text and NON_MONETARY_POLICY.search(before):
+        return True
+    if m.variable_id == "market_liquidity" and text == "liquidity" and (
+        FUNDING_LIQUIDITY_BEFORE.search(before) or FUNDING_LIQUIDITY_AFTER.match(after)
     ):
         return True
     if m.variable_id == "confidence" and CONFIDENCE_IN.match(after):
@@ -340,6 +379,11 @@ def _other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "exchange_rate" and text in ("currency", "currencies"):
         return bool(CURRENCY_OTHER_BEFORE.search(before) or CURRENCY_OTHER_AFTER.match(after))
     return False
+
+
+#: Synonyms whose sense the context decides (see :func:`_bare_rate_is_policy`): never formed by sharing a
+#: head noun ("interest and exchange rates" names no policy rate).
+SENSE_FILTERED_KEYS = frozenset({("interest", "rate")})
 
 
 @dataclass(frozen=True)
@@ -482,14 +526,16 @@ class Vocabulary:
             if other is None:
                 continue
             for k in range(1, n):
-                vid = self._phrases.get((toks[i][0], *second[k:]))
-                if vid is not None and vid != other:
+                key = (toks[i][0], *second[k:])
+                vid = self._phrases.get(key)
+                if vid is not None and vid != other and key not in SENSE_FILTERED_KEYS:
                     return vid
             return None
         # "equity and bond markets": the second conjunct is no synonym, the first with the head is one
         for n in range(min(self._longest, len(toks) - i - 3), 0, -1):
-            vid = self._phrases.get((toks[i][0], *(t for t, _, _ in toks[i + 3 : i + 3 + n])))
-            if vid is not None:
+            key = (toks[i][0], *(t for t, _, _ in toks[i + 3 : i + 3 + n]))
+            vid = self._phrases.get(key)
+            if vid is not None and key not in SENSE_FILTERED_KEYS:
                 return vid
         return None
 
@@ -520,9 +566,11 @@ class Vocabulary:
                 continue
             if m.text.lower() == "economic conditions" and KIND_OF.search(low[max(0, m.start - 30) : m.start]):
                 continue
-            if m.text.lower() in ("imports", "import") and (
+            if m.text.lower() in ("imports", "import", "exports", "export") and (
                 PRICIER_AFTER.match(low[m.end :]) or PRICIER_BEFORE.search(low[max(0, m.start - 30) : m.start])
             ):
+                if m.text.lower().startswith("export"):
+                    continue  # the price of exports: no variable of the vocabulary
                 m = Mention("import_prices", m.start, m.end, m.text, m.first_token, m.last_token)
             if (
                 m.text.lower() in ("interest rates", "interest rate", "rates")

@@ -43,6 +43,7 @@ def test_typographic_apostrophe_reads_like_a_plain_one():
         "Higher borrowing costs are cooling the economy.",
         "The policy easing is meant to support our economy through the slowdown.",
         "A weaker economy would bring inflation down.",
+        "Weakness in the economy led to rate cuts.",
     ],
 )
 def test_the_economy_names_real_gdp(text):
@@ -56,6 +57,8 @@ def test_the_economy_names_real_gdp(text):
         "The shock spread through the economy as tariffs rose.",  # a place
         "Energy-intensive sectors of the economy face higher tariffs.",  # another head noun
         "Economy-wide wages rose.",
+        "The economy-wide effects of tariffs will take time.",
+        "Prices in the economy rose faster than wages.",  # a noun located in the economy is the head
     ],
 )
 def test_economy_that_is_a_place_or_a_country_is_not_real_gdp(text):
@@ -110,7 +113,8 @@ def test_interest_rates_in_market_commentary_are_market_yields():
 
 def test_singular_interest_rate_before_a_move_is_the_policy_rate():
     assert ids("Interest rate increases slowed lending.")[0] == "policy_rate"
-    assert ids("Interest rate reductions boosted business spending.") == ["investment"]  # the reader reads no sign
+    assert ids("Interest rate reductions boosted business spending.") == ["policy_rate", "investment"]
+    assert relations("Interest rate reductions boosted business spending.") == {("policy_rate", "investment", "-")}
 
 
 def test_economic_conditions_are_real_gdp_unless_a_kind_is_defined():
@@ -210,6 +214,11 @@ def test_confidence_in_a_place_is_sentiment():
 def test_imports_that_become_more_expensive_are_import_prices():
     assert ids("Tariffs make imports more expensive.") == ["tariffs", "import_prices"]
     assert ids("Tariffs cut imports.") == ["tariffs", "trade_volumes"]
+    assert relations("A weaker euro makes imports more expensive.") == {("exchange_rate", "import_prices", "-")}
+
+
+def test_exports_that_become_cheaper_are_their_price_not_volumes():
+    assert ids("A weaker dollar makes US exports cheaper abroad.") == ["exchange_rate"]
 
 
 # --- synonyms added for speeches, minutes and testimony ---------------------------------------------------------
@@ -307,3 +316,117 @@ def test_terms_of_testimony_and_minutes_resolve(phrase, variable):
 
 def test_pce_prices_are_inflation_not_consumption():
     assert ids("Core PCE prices rose as tariffs took effect.") == ["inflation", "tariffs"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The fiscal policy stance turned restrictive.",
+        "Macroprudential policy tightening slowed credit growth.",
+    ],
+)
+def test_a_policy_that_is_not_monetary_policy_is_not_the_policy_rate(text):
+    assert "policy_rate" not in ids(text)
+
+
+def test_monetary_policy_beside_fiscal_policy_is_still_the_policy_rate():
+    assert ids("Fiscal and monetary policy tightening weighed on demand.") == ["policy_rate", "real_gdp"]
+
+
+def test_counter_tariffs_are_tariffs():
+    # a hyphenated prefix otherwise hides the variable ("non-tariff"); counter-tariffs are tariffs
+    assert ids("Canadian counter-tariffs raised import prices.") == ["tariffs", "import_prices"]
+    assert ("tariffs", "import_prices", "+") in relations("Canadian counter-tariffs raised import prices.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The central bank stood ready to make liquidity available to banks.",
+        "Funds hold cash to meet sudden liquidity needs.",
+        "Banks drew on central bank liquidity facilities as rates rose.",
+    ],
+)
+def test_funding_liquidity_is_not_market_liquidity(text):
+    assert "market_liquidity" not in ids(text)
+
+
+def test_liquidity_of_a_market_is_market_liquidity():
+    assert "market_liquidity" in ids("As volatility rose, liquidity in bond markets deteriorated.")
+
+
+def test_the_inflation_target_is_a_goal_not_inflation():
+    assert "inflation" not in ids("The Bank kept its 2% inflation target under the new framework.")
+    assert "inflation" in ids("Tariffs pushed inflation above the target.")
+
+
+def test_equity_in_homes_is_household_wealth_not_equity_prices():
+    assert ids("Borrowers have a lot of equity in their homes.") == ["household_wealth"]
+    assert relations("Rising house prices lifted equity in their homes.") == {("house_prices", "household_wealth", "+")}
+
+
+# --- the reader on the new mentions: stated channels, and silence on the hard negatives --------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Higher interest rates have slowed the economy.", {("policy_rate", "real_gdp", "-")}),
+        (
+            "Lower interest rates supported household and business spending.",
+            {("policy_rate", "consumption", "-"), ("policy_rate", "investment", "-")},
+        ),
+        ("The stronger euro lowered import prices.", {("exchange_rate", "import_prices", "-")}),
+        ("Gasoline prices pushed up inflation.", {("energy_prices", "inflation", "+")}),
+    ],
+)
+def test_channels_through_the_new_mentions(text, expected):
+    assert relations(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Tariffs have caused layoffs at exporters.", {("tariffs", "employment", "-")}),
+        ("Job cuts weighed on consumer confidence.", {("employment", "confidence", "+")}),
+    ],
+)
+def test_job_losses_are_a_fall_in_employment(text, expected):
+    assert relations(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Higher interest rates did not slow the economy this year.",  # negation
+        "Will higher interest rates slow the economy?",  # question
+        "Interest rates are at 4 per cent, above the neutral range.",  # level
+        "The economy grew in line with interest rates.",  # co-movement
+        "The economy grew by 1.5 per cent while interest rates were unchanged.",  # two levels
+        "Low and stable inflation is the best contribution monetary policy can make to growth.",  # regime
+    ],
+)
+def test_hard_negatives_with_the_new_mentions_stay_silent(text):
+    assert {r for r in relations(text) if r[2] in "+-"} == set()
+
+
+def test_interest_rates_never_come_from_a_shared_head_noun():
+    assert ids("Movements in interest and exchange rates affected banks.") == ["exchange_rate"]
+
+
+def test_economic_and_financial_conditions_are_two_variables():
+    assert ids("Economic and financial conditions deteriorated.") == ["real_gdp", "financing_conditions"]
+
+
+@pytest.mark.parametrize(
+    "phrase, variable",
+    [("credit flows", "credit_growth"), ("loans to households", "credit_growth"), ("core PCE", "inflation")],
+)
+def test_credit_and_price_terms_of_speeches_resolve(phrase, variable):
+    assert load_vocabulary().resolve(phrase) == variable
+
+
+def test_maximum_and_full_employment_are_benchmarks_not_moves():
+    assert "employment" not in ids("We remain committed to maximum employment and stable prices.")
+    # the employment that moves is kept; the full-employment benchmark is not a second mention
+    assert ids("Wages can slow even when employment is above its full employment level.") == ["wages", "employment"]
