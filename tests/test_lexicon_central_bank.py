@@ -384,3 +384,25 @@ ATTRIBUTION = [
 @pytest.mark.parametrize("sentence, expected", ATTRIBUTION)
 def test_attribution(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Weak growth is no rise ("continues to grow slowly"); under "if", a level kept ("remains in check", "stays
+# elevated") is a conditional move; "will need to rise" keeps its subject (a verb "need", not the noun).
+CONDITIONS = [
+    (
+        "If inflation remains in check and the economy continues to grow slowly, I would support further cuts in"
+        " the policy rate.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("If inflation stays elevated, the policy rate will need to rise.", {("inflation", "+", "policy_rate")}),
+    ("If GDP growth picks up, the policy rate will rise.", {("real_gdp", "+", "policy_rate")}),
+    # without "if", a level beside a move is described, never a channel
+    ("Inflation remained high, and the policy rate rose.", set()),
+    ("As inflation remained high, GDP growth slowed.", set()),
+    ("If GDP growth continues to grow slowly, the policy rate will fall.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CONDITIONS)
+def test_conditions(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -1033,7 +1033,8 @@ AS_CLAUSE_GAP = re.compile(
 )
 #: "their ability to support", "the need to cut": the infinitive's agent is another party.
 OTHER_AGENT = re.compile(
-    r"\b(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
+    r"\b(?:the|a|an|their|its|our|his|her|any|no)\s+(?:[a-z-]+\s+)?"
+    r"(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
     r"(?:(?:of|for)\s+(?:[a-z-]+\s+){1,3})?to\s+"
     r"(?:(?:help|further|\w+ly)\s+)?$"
 )
@@ -1073,6 +1074,11 @@ TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
 DRIVER_OF = re.compile(
     r"\b(?:factors?|drivers?|reasons?|causes?|sources?|contributors?)\s+(?:behind|of|for)\s+(?P<y>[^,;:.]{1,60}?)\s+"
     r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
+)
+#: A rise at a weak pace ("grow slowly", "expand at a modest pace"): no direction to read.
+WEAK_PACE = re.compile(
+    r"\s+(?:only\s+)?(?:slowly|modestly|moderately|sluggishly|slightly|marginally|weakly|"
+    r"at\s+an?\s+(?:slow|slower|modest|moderate|subdued|weak|sluggish|gradual)\w*\s+(?:pace|rate))\b"
 )
 #: "X and thus Y": Y is the consequence of X ("and thereby Y" keeps the verb's subject: it acts by way of X).
 THUS = re.compile(r"\band\s+(?:thus|hence|therefore|so|in\s+turn|consequently)\b")
@@ -1291,7 +1297,7 @@ EXPERIENCED_BEFORE = re.compile(
     r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
 #: Two stated movements joined by "or"/"and" ("X were to weaken unexpectedly or Y were to fall").
-COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?")
+COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and|while|whereas)\s+(?:the\s+)?")
 #: Participles of producing verbs: "the volatility caused by X" is volatility X produced.
 CREATED = re.compile(r"^(?:caused|created|generated|triggered|induced|produced|sparked|fuell?ed)$")
 #: "… would be negative", "… is likely to be positive": the sign of a named effect.
@@ -1335,6 +1341,12 @@ STANCE_AFTER = re.compile(
     r"\s+(?:(?:would|will|could|may|might|should|must|needs?|needed)\s+)?(?:to\s+)?(?:need\s+to\s+)?"
     r"(?:remain|remains|remained|stay|stays|stayed|be|is|are|was|were|become|becomes|became)\s+(?:\w+ly\s+)?"
     r"(?:(restrictive|tight|tighter|contractionary)|(?:accommodative|supportive|loose|looser|easy|easier|expansionary))\b"
+)
+#: A level kept ("remains in check", "stays elevated"), read as a move only under "if".
+HELD_LEVEL_AFTER = re.compile(
+    r"\s+(?:were\s+to\s+|was\s+to\s+|should\s+)?(?:remain|remains|remained|stay|stays|stayed|is|are|were|was)\s+"
+    r"(?:\w+ly\s+|too\s+|very\s+)?(?:(high|elevated|strong|robust|firm|sticky|persistent)|"
+    r"(?:low|weak|subdued|soft|muted|in\s+check|contained|under\s+control|well\s+contained))\b"
 )
 #: A condition stated with a copula ("had remained subdued", "has been strong").
 CONDITION_AFTER = re.compile(
@@ -1757,6 +1769,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             objs = [
                 i for i in objs if transitive and not re.search(r"[,;]|\b(?:when|as|if)\b", low[cue.end : ms[i].start])
             ]
+            if subs and not objs and cue.sign > 0 and WEAK_PACE.match(low[cue.end :]):
+                continue  # "the economy continues to grow slowly": weak growth, no rise to read
             if subs and not objs:
                 states.extend((si, cue.sign, cue) for si in subs)
             elif not subs and objs and transitive:
@@ -1981,6 +1995,15 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             at = x.m.end + stance.end()
             sign = 1 if stance.group(1) else -1
             states.append((i, sign, Cue(at, at, stance.group().strip(), sign, "movement")))
+    # "if inflation remains in check", "if unemployment stays high": a condition on a level is a conditional move
+    for i, x in enumerate(ms):
+        if any(j == i for j, _, _ in states) or x.mod:
+            continue
+        held = HELD_LEVEL_AFTER.match(low[x.m.end :])
+        if held and re.search(r"\bif\s+(?:\w+\s+){0,3}$", low[_clause_start(low, x.start) : x.start][-30:]):
+            at = x.m.end + held.end()
+            sign = 1 if held.group(1) else -1
+            states.append((i, sign, Cue(at, at, held.group().strip(), sign, "movement")))
     # "GDP growth remained subdued, reflecting weak consumption": a stated condition whose cause follows.
     for i, x in enumerate(ms):
         cond = CONDITION_AFTER.match(low[x.m.end :])
@@ -2044,6 +2067,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             before_a = low[max([floor_a, *ends]) : ms[ia].start]
             if ca.start == cb.start:
                 continue  # "as exports and investment decline": one movement of a list, no cause within it
+            if re.search(r"\b(?:while|whereas)\b", between):
+                continue  # "if deficits stay high while … costs rise": co-conditions (or co-movements), no cause
             if all(coordinated[a + 1 : b + 1]):
                 continue  # "if X were to weaken or Y were to fall": two conditions, neither causes the other
             # "if X were to weaken or Y were to fall, …": the second condition shares the first's subordinator
