@@ -406,3 +406,28 @@ CONDITIONS = [
 @pytest.mark.parametrize("sentence, expected", CONDITIONS)
 def test_conditions(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Interview language: evaluative predicates ("negative for growth", "bad for consumption", "good for"), shared by
+# a co-ordinated predicate; a level that is negative is no channel; questions stay questions.
+INTERVIEW = [
+    (
+        "Tariffs are negative for growth and positive for inflation.",
+        {("tariffs", "-", "real_gdp"), ("tariffs", "+", "inflation")},
+    ),
+    (
+        "Higher wages are positive for consumption but negative for employment.",
+        {("wages", "+", "consumption"), ("wages", "-", "employment")},
+    ),
+    ("Higher energy prices are bad for consumption.", {("energy_prices", "-", "consumption")}),
+    ("Lower policy rates are good for house prices.", {("policy_rate", "-", "house_prices")}),
+    ("Inflation was negative for the first time.", set()),
+    ("Real GDP growth was negative for two quarters, and unemployment rose.", set()),
+    ("Are tariffs negative for growth?", set()),
+    ("Do you think tariffs will push up inflation?", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", INTERVIEW)
+def test_interview_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

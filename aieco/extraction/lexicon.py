@@ -230,6 +230,17 @@ NOUN_CUES = (
         r"(?:harmful|detrimental|damaging|disruptive|costly)\s+(?:for|to)",
         -1,
     ),
+    # "tariffs are negative for growth and positive for inflation", "bad for consumption": an evaluative predicate
+    (
+        r"(?:(?:is|are|was|were|be|been|being|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be)\s+"
+        r"(?:\w+ly\s+|very\s+|quite\s+|clearly\s+)?|(?:and|but)\s+)(?:negative|bad)\s+(?:for|to)(?=\s+(?:the\s+)?[a-z])",
+        -1,
+    ),
+    (
+        r"(?:(?:is|are|was|were|be|been|being|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be)\s+"
+        r"(?:\w+ly\s+|very\s+|quite\s+|clearly\s+)?|(?:and|but)\s+)(?:positive|good)\s+(?:for|to)(?=\s+(?:the\s+)?[a-z])",
+        1,
+    ),
     (r"(?:negatively|adversely) (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", -1),
     (r"positively (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", 1),
     (
