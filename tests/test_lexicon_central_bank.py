@@ -431,3 +431,20 @@ INTERVIEW = [
 @pytest.mark.parametrize("sentence, expected", INTERVIEW)
 def test_interview_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Opening-statement verbs: "disrupt", "pull down" (contiguous or split).
+OPENING_STATEMENT = [
+    (
+        "Tariffs are disrupting trade and weighing on business investment.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "investment")},
+    ),
+    ("The drop in oil prices pulled down headline inflation.", {("energy_prices", "+", "inflation")}),
+    ("Lower energy prices pulled inflation down.", {("energy_prices", "+", "inflation")}),
+    ("Tariffs are not disrupting trade.", {("tariffs", "absent", "trade_volumes")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", OPENING_STATEMENT)
+def test_opening_statement_verbs(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -111,6 +111,8 @@ NEGATIVE_VERBS = (
     "hold down",
     "rein in",
     "tame",
+    "disrupt",
+    "pull down",
     "subtract from",
     "detract from",
     "sap",
