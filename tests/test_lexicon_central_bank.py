@@ -448,3 +448,29 @@ OPENING_STATEMENT = [
 @pytest.mark.parametrize("sentence, expected", OPENING_STATEMENT)
 def test_opening_statement_verbs(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Lists of effects: "the effects of X include Y and Z", "the consequences of X would be …", a co-ordinated
+# "and upside risks to Y"; an instrument named without a move acts in no direction.
+EFFECT_LISTS = [
+    (
+        "Higher tariffs pose downside risks to GDP growth and upside risks to inflation.",
+        {("tariffs", "-", "real_gdp"), ("tariffs", "+", "inflation")},
+    ),
+    (
+        "The effects of tariffs include lower GDP growth and higher inflation.",
+        {("tariffs", "-", "real_gdp"), ("tariffs", "+", "inflation")},
+    ),
+    (
+        "The consequences of a trade war would be weaker exports and higher unemployment.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "unemployment")},
+    ),
+    ("The effects of monetary policy include lower inflation.", set()),
+    ("The effects of higher policy rates include lower inflation.", {("policy_rate", "-", "inflation")}),
+    ("Downside risks to growth and upside risks to inflation have increased.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", EFFECT_LISTS)
+def test_effect_lists(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
