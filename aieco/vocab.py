@@ -272,6 +272,10 @@ MARKET_CONTEXT = re.compile(
     r"\b(?:bonds?|yields?|treasur(?:y|ies)|equit(?:y|ies)|stocks?|securities|swaps?|market\s+shocks?|"
     r"term\s+premi\w*|(?:equity|bond|financial|capital)\s+markets?)\b"
 )
+#: "home equity", "the housing stock", "banks' equity": no market of the commentary sense.
+NOT_A_MARKET = re.compile(
+    r"\b(?:home|housing|capital|bank|banks['’]?|their|its|own|shareholders['’]?)\s+(?:equity|stocks?)\b"
+)
 POLICY_ACTOR = re.compile(
     r"\b(?:central\s+banks?|monetary\s+policy|governing\s+council|fomc|federal\s+reserve|the\s+fed|"
     r"the\s+bank|the\s+board|the\s+committee|we|our|policymakers|the\s+ecb|the\s+rba)\b"
@@ -574,7 +578,7 @@ class Vocabulary:
                 m = Mention("import_prices", m.start, m.end, m.text, m.first_token, m.last_token)
             if (
                 m.text.lower() in ("interest rates", "interest rate", "rates")
-                and MARKET_CONTEXT.search(low)
+                and MARKET_CONTEXT.search(NOT_A_MARKET.sub(" ", low))
                 and not POLICY_ACTOR.search(low)
             ):
                 m = Mention("long_term_rate", m.start, m.end, m.text, m.first_token, m.last_token)

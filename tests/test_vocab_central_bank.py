@@ -430,3 +430,8 @@ def test_maximum_and_full_employment_are_benchmarks_not_moves():
     assert "employment" not in ids("We remain committed to maximum employment and stable prices.")
     # the employment that moves is kept; the full-employment benchmark is not a second mention
     assert ids("Wages can slow even when employment is above its full employment level.") == ["wages", "employment"]
+
+
+def test_home_equity_and_the_housing_stock_are_no_market_context():
+    assert ids("Higher interest rates reduce home equity.") == ["policy_rate", "household_wealth"]
+    assert ids("Higher interest rates slowed additions to the housing stock.") == ["policy_rate"]
