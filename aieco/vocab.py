@@ -202,11 +202,18 @@ ECONOMY_LOCATED = re.compile(
 )
 
 
+#: "the digital economy", "the green economy": a sector or a kind of economy, not output.
+ECONOMY_SECTOR = re.compile(
+    r"\b(?:digital|green|gig|informal|sharing|platform|knowledge|circular|low-carbon|net-zero|data|creative|"
+    r"services?|shadow|cash|tokeni[sz]ed|crypto|political|market|planned|command|open|small|large|emerging|advanced)\s+$"
+)
+
+
 def _bare_economy_is_gdp(low: str, m: Mention) -> bool:
     if m.text.lower() != "economy" or low[m.end : m.end + 1] == "-":
         return False  # "economies" are countries; "economy-wide" modifies another noun
     before = low[max(0, m.start - 50) : m.start]
-    if ECONOMY_PLACE.search(before) or ECONOMY_LOCATED.search(before):
+    if ECONOMY_PLACE.search(before) or ECONOMY_LOCATED.search(before) or ECONOMY_SECTOR.search(before):
         return False
     return bool(ECONOMY_BEFORE.search(before))
 

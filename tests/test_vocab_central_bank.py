@@ -59,6 +59,8 @@ def test_the_economy_names_real_gdp(text):
         "Economy-wide wages rose.",
         "The economy-wide effects of tariffs will take time.",
         "Prices in the economy rose faster than wages.",  # a noun located in the economy is the head
+        "Tariffs hurt the digital economy.",  # a sector
+        "A small open economy is exposed to tariffs.",  # a kind of country
     ],
 )
 def test_economy_that_is_a_place_or_a_country_is_not_real_gdp(text):
