@@ -363,3 +363,71 @@ TESTIMONY = [
 @pytest.mark.parametrize("sentence, expected", TESTIMONY)
 def test_testimony_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "Y is crowded out owing to X" (a cause phrase as the passive agent), "the main driver of Y is X", and a risk
+# announced is present.
+ATTRIBUTION = [
+    (
+        "Consumption and investment are crowded out owing to higher interest rates.",
+        {("policy_rate", "-", "consumption"), ("policy_rate", "-", "investment")},
+    ),
+    ("Consumer spending was weakened because of tariffs.", {("tariffs", "-", "consumption")}),
+    ("The main driver of higher inflation has been rising wages.", {("wages", "+", "inflation")}),
+    ("Once tariffs were announced, equity prices fell sharply.", {("tariffs", "-", "equity_prices")}),
+    # no move of the source, no sign; a level of the target is no move either
+    ("The drivers of inflation are many.", set()),
+    ("The main driver of inflation has been the labour market.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ATTRIBUTION)
+def test_attribution(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Weak growth is no rise ("continues to grow slowly"); under "if", a level kept ("remains in check", "stays
+# elevated") is a conditional move; "will need to rise" keeps its subject (a verb "need", not the noun).
+CONDITIONS = [
+    (
+        "If inflation remains in check and the economy continues to grow slowly, I would support further cuts in"
+        " the policy rate.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("If inflation stays elevated, the policy rate will need to rise.", {("inflation", "+", "policy_rate")}),
+    ("If GDP growth picks up, the policy rate will rise.", {("real_gdp", "+", "policy_rate")}),
+    # without "if", a level beside a move is described, never a channel
+    ("Inflation remained high, and the policy rate rose.", set()),
+    ("As inflation remained high, GDP growth slowed.", set()),
+    ("If GDP growth continues to grow slowly, the policy rate will fall.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CONDITIONS)
+def test_conditions(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Interview language: evaluative predicates ("negative for growth", "bad for consumption", "good for"), shared by
+# a co-ordinated predicate; a level that is negative is no channel; questions stay questions.
+INTERVIEW = [
+    (
+        "Tariffs are negative for growth and positive for inflation.",
+        {("tariffs", "-", "real_gdp"), ("tariffs", "+", "inflation")},
+    ),
+    (
+        "Higher wages are positive for consumption but negative for employment.",
+        {("wages", "+", "consumption"), ("wages", "-", "employment")},
+    ),
+    ("Higher energy prices are bad for consumption.", {("energy_prices", "-", "consumption")}),
+    ("Lower policy rates are good for house prices.", {("policy_rate", "-", "house_prices")}),
+    ("Inflation was negative for the first time.", set()),
+    ("Real GDP growth was negative for two quarters, and unemployment rose.", set()),
+    ("Are tariffs negative for growth?", set()),
+    ("Do you think tariffs will push up inflation?", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", INTERVIEW)
+def test_interview_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -230,6 +230,17 @@ NOUN_CUES = (
         r"(?:harmful|detrimental|damaging|disruptive|costly)\s+(?:for|to)",
         -1,
     ),
+    # "tariffs are negative for growth and positive for inflation", "bad for consumption": an evaluative predicate
+    (
+        r"(?:(?:is|are|was|were|be|been|being|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be)\s+"
+        r"(?:\w+ly\s+|very\s+|quite\s+|clearly\s+)?|(?:and|but)\s+)(?:negative|bad)\s+(?:for|to)(?=\s+(?:the\s+)?[a-z])",
+        -1,
+    ),
+    (
+        r"(?:(?:is|are|was|were|be|been|being|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be)\s+"
+        r"(?:\w+ly\s+|very\s+|quite\s+|clearly\s+)?|(?:and|but)\s+)(?:positive|good)\s+(?:for|to)(?=\s+(?:the\s+)?[a-z])",
+        1,
+    ),
     (r"(?:negatively|adversely) (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", -1),
     (r"positively (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", 1),
     (
@@ -1033,7 +1044,8 @@ AS_CLAUSE_GAP = re.compile(
 )
 #: "their ability to support", "the need to cut": the infinitive's agent is another party.
 OTHER_AGENT = re.compile(
-    r"\b(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
+    r"\b(?:the|a|an|their|its|our|his|her|any|no)\s+(?:[a-z-]+\s+)?"
+    r"(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
     r"(?:(?:of|for)\s+(?:[a-z-]+\s+){1,3})?to\s+"
     r"(?:(?:help|further|\w+ly)\s+)?$"
 )
@@ -1069,6 +1081,16 @@ NOMINAL_MOVE = re.compile(
 GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
 #: A move that falls short ("too slowly", "too little", "too late").
 TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
+#: "the main driver of Y is X", "a key factor behind Y has been X".
+DRIVER_OF = re.compile(
+    r"\b(?:factors?|drivers?|reasons?|causes?|sources?|contributors?)\s+(?:behind|of|for)\s+(?P<y>[^,;:.]{1,60}?)\s+"
+    r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
+)
+#: A rise at a weak pace ("grow slowly", "expand at a modest pace"): no direction to read.
+WEAK_PACE = re.compile(
+    r"\s+(?:only\s+)?(?:slowly|modestly|moderately|sluggishly|slightly|marginally|weakly|"
+    r"at\s+an?\s+(?:slow|slower|modest|moderate|subdued|weak|sluggish|gradual)\w*\s+(?:pace|rate))\b"
+)
 #: "X and thus Y": Y is the consequence of X ("and thereby Y" keeps the verb's subject: it acts by way of X).
 THUS = re.compile(r"\band\s+(?:thus|hence|therefore|so|in\s+turn|consequently)\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
@@ -1286,7 +1308,7 @@ EXPERIENCED_BEFORE = re.compile(
     r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
 #: Two stated movements joined by "or"/"and" ("X were to weaken unexpectedly or Y were to fall").
-COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?")
+COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and|while|whereas)\s+(?:the\s+)?")
 #: Participles of producing verbs: "the volatility caused by X" is volatility X produced.
 CREATED = re.compile(r"^(?:caused|created|generated|triggered|induced|produced|sparked|fuell?ed)$")
 #: "… would be negative", "… is likely to be positive": the sign of a named effect.
@@ -1298,7 +1320,8 @@ EFFECT_PREDICATE = re.compile(
 #: A risk put in place or kept there ("tariffs are imposed", "uncertainty persists").
 IMPOSED_AFTER = re.compile(
     r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
-    r"applied|maintained|extended)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|persists?|persisted|"
+    r"applied|maintained|extended|announced|raised|increased)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|"
+    r"persists?|persisted|"
     # "if tariffs and uncertainty were to continue", "the effects of tariffs continued to spread"
     r"(?:were\s+to\s+|was\s+to\s+)?continu(?:e|es|ed)(?!\s+to\s+(?:ease|fall|decline|recede|fade|diminish|subside)))\b"
 )
@@ -1329,6 +1352,12 @@ STANCE_AFTER = re.compile(
     r"\s+(?:(?:would|will|could|may|might|should|must|needs?|needed)\s+)?(?:to\s+)?(?:need\s+to\s+)?"
     r"(?:remain|remains|remained|stay|stays|stayed|be|is|are|was|were|become|becomes|became)\s+(?:\w+ly\s+)?"
     r"(?:(restrictive|tight|tighter|contractionary)|(?:accommodative|supportive|loose|looser|easy|easier|expansionary))\b"
+)
+#: A level kept ("remains in check", "stays elevated"), read as a move only under "if".
+HELD_LEVEL_AFTER = re.compile(
+    r"\s+(?:were\s+to\s+|was\s+to\s+|should\s+)?(?:remain|remains|remained|stay|stays|stayed|is|are|were|was)\s+"
+    r"(?:\w+ly\s+|too\s+|very\s+)?(?:(high|elevated|strong|robust|firm|sticky|persistent)|"
+    r"(?:low|weak|subdued|soft|muted|in\s+check|contained|under\s+control|well\s+contained))\b"
 )
 #: A condition stated with a copula ("had remained subdued", "has been strong").
 CONDITION_AFTER = re.compile(
@@ -1672,6 +1701,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         next_cue = next((c.start for c in cues[k + 1 :] if c.kind != "consumed"), len(low))
         after = low[cue.end :]
         by = re.match(r"\s+(?:(?:hard|heavily|badly|\w+ly)\s+)?by\b", after)
+        if by is None and cue.kind == "directional" and re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo : cue.start]):
+            # "consumption and investment are crowded out owing to higher rates": the cause phrase names the agent
+            by = re.match(
+                r"\s+(?:out\s+)?(?:(?:hard|heavily|badly|\w+ly)\s+)?(?:owing\s+to|due\s+to|because\s+of|as\s+a\s+result\s+of)"
+                r"(?:\s+both)?\b",
+                after,
+            )
         if (
             by
             and cue.kind in ("directional", "neutral", "movement")
@@ -1744,6 +1780,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             objs = [
                 i for i in objs if transitive and not re.search(r"[,;]|\b(?:when|as|if)\b", low[cue.end : ms[i].start])
             ]
+            if subs and not objs and cue.sign > 0 and WEAK_PACE.match(low[cue.end :]):
+                continue  # "the economy continues to grow slowly": weak growth, no rise to read
             if subs and not objs:
                 states.extend((si, cue.sign, cue) for si in subs)
             elif not subs and objs and transitive:
@@ -1968,6 +2006,15 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             at = x.m.end + stance.end()
             sign = 1 if stance.group(1) else -1
             states.append((i, sign, Cue(at, at, stance.group().strip(), sign, "movement")))
+    # "if inflation remains in check", "if unemployment stays high": a condition on a level is a conditional move
+    for i, x in enumerate(ms):
+        if any(j == i for j, _, _ in states) or x.mod:
+            continue
+        held = HELD_LEVEL_AFTER.match(low[x.m.end :])
+        if held and re.search(r"\bif\s+(?:\w+\s+){0,3}$", low[_clause_start(low, x.start) : x.start][-30:]):
+            at = x.m.end + held.end()
+            sign = 1 if held.group(1) else -1
+            states.append((i, sign, Cue(at, at, held.group().strip(), sign, "movement")))
     # "GDP growth remained subdued, reflecting weak consumption": a stated condition whose cause follows.
     for i, x in enumerate(ms):
         cond = CONDITION_AFTER.match(low[x.m.end :])
@@ -2001,6 +2048,17 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = (1 if pred.group(1) else -1) * (ms[a].mod or 1)
             at = ms[b].m.end
             add(a, b, sign, Cue(at, at + pred.end(), pred.group().strip(), sign, "noun"), False)
+    # "the second factor behind the inflation burst is the surge in energy prices": the source follows the copula
+    for d in DRIVER_OF.finditer(low):
+        ys = [i for i, x in enumerate(ms) if d.start("y") <= x.start and x.m.end <= d.end("y")]
+        xs = [i for i, x in enumerate(ms) if d.end() <= x.start <= d.end() + 25]
+        if ys and xs:
+            for xi in _coordinated_right(low, ms, xs[0], min(len(low), d.end() + 120)):
+                src_move = ms[xi].mod or (1 if ms[xi].m.variable_id in adverse_up else 0)
+                if src_move:
+                    at = d.start("cop")
+                    sign = src_move * (ms[ys[0]].mod or 1)
+                    add(xi, ys[0], sign, Cue(at, d.end(), "is the driver of", 0, "neutral"), True)
     for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
@@ -2020,6 +2078,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             before_a = low[max([floor_a, *ends]) : ms[ia].start]
             if ca.start == cb.start:
                 continue  # "as exports and investment decline": one movement of a list, no cause within it
+            if re.search(r"\b(?:while|whereas)\b", between):
+                continue  # "if deficits stay high while … costs rise": co-conditions (or co-movements), no cause
             if all(coordinated[a + 1 : b + 1]):
                 continue  # "if X were to weaken or Y were to fall": two conditions, neither causes the other
             # "if X were to weaken or Y were to fall, …": the second condition shares the first's subordinator
