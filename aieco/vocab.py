@@ -551,14 +551,27 @@ class Vocabulary:
         return None
 
     def mentions_in_context(self, text: str) -> list[Mention]:
-        """:meth:`mentions` with two readings of context a financial report needs.
+        """:meth:`mentions` with the readings of context that reports, speeches and minutes need.
 
         * A bare "growth" or "activity" names real GDP only when nothing else claims it:
           "growth of X", "X growth", "trading activity" or "activity in the repo market" are
-          about X, not the economy, so the mention is dropped.
+          about X, not the economy, so the mention is dropped ("stimulate growth" keeps it).
+        * A bare "economy" is real GDP in the singular after a determiner or an adjective ("cool
+          the economy"), not as a place ("through the economy"), a sector ("the digital economy")
+          or the location of another noun ("prices in the economy").
+        * A bare "interest rates" or "rates" is the policy rate when a rate moves ("cut rates",
+          "higher interest rates"), not "real interest rates", "interest rate risk" or "rates paid
+          on deposits"; in market commentary without a policy actor it is the long-term rate.
+        * Senses that are not the variable's are dropped (:func:`_other_sense`): stable inflation,
+          the inflation target, anchored inflation expectations, a currency that does not move,
+          confidence in an institution, funding liquidity, a non-monetary policy, full employment;
+          imports that become dearer are import prices.
         * Volatility of a variable is not its level: "volatility of bond yields" and
           "bond yield volatility" become one mention of the volatility variable
           (``rate_volatility`` for interest rates, else ``volatility``).
+
+        :meth:`mentions` itself reads shared head nouns: "household and business spending" names
+        consumption and investment.
         """
         raw = self.mentions(text)
         low = text.lower()
