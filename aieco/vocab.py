@@ -223,7 +223,7 @@ def _bare_economy_is_gdp(low: str, m: Mention) -> bool:
 #: the phrase modifies another head ("interest rate risk", "interest rate swaps").
 OTHER_RATE_BEFORE = re.compile(
     r"\b(?:real|neutral|natural|nominal|equilibrium|risk-free|market|deposit|savings|fixed|floating|variable|"
-    r"effective|average|implied|forward|shadow|composite|zero|negative|posted|retail|tax|and|or)\s+$"
+    r"effective|average|implied|forward|shadow|composite|zero|negative|posted|retail|tax)\s+$"
 )
 RATE_HEAD_AFTER = re.compile(
     r"^\s*(?:-|risks?|channels?|swaps?|paths?|differentials?|uncertainty|stress|environment|sensitivit(?:y|ies)|"

@@ -101,6 +101,10 @@ def test_other_rates_are_not_the_policy_rate(text):
     assert "policy_rate" not in ids(text)
 
 
+def test_interest_rates_after_a_conjunction_keep_the_policy_reading():
+    assert ids("Fiscal policy and interest rates together shape the outlook.") == ["policy_rate"]
+
+
 def test_interest_rates_on_loans_and_mortgages_are_lending_and_mortgage_rates():
     assert ids("Interest rates on business loans rose.") == ["lending_rates"]
     assert ids("Interest rates on mortgages rose.") == ["mortgage_rates"]
