@@ -202,11 +202,18 @@ ECONOMY_LOCATED = re.compile(
 )
 
 
+#: "the digital economy", "the green economy": a sector or a kind of economy, not output.
+ECONOMY_SECTOR = re.compile(
+    r"\b(?:digital|green|gig|informal|sharing|platform|knowledge|circular|low-carbon|net-zero|data|creative|"
+    r"services?|shadow|cash|tokeni[sz]ed|crypto|political|market|planned|command|open|small|large|emerging|advanced)\s+$"
+)
+
+
 def _bare_economy_is_gdp(low: str, m: Mention) -> bool:
     if m.text.lower() != "economy" or low[m.end : m.end + 1] == "-":
         return False  # "economies" are countries; "economy-wide" modifies another noun
     before = low[max(0, m.start - 50) : m.start]
-    if ECONOMY_PLACE.search(before) or ECONOMY_LOCATED.search(before):
+    if ECONOMY_PLACE.search(before) or ECONOMY_LOCATED.search(before) or ECONOMY_SECTOR.search(before):
         return False
     return bool(ECONOMY_BEFORE.search(before))
 
@@ -216,7 +223,7 @@ def _bare_economy_is_gdp(low: str, m: Mention) -> bool:
 #: the phrase modifies another head ("interest rate risk", "interest rate swaps").
 OTHER_RATE_BEFORE = re.compile(
     r"\b(?:real|neutral|natural|nominal|equilibrium|risk-free|market|deposit|savings|fixed|floating|variable|"
-    r"effective|average|implied|forward|shadow|composite|zero|negative|posted|retail|tax|and|or)\s+$"
+    r"effective|average|implied|forward|shadow|composite|zero|negative|posted|retail|tax)\s+$"
 )
 RATE_HEAD_AFTER = re.compile(
     r"^\s*(?:-|risks?|channels?|swaps?|paths?|differentials?|uncertainty|stress|environment|sensitivit(?:y|ies)|"
@@ -271,6 +278,10 @@ def _bare_rate_is_policy(low: str, m: Mention) -> bool:
 MARKET_CONTEXT = re.compile(
     r"\b(?:bonds?|yields?|treasur(?:y|ies)|equit(?:y|ies)|stocks?|securities|swaps?|market\s+shocks?|"
     r"term\s+premi\w*|(?:equity|bond|financial|capital)\s+markets?)\b"
+)
+#: "home equity", "the housing stock", "banks' equity": no market of the commentary sense.
+NOT_A_MARKET = re.compile(
+    r"\b(?:home|housing|capital|bank|banks['’]?|their|its|own|shareholders['’]?)\s+(?:equity|stocks?)\b"
 )
 POLICY_ACTOR = re.compile(
     r"\b(?:central\s+banks?|monetary\s+policy|governing\s+council|fomc|federal\s+reserve|the\s+fed|"
@@ -540,14 +551,27 @@ class Vocabulary:
         return None
 
     def mentions_in_context(self, text: str) -> list[Mention]:
-        """:meth:`mentions` with two readings of context a financial report needs.
+        """:meth:`mentions` with the readings of context that reports, speeches and minutes need.
 
         * A bare "growth" or "activity" names real GDP only when nothing else claims it:
           "growth of X", "X growth", "trading activity" or "activity in the repo market" are
-          about X, not the economy, so the mention is dropped.
+          about X, not the economy, so the mention is dropped ("stimulate growth" keeps it).
+        * A bare "economy" is real GDP in the singular after a determiner or an adjective ("cool
+          the economy"), not as a place ("through the economy"), a sector ("the digital economy")
+          or the location of another noun ("prices in the economy").
+        * A bare "interest rates" or "rates" is the policy rate when a rate moves ("cut rates",
+          "higher interest rates"), not "real interest rates", "interest rate risk" or "rates paid
+          on deposits"; in market commentary without a policy actor it is the long-term rate.
+        * Senses that are not the variable's are dropped (:func:`_other_sense`): stable inflation,
+          the inflation target, anchored inflation expectations, a currency that does not move,
+          confidence in an institution, funding liquidity, a non-monetary policy, full employment;
+          imports that become dearer are import prices.
         * Volatility of a variable is not its level: "volatility of bond yields" and
           "bond yield volatility" become one mention of the volatility variable
           (``rate_volatility`` for interest rates, else ``volatility``).
+
+        :meth:`mentions` itself reads shared head nouns: "household and business spending" names
+        consumption and investment.
         """
         raw = self.mentions(text)
         low = text.lower()
@@ -574,7 +598,7 @@ class Vocabulary:
                 m = Mention("import_prices", m.start, m.end, m.text, m.first_token, m.last_token)
             if (
                 m.text.lower() in ("interest rates", "interest rate", "rates")
-                and MARKET_CONTEXT.search(low)
+                and MARKET_CONTEXT.search(NOT_A_MARKET.sub(" ", low))
                 and not POLICY_ACTOR.search(low)
             ):
                 m = Mention("long_term_rate", m.start, m.end, m.text, m.first_token, m.last_token)

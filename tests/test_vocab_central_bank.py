@@ -59,6 +59,8 @@ def test_the_economy_names_real_gdp(text):
         "Economy-wide wages rose.",
         "The economy-wide effects of tariffs will take time.",
         "Prices in the economy rose faster than wages.",  # a noun located in the economy is the head
+        "Tariffs hurt the digital economy.",  # a sector
+        "A small open economy is exposed to tariffs.",  # a kind of country
     ],
 )
 def test_economy_that_is_a_place_or_a_country_is_not_real_gdp(text):
@@ -97,6 +99,10 @@ def test_bare_interest_rates_in_policy_prose_are_the_policy_rate(text):
 )
 def test_other_rates_are_not_the_policy_rate(text):
     assert "policy_rate" not in ids(text)
+
+
+def test_interest_rates_after_a_conjunction_keep_the_policy_reading():
+    assert ids("Fiscal policy and interest rates together shape the outlook.") == ["policy_rate"]
 
 
 def test_interest_rates_on_loans_and_mortgages_are_lending_and_mortgage_rates():
@@ -430,3 +436,8 @@ def test_maximum_and_full_employment_are_benchmarks_not_moves():
     assert "employment" not in ids("We remain committed to maximum employment and stable prices.")
     # the employment that moves is kept; the full-employment benchmark is not a second mention
     assert ids("Wages can slow even when employment is above its full employment level.") == ["wages", "employment"]
+
+
+def test_home_equity_and_the_housing_stock_are_no_market_context():
+    assert ids("Higher interest rates reduce home equity.") == ["policy_rate", "household_wealth"]
+    assert ids("Higher interest rates slowed additions to the housing stock.") == ["policy_rate"]
