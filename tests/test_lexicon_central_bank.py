@@ -474,3 +474,23 @@ EFFECT_LISTS = [
 @pytest.mark.parametrize("sentence, expected", EFFECT_LISTS)
 def test_effect_lists(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Pass-through within a family of prices or of rates (tariffs are a price paid on imports): the target moves with
+# the source; a pass-through to another family states no sign; a denied one is denied.
+PASS_THROUGH = [
+    ("The pass-through of tariffs to consumer prices has been limited.", {("tariffs", "+", "inflation")}),
+    ("We expect a significant pass-through of higher tariffs to inflation.", {("tariffs", "+", "inflation")}),
+    ("Tariff costs are being passed through to inflation.", {("tariffs", "+", "inflation")}),
+    (
+        "The pass-through of policy rate cuts to mortgage rates has been fast.",
+        {("policy_rate", "+", "mortgage_rates")},
+    ),
+    ("The pass-through of tariffs to GDP growth is unclear.", set()),
+    ("There has been no pass-through of tariffs to inflation so far.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PASS_THROUGH)
+def test_pass_through(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -1086,6 +1086,11 @@ NOMINAL_MOVE = re.compile(
 GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
 #: A move that falls short ("too slowly", "too little", "too late").
 TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
+#: "the pass-through of X to Y", "X pass-through into Y".
+PASS_THROUGH_NOUN = re.compile(
+    r"\bpass-?through\s+of\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
+    r"(?P<x2>)\bpass-?through\s+(?:in)?to\s+(?:the\s+)?"
+)
 #: "the effects of X include Y", "the consequences of X would be Y".
 EFFECTS_INCLUDE = re.compile(
     r"\b(?:effects?|consequences?|impacts?|implications?|results?)\s+of\s+(?P<x>[^,;:.]{1,60}?)\s+"
@@ -1177,7 +1182,8 @@ PASS_THROUGH_FAMILIES = (
             "term_premium",
         }
     ),
-    frozenset({"energy_prices", "import_prices", "inflation", "wages"}),
+    # tariffs are a price paid on imports: passed through, they raise prices
+    frozenset({"energy_prices", "import_prices", "inflation", "wages", "tariffs"}),
 )
 
 
@@ -2059,6 +2065,17 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = (1 if pred.group(1) else -1) * (ms[a].mod or 1)
             at = ms[b].m.end
             add(a, b, sign, Cue(at, at + pred.end(), pred.group().strip(), sign, "noun"), False)
+    # "the pass-through of higher tariffs to consumer prices": within a family, the move carries over
+    for e in PASS_THROUGH_NOUN.finditer(low):
+        xs = [i for i, x in enumerate(ms) if e.start("x") <= x.start and x.m.end <= e.end("x")]
+        ys = [i for i, x in enumerate(ms) if e.end() <= x.start <= e.end() + 20]
+        if re.search(r"\bno\s+(?:\w+\s+)?$", low[max(0, e.start() - 20) : e.start()]):
+            continue  # "no pass-through of tariffs to inflation so far": denied, nothing to read
+        if xs and ys and _same_family(ms[xs[-1]].m.variable_id, ms[ys[0]].m.variable_id):
+            at = e.start()
+            # the target moves with the source unless both moves are stated
+            sign = ms[xs[-1]].mod * ms[ys[0]].mod or 1
+            add(xs[-1], ys[0], sign, Cue(at, e.end(), "pass-through of", 0, "neutral"), False)
     # "the effects of tariffs include lower growth and higher inflation": the named effects are the targets' moves
     for e in EFFECTS_INCLUDE.finditer(low):
         xs = [i for i, x in enumerate(ms) if e.start("x") <= x.start and x.m.end <= e.end("x")]
