@@ -494,3 +494,23 @@ PASS_THROUGH = [
 @pytest.mark.parametrize("sentence, expected", PASS_THROUGH)
 def test_pass_through(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "<moved Y> could be amplified/cushioned if <X moves>": the condition holds the source of the amplified move.
+AMPLIFIED_IF = [
+    (
+        "The decline in house prices could be amplified if unemployment rises sharply.",
+        {("unemployment", "-", "house_prices")},
+    ),
+    (
+        "The fall in GDP growth would be cushioned if the policy rate were cut.",
+        {("policy_rate", "-", "real_gdp")},
+    ),
+    # no stated move of the target, nothing amplified
+    ("House prices could be amplified if unemployment rises.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", AMPLIFIED_IF)
+def test_amplified_if(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

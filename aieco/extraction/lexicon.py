@@ -2101,6 +2101,26 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     add(xi, ys[0], sign, Cue(at, d.end(), "is the driver of", 0, "neutral"), True)
     for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
+    # "a further correction in asset prices could be amplified if investors unwind positions": the condition
+    # holds the source of an amplified (or cushioned) move
+    for c in cues:
+        floor = _clause_start(low, c.start)
+        if c.kind != "directional" or not re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[floor : c.start]):
+            continue
+        verb = " ".join(c.text.split()[-1:])
+        amp = 1 if AMPLIFIER_RE.match(verb) else -1 if DAMPENER_RE.match(verb) else 0
+        cond = re.match(r"\s+(?:\w+ly\s+)?(?:if|should|when|whenever)\b", low[c.end :])
+        if not amp or not cond:
+            continue
+        targets = [i for i, x in enumerate(ms) if x.m.end <= c.start and x.start >= floor and x.mod]
+        after = [i for i, x in enumerate(ms) if x.start >= c.end + cond.end()]
+        if not targets or not after:
+            continue
+        src = after[0]
+        moved = [sg for i, sg, _ in states if i == src]
+        move = moved[0] if moved else (1 if ms[src].m.variable_id in adverse_up else 0)
+        if move:
+            add(src, targets[-1], amp * move * ms[targets[-1]].mod, c, True)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
     states.sort(key=lambda st: st[2].start)
     coordinated = [False] * len(states)  # joined to the previous state by "or"/"and": the same clause
