@@ -514,3 +514,22 @@ AMPLIFIED_IF = [
 @pytest.mark.parametrize("sentence, expected", AMPLIFIED_IF)
 def test_amplified_if(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "<act> to meet <need>": the need is the source of the act; the act stays the subject of the main verb.
+TO_MEET_NEEDS = [
+    ("Leveraged investors may be forced into fire sales to meet margin calls.", {("margin_calls", "+", "fire_sales")}),
+    (
+        "Fire sales to meet fund redemptions or margin calls could depress asset prices.",
+        {
+            ("fund_outflows", "+", "fire_sales"),
+            ("margin_calls", "+", "fire_sales"),
+            ("fire_sales", "-", "asset_prices"),
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", TO_MEET_NEEDS)
+def test_to_meet(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -1033,7 +1033,12 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         # The earlier mention must not sit in an earlier clause ("X rose, and the fall in Y hurt Z").
         if CLAUSE_JOIN.search(low[ms[i].m.end : cue.start]):
             return []
-    return _coordinated_left(low, ms, i, floor)
+    listed = _coordinated_left(low, ms, i, floor)
+    head = min(listed)
+    if head > 0 and TO_MEET.fullmatch(low[ms[head - 1].m.end : ms[head].start]):
+        # "fire sales to meet redemptions or margin calls could depress …": the act, not the need, is the subject
+        return _coordinated_left(low, ms, head - 1, floor)
+    return listed
 
 
 #: A subordinate clause opens between a candidate subject and the verb: the verb has another subject.
@@ -1086,6 +1091,10 @@ NOMINAL_MOVE = re.compile(
 GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
 #: A move that falls short ("too slowly", "too little", "too late").
 TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
+#: "… to meet margin calls", "… to cover redemptions": an act done to meet a need.
+TO_MEET = re.compile(
+    r"\s+(?:in\s+order\s+)?to\s+(?:meet|cover|satisfy|fund|pay\s+for|honou?r)\s+(?:the\s+|their\s+|its\s+|any\s+)?"
+)
 #: "the pass-through of X to Y", "X pass-through into Y".
 PASS_THROUGH_NOUN = re.compile(
     r"\bpass-?through\s+of\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
@@ -2065,6 +2074,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = (1 if pred.group(1) else -1) * (ms[a].mod or 1)
             at = ms[b].m.end
             add(a, b, sign, Cue(at, at + pred.end(), pred.group().strip(), sign, "noun"), False)
+    # "fire sales to meet margin calls": the need met is the source of the act
+    for a in range(len(ms) - 1):
+        meet = TO_MEET.match(low[ms[a].m.end :])
+        if meet and ms[a + 1].start == ms[a].m.end + meet.end():
+            at = ms[a].m.end
+            for b in _coordinated_right(low, ms, a + 1, len(low)):
+                add(b, a, (ms[b].mod or 1) * (ms[a].mod or 1), Cue(at, at + meet.end(), "to meet", 0, "neutral"), False)
     # "the pass-through of higher tariffs to consumer prices": within a family, the move carries over
     for e in PASS_THROUGH_NOUN.finditer(low):
         xs = [i for i, x in enumerate(ms) if e.start("x") <= x.start and x.m.end <= e.end("x")]
