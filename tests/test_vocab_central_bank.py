@@ -300,7 +300,10 @@ def test_a_currency_that_names_a_place_an_amount_or_a_market_is_not_the_exchange
     assert "exchange_rate" not in ids(text)
 
 
-@pytest.mark.parametrize("phrase", ["shelter price inflation", "rent inflation", "food prices", "gasoline prices"])
+@pytest.mark.parametrize(
+    "phrase",
+    ["shelter price inflation", "rent inflation", "food prices", "gasoline prices", "housing component of prices"],
+)
 def test_components_of_consumer_prices_resolve(phrase):
     assert load_vocabulary().resolve(phrase) in ("inflation", "energy_prices")
 
