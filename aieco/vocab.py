@@ -363,6 +363,10 @@ def _other_sense(low: str, m: Mention) -> bool:
         ANCHOR.search(low[max(0, m.start - 40) : m.start]) or ANCHOR.match(low[m.end : m.end + 60])
     ):
         return True
+    if m.variable_id == "employment" and text in ("payroll", "payrolls") and re.match(
+        r"^\s+(?:tax(?:es)?|contributions?|systems?|records?|providers?|processing|costs?)\b", after
+    ):
+        return True  # "payroll taxes": a levy on wages, not jobs
     if m.variable_id == "employment" and text == "employment" and re.search(
         r"\b(?:maximum|full|sustainable|maximal|maximise|maximize)\s+$", before
     ):

@@ -444,3 +444,8 @@ def test_maximum_and_full_employment_are_benchmarks_not_moves():
 def test_home_equity_and_the_housing_stock_are_no_market_context():
     assert ids("Higher interest rates reduce home equity.") == ["policy_rate", "household_wealth"]
     assert ids("Higher interest rates slowed additions to the housing stock.") == ["policy_rate"]
+
+
+def test_payroll_taxes_are_no_jobs():
+    assert "employment" not in ids("Higher payroll taxes raised labour costs.")
+    assert "employment" in ids("Nonfarm payrolls rose by 150,000.")
