@@ -449,3 +449,24 @@ def test_home_equity_and_the_housing_stock_are_no_market_context():
 def test_payroll_taxes_are_no_jobs():
     assert "employment" not in ids("Higher payroll taxes raised labour costs.")
     assert "employment" in ids("Nonfarm payrolls rose by 150,000.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Deposit-holders seek higher-yield investments.", "Private equity investments in offices fell."],
+)
+def test_investments_that_are_holdings_are_not_capital_spending(text):
+    assert "investment" not in ids(text)
+
+
+def test_investments_that_firms_delay_are_capital_spending():
+    assert ids("Tariffs led firms to postpone investments.") == ["tariffs", "investment"]
+
+
+@pytest.mark.parametrize("text", ["Private equity investments in offices fell.", "Banks raised equity capital."])
+def test_equity_as_funding_or_a_stake_is_not_equity_prices(text):
+    assert "equity_prices" not in ids(text)
+
+
+def test_equities_that_move_are_equity_prices():
+    assert ids("Equities rallied as tariffs eased.") == ["equity_prices", "tariffs"]
