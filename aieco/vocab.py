@@ -370,6 +370,12 @@ def _other_sense(low: str, m: Mention) -> bool:
                     r"holders?|ratios?|positions?|buffers?|requirements?)\b", after)
     ):
         return True  # "private equity", "equity capital": a kind of funding or a stake, not share prices
+    if m.variable_id == "corporate_defaults" and re.search(
+        r"\b(?:sovereign|government|counterparty|bank|dealer|hedge\s+fund)\s+$", before
+    ):
+        return True  # "a sovereign default": not a firm's
+    if m.variable_id == "fund_outflows" and re.search(r"\b(?:bond|debt|note|bill|loan|early)\s+$", before):
+        return True  # "bond redemptions": repayment at maturity, not investors leaving funds
     if m.variable_id == "investment" and text == "investments" and not re.search(
         r"\b(?:delay\w*|cancel\w*|postpon\w*|defer\w*|shelv\w*|planned|business|corporate|capital|fixed|"
         r"productive|private|new)\s+(?:(?:or|and)\s+\w+\s+)?$",

@@ -470,3 +470,27 @@ def test_equity_as_funding_or_a_stake_is_not_equity_prices(text):
 
 def test_equities_that_move_are_equity_prices():
     assert ids("Equities rallied as tariffs eased.") == ["equity_prices", "tariffs"]
+
+
+@pytest.mark.parametrize(
+    "text, absent",
+    [
+        ("A sovereign default would hit banks.", "corporate_defaults"),
+        ("Bond redemptions were large this quarter.", "fund_outflows"),
+    ],
+)
+def test_defaults_and_redemptions_of_other_kinds(text, absent):
+    assert absent not in ids(text)
+
+
+@pytest.mark.parametrize(
+    "text, variable",
+    [
+        ("Corporate defaults rose.", "corporate_defaults"),
+        ("Fund redemptions surged.", "fund_outflows"),
+        ("Labour earnings rose.", "wages"),
+        ("Producers cut oil output.", "oil_supply"),
+    ],
+)
+def test_defaults_redemptions_earnings_and_oil_output(text, variable):
+    assert ids(text) == [variable]
