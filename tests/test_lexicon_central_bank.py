@@ -431,3 +431,66 @@ INTERVIEW = [
 @pytest.mark.parametrize("sentence, expected", INTERVIEW)
 def test_interview_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Opening-statement verbs: "disrupt", "pull down" (contiguous or split).
+OPENING_STATEMENT = [
+    (
+        "Tariffs are disrupting trade and weighing on business investment.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "investment")},
+    ),
+    ("The drop in oil prices pulled down headline inflation.", {("energy_prices", "+", "inflation")}),
+    ("Lower energy prices pulled inflation down.", {("energy_prices", "+", "inflation")}),
+    ("Tariffs are not disrupting trade.", {("tariffs", "absent", "trade_volumes")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", OPENING_STATEMENT)
+def test_opening_statement_verbs(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Lists of effects: "the effects of X include Y and Z", "the consequences of X would be …", a co-ordinated
+# "and upside risks to Y"; an instrument named without a move acts in no direction.
+EFFECT_LISTS = [
+    (
+        "Higher tariffs pose downside risks to GDP growth and upside risks to inflation.",
+        {("tariffs", "-", "real_gdp"), ("tariffs", "+", "inflation")},
+    ),
+    (
+        "The effects of tariffs include lower GDP growth and higher inflation.",
+        {("tariffs", "-", "real_gdp"), ("tariffs", "+", "inflation")},
+    ),
+    (
+        "The consequences of a trade war would be weaker exports and higher unemployment.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "unemployment")},
+    ),
+    ("The effects of monetary policy include lower inflation.", set()),
+    ("The effects of higher policy rates include lower inflation.", {("policy_rate", "-", "inflation")}),
+    ("Downside risks to growth and upside risks to inflation have increased.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", EFFECT_LISTS)
+def test_effect_lists(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Pass-through within a family of prices or of rates (tariffs are a price paid on imports): the target moves with
+# the source; a pass-through to another family states no sign; a denied one is denied.
+PASS_THROUGH = [
+    ("The pass-through of tariffs to consumer prices has been limited.", {("tariffs", "+", "inflation")}),
+    ("We expect a significant pass-through of higher tariffs to inflation.", {("tariffs", "+", "inflation")}),
+    ("Tariff costs are being passed through to inflation.", {("tariffs", "+", "inflation")}),
+    (
+        "The pass-through of policy rate cuts to mortgage rates has been fast.",
+        {("policy_rate", "+", "mortgage_rates")},
+    ),
+    ("The pass-through of tariffs to GDP growth is unclear.", set()),
+    ("There has been no pass-through of tariffs to inflation so far.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PASS_THROUGH)
+def test_pass_through(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

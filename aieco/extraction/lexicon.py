@@ -111,6 +111,8 @@ NEGATIVE_VERBS = (
     "hold down",
     "rein in",
     "tame",
+    "disrupt",
+    "pull down",
     "subtract from",
     "detract from",
     "sap",
@@ -272,6 +274,9 @@ NOUN_CUES = (
         r"downside risks? (?:to|for)",
         -1,
     ),
+    # "… downside risks to growth and upside risks to inflation": the co-ordinated risk shares the verb
+    (r"(?<=\band )(?:significant\s+|major\s+|further\s+)?downside risks? (?:to|for)", -1),
+    (r"(?<=\band )(?:significant\s+|major\s+|further\s+)?upside risks? (?:to|for)", 1),
     # "poses risks to employment": a risk to a variable is its adverse move, here a fall.
     (
         r"(?:poses?|posed|posing)\s+(?:an?\s+)?(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
@@ -1081,6 +1086,17 @@ NOMINAL_MOVE = re.compile(
 GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
 #: A move that falls short ("too slowly", "too little", "too late").
 TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
+#: "the pass-through of X to Y", "X pass-through into Y".
+PASS_THROUGH_NOUN = re.compile(
+    r"\bpass-?through\s+of\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
+    r"(?P<x2>)\bpass-?through\s+(?:in)?to\s+(?:the\s+)?"
+)
+#: "the effects of X include Y", "the consequences of X would be Y".
+EFFECTS_INCLUDE = re.compile(
+    r"\b(?:effects?|consequences?|impacts?|implications?|results?)\s+of\s+(?P<x>[^,;:.]{1,60}?)\s+"
+    r"(?P<cop>include|includes|included|would\s+include|could\s+include|are|were|would\s+be|will\s+be|could\s+be)\s+"
+    r"(?:\w+ly\s+)?"
+)
 #: "the main driver of Y is X", "a key factor behind Y has been X".
 DRIVER_OF = re.compile(
     r"\b(?:factors?|drivers?|reasons?|causes?|sources?|contributors?)\s+(?:behind|of|for)\s+(?P<y>[^,;:.]{1,60}?)\s+"
@@ -1166,7 +1182,8 @@ PASS_THROUGH_FAMILIES = (
             "term_premium",
         }
     ),
-    frozenset({"energy_prices", "import_prices", "inflation", "wages"}),
+    # tariffs are a price paid on imports: passed through, they raise prices
+    frozenset({"energy_prices", "import_prices", "inflation", "wages", "tariffs"}),
 )
 
 
@@ -2048,13 +2065,36 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = (1 if pred.group(1) else -1) * (ms[a].mod or 1)
             at = ms[b].m.end
             add(a, b, sign, Cue(at, at + pred.end(), pred.group().strip(), sign, "noun"), False)
+    # "the pass-through of higher tariffs to consumer prices": within a family, the move carries over
+    for e in PASS_THROUGH_NOUN.finditer(low):
+        xs = [i for i, x in enumerate(ms) if e.start("x") <= x.start and x.m.end <= e.end("x")]
+        ys = [i for i, x in enumerate(ms) if e.end() <= x.start <= e.end() + 20]
+        if re.search(r"\bno\s+(?:\w+\s+)?$", low[max(0, e.start() - 20) : e.start()]):
+            continue  # "no pass-through of tariffs to inflation so far": denied, nothing to read
+        if xs and ys and _same_family(ms[xs[-1]].m.variable_id, ms[ys[0]].m.variable_id):
+            at = e.start()
+            # the target moves with the source unless both moves are stated
+            sign = ms[xs[-1]].mod * ms[ys[0]].mod or 1
+            add(xs[-1], ys[0], sign, Cue(at, e.end(), "pass-through of", 0, "neutral"), False)
+    # "the effects of tariffs include lower growth and higher inflation": the named effects are the targets' moves
+    for e in EFFECTS_INCLUDE.finditer(low):
+        xs = [i for i, x in enumerate(ms) if e.start("x") <= x.start and x.m.end <= e.end("x")]
+        ys = [i for i, x in enumerate(ms) if e.end() <= x.start <= e.end() + 25 and x.mod]
+        if xs and ys:
+            vid = ms[xs[-1]].m.variable_id
+            src_move = ms[xs[-1]].mod or (1 if vid in adverse_up and vid not in TIGHTNESS else 0)
+            for yi in _coordinated_right(low, ms, ys[0], min(len(low), e.end() + 120)):
+                if src_move and ms[yi].mod:
+                    at = e.start("cop")
+                    add(xs[-1], yi, src_move * ms[yi].mod, Cue(at, e.end(), "effects include", 0, "neutral"), False)
     # "the second factor behind the inflation burst is the surge in energy prices": the source follows the copula
     for d in DRIVER_OF.finditer(low):
         ys = [i for i, x in enumerate(ms) if d.start("y") <= x.start and x.m.end <= d.end("y")]
         xs = [i for i, x in enumerate(ms) if d.end() <= x.start <= d.end() + 25]
         if ys and xs:
             for xi in _coordinated_right(low, ms, xs[0], min(len(low), d.end() + 120)):
-                src_move = ms[xi].mod or (1 if ms[xi].m.variable_id in adverse_up else 0)
+                vid = ms[xi].m.variable_id
+                src_move = ms[xi].mod or (1 if vid in adverse_up and vid not in TIGHTNESS else 0)
                 if src_move:
                     at = d.start("cop")
                     sign = src_move * (ms[ys[0]].mod or 1)
