@@ -363,6 +363,29 @@ def _other_sense(low: str, m: Mention) -> bool:
         ANCHOR.search(low[max(0, m.start - 40) : m.start]) or ANCHOR.match(low[m.end : m.end + 60])
     ):
         return True
+    if m.variable_id == "equity_prices" and text == "equity" and (
+        re.search(r"\b(?:private|home|negative|tangible|book|own|shareholders['’]?|common|bank|banks['’]?|their|its|"
+                  r"return\s+on)\s+$", before)
+        or re.match(r"^\s+(?:investments?|stakes?|funds?|firms?|financing|capital|injections?|issuance|tranches?|"
+                    r"holders?|ratios?|positions?|buffers?|requirements?)\b", after)
+    ):
+        return True  # "private equity", "equity capital": a kind of funding or a stake, not share prices
+    if m.variable_id == "corporate_defaults" and re.search(
+        r"\b(?:sovereign|government|counterparty|bank|dealer|hedge\s+fund)\s+$", before
+    ):
+        return True  # "a sovereign default": not a firm's
+    if m.variable_id == "fund_outflows" and re.search(r"\b(?:bond|debt|note|bill|loan|early)\s+$", before):
+        return True  # "bond redemptions": repayment at maturity, not investors leaving funds
+    if m.variable_id == "investment" and text == "investments" and not re.search(
+        r"\b(?:delay\w*|cancel\w*|postpon\w*|defer\w*|shelv\w*|planned|business|corporate|capital|fixed|"
+        r"productive|private|new)\s+(?:(?:or|and)\s+\w+\s+)?$",
+        before,
+    ):
+        return True  # "higher-yield investments", "private equity investments": holdings, not capital spending
+    if m.variable_id == "employment" and text in ("payroll", "payrolls") and re.match(
+        r"^\s+(?:tax(?:es)?|contributions?|systems?|records?|providers?|processing|costs?)\b", after
+    ):
+        return True  # "payroll taxes": a levy on wages, not jobs
     if m.variable_id == "employment" and text == "employment" and re.search(
         r"\b(?:maximum|full|sustainable|maximal|maximise|maximize)\s+$", before
     ):

@@ -300,7 +300,10 @@ def test_a_currency_that_names_a_place_an_amount_or_a_market_is_not_the_exchange
     assert "exchange_rate" not in ids(text)
 
 
-@pytest.mark.parametrize("phrase", ["shelter price inflation", "rent inflation", "food prices", "gasoline prices"])
+@pytest.mark.parametrize(
+    "phrase",
+    ["shelter price inflation", "rent inflation", "food prices", "gasoline prices", "housing component of prices"],
+)
 def test_components_of_consumer_prices_resolve(phrase):
     assert load_vocabulary().resolve(phrase) in ("inflation", "energy_prices")
 
@@ -441,3 +444,53 @@ def test_maximum_and_full_employment_are_benchmarks_not_moves():
 def test_home_equity_and_the_housing_stock_are_no_market_context():
     assert ids("Higher interest rates reduce home equity.") == ["policy_rate", "household_wealth"]
     assert ids("Higher interest rates slowed additions to the housing stock.") == ["policy_rate"]
+
+
+def test_payroll_taxes_are_no_jobs():
+    assert "employment" not in ids("Higher payroll taxes raised labour costs.")
+    assert "employment" in ids("Nonfarm payrolls rose by 150,000.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Deposit-holders seek higher-yield investments.", "Private equity investments in offices fell."],
+)
+def test_investments_that_are_holdings_are_not_capital_spending(text):
+    assert "investment" not in ids(text)
+
+
+def test_investments_that_firms_delay_are_capital_spending():
+    assert ids("Tariffs led firms to postpone investments.") == ["tariffs", "investment"]
+
+
+@pytest.mark.parametrize("text", ["Private equity investments in offices fell.", "Banks raised equity capital."])
+def test_equity_as_funding_or_a_stake_is_not_equity_prices(text):
+    assert "equity_prices" not in ids(text)
+
+
+def test_equities_that_move_are_equity_prices():
+    assert ids("Equities rallied as tariffs eased.") == ["equity_prices", "tariffs"]
+
+
+@pytest.mark.parametrize(
+    "text, absent",
+    [
+        ("A sovereign default would hit banks.", "corporate_defaults"),
+        ("Bond redemptions were large this quarter.", "fund_outflows"),
+    ],
+)
+def test_defaults_and_redemptions_of_other_kinds(text, absent):
+    assert absent not in ids(text)
+
+
+@pytest.mark.parametrize(
+    "text, variable",
+    [
+        ("Corporate defaults rose.", "corporate_defaults"),
+        ("Fund redemptions surged.", "fund_outflows"),
+        ("Labour earnings rose.", "wages"),
+        ("Producers cut oil output.", "oil_supply"),
+    ],
+)
+def test_defaults_redemptions_earnings_and_oil_output(text, variable):
+    assert ids(text) == [variable]
