@@ -533,3 +533,19 @@ TO_MEET_NEEDS = [
 @pytest.mark.parametrize("sentence, expected", TO_MEET_NEEDS)
 def test_to_meet(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Permission and compulsion ("has allowed us to cut", "has forced central banks to raise", "gives us room to
+# lower"): the verb's subject moves the policy instrument; a participle of movement after a stated move carries it.
+PERMISSION = [
+    ("Lower inflation has allowed us to cut the policy rate.", {("inflation", "+", "policy_rate")}),
+    ("Higher inflation has forced central banks to raise policy rates.", {("inflation", "+", "policy_rate")}),
+    ("Weaker GDP growth gives us room to lower the policy rate.", {("real_gdp", "+", "policy_rate")}),
+    ("The labour market has cooled, easing wage pressures.", {("employment", "+", "wages")}),
+    ("Strong employment means we can keep the policy rate high.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PERMISSION)
+def test_permission_and_participles(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

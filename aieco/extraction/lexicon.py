@@ -1815,12 +1815,16 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 states.append((objs[0], cue.sign, cue))
                 previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
             elif subs and objs:
+                after_state = bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
                 for si in subs:
+                    # "The labour market has cooled, easing wage pressures": the participle carries the stated move
+                    moved = [sg for i, sg, c in states if i == si and c.end <= cue.start] if after_state else []
+                    src_mod = ms[si].mod or (moved[-1] if moved else 0)
                     for oi in objs:
                         add(
                             si,
                             oi,
-                            _combine(cue.sign, "directional", ms[si].mod, ms[oi].mod),
+                            _combine(cue.sign, "directional", src_mod, ms[oi].mod),
                             Cue(cue.start, cue.end, cue.text, cue.sign, "directional"),
                             False,
                         )
