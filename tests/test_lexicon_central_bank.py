@@ -549,3 +549,23 @@ PERMISSION = [
 @pytest.mark.parametrize("sentence, expected", PERMISSION)
 def test_permission_and_participles(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Correlative comparatives: "the X-er …, the Y-er …" — each part's move is its comparative times any direction
+# word inside it ("the more downward pressure on inflation" is inflation's fall).
+CORRELATIVES = [
+    (
+        "We noted that the weaker GDP growth and the more downward pressure on inflation, the more there would be a"
+        " need to lower the policy rate.",
+        {("real_gdp", "+", "policy_rate"), ("inflation", "+", "policy_rate")},
+    ),
+    ("The higher inflation goes, the more the policy rate will need to rise.", {("inflation", "+", "policy_rate")}),
+    ("The longer tariffs stay in place, the weaker GDP growth will be.", {("tariffs", "-", "real_gdp")}),
+    # a lone comparative is no correlative
+    ("The higher policy rate was expected, and GDP growth was weaker.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CORRELATIVES)
+def test_correlatives(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -1091,6 +1091,20 @@ NOMINAL_MOVE = re.compile(
 GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
 #: A move that falls short ("too slowly", "too little", "too late").
 TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
+#: "the X-er …, the Y-er …": a correlative comparative (the first part may list several "the X-er" items).
+_COMP = r"(?:more|less|fewer|greater|larger|bigger|higher|stronger|faster|longer|weaker|lower|smaller|slower|softer)"
+COMPARATIVE_WORD = re.compile(
+    r"the\s+(?:(more|greater|larger|bigger|higher|stronger|faster|longer)|(?:less|fewer|weaker|lower|smaller|slower|"
+    r"softer))\b"
+)
+CORRELATIVE = re.compile(
+    rf"(?:^|[,;:]\s*|\bthat\s+)the\s+{_COMP}\b[^,;:]*?(?P<comma>,\s*)(?P<second>the\s+{_COMP}\b)"
+)
+CORRELATIVE_PART = re.compile(rf"the\s+{_COMP}\b.*?(?=\s+and\s+the\s+{_COMP}\b|,\s*the\s+{_COMP}\b|$)")
+INNER_DIRECTION = re.compile(
+    r"\b(?:(upward|raise|raising|rise|increase|increasing|higher|up|tighten|hike)|"
+    r"(?:downward|lower|lowering|cut|cutting|reduce|reducing|decline|fall|down|ease|easing))\b"
+)
 #: "… to meet margin calls", "… to cover redemptions": an act done to meet a need.
 TO_MEET = re.compile(
     r"\s+(?:in\s+order\s+)?to\s+(?:meet|cover|satisfy|fund|pay\s+for|honou?r)\s+(?:the\s+|their\s+|its\s+|any\s+)?"
@@ -2078,6 +2092,26 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = (1 if pred.group(1) else -1) * (ms[a].mod or 1)
             at = ms[b].m.end
             add(a, b, sign, Cue(at, at + pred.end(), pred.group().strip(), sign, "noun"), False)
+    # "the weaker the economy and the more downward pressure on inflation, the more need to lower the policy rate"
+    for cc in CORRELATIVE.finditer(low):
+        first_end = cc.start("second") - len(cc.group("comma"))
+        parts = [(p.start(), p.end()) for p in CORRELATIVE_PART.finditer(low, cc.start(), first_end)]
+        second = (cc.start("second"), _clause_end(low, cc.start("second")))
+
+        def part_moves(lo: int, hi: int) -> list[tuple[int, int]]:
+            text = low[lo:hi]
+            comp = COMPARATIVE_WORD.match(text)
+            if comp is None:
+                return []
+            inner = INNER_DIRECTION.search(text, comp.end())
+            move = (1 if comp.group(1) else -1) * ((1 if inner.group(1) else -1) if inner else 1)
+            return [(i, move) for i, x in enumerate(ms) if lo <= x.m.start and x.m.end <= hi]
+
+        sources = [sm for lo_, hi_ in parts for sm in part_moves(lo_, hi_)]
+        targets = part_moves(*second)
+        for si, sm in sources:
+            for ti, tm in targets:
+                add(si, ti, sm * tm, Cue(second[0], second[0], "the more … the more", 0, "neutral"), False)
     # "fire sales to meet margin calls": the need met is the source of the act
     for a in range(len(ms) - 1):
         meet = TO_MEET.match(low[ms[a].m.end :])
