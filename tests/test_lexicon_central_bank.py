@@ -569,3 +569,19 @@ CORRELATIVES = [
 @pytest.mark.parametrize("sentence, expected", CORRELATIVES)
 def test_correlatives(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# A move held back ("more difficult to cut", "cut … less") states the opposite; "firmness in X" is X's rise.
+HELD_BACK = [
+    (
+        "If the recent firmness in inflation were to persist, it would be more difficult to cut the policy rate.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("If inflation rises, the Bank would cut the policy rate less.", {("inflation", "+", "policy_rate")}),
+    ("If GDP growth weakens, it will be easier to cut the policy rate.", {("real_gdp", "+", "policy_rate")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", HELD_BACK)
+def test_held_back_moves(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -437,8 +437,8 @@ UP_MODIFIERS = (
     r"high",
     r"growing",
     r"mounting",
-    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
-    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
+    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained |recent )?"
+    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|firmness|"
     r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation|recovery|"
     r"pickup|pick-up|upswing)s? (?:in|of)",
     # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
@@ -1105,6 +1105,8 @@ INNER_DIRECTION = re.compile(
     r"\b(?:(upward|raise|raising|rise|increase|increasing|higher|up|tighten|hike)|"
     r"(?:downward|lower|lowering|cut|cutting|reduce|reducing|decline|fall|down|ease|easing))\b"
 )
+#: "more difficult to cut", "harder to raise": a move made less likely.
+HARDER_TO = re.compile(r"\b(?:more\s+difficult|harder|less\s+(?:likely|scope|room|reason))\s+(?:for\s+\w+\s+)?to\s+$")
 #: "… to meet margin calls", "… to cover redemptions": an act done to meet a need.
 TO_MEET = re.compile(
     r"\s+(?:in\s+order\s+)?to\s+(?:meet|cover|satisfy|fund|pay\s+for|honou?r)\s+(?:the\s+|their\s+|its\s+|any\s+)?"
@@ -1911,8 +1913,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             # "Shocks negatively affect confidence, resulting in …": remember the object's movement.
             previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
             if cue.kind == "directional" and not ms[objs[0]].mod:
-                # "In response to higher inflation, central banks raised policy rates": the object moves.
-                states.append((objs[0], cue.sign, cue))
+                # "In response to higher inflation, central banks raised policy rates": the object moves; "it would
+                # be more difficult to cut the policy rate": the move is held back, the opposite is stated
+                held_back = bool(HARDER_TO.search(low, max(0, cue.start - 40), cue.start)) != bool(
+                    re.match(r"\s+(?:(?:much|even)\s+)?(?:less|by\s+less|more\s+slowly)\b", low[ms[objs[-1]].m.end :])
+                )  # "would cut the policy rate less": a smaller move, relatively the opposite
+                states.append((objs[0], -cue.sign if held_back else cue.sign, cue))
             continue
         if subs and not objs and cue.kind == "directional" and INTRANSITIVE_AFTER.match(low[cue.end :]):
             # "If energy prices were to rise, inflation would increase": a verb of movement used intransitively.
