@@ -494,3 +494,20 @@ def test_defaults_and_redemptions_of_other_kinds(text, absent):
 )
 def test_defaults_redemptions_earnings_and_oil_output(text, variable):
     assert ids(text) == [variable]
+
+
+@pytest.mark.parametrize(
+    "text, variable",
+    [
+        ("Yields on 10-year German government bonds rose.", "long_term_rate"),
+        ("Yields on long-term US Treasuries climbed.", "long_term_rate"),
+        ("Spreads on emerging market government bonds widened.", "sovereign_spreads"),
+        ("Spreads on high-yield corporate bonds widened.", "credit_spreads"),
+    ],
+)
+def test_yields_and_spreads_on_qualified_bonds(text, variable):
+    assert ids(text) == [variable]
+
+
+def test_yields_on_short_term_paper_are_not_the_long_term_rate():
+    assert "long_term_rate" not in ids("Yields on short-term Treasuries fell.")
