@@ -421,7 +421,8 @@ SENSE_FILTERED_KEYS = frozenset({("interest", "rate")})
 
 
 _QUALIFIERS = r"(?:[a-z0-9.'’-]+\s+){0,3}?"
-#: Yields and spreads on a qualified bond ("yields on 10-year German government bonds").
+#: Yields and spreads on a qualified bond ("yields on 10-year German government bonds"), demand for
+#: qualified exports.
 INSTRUMENT_PHRASES = (
     (
         re.compile(
@@ -432,6 +433,8 @@ INSTRUMENT_PHRASES = (
     ),
     (re.compile(rf"\bspreads?\s+on\s+{_QUALIFIERS}(?:government|sovereign)\s+(?:bonds?|debt)\b"), "sovereign_spreads"),
     (re.compile(rf"\bspreads?\s+on\s+{_QUALIFIERS}corporate\s+(?:bonds?|debt)\b"), "credit_spreads"),
+    # "demand for Canadian-made exports", "demand for our goods exports": foreign demand
+    (re.compile(rf"\bdemand\s+for\s+{_QUALIFIERS}exports\b"), "global_demand"),
 )
 SHORT_TERM = re.compile(r"\b(?:short-term|short-dated|bills?|\d+-month|one-year|two-year|2-year|1-year)\b")
 

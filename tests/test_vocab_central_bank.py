@@ -511,3 +511,8 @@ def test_yields_and_spreads_on_qualified_bonds(text, variable):
 
 def test_yields_on_short_term_paper_are_not_the_long_term_rate():
     assert "long_term_rate" not in ids("Yields on short-term Treasuries fell.")
+
+
+def test_demand_for_qualified_exports_is_foreign_demand():
+    assert ids("Tariffs will reduce demand for Canadian-made exports.") == ["tariffs", "global_demand"]
+    assert relations("Tariffs will reduce demand for Canadian-made exports.") == {("tariffs", "global_demand", "-")}
