@@ -435,6 +435,14 @@ INSTRUMENT_PHRASES = (
     (re.compile(rf"\bspreads?\s+on\s+{_QUALIFIERS}corporate\s+(?:bonds?|debt)\b"), "credit_spreads"),
     # "demand for Canadian-made exports", "demand for our goods exports": foreign demand
     (re.compile(rf"\bdemand\s+for\s+{_QUALIFIERS}exports\b"), "global_demand"),
+    # "the cost of imported intermediate inputs", "prices of imported consumer goods"
+    (
+        re.compile(
+            r"\b(?:prices?|costs?)\s+of\s+(?:the\s+|these\s+|those\s+)?imported\s+(?:[a-z-]+\s+){0,2}?"
+            r"(?:goods|inputs|products|components|parts|materials|food|items|vehicles|machinery|equipment)\b"
+        ),
+        "import_prices",
+    ),
 )
 SHORT_TERM = re.compile(r"\b(?:short-term|short-dated|bills?|\d+-month|one-year|two-year|2-year|1-year)\b")
 

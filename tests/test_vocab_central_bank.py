@@ -516,3 +516,9 @@ def test_yields_on_short_term_paper_are_not_the_long_term_rate():
 def test_demand_for_qualified_exports_is_foreign_demand():
     assert ids("Tariffs will reduce demand for Canadian-made exports.") == ["tariffs", "global_demand"]
     assert relations("Tariffs will reduce demand for Canadian-made exports.") == {("tariffs", "global_demand", "-")}
+
+
+def test_cost_of_qualified_imported_goods_is_import_prices():
+    text = "Tariffs raise the cost of imported intermediate inputs."
+    assert ids(text) == ["tariffs", "import_prices"]
+    assert relations(text) == {("tariffs", "import_prices", "+")}
