@@ -435,6 +435,9 @@ INSTRUMENT_PHRASES = (
     (re.compile(rf"\bspreads?\s+on\s+{_QUALIFIERS}corporate\s+(?:bonds?|debt)\b"), "credit_spreads"),
     # "demand for Canadian-made exports", "demand for our goods exports": foreign demand
     (re.compile(rf"\bdemand\s+for\s+{_QUALIFIERS}exports\b"), "global_demand"),
+    # "interest rates on new mortgages", "rates on variable-rate business loans"
+    (re.compile(rf"\b(?:interest\s+)?rates?\s+on\s+{_QUALIFIERS}mortgages?\b"), "mortgage_rates"),
+    (re.compile(rf"\b(?:interest\s+)?rates?\s+on\s+{_QUALIFIERS}(?:loans|lending)\b"), "lending_rates"),
     # "the cost of imported intermediate inputs", "prices of imported consumer goods"
     (
         re.compile(

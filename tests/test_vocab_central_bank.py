@@ -522,3 +522,15 @@ def test_cost_of_qualified_imported_goods_is_import_prices():
     text = "Tariffs raise the cost of imported intermediate inputs."
     assert ids(text) == ["tariffs", "import_prices"]
     assert relations(text) == {("tariffs", "import_prices", "+")}
+
+
+@pytest.mark.parametrize(
+    "text, variable",
+    [
+        ("Interest rates on new mortgages have come down.", "mortgage_rates"),
+        ("Rates on variable-rate business loans rose.", "lending_rates"),
+        ("Economic growth abroad has slowed.", "global_demand"),
+    ],
+)
+def test_rates_on_qualified_loans_and_growth_abroad(text, variable):
+    assert ids(text) == [variable]
