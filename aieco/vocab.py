@@ -435,9 +435,10 @@ INSTRUMENT_PHRASES = (
     (re.compile(rf"\bspreads?\s+on\s+{_QUALIFIERS}corporate\s+(?:bonds?|debt)\b"), "credit_spreads"),
     # "demand for Canadian-made exports", "demand for our goods exports": foreign demand
     (re.compile(rf"\bdemand\s+for\s+{_QUALIFIERS}exports\b"), "global_demand"),
-    # "interest rates on new mortgages", "rates on variable-rate business loans"
-    (re.compile(rf"\b(?:interest\s+)?rates?\s+on\s+{_QUALIFIERS}mortgages?\b"), "mortgage_rates"),
-    (re.compile(rf"\b(?:interest\s+)?rates?\s+on\s+{_QUALIFIERS}(?:loans|lending)\b"), "lending_rates"),
+    # "interest rates on new mortgages", "interest rates on variable-rate business loans" (not "the default
+    # rate on corporate loans")
+    (re.compile(rf"\binterest\s+rates?\s+on\s+{_QUALIFIERS}mortgages?\b"), "mortgage_rates"),
+    (re.compile(rf"\binterest\s+rates?\s+on\s+{_QUALIFIERS}(?:loans|lending)\b"), "lending_rates"),
     # "the cost of imported intermediate inputs", "prices of imported consumer goods"
     (
         re.compile(

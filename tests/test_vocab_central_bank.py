@@ -528,7 +528,8 @@ def test_cost_of_qualified_imported_goods_is_import_prices():
     "text, variable",
     [
         ("Interest rates on new mortgages have come down.", "mortgage_rates"),
-        ("Rates on variable-rate business loans rose.", "lending_rates"),
+        ("Interest rates on variable-rate business loans rose.", "lending_rates"),
+        ("The default rate on corporate loans rose.", "corporate_defaults"),
         ("Economic growth abroad has slowed.", "global_demand"),
     ],
 )
