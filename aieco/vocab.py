@@ -420,6 +420,37 @@ def _other_sense(low: str, m: Mention) -> bool:
 SENSE_FILTERED_KEYS = frozenset({("interest", "rate")})
 
 
+_QUALIFIERS = r"(?:[a-z0-9.'’-]+\s+){0,3}?"
+#: Yields and spreads on a qualified bond ("yields on 10-year German government bonds"), demand for
+#: qualified exports.
+INSTRUMENT_PHRASES = (
+    (
+        re.compile(
+            rf"\byields?\s+on\s+{_QUALIFIERS}(?:government\s+bonds?|sovereign\s+bonds?|treasur(?:y|ies)|gilts|bunds|"
+            r"government\s+debt|(?:long-term|long-dated|10-year|ten-year)\s+bonds?)\b"
+        ),
+        "long_term_rate",
+    ),
+    (re.compile(rf"\bspreads?\s+on\s+{_QUALIFIERS}(?:government|sovereign)\s+(?:bonds?|debt)\b"), "sovereign_spreads"),
+    (re.compile(rf"\bspreads?\s+on\s+{_QUALIFIERS}corporate\s+(?:bonds?|debt)\b"), "credit_spreads"),
+    # "demand for Canadian-made exports", "demand for our goods exports": foreign demand
+    (re.compile(rf"\bdemand\s+for\s+{_QUALIFIERS}exports\b"), "global_demand"),
+    # "interest rates on new mortgages", "interest rates on variable-rate business loans" (not "the default
+    # rate on corporate loans")
+    (re.compile(rf"\binterest\s+rates?\s+on\s+{_QUALIFIERS}mortgages?\b"), "mortgage_rates"),
+    (re.compile(rf"\binterest\s+rates?\s+on\s+{_QUALIFIERS}(?:loans|lending)\b"), "lending_rates"),
+    # "the cost of imported intermediate inputs", "prices of imported consumer goods"
+    (
+        re.compile(
+            r"\b(?:prices?|costs?)\s+of\s+(?:the\s+|these\s+|those\s+)?imported\s+(?:[a-z-]+\s+){0,2}?"
+            r"(?:goods|inputs|products|components|parts|materials|food|items|vehicles|machinery|equipment)\b"
+        ),
+        "import_prices",
+    ),
+)
+SHORT_TERM = re.compile(r"\b(?:short-term|short-dated|bills?|\d+-month|one-year|two-year|2-year|1-year)\b")
+
+
 @dataclass(frozen=True)
 class Mention:
     """One vocabulary variable named in a text, with its character span and matched words."""
@@ -573,6 +604,25 @@ class Vocabulary:
                 return vid
         return None
 
+    def _qualified_instruments(self, text: str, raw: list[Mention]) -> list[Mention]:
+        """ "yields on long-term US Treasuries", "spreads on EME government bonds": a yield or spread on a
+        qualified bond names the bond variable, whatever the qualifiers between (they replace the
+        mentions inside the phrase)."""
+        spans = []
+        for pat, vid in INSTRUMENT_PHRASES:
+            for hit in pat.finditer(text.lower()):
+                if SHORT_TERM.search(hit.group()):
+                    continue
+                spans.append((hit.start(), hit.end(), vid))
+        if not spans:
+            return raw
+        toks = tokens(text)
+        out = [m for m in raw if not any(a < m.end and m.start < b for a, b, _ in spans)]
+        for a, b, vid in spans:
+            idx = [k for k, (_, s0, e0) in enumerate(toks) if s0 >= a and e0 <= b]
+            out.append(Mention(vid, a, b, text[a:b], idx[0], idx[-1]))
+        return sorted(out, key=lambda m: m.start)
+
     def mentions_in_context(self, text: str) -> list[Mention]:
         """:meth:`mentions` with the readings of context that reports, speeches and minutes need.
 
@@ -596,7 +646,7 @@ class Vocabulary:
         :meth:`mentions` itself reads shared head nouns: "household and business spending" names
         consumption and investment.
         """
-        raw = self.mentions(text)
+        raw = self._qualified_instruments(text, self.mentions(text))
         low = text.lower()
         out: list[Mention] = []
         skip: set[int] = set()

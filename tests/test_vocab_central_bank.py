@@ -494,3 +494,44 @@ def test_defaults_and_redemptions_of_other_kinds(text, absent):
 )
 def test_defaults_redemptions_earnings_and_oil_output(text, variable):
     assert ids(text) == [variable]
+
+
+@pytest.mark.parametrize(
+    "text, variable",
+    [
+        ("Yields on 10-year German government bonds rose.", "long_term_rate"),
+        ("Yields on long-term US Treasuries climbed.", "long_term_rate"),
+        ("Spreads on emerging market government bonds widened.", "sovereign_spreads"),
+        ("Spreads on high-yield corporate bonds widened.", "credit_spreads"),
+    ],
+)
+def test_yields_and_spreads_on_qualified_bonds(text, variable):
+    assert ids(text) == [variable]
+
+
+def test_yields_on_short_term_paper_are_not_the_long_term_rate():
+    assert "long_term_rate" not in ids("Yields on short-term Treasuries fell.")
+
+
+def test_demand_for_qualified_exports_is_foreign_demand():
+    assert ids("Tariffs will reduce demand for Canadian-made exports.") == ["tariffs", "global_demand"]
+    assert relations("Tariffs will reduce demand for Canadian-made exports.") == {("tariffs", "global_demand", "-")}
+
+
+def test_cost_of_qualified_imported_goods_is_import_prices():
+    text = "Tariffs raise the cost of imported intermediate inputs."
+    assert ids(text) == ["tariffs", "import_prices"]
+    assert relations(text) == {("tariffs", "import_prices", "+")}
+
+
+@pytest.mark.parametrize(
+    "text, variable",
+    [
+        ("Interest rates on new mortgages have come down.", "mortgage_rates"),
+        ("Interest rates on variable-rate business loans rose.", "lending_rates"),
+        ("The default rate on corporate loans rose.", "corporate_defaults"),
+        ("Economic growth abroad has slowed.", "global_demand"),
+    ],
+)
+def test_rates_on_qualified_loans_and_growth_abroad(text, variable):
+    assert ids(text) == [variable]
