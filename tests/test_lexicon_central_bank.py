@@ -585,3 +585,22 @@ HELD_BACK = [
 @pytest.mark.parametrize("sentence, expected", HELD_BACK)
 def test_held_back_moves(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# A relative clause after a stated move carries the move through modals like "should" and "is likely to"; small
+# moves ("moved up", "ticked up", "edged lower") are moves.
+SMALL_MOVES = [
+    ("Mortgage rates have come down, which should support house prices.", {("mortgage_rates", "-", "house_prices")}),
+    (
+        "Mortgage rates have come down, which is likely to support house prices.",
+        {("mortgage_rates", "-", "house_prices")},
+    ),
+    ("The unemployment rate has moved up as hiring has slowed.", {("employment", "-", "unemployment")}),
+    ("Inflation ticked up as energy prices rose.", {("energy_prices", "+", "inflation")}),
+    ("Inflation ticked up and energy prices edged lower.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", SMALL_MOVES)
+def test_small_moves_and_relatives(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

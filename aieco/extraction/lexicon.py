@@ -325,6 +325,11 @@ MOVEMENT_UP = (
     "soar",
     "grow",
     "edge up",
+    "edge higher",
+    "move up",
+    "move higher",
+    "tick up",
+    "inch up",
     "tighten",
     "rally",
     "extend gains",
@@ -352,6 +357,11 @@ MOVEMENT_DOWN = (
     "slow",
     "ease",
     "edge down",
+    "edge lower",
+    "move down",
+    "move lower",
+    "tick down",
+    "inch down",
     "weaken",
     "deteriorate",
     "loosen",
@@ -1517,8 +1527,8 @@ def _other_sense(low: str, m: Mention) -> bool:
 #: "the labour market has softened, which has slowed wage growth": the relative pronoun's antecedent
 #: is the stated movement.
 RELATIVE_AFTER_STATE = re.compile(
-    r",\s*(?:which|and\s+this|and\s+that)\s+(?:(?:has|have|had|would|could|may|might|will|can|in\s+turn|then|also|"
-    r"further|\w+ly)\s+)*$"
+    r",\s*(?:which|and\s+this|and\s+that)\s+(?:(?:has|have|had|would|could|may|might|will|can|should|must|in\s+turn|"
+    r"then|also|further|(?:is|are|was|were)\s+(?:likely|expected)\s+to|tends?\s+to|help(?:s|ed)?(?:\s+to)?|\w+ly)\s+)*$"
 )
 #: "uncertainty about trade policy", "concerns over inflation": the topic of the uncertainty is no
 #: variable of its own here; the uncertainty is what moves.
