@@ -598,6 +598,10 @@ SMALL_MOVES = [
     ("The unemployment rate has moved up as hiring has slowed.", {("employment", "-", "unemployment")}),
     ("Inflation ticked up as energy prices rose.", {("energy_prices", "+", "inflation")}),
     ("Inflation ticked up and energy prices edged lower.", set()),
+    ("Energy prices dropped, and this should lower inflation.", {("energy_prices", "+", "inflation")}),
+    ("Wage growth slowed, helping to ease inflation.", {("wages", "+", "inflation")}),
+    ("Confidence has weakened, which may weigh on consumer spending.", {("confidence", "+", "consumption")}),
+    ("Tariffs should lower exports.", {("tariffs", "-", "trade_volumes")}),
 ]
 
 

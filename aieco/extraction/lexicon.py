@@ -727,7 +727,7 @@ DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
 #: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
 VERB_OR_ADJECTIVE = ("lower", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
 MODAL_BEFORE = re.compile(
-    r"\b(?:would|could|may|might|will|can|to|also|further|significantly|directly|not|n't|"
+    r"\b(?:would|could|may|might|will|can|should|must|to|also|further|significantly|directly|not|n't|"
     r"does|do|did|tends? to|help|has|have|had|\w+ly)\s+$"
 )
 CONJ_ONLY = re.compile(
@@ -1074,9 +1074,13 @@ NOUN_SUBJECT_AFTER_COMMA = re.compile(
     r",\s*(?:the|a|an|our|its|their|many|most|some)\s+(?:[a-z-]+\s+){0,3}"
     r"(?:(?:has|have|had|would|could|will|may|might|also|then|\w+ly)\s+)*$"
 )
+#: "…, helping (to) ease inflation": a participle of help after a stated move.
+HELPING_AFTER_COMMA = re.compile(r",\s*(?:\w+ly\s+)?help(?:ing|s|ed)?\s+(?:to\s+)?$")
 #: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
 PRONOUN_SUBJECT = re.compile(
-    r"\b(?:they|we|i|he|she|you|(?:this|these|those)\s+[a-z-]+)\s+"
+    # "this should lower …" after a stated move is a relative ("…, and this should"), not a pronoun subject
+    r"\b(?:they|we|i|he|she|you|(?:this|these|those)\s+(?!(?:would|could|may|might|will|can|should|must|has|have|had|"
+    r"in|is|was)\b)[a-z-]+)\s+"
     r"(?:(?:would|could|may|might|will|can|should|also|then|further|have|has|had|been|be|able\s+to|"
     r"(?:need|needs|needed|decided|chose|want|wants|wanted)\s+to|\w+ly)\s+)*$"
 )
@@ -1841,7 +1845,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 states.append((objs[0], cue.sign, cue))
                 previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
             elif subs and objs:
-                after_state = bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
+                after_state = (
+                    bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
+                ) or bool(HELPING_AFTER_COMMA.search(low, 0, cue.start))
                 for si in subs:
                     # "The labour market has cooled, easing wage pressures": the participle carries the stated move
                     moved = [sg for i, sg, c in states if i == si and c.end <= cue.start] if after_state else []
@@ -1952,7 +1958,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 if not ms[si].mod and previous[3].get(si):
                     implied.setdefault(si, previous[3][si])
         moves: dict[int, int] = {}
-        participle_after_comma = bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
+        participle_after_comma = (
+            bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
+        ) or bool(HELPING_AFTER_COMMA.search(low, 0, cue.start))
         if participle_after_comma or RELATIVE_AFTER_STATE.search(low, 0, cue.start):
             # "Market liquidity deteriorated, amplifying price swings": the participle carries the stated move.
             for si in subs:
