@@ -608,3 +608,25 @@ SMALL_MOVES = [
 @pytest.mark.parametrize("sentence, expected", SMALL_MOVES)
 def test_small_moves_and_relatives(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Market commentary: "rose on expectations of lower policy rates", "fell on fears of higher tariffs"; the cause
+# phrases of a stated move ("weighed down by", "held back by", "helped by", "in response to").
+MARKET_COMMENTARY = [
+    ("Equity prices rose on expectations of lower policy rates.", {("policy_rate", "-", "equity_prices")}),
+    ("Equity prices fell on fears of higher tariffs.", {("tariffs", "-", "equity_prices")}),
+    ("House prices fell, weighed down by higher mortgage rates.", {("mortgage_rates", "-", "house_prices")}),
+    ("Consumer spending slowed, held back by weaker confidence.", {("confidence", "+", "consumption")}),
+    ("Inflation eased, helped by lower energy prices.", {("energy_prices", "+", "inflation")}),
+    (
+        "GDP growth slowed in response to tighter financial conditions.",
+        {("financing_conditions", "-", "real_gdp")},
+    ),
+    # "in line with" is co-movement
+    ("Inflation fell in line with lower energy prices.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", MARKET_COMMENTARY)
+def test_market_commentary(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
