@@ -630,3 +630,17 @@ MARKET_COMMENTARY = [
 @pytest.mark.parametrize("sentence, expected", MARKET_COMMENTARY)
 def test_market_commentary(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# A verb moving a variable named by its own move ("reduced our policy restraint"), and a level given as the
+# reason ("because inflation was too high"); two levels side by side stay levels.
+REASONS = [
+    ("We have reduced our policy restraint as inflation has come down.", {("inflation", "+", "policy_rate")}),
+    ("We raised rates because inflation was too high.", {("inflation", "+", "policy_rate")}),
+    ("Inflation was high because energy prices were high.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", REASONS)
+def test_reasons(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -1937,6 +1937,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     re.match(r"\s+(?:(?:much|even)\s+)?(?:less|by\s+less|more\s+slowly)\b", low[ms[objs[-1]].m.end :])
                 )  # "would cut the policy rate less": a smaller move, relatively the opposite
                 states.append((objs[0], -cue.sign if held_back else cue.sign, cue))
+            elif cue.kind == "directional" and ms[objs[0]].mod == _inherent(ms[objs[0]].m.text.lower()) != 0:
+                # "we have reduced our policy restraint": the verb moves a variable named by its own move
+                states.append((objs[0], cue.sign * ms[objs[0]].mod, cue))
             continue
         if subs and not objs and cue.kind == "directional" and INTRANSITIVE_AFTER.match(low[cue.end :]):
             # "If energy prices were to rise, inflation would increase": a verb of movement used intransitively.
@@ -2081,7 +2084,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         if any(j == i for j, _, _ in states) or x.mod:
             continue
         held = HELD_LEVEL_AFTER.match(low[x.m.end :])
-        if held and re.search(r"\bif\s+(?:\w+\s+){0,3}$", low[_clause_start(low, x.start) : x.start][-30:]):
+        if held and re.search(
+            r"\b(?:if|because|given\s+that)\s+(?:\w+\s+){0,3}$", low[_clause_start(low, x.start) : x.start][-30:]
+        ):
             at = x.m.end + held.end()
             sign = 1 if held.group(1) else -1
             states.append((i, sign, Cue(at, at, held.group().strip(), sign, "movement")))
