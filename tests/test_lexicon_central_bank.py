@@ -494,3 +494,94 @@ PASS_THROUGH = [
 @pytest.mark.parametrize("sentence, expected", PASS_THROUGH)
 def test_pass_through(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "<moved Y> could be amplified/cushioned if <X moves>": the condition holds the source of the amplified move.
+AMPLIFIED_IF = [
+    (
+        "The decline in house prices could be amplified if unemployment rises sharply.",
+        {("unemployment", "-", "house_prices")},
+    ),
+    (
+        "The fall in GDP growth would be cushioned if the policy rate were cut.",
+        {("policy_rate", "-", "real_gdp")},
+    ),
+    # no stated move of the target, nothing amplified
+    ("House prices could be amplified if unemployment rises.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", AMPLIFIED_IF)
+def test_amplified_if(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# "<act> to meet <need>": the need is the source of the act; the act stays the subject of the main verb.
+TO_MEET_NEEDS = [
+    ("Leveraged investors may be forced into fire sales to meet margin calls.", {("margin_calls", "+", "fire_sales")}),
+    (
+        "Fire sales to meet fund redemptions or margin calls could depress asset prices.",
+        {
+            ("fund_outflows", "+", "fire_sales"),
+            ("margin_calls", "+", "fire_sales"),
+            ("fire_sales", "-", "asset_prices"),
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", TO_MEET_NEEDS)
+def test_to_meet(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Permission and compulsion ("has allowed us to cut", "has forced central banks to raise", "gives us room to
+# lower"): the verb's subject moves the policy instrument; a participle of movement after a stated move carries it.
+PERMISSION = [
+    ("Lower inflation has allowed us to cut the policy rate.", {("inflation", "+", "policy_rate")}),
+    ("Higher inflation has forced central banks to raise policy rates.", {("inflation", "+", "policy_rate")}),
+    ("Weaker GDP growth gives us room to lower the policy rate.", {("real_gdp", "+", "policy_rate")}),
+    ("The labour market has cooled, easing wage pressures.", {("employment", "+", "wages")}),
+    ("Strong employment means we can keep the policy rate high.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PERMISSION)
+def test_permission_and_participles(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Correlative comparatives: "the X-er …, the Y-er …" — each part's move is its comparative times any direction
+# word inside it ("the more downward pressure on inflation" is inflation's fall).
+CORRELATIVES = [
+    (
+        "We noted that the weaker GDP growth and the more downward pressure on inflation, the more there would be a"
+        " need to lower the policy rate.",
+        {("real_gdp", "+", "policy_rate"), ("inflation", "+", "policy_rate")},
+    ),
+    ("The higher inflation goes, the more the policy rate will need to rise.", {("inflation", "+", "policy_rate")}),
+    ("The longer tariffs stay in place, the weaker GDP growth will be.", {("tariffs", "-", "real_gdp")}),
+    # a lone comparative is no correlative
+    ("The higher policy rate was expected, and GDP growth was weaker.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CORRELATIVES)
+def test_correlatives(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# A move held back ("more difficult to cut", "cut … less") states the opposite; "firmness in X" is X's rise.
+HELD_BACK = [
+    (
+        "If the recent firmness in inflation were to persist, it would be more difficult to cut the policy rate.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("If inflation rises, the Bank would cut the policy rate less.", {("inflation", "+", "policy_rate")}),
+    ("If GDP growth weakens, it will be easier to cut the policy rate.", {("real_gdp", "+", "policy_rate")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", HELD_BACK)
+def test_held_back_moves(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -437,8 +437,8 @@ UP_MODIFIERS = (
     r"high",
     r"growing",
     r"mounting",
-    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
-    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
+    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained |recent )?"
+    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|firmness|"
     r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation|recovery|"
     r"pickup|pick-up|upswing)s? (?:in|of)",
     # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
@@ -1033,7 +1033,12 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         # The earlier mention must not sit in an earlier clause ("X rose, and the fall in Y hurt Z").
         if CLAUSE_JOIN.search(low[ms[i].m.end : cue.start]):
             return []
-    return _coordinated_left(low, ms, i, floor)
+    listed = _coordinated_left(low, ms, i, floor)
+    head = min(listed)
+    if head > 0 and TO_MEET.fullmatch(low[ms[head - 1].m.end : ms[head].start]):
+        # "fire sales to meet redemptions or margin calls could depress …": the act, not the need, is the subject
+        return _coordinated_left(low, ms, head - 1, floor)
+    return listed
 
 
 #: A subordinate clause opens between a candidate subject and the verb: the verb has another subject.
@@ -1086,6 +1091,26 @@ NOMINAL_MOVE = re.compile(
 GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
 #: A move that falls short ("too slowly", "too little", "too late").
 TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
+#: "the X-er …, the Y-er …": a correlative comparative (the first part may list several "the X-er" items).
+_COMP = r"(?:more|less|fewer|greater|larger|bigger|higher|stronger|faster|longer|weaker|lower|smaller|slower|softer)"
+COMPARATIVE_WORD = re.compile(
+    r"the\s+(?:(more|greater|larger|bigger|higher|stronger|faster|longer)|(?:less|fewer|weaker|lower|smaller|slower|"
+    r"softer))\b"
+)
+CORRELATIVE = re.compile(
+    rf"(?:^|[,;:]\s*|\bthat\s+)the\s+{_COMP}\b[^,;:]*?(?P<comma>,\s*)(?P<second>the\s+{_COMP}\b)"
+)
+CORRELATIVE_PART = re.compile(rf"the\s+{_COMP}\b.*?(?=\s+and\s+the\s+{_COMP}\b|,\s*the\s+{_COMP}\b|$)")
+INNER_DIRECTION = re.compile(
+    r"\b(?:(upward|raise|raising|rise|increase|increasing|higher|up|tighten|hike)|"
+    r"(?:downward|lower|lowering|cut|cutting|reduce|reducing|decline|fall|down|ease|easing))\b"
+)
+#: "more difficult to cut", "harder to raise": a move made less likely.
+HARDER_TO = re.compile(r"\b(?:more\s+difficult|harder|less\s+(?:likely|scope|room|reason))\s+(?:for\s+\w+\s+)?to\s+$")
+#: "… to meet margin calls", "… to cover redemptions": an act done to meet a need.
+TO_MEET = re.compile(
+    r"\s+(?:in\s+order\s+)?to\s+(?:meet|cover|satisfy|fund|pay\s+for|honou?r)\s+(?:the\s+|their\s+|its\s+|any\s+)?"
+)
 #: "the pass-through of X to Y", "X pass-through into Y".
 PASS_THROUGH_NOUN = re.compile(
     r"\bpass-?through\s+of\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
@@ -1806,12 +1831,16 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 states.append((objs[0], cue.sign, cue))
                 previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
             elif subs and objs:
+                after_state = bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
                 for si in subs:
+                    # "The labour market has cooled, easing wage pressures": the participle carries the stated move
+                    moved = [sg for i, sg, c in states if i == si and c.end <= cue.start] if after_state else []
+                    src_mod = ms[si].mod or (moved[-1] if moved else 0)
                     for oi in objs:
                         add(
                             si,
                             oi,
-                            _combine(cue.sign, "directional", ms[si].mod, ms[oi].mod),
+                            _combine(cue.sign, "directional", src_mod, ms[oi].mod),
                             Cue(cue.start, cue.end, cue.text, cue.sign, "directional"),
                             False,
                         )
@@ -1884,8 +1913,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             # "Shocks negatively affect confidence, resulting in …": remember the object's movement.
             previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
             if cue.kind == "directional" and not ms[objs[0]].mod:
-                # "In response to higher inflation, central banks raised policy rates": the object moves.
-                states.append((objs[0], cue.sign, cue))
+                # "In response to higher inflation, central banks raised policy rates": the object moves; "it would
+                # be more difficult to cut the policy rate": the move is held back, the opposite is stated
+                held_back = bool(HARDER_TO.search(low, max(0, cue.start - 40), cue.start)) != bool(
+                    re.match(r"\s+(?:(?:much|even)\s+)?(?:less|by\s+less|more\s+slowly)\b", low[ms[objs[-1]].m.end :])
+                )  # "would cut the policy rate less": a smaller move, relatively the opposite
+                states.append((objs[0], -cue.sign if held_back else cue.sign, cue))
             continue
         if subs and not objs and cue.kind == "directional" and INTRANSITIVE_AFTER.match(low[cue.end :]):
             # "If energy prices were to rise, inflation would increase": a verb of movement used intransitively.
@@ -2065,6 +2098,33 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = (1 if pred.group(1) else -1) * (ms[a].mod or 1)
             at = ms[b].m.end
             add(a, b, sign, Cue(at, at + pred.end(), pred.group().strip(), sign, "noun"), False)
+    # "the weaker the economy and the more downward pressure on inflation, the more need to lower the policy rate"
+    for cc in CORRELATIVE.finditer(low):
+        first_end = cc.start("second") - len(cc.group("comma"))
+        parts = [(p.start(), p.end()) for p in CORRELATIVE_PART.finditer(low, cc.start(), first_end)]
+        second = (cc.start("second"), _clause_end(low, cc.start("second")))
+
+        def part_moves(lo: int, hi: int) -> list[tuple[int, int]]:
+            text = low[lo:hi]
+            comp = COMPARATIVE_WORD.match(text)
+            if comp is None:
+                return []
+            inner = INNER_DIRECTION.search(text, comp.end())
+            move = (1 if comp.group(1) else -1) * ((1 if inner.group(1) else -1) if inner else 1)
+            return [(i, move) for i, x in enumerate(ms) if lo <= x.m.start and x.m.end <= hi]
+
+        sources = [sm for lo_, hi_ in parts for sm in part_moves(lo_, hi_)]
+        targets = part_moves(*second)
+        for si, sm in sources:
+            for ti, tm in targets:
+                add(si, ti, sm * tm, Cue(second[0], second[0], "the more … the more", 0, "neutral"), False)
+    # "fire sales to meet margin calls": the need met is the source of the act
+    for a in range(len(ms) - 1):
+        meet = TO_MEET.match(low[ms[a].m.end :])
+        if meet and ms[a + 1].start == ms[a].m.end + meet.end():
+            at = ms[a].m.end
+            for b in _coordinated_right(low, ms, a + 1, len(low)):
+                add(b, a, (ms[b].mod or 1) * (ms[a].mod or 1), Cue(at, at + meet.end(), "to meet", 0, "neutral"), False)
     # "the pass-through of higher tariffs to consumer prices": within a family, the move carries over
     for e in PASS_THROUGH_NOUN.finditer(low):
         xs = [i for i, x in enumerate(ms) if e.start("x") <= x.start and x.m.end <= e.end("x")]
@@ -2101,6 +2161,26 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     add(xi, ys[0], sign, Cue(at, d.end(), "is the driver of", 0, "neutral"), True)
     for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
+    # "a further correction in asset prices could be amplified if investors unwind positions": the condition
+    # holds the source of an amplified (or cushioned) move
+    for c in cues:
+        floor = _clause_start(low, c.start)
+        if c.kind != "directional" or not re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[floor : c.start]):
+            continue
+        verb = " ".join(c.text.split()[-1:])
+        amp = 1 if AMPLIFIER_RE.match(verb) else -1 if DAMPENER_RE.match(verb) else 0
+        cond = re.match(r"\s+(?:\w+ly\s+)?(?:if|should|when|whenever)\b", low[c.end :])
+        if not amp or not cond:
+            continue
+        targets = [i for i, x in enumerate(ms) if x.m.end <= c.start and x.start >= floor and x.mod]
+        after = [i for i, x in enumerate(ms) if x.start >= c.end + cond.end()]
+        if not targets or not after:
+            continue
+        src = after[0]
+        moved = [sg for i, sg, _ in states if i == src]
+        move = moved[0] if moved else (1 if ms[src].m.variable_id in adverse_up else 0)
+        if move:
+            add(src, targets[-1], amp * move * ms[targets[-1]].mod, c, True)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
     states.sort(key=lambda st: st[2].start)
     coordinated = [False] * len(states)  # joined to the previous state by "or"/"and": the same clause
