@@ -535,3 +535,21 @@ def test_cost_of_qualified_imported_goods_is_import_prices():
 )
 def test_rates_on_qualified_loans_and_growth_abroad(text, variable):
     assert ids(text) == [variable]
+
+
+@pytest.mark.parametrize(
+    "phrase, variable",
+    [
+        ("dwelling prices", "house_prices"),
+        ("labour underutilisation", "unemployment"),
+        ("spending by consumers", "consumption"),
+        ("spending by businesses", "investment"),
+    ],
+)
+def test_terms_of_australian_and_canadian_minutes_resolve(phrase, variable):
+    assert load_vocabulary().resolve(phrase) == variable
+
+
+def test_volatility_of_the_new_rate_and_currency_mentions_is_volatility_not_level():
+    assert ids("Volatility of interest rates rose.") == ["rate_volatility"]
+    assert ids("Volatility in the euro increased.") == ["volatility"]
