@@ -644,3 +644,21 @@ REASONS = [
 @pytest.mark.parametrize("sentence, expected", REASONS)
 def test_reasons(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# An effect noun with both ends: "the drag from X on Y", "the boost to Y from X".
+EFFECT_NOUNS = [
+    ("The drag from tariffs on GDP growth is increasing.", {("tariffs", "-", "real_gdp")}),
+    ("The drag on GDP growth from tariffs is increasing.", {("tariffs", "-", "real_gdp")}),
+    (
+        "The boost to consumer spending from lower interest rates is fading.",
+        {("policy_rate", "-", "consumption")},
+    ),
+    # an instrument without a move gives the effect no direction
+    ("The boost to consumer spending from monetary policy is fading.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", EFFECT_NOUNS)
+def test_effect_nouns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

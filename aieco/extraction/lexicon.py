@@ -1123,6 +1123,11 @@ INNER_DIRECTION = re.compile(
 )
 #: "more difficult to cut", "harder to raise": a move made less likely.
 HARDER_TO = re.compile(r"\b(?:more\s+difficult|harder|less\s+(?:likely|scope|room|reason))\s+(?:for\s+\w+\s+)?to\s+$")
+#: "the drag from X on Y" (order "from") or "the boost to Y from X" (order "to").
+EFFECT_NOUN_FROM = re.compile(
+    r"\b(?P<noun>drags?|headwinds?|hit|boost|lift|support|tailwinds?)\s+(?P<order>from|to|on)\s+(?P<a>[^,;:.]{1,50}?)\s+"
+    r"(?:on|to|for|from)\s+(?P<b>(?:the\s+)?(?:[a-z-]+\s+){0,3}[a-z-]+)"
+)
 #: "… to meet margin calls", "… to cover redemptions": an act done to meet a need.
 TO_MEET = re.compile(
     r"\s+(?:in\s+order\s+)?to\s+(?:meet|cover|satisfy|fund|pay\s+for|honou?r)\s+(?:the\s+|their\s+|its\s+|any\s+)?"
@@ -2143,6 +2148,17 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         for si, sm in sources:
             for ti, tm in targets:
                 add(si, ti, sm * tm, Cue(second[0], second[0], "the more … the more", 0, "neutral"), False)
+    # "the drag from tariffs on growth", "the boost to spending from lower rates": an effect noun with both ends
+    for e in EFFECT_NOUN_FROM.finditer(low):
+        sign = -1 if e.group("noun") in ("drag", "drags", "headwind", "headwinds", "hit") else 1
+        src_span, dst_span = (e.span("a"), e.span("b")) if e.group("order") == "from" else (e.span("b"), e.span("a"))
+        xs = [i for i, x in enumerate(ms) if src_span[0] <= x.start and x.m.end <= src_span[1]]
+        ys = [i for i, x in enumerate(ms) if dst_span[0] <= x.start and x.m.end <= dst_span[1]]
+        if xs and ys:
+            vid = ms[xs[-1]].m.variable_id
+            move = ms[xs[-1]].mod or (1 if vid in adverse_up and vid not in TIGHTNESS else 0)
+            if move:
+                add(xs[-1], ys[0], sign * move, Cue(e.start(), e.start(), e.group("noun"), sign, "noun"), False)
     # "fire sales to meet margin calls": the need met is the source of the act
     for a in range(len(ms) - 1):
         meet = TO_MEET.match(low[ms[a].m.end :])
