@@ -662,3 +662,12 @@ EFFECT_NOUNS = [
 @pytest.mark.parametrize("sentence, expected", EFFECT_NOUNS)
 def test_effect_nouns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+def test_a_repricing_of_asset_prices_is_a_fall_and_of_risk_premia_a_rise() -> None:
+    assert triples("An abrupt repricing of equities would weigh on household wealth.") == {
+        ("equity_prices", "+", "household_wealth")
+    }
+    assert triples("A repricing of risk premia would push up long-term rates.") == {
+        ("risk_premia", "+", "long_term_rate")
+    }

@@ -1602,6 +1602,10 @@ PROGRESS_BEFORE = re.compile(
 )
 
 
+#: Prices of assets: a "repricing" of them is a fall.
+PRICE_LEVELS = frozenset({"equity_prices", "house_prices", "commercial_property_prices", "asset_prices"})
+
+
 def _without_verb(m: Mention, low: str) -> Mention:
     """A match such as "interest rates increase" names "interest rates" followed by its verb."""
     hit = NOUN_THEN_VERB.match(m.text.lower())
@@ -1657,6 +1661,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         adverse = vocab.get(m.variable_id).adverse_direction
         adv = 0 if adverse is None else (1 if adverse.value == "increase" else -1)
         sign, start = _modifier(low, m.start, ends, m.end, m.variable_id, adv)
+        if sign > 0 and m.variable_id in PRICE_LEVELS and re.search(r"\brepricing\b", low[start : m.start]):
+            sign = -1  # "an abrupt repricing of equities": asset prices reprice downwards (risk premia upwards)
         if not sign:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
             if not sign and m.variable_id == "unemployment" and re.search(r"\b(?:losses|layoffs)\b", m.text.lower()):
