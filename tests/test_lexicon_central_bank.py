@@ -671,3 +671,21 @@ def test_a_repricing_of_asset_prices_is_a_fall_and_of_risk_premia_a_rise() -> No
     assert triples("A repricing of risk premia would push up long-term rates.") == {
         ("risk_premia", "+", "long_term_rate")
     }
+
+
+# A level stated before ", which …" carries its direction into the relative clause; side by side it is no channel.
+LEVELS_BEFORE_RELATIVES = [
+    (
+        "The policy rate is now at the low end of the neutral range, which should support GDP growth.",
+        {("policy_rate", "-", "real_gdp")},
+    ),
+    ("Inflation remains elevated, which is weighing on consumer spending.", {("inflation", "-", "consumption")}),
+    ("The policy rate is high, and GDP growth is slowing.", set()),
+    ("Past rate cuts will continue to support household spending.", {("policy_rate", "-", "consumption")}),
+    ("We expect GDP growth to pick up as past rate cuts take effect.", {("policy_rate", "-", "real_gdp")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", LEVELS_BEFORE_RELATIVES)
+def test_levels_before_relatives(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -1128,6 +1128,12 @@ EFFECT_NOUN_FROM = re.compile(
     r"\b(?P<noun>drags?|headwinds?|hit|boost|lift|support|tailwinds?)\s+(?P<order>from|to|on)\s+(?P<a>[^,;:.]{1,50}?)\s+"
     r"(?:on|to|for|from)\s+(?P<b>(?:the\s+)?(?:[a-z-]+\s+){0,3}[a-z-]+)"
 )
+#: A level stated before a relative clause ("is now at the low end of …", "remains elevated, which …").
+LEVEL_AFTER = re.compile(
+    r"\s+(?:is|are|was|were|remains?|remained|has\s+been|have\s+been|stays?|stayed)\s+(?:now\s+|still\s+|already\s+|"
+    r"\w+ly\s+)?(?:(?:at|in)\s+the\s+)?(?:(high|higher|elevated|upper\s+end|top\s+end|above|restrictive|strong|tight)|"
+    r"(?:low|lower|lower\s+end|low\s+end|bottom|below|accommodative|weak|subdued|loose))\b"
+)
 #: "… to meet margin calls", "… to cover redemptions": an act done to meet a need.
 TO_MEET = re.compile(
     r"\s+(?:in\s+order\s+)?to\s+(?:meet|cover|satisfy|fund|pay\s+for|honou?r)\s+(?:the\s+|their\s+|its\s+|any\s+)?"
@@ -1983,6 +1989,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 moved = [sg for i, sg, c in states if i == si and c.end <= cue.start]
                 if moved and not ms[si].mod:
                     implied.setdefault(si, moved[-1])
+                level = LEVEL_AFTER.match(low[ms[si].m.end : cue.start])
+                if not moved and not ms[si].mod and level:
+                    # "the policy rate is now at the low end of the neutral range, which should support growth"
+                    implied.setdefault(si, 1 if level.group(1) else -1)
         # "lead to lower inflation and thus a decline in rates": what follows "and thus" is the consequence of the
         # object before it, not a second object of the verb.
         chain = next(
