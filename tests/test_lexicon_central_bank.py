@@ -689,3 +689,23 @@ LEVELS_BEFORE_RELATIVES = [
 @pytest.mark.parametrize("sentence, expected", LEVELS_BEFORE_RELATIVES)
 def test_levels_before_relatives(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Attribution predicates: "played a key role in", "was a major factor in/behind", "was largely responsible for",
+# "accounted for" (a component named without a move moved with the total of its own family).
+ATTRIBUTION_PREDICATES = [
+    ("Lower energy prices have played a key role in the decline in inflation.", {("energy_prices", "+", "inflation")}),
+    ("Higher tariffs were a major factor in the slowdown in GDP growth.", {("tariffs", "-", "real_gdp")}),
+    (
+        "Supply chain disruptions were largely responsible for the rise in inflation.",
+        {("supply_chain_disruptions", "+", "inflation")},
+    ),
+    ("Energy prices accounted for most of the decline in inflation.", {("energy_prices", "+", "inflation")}),
+    ("Tariffs accounted for most of the decline in exports.", {("tariffs", "-", "trade_volumes")}),
+    ("Energy prices were not responsible for the rise in inflation.", {("energy_prices", "absent", "inflation")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ATTRIBUTION_PREDICATES)
+def test_attribution_predicates(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -616,6 +616,17 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
         "neutral",
     ),
     *[(_verb_pattern((v,)), s, "reverse") for v, s in REVERSE_DIRECTIONAL],
+    # Attribution: "played a key role in", "was (largely) responsible for", "was a major factor in/behind".
+    (
+        re.compile(
+            r"\b(?:(?:plays?|played|playing)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?role\s+in|"
+            r"(?:is|are|was|were|been|be)\s+(?:not\s+)?(?:\w+ly\s+)?responsible\s+for|"
+            r"(?:is|are|was|were|been|be)\s+(?:an?|the|one)\s+(?:\w+\s+)?(?:of\s+the\s+)?(?:\w+\s+)?factors?\s+"
+            r"(?:in|behind))\b"
+        ),
+        0,
+        "neutral",
+    ),
     # "bring inflation down", "get inflation under control", "keep price pressures in check": the verb and
     # its particle enclose the object, and the particle carries the direction.
     (
@@ -1133,6 +1144,11 @@ LEVEL_AFTER = re.compile(
     r"\s+(?:is|are|was|were|remains?|remained|has\s+been|have\s+been|stays?|stayed)\s+(?:now\s+|still\s+|already\s+|"
     r"\w+ly\s+)?(?:(?:at|in)\s+the\s+)?(?:(high|higher|elevated|upper\s+end|top\s+end|above|restrictive|strong|tight)|"
     r"(?:low|lower|lower\s+end|low\s+end|bottom|below|accommodative|weak|subdued|loose))\b"
+)
+#: Attribution of a move to a component ("accounted for", "explain", "responsible for", "a role in").
+ATTRIBUTION = re.compile(
+    r"^(?:account|accounts|accounted|accounting|explain|explains|explained|explaining)\b|"
+    r".*\b(?:responsible\s+for|role\s+in|factors?\s+(?:in|behind))$"
 )
 #: "… to meet margin calls", "… to cover redemptions": an act done to meet a need.
 TO_MEET = re.compile(
@@ -2012,6 +2028,11 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     # Pass-through keeps the direction only within one family (rates to rates, prices to
                     # prices); "financing costs are reflected in house prices" says nothing of the sign.
                     producing = _same_family(ms[si].m.variable_id, ms[oi].m.variable_id)
+                if ATTRIBUTION.match(" ".join(cue.text.split())) and not src_mod and dst_mod and _same_family(
+                    ms[si].m.variable_id, ms[oi].m.variable_id
+                ):
+                    # "energy prices accounted for the decline in inflation": a component moved with the total
+                    src_mod = dst_mod
                 sign = _combine(cue.sign, cue.kind, src_mod, dst_mod, default_rise=producing)
                 risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
                 if risk and cue.kind == "directional":
