@@ -277,6 +277,11 @@ REACTION_FUNCTION = [
         {("inflation", "+", "policy_rate")},
     ),
     ("If wage growth picks up, the Council may need to raise the policy rate.", {("wages", "+", "policy_rate")}),
+    # a variable that "supports" a move is the verb's subject, not a call for the move under the condition
+    (
+        "If inflation falls, lower policy rates would support a recovery in consumer spending.",
+        {("policy_rate", "-", "consumption")},
+    ),
     # side by side, without a condition, a stance and a move are only described
     ("Monetary policy remained restrictive and GDP growth slowed.", set()),
     ("There could be a need for a further reduction in the policy rate.", set()),

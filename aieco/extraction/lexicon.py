@@ -2113,7 +2113,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     for i, x in enumerate(ms):
         if any(j == i for j, _, _ in states):
             continue
-        if x.mod and CALLED_FOR_BEFORE.search(low[max(0, x.start - 40) : x.start]):
+        called = CALLED_FOR_BEFORE.search(low, max(0, x.start - 40), x.start)
+        # "lower policy rates would support a recovery in spending": a variable that supports is a verb's subject,
+        # not a call for a move
+        by_variable = called is not None and any(
+            _clause_start(low, called.start()) <= y.start and y.m.end <= called.start() for y in ms
+        )
+        if x.mod and called and not by_variable:
             states.append((i, x.mod, Cue(x.start, x.start, "move called for", x.mod, "movement")))
             continue
         stance = STANCE_AFTER.match(low[x.m.end :])
