@@ -2117,7 +2117,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         # "lower policy rates would support a recovery in spending": a variable that supports is a verb's subject,
         # not a call for a move
         by_variable = called is not None and any(
-            _clause_start(low, called.start()) <= y.start and y.m.end <= called.start() for y in ms
+            y.m.end <= called.start()
+            and re.fullmatch(
+                r"\s+(?:(?:would|could|may|might|will|can|should|also|further|continues?\s+to|\w+ly)\s+)*",
+                low[y.m.end : called.start()],
+            )
+            for y in ms
         )
         if x.mod and called and not by_variable:
             states.append((i, x.mod, Cue(x.start, x.start, "move called for", x.mod, "movement")))
