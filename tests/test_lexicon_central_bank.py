@@ -714,3 +714,17 @@ ATTRIBUTION_PREDICATES = [
 @pytest.mark.parametrize("sentence, expected", ATTRIBUTION_PREDICATES)
 def test_attribution_predicates(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "push inflation below/above target": the complement carries the direction, like a particle.
+ABOVE_BELOW = [
+    ("The appreciation of the euro could push inflation below target.", {("exchange_rate", "-", "inflation")}),
+    ("Tariffs could push inflation above our target.", {("tariffs", "+", "inflation")}),
+    ("Energy prices could drive inflation back above 3%.", {("energy_prices", "+", "inflation")}),
+    ("Tariffs could keep inflation near target.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ABOVE_BELOW)
+def test_above_below_target(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -167,7 +167,7 @@ NEUTRAL_VERBS = (
     "place pressure on",
 )
 #: "pushing yields up", "drove equity prices down": the particle after the object is its movement.
-PARTICLE_AFTER = re.compile(r"^\s+(up|down|higher|lower)\b")
+PARTICLE_AFTER = re.compile(r"^\s+(?:back\s+)?(up|down|higher|lower|above|below)\b")
 SPLIT_VERB_BEFORE = re.compile(
     r"\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving|pull|pulls|"
     r"pulled|pulling|send|sends|sent|sending|bring|brings|brought|bringing)\s+(?:[a-z-]+\s+){0,4}$"
@@ -1704,7 +1704,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 sign = 1 if after_noun.group(1) else -1
         particle = PARTICLE_AFTER.match(low[m.end :])
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
-            sign = 1 if particle.group(1) in ("up", "higher") else -1
+            sign = 1 if particle.group(1) in ("up", "higher", "above") else -1
         stance = POLICY_STANCE_AFTER.match(low[m.end :])
         other_policy = NON_MONETARY_BEFORE.search(low[max(0, m.start - 30) : m.start])
         if re.fullmatch(r"polic(?:y|ies)(?: settings?)?", m.text.lower()) and stance and not sign and not other_policy:
