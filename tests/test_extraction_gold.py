@@ -53,21 +53,47 @@ def _build_tool():
     return mod
 
 
-def test_split_rule_of_the_fourth_round():
-    """tools/build_extraction_gold.py: rounds 1-3 and 5 are development, the fourth round is the held-back part."""
+def _select_tool():
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "select_gold_round6", Path(__file__).resolve().parents[1] / "tools" / "select_gold_round6.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_repeat_rule_of_the_sixth_round():
+    """A sentence repeats an earlier one when their normalised texts match with difflib ratio >= 0.8."""
+    sel = _select_tool()
+    earlier = ["We know that reducing policy restraint too fast could hinder progress on inflation."]
+    assert sel.repeats("We know that reducing policy restraint too soon could hinder progress on inflation.", earlier)
+    assert sel.repeats("we know that REDUCING policy restraint too fast, could hinder progress on inflation", earlier)
+    assert not sel.repeats("Higher tariffs weigh on exports and investment over the next two years.", earlier)
+    assert not sel.repeats("Anything", [])
+
+
+def test_split_rule_of_the_sixth_round():
+    """tools/build_extraction_gold.py: rounds 1-5 are development, the sixth round is the held-back part."""
     mod = _build_tool()
-    # Documents that were held back in rounds 1-3 (scored twice, output read) are development now.
+    # Documents held back in rounds 1-3 (scored twice, output read) and in round 4 (scored twice in
+    # aggregate, then retired) are development now.
     counts = {"esrb-2018-adverse-scenario": 30, "eba-transparency-2024-csv-guide": 0}
     counts |= {"fed-2024-exploratory-analysis": 16, "ecb-eb-2025-6-defence": 11, "bis-qr-2024-03-residence": 2}
     counts |= {"boc-2025-06-trade-speech": 5, "fed-fsr-2025-04-framework": 0}
+    counts |= {"boc-2025-06-deliberations": 4, "ecb-2025-07-cipollone-interview": 0}
     assert mod.assign_splits(counts) == {
         "esrb-2018-adverse-scenario": "dev",
         "eba-transparency-2024-csv-guide": "dev",
         "fed-2024-exploratory-analysis": "dev",
         "ecb-eb-2025-6-defence": "dev",
         "bis-qr-2024-03-residence": "dev",
-        "boc-2025-06-trade-speech": "held_back",
-        "fed-fsr-2025-04-framework": "held_back",
+        "boc-2025-06-trade-speech": "dev",
+        "fed-fsr-2025-04-framework": "dev",
+        "boc-2025-06-deliberations": "held_back",
+        "ecb-2025-07-cipollone-interview": "held_back",
     }
     # A document of no listed round has no split until a round states one.
     with pytest.raises(ValueError, match="new-doc"):
@@ -78,34 +104,57 @@ def test_split_rule_of_the_fourth_round():
         per_doc[g.document] += len(g.relations)
     splits = mod.assign_splits(dict(per_doc))
     assert all(g.split == splits[g.document] for g in gold)
-    # The held-back part is exactly the fourth round (g708 on), every sentence from a fetched page
-    # with its origin at the commit the round names.
+    # The held-back part is exactly the sixth round (g1156 on), every sentence from a fetched page
+    # with its origin at the commit the round names; the fourth round is development.
     held = [g for g in gold if g.split == "held_back"]
     assert {g.document for g in held} == set(mod.HELD_BACK_DOCUMENTS)
-    assert {g.id for g in held} == {f"g{i:03d}" for i in range(708, 952)}
+    assert {g.id for g in held} == {g.id for g in gold if int(g.id[1:]) >= 1156}
     assert all(g.origin and mod.TS_ROUND4.split("@")[1] in g.origin for g in held)
-    assert not mod.HELD_BACK_DOCUMENTS & mod.EARLIER_ROUNDS
-    assert not mod.HELD_BACK_DOCUMENTS & mod.LATER_DEV_ROUNDS
-    assert not mod.LATER_DEV_ROUNDS & mod.EARLIER_ROUNDS
+    assert all(g.split == "dev" for g in gold if 708 <= int(g.id[1:]) < 952)
+    rounds = (mod.EARLIER_ROUNDS, mod.RETIRED_HELD_BACK, mod.LATER_DEV_ROUNDS, mod.HELD_BACK_DOCUMENTS)
+    assert sum(map(len, rounds)) == len(frozenset().union(*rounds)), "a document sits in two rounds"
 
 
-def test_fifth_round_is_development_after_the_held_back_part():
-    """The fifth round (g952 on) adds development documents only; the held-back part stays round 4."""
+def test_fifth_round_is_development():
+    """The fifth round (g952-g1155) added development documents only."""
     mod = _build_tool()
     assert mod.assign_splits({"rba-2024-11-ceda-speech": 5, "boc-2025-06-trade-speech": 3}) == {
         "rba-2024-11-ceda-speech": "dev",
-        "boc-2025-06-trade-speech": "held_back",
+        "boc-2025-06-trade-speech": "dev",
     }
     gold = load_gold()
-    fifth = [g for g in gold if int(g.id[1:]) >= 952]
-    assert [g.id for g in fifth] == [f"g{i}" for i in range(952, 952 + len(fifth))]
-    assert len(fifth) == 204 and sum(len(g.relations) for g in fifth) == 27
+    fifth = [g for g in gold if 952 <= int(g.id[1:]) < 1156]
+    assert [g.id for g in fifth] == [f"g{i}" for i in range(952, 1156)]
+    assert sum(len(g.relations) for g in fifth) == 27
     assert {g.document for g in fifth} == set(mod.LATER_DEV_ROUNDS)
     assert all(g.split == "dev" for g in fifth)
     assert all(g.origin and mod.TS_ROUND4.split("@")[1] in g.origin for g in fifth)
     # No document of an earlier round comes back under a new name: every fifth-round page is new.
     earlier_files = {g.file for g in gold if int(g.id[1:]) < 952}
     assert not earlier_files & {g.file for g in fifth}
+
+
+def test_sixth_round_is_the_held_back_part_on_new_pages():
+    """The sixth round (g1156 on): six new pages, selected by tools/select_gold_round6.py, all held back."""
+    mod = _build_tool()
+    gold = load_gold()
+    sixth = [g for g in gold if int(g.id[1:]) >= 1156]
+    # The screen's 263 sentences (g1156-g1418) less the 8 that repeat a sentence of rounds 1-5
+    # (tools/select_gold_round6.py: repeats), dropped before any reader ran on the round.
+    dropped = {"g1245", "g1246", "g1247", "g1329", "g1330", "g1337", "g1339", "g1385"}
+    assert [g.id for g in sixth] == [f"g{i}" for i in range(1156, 1419) if f"g{i}" not in dropped]
+    assert len(sixth) == 255 and sum(len(g.relations) for g in sixth) == 66
+    sel = _select_tool()
+    earlier = [g.text for g in gold if int(g.id[1:]) < 1156]
+    assert not any(sel.repeats(g.text, earlier) for g in sixth)
+    assert {g.file for g in sixth} == set(mod.ROUND6_FILES)
+    assert {g.document for g in sixth} == set(mod.HELD_BACK_DOCUMENTS)
+    assert all(g.split == "held_back" for g in sixth)
+    earlier_files = {g.file for g in gold if int(g.id[1:]) < 1156}
+    assert not earlier_files & {g.file for g in sixth}
+    # A fifth of the documents, split by document.
+    docs = {g.document for g in gold}
+    assert len(mod.HELD_BACK_DOCUMENTS) / len(docs) >= 0.18
 
 
 def _page_sentences(path, pages):
