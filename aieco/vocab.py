@@ -162,6 +162,17 @@ GROWTH_VERB = re.compile(
 )
 
 
+#: "activity in our trading partners", "demand abroad", "growth in the rest of the world": the economy named
+#: is foreign, so the mention is external demand, not domestic real GDP.
+FOREIGN_AFTER = re.compile(
+    r"^\s+(?:(?:of|in|among|across|from)\s+(?:(?:the|our|its|their|[a-z]+['’]s)\s+)?"
+    r"(?:(?:other|major|main|key|largest|biggest|foreign|overseas|international)\s+)*"
+    r"(?:trading\s+partners?|trade\s+partners?|partner\s+(?:countries|economies)|foreign\s+economies|"
+    r"export\s+markets|the\s+rest\s+of\s+the\s+world)|abroad|overseas)\b"
+)
+FOREIGN_CAPABLE = frozenset({"growth", "activity", "economic growth", "economic activity", "demand", "gdp growth"})
+
+
 def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
     """A bare "growth"/"activity" names the economy unless a noun claims it ("X growth", "growth of X")."""
     before = re.findall(r"[a-z0-9'-]+", low[max(0, m.start - 40) : m.start])
@@ -448,6 +459,12 @@ INSTRUMENT_PHRASES = (
         "import_prices",
     ),
 )
+#: "a sharp repricing of assets", "a repricing in risky assets": the assets are asset prices (the reader signs a
+#: repricing of a price level as its fall); the span is the assets alone. Bare "assets" are otherwise holdings.
+ASSET_REPRICING = re.compile(
+    r"\b(?:repricing|re-pricing|revaluation)\s+(?:of|in)\s+(?:the\s+)?"
+    r"(?P<v>(?:(?:financial|risky|risk|riskier)\s+)?assets)\b"
+)
 SHORT_TERM = re.compile(r"\b(?:short-term|short-dated|bills?|\d+-month|one-year|two-year|2-year|1-year)\b")
 
 
@@ -614,6 +631,7 @@ class Vocabulary:
                 if SHORT_TERM.search(hit.group()):
                     continue
                 spans.append((hit.start(), hit.end(), vid))
+        spans.extend((hit.start("v"), hit.end("v"), "asset_prices") for hit in ASSET_REPRICING.finditer(text.lower()))
         if not spans:
             return raw
         toks = tokens(text)
@@ -653,7 +671,16 @@ class Vocabulary:
         for k, m in enumerate(raw):
             if k in skip:
                 continue
-            if m.text.lower() in AMBIGUOUS and not _bare_growth_is_gdp(low, m):
+            foreign = FOREIGN_AFTER.match(low[m.end :]) if m.text.lower() in FOREIGN_CAPABLE else None
+            if foreign:
+                # the mention spans the foreign place ("demand from export markets"): nothing inside it is
+                # a mention of its own
+                end = m.end + foreign.end()
+                inner = [j for j in range(k + 1, len(raw)) if raw[j].start < end]
+                skip.update(inner)
+                last = raw[inner[-1]].last_token if inner else m.last_token
+                m = Mention("global_demand", m.start, end, text[m.start : end], m.first_token, last)
+            elif m.text.lower() in AMBIGUOUS and not _bare_growth_is_gdp(low, m):
                 continue
             if m.text.lower() in ("economy", "economies") and not _bare_economy_is_gdp(low, m):
                 continue

@@ -555,8 +555,11 @@ def test_report_language(sentence, expected):
             {("tariffs", "+", "inflation")},
         ),
         ("Inflation fell from 5% to 3% as energy prices declined.", {("energy_prices", "+", "inflation")}),
-        # "trade" heading another noun is not trade volumes
-        ("Trade disruptions would reduce exports and GDP.", set()),
+        # "trade" heading another noun is not trade volumes: trade disruptions are supply disruptions
+        (
+            "Trade disruptions would reduce exports and GDP.",
+            {("supply_chain_disruptions", "-", "trade_volumes"), ("supply_chain_disruptions", "-", "real_gdp")},
+        ),
         # fade is a movement; co-ordinated subjects of one movement all move, and cause nothing among themselves
         (
             "Inflation has eased as supply chain disruptions have faded.",

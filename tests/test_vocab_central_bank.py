@@ -553,3 +553,90 @@ def test_terms_of_australian_and_canadian_minutes_resolve(phrase, variable):
 def test_volatility_of_the_new_rate_and_currency_mentions_is_volatility_not_level():
     assert ids("Volatility of interest rates rose.") == ["rate_volatility"]
     assert ids("Volatility in the euro increased.") == ["volatility"]
+
+
+# --- fourth session, second pass: classes of the sixth round's misses -------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # disruptions of trade are supply disruptions, not trade volumes
+        ("Firms say disruptions to trade are raising their input costs.", ["supply_chain_disruptions"]),
+        ("Trade-related disruptions lifted goods prices.", ["supply_chain_disruptions", "inflation"]),
+        # machinery-and-equipment spending is business investment
+        ("Investment in machinery and equipment fell in the spring.", ["investment"]),
+        ("Equipment spending rebounded as tariff fears eased.", ["investment", "tariffs"]),
+        ("Non-residential investment slowed.", ["investment"]),
+        # home sales are housing activity (construction_activity), not prices
+        ("Existing home sales dropped after mortgage rates rose.", ["construction_activity", "mortgage_rates"]),
+        ("Housing resales picked up.", ["construction_activity"]),
+        # prices of commodities are commodity prices
+        ("Prices of commodities slid as global demand cooled.", ["energy_prices", "global_demand"]),
+        # demand or growth in China is external demand for every central bank of the set
+        ("Weaker Chinese demand weighed on iron ore exports.", ["global_demand", "trade_volumes"]),
+        ("Growth in China slowed further.", ["global_demand"]),
+        # growth or activity of trading partners and abroad is external demand
+        ("Activity in our main trading partners softened.", ["global_demand"]),
+        ("Growth among our trading partners has held up.", ["global_demand"]),
+        ("Demand from export markets weakened.", ["global_demand"]),
+    ],
+)
+def test_sixth_round_classes_resolve_by_meaning(text, expected):
+    assert ids(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # domestic growth stays real GDP; a foreign place that is not a trading-partner phrase is left alone
+        ("Growth in the euro area slowed.", ["real_gdp"]),
+        ("Stronger exports lifted growth.", ["trade_volumes", "real_gdp"]),
+        # machinery as goods traded is not investment; home equity is not home sales
+        ("Exports of machinery rose sharply.", ["trade_volumes"]),
+        # trade itself still names trade volumes
+        ("Trade fell after the tariffs were raised.", ["trade_volumes", "tariffs"]),
+    ],
+)
+def test_sixth_round_classes_leave_other_senses_alone(text, expected):
+    assert ids(text) == expected
+
+
+def test_foreign_growth_is_not_a_channel_into_domestic_output():
+    # before the rule "activity in our trading partners" was domestic real GDP, giving a channel of
+    # foreign demand into itself read as a channel into output
+    assert relations("Stronger Chinese demand lifts activity in China's other trading partners.") == set()
+
+
+def test_trade_disruptions_raise_inflation():
+    text = "Trade disruptions could push up inflation."
+    assert ("supply_chain_disruptions", "inflation", "+") in relations(text)
+    assert not any(src == "trade_volumes" for src, _, _ in relations(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Heightened policy uncertainty could trigger an abrupt repricing of financial assets.",
+        "Escalating tariffs could cause a sharp repricing in risky assets.",
+    ],
+)
+def test_repricing_of_assets_is_a_fall_in_asset_prices(text):
+    assert {(dst, sign) for _, dst, sign in relations(text)} == {("asset_prices", "-")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Banks hold more liquid assets than before.",  # holdings, not prices
+        "Households sold assets to pay down their debt.",
+        "Assets held by investment funds grew.",
+    ],
+)
+def test_bare_assets_are_holdings_not_asset_prices(text):
+    assert "asset_prices" not in ids(text)
+
+
+def test_repricing_of_assets_negated_or_asked_stays_silent():
+    assert {sign for _, _, sign in relations("Tariffs did not cause a repricing of assets.")} <= {"absent"}
+    assert relations("Will higher uncertainty trigger a repricing of financial assets?") == set()
