@@ -360,11 +360,29 @@ PRICIER_AFTER = re.compile(
 PRICIER_BEFORE = re.compile(r"\b(?:(?:more|less)\s+(?:expensive|costly)|pricier|costlier|dearer|cheaper)\s+$")
 
 
+#: "demand for liquidity", "demand for safe assets", "loan demand": demand for one thing, not aggregate demand.
+DEMAND_FOR_OTHER = re.compile(
+    r"^\s+for\s+(?:(?:the|such|this|these|that|more|safe|liquid|risky|[a-z]+-term|[a-z]+-month)\s+)*"
+    r"(?:options?|liquidity|assets|reserves|lending|credit|loans?|mortgages?|money|cash|debt|bonds?|treasur(?:y|ies)|"
+    r"securities|dollars?|funds?|funding|insurance|housing|homes?|energy|oil|gas|commodities|type)\b"
+)
+DEMAND_MODIFIER_BEFORE = re.compile(
+    r"\b(?:loan|credit|housing|energy|oil|gas|money|mortgage|commodity|investor|travel|tourism|safe-haven|hedging|"
+    r"funding|reserve|cash|deposit|power|electricity)\s+$"
+)
+#: "demand for labour", "demand for workers": labour demand, i.e. employment.
+DEMAND_FOR_LABOUR = re.compile(r"^\s+for\s+(?:labou?r|workers|staff|employees)\b")
+
+
 def _other_sense(low: str, m: Mention) -> bool:
     """A synonym used in a sense that is not its variable's (see :meth:`Vocabulary.mentions_in_context`)."""
     before = low[max(0, m.start - 50) : m.start]
     after = low[m.end : m.end + 40]
     text = m.text.lower()
+    if m.variable_id == "real_gdp" and text == "demand" and (
+        DEMAND_FOR_OTHER.match(after) or DEMAND_MODIFIER_BEFORE.search(before)
+    ):
+        return True  # "demand for liquidity", "loan demand": demand for one asset or service, not the economy's
     if m.variable_id == "inflation" and text == "inflation":
         if re.match(r"^\s+(?:targets?|targeting|goals?|objectives?|mandates?|framework|regimes?)\b", after):
             return True  # "the 2% inflation target": a goal, not inflation
@@ -671,6 +689,9 @@ class Vocabulary:
         for k, m in enumerate(raw):
             if k in skip:
                 continue
+            if m.text.lower() == "demand" and m.variable_id == "real_gdp" and DEMAND_FOR_LABOUR.match(low[m.end :]):
+                end = m.end + DEMAND_FOR_LABOUR.match(low[m.end :]).end()
+                m = Mention("employment", m.start, end, text[m.start : end], m.first_token, m.last_token + 2)
             foreign = FOREIGN_AFTER.match(low[m.end :]) if m.text.lower() in FOREIGN_CAPABLE else None
             if foreign:
                 # the mention spans the foreign place ("demand from export markets"): nothing inside it is

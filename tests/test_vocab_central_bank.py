@@ -640,3 +640,39 @@ def test_bare_assets_are_holdings_not_asset_prices(text):
 def test_repricing_of_assets_negated_or_asked_stays_silent():
     assert {sign for _, _, sign in relations("Tariffs did not cause a repricing of assets.")} <= {"absent"}
     assert relations("Will higher uncertainty trigger a repricing of financial assets?") == set()
+
+
+# --- "demand" of one thing is not aggregate demand -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Demand for credit softened as borrowing costs climbed.",
+        "Loan demand from firms weakened in the survey.",
+        "Demand for safe assets jumped during the turmoil.",
+        "Housing demand recovered once mortgage rates eased.",
+        "Energy demand fell in the mild winter.",
+        "Demand for liquidity by funds surged.",
+    ],
+)
+def test_demand_for_an_asset_or_service_is_not_real_gdp(text):
+    assert "real_gdp" not in ids(text)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Weaker demand is easing price pressures.", ["real_gdp", "inflation"]),
+        ("Demand for goods and services slowed.", ["real_gdp"]),
+        ("Demand for workers cooled as hiring slowed.", ["employment", "employment"]),
+        ("Demand for labor has eased.", ["employment"]),
+    ],
+)
+def test_aggregate_and_labour_demand_keep_their_variables(text, expected):
+    assert ids(text) == expected
+
+
+def test_loan_demand_gives_no_channel_into_output():
+    assert relations("Higher interest rates reduced loan demand.") == set()
+    assert relations("Higher interest rates reduced demand.") == {("policy_rate", "real_gdp", "-")}
