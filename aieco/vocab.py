@@ -471,7 +471,7 @@ INSTRUMENT_PHRASES = (
     # "the cost of imported intermediate inputs", "prices of imported consumer goods"
     (
         re.compile(
-            r"\b(?:prices?|costs?)\s+of\s+(?:the\s+|these\s+|those\s+)?imported\s+(?:[a-z-]+\s+){0,2}?"
+            r"\b(?:prices?|costs?)\s+(?:of|for)\s+(?:the\s+|these\s+|those\s+)?imported\s+(?:[a-z-]+\s+){0,2}?"
             r"(?:goods|inputs|products|components|parts|materials|food|items|vehicles|machinery|equipment)\b"
         ),
         "import_prices",

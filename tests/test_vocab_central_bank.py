@@ -676,3 +676,32 @@ def test_aggregate_and_labour_demand_keep_their_variables(text, expected):
 def test_loan_demand_gives_no_channel_into_output():
     assert relations("Higher interest rates reduced loan demand.") == set()
     assert relations("Higher interest rates reduced demand.") == {("policy_rate", "real_gdp", "-")}
+
+
+# --- synonyms of the same meanings in other words ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Average weekly earnings rose faster than prices.", ["wages"]),
+        ("Average earnings growth has slowed.", ["wages"]),  # workers' pay, not firms' earnings
+        ("Earnings growth of listed firms slowed.", ["corporate_earnings"]),
+        ("Prices for imported machinery rose.", ["import_prices"]),
+        ("Prices of goods and services rose less quickly.", ["inflation"]),
+        ("Shipping disruptions in the Red Sea raised costs.", ["supply_chain_disruptions"]),
+        ("Logistics disruptions have faded.", ["supply_chain_disruptions"]),
+    ],
+)
+def test_other_wordings_of_wages_prices_and_disruptions(text, expected):
+    assert ids(text) == expected
+
+
+def test_housing_supply_constraints_are_not_supply_chain_disruptions():
+    assert "supply_chain_disruptions" not in ids("Housing supply constraints kept rents high.")
+
+
+def test_shipping_disruptions_push_up_prices_of_goods():
+    assert relations("Shipping disruptions pushed up prices of goods.") == {
+        ("supply_chain_disruptions", "inflation", "+")
+    }
