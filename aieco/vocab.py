@@ -464,6 +464,23 @@ INSTRUMENT_PHRASES = (
     (re.compile(rf"\bspreads?\s+on\s+{_QUALIFIERS}corporate\s+(?:bonds?|debt)\b"), "credit_spreads"),
     # "demand for Canadian-made exports", "demand for our goods exports": foreign demand
     (re.compile(rf"\bdemand\s+for\s+{_QUALIFIERS}exports\b"), "global_demand"),
+    # "higher levels of debt for some households", "the indebtedness of households": household debt
+    (
+        re.compile(
+            r"\b(?:debts?|indebtedness|leverage)\s+(?:of|for|among|held\s+by|owed\s+by)\s+(?:the\s+)?"
+            r"(?:(?:some|many|most|all|indebted|canadian|australian|us|euro\s+area|[a-z]+-income)\s+)?households\b"
+        ),
+        "household_debt",
+    ),
+    # "debt of non-financial firms", "the leverage of companies": corporate leverage
+    (
+        re.compile(
+            r"\b(?:debts?|indebtedness|leverage)\s+(?:of|for|among|held\s+by|owed\s+by)\s+(?:the\s+)?"
+            r"(?:(?:some|many|most|all|indebted|non-financial|nonfinancial|highly\s+indebted|small|large|listed)\s+)?"
+            r"(?:firms|businesses|companies|corporations|corporates)\b"
+        ),
+        "corporate_leverage",
+    ),
     # "interest rates on new mortgages", "interest rates on variable-rate business loans" (not "the default
     # rate on corporate loans")
     (re.compile(rf"\binterest\s+rates?\s+on\s+{_QUALIFIERS}mortgages?\b"), "mortgage_rates"),

@@ -705,3 +705,37 @@ def test_shipping_disruptions_push_up_prices_of_goods():
     assert relations("Shipping disruptions pushed up prices of goods.") == {
         ("supply_chain_disruptions", "inflation", "+")
     }
+
+
+# --- debt "of"/"for" households or firms --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Debt for many households climbed during the boom.", ["household_debt"]),
+        ("The indebtedness of Canadian households remains high.", ["household_debt"]),
+        ("Debt held by households grew faster than income.", ["household_debt"]),
+        ("The leverage of non-financial firms edged down.", ["corporate_leverage"]),
+        ("Debt owed by businesses rose.", ["corporate_leverage"]),
+    ],
+)
+def test_debt_of_households_or_firms(text, expected):
+    assert ids(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Government debt rose as households received transfers.",  # the households are not the debtors
+        "Debt relief for households was extended.",
+    ],
+)
+def test_debt_near_households_without_the_phrase_is_not_household_debt(text):
+    assert "household_debt" not in ids(text)
+
+
+def test_rising_property_prices_raise_debt_of_households():
+    text = "Rising property prices led to heavier debt for some households."
+    assert relations(text) == {("house_prices", "household_debt", "+")}
+    assert relations("Property prices and the debt of households both rose.") == set()
