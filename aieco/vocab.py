@@ -360,6 +360,25 @@ PRICIER_AFTER = re.compile(
 PRICIER_BEFORE = re.compile(r"\b(?:(?:more|less)\s+(?:expensive|costly)|pricier|costlier|dearer|cheaper)\s+$")
 
 
+#: A bare "spending" is households' (the private demand of speeches and minutes: "supporting income and
+#: spending") unless a word before it or the sentence around it makes it public, fiscal or another sector's.
+SPENDING_OTHER_BEFORE = re.compile(
+    r"\b(?:government|governments['’]?|public|fiscal|defen[cs]e|military|age-related|strategic|capital|infrastructure|"
+    r"social|health|healthcare|federal|state|provincial|municipal|budget|budgetary|program|programme|pension|"
+    r"business|corporate|firms['’]?|investment|tourism|travel|energy|climate|green|research|r&d|transfer|total|"
+    r"aggregate|nominal|real|discretionary|additional|extra|new|[a-z]+-related|[a-z]+['’]s?)\s+$"
+)
+SPENDING_OTHER_AFTER = re.compile(
+    r"^\s+(?:on|by\s+(?:the\s+)?(?:government|governments|firms|businesses|the\s+state)|needs?|cuts?|plans?|"
+    r"patterns?|programs?|programmes?|packages?|multipliers?|shocks?|rules?|reviews?|power|measures?|"
+    r"commitments?|pledges?|targets?|limits?|caps?)\b"
+)
+FISCAL_CONTEXT = re.compile(
+    r"\b(?:government|fiscal|public\s+(?:spending|finances|debt|investment)|defen[cs]e|military|budget|"
+    r"tax\s+(?:receipts|revenues?|take)|revenues?\s+of\s+the\s+state)"
+)
+
+
 #: "demand for liquidity", "demand for safe assets", "loan demand": demand for one thing, not aggregate demand.
 DEMAND_FOR_OTHER = re.compile(
     r"^\s+for\s+(?:(?:the|such|this|these|that|more|safe|liquid|risky|[a-z]+-term|[a-z]+-month)\s+)*"
@@ -379,6 +398,14 @@ def _other_sense(low: str, m: Mention) -> bool:
     before = low[max(0, m.start - 50) : m.start]
     after = low[m.end : m.end + 40]
     text = m.text.lower()
+    if m.variable_id == "consumption" and text == "spending":
+        return bool(
+            SPENDING_OTHER_BEFORE.search(before)
+            or SPENDING_OTHER_AFTER.match(after)
+            or FISCAL_CONTEXT.search(low)
+            # "firms and households cut spending": firms' spending is investment, the mix is neither variable
+            or re.search(r"\b(?:firms|businesses|companies|corporations|employers)\b", before)
+        )
     if m.variable_id == "real_gdp" and text == "demand" and (
         DEMAND_FOR_OTHER.match(after) or DEMAND_MODIFIER_BEFORE.search(before)
     ):

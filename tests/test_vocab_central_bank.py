@@ -739,3 +739,39 @@ def test_rising_property_prices_raise_debt_of_households():
     text = "Rising property prices led to heavier debt for some households."
     assert relations(text) == {("house_prices", "household_debt", "+")}
     assert relations("Property prices and the debt of households both rose.") == set()
+
+
+# --- bare "spending" ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Spending held up as real incomes recovered.",
+        "Tighter policy has been weighing on spending.",
+        "Job gains continue to support spending.",
+    ],
+)
+def test_bare_spending_is_household_spending(text):
+    assert "consumption" in ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Defence spending is set to rise sharply.",
+        "Government spending rose in the third quarter.",
+        "Higher interest costs will squeeze spending on infrastructure.",
+        "The budget plans additional spending next year.",  # fiscal context
+        "Spending needs for the green transition are large.",
+        "The spending multiplier is larger in recessions.",
+        "Age-related spending will keep growing.",
+    ],
+)
+def test_public_or_sectoral_spending_is_not_consumption(text):
+    assert "consumption" not in ids(text)
+
+
+def test_spending_in_a_fiscal_sentence_gives_no_household_channel():
+    assert relations("Higher tax revenues could lead to more spending.") == set()
+    assert relations("Higher interest rates weighed on spending.") == {("policy_rate", "consumption", "-")}
