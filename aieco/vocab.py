@@ -389,6 +389,11 @@ DEMAND_MODIFIER_BEFORE = re.compile(
     r"\b(?:loan|credit|housing|energy|oil|gas|money|mortgage|commodity|investor|travel|tourism|safe-haven|hedging|"
     r"funding|reserve|cash|deposit|power|electricity)\s+$"
 )
+#: "OPEC+ agreed to raise output", "oil producers cut output": the producers' output is oil supply.
+OIL_PRODUCER_BEFORE = re.compile(
+    r"\b(?:opec\+?|oil\s+producers|oil-producing\s+(?:countries|nations)|crude\s+producers|oil\s+exporters)"
+    r"(?:\s+[a-z]+){0,4}\s+(?:its\s+|their\s+)?$"
+)
 #: "demand for labour", "demand for workers": labour demand, i.e. employment.
 DEMAND_FOR_LABOUR = re.compile(r"^\s+for\s+(?:labou?r|workers|staff|employees)\b")
 
@@ -733,6 +738,8 @@ class Vocabulary:
         for k, m in enumerate(raw):
             if k in skip:
                 continue
+            if m.text.lower() == "output" and OIL_PRODUCER_BEFORE.search(low[max(0, m.start - 50) : m.start]):
+                m = Mention("oil_supply", m.start, m.end, m.text, m.first_token, m.last_token)
             if m.text.lower() == "demand" and m.variable_id == "real_gdp" and DEMAND_FOR_LABOUR.match(low[m.end :]):
                 end = m.end + DEMAND_FOR_LABOUR.match(low[m.end :]).end()
                 m = Mention("employment", m.start, end, text[m.start : end], m.first_token, m.last_token + 2)

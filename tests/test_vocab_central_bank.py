@@ -775,3 +775,28 @@ def test_public_or_sectoral_spending_is_not_consumption(text):
 def test_spending_in_a_fiscal_sentence_gives_no_household_channel():
     assert relations("Higher tax revenues could lead to more spending.") == set()
     assert relations("Higher interest rates weighed on spending.") == {("policy_rate", "consumption", "-")}
+
+
+# --- commercial property, oil producers, dwellings, market functioning ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Office property prices have dropped sharply since the pandemic.", ["commercial_property_prices"]),
+        ("Office valuations kept falling as vacancies rose.", ["commercial_property_prices"]),
+        ("Residential property prices kept rising.", ["house_prices"]),  # residential stays house prices
+        ("OPEC+ agreed to raise its output in the summer.", ["oil_supply"]),
+        ("Oil producers cut output sharply.", ["oil_supply"]),
+        ("Output fell as OPEC members argued.", ["real_gdp"]),  # the producers are not the subject
+        ("Residential building slowed in the spring.", ["construction_activity"]),
+        ("Treasury market functioning deteriorated in March.", ["market_liquidity"]),
+    ],
+)
+def test_commercial_property_oil_producers_dwellings_and_market_functioning(text, expected):
+    assert ids(text) == expected
+
+
+def test_office_price_falls_are_not_house_price_falls():
+    text = "Higher interest rates pushed down office property prices."
+    assert relations(text) == {("policy_rate", "commercial_property_prices", "-")}
