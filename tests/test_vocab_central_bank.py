@@ -800,3 +800,29 @@ def test_commercial_property_oil_producers_dwellings_and_market_functioning(text
 def test_office_price_falls_are_not_house_price_falls():
     text = "Higher interest rates pushed down office property prices."
     assert relations(text) == {("policy_rate", "commercial_property_prices", "-")}
+
+
+# --- trade-policy measures are tariffs ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Trade frictions between the two blocs have intensified.",
+        "New US trade actions were announced in April.",
+        "Import levies on steel took effect.",
+        "Customs duties were raised on many goods.",
+        "Tariff threats kept firms on edge.",
+    ],
+)
+def test_trade_policy_measures_are_tariffs(text):
+    assert "tariffs" in ids(text)
+    assert "trade_volumes" not in ids(text)
+
+
+def test_tariff_movement_nouns_stay_outside_the_synonym():
+    # the movement noun after "tariff" is read by the reader, not swallowed by a synonym
+    assert relations("Exports were pulled forward ahead of expected tariff hikes.") == relations(
+        "Exports were pulled forward ahead of expected tariff increases."
+    )
+    assert relations("Trade frictions weighed on business investment.") == {("tariffs", "investment", "-")}
