@@ -332,8 +332,13 @@ ANCHOR = re.compile(
 #: "the fiscal policy stance", "macroprudential policy tightening": a policy that is not monetary policy.
 NON_MONETARY_POLICY = re.compile(
     r"\b(?:fiscal|budgetary|macroprudential|macro-prudential|prudential|government|industrial|structural|public|tax|"
-    r"immigration|energy|climate|economic|housing|competition|supply-side|regulatory)\s+(?:and\s+\w+\s+)?$"
+    r"immigration|energy|climate|economic|housing|competition|supply-side|regulatory|"
+    # another government's policy ("US policy announcements", "Chinese policy stimulus", "administration policy")
+    r"us|u\.s\.|american|chinese|china['’]s|administration|administration['’]s|trump|white\s+house|foreign|"
+    r"[a-z]+\s+government['’]?s?)\s+(?:and\s+\w+\s+)?$"
 )
+#: "policy makers", "policymakers": people, not the rate they set.
+POLICY_PEOPLE_AFTER = re.compile(r"^[\s-]*(?:makers?|setters?)\b")
 #: "make liquidity available", "liquidity needs", "liquidity facilities": the funding liquidity of a bank or
 #: a fund, or liquidity a central bank provides, is not the liquidity of a market.
 FUNDING_LIQUIDITY_BEFORE = re.compile(
@@ -451,7 +456,9 @@ def _other_sense(low: str, m: Mention) -> bool:
         r"\b(?:maximum|full|sustainable|maximal|maximise|maximize)\s+$", before
     ):
         return True  # "maximum employment", "full employment": a mandate or a benchmark, not a move
-    if m.variable_id == "policy_rate" and "polic" in text and NON_MONETARY_POLICY.search(before):
+    if m.variable_id == "policy_rate" and "polic" in text and "monetary" not in text and NON_MONETARY_POLICY.search(before):
+        return True
+    if m.variable_id == "policy_rate" and text == "policy" and POLICY_PEOPLE_AFTER.match(after):
         return True
     if m.variable_id == "market_liquidity" and text == "liquidity" and (
         FUNDING_LIQUIDITY_BEFORE.search(before) or FUNDING_LIQUIDITY_AFTER.match(after)

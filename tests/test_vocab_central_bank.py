@@ -826,3 +826,36 @@ def test_tariff_movement_nouns_stay_outside_the_synonym():
         "Exports were pulled forward ahead of expected tariff increases."
     )
     assert relations("Trade frictions weighed on business investment.") == {("tariffs", "investment", "-")}
+
+
+# --- another government's "policy" and policy makers are not the policy rate --------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Markets reacted sharply to US policy announcements.",
+        "Shifts in administration policy unsettled investors.",
+        "Chinese policy stimulus supported commodity demand.",
+        "Policy makers were divided on the outlook.",
+        "Several policy-makers favoured a pause.",
+    ],
+)
+def test_foreign_government_policy_and_policy_makers_are_not_the_policy_rate(text):
+    assert "policy_rate" not in ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The US monetary policy stance remained restrictive.",
+        "The central bank eased policy further.",
+        "Fed policy has become less restrictive.",
+    ],
+)
+def test_monetary_policy_of_any_country_stays_the_policy_rate(text):
+    assert ids(text)[:1] == ["policy_rate"]
+
+
+def test_us_policy_announcements_give_no_monetary_channel():
+    assert relations("US policy announcements pushed up market volatility.") == set()
