@@ -456,7 +456,12 @@ def _other_sense(low: str, m: Mention) -> bool:
         r"\b(?:maximum|full|sustainable|maximal|maximise|maximize)\s+$", before
     ):
         return True  # "maximum employment", "full employment": a mandate or a benchmark, not a move
-    if m.variable_id == "policy_rate" and "polic" in text and "monetary" not in text and NON_MONETARY_POLICY.search(before):
+    if (
+        m.variable_id == "policy_rate"
+        and "polic" in text
+        and "monetary" not in text
+        and NON_MONETARY_POLICY.search(before)
+    ):
         return True
     if m.variable_id == "policy_rate" and text == "policy" and POLICY_PEOPLE_AFTER.match(after):
         return True
