@@ -859,3 +859,20 @@ def test_monetary_policy_of_any_country_stays_the_policy_rate(text):
 
 def test_us_policy_announcements_give_no_monetary_channel():
     assert relations("US policy announcements pushed up market volatility.") == set()
+
+
+# --- labour-market slack is underutilisation ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Labor market slack has widened.", "There is more slack in the labour market than a year ago."],
+)
+def test_labour_market_slack_is_unemployment_not_employment(text):
+    assert ids(text) == ["unemployment"]
+
+
+def test_more_labour_market_slack_eases_wages():
+    # read as employment, "more slack" would have signed the channel the wrong way
+    assert relations("Growing labour market slack should ease wage pressures.") == {("unemployment", "wages", "-")}
+    assert relations("The labour market cooled and wage growth eased.") == set()  # co-movement
