@@ -876,3 +876,28 @@ def test_more_labour_market_slack_eases_wages():
     # read as employment, "more slack" would have signed the channel the wrong way
     assert relations("Growing labour market slack should ease wage pressures.") == {("unemployment", "wages", "-")}
     assert relations("The labour market cooled and wage growth eased.") == set()  # co-movement
+
+
+# --- financial-stability wordings ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Bank equity prices fell sharply in March.", ["equity_prices"]),  # prices of bank shares, not capital
+        ("Higher losses would erode bank equity.", ["cet1_ratio"]),
+        ("Bank shares slumped after the failure.", ["equity_prices"]),
+        ("Hedge funds expanded their Treasury basis trade positions.", ["nbfi_leverage"]),  # not trade volumes
+        ("Interest payments on mortgages are rising at renewal.", ["household_debt_service"]),
+        ("Office property valuations kept falling.", ["commercial_property_prices"]),
+        ("Property values declined in most cities.", ["house_prices"]),
+    ],
+)
+def test_financial_stability_wordings(text, expected):
+    assert ids(text) == expected
+
+
+def test_a_basis_trade_unwind_is_not_a_trade_channel():
+    assert not any("trade_volumes" in (src, dst) for src, dst, _ in relations(
+        "An unwinding of basis trades could amplify selling pressure in Treasury markets."
+    ))
