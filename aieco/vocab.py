@@ -525,6 +525,16 @@ INSTRUMENT_PHRASES = (
         ),
         "corporate_leverage",
     ),
+    # "funds may have to sell assets to meet redemptions", "sell fixed-income assets": selling of assets under
+    # pressure, the fire-sale channel of financial-stability reports (not "selling Treasuries" of a hedge)
+    (
+        re.compile(
+            r"\b(?:sell|sells|selling|sold|dump(?:s|ed|ing)?|offload(?:s|ed|ing)?)\s+(?:off\s+)?"
+            r"(?:(?:their|some|more|other|these|those)\s+)?"
+            r"(?:(?:fixed-income|risky|risk|illiquid|less\s+liquid|liquid|financial)\s+)?assets\b"
+        ),
+        "fire_sales",
+    ),
     # "interest rates on new mortgages", "interest rates on variable-rate business loans" (not "the default
     # rate on corporate loans")
     (re.compile(rf"\binterest\s+rates?\s+on\s+{_QUALIFIERS}mortgages?\b"), "mortgage_rates"),

@@ -901,3 +901,36 @@ def test_a_basis_trade_unwind_is_not_a_trade_channel():
     assert not any("trade_volumes" in (src, dst) for src, dst, _ in relations(
         "An unwinding of basis trades could amplify selling pressure in Treasury markets."
     ))
+
+
+# --- selling assets under pressure is the fire-sale channel -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Funds might be forced to sell illiquid assets quickly.",
+        "Insurers could start selling risky assets.",
+        "Leveraged investors offloaded their assets at a discount.",
+    ],
+)
+def test_selling_assets_is_fire_sales(text):
+    assert ids(text) == ["fire_sales"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hedge funds sold Treasuries and received fixed on swaps.",  # a hedge, no assets named
+        "The bank holds assets of 2 trillion.",
+        "Asset managers bought assets in the dip.",
+    ],
+)
+def test_other_asset_transactions_are_not_fire_sales(text):
+    assert "fire_sales" not in ids(text)
+
+
+def test_redemptions_force_asset_sales():
+    assert relations("Heavy redemptions could force managers to sell less liquid assets.") == {
+        ("fund_outflows", "fire_sales", "+")
+    }
