@@ -728,3 +728,37 @@ ABOVE_BELOW = [
 @pytest.mark.parametrize("sentence, expected", ABOVE_BELOW)
 def test_above_below_target(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "<direction> pressure on Y from <modified> X": the adjective of "pressure" is Y's move and the modifier of
+# X is X's move; the sign is their product. Pressures called opposing or two-sided name no move: silent.
+PRESSURE_FROM = [
+    (
+        "Staff weighed the downward pressure on inflation from a softer economy against cost increases.",
+        {("real_gdp", "+", "inflation")},
+    ),
+    ("Downward pressure on house prices from higher mortgage rates persisted.", {("mortgage_rates", "-", "house_prices")}),
+    ("Analysts see upward pressure on inflation from rising energy prices.", {("energy_prices", "+", "inflation")}),
+    ("There are offsetting pressures on inflation from slower demand and dearer imports.", set()),
+    ("The Board discussed two-sided pressures on inflation from weaker growth.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PRESSURE_FROM)
+def test_pressure_on_from(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Output gap: growing (running, operating) below potential is the economy's weak move, above it a strong one.
+OUTPUT_GAP = [
+    ("The economy may keep growing below its potential, which would pull inflation down.", {("real_gdp", "+", "inflation")}),
+    ("If the economy grows below trend for longer, unemployment would rise.", {("real_gdp", "-", "unemployment")}),
+    ("An economy running above capacity tends to push inflation up.", {("real_gdp", "+", "inflation")}),
+    # a level, no cause: silent
+    ("The economy is operating below potential and inflation is near target.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", OUTPUT_GAP)
+def test_output_gap(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

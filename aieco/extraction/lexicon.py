@@ -717,6 +717,10 @@ INHERENT_UP = re.compile(
 SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
 #: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
 STRAIN_BEFORE = re.compile(r"\b(?:strains?|stress|pressures?)\s+on\s+(?:the\s+)?$")
+PRESSURE_DIRECTION = re.compile(
+    r"\b(upward|downward|opposing|two-sided|offsetting|countervailing|conflicting)\s+(?:[a-z-]+\s+)?pressures?\s+on\s+"
+    r"(?:the\s+)?$"
+)
 ADVERSE_BEFORE = re.compile(r"\b(?:adverse|negative)\s+(?:[a-z-]+\s+)?$")
 PARTICIPLE = re.compile(
     r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
@@ -925,7 +929,9 @@ def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
         for m in pat.finditer(low):
             if DETERMINER_BEFORE.search(low, 0, m.start()) and not _this_verb(low, m):
                 continue  # "from such surges", "a rise": nouns, not movements
-            found.append(Cue(m.start(), m.end(), m.group(), sign, "movement"))
+            # "output grows below potential": a widening slack, the economy's weak move
+            below = sign > 0 and BELOW_POTENTIAL.match(low[m.end() :])
+            found.append(Cue(m.start(), m.end(), m.group(), -1 if below else sign, "movement"))
     # Longest cue first; drop cues inside a mention or its modifier, and overlapping cues.
     found.sort(key=lambda c: (-(c.end - c.start), c.start))
     kept: list[Cue] = []
@@ -1291,6 +1297,11 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
         return 0
     if re.search(r"\bpositive\s+(?:[a-z-]+\s+)?$", low[max(0, start - 30) : start]):
         return 1
+    # "downward pressure on inflation", "upward price pressures on rents": the adjective names the move;
+    # "opposing" or "two-sided" pressures name none, so nothing is read from them.
+    pressure = PRESSURE_DIRECTION.search(low[max(0, start - 50) : start])
+    if pressure:
+        return {"upward": 1, "downward": -1}.get(pressure.group(1), 0)
     adverse = vocab.get(m.variable_id).adverse_direction
     if adverse is None:
         return 0
@@ -1451,6 +1462,17 @@ CONDITION_AFTER = re.compile(
     r"(?:weak|subdued|soft|sluggish|muted|depressed|anaemic|anemic|low))\b"
 )
 #: A movement noun followed by its source ("price increases from higher tariffs").
+BELOW_POTENTIAL = re.compile(
+    r"\s+(?:well\s+|further\s+|slightly\s+|persistently\s+)?(?:below|under)\s+(?:its\s+|their\s+)?"
+    r"(?:potential|trend|capacity)\b"
+)
+#: "the economy (could keep) growing below its potential", "output running above capacity": an output gap
+POTENTIAL_GAP_AFTER = re.compile(
+    r"\s+(?:(?:could|would|may|might|will|to|keeps?|kept|continues?\s+to|is|was|be|been)\s+){0,3}"
+    r"(?:grow|grows|grew|growing|operate|operates|operated|operating|run|runs|ran|running|expand|expanding)\s+"
+    r"(?:well\s+|further\s+|slightly\s+|persistently\s+)?(below|under|above|beyond)\s+(?:its\s+|their\s+)?"
+    r"(?:potential|trend|capacity)\b"
+)
 NOMINAL_FROM = re.compile(r"\s+(?:resulting\s+|stemming\s+|arising\s+)?from\s+(?:the\s+|an?\s+)?")
 NOUN_MOVE_AFTER = re.compile(
     r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
@@ -1698,6 +1720,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign, start = -1, progress.start("p")
         if not sign:
             sign = _infinitive_movement(low, m)
+        gap = POTENTIAL_GAP_AFTER.match(low[m.end :])
+        if not sign and gap and m.variable_id == "real_gdp":
+            sign = -1 if gap.group(1) == "below" else 1  # "the economy growing below potential": slack, a weak economy
         if not sign:
             after_noun = NOUN_MOVE_AFTER.match(low[m.end :])
             if after_noun:
