@@ -762,3 +762,29 @@ OUTPUT_GAP = [
 @pytest.mark.parametrize("sentence, expected", OUTPUT_GAP)
 def test_output_gap(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Front-loading: purchases moved ahead of an expected tariff rise. The expected rise in tariffs raises the
+# goods front-loaded (trade, investment, consumption) for now; the object, a passive subject, or the main
+# clause of "as/because firms got ahead of the tariffs" names the goods.
+FRONT_LOADING = [
+    ("Manufacturers front-loaded their exports ahead of the new tariffs.", {("tariffs", "+", "trade_volumes")}),
+    (
+        "Companies pulled forward imports and equipment investment before the announced tariff increases.",
+        {("tariffs", "+", "trade_volumes"), ("tariffs", "+", "investment")},
+    ),
+    ("Shipments of exports were brought forward to beat the tariffs.", {("tariffs", "+", "trade_volumes")}),
+    ("Imports jumped in the spring as retailers stockpiled goods ahead of the tariffs.", {("tariffs", "+", "trade_volumes")}),
+    ("Household spending was strong because buyers tried to get ahead of the tariffs.", {("tariffs", "+", "consumption")}),
+    # negation is kept and marked absent
+    ("Firms did not front-load exports ahead of the tariffs.", {("tariffs", "absent", "trade_volumes")}),
+    # the main clause states a fall: not the front-loaded goods
+    ("Exports fell as firms had stockpiled goods ahead of the tariffs.", set()),
+    # no tariff anchor: silent
+    ("Firms front-loaded exports in the first quarter.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", FRONT_LOADING)
+def test_front_loading(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

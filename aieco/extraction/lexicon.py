@@ -1466,6 +1466,17 @@ BELOW_POTENTIAL = re.compile(
     r"\s+(?:well\s+|further\s+|slightly\s+|persistently\s+)?(?:below|under)\s+(?:its\s+|their\s+)?"
     r"(?:potential|trend|capacity)\b"
 )
+#: Purchases moved ahead of an expected tariff rise ("front-loaded", "brought forward", "to get ahead of").
+FRONTLOAD = re.compile(
+    r"\b(?:front-?load(?:s|ed|ing)?|(?:bring|brings|brought|bringing|pull|pulls|pulled|pulling)\s+forward|"
+    r"pull-forward|pulled-forward|stockpil(?:ed|es|ing|e)|(?:advance|advanced|advancing)\s+(?:their\s+)?purchases|"
+    r"(?P<ahead>(?:get|gets|got|getting|stay|stayed|staying)\s+ahead\s+of|(?:beat|beats|beating)\s+(?:the\s+)?|"
+    r"(?:made|make|makes|making)\s+(?:\w+\s+)?purchases\s+in\s+advance\s+of))"
+)
+AHEAD_OF = re.compile(r"\b(?:ahead\s+of|in\s+advance\s+of|before|in\s+anticipation\s+of|to\s+(?:get\s+ahead\s+of|beat|avoid))\b")
+FRONTLOAD_REASON = re.compile(r"\b(?:as|because|since)\s+(?:\w+\s+){0,3}$|\b(?:as|because|since)\b(?=[^,;]*$)")
+DOWN_IN_MAIN = re.compile(r"\b(?:fell|fall|falls|declined?|declines|weak\w*|dropped|contracted|slowed|lower)\b")
+FRONTLOADED = frozenset({"trade_volumes", "investment", "consumption"})
 #: "the economy (could keep) growing below its potential", "output running above capacity": an output gap
 POTENTIAL_GAP_AFTER = re.compile(
     r"\s+(?:(?:could|would|may|might|will|to|keeps?|kept|continues?\s+to|is|was|be|been)\s+){0,3}"
@@ -2232,6 +2243,35 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             move = ms[xs[-1]].mod or (1 if vid in adverse_up and vid not in TIGHTNESS else 0)
             if move:
                 add(xs[-1], ys[0], sign * move, Cue(e.start(), e.start(), e.group("noun"), sign, "noun"), False)
+    # "firms front-loaded exports ahead of the tariffs", "imports were brought forward to beat the tariffs":
+    # purchases moved ahead of an expected tariff rise; the expected rise is the cause of their (temporary) rise
+    for f in FRONTLOAD.finditer(low):
+        lo_f, hi_f = _clause_start(low, f.start()), _clause_end(low, f.end())
+        anchored = bool(f.group("ahead"))
+        tariff = None
+        for i, x in enumerate(ms):
+            if x.m.variable_id != "tariffs" or x.start < f.end() or x.m.end > hi_f or x.mod < 0:
+                continue
+            gap = low[f.end() : x.start]
+            if len(gap) <= 90 and (anchored and len(gap) <= 40 or AHEAD_OF.search(gap)):
+                tariff = i
+                break
+        if tariff is None:
+            continue
+        objs = [i for i, x in enumerate(ms) if f.end() <= x.start < ms[tariff].start and x.m.variable_id in FRONTLOADED]
+        if not objs and re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo_f : f.start()]):
+            objs = [i for i, x in enumerate(ms) if lo_f <= x.start < f.start() and x.m.variable_id in FRONTLOADED]
+        sub = FRONTLOAD_REASON.search(low, 0, f.start())
+        if not objs and sub and not low[sub.end() : f.start()].count(","):
+            # "exports rose strongly as firms sought to get ahead of the tariffs": the main clause holds the goods
+            main = low[:sub.start()]
+            objs = [
+                i for i, x in enumerate(ms)
+                if x.m.end <= sub.start() and x.m.variable_id in FRONTLOADED and x.mod >= 0
+                and not DOWN_IN_MAIN.search(main)
+            ]
+        for oi in objs:
+            add(tariff, oi, 1, Cue(f.start(), f.end(), f.group(), 1, "directional"), False)
     # "fire sales to meet margin calls": the need met is the source of the act
     for a in range(len(ms) - 1):
         meet = TO_MEET.match(low[ms[a].m.end :])
