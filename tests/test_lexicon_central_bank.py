@@ -788,3 +788,33 @@ FRONT_LOADING = [
 @pytest.mark.parametrize("sentence, expected", FRONT_LOADING)
 def test_front_loading(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Growth accounting: a spending component (consumption, investment, exports, housing investment) moves GDP
+# with its own move, so "X weighed on / was a drag on / subtracted from growth" with X's move unstated says
+# X fell, and the channel is +. Contributions ("the contribution to growth from X", "X made a negative
+# contribution to GDP") are + for the same reason. A stated move is read as stated; imports and bare
+# "trade" are not spending components.
+GROWTH_ACCOUNTING = [
+    ("Housing investment was a drag on GDP growth last year.", {("construction_activity", "+", "real_gdp")}),
+    ("Business investment subtracted from GDP growth in the quarter.", {("investment", "+", "real_gdp")}),
+    ("GDP growth was dragged down by exports.", {("trade_volumes", "+", "real_gdp")}),
+    ("The contribution from exports to GDP growth turned negative.", {("trade_volumes", "+", "real_gdp")}),
+    ("Net exports made a sizeable negative contribution to GDP growth.", {("trade_volumes", "+", "real_gdp")}),
+    (
+        "Household consumption and business investment made solid contributions to growth.",
+        {("consumption", "+", "real_gdp"), ("investment", "+", "real_gdp")},
+    ),
+    ("GDP growth slowed, pulled down by weaker exports.", {("trade_volumes", "+", "real_gdp")}),
+    # a stated move is kept as stated
+    ("Stronger exports lowered GDP growth.", {("trade_volumes", "-", "real_gdp")}),
+    # imports are not a spending component: no identity
+    ("Higher imports reduce GDP growth.", {("trade_volumes", "-", "real_gdp")}),
+    # not a component: the contribution noun says nothing
+    ("Lower energy prices made a negative contribution to GDP growth.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", GROWTH_ACCOUNTING)
+def test_growth_accounting(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -340,6 +340,8 @@ MOVEMENT_UP = (
     "widen",
     "escalate",
     "appreciate",
+    # "growth held up": resilience, a move up against an expected fall
+    "hold up",
 )
 MOVEMENT_DOWN = (
     "fall",
@@ -700,7 +702,7 @@ CAUSE_AFTER = re.compile(
     r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
-    r"hampered by)\s+"
+    r"hampered by|thanks to|pulled down by|held up by)\s+"
     r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
     r"(?:anticipating|expecting|pricing\s+in)\s+)?"
     r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
@@ -1358,12 +1360,13 @@ def _cause_of_states(
             taken[si] = verb
             if not mod:
                 if verb is not None and re.search(
-                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by",
+                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by|"
+                    r"thanks to|held up by",
                     verb.group(),
                 ):
                     mod = 1
                 elif verb is not None and re.search(
-                    r"weighed down|hit|dragged|held back|restrained|hampered", verb.group()
+                    r"weighed down|hit|dragged|held back|restrained|hampered|pulled down", verb.group()
                 ):
                     mod = -1
                 elif x.m.variable_id in adverse_up and (
@@ -1465,6 +1468,17 @@ CONDITION_AFTER = re.compile(
 BELOW_POTENTIAL = re.compile(
     r"\s+(?:well\s+|further\s+|slightly\s+|persistently\s+)?(?:below|under)\s+(?:its\s+|their\s+)?"
     r"(?:potential|trend|capacity)\b"
+)
+#: Spending components of GDP: their contribution to GDP has the sign of their own move.
+GDP_COMPONENTS = frozenset({"consumption", "investment", "trade_volumes", "construction_activity"})
+NOT_A_COMPONENT = re.compile(r"^(?:trade|global\s+trade)$|\bimports?\b")
+CONTRIBUTION_BOTH = re.compile(
+    r"\bcontributions?\s+(?P<order>to|from)\s+(?P<a>(?:the\s+)?(?:[a-z-]+\s+){0,3}?[a-z-]+)\s+(?:to|from)\s+"
+    r"(?P<b>(?:the\s+)?(?:[a-z-]+\s+){0,3}[a-z-]+)"
+)
+CONTRIBUTION_MADE = re.compile(
+    r"\b(?:made|make|makes|making|provided|provides|providing)\s+(?:an?\s+|the\s+)?(?:[a-z-]+\s+){0,2}"
+    r"contributions?\s+to\s+"
 )
 #: Purchases moved ahead of an expected tariff rise ("front-loaded", "brought forward", "to get ahead of").
 FRONTLOAD = re.compile(
@@ -1807,6 +1821,17 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         conf = base + (0.1 if ec is not EvidenceClass.descriptive else 0.0) - (0.2 if hedged else 0.0)
         conf -= 0.05 if len(low[ms[si].m.end : cue.start]) > 60 and not passive else 0.0
         conf = round(min(0.95, max(0.05, conf)), 2)
+        if (
+            sign < 0
+            and dst == "real_gdp"
+            and src in GDP_COMPONENTS
+            and not ms[si].mod
+            and cue.kind in ("directional", "noun")
+            and not NOT_A_COMPONENT.search(ms[si].m.text.lower())
+        ):
+            # "exports weighed on growth", "investment subtracted from GDP": a spending component can lower
+            # GDP only by falling, so the unstated move is a fall and the channel is the identity's +
+            sign = 1
         s = Sign.absent if negated else (Sign.positive if sign > 0 else Sign.negative)
         cue_text = " ".join(cue.text.split())
         verb = ("not " if negated else "") + cue_text + (" (passive)" if passive else "")
@@ -2272,6 +2297,24 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             ]
         for oi in objs:
             add(tariff, oi, 1, Cue(f.start(), f.end(), f.group(), 1, "directional"), False)
+    # "the negative contribution to growth from exports", "exports made a large contribution to GDP growth":
+    # a spending component's contribution to GDP has the sign of its own move, so the channel is +
+    for c in CONTRIBUTION_BOTH.finditer(low):
+        src_span, dst_span = (c.span("b"), c.span("a")) if c.group("order") == "to" else (c.span("a"), c.span("b"))
+        xs = [i for i, x in enumerate(ms) if src_span[0] <= x.start and x.m.end <= src_span[1] + 60]
+        ys = [i for i, x in enumerate(ms) if dst_span[0] <= x.start and x.m.end <= dst_span[1]]
+        if xs and ys and ms[ys[0]].m.variable_id == "real_gdp":
+            for xi in _coordinated_right(low, ms, xs[0], min(len(low), src_span[1] + 60)):
+                if ms[xi].m.variable_id in GDP_COMPONENTS and not NOT_A_COMPONENT.search(ms[xi].m.text.lower()):
+                    add(xi, ys[0], 1, Cue(c.start(), c.end(), "contribution to", 1, "noun"), False)
+    for c in CONTRIBUTION_MADE.finditer(low):
+        ys = [i for i, x in enumerate(ms) if c.end() <= x.start <= c.end() + 20 and x.m.variable_id == "real_gdp"]
+        lo_c = _clause_start(low, c.start())
+        xs = [i for i, x in enumerate(ms) if lo_c <= x.start and x.m.end <= c.start()]
+        if ys and xs:
+            for xi in _coordinated_left(low, ms, xs[-1], lo_c):
+                if ms[xi].m.variable_id in GDP_COMPONENTS and not NOT_A_COMPONENT.search(ms[xi].m.text.lower()):
+                    add(xi, ys[0], 1, Cue(c.start(), c.end(), "made a contribution to", 1, "noun"), False)
     # "fire sales to meet margin calls": the need met is the source of the act
     for a in range(len(ms) - 1):
         meet = TO_MEET.match(low[ms[a].m.end :])
