@@ -818,3 +818,32 @@ GROWTH_ACCOUNTING = [
 @pytest.mark.parametrize("sentence, expected", GROWTH_ACCOUNTING)
 def test_growth_accounting(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Subjects and stated moves: a rule that cannot see the source's move, or its subject, stays silent.
+SUBJECT_AND_MOVE = [
+    # "monetary policy should support the economy": no move of the instrument is stated
+    ("In the face of higher tariffs, monetary policy should support growth.", set()),
+    ("Monetary policy should support the economy as tariffs bite.", set()),
+    # a stated move is read
+    ("Tighter monetary policy has weighed on consumption.", {("policy_rate", "-", "consumption")}),
+    # a preposed adverbial is not part of the subject list
+    ("Despite higher tariffs, consumer spending boosted GDP growth.", {("consumption", "+", "real_gdp")}),
+    # the last conjunct's modifier is its own: only confidence is weak
+    (
+        "Uncertainty and weak confidence weigh on investment.",
+        {("uncertainty", "-", "investment"), ("confidence", "+", "investment")},
+    ),
+    # a co-ordinated clause with its own (non-vocabulary) subject takes no earlier subject
+    (
+        "Uncertainty may have weighed on exports and lower migration may have contributed to weaker growth.",
+        {("uncertainty", "-", "trade_volumes")},
+    ),
+    # a list inside a prepositional phrase still leads to the head before it
+    ("The unpredictability of trade and fiscal policy could cause further market volatility.", {("uncertainty", "+", "volatility")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", SUBJECT_AND_MOVE)
+def test_subject_and_move(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -956,6 +956,14 @@ def _clause_end(low: str, pos: int) -> int:
     return m.start() if m else len(low)
 
 
+#: "in the face of tariffs, monetary policy …": a preposed adverbial ends at its comma, it lists nothing.
+PREPOSED_ADVERBIAL = re.compile(
+    r"(?:^|[,;]|\bthat)\s*(?:in\s+the\s+face\s+of|amid|despite|given|after|following|with|because\s+of|due\s+to|"
+    r"in\s+response\s+to|against|in\s+light\s+of|notwithstanding)\s+(?:the\s+|an?\s+|higher\s+|new\s+|us\s+)*"
+    r"(?:[a-z-]+\s+){0,2}$"
+)
+
+
 def _coordinated_left(low: str, ms: list[_Mention], idx: int, floor: int) -> list[int]:
     out = [idx]
     if (
@@ -976,6 +984,10 @@ def _coordinated_left(low: str, ms: list[_Mention], idx: int, floor: int) -> lis
         and ms[idx - 1].start >= floor
         and ms[idx - 1].m.variable_id != ms[idx].m.variable_id
         and COORD.match(low[ms[idx - 1].m.end : ms[idx].start])
+        and not (
+            low[ms[idx - 1].m.end : ms[idx].start].strip() == ","
+            and PREPOSED_ADVERBIAL.search(low[max(0, ms[idx - 1].start - 60) : ms[idx - 1].start])
+        )
     ):
         idx -= 1
         out.append(idx)
@@ -1027,6 +1039,10 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         return []  # "Because inflation has come down, we lowered …": the subordinate clause holds no subject
     if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]) or AS_CLAUSE_GAP.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
+    if OWN_CLAUSE_SUBJECT.search(low[ms[i].m.end : cue.start]):
+        # "uncertainty may have weighed on sales and lower immigration may have contributed to …": after a
+        # verb of its own, the mention is followed by a co-ordinated clause whose subject is another noun
+        return []
     if OTHER_AGENT.search(low[ms[i].m.end : cue.start]):
         return []  # "losses could affect their ability to support the economy": the banks would support it
     if NOUN_SUBJECT_AFTER_COMMA.search(low[ms[i].m.end : cue.start]):
@@ -1062,7 +1078,7 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
             return []
         i = left[-2]
         # The earlier mention must not sit in an earlier clause ("X rose, and the fall in Y hurt Z").
-        if CLAUSE_JOIN.search(low[ms[i].m.end : cue.start]):
+        if CLAUSE_JOIN.search(low[ms[i].m.end : cue.start]) or OWN_CLAUSE_SUBJECT.search(low[ms[i].m.end : cue.start]):
             return []
     listed = _coordinated_left(low, ms, i, floor)
     head = min(listed)
@@ -1089,6 +1105,15 @@ OTHER_AGENT = re.compile(
     r"(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
     r"(?:(?:of|for)\s+(?:[a-z-]+\s+){1,3})?to\s+"
     r"(?:(?:help|further|\w+ly)\s+)?$"
+)
+#: "… and lower migration may have contributed to …": the co-ordinated clause has its own subject.
+NEW_SUBJECT_GAP = re.compile(
+    r"\b(?:and|but)\s+(?!(?:also|then|thus|so|therefore|hence|in\s+turn|further|still)\b)(?:[a-z-]+\s+){1,3}?"
+    r"(?:may|might|could|would|will|should|can|has|have|had|did|does)\s+(?:(?:have|been|also|\w+ly)\s+)*$"
+)
+OWN_CLAUSE_SUBJECT = re.compile(
+    r"\b(?:has|have|had|is|are|was|were|been|\w+ing|\w+ed)\b[^,;]*?\s(?:and|but)\s+(?:[a-z-]+\s+){1,3}?"
+    r"(?:may|might|could|would|will|should|can|has|have|had|did|does)\s+(?:(?:have|been|also|\w+ly)\s+)*$"
 )
 #: "With growth weakening, the Governing Council cut …": a noun phrase after a comma is the verb's subject.
 NOUN_SUBJECT_AFTER_COMMA = re.compile(
@@ -1822,6 +1847,19 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         conf -= 0.05 if len(low[ms[si].m.end : cue.start]) > 60 and not passive else 0.0
         conf = round(min(0.95, max(0.05, conf)), 2)
         if (
+            src == "policy_rate"
+            and not ms[si].mod
+            and cue.kind in ("directional", "noun")
+            and not passive
+            and re.fullmatch(r"(?:monetary\s+)?polic(?:y|ies)", ms[si].m.text.lower())
+            and not re.search(
+                r"\b(?:ease|eases|eased|easing|tighten\w*|loosen\w*|cut|cuts|cutting|raise[sd]?|raising|lower\w*)\s+"
+                r"(?:the\s+|its\s+|their\s+|our\s+)?(?:stance\s+of\s+)?$",
+                low[max(0, ms[si].m.start - 40) : ms[si].m.start],
+            )
+        ):
+            return  # "monetary policy should support the economy": no move of the instrument is stated
+        if (
             sign < 0
             and dst == "real_gdp"
             and src in GDP_COMPONENTS
@@ -1993,6 +2031,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 and not relative
                 and COORDINATED_VERB.search(between)
                 and not CLAUSE_BREAK.search(between)
+                and not NEW_SUBJECT_GAP.search(between)
                 and cue.kind != "movement"
             ):
                 # "This boosts Y in the medium term and increases Z": the earlier verb's subject, which
@@ -2078,7 +2117,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         chained = objs[chain:] if chain is not None else []
         objs = objs[:chain] if chain is not None else objs
         for si in subs:
-            src_mod = implied.get(si) or ms[si].mod or ms[subs[0]].mod
+            # a modifier covers the list after it ("lower exports and investment"), never one before it
+            # ("uncertainty and weak confidence weigh on …": only confidence is weak)
+            src_mod = implied.get(si) or ms[si].mod or (ms[subs[0]].mod if ms[subs[0]].start <= ms[si].start else 0)
             for oi in objs:
                 # "reductions in consumption and investment": the movement covers the whole list.
                 dst_mod = ms[oi].mod or ms[objs[0]].mod
