@@ -847,3 +847,25 @@ SUBJECT_AND_MOVE = [
 @pytest.mark.parametrize("sentence, expected", SUBJECT_AND_MOVE)
 def test_subject_and_move(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Costs as the link to prices: "pass higher costs from X on to prices", "upward pressure on inflation arising
+# from cost increases because of X", "cost increases from X could feed into inflation". The cost link must be
+# stated; "cost increases" after a preposition is a noun compound, never a verb of an earlier subject.
+COST_PASS_THROUGH = [
+    ("Retailers plan to pass higher costs from tariffs on to consumer prices.", {("tariffs", "+", "inflation")}),
+    (
+        "The Council noted upward pressure on inflation arising from cost increases due to new tariffs.",
+        {("tariffs", "+", "inflation")},
+    ),
+    ("Rising costs from supply chain disruptions could feed into inflation.", {("supply_chain_disruptions", "+", "inflation")}),
+    # no stated link from costs to prices: silent
+    ("Firms reported cost increases from tariffs.", set()),
+    # noun compound: the demand mention is not the subject of "increases"
+    ("They weighed weaker demand against the pressure arising from cost increases because of tariffs.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", COST_PASS_THROUGH)
+def test_cost_pass_through(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -919,6 +919,13 @@ def _movement_sign(text: str) -> int:
     return 0
 
 
+#: "cost increases", "wage hikes" after a preposition: a noun compound whose head is the movement noun.
+COST_COMPOUND_BEFORE = re.compile(
+    r"\b(?:from|of|by|to|with|amid|after|despite|because\s+of|due\s+to|and)\s+(?:further\s+|large\s+|recent\s+)?"
+    r"(?:cost|input\s+cost|price|wage|tax|fee|rent)\s+$"
+)
+
+
 def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
     taken = [(x.start, x.m.end) for x in mentions]
     found: list[Cue] = []
@@ -926,11 +933,15 @@ def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
         for m in pat.finditer(low):
             if kind != "noun" and DETERMINER_BEFORE.search(low, 0, m.start()) and not _this_verb(low, m):
                 continue  # "the drag on activity", "a cut" are nouns, not verbs
+            if kind != "noun" and COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
+                continue  # "arising from cost increases": a noun compound, not a verb
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
     for pat, sign in MOVEMENT_PATTERNS:
         for m in pat.finditer(low):
             if DETERMINER_BEFORE.search(low, 0, m.start()) and not _this_verb(low, m):
                 continue  # "from such surges", "a rise": nouns, not movements
+            if COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
+                continue  # "arising from cost increases", "after wage hikes": a noun compound, no verb of a subject
             # "output grows below potential": a widening slack, the economy's weak move
             below = sign > 0 and BELOW_POTENTIAL.match(low[m.end() :])
             found.append(Cue(m.start(), m.end(), m.group(), -1 if below else sign, "movement"))
@@ -1504,6 +1515,21 @@ CONTRIBUTION_BOTH = re.compile(
 CONTRIBUTION_MADE = re.compile(
     r"\b(?:made|make|makes|making|provided|provides|providing)\s+(?:an?\s+|the\s+)?(?:[a-z-]+\s+){0,2}"
     r"contributions?\s+to\s+"
+)
+COST_FROM = re.compile(
+    r"\b(?:cost\s+increases|higher\s+(?:input\s+)?costs|rising\s+(?:input\s+)?costs|increases?\s+in\s+(?:input\s+)?costs|"
+    r"(?:input\s+)?cost\s+pressures)\s+(?:\w+ly\s+)?(?:stemming\s+|arising\s+|resulting\s+|coming\s+)?"
+    r"(?:from|because\s+of|due\s+to|caused\s+by|related\s+to)\s+(?:the\s+|us\s+|higher\s+|new\s+)*"
+)
+COST_PASS_BEFORE = re.compile(r"\bpass(?:es|ed|ing)?\s+(?:on\s+|through\s+)?(?:the\s+|some\s+of\s+the\s+|their\s+)?$")
+COST_PRESSURE_BEFORE = re.compile(
+    r"\bupward\s+(?:price\s+)?pressures?\s+on\s+(?P<y>[a-z -]{1,30}?)\s+(?:\w+ly\s+)?(?:arising\s+|stemming\s+|coming\s+)?"
+    r"from\s+$"
+)
+COST_FEED_AFTER = re.compile(
+    r"\s+(?:(?:may|might|could|would|will|can|is|are|be|been|have|has)\s+)*(?:\w+ly\s+)?"
+    r"(?:(?:playing|play|plays|played)\s+a\s+(?:\w+\s+)?role\s+in|feed(?:s|ing)?\s+(?:through\s+)?into|"
+    r"push(?:es|ed|ing)?\s+up|add(?:s|ed|ing)?\s+to)\s+(?:the\s+)?(?:[a-z]+\s+)?"
 )
 #: Purchases moved ahead of an expected tariff rise ("front-loaded", "brought forward", "to get ahead of").
 FRONTLOAD = re.compile(
@@ -2356,6 +2382,25 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             for xi in _coordinated_left(low, ms, xs[-1], lo_c):
                 if ms[xi].m.variable_id in GDP_COMPONENTS and not NOT_A_COMPONENT.search(ms[xi].m.text.lower()):
                     add(xi, ys[0], 1, Cue(c.start(), c.end(), "made a contribution to", 1, "noun"), False)
+    # "pass higher costs from tariffs on to consumer prices", "upward pressure on inflation arising from cost
+    # increases because of tariffs", "cost increases from tariffs feed into inflation": costs carry the source's
+    # rise to prices; the cost link must be stated, and an adverse-up source without a stated fall rises
+    for c in COST_FROM.finditer(low):
+        xs = [i for i, x in enumerate(ms) if c.end() <= x.start <= c.end() + 12]
+        if not xs or ms[xs[0]].mod < 0 or ms[xs[0]].m.variable_id not in adverse_up | {"energy_prices", "wages"}:
+            continue
+        xi = xs[0]
+        before, after = low[max(0, c.start() - 90) : c.start()], low[ms[xi].m.end : ms[xi].m.end + 70]
+        ys: list[int] = []
+        if COST_PASS_BEFORE.search(before) and (to := re.match(r"\s+(?:[a-z]+\s+){0,2}?(?:through\s+|on\s+)?to\s+", after)):
+            ys = [i for i, y in enumerate(ms) if y.start == ms[xi].m.end + to.end()]
+        elif (up := COST_PRESSURE_BEFORE.search(before)) is not None:
+            ys = [i for i, y in enumerate(ms) if max(0, c.start() - 90) + up.start("y") == y.start]
+        elif link := COST_FEED_AFTER.match(after):
+            ys = [i for i, y in enumerate(ms) if y.start == ms[xi].m.end + link.end()]
+        for yi in ys:
+            if ms[yi].m.variable_id in ("inflation", "import_prices") and ms[yi].m.variable_id != ms[xi].m.variable_id:
+                add(xi, yi, 1, Cue(c.start(), c.end(), "costs from", 1, "noun"), False)
     # "fire sales to meet margin calls": the need met is the source of the act
     for a in range(len(ms) - 1):
         meet = TO_MEET.match(low[ms[a].m.end :])
