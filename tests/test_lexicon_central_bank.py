@@ -869,3 +869,19 @@ COST_PASS_THROUGH = [
 @pytest.mark.parametrize("sentence, expected", COST_PASS_THROUGH)
 def test_cost_pass_through(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Threats: "the biggest threat to/facing Y is X", "X is the main threat to Y", "X poses a threat to Y". A threat to
+# a variable is its adverse move (a fall of activity); the source's presence or stated rise is the cause.
+THREATS = [
+    ("The greatest threat facing the economy is the escalation of tariffs.", {("tariffs", "-", "real_gdp")}),
+    ("Trade barriers are the main threat to growth this year.", {("tariffs", "-", "real_gdp")}),
+    ("Higher tariffs pose a threat to employment.", {("tariffs", "-", "employment")}),
+    # a question states nothing
+    ("Are tariffs the main threat to growth?", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", THREATS)
+def test_threats(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -280,7 +280,13 @@ NOUN_CUES = (
     # "poses risks to employment": a risk to a variable is its adverse move, here a fall.
     (
         r"(?:poses?|posed|posing)\s+(?:an?\s+)?(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
-        r"risks? (?:to|for)",
+        r"(?:risks?|threats?) (?:to|for)",
+        -1,
+    ),
+    # "tariffs are the biggest threat to growth": a threat to a variable is its adverse move, here a fall
+    (
+        r"(?:is|are|was|were|remains?|remained)\s+(?:an?|the|one\s+of\s+the)\s+(?:(?:biggest|main|greatest|largest|key|"
+        r"primary|major|principal|serious|significant)\s+)?threats?\s+(?:to|for|facing)",
         -1,
     ),
     # "a dampening effect on demand", "a stimulative impact on investment": the adjective signs the effect
@@ -1211,7 +1217,12 @@ EFFECTS_INCLUDE = re.compile(
 )
 #: "the main driver of Y is X", "a key factor behind Y has been X".
 DRIVER_OF = re.compile(
-    r"\b(?:factors?|drivers?|reasons?|causes?|sources?|contributors?)\s+(?:behind|of|for)\s+(?P<y>[^,;:.]{1,60}?)\s+"
+    r"\b(?:factors?|drivers?|reasons?|causes?|sources?|contributors?)\s+(?:behind|of|for)\s+(?P<y>[^,;:.]{1,60}?)\s*[—–]?\s*"
+    r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
+)
+#: "the biggest threat facing the economy was the trade conflict": the source follows the copula, the target falls
+THREAT_TO = re.compile(
+    r"\b(?:threats?|dangers?)\s+(?:to|for|facing)\s+(?P<y>[^,;:.]{1,60}?)\s*[—–]?\s*"
     r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
 )
 #: A rise at a weak pace ("grow slowly", "expand at a modest pace"): no direction to read.
@@ -2442,6 +2453,15 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     at = d.start("cop")
                     sign = src_move * (ms[ys[0]].mod or 1)
                     add(xi, ys[0], sign, Cue(at, d.end(), "is the driver of", 0, "neutral"), True)
+    for d in THREAT_TO.finditer(low):
+        ys = [i for i, x in enumerate(ms) if d.start("y") <= x.start and x.m.end <= d.end("y")]
+        xs = [i for i, x in enumerate(ms) if d.end() <= x.start <= d.end() + 25]
+        if ys and xs and not ms[ys[-1]].mod:
+            for xi in _coordinated_right(low, ms, xs[0], min(len(low), d.end() + 120)):
+                vid = ms[xi].m.variable_id
+                src_move = ms[xi].mod or (1 if vid in adverse_up and vid not in TIGHTNESS else 0)
+                if src_move:
+                    add(xi, ys[-1], -src_move, Cue(d.start("cop"), d.end(), "is the threat to", -1, "noun"), True)
     for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "a further correction in asset prices could be amplified if investors unwind positions": the condition
