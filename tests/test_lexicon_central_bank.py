@@ -882,6 +882,19 @@ THREATS = [
 ]
 
 
+# "while <gerund>": the gerund's subject is the clause's subject; the object of a verb the reader does not read
+# ("help the economy achieve higher growth") is not it.
+WHILE_GERUND = [
+    ("New technology could help firms achieve higher growth while reducing inflation.", set()),
+    ("Tariffs raise import prices while reducing demand.", {("tariffs", "+", "import_prices"), ("tariffs", "-", "real_gdp")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", WHILE_GERUND)
+def test_while_gerund(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
 @pytest.mark.parametrize("sentence, expected", THREATS)
 def test_threats(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected

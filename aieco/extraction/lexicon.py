@@ -1999,6 +1999,15 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             # "X raises Y but, by strengthening Z, …": the means belongs to the clause's subject, never
             # to the nearest mention.
             subs = list(previous[0]) if previous is not None else list(last_subs)
+        if (
+            subs
+            and cue.text.split()[0].endswith("ing")
+            and re.fullmatch(r"\s*,?\s*(?:while|whilst)\s+", low[ms[subs[0]].m.end : cue.start])
+            and (previous is None or subs[0] not in previous[1])
+        ):
+            # "AI could help the economy achieve higher growth while reducing inflation": the gerund's subject is
+            # the clause's subject, never the object of a verb the reader did not read
+            subs = []
         if subs:
             last_subs = subs
         if cue.kind == "movement":
