@@ -898,3 +898,18 @@ def test_while_gerund(sentence: str, expected: set[tuple[str, str, str]]) -> Non
 @pytest.mark.parametrize("sentence, expected", THREATS)
 def test_threats(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Pass-through variants: "passed on to", "the pass through from X to Y" carry the source's move within one
+# family (prices to prices, rates to rates); across families they say nothing of the sign.
+PASS_ON = [
+    ("Importers say the tariffs will be passed on to consumer prices.", {("tariffs", "+", "inflation")}),
+    ("The pass through from tariffs to consumer prices may take a year.", {("tariffs", "+", "inflation")}),
+    ("Higher oil prices were passed on to consumer prices within months.", {("energy_prices", "+", "inflation")}),
+    ("Higher policy rates are passed on to house prices.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PASS_ON)
+def test_pass_on(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

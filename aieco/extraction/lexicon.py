@@ -145,6 +145,7 @@ NEUTRAL_VERBS = (
     "contribute to",
     "feed into",
     "pass through to",
+    "pass on to",
     "give rise to",
     "generate",
     "produce",
@@ -1206,7 +1207,7 @@ TO_MEET = re.compile(
 )
 #: "the pass-through of X to Y", "X pass-through into Y".
 PASS_THROUGH_NOUN = re.compile(
-    r"\bpass-?through\s+of\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
+    r"\bpass[- ]?through\s+(?:of|from)\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
     r"(?P<x2>)\bpass-?through\s+(?:in)?to\s+(?:the\s+)?"
 )
 #: "the effects of X include Y", "the consequences of X would be Y".
@@ -1290,7 +1291,7 @@ CAUSAL_GAP = re.compile(r"\b(?:due to|owing to|because of|thanks to|as a result 
 #: Connectors through which the source's move reaches the target in the same direction ("higher energy
 #: prices pass through to consumer prices", "rate hikes are reflected in long-term rates").
 PASSING = re.compile(
-    r"^(?:(?:pass(?:es|ed|ing)?|feeds?|fed|feeding)\s+through\s+(?:to|into)|"
+    r"^(?:(?:pass(?:es|ed|ing)?|feeds?|fed|feeding)\s+(?:through|on)\s+(?:to|into)|"
     r"(?:is|are|was|were|be|been|being)\s+reflected\s+in)$"
 )
 PASS_THROUGH_FAMILIES = (
