@@ -887,6 +887,12 @@ THREATS = [
 WHILE_GERUND = [
     ("New technology could help firms achieve higher growth while reducing inflation.", set()),
     ("Tariffs raise import prices while reducing demand.", {("tariffs", "+", "import_prices"), ("tariffs", "-", "real_gdp")}),
+    # "that <verb>s X and <verb>s Y": both verbs belong to the relative pronoun's antecedent, not to X
+    ("The aim is a framework that encourages business investment and reduces uncertainty.", set()),
+    (
+        "Tariffs that raised import prices and lowered demand were removed.",
+        {("tariffs", "+", "import_prices"), ("tariffs", "-", "real_gdp")},
+    ),
 ]
 
 

@@ -1057,6 +1057,12 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         return []  # "Because inflation has come down, we lowered …": the subordinate clause holds no subject
     if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]) or AS_CLAUSE_GAP.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
+    if re.fullmatch(r"\s+and\s+(?:\w+ly\s+)?", low[ms[i].m.end : cue.start]) and UNREAD_VERB_OBJECT.search(
+        low[max(0, ms[i].start - 50) : ms[i].start]
+    ):
+        # "an environment that fosters investment and reduces uncertainty": the mention is the object of an
+        # unread verb, and the two verbs share the relative pronoun's antecedent
+        return []
     if OWN_CLAUSE_SUBJECT.search(low[ms[i].m.end : cue.start]):
         # "uncertainty may have weighed on sales and lower immigration may have contributed to …": after a
         # verb of its own, the mention is followed by a co-ordinated clause whose subject is another noun
@@ -1123,6 +1129,9 @@ OTHER_AGENT = re.compile(
     r"(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
     r"(?:(?:of|for)\s+(?:[a-z-]+\s+){1,3})?to\s+"
     r"(?:(?:help|further|\w+ly)\s+)?$"
+)
+UNREAD_VERB_OBJECT = re.compile(
+    r"\b(?:that|which|who)\s+(?:\w+ly\s+)?[a-z]+(?:s|ed)\s+(?:the\s+|an?\s+|more\s+)?(?:[a-z-]+\s+)?$"
 )
 #: "… and lower migration may have contributed to …": the co-ordinated clause has its own subject.
 NEW_SUBJECT_GAP = re.compile(
