@@ -919,3 +919,22 @@ PASS_ON = [
 @pytest.mark.parametrize("sentence, expected", PASS_ON)
 def test_pass_on(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "Y held up thanks to X": "hold up" is a (resilient) rise, "thanks to" names a helping cause, and a head noun of
+# a rise ("resilience in", "the pull-forward of") is the source's move; a list after it ("and some …") shares it.
+HELD_UP_THANKS_TO = [
+    ("Consumer spending held up thanks to resilience in employment.", {("employment", "+", "consumption")}),
+    (
+        "Output held up thanks to the pull-forward of exports and some strength in household spending.",
+        {("trade_volumes", "+", "real_gdp"), ("consumption", "+", "real_gdp")},
+    ),
+    ("Business investment fell thanks to higher tariffs.", {("tariffs", "-", "investment")}),
+    # no cause phrase: a resilient level, no channel
+    ("Consumer spending held up and employment rose.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", HELD_UP_THANKS_TO)
+def test_held_up_thanks_to(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -459,7 +459,7 @@ UP_MODIFIERS = (
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained |recent )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|firmness|"
     r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation|recovery|"
-    r"pickup|pick-up|upswing)s? (?:in|of)",
+    r"pickup|pick-up|upswing|resilience|pull-forward|front-loading|frontloading)s? (?:in|of)",
     # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
     r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
@@ -1367,7 +1367,7 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     return 1 if adverse.value == "increase" else -1
 
 
-LIST_JOIN = re.compile(r"\s*(?:and|or|as well as)\s+(?:the\s+|an?\s+)?")
+LIST_JOIN = re.compile(r"\s*(?:and|or|as well as)\s+(?:the\s+|an?\s+|some\s+)?")
 
 
 def _cause_of_states(
