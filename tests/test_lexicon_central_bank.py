@@ -938,3 +938,18 @@ HELD_UP_THANKS_TO = [
 @pytest.mark.parametrize("sentence, expected", HELD_UP_THANKS_TO)
 def test_held_up_thanks_to(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# A risk taken away ("tariffs were scaled back / removed / lifted") is its fall; "less (more) pronounced" is a
+# comparative predicate. Joined by "as", the two states read as cause and effect.
+RISK_REMOVED = [
+    ("Market volatility eased as the tariffs were rolled back.", {("tariffs", "+", "volatility")}),
+    ("Volatility became less pronounced as tariffs were lifted.", {("tariffs", "+", "volatility")}),
+    # two states joined by "and": no cause stated
+    ("Tariffs were removed and volatility fell.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", RISK_REMOVED)
+def test_risk_removed(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

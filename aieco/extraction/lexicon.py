@@ -1481,6 +1481,10 @@ IMPOSED_AFTER = re.compile(
     # "if tariffs and uncertainty were to continue", "the effects of tariffs continued to spread"
     r"(?:were\s+to\s+|was\s+to\s+)?continu(?:e|es|ed)(?!\s+to\s+(?:ease|fall|decline|recede|fade|diminish|subside)))\b"
 )
+LIFTED_AFTER = re.compile(
+    r"\s+(?:(?:has|have|had)\s+)?(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:scaled\s+back|rolled\s+back|"
+    r"removed|lifted|withdrawn|suspended|paused|dropped|reversed|unwound)\b"
+)
 #: A stated move that goes on or takes effect ("rate cuts accumulated", "the tightening takes hold").
 CONTINUING_AFTER = re.compile(
     r"\s+(?:(?:has|have|had|would|will|were\s+to|was\s+to)\s+)?(?:\w+ly\s+)?(?:accumulat(?:e|es|ed|ing)|"
@@ -1494,9 +1498,9 @@ CONTINUING_AFTER = re.compile(
 COMPARATIVE_AFTER = re.compile(
     r"\s+(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes?|became|become|gets?|got|grows?|grew)\s+"
     r"(?:\w+ly\s+|much\s+|even\s+|somewhat\s+|a\s+little\s+|far\s+)?"
-    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile))|"
+    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile|pronounced))|"
     r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|"
-    r"restrictive|volatile)))\b(?!\s+than)"
+    r"restrictive|volatile|pronounced)))\b(?!\s+than)"
 )
 #: The object of a call for a move ("a need for a further reduction in", "support further cuts in").
 CALLED_FOR_BEFORE = re.compile(
@@ -2251,6 +2255,14 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             for j in _coordinated_left(low, ms, i, _clause_start(low, x.start)):
                 if not ms[j].mod and ms[j].m.variable_id in adverse_up:
                     states.append((j, 1, Cue(at, at, put.group().strip(), 1, "movement")))
+    # "as tariffs were scaled back", "if the tariffs are removed": a risk taken away is its fall
+    for i, x in enumerate(ms):
+        lifted = LIFTED_AFTER.match(low[x.m.end :])
+        if lifted and not x.mod and x.m.variable_id in adverse_up and not any(j == i for j, _, _ in states):
+            at = x.m.end + lifted.end()
+            for j in _coordinated_left(low, ms, i, _clause_start(low, x.start)):
+                if not ms[j].mod and ms[j].m.variable_id in adverse_up:
+                    states.append((j, -1, Cue(at, at, lifted.group().strip(), -1, "movement")))
     # "as rate cuts accumulated", "if strong demand persists": a stated move that goes on or takes effect.
     # "as liquidity became scarcer", "when funding costs are higher": a comparative predicate is a move.
     for i, x in enumerate(ms):
