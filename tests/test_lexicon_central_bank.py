@@ -953,3 +953,18 @@ RISK_REMOVED = [
 @pytest.mark.parametrize("sentence, expected", RISK_REMOVED)
 def test_risk_removed(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Right-node raising: "X have raised, and will continue to raise, Y" shares one verb across the interruption;
+# different verbs around it are left alone.
+RIGHT_NODE_RAISING = [
+    ("Higher tariffs have lifted, and will likely lift further, import prices.", {("tariffs", "+", "import_prices")}),
+    ("Tariffs have raised, and will continue to raise, consumer prices this year.", {("tariffs", "+", "inflation")}),
+    ("Rate increases have weakened, and may further weaken, household consumption.", {("policy_rate", "-", "consumption")}),
+    ("Tariffs have raised, and may later lower, import prices.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", RIGHT_NODE_RAISING)
+def test_right_node_raising(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -1733,6 +1733,11 @@ _DOWN_VERBS = r"(?:lower|reduce|decrease|cut|push down|fall|weaken|narrow|dampen
 AMBIVALENT = re.compile(
     rf"\b(?:{_UP_VERBS}\w*\s+or\s+{_DOWN_VERBS}|{_DOWN_VERBS}\w*\s+or\s+{_UP_VERBS})\b|\bambiguous\b"
 )
+#: "have boosted, and will continue to boost, inflation": a verb repeated around ", and <auxiliaries>, "
+RIGHT_NODE = re.compile(
+    r"\b([A-Za-z]+(?:ed|en)),\s+(?:and|or|but)\s+(?:(?:will|would|could|may|might|can|should|continue|continues|to|"
+    r"likely|further|also|probably|still)\s+){1,4}([a-z]+),\s+"
+)
 LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)\b)(?=[a-z])")
 
 
@@ -1768,6 +1773,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         return []  # "may either raise or lower inflation": no direction is stated
     # PDF line-break hyphenation ("expec- tations"); "short- and long-term" keeps its hyphen.
     sentence = LINE_BREAK_HYPHEN.sub("", sentence)
+    # "tariffs have boosted, and will continue to boost, inflation": one verb shared across the interruption
+    sentence = RIGHT_NODE.sub(lambda m: m.group(1) + " " if m.group(2)[:4] == m.group(1)[:4].lower() else m.group(), sentence)
     raw = vocab.mentions_in_context(sentence)
     if len({m.variable_id for m in raw}) < 2:
         return []
