@@ -737,7 +737,10 @@ PRESSURE_FROM = [
         "Staff weighed the downward pressure on inflation from a softer economy against cost increases.",
         {("real_gdp", "+", "inflation")},
     ),
-    ("Downward pressure on house prices from higher mortgage rates persisted.", {("mortgage_rates", "-", "house_prices")}),
+    (
+        "Downward pressure on house prices from higher mortgage rates persisted.",
+        {("mortgage_rates", "-", "house_prices")},
+    ),
     ("Analysts see upward pressure on inflation from rising energy prices.", {("energy_prices", "+", "inflation")}),
     ("There are offsetting pressures on inflation from slower demand and dearer imports.", set()),
     ("The Board discussed two-sided pressures on inflation from weaker growth.", set()),
@@ -751,7 +754,10 @@ def test_pressure_on_from(sentence: str, expected: set[tuple[str, str, str]]) ->
 
 # Output gap: growing (running, operating) below potential is the economy's weak move, above it a strong one.
 OUTPUT_GAP = [
-    ("The economy may keep growing below its potential, which would pull inflation down.", {("real_gdp", "+", "inflation")}),
+    (
+        "The economy may keep growing below its potential, which would pull inflation down.",
+        {("real_gdp", "+", "inflation")},
+    ),
     ("If the economy grows below trend for longer, unemployment would rise.", {("real_gdp", "-", "unemployment")}),
     ("An economy running above capacity tends to push inflation up.", {("real_gdp", "+", "inflation")}),
     # a level, no cause: silent
@@ -774,8 +780,14 @@ FRONT_LOADING = [
         {("tariffs", "+", "trade_volumes"), ("tariffs", "+", "investment")},
     ),
     ("Shipments of exports were brought forward to beat the tariffs.", {("tariffs", "+", "trade_volumes")}),
-    ("Imports jumped in the spring as retailers stockpiled goods ahead of the tariffs.", {("tariffs", "+", "trade_volumes")}),
-    ("Household spending was strong because buyers tried to get ahead of the tariffs.", {("tariffs", "+", "consumption")}),
+    (
+        "Imports jumped in the spring as retailers stockpiled goods ahead of the tariffs.",
+        {("tariffs", "+", "trade_volumes")},
+    ),
+    (
+        "Household spending was strong because buyers tried to get ahead of the tariffs.",
+        {("tariffs", "+", "consumption")},
+    ),
     # negation is kept and marked absent
     ("Firms did not front-load exports ahead of the tariffs.", {("tariffs", "absent", "trade_volumes")}),
     # the main clause states a fall: not the front-loaded goods
@@ -840,7 +852,10 @@ SUBJECT_AND_MOVE = [
         {("uncertainty", "-", "trade_volumes")},
     ),
     # a list inside a prepositional phrase still leads to the head before it
-    ("The unpredictability of trade and fiscal policy could cause further market volatility.", {("uncertainty", "+", "volatility")}),
+    (
+        "The unpredictability of trade and fiscal policy could cause further market volatility.",
+        {("uncertainty", "+", "volatility")},
+    ),
 ]
 
 
@@ -858,7 +873,10 @@ COST_PASS_THROUGH = [
         "The Council noted upward pressure on inflation arising from cost increases due to new tariffs.",
         {("tariffs", "+", "inflation")},
     ),
-    ("Rising costs from supply chain disruptions could feed into inflation.", {("supply_chain_disruptions", "+", "inflation")}),
+    (
+        "Rising costs from supply chain disruptions could feed into inflation.",
+        {("supply_chain_disruptions", "+", "inflation")},
+    ),
     # no stated link from costs to prices: silent
     ("Firms reported cost increases from tariffs.", set()),
     # noun compound: the demand mention is not the subject of "increases"
@@ -886,7 +904,10 @@ THREATS = [
 # ("help the economy achieve higher growth") is not it.
 WHILE_GERUND = [
     ("New technology could help firms achieve higher growth while reducing inflation.", set()),
-    ("Tariffs raise import prices while reducing demand.", {("tariffs", "+", "import_prices"), ("tariffs", "-", "real_gdp")}),
+    (
+        "Tariffs raise import prices while reducing demand.",
+        {("tariffs", "+", "import_prices"), ("tariffs", "-", "real_gdp")},
+    ),
     # "that <verb>s X and <verb>s Y": both verbs belong to the relative pronoun's antecedent, not to X
     ("The aim is a framework that encourages business investment and reduces uncertainty.", set()),
     (
@@ -960,7 +981,10 @@ def test_risk_removed(sentence: str, expected: set[tuple[str, str, str]]) -> Non
 RIGHT_NODE_RAISING = [
     ("Higher tariffs have lifted, and will likely lift further, import prices.", {("tariffs", "+", "import_prices")}),
     ("Tariffs have raised, and will continue to raise, consumer prices this year.", {("tariffs", "+", "inflation")}),
-    ("Rate increases have weakened, and may further weaken, household consumption.", {("policy_rate", "-", "consumption")}),
+    (
+        "Rate increases have weakened, and may further weaken, household consumption.",
+        {("policy_rate", "-", "consumption")},
+    ),
     ("Tariffs have raised, and may later lower, import prices.", set()),
 ]
 

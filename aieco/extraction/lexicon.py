@@ -1548,7 +1548,8 @@ COST_FROM = re.compile(
 )
 COST_PASS_BEFORE = re.compile(r"\bpass(?:es|ed|ing)?\s+(?:on\s+|through\s+)?(?:the\s+|some\s+of\s+the\s+|their\s+)?$")
 COST_PRESSURE_BEFORE = re.compile(
-    r"\bupward\s+(?:price\s+)?pressures?\s+on\s+(?P<y>[a-z -]{1,30}?)\s+(?:\w+ly\s+)?(?:arising\s+|stemming\s+|coming\s+)?"
+    r"\bupward\s+(?:price\s+)?pressures?\s+on\s+(?P<y>[a-z -]{1,30}?)\s+(?:\w+ly\s+)?"
+    r"(?:arising\s+|stemming\s+|coming\s+)?"
     r"from\s+$"
 )
 COST_FEED_AFTER = re.compile(
@@ -1563,7 +1564,9 @@ FRONTLOAD = re.compile(
     r"(?P<ahead>(?:get|gets|got|getting|stay|stayed|staying)\s+ahead\s+of|(?:beat|beats|beating)\s+(?:the\s+)?|"
     r"(?:made|make|makes|making)\s+(?:\w+\s+)?purchases\s+in\s+advance\s+of))"
 )
-AHEAD_OF = re.compile(r"\b(?:ahead\s+of|in\s+advance\s+of|before|in\s+anticipation\s+of|to\s+(?:get\s+ahead\s+of|beat|avoid))\b")
+AHEAD_OF = re.compile(
+    r"\b(?:ahead\s+of|in\s+advance\s+of|before|in\s+anticipation\s+of|to\s+(?:get\s+ahead\s+of|beat|avoid))\b"
+)
 FRONTLOAD_REASON = re.compile(r"\b(?:as|because|since)\s+(?:\w+\s+){0,3}$|\b(?:as|because|since)\b(?=[^,;]*$)")
 DOWN_IN_MAIN = re.compile(r"\b(?:fell|fall|falls|declined?|declines|weak\w*|dropped|contracted|slowed|lower)\b")
 FRONTLOADED = frozenset({"trade_volumes", "investment", "consumption"})
@@ -1774,7 +1777,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     # PDF line-break hyphenation ("expec- tations"); "short- and long-term" keeps its hyphen.
     sentence = LINE_BREAK_HYPHEN.sub("", sentence)
     # "tariffs have boosted, and will continue to boost, inflation": one verb shared across the interruption
-    sentence = RIGHT_NODE.sub(lambda m: m.group(1) + " " if m.group(2)[:4] == m.group(1)[:4].lower() else m.group(), sentence)
+    sentence = RIGHT_NODE.sub(
+        lambda m: m.group(1) + " " if m.group(2)[:4] == m.group(1)[:4].lower() else m.group(), sentence
+    )
     raw = vocab.mentions_in_context(sentence)
     if len({m.variable_id for m in raw}) < 2:
         return []
@@ -2441,7 +2446,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         xi = xs[0]
         before, after = low[max(0, c.start() - 90) : c.start()], low[ms[xi].m.end : ms[xi].m.end + 70]
         ys: list[int] = []
-        if COST_PASS_BEFORE.search(before) and (to := re.match(r"\s+(?:[a-z]+\s+){0,2}?(?:through\s+|on\s+)?to\s+", after)):
+        to = re.match(r"\s+(?:[a-z]+\s+){0,2}?(?:through\s+|on\s+)?to\s+", after)
+        if COST_PASS_BEFORE.search(before) and to:
             ys = [i for i, y in enumerate(ms) if y.start == ms[xi].m.end + to.end()]
         elif (up := COST_PRESSURE_BEFORE.search(before)) is not None:
             ys = [i for i, y in enumerate(ms) if max(0, c.start() - 90) + up.start("y") == y.start]
