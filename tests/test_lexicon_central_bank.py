@@ -992,3 +992,20 @@ RIGHT_NODE_RAISING = [
 @pytest.mark.parametrize("sentence, expected", RIGHT_NODE_RAISING)
 def test_right_node_raising(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "factors such as X": the examples named after a transparent head are the verb's objects.
+FACTORS_SUCH_AS = [
+    (
+        "Much of the fall in inflation was due to one-off factors such as lower oil prices.",
+        {("energy_prices", "+", "inflation")},
+    ),
+    ("Inflation was pushed up by global developments like rising import prices.", {("import_prices", "+", "inflation")}),
+    # examples of something else than a cause: nothing
+    ("Factors such as energy prices and inflation are discussed in the annex.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", FACTORS_SUCH_AS)
+def test_factors_such_as(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

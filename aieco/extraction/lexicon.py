@@ -1252,7 +1252,9 @@ BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 TRANSPARENT_HEAD = re.compile(
     r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate|much|most|part|some|"
     r"half|all|(?:a\s+)?(?:large|significant|good)\s+(?:part|share))\s+(?:for|of)|"
-    r"(?:strains?|pressures?|stress)\s+on)\s+(?:the\s+|an?\s+)?"
+    r"(?:strains?|pressures?|stress)\s+on|"
+    # "due to temporary factors such as lower fuel prices": the examples named are the objects
+    r"(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects)\s+(?:such\s+as|like|including))\s+(?:the\s+|an?\s+)?"
 )
 
 
