@@ -1000,7 +1000,10 @@ FACTORS_SUCH_AS = [
         "Much of the fall in inflation was due to one-off factors such as lower oil prices.",
         {("energy_prices", "+", "inflation")},
     ),
-    ("Inflation was pushed up by global developments like rising import prices.", {("import_prices", "+", "inflation")}),
+    (
+        "Inflation was pushed up by global developments like rising import prices.",
+        {("import_prices", "+", "inflation")},
+    ),
     # examples of something else than a cause: nothing
     ("Factors such as energy prices and inflation are discussed in the annex.", set()),
 ]
