@@ -744,6 +744,9 @@ PRESSURE_FROM = [
     ("Analysts see upward pressure on inflation from rising energy prices.", {("energy_prices", "+", "inflation")}),
     ("There are offsetting pressures on inflation from slower demand and dearer imports.", set()),
     ("The Board discussed two-sided pressures on inflation from weaker growth.", set()),
+    # denied or slight pressure: nothing to read
+    ("There is no downward pressure on inflation from a weaker economy.", set()),
+    ("There is little upward pressure on inflation from wages.", set()),
 ]
 
 
@@ -794,6 +797,9 @@ FRONT_LOADING = [
     ("Exports fell as firms had stockpiled goods ahead of the tariffs.", set()),
     # no tariff anchor: silent
     ("Firms front-loaded exports in the first quarter.", set()),
+    # asked, not stated
+    ("Did firms front-load exports ahead of the tariffs?", set()),
+    ("Whether exports were brought forward ahead of tariffs is unclear.", set()),
 ]
 
 

@@ -1362,6 +1362,9 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     # "opposing" or "two-sided" pressures name none, so nothing is read from them.
     pressure = PRESSURE_DIRECTION.search(low[max(0, start - 50) : start])
     if pressure:
+        opened = start - len(pressure.group())
+        if re.search(r"\b(?:no|little|not\s+much)\s+(?:[a-z-]+\s+)?$", low[max(0, opened - 30) : opened]):
+            return 0  # "no downward pressure on inflation from …": denied, nothing to read
         return {"upward": 1, "downward": -1}.get(pressure.group(1), 0)
     adverse = vocab.get(m.variable_id).adverse_direction
     if adverse is None:
