@@ -709,7 +709,7 @@ CAUSE_AFTER = re.compile(
     r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
-    r"hampered by|thanks to|pulled down by|held up by)\s+"
+    r"hampered by|thanks to|pulled down by)\s+"
     r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
     r"(?:anticipating|expecting|pricing\s+in)\s+)?"
     r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
@@ -1423,7 +1423,7 @@ def _cause_of_states(
             if not mod:
                 if verb is not None and re.search(
                     r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by|"
-                    r"thanks to|held up by",
+                    r"thanks to",
                     verb.group(),
                 ):
                     mod = 1
