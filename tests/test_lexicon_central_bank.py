@@ -728,3 +728,293 @@ ABOVE_BELOW = [
 @pytest.mark.parametrize("sentence, expected", ABOVE_BELOW)
 def test_above_below_target(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "<direction> pressure on Y from <modified> X": the adjective of "pressure" is Y's move and the modifier of
+# X is X's move; the sign is their product. Pressures called opposing or two-sided name no move: silent.
+PRESSURE_FROM = [
+    (
+        "Staff weighed the downward pressure on inflation from a softer economy against cost increases.",
+        {("real_gdp", "+", "inflation")},
+    ),
+    (
+        "Downward pressure on house prices from higher mortgage rates persisted.",
+        {("mortgage_rates", "-", "house_prices")},
+    ),
+    ("Analysts see upward pressure on inflation from rising energy prices.", {("energy_prices", "+", "inflation")}),
+    ("There are offsetting pressures on inflation from slower demand and dearer imports.", set()),
+    ("The Board discussed two-sided pressures on inflation from weaker growth.", set()),
+    # denied or slight pressure: nothing to read
+    ("There is no downward pressure on inflation from a weaker economy.", set()),
+    ("There is little upward pressure on inflation from wages.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PRESSURE_FROM)
+def test_pressure_on_from(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Output gap: growing (running, operating) below potential is the economy's weak move, above it a strong one.
+OUTPUT_GAP = [
+    (
+        "The economy may keep growing below its potential, which would pull inflation down.",
+        {("real_gdp", "+", "inflation")},
+    ),
+    ("If the economy grows below trend for longer, unemployment would rise.", {("real_gdp", "-", "unemployment")}),
+    ("An economy running above capacity tends to push inflation up.", {("real_gdp", "+", "inflation")}),
+    # a level, no cause: silent
+    ("The economy is operating below potential and inflation is near target.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", OUTPUT_GAP)
+def test_output_gap(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Front-loading: purchases moved ahead of an expected tariff rise. The expected rise in tariffs raises the
+# goods front-loaded (trade, investment, consumption) for now; the object, a passive subject, or the main
+# clause of "as/because firms got ahead of the tariffs" names the goods.
+FRONT_LOADING = [
+    ("Manufacturers front-loaded their exports ahead of the new tariffs.", {("tariffs", "+", "trade_volumes")}),
+    (
+        "Companies pulled forward imports and equipment investment before the announced tariff increases.",
+        {("tariffs", "+", "trade_volumes"), ("tariffs", "+", "investment")},
+    ),
+    ("Shipments of exports were brought forward to beat the tariffs.", {("tariffs", "+", "trade_volumes")}),
+    (
+        "Imports jumped in the spring as retailers stockpiled goods ahead of the tariffs.",
+        {("tariffs", "+", "trade_volumes")},
+    ),
+    (
+        "Household spending was strong because buyers tried to get ahead of the tariffs.",
+        {("tariffs", "+", "consumption")},
+    ),
+    # negation is kept and marked absent
+    ("Firms did not front-load exports ahead of the tariffs.", {("tariffs", "absent", "trade_volumes")}),
+    # the main clause states a fall: not the front-loaded goods
+    ("Exports fell as firms had stockpiled goods ahead of the tariffs.", set()),
+    # no tariff anchor: silent
+    ("Firms front-loaded exports in the first quarter.", set()),
+    # asked, not stated
+    ("Did firms front-load exports ahead of the tariffs?", set()),
+    ("Whether exports were brought forward ahead of tariffs is unclear.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", FRONT_LOADING)
+def test_front_loading(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Growth accounting: a spending component (consumption, investment, exports, housing investment) moves GDP
+# with its own move, so "X weighed on / was a drag on / subtracted from growth" with X's move unstated says
+# X fell, and the channel is +. Contributions ("the contribution to growth from X", "X made a negative
+# contribution to GDP") are + for the same reason. A stated move is read as stated; imports and bare
+# "trade" are not spending components.
+GROWTH_ACCOUNTING = [
+    ("Housing investment was a drag on GDP growth last year.", {("construction_activity", "+", "real_gdp")}),
+    ("Business investment subtracted from GDP growth in the quarter.", {("investment", "+", "real_gdp")}),
+    ("GDP growth was dragged down by exports.", {("trade_volumes", "+", "real_gdp")}),
+    ("The contribution from exports to GDP growth turned negative.", {("trade_volumes", "+", "real_gdp")}),
+    ("Net exports made a sizeable negative contribution to GDP growth.", {("trade_volumes", "+", "real_gdp")}),
+    (
+        "Household consumption and business investment made solid contributions to growth.",
+        {("consumption", "+", "real_gdp"), ("investment", "+", "real_gdp")},
+    ),
+    ("GDP growth slowed, pulled down by weaker exports.", {("trade_volumes", "+", "real_gdp")}),
+    # a stated move is kept as stated
+    ("Stronger exports lowered GDP growth.", {("trade_volumes", "-", "real_gdp")}),
+    # imports are not a spending component: no identity
+    ("Higher imports reduce GDP growth.", {("trade_volumes", "-", "real_gdp")}),
+    # not a component: the contribution noun says nothing
+    ("Lower energy prices made a negative contribution to GDP growth.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", GROWTH_ACCOUNTING)
+def test_growth_accounting(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Subjects and stated moves: a rule that cannot see the source's move, or its subject, stays silent.
+SUBJECT_AND_MOVE = [
+    # "monetary policy should support the economy": no move of the instrument is stated
+    ("In the face of higher tariffs, monetary policy should support growth.", set()),
+    ("Monetary policy should support the economy as tariffs bite.", set()),
+    # a stated move is read
+    ("Tighter monetary policy has weighed on consumption.", {("policy_rate", "-", "consumption")}),
+    # a preposed adverbial is not part of the subject list
+    ("Despite higher tariffs, consumer spending boosted GDP growth.", {("consumption", "+", "real_gdp")}),
+    # the last conjunct's modifier is its own: only confidence is weak
+    (
+        "Uncertainty and weak confidence weigh on investment.",
+        {("uncertainty", "-", "investment"), ("confidence", "+", "investment")},
+    ),
+    # a co-ordinated clause with its own (non-vocabulary) subject takes no earlier subject
+    (
+        "Uncertainty may have weighed on exports and lower migration may have contributed to weaker growth.",
+        {("uncertainty", "-", "trade_volumes")},
+    ),
+    # a list inside a prepositional phrase still leads to the head before it
+    (
+        "The unpredictability of trade and fiscal policy could cause further market volatility.",
+        {("uncertainty", "+", "volatility")},
+    ),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", SUBJECT_AND_MOVE)
+def test_subject_and_move(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Costs as the link to prices: "pass higher costs from X on to prices", "upward pressure on inflation arising
+# from cost increases because of X", "cost increases from X could feed into inflation". The cost link must be
+# stated; "cost increases" after a preposition is a noun compound, never a verb of an earlier subject.
+COST_PASS_THROUGH = [
+    ("Retailers plan to pass higher costs from tariffs on to consumer prices.", {("tariffs", "+", "inflation")}),
+    (
+        "The Council noted upward pressure on inflation arising from cost increases due to new tariffs.",
+        {("tariffs", "+", "inflation")},
+    ),
+    (
+        "Rising costs from supply chain disruptions could feed into inflation.",
+        {("supply_chain_disruptions", "+", "inflation")},
+    ),
+    # no stated link from costs to prices: silent
+    ("Firms reported cost increases from tariffs.", set()),
+    # noun compound: the demand mention is not the subject of "increases"
+    ("They weighed weaker demand against the pressure arising from cost increases because of tariffs.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", COST_PASS_THROUGH)
+def test_cost_pass_through(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Threats: "the biggest threat to/facing Y is X", "X is the main threat to Y", "X poses a threat to Y". A threat to
+# a variable is its adverse move (a fall of activity); the source's presence or stated rise is the cause.
+THREATS = [
+    ("The greatest threat facing the economy is the escalation of tariffs.", {("tariffs", "-", "real_gdp")}),
+    ("Trade barriers are the main threat to growth this year.", {("tariffs", "-", "real_gdp")}),
+    ("Higher tariffs pose a threat to employment.", {("tariffs", "-", "employment")}),
+    # a question states nothing
+    ("Are tariffs the main threat to growth?", set()),
+]
+
+
+# "while <gerund>": the gerund's subject is the clause's subject; the object of a verb the reader does not read
+# ("help the economy achieve higher growth") is not it.
+WHILE_GERUND = [
+    ("New technology could help firms achieve higher growth while reducing inflation.", set()),
+    (
+        "Tariffs raise import prices while reducing demand.",
+        {("tariffs", "+", "import_prices"), ("tariffs", "-", "real_gdp")},
+    ),
+    # "that <verb>s X and <verb>s Y": both verbs belong to the relative pronoun's antecedent, not to X
+    ("The aim is a framework that encourages business investment and reduces uncertainty.", set()),
+    (
+        "Tariffs that raised import prices and lowered demand were removed.",
+        {("tariffs", "+", "import_prices"), ("tariffs", "-", "real_gdp")},
+    ),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", WHILE_GERUND)
+def test_while_gerund(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+@pytest.mark.parametrize("sentence, expected", THREATS)
+def test_threats(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Pass-through variants: "passed on to", "the pass through from X to Y" carry the source's move within one
+# family (prices to prices, rates to rates); across families they say nothing of the sign.
+PASS_ON = [
+    ("Importers say the tariffs will be passed on to consumer prices.", {("tariffs", "+", "inflation")}),
+    ("The pass through from tariffs to consumer prices may take a year.", {("tariffs", "+", "inflation")}),
+    ("Higher oil prices were passed on to consumer prices within months.", {("energy_prices", "+", "inflation")}),
+    ("Higher policy rates are passed on to house prices.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PASS_ON)
+def test_pass_on(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# "Y held up thanks to X": "hold up" is a (resilient) rise, "thanks to" names a helping cause, and a head noun of
+# a rise ("resilience in", "the pull-forward of") is the source's move; a list after it ("and some …") shares it.
+HELD_UP_THANKS_TO = [
+    ("Consumer spending held up thanks to resilience in employment.", {("employment", "+", "consumption")}),
+    (
+        "Output held up thanks to the pull-forward of exports and some strength in household spending.",
+        {("trade_volumes", "+", "real_gdp"), ("consumption", "+", "real_gdp")},
+    ),
+    ("Business investment fell thanks to higher tariffs.", {("tariffs", "-", "investment")}),
+    # no cause phrase: a resilient level, no channel
+    ("Consumer spending held up and employment rose.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", HELD_UP_THANKS_TO)
+def test_held_up_thanks_to(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# A risk taken away ("tariffs were scaled back / removed / lifted") is its fall; "less (more) pronounced" is a
+# comparative predicate. Joined by "as", the two states read as cause and effect.
+RISK_REMOVED = [
+    ("Market volatility eased as the tariffs were rolled back.", {("tariffs", "+", "volatility")}),
+    ("Volatility became less pronounced as tariffs were lifted.", {("tariffs", "+", "volatility")}),
+    # two states joined by "and": no cause stated
+    ("Tariffs were removed and volatility fell.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", RISK_REMOVED)
+def test_risk_removed(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Right-node raising: "X have raised, and will continue to raise, Y" shares one verb across the interruption;
+# different verbs around it are left alone.
+RIGHT_NODE_RAISING = [
+    ("Higher tariffs have lifted, and will likely lift further, import prices.", {("tariffs", "+", "import_prices")}),
+    ("Tariffs have raised, and will continue to raise, consumer prices this year.", {("tariffs", "+", "inflation")}),
+    (
+        "Rate increases have weakened, and may further weaken, household consumption.",
+        {("policy_rate", "-", "consumption")},
+    ),
+    ("Tariffs have raised, and may later lower, import prices.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", RIGHT_NODE_RAISING)
+def test_right_node_raising(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# "factors such as X": the examples named after a transparent head are the verb's objects.
+FACTORS_SUCH_AS = [
+    (
+        "Much of the fall in inflation was due to one-off factors such as lower oil prices.",
+        {("energy_prices", "+", "inflation")},
+    ),
+    (
+        "Inflation was pushed up by global developments like rising import prices.",
+        {("import_prices", "+", "inflation")},
+    ),
+    # examples of something else than a cause: nothing
+    ("Factors such as energy prices and inflation are discussed in the annex.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", FACTORS_SUCH_AS)
+def test_factors_such_as(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

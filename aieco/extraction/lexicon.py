@@ -145,6 +145,7 @@ NEUTRAL_VERBS = (
     "contribute to",
     "feed into",
     "pass through to",
+    "pass on to",
     "give rise to",
     "generate",
     "produce",
@@ -280,7 +281,13 @@ NOUN_CUES = (
     # "poses risks to employment": a risk to a variable is its adverse move, here a fall.
     (
         r"(?:poses?|posed|posing)\s+(?:an?\s+)?(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
-        r"risks? (?:to|for)",
+        r"(?:risks?|threats?) (?:to|for)",
+        -1,
+    ),
+    # "tariffs are the biggest threat to growth": a threat to a variable is its adverse move, here a fall
+    (
+        r"(?:is|are|was|were|remains?|remained)\s+(?:an?|the|one\s+of\s+the)\s+(?:(?:biggest|main|greatest|largest|key|"
+        r"primary|major|principal|serious|significant)\s+)?threats?\s+(?:to|for|facing)",
         -1,
     ),
     # "a dampening effect on demand", "a stimulative impact on investment": the adjective signs the effect
@@ -340,6 +347,8 @@ MOVEMENT_UP = (
     "widen",
     "escalate",
     "appreciate",
+    # "growth held up": resilience, a move up against an expected fall
+    "hold up",
 )
 MOVEMENT_DOWN = (
     "fall",
@@ -450,7 +459,7 @@ UP_MODIFIERS = (
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained |recent )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|firmness|"
     r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation|recovery|"
-    r"pickup|pick-up|upswing)s? (?:in|of)",
+    r"pickup|pick-up|upswing|resilience|pull-forward|front-loading|frontloading)s? (?:in|of)",
     # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
     r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
@@ -700,7 +709,7 @@ CAUSE_AFTER = re.compile(
     r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
-    r"hampered by)\s+"
+    r"hampered by|thanks to|pulled down by)\s+"
     r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
     r"(?:anticipating|expecting|pricing\s+in)\s+)?"
     r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
@@ -717,6 +726,10 @@ INHERENT_UP = re.compile(
 SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
 #: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
 STRAIN_BEFORE = re.compile(r"\b(?:strains?|stress|pressures?)\s+on\s+(?:the\s+)?$")
+PRESSURE_DIRECTION = re.compile(
+    r"\b(upward|downward|opposing|two-sided|offsetting|countervailing|conflicting)\s+(?:[a-z-]+\s+)?pressures?\s+on\s+"
+    r"(?:the\s+)?$"
+)
 ADVERSE_BEFORE = re.compile(r"\b(?:adverse|negative)\s+(?:[a-z-]+\s+)?$")
 PARTICIPLE = re.compile(
     r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
@@ -913,6 +926,13 @@ def _movement_sign(text: str) -> int:
     return 0
 
 
+#: "cost increases", "wage hikes" after a preposition: a noun compound whose head is the movement noun.
+COST_COMPOUND_BEFORE = re.compile(
+    r"\b(?:from|of|by|to|with|amid|after|despite|because\s+of|due\s+to|and)\s+(?:further\s+|large\s+|recent\s+)?"
+    r"(?:cost|input\s+cost|price|wage|tax|fee|rent)\s+$"
+)
+
+
 def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
     taken = [(x.start, x.m.end) for x in mentions]
     found: list[Cue] = []
@@ -920,12 +940,18 @@ def _find_cues(low: str, mentions: list[_Mention]) -> list[Cue]:
         for m in pat.finditer(low):
             if kind != "noun" and DETERMINER_BEFORE.search(low, 0, m.start()) and not _this_verb(low, m):
                 continue  # "the drag on activity", "a cut" are nouns, not verbs
+            if kind != "noun" and COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
+                continue  # "arising from cost increases": a noun compound, not a verb
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
     for pat, sign in MOVEMENT_PATTERNS:
         for m in pat.finditer(low):
             if DETERMINER_BEFORE.search(low, 0, m.start()) and not _this_verb(low, m):
                 continue  # "from such surges", "a rise": nouns, not movements
-            found.append(Cue(m.start(), m.end(), m.group(), sign, "movement"))
+            if COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
+                continue  # "arising from cost increases", "after wage hikes": a noun compound, no verb of a subject
+            # "output grows below potential": a widening slack, the economy's weak move
+            below = sign > 0 and BELOW_POTENTIAL.match(low[m.end() :])
+            found.append(Cue(m.start(), m.end(), m.group(), -1 if below else sign, "movement"))
     # Longest cue first; drop cues inside a mention or its modifier, and overlapping cues.
     found.sort(key=lambda c: (-(c.end - c.start), c.start))
     kept: list[Cue] = []
@@ -948,6 +974,14 @@ def _clause_end(low: str, pos: int) -> int:
     return m.start() if m else len(low)
 
 
+#: "in the face of tariffs, monetary policy …": a preposed adverbial ends at its comma, it lists nothing.
+PREPOSED_ADVERBIAL = re.compile(
+    r"(?:^|[,;]|\bthat)\s*(?:in\s+the\s+face\s+of|amid|despite|given|after|following|with|because\s+of|due\s+to|"
+    r"in\s+response\s+to|against|in\s+light\s+of|notwithstanding)\s+(?:the\s+|an?\s+|higher\s+|new\s+|us\s+)*"
+    r"(?:[a-z-]+\s+){0,2}$"
+)
+
+
 def _coordinated_left(low: str, ms: list[_Mention], idx: int, floor: int) -> list[int]:
     out = [idx]
     if (
@@ -968,6 +1002,10 @@ def _coordinated_left(low: str, ms: list[_Mention], idx: int, floor: int) -> lis
         and ms[idx - 1].start >= floor
         and ms[idx - 1].m.variable_id != ms[idx].m.variable_id
         and COORD.match(low[ms[idx - 1].m.end : ms[idx].start])
+        and not (
+            low[ms[idx - 1].m.end : ms[idx].start].strip() == ","
+            and PREPOSED_ADVERBIAL.search(low[max(0, ms[idx - 1].start - 60) : ms[idx - 1].start])
+        )
     ):
         idx -= 1
         out.append(idx)
@@ -1019,6 +1057,16 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         return []  # "Because inflation has come down, we lowered …": the subordinate clause holds no subject
     if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]) or AS_CLAUSE_GAP.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
+    if re.fullmatch(r"\s+and\s+(?:\w+ly\s+)?", low[ms[i].m.end : cue.start]) and UNREAD_VERB_OBJECT.search(
+        low[max(0, ms[i].start - 50) : ms[i].start]
+    ):
+        # "an environment that fosters investment and reduces uncertainty": the mention is the object of an
+        # unread verb, and the two verbs share the relative pronoun's antecedent
+        return []
+    if OWN_CLAUSE_SUBJECT.search(low[ms[i].m.end : cue.start]):
+        # "uncertainty may have weighed on sales and lower immigration may have contributed to …": after a
+        # verb of its own, the mention is followed by a co-ordinated clause whose subject is another noun
+        return []
     if OTHER_AGENT.search(low[ms[i].m.end : cue.start]):
         return []  # "losses could affect their ability to support the economy": the banks would support it
     if NOUN_SUBJECT_AFTER_COMMA.search(low[ms[i].m.end : cue.start]):
@@ -1054,7 +1102,7 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
             return []
         i = left[-2]
         # The earlier mention must not sit in an earlier clause ("X rose, and the fall in Y hurt Z").
-        if CLAUSE_JOIN.search(low[ms[i].m.end : cue.start]):
+        if CLAUSE_JOIN.search(low[ms[i].m.end : cue.start]) or OWN_CLAUSE_SUBJECT.search(low[ms[i].m.end : cue.start]):
             return []
     listed = _coordinated_left(low, ms, i, floor)
     head = min(listed)
@@ -1081,6 +1129,18 @@ OTHER_AGENT = re.compile(
     r"(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
     r"(?:(?:of|for)\s+(?:[a-z-]+\s+){1,3})?to\s+"
     r"(?:(?:help|further|\w+ly)\s+)?$"
+)
+UNREAD_VERB_OBJECT = re.compile(
+    r"\b(?:that|which|who)\s+(?:\w+ly\s+)?[a-z]+(?:s|ed)\s+(?:the\s+|an?\s+|more\s+)?(?:[a-z-]+\s+)?$"
+)
+#: "… and lower migration may have contributed to …": the co-ordinated clause has its own subject.
+NEW_SUBJECT_GAP = re.compile(
+    r"\b(?:and|but)\s+(?!(?:also|then|thus|so|therefore|hence|in\s+turn|further|still)\b)(?:[a-z-]+\s+){1,3}?"
+    r"(?:may|might|could|would|will|should|can|has|have|had|did|does)\s+(?:(?:have|been|also|\w+ly)\s+)*$"
+)
+OWN_CLAUSE_SUBJECT = re.compile(
+    r"\b(?:has|have|had|is|are|was|were|been|\w+ing|\w+ed)\b[^,;]*?\s(?:and|but)\s+(?:[a-z-]+\s+){1,3}?"
+    r"(?:may|might|could|would|will|should|can|has|have|had|did|does)\s+(?:(?:have|been|also|\w+ly)\s+)*$"
 )
 #: "With growth weakening, the Governing Council cut …": a noun phrase after a comma is the verb's subject.
 NOUN_SUBJECT_AFTER_COMMA = re.compile(
@@ -1156,7 +1216,7 @@ TO_MEET = re.compile(
 )
 #: "the pass-through of X to Y", "X pass-through into Y".
 PASS_THROUGH_NOUN = re.compile(
-    r"\bpass-?through\s+of\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
+    r"\bpass[- ]?through\s+(?:of|from)\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
     r"(?P<x2>)\bpass-?through\s+(?:in)?to\s+(?:the\s+)?"
 )
 #: "the effects of X include Y", "the consequences of X would be Y".
@@ -1167,7 +1227,12 @@ EFFECTS_INCLUDE = re.compile(
 )
 #: "the main driver of Y is X", "a key factor behind Y has been X".
 DRIVER_OF = re.compile(
-    r"\b(?:factors?|drivers?|reasons?|causes?|sources?|contributors?)\s+(?:behind|of|for)\s+(?P<y>[^,;:.]{1,60}?)\s+"
+    r"\b(?:factors?|drivers?|reasons?|causes?|sources?|contributors?)\s+(?:behind|of|for)\s+(?P<y>[^,;:.]{1,60}?)\s*[—–]?\s*"
+    r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
+)
+#: "the biggest threat facing the economy was the trade conflict": the source follows the copula, the target falls
+THREAT_TO = re.compile(
+    r"\b(?:threats?|dangers?)\s+(?:to|for|facing)\s+(?P<y>[^,;:.]{1,60}?)\s*[—–]?\s*"
     r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
 )
 #: A rise at a weak pace ("grow slowly", "expand at a modest pace"): no direction to read.
@@ -1187,7 +1252,9 @@ BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 TRANSPARENT_HEAD = re.compile(
     r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate|much|most|part|some|"
     r"half|all|(?:a\s+)?(?:large|significant|good)\s+(?:part|share))\s+(?:for|of)|"
-    r"(?:strains?|pressures?|stress)\s+on)\s+(?:the\s+|an?\s+)?"
+    r"(?:strains?|pressures?|stress)\s+on|"
+    # "due to temporary factors such as lower fuel prices": the examples named are the objects
+    r"(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects)\s+(?:such\s+as|like|including))\s+(?:the\s+|an?\s+)?"
 )
 
 
@@ -1235,7 +1302,7 @@ CAUSAL_GAP = re.compile(r"\b(?:due to|owing to|because of|thanks to|as a result 
 #: Connectors through which the source's move reaches the target in the same direction ("higher energy
 #: prices pass through to consumer prices", "rate hikes are reflected in long-term rates").
 PASSING = re.compile(
-    r"^(?:(?:pass(?:es|ed|ing)?|feeds?|fed|feeding)\s+through\s+(?:to|into)|"
+    r"^(?:(?:pass(?:es|ed|ing)?|feeds?|fed|feeding)\s+(?:through|on)\s+(?:to|into)|"
     r"(?:is|are|was|were|be|been|being)\s+reflected\s+in)$"
 )
 PASS_THROUGH_FAMILIES = (
@@ -1291,13 +1358,21 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
         return 0
     if re.search(r"\bpositive\s+(?:[a-z-]+\s+)?$", low[max(0, start - 30) : start]):
         return 1
+    # "downward pressure on inflation", "upward price pressures on rents": the adjective names the move;
+    # "opposing" or "two-sided" pressures name none, so nothing is read from them.
+    pressure = PRESSURE_DIRECTION.search(low[max(0, start - 50) : start])
+    if pressure:
+        opened = start - len(pressure.group())
+        if re.search(r"\b(?:no|little|not\s+much)\s+(?:[a-z-]+\s+)?$", low[max(0, opened - 30) : opened]):
+            return 0  # "no downward pressure on inflation from …": denied, nothing to read
+        return {"upward": 1, "downward": -1}.get(pressure.group(1), 0)
     adverse = vocab.get(m.variable_id).adverse_direction
     if adverse is None:
         return 0
     return 1 if adverse.value == "increase" else -1
 
 
-LIST_JOIN = re.compile(r"\s*(?:and|or|as well as)\s+(?:the\s+|an?\s+)?")
+LIST_JOIN = re.compile(r"\s*(?:and|or|as well as)\s+(?:the\s+|an?\s+|some\s+)?")
 
 
 def _cause_of_states(
@@ -1347,12 +1422,13 @@ def _cause_of_states(
             taken[si] = verb
             if not mod:
                 if verb is not None and re.search(
-                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by",
+                    r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by|"
+                    r"thanks to",
                     verb.group(),
                 ):
                     mod = 1
                 elif verb is not None and re.search(
-                    r"weighed down|hit|dragged|held back|restrained|hampered", verb.group()
+                    r"weighed down|hit|dragged|held back|restrained|hampered|pulled down", verb.group()
                 ):
                     mod = -1
                 elif x.m.variable_id in adverse_up and (
@@ -1410,6 +1486,10 @@ IMPOSED_AFTER = re.compile(
     # "if tariffs and uncertainty were to continue", "the effects of tariffs continued to spread"
     r"(?:were\s+to\s+|was\s+to\s+)?continu(?:e|es|ed)(?!\s+to\s+(?:ease|fall|decline|recede|fade|diminish|subside)))\b"
 )
+LIFTED_AFTER = re.compile(
+    r"\s+(?:(?:has|have|had)\s+)?(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:scaled\s+back|rolled\s+back|"
+    r"removed|lifted|withdrawn|suspended|paused|dropped|reversed|unwound)\b"
+)
 #: A stated move that goes on or takes effect ("rate cuts accumulated", "the tightening takes hold").
 CONTINUING_AFTER = re.compile(
     r"\s+(?:(?:has|have|had|would|will|were\s+to|was\s+to)\s+)?(?:\w+ly\s+)?(?:accumulat(?:e|es|ed|ing)|"
@@ -1423,9 +1503,9 @@ CONTINUING_AFTER = re.compile(
 COMPARATIVE_AFTER = re.compile(
     r"\s+(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes?|became|become|gets?|got|grows?|grew)\s+"
     r"(?:\w+ly\s+|much\s+|even\s+|somewhat\s+|a\s+little\s+|far\s+)?"
-    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile))|"
+    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile|pronounced))|"
     r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|"
-    r"restrictive|volatile)))\b(?!\s+than)"
+    r"restrictive|volatile|pronounced)))\b(?!\s+than)"
 )
 #: The object of a call for a move ("a need for a further reduction in", "support further cuts in").
 CALLED_FOR_BEFORE = re.compile(
@@ -1451,6 +1531,57 @@ CONDITION_AFTER = re.compile(
     r"(?:weak|subdued|soft|sluggish|muted|depressed|anaemic|anemic|low))\b"
 )
 #: A movement noun followed by its source ("price increases from higher tariffs").
+BELOW_POTENTIAL = re.compile(
+    r"\s+(?:well\s+|further\s+|slightly\s+|persistently\s+)?(?:below|under)\s+(?:its\s+|their\s+)?"
+    r"(?:potential|trend|capacity)\b"
+)
+#: Spending components of GDP: their contribution to GDP has the sign of their own move.
+GDP_COMPONENTS = frozenset({"consumption", "investment", "trade_volumes", "construction_activity"})
+NOT_A_COMPONENT = re.compile(r"^(?:trade|global\s+trade)$|\bimports?\b")
+CONTRIBUTION_BOTH = re.compile(
+    r"\bcontributions?\s+(?P<order>to|from)\s+(?P<a>(?:the\s+)?(?:[a-z-]+\s+){0,3}?[a-z-]+)\s+(?:to|from)\s+"
+    r"(?P<b>(?:the\s+)?(?:[a-z-]+\s+){0,3}[a-z-]+)"
+)
+CONTRIBUTION_MADE = re.compile(
+    r"\b(?:made|make|makes|making|provided|provides|providing)\s+(?:an?\s+|the\s+)?(?:[a-z-]+\s+){0,2}"
+    r"contributions?\s+to\s+"
+)
+COST_FROM = re.compile(
+    r"\b(?:cost\s+increases|higher\s+(?:input\s+)?costs|rising\s+(?:input\s+)?costs|increases?\s+in\s+(?:input\s+)?costs|"
+    r"(?:input\s+)?cost\s+pressures)\s+(?:\w+ly\s+)?(?:stemming\s+|arising\s+|resulting\s+|coming\s+)?"
+    r"(?:from|because\s+of|due\s+to|caused\s+by|related\s+to)\s+(?:the\s+|us\s+|higher\s+|new\s+)*"
+)
+COST_PASS_BEFORE = re.compile(r"\bpass(?:es|ed|ing)?\s+(?:on\s+|through\s+)?(?:the\s+|some\s+of\s+the\s+|their\s+)?$")
+COST_PRESSURE_BEFORE = re.compile(
+    r"\bupward\s+(?:price\s+)?pressures?\s+on\s+(?P<y>[a-z -]{1,30}?)\s+(?:\w+ly\s+)?"
+    r"(?:arising\s+|stemming\s+|coming\s+)?"
+    r"from\s+$"
+)
+COST_FEED_AFTER = re.compile(
+    r"\s+(?:(?:may|might|could|would|will|can|is|are|be|been|have|has)\s+)*(?:\w+ly\s+)?"
+    r"(?:(?:playing|play|plays|played)\s+a\s+(?:\w+\s+)?role\s+in|feed(?:s|ing)?\s+(?:through\s+)?into|"
+    r"push(?:es|ed|ing)?\s+up|add(?:s|ed|ing)?\s+to)\s+(?:the\s+)?(?:[a-z]+\s+)?"
+)
+#: Purchases moved ahead of an expected tariff rise ("front-loaded", "brought forward", "to get ahead of").
+FRONTLOAD = re.compile(
+    r"\b(?:front-?load(?:s|ed|ing)?|(?:bring|brings|brought|bringing|pull|pulls|pulled|pulling)\s+forward|"
+    r"pull-forward|pulled-forward|stockpil(?:ed|es|ing|e)|(?:advance|advanced|advancing)\s+(?:their\s+)?purchases|"
+    r"(?P<ahead>(?:get|gets|got|getting|stay|stayed|staying)\s+ahead\s+of|(?:beat|beats|beating)\s+(?:the\s+)?|"
+    r"(?:made|make|makes|making)\s+(?:\w+\s+)?purchases\s+in\s+advance\s+of))"
+)
+AHEAD_OF = re.compile(
+    r"\b(?:ahead\s+of|in\s+advance\s+of|before|in\s+anticipation\s+of|to\s+(?:get\s+ahead\s+of|beat|avoid))\b"
+)
+FRONTLOAD_REASON = re.compile(r"\b(?:as|because|since)\s+(?:\w+\s+){0,3}$|\b(?:as|because|since)\b(?=[^,;]*$)")
+DOWN_IN_MAIN = re.compile(r"\b(?:fell|fall|falls|declined?|declines|weak\w*|dropped|contracted|slowed|lower)\b")
+FRONTLOADED = frozenset({"trade_volumes", "investment", "consumption"})
+#: "the economy (could keep) growing below its potential", "output running above capacity": an output gap
+POTENTIAL_GAP_AFTER = re.compile(
+    r"\s+(?:(?:could|would|may|might|will|to|keeps?|kept|continues?\s+to|is|was|be|been)\s+){0,3}"
+    r"(?:grow|grows|grew|growing|operate|operates|operated|operating|run|runs|ran|running|expand|expanding)\s+"
+    r"(?:well\s+|further\s+|slightly\s+|persistently\s+)?(below|under|above|beyond)\s+(?:its\s+|their\s+)?"
+    r"(?:potential|trend|capacity)\b"
+)
 NOMINAL_FROM = re.compile(r"\s+(?:resulting\s+|stemming\s+|arising\s+)?from\s+(?:the\s+|an?\s+)?")
 NOUN_MOVE_AFTER = re.compile(
     r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
@@ -1610,6 +1741,11 @@ _DOWN_VERBS = r"(?:lower|reduce|decrease|cut|push down|fall|weaken|narrow|dampen
 AMBIVALENT = re.compile(
     rf"\b(?:{_UP_VERBS}\w*\s+or\s+{_DOWN_VERBS}|{_DOWN_VERBS}\w*\s+or\s+{_UP_VERBS})\b|\bambiguous\b"
 )
+#: "have boosted, and will continue to boost, inflation": a verb repeated around ", and <auxiliaries>, "
+RIGHT_NODE = re.compile(
+    r"\b([A-Za-z]+(?:ed|en)),\s+(?:and|or|but)\s+(?:(?:will|would|could|may|might|can|should|continue|continues|to|"
+    r"likely|further|also|probably|still)\s+){1,4}([a-z]+),\s+"
+)
 LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)\b)(?=[a-z])")
 
 
@@ -1645,6 +1781,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         return []  # "may either raise or lower inflation": no direction is stated
     # PDF line-break hyphenation ("expec- tations"); "short- and long-term" keeps its hyphen.
     sentence = LINE_BREAK_HYPHEN.sub("", sentence)
+    # "tariffs have boosted, and will continue to boost, inflation": one verb shared across the interruption
+    sentence = RIGHT_NODE.sub(
+        lambda m: m.group(1) + " " if m.group(2)[:4] == m.group(1)[:4].lower() else m.group(), sentence
+    )
     raw = vocab.mentions_in_context(sentence)
     if len({m.variable_id for m in raw}) < 2:
         return []
@@ -1698,6 +1838,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign, start = -1, progress.start("p")
         if not sign:
             sign = _infinitive_movement(low, m)
+        gap = POTENTIAL_GAP_AFTER.match(low[m.end :])
+        if not sign and gap and m.variable_id == "real_gdp":
+            sign = -1 if gap.group(1) == "below" else 1  # "the economy growing below potential": slack, a weak economy
         if not sign:
             after_noun = NOUN_MOVE_AFTER.match(low[m.end :])
             if after_noun:
@@ -1771,6 +1914,30 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         conf = base + (0.1 if ec is not EvidenceClass.descriptive else 0.0) - (0.2 if hedged else 0.0)
         conf -= 0.05 if len(low[ms[si].m.end : cue.start]) > 60 and not passive else 0.0
         conf = round(min(0.95, max(0.05, conf)), 2)
+        if (
+            src == "policy_rate"
+            and not ms[si].mod
+            and cue.kind in ("directional", "noun")
+            and not passive
+            and re.fullmatch(r"(?:monetary\s+)?polic(?:y|ies)", ms[si].m.text.lower())
+            and not re.search(
+                r"\b(?:ease|eases|eased|easing|tighten\w*|loosen\w*|cut|cuts|cutting|raise[sd]?|raising|lower\w*)\s+"
+                r"(?:the\s+|its\s+|their\s+|our\s+)?(?:stance\s+of\s+)?$",
+                low[max(0, ms[si].m.start - 40) : ms[si].m.start],
+            )
+        ):
+            return  # "monetary policy should support the economy": no move of the instrument is stated
+        if (
+            sign < 0
+            and dst == "real_gdp"
+            and src in GDP_COMPONENTS
+            and not ms[si].mod
+            and cue.kind in ("directional", "noun")
+            and not NOT_A_COMPONENT.search(ms[si].m.text.lower())
+        ):
+            # "exports weighed on growth", "investment subtracted from GDP": a spending component can lower
+            # GDP only by falling, so the unstated move is a fall and the channel is the identity's +
+            sign = 1
         s = Sign.absent if negated else (Sign.positive if sign > 0 else Sign.negative)
         cue_text = " ".join(cue.text.split())
         verb = ("not " if negated else "") + cue_text + (" (passive)" if passive else "")
@@ -1863,6 +2030,15 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             # "X raises Y but, by strengthening Z, …": the means belongs to the clause's subject, never
             # to the nearest mention.
             subs = list(previous[0]) if previous is not None else list(last_subs)
+        if (
+            subs
+            and cue.text.split()[0].endswith("ing")
+            and re.fullmatch(r"\s*,?\s*(?:while|whilst)\s+", low[ms[subs[0]].m.end : cue.start])
+            and (previous is None or subs[0] not in previous[1])
+        ):
+            # "AI could help the economy achieve higher growth while reducing inflation": the gerund's subject is
+            # the clause's subject, never the object of a verb the reader did not read
+            subs = []
         if subs:
             last_subs = subs
         if cue.kind == "movement":
@@ -1932,6 +2108,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 and not relative
                 and COORDINATED_VERB.search(between)
                 and not CLAUSE_BREAK.search(between)
+                and not NEW_SUBJECT_GAP.search(between)
                 and cue.kind != "movement"
             ):
                 # "This boosts Y in the medium term and increases Z": the earlier verb's subject, which
@@ -2017,7 +2194,9 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         chained = objs[chain:] if chain is not None else []
         objs = objs[:chain] if chain is not None else objs
         for si in subs:
-            src_mod = implied.get(si) or ms[si].mod or ms[subs[0]].mod
+            # a modifier covers the list after it ("lower exports and investment"), never one before it
+            # ("uncertainty and weak confidence weigh on …": only confidence is weak)
+            src_mod = implied.get(si) or ms[si].mod or (ms[subs[0]].mod if ms[subs[0]].start <= ms[si].start else 0)
             for oi in objs:
                 # "reductions in consumption and investment": the movement covers the whole list.
                 dst_mod = ms[oi].mod or ms[objs[0]].mod
@@ -2093,6 +2272,14 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             for j in _coordinated_left(low, ms, i, _clause_start(low, x.start)):
                 if not ms[j].mod and ms[j].m.variable_id in adverse_up:
                     states.append((j, 1, Cue(at, at, put.group().strip(), 1, "movement")))
+    # "as tariffs were scaled back", "if the tariffs are removed": a risk taken away is its fall
+    for i, x in enumerate(ms):
+        lifted = LIFTED_AFTER.match(low[x.m.end :])
+        if lifted and not x.mod and x.m.variable_id in adverse_up and not any(j == i for j, _, _ in states):
+            at = x.m.end + lifted.end()
+            for j in _coordinated_left(low, ms, i, _clause_start(low, x.start)):
+                if not ms[j].mod and ms[j].m.variable_id in adverse_up:
+                    states.append((j, -1, Cue(at, at, lifted.group().strip(), -1, "movement")))
     # "as rate cuts accumulated", "if strong demand persists": a stated move that goes on or takes effect.
     # "as liquidity became scarcer", "when funding costs are higher": a comparative predicate is a move.
     for i, x in enumerate(ms):
@@ -2207,6 +2394,73 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             move = ms[xs[-1]].mod or (1 if vid in adverse_up and vid not in TIGHTNESS else 0)
             if move:
                 add(xs[-1], ys[0], sign * move, Cue(e.start(), e.start(), e.group("noun"), sign, "noun"), False)
+    # "firms front-loaded exports ahead of the tariffs", "imports were brought forward to beat the tariffs":
+    # purchases moved ahead of an expected tariff rise; the expected rise is the cause of their (temporary) rise
+    for f in FRONTLOAD.finditer(low):
+        lo_f, hi_f = _clause_start(low, f.start()), _clause_end(low, f.end())
+        anchored = bool(f.group("ahead"))
+        tariff = None
+        for i, x in enumerate(ms):
+            if x.m.variable_id != "tariffs" or x.start < f.end() or x.m.end > hi_f or x.mod < 0:
+                continue
+            gap = low[f.end() : x.start]
+            if len(gap) <= 90 and (anchored and len(gap) <= 40 or AHEAD_OF.search(gap)):
+                tariff = i
+                break
+        if tariff is None:
+            continue
+        objs = [i for i, x in enumerate(ms) if f.end() <= x.start < ms[tariff].start and x.m.variable_id in FRONTLOADED]
+        if not objs and re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo_f : f.start()]):
+            objs = [i for i, x in enumerate(ms) if lo_f <= x.start < f.start() and x.m.variable_id in FRONTLOADED]
+        sub = FRONTLOAD_REASON.search(low, 0, f.start())
+        if not objs and sub and not low[sub.end() : f.start()].count(","):
+            # "exports rose strongly as firms sought to get ahead of the tariffs": the main clause holds the goods
+            main = low[:sub.start()]
+            objs = [
+                i for i, x in enumerate(ms)
+                if x.m.end <= sub.start() and x.m.variable_id in FRONTLOADED and x.mod >= 0
+                and not DOWN_IN_MAIN.search(main)
+            ]
+        for oi in objs:
+            add(tariff, oi, 1, Cue(f.start(), f.end(), f.group(), 1, "directional"), False)
+    # "the negative contribution to growth from exports", "exports made a large contribution to GDP growth":
+    # a spending component's contribution to GDP has the sign of its own move, so the channel is +
+    for c in CONTRIBUTION_BOTH.finditer(low):
+        src_span, dst_span = (c.span("b"), c.span("a")) if c.group("order") == "to" else (c.span("a"), c.span("b"))
+        xs = [i for i, x in enumerate(ms) if src_span[0] <= x.start and x.m.end <= src_span[1] + 60]
+        ys = [i for i, x in enumerate(ms) if dst_span[0] <= x.start and x.m.end <= dst_span[1]]
+        if xs and ys and ms[ys[0]].m.variable_id == "real_gdp":
+            for xi in _coordinated_right(low, ms, xs[0], min(len(low), src_span[1] + 60)):
+                if ms[xi].m.variable_id in GDP_COMPONENTS and not NOT_A_COMPONENT.search(ms[xi].m.text.lower()):
+                    add(xi, ys[0], 1, Cue(c.start(), c.end(), "contribution to", 1, "noun"), False)
+    for c in CONTRIBUTION_MADE.finditer(low):
+        ys = [i for i, x in enumerate(ms) if c.end() <= x.start <= c.end() + 20 and x.m.variable_id == "real_gdp"]
+        lo_c = _clause_start(low, c.start())
+        xs = [i for i, x in enumerate(ms) if lo_c <= x.start and x.m.end <= c.start()]
+        if ys and xs:
+            for xi in _coordinated_left(low, ms, xs[-1], lo_c):
+                if ms[xi].m.variable_id in GDP_COMPONENTS and not NOT_A_COMPONENT.search(ms[xi].m.text.lower()):
+                    add(xi, ys[0], 1, Cue(c.start(), c.end(), "made a contribution to", 1, "noun"), False)
+    # "pass higher costs from tariffs on to consumer prices", "upward pressure on inflation arising from cost
+    # increases because of tariffs", "cost increases from tariffs feed into inflation": costs carry the source's
+    # rise to prices; the cost link must be stated, and an adverse-up source without a stated fall rises
+    for c in COST_FROM.finditer(low):
+        xs = [i for i, x in enumerate(ms) if c.end() <= x.start <= c.end() + 12]
+        if not xs or ms[xs[0]].mod < 0 or ms[xs[0]].m.variable_id not in adverse_up | {"energy_prices", "wages"}:
+            continue
+        xi = xs[0]
+        before, after = low[max(0, c.start() - 90) : c.start()], low[ms[xi].m.end : ms[xi].m.end + 70]
+        ys: list[int] = []
+        to = re.match(r"\s+(?:[a-z]+\s+){0,2}?(?:through\s+|on\s+)?to\s+", after)
+        if COST_PASS_BEFORE.search(before) and to:
+            ys = [i for i, y in enumerate(ms) if y.start == ms[xi].m.end + to.end()]
+        elif (up := COST_PRESSURE_BEFORE.search(before)) is not None:
+            ys = [i for i, y in enumerate(ms) if max(0, c.start() - 90) + up.start("y") == y.start]
+        elif link := COST_FEED_AFTER.match(after):
+            ys = [i for i, y in enumerate(ms) if y.start == ms[xi].m.end + link.end()]
+        for yi in ys:
+            if ms[yi].m.variable_id in ("inflation", "import_prices") and ms[yi].m.variable_id != ms[xi].m.variable_id:
+                add(xi, yi, 1, Cue(c.start(), c.end(), "costs from", 1, "noun"), False)
     # "fire sales to meet margin calls": the need met is the source of the act
     for a in range(len(ms) - 1):
         meet = TO_MEET.match(low[ms[a].m.end :])
@@ -2248,6 +2502,15 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     at = d.start("cop")
                     sign = src_move * (ms[ys[0]].mod or 1)
                     add(xi, ys[0], sign, Cue(at, d.end(), "is the driver of", 0, "neutral"), True)
+    for d in THREAT_TO.finditer(low):
+        ys = [i for i, x in enumerate(ms) if d.start("y") <= x.start and x.m.end <= d.end("y")]
+        xs = [i for i, x in enumerate(ms) if d.end() <= x.start <= d.end() + 25]
+        if ys and xs and not ms[ys[-1]].mod:
+            for xi in _coordinated_right(low, ms, xs[0], min(len(low), d.end() + 120)):
+                vid = ms[xi].m.variable_id
+                src_move = ms[xi].mod or (1 if vid in adverse_up and vid not in TIGHTNESS else 0)
+                if src_move:
+                    add(xi, ys[-1], -src_move, Cue(d.start("cop"), d.end(), "is the threat to", -1, "noun"), True)
     for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
     # "a further correction in asset prices could be amplified if investors unwind positions": the condition
