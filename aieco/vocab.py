@@ -187,7 +187,11 @@ def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
     if re.match(
         r"\s+(?:of|in)\s+(?!the\s+(?:economy|euro\s+area|eu|us|region|country)|gdp|output|the\s+economy)"
         r"(?!(?:the\s+)?(?:euro\s+area|eu|us|united|china|advanced|emerging|major|most|many|some|several|"
-        r"europe|japan|germany|france|italy|spain|the\s+world|[a-z]+\s+economies))",
+        r"europe|japan|germany|france|italy|spain|the\s+world|[a-z]+\s+economies))"
+        # a time is no noun that claims the growth ("growth in the third quarter", "activity in 2025")
+        r"(?!(?:the\s+|this\s+|that\s+)?(?:(?:first|second|third|fourth|final|last|past|coming|next|previous|latest|"
+        r"recent|current|same)\s+)?(?:quarters?|half|halves|years?|months?|weeks?)\b|q[1-4]\b|(?:19|20)\d\d\b|"
+        r"(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)",
         after,
     ):
         return False

@@ -934,3 +934,24 @@ def test_redemptions_force_asset_sales():
     assert relations("Heavy redemptions could force managers to sell less liquid assets.") == {
         ("fund_outflows", "fire_sales", "+")
     }
+
+
+# --- a time after "growth in" does not claim the growth --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Growth in the second quarter was weaker than expected.",
+        "Growth in recent months has softened.",
+        "Growth in 2026 should pick up.",
+        "Growth in Q3 was held back by weak exports.",
+    ],
+)
+def test_growth_in_a_period_is_the_economy(text):
+    assert ids(text)[:1] == ["real_gdp"]
+
+
+@pytest.mark.parametrize("text", ["Growth in credit slowed.", "Activity in the repo market rose."])
+def test_growth_in_another_noun_is_still_that_nouns(text):
+    assert "real_gdp" not in ids(text)
