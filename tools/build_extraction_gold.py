@@ -1660,6 +1660,73 @@ ROUND6_DOCUMENTS = {
 }
 ROUND6_FILES = list(ROUND6_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND6_DOCUMENTS
+#: Seventh round (session 4, a second blind held-back part kept in reserve while the sixth round was
+#: scored): seven more web pages saved as HTML by the same public repository at the fourth round's
+#: commit, read and screened like the sixth round's (``tools/select_gold_round7.py``, vocabulary of
+#: main at 4b65ccc, repeats of rounds 1-6 dropped). Chosen by publisher and title before their
+#: sentences were read; none was in the set.
+ROUND7_DOCUMENTS = {
+    f"{name}.html": (
+        doc,
+        f"{title}; {url}; {TS_ROUND4}:outputs/{name}.html sha256 {sha}",
+    )
+    for name, doc, title, url, sha in (
+        (
+            "https_www_bankofcanada_ca_2025_08_summary_of_governing_council_deliberations_fixed_announcement_date_of_july_30_2025_",
+            "boc-2025-07-deliberations",
+            "Bank of Canada, 'Summary of Governing Council deliberations: Fixed announcement date of July 30, 2025', "
+            "August 2025",
+            "https://www.bankofcanada.ca/2025/08/summary-of-governing-council-deliberations-fixed-announcement-date-of-july-30-2025/",
+            "73ae68d3163cd1e2d0953b922023f3f8a38dac8fbee1efa725fb09fccf0d4488",
+        ),
+        (
+            "https_www_bankofcanada_ca_2024_10_opening_statement_2024_10_23_",
+            "boc-2024-10-opening-statement",
+            "Bank of Canada, Governor's opening statement at the press conference of 23 October 2024",
+            "https://www.bankofcanada.ca/2024/10/opening-statement-2024-10-23/",
+            "b6b42f3facf38b419e3ea95e5ee80cdacab2e43bd78fc1a458a6363252d9b712",
+        ),
+        (
+            "https_www_bankofcanada_ca_publications_mpr_mpr_2024_10_23_",
+            "boc-2024-10-mpr",
+            "Bank of Canada, Monetary Policy Report, October 2024 (overview page)",
+            "https://www.bankofcanada.ca/publications/mpr/mpr-2024-10-23/",
+            "ca6a4ee3cc379d4e3ccc67585902effc5a8281ab75a30832de4db62aef93dd19",
+        ),
+        (
+            "https_www_ecb_europa_eu_mopo_strategy_strategy_review_ecb_strategyreview202506_strategy_statement_en_html",
+            "ecb-2025-strategy-statement",
+            "European Central Bank, 'The ECB's monetary policy strategy statement (2025)', June 2025",
+            "https://www.ecb.europa.eu/mopo/strategy/strategy-review/ecb.strategyreview202506_strategy_statement.en.html",
+            "3905f19c4d8c3031f61925b7ccb1367593a16f9fd680eddd2847c7c1d28ca112",
+        ),
+        (
+            "https_www_rba_gov_au_speeches_2024_mc_gov_2024_12_10_html",
+            "rba-2024-12-media-conference",
+            "Reserve Bank of Australia, transcript of the Governor's media conference, 10 December 2024",
+            "https://www.rba.gov.au/speeches/2024/mc-gov-2024-12-10.html",
+            "8b8aeffae3649cbf0a1713bb589f1738a2a8376c8fb1edab9a8fd2e9fe9349d2",
+        ),
+        (
+            "https_www_federalreserve_gov_newsevents_testimony_barr20241120a_htm",
+            "fed-2024-11-barr-testimony",
+            "Board of Governors of the Federal Reserve System, testimony by Vice Chair for Supervision Michael S. "
+            "Barr, 20 November 2024",
+            "https://www.federalreserve.gov/newsevents/testimony/barr20241120a.htm",
+            "766c5e8f02193dd272940539267c0ffe5ff63ba75c5eea56cd08cab8927018f6",
+        ),
+        (
+            "https_www_rba_gov_au_speeches_2024_sp_ag_2024_12_12_html",
+            "rba-2024-12-payments-speech",
+            "Reserve Bank of Australia, speech by Brad Jones, Assistant Governor (Financial System), 'The Future of "
+            "the Payments System', December 2024",
+            "https://www.rba.gov.au/speeches/2024/sp-ag-2024-12-12.html",
+            "2d87b3c2d0418b72c9c7d192d36c663db7894d14f10e00fbaf205585793ff718",
+        ),
+    )
+}
+ROUND7_FILES = list(ROUND7_DOCUMENTS)
+NEW_DOCUMENTS |= ROUND7_DOCUMENTS
 #: Rounds 2 and 3 split their new documents by a seeded-hash rule (sha256("aieco-gold-split-2:" + id),
 #: held-back while it held less than a fifth of the relations; docs/labelling-guide.md). Their
 #: assignments are recorded here for history; since the fourth round they no longer decide a split.
