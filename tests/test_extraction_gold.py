@@ -31,7 +31,8 @@ def test_gold_set_size_labels_and_split_by_document(gold):
         docs[g.document].add(g.split)
     assert all(len(s) == 1 for s in docs.values()), "a document sits in both splits"
     held = sum(g.split == "held_back" for g in gold)
-    assert 0.15 <= held / len(gold) <= 0.3
+    # Rounds 6 and 7, two blind rounds, are held back: about a fifth of the sentences each.
+    assert 0.15 <= held / len(gold) <= 0.35
     kinds = {g.negative for g in gold if g.negative}
     assert {"co-movement", "level", "list", "negation", "question", "hypothetical"} <= kinds
     assert sum(len(g.relations) for g in gold) >= 50
@@ -138,7 +139,7 @@ def test_sixth_round_is_the_held_back_part_on_new_pages():
     """The sixth round (g1156 on): six new pages, selected by tools/select_gold_round6.py, all held back."""
     mod = _build_tool()
     gold = load_gold()
-    sixth = [g for g in gold if int(g.id[1:]) >= 1156]
+    sixth = [g for g in gold if 1156 <= int(g.id[1:]) < 1419]
     # The screen's 263 sentences (g1156-g1418) less the 8 that repeat a sentence of rounds 1-5
     # (tools/select_gold_round6.py: repeats), dropped before any reader ran on the round.
     dropped = {"g1245", "g1246", "g1247", "g1329", "g1330", "g1337", "g1339", "g1385"}
@@ -148,13 +149,24 @@ def test_sixth_round_is_the_held_back_part_on_new_pages():
     earlier = [g.text for g in gold if int(g.id[1:]) < 1156]
     assert not any(sel.repeats(g.text, earlier) for g in sixth)
     assert {g.file for g in sixth} == set(mod.ROUND6_FILES)
-    assert {g.document for g in sixth} == set(mod.HELD_BACK_DOCUMENTS)
     assert all(g.split == "held_back" for g in sixth)
     earlier_files = {g.file for g in gold if int(g.id[1:]) < 1156}
     assert not earlier_files & {g.file for g in sixth}
-    # A fifth of the documents, split by document.
-    docs = {g.document for g in gold}
-    assert len(mod.HELD_BACK_DOCUMENTS) / len(docs) >= 0.18
+    assert {g.document for g in sixth} <= set(mod.HELD_BACK_DOCUMENTS)
+
+
+def test_seventh_round_is_held_back_on_new_pages():
+    """The seventh round (g1419 on): seven new pages, tools/select_gold_round7.py, held back too."""
+    mod = _build_tool()
+    gold = load_gold()
+    seventh = [g for g in gold if int(g.id[1:]) >= 1419]
+    assert len(seventh) == 252 and sum(len(g.relations) for g in seventh) == 61
+    assert seventh[0].id == "g1422" and seventh[-1].id == "g1680"
+    assert {g.file for g in seventh} == set(mod.ROUND7_FILES)
+    assert all(g.split == "held_back" for g in seventh)
+    earlier = [g.text for g in gold if int(g.id[1:]) < 1419]
+    assert not any(_select_tool().repeats(g.text, earlier) for g in seventh)
+    assert not {g.file for g in gold if int(g.id[1:]) < 1419} & {g.file for g in seventh}
 
 
 def _page_sentences(path, pages):
