@@ -1460,7 +1460,9 @@ LABELS = {
     "g1499": "trade_volumes>real_gdp:+",
     "g1500": "tariffs>inflation:+;supply_chain_disruptions>inflation:+",
     "g1501": "NEG:other",
-    "g1502": "real_gdp>inflation:+;supply_chain_disruptions>inflation:+;real_gdp>policy_rate:+:h;inflation>policy_rate:+:h",
+    "g1502": (
+        "real_gdp>inflation:+;supply_chain_disruptions>inflation:+;real_gdp>policy_rate:+:h;inflation>policy_rate:+:h"
+    ),
     "g1507": "inflation>policy_rate:+",
     "g1508": "NEG:level",
     "g1509": "NEG:level",
