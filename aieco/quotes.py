@@ -67,9 +67,25 @@ def normal_form(text: str) -> tuple[str, list[int]]:
     return out2, where[lead : lead + len(out2)]
 
 
-def locate_quote(quote: str, text: str) -> tuple[int, int] | None:
-    """The exact span ``(start, end)`` of ``text`` that ``quote`` quotes, or None."""
+#: A quote may start or end inside a word hyphenated across a line break ("an in-" of "an
+#: in-\ncrease"): a hyphen at either end of the quote, on a letter's side, is not matched.
+_END_HYPHEN = re.compile(r"^-\s*(?=[^\W\d_])|(?<=[^\W\d_])-$")
+
+
+def quote_form(quote: str) -> str:
+    """The form of ``quote`` that :func:`locate_quote` looks for ("" for a quote without a letter or digit)."""
     q, _ = normal_form(quote)
+    if not any(c.isalnum() for c in q):
+        return ""
+    return _END_HYPHEN.sub("", q)
+
+
+def locate_quote(quote: str, text: str) -> tuple[int, int] | None:
+    """The exact span ``(start, end)`` of ``text`` that ``quote`` quotes, or None.
+
+    A quote without a letter or digit quotes nothing and is never found.
+    """
+    q = quote_form(quote)
     if not q:
         return None
     t, where = normal_form(text)

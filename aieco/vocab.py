@@ -18,13 +18,15 @@ from pathlib import Path
 from aieco.errors import InputError
 from aieco.records import Movement, Variable
 
-TOKEN = re.compile(r"[A-Za-z0-9]+(?:'s)?")
+#: Words and numbers; a footnote number glued to a word ("earnings1") is a token of its own, and a
+#: typographic apostrophe ("banks’") is read as a plain one.
+TOKEN = re.compile(r"[A-Za-z]+(?:['’]s)?|[0-9]+")
 REFERENCE_RULES = ("zero", "last_observed")
 
 
 def stem(word: str) -> str:
     """Lower-case ``word`` and strip plural inflection ("prices" → "price", "losses" → "loss")."""
-    w = word.lower()
+    w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
     if len(w) > 4 and w.endswith("ies"):
@@ -152,10 +154,19 @@ VOLATILITY_AFTER = re.compile(r"\s+volatility\b")
 RATE_VARIABLES = frozenset({"long_term_rate", "policy_rate", "mortgage_rates", "lending_rates", "term_premium"})
 
 
+#: A verb whose object is a bare "growth"/"activity" moves the economy ("stimulate growth", "cooled activity").
+GROWTH_VERB = re.compile(
+    r"(?:stimulat|spur|boost|support|sustain|lift|slow|cool|weaken|strengthen|restrain|curb|hamper|hinder|dampen|"
+    r"depress|drag|hurt|damag|undermin|reviv|restor|promot|foster|bolster|encourag|rais|lower|reduc|weigh|"
+    r"underpin|dent|stall|revitali[sz]|jumpstart|kickstart|accelerat|constrain|limit|impair)\w*"
+)
+
+
 def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
     """A bare "growth"/"activity" names the economy unless a noun claims it ("X growth", "growth of X")."""
     before = re.findall(r"[a-z0-9'-]+", low[max(0, m.start - 40) : m.start])
-    if before and before[-1] not in MACRO_MODIFIERS and not before[-1].endswith("ly"):
+    last = before[-1] if before else ""
+    if last and last not in MACRO_MODIFIERS and not last.endswith("ly") and not GROWTH_VERB.fullmatch(last):
         return False
     # "activity" alone is as often trading or issuance activity: it names the economy only with a
     # macroeconomic adjective ("weak activity", "real activity"), never after a bare article or preposition.
@@ -170,6 +181,274 @@ def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
     ):
         return False
     return True
+
+
+#: A bare "economy" names real GDP ("slow the economy", "the economy weakened") only in the singular
+#: after a determiner or an adjective; "economies" are countries ("advanced economies").
+ECONOMY_BEFORE = re.compile(r"\b(?:the|our|this|an?|their|its|[a-z]+['’]s|[a-z]+(?:er|ing|ed|al|an|ian))\s+$")
+#: "spread through the economy", "sectors of the economy": the economy is a place, or another noun is the head.
+ECONOMY_PLACE = re.compile(
+    r"\b(?:through|throughout|across|into|within|(?:sectors?|parts?|segments?|areas?|corners?|sides?|structure|"
+    r"fundamentals|rate|capacity|share|size|composition)\s+of)\s+(?:the|our|this|an?)\s+(?:[a-z]+\s+)?$"
+)
+
+
+#: "prices in the economy", "slack within the economy": a noun located in the economy is the head, unless it
+#: is a move of the economy itself ("weakness in the economy", "a slowdown in the economy").
+ECONOMY_LOCATED = re.compile(
+    r"\b(?!(?:weakness|strength|slowdown|slowing|downturn|growth|recovery|rebound|contraction|expansion|"
+    r"deterioration|improvement|softening|weakening|strengthening|pickup|momentum|demand|activity)\b)"
+    r"[a-z]+\s+(?:in|within)\s+(?:the|our|this)\s+$"
+)
+
+
+#: "the digital economy", "the green economy": a sector or a kind of economy, not output.
+ECONOMY_SECTOR = re.compile(
+    r"\b(?:digital|green|gig|informal|sharing|platform|knowledge|circular|low-carbon|net-zero|data|creative|"
+    r"services?|shadow|cash|tokeni[sz]ed|crypto|political|market|planned|command|open|small|large|emerging|advanced)\s+$"
+)
+
+
+def _bare_economy_is_gdp(low: str, m: Mention) -> bool:
+    if m.text.lower() != "economy" or low[m.end : m.end + 1] == "-":
+        return False  # "economies" are countries; "economy-wide" modifies another noun
+    before = low[max(0, m.start - 50) : m.start]
+    if ECONOMY_PLACE.search(before) or ECONOMY_LOCATED.search(before) or ECONOMY_SECTOR.search(before):
+        return False
+    return bool(ECONOMY_BEFORE.search(before))
+
+
+#: A bare "interest rate(s)" is the policy rate a central bank sets ("higher interest rates", "cut interest
+#: rates"), unless an adjective names another rate ("real interest rates" of the natural-rate literature) or
+#: the phrase modifies another head ("interest rate risk", "interest rate swaps").
+OTHER_RATE_BEFORE = re.compile(
+    r"\b(?:real|neutral|natural|nominal|equilibrium|risk-free|market|deposit|savings|fixed|floating|variable|"
+    r"effective|average|implied|forward|shadow|composite|zero|negative|posted|retail|tax)\s+$"
+)
+RATE_HEAD_AFTER = re.compile(
+    r"^\s*(?:-|risks?|channels?|swaps?|paths?|differentials?|uncertainty|stress|environment|sensitivit(?:y|ies)|"
+    r"exposures?|hedg\w*|derivatives?|products?|expectations?|outlook|cycles?|levels?|structure|curve|markets?|"
+    r"spreads?|gaps?|rules?|setting|shocks?|developments|normali[sz]ation|volatility|futures|sensitive)\b"
+)
+#: "interest rates on business loans", "rates paid on deposits", "rates of return": the rate of an asset.
+RATE_OF_ASSET_AFTER = re.compile(
+    r"^\s+(?:(?:paid|charged|earned|offered|of)\b|(?:on|for)\s+(?:(?:the|their|its|our|bank|business|household|"
+    r"consumer|new|existing|variable|fixed|outstanding)\s+)*(?:loans?|lending|mortgages?|deposits?|savings|bonds?|debt|"
+    r"credit|assets?)\b)"
+)
+#: A bare "rates" is the policy rate only as the object or subject of a rate move ("cut rates",
+#: "higher rates", "as rates rise"); "tax rates", "vacancy rates" or "loss rates" are other rates.
+BARE_RATES_BEFORE = re.compile(
+    r"\b(?:cut|cuts|cutting|raise[sd]?|raising|hike[sd]?|hiking|lower(?:ed|ing)?|higher|rising|falling|"
+    r"increas(?:e|es|ed|ing)|reduc(?:e|es|ed|ing)|moved|move|moving|keep|kept|holding|hold|held|"
+    r"low|high|elevated)\s+(?:interest\s+)?$"
+)
+BARE_RATES_AFTER = re.compile(
+    r"^\s+(?:rise|rose|risen|rising|fall|fell|fallen|falling|increase|decline|go\s+up|go\s+down|"
+    r"are\s+(?:high|higher|low|lower|rising|falling))\b"
+)
+RATE_MOVE_AFTER = re.compile(r"^\s+(?:cuts?|reductions?|increases?|hikes?|rises?|declines?|decreases?)\b")
+CLAUSE_START = re.compile(r"(?:^|[,;]\s*|\b(?:as|when|if|while|and|because|since)\s+)$")
+
+
+def _bare_rate_is_policy(low: str, m: Mention) -> bool:
+    """Whether a bare "interest rate(s)" or "rates" names the policy rate (other synonyms always do)."""
+    text = m.text.lower()
+    before = low[max(0, m.start - 40) : m.start]
+    after = low[m.end : m.end + 40]
+    if text in ("interest rate", "interest rates"):
+        if OTHER_RATE_BEFORE.search(before) or re.search(r"[a-z]-$", before):
+            return False
+        if (
+            text == "interest rate"
+            and not re.search(r"\b(?:the|its|our|their|a)\s+(?:policy\s+)?$", before)
+            and not RATE_MOVE_AFTER.match(after)
+        ):
+            return False  # the singular is mostly a modifier ("interest rate risk"), or a move ("interest rate cuts")
+        return not (RATE_HEAD_AFTER.match(after) or RATE_OF_ASSET_AFTER.match(after))
+    if text == "rates":
+        if RATE_HEAD_AFTER.match(after) or RATE_OF_ASSET_AFTER.match(after):
+            return False
+        return bool(BARE_RATES_BEFORE.search(before) or (CLAUSE_START.search(before) and BARE_RATES_AFTER.match(after)))
+    return text != "rate"  # a bare singular "rate" is any rate ("the natural rate")
+
+
+#: In market commentary, bare "interest rates" are market yields: a sentence about bonds, yields,
+#: Treasuries, equities or a market shock reads them as the long-term rate, not the policy rate.
+MARKET_CONTEXT = re.compile(
+    r"\b(?:bonds?|yields?|treasur(?:y|ies)|equit(?:y|ies)|stocks?|securities|swaps?|market\s+shocks?|"
+    r"term\s+premi\w*|(?:equity|bond|financial|capital)\s+markets?)\b"
+)
+#: "home equity", "the housing stock", "banks' equity": no market of the commentary sense.
+NOT_A_MARKET = re.compile(
+    r"\b(?:home|housing|capital|bank|banks['’]?|their|its|own|shareholders['’]?)\s+(?:equity|stocks?)\b"
+)
+POLICY_ACTOR = re.compile(
+    r"\b(?:central\s+banks?|monetary\s+policy|governing\s+council|fomc|federal\s+reserve|the\s+fed|"
+    r"the\s+bank|the\s+board|the\s+committee|we|our|policymakers|the\s+ecb|the\s+rba)\b"
+)
+
+
+#: "a set of economic conditions characterised by …": a definition names a kind, not a move.
+KIND_OF = re.compile(r"\b(?:set|range|combination|variety|mix|array|kinds?|types?|sorts?)\s+of\s+$")
+#: "low and stable inflation", "predictable inflation": price stability is a regime, not a move of inflation.
+STABLE_BEFORE = re.compile(r"((?:\b(?:low|stable|predictable|steady)\b\s*(?:,|and)?\s*)+)$")
+#: "a global currency", "local currency bonds", "currency markets": a currency that is no exchange rate.
+CURRENCY_OTHER_BEFORE = re.compile(
+    r"\b(?:local|single|fiat|global|reserve|digital|common|foreign|international|domestic|national|hard|anchor|own|"
+    r"of|new|crypto|virtual|basket\s+of)\s+$"
+)
+#: A bare "euro" or "dollar" is the exchange rate only as a currency that moves ("the euro appreciated",
+#: "a stronger dollar"), not "euro area", "dollar funding" or "billions of dollars".
+CURRENCY_MOVE_BEFORE = re.compile(
+    r"(?:\b(?:the|a|stronger|weaker|strong|weak|higher|lower|rising|falling|strengthening|weakening|"
+    r"appreciating|depreciating|appreciation\s+of\s+the|depreciation\s+of\s+the)\s+|^)$"
+)
+CURRENCY_OTHER_AFTER = re.compile(
+    r"^[\s-]*(?:risks?|premi\w*|markets?|mismatch\w*|unions?|boards?|hedg\w*|swaps?|debt|bonds?|denominat\w*|"
+    r"composition|status|reserves?|pegs?|areas?|blocs?|crises|crisis|exposures?|invoicing|usage|role)\b"
+)
+
+
+#: "keep inflation expectations anchored", "a de-anchoring of inflation expectations": the anchoring of
+#: expectations is a concept of its own, not a move of inflation.
+ANCHOR = re.compile(
+    r"(?:\b(?:un|de-?)?anchor\w*\s+(?:of\s+)?(?:(?:longer|long|medium|short)[- ]term\s+)?$|"
+    r"^\s+(?:(?:are|is|remain(?:ed|s)?|have\s+remained|had\s+remained|stay(?:ed|s)?|to\s+remain|to\s+stay|were|"
+    r"appear\s+to\s+remain|would\s+remain)\s+)?(?:(?:well|firmly|largely|broadly|still|solidly)\s+)?(?:un|de-?)?anchor\w*|"
+    r"^\s+(?:de-?|un)anchor\w*)"
+)
+#: "the fiscal policy stance", "macroprudential policy tightening": a policy that is not monetary policy.
+NON_MONETARY_POLICY = re.compile(
+    r"\b(?:fiscal|budgetary|macroprudential|macro-prudential|prudential|government|industrial|structural|public|tax|"
+    r"immigration|energy|climate|economic|housing|competition|supply-side|regulatory)\s+(?:and\s+\w+\s+)?$"
+)
+#: "make liquidity available", "liquidity needs", "liquidity facilities": the funding liquidity of a bank or
+#: a fund, or liquidity a central bank provides, is not the liquidity of a market.
+FUNDING_LIQUIDITY_BEFORE = re.compile(
+    r"\b(?:make|makes|made|making|provide[sd]?|providing|provision\s+of|inject\w*|sufficient|ample|emergency|"
+    r"central\s+bank|demand\s+for|hoard\w*|funding|own|their|its|bank|banks['’]?)\s+$"
+)
+FUNDING_LIQUIDITY_AFTER = re.compile(
+    r"^\s+(?:needs?|regulations?|requirements?|facilit(?:y|ies)|provision|support|buffers?|coverage|ratios?|"
+    r"management|injections?|operations|available|lines?|assistance|backstops?)\b"
+)
+#: "confidence in the banking system", "investor confidence in the EU's governance": trust in an
+#: institution or a policy, not the economy-wide sentiment of households, firms or investors.
+CONFIDENCE_IN = re.compile(
+    r"^\s+(?:that\b|in\s+(?:the\s+|our\s+|its\s+|their\s+|an?\s+)?(?:[a-z'’-]+\s+){0,3}?"
+    r"(?:system|banks?|banking|institutions?|governance|framework|commitment|ability|currency|euro(?!\s+area)|dollar|money|"
+    r"central\s+banks?|polic(?:y|ies)|targets?|leadership|governments?|authorities|regulators?|markets?|"
+    r"process|approach|strategy|independence|credibility)\b)"
+)
+#: "make imports more expensive", "cheaper exports": imports or exports in the sense of their price.
+PRICIER_AFTER = re.compile(
+    r"^\s+(?:(?:much|even|far|a\s+lot|significantly|relatively)\s+)?(?:(?:more|less)\s+(?:expensive|costly)|pricier|"
+    r"costlier|dearer|cheaper)\b"
+)
+PRICIER_BEFORE = re.compile(r"\b(?:(?:more|less)\s+(?:expensive|costly)|pricier|costlier|dearer|cheaper)\s+$")
+
+
+def _other_sense(low: str, m: Mention) -> bool:
+    """A synonym used in a sense that is not its variable's (see :meth:`Vocabulary.mentions_in_context`)."""
+    before = low[max(0, m.start - 50) : m.start]
+    after = low[m.end : m.end + 40]
+    text = m.text.lower()
+    if m.variable_id == "inflation" and text == "inflation":
+        if re.match(r"^\s+(?:targets?|targeting|goals?|objectives?|mandates?|framework|regimes?)\b", after):
+            return True  # "the 2% inflation target": a goal, not inflation
+        chain = STABLE_BEFORE.search(before)
+        return bool(chain and re.search(r"stable|predictable|steady", chain.group(1)))
+    if m.variable_id == "inflation" and "expectation" in text and (
+        ANCHOR.search(low[max(0, m.start - 40) : m.start]) or ANCHOR.match(low[m.end : m.end + 60])
+    ):
+        return True
+    if m.variable_id == "equity_prices" and text == "equity" and (
+        re.search(r"\b(?:private|home|negative|tangible|book|own|shareholders['’]?|common|bank|banks['’]?|their|its|"
+                  r"return\s+on)\s+$", before)
+        or re.match(r"^\s+(?:investments?|stakes?|funds?|firms?|financing|capital|injections?|issuance|tranches?|"
+                    r"holders?|ratios?|positions?|buffers?|requirements?)\b", after)
+    ):
+        return True  # "private equity", "equity capital": a kind of funding or a stake, not share prices
+    if m.variable_id == "corporate_defaults" and re.search(
+        r"\b(?:sovereign|government|counterparty|bank|dealer|hedge\s+fund)\s+$", before
+    ):
+        return True  # "a sovereign default": not a firm's
+    if m.variable_id == "fund_outflows" and re.search(r"\b(?:bond|debt|note|bill|loan|early)\s+$", before):
+        return True  # "bond redemptions": repayment at maturity, not investors leaving funds
+    if m.variable_id == "investment" and text == "investments" and not re.search(
+        r"\b(?:delay\w*|cancel\w*|postpon\w*|defer\w*|shelv\w*|planned|business|corporate|capital|fixed|"
+        r"productive|private|new)\s+(?:(?:or|and)\s+\w+\s+)?$",
+        before,
+    ):
+        return True  # "higher-yield investments", "private equity investments": holdings, not capital spending
+    if m.variable_id == "employment" and text in ("payroll", "payrolls") and re.match(
+        r"^\s+(?:tax(?:es)?|contributions?|systems?|records?|providers?|processing|costs?)\b", after
+    ):
+        return True  # "payroll taxes": a levy on wages, not jobs
+    if m.variable_id == "employment" and text == "employment" and re.search(
+        r"\b(?:maximum|full|sustainable|maximal|maximise|maximize)\s+$", before
+    ):
+        return True  # "maximum employment", "full employment": a mandate or a benchmark, not a move
+    if m.variable_id == "policy_rate" and "polic" in text and NON_MONETARY_POLICY.search(before):
+        return True
+    if m.variable_id == "market_liquidity" and text == "liquidity" and (
+        FUNDING_LIQUIDITY_BEFORE.search(before) or FUNDING_LIQUIDITY_AFTER.match(after)
+    ):
+        return True
+    if m.variable_id == "confidence" and CONFIDENCE_IN.match(after):
+        return True
+    if m.variable_id == "exchange_rate" and re.fullmatch(r"(?:euro|dollar|loonie|yen)['’]s", text):
+        # "the euro's appreciation" is a move of the currency; "the euro's role" is not
+        return not re.match(r"^\s+(?:recent\s+|sharp\s+|strong\s+)?(?:appreciation|depreciation|rise|fall|strength|"
+                            r"weakness|decline|gains?|surge|slide)\b", after)
+    if m.variable_id == "exchange_rate" and text in ("euro", "euros", "dollar", "dollars", "loonie", "yen"):
+        return not (
+            text in ("euro", "dollar", "loonie", "yen")
+            and CURRENCY_MOVE_BEFORE.search(before)
+            and not CURRENCY_OTHER_AFTER.match(after)
+            and not re.match(r"^(?:[\s-]+(?:area|zone|system|funding|denominated|liquidity|terms|amounts?|assets?|"
+                             r"deposits?|payments?|banknotes?|cash|coins?|shortages?|bills?|value)\b|['’]s)", after)
+        )
+    if m.variable_id == "exchange_rate" and text in ("currency", "currencies"):
+        return bool(CURRENCY_OTHER_BEFORE.search(before) or CURRENCY_OTHER_AFTER.match(after))
+    return False
+
+
+#: Synonyms whose sense the context decides (see :func:`_bare_rate_is_policy`): never formed by sharing a
+#: head noun ("interest and exchange rates" names no policy rate).
+SENSE_FILTERED_KEYS = frozenset({("interest", "rate")})
+
+
+_QUALIFIERS = r"(?:[a-z0-9.'’-]+\s+){0,3}?"
+#: Yields and spreads on a qualified bond ("yields on 10-year German government bonds"), demand for
+#: qualified exports.
+INSTRUMENT_PHRASES = (
+    (
+        re.compile(
+            rf"\byields?\s+on\s+{_QUALIFIERS}(?:government\s+bonds?|sovereign\s+bonds?|treasur(?:y|ies)|gilts|bunds|"
+            r"government\s+debt|(?:long-term|long-dated|10-year|ten-year)\s+bonds?)\b"
+        ),
+        "long_term_rate",
+    ),
+    (re.compile(rf"\bspreads?\s+on\s+{_QUALIFIERS}(?:government|sovereign)\s+(?:bonds?|debt)\b"), "sovereign_spreads"),
+    (re.compile(rf"\bspreads?\s+on\s+{_QUALIFIERS}corporate\s+(?:bonds?|debt)\b"), "credit_spreads"),
+    # "demand for Canadian-made exports", "demand for our goods exports": foreign demand
+    (re.compile(rf"\bdemand\s+for\s+{_QUALIFIERS}exports\b"), "global_demand"),
+    # "interest rates on new mortgages", "interest rates on variable-rate business loans" (not "the default
+    # rate on corporate loans")
+    (re.compile(rf"\binterest\s+rates?\s+on\s+{_QUALIFIERS}mortgages?\b"), "mortgage_rates"),
+    (re.compile(rf"\binterest\s+rates?\s+on\s+{_QUALIFIERS}(?:loans|lending)\b"), "lending_rates"),
+    # "the cost of imported intermediate inputs", "prices of imported consumer goods"
+    (
+        re.compile(
+            r"\b(?:prices?|costs?)\s+of\s+(?:the\s+|these\s+|those\s+)?imported\s+(?:[a-z-]+\s+){0,2}?"
+            r"(?:goods|inputs|products|components|parts|materials|food|items|vehicles|machinery|equipment)\b"
+        ),
+        "import_prices",
+    ),
+)
+SHORT_TERM = re.compile(r"\b(?:short-term|short-dated|bills?|\d+-month|one-year|two-year|2-year|1-year)\b")
 
 
 @dataclass(frozen=True)
@@ -292,20 +571,82 @@ class Vocabulary:
                     i += n
                     break
             else:
+                shared = self._elliptic(toks, i)
+                if shared is not None:
+                    start, end = toks[i][1], toks[i][2]
+                    out.append(Mention(shared, start, end, text[start:end], i, i))
                 i += 1
         return out
 
+    def _elliptic(self, toks: list[tuple[str, int, int]], i: int) -> str | None:
+        """ "household and business spending": the first conjunct shares the second's head noun.
+
+        The word at ``i`` names a variable when it is followed by "and"/"or" and a synonym whose
+        head, put after the word, is a synonym of another variable ("household spending")."""
+        if i + 3 >= len(toks) or toks[i + 1][0] not in ("and", "or"):
+            return None
+        for n in range(min(self._longest, len(toks) - i - 2), 1, -1):
+            second = tuple(t for t, _, _ in toks[i + 2 : i + 2 + n])
+            other = self._phrases.get(second)
+            if other is None:
+                continue
+            for k in range(1, n):
+                key = (toks[i][0], *second[k:])
+                vid = self._phrases.get(key)
+                if vid is not None and vid != other and key not in SENSE_FILTERED_KEYS:
+                    return vid
+            return None
+        # "equity and bond markets": the second conjunct is no synonym, the first with the head is one
+        for n in range(min(self._longest, len(toks) - i - 3), 0, -1):
+            key = (toks[i][0], *(t for t, _, _ in toks[i + 3 : i + 3 + n]))
+            vid = self._phrases.get(key)
+            if vid is not None and key not in SENSE_FILTERED_KEYS:
+                return vid
+        return None
+
+    def _qualified_instruments(self, text: str, raw: list[Mention]) -> list[Mention]:
+        """ "yields on long-term US Treasuries", "spreads on EME government bonds": a yield or spread on a
+        qualified bond names the bond variable, whatever the qualifiers between (they replace the
+        mentions inside the phrase)."""
+        spans = []
+        for pat, vid in INSTRUMENT_PHRASES:
+            for hit in pat.finditer(text.lower()):
+                if SHORT_TERM.search(hit.group()):
+                    continue
+                spans.append((hit.start(), hit.end(), vid))
+        if not spans:
+            return raw
+        toks = tokens(text)
+        out = [m for m in raw if not any(a < m.end and m.start < b for a, b, _ in spans)]
+        for a, b, vid in spans:
+            idx = [k for k, (_, s0, e0) in enumerate(toks) if s0 >= a and e0 <= b]
+            out.append(Mention(vid, a, b, text[a:b], idx[0], idx[-1]))
+        return sorted(out, key=lambda m: m.start)
+
     def mentions_in_context(self, text: str) -> list[Mention]:
-        """:meth:`mentions` with two readings of context a financial report needs.
+        """:meth:`mentions` with the readings of context that reports, speeches and minutes need.
 
         * A bare "growth" or "activity" names real GDP only when nothing else claims it:
           "growth of X", "X growth", "trading activity" or "activity in the repo market" are
-          about X, not the economy, so the mention is dropped.
+          about X, not the economy, so the mention is dropped ("stimulate growth" keeps it).
+        * A bare "economy" is real GDP in the singular after a determiner or an adjective ("cool
+          the economy"), not as a place ("through the economy"), a sector ("the digital economy")
+          or the location of another noun ("prices in the economy").
+        * A bare "interest rates" or "rates" is the policy rate when a rate moves ("cut rates",
+          "higher interest rates"), not "real interest rates", "interest rate risk" or "rates paid
+          on deposits"; in market commentary without a policy actor it is the long-term rate.
+        * Senses that are not the variable's are dropped (:func:`_other_sense`): stable inflation,
+          the inflation target, anchored inflation expectations, a currency that does not move,
+          confidence in an institution, funding liquidity, a non-monetary policy, full employment;
+          imports that become dearer are import prices.
         * Volatility of a variable is not its level: "volatility of bond yields" and
           "bond yield volatility" become one mention of the volatility variable
           (``rate_volatility`` for interest rates, else ``volatility``).
+
+        :meth:`mentions` itself reads shared head nouns: "household and business spending" names
+        consumption and investment.
         """
-        raw = self.mentions(text)
+        raw = self._qualified_instruments(text, self.mentions(text))
         low = text.lower()
         out: list[Mention] = []
         skip: set[int] = set()
@@ -314,6 +655,26 @@ class Vocabulary:
                 continue
             if m.text.lower() in AMBIGUOUS and not _bare_growth_is_gdp(low, m):
                 continue
+            if m.text.lower() in ("economy", "economies") and not _bare_economy_is_gdp(low, m):
+                continue
+            if m.variable_id == "policy_rate" and not _bare_rate_is_policy(low, m):
+                continue
+            if _other_sense(low, m):
+                continue
+            if m.text.lower() == "economic conditions" and KIND_OF.search(low[max(0, m.start - 30) : m.start]):
+                continue
+            if m.text.lower() in ("imports", "import", "exports", "export") and (
+                PRICIER_AFTER.match(low[m.end :]) or PRICIER_BEFORE.search(low[max(0, m.start - 30) : m.start])
+            ):
+                if m.text.lower().startswith("export"):
+                    continue  # the price of exports: no variable of the vocabulary
+                m = Mention("import_prices", m.start, m.end, m.text, m.first_token, m.last_token)
+            if (
+                m.text.lower() in ("interest rates", "interest rate", "rates")
+                and MARKET_CONTEXT.search(NOT_A_MARKET.sub(" ", low))
+                and not POLICY_ACTOR.search(low)
+            ):
+                m = Mention("long_term_rate", m.start, m.end, m.text, m.first_token, m.last_token)
             after = low[m.end :]
             nxt = raw[k + 1] if k + 1 < len(raw) else None
             vol = VOLATILITY_OF.match(after)

@@ -498,7 +498,7 @@ def test_report_language(sentence, expected):
         ("A lower Canadian dollar would boost exports.", {("exchange_rate", "-", "trade_volumes")}),
         ("US tariffs are reducing demand for Canadian exports.", {("tariffs", "-", "global_demand")}),
         ("Higher tariffs mean higher prices for consumers.", {("tariffs", "+", "inflation")}),
-        ("Tariffs will lead to job losses in manufacturing.", {("tariffs", "+", "unemployment")}),
+        ("Tariffs will lead to job losses in manufacturing.", {("tariffs", "-", "employment")}),
         ("Strong earnings have supported equity prices.", {("corporate_earnings", "+", "equity_prices")}),
         ("Trade uncertainty has caused firms to postpone investment.", {("uncertainty", "-", "investment")}),
         # the topic of "uncertainty about X" is not a second source
@@ -576,9 +576,9 @@ def test_report_language(sentence, expected):
         ("A weaker currency gives a boost to exports.", {("exchange_rate", "-", "trade_volumes")}),
         ("Lower oil prices will provide support to household consumption.", {("energy_prices", "-", "consumption")}),
         ("The trade war poses a significant risk to employment.", {("tariffs", "-", "employment")}),
-        # the cost of imported goods; job losses are a rise in unemployment
+        # the cost of imported goods; job losses are a fall in employment (the count of jobs)
         ("Higher tariffs increase the cost of imported goods.", {("tariffs", "+", "import_prices")}),
-        ("Falling exports would translate into job losses.", {("trade_volumes", "-", "unemployment")}),
+        ("Falling exports would translate into job losses.", {("trade_volumes", "+", "employment")}),
         # a stated condition with its cause after it; a currency that depreciated
         ("GDP growth had remained subdued, reflecting weak consumption.", {("consumption", "+", "real_gdp")}),
         ("Inflation remained high because of strong wage growth.", {("wages", "+", "inflation")}),

@@ -59,6 +59,10 @@ POSITIVE_VERBS = (
     "shore up",
     "accelerate",
     "worsen",
+    "reignite",
+    "rekindle",
+    "reaccelerate",
+    "re-accelerate",
 )
 NEGATIVE_VERBS = (
     "lower",
@@ -106,6 +110,11 @@ NEGATIVE_VERBS = (
     "bring down",
     "hold down",
     "rein in",
+    "tame",
+    "disrupt",
+    "pull down",
+    "subtract from",
+    "detract from",
     "sap",
     "stifle",
     "restrict",
@@ -158,7 +167,7 @@ NEUTRAL_VERBS = (
     "place pressure on",
 )
 #: "pushing yields up", "drove equity prices down": the particle after the object is its movement.
-PARTICLE_AFTER = re.compile(r"^\s+(up|down|higher|lower)\b")
+PARTICLE_AFTER = re.compile(r"^\s+(?:back\s+)?(up|down|higher|lower|above|below)\b")
 SPLIT_VERB_BEFORE = re.compile(
     r"\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving|pull|pulls|"
     r"pulled|pulling|send|sends|sent|sending|bring|brings|brought|bringing)\s+(?:[a-z-]+\s+){0,4}$"
@@ -203,6 +212,12 @@ REVERSE = (
     "be mainly attributable to",
     "be attributed to",
     "be explained by",
+    "be due to",
+    "be largely due to",
+    "be mainly due to",
+    "be partly due to",
+    "be primarily due to",
+    "be owing to",
 )
 #: "Y suffers from X", "Y benefits from X": the source follows and the verb carries the sign.
 REVERSE_DIRECTIONAL = (("suffer from", -1), ("benefit from", 1), ("be hurt by", -1), ("be helped by", 1))
@@ -216,6 +231,17 @@ NOUN_CUES = (
         r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+|somewhat\s+|very\s+|quite\s+)?"
         r"(?:harmful|detrimental|damaging|disruptive|costly)\s+(?:for|to)",
         -1,
+    ),
+    # "tariffs are negative for growth and positive for inflation", "bad for consumption": an evaluative predicate
+    (
+        r"(?:(?:is|are|was|were|be|been|being|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be)\s+"
+        r"(?:\w+ly\s+|very\s+|quite\s+|clearly\s+)?|(?:and|but)\s+)(?:negative|bad)\s+(?:for|to)(?=\s+(?:the\s+)?[a-z])",
+        -1,
+    ),
+    (
+        r"(?:(?:is|are|was|were|be|been|being|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be)\s+"
+        r"(?:\w+ly\s+|very\s+|quite\s+|clearly\s+)?|(?:and|but)\s+)(?:positive|good)\s+(?:for|to)(?=\s+(?:the\s+)?[a-z])",
+        1,
     ),
     (r"(?:negatively|adversely) (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", -1),
     (r"positively (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", 1),
@@ -248,6 +274,9 @@ NOUN_CUES = (
         r"downside risks? (?:to|for)",
         -1,
     ),
+    # "… downside risks to growth and upside risks to inflation": the co-ordinated risk shares the verb
+    (r"(?<=\band )(?:significant\s+|major\s+|further\s+)?downside risks? (?:to|for)", -1),
+    (r"(?<=\band )(?:significant\s+|major\s+|further\s+)?upside risks? (?:to|for)", 1),
     # "poses risks to employment": a risk to a variable is its adverse move, here a fall.
     (
         r"(?:poses?|posed|posing)\s+(?:an?\s+)?(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
@@ -296,6 +325,11 @@ MOVEMENT_UP = (
     "soar",
     "grow",
     "edge up",
+    "edge higher",
+    "move up",
+    "move higher",
+    "tick up",
+    "inch up",
     "tighten",
     "rally",
     "extend gains",
@@ -323,6 +357,11 @@ MOVEMENT_DOWN = (
     "slow",
     "ease",
     "edge down",
+    "edge lower",
+    "move down",
+    "move lower",
+    "tick down",
+    "inch down",
     "weaken",
     "deteriorate",
     "loosen",
@@ -408,9 +447,10 @@ UP_MODIFIERS = (
     r"high",
     r"growing",
     r"mounting",
-    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
-    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|"
-    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation)s? (?:in|of)",
+    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained |recent )?"
+    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|firmness|"
+    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation|recovery|"
+    r"pickup|pick-up|upswing)s? (?:in|of)",
     # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
     r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
@@ -456,7 +496,8 @@ DOWN_MODIFIERS = (
 
 NEGATION = re.compile(
     r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|without|"
-    r"failed to)\b|n't\b"
+    # "too high to be considering lowering the rate": the infinitive is ruled out
+    r"failed to|too\s+\w+\s+to)\b|n't\b"
 )
 NEGATION_CLAUSE = re.compile(
     r"\b(?:(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)|"
@@ -575,12 +616,88 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
         "neutral",
     ),
     *[(_verb_pattern((v,)), s, "reverse") for v, s in REVERSE_DIRECTIONAL],
+    # Attribution: "played a key role in", "was (largely) responsible for", "was a major factor in/behind".
+    (
+        re.compile(
+            r"\b(?:(?:plays?|played|playing)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?role\s+in|"
+            r"(?:is|are|was|were|been|be)\s+(?:not\s+)?(?:\w+ly\s+)?responsible\s+for|"
+            r"(?:is|are|was|were|been|be)\s+(?:an?|the|one)\s+(?:\w+\s+)?(?:of\s+the\s+)?(?:\w+\s+)?factors?\s+"
+            r"(?:in|behind))\b"
+        ),
+        0,
+        "neutral",
+    ),
+    # "bring inflation down", "get inflation under control", "keep price pressures in check": the verb and
+    # its particle enclose the object, and the particle carries the direction.
+    (
+        re.compile(
+            r"\b(?:bring|brings|brought|bringing|get|gets|got|getting|keep|keeps|kept|keeping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?(?:(?:back\s+)?down|under\s+control|in\s+check)\b|"
+            r"(?<=keep|eeps|kept|ping)\s+(?:[a-z-]+\s+){1,4}?(?:low|lower|subdued|contained)\b)"
+        ),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(
+            r"\b(?:bring|brings|brought|bringing)\b(?=\s+(?:[a-z-]+\s+){1,4}?(?:back\s+)?up\b)|"
+            # "could keep services inflation elevated"
+            r"\b(?:keep|keeps|kept|keeping)\b(?=\s+(?:[a-z-]+\s+){1,4}?(?:elevated|high|higher|up|strong|firm)\b)"
+        ),
+        1,
+        "directional",
+    ),
+    # "make imports more expensive", "made borrowing cheaper": the complement carries the direction.
+    (
+        re.compile(
+            r"\b(?:make|makes|made|making)\b(?=\s+(?:[a-z-]+\s+){1,3}?(?:more\s+(?:expensive|costly)|pricier|costlier)\b)"
+        ),
+        1,
+        "directional",
+    ),
+    (
+        re.compile(r"\b(?:make|makes|made|making)\b(?=\s+(?:[a-z-]+\s+){1,3}?(?:less\s+(?:expensive|costly)|cheaper)\b)"),
+        -1,
+        "directional",
+    ),
+    # "knocked 0.6 percentage points off inflation", "added a quarter point to GDP growth": a contribution
+    (
+        re.compile(r"\b(?:knock|knocks|knocked|knocking|shave|shaves|shaved|shaving|trim|trims|trimmed|trimming)\b"
+                   r"(?=\s+(?:[\w.%-]+\s+){1,4}?off\b)"),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(r"\b(?:add|adds|added|adding)\b(?=\s+(?:[\w.%-]+\s+){1,4}?(?:points?|%|per\s+cent)\s+to\b)"),
+        1,
+        "directional",
+    ),
+    # "kept house prices from rising", "prevents credit from falling": the verb stops the object's move.
+    (
+        re.compile(
+            r"\b(?:keep|keeps|kept|keeping|prevent|prevents|prevented|preventing|stop|stops|stopped|stopping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?from\s+(?:rising|increasing|climbing|surging|growing|accelerating)\b)"
+        ),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(
+            r"\b(?:keep|keeps|kept|keeping|prevent|prevents|prevented|preventing|stop|stops|stopped|stopping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?from\s+(?:falling|declining|dropping|contracting|shrinking|weakening)\b)"
+        ),
+        1,
+        "directional",
+    ),
 ]
 AMPLIFIER_RE = re.compile(rf"^(?:{_alternation([f for v in AMPLIFIERS for f in _verb_forms(v)])})$")
 DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _verb_forms(v)])})$")
 #: "Y fell, driven by X" / "Supported by X, Y rose": the cause of a stated movement.
 CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
+    r"in the face of|in reaction to|responding to|reacting to|"
+    # market commentary: "equity prices rose on expectations of lower policy rates"
+    r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
     r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
     r"hampered by)\s+"
@@ -616,14 +733,14 @@ _FUNCTION_WORD = (
 _GAP = (
     rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
     # "a subdued rate of GDP growth", "the slower pace of hiring": the measure's movement is the variable's
-    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?)?"
+    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?|(?:outlook|prospects)\s+for\s+(?:the\s+)?)?"
 )
 UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
 #: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
 VERB_OR_ADJECTIVE = ("lower", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
 MODAL_BEFORE = re.compile(
-    r"\b(?:would|could|may|might|will|can|to|also|further|significantly|directly|not|n't|"
+    r"\b(?:would|could|may|might|will|can|should|must|to|also|further|significantly|directly|not|n't|"
     r"does|do|did|tends? to|help|has|have|had|\w+ly)\s+$"
 )
 CONJ_ONLY = re.compile(
@@ -643,7 +760,11 @@ CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
 #: that generates a slowdown").
 DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
-SUBORDINATOR = re.compile(r"\b(?:when|whenever|as|if|because|since|once|after)\b")
+SUBORDINATOR = re.compile(
+    r"\b(?:when|whenever|(?<!even )(?<!just )(?<!such )(?<!as well )as(?!\s+well\b)|if|because(?!\s+of\b)|"
+    r"since|once|after)\b"
+)
+ABSOLUTE_WITH = re.compile(r"^\s*with\s+[^,;]*$")
 
 
 @dataclass(frozen=True)
@@ -686,6 +807,13 @@ def evidence_class(sentence: str) -> EvidenceClass:
     return EvidenceClass.descriptive
 
 
+#: "to" closing a preposition, not an infinitive marker.
+PREPOSITIONAL_TO = re.compile(
+    r"\b(?:due|owing|thanks|prior|relative|compared|according|addition|response|reaction|respect|exposure|"
+    r"contribut\w*|lead|leads|led|leading|attributable|related|linked|return|returned|returns|back)\s+to\s+$"
+)
+
+
 def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int, mention_end: int) -> bool:
     """ "lower" after a subject, a modal or a co-ordinated verb is the verb ("tariffs lower GDP"),
     unless the mention it precedes is itself followed by a verb ("…, and lower trade weighs on GDP")."""
@@ -694,6 +822,8 @@ def _lower_is_a_verb(low: str, at: int, mention_ends: set[int], lo: int, mention
     if gap and any(p.match(after, gap.end()) for p, _, kind in CUE_PATTERNS if kind != "noun"):
         return False
     before = low[lo:at]
+    if PREPOSITIONAL_TO.search(before):
+        return False  # "due to lower energy prices", "in response to lower demand": an adjective
     trimmed = before.rstrip()
     for p, _, kind in CUE_PATTERNS:  # "leads to lower …": the movement after a connector
         if kind in ("neutral", "comovement") and any(m.end() == len(trimmed) for m in p.finditer(trimmed)):
@@ -751,7 +881,10 @@ def _modifier(
             word = m.group().split()[0]
             if word in VERB_OR_ADJECTIVE and _lower_is_a_verb(low, at, mention_ends, _clause_start(low, at), end):
                 return 0, start
-            if word in ("increasing", "decreasing") and re.search(r",\s*$", low[:at]):
+            if word in VERB_OR_ADJECTIVE and re.match(r"\S+\s+(?:the|its|their|our|his|her)\s", low[at:]):
+                return 0, start  # "reduced the policy rate": a determiner follows a verb, never a modifier
+            if word in ("increasing", "decreasing") and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):
+                # "…, increasing credit losses", "by rapidly increasing rates": a participle or gerund, no adjective
                 return 0, start  # "…, increasing credit losses": a participle after a clause, not an adjective
             return sign, at
     return 0, start
@@ -767,7 +900,7 @@ def _this_verb(low: str, m: re.Match[str]) -> bool:
 #: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.
 INTRANSITIVE_AFTER = re.compile(
     r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|or|due|owing|"
-    r"because|thanks|"
+    r"because|thanks|more|less|much|somewhat|than|"
     r"to|from|since|until|before|\w+ly)\b"
 )
 
@@ -855,6 +988,8 @@ def _coordinated_right(low: str, ms: list[_Mention], idx: int, limit: int) -> li
         idx + 1 < len(ms)
         and ms[idx + 1].m.end <= limit
         and not (ms[idx + 1].mod and _starts_clause(low, ms[idx + 1], limit))
+        # "… on investment and market liquidity is thinner": a mention with its own copula starts a clause
+        and not re.match(r"\s+(?:is|are|was|were|has|have|had|remains?|remained)\b", low[ms[idx + 1].m.end :])
         and ms[idx + 1].m.variable_id != ms[idx].m.variable_id
         and COORD.match(low[ms[idx].m.end : ms[idx + 1].start])
     ):
@@ -882,12 +1017,18 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
         low[_clause_start(low, ms[i].start) : ms[i].start],
     ):
         return []  # "Because inflation has come down, we lowered …": the subordinate clause holds no subject
-    if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]):
+    if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]) or AS_CLAUSE_GAP.search(low[ms[i].m.end : cue.start]):
+        return []  # "Y slowed because firms cancelled investment": the verb has its own subject
+    if OTHER_AGENT.search(low[ms[i].m.end : cue.start]):
+        return []  # "losses could affect their ability to support the economy": the banks would support it
+    if NOUN_SUBJECT_AFTER_COMMA.search(low[ms[i].m.end : cue.start]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
     measured = re.search(
-        r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply)\s+of\s+"
-        r"(?:the\s+)?$",
+        r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply|"
+        # "the effects of past rate increases weigh on …": the effects are the mention's
+        r"effects?|impacts?|influence|consequences|pass-through)\s+of\s+"
+        r"(?:the\s+|past\s+|earlier\s+|previous\s+|recent\s+)?$",
         low[max(0, ms[i].start - 30) : ms[i].start],
     ) or re.search(
         # "expectations of a severe recession lead to …", "the threat of higher tariffs weighs on …":
@@ -904,14 +1045,23 @@ def _subjects(low: str, ms: list[_Mention], cue: Cue, lo: int, floor: int = 0) -
     before = low[max(0, ms[i].start - 30) : ms[i].start]
     relative = re.search(r",\s*which\b", low[ms[i].m.end : cue.start])
     coordinating = re.search(r"\b(?:combined|together|coupled|along)\s+with\s+(?:the\s+|an?\s+)?$", before)
-    if PREPOSITION_BEFORE.search(before) and not relative and not coordinating:
+    # "With GDP growth weakening, …": the mention is the subject of the absolute clause's participle
+    absolute = cue.text.endswith("ing") and ABSOLUTE_WITH.search(low[_clause_start(low, ms[i].start) : ms[i].start])
+    # "These make imports more expensive and put pressure on …": the object of an earlier verb
+    made = re.search(r"\b(?:make|makes|made|making|render|renders|rendered|rendering)\s+(?:the\s+|us\s+)?$", before)
+    if (PREPOSITION_BEFORE.search(before) or made) and not relative and not coordinating and not absolute:
         if len(left) < 2:
             return []
         i = left[-2]
         # The earlier mention must not sit in an earlier clause ("X rose, and the fall in Y hurt Z").
         if CLAUSE_JOIN.search(low[ms[i].m.end : cue.start]):
             return []
-    return _coordinated_left(low, ms, i, floor)
+    listed = _coordinated_left(low, ms, i, floor)
+    head = min(listed)
+    if head > 0 and TO_MEET.fullmatch(low[ms[head - 1].m.end : ms[head].start]):
+        # "fire sales to meet redemptions or margin calls could depress …": the act, not the need, is the subject
+        return _coordinated_left(low, ms, head - 1, floor)
+    return listed
 
 
 #: A subordinate clause opens between a candidate subject and the verb: the verb has another subject.
@@ -919,16 +1069,119 @@ SUBORDINATE_GAP = re.compile(
     r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
     r"(?!\w+ly\b)\w+"
 )
+#: "unemployment has risen as firms have slowed hiring": an "as" clause with its own subject
+AS_CLAUSE_GAP = re.compile(
+    r"(?<!such )(?<!so )(?<!just )\bas\s+(?!well\b|a\s+result\b|much\b|such\b|expected\b|anticipated\b|noted\b|"
+    r"discussed\b|mentioned\b|shown\b|seen\b|(?:a|an|the)\s+(?:[a-z-]+\s+)?(?:share|percentage|proportion|ratio|"
+    r"result|consequence)\b)(?!\w+ly\b)\w+"
+)
+#: "their ability to support", "the need to cut": the infinitive's agent is another party.
+OTHER_AGENT = re.compile(
+    r"\b(?:the|a|an|their|its|our|his|her|any|no)\s+(?:[a-z-]+\s+)?"
+    r"(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
+    r"(?:(?:of|for)\s+(?:[a-z-]+\s+){1,3})?to\s+"
+    r"(?:(?:help|further|\w+ly)\s+)?$"
+)
+#: "With growth weakening, the Governing Council cut …": a noun phrase after a comma is the verb's subject.
+NOUN_SUBJECT_AFTER_COMMA = re.compile(
+    r",\s*(?:the|a|an|our|its|their|many|most|some)\s+(?:[a-z-]+\s+){0,3}"
+    r"(?:(?:has|have|had|would|could|will|may|might|also|then|\w+ly)\s+)*$"
+)
+#: "…, helping (to) ease inflation": a participle of help after a stated move.
+HELPING_AFTER_COMMA = re.compile(r",\s*(?:\w+ly\s+)?help(?:ing|s|ed)?\s+(?:to\s+)?$")
 #: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
 PRONOUN_SUBJECT = re.compile(
-    r"\b(?:they|we|i|he|she|you|(?:this|these|those)\s+[a-z-]+)\s+"
+    # "this should lower …" after a stated move is a relative ("…, and this should"), not a pronoun subject
+    r"\b(?:they|we|i|he|she|you|(?:this|these|those)\s+(?!(?:would|could|may|might|will|can|should|must|has|have|had|"
+    r"in|is|was)\b)[a-z-]+)\s+"
     r"(?:(?:would|could|may|might|will|can|should|also|then|further|have|has|had|been|be|able\s+to|"
     r"(?:need|needs|needed|decided|chose|want|wants|wanted)\s+to|\w+ly)\s+)*$"
 )
 #: A clause boundary between a candidate subject and its verb.
 CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
+#: A purpose infinitive after the object of a policy move ("lowered its policy rate in June to support
+#: growth", "raised rates quickly in order to bring inflation down").
+PURPOSE_TO = re.compile(
+    r"^\s*(?:(?!\b(?:and|but|or|which|that|as|when|if|while)\b)(?:[^,;.:]|\.(?=\d))){0,40}?\b"
+    r"(?:in\s+order\s+|so\s+as\s+)?to\s+"
+    r"(?:(?:help|try|seek|aim)\s+(?:to\s+)?)?(?:\w+ly\s+)?$"
+)
+#: An instrument held where it is ("kept the policy rate unchanged", "rates on hold") states no move.
+HELD = re.compile(r"\b(?:unchanged|steady|on\s+hold|constant|where\s+it\s+(?:is|was))\b")
+#: A movement named as a noun before its variable ("the decline in", "a recovery in", "progress on").
+NOMINAL_MOVE = re.compile(
+    r"\b(?:increase|rise|surge|jump|upturn|rebound|recovery|pickup|pick-up|acceleration|decrease|decline|fall|drop|"
+    r"reduction|slump|contraction|deterioration|correction|slowdown|slowing|deceleration|moderation|progress)s?\s+"
+    r"(?:in|of|on|toward|towards)\b"
+)
+#: A gerund opening its clause ("Reducing policy restraint …", "we know that raising rates …").
+GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
+#: A move that falls short ("too slowly", "too little", "too late").
+TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
+#: "the X-er …, the Y-er …": a correlative comparative (the first part may list several "the X-er" items).
+_COMP = r"(?:more|less|fewer|greater|larger|bigger|higher|stronger|faster|longer|weaker|lower|smaller|slower|softer)"
+COMPARATIVE_WORD = re.compile(
+    r"the\s+(?:(more|greater|larger|bigger|higher|stronger|faster|longer)|(?:less|fewer|weaker|lower|smaller|slower|"
+    r"softer))\b"
+)
+CORRELATIVE = re.compile(
+    rf"(?:^|[,;:]\s*|\bthat\s+)the\s+{_COMP}\b[^,;:]*?(?P<comma>,\s*)(?P<second>the\s+{_COMP}\b)"
+)
+CORRELATIVE_PART = re.compile(rf"the\s+{_COMP}\b.*?(?=\s+and\s+the\s+{_COMP}\b|,\s*the\s+{_COMP}\b|$)")
+INNER_DIRECTION = re.compile(
+    r"\b(?:(upward|raise|raising|rise|increase|increasing|higher|up|tighten|hike)|"
+    r"(?:downward|lower|lowering|cut|cutting|reduce|reducing|decline|fall|down|ease|easing))\b"
+)
+#: "more difficult to cut", "harder to raise": a move made less likely.
+HARDER_TO = re.compile(r"\b(?:more\s+difficult|harder|less\s+(?:likely|scope|room|reason))\s+(?:for\s+\w+\s+)?to\s+$")
+#: "the drag from X on Y" (order "from") or "the boost to Y from X" (order "to").
+EFFECT_NOUN_FROM = re.compile(
+    r"\b(?P<noun>drags?|headwinds?|hit|boost|lift|support|tailwinds?)\s+(?P<order>from|to|on)\s+(?P<a>[^,;:.]{1,50}?)\s+"
+    r"(?:on|to|for|from)\s+(?P<b>(?:the\s+)?(?:[a-z-]+\s+){0,3}[a-z-]+)"
+)
+#: A level stated before a relative clause ("is now at the low end of …", "remains elevated, which …").
+LEVEL_AFTER = re.compile(
+    r"\s+(?:is|are|was|were|remains?|remained|has\s+been|have\s+been|stays?|stayed)\s+(?:now\s+|still\s+|already\s+|"
+    r"\w+ly\s+)?(?:(?:at|in)\s+the\s+)?(?:(high|higher|elevated|upper\s+end|top\s+end|above|restrictive|strong|tight)|"
+    r"(?:low|lower|lower\s+end|low\s+end|bottom|below|accommodative|weak|subdued|loose))\b"
+)
+#: Attribution of a move to a component ("accounted for", "explain", "responsible for", "a role in").
+ATTRIBUTION = re.compile(
+    r"^(?:account|accounts|accounted|accounting|explain|explains|explained|explaining)\b|"
+    r".*\b(?:responsible\s+for|role\s+in|factors?\s+(?:in|behind))$"
+)
+#: "… to meet margin calls", "… to cover redemptions": an act done to meet a need.
+TO_MEET = re.compile(
+    r"\s+(?:in\s+order\s+)?to\s+(?:meet|cover|satisfy|fund|pay\s+for|honou?r)\s+(?:the\s+|their\s+|its\s+|any\s+)?"
+)
+#: "the pass-through of X to Y", "X pass-through into Y".
+PASS_THROUGH_NOUN = re.compile(
+    r"\bpass-?through\s+of\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
+    r"(?P<x2>)\bpass-?through\s+(?:in)?to\s+(?:the\s+)?"
+)
+#: "the effects of X include Y", "the consequences of X would be Y".
+EFFECTS_INCLUDE = re.compile(
+    r"\b(?:effects?|consequences?|impacts?|implications?|results?)\s+of\s+(?P<x>[^,;:.]{1,60}?)\s+"
+    r"(?P<cop>include|includes|included|would\s+include|could\s+include|are|were|would\s+be|will\s+be|could\s+be)\s+"
+    r"(?:\w+ly\s+)?"
+)
+#: "the main driver of Y is X", "a key factor behind Y has been X".
+DRIVER_OF = re.compile(
+    r"\b(?:factors?|drivers?|reasons?|causes?|sources?|contributors?)\s+(?:behind|of|for)\s+(?P<y>[^,;:.]{1,60}?)\s+"
+    r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
+)
+#: A rise at a weak pace ("grow slowly", "expand at a modest pace"): no direction to read.
+WEAK_PACE = re.compile(
+    r"\s+(?:only\s+)?(?:slowly|modestly|moderately|sluggishly|slightly|marginally|weakly|"
+    r"at\s+an?\s+(?:slow|slower|modest|moderate|subdued|weak|sluggish|gradual)\w*\s+(?:pace|rate))\b"
+)
+#: "X and thus Y": Y is the consequence of X ("and thereby Y" keeps the verb's subject: it acts by way of X).
+THUS = re.compile(r"\band\s+(?:thus|hence|therefore|so|in\s+turn|consequently)\b")
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
-COORDINATED_VERB = re.compile(r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?$")
+COORDINATED_VERB = re.compile(
+    r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?"
+    r"(?:(?:has\s+|have\s+|had\s+)?(?:help|helps|helped|helping)\s+(?:to\s+)?)?$"
+)
 BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 
 TRANSPARENT_HEAD = re.compile(
@@ -944,8 +1197,14 @@ def _objects(low: str, ms: list[_Mention], cue: Cue, hi: int, next_cue: int) -> 
         return []
     i = right[0]
     gap = low[cue.end : ms[i].start]
+    if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.match(
+        r"\s+(?:is|are|was|were|has|have|had|remains?|remained)\b", low[ms[i].m.end :]
+    ):
+        return []  # "conditions are tightening and liquidity is scarcer": the mention is the next clause's subject
     if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.fullmatch(
-        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|(?:were|was|is|are)\s+to|\w+ly)\s+)*",
+        r"\s+(?:(?:would|could|may|might|will|can|also|further|then|have|has|had|(?:were|was|is|are)\s+to|\w+ly|"
+        # "the economy slows and employment continues to weaken": an aspect verb before the next verb
+        r"(?:continues?|continued|starts?|started|begins?|began|keeps?|kept|tends?|tended|appears?|seems?)\s+to)\s+)*",
         low[ms[i].m.end : next_cue],
     ):
         return []  # "spreads widened and equity prices fell": the mention is the next clause's subject
@@ -991,7 +1250,8 @@ PASS_THROUGH_FAMILIES = (
             "term_premium",
         }
     ),
-    frozenset({"energy_prices", "import_prices", "inflation", "wages"}),
+    # tariffs are a price paid on imports: passed through, they raise prices
+    frozenset({"energy_prices", "import_prices", "inflation", "wages", "tariffs"}),
 )
 
 
@@ -1037,16 +1297,29 @@ def _shock(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     return 1 if adverse.value == "increase" else -1
 
 
+LIST_JOIN = re.compile(r"\s*(?:and|or|as well as)\s+(?:the\s+|an?\s+)?")
+
+
 def _cause_of_states(
     low: str, ms: list[_Mention], states: list[tuple[int, int, Cue]], adverse_up: frozenset[str] = frozenset()
 ) -> list[tuple[int, int, int, Cue]]:
     """ "Y fell, driven by X" and "Supported by X, Y rose": (source idx, target idx, sign, cue)."""
     out = []
     for ti, s_y, cue in states:
+        taken: dict[int, re.Match[str] | None] = {}  # accepted causes of this state, with their phrase
         for si, x in enumerate(ms):
             if si == ti:
                 continue
-            if x.start > cue.end:  # "Y fell, driven by the outlook for X"
+            # (a mention with a movement of its own starts the next clause: "…, and equity prices rose")
+            listed = (
+                si - 1 in taken
+                and bool(LIST_JOIN.fullmatch(low[ms[si - 1].m.end : x.start]))
+                and all(i != si for i, _, _ in states)
+            )
+            if listed:
+                # "cut rates in the face of tariffs and uncertainty": a list shares its cause phrase
+                verb = taken[si - 1]
+            elif x.start > cue.end:  # "Y fell, driven by the outlook for X"
                 window = low[cue.end : x.start]
                 m = CAUSE_AFTER.search(window)
                 if cue.text == "movement from":
@@ -1059,7 +1332,8 @@ def _cause_of_states(
                     )
                     if m2 is None or len(window) > 60:
                         continue
-                elif len(window) > 40:
+                elif len(low[max(cue.end, ms[ti].m.end) : x.start]) > 40:
+                    # measured from the moved variable: "cut their hiring plans a lot in response to tariffs"
                     continue
             else:  # "Supported by X, … Y rose" / "Reflecting X, Y fell"
                 head = low[_clause_start(low, x.start) : x.start]
@@ -1068,7 +1342,9 @@ def _cause_of_states(
                 if ms[ti].start < x.start:
                     continue
             mod = x.mod
-            verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
+            if not listed:
+                verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
+            taken[si] = verb
             if not mod:
                 if verb is not None and re.search(
                     r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by",
@@ -1084,7 +1360,9 @@ def _cause_of_states(
                     or (
                         verb is not None
                         and re.search(
-                            r"due to|owing to|because of|as a result of|amid|on account of|in response to", verb.group()
+                            r"due to|owing to|because of|as a result of|amid|on account of|in response to|"
+                            r"in the face of|in reaction to|responding to|reacting to",
+                            verb.group(),
                         )
                     )
                 ):
@@ -1115,7 +1393,7 @@ EXPERIENCED_BEFORE = re.compile(
     r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
 #: Two stated movements joined by "or"/"and" ("X were to weaken unexpectedly or Y were to fall").
-COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and)\s+(?:the\s+)?")
+COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and|while|whereas)\s+(?:the\s+)?")
 #: Participles of producing verbs: "the volatility caused by X" is volatility X produced.
 CREATED = re.compile(r"^(?:caused|created|generated|triggered|induced|produced|sparked|fuell?ed)$")
 #: "… would be negative", "… is likely to be positive": the sign of a named effect.
@@ -1127,7 +1405,44 @@ EFFECT_PREDICATE = re.compile(
 #: A risk put in place or kept there ("tariffs are imposed", "uncertainty persists").
 IMPOSED_AFTER = re.compile(
     r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
-    r"applied|maintained|extended)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|persists?|persisted)\b"
+    r"applied|maintained|extended|announced|raised|increased)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|"
+    r"persists?|persisted|"
+    # "if tariffs and uncertainty were to continue", "the effects of tariffs continued to spread"
+    r"(?:were\s+to\s+|was\s+to\s+)?continu(?:e|es|ed)(?!\s+to\s+(?:ease|fall|decline|recede|fade|diminish|subside)))\b"
+)
+#: A stated move that goes on or takes effect ("rate cuts accumulated", "the tightening takes hold").
+CONTINUING_AFTER = re.compile(
+    r"\s+(?:(?:has|have|had|would|will|were\s+to|was\s+to)\s+)?(?:\w+ly\s+)?(?:accumulat(?:e|es|ed|ing)|"
+    r"(?:take|takes|took|taken|taking)\s+(?:effect|hold)|persist(?:s|ed|ing)?|(?:kick|kicks|kicked)\s+in|"
+    r"(?:work|works|worked|feed|feeds|fed)\s+through|(?:build|builds|built)\s+up|"
+    # "a further easing of monetary policy was warranted": a move judged due is a move stated
+    r"(?:is|are|was|were|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be|has\s+been|had\s+been)\s+"
+    r"(?:\w+ly\s+)?(?:warranted|appropriate|needed|required|justified|necessary))\b"
+)
+#: A comparative predicate after a copula ("liquidity is scarcer", "funding costs became higher").
+COMPARATIVE_AFTER = re.compile(
+    r"\s+(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes?|became|become|gets?|got|grows?|grew)\s+"
+    r"(?:\w+ly\s+|much\s+|even\s+|somewhat\s+|a\s+little\s+|far\s+)?"
+    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile))|"
+    r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|"
+    r"restrictive|volatile)))\b(?!\s+than)"
+)
+#: The object of a call for a move ("a need for a further reduction in", "support further cuts in").
+CALLED_FOR_BEFORE = re.compile(
+    r"\b(?:need|case|scope|room|argument|calls?|support|supported|warrants?|warranted|justif(?:y|ies|ied)|favou?r(?:s|ed)?|"
+    r"consider(?:s|ed|ing)?)\s+(?:for\s+)?(?:an?\s+|the\s+|some\s+)?$"
+)
+#: The stance of a tightness variable ("monetary policy would need to remain restrictive").
+STANCE_AFTER = re.compile(
+    r"\s+(?:(?:would|will|could|may|might|should|must|needs?|needed)\s+)?(?:to\s+)?(?:need\s+to\s+)?"
+    r"(?:remain|remains|remained|stay|stays|stayed|be|is|are|was|were|become|becomes|became)\s+(?:\w+ly\s+)?"
+    r"(?:(restrictive|tight|tighter|contractionary)|(?:accommodative|supportive|loose|looser|easy|easier|expansionary))\b"
+)
+#: A level kept ("remains in check", "stays elevated"), read as a move only under "if".
+HELD_LEVEL_AFTER = re.compile(
+    r"\s+(?:were\s+to\s+|was\s+to\s+|should\s+)?(?:remain|remains|remained|stay|stays|stayed|is|are|were|was)\s+"
+    r"(?:\w+ly\s+|too\s+|very\s+)?(?:(high|elevated|strong|robust|firm|sticky|persistent)|"
+    r"(?:low|weak|subdued|soft|muted|in\s+check|contained|under\s+control|well\s+contained))\b"
 )
 #: A condition stated with a copula ("had remained subdued", "has been strong").
 CONDITION_AFTER = re.compile(
@@ -1139,16 +1454,18 @@ CONDITION_AFTER = re.compile(
 NOMINAL_FROM = re.compile(r"\s+(?:resulting\s+|stemming\s+|arising\s+)?from\s+(?:the\s+|an?\s+)?")
 NOUN_MOVE_AFTER = re.compile(
     r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
-    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?))\b(?!\s+(?:in|of)\b)"
+    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?|reductions|decreases))\b"
+    r"(?!\s+(?:in|of)\b)"
 )
 NOMINAL_CAUSE_AFTER = re.compile(
     r"\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?(?:due to|owing to|because of|as a result of)\s"
 )
 EXPERIENCED_AFTER = re.compile(
     r"\s+(?:ha(?:s|ve|d)\s+)?(?:also\s+)?(?:seen|saw|experienced|recorded|registered|undergone|underwent|witnessed|"
-    r"posted|suffered)\s+(?:an?\s+|some\s+|the\s+)?(?:[a-z]+\s+){0,2}?"
+    r"posted|suffered|feels?|felt|feeling)\s+(?:an?\s+|some\s+|the\s+)?(?:[a-z]+\s+){0,2}?"
     r"(?:(increases?|rises?|surges?|jumps?|rebounds?|gains?|upturns?)|"
-    r"(?:decreases?|declines?|falls?|drops?|corrections?|slumps?|contractions?|losses|downturns?|sell-offs?))\b"
+    r"(?:decreases?|declines?|falls?|drops?|corrections?|slumps?|contractions?|losses|downturns?|sell-offs?|"
+    r"slowdowns?|weakness))\b"
 )
 IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|brings?|triggers?)\b")
 
@@ -1243,8 +1560,8 @@ def _other_sense(low: str, m: Mention) -> bool:
 #: "the labour market has softened, which has slowed wage growth": the relative pronoun's antecedent
 #: is the stated movement.
 RELATIVE_AFTER_STATE = re.compile(
-    r",\s*(?:which|and\s+this|and\s+that)\s+(?:(?:has|have|had|would|could|may|might|will|can|in\s+turn|then|also|"
-    r"further|\w+ly)\s+)*$"
+    r",\s*(?:which|and\s+this|and\s+that)\s+(?:(?:has|have|had|would|could|may|might|will|can|should|must|in\s+turn|"
+    r"then|also|further|(?:is|are|was|were)\s+(?:likely|expected)\s+to|tends?\s+to|help(?:s|ed)?(?:\s+to)?|\w+ly)\s+)*$"
 )
 #: "uncertainty about trade policy", "concerns over inflation": the topic of the uncertainty is no
 #: variable of its own here; the uncertainty is what moves.
@@ -1256,6 +1573,16 @@ UNCERTAINTY_ABOUT = re.compile(
 POLICY_MOVED_BEFORE = re.compile(
     r"\b(?:ease[sd]?|easing|tighten(?:s|ed|ing)?|loosen(?:s|ed|ing)?|restrictive|accommodative|tight|tighter|"
     r"looser|easier|loose)\s+(?:monetary\s+)?$"
+)
+#: "fiscal policy", "trade policy": another policy than the central bank's.
+NON_MONETARY_BEFORE = re.compile(
+    r"\b(?:fiscal|trade|tariff|government|economic|public|industrial|housing|energy|immigration|tax|budgetary|"
+    r"macroprudential|prudential|climate|foreign|social|regulatory|structural|competition)\s+$"
+)
+#: "policy that is too tight", "policy restrictive for longer": bare "policy" with a stated stance.
+POLICY_STANCE_AFTER = re.compile(
+    r"\s+(?:(?:that|which)\s+(?:is|was|are|were|remains?|remained|stays?)\s+)?(?:too\s+|overly\s+|very\s+|sufficiently\s+)?"
+    r"(?:(tight|tighter|restrictive|contractionary)|(?:loose|looser|accommodative|easy|easier|expansionary))\b"
 )
 #: Bare "demand" is aggregate demand after a function word, a verb or a movement ("weaker demand",
 #: "reduce demand", "the slowdown in demand"), not after a noun ("credit demand", "government demand").
@@ -1287,6 +1614,18 @@ LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)
 
 
 NOUN_THEN_VERB = re.compile(r"^(.*\w+s)\s+(?:increase|rise|hike|cut)$")
+
+
+#: "progress on inflation", "further progress toward bringing inflation down": disinflation.
+PROGRESS_BEFORE = re.compile(
+    r"\b(?:hinder|hamper|slow|stall|delay|undermine|support|aid|help|speed|accelerate|derail|jeopardi[sz]e|threaten|"
+    r"impede|reverse|halt|sustain)\w*\s+(?:the\s+|further\s+|continued\s+|recent\s+|our\s+)?"
+    r"(?P<p>progress\s+(?:on|in|toward|towards)\s+(?:(?:reducing|lowering|bringing\s+down)\s+)?(?:the\s+)?(?:[a-z-]+\s+)?)$"
+)
+
+
+#: Prices of assets: a "repricing" of them is a fall.
+PRICE_LEVELS = frozenset({"equity_prices", "house_prices", "commercial_property_prices", "asset_prices"})
 
 
 def _without_verb(m: Mention, low: str) -> Mention:
@@ -1344,10 +1683,19 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         adverse = vocab.get(m.variable_id).adverse_direction
         adv = 0 if adverse is None else (1 if adverse.value == "increase" else -1)
         sign, start = _modifier(low, m.start, ends, m.end, m.variable_id, adv)
+        if sign > 0 and m.variable_id in PRICE_LEVELS and re.search(r"\brepricing\b", low[start : m.start]):
+            sign = -1  # "an abrupt repricing of equities": asset prices reprice downwards (risk premia upwards)
         if not sign:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
             if not sign and m.variable_id == "unemployment" and re.search(r"\b(?:losses|layoffs)\b", m.text.lower()):
                 sign = 1  # "job losses", "layoffs": a rise in unemployment
+            if not sign and m.variable_id == "employment" and re.search(
+                r"\b(?:losses|layoffs|cuts)\b", low[m.start : m.end + 8]
+            ):
+                sign = -1  # "job losses", "job cuts" read as employment: its fall
+        progress = PROGRESS_BEFORE.search(low, max(0, m.start - 80), m.start)
+        if not sign and m.variable_id == "inflation" and progress:
+            sign, start = -1, progress.start("p")
         if not sign:
             sign = _infinitive_movement(low, m)
         if not sign:
@@ -1356,8 +1704,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 sign = 1 if after_noun.group(1) else -1
         particle = PARTICLE_AFTER.match(low[m.end :])
         if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
-            sign = 1 if particle.group(1) in ("up", "higher") else -1
-        if re.fullmatch(r"polic(?:y|ies)(?: settings?)?", m.text.lower()) and not POLICY_MOVED_BEFORE.search(
+            sign = 1 if particle.group(1) in ("up", "higher", "above") else -1
+        stance = POLICY_STANCE_AFTER.match(low[m.end :])
+        other_policy = NON_MONETARY_BEFORE.search(low[max(0, m.start - 30) : m.start])
+        if re.fullmatch(r"polic(?:y|ies)(?: settings?)?", m.text.lower()) and stance and not sign and not other_policy:
+            # "policy that is too tight", "keeping policy restrictive": the stance is the move
+            sign = 1 if stance.group(1) else -1
+        elif re.fullmatch(r"polic(?:y|ies)(?: settings?)?", m.text.lower()) and not POLICY_MOVED_BEFORE.search(
             low[max(0, m.start - 30) : m.start]
         ):
             continue  # bare "policy" is monetary policy only when it is eased or tightened
@@ -1394,8 +1747,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             return
         lo = min(ms[si].start, ms[oi].start, cue.start)
         window = low[_clause_start(low, lo) : cue.start]
+        # a cue before both ends ("did not cut the policy rate in response to …") looks back in its clause
+        neg_lo = lo if lo < cue.start else _clause_start(low, cue.start)
         negated = bool(
-            NEGATION.search(low[max(lo, cue.start - 30) : cue.start])
+            NEGATION.search(low[max(neg_lo, cue.start - 30) : cue.start])
             or NEGATION.search(cue.text)
             or NEGATION_CLAUSE.search(window)
         )
@@ -1437,6 +1792,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         next_cue = next((c.start for c in cues[k + 1 :] if c.kind != "consumed"), len(low))
         after = low[cue.end :]
         by = re.match(r"\s+(?:(?:hard|heavily|badly|\w+ly)\s+)?by\b", after)
+        if by is None and cue.kind == "directional" and re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo : cue.start]):
+            # "consumption and investment are crowded out owing to higher rates": the cause phrase names the agent
+            by = re.match(
+                r"\s+(?:out\s+)?(?:(?:hard|heavily|badly|\w+ly)\s+)?(?:owing\s+to|due\s+to|because\s+of|as\s+a\s+result\s+of)"
+                r"(?:\s+both)?\b",
+                after,
+            )
         if (
             by
             and cue.kind in ("directional", "neutral", "movement")
@@ -1451,19 +1813,21 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             pcue = Cue(cue.start, cue.end + by.end(), cue.text, cue.sign, cue.kind)
             sources = _objects(low, ms, pcue, hi, next_cue)
             if targets and sources:
-                t = targets[-1]
-                for si in sources:
-                    # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
-                    sign = _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False)
-                    if not sign and cue.kind == "neutral" and not ms[t].mod and CREATED.match(cue.text):
-                        sign = ms[si].mod or 1  # "the uncertainty created by tariffs": the target is produced
-                    verb = " ".join(cue.text.split()[-1:])
-                    if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
-                        sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
-                    elif ms[t].mod and cue.kind == "directional" and DAMPENER_RE.match(verb):
-                        sign = -(ms[si].mod or 1) * ms[t].mod
-                    add(si, t, sign, cue, True)
-                previous = (sources, [t], ms[sources[-1]].m.end, {})
+                # "the job losses and price increases caused by tariffs": a co-ordinated list is the target
+                listed = sorted(_coordinated_left(low, ms, targets[-1], lo))
+                for t in listed:
+                    for si in sources:
+                        # The target's movement is stated before the verb ("yields fell, driven by …"), not produced.
+                        sign = _combine(cue.sign, cue.kind, ms[si].mod, ms[t].mod, default_rise=False)
+                        if not sign and cue.kind == "neutral" and not ms[t].mod and CREATED.match(cue.text):
+                            sign = ms[si].mod or 1  # "the uncertainty created by tariffs": the target is produced
+                        verb = " ".join(cue.text.split()[-1:])
+                        if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
+                            sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
+                        elif ms[t].mod and cue.kind == "directional" and DAMPENER_RE.match(verb):
+                            sign = -(ms[si].mod or 1) * ms[t].mod
+                        add(si, t, sign, cue, True)
+                previous = (sources, listed, ms[sources[-1]].m.end, {})
             continue
         if cue.kind == "reverse":
             # "Y stems from X", "the widening of Y reflects an increase in X": the source follows.
@@ -1471,11 +1835,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sources = _objects(low, ms, cue, hi, next_cue)
             if targets and sources:
                 t = targets[-1]
+                # "our decision to cut rates reflects weaker growth": the move an earlier verb gave the target
+                t_mod = ms[t].mod or (previous[3].get(t, 0) if previous is not None and t in previous[1] else 0)
                 for si in sources:
-                    both = ms[si].mod * ms[t].mod
+                    both = ms[si].mod * t_mod
                     sign = both if both else (1 if re.match(r"stem|aris|origin", cue.text) else 0)
-                    if not both and ms[t].mod and not ms[si].mod and ms[si].m.variable_id in adverse_up:
-                        sign = ms[t].mod  # "the decline in exports reflects the tariffs": the risk's presence
+                    if not both and t_mod and not ms[si].mod and ms[si].m.variable_id in adverse_up:
+                        sign = t_mod  # "the decline in exports reflects the tariffs": the risk's presence
 
                     if cue.sign:  # "Y suffers from higher X": the verb's sign times the source's move
                         sign = cue.sign * (ms[si].mod or 1)
@@ -1505,6 +1871,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             objs = [
                 i for i in objs if transitive and not re.search(r"[,;]|\b(?:when|as|if)\b", low[cue.end : ms[i].start])
             ]
+            if subs and not objs and cue.sign > 0 and WEAK_PACE.match(low[cue.end :]):
+                continue  # "the economy continues to grow slowly": weak growth, no rise to read
             if subs and not objs:
                 states.extend((si, cue.sign, cue) for si in subs)
             elif not subs and objs and transitive:
@@ -1512,18 +1880,44 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 states.append((objs[0], cue.sign, cue))
                 previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
             elif subs and objs:
+                after_state = (
+                    bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
+                ) or bool(HELPING_AFTER_COMMA.search(low, 0, cue.start))
                 for si in subs:
+                    # "The labour market has cooled, easing wage pressures": the participle carries the stated move
+                    moved = [sg for i, sg, c in states if i == si and c.end <= cue.start] if after_state else []
+                    src_mod = ms[si].mod or (moved[-1] if moved else 0)
                     for oi in objs:
                         add(
                             si,
                             oi,
-                            _combine(cue.sign, "directional", ms[si].mod, ms[oi].mod),
+                            _combine(cue.sign, "directional", src_mod, ms[oi].mod),
                             Cue(cue.start, cue.end, cue.text, cue.sign, "directional"),
                             False,
                         )
                 previous = (subs, objs, ms[objs[-1]].m.end, {})
             continue
+        if cue.kind == "noun" and re.search(r"\b(?:the\s+(?:more|less|greater)|and|or|with)\s+$", low[: cue.start]):
+            # "the weaker the economy and the more downward pressure on inflation": a noun phrase, no predicate
+            subs = []
         implied: dict[int, int] = {}
+        purpose = previous is not None and previous[1] and PURPOSE_TO.match(low[previous[2] : cue.start])
+        if not subs and objs and purpose and previous is not None:
+            subs = list(previous[1])  # "to tighten monetary policy to bring inflation down": the object acts
+        if (
+            subs
+            and previous is not None
+            and not previous[0]
+            and subs[0] in previous[1]
+            and previous[3].get(subs[0])
+            and GERUND_START.search(low[_clause_start(low, ms[subs[0]].start) : ms[subs[0]].start])
+        ):
+            # "Reducing policy restraint too fast could hinder …": the gerund's move of its object acts
+            implied = {subs[0]: previous[3][subs[0]] * (ms[subs[0]].mod or 1)}
+            if TOO_LITTLE.search(low, ms[subs[0]].m.end, cue.start):
+                # "reducing policy restraint too slowly or too little": a move short of what is needed leaves
+                # the variable where it was, the opposite of the move
+                implied[subs[0]] *= -1
         if previous is not None and (subs or objs):
             prev_subs, prev_objs, prev_end, prev_moves = previous
             between = low[prev_end : cue.start]
@@ -1549,12 +1943,36 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             elif subs and subs[0] in prev_objs and relative and not ms[subs[0]].mod:
                 # "Tariffs reduce trade, which in turn lowers GDP": the fall in trade lowers GDP.
                 implied = {subs[0]: prev_moves.get(subs[0], 0)}
+            elif (
+                subs
+                and subs[0] in prev_objs
+                and prev_subs
+                and re.match(r"\s+(?:that|which|who)\s", low[ms[prev_subs[-1]].m.end :])
+                and not re.search(r"[,;:–—]|\b(?:and|but|or|which|that|to|as|when|if|while|because)\b", between)
+            ):
+                # "Low rates that supported the economy also helped fuel house prices": the relative clause has
+                # ended and the main verb takes the head before "that"
+                subs = prev_subs
+            elif subs and subs[0] in prev_objs and PURPOSE_TO.match(between) and not ms[subs[0]].mod:
+                # "The Bank lowered its policy rate to support growth": the purpose infinitive's agent is the
+                # one who moved the object, so the object's stated move is what acts; unstated, nothing is read.
+                if not prev_moves.get(subs[0]):
+                    previous = (prev_subs, prev_objs, prev_end, prev_moves)
+                    continue
+                implied = {subs[0]: prev_moves[subs[0]]}
         if not subs and objs and cue.kind in ("directional", "noun"):
             # "Shocks negatively affect confidence, resulting in …": remember the object's movement.
             previous = ([], objs, ms[objs[-1]].m.end, {oi: cue.sign for oi in objs})
             if cue.kind == "directional" and not ms[objs[0]].mod:
-                # "In response to higher inflation, central banks raised policy rates": the object moves.
-                states.append((objs[0], cue.sign, cue))
+                # "In response to higher inflation, central banks raised policy rates": the object moves; "it would
+                # be more difficult to cut the policy rate": the move is held back, the opposite is stated
+                held_back = bool(HARDER_TO.search(low, max(0, cue.start - 40), cue.start)) != bool(
+                    re.match(r"\s+(?:(?:much|even)\s+)?(?:less|by\s+less|more\s+slowly)\b", low[ms[objs[-1]].m.end :])
+                )  # "would cut the policy rate less": a smaller move, relatively the opposite
+                states.append((objs[0], -cue.sign if held_back else cue.sign, cue))
+            elif cue.kind == "directional" and ms[objs[0]].mod == _inherent(ms[objs[0]].m.text.lower()) != 0:
+                # "we have reduced our policy restraint": the verb moves a variable named by its own move
+                states.append((objs[0], cue.sign * ms[objs[0]].mod, cue))
             continue
         if subs and not objs and cue.kind == "directional" and INTRANSITIVE_AFTER.match(low[cue.end :]):
             # "If energy prices were to rise, inflation would increase": a verb of movement used intransitively.
@@ -1564,6 +1982,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 continue
         if not subs or not objs:
             continue
+        if not ms[subs[-1]].mod and HELD.search(low[ms[subs[-1]].m.end : cue.start]):
+            continue  # "kept the policy rate unchanged to support growth": the instrument did not move
         if (
             previous is not None
             and subs
@@ -1576,13 +1996,26 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 if not ms[si].mod and previous[3].get(si):
                     implied.setdefault(si, previous[3][si])
         moves: dict[int, int] = {}
-        participle_after_comma = bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
+        participle_after_comma = (
+            bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
+        ) or bool(HELPING_AFTER_COMMA.search(low, 0, cue.start))
         if participle_after_comma or RELATIVE_AFTER_STATE.search(low, 0, cue.start):
             # "Market liquidity deteriorated, amplifying price swings": the participle carries the stated move.
             for si in subs:
                 moved = [sg for i, sg, c in states if i == si and c.end <= cue.start]
                 if moved and not ms[si].mod:
                     implied.setdefault(si, moved[-1])
+                level = LEVEL_AFTER.match(low[ms[si].m.end : cue.start])
+                if not moved and not ms[si].mod and level:
+                    # "the policy rate is now at the low end of the neutral range, which should support growth"
+                    implied.setdefault(si, 1 if level.group(1) else -1)
+        # "lead to lower inflation and thus a decline in rates": what follows "and thus" is the consequence of the
+        # object before it, not a second object of the verb.
+        chain = next(
+            (k for k in range(1, len(objs)) if THUS.search(low[ms[objs[k - 1]].m.end : ms[objs[k]].start])), None
+        )
+        chained = objs[chain:] if chain is not None else []
+        objs = objs[:chain] if chain is not None else objs
         for si in subs:
             src_mod = implied.get(si) or ms[si].mod or ms[subs[0]].mod
             for oi in objs:
@@ -1595,6 +2028,11 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     # Pass-through keeps the direction only within one family (rates to rates, prices to
                     # prices); "financing costs are reflected in house prices" says nothing of the sign.
                     producing = _same_family(ms[si].m.variable_id, ms[oi].m.variable_id)
+                if ATTRIBUTION.match(" ".join(cue.text.split())) and not src_mod and dst_mod and _same_family(
+                    ms[si].m.variable_id, ms[oi].m.variable_id
+                ):
+                    # "energy prices accounted for the decline in inflation": a component moved with the total
+                    src_mod = dst_mod
                 sign = _combine(cue.sign, cue.kind, src_mod, dst_mod, default_rise=producing)
                 risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
                 if risk and cue.kind == "directional":
@@ -1605,8 +2043,24 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     sign = (src_mod or 1) * dst_mod  # "amplify the decline in Y": Y falls further
                 elif dst_mod and cue.kind == "directional" and DAMPENER_RE.match(" ".join(cue.text.split())):
                     sign = -(src_mod or 1) * dst_mod
+                elif (
+                    cue.kind == "directional"
+                    and ms[oi].mod
+                    and NOMINAL_MOVE.search(low, ms[oi].start, ms[oi].m.start)
+                ):
+                    # "slow the decline in inflation", "hinder progress on inflation", "support a recovery in
+                    # spending": the verb acts on a movement, whose direction it carries to the variable
+                    sign = cue.sign * (src_mod or 1) * ms[oi].mod
                 add(si, oi, sign, cue, False)
                 moves.setdefault(oi, (src_mod or 1) * sign)
+        if chained:
+            a = objs[-1]
+            a_move = ms[a].mod or (cue.sign if cue.kind in ("directional", "noun") else 1) * (src_mod or 1)
+            link = THUS.search(low, ms[a].m.end, ms[chained[0]].start)
+            for b in chained:
+                at, said = (link.start(), " ".join(link.group().split())) if link else (ms[b].start, "and thus")
+                add(a, b, a_move * (ms[b].mod or a_move), Cue(at, at, said, 0, "neutral"), False)
+            objs = objs + chained
         previous = (subs, objs, ms[objs[-1]].m.end, moves)
 
     # "financial markets saw a significant rise in volatility": the noun phrase states the movement.
@@ -1615,8 +2069,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             states.append((i, x.mod, Cue(x.start, x.start, "saw a movement", x.mod, "movement")))
     # "a sharp increase in X due to Y": a movement stated as a noun, with its cause after it.
     for i, x in enumerate(ms):
-        if x.mod and x.start < x.m.start and NOMINAL_CAUSE_AFTER.match(low[x.m.end :]):
-            states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement due to", x.mod, "movement")))
+        nominal = NOMINAL_CAUSE_AFTER.match(low[x.m.end :])
+        if x.mod and x.start < x.m.start and nominal:
+            # the cue sits at the connector, so a negation before it ("was not due to") is seen
+            conn = re.search(r"due to|owing to|because of|as a result of", nominal.group())
+            at = x.m.end + (conn.start() if conn else 0)
+            states.append((i, x.mod, Cue(at, at, "movement due to", x.mod, "movement")))
         elif x.mod and NOMINAL_FROM.match(low[x.m.end :]):
             # "price increases from higher tariffs", "job losses resulting from weaker exports"
             states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement from", x.mod, "movement")))
@@ -1631,7 +2089,60 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         put = IMPOSED_AFTER.match(low[x.m.end :])
         if put and not x.mod and x.m.variable_id in adverse_up:
             at = x.m.end + put.end()
-            states.append((i, 1, Cue(at, at, put.group().strip(), 1, "movement")))
+            # "if tariffs and uncertainty were to continue": the list shares the state (one cue, no cause within)
+            for j in _coordinated_left(low, ms, i, _clause_start(low, x.start)):
+                if not ms[j].mod and ms[j].m.variable_id in adverse_up:
+                    states.append((j, 1, Cue(at, at, put.group().strip(), 1, "movement")))
+    # "as rate cuts accumulated", "if strong demand persists": a stated move that goes on or takes effect.
+    # "as liquidity became scarcer", "when funding costs are higher": a comparative predicate is a move.
+    for i, x in enumerate(ms):
+        if any(j == i for j, _, _ in states):
+            continue
+        going = CONTINUING_AFTER.match(low[x.m.end :]) if x.mod else None
+        if going:
+            at = x.m.end + going.end()
+            states.append((i, x.mod, Cue(at, at, going.group().strip(), x.mod, "movement")))
+            continue
+        comp = COMPARATIVE_AFTER.match(low[x.m.end :])
+        if comp and not x.mod:
+            at = x.m.end + comp.end()
+            sign = 1 if comp.group(1) else -1
+            states.append((i, sign, Cue(at, at, comp.group().strip(), sign, "movement")))
+    # "a need for a further reduction in the policy rate", "support further rate cuts": a move called for is
+    # a move stated; "policy would need to remain restrictive": the stance of a tightness variable.
+    for i, x in enumerate(ms):
+        if any(j == i for j, _, _ in states):
+            continue
+        called = CALLED_FOR_BEFORE.search(low, max(0, x.start - 40), x.start)
+        # "lower policy rates would support a recovery in spending": a variable that supports is a verb's subject,
+        # not a call for a move
+        by_variable = called is not None and any(
+            y.m.end <= called.start()
+            and re.fullmatch(
+                r"\s+(?:(?:would|could|may|might|will|can|should|also|further|continues?\s+to|\w+ly)\s+)*",
+                low[y.m.end : called.start()],
+            )
+            for y in ms
+        )
+        if x.mod and called and not by_variable:
+            states.append((i, x.mod, Cue(x.start, x.start, "move called for", x.mod, "movement")))
+            continue
+        stance = STANCE_AFTER.match(low[x.m.end :])
+        if stance and x.m.variable_id in TIGHTNESS and not x.mod:
+            at = x.m.end + stance.end()
+            sign = 1 if stance.group(1) else -1
+            states.append((i, sign, Cue(at, at, stance.group().strip(), sign, "movement")))
+    # "if inflation remains in check", "if unemployment stays high": a condition on a level is a conditional move
+    for i, x in enumerate(ms):
+        if any(j == i for j, _, _ in states) or x.mod:
+            continue
+        held = HELD_LEVEL_AFTER.match(low[x.m.end :])
+        if held and re.search(
+            r"\b(?:if|because|given\s+that)\s+(?:\w+\s+){0,3}$", low[_clause_start(low, x.start) : x.start][-30:]
+        ):
+            at = x.m.end + held.end()
+            sign = 1 if held.group(1) else -1
+            states.append((i, sign, Cue(at, at, held.group().strip(), sign, "movement")))
     # "GDP growth remained subdued, reflecting weak consumption": a stated condition whose cause follows.
     for i, x in enumerate(ms):
         cond = CONDITION_AFTER.match(low[x.m.end :])
@@ -1665,8 +2176,100 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = (1 if pred.group(1) else -1) * (ms[a].mod or 1)
             at = ms[b].m.end
             add(a, b, sign, Cue(at, at + pred.end(), pred.group().strip(), sign, "noun"), False)
+    # "the weaker the economy and the more downward pressure on inflation, the more need to lower the policy rate"
+    for cc in CORRELATIVE.finditer(low):
+        first_end = cc.start("second") - len(cc.group("comma"))
+        parts = [(p.start(), p.end()) for p in CORRELATIVE_PART.finditer(low, cc.start(), first_end)]
+        second = (cc.start("second"), _clause_end(low, cc.start("second")))
+
+        def part_moves(lo: int, hi: int) -> list[tuple[int, int]]:
+            text = low[lo:hi]
+            comp = COMPARATIVE_WORD.match(text)
+            if comp is None:
+                return []
+            inner = INNER_DIRECTION.search(text, comp.end())
+            move = (1 if comp.group(1) else -1) * ((1 if inner.group(1) else -1) if inner else 1)
+            return [(i, move) for i, x in enumerate(ms) if lo <= x.m.start and x.m.end <= hi]
+
+        sources = [sm for lo_, hi_ in parts for sm in part_moves(lo_, hi_)]
+        targets = part_moves(*second)
+        for si, sm in sources:
+            for ti, tm in targets:
+                add(si, ti, sm * tm, Cue(second[0], second[0], "the more … the more", 0, "neutral"), False)
+    # "the drag from tariffs on growth", "the boost to spending from lower rates": an effect noun with both ends
+    for e in EFFECT_NOUN_FROM.finditer(low):
+        sign = -1 if e.group("noun") in ("drag", "drags", "headwind", "headwinds", "hit") else 1
+        src_span, dst_span = (e.span("a"), e.span("b")) if e.group("order") == "from" else (e.span("b"), e.span("a"))
+        xs = [i for i, x in enumerate(ms) if src_span[0] <= x.start and x.m.end <= src_span[1]]
+        ys = [i for i, x in enumerate(ms) if dst_span[0] <= x.start and x.m.end <= dst_span[1]]
+        if xs and ys:
+            vid = ms[xs[-1]].m.variable_id
+            move = ms[xs[-1]].mod or (1 if vid in adverse_up and vid not in TIGHTNESS else 0)
+            if move:
+                add(xs[-1], ys[0], sign * move, Cue(e.start(), e.start(), e.group("noun"), sign, "noun"), False)
+    # "fire sales to meet margin calls": the need met is the source of the act
+    for a in range(len(ms) - 1):
+        meet = TO_MEET.match(low[ms[a].m.end :])
+        if meet and ms[a + 1].start == ms[a].m.end + meet.end():
+            at = ms[a].m.end
+            for b in _coordinated_right(low, ms, a + 1, len(low)):
+                add(b, a, (ms[b].mod or 1) * (ms[a].mod or 1), Cue(at, at + meet.end(), "to meet", 0, "neutral"), False)
+    # "the pass-through of higher tariffs to consumer prices": within a family, the move carries over
+    for e in PASS_THROUGH_NOUN.finditer(low):
+        xs = [i for i, x in enumerate(ms) if e.start("x") <= x.start and x.m.end <= e.end("x")]
+        ys = [i for i, x in enumerate(ms) if e.end() <= x.start <= e.end() + 20]
+        if re.search(r"\bno\s+(?:\w+\s+)?$", low[max(0, e.start() - 20) : e.start()]):
+            continue  # "no pass-through of tariffs to inflation so far": denied, nothing to read
+        if xs and ys and _same_family(ms[xs[-1]].m.variable_id, ms[ys[0]].m.variable_id):
+            at = e.start()
+            # the target moves with the source unless both moves are stated
+            sign = ms[xs[-1]].mod * ms[ys[0]].mod or 1
+            add(xs[-1], ys[0], sign, Cue(at, e.end(), "pass-through of", 0, "neutral"), False)
+    # "the effects of tariffs include lower growth and higher inflation": the named effects are the targets' moves
+    for e in EFFECTS_INCLUDE.finditer(low):
+        xs = [i for i, x in enumerate(ms) if e.start("x") <= x.start and x.m.end <= e.end("x")]
+        ys = [i for i, x in enumerate(ms) if e.end() <= x.start <= e.end() + 25 and x.mod]
+        if xs and ys:
+            vid = ms[xs[-1]].m.variable_id
+            src_move = ms[xs[-1]].mod or (1 if vid in adverse_up and vid not in TIGHTNESS else 0)
+            for yi in _coordinated_right(low, ms, ys[0], min(len(low), e.end() + 120)):
+                if src_move and ms[yi].mod:
+                    at = e.start("cop")
+                    add(xs[-1], yi, src_move * ms[yi].mod, Cue(at, e.end(), "effects include", 0, "neutral"), False)
+    # "the second factor behind the inflation burst is the surge in energy prices": the source follows the copula
+    for d in DRIVER_OF.finditer(low):
+        ys = [i for i, x in enumerate(ms) if d.start("y") <= x.start and x.m.end <= d.end("y")]
+        xs = [i for i, x in enumerate(ms) if d.end() <= x.start <= d.end() + 25]
+        if ys and xs:
+            for xi in _coordinated_right(low, ms, xs[0], min(len(low), d.end() + 120)):
+                vid = ms[xi].m.variable_id
+                src_move = ms[xi].mod or (1 if vid in adverse_up and vid not in TIGHTNESS else 0)
+                if src_move:
+                    at = d.start("cop")
+                    sign = src_move * (ms[ys[0]].mod or 1)
+                    add(xi, ys[0], sign, Cue(at, d.end(), "is the driver of", 0, "neutral"), True)
     for si, ti, sign, cue in _cause_of_states(low, ms, states, adverse_up):
         add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
+    # "a further correction in asset prices could be amplified if investors unwind positions": the condition
+    # holds the source of an amplified (or cushioned) move
+    for c in cues:
+        floor = _clause_start(low, c.start)
+        if c.kind != "directional" or not re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[floor : c.start]):
+            continue
+        verb = " ".join(c.text.split()[-1:])
+        amp = 1 if AMPLIFIER_RE.match(verb) else -1 if DAMPENER_RE.match(verb) else 0
+        cond = re.match(r"\s+(?:\w+ly\s+)?(?:if|should|when|whenever)\b", low[c.end :])
+        if not amp or not cond:
+            continue
+        targets = [i for i, x in enumerate(ms) if x.m.end <= c.start and x.start >= floor and x.mod]
+        after = [i for i, x in enumerate(ms) if x.start >= c.end + cond.end()]
+        if not targets or not after:
+            continue
+        src = after[0]
+        moved = [sg for i, sg, _ in states if i == src]
+        move = moved[0] if moved else (1 if ms[src].m.variable_id in adverse_up else 0)
+        if move:
+            add(src, targets[-1], amp * move * ms[targets[-1]].mod, c, True)
     # "As X rises, Y falls" / "Y falls when X rises": the subordinate clause holds the source.
     states.sort(key=lambda st: st[2].start)
     coordinated = [False] * len(states)  # joined to the previous state by "or"/"and": the same clause
@@ -1677,9 +2280,15 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         for b in range(a + 1, len(states)):
             (ia, sa, ca), (ib, sb, cb) = states[a], states[b]
             between = low[ca.end : ms[ib].start]
-            before_a = low[_clause_start(low, ms[ia].start) : ms[ia].start]
+            floor_a = _clause_start(low, ms[ia].start)
+            # "as X rises, Y is tightening, Z is scarcer": a state after an earlier one's comma is in the main
+            # clause, whose subordinator was the earlier state's
+            ends = [c.end for _, _, c in states if c.end <= ms[ia].start and "," in low[c.end : ms[ia].start]]
+            before_a = low[max([floor_a, *ends]) : ms[ia].start]
             if ca.start == cb.start:
                 continue  # "as exports and investment decline": one movement of a list, no cause within it
+            if re.search(r"\b(?:while|whereas)\b", between):
+                continue  # "if deficits stay high while … costs rise": co-conditions (or co-movements), no cause
             if all(coordinated[a + 1 : b + 1]):
                 continue  # "if X were to weaken or Y were to fall": two conditions, neither causes the other
             # "if X were to weaken or Y were to fall, …": the second condition shares the first's subordinator
@@ -1690,6 +2299,8 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             if (
                 SUBORDINATOR.search(before_a[-25:])
                 or re.fullmatch(r"\s*should\s+", before_a)
+                # "With GDP growth weakening, the Council cut the policy rate": an absolute clause at the start
+                or (ms[ia].start < ca.start and ABSOLUTE_WITH.search(low[floor_a : ms[ia].start]))
                 or (first != a and SUBORDINATOR.search(before_first[-25:]))
             ):
                 add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)

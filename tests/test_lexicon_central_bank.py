@@ -1,0 +1,730 @@
+"""The offline reader on the language of central-bank speeches, minutes and testimony.
+
+Every sentence here is composed for the test (none is copied from the gold set). Each group names the
+construction class it covers, with negatives that must stay silent.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aieco.extraction.lexicon import read_relations
+from aieco.vocab import load_vocabulary
+
+
+def triples(sentence: str) -> set[tuple[str, str, str]]:
+    return {(r.src, r.sign.value, r.dst) for r in read_relations(sentence, load_vocabulary())}
+
+
+# Purpose clause: <policy move> [adjunct] to <verb> <variable>. The agent of the infinitive is whoever moved
+# the instrument, so the instrument's stated move is the source; the verb signs the effect.
+PURPOSE = [
+    ("The Bank began lowering its policy rate to stimulate GDP growth.", {("policy_rate", "-", "real_gdp")}),
+    ("The central bank raised the policy rate in March to curb inflation.", {("policy_rate", "-", "inflation")}),
+    ("Central banks tightened monetary policy to curb inflation.", {("policy_rate", "-", "inflation")}),
+    ("The bank cut the policy rate in order to support consumer spending.", {("policy_rate", "-", "consumption")}),
+    ("The central bank raised the policy rate to 5% to curb inflation.", {("policy_rate", "-", "inflation")}),
+    # the subject's own infinitive is not a purpose clause: the subject acts
+    ("Tariffs are expected to raise inflation.", {("tariffs", "+", "inflation")}),
+    ("Higher policy rates are starting to work to slow GDP growth.", {("policy_rate", "-", "real_gdp")}),
+    # an instrument named without a move says nothing of the direction
+    ("The central bank kept the policy rate unchanged to support GDP growth.", set()),
+    # negation and questions stay what they are
+    ("The Bank did not raise the policy rate to curb inflation?", set()),
+]
+
+# Verbs whose particle or complement carries the direction: "bring X down", "get X under control",
+# "keep X in check", "keep X from rising", "tame X".
+PARTICLE = [
+    ("The central bank raised the policy rate to bring inflation down.", {("policy_rate", "-", "inflation")}),
+    (
+        "Central banks are rapidly increasing policy rates to get inflation under control.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    (
+        "Higher policy rates are starting to slow GDP growth and tame inflation.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "inflation")},
+    ),
+    ("Lower energy prices brought inflation back down.", {("energy_prices", "+", "inflation")}),
+    ("Tighter monetary policy kept house prices from rising.", {("policy_rate", "-", "house_prices")}),
+    ("Lower policy rates prevented house prices from falling further.", {("policy_rate", "-", "house_prices")}),
+    ("Stronger wage growth could keep services inflation elevated.", {("wages", "+", "inflation")}),
+    ("Weak demand should keep inflation low.", {("real_gdp", "+", "inflation")}),
+    # "getting inflation low" is no "keep"; a central bank holding its rate states no channel
+    ("The Bank kept the policy rate high.", set()),
+    # "back to target" states no direction
+    ("Higher tariffs brought inflation back to target.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PURPOSE + PARTICLE)
+def test_purpose_and_particle(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Reaction: <policy move> in response to / in the face of / in reaction to <X>. The move answers X's move;
+# a risk named without a move (tariffs, uncertainty) is present, i.e. risen. A list shares the phrase.
+REACTION = [
+    ("The central bank cut the policy rate in the face of higher tariffs.", {("tariffs", "-", "policy_rate")}),
+    (
+        "The central bank cut the policy rate in the face of tariffs and uncertainty.",
+        {("tariffs", "-", "policy_rate"), ("uncertainty", "-", "policy_rate")},
+    ),
+    ("The central bank raised the policy rate in reaction to rising inflation.", {("inflation", "+", "policy_rate")}),
+    ("Responding to weaker GDP growth, the central bank cut the policy rate.", {("real_gdp", "+", "policy_rate")}),
+    ("Businesses cut hiring in response to US tariffs.", {("tariffs", "-", "employment")}),
+    (
+        "Equity prices fell, driven by higher bond yields and weaker earnings.",
+        {("long_term_rate", "-", "equity_prices"), ("corporate_earnings", "+", "equity_prices")},
+    ),
+    # a mention with its own move after ", and" starts the next clause: not part of the cause list
+    (
+        "Bond yields fell, driven by the outlook for policy easing and equity markets rose.",
+        {("policy_rate", "+", "long_term_rate")},
+    ),
+    # a denied move is read as denied (sign "absent"), never as a channel
+    (
+        "The central bank did not cut the policy rate in response to weaker GDP growth.",
+        {("real_gdp", "absent", "policy_rate")},
+    ),
+]
+
+# Co-ordinated targets of a passive or participle ("X and Y caused by Z") and verbs after "and helped".
+COORDINATION = [
+    (
+        "House prices and consumer spending are depressed by higher mortgage rates.",
+        {("mortgage_rates", "-", "house_prices"), ("mortgage_rates", "-", "consumption")},
+    ),
+    (
+        "Lower policy rates supported GDP growth and helped fuel house prices.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "house_prices")},
+    ),
+    (
+        "Tariffs reduce exports and also help push up inflation.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "inflation")},
+    ),
+    # "X and Y" where Y has its own copula is the next clause, not a second object
+    (
+        "Tighter financing conditions are weighing on investment and market liquidity is thinner.",
+        {("financing_conditions", "-", "investment")},
+    ),
+]
+
+# "As X <moves>, Y <moves>": moves stated by continuation verbs ("accumulated", "took effect", "persists"),
+# by movement nouns after the mention ("rate reductions"), and by comparative predicates ("is scarcer").
+AS_CLAUSES = [
+    ("As rate cuts accumulated, GDP growth picked up.", {("policy_rate", "-", "real_gdp")}),
+    ("As rate hikes took effect, house prices fell.", {("policy_rate", "-", "house_prices")}),
+    ("If strong demand persists, businesses increase hiring.", {("real_gdp", "+", "employment")}),
+    ("Substantial policy rate reductions boosted consumer spending.", {("policy_rate", "-", "consumption")}),
+    (
+        "As policy rates rise, financial conditions are tightening, market liquidity is scarcer and house prices fall.",
+        {
+            ("policy_rate", "+", "financing_conditions"),
+            ("policy_rate", "-", "market_liquidity"),
+            ("policy_rate", "-", "house_prices"),
+        },
+    ),
+    # "even as" concedes, it states no cause
+    ("The exchange rate appreciated markedly, even as equity prices continued to rally.", set()),
+    # a comparison with a level ("thinner than") is no move; two moves side by side are co-movement
+    ("Market liquidity is thinner than in 2019, and volatility rose.", set()),
+    ("Policy rates rose and house prices fell.", set()),
+    ("Rate cuts accumulated while GDP growth picked up.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", REACTION + COORDINATION + AS_CLAUSES)
+def test_reaction_coordination_and_as_clauses(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Policy deliberations: absolute "With X moving, <policy move>", "given the weaker outlook for X", a move
+# judged "warranted", "the effects of past X weigh on Y", "due to lower X" (an adjective after a
+# preposition), "subtract from", and an "as" clause with its own subject.
+DELIBERATION = [
+    (
+        "With inflation close to 2% and GDP growth weakening, the Governing Council reduced the policy rate.",
+        {("real_gdp", "+", "policy_rate")},
+    ),
+    ("With GDP growth weakening, the Council cut the policy rate.", {("real_gdp", "+", "policy_rate")}),
+    (
+        "Given the weaker outlook for GDP growth, the Council decided to lower the policy rate.",
+        {("real_gdp", "+", "policy_rate")},
+    ),
+    (
+        "Members judged that a further easing of monetary policy was warranted given subdued inflation.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("Inflation has eased, largely due to lower energy prices.", {("energy_prices", "+", "inflation")}),
+    ("Rate cuts are supporting a recovery in consumer spending.", {("policy_rate", "-", "consumption")}),
+    (
+        "The effects of past policy rate increases continue to weigh on consumer spending.",
+        {("policy_rate", "-", "consumption")},
+    ),
+    (
+        "Tariffs are likely to add to inflation and subtract from GDP growth.",
+        {("tariffs", "+", "inflation"), ("tariffs", "-", "real_gdp")},
+    ),
+    ("The unemployment rate has risen as firms have slowed hiring.", {("employment", "-", "unemployment")}),
+    # the Council, not the mention before the comma, is the subject of "lowered"
+    ("Despite strong GDP growth, the Council lowered the policy rate.", set()),
+    # a trailing "with" clause accompanies; it is no cause
+    ("Equity prices rallied, with tight financial conditions easing.", set()),
+    ("Consumer spending rose in line with wages, with inflation rising.", set()),
+    # a policy move without a variable to answer states no channel
+    ("The Council lowered the policy rate.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", DELIBERATION)
+def test_deliberation_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Clause structure: the head of a subject relative clause is the main verb's subject; a gerund after "by" is
+# a verb, not an adjective; a purpose infinitive after "to <verb> X"; "their ability to", "make X more
+# expensive and …" give the verb another agent; "too high to …" rules the infinitive out; a noun cue with no
+# predicate ("and the more downward pressure on") states nothing.
+CLAUSES = [
+    (
+        "Low policy rates that supported GDP growth through the pandemic also helped fuel high house prices.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "house_prices")},
+    ),
+    (
+        "Tariffs that reduce exports weigh on GDP growth.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "real_gdp")},
+    ),
+    (
+        "Central banks made headlines by rapidly increasing policy rates to get inflation under control.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    (
+        "Central banks have moved quickly to tighten monetary policy to bring inflation down.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    ("Large credit losses could affect the ability of banks to support GDP growth.", set()),
+    # the verbs share the subject: "they", not the object of "make"
+    ("They make imports pricier and put upward pressure on inflation.", set()),
+    (
+        "Tariffs make imports pricier and put upward pressure on inflation.",
+        {("tariffs", "+", "inflation"), ("tariffs", "+", "import_prices")},
+    ),
+    ("Inflation is still too high to be considering a lower policy rate.", set()),
+    ("The weaker GDP growth and the more downward pressure on inflation, the more rates need to fall.", set()),
+    ("Tariffs add upward pressure on inflation.", {("tariffs", "+", "inflation")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CLAUSES)
+def test_clause_structure(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# "X leads to A and thus B": B is A's consequence; an aspect verb ("continues to") keeps a mention the next
+# clause's subject; "Y was (largely) due to X" names Y's source.
+CHAINS = [
+    (
+        "A severe recession would lead to lower inflation and thus a decline in long-term interest rates.",
+        {("real_gdp", "+", "inflation"), ("inflation", "+", "long_term_rate")},
+    ),
+    (
+        "Tariffs reduce exports and hence GDP growth.",
+        {("tariffs", "-", "trade_volumes"), ("trade_volumes", "+", "real_gdp")},
+    ),
+    (
+        "If GDP growth slows and employment continues to weaken, inflation will fall.",
+        {("real_gdp", "+", "inflation"), ("employment", "+", "inflation")},
+    ),
+    ("The decline in inflation has been largely due to lower energy prices.", {("energy_prices", "+", "inflation")}),
+    ("Higher inflation was due to rising energy prices.", {("energy_prices", "+", "inflation")}),
+    ("Higher inflation was not due to rising energy prices.", {("energy_prices", "absent", "inflation")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CHAINS)
+def test_chains_and_attribution(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+def test_thereby_keeps_the_subject_while_thus_chains() -> None:
+    # "and thereby": the subject acts by way of the first object; "and thus": the second follows from the first
+    assert triples("Tariffs raise import prices and thereby inflation.") == {
+        ("tariffs", "+", "import_prices"),
+        ("tariffs", "+", "inflation"),
+    }
+    assert triples("Tariffs raise import prices and thus inflation.") == {
+        ("tariffs", "+", "import_prices"),
+        ("import_prices", "+", "inflation"),
+    }
+
+
+# Reaction function in conditionals: a move called for ("a need for a further reduction in", "support further
+# cuts in"), a stance ("would need to remain restrictive"), a condition with a degree ("weakens more than
+# expected"), each joined to its condition by "if".
+REACTION_FUNCTION = [
+    (
+        "There could be a need for a further reduction in the policy rate if GDP growth weakens.",
+        {("real_gdp", "+", "policy_rate")},
+    ),
+    (
+        "If inflation rises, monetary policy would need to remain restrictive for longer.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("We will lower the policy rate if GDP growth weakens more than expected.", {("real_gdp", "+", "policy_rate")}),
+    (
+        "I would support further cuts in the policy rate if inflation continues to ease.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("If wage growth picks up, the Council may need to raise the policy rate.", {("wages", "+", "policy_rate")}),
+    # a variable that "supports" a move is the verb's subject, not a call for the move under the condition
+    (
+        "If inflation falls, lower policy rates would support a recovery in consumer spending.",
+        {("policy_rate", "-", "consumption")},
+    ),
+    # side by side, without a condition, a stance and a move are only described
+    ("Monetary policy remained restrictive and GDP growth slowed.", set()),
+    ("There could be a need for a further reduction in the policy rate.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", REACTION_FUNCTION)
+def test_reaction_function(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Contributions ("knocked 0.6 percentage points off inflation", "added 0.3 percentage points to inflation"),
+# "the economy feels the slowdown", and a cause phrase measured from the moved variable, not from the verb.
+CONTRIBUTIONS = [
+    ("Lower energy prices knocked 0.6 percentage points off inflation.", {("energy_prices", "+", "inflation")}),
+    (
+        "The tax cut knocked 0.6 percentage points off inflation, mostly due to lower gasoline prices.",
+        {("energy_prices", "+", "inflation")},
+    ),
+    ("Higher tariffs added 0.3 percentage points to inflation.", {("tariffs", "+", "inflation")}),
+    ("As exports weaken, GDP growth feels the slowdown.", {("trade_volumes", "+", "real_gdp")}),
+    (
+        "Exporters quickly cut their hiring plans a lot in response to US tariffs.",
+        {("tariffs", "-", "employment")},
+    ),
+    # a contribution of a level, with no named source, is no channel
+    ("Energy accounted for 0.6 percentage points of inflation.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CONTRIBUTIONS)
+def test_contributions(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# A verb acting on a named movement carries it ("slow the decline in inflation", "hinder progress on
+# inflation"); a gerund subject moves its object ("Reducing policy restraint …"), and a move that falls short
+# ("too slowly or too little") leaves the opposite; a risk that continues is present, and a list shares it.
+MOVES_AS_OBJECTS = [
+    ("Tariffs could slow the decline in inflation.", {("tariffs", "+", "inflation")}),
+    ("Reducing policy restraint too fast could hinder progress on inflation.", {("policy_rate", "-", "inflation")}),
+    (
+        "Reducing policy restraint too slowly or too little could unduly weaken GDP growth and employment.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "employment")},
+    ),
+    ("Raising the policy rate quickly would weigh on house prices.", {("policy_rate", "-", "house_prices")}),
+    (
+        "If tariffs and uncertainty were to continue, consumer spending would weaken.",
+        {("tariffs", "-", "consumption"), ("uncertainty", "-", "consumption")},
+    ),
+    (
+        "There could be a need for a further reduction in the policy rate if the effects of tariffs and uncertainty"
+        " continued to spread.",
+        {("tariffs", "-", "policy_rate"), ("uncertainty", "-", "policy_rate")},
+    ),
+    # "progress on inflation" wanted before a cut is a condition, not a stated channel
+    ("We need to see more progress on inflation before cutting the policy rate.", set()),
+    # an adjective on the object is no movement the verb acts on
+    ("Tariffs hurt weak firms and lower GDP growth.", {("tariffs", "-", "real_gdp")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", MOVES_AS_OBJECTS)
+def test_moves_as_objects(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Testimony and press-conference language: a purpose clause past a figure ("to 2.5% to provide support to"),
+# a decision that "reflects" its reason, "reignite", and bare "policy" with a stated stance (only the central
+# bank's: fiscal policy is another policy).
+TESTIMONY = [
+    ("We lowered our policy rate to 2.5% to provide support to GDP growth.", {("policy_rate", "-", "real_gdp")}),
+    ("Our decision to cut the policy rate reflects weaker GDP growth.", {("real_gdp", "+", "policy_rate")}),
+    ("Cutting the policy rate too soon could reignite inflation.", {("policy_rate", "-", "inflation")}),
+    ("Policy that is too tight could unnecessarily weaken employment.", {("policy_rate", "-", "employment")}),
+    ("Keeping policy restrictive for too long could hurt employment.", {("policy_rate", "-", "employment")}),
+    ("Fiscal policy that is too loose could fuel inflation.", set()),
+    ("If we ease policy too quickly, inflation could pick up again.", {("policy_rate", "-", "inflation")}),
+    # an effect named without a sign is no channel
+    ("We are seeing the effects of tariffs on inflation.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", TESTIMONY)
+def test_testimony_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# "Y is crowded out owing to X" (a cause phrase as the passive agent), "the main driver of Y is X", and a risk
+# announced is present.
+ATTRIBUTION = [
+    (
+        "Consumption and investment are crowded out owing to higher interest rates.",
+        {("policy_rate", "-", "consumption"), ("policy_rate", "-", "investment")},
+    ),
+    ("Consumer spending was weakened because of tariffs.", {("tariffs", "-", "consumption")}),
+    ("The main driver of higher inflation has been rising wages.", {("wages", "+", "inflation")}),
+    ("Once tariffs were announced, equity prices fell sharply.", {("tariffs", "-", "equity_prices")}),
+    # no move of the source, no sign; a level of the target is no move either
+    ("The drivers of inflation are many.", set()),
+    ("The main driver of inflation has been the labour market.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ATTRIBUTION)
+def test_attribution(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Weak growth is no rise ("continues to grow slowly"); under "if", a level kept ("remains in check", "stays
+# elevated") is a conditional move; "will need to rise" keeps its subject (a verb "need", not the noun).
+CONDITIONS = [
+    (
+        "If inflation remains in check and the economy continues to grow slowly, I would support further cuts in"
+        " the policy rate.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("If inflation stays elevated, the policy rate will need to rise.", {("inflation", "+", "policy_rate")}),
+    ("If GDP growth picks up, the policy rate will rise.", {("real_gdp", "+", "policy_rate")}),
+    # without "if", a level beside a move is described, never a channel
+    ("Inflation remained high, and the policy rate rose.", set()),
+    ("As inflation remained high, GDP growth slowed.", set()),
+    ("If GDP growth continues to grow slowly, the policy rate will fall.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CONDITIONS)
+def test_conditions(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Interview language: evaluative predicates ("negative for growth", "bad for consumption", "good for"), shared by
+# a co-ordinated predicate; a level that is negative is no channel; questions stay questions.
+INTERVIEW = [
+    (
+        "Tariffs are negative for growth and positive for inflation.",
+        {("tariffs", "-", "real_gdp"), ("tariffs", "+", "inflation")},
+    ),
+    (
+        "Higher wages are positive for consumption but negative for employment.",
+        {("wages", "+", "consumption"), ("wages", "-", "employment")},
+    ),
+    ("Higher energy prices are bad for consumption.", {("energy_prices", "-", "consumption")}),
+    ("Lower policy rates are good for house prices.", {("policy_rate", "-", "house_prices")}),
+    ("Inflation was negative for the first time.", set()),
+    ("Real GDP growth was negative for two quarters, and unemployment rose.", set()),
+    ("Are tariffs negative for growth?", set()),
+    ("Do you think tariffs will push up inflation?", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", INTERVIEW)
+def test_interview_language(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Opening-statement verbs: "disrupt", "pull down" (contiguous or split).
+OPENING_STATEMENT = [
+    (
+        "Tariffs are disrupting trade and weighing on business investment.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "-", "investment")},
+    ),
+    ("The drop in oil prices pulled down headline inflation.", {("energy_prices", "+", "inflation")}),
+    ("Lower energy prices pulled inflation down.", {("energy_prices", "+", "inflation")}),
+    ("Tariffs are not disrupting trade.", {("tariffs", "absent", "trade_volumes")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", OPENING_STATEMENT)
+def test_opening_statement_verbs(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Lists of effects: "the effects of X include Y and Z", "the consequences of X would be …", a co-ordinated
+# "and upside risks to Y"; an instrument named without a move acts in no direction.
+EFFECT_LISTS = [
+    (
+        "Higher tariffs pose downside risks to GDP growth and upside risks to inflation.",
+        {("tariffs", "-", "real_gdp"), ("tariffs", "+", "inflation")},
+    ),
+    (
+        "The effects of tariffs include lower GDP growth and higher inflation.",
+        {("tariffs", "-", "real_gdp"), ("tariffs", "+", "inflation")},
+    ),
+    (
+        "The consequences of a trade war would be weaker exports and higher unemployment.",
+        {("tariffs", "-", "trade_volumes"), ("tariffs", "+", "unemployment")},
+    ),
+    ("The effects of monetary policy include lower inflation.", set()),
+    ("The effects of higher policy rates include lower inflation.", {("policy_rate", "-", "inflation")}),
+    ("Downside risks to growth and upside risks to inflation have increased.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", EFFECT_LISTS)
+def test_effect_lists(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Pass-through within a family of prices or of rates (tariffs are a price paid on imports): the target moves with
+# the source; a pass-through to another family states no sign; a denied one is denied.
+PASS_THROUGH = [
+    ("The pass-through of tariffs to consumer prices has been limited.", {("tariffs", "+", "inflation")}),
+    ("We expect a significant pass-through of higher tariffs to inflation.", {("tariffs", "+", "inflation")}),
+    ("Tariff costs are being passed through to inflation.", {("tariffs", "+", "inflation")}),
+    (
+        "The pass-through of policy rate cuts to mortgage rates has been fast.",
+        {("policy_rate", "+", "mortgage_rates")},
+    ),
+    ("The pass-through of tariffs to GDP growth is unclear.", set()),
+    ("There has been no pass-through of tariffs to inflation so far.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PASS_THROUGH)
+def test_pass_through(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# "<moved Y> could be amplified/cushioned if <X moves>": the condition holds the source of the amplified move.
+AMPLIFIED_IF = [
+    (
+        "The decline in house prices could be amplified if unemployment rises sharply.",
+        {("unemployment", "-", "house_prices")},
+    ),
+    (
+        "The fall in GDP growth would be cushioned if the policy rate were cut.",
+        {("policy_rate", "-", "real_gdp")},
+    ),
+    # no stated move of the target, nothing amplified
+    ("House prices could be amplified if unemployment rises.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", AMPLIFIED_IF)
+def test_amplified_if(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# "<act> to meet <need>": the need is the source of the act; the act stays the subject of the main verb.
+TO_MEET_NEEDS = [
+    ("Leveraged investors may be forced into fire sales to meet margin calls.", {("margin_calls", "+", "fire_sales")}),
+    (
+        "Fire sales to meet fund redemptions or margin calls could depress asset prices.",
+        {
+            ("fund_outflows", "+", "fire_sales"),
+            ("margin_calls", "+", "fire_sales"),
+            ("fire_sales", "-", "asset_prices"),
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", TO_MEET_NEEDS)
+def test_to_meet(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Permission and compulsion ("has allowed us to cut", "has forced central banks to raise", "gives us room to
+# lower"): the verb's subject moves the policy instrument; a participle of movement after a stated move carries it.
+PERMISSION = [
+    ("Lower inflation has allowed us to cut the policy rate.", {("inflation", "+", "policy_rate")}),
+    ("Higher inflation has forced central banks to raise policy rates.", {("inflation", "+", "policy_rate")}),
+    ("Weaker GDP growth gives us room to lower the policy rate.", {("real_gdp", "+", "policy_rate")}),
+    ("The labour market has cooled, easing wage pressures.", {("employment", "+", "wages")}),
+    ("Strong employment means we can keep the policy rate high.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PERMISSION)
+def test_permission_and_participles(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Correlative comparatives: "the X-er …, the Y-er …" — each part's move is its comparative times any direction
+# word inside it ("the more downward pressure on inflation" is inflation's fall).
+CORRELATIVES = [
+    (
+        "We noted that the weaker GDP growth and the more downward pressure on inflation, the more there would be a"
+        " need to lower the policy rate.",
+        {("real_gdp", "+", "policy_rate"), ("inflation", "+", "policy_rate")},
+    ),
+    ("The higher inflation goes, the more the policy rate will need to rise.", {("inflation", "+", "policy_rate")}),
+    ("The longer tariffs stay in place, the weaker GDP growth will be.", {("tariffs", "-", "real_gdp")}),
+    # a lone comparative is no correlative
+    ("The higher policy rate was expected, and GDP growth was weaker.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", CORRELATIVES)
+def test_correlatives(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# A move held back ("more difficult to cut", "cut … less") states the opposite; "firmness in X" is X's rise.
+HELD_BACK = [
+    (
+        "If the recent firmness in inflation were to persist, it would be more difficult to cut the policy rate.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    ("If inflation rises, the Bank would cut the policy rate less.", {("inflation", "+", "policy_rate")}),
+    ("If GDP growth weakens, it will be easier to cut the policy rate.", {("real_gdp", "+", "policy_rate")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", HELD_BACK)
+def test_held_back_moves(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# A relative clause after a stated move carries the move through modals like "should" and "is likely to"; small
+# moves ("moved up", "ticked up", "edged lower") are moves.
+SMALL_MOVES = [
+    ("Mortgage rates have come down, which should support house prices.", {("mortgage_rates", "-", "house_prices")}),
+    (
+        "Mortgage rates have come down, which is likely to support house prices.",
+        {("mortgage_rates", "-", "house_prices")},
+    ),
+    ("The unemployment rate has moved up as hiring has slowed.", {("employment", "-", "unemployment")}),
+    ("Inflation ticked up as energy prices rose.", {("energy_prices", "+", "inflation")}),
+    ("Inflation ticked up and energy prices edged lower.", set()),
+    ("Energy prices dropped, and this should lower inflation.", {("energy_prices", "+", "inflation")}),
+    ("Wage growth slowed, helping to ease inflation.", {("wages", "+", "inflation")}),
+    ("Confidence has weakened, which may weigh on consumer spending.", {("confidence", "+", "consumption")}),
+    ("Tariffs should lower exports.", {("tariffs", "-", "trade_volumes")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", SMALL_MOVES)
+def test_small_moves_and_relatives(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Market commentary: "rose on expectations of lower policy rates", "fell on fears of higher tariffs"; the cause
+# phrases of a stated move ("weighed down by", "held back by", "helped by", "in response to").
+MARKET_COMMENTARY = [
+    ("Equity prices rose on expectations of lower policy rates.", {("policy_rate", "-", "equity_prices")}),
+    ("Equity prices fell on fears of higher tariffs.", {("tariffs", "-", "equity_prices")}),
+    ("House prices fell, weighed down by higher mortgage rates.", {("mortgage_rates", "-", "house_prices")}),
+    ("Consumer spending slowed, held back by weaker confidence.", {("confidence", "+", "consumption")}),
+    ("Inflation eased, helped by lower energy prices.", {("energy_prices", "+", "inflation")}),
+    (
+        "GDP growth slowed in response to tighter financial conditions.",
+        {("financing_conditions", "-", "real_gdp")},
+    ),
+    # "in line with" is co-movement
+    ("Inflation fell in line with lower energy prices.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", MARKET_COMMENTARY)
+def test_market_commentary(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# A verb moving a variable named by its own move ("reduced our policy restraint"), and a level given as the
+# reason ("because inflation was too high"); two levels side by side stay levels.
+REASONS = [
+    ("We have reduced our policy restraint as inflation has come down.", {("inflation", "+", "policy_rate")}),
+    ("We raised rates because inflation was too high.", {("inflation", "+", "policy_rate")}),
+    ("Inflation was high because energy prices were high.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", REASONS)
+def test_reasons(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# An effect noun with both ends: "the drag from X on Y", "the boost to Y from X".
+EFFECT_NOUNS = [
+    ("The drag from tariffs on GDP growth is increasing.", {("tariffs", "-", "real_gdp")}),
+    ("The drag on GDP growth from tariffs is increasing.", {("tariffs", "-", "real_gdp")}),
+    (
+        "The boost to consumer spending from lower interest rates is fading.",
+        {("policy_rate", "-", "consumption")},
+    ),
+    # an instrument without a move gives the effect no direction
+    ("The boost to consumer spending from monetary policy is fading.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", EFFECT_NOUNS)
+def test_effect_nouns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+def test_a_repricing_of_asset_prices_is_a_fall_and_of_risk_premia_a_rise() -> None:
+    assert triples("An abrupt repricing of equities would weigh on household wealth.") == {
+        ("equity_prices", "+", "household_wealth")
+    }
+    assert triples("A repricing of risk premia would push up long-term rates.") == {
+        ("risk_premia", "+", "long_term_rate")
+    }
+
+
+# A level stated before ", which …" carries its direction into the relative clause; side by side it is no channel.
+LEVELS_BEFORE_RELATIVES = [
+    (
+        "The policy rate is now at the low end of the neutral range, which should support GDP growth.",
+        {("policy_rate", "-", "real_gdp")},
+    ),
+    ("Inflation remains elevated, which is weighing on consumer spending.", {("inflation", "-", "consumption")}),
+    ("The policy rate is high, and GDP growth is slowing.", set()),
+    ("Past rate cuts will continue to support household spending.", {("policy_rate", "-", "consumption")}),
+    ("We expect GDP growth to pick up as past rate cuts take effect.", {("policy_rate", "-", "real_gdp")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", LEVELS_BEFORE_RELATIVES)
+def test_levels_before_relatives(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# Attribution predicates: "played a key role in", "was a major factor in/behind", "was largely responsible for",
+# "accounted for" (a component named without a move moved with the total of its own family).
+ATTRIBUTION_PREDICATES = [
+    ("Lower energy prices have played a key role in the decline in inflation.", {("energy_prices", "+", "inflation")}),
+    ("Higher tariffs were a major factor in the slowdown in GDP growth.", {("tariffs", "-", "real_gdp")}),
+    (
+        "Supply chain disruptions were largely responsible for the rise in inflation.",
+        {("supply_chain_disruptions", "+", "inflation")},
+    ),
+    ("Energy prices accounted for most of the decline in inflation.", {("energy_prices", "+", "inflation")}),
+    ("Tariffs accounted for most of the decline in exports.", {("tariffs", "-", "trade_volumes")}),
+    ("Energy prices were not responsible for the rise in inflation.", {("energy_prices", "absent", "inflation")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ATTRIBUTION_PREDICATES)
+def test_attribution_predicates(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
+# "push inflation below/above target": the complement carries the direction, like a particle.
+ABOVE_BELOW = [
+    ("The appreciation of the euro could push inflation below target.", {("exchange_rate", "-", "inflation")}),
+    ("Tariffs could push inflation above our target.", {("tariffs", "+", "inflation")}),
+    ("Energy prices could drive inflation back above 3%.", {("energy_prices", "+", "inflation")}),
+    ("Tariffs could keep inflation near target.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ABOVE_BELOW)
+def test_above_below_target(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
