@@ -47,9 +47,10 @@ def repeats(text: str, earlier: list[str]) -> bool:
     return False
 
 
-def earlier_sentences(gold_file: Path) -> list[str]:
+def earlier_sentences(gold_file: Path, start: int = START) -> list[str]:
+    """Texts of the gold file's sentences before id ``start`` (the earlier rounds)."""
     rows = (json.loads(line) for line in gold_file.read_text(encoding="utf-8").splitlines())
-    return [r["text"] for r in rows if int(r["id"][1:]) < START]
+    return [r["text"] for r in rows if int(r["id"][1:]) < start]
 
 
 if __name__ == "__main__":
