@@ -314,10 +314,10 @@ def test_offline_reader_meets_the_targets_on_the_development_part():
     gold = load_gold()
     assert figs["held_back: sentences"]["value"] == sum(g.split == "held_back" for g in gold)
     assert figs["held_back: gold relations"]["value"] == sum(len(g.relations) for g in gold if g.split == "held_back")
-    # The whole set's recall and the held-back figures are reported, not asserted: the held-back part is
-    # the blind fourth round (docs/labelling-guide.md), scored in aggregate only (two looks: P 0.72/0.78,
-    # R 0.19/0.26), which misses the "within 0.1"; its per-sentence output is not read.
-    assert figs["all: precision"]["value"] >= 0.80 and 0 < figs["all: recall"]["value"] <= 1
+    # The whole set meets the figures. The held-back figures are reported, not asserted: the
+    # held-back part is the blind seventh round (docs/labelling-guide.md), scored once in aggregate
+    # (P 0.57, R 0.21), which misses the "within 0.1"; its per-sentence output is not read.
+    assert figs["all: precision"]["value"] >= 0.80 and figs["all: recall"]["value"] >= 0.50
 
 
 def _oracle(gold_by_id):
