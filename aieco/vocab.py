@@ -420,8 +420,10 @@ def _other_sense(low: str, m: Mention) -> bool:
             # "firms and households cut spending": firms' spending is investment, the mix is neither variable
             or re.search(r"\b(?:firms|businesses|companies|corporations|employers)\b", before)
         )
-    if m.variable_id == "real_gdp" and text == "demand" and (
-        DEMAND_FOR_OTHER.match(after) or DEMAND_MODIFIER_BEFORE.search(before)
+    if (
+        m.variable_id == "real_gdp"
+        and text == "demand"
+        and (DEMAND_FOR_OTHER.match(after) or DEMAND_MODIFIER_BEFORE.search(before))
     ):
         return True  # "demand for liquidity", "loan demand": demand for one asset or service, not the economy's
     if m.variable_id == "inflation" and text == "inflation":
@@ -429,15 +431,27 @@ def _other_sense(low: str, m: Mention) -> bool:
             return True  # "the 2% inflation target": a goal, not inflation
         chain = STABLE_BEFORE.search(before)
         return bool(chain and re.search(r"stable|predictable|steady", chain.group(1)))
-    if m.variable_id == "inflation" and "expectation" in text and (
-        ANCHOR.search(low[max(0, m.start - 40) : m.start]) or ANCHOR.match(low[m.end : m.end + 60])
+    if (
+        m.variable_id == "inflation"
+        and "expectation" in text
+        and (ANCHOR.search(low[max(0, m.start - 40) : m.start]) or ANCHOR.match(low[m.end : m.end + 60]))
     ):
         return True
-    if m.variable_id == "equity_prices" and text == "equity" and (
-        re.search(r"\b(?:private|home|negative|tangible|book|own|shareholders['’]?|common|bank|banks['’]?|their|its|"
-                  r"return\s+on)\s+$", before)
-        or re.match(r"^\s+(?:investments?|stakes?|funds?|firms?|financing|capital|injections?|issuance|tranches?|"
-                    r"holders?|ratios?|positions?|buffers?|requirements?)\b", after)
+    if (
+        m.variable_id == "equity_prices"
+        and text == "equity"
+        and (
+            re.search(
+                r"\b(?:private|home|negative|tangible|book|own|shareholders['’]?|common|bank|banks['’]?|their|its|"
+                r"return\s+on)\s+$",
+                before,
+            )
+            or re.match(
+                r"^\s+(?:investments?|stakes?|funds?|firms?|financing|capital|injections?|issuance|tranches?|"
+                r"holders?|ratios?|positions?|buffers?|requirements?)\b",
+                after,
+            )
+        )
     ):
         return True  # "private equity", "equity capital": a kind of funding or a stake, not share prices
     if m.variable_id == "corporate_defaults" and re.search(
@@ -446,18 +460,26 @@ def _other_sense(low: str, m: Mention) -> bool:
         return True  # "a sovereign default": not a firm's
     if m.variable_id == "fund_outflows" and re.search(r"\b(?:bond|debt|note|bill|loan|early)\s+$", before):
         return True  # "bond redemptions": repayment at maturity, not investors leaving funds
-    if m.variable_id == "investment" and text == "investments" and not re.search(
-        r"\b(?:delay\w*|cancel\w*|postpon\w*|defer\w*|shelv\w*|planned|business|corporate|capital|fixed|"
-        r"productive|private|new)\s+(?:(?:or|and)\s+\w+\s+)?$",
-        before,
+    if (
+        m.variable_id == "investment"
+        and text == "investments"
+        and not re.search(
+            r"\b(?:delay\w*|cancel\w*|postpon\w*|defer\w*|shelv\w*|planned|business|corporate|capital|fixed|"
+            r"productive|private|new)\s+(?:(?:or|and)\s+\w+\s+)?$",
+            before,
+        )
     ):
         return True  # "higher-yield investments", "private equity investments": holdings, not capital spending
-    if m.variable_id == "employment" and text in ("payroll", "payrolls") and re.match(
-        r"^\s+(?:tax(?:es)?|contributions?|systems?|records?|providers?|processing|costs?)\b", after
+    if (
+        m.variable_id == "employment"
+        and text in ("payroll", "payrolls")
+        and re.match(r"^\s+(?:tax(?:es)?|contributions?|systems?|records?|providers?|processing|costs?)\b", after)
     ):
         return True  # "payroll taxes": a levy on wages, not jobs
-    if m.variable_id == "employment" and text == "employment" and re.search(
-        r"\b(?:maximum|full|sustainable|maximal|maximise|maximize)\s+$", before
+    if (
+        m.variable_id == "employment"
+        and text == "employment"
+        and re.search(r"\b(?:maximum|full|sustainable|maximal|maximise|maximize)\s+$", before)
     ):
         return True  # "maximum employment", "full employment": a mandate or a benchmark, not a move
     if (
@@ -469,23 +491,31 @@ def _other_sense(low: str, m: Mention) -> bool:
         return True
     if m.variable_id == "policy_rate" and text == "policy" and POLICY_PEOPLE_AFTER.match(after):
         return True
-    if m.variable_id == "market_liquidity" and text == "liquidity" and (
-        FUNDING_LIQUIDITY_BEFORE.search(before) or FUNDING_LIQUIDITY_AFTER.match(after)
+    if (
+        m.variable_id == "market_liquidity"
+        and text == "liquidity"
+        and (FUNDING_LIQUIDITY_BEFORE.search(before) or FUNDING_LIQUIDITY_AFTER.match(after))
     ):
         return True
     if m.variable_id == "confidence" and CONFIDENCE_IN.match(after):
         return True
     if m.variable_id == "exchange_rate" and re.fullmatch(r"(?:euro|dollar|loonie|yen)['’]s", text):
         # "the euro's appreciation" is a move of the currency; "the euro's role" is not
-        return not re.match(r"^\s+(?:recent\s+|sharp\s+|strong\s+)?(?:appreciation|depreciation|rise|fall|strength|"
-                            r"weakness|decline|gains?|surge|slide)\b", after)
+        return not re.match(
+            r"^\s+(?:recent\s+|sharp\s+|strong\s+)?(?:appreciation|depreciation|rise|fall|strength|"
+            r"weakness|decline|gains?|surge|slide)\b",
+            after,
+        )
     if m.variable_id == "exchange_rate" and text in ("euro", "euros", "dollar", "dollars", "loonie", "yen"):
         return not (
             text in ("euro", "dollar", "loonie", "yen")
             and CURRENCY_MOVE_BEFORE.search(before)
             and not CURRENCY_OTHER_AFTER.match(after)
-            and not re.match(r"^(?:[\s-]+(?:area|zone|system|funding|denominated|liquidity|terms|amounts?|assets?|"
-                             r"deposits?|payments?|banknotes?|cash|coins?|shortages?|bills?|value)\b|['’]s)", after)
+            and not re.match(
+                r"^(?:[\s-]+(?:area|zone|system|funding|denominated|liquidity|terms|amounts?|assets?|"
+                r"deposits?|payments?|banknotes?|cash|coins?|shortages?|bills?|value)\b|['’]s)",
+                after,
+            )
         )
     if m.variable_id == "exchange_rate" and text in ("currency", "currencies"):
         return bool(CURRENCY_OTHER_BEFORE.search(before) or CURRENCY_OTHER_AFTER.match(after))

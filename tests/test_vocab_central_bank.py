@@ -898,9 +898,10 @@ def test_financial_stability_wordings(text, expected):
 
 
 def test_a_basis_trade_unwind_is_not_a_trade_channel():
-    assert not any("trade_volumes" in (src, dst) for src, dst, _ in relations(
-        "An unwinding of basis trades could amplify selling pressure in Treasury markets."
-    ))
+    assert not any(
+        "trade_volumes" in (src, dst)
+        for src, dst, _ in relations("An unwinding of basis trades could amplify selling pressure in Treasury markets.")
+    )
 
 
 # --- selling assets under pressure is the fire-sale channel -----------------------------------------------

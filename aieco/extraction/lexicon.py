@@ -665,14 +665,18 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
         "directional",
     ),
     (
-        re.compile(r"\b(?:make|makes|made|making)\b(?=\s+(?:[a-z-]+\s+){1,3}?(?:less\s+(?:expensive|costly)|cheaper)\b)"),
+        re.compile(
+            r"\b(?:make|makes|made|making)\b(?=\s+(?:[a-z-]+\s+){1,3}?(?:less\s+(?:expensive|costly)|cheaper)\b)"
+        ),
         -1,
         "directional",
     ),
     # "knocked 0.6 percentage points off inflation", "added a quarter point to GDP growth": a contribution
     (
-        re.compile(r"\b(?:knock|knocks|knocked|knocking|shave|shaves|shaved|shaving|trim|trims|trimmed|trimming)\b"
-                   r"(?=\s+(?:[\w.%-]+\s+){1,4}?off\b)"),
+        re.compile(
+            r"\b(?:knock|knocks|knocked|knocking|shave|shaves|shaved|shaving|trim|trims|trimmed|trimming)\b"
+            r"(?=\s+(?:[\w.%-]+\s+){1,4}?off\b)"
+        ),
         -1,
         "directional",
     ),
@@ -1184,9 +1188,7 @@ COMPARATIVE_WORD = re.compile(
     r"the\s+(?:(more|greater|larger|bigger|higher|stronger|faster|longer)|(?:less|fewer|weaker|lower|smaller|slower|"
     r"softer))\b"
 )
-CORRELATIVE = re.compile(
-    rf"(?:^|[,;:]\s*|\bthat\s+)the\s+{_COMP}\b[^,;:]*?(?P<comma>,\s*)(?P<second>the\s+{_COMP}\b)"
-)
+CORRELATIVE = re.compile(rf"(?:^|[,;:]\s*|\bthat\s+)the\s+{_COMP}\b[^,;:]*?(?P<comma>,\s*)(?P<second>the\s+{_COMP}\b)")
 CORRELATIVE_PART = re.compile(rf"the\s+{_COMP}\b.*?(?=\s+and\s+the\s+{_COMP}\b|,\s*the\s+{_COMP}\b|$)")
 INNER_DIRECTION = re.compile(
     r"\b(?:(upward|raise|raising|rise|increase|increasing|higher|up|tighten|hike)|"
@@ -1829,8 +1831,10 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             sign = _inherent(m.text.lower()) or _shock(low, m, start, vocab)
             if not sign and m.variable_id == "unemployment" and re.search(r"\b(?:losses|layoffs)\b", m.text.lower()):
                 sign = 1  # "job losses", "layoffs": a rise in unemployment
-            if not sign and m.variable_id == "employment" and re.search(
-                r"\b(?:losses|layoffs|cuts)\b", low[m.start : m.end + 8]
+            if (
+                not sign
+                and m.variable_id == "employment"
+                and re.search(r"\b(?:losses|layoffs|cuts)\b", low[m.start : m.end + 8])
             ):
                 sign = -1  # "job losses", "job cuts" read as employment: its fall
         progress = PROGRESS_BEFORE.search(low, max(0, m.start - 80), m.start)
@@ -2207,8 +2211,11 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                     # Pass-through keeps the direction only within one family (rates to rates, prices to
                     # prices); "financing costs are reflected in house prices" says nothing of the sign.
                     producing = _same_family(ms[si].m.variable_id, ms[oi].m.variable_id)
-                if ATTRIBUTION.match(" ".join(cue.text.split())) and not src_mod and dst_mod and _same_family(
-                    ms[si].m.variable_id, ms[oi].m.variable_id
+                if (
+                    ATTRIBUTION.match(" ".join(cue.text.split()))
+                    and not src_mod
+                    and dst_mod
+                    and _same_family(ms[si].m.variable_id, ms[oi].m.variable_id)
                 ):
                     # "energy prices accounted for the decline in inflation": a component moved with the total
                     src_mod = dst_mod
@@ -2223,9 +2230,7 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
                 elif dst_mod and cue.kind == "directional" and DAMPENER_RE.match(" ".join(cue.text.split())):
                     sign = -(src_mod or 1) * dst_mod
                 elif (
-                    cue.kind == "directional"
-                    and ms[oi].mod
-                    and NOMINAL_MOVE.search(low, ms[oi].start, ms[oi].m.start)
+                    cue.kind == "directional" and ms[oi].mod and NOMINAL_MOVE.search(low, ms[oi].start, ms[oi].m.start)
                 ):
                     # "slow the decline in inflation", "hinder progress on inflation", "support a recovery in
                     # spending": the verb acts on a movement, whose direction it carries to the variable
@@ -2415,10 +2420,13 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
         sub = FRONTLOAD_REASON.search(low, 0, f.start())
         if not objs and sub and not low[sub.end() : f.start()].count(","):
             # "exports rose strongly as firms sought to get ahead of the tariffs": the main clause holds the goods
-            main = low[:sub.start()]
+            main = low[: sub.start()]
             objs = [
-                i for i, x in enumerate(ms)
-                if x.m.end <= sub.start() and x.m.variable_id in FRONTLOADED and x.mod >= 0
+                i
+                for i, x in enumerate(ms)
+                if x.m.end <= sub.start()
+                and x.m.variable_id in FRONTLOADED
+                and x.mod >= 0
                 and not DOWN_IN_MAIN.search(main)
             ]
         for oi in objs:
