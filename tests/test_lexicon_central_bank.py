@@ -830,6 +830,11 @@ GROWTH_ACCOUNTING = [
     ("Higher imports reduce GDP growth.", {("trade_volumes", "-", "real_gdp")}),
     # not a component: the contribution noun says nothing
     ("Lower energy prices made a negative contribution to GDP growth.", set()),
+    # only a reported outcome is growth accounting: a general statement in the present states a channel
+    # as written (the report check reads drafts with the same reader)
+    ("Private consumption, which lowers real GDP, follows the cycle.", {("consumption", "-", "real_gdp")}),
+    ("Exports weigh on growth.", {("trade_volumes", "-", "real_gdp")}),
+    ("Exports are weighing on growth.", {("trade_volumes", "+", "real_gdp")}),
 ]
 
 

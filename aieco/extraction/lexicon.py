@@ -1775,6 +1775,12 @@ def _without_verb(m: Mention, low: str) -> Mention:
     return Mention(m.variable_id, m.start, end, m.text[: len(hit.group(1))], m.first_token, m.last_token - 1)
 
 
+def _reports_an_outcome(cue_text: str) -> bool:
+    """Whether a verb cue reports an outcome (past or progressive: "weighed on", "is subtracting from")."""
+    first = cue_text.split()[0].lower() if cue_text.split() else ""
+    return first.endswith(("ed", "ing"))
+
+
 def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``."""
     if TABLE_RESIDUE.search(sentence) or CROSS_SECTION.search(sentence.lower()):
@@ -1936,11 +1942,12 @@ def read_relations(sentence: str, vocab: Vocabulary) -> list[Reading]:
             and dst == "real_gdp"
             and src in GDP_COMPONENTS
             and not ms[si].mod
-            and cue.kind in ("directional", "noun")
+            and (cue.kind == "noun" or (cue.kind == "directional" and _reports_an_outcome(cue.text)))
             and not NOT_A_COMPONENT.search(ms[si].m.text.lower())
         ):
             # "exports weighed on growth", "investment subtracted from GDP": a spending component can lower
-            # GDP only by falling, so the unstated move is a fall and the channel is the identity's +
+            # GDP only by falling, so the unstated move is a fall and the channel is the identity's +.
+            # Only a reported outcome is growth accounting: "consumption lowers GDP" states a channel.
             sign = 1
         s = Sign.absent if negated else (Sign.positive if sign > 0 else Sign.negative)
         cue_text = " ".join(cue.text.split())
