@@ -44,28 +44,23 @@ def test_gold_set_size_labels_and_split_by_document(gold):
     assert len(held_docs) / len({g.document for g in gold}) >= 0.18
 
 
-def _build_tool():
+def _tool(name: str):
+    """A script of tools/ loaded as a module (the folder is no package)."""
     import importlib.util
     from pathlib import Path
 
-    spec = importlib.util.spec_from_file_location(
-        "build_gold", Path(__file__).resolve().parents[1] / "tools" / "build_extraction_gold.py"
-    )
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[1] / "tools" / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _build_tool():
+    return _tool("build_extraction_gold")
 
 
 def _select_tool():
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location(
-        "select_gold_round6", Path(__file__).resolve().parents[1] / "tools" / "select_gold_round6.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return _tool("select_gold_round6")
 
 
 def test_repeat_rule_of_the_sixth_round():
