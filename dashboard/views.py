@@ -1822,6 +1822,13 @@ def graph_relations(
     ]
 
 
+def reader_note_of(store: Store, relation_ids: tuple[str, ...]) -> str | None:
+    """How far to trust the machine reading of these relations (the offline reader's gold-set figures)."""
+    from aieco.extraction.gold import backend_of, reader_note
+
+    return reader_note(backend_of(r.extractor) for r in store.find(Relation, relation_id=list(relation_ids)))
+
+
 def review_status(store: Store, relation_ids: tuple[str, ...]) -> dict[str, str]:
     """Each relation's review status as the analyst reads it: in use, rejected (by validation or by
     the analyst), corrected by the analyst (its correction is in use), an analyst's correction …"""

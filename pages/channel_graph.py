@@ -131,6 +131,9 @@ with page_workspace() as ws:
         "class) — click it for its quote and page.  \n"
         + views.provenance_badge(ws.view(views.provenance_of_analysis, None))
     )
+    note = ws.view(views.reader_note_of, tuple(relations["relation_id"]))
+    if note:
+        st.warning(note, icon=":material/fact_check:")
     figure = ws.view(views.channel_graph_of, tuple(relations["relation_id"]))
     event = show_figure(
         figure,

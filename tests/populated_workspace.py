@@ -204,6 +204,7 @@ def _write(store: Store, source_dir: Path, planted: str = "") -> dict[str, str]:
             source_id=sources[k].source_id,
             publication_date=sources[k].publication_date,
             confidence=0.8,
+            extractor="extraction@v1/offline",  # as the offline reader's build writes it
         )
 
     relations = [

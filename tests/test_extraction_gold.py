@@ -8,7 +8,15 @@ from collections import defaultdict
 import pytest
 
 from aieco.errors import InputError
-from aieco.extraction.gold import GoldRelation, GoldSentence, load_gold, score
+from aieco.extraction.gold import (
+    GoldRelation,
+    GoldSentence,
+    SplitScore,
+    backend_of,
+    load_gold,
+    reader_note,
+    score,
+)
 from aieco.extraction.screen import split_sentences
 from aieco.records import canonical_json
 from aieco.vocab import load_vocabulary
@@ -251,6 +259,45 @@ def test_score_hand_computed():
     assert s.precision == round(1 / 3, 4) and s.recall == round(1 / 3, 4)
     assert s.false_positives_on_negatives == 1 and s.negatives_with_false_positive == 1
     assert s.false_positives_by_kind == {"co-movement": 1}
+
+
+def _split_score(split, proposed, tp, gold_relations, sentences=10):
+    return SplitScore(
+        split=split,
+        sentences=sentences,
+        gold_relations=gold_relations,
+        proposed=proposed,
+        true_positives=tp,
+        precision=round(tp / proposed, 4),
+        recall=round(tp / gold_relations, 4),
+        negatives=0,
+        false_positives_on_negatives=0,
+        negatives_with_false_positive=0,
+        false_positives_by_kind={},
+    )
+
+
+def test_reader_note_states_the_held_back_figures_next_to_the_development_ones():
+    scores = {"held_back": _split_score("held_back", 8, 3, 12, 40), "dev": _split_score("dev", 20, 18, 30)}
+    note = reader_note(["offline", None], scores)
+    assert "offline rule reader" in note
+    assert "40 sentences, 12 labelled relations" in note
+    assert "3 of the 8 relations it proposed were right (precision 0.38)" in note
+    assert "found 3 of the 12 (recall 0.25)" in note
+    assert "precision 0.90 and recall 0.60" in note  # development: 18/20, 18/30
+    assert "--backend openai" not in note
+    llm = reader_note(["openai"], scores)
+    assert "openai backend" in llm and "aieco bench extraction --backend openai" in llm
+    assert "offline" not in llm
+    assert reader_note([None, None], scores) is None  # only an analyst's corrections
+
+
+@pytest.mark.parametrize(
+    "extractor, backend",
+    [("extraction@v3/offline", "offline"), ("extraction@v3/openai", "openai"), ("review:rel-abc", None), ("", None)],
+)
+def test_backend_of_an_extractor(extractor, backend):
+    assert backend_of(extractor) == backend
 
 
 @pytest.mark.parametrize(

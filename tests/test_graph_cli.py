@@ -31,6 +31,9 @@ def test_build_paths_and_render(tmp_path):
     built = run("graph", "build", "--workspace", str(ws), "--json")
     report = json.loads(built.output)
     assert built.exit_code == 0 and report["accepted"] > 10 and report["condition"] == "G0"
+    assert "offline rule reader" in report["reader_note"] and "not developed on" in report["reader_note"]
+    text = run("graph", "build", "--workspace", str(ws))  # rebuilt in place: no new relation, the note again
+    assert text.exit_code == 0 and "offline rule reader" in text.output and "recall" in text.output
 
     result = run(
         "paths", "--from", "tariffs", "--to", "real_gdp", "--as-of", "2024-12-31", "--workspace", str(ws), "--json"

@@ -128,14 +128,16 @@ def graph_build(state: CliState, condition: str, max_candidates: str | None, req
         )
     for bar in bars.values():
         bar.close()
+    from aieco.extraction.gold import reader_note
+
     emit(
         state,
-        report.model_dump(),
+        {**report.model_dump(), "reader_note": reader_note(["offline"])},
         lambda r: (
             f"{r['condition']}: {r['locations']} passages, {r['candidates']} candidate sentences "
             f"({r['dropped_by_cap']} skipped by the cap of {r['cap']}, ranked by {r['ranking']}), "
             f"{r['proposed']} proposed, {r['accepted']} accepted, "
-            f"rejected {sum(r['rejected'].values())} {r['rejected'] or ''} in {r['seconds']} s"
+            f"rejected {sum(r['rejected'].values())} {r['rejected'] or ''} in {r['seconds']} s\n{r['reader_note']}"
         ),
     )
 

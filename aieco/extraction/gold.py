@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -178,3 +179,48 @@ def evaluate(client=None, gold: list[GoldSentence] | None = None) -> list[SplitS
     else:
         proposed = propose(gold, client)
     return [score(gold, proposed, s) for s in (*SPLITS, "all")]
+
+
+@cache
+def offline_reader_scores() -> dict[str, SplitScore]:
+    """The offline reader's scores on the packaged gold set, by split (computed once per process, ~3 s)."""
+    return {s.split: s for s in evaluate()}
+
+
+def backend_of(extractor: str) -> str | None:
+    """The LLM backend named at the end of a Relation's ``extractor`` ("extraction@v3/offline"), if any."""
+    _, slash, backend = extractor.rpartition("/")
+    return backend if slash else None
+
+
+def reader_note(backends: Iterable[str | None], scores: dict[str, SplitScore] | None = None) -> str | None:
+    """What an analyst should know about relations machine-read by these LLM ``backends``.
+
+    For the offline reader: its measured precision and recall on the gold set's held-back documents
+    (prose it was not developed on) next to its development figures, from :func:`offline_reader_scores`
+    (``scores`` overrides them). For an LLM endpoint: how to measure it. ``None`` when no relation was
+    machine-read (``None`` backends: an analyst's corrections only).
+    """
+    backends = {b for b in backends if b}
+    if not backends:
+        return None
+    parts = []
+    if "offline" in backends:
+        scores = scores if scores is not None else offline_reader_scores()
+        held, dev = scores["held_back"], scores["dev"]
+        parts.append(
+            "Read by the offline rule reader. On prose it was not developed on (the gold set's held-back part: "
+            f"{held.sentences} sentences, {held.gold_relations} labelled relations) {held.true_positives} of the "
+            f"{held.proposed} relations it proposed were right (precision {held.precision:.2f}) and it found "
+            f"{held.true_positives} of the {held.gold_relations} (recall {held.recall:.2f}); on the documents it "
+            f"was developed on, precision {dev.precision:.2f} and recall {dev.recall:.2f}. Expect wrong relations "
+            "and missing channels: read each quote, and accept, correct or reject the relation "
+            "(figures: `aieco bench extraction`)."
+        )
+    llm = sorted(backends - {"offline"})
+    if llm:
+        parts.append(
+            f"Read through the {' and '.join(llm)} backend: measure its model on the gold set with "
+            "`aieco bench extraction --backend openai` before relying on its relations."
+        )
+    return " ".join(parts)
