@@ -174,6 +174,52 @@ def effective_relations(store: Store, relations: Iterable[Relation]) -> list[Rel
     return out
 
 
+def backend_of(extractor: str) -> str | None:
+    """The LLM backend named at the end of a Relation's ``extractor`` ("extraction@v3/offline"), if any."""
+    _, slash, backend = extractor.rpartition("/")
+    return backend if slash and not extractor.startswith(f"{REVIEW_EXTRACTOR}:") else None
+
+
+#: How each backend's reading is named where a reader of a report sees it.
+READ_BY = {"offline": "the offline rule reader", "openai": "an LLM (openai backend)", "replay": "a replayed LLM answer"}
+
+
+def citation_notes(store: Store, relation_ids: Iterable[str]) -> dict[str, str]:
+    """For each relation a report cites: who read it and what an analyst decided on it, as of now.
+
+    "read by the offline rule reader; not reviewed by an analyst", "…; accepted by ana on 2025-01-03",
+    "…; rejected by ana on 2025-01-03 (note)" (a rejection after the report was written), or for an
+    analyst's correction "an analyst's correction (ana, 2025-01-03) of relation rel_…".
+    """
+    ids = list(dict.fromkeys(relation_ids))
+    rels = {r.relation_id: r for r in store.find(Relation, relation_id=ids)} if ids else {}
+    decisions = store.find(ReviewDecision)
+    latest = _latest(decisions)
+    made_by = {d.corrected_relation_id: d for d in decisions if d.corrected_relation_id}
+    out = {}
+    for rid in ids:
+        r = rels.get(rid)
+        if r is None:
+            continue
+        if r.extractor.startswith(f"{REVIEW_EXTRACTOR}:"):
+            d = made_by.get(rid)
+            who = f" ({d.analyst}, {d.decided_at.date().isoformat()})" if d else ""
+            out[rid] = f"an analyst's correction{who} of relation {r.extractor.split(':', 1)[1]}"
+            continue
+        backend = backend_of(r.extractor)
+        read = f"read by {READ_BY.get(backend, f'the {backend} backend')}" if backend else "reader not recorded"
+        d = latest.get(rid)
+        if d is None:
+            out[rid] = f"{read}; not reviewed by an analyst"
+            continue
+        when = d.decided_at.date().isoformat()
+        done = {"accept": "accepted", "reject": "rejected", "correct": "corrected"}[d.action]
+        extra = f" to {d.corrected_relation_id}" if d.action == "correct" and d.corrected_relation_id else ""
+        note = f" ({d.note})" if d.note else ""
+        out[rid] = f"{read}; {done}{extra} by {d.analyst} on {when}{note}"
+    return out
+
+
 def review_state(store: Store, relation_id: str) -> str | None:
     """ "rejected" or "corrected" when the decision in force takes the relation out of use, else None
     (also "superseded" for a correction that a later decision on its original replaced)."""

@@ -51,6 +51,7 @@ from aieco.records import (
     canonical_json,
 )
 from aieco.reporting.export import export_report
+from aieco.review import citation_notes
 from aieco.store import Store
 from dashboard.bank_views import (
     depletion_across_banks,  # noqa: F401  (re-exported for the Bank capital page)
@@ -1390,6 +1391,7 @@ CHAIN_COLUMNS = [
     "page",
     "representative",
     "relation_id",
+    "reading",
 ]
 
 
@@ -1507,6 +1509,9 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
                         "relation_id": rel["relation_id"],
                     }
                 )
+    reading = citation_notes(store, [step["relation_id"] for step in steps])
+    for step in steps:
+        step["reading"] = reading.get(step["relation_id"], "")
     runs = run_labels(store, run.analysis_id)
     return {
         "claim": {

@@ -56,7 +56,7 @@ def show_chain(ws, claim_id: str) -> None:
                 + ("" if s["representative"] else " — pooled evidence")
             )
             box.text(f"“{s['quote']}”")  # as text: a quote never fetches images or links
-            box.caption(f"{s['source']} — {s['publisher']}, {s['publication_date']}, p. {s['page']}")
+            box.caption(f"{s['source']} — {s['publisher']}, {s['publication_date']}, p. {s['page']} · {s['reading']}")
     ids = box.expander(
         "Ids and CSVs (claim, point, run, inputs, restrictions, relations)", key="chain_ids", on_change="rerun"
     )

@@ -140,6 +140,7 @@ def _relation(
         confidence=0.8,
         review_decision=decision,
         rejection_reason=None if decision == "accepted" else "scope",
+        extractor="extraction@v1/offline",  # as the offline reader's build writes it
     )
     store.put_many([loc, rel])
     return rel

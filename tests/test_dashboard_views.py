@@ -143,6 +143,7 @@ def test_claim_chain_follows_the_number_to_its_own_path_quotes_and_pages(populat
     ]
     assert steps["quote"].tolist() == ["higher tariffs reduce trade volumes", "trade volumes raise real GDP"]
     assert steps["representative"].all()
+    assert steps["reading"].tolist() == ["read by the offline rule reader; not reviewed by an analyst"] * 2
     assert set(chain["inputs"].columns) == {"input", "provenance", "key", "digest"}
     # readable input names, the raw key beside them in the details column
     inputs = chain["inputs"].set_index("key")["input"]

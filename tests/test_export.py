@@ -47,6 +47,9 @@ def test_markdown_links_numbers_and_footnotes_quotes(store, rendered):
     for n in NUMBERS:
         assert re.search(rf"\[{re.escape(n)}\]\(#pt-pt_[0-9a-f]+\)", md)
     assert "[^1]: (ESRB, Adverse scenario 2018, p. 5): “Higher long-term rates feed into mortgage rates”" in md
+    # each footnote says who read the relation and whether an analyst reviewed it
+    notes = [line for line in md.splitlines() if line.startswith("[^")]
+    assert notes and all(n.endswith("; read by the offline rule reader; not reviewed by an analyst)") for n in notes)
 
 
 def test_latex_uses_the_framed_environment(store, rendered):
@@ -174,6 +177,8 @@ def test_every_format_exports_and_unknown_formats_are_refused(store, rendered):
     _, report = rendered
     for fmt in FORMATS:
         assert export_report(store, report.report_id, fmt)
+    for fmt in ("html", "md", "tex"):  # the review state of each cited relation, in every text format
+        assert "not reviewed by an analyst" in export_report(store, report.report_id, fmt).decode()
     with pytest.raises(InputError):
         export_report(store, report.report_id, "docx")
 

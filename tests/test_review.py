@@ -248,3 +248,30 @@ def test_an_older_workspace_gains_the_append_only_review_table(tmp_path):
     with pytest.raises(Exception, match="append-only"):
         s.db.execute("DELETE FROM review_decisions")
     s.close()
+
+
+def test_citation_notes_say_who_read_a_relation_and_what_an_analyst_decided(built):
+    from datetime import UTC, datetime
+
+    from aieco.review import citation_notes
+
+    orig = _one(built, "mortgage_rates", "house_prices", "-")
+    other = built.find(Relation, src_var="tariffs", dst_var="trade_volumes", review_decision="accepted")[0]
+    assert citation_notes(built, [orig.relation_id]) == {
+        orig.relation_id: "read by the offline rule reader; not reviewed by an analyst"
+    }
+    when = datetime(2025, 1, 3, 9, 30, tzinfo=UTC)
+    d = review_relation(
+        built, orig.relation_id, "correct", sign="+", note="reads a fall", analyst="ana", decided_at=when
+    )
+    review_relation(built, other.relation_id, "reject", analyst="bo", decided_at=when)
+    notes = citation_notes(built, [orig.relation_id, d.corrected_relation_id, other.relation_id, "rel_missing"])
+    assert notes == {
+        orig.relation_id: f"read by the offline rule reader; corrected to {d.corrected_relation_id} by ana on "
+        "2025-01-03 (reads a fall)",
+        d.corrected_relation_id: f"an analyst's correction (ana, 2025-01-03) of relation {orig.relation_id}",
+        other.relation_id: "read by the offline rule reader; rejected by bo on 2025-01-03",
+    }
+    later = datetime(2025, 1, 4, tzinfo=UTC)
+    review_relation(built, other.relation_id, "accept", analyst="cy", decided_at=later)
+    assert citation_notes(built, [other.relation_id])[other.relation_id].endswith("accepted by cy on 2025-01-04")

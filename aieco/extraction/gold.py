@@ -25,6 +25,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from aieco.errors import InputError
+from aieco.review import backend_of as backend_of  # re-exported: the dashboard reads backends here
 
 SPLITS = ("dev", "held_back")
 SCORED_SIGNS = frozenset({"+", "-"})
@@ -185,12 +186,6 @@ def evaluate(client=None, gold: list[GoldSentence] | None = None) -> list[SplitS
 def offline_reader_scores() -> dict[str, SplitScore]:
     """The offline reader's scores on the packaged gold set, by split (computed once per process, ~3 s)."""
     return {s.split: s for s in evaluate()}
-
-
-def backend_of(extractor: str) -> str | None:
-    """The LLM backend named at the end of a Relation's ``extractor`` ("extraction@v3/offline"), if any."""
-    _, slash, backend = extractor.rpartition("/")
-    return backend if slash else None
 
 
 def reader_note(backends: Iterable[str | None], scores: dict[str, SplitScore] | None = None) -> str | None:

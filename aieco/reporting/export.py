@@ -42,6 +42,7 @@ from aieco.records import (
 )
 from aieco.reporting.render import RenderedReport, Segment, rebuild_report, short_reference, stored_draft
 from aieco.reporting.rules import variable_label
+from aieco.review import citation_notes
 from aieco.store import Store
 
 FORMATS = ("html", "md", "tex", "pdf", "json")
@@ -86,6 +87,8 @@ class ReportView:
     citations: list[tuple[Relation, str]]  # footnotes in order of first citation
     paragraphs: list[list[list[Segment]]] = field(default_factory=list)  # paragraphs of sentences' segments
     charts: list[FanChart] = field(default_factory=list)
+    #: relation id → who read the cited relation and what an analyst decided on it (aieco.review.citation_notes)
+    reading: dict[str, str] = field(default_factory=dict)
 
     @property
     def report(self) -> Report:
@@ -113,7 +116,8 @@ def report_view(store: Store, report_id: str) -> ReportView:
         )
     order = dict.fromkeys(r for s in rendered.sentences for r in s.cited_relation_ids)
     charts = [c for c in (fan_chart(store, s.run) for s in runs) if c is not None]
-    return ReportView(rendered, runs, [_cited(store, r) for r in order], paragraphs(rendered), charts)
+    reading = citation_notes(store, order)
+    return ReportView(rendered, runs, [_cited(store, r) for r in order], paragraphs(rendered), charts, reading)
 
 
 def paragraphs(rendered: RenderedReport) -> list[list[list[Segment]]]:
@@ -402,7 +406,7 @@ def to_html(view: ReportView) -> bytes:
         parts.append(
             f'<li id="note-{n}">{e(ref)}: <blockquote>“{e(rel.quote)}”</blockquote>'
             f"<small>relation <code>{e(rel.relation_id)}</code> {e(rel.src_var)} "
-            f"{e(rel.sign.value)}→ {e(rel.dst_var)}</small></li>"
+            f"{e(rel.sign.value)}→ {e(rel.dst_var)}; {e(view.reading.get(rel.relation_id, ''))}</small></li>"
         )
     parts.append("</ol><h2>Model runs</h2>")
     for s in view.runs:
@@ -460,7 +464,10 @@ def to_markdown(view: ReportView) -> bytes:
         "",
     ]
     for n, (rel, ref) in enumerate(view.citations, start=1):
-        lines.append(f"[^{n}]: {_md_escape(ref)}: “{_md_escape(rel.quote)}” (relation `{rel.relation_id}`)")
+        lines.append(
+            f"[^{n}]: {_md_escape(ref)}: “{_md_escape(rel.quote)}” (relation `{rel.relation_id}`; "
+            f"{_md_escape(view.reading.get(rel.relation_id, ''))})"
+        )
     lines += ["", "## Model runs", ""]
     for s in view.runs:
         lines += [f'<a id="run-{s.run.run_id}"></a>', f"### Run `{s.run.run_id}`", "", "| field | value |", "|---|---|"]
@@ -567,7 +574,8 @@ def to_latex(view: ReportView) -> bytes:
 
     def cite(seg: Segment, nos: list[int]) -> str:
         notes = "".join(
-            rf"\footnote{{{tex_escape(ref)}: ``{tex_escape(rel.quote)}''}}"
+            rf"\footnote{{{tex_escape(ref)}: ``{tex_escape(rel.quote)}'' "
+            rf"({tex_escape(view.reading.get(rel.relation_id, ''))})}}"
             for rel, ref in (view.citations[n - 1] for n in nos)
         )
         return tex_escape(seg.text).replace(", p. ", r", p.~") + notes
@@ -663,7 +671,7 @@ def to_pdf(view: ReportView) -> bytes:
         story += [fan_chart_drawing(chart), Paragraph(e(chart_caption(chart)), small), Spacer(1, 8)]
     story.append(Paragraph("Sources", styles["Heading2"]))
     story += [
-        Paragraph(f"[{n}] {e(ref)}: “{e(rel.quote)}”", styles["BodyText"])
+        Paragraph(f"[{n}] {e(ref)}: “{e(rel.quote)}” ({e(view.reading.get(rel.relation_id, ''))})", styles["BodyText"])
         for n, (rel, ref) in enumerate(view.citations, start=1)
     ]
     story.append(Paragraph("Model runs", styles["Heading2"]))
