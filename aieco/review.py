@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from aieco.errors import InputError
-from aieco.records import Relation, ReviewDecision, Sign, utc_now
+from aieco.records import Relation, Report, Restriction, ReviewDecision, Sign, utc_now
 from aieco.store import Store
 from aieco.vocab import load_vocabulary
 
@@ -218,6 +218,45 @@ def citation_notes(store: Store, relation_ids: Iterable[str]) -> dict[str, str]:
         note = f" ({d.note})" if d.note else ""
         out[rid] = f"{read}; {done}{extra} by {d.analyst} on {when}{note}"
     return out
+
+
+def review_queue(store: Store, analysis_id: str) -> list[dict[str, Any]]:
+    """The relations an analysis rests on, the ones no analyst has decided on first.
+
+    A relation counts when a stored restriction of the analysis names it as support or one of its
+    reports cites it; each row lists those uses. Order: not reviewed, then rejected or corrected
+    since (the analysis used a relation that is out of use now: rerun it), then accepted; within
+    each, the relation with more uses first.
+    """
+    uses: dict[str, list[str]] = {}
+    for x in store.find(Restriction, analysis_id=analysis_id):
+        for rid in x.supporting_relation_ids:
+            uses.setdefault(rid, []).append(f"restriction on {x.variable} ({x.risk})")
+    for rep in store.find(Report, analysis_id=analysis_id):
+        for rid in rep.relation_ids:
+            uses.setdefault(rid, []).append(f"cited in report {rep.report_id} ({rep.status})")
+    if not uses:
+        return []
+    latest = _latest(store.find(ReviewDecision))
+    notes = citation_notes(store, uses)
+    rank = {None: 0, "reject": 1, "correct": 1, "accept": 2}
+    rows = []
+    for rel in store.find(Relation, relation_id=list(uses)):
+        d = latest.get(rel.relation_id)
+        rows.append(
+            {
+                "relation_id": rel.relation_id,
+                "src_var": rel.src_var,
+                "sign": rel.sign.value,
+                "dst_var": rel.dst_var,
+                "quote": rel.quote,
+                "decision": d.action if d else None,
+                "reading": notes.get(rel.relation_id, ""),
+                "uses": sorted(set(uses[rel.relation_id])),
+            }
+        )
+    rows.sort(key=lambda r: (rank[r["decision"]], -len(r["uses"]), r["relation_id"]))
+    return rows
 
 
 def review_state(store: Store, relation_id: str) -> str | None:

@@ -1834,6 +1834,36 @@ def reader_note_of(store: Store, relation_ids: tuple[str, ...]) -> str | None:
     return reader_note(backend_of(r.extractor) for r in store.find(Relation, relation_id=list(relation_ids)))
 
 
+def reading_of(store: Store, relation_ids: tuple[str, ...]) -> dict[str, str]:
+    """Who read each relation and what an analyst decided on it (aieco.review.citation_notes)."""
+    return citation_notes(store, relation_ids)
+
+
+REVIEW_QUEUE_COLUMNS = ["from", "sign", "to", "decision", "quote", "used by", "reading", "relation_id"]
+
+
+def review_queue_frame(store: Store, analysis_id: str) -> pd.DataFrame:
+    """The relations an analysis rests on (aieco.review.review_queue), labelled for the page."""
+    from aieco.review import review_queue
+
+    labels = variable_labels(store)
+    done = {"accept": "accepted", "reject": "rejected since", "correct": "corrected since", None: "not reviewed"}
+    rows = [
+        {
+            "from": labels.get(r["src_var"], r["src_var"]),
+            "sign": r["sign"],
+            "to": labels.get(r["dst_var"], r["dst_var"]),
+            "decision": done[r["decision"]],
+            "reading": r["reading"],
+            "used by": "; ".join(r["uses"]),
+            "quote": r["quote"],
+            "relation_id": r["relation_id"],
+        }
+        for r in review_queue(store, analysis_id)
+    ]
+    return _frame(rows, REVIEW_QUEUE_COLUMNS)
+
+
 def review_status(store: Store, relation_ids: tuple[str, ...]) -> dict[str, str]:
     """Each relation's review status as the analyst reads it: in use, rejected (by validation or by
     the analyst), corrected by the analyst (its correction is in use), an analyst's correction …"""

@@ -26,6 +26,8 @@ def review_controls(ws, relation, status: str) -> None:
 
     rid = relation["relation_id"]
     st.markdown(f"Review status: **{status}**")
+    reading = ws.view(views.reading_of, (rid,)).get(rid, "")
+    st.caption(reading[:1].upper() + reading[1:])  # who read it, and the analyst's decision in force
     if relation["review_decision"] != "accepted":
         st.caption("Rejected by validation: a review cannot admit it.")
         return
@@ -149,6 +151,27 @@ with page_workspace() as ws:
         if trace.customdata is not None:
             picked = trace.customdata[p["point_index"]][0]
             break
+
+    queue = ws.view(views.review_queue_frame, state.analysis_id) if state.analysis_id else None
+    if queue is not None and not queue.empty:
+        st.subheader("Review first")
+        pending = int((queue["decision"] == "not reviewed").sum())
+        st.caption(
+            f"The relations the selected analysis rests on — its restrictions' support and its reports' "
+            f"citations: {pending} of {len(queue)} not reviewed by an analyst. Select one to read its quote "
+            "and decide; a relation rejected or corrected since the analysis ran means the analysis should be "
+            "run again. CLI: `aieco review-queue`."
+        )
+        chosen_q = show_table(
+            queue.drop(columns=["reading"]),
+            key=f"review_queue_{shown_key}",
+            name="review_queue",
+            on_select="rerun",
+            selection_mode="single-row",
+        )
+        rows_q = chosen_q.selection.rows if chosen_q else []
+        if rows_q:
+            picked = queue.iloc[rows_q[0]]["relation_id"]
 
     st.subheader("Relations")
     table = relations.assign(

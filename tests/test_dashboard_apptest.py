@@ -195,6 +195,11 @@ def test_sources_viewer_filters_passages(populated, use_workspace):
     assert len(at.dataframe[1].value) == 1
 
 
+def relation_table(at):
+    """The Relations table of the Channel graph page (None when no relation passes the filters)."""
+    return next((f.value for f in at.dataframe if "evidence_class" in f.value.columns), None)
+
+
 def test_channel_graph_filters_by_publication_date_risk_and_review(populated, use_workspace):
     import datetime as dt
 
@@ -204,16 +209,22 @@ def test_channel_graph_filters_by_publication_date_risk_and_review(populated, us
     assert as_of.value == dt.date(2024, 12, 31)  # the selected analysis's cutoff
     # how far to trust the machine reading, measured on the gold set's held-back documents
     assert any("offline rule reader" in w.value and "not developed on" in w.value for w in at.warning)
+    # what the selected analysis rests on, unreviewed first
+    queue = next(f.value for f in at.dataframe if "used by" in f.value.columns)
+    assert queue[["from", "to", "decision"]].values.tolist() == [
+        ["Tariffs", "Trade volumes", "not reviewed"],
+        ["Trade volumes", "Real GDP", "not reviewed"],
+    ]
     as_of.set_value(None).run()
-    assert len(at.dataframe[0].value) == 4
+    assert len(relation_table(at)) == 4
     widget(at, "date_input", "As of (publication date)").set_value(dt.date(2024, 7, 1)).run()
-    assert len(at.dataframe[0].value) == 2  # the September review is not yet published
+    assert len(relation_table(at)) == 2  # the September review is not yet published
     widget(at, "date_input", "As of (publication date)").set_value(None).run()
     widget(at, "selectbox", "Risk").select("trade_fragmentation").run()
-    assert set(at.dataframe[0].value["from"]) == {"Tariffs", "Trade volumes"}
+    assert set(relation_table(at)["from"]) == {"Tariffs", "Trade volumes"}
     at.get("segmented_control")[0].set_value("rejected").run()
     assert not at.exception
-    assert not at.dataframe or at.dataframe[0].value["review"].str.startswith("rejected").all()
+    assert relation_table(at) is None or relation_table(at)["review"].str.startswith("rejected").all()
 
 
 def test_audit_page_runs_the_workspace_audit(populated, use_workspace):

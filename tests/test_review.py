@@ -275,3 +275,45 @@ def test_citation_notes_say_who_read_a_relation_and_what_an_analyst_decided(buil
     later = datetime(2025, 1, 4, tzinfo=UTC)
     review_relation(built, other.relation_id, "accept", analyst="cy", decided_at=later)
     assert citation_notes(built, [other.relation_id])[other.relation_id].endswith("accepted by cy on 2025-01-04")
+
+
+def test_review_queue_lists_what_an_analysis_rests_on_unreviewed_first(tmp_path):
+    from populated_workspace import build_workspace
+
+    from aieco.review import review_queue
+
+    ids = build_workspace(tmp_path / "ws", tmp_path / "src")
+    with Store(tmp_path / "ws") as store:
+        rows = review_queue(store, ids["analysis_id"])
+        # the restriction on real GDP rests on tariffs → trade volumes → real GDP
+        assert [(r["src_var"], r["dst_var"]) for r in rows] == [
+            ("tariffs", "trade_volumes"),
+            ("trade_volumes", "real_gdp"),
+        ]
+        assert all(r["decision"] is None and "not reviewed" in r["reading"] for r in rows)
+        assert all(any(u.startswith("restriction on real_gdp") for u in r["uses"]) for r in rows)
+        # more uses first: the report cites only the first step
+        assert [len(r["uses"]) for r in rows] == [2, 1]
+        assert rows[0]["uses"][0] == f"cited in report {ids['report_id']} (passed)"
+        first = rows[0]["relation_id"]
+        review_relation(store, first, "accept", analyst="ana")
+        after = review_queue(store, ids["analysis_id"])
+        assert [r["relation_id"] for r in after][-1] == first  # accepted ones go last
+        assert after[-1]["decision"] == "accept" and "accepted by ana" in after[-1]["reading"]
+        review_relation(store, first, "reject", analyst="bo", decided_at=utc_now() + timedelta(seconds=1))
+        again = review_queue(store, ids["analysis_id"])
+        # rejected since the analysis ran: listed after the unreviewed one, before any accepted
+        assert [r["decision"] for r in again] == [None, "reject"]
+        assert review_queue(store, "an_nothing") == []
+
+
+def test_cli_review_queue(tmp_path):
+    from populated_workspace import build_workspace
+
+    ids = build_workspace(tmp_path / "ws", tmp_path / "src")
+    out = CliRunner().invoke(main, ["review-queue", "-w", str(tmp_path / "ws")])
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith(f"{ids['analysis_id']}: 2 of 2 relations not reviewed")
+    assert "higher tariffs reduce trade volumes" in out.output and "aieco review RELATION_ID" in out.output
+    bad = CliRunner().invoke(main, ["review-queue", "-w", str(tmp_path / "ws"), "--analysis", "an_nope"])
+    assert bad.exit_code != 0 and "no analysis 'an_nope'" in bad.output and "fix:" in bad.output

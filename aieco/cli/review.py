@@ -58,3 +58,44 @@ def review(
             + (f" → {r['corrected_relation_id']}" if r["corrected_relation_id"] else "")
         ),
     )
+
+
+@main.command("review-queue")
+@click.option("--analysis", "analysis_id", default=None, help="Analysis id (default: the latest analysis).")
+@common
+@pass_state
+def review_queue_cmd(state: CliState, analysis_id: str | None) -> None:
+    """The relations an analysis rests on (its restrictions' support, its reports' citations), unreviewed first."""
+    from aieco.records import Analysis
+    from aieco.review import review_queue
+
+    with state.store(create=False) as store:
+        if analysis_id is None:
+            analyses = sorted(store.all(Analysis), key=lambda a: (a.created_at, a.analysis_id))
+            if not analyses:
+                raise InputError(
+                    "the workspace has no analysis",
+                    where=str(store.path),
+                    fix="run one first: `aieco analyze REQUEST.toml` or `aieco default`",
+                )
+            analysis_id = analyses[-1].analysis_id
+        elif store.get(Analysis, analysis_id) is None:
+            raise InputError(
+                f"no analysis {analysis_id!r} in this workspace",
+                where="--analysis",
+                fix="give the id `aieco analyze` or `aieco default` printed, or leave --analysis out (the latest)",
+            )
+        rows = review_queue(store, analysis_id)
+
+    def text(rs: list[dict]) -> str:
+        if not rs:
+            return f"{analysis_id}: no stored restriction or report rests on a relation"
+        out = [f"{analysis_id}: {sum(r['decision'] is None for r in rs)} of {len(rs)} relations not reviewed"]
+        for r in rs:
+            out.append(f"{r['relation_id']}  {r['src_var']} {r['sign']}→ {r['dst_var']}  [{r['reading']}]")
+            out.append(f"    “{r['quote']}”")
+            out.append("    used by: " + "; ".join(r["uses"]))
+        out.append("decide with `aieco review RELATION_ID --accept | --reject | --sign … --note …`")
+        return "\n".join(out)
+
+    emit(state, {"analysis_id": analysis_id, "relations": rows}, lambda d: text(d["relations"]))
