@@ -45,11 +45,13 @@ def test_build_paths_and_render(tmp_path):
     assert top["variables"] == ["tariffs", "trade_volumes", "real_gdp"] and top["signs"] == ["-", "+"]
     assert top["composed_sign"] == "-"
     first = top["relations"][0]
-    assert set(first) == {"relation_id", "src", "dst", "sign", "quote", "source_id", "page"}
+    assert set(first) == {"relation_id", "src", "dst", "sign", "quote", "source_id", "page", "reading"}
+    assert first["reading"] == "read by the offline rule reader; not reviewed by an analyst"
     assert "tariffs" in first["quote"].lower()
 
     human = run("paths", "--from", "house_prices", "--to", "real_gdp", "--workspace", str(ws))
-    assert "#1" in human.output and "“" in human.output and "[Housing report, p.2]" in human.output
+    assert "#1" in human.output and "“" in human.output
+    assert "[Housing report, p.2; read by the offline rule reader; not reviewed by an analyst]" in human.output
 
     out = tmp_path / "g.html"
     rendered = run("graph", "render", "--out", str(out), "--as-of", "2024-12-31", "--workspace", str(ws))

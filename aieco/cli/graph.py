@@ -226,6 +226,7 @@ def paths(
     from aieco.graph.build import as_of_relations, load_relations, relation_graph
     from aieco.graph.paths import enumerate_paths
     from aieco.records import Source, SourceLocation
+    from aieco.review import citation_notes
     from aieco.scenario.channels import channel_query
 
     query = channel_query("adhoc", src, "increase", dst, "increase", max_len=max_len, feedback_loop=src == dst)
@@ -247,7 +248,11 @@ def paths(
         titles = {
             x.source_id: x.title for x in store.find(Source, source_id=sorted({r.source_id for r in by_id.values()}))
         }
+        reading = citation_notes(store, sorted(by_id))
     data = paths_json(found, by_id, locs)
+    for row in data:  # who read each relation and the analyst's decision in force
+        for r in row["relations"]:
+            r["reading"] = reading.get(r["relation_id"], "")
 
     def human(rows: list[dict[str, Any]]) -> str:
         if not rows:
@@ -261,7 +266,7 @@ def paths(
                 where = f"p.{r['page']}" if "page" in r else r.get("cell", "")
                 lines.append(
                     f"     {r['src']} ({r['sign']})→ {r['dst']}: “{r['quote']}” "
-                    f"[{titles.get(r['source_id'], r['source_id'])}, {where}]"
+                    f"[{titles.get(r['source_id'], r['source_id'])}, {where}; {r['reading']}]"
                 )
         return "\n".join(lines)
 
