@@ -12,10 +12,12 @@ Two roles in one file, as Streamlit's ``st.App`` expects:
   offers the analysis selector shared by every page, and runs the selected page.
 """
 
+import threading
 from contextlib import asynccontextmanager
 
 import streamlit as st
 
+from aieco.extraction.gold import offline_reader_scores
 from dashboard import first_launch
 from dashboard.shell import main
 
@@ -23,6 +25,8 @@ from dashboard.shell import main
 @asynccontextmanager
 async def lifespan(_app):
     first_launch.start_default_build()
+    # the reader's gold-set figures (shown beside machine-read relations) computed once, before a page asks
+    threading.Thread(target=offline_reader_scores, name="reader-scores", daemon=True).start()
     yield
 
 
