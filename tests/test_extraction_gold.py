@@ -17,6 +17,7 @@ from aieco.extraction.gold import (
     reader_note,
     score,
 )
+from aieco.extraction.lexicon import read_relations
 from aieco.extraction.screen import split_sentences
 from aieco.records import canonical_json
 from aieco.vocab import load_vocabulary
@@ -435,3 +436,35 @@ def test_backend_option_is_refused_for_other_sections():
 
     out = CliRunner().invoke(main, ["bench", "store", "--backend", "openai"])
     assert out.exit_code != 0 and "extraction section only" in out.output
+
+
+def test_hedge_flags_follow_the_labelling_guide(gold):
+    """Of the labelled relations the reader finds, the hedge flag agrees with the label (guide: "could", "may",
+    "might" hedge; a scenario's "would" states its channel) — development part, the held-back part not read."""
+    vocab = load_vocabulary()
+    agree = total = 0
+    for g in gold:
+        if g.split != "dev":
+            continue
+        want = {(r.src, r.dst, r.sign): r.hedged for r in g.relations}
+        for r in read_relations(g.text, vocab):
+            key = (r.src, r.dst, r.sign.value)
+            if key in want:
+                total += 1
+                agree += want[key] == r.hedged
+    assert total > 150 and agree / total >= 0.95, (agree, total)
+
+
+@pytest.mark.parametrize(
+    "sentence, hedged",
+    [
+        ("The economic slowdown would result in an increase in unemployment.", False),
+        ("Higher tariffs could reduce trade volumes.", True),
+        ("Higher tariffs may reduce trade volumes.", True),
+        ("Higher wages tend to raise inflation.", False),
+        ("Higher tariffs reduced trade volumes.", False),
+    ],
+)
+def test_would_states_a_scenario_channel_could_and_may_hedge_it(sentence, hedged):
+    (r,) = [r for r in read_relations(sentence, load_vocabulary()) if r.sign.value in "+-"]
+    assert r.hedged is hedged

@@ -513,9 +513,11 @@ NEGATION_CLAUSE = re.compile(
     r"(?:not (?:clear|certain|obvious|evident)|unclear|uncertain|debatable|an open question|remains to be seen) "
     r"(?:that|whether|if)?)\b"
 )
+#: Words that hedge a stated relation (labelling guide: "could", "may", "might" and the like). Not "would":
+#: a scenario's conditional states its channel; not "tends to": a regularity is stated, not doubted.
 HEDGE = re.compile(
-    r"\b(?:may|might|could|can|likely|possibly|potentially|perhaps|tends? to|tended to|suggests?|appears? to|"
-    r"seems? to|would|expected to|probably|somewhat|partly|arguably|plausibly|in principle)\b"
+    r"\b(?:may|might|could|can|likely|possibly|potentially|perhaps|suggests?|appears? to|"
+    r"seems? to|expected to|probably|somewhat|partly|arguably|plausibly|in principle)\b"
 )
 BE = r"(?:is|are|was|were|be|been|being|get|gets|got)"
 #: An indirect question before the verb in its clause: the link is asked or studied, not stated.

@@ -24,7 +24,8 @@ from aieco.vocab import load_vocabulary
 def extract_offline(request: ExtractionRequest) -> ExtractionResult:
     """Offline implementation of relation extraction: the lexicon reader on each statement.
 
-    A hedged reading ("may", "could", "would") is kept, with lower confidence, and flagged in its verb.
+    A hedged reading ("may", "could", "might") is kept, with lower confidence, and flagged in its verb; a
+    scenario's conditional ("would") is stated, not hedged (docs/labelling-guide.md).
     """
     vocab = load_vocabulary()
     out = []
