@@ -49,6 +49,7 @@ COMMANDS = {
     "paths": "graph",
     "report": "reports",
     "review": "review",
+    "review-queue": "review",
     "search": "sources",
     "sources": "sources",
     "vocab": "graph",
