@@ -225,8 +225,8 @@ def review_queue(store: Store, analysis_id: str) -> list[dict[str, Any]]:
 
     A relation counts when a stored restriction of the analysis names it as support or one of its
     reports cites it; each row lists those uses. Order: not reviewed, then rejected or corrected
-    since (the analysis used a relation that is out of use now: rerun it), then accepted; within
-    each, the relation with more uses first.
+    since (the analysis used a relation that is out of use now: rerun it), then accepted or an
+    analyst's own correction ("correction"); within each, the relation with more uses first.
     """
     uses: dict[str, list[str]] = {}
     for x in store.find(Restriction, analysis_id=analysis_id):
@@ -239,10 +239,11 @@ def review_queue(store: Store, analysis_id: str) -> list[dict[str, Any]]:
         return []
     latest = _latest(store.find(ReviewDecision))
     notes = citation_notes(store, uses)
-    rank = {None: 0, "reject": 1, "correct": 1, "accept": 2}
+    rank = {None: 0, "reject": 1, "correct": 1, "accept": 2, "correction": 2}
     rows = []
     for rel in store.find(Relation, relation_id=list(uses)):
         d = latest.get(rel.relation_id)
+        own = rel.extractor.startswith(f"{REVIEW_EXTRACTOR}:")  # an analyst's correction needs no review
         rows.append(
             {
                 "relation_id": rel.relation_id,
@@ -250,7 +251,7 @@ def review_queue(store: Store, analysis_id: str) -> list[dict[str, Any]]:
                 "sign": rel.sign.value,
                 "dst_var": rel.dst_var,
                 "quote": rel.quote,
-                "decision": d.action if d else None,
+                "decision": d.action if d else ("correction" if own else None),
                 "reading": notes.get(rel.relation_id, ""),
                 "uses": sorted(set(uses[rel.relation_id])),
             }

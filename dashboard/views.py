@@ -1829,7 +1829,8 @@ def graph_relations(
 
 def reader_note_of(store: Store, relation_ids: tuple[str, ...]) -> str | None:
     """How far to trust the machine reading of these relations (the offline reader's gold-set figures)."""
-    from aieco.extraction.gold import backend_of, reader_note
+    from aieco.extraction.gold import reader_note
+    from aieco.review import backend_of
 
     return reader_note(backend_of(r.extractor) for r in store.find(Relation, relation_id=list(relation_ids)))
 
@@ -1847,7 +1848,13 @@ def review_queue_frame(store: Store, analysis_id: str) -> pd.DataFrame:
     from aieco.review import review_queue
 
     labels = variable_labels(store)
-    done = {"accept": "accepted", "reject": "rejected since", "correct": "corrected since", None: "not reviewed"}
+    done = {
+        "accept": "accepted",
+        "reject": "rejected since",
+        "correct": "corrected since",
+        "correction": "an analyst's correction",
+        None: "not reviewed",
+    }
     rows = [
         {
             "from": labels.get(r["src_var"], r["src_var"]),

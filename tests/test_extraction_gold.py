@@ -12,7 +12,6 @@ from aieco.extraction.gold import (
     GoldRelation,
     GoldSentence,
     SplitScore,
-    backend_of,
     load_gold,
     reader_note,
     score,
@@ -20,6 +19,7 @@ from aieco.extraction.gold import (
 from aieco.extraction.lexicon import read_relations
 from aieco.extraction.screen import split_sentences
 from aieco.records import canonical_json
+from aieco.review import backend_of
 from aieco.vocab import load_vocabulary
 from tests.openai_stub_server import StubServer, responses_body
 

@@ -14,7 +14,7 @@ from aieco.errors import InputError
 from aieco.extraction.build import build_relations
 from aieco.graph.build import as_of_graph, load_relations
 from aieco.graph.paths import enumerate_paths
-from aieco.records import Relation, ReviewDecision, utc_now
+from aieco.records import Relation, Restriction, ReviewDecision, utc_now
 from aieco.review import effective_relations, review_relation, review_state, review_table
 from aieco.scenario.channels import channel_query
 from aieco.store import Store
@@ -305,6 +305,22 @@ def test_review_queue_lists_what_an_analysis_rests_on_unreviewed_first(tmp_path)
         # rejected since the analysis ran: listed after the unreviewed one, before any accepted
         assert [r["decision"] for r in again] == [None, "reject"]
         assert review_queue(store, "an_nothing") == []
+        # a later analysis resting on an analyst's correction: the correction needs no review of its own
+        fix = review_relation(store, again[0]["relation_id"], "correct", sign="-", analyst="cy")
+        store.put(
+            Restriction.create(
+                analysis_id="an_later",
+                risk="trade_fragmentation",
+                variable="real_gdp",
+                model_variable="real_gdp",
+                direction=-1,
+                priority=1,
+                supporting_relation_ids=[fix.corrected_relation_id],
+                derivation="target",
+            )
+        )
+        (row,) = review_queue(store, "an_later")
+        assert row["decision"] == "correction" and row["reading"].startswith("an analyst's correction (cy, ")
 
 
 def test_cli_review_queue(tmp_path):

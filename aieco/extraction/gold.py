@@ -25,7 +25,6 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from aieco.errors import InputError
-from aieco.review import backend_of as backend_of  # re-exported: the dashboard reads backends here
 
 SPLITS = ("dev", "held_back")
 SCORED_SIGNS = frozenset({"+", "-"})
