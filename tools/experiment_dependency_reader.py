@@ -54,49 +54,12 @@ UP_ADJ = _words(L.UP_MODIFIERS) | {"high", "rising", "surging", "higher", "tight
 DOWN_ADJ = _words(L.DOWN_MODIFIERS)
 UP_NOUN = {x for it in L.UP_MODIFIERS for x in re.findall(r"(?<=[(|:])([a-z-]+)(?=[|)])", it)} - {"an", "the", "a"}
 DOWN_NOUN = {x for it in L.DOWN_MODIFIERS for x in re.findall(r"(?<=[(|:])([a-z-]+)(?=[|)])", it)} - {"an", "the", "a"}
-UP_NOUN -= {
-    "sharp",
-    "strong",
-    "large",
-    "further",
-    "sudden",
-    "significant",
-    "persistent",
-    "sustained",
-    "recent",
-    "permanent",
-    "in",
-    "of",
-    "to",
-    "s",
-    "levels",
-    "level",
-    "number",
-    "amounts",
-    "amount",
-    "volumes",
-    "volume",
-    "higher",
-    "rising",
-    "increasing",
-    "greater",
-}
-DOWN_NOUN -= {
-    "sharp",
-    "strong",
-    "large",
-    "further",
-    "sudden",
-    "significant",
-    "persistent",
-    "sustained",
-    "in",
-    "of",
-    "es",
-    "s",
-}
-MOVE_UP_V = {w.split()[0] for w in L.MOVEMENT_UP if " " not in w}
-MOVE_DOWN_V = {w.split()[0] for w in L.MOVEMENT_DOWN if " " not in w}
+#: Words of the modifier patterns that are not movement nouns (intensifiers, prepositions, quantity heads).
+NOT_A_MOVE = {"sharp", "strong", "large", "further", "sudden", "significant", "persistent", "sustained", "recent"}
+NOT_A_MOVE |= {"permanent", "in", "of", "to", "s", "es", "level", "levels", "number", "amount", "amounts"}
+NOT_A_MOVE |= {"volume", "volumes", "higher", "rising", "increasing", "greater"}
+UP_NOUN -= NOT_A_MOVE
+DOWN_NOUN -= NOT_A_MOVE
 NOMINAL = {
     "amod",
     "compound",
