@@ -174,26 +174,34 @@ def effective_relations(store: Store, relations: Iterable[Relation]) -> list[Rel
     return out
 
 
+def is_correction(extractor: str) -> bool:
+    """A Relation's ``extractor`` names an analyst's correction (written by :func:`review_relation`)."""
+    return extractor.startswith(f"{REVIEW_EXTRACTOR}:")
+
+
 def backend_of(extractor: str) -> str | None:
     """The LLM backend named at the end of a Relation's ``extractor`` ("extraction@v3/offline"), if any."""
     _, slash, backend = extractor.rpartition("/")
-    return backend if slash and not extractor.startswith(f"{REVIEW_EXTRACTOR}:") else None
+    return backend if slash and not is_correction(extractor) else None
 
 
 #: How each backend's reading is named where a reader of a report sees it.
 READ_BY = {"offline": "the offline rule reader", "openai": "an LLM (openai backend)", "replay": "a replayed LLM answer"}
 
 
-def citation_notes(store: Store, relation_ids: Iterable[str]) -> dict[str, str]:
+def citation_notes(
+    store: Store, relation_ids: Iterable[str], decisions: list[ReviewDecision] | None = None
+) -> dict[str, str]:
     """For each relation a report cites: who read it and what an analyst decided on it, as of now.
 
     "read by the offline rule reader; not reviewed by an analyst", "…; accepted by ana on 2025-01-03",
     "…; rejected by ana on 2025-01-03 (note)" (a rejection after the report was written), or for an
-    analyst's correction "an analyst's correction (ana, 2025-01-03) of relation rel_…".
+    analyst's correction "an analyst's correction (ana, 2025-01-03) of relation rel_…". ``decisions``:
+    every ReviewDecision, when the caller has read them already.
     """
     ids = list(dict.fromkeys(relation_ids))
     rels = {r.relation_id: r for r in store.find(Relation, relation_id=ids)} if ids else {}
-    decisions = store.find(ReviewDecision)
+    decisions = store.find(ReviewDecision) if decisions is None else decisions
     latest = _latest(decisions)
     made_by = {d.corrected_relation_id: d for d in decisions if d.corrected_relation_id}
     out = {}
@@ -201,7 +209,7 @@ def citation_notes(store: Store, relation_ids: Iterable[str]) -> dict[str, str]:
         r = rels.get(rid)
         if r is None:
             continue
-        if r.extractor.startswith(f"{REVIEW_EXTRACTOR}:"):
+        if is_correction(r.extractor):
             d = made_by.get(rid)
             who = f" ({d.analyst}, {d.decided_at.date().isoformat()})" if d else ""
             out[rid] = f"an analyst's correction{who} of relation {r.extractor.split(':', 1)[1]}"
@@ -237,13 +245,14 @@ def review_queue(store: Store, analysis_id: str) -> list[dict[str, Any]]:
             uses.setdefault(rid, []).append(f"cited in report {rep.report_id} ({rep.status})")
     if not uses:
         return []
-    latest = _latest(store.find(ReviewDecision))
-    notes = citation_notes(store, uses)
+    decisions = store.find(ReviewDecision)
+    latest = _latest(decisions)
+    notes = citation_notes(store, uses, decisions)
     rank = {None: 0, "reject": 1, "correct": 1, "accept": 2, "correction": 2}
     rows = []
     for rel in store.find(Relation, relation_id=list(uses)):
         d = latest.get(rel.relation_id)
-        own = rel.extractor.startswith(f"{REVIEW_EXTRACTOR}:")  # an analyst's correction needs no review
+        own = is_correction(rel.extractor)  # an analyst's correction needs no review
         rows.append(
             {
                 "relation_id": rel.relation_id,
@@ -310,7 +319,7 @@ def review_table(store: Store, relation_ids: Iterable[str] | None = None) -> lis
                 "decided_at": d.decided_at.isoformat() if d else None,
                 "note": d.note if d else "",
                 "decisions": counts.get(r.relation_id, 0),
-                "is_correction": r.extractor.startswith(f"{REVIEW_EXTRACTOR}:"),
+                "is_correction": is_correction(r.extractor),
             }
         )
     return rows
