@@ -265,6 +265,22 @@ def test_scenario_paragraph_states_each_figure_against_the_median_path():
     _rules_ok(draft, FIGURES)
 
 
+def test_variables_no_channel_restricts_are_named_once_without_a_number():
+    base = dict(analysis_id=ANALYSIS, risk=RISK, risk_label="property correction", claims=FIGURES)
+    assert not [s for s in write_report(ReportContext(**base)).sentences if "restricts" in s.template]
+    one = write_report(ReportContext(**base, unrestricted_variables=["equity_prices"]))
+    said = [s for s in one.sentences if "restricts" in s.template]
+    assert [s.template for s in said] == [
+        "No channel of this scenario restricts equity prices: its path is the model's joint response in the "
+        "selected draw, not a direction the cited evidence sets."
+    ]
+    assert said[0].paragraph == "scenario" and not said[0].claim_ids and not said[0].cited_relation_ids
+    two = write_report(ReportContext(**base, unrestricted_variables=["equity_prices", "house_prices"]))
+    (text,) = [s.template for s in two.sentences if "restricts" in s.template]
+    assert "restricts equity prices and house prices: their paths are" in text
+    _rules_ok(two, FIGURES)
+
+
 def test_without_recorded_provenance_the_report_says_so():
     draft = write_report(ReportContext(analysis_id=ANALYSIS, risk=RISK, risk_label="x", claims=FIGURES[:1]))
     assert "provenance of the inputs is not recorded" in draft.sentences[0].template

@@ -74,3 +74,28 @@ def test_rendered_report_reads_without_the_old_faults(report):
     for fault in ("Beyond the steps told above", "figures below", ", together with", "This matters because", "  "):
         assert fault not in text
     assert "real GDP" in text and "the median path" in text
+
+
+def test_report_names_the_variables_no_channel_restricts(report):
+    """The selected draw is chosen for the restricted variables; the other variables' figures are the
+    model's joint response in that draw, and the report says which they are (by the analysis's
+    Restriction records), so no one reads e.g. its inflation path as an effect of the cited evidence."""
+    from aieco.records import Restriction
+    from aieco.reporting.rules import variable_label
+
+    store, rep = report
+    sentences = stored_draft(rep)[0].sentences
+    said = [s for s in sentences if s.template.startswith("No channel of this scenario restricts")]
+    assert len(said) == 1 and said[0].kind.value == "temporal" and not said[0].claim_ids
+    restricted = {r.model_variable for r in store.find(Restriction, analysis_id=rep.analysis_id, risk=rep.risk)}
+    macro = {
+        c.variable
+        for c in store.find(Claim, claim_id=[i for s in sentences for i in s.claim_ids])
+        if not c.model_id.startswith("bank_")
+    }
+    assert restricted and macro - restricted
+    named = said[0].template.split(":", 1)[0]
+    for v in macro - restricted:
+        assert variable_label(v) in named, v
+    for v in restricted:
+        assert variable_label(v) not in named, v

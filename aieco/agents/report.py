@@ -19,6 +19,7 @@ from aieco.records import (
     ModelRun,
     ObservedValue,
     Relation,
+    Restriction,
     RunStatus,
     Source,
     SourceLocation,
@@ -40,7 +41,7 @@ from aieco.store import Store
 
 PROMPT = Prompt(
     name="report",
-    version="9",
+    version="10",
     system=(
         "You are the report agent of an evidence-traceable scenario analysis. You write a short scenario "
         "report as connected prose from accepted relations and registered model outputs. You never write a "
@@ -59,7 +60,10 @@ PROMPT = Prompt(
         "channels_without_path (no mechanism, no citation), then paragraph 'scenario' (the inputs' provenance "
         "and estimation sample as "
         "given, then cumulative real GDP, peak unemployment, cumulative house-price and equity-price "
-        "change, each against the median path), then 'annual', then 'bank' when bank_requested (the "
+        "change, each against the median path, then one temporal sentence naming the "
+        "unrestricted_variables: no channel restricts them, so their paths are the model's joint response "
+        "in the selected draw, not a direction the cited evidence sets), then 'annual', then 'bank' when "
+        "bank_requested (the "
         "cross-bank CET1 depletion against the CET1 threshold, saying the bank data's bank_provenance in "
         "every sentence with a bank figure unless it is real, or why the bank part is absent). The title "
         "has no number."
@@ -139,6 +143,13 @@ def context(
     spec = request.risk(risk)
     runs = store.find(ModelRun, analysis_id=analysis_id)
     macro_runs = sorted({c.run_id for c in claims if not c.model_id.startswith("bank_")})
+    kept_paths = {s.get("path_id") for s in kept}
+    restricted = {
+        r.model_variable
+        for r in store.find(Restriction, analysis_id=analysis_id, risk=risk)
+        if r.path_id in kept_paths and r.model_variable
+    }
+    macro_variables = {c.variable for c in claims if not c.model_id.startswith("bank_")}
     return ReportContext(
         analysis_id=analysis_id,
         risk=risk,
@@ -158,6 +169,8 @@ def context(
             )
             for g in channels_without_path or []
         ],
+        # said only beside restrictions (a context without them has no derivation to compare with)
+        unrestricted_variables=sorted(macro_variables - restricted) if restricted else [],
         bank_requested="cet1_ratio" in getattr(request, "outcomes", []),
         bank_status=bank_status(
             runs, claim_briefs, gates_failed=bank_gates_failed(store) or claim_model_gate_failed(store)

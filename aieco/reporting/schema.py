@@ -117,6 +117,11 @@ class ReportContext(FrozenModel):
         default_factory=list,
         description="Registered channels with no admissible path at the cutoff: said, never told as a mechanism.",
     )
+    unrestricted_variables: list[str] = Field(
+        default_factory=list,
+        description="Model variables with figures that no derived restriction constrains: their paths are the "
+        "model's joint response in the selected draw, not a direction the evidence sets.",
+    )
     bank_requested: bool = Field(False, description="cet1_ratio is among the requested outcomes.")
     bank_status: Literal["present", "not_run", "stopped", "gate_failed", "no_claims", "not_scenario"] = Field(
         "not_run", description="Why the bank paragraph has figures or not."

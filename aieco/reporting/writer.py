@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
 from aieco.config import get_settings
 from aieco.models.bank import outputs as bank_outputs
@@ -319,7 +320,24 @@ def _scenario_paragraph(
         rate,
         rate_med,
     )
+    out += _unrestricted(context, name)
     return out
+
+
+def _unrestricted(context: ReportContext, name: Callable[[str, str], str]) -> list[SentenceDraft]:
+    """One sentence naming the variables with figures that no channel restricts: the selected draw is
+    chosen for the restricted variables, so the others' values are the model's response in that draw
+    (an economist must not read them as an effect the evidence states)."""
+    labels = [name(v, v.replace("_", " ")) for v in context.unrestricted_variables]
+    if not labels:
+        return []
+    listed = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+    one = len(labels) == 1
+    text = (
+        f"No channel of this scenario restricts {listed}: {'its path is' if one else 'their paths are'} the "
+        "model's joint response in the selected draw, not a direction the cited evidence sets."
+    )
+    return [SentenceDraft(kind=SentenceKind.temporal, template=text, paragraph="scenario")]
 
 
 def _provenance_sentence(context: ReportContext) -> str:
