@@ -423,10 +423,64 @@ def test_bench_extraction_with_the_openai_backend_against_a_local_endpoint(monke
         )
         assert out.exit_code == 0, out.output
         assert server.requests and all(path == "/v1/responses" for path, _ in server.requests)
-    figs = {f["name"]: f["value"] for f in json.loads(out.output)["figures"]}
+    figs = {f["name"]: f["value"] for f in json.loads(out.stdout)["figures"]}
     assert figs["dev: precision"] == 1.0 and figs["dev: recall"] == 1.0
     assert figs["held_back: recall"] == 0.0 and figs["held_back: proposed signed relations"] == 0
     assert figs["dev: false positives on negatives"] == 0
+    assert figs["all: sentences not read (unusable answer)"] == 0
+
+
+def _bench_openai(server, *args):
+    from click.testing import CliRunner
+
+    from aieco.cli import main
+
+    return CliRunner().invoke(
+        main, ["bench", "extraction", "--backend", "openai", "--base-url", server.base_url, "--json", *args]
+    )
+
+
+def test_llm_bench_reads_one_split_and_keeps_going_past_an_unusable_answer(monkeypatch, gold, tmp_path):
+    """A small local model that answers one batch with broken JSON: that batch's sentences are counted as
+    not read (and as proposing nothing), the other batches are scored, and nothing is lost: the same
+    command again asks only for the refused batch and then scores every sentence."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    ws = ["--workspace", str(tmp_path / "ws")]  # the calls are recorded there (settings are read once per process)
+    held = [g for g in gold if g.split == "held_back"]
+    oracle = _oracle({g.id: g.model_copy(update={"split": "dev"}) for g in held})  # answers with the labels
+    broken_first = held[0].id
+
+    def flaky(body):
+        if json.loads(_input_json(body))["statements"][0]["candidate_id"] == broken_first:
+            return 200, responses_body('{"relations": [', body["model"])
+        return oracle(body)
+
+    with StubServer() as server:
+        server.fallback["/v1/responses"] = flaky
+        out = _bench_openai(server, "--split", "held_back", "--batch-size", "50", *ws)
+        assert out.exit_code == 0, out.output
+        asked_first = len(server.requests)
+    assert asked_first == -(-len(held) // 50)
+    figs = {f["name"]: f["value"] for f in json.loads(out.stdout)["figures"]}
+    assert not any(name.startswith(("dev:", "all:")) for name in figs)  # one split only, no gap figure
+    assert "|dev - held_back| recall" not in figs
+    unread = figs["held_back: sentences not read (unusable answer)"]
+    assert unread == 50 and figs["held_back: sentences"] == len(held)
+    missed = sum(len(g.relations) for g in held[:50])
+    assert figs["held_back: recall"] == round(
+        (figs["held_back: gold relations"] - missed) / figs["held_back: gold relations"], 4
+    )
+    assert figs["held_back: precision"] == 1.0
+    assert "not read" in out.stderr and "Run the command again" in out.stderr
+
+    with StubServer() as server:  # the model answers properly now: only the refused batch is asked again
+        server.fallback["/v1/responses"] = oracle
+        again = _bench_openai(server, "--split", "held_back", "--batch-size", "50", *ws)
+        assert again.exit_code == 0, again.output
+        assert len(server.requests) == 1
+        assert json.loads(_input_json(server.requests[0][1]))["statements"][0]["candidate_id"] == broken_first
+    figs = {f["name"]: f["value"] for f in json.loads(again.stdout)["figures"]}
+    assert figs["held_back: recall"] == 1.0 and figs["held_back: sentences not read (unusable answer)"] == 0
 
 
 def test_backend_option_is_refused_for_other_sections():
@@ -436,6 +490,8 @@ def test_backend_option_is_refused_for_other_sections():
 
     out = CliRunner().invoke(main, ["bench", "store", "--backend", "openai"])
     assert out.exit_code != 0 and "extraction section only" in out.output
+    out = CliRunner().invoke(main, ["bench", "store", "--split", "dev"])
+    assert out.exit_code != 0 and "--split" in out.output
 
 
 def test_hedge_flags_follow_the_labelling_guide(gold):

@@ -8,11 +8,17 @@ reader: precision >= 0.80 and recall >= 0.50; the held-back split should be with
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
+import sys
+from collections import Counter
+
+from tqdm import tqdm
 
 from aieco.benchmarks import Figure
-from aieco.extraction.gold import SplitScore, evaluate, load_gold
+from aieco.errors import InputError
+from aieco.extraction.gold import SPLITS, SplitScore, evaluate, load_gold
+
+# the analysis id under which an LLM backend's gold-set calls are recorded in the workspace
+GOLD_ANALYSIS_ID = "extraction-gold"
 
 
 def figures(scores: list[SplitScore], documents: dict[str, int] | None = None) -> list[Figure]:
@@ -55,20 +61,61 @@ def split_documents(gold) -> dict[str, int]:
     return {k: len(v) for k, v in docs.items()}
 
 
-def run(quick: bool = False, backend: str = "offline", base_url: str | None = None) -> list[Figure]:
+def run(
+    quick: bool = False,
+    backend: str = "offline",
+    base_url: str | None = None,
+    split: str = "all",
+    batch_size: int = 20,
+    workspace: str | None = None,
+) -> list[Figure]:
+    """Score ``backend`` on the gold set (``split``: dev, held_back or all).
+
+    The offline reader runs in a throw-away workspace. An LLM backend's calls are recorded in the
+    workspace (``workspace``, default: settings) under the analysis id ``extraction-gold``, so an
+    interrupted or partly refused run, started again with the same model, reuses every accepted answer;
+    a batch whose answer is unusable leaves its sentences unread (counted, never scored as read).
+    """
     gold = load_gold()
+    if split != "all":
+        if split not in SPLITS:
+            raise InputError(
+                f"unknown split {split!r}", where="aieco bench extraction --split", fix="choose dev, held_back or all"
+            )
+        gold = [g for g in gold if g.split == split]
+    if batch_size < 1:
+        raise InputError(
+            f"batch size {batch_size} is not positive", where="aieco bench extraction --batch-size", fix="use 1 or more"
+        )
     if backend == "offline":
-        return figures(evaluate(gold=gold), split_documents(gold))
+        scores, _ = evaluate(gold=gold)
+        return figures(scores, split_documents(gold))
     from aieco.llm.backends import make_backend
     from aieco.llm.base import LLMClient
-    from aieco.store import Store
+    from aieco.records import LLMCall
+    from aieco.store import open_store
 
-    with tempfile.TemporaryDirectory() as tmp:
-        store = Store(Path(tmp) / "ws")
-        client = LLMClient(
-            store,
-            make_backend(backend, store=store, base_url=base_url),
-            analysis_id=f"extraction-gold-{backend}",
-            budget=len(gold) + 10,
+    store = open_store(workspace)
+    engine = make_backend(backend, store=store, base_url=base_url)
+    # every batch may be asked once more than the calls already recorded (refusals are retried)
+    recorded = len(store.find(LLMCall, analysis_id=GOLD_ANALYSIS_ID, backend=engine.name))
+    batches = -(-len(gold) // batch_size)
+    client = LLMClient(store, engine, analysis_id=GOLD_ANALYSIS_ID, budget=recorded + batches)
+    with tqdm(total=len(gold), desc=f"gold set via {backend}", unit="sentence", file=sys.stderr, leave=False) as bar:
+
+        def progress(done: int, _total: int) -> None:
+            bar.update(done - bar.n)
+
+        scores, reading = evaluate(client, gold, progress=progress, batch_size=batch_size)
+    out = figures(scores, split_documents(gold))
+    for s in scores:
+        unread = sum(1 for g in gold if g.id in reading.unread and s.split in ("all", g.split))
+        out.append(Figure(name=f"{s.split}: sentences not read (unusable answer)", value=unread, unit="sentences"))
+    if reading.unread:
+        reasons = Counter(reading.unread.values()).most_common(1)[0][0]
+        tqdm.write(
+            f"{len(reading.unread)} of {len(gold)} sentences not read: their batch's answer was unusable "
+            f"(e.g. {reasons}); they count as proposing nothing. Run the command again to ask for them once more.",
+            file=sys.stderr,
         )
-        return figures(evaluate(client, gold), split_documents(gold))
+    return out

@@ -14,6 +14,18 @@ from aieco.errors import InputError
 @click.option("--quick", is_flag=True, help="Smaller sizes, for a smoke run.")
 @click.option("--backend", default=None, help="LLM backend for the extraction section (offline, openai).")
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint for --backend openai.")
+@click.option(
+    "--split",
+    type=click.Choice(["dev", "held_back", "all"]),
+    default=None,
+    help="Extraction section: score one part of the gold set only (default: all).",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Extraction section: sentences per LLM request (default 20; fewer for a small local model).",
+)
 @click.option("--parts", default=None, help="With `all`: comma-separated parts only (ingest, bank, graph_build, …).")
 @common
 @pass_state
@@ -23,12 +35,17 @@ def bench(
     quick: bool,
     backend: str | None,
     base_url: str | None,
+    split: str | None,
+    batch_size: int | None,
     parts: str | None,
 ) -> None:
     """Run benchmark sections; none (or `all`): every figure of the performance targets in one JSON.
 
     `aieco bench all` measures each target figure with its peer in the same run (about 5 minutes on
     two free cores); name sections (store, sources, bank, …) for their detailed figures.
+
+    `aieco bench extraction --backend openai [--base-url URL]` scores a model on the extraction gold set;
+    its calls are recorded in the workspace, so running the command again resumes where answers are missing.
     """
     if not sections or sections == ("all",):
         from aieco.benchmarks.summary import PARTS, run_summary
@@ -45,9 +62,9 @@ def bench(
     if parts:
         raise InputError("--parts applies to `aieco bench all` only", where="aieco bench")
     names = sections
-    if (backend or base_url) and set(names) != {"extraction"}:
+    if (backend or base_url or split or batch_size) and set(names) != {"extraction"}:
         raise InputError(
-            "--backend and --base-url apply to the extraction section only",
+            "--backend, --base-url, --split and --batch-size apply to the extraction section only",
             where="aieco bench",
             fix="run `aieco bench extraction --backend openai`",
         )
@@ -57,8 +74,11 @@ def bench(
             quick=quick,
             backend=backend,
             base_url=base_url,
-            # the dashboard is measured over the command's workspace (-w / $AIECO_WORKSPACE)
-            workspace=str(state.workspace) if s == "dashboard" else None,
+            split=split,
+            batch_size=batch_size,
+            # the dashboard is measured over the command's workspace (-w / $AIECO_WORKSPACE), and an
+            # LLM backend's gold-set calls are recorded there
+            workspace=str(state.workspace) if s == "dashboard" or (backend not in (None, "offline")) else None,
         )
         for s in names
     ]

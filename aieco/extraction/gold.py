@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -136,34 +136,71 @@ def score(gold: Iterable[GoldSentence], proposed: dict[str, set[tuple[str, str, 
     )
 
 
-def propose(gold: list[GoldSentence], client, *, batch_size: int = 20) -> dict[str, set[tuple[str, str, str]]]:
-    """Run the relation-extraction task on every gold sentence through ``client`` (an LLMClient)."""
+class GoldReading(BaseModel):
+    """What a reader proposed for each gold sentence, and the sentences it left unread."""
+
+    model_config = ConfigDict(frozen=True)
+
+    proposed: dict[str, set[tuple[str, str, str]]]
+    unread: dict[str, str] = Field(
+        default_factory=dict, description="Sentence id → why its batch gave no usable answer (recorded LLMCall)."
+    )
+
+
+def read_gold(
+    gold: list[GoldSentence],
+    client,
+    *,
+    batch_size: int = 20,
+    progress: Callable[[int, int], None] | None = None,
+) -> GoldReading:
+    """Run the relation-extraction task on the gold sentences through ``client`` (an LLMClient), in batches.
+
+    Each batch is its own stage (``gold_extraction:<first sentence id>``), so a rerun in the same store
+    reuses every answer already accepted and asks again only where an answer was refused. A batch whose
+    answer is unusable (timeout, malformed or truncated output: the client records the refusal) leaves
+    its sentences unread, with the reason, and the reading goes on; a budget stop ends it (re-raised).
+    ``progress(done, total)`` is called after each batch with the number of sentences read so far.
+    """
+    from aieco.errors import StageStopped
     from aieco.extraction.schemas import ExtractionRequest, Statement
     from aieco.extraction.tasks import EXTRACTION_TASK
     from aieco.vocab import load_vocabulary
 
     allowed = sorted(load_vocabulary().variables)
     out: dict[str, set[tuple[str, str, str]]] = {g.id: set() for g in gold}
+    unread: dict[str, str] = {}
     for i in range(0, len(gold), batch_size):
         batch = gold[i : i + batch_size]
-        result = client.run(
-            EXTRACTION_TASK,
-            ExtractionRequest(
-                statements=[
-                    Statement(candidate_id=g.id, location_id=f"{g.file}#p{g.page}", text=g.text) for g in batch
-                ],
-                variables=allowed,
-            ),
-            stage="gold_extraction",
+        request = ExtractionRequest(
+            statements=[Statement(candidate_id=g.id, location_id=f"{g.file}#p{g.page}", text=g.text) for g in batch],
+            variables=allowed,
         )
-        for p in result.relations:
-            if p.candidate_id in out:
-                out[p.candidate_id].add((p.src_var, p.dst_var, p.sign))
-    return out
+        try:
+            result = client.run(EXTRACTION_TASK, request, stage=f"gold_extraction:{batch[0].id}")
+        except StageStopped as exc:
+            if "budget" in exc.reason:
+                raise
+            unread.update({g.id: exc.reason for g in batch})
+        else:
+            for p in result.relations:
+                if p.candidate_id in out:
+                    out[p.candidate_id].add((p.src_var, p.dst_var, p.sign))
+        if progress:
+            progress(min(i + batch_size, len(gold)), len(gold))
+    return GoldReading(proposed=out, unread=unread)
 
 
-def evaluate(client=None, gold: list[GoldSentence] | None = None) -> list[SplitScore]:
-    """Scores of ``client`` (default: the offline reader in a throw-away workspace): dev, held_back, all."""
+def evaluate(
+    client=None,
+    gold: list[GoldSentence] | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    batch_size: int = 20,
+) -> tuple[list[SplitScore], GoldReading]:
+    """Scores of ``client`` (default: the offline reader in a throw-away workspace) on ``gold``, per split
+    present (dev, held_back) and, when both are, over all of it; with the reading they come from. An unread sentence
+    (see :func:`read_gold`) counts as proposing nothing."""
     import tempfile
 
     from aieco.llm.base import LLMClient, OfflineBackend
@@ -175,16 +212,18 @@ def evaluate(client=None, gold: list[GoldSentence] | None = None) -> list[SplitS
             client = LLMClient(
                 Store(Path(tmp) / "ws"), OfflineBackend(), analysis_id="extraction-gold", budget=len(gold) + 10
             )
-            proposed = propose(gold, client)
+            reading = read_gold(gold, client, batch_size=batch_size, progress=progress)
     else:
-        proposed = propose(gold, client)
-    return [score(gold, proposed, s) for s in (*SPLITS, "all")]
+        reading = read_gold(gold, client, batch_size=batch_size, progress=progress)
+    present = [s for s in SPLITS if any(g.split == s for g in gold)]
+    splits = (*present, "all") if len(present) > 1 else tuple(present)
+    return [score(gold, reading.proposed, s) for s in splits], reading
 
 
 @cache
 def offline_reader_scores() -> dict[str, SplitScore]:
     """The offline reader's scores on the packaged gold set, by split (computed once per process, ~3 s)."""
-    return {s.split: s for s in evaluate()}
+    return {s.split: s for s in evaluate()[0]}
 
 
 def reader_note(backends: Iterable[str | None], scores: dict[str, SplitScore] | None = None) -> str | None:
