@@ -759,6 +759,38 @@ def selection_summary(store: Store, run_id: str) -> dict[str, Any]:
     return {"risk": str(table.index[0]), **{k: row[k] for k in SELECTION_FIELDS if k in row.index}}
 
 
+def request_of_run(store: Store, run: ModelRun) -> ModelRequest | None:
+    """The ModelRequest a run executed (by the request digest the run recorded)."""
+    return next(
+        (r for r in store.find(ModelRequest, analysis_id=run.analysis_id) if r.digest() == run.request_digest), None
+    )
+
+
+def run_restrictions(store: Store, run_id: str) -> dict[str, str]:
+    """Model variable → the restriction the run's request put on it, in words ("to fall (three-year mean
+    over 2025-2027 below zero)"); a variable the run reports without an entry is restricted by no channel."""
+    run = store.get(ModelRun, run_id)
+    request = request_of_run(store, run) if run is not None else None
+    out: dict[str, str] = {}
+    for r in store.find(Restriction, restriction_id=list(request.restriction_ids)) if request else []:
+        if r.model_variable:
+            mean = "three-year mean" if r.aggregation == "three_year_mean" else r.aggregation.replace("_", " ")
+            ref = "zero" if r.reference == "zero" else f"its {r.reference.replace('_', ' ')} value"
+            move, side = ("rise", "above") if r.direction == 1 else ("fall", "below")
+            out[r.model_variable] = f"to {move} ({mean} over {r.horizon} {side} {ref})"
+    return out
+
+
+def restriction_caption(variable: str, label: str, restrictions: dict[str, str]) -> str:
+    """What the run's restrictions say of one charted variable: its restriction, or that none binds it."""
+    if variable in restrictions:
+        return f"{label}: restricted by the analysis's channels {restrictions[variable]}; the selected path meets it."
+    return (
+        f"{label}: no channel restricts it; the selected path is the model's joint response in the selected "
+        "draw, not a direction the cited evidence sets."
+    )
+
+
 def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None, title: str = "") -> go.Figure:
     """Fan chart of one variable from a run's output points.
 
@@ -1438,9 +1470,7 @@ def claim_chain(store: Store, claim_id: str) -> dict[str, Any]:
     point = store.require(ModelOutputPoint, claim.point_id)
     run = store.require(ModelRun, claim.run_id)
     labels = variable_labels(store)
-    request = next(
-        (r for r in store.find(ModelRequest, analysis_id=run.analysis_id) if r.digest() == run.request_digest), None
-    )
+    request = request_of_run(store, run)
     restrictions = store.find(Restriction, restriction_id=list(request.restriction_ids)) if request else []
     own = [r for r in restrictions if claim.variable in (r.variable, r.model_variable)]
     chosen = own or restrictions

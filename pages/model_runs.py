@@ -33,6 +33,9 @@ def fan_chart_of(run_id: str, variables: tuple[str, ...]) -> None:
             "Shaded bands: quantile ranges of the simulated paths; line: median; other lines: the run's "
             "selected and reference paths. The unit is on the axis."
         )
+        restrictions = ws.view(views.run_restrictions, run_id)
+        if restrictions:  # a macro run selected under restrictions: say whether this variable is one
+            st.caption(views.restriction_caption(variable, vlabels.get(variable, variable), restrictions))
         show_figure(
             ws.view(views.fan_charts_of_run, run_id, (variable,)),
             name=f"fan_chart_{variable}",

@@ -502,3 +502,16 @@ def test_input_labels_name_every_models_inputs_and_fall_back_to_words():
     assert views.input_label("taken") == "Scenarios already selected for other risks (excluded)"
     assert views.input_label("start_state") == "Each bank's starting state"
     assert views.input_label("some_new_input") == "Some new input"  # unknown keys in words, never blank
+
+
+def test_fan_chart_caption_says_whether_a_channel_restricts_the_variable(populated):
+    """The run's request restricts real GDP (to fall); any other variable's selected path is the model's
+    joint response in the selected draw, and the caption says so."""
+    store, ids = populated
+    restrictions = views.run_restrictions(store, ids["macro_run"])
+    assert restrictions == {"real_gdp": "to fall (three-year mean over 2025-2027 below zero)"}
+    said = views.restriction_caption("real_gdp", "Real GDP", restrictions)
+    assert said.startswith("Real GDP: restricted by the analysis's channels to fall")
+    other = views.restriction_caption("inflation", "Consumer price inflation", restrictions)
+    assert "no channel restricts it" in other and "joint response in the selected draw" in other
+    assert views.run_restrictions(store, "run_nope") == {}
