@@ -3,6 +3,7 @@
     AiecoError
     ├── InputError       bad file, bad request or bad workspace: names what and how to fix it
     ├── StageStopped     a rule of the algorithm stopped an analysis stage (a result, not a crash)
+    │   └── BudgetStopped    the LLM request or cost budget of an analysis is spent
     └── IntegrityError   a digest, identity or append-only rule was violated
 
 Interfaces (CLI, dashboard) catch ``AiecoError`` and show its message; nothing else is
@@ -56,6 +57,11 @@ class StageStopped(AiecoError):
         # a stopped derivation): the stage runner stores them with the stopped StageRecord
         self.records = tuple(records)
         super().__init__(reason, where=where)
+
+
+class BudgetStopped(StageStopped):
+    """The analysis's LLM request or cost budget is spent: nothing more may be sent (unlike a refused
+    answer, asking again would not help)."""
 
 
 class IntegrityError(AiecoError):

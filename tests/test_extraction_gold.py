@@ -524,3 +524,14 @@ def test_hedge_flags_follow_the_labelling_guide(gold):
 def test_would_states_a_scenario_channel_could_and_may_hedge_it(sentence, hedged):
     (r,) = [r for r in read_relations(sentence, load_vocabulary()) if r.sign.value in "+-"]
     assert r.hedged is hedged
+
+
+def test_a_spent_budget_ends_the_gold_reading_instead_of_counting_sentences_as_unread(gold, tmp_path):
+    from aieco.errors import BudgetStopped
+    from aieco.extraction.gold import read_gold
+    from aieco.llm.base import LLMClient, OfflineBackend
+    from aieco.store import Store
+
+    client = LLMClient(Store(tmp_path / "ws"), OfflineBackend(), analysis_id="extraction-gold", budget=1)
+    with pytest.raises(BudgetStopped, match="request budget of 1"):
+        read_gold(gold[:4], client, batch_size=2)

@@ -162,7 +162,7 @@ def read_gold(
     its sentences unread, with the reason, and the reading goes on; a budget stop ends it (re-raised).
     ``progress(done, total)`` is called after each batch with the number of sentences read so far.
     """
-    from aieco.errors import StageStopped
+    from aieco.errors import BudgetStopped, StageStopped
     from aieco.extraction.schemas import ExtractionRequest, Statement
     from aieco.extraction.tasks import EXTRACTION_TASK
     from aieco.vocab import load_vocabulary
@@ -178,9 +178,9 @@ def read_gold(
         )
         try:
             result = client.run(EXTRACTION_TASK, request, stage=f"gold_extraction:{batch[0].id}")
+        except BudgetStopped:
+            raise
         except StageStopped as exc:
-            if "budget" in exc.reason:
-                raise
             unread.update({g.id: exc.reason for g in batch})
         else:
             for p in result.relations:

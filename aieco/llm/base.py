@@ -17,7 +17,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from aieco.config import get_settings
-from aieco.errors import StageStopped
+from aieco.errors import BudgetStopped, StageStopped
 from aieco.records import LLMCall, canonical_json, digest, sha256_hex, utc_now
 from aieco.store import Store
 
@@ -285,7 +285,7 @@ class LLMClient:
             None,
             utc_now(),
         )
-        raise StageStopped(f"LLM {prepared.over} at task {task.name}", stage=stage)
+        raise BudgetStopped(f"LLM {prepared.over} at task {task.name}", stage=stage)
 
     def _accept(self, task: Task[I, O], base: dict[str, Any], answer: BackendAnswer, started: Any, stage: str) -> O:
         """Validate the backend's answer and record it; record the refusal and stop when it is unusable."""

@@ -226,14 +226,18 @@ def _channel_gaps(context: ReportContext) -> list[SentenceDraft]:
     if not gaps:
         return []
     named = [f"from {_noun_phrase(a)} to {_noun_phrase(b)}" for a, b in gaps]
-    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
-    one = len(named) == 1
+    listed, one = _listed(named), len(named) == 1
     text = (
         f"The request also registers {'a channel' if one else 'channels'} {listed}, but the sources available at "
         f"{{{{DATE:cutoff}}}} support no admissible path for {'it' if one else 'them'}, so "
         f"{'it plays' if one else 'they play'} no part in this scenario."
     )
     return [SentenceDraft(kind=SentenceKind.temporal, template=text, paragraph="channel:none")]
+
+
+def _listed(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _cap(text: str) -> str:
@@ -331,8 +335,7 @@ def _unrestricted(context: ReportContext, name: Callable[[str, str], str]) -> li
     labels = [name(v, v.replace("_", " ")) for v in context.unrestricted_variables]
     if not labels:
         return []
-    listed = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
-    one = len(labels) == 1
+    listed, one = _listed(labels), len(labels) == 1
     text = (
         f"No channel of this scenario restricts {listed}: {'its path is' if one else 'their paths are'} the "
         "model's joint response in the selected draw, not a direction the cited evidence sets."
