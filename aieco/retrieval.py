@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 SKLEARN_VERSION = importlib.metadata.version("scikit-learn")
 
 #: Bump when tokenisation or the index layout changes: part of every index key.
-INDEX_VERSION = "hybrid-3"
+INDEX_VERSION = "hybrid-4"
 #: Indexes kept in memory (most recently used last).
 MEMORY_CACHE_SIZE = 4
 _TOKEN = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
@@ -227,7 +227,8 @@ class HybridIndex:
             if qn == 0:
                 return []
             cosines = self.embeddings @ (q / qn)
-        return _top(cosines, n, positive=True)
+        # a cosine at rounding level is no similarity: counting it would rank passages by LAPACK noise
+        return _top(np.where(cosines > NEGLIGIBLE_COSINE, cosines, 0.0), n, positive=True)
 
     def rank(self, query: str, *, candidates: int, top_k: int, rrf_k: int) -> list[tuple[int, float]]:
         """Reciprocal rank fusion of the two rankings: (position, fused score), best first.
@@ -334,9 +335,20 @@ def _pointer_path(store: Store, key: str):
     return store.path / "index" / f"{key}.txt"
 
 
+#: A row of the LSA embedding shorter than this fraction of the longest is rounding noise (a
+#: passage that shares no term with the kept components): it stays zero instead of being blown
+#: up into an arbitrary unit direction whose cosines would depend on the LAPACK build.
+NEGLIGIBLE_ROW = 1e-9
+#: Cosines at or below this are rounding noise, not similarity.
+NEGLIGIBLE_COSINE = 1e-9
+
+
 def _unit_rows(m: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(m, axis=1, keepdims=True)
-    return m / np.where(norms == 0, 1.0, norms)
+    if norms.size == 0:
+        return m
+    negligible = norms <= NEGLIGIBLE_ROW * max(float(norms.max()), np.finfo(float).tiny)
+    return np.where(negligible, 0.0, m / np.where(negligible, 1.0, norms))
 
 
 def _top(scores: np.ndarray, n: int, *, positive: bool) -> list[int]:

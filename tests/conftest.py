@@ -13,6 +13,20 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = (ROOT / ".." / "shared" / "data").resolve()
 
 
+def pytest_report_header(config):
+    """The numerical stack's versions, so a failure on a fresh install names what it ran on."""
+    import importlib.metadata as md
+
+    names = ("numpy", "scipy", "scikit-learn", "pandas", "statsmodels", "streamlit", "pydantic")
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name} {md.version(name)}")
+        except md.PackageNotFoundError:
+            found.append(f"{name} absent")
+    return "aieco stack: " + ", ".join(found)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def default_workspace_outside_the_repository(tmp_path_factory):
     """No test may write into the repository's own store/: the default workspace is a temp folder."""

@@ -34,18 +34,44 @@ def demo_ws(demo_manifest, tmp_path_factory):
 
 
 def test_rrf_fuses_two_rankings_as_hand_computed():
-    # docs 0..3; BM25 ranks only the docs that contain a query term
-    texts = ["tariffs trade volumes", "house prices mortgage", "tariffs tariffs import prices", "weather report"]
-    index = HybridIndex.build("k", ["a", "b", "c", "d"], texts, n_components=2)
+    # Six passages whose TF-IDF matrix has well-separated leading singular values, so the
+    # two-component LSA subspace is unique and the rankings do not depend on the LAPACK build
+    # (a corpus with tied singular values made the second component arbitrary).
+    texts = [
+        "tariffs trade volumes",
+        "trade credit house prices mortgage",
+        "tariffs tariffs import prices",
+        "weather report rain",
+        "mortgage lending banks credit",
+        "banks funding liquidity",
+    ]
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    tfidf = TfidfVectorizer(analyzer=lambda toks: toks).fit_transform([tokenize(t) for t in texts]).toarray()
+    sv = np.linalg.svd(tfidf, compute_uv=False)
+    assert sv[0] - sv[1] > 0.05 * sv[0] and sv[1] - sv[2] > 0.05 * sv[0], "the test's premise: no tie"
+
+    index = HybridIndex.build("k", list("abcdef"), texts, n_components=2)
     bm = index.bm25_ranking(tokenize("tariffs"), 50)
     lsa = index.lsa_ranking(tokenize("tariffs"), 50)
+    assert bm == [2, 0]  # only the passages with the term; the one with it twice first
     expected: dict[int, float] = {}
     for ranking in (bm, lsa):
         for r, pos in enumerate(ranking, start=1):
             expected[pos] = expected.get(pos, 0) + 1 / (60 + r)
     fused = index.rank("tariffs", candidates=50, top_k=20, rrf_k=60)
     assert dict(fused) == pytest.approx(expected)
-    assert [p for p, _ in fused][:2] in ([0, 2], [2, 0]) and 3 not in dict(fused)
+    assert {p for p, _ in fused[:2]} == {0, 2}
+    # the weather passage shares no term with any other: no LSA similarity, however small
+    assert 3 not in lsa and 3 not in dict(fused)
+
+
+def test_a_passage_outside_the_lsa_subspace_gets_no_direction():
+    # a row of rounding-level length is zero, not an arbitrary unit vector
+    m = np.array([[3.0, 4.0], [1e-17, -2e-17], [0.0, 0.0]])
+    unit = retrieval._unit_rows(m)
+    np.testing.assert_allclose(unit[0], [0.6, 0.8])
+    assert not unit[1].any() and not unit[2].any()
 
 
 def test_bm25_ranking_matches_rank_bm25_directly():
