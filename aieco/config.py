@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -75,6 +75,30 @@ class ScenarioSettings(_Section):
     seed: int = Field(20241231, description="Default seed.")
     kmeans_groups: int = Field(3, description="Unconditional comparator: k-means groups.")
     tail_share: float = Field(0.10, description="Unconditional comparator: most adverse share.")
+    selection: Literal["calibrated", "paper_max"] = Field(
+        "calibrated",
+        description="Scenario rule: 'calibrated' (the central path of a risk's admissible draws around a target "
+        "severity percentile, scaled to official adverse severity) or 'paper_max' (the paper's single most severe "
+        "admissible draw, Eq. scenarioset).",
+    )
+    severity_percentile: float = Field(
+        0.95, gt=0.0, lt=1.0, description="Calibrated rule: target severity percentile over the simulation set."
+    )
+    severity_half_width: float = Field(
+        0.025, gt=0.0, lt=0.5, description="Calibrated rule: half-width of the percentile window around the target."
+    )
+    severity_min_members: int = Field(
+        200, ge=10, description="Calibrated rule: least admissible draws in the window (it widens to reach them)."
+    )
+    severity_scale: Literal["official", "none"] = Field(
+        "official",
+        description="Calibrated rule: 'official' scales every risk's deviation from the baseline by one factor so "
+        "that a generic GDP-down scenario at the target percentile has the GDP deviation of the latest official "
+        "adverse scenario published by the cutoff; 'none' keeps the model's own deviations.",
+    )
+    anchor_baseline: bool = Field(
+        True, description="Anchor the VAR baseline to the latest official staff projection published by the cutoff."
+    )
 
 
 class BankSettings(_Section):

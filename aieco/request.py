@@ -99,6 +99,17 @@ class AnalysisRequest(FrozenModel):
         description="Seed of repetition k is seeds[k mod len(seeds)].",
     )
     repetitions: int = Field(1, ge=1, le=50)
+    selection: Literal["calibrated", "paper_max"] = Field(
+        default_factory=lambda: get_settings().scenario.selection,
+        description="Scenario rule: 'calibrated' (central path of the admissible draws around a target severity "
+        "percentile, on the official severity scale) or 'paper_max' (the paper's most severe admissible draw).",
+    )
+    severity_percentile: float = Field(
+        default_factory=lambda: get_settings().scenario.severity_percentile,
+        gt=0.0,
+        lt=1.0,
+        description="Calibrated rule: target severity percentile over the simulation set (0.95: one in twenty).",
+    )
     backend: Literal["offline", "openai", "replay"] = "offline"
     model_snapshot: str = Field(default_factory=lambda: get_settings().llm.model)
     graph_condition: str = Field("G0", pattern=r"^G\d$")

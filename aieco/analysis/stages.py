@@ -645,12 +645,20 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         taken = macro.taken_selections(
             ctx.store, digest, req.seed(inputs_of(ctx).repetition), get_settings().scenario.var_draws
         )
+        anchors, anchor_note = ([], "anchoring is switched off (scenario.anchor_baseline)")
+        if get_settings().scenario.anchor_baseline:
+            anchors, anchor_note = macro.official_anchors(ctx.store, req.cutoff, req.jurisdictions[0])
         return macro.model_inputs(
             observations,
             timed_restrictions(ctx, restrictions),
             req.cutoff.isoformat(),
             vintage_policy=req.vintage_policy,
             taken=taken,
+            anchors=anchors,
+            anchor_note=anchor_note,
+            severity_reference=macro.severity_reference(req.cutoff),
+            selection_rule=req.selection,
+            severity_percentile=req.severity_percentile,
         )
 
     return inputs
