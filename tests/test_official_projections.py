@@ -19,6 +19,7 @@ from aieco.sources.official import (
     COLUMNS,
     SHIPPED,
     latest_round,
+    latest_stored_round,
     load_official,
     projection_values,
     read_projections,
@@ -110,6 +111,13 @@ def test_latest_round_takes_a_round_published_on_the_cutoff_and_not_the_day_afte
     assert latest_round(rows, first - timedelta(days=1)) is None
 
 
+def test_latest_round_takes_a_datetime_cutoff():
+    from datetime import datetime
+
+    chosen = latest_round(read_projections(), datetime(2024, 12, 12, 23, 59), "Eurosystem staff")
+    assert chosen is not None and chosen.round == "2024-12"
+
+
 def test_latest_round_refuses_an_unknown_publisher():
     with pytest.raises(InputError, match="unknown publisher"):
         latest_round(read_projections(), "2024-12-31", "IMF")
@@ -181,6 +189,13 @@ def test_records_are_dated_baseline_evidence_never_model_history(tmp_path):
         assert load_official(store) == 0
         assert len(stored_projections(store)) == len(rows)
         assert workspace_observations(store).empty  # the VAR's history reads none of them
+        stored = stored_projections(store)
+    for cutoff in ("2019-12-31", "2024-12-11", "2024-12-31", date(2016, 10, 21)):
+        chosen = latest_round(rows, cutoff)
+        assert chosen is not None
+        same = latest_stored_round(stored, cutoff)
+        assert {v.series_key for v in same} == {chosen.series_key} and len(same) == len(chosen.projections)
+    assert latest_stored_round(stored, "2012-01-01") == []
 
 
 def test_cli_loads_the_projections(tmp_path):

@@ -16,6 +16,8 @@ function                     what it does
 :func:`projection_values`    rows → :class:`ObservedValue` records (frequency ``A``,
                              scenario ``baseline``, status ``modelled``, release rule
                              ``vintage``): never history, so no model reads them as data
+:func:`stored_projections`    a workspace's official projection records
+:func:`latest_stored_round`  the same cutoff rule over stored records (``release_date``)
 :func:`load_official`        store the shipped rows in a workspace (one transaction)
 ===========================  ============================================================
 
@@ -30,7 +32,7 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Sequence
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -268,7 +270,7 @@ def latest_round(
     same day: staff projections before the SPF (the order of ``PUBLISHERS``). None when nothing
     was published by the cutoff — the caller then says so instead of anchoring.
     """
-    day = cutoff if isinstance(cutoff, date) else _cutoff_date(cutoff)
+    day = _cutoff_date(cutoff)
     wanted = None if publisher is None else {publisher} if isinstance(publisher, str) else set(publisher)
     unknown = (wanted or set()) - set(PUBLISHERS)
     if unknown:
@@ -284,11 +286,15 @@ def latest_round(
     return max(known, key=lambda r: (r.publication_date, -order.index(r.publisher)))
 
 
-def _cutoff_date(text: str) -> date:
+def _cutoff_date(cutoff: date | str) -> date:
+    if isinstance(cutoff, datetime):  # a datetime (or pandas Timestamp) is a date too, but does not compare with one
+        return cutoff.date()
+    if isinstance(cutoff, date):
+        return cutoff
     try:
-        return date.fromisoformat(text)
+        return date.fromisoformat(str(cutoff))
     except ValueError:
-        raise InputError(f"cutoff {text!r} is not a date", where="cutoff", fix="write YYYY-MM-DD") from None
+        raise InputError(f"cutoff {cutoff!r} is not a date", where="cutoff", fix="write YYYY-MM-DD") from None
 
 
 def projection_values(projections: Iterable[OfficialProjection], *, source: str | None = None) -> list[ObservedValue]:
@@ -328,6 +334,25 @@ def stored_projections(store: Store) -> list[ObservedValue]:
         for r in store.find(ObservedValue, frequency="A", scenario="baseline", status=ValueStatus.modelled.value)
         if r.series_key.startswith(prefixes)
     ]
+
+
+def latest_stored_round(
+    values: Iterable[ObservedValue], cutoff: date | str, publisher: str | Sequence[str] | None = None
+) -> list[ObservedValue]:
+    """The stored records (:func:`stored_projections`) of the latest round released on or before ``cutoff``,
+    by the rule of :func:`latest_round`; empty when none was."""
+    day = _cutoff_date(cutoff)
+    wanted = set(PUBLISHERS) if publisher is None else {publisher} if isinstance(publisher, str) else set(publisher)
+    prefixes = {PUBLISHERS[p]: i for i, p in enumerate(PUBLISHERS) if p in wanted}
+    rounds: dict[str, list[ObservedValue]] = {}
+    for v in values:
+        prefix = v.series_key.partition(":")[0]
+        if prefix in prefixes and v.release_date is not None and v.release_date <= day:
+            rounds.setdefault(v.series_key, []).append(v)
+    if not rounds:
+        return []
+    key = max(rounds, key=lambda k: (rounds[k][0].release_date, -prefixes[k.partition(":")[0]]))
+    return sorted(rounds[key], key=lambda v: (v.variable, v.reference_period))
 
 
 def load_official(store: Store, path: str | Path | None = None) -> int:
