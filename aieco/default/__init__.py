@@ -11,6 +11,9 @@ from real inputs only, each shipped with a provenance file:
   (real-time vintages), HICP, unemployment, the 10-year yield, BIS residential property prices
   and the EURO STOXX 50, stored as ObservedValues with provenance ``real``, release dates and
   the rule that gave them;
+* official projections (``aieco/data/official``, PROVENANCE file): Eurosystem/ECB staff
+  projections and ECB SPF rounds, each value with its publication date and source quote,
+  stored as baseline ``modelled`` ObservedValues (evidence about the outlook, never history);
 * banks (``aieco/models/bank/eba_data``, PROVENANCE.md per exercise): the EBA 2016 and 2021
   EU-wide stress-test extracts, bank by bank.
 
@@ -52,6 +55,8 @@ def build_default(workspace: str | Path | Store, progress: Step | None = None) -
     graph = build_condition(store, "G0", store.find(SourceLocation, kind="passage")).model_dump(mode="json")
     say("loading the real euro-area series (ECB, Eurostat, BIS) with their release dates")
     observations = load_real_macro(store)
+    say("loading the official euro-area projections (Eurosystem/ECB staff, ECB SPF) as dated evidence")
+    official = load_official_projections(store)
     say("loading the real EBA 2016 and 2021 stress-test bank data")
     bank = load_real_banks(store)
     return {
@@ -59,6 +64,7 @@ def build_default(workspace: str | Path | Store, progress: Step | None = None) -
         "ingest": report.counts,
         "graph": graph,
         "observations": observations,
+        "official_projections": official,
         "bank_values": bank,
     }
 
@@ -68,6 +74,14 @@ def load_real_macro(store: Store) -> int:
     from aieco.sources.series.pack import load_real_pack
 
     return load_real_pack(store)
+
+
+def load_official_projections(store: Store) -> int:
+    """Store the shipped official projections (``aieco/data/official``; scenario baseline, status
+    modelled, released on their publication dates); how many were new."""
+    from aieco.sources.official import load_official
+
+    return load_official(store)
 
 
 def load_real_banks(store: Store) -> int:
