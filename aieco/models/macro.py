@@ -1018,6 +1018,9 @@ def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tup
             "(load them with `aieco data load-official`); the baseline is the VAR's unconditional median"
         )
     key = max(rounds, key=lambda k: (max(r.release_date for r in rounds[k]), k))
+    from aieco.sources.official import read_projections
+
+    shipped = {(p.series_key, p.variable, p.target_year): p for p in read_projections()}
     rows = []
     for r in sorted(rounds[key], key=lambda r: (r.variable, r.reference_period)):
         rows.append(
@@ -1028,7 +1031,8 @@ def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tup
                 "publisher": key.split(":", 1)[0],
                 "round": key.split(":", 1)[1] if ":" in key else "",
                 "published": r.release_date.isoformat(),
-                "url": r.vintage or "",
+                "url": getattr(shipped.get((key, r.variable, int(str(r.reference_period)[:4]))), "url", ""),
+                "title": getattr(shipped.get((key, r.variable, int(str(r.reference_period)[:4]))), "title", ""),
                 "observation_id": r.observation_id,
             }
         )
