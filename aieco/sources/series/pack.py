@@ -484,7 +484,8 @@ def build_real_pack(
 ) -> list[Path]:
     """Write every extract (or ``entries``) and its PROVENANCE file; returns the CSV paths.
 
-    An extract checked against another reads it from this build, else from ``out_dir``.
+    An extract checked against another reads it from this build, else from ``out_dir``, else the
+    shipped one.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     built: dict[str, pd.DataFrame] = {}
@@ -494,7 +495,10 @@ def build_real_pack(
         if entry.overlaps:
             base = built.get(entry.overlaps)
             if base is None:
-                base = pd.read_csv(out_dir / f"{entry.overlaps}.csv", dtype={"reference_period": str})
+                written = out_dir / f"{entry.overlaps}.csv"
+                base = pd.read_csv(
+                    written if written.is_file() else PACK_DIR / written.name, dtype={"reference_period": str}
+                )
         frame = extract(entry, Path(shared_data_dir), base)
         built[entry.name] = frame
         path = out_dir / f"{entry.name}.csv"
