@@ -143,6 +143,11 @@ def identity(inputs: Any) -> Any:
     return ident() if callable(ident) else _jsonable(inputs)
 
 
+def stage_input_digest(inputs: Any, stage: str, previous: Sequence[str] = ()) -> str:
+    """A stage's input digest: the inputs' identity, the stage's name and every earlier output digest."""
+    return digest({"inputs": digest(identity(inputs)), "stage": stage, "previous": list(previous)})
+
+
 def run_stages(
     store: Store,
     analysis_id: str,
@@ -173,7 +178,6 @@ def run_stages(
 def _run_stages(
     store: Store, analysis_id: str, stages: Sequence[Stage], inputs: Any, *, progress: ProgressFn | None, client: Any
 ) -> RunOutcome:
-    inputs_digest = digest(identity(inputs))
     ctx = StageContext(store=store, analysis_id=analysis_id, inputs=inputs, client=client)
     previous: list[str] = []
     written: list[StageRecord] = []
@@ -185,7 +189,7 @@ def _run_stages(
 
     for i, stage in enumerate(stages):
         ctx.stage = stage.name
-        input_digest = digest({"inputs": inputs_digest, "stage": stage.name, "previous": previous})
+        input_digest = stage_input_digest(inputs, stage.name, previous)
         done = store.find(
             StageRecord,
             analysis_id=analysis_id,
@@ -201,6 +205,7 @@ def _run_stages(
         note(stage.name, "started", i)
         started = utc_now()
         try:
+            _refuse_other_inputs(store, analysis_id, stage.name, input_digest)
             output = stage.run(ctx)
             records: tuple[Record, ...] = ()
             if isinstance(output, StageResult):
@@ -234,6 +239,24 @@ def _run_stages(
         )
         note(stage.name, "completed", i)
     return RunOutcome(analysis_id, "completed", None, "", ctx.outputs, written)
+
+
+def _refuse_other_inputs(store: Store, analysis_id: str, stage: str, input_digest: str) -> None:
+    """A stage completed under this analysis from other inputs is never completed again beside it:
+    two sets of records under one analysis id would make its claims point at two runs."""
+    other = [
+        r.input_digest
+        for r in store.find(StageRecord, analysis_id=analysis_id, stage=stage, status=StageStatus.completed)
+        if r.input_digest != input_digest
+    ]
+    if other:
+        raise IntegrityError(
+            f"stage {stage} of analysis {analysis_id} already completed from other inputs "
+            f"({other[0][:16]}…, now {input_digest[:16]}…); running it again would write a second set of "
+            "records under the same analysis id",
+            where=f"analysis {analysis_id}",
+            fix="run the request again through aieco analyze, which starts a new analysis version for new inputs",
+        )
 
 
 def _record(
