@@ -205,8 +205,10 @@ def analyze(
     resumes after the last completed stage of each program with the same ids.
     """
     from aieco.agents import model_request
-    from aieco.analysis.stages import risk_stages, shared_stages
+    from aieco.analysis.stages import register_models, risk_stages, shared_stages
     from aieco.llm import LLMClient, make_backend
+
+    register_models()  # from the catalog, whichever stages run: a resume may reload every earlier one
 
     engine_name = backend or request.backend
     if engine_name not in ("replay", request.backend):

@@ -217,7 +217,7 @@ def _run_stages(
             rec = _record(store, analysis_id, stage.name, status, reason, input_digest, None, started, stop.records)
             written.append(rec)
             note(stage.name, "stopped", i)
-            return RunOutcome(analysis_id, "stopped", stage.name, stop.reason, ctx.outputs, written)
+            return RunOutcome(analysis_id, "stopped", stage.name, rec.reason, ctx.outputs, written)
         except BaseException as exc:
             reason = (
                 str(exc)
@@ -271,6 +271,8 @@ def _record(
     records: Sequence[Record] = (),
 ) -> StageRecord:
     """Write the stage's records and its StageRecord in one transaction."""
+    if status is not StageStatus.completed and not reason.strip():  # a stop is shown with its reason
+        reason = f"stage {stage} {status.value} without giving a reason"
     rec = StageRecord.create(
         analysis_id=analysis_id,
         stage=stage,
