@@ -247,6 +247,46 @@ def changed_result_settings(settings: Settings | None = None) -> dict[str, Any]:
     return {k: v for k, v in sorted(current.items()) if default.get(k) != v}
 
 
+#: Environment variables holding secrets: their values never reach the store or the output.
+SECRET_VARIABLES = ("OPENAI_API_KEY", "AIECO_API_KEY")
+REDACTED = "[redacted]"
+_registered_secrets: set[str] = set()
+
+
+def register_secret(value: str | None) -> None:
+    """Treat ``value`` (e.g. an API key passed to a backend, not read from the environment) as a secret."""
+    if value and len(value.strip()) >= 4:
+        _registered_secrets.add(value.strip())
+
+
+def secret_values() -> list[str]:
+    """The secrets in force (environment and registered), longest first; values under 4 characters are
+    not treated as secrets (redacting them would blank ordinary words)."""
+    found = {os.environ.get(name, "").strip() for name in SECRET_VARIABLES} | _registered_secrets
+    return sorted((v for v in found if len(v) >= 4), key=len, reverse=True)
+
+
+def redact(value: Any) -> Any:
+    """``value`` with every secret value replaced by ``[redacted]`` (strings inside lists and mappings too)."""
+    secrets = secret_values()
+    if not secrets:
+        return value
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            for secret in secrets:
+                if secret in v:
+                    v = v.replace(secret, REDACTED)
+            return v
+        if isinstance(v, dict):
+            return {walk(k): walk(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return type(v)(walk(x) for x in v)
+        return v
+
+    return walk(value)
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """The process-wide settings (read once from the environment)."""

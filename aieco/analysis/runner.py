@@ -32,6 +32,7 @@ from typing import Any, NoReturn, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from aieco.config import redact
 from aieco.errors import AiecoError, IntegrityError, StageStopped
 from aieco.records import Record, StageRecord, StageStatus, digest, utc_now
 from aieco.store import Store
@@ -271,6 +272,7 @@ def _record(
     records: Sequence[Record] = (),
 ) -> StageRecord:
     """Write the stage's records and its StageRecord in one transaction."""
+    reason = redact(reason)  # an LLM endpoint's error may carry the API key
     if status is not StageStatus.completed and not reason.strip():  # a stop is shown with its reason
         reason = f"stage {stage} {status.value} without giving a reason"
     rec = StageRecord.create(
