@@ -671,8 +671,11 @@ def execution_stage(ctx: StageContext) -> ExecutionOutput:
     output points itself: a run is recorded as started before the model is called, so a crash
     or kill leaves its record (docs/architecture.md)."""
     req = request_of(ctx)
+    register_models()  # a resumed analysis reloads the earlier stages without running them
     mreq = ctx.read.require(ModelRequest, earlier(ctx, ModelRequestOutput).request_id)
     admissible = [e for e in registry.registered() if e.spec.model_id in req.models]
+    if not admissible:
+        ctx.stop(f"none of the request's models {list(req.models)} is registered")
     refused = {e.spec.model_id: registry.incompatibilities(mreq, e.spec) for e in admissible}
     compatible = sorted(m for m, why in refused.items() if not why)
     plan_in = execution.ExecutionInput(

@@ -40,13 +40,20 @@ Step = Callable[[str], None]
 
 def build_default(workspace: str | Path | Store, progress: Step | None = None) -> dict[str, Any]:
     """Real corpus → ingest → graph (G0) → real macro series → real EBA bank data; returns the counts."""
+    store = workspace if isinstance(workspace, Store) else Store(workspace)
+    # one build of a workspace at a time (the dashboard's first launch racing `aieco default`):
+    # the second waits, then finds every step done (each is idempotent)
+    with store.run_lock("default-build", on_wait=progress and (lambda: progress("waiting for another build"))):
+        return _build_default(store, progress)
+
+
+def _build_default(store: Store, progress: Step | None) -> dict[str, Any]:
     from aieco.errors import InputError
     from aieco.evaluation.conditions import build_condition
     from aieco.records import SourceLocation
     from aieco.sources.registry import ingest
 
     say = progress or (lambda _m: None)
-    store = workspace if isinstance(workspace, Store) else Store(workspace)
     say("ingesting the real corpus: ESRB 2018 adverse scenario, BIS Quarterly Review March 2024 excerpts")
     report = ingest(store, CORPUS_MANIFEST)
     if not report.ok:
