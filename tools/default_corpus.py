@@ -33,7 +33,13 @@ PAGES = Path(__file__).resolve().parent / "default_corpus_pages.toml"
 
 #: (printed page label, 1-based PDF page, first words, last words, subject)
 EXCERPTS = (
-    ("Box B, p. 6", 18, "Despite the prevailing uncertainty", "for most of 2023", "Uncertainty and equity volatility"),
+    (
+        "Box B, p. 6",
+        18,
+        "Despite the prevailing uncertainty",
+        "(Graph B1.A, red line).",
+        "Uncertainty and equity volatility",
+    ),
     (
         "p. 24",
         36,
