@@ -135,7 +135,7 @@ def test_built_from_the_package_alone(built):
 def test_every_source_and_value_is_real(built):
     store, _, _ = built
     sources = store.find(Source)
-    assert {s.publisher for s in sources} == {"ESRB", "BIS"}
+    assert {s.publisher for s in sources} == {"ESRB", "BIS", "ECB"}
     assert not [s.path for s in sources if s.illustrative]
     values = store.find(ObservedValue)
     assert values and {v.provenance for v in values} == {Provenance.real}

@@ -476,7 +476,8 @@ def test_registered_channels_without_a_path_are_said_not_told(store):
     [said] = [s for s in draft.sentences if s.paragraph == "channel:none"]
     assert said.template == (
         "The request also registers channels from geopolitical risk to equity prices and from tariffs to consumer "
-        "price inflation, but the sources available at {{DATE:cutoff}} support no admissible path for them, so "
+        "price inflation, but the relations read from this workspace's documents published on or before "
+        "{{DATE:cutoff}} form no admissible path for them, so "
         "they play no part in this scenario."
     )
     assert not said.cited_relation_ids and said.kind.value == "temporal"

@@ -220,16 +220,18 @@ def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
 
 
 def _channel_gaps(context: ReportContext) -> list[SentenceDraft]:
-    """One sentence naming the registered channels the sources support no path for (a stop
-    of that channel is a result: said, never told as a mechanism)."""
+    """One sentence naming the registered channels the workspace's relations form no path for (a stop
+    of that channel is a result: said, never told as a mechanism). It says what was searched (the
+    relations read from this workspace's documents up to the cutoff), not what all public sources state."""
     gaps = list(dict.fromkeys((g.src_label, g.dst_label) for g in context.channels_without_path))
     if not gaps:
         return []
     named = [f"from {_noun_phrase(a)} to {_noun_phrase(b)}" for a, b in gaps]
     listed, one = _listed(named), len(named) == 1
     text = (
-        f"The request also registers {'a channel' if one else 'channels'} {listed}, but the sources available at "
-        f"{{{{DATE:cutoff}}}} support no admissible path for {'it' if one else 'them'}, so "
+        f"The request also registers {'a channel' if one else 'channels'} {listed}, but the relations read from "
+        f"this workspace's documents published on or before {{{{DATE:cutoff}}}} form no admissible path for "
+        f"{'it' if one else 'them'}, so "
         f"{'it plays' if one else 'they play'} no part in this scenario."
     )
     return [SentenceDraft(kind=SentenceKind.temporal, template=text, paragraph="channel:none")]
