@@ -61,14 +61,15 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
-def severity_records(path: Path = SEVERITY_FILE) -> list[dict[str, str]]:
+def severity_records(path: Path | None = None) -> list[dict[str, str]]:
     """The rows of the severity file (each with URL and quote)."""
-    return _rows(path)
+    return _rows(path or SEVERITY_FILE)
 
 
-def exercise_severities(path: Path = SEVERITY_FILE) -> dict[str, float]:
+def exercise_severities(path: Path | None = None) -> dict[str, float]:
     """Exercise → EU-wide severity s_e: minus the adverse cumulative change of EU real GDP (%, positive = fall)."""
     out = {}
+    path = path or SEVERITY_FILE
     for r in _rows(path):
         if (r["scenario"], r["variable"], r["measure"]) != MEASURE:
             continue
@@ -79,9 +80,9 @@ def exercise_severities(path: Path = SEVERITY_FILE) -> dict[str, float]:
     return out
 
 
-def euro_area_entry(path: Path = EURO_FILE) -> dict[str, date]:
+def euro_area_entry(path: Path | None = None) -> dict[str, date]:
     """Country code → the date it adopted the euro (European Commission / Eurostat pages, cited per row)."""
-    return {r["country"].upper(): date.fromisoformat(r["entry_date"]) for r in _rows(path)}
+    return {r["country"].upper(): date.fromisoformat(r["entry_date"]) for r in _rows(path or EURO_FILE)}
 
 
 def euro_area_member(country: str, on: date | None) -> bool:
@@ -245,7 +246,9 @@ def benchmark_predictions(
 
 def score(official: np.ndarray, pred: pd.DataFrame, bench: Mapping[str, np.ndarray], spearman_min: float) -> dict:
     """The model's measures, each benchmark's MAE and Spearman, and the design's verdict (``passed`` 1/0)."""
-    m = depletion_metrics(official, pred["predicted"].to_numpy(float), pred["lower"].to_numpy(), pred["upper"].to_numpy())
+    m = depletion_metrics(
+        official, pred["predicted"].to_numpy(float), pred["lower"].to_numpy(), pred["upper"].to_numpy()
+    )
     for name, b in bench.items():
         bm = depletion_metrics(official, b, b, b)
         m[f"{name}_mae"], m[f"{name}_spearman"] = bm["mae"], bm["spearman"]
@@ -340,7 +343,9 @@ def validate_scenario_model(
             results.append(DesignResult(f"{MODEL_ID}:{a}->{b}", f"{a}->{b}", m, pred))
     cv_pass = []
     for seed in range(seeds):
-        pred, m = clustered_cv([samples[n] for n in names], severities, seed=seed, folds=folds, spearman_min=spearman_min)
+        pred, m = clustered_cv(
+            [samples[n] for n in names], severities, seed=seed, folds=folds, spearman_min=spearman_min
+        )
         results.append(DesignResult(f"{MODEL_ID}:cv:seed{seed}", f"cv seed {seed}", m, pred))
         cv_pass.append(bool(m["passed"]))
     n_pass = sum(cv_pass)
