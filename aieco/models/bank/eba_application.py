@@ -604,11 +604,15 @@ def scope_preview(obs: pd.DataFrame, scope: scenario.Scope) -> dict[str, Any]:
 
 def scenario_gate(store: Store, cutoff: date | None, *, seed: int, policy: str | None):
     """The scenario model's overall real-data gate (validated now when the workspace has none), or None."""
+    from aieco.models.bank.eba_validation import scenario_gates
     from aieco.records import ValidationGate
 
     gates = store.find(ValidationGate, model_id=SCENARIO_ID)
     if not gates:
-        ensure_real_gates(store, cutoff, seed=seed, policy=policy)
+        stress, _ = split_panels(panels_from_observations(bank_observations(store, cutoff, policy)))
+        if len(stress) < 2:
+            return []  # one exercise cannot validate out of exercise: no gate, so no conclusion
+        scenario_gates(store, {n: bank_sample(p, n) for n, p in stress.items()})
         gates = store.find(ValidationGate, model_id=SCENARIO_ID)
     return gates
 
