@@ -335,3 +335,69 @@ def test_a_passed_gate_runs_the_model_under_each_macro_run_and_depletion_rises_w
             )
             medians[macro.run_id] = pts[(bank_outputs.DEPLETION, "cross_bank_p50")]
         assert medians[severe.run_id] > medians[mild.run_id]
+
+
+# --------------------------------------------------------------------------- the Bank capital page
+
+
+@pytest.fixture(scope="module")
+def stopped_ws(real_ws, tmp_path_factory):
+    """A real workspace after the application stage of a euro-area request (the scenario gate fails)."""
+    from aieco.analysis.inputs import ProgramInputs
+    from aieco.analysis.outputs import ExecutionOutput
+    from aieco.analysis.runner import Stage, run_stages
+    from aieco.analysis.stages import application
+    from aieco.request import AnalysisRequest
+    from tests.test_analysis_stages import REQUEST
+
+    path = tmp_path_factory.mktemp("stopped") / "ws"
+    shutil.copytree(real_ws, path)
+    request = AnalysisRequest.model_validate({**REQUEST.model_dump(), "jurisdictions": ["EA"]})
+    with Store(path) as store:
+        run = _macro(store, 92.0, "macro_stub_p")
+        executed = ExecutionOutput(run_ids=[run.run_id], completed=[run.run_id], status={run.run_id: "completed"})
+        stages = [Stage("r/execution", lambda ctx: executed, ExecutionOutput), Stage("r/application", application)]
+        out = run_stages(store, "an", stages, ProgramInputs(request=request, repetition=1, risk="r", shared={}))
+        assert out.status != "stopped", out.reason
+    return path
+
+
+def test_the_real_bank_part_per_risk_shows_the_stop_the_designs_and_the_named_banks_left_out(stopped_ws):
+    from dashboard.bank_views import left_out_banks, real_bank_parts, scenario_gate_designs
+
+    with Store(stopped_ws) as store:
+        parts = real_bank_parts(store)
+        assert list(parts["risk"]) == ["r"] and list(parts["status"]) == ["stopped"]
+        assert "scaled_constant" in parts["reason"].iloc[0]
+        left = left_out_banks(store, "an", "r")
+        assert len(left) == parts["banks_left_out"].iloc[0] > 0
+        assert (left["bank_name"] != left["bank_id"]).all()  # every left-out EBA bank is named
+        designs = scenario_gate_designs(store)
+        from aieco.config import get_settings
+
+        assert len(designs) == 2 + get_settings().bank.cv_seeds
+        assert designs[["no_change_mae_pp", "train_mean_mae_pp", "scaled_constant_mae_pp"]].notna().all().all()
+
+
+def test_bank_capital_page_shows_the_real_bank_stop_per_risk_with_its_figures(stopped_ws, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from aieco.config import get_settings
+
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.syspath_prepend(str(root))
+    monkeypatch.setenv("AIECO_WORKSPACE", str(stopped_ws))
+    monkeypatch.setenv("AIECO_DASHBOARD__BUILD_DEMO_ON_FIRST_LAUNCH", "false")
+    get_settings.cache_clear()
+    try:
+        from dashboard.navigation import PAGES
+
+        at = AppTest.from_file(str(root / "app.py"), default_timeout=120)
+        at.run()
+        at.switch_page(next(p.path for p in PAGES if p.title == "Bank capital")).run()
+        assert not at.exception, [e.value for e in at.exception]
+        stops = [e.value for e in at.error if "stopped" in e.value]
+        assert stops and "train_mean" in stops[0] and "**r**" in stops[0]
+        assert any("Scenario-conditional real-bank model" in m.value for m in at.markdown)
+    finally:
+        get_settings.cache_clear()
