@@ -128,6 +128,15 @@ class BankSettings(_Section):
     mae_max: float = Field(2.0, description="Validation: largest MAE of CET1 depletion (pp).")
     spearman_min: float = Field(0.5, description="Validation: least Spearman correlation.")
     coverage_min: float = Field(0.75, description="Validation: least interval coverage.")
+    max_start_age_years: float = Field(
+        3.0,
+        description="Real banks: a bank whose latest admissible actual year-end is older than this many years "
+        "at the cutoff is left out of an analysis, with its reason recorded.",
+    )
+    cv_seeds: int = Field(10, ge=1, description="Scenario bank model: fold seeds of the bank-clustered CV.")
+    cv_agreement_min: int = Field(
+        9, ge=1, description="Scenario bank model: least number of CV fold seeds that must pass for the CV to pass."
+    )
 
 
 class LLMSettings(_Section):

@@ -53,8 +53,11 @@ from aieco.records import (
 from aieco.reporting.export import export_report
 from aieco.review import citation_notes
 from aieco.store import Store
-from dashboard.bank_views import (
-    depletion_across_banks,  # noqa: F401  (re-exported for the Bank capital page)
+from dashboard.bank_views import (  # noqa: F401  (re-exported for the Bank capital page)
+    depletion_across_banks,
+    left_out_banks,
+    real_bank_parts,
+    scenario_gate_designs,
     takes_macro_path,
 )
 
@@ -1315,6 +1318,7 @@ MODEL_NAMES = {
     "bank_feqar": "Bank CET1 projection (FE-QAR)",
     "bank_eba_components": "Bank CET1 depletion (EBA components)",
     "bank_eba_depletion": "Bank CET1 depletion (EBA direct)",
+    "bank_eba_scenario": "Bank CET1 depletion under the scenario (EBA severity-scaled)",
 }
 
 

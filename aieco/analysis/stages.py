@@ -714,8 +714,17 @@ def application(ctx: StageContext) -> ApplicationOutput:
     as_of = inputs_of(ctx).as_of()
     # Real EBA banks (workspace records released by the cutoff): the real-data model runs only
     # under a passed real-data gate; otherwise its stop and reason are this stage's recorded result.
+    # bank stage hook (issue 31): the scenario-conditional real model runs under each completed macro run
     real = real_bank_conclusions(
-        ctx.store, ctx.analysis_id, cutoff=as_of.cutoff, seed=seed, policy=request_of(ctx).vintage_policy
+        ctx.store,
+        ctx.analysis_id,
+        cutoff=as_of.cutoff,
+        seed=seed,
+        policy=request_of(ctx).vintage_policy,
+        parent_runs=list(earlier(ctx, ExecutionOutput).completed),
+        jurisdictions=request_of(ctx).jurisdictions,
+        horizon=request_of(ctx).horizon,
+        risk=risk_of(ctx),
     )
     # The bank data are workspace records (any provenance) released by the cutoff; a workspace
     # without them stops here with that reason (aieco.models.bank.workspace) — no other data stands in.

@@ -428,6 +428,15 @@ _BANK_KIND = {
 _BANK_MODELS = {
     "bank_feqar": "the fixed-effects quantile model of bank capital components",
     "bank_feols": "the fixed-effects least-squares model of bank capital components",
+    "bank_eba_scenario": "the severity-scaled model of EBA stress-test CET1 depletion",
+}
+#: The stated assumptions of a bank model, read in the bank paragraph after its figures (no numbers).
+_BANK_ASSUMPTIONS = {
+    "bank_eba_scenario": "The model takes each bank's CET1 depletion as proportional to the scenario's fall in "
+    "real GDP over the horizon, scaling the depletion that the EBA EU-wide stress tests gave per unit of their "
+    "own EU-wide fall in real GDP, with each bank's starting income, impairment and capital position setting "
+    "its slope; the fall in real GDP stands for the whole scenario, and banks outside the request's "
+    "jurisdiction or whose latest figures are older than the stated limit are left out.",
 }
 
 
@@ -531,6 +540,8 @@ def _bank_paragraph(context: ReportContext, claims: list[ClaimBrief]) -> list[Se
             f"Because these banks are {kind}, the figures illustrate the method and are not a conclusion about any "
             "real bank."
         )
+    if context.bank_model in _BANK_ASSUMPTIONS:  # bank paragraph (issue 31): the model's stated assumptions
+        sentences.append(_BANK_ASSUMPTIONS[context.bank_model])
     for text in sentences:
         ids = [m.group(2) for m in TOKEN_RE.finditer(text) if m.group(1) == "NUM"]
         out.append(
