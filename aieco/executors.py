@@ -115,7 +115,7 @@ class DaskExecutor(LocalExecutor):
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",
-                dashboard_address=None,
+                dashboard_address="127.0.0.1:0",  # any free port, loopback only
             )
             self.client = Client(self._cluster)
         else:

@@ -18,7 +18,7 @@ EXECUTOR_HELP = (
 def executor_option(fn):
     """``--executor`` and ``--workers`` (shared by backtest, ingest and graph build)."""
     fn = click.option("--workers", type=click.IntRange(min=1), default=None, help="Workers for processes/dask.")(fn)
-    return click.option("--executor", "executor", default="local", show_default=True, help=EXECUTOR_HELP)(fn)
+    return click.option("--executor", "executor", default=None, help=EXECUTOR_HELP + " Default: local.")(fn)
 
 
 @main.command()
@@ -45,7 +45,7 @@ def backtest(
     every: str,
     draws: int | None,
     min_obs: int | None,
-    executor: str,
+    executor: str | None,
     workers: int | None,
 ) -> None:
     """Score the model's unconditional baseline at each cutoff against later-published outcomes.
@@ -89,7 +89,7 @@ def backtest(
                 progress=lambda done, total: print(f"\rcutoffs {done}/{total}", end="", file=sys.stderr),
             )
         print("", file=sys.stderr)
-    emit(state, result.as_json() | {"executor": executor}, lambda r: human(r))
+    emit(state, result.as_json() | {"executor": executor or "local"}, lambda r: human(r))
 
 
 def human(r: dict) -> str:
