@@ -44,6 +44,14 @@ class WorkerLost(AiecoError):
     kind = "worker_lost"
 
 
+def _import(*modules: str) -> int:
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+    return len(modules)
+
+
 def _call(fn: Callable[..., Any], shared: Any, item: Any) -> Any:
     return fn(item) if shared is None else fn(shared, item)
 
@@ -64,6 +72,10 @@ class LocalExecutor:
 
     def close(self) -> None:
         return None
+
+    def warm(self, *modules: str) -> None:
+        """Import ``modules`` where the tasks will run (a long-lived cluster has them imported already)."""
+        _import(*modules)
 
     def describe(self) -> dict[str, Any]:
         return {"executor": self.name, "workers": self.workers}
@@ -158,6 +170,9 @@ class DaskExecutor(LocalExecutor):
                 yield index[future.key], result
         finally:
             self.client.cancel(futures)
+
+    def warm(self, *modules: str) -> None:
+        self.client.run(_import, *modules)
 
     def worker_pids(self) -> dict[str, int]:
         """Worker address → process id (tests kill one)."""
