@@ -29,6 +29,7 @@ SECTIONS: dict[str, str] = {
     "extraction": "aieco.benchmarks.extraction",
     "llm": "aieco.benchmarks.llm",
     "search": "aieco.benchmarks.search",
+    "executors": "aieco.benchmarks.executors",
 }
 
 

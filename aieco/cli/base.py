@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 #: Modules of ``aieco.cli`` that define commands.
 COMMAND_MODULES = (
     "analyze",
+    "backtest",
     "bank",
     "bench",
     "core",
@@ -37,6 +38,7 @@ COMMAND_MODULES = (
 COMMANDS = {
     "analyze": "analyze",
     "audit": "core",
+    "backtest": "backtest",
     "bank": "bank",
     "bench": "bench",
     "check-report": "reports",
