@@ -79,11 +79,11 @@ def test_the_shipped_series_give_a_plausible_var_at_end_2024(pack_ws):
         ][0]
         assert approx.status is RunStatus.completed, approx.reason
         assert approx.diagnostics["plausibility"]["passed"]
-        # the extensions (later public copies, rule lag) bring inflation and the long rate to 2024Q3;
-        # equity (ECB export to 2024-01) now ends the common sample
+        # the extensions (later public copies, rule lag) bring inflation, the long rate and equity to
+        # 2024Q3; unemployment (ECB export to 2024-04) now ends the common sample
         last = approx.diagnostics["last_usable"]
-        assert last["inflation"] == last["long_term_rate"] == "2024Q3" and last["equity_prices"] == "2023Q4"
-        assert approx.diagnostics["endpoint"] == "2023Q4"
+        assert last["inflation"] == last["long_term_rate"] == last["equity_prices"] == "2024Q3"
+        assert last["unemployment"] == approx.diagnostics["endpoint"] == "2024Q1"
         strict = [
             r
             for r in run_macro_scenario(

@@ -4,6 +4,7 @@ measured by how far the model levels reach at the default cutoff."""
 
 from __future__ import annotations
 
+import zipfile
 from datetime import date, timedelta
 
 import pandas as pd
@@ -23,6 +24,7 @@ from aieco.sources.series.pack import (
     build_real_pack,
     continuation,
     load_real_pack,
+    read_source,
 )
 
 CUTOFF = "2024-12-31"
@@ -39,8 +41,11 @@ def pack_frame(entries) -> pd.DataFrame:
     return pd.concat([shipped(e.name) for e in entries], ignore_index=True)
 
 
-def test_there_are_extensions_for_inflation_and_the_long_rate():
-    assert {e.variable for e in EXTENSIONS} >= {"inflation", "long_term_rate"}
+EXTENDED = {"inflation", "long_term_rate", "equity_prices"}
+
+
+def test_there_are_extensions_for_inflation_the_long_rate_and_equity():
+    assert {e.variable for e in EXTENSIONS} == EXTENDED
     assert all(e.overlaps in BY_NAME and PACK.index(BY_NAME[e.overlaps]) < PACK.index(e) for e in EXTENSIONS)
 
 
@@ -71,7 +76,9 @@ def test_a_continuing_extension_repeats_the_shipped_series_exactly_then_goes_pas
     common = new.merge(old, on="reference_period", suffixes=("_new", "_old"))
     assert len(common) == OVERLAP
     assert list(common["reference_period"]) == sorted(old["reference_period"])[-OVERLAP:]
-    assert (common["value_new"] == common["value_old"]).all()
+    # equal, or within the copy's rounding (the ECB equity download has four decimals)
+    assert entry.tolerance <= 0.00005
+    assert ((common["value_new"] - common["value_old"]).abs() <= entry.tolerance + 1e-9).all()
     assert (common["release_date_new"] == common["release_date_old"]).all()
     later = new[new["reference_period"] > old["reference_period"].max()]
     assert later["reference_period"].min() == str(pd.Period(old["reference_period"].max(), freq="M") + 1)
@@ -92,14 +99,17 @@ def test_the_ecb_ten_year_yield_agrees_with_the_shipped_long_rate():
     assert gap.abs().max() < 0.1 and abs(gap.mean()) < 0.02
 
 
-def test_a_workspace_stores_the_repeated_overlap_once(store):
+def test_a_workspace_loads_a_continuation_after_the_series_it_continues(store):
     load_real_pack(store)
     for entry in (e for e in EXTENSIONS if e.continues):
-        key = str(shipped(entry.name)["series_key"].iloc[0])
-        rows = store.find(ObservedValue, series_key=key, release_rule="lag")
-        periods = [r.reference_period for r in rows]
-        assert len(periods) == len(set(periods)), entry.name
-        assert max(periods) == shipped(entry.name)["reference_period"].max()
+        new, old = shipped(entry.name), shipped(entry.overlaps)
+        key = str(new["series_key"].iloc[0])
+        rows = {r.reference_period: r.value for r in store.find(ObservedValue, series_key=key, release_rule="lag")}
+        assert len(rows) == len(store.find(ObservedValue, series_key=key, release_rule="lag")), entry.name
+        assert max(rows) == new["reference_period"].max()
+        # the overlap is evidence only: the shipped series keeps its own values there
+        for period, value in zip(old["reference_period"], old["value"], strict=True):
+            assert rows[period] == value, (entry.name, period)
 
 
 @pytest.fixture(scope="module")
@@ -109,10 +119,10 @@ def frames():
 
 def test_extensions_bring_the_model_levels_to_2024q3_under_approximate(frames):
     before, after = (model_levels(f, CUTOFF, VARIABLES, "approximate") for f in frames)
-    for v in ("inflation", "long_term_rate"):
+    for v in EXTENDED:
         assert after.last_usable[v] > before.last_usable[v]
         assert after.last_usable[v] == "2024Q3"  # December 2024 was released in 2025: 2024Q4 is incomplete
-    for v in set(VARIABLES) - {"inflation", "long_term_rate"}:
+    for v in set(VARIABLES) - EXTENDED:
         assert after.last_usable[v] == before.last_usable[v]
     # the continued index keeps every quarter of the shipped index as it was; the quarter that the
     # annual rates (one decimal) extended before is now the published index, within their rounding
@@ -123,7 +133,7 @@ def test_extensions_bring_the_model_levels_to_2024q3_under_approximate(frames):
     assert abs(after.levels.loc["2024Q1", "inflation"] / old["2024Q1"] - 1) < 0.0005
     eligible = select_as_of(frames[1], CUTOFF, VARIABLES, "approximate")
     last = eligible.groupby("variable")["reference_period"].max()
-    assert last["inflation"] == "2024-11" and last["long_term_rate"] == "2024-11"
+    assert last["inflation"] == last["long_term_rate"] == last["equity_prices"] == "2024-11"
     assert (eligible["release_date"] <= date.fromisoformat(CUTOFF)).all()
 
 
@@ -143,6 +153,17 @@ def test_a_continuation_that_disagrees_with_the_shipped_series_is_refused():
         continuation(entry, revised, old)
     with pytest.raises(InputError, match="adds no period after"):
         continuation(entry, new[new["reference_period"] <= old["reference_period"].max()], old)
+
+
+def test_a_zip_source_needs_its_registered_member(tmp_path):
+    archive = tmp_path / "a.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("other.csv", "DATE,value\n")
+    with pytest.raises(InputError, match="holds no readable member 'ECB Data Portal_20251014132031.csv'"):
+        read_source(archive, BY_NAME["equity_prices_continued"].member)
+    (tmp_path / "b.zip").write_text("not a zip")
+    with pytest.raises(InputError, match="holds no readable member"):
+        read_source(tmp_path / "b.zip", "x.csv")
 
 
 def test_an_extension_needs_the_committed_bytes(tmp_path):

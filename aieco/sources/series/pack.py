@@ -12,13 +12,16 @@ Extensions bring the series closer to the cutoff from public copies committed af
 (``aieco/data/later_copies.toml``, files under ``shared/data/macro/extensions/``): their
 values keep the ``lag`` rule (the commit date is no evidence of a 2024 release), and each is
 checked against the shipped series it overlaps. An extension that *continues* a shipped
-series (same provider series) keeps only that series' last :data:`OVERLAP` periods, which
-must repeat it exactly (so a workspace stores them once), and the periods after it.
+series (same provider series, written under the shipped series key) keeps that series' last
+:data:`OVERLAP` periods, which must repeat it (exactly, or within the copy's rounding), and
+the periods after it; only the later periods are loaded — the overlap is evidence of agreement.
 """
 
 from __future__ import annotations
 
 import sys
+import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +71,8 @@ class PackSeries:
     later_copy: str | None = None  # a public copy committed after the cutoff (later_copies.toml): bytes checked only
     overlaps: str | None = None  # the shipped extract its values are checked against over their common periods
     continues: bool = False  # the same provider series as ``overlaps``: keep its last OVERLAP periods and later ones
+    tolerance: float = 0.0  # largest overlap difference a continuation may show (half the copy's last decimal)
+    member: str | None = None  # the series file inside a zip archive source
     extracted: str | None = None  # extraction date, when not EXTRACTED
 
 
@@ -334,6 +339,24 @@ PACK: tuple[PackSeries, ...] = (
         overlaps="long_term_rate",
         extracted="2026-11-27",
     ),
+    PackSeries(
+        "equity_prices_continued",
+        "extensions/anilmujagic45_MPS_data.zip",
+        "equity_prices",
+        "ECB",
+        "ECB Data Portal (index data: STOXX Ltd.); public copy (a Data Portal download of 2025-10-14 in a zip "
+        "archive) in anilmujagic45/Monetary-Policy-Shocks-and-Macro-Financial-Dynamics",
+        "EURO STOXX 50, monthly average of daily closes (four decimals in the copy)",
+        "FM.M.U2.EUR.DS.EI.DJES50I.HSTA",
+        "lag: end of month + 1 day (a period average of daily closes); the copy's commit date is not a release date",
+        ECB_LICENCE + ". " + STOXX_TERMS,
+        later_copy="ecb_portal_eurostoxx50_2026-08-18",
+        overlaps="equity_prices",
+        continues=True,
+        tolerance=0.00005,
+        member="ECB Data Portal_20251014132031.csv",
+        extracted="2026-11-27",
+    ),
 )
 
 
@@ -371,7 +394,7 @@ def extract(entry: PackSeries, shared_data_dir: Path, base: pd.DataFrame | None 
         check_bytes(source, copy_named(entry.later_copy, LATER), LATER)
     records = [
         r
-        for r in load_series(source)
+        for r in read_source(source, entry.member)
         if r.variable == entry.variable
         and r.series_key.startswith(entry.series_prefix)
         and r.reference_period >= FIRST_PERIOD
@@ -393,6 +416,25 @@ def extract(entry: PackSeries, shared_data_dir: Path, base: pd.DataFrame | None 
     return frame
 
 
+def read_source(source: Path, member: str | None = None) -> list[ObservedValue]:
+    """The values of a series file, or of ``member`` inside a zip archive (read under its own name)."""
+    if member is None:
+        return load_series(source)
+    try:
+        with zipfile.ZipFile(source) as archive:
+            data = archive.read(member)
+    except (zipfile.BadZipFile, KeyError) as exc:
+        raise InputError(
+            f"{source} holds no readable member {member!r} ({exc})",
+            where=str(source),
+            fix="register the archive's member name exactly as `unzip -l` lists it",
+        ) from None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / Path(member).name
+        path.write_bytes(data)
+        return load_series(path)
+
+
 def overlap_differences(frame: pd.DataFrame, base: pd.DataFrame) -> tuple[pd.Series, bool]:
     """New minus shipped value over their common periods (monthly values averaged to complete quarters
     when the shipped series is quarterly); the flag says whether they were averaged."""
@@ -407,12 +449,26 @@ def overlap_differences(frame: pd.DataFrame, base: pd.DataFrame) -> tuple[pd.Ser
     return (new[common] - old[common]), averaged
 
 
+def same_series(key: str, base_key: str) -> bool:
+    """Two keys of one provider series (``ECB.FM.M.U2…`` names the dataflow that ``ECB.M.U2…`` leaves out)."""
+    return key == base_key or key.endswith("." + base_key.split(".", 1)[1])
+
+
 def continuation(entry: PackSeries, frame: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
-    """The last OVERLAP periods of ``base`` (equal values required) and every later period of ``frame``."""
+    """The last OVERLAP periods of ``base`` (values repeated within ``entry.tolerance``) and every later
+    period of ``frame``, under the base's series key."""
+    base_key = str(base["series_key"].iloc[0])
+    keys = set(frame["series_key"])
+    if not all(same_series(k, base_key) for k in keys):
+        raise InputError(
+            f"{entry.name} ({', '.join(sorted(keys))}) is not the provider series of {entry.overlaps} ({base_key})",
+            where=entry.source,
+            fix="continue a series only with a copy of the same provider series",
+        )
     periods = sorted(base["reference_period"].unique())
-    out = frame[frame["reference_period"] >= periods[-OVERLAP]]
+    out = frame[frame["reference_period"] >= periods[-OVERLAP]].assign(series_key=base_key)
     diff, _ = overlap_differences(out, base)
-    if len(diff) != OVERLAP or (diff.abs() > 1e-9).any():
+    if len(diff) != OVERLAP or (diff.abs() > entry.tolerance + 1e-9).any():
         raise InputError(
             f"{entry.name} does not repeat the last {OVERLAP} values of {entry.overlaps} "
             f"({len(diff)} common periods, largest difference {diff.abs().max() if len(diff) else float('nan')})",
@@ -449,8 +505,9 @@ def overlap_line(entry: PackSeries, frame: pd.DataFrame, base: pd.DataFrame) -> 
     diff, averaged = overlap_differences(frame, base)
     how = " (quarterly averages of the monthly values)" if averaged else ""
     tail = (
-        f"; it continues {entry.overlaps}.csv (same provider series): its first {len(diff)} rows repeat that "
-        "extract's last periods and the rest are later periods"
+        f"; it continues {entry.overlaps}.csv (same provider series, written under that extract's series key): "
+        f"its first {len(diff)} rows repeat that extract's last periods (evidence only: a workspace loads the "
+        "later periods)"
         if entry.continues
         else ""
     )
@@ -521,9 +578,14 @@ def build_real_pack(
 def pack_observations(pack_dir: Path = PACK_DIR) -> list[ObservedValue]:
     """Every shipped value as an ObservedValue (provenance real, release date and rule as shipped)."""
     out: list[ObservedValue] = []
+    last: dict[str, str] = {}
     for i, entry in enumerate(PACK):
         report("reading real series", i, len(PACK), entry.name)
-        out += load_series(pack_dir / f"{entry.name}.csv", provenance="real")
+        values = load_series(pack_dir / f"{entry.name}.csv", provenance="real")
+        if entry.continues:  # the overlap rows are evidence of agreement; the continued series keeps its values
+            values = [v for v in values if v.reference_period > last[entry.overlaps]]
+        last[entry.name] = max(v.reference_period for v in values)
+        out += values
     report("reading real series", len(PACK), len(PACK), "")
     return out
 
