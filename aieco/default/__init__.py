@@ -3,9 +3,10 @@
 ``build_default(workspace, progress)`` builds it from the package alone — no ``../shared`` —
 from real inputs only, each shipped with a provenance file:
 
-* corpus (``corpus/``, PROVENANCE.md): the ESRB adverse macro-financial scenario for the 2018
-  EU-wide stress test (published 2018-01-16) and brief verbatim excerpts of the BIS Quarterly
-  Review, March 2024; ingested with their publication dates, relations read by the offline
+* corpus (``corpus/``, PROVENANCE.md and one provenance file per ECB page): the ESRB adverse
+  macro-financial scenario for the 2018 EU-wide stress test (published 2018-01-16), brief verbatim
+  excerpts of the BIS Quarterly Review, March 2024, and the opening paragraphs of ECB publication
+  pages of 2020–2024 (``tools/default_corpus.py --pages``); ingested with their publication dates, relations read by the offline
   extractor (graph condition G0);
 * macro series (``aieco/data/real``, one PROVENANCE file per extract): euro-area real GDP
   (real-time vintages), HICP, unemployment, the 10-year yield, BIS residential property prices
@@ -54,7 +55,7 @@ def _build_default(store: Store, progress: Step | None) -> dict[str, Any]:
     from aieco.sources.registry import ingest
 
     say = progress or (lambda _m: None)
-    say("ingesting the real corpus: ESRB 2018 adverse scenario, BIS Quarterly Review March 2024 excerpts")
+    say("ingesting the real corpus: ESRB 2018 adverse scenario, BIS Quarterly Review excerpts, ECB publication pages")
     report = ingest(store, CORPUS_MANIFEST)
     if not report.ok:
         raise InputError(f"the default corpus did not ingest cleanly: {report.failures}", where=str(CORPUS_MANIFEST))
