@@ -85,23 +85,22 @@ class ScenarioSettings(_Section):
     var_draws: int = Field(20_000, description="Residual-bootstrap trajectories.")
     var_min_obs: int = Field(80, description="Least complete quarterly observations for the VAR.")
     sample_start: str = Field("2000Q1", description="First quarter of the estimation sample.")
+    sample_start_earliest: str = Field(
+        "1995Q1",
+        description="Earliest start when an early cutoff leaves fewer than var_min_obs quarters from sample_start "
+        "(the sample then reaches back just far enough).",
+    )
     seed: int = Field(20241231, description="Default seed.")
     kmeans_groups: int = Field(3, description="Unconditional comparator: k-means groups.")
     tail_share: float = Field(0.10, description="Unconditional comparator: most adverse share.")
     selection: Literal["calibrated", "paper_max"] = Field(
         "calibrated",
-        description="Scenario rule: 'calibrated' (the central path of a risk's admissible draws around a target "
-        "severity percentile, scaled to official adverse severity) or 'paper_max' (the paper's single most severe "
-        "admissible draw, Eq. scenarioset).",
+        description="Scenario rule: 'calibrated' (the conditional forecast of a risk's restricted variables at a target "
+        "severity percentile, on the official adverse severity scale) or 'paper_max' (the paper's single most "
+        "severe admissible draw, Eq. scenarioset).",
     )
     severity_percentile: float = Field(
         0.95, gt=0.0, lt=1.0, description="Calibrated rule: target severity percentile over the simulation set."
-    )
-    severity_half_width: float = Field(
-        0.025, gt=0.0, lt=0.5, description="Calibrated rule: half-width of the percentile window around the target."
-    )
-    severity_min_members: int = Field(
-        200, ge=10, description="Calibrated rule: least admissible draws in the window (it widens to reach them)."
     )
     severity_scale: Literal["official", "none"] = Field(
         "official",

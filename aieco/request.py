@@ -101,8 +101,8 @@ class AnalysisRequest(FrozenModel):
     repetitions: int = Field(1, ge=1, le=50)
     selection: Literal["calibrated", "paper_max"] = Field(
         default_factory=lambda: get_settings().scenario.selection,
-        description="Scenario rule: 'calibrated' (central path of the admissible draws around a target severity "
-        "percentile, on the official severity scale) or 'paper_max' (the paper's most severe admissible draw).",
+        description="Scenario rule: 'calibrated' (the conditional forecast at a target severity percentile, on the "
+        "official severity scale) or 'paper_max' (the paper's most severe admissible draw).",
     )
     severity_percentile: float = Field(
         default_factory=lambda: get_settings().scenario.severity_percentile,

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aieco.errors import InputError, StageStopped
+from aieco.errors import InputError
 from aieco.models import macro
-from aieco.models.conditional import Anchor, anchor_shift, usable_anchors
-from aieco.models.var import VARIABLES, annual_levels, annual_paths, central_levels, fit_var, simulate
+from aieco.models.conditional import Anchor, anchor_shift, deterministic_levels, severity_path, usable_anchors
+from aieco.models.var import VARIABLES, annual_levels, annual_paths, fit_var, simulate
 from aieco.scenario import selection
 
 
@@ -39,23 +39,19 @@ def fit():
     return fit_var(_levels(), min_obs=40)
 
 
-def _annual_of_central(fit, sim, years):
-    central = central_levels(fit, sim)[None]
-    return annual_levels(central, sim.quarters, years)
-
-
 def test_anchored_central_path_meets_the_anchors_and_the_others_follow(fit):
     years = range(2025, 2028)
     anchors = [Anchor("real_gdp", 2025, 0.2), Anchor("real_gdp", 2026, 2.5), Anchor("inflation", 2027, 1.0)]
     result, sim = anchor_shift(fit, anchors, first_year=2025, horizon_end=2027, draws=2000, seed=1)
-    annual = _annual_of_central(fit, sim, years)
+    # the baseline is the point forecast with the anchor shift (no resampled residual)
+    annual = annual_levels(deterministic_levels(fit, result.shift, 2025, 2027)[None], sim.quarters, years)
     assert annual["real_gdp"][0, 0] == pytest.approx(0.2, abs=0.01)
     assert annual["real_gdp"][0, 1] == pytest.approx(2.5, abs=0.01)
     assert annual["inflation"][0, 2] == pytest.approx(1.0, abs=0.01)
     assert result.max_gap < 0.01
     # the unanchored variables move with the anchors (the model's joint dynamics), not left at the unconditional
     unconditional = simulate(fit, draws=2000, seed=1, horizon_end=2027, first_year=2025)
-    base = _annual_of_central(fit, unconditional, years)
+    base = annual_levels(deterministic_levels(fit, 0 * result.shift, 2025, 2027)[None], sim.quarters, years)
     assert not np.allclose(annual["unemployment"], base["unemployment"], atol=1e-3)
     # the draws keep the model's own dispersion around the anchored centre
     spread_a = annual_paths(sim, years)[:, 1, 0].std()
@@ -78,74 +74,50 @@ def test_an_anchor_outside_the_vocabulary_is_refused():
     assert usable_anchors([Anchor("equity_prices", 2025, 1.0)], 2025, 2027) == ()
 
 
-def _set(seed: int, draws: int = 4000):
-    # GDP growth centred at zero: about half the draws satisfy 'GDP falls', so every target's window is admissible
-    rng = np.random.default_rng(seed)
-    annual = rng.normal(0, 1, size=(draws, 3, len(VARIABLES)))
-    annual[:, :, VARIABLES.index("unemployment")] += 6.5
-    return annual
+RECESSION = [selection.Restriction(variable="real_gdp", direction=-1, priority=1)]
 
 
-RECESSION = [{"variable": "real_gdp", "direction": -1, "priority": 1}]
-LAST = {"unemployment": 6.5, "inflation": 2.0, "long_term_rate": 3.0}
+def _zero_shift(fit):
+    from aieco.models.var import simulation_steps
+
+    return np.zeros((simulation_steps(fit, 2027), len(VARIABLES)))
 
 
-def test_calibrated_window_is_admissible_and_around_the_target():
-    annual = _set(1)
-    chosen = selection.calibrated_select(
-        "r", annual, VARIABLES, RECESSION, LAST, target=0.9, half_width=0.025, min_members=50
-    )
-    members = chosen.members
-    assert members.sum() >= 50
-    means = annual.mean(axis=1)[:, VARIABLES.index("real_gdp")]
-    assert (means[members] < 0).all()  # every member satisfies the restriction
-    pct = chosen.percentiles[members]
-    assert pct.min() >= chosen.window[0] - 1e-12 and pct.max() <= chosen.window[1] + 1e-12
-    assert 0.85 < np.median(pct) < 0.95
-    assert members[chosen.representative_id - 1]
-
-
-def test_a_target_below_the_admissible_draws_takes_the_least_severe_admissible_ones():
-    annual = _set(5)
-    annual[:, :, VARIABLES.index("real_gdp")] += 1.0  # few draws fall: all lie in the upper tail
-    chosen = selection.calibrated_select(
-        "r", annual, VARIABLES, RECESSION, LAST, target=0.5, half_width=0.02, min_members=50
-    )
-    assert chosen.members.sum() == 50 and chosen.window[1] > 0.52  # widened, and recorded as widened
-
-
-def test_a_higher_target_is_more_severe():
-    annual = _set(2)
+def test_the_severity_path_is_deterministic_and_deeper_with_the_target(fit):
+    shift = _zero_shift(fit)
     gdp = VARIABLES.index("real_gdp")
-    medians = []
-    for target in (0.8, 0.9, 0.97):
-        c = selection.calibrated_select(
-            "r", annual, VARIABLES, RECESSION, LAST, target=target, half_width=0.02, min_members=50
-        )
-        medians.append(np.median(annual[c.members].mean(axis=1)[:, gdp]))
-    assert medians[0] > medians[1] > medians[2]
+    paths = [severity_path(fit, shift, RECESSION, [1.0], z, first_year=2025, horizon_end=2027) for z in (0.5, 1.6, 3.0)]
+    means = [p.annual[:, gdp].mean() for p in paths]
+    assert means[0] > means[1] > means[2]
+    again = severity_path(fit, shift, RECESSION, [1.0], 1.6, first_year=2025, horizon_end=2027)
+    assert np.array_equal(again.levels, paths[1].levels)  # no draw, no seed: the same path every time
+    assert all(p.direction_ok == {"real_gdp": True} for p in paths)
+    # z = 0 is the baseline itself
+    flat = severity_path(fit, shift, RECESSION, [1.0], 0.0, first_year=2025, horizon_end=2027)
+    base = deterministic_levels(fit, shift, 2025, 2027)
+    np.testing.assert_allclose(flat.levels, base)
 
 
-def test_two_risks_with_different_restrictions_get_different_members():
-    annual = _set(3)
-    a = selection.calibrated_select(
-        "a", annual, VARIABLES, RECESSION, LAST, target=0.9, half_width=0.03, min_members=50
-    )
-    other = [{"variable": "equity_prices", "direction": -1, "priority": 1}]
-    b = selection.calibrated_select("b", annual, VARIABLES, other, LAST, target=0.9, half_width=0.03, min_members=50)
-    overlap = (a.members & b.members).sum() / a.members.sum()
-    assert overlap < 0.5
+def test_the_severity_path_matches_the_draws_conditional_mean(fit):
+    """The linear-Gaussian conditional expectation agrees with the bootstrap draws near the same severity."""
+    shift = _zero_shift(fit)
+    sim = simulate(fit, draws=20_000, seed=5, horizon_end=2027, first_year=2025)
+    annual = annual_paths(sim, range(2025, 2028))
+    gdp = VARIABLES.index("real_gdp")
+    score = -annual[:, :, gdp].mean(axis=1)
+    z = (score - score.mean()) / score.std()
+    near = np.abs(z - 1.5) < 0.1
+    path = severity_path(fit, shift, RECESSION, [1.0], 1.5, first_year=2025, horizon_end=2027)
+    assert path.annual[:, gdp].mean() == pytest.approx(annual[near][:, :, gdp].mean(), abs=0.15)
 
 
-def test_no_admissible_draw_stops_and_bad_targets_are_refused():
-    annual = _set(4)
-    impossible = [{"variable": "unemployment", "direction": 1, "priority": 1}]
-    with pytest.raises(StageStopped):
-        selection.calibrated_select(
-            "r", annual, VARIABLES, impossible, {"unemployment": 50.0}, target=0.9, half_width=0.02, min_members=5
-        )
-    with pytest.raises(InputError, match="severity target"):
-        selection.calibrated_select("r", annual, VARIABLES, RECESSION, LAST, target=1.2, half_width=0.02, min_members=5)
+def test_different_restrictions_give_different_paths(fit):
+    shift = _zero_shift(fit)
+    a = severity_path(fit, shift, RECESSION, [1.0], 1.6, first_year=2025, horizon_end=2027)
+    equity = [selection.Restriction(variable="equity_prices", direction=-1, priority=1)]
+    b = severity_path(fit, shift, equity, [1.0], 1.6, first_year=2025, horizon_end=2027)
+    assert not np.allclose(a.annual, b.annual)
+    assert (b.sd >= 0).all() and b.sd[:, VARIABLES.index("equity_prices")].max() > 0
 
 
 @settings(max_examples=40, deadline=None)

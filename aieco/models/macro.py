@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -72,12 +73,10 @@ from aieco.models.var import (
     VARIABLES,
     annual_levels,
     annual_paths,
-    central_levels,
     conditioned_quarters,
     fit_var,
     last_observed_annual,
     last_observed_years,
-    levels_window,
     range_failures,
     simulate,
 )
@@ -157,6 +156,7 @@ def specification() -> ModelSpecification:
         "draws": cfg.var_draws,
         "min_obs": cfg.var_min_obs,
         "sample_start": cfg.sample_start,
+        "sample_start_earliest": cfg.sample_start_earliest,
         "range_bounds": RANGE_BOUNDS,
         "quantiles": QUANTILES,
         "kmeans_groups": cfg.kmeans_groups,
@@ -166,7 +166,7 @@ def specification() -> ModelSpecification:
         "transformations": MODEL_TRANSFORMATION,
         "plausibility": PLAUSIBILITY,
         "selection": cfg.selection,
-        "severity": [cfg.severity_percentile, cfg.severity_half_width, cfg.severity_min_members, cfg.severity_scale],
+        "severity": [cfg.severity_percentile, cfg.severity_scale],
         "anchor_baseline": cfg.anchor_baseline,
     }
     return ModelSpecification.create(
@@ -231,7 +231,10 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     geo = sorted(map(str, set(built.eligible["jurisdiction"]))) if "jurisdiction" in built.eligible else []
     # the declared euro-area mapping joins memberships: say so on the run
     diagnostics["geography"] = {"jurisdictions": geo, "caveat": EURO_AREA_CAVEAT if "EA" in geo else None}
-    fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT, ragged_edge=RAGGED_EDGE)
+    try:
+        fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT, ragged_edge=RAGGED_EDGE)
+    except StageStopped as stop:
+        return ModelResult(status=RunStatus.stopped, tables={}, points=[], diagnostics=diagnostics, reason=stop.reason)
     diagnostics.update(
         {
             "stability": {"max_modulus": fit.max_modulus, "stable": fit.stable},
@@ -252,7 +255,9 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     # The unconditional simulation: the model's own baseline, always kept beside an anchored one.
     sim_u = simulate(fit, draws=draws, seed=seed, horizon_end=last_year_h, first_year=first_year)
     annual_u = annual_paths(sim_u, range(first_year, last_year_h + 1))
-    unconditional_levels = central_levels(fit, sim_u)
+    unconditional_levels = conditional.deterministic_levels(
+        fit, np.zeros((sim_u.model.shape[1], len(VARIABLES))), first_year, last_year_h
+    )
     anchors = [
         conditional.Anchor(str(a["variable"]), int(a["year"]), float(a["value"])) for a in inputs.get("anchors") or []
     ]
@@ -276,7 +281,10 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
             "why": inputs.get("anchor_note") or "no official projection was supplied for this cutoff",
         }
     annual = annual_paths(sim, range(first_year, last_year_h + 1)) if sim is not sim_u else annual_u
-    baseline_levels = central_levels(fit, sim)
+    # The baseline is the point forecast (the path with the anchor shift and no resampled residual): exact on
+    # the anchors and the same for every seed and draw count; the draws give the fan around it.
+    baseline_shift = sim.shift if sim.shift is not None else np.zeros((sim.model.shape[1], len(VARIABLES)))
+    baseline_levels = conditional.deterministic_levels(fit, baseline_shift, first_year, last_year_h)
     range_ok, failures = range_failures(annual)
     diagnostics["range_checks"] = {
         "failures": failures,
@@ -330,11 +338,20 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
                 years=years,
             )
             headline = sim.levels[chosen.simulation_id - 1]
-            members = None
             scale = {"factor": 1.0, "why": "the paper's rule: one draw, unscaled"}
         else:
-            chosen, members, headline, scale = calibrated_headline(
-                fit, sim, annual, request.risk, inputs["restrictions"], last_obs, range_ok, years, target, inputs
+            chosen, headline, scale, bands = calibrated_headline(
+                fit,
+                sim,
+                annual,
+                request.risk,
+                inputs["restrictions"],
+                last_obs,
+                range_ok,
+                years,
+                target,
+                inputs,
+                baseline_shift,
             )
     except StageStopped as stop:
         diagnostics["acceptance_share"] = None
@@ -342,7 +359,7 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
             status=RunStatus.stopped, tables=tables, points=distribution, diagnostics=diagnostics, reason=stop.reason
         )
     diagnostics["acceptance_share"] = chosen.acceptance_share
-    sid = chosen.simulation_id if rule == "paper_max" else chosen.representative_id
+    sid = chosen.simulation_id
     signature = selection.restriction_signature(inputs["restrictions"])
     shared = getattr(chosen, "shared_with", "") or same_restrictions(inputs.get("taken"), signature, request.risk)
     diagnostics["selected"] = {
@@ -351,8 +368,8 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
         "signature": signature,
         "shared_with": shared,
         "rule": rule,
-        "members": None if members is None else int(members.sum()),
-        "window": None if members is None else list(chosen.window),
+        "target_percentile": target if rule == "calibrated" else None,
+        "z": getattr(chosen, "z", None),
         "scale": scale,
     }
     selected_annual = annual_of(headline, sim.quarters, years)
@@ -362,8 +379,8 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     quarterly["observed"] = sim.observed.astype(float)
     tables["selected_quarterly"] = quarterly
     tables["selected_quarterly_deviation"] = level_deviation(headline, baseline_levels, sim.quarters)
-    if members is not None:
-        tables["selected_bands"] = member_bands(fit, sim, members, scale["factor"], years)
+    if rule == "calibrated":
+        tables["selected_bands"] = bands
     row = {
         "simulation_id": sid,
         "severity": chosen.severity,
@@ -371,8 +388,8 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
         "admissible": chosen.admissible,
         "draws": draws,
         "rule": rule,
-        "target_percentile": target if members is not None else float("nan"),
-        "members": float("nan") if members is None else int(members.sum()),
+        "target_percentile": target if rule == "calibrated" else float("nan"),
+        "z": float(getattr(chosen, "z", float("nan"))),
         "scale": scale["factor"],
         "equal_weights_id": chosen.sensitivity["equal"] if rule == "paper_max" else sid,
         "inverse_priority_id": chosen.sensitivity["inverse_priority"] if rule == "paper_max" else sid,
@@ -440,43 +457,91 @@ def same_restrictions(taken: Any, signature: str, risk: str) -> str:
     return f"same restrictions as {', '.join(owners)} ({signature}): the same path" if owners else ""
 
 
-def calibrated_headline(fit, sim, annual, risk, restrictions, last_obs, range_ok, years, target, inputs):
-    """The calibrated rule: the central path of the risk's admissible draws around the target severity
-    percentile, its deviation from the baseline scaled by the official-severity factor
-    (:func:`severity_factor`). Returns (CalibratedSelection, members, headline levels (Q, k), scale)."""
-    cfg = get_settings().scenario
-    chosen = selection.calibrated_select(
-        risk,
-        annual,
-        VARIABLES,
-        restrictions,
-        last_obs,
-        target=target,
-        half_width=cfg.severity_half_width,
-        min_members=cfg.severity_min_members,
-        range_ok=range_ok,
-        years=years,
+@dataclass(frozen=True)
+class ConditionalChoice:
+    """The calibrated rule's record: the path's severity and the draws' admissibility diagnostics."""
+
+    simulation_id: int  # the admissible draw nearest the path (a diagnostic; the path is no draw)
+    severity: float  # the path's severity in standard deviations of the risk's score (z · λ)
+    z: float
+    acceptance_share: float
+    admissible: int
+    references: dict[str, float]
+    shared_with: str = ""
+
+
+def calibrated_headline(fit, sim, annual, risk, restrictions, last_obs, range_ok, years, target, inputs, shift):
+    """The calibrated rule: the conditional forecast of the risk's restricted variables at the target severity
+    percentile (:func:`aieco.models.conditional.severity_path`), on the official severity scale
+    (:func:`severity_factor`). Returns (ConditionalChoice, headline levels (Q, k), scale, bands table)."""
+    from statistics import NormalDist
+
+    rs = [selection.Restriction.from_record(r) for r in restrictions]
+    if not rs:
+        raise StageStopped(f"risk {risk} has no restriction to select a path with", stage="selection")
+    relative = selection.adverse_to_median(annual, VARIABLES, rs) & range_ok
+    if not relative.any():
+        raise StageStopped(
+            f"no simulated path satisfies every restriction of risk {risk} relative to the baseline (each restricted "
+            "variable on its restriction's side of the median path over the horizon, range checks passed); the "
+            "restrictions contradict each other or the model never produces them; the risk program stops",
+            stage="selection",
+        )
+    first, last = int(years[0]), int(years[-1])
+    z_target = NormalDist().inv_cdf(target)
+    scale = severity_factor(fit, shift, z_target, first, last, inputs)
+    weights = [selection.WEIGHTINGS["primary"](np.array([float(r.priority)]))[0] for r in rs]
+    path = conditional.severity_path(
+        fit, shift, rs, weights, z_target * scale["factor"], first_year=first, horizon_end=last
     )
-    scale = severity_factor(fit, sim, annual, last_obs, range_ok, years, target, inputs)
-    headline = scaled_central(fit, sim, chosen.members, scale["factor"])
-    return chosen, chosen.members, headline, scale
+    against = [v for v, ok in path.direction_ok.items() if not ok]
+    if against:
+        raise StageStopped(
+            f"the restrictions of risk {risk} pull against each other under the model's covariance: at the target "
+            f"severity {', '.join(against)} would move against {'its' if len(against) == 1 else 'their'} "
+            "restriction relative to the baseline; the risk program stops",
+            stage="selection",
+        )
+    # the draws' admissibility (the paper's rule) is kept as a diagnostic of how common such paths are
+    refs = selection.reference_values(rs, last_obs)
+    ok = selection.satisfied_every_year(annual, VARIABLES, rs, refs, years)
+    admissible = ok & selection.adverse_to_median(annual, VARIABLES, rs) & range_ok
+    spread = annual.std(axis=0)
+    spread[spread == 0] = 1.0
+    gap = (((annual - path.annual[None]) / spread[None]) ** 2).sum(axis=(1, 2))
+    nearest = int(np.argmin(np.where(admissible, gap, np.inf) if admissible.any() else gap)) + 1
+    bands = {}
+    for j, v in enumerate(VARIABLES):
+        for t, y in enumerate(years):
+            centre, sd = float(path.annual[t, j]), float(path.sd[t, j])
+            bands[f"{v}:{y}"] = [centre - 1.6449 * sd, centre, centre + 1.6449 * sd]
+    choice = ConditionalChoice(
+        simulation_id=nearest,
+        severity=float(path.z),
+        z=float(z_target),
+        acceptance_share=float(ok.mean()),
+        admissible=int(admissible.sum()),
+        references=refs,
+    )
+    table = pd.DataFrame.from_dict(bands, orient="index", columns=["p05", "p50", "p95"])
+    return choice, path.levels, scale, table
 
 
 #: The generic recession the official-severity factor is measured on: real GDP below zero, priority 1.
-GENERIC_RECESSION = ({"variable": "real_gdp", "direction": -1, "priority": 1},)
+GENERIC_RECESSION = (selection.Restriction(variable="real_gdp", direction=-1, priority=1),)
 
 
-def severity_factor(fit, sim, annual, last_obs, range_ok, years, target, inputs) -> dict[str, Any]:
+def severity_factor(fit, shift, z_target: float, first: int, last: int, inputs) -> dict[str, Any]:
     """One factor λ for every risk of a run: the official adverse GDP deviation from baseline
-    (``inputs['severity_reference']``, the latest official adverse scenario published by the cutoff)
-    over the GDP deviation of a generic GDP-down scenario at the same target percentile, both as the
-    level deviation from baseline at the end of the reference's horizon year.
+    (``inputs['severity_reference']``, the latest official adverse scenario published by the cutoff) over
+    the GDP deviation of the generic GDP-down conditional forecast at the target percentile, both as the
+    level deviation from baseline in Q4 of the reference's last scenario year.
 
-    Why: the residual bootstrap draws shocks independently quarter by quarter, so it rarely strings
-    together the persistent adverse shocks of a recession; official adverse scenarios are calibrated
-    on such episodes. Scaling keeps each risk's own shape and relative severity (λ is common) and
-    puts the scenario set on the official severity scale. λ = 1 when ``severity_scale`` is 'none' or
-    no reference exists at the cutoff (said so)."""
+    Why: official adverse scenarios are calibrated on historical crises, far in the tail of a VAR fitted to
+    2000–2024, whose residual bootstrap treats shocks as independent quarter by quarter. Scaling keeps each
+    risk's own shape and relative severity (λ is common to all risks) and puts the scenario set on the
+    official severity scale. λ = 1 when ``severity_scale`` is 'none' or no reference exists at the cutoff
+    (said so)."""
     cfg = get_settings().scenario
     ref = inputs.get("severity_reference")
     mode = str(inputs.get("severity_scale") or cfg.severity_scale)
@@ -484,29 +549,19 @@ def severity_factor(fit, sim, annual, last_obs, range_ok, years, target, inputs)
         return {"factor": 1.0, "why": "severity_scale = 'none': the model's own deviations"}
     if not ref:
         return {"factor": 1.0, "why": "no official adverse scenario with a GDP deviation was published by the cutoff"}
-    generic = selection.calibrated_select(
-        "generic_recession",
-        annual,
-        VARIABLES,
-        list(GENERIC_RECESSION),
-        last_obs,
-        target=target,
-        half_width=cfg.severity_half_width,
-        min_members=cfg.severity_min_members,
-        range_ok=range_ok,
-        years=years,
+    generic = conditional.severity_path(
+        fit, shift, GENERIC_RECESSION, [1.0], z_target, first_year=first, horizon_end=last
     )
-    gen = central_levels(fit, sim, generic.members)
-    base = central_levels(fit, sim)
-    horizon_years = int(ref.get("years") or len(years))
-    year = int(years[min(horizon_years, len(years)) - 1])
-    q = list(sim.quarters).index(f"{year}Q4")
+    base = conditional.deterministic_levels(fit, shift, first, last)
+    quarters = conditional.levels_window(fit, np.zeros((1, shift.shape[0], shift.shape[1])), first, last)[0]
+    year = first + min(int(ref.get("years") or (last - first + 1)), last - first + 1) - 1
+    q = list(quarters).index(f"{year}Q4")
     j = VARIABLES.index("real_gdp")
-    model_dev = 100.0 * (gen[q, j] / base[q, j] - 1.0)
+    model_dev = 100.0 * (generic.levels[q, j] / base[q, j] - 1.0)
     official = float(ref["value"])
     if not model_dev < 0 or not official < 0:
         return {"factor": 1.0, "why": f"no scaling: model deviation {model_dev:.2f}, official {official:.2f}"}
-    factor = float(np.clip(official / model_dev, 0.25, 4.0))
+    factor = float(np.clip(official / model_dev, 0.25, 6.0))
     return {
         "factor": factor,
         "model_gdp_deviation": float(model_dev),
@@ -515,27 +570,6 @@ def severity_factor(fit, sim, annual, last_obs, range_ok, years, target, inputs)
         "reference": {k: ref.get(k) for k in ("publisher", "title", "published", "measure", "source")},
         "why": "official adverse GDP deviation over the generic GDP-down scenario's at the target percentile",
     }
-
-
-def scaled_central(fit, sim, members: np.ndarray, factor: float) -> np.ndarray:
-    """Levels (Q, k) of baseline + factor × (members' central path − baseline), in model variables."""
-    base = np.median(sim.model, axis=0)
-    centre = np.median(sim.model[members], axis=0)
-    model = (base + factor * (centre - base))[None]
-    return levels_window(fit, model, int(sim.quarters[0][:4]) + 1, int(sim.quarters[-1][:4]))[1][0]
-
-
-def member_bands(fit, sim, members: np.ndarray, factor: float, years: Sequence[str]) -> pd.DataFrame:
-    """Rows '<variable>:<year>', columns p05 p50 p95: the members' annual figures (scaled as the path)."""
-    base = np.median(sim.model, axis=0)
-    model = base[None] + factor * (sim.model[members] - base[None])
-    quarters, lv, _ = levels_window(fit, model, int(sim.quarters[0][:4]) + 1, int(sim.quarters[-1][:4]))
-    annual = annual_levels(lv, quarters, range(int(years[0]), int(years[-1]) + 1))
-    rows = {}
-    for v in VARIABLES:
-        for t, y in enumerate(years):
-            rows[f"{v}:{y}"] = np.percentile(annual[v][:, t], [5, 50, 95])
-    return pd.DataFrame.from_dict(rows, orient="index", columns=["p05", "p50", "p95"])
 
 
 def anchors_table(rows: Sequence[Mapping[str, Any]], result: conditional.AnchorResult) -> pd.DataFrame:
@@ -987,6 +1021,8 @@ def model_inputs(
 #: Publishers whose projections anchor the baseline, in order of preference (the EBA takes its baseline
 #: from the Eurosystem/ECB staff projections); survey rounds (SPF) are evaluation references only.
 ANCHOR_PUBLISHERS = ("EUROSYSTEM_STAFF", "ECB_STAFF")
+#: Publishers that complete a staff round for a variable it lacks (the latest round by the cutoff).
+SUPPLEMENT_PUBLISHERS = ("ECB_SPF",)
 
 
 def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tuple[list[dict[str, Any]], str]:
@@ -1012,6 +1048,20 @@ def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tup
             and (when is None or r.release_date <= when)
         ):
             rounds.setdefault(r.series_key, []).append(r)
+    # A staff round that lacks a variable (the stored pages give no unemployment table) is completed by the
+    # latest survey round published by the cutoff for that variable, if any (each row names its publisher).
+    surveys: dict[str, list[ObservedValue]] = {}
+    for r in store.find(ObservedValue, scenario="baseline"):
+        if (
+            r.series_key.split(":", 1)[0].upper() in SUPPLEMENT_PUBLISHERS
+            and r.status is ValueStatus.modelled
+            and r.frequency == "A"
+            and r.jurisdiction == jurisdiction
+            and r.variable in conditional.ANCHORABLE
+            and r.release_date is not None
+            and (when is None or r.release_date <= when)
+        ):
+            surveys.setdefault(r.series_key, []).append(r)
     if not rounds:
         return [], (
             f"no Eurosystem/ECB staff projection for {jurisdiction} published by {cutoff} is in the workspace "
@@ -1036,6 +1086,30 @@ def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tup
                 "observation_id": r.observation_id,
             }
         )
+    have = {row["variable"] for row in rows}
+    for variable in conditional.ANCHORABLE:
+        if variable in have:
+            continue
+        with_it = {k: [r for r in v if r.variable == variable] for k, v in surveys.items()}
+        with_it = {k: v for k, v in with_it.items() if v}
+        if not with_it:
+            continue
+        skey = max(with_it, key=lambda k: (max(r.release_date for r in with_it[k]), k))
+        for r in sorted(with_it[skey], key=lambda r: r.reference_period):
+            p = shipped.get((skey, r.variable, int(str(r.reference_period)[:4])))
+            rows.append(
+                {
+                    "variable": r.variable,
+                    "year": int(str(r.reference_period)[:4]),
+                    "value": float(r.value),
+                    "publisher": skey.split(":", 1)[0],
+                    "round": skey.split(":", 1)[1] if ":" in skey else "",
+                    "published": r.release_date.isoformat(),
+                    "url": getattr(p, "url", ""),
+                    "title": getattr(p, "title", ""),
+                    "observation_id": r.observation_id,
+                }
+            )
     return rows, ""
 
 

@@ -288,9 +288,17 @@ def fit_var(
     lags = lags or cfg.var_lags
     start = pd.Period(sample_start or cfg.sample_start, freq="Q")
     min_obs = cfg.var_min_obs if min_obs is None else min_obs
-    x = model_variables(levels)
-    x = x[x.index >= start]
+    x_all = model_variables(levels)
+    x = x_all[x_all.index >= start]
     complete = x.dropna()
+    if not complete.empty and len(x[x.index <= complete.index.max()]) < min_obs:
+        # An early cutoff leaves fewer than min_obs quarters after the configured start: reach back, no further
+        # than the earliest start setting, to the quarter that gives min_obs (the run records its sample).
+        earliest = pd.Period(cfg.sample_start_earliest, freq="Q")
+        back = max(earliest, complete.index.max() - (min_obs - 1))
+        if back < start:
+            x = x_all[x_all.index >= back]
+            complete = x.dropna()
     if complete.empty:
         raise StageStopped(f"no quarter from {start} has all six model variables", stage="estimation")
     end = complete.index.max()  # the latest common eligible quarter
@@ -302,7 +310,9 @@ def fit_var(
         raise StageStopped(f"the estimation sample {first}–{end} has a missing quarter ({gap})", stage="estimation")
     if len(sample) < min_obs:
         raise StageStopped(
-            f"{len(sample)} complete quarterly observations ({first}–{end}); at least {min_obs} are required",
+            f"{len(sample)} complete quarterly observations ({first}–{end}); at least {min_obs} are required — "
+            f"fix: a later cutoff, or an earlier scenario.sample_start_earliest (now {cfg.sample_start_earliest}; "
+            "AIECO_SCENARIO__SAMPLE_START_EARLIEST) where all six series reach back",
             stage="estimation",
         )
     if pandemic not in PANDEMIC_TREATMENTS:
@@ -372,7 +382,7 @@ class Simulation:
     quarters from Q1 of the year before the horizon through the last horizon quarter;
     ``observed[t]`` is True where quarter t is an eligible observation (same in every draw).
     ``model`` holds the simulated model variables after the estimation endpoint, shape
-    (draws, steps, 6) — what a central path is taken over (:func:`central_levels`).
+    (draws, steps, 6).
     ``shift`` is the mean shock shift every draw received (steps, 6), zero for an
     unconditional simulation (:func:`aieco.models.conditional.anchor_shift`).
     Simulation ids are 1..draws (row i holds id i+1).
@@ -579,25 +589,6 @@ def simulate(
         model=model,
         shift=shift,
     )
-
-
-def central_levels(fit: VARFit, sim: Simulation, members: np.ndarray | None = None) -> np.ndarray:
-    """The central path of a set of draws, as quarterly levels (Q, k) over ``sim.quarters``.
-
-    The quarter-by-quarter median of the model variables (log changes, y/y inflation, rate
-    changes) over ``members`` (boolean (draws,) or None for all), rebuilt into levels: one
-    path whose every annual, cumulative and peak figure is computed from the same levels, so
-    figures compound and deviations compare levels at the same date.
-    """
-    if sim.model is None:
-        raise InputError("the simulation keeps no model variables", where="central_levels")
-    chosen = sim.model if members is None else sim.model[np.asarray(members, bool)]
-    if chosen.shape[0] == 0:
-        raise StageStopped("no draw in the set whose central path is asked for", stage="selection")
-    centre = np.median(chosen, axis=0)[None, :, :]
-    first_year = int(sim.quarters[0][:4]) + 1
-    horizon_end = int(sim.quarters[-1][:4])
-    return levels_window(fit, centre, first_year, horizon_end)[1][0]
 
 
 def annual_levels(levels: np.ndarray, quarters: tuple[str, ...], years: range) -> dict[str, np.ndarray]:
