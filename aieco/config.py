@@ -95,9 +95,9 @@ class ScenarioSettings(_Section):
     tail_share: float = Field(0.10, description="Unconditional comparator: most adverse share.")
     selection: Literal["calibrated", "paper_max"] = Field(
         "calibrated",
-        description="Scenario rule: 'calibrated' (the conditional forecast of a risk's restricted variables at a target "
-        "severity percentile, on the official adverse severity scale) or 'paper_max' (the paper's single most "
-        "severe admissible draw, Eq. scenarioset).",
+        description="Scenario rule: 'calibrated' (the conditional forecast of a risk's restricted variables at a "
+        "target severity percentile, on the official adverse severity scale) or 'paper_max' (the paper's single "
+        "most severe admissible draw, Eq. scenarioset).",
     )
     severity_percentile: float = Field(
         0.95, gt=0.0, lt=1.0, description="Calibrated rule: target severity percentile over the simulation set."

@@ -6,8 +6,8 @@ from real inputs only, each shipped with a provenance file:
 * corpus (``corpus/``, PROVENANCE.md and one provenance file per ECB page): the ESRB adverse
   macro-financial scenario for the 2018 EU-wide stress test (published 2018-01-16), brief verbatim
   excerpts of the BIS Quarterly Review, March 2024, and the opening paragraphs of ECB publication
-  pages of 2020–2024 (``tools/default_corpus.py --pages``); ingested with their publication dates, relations read by the offline
-  extractor (graph condition G0);
+  pages of 2020–2024 (``tools/default_corpus.py --pages``); ingested with their publication dates,
+  relations read by the offline extractor (graph condition G0);
 * macro series (``aieco/data/real``, one PROVENANCE file per extract): euro-area real GDP
   (real-time vintages), HICP, unemployment, the 10-year yield, BIS residential property prices
   and the EURO STOXX 50, stored as ObservedValues with provenance ``real``, release dates and
