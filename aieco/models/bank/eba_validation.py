@@ -67,6 +67,8 @@ class EbaValidation:
     accounting_banks: pd.DataFrame
     gates: list[ValidationGate] = field(default_factory=list)
     predictions: dict[str, pd.DataFrame] = field(default_factory=dict)
+    #: Why the scenario-conditional model was not validated (empty when it was).
+    scenario_skipped: str = ""
 
 
 #: Real-data bank models validated on the EBA exercises (docs/bank-validation.md).
@@ -250,7 +252,14 @@ def validate_eba_exercises(
             )
         )
     report("bank model fit and validation", n_fits, n_fits, "done")
-    result.gates += scenario_gates(store, samples, result)
+    sev = exercise_severities()
+    if len(samples) < 2 or any(n not in sev for n in samples):
+        result.scenario_skipped = (
+            f"bank_eba_scenario not validated: it needs two EBA stress tests with a cited EU-wide severity "
+            f"(given {sorted(samples)}; severities for {sorted(sev)})"
+        )
+    else:
+        result.gates += scenario_gates(store, samples, result)
     return result
 
 
