@@ -335,6 +335,19 @@ def test_a_passed_gate_runs_the_model_under_each_macro_run_and_depletion_rises_w
             )
             medians[macro.run_id] = pts[(bank_outputs.DEPLETION, "cross_bank_p50")]
         assert medians[severe.run_id] > medians[mild.run_id]
+        # the report's bank claims (registered before any run) link to the run under the selected macro run
+        from aieco.reporting.bank import bank_claim_specs, bank_claims_and_results
+        from aieco.reporting.claims import output_tests_for
+
+        tests = output_tests_for(bank_claim_specs(store, "an", "r", "2025-2027", outcomes=["cet1_ratio"]))
+        assert {t.model_id for t in tests} == {sc.MODEL_ID}
+        claims, results = bank_claims_and_results(store, severe, tests)
+        assert results and all(t.result == "pass" for t in results), [t.detail for t in results]
+        linked = {c.run_id for c in claims}
+        assert linked == {out["runs"][severe.run_id]["run_id"]}
+        stats = {(c.variable, c.statistic) for c in claims}
+        assert {(bank_outputs.DEPLETION, f"cross_bank_p{q}") for q in ("05", "50", "95")} <= stats
+        assert (bank_outputs.BELOW, "value") in stats
 
 
 # --------------------------------------------------------------------------- the Bank capital page

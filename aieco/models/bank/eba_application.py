@@ -413,6 +413,7 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
         "threshold_note": bank_outputs.THRESHOLD_NOTE,
         "cet1_threshold": threshold,
         "gate_id": opts.get("gate_id"),
+        "horizon": period,
         "interval": "5-95 % from the training residuals' percentiles per unit of severity, times the severity",
     }
     return ModelResult(
@@ -466,7 +467,8 @@ def real_specification(model_id: str) -> ModelSpecification:
         inputs=SCENARIO_INPUTS if model_id == SCENARIO_ID else [],
         outputs=OUTPUTS,
         scope="EU banks",
-        horizon="3y",
+        # the scenario model serves the request's horizon (recorded in its run's diagnostics)
+        horizon=registry.ANY_HORIZON if model_id == SCENARIO_ID else "3y",
         snapshot=digest({"model": model_id, "version": VERSION}),
         entry_point=f"{__name__}:{fn}",
         diagnostics_required=required,
