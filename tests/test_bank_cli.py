@@ -87,6 +87,10 @@ def test_bank_validate_default_runs_on_both_real_exercises(tmp_path):
     direct = next(g for g in body["gates"] if g["model_id"] == "bank_eba_depletion")
     assert "fit on st2016" in direct["detail"] and direct["fit_provenance"] == "real"
     assert {g["model_id"] for g in body["gates"]} >= {"bank_eba_depletion:st2021->st2016", "bank_eba_depletion:cv"}
+    # every model's out-of-exercise and CV gate records the three benchmarks' MAE beside its own
+    for g in body["gates"]:
+        if g["model_id"].startswith(("bank_eba_components", "bank_eba_depletion")):
+            assert {"no_change_mae", "train_mean_mae", "scaled_constant_mae"} <= set(g["metrics"]), g["model_id"]
     # the scenario-conditional model: both out-of-exercise designs and every CV seed against three benchmarks
     scen = body["scenario_model"]
     assert [d["design"] for d in scen["designs"][:2]] == ["st2016->st2021", "st2021->st2016"]

@@ -269,6 +269,28 @@ def out_of_exercise(
     return pred, score(test.official_depletion, pred, bench, spearman_min)
 
 
+def _folds(pooled: BankSample, seed: int, folds: int) -> np.ndarray:
+    """Fold of each row, by bank LEI (the assignment of :func:`~aieco.models.bank.eba_models.bank_clustered_cv`)."""
+    leis = sorted(set(pooled.banks))
+    order = np.random.default_rng(seed).permutation(len(leis))
+    fold_of = {lei: int(order[i] % folds) for i, lei in enumerate(leis)}
+    return np.array([fold_of[b] for b in pooled.banks])
+
+
+def cv_benchmarks(
+    samples: Sequence[BankSample], severities: Mapping[str, float], *, seed: int, folds: int
+) -> dict[str, np.ndarray]:
+    """The three benchmarks of every held-out row, in the row order of ``bank_clustered_cv`` (fold by fold)."""
+    pooled = concat_samples(list(samples))
+    sev = np.array([severities[s.exercise] for s in samples for _ in s.banks], float)
+    fold = _folds(pooled, seed, folds)
+    parts = []
+    for k in range(folds):
+        tr, te = np.flatnonzero(fold != k), np.flatnonzero(fold == k)
+        parts.append(benchmark_predictions(pooled.official_depletion[tr], sev[tr], sev[te]))
+    return {b: np.concatenate([p[b] for p in parts]) for b in BENCHMARKS}
+
+
 def clustered_cv(
     samples: Sequence[BankSample], severities: Mapping[str, float], *, seed: int, folds: int, spearman_min: float
 ) -> tuple[pd.DataFrame, dict]:
@@ -276,10 +298,7 @@ def clustered_cv(
     pooled = concat_samples(list(samples))
     tags = np.array([s.exercise for s in samples for _ in s.banks])
     sev = np.array([severities[t] for t in tags], float)
-    leis = sorted(set(pooled.banks))
-    order = np.random.default_rng(seed).permutation(len(leis))
-    fold_of = {lei: int(order[i] % folds) for i, lei in enumerate(leis)}
-    fold = np.array([fold_of[b] for b in pooled.banks])
+    fold = _folds(pooled, seed, folds)
     parts = []
     for k in range(folds):
         tr, te = np.flatnonzero(fold != k), np.flatnonzero(fold == k)
