@@ -14,9 +14,13 @@ from collections.abc import Mapping
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+#: Marks a setting that cannot change any analysis result (paths, parallelism, timeouts, UI):
+#: left out of the stage input digests and of analysis ids (see :func:`result_settings`).
+NOT_RESULT: dict[str, Any] = {"result": False}
 
 
 class _Section(BaseModel):
@@ -24,7 +28,9 @@ class _Section(BaseModel):
 
 
 class StoreSettings(_Section):
-    busy_timeout_ms: int = Field(30_000, description="SQLite busy timeout for concurrent writers.")
+    busy_timeout_ms: int = Field(
+        30_000, json_schema_extra=NOT_RESULT, description="SQLite busy timeout for concurrent writers."
+    )
 
 
 class SourceSettings(_Section):
@@ -34,11 +40,18 @@ class SourceSettings(_Section):
     csv_parser_version: str = Field("csv-1", description="Part of every CSV cell location id.")
     text_parser_version: str = Field("text-2", description="Part of every plain-text passage location id.")
     max_passage_chars: int = Field(1200, description="Longest passage kept as one location.")
-    ingest_workers: int = Field(0, description="Processes parsing files in parallel (0 = one per CPU).")
-    parallel_min_bytes: int = Field(1_000_000, description="Least total size of new files worth parallel parsing.")
-    pdf_chunk_pages: int = Field(12, description="Pages of one PDF parsed per task when parsing in parallel.")
+    ingest_workers: int = Field(
+        0, json_schema_extra=NOT_RESULT, description="Processes parsing files in parallel (0 = one per CPU)."
+    )
+    parallel_min_bytes: int = Field(
+        1_000_000, json_schema_extra=NOT_RESULT, description="Least total size of new files worth parallel parsing."
+    )
+    pdf_chunk_pages: int = Field(
+        12, json_schema_extra=NOT_RESULT, description="Pages of one PDF parsed per task when parsing in parallel."
+    )
     parallel_min_pages: int = Field(
         200,
+        json_schema_extra=NOT_RESULT,
         description="Least pages of a PDF ingested alone worth splitting over worker processes "
         "(a worker costs about 1.2 CPU-s: start-up, page chunks, results sent back; the parser reads "
         "about 70 pages per CPU-s, so below this its share is not worth what it costs).",
@@ -75,6 +88,30 @@ class ScenarioSettings(_Section):
     seed: int = Field(20241231, description="Default seed.")
     kmeans_groups: int = Field(3, description="Unconditional comparator: k-means groups.")
     tail_share: float = Field(0.10, description="Unconditional comparator: most adverse share.")
+    selection: Literal["calibrated", "paper_max"] = Field(
+        "calibrated",
+        description="Scenario rule: 'calibrated' (the central path of a risk's admissible draws around a target "
+        "severity percentile, scaled to official adverse severity) or 'paper_max' (the paper's single most severe "
+        "admissible draw, Eq. scenarioset).",
+    )
+    severity_percentile: float = Field(
+        0.95, gt=0.0, lt=1.0, description="Calibrated rule: target severity percentile over the simulation set."
+    )
+    severity_half_width: float = Field(
+        0.025, gt=0.0, lt=0.5, description="Calibrated rule: half-width of the percentile window around the target."
+    )
+    severity_min_members: int = Field(
+        200, ge=10, description="Calibrated rule: least admissible draws in the window (it widens to reach them)."
+    )
+    severity_scale: Literal["official", "none"] = Field(
+        "official",
+        description="Calibrated rule: 'official' scales every risk's deviation from the baseline by one factor so "
+        "that a generic GDP-down scenario at the target percentile has the GDP deviation of the latest official "
+        "adverse scenario published by the cutoff; 'none' keeps the model's own deviations.",
+    )
+    anchor_baseline: bool = Field(
+        True, description="Anchor the VAR baseline to the latest official staff projection published by the cutoff."
+    )
 
 
 class BankSettings(_Section):
@@ -84,7 +121,9 @@ class BankSettings(_Section):
     qar_penalty: float = Field(1.0, description="FE-QAR L1 penalty on fixed effects (lambda).")
     min_obs: int = Field(8, description="Least complete half-year observations per bank.")
     projection_paths: int = Field(25_000, description="Projection paths per bank and scenario.")
-    projection_threads: int = Field(0, ge=0, description="Threads simulating banks at once (0 = one per CPU).")
+    projection_threads: int = Field(
+        0, ge=0, json_schema_extra=NOT_RESULT, description="Threads simulating banks at once (0 = one per CPU)."
+    )
     bootstrap_reps: int = Field(2_000, description="Country-cluster bootstrap replications.")
     mae_max: float = Field(2.0, description="Validation: largest MAE of CET1 depletion (pp).")
     spearman_min: float = Field(0.5, description="Validation: least Spearman correlation.")
@@ -108,8 +147,13 @@ class LLMSettings(_Section):
     max_output_tokens: int = Field(2048, description="Output token limit per call.")
     request_budget: int = Field(200, description="Most LLM requests per analysis.")
     cost_budget_usd: float | None = Field(None, description="Most USD spent per analysis (None = no limit).")
-    timeout_s: float = Field(60.0, description="HTTP timeout per request.")
-    concurrency: int = Field(8, ge=1, description="Requests of one stage in flight at once (1 = one at a time).")
+    timeout_s: float = Field(60.0, json_schema_extra=NOT_RESULT, description="HTTP timeout per request.")
+    concurrency: int = Field(
+        8,
+        ge=1,
+        json_schema_extra=NOT_RESULT,
+        description="Requests of one stage in flight at once (1 = one at a time).",
+    )
     price_per_million_input: dict[str, float] = Field(
         default_factory=lambda: {"gpt-4o-2024-08-06": 2.5}, description="USD per 1M input tokens."
     )
@@ -135,6 +179,7 @@ class ReportSettings(_Section):
 class DashboardSettings(_Section):
     build_demo_on_first_launch: bool = Field(
         True,
+        json_schema_extra=NOT_RESULT,
         description="Build and run the real default workspace (aieco.default) when the dashboard opens on "
         "an empty workspace.",
     )
@@ -149,7 +194,7 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    workspace: Path = Field(Path("store"), description="Default workspace folder.")
+    workspace: Path = Field(Path("store"), json_schema_extra=NOT_RESULT, description="Default workspace folder.")
     store: StoreSettings = StoreSettings()
     sources: SourceSettings = SourceSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
@@ -207,6 +252,72 @@ def environment_values(environ: Mapping[str, str]) -> dict[str, Any]:
                 value = {**value, **previous}  # the nested variables win over a JSON value
             node[path[-1]] = value
     return out
+
+
+def result_settings(settings: BaseModel) -> dict[str, Any]:
+    """The settings that can change an analysis result, flattened to ``section.field`` keys (JSON values).
+
+    Every field not marked :data:`NOT_RESULT` counts: a new setting is part of the stage input
+    digests unless its declaration says it cannot change a result.
+    """
+    out: dict[str, Any] = {}
+    for name, info in type(settings).model_fields.items():
+        extra = info.json_schema_extra
+        if isinstance(extra, dict) and extra.get("result") is False:
+            continue
+        value = getattr(settings, name)
+        if isinstance(value, BaseModel):
+            out.update({f"{name}.{k}": v for k, v in result_settings(value).items()})
+        else:
+            out[name] = json.loads(json.dumps(value, default=str))  # dates, paths, tuples as JSON reads them
+    return out
+
+
+def changed_result_settings(settings: Settings | None = None) -> dict[str, Any]:
+    """The result settings that differ from their defaults (``section.field`` → value, sorted)."""
+    current = result_settings(settings or get_settings())
+    default = result_settings(Settings())
+    return {k: v for k, v in sorted(current.items()) if default.get(k) != v}
+
+
+#: Environment variables holding secrets: their values never reach the store or the output.
+SECRET_VARIABLES = ("OPENAI_API_KEY", "AIECO_API_KEY")
+REDACTED = "[redacted]"
+_registered_secrets: set[str] = set()
+
+
+def register_secret(value: str | None) -> None:
+    """Treat ``value`` (e.g. an API key passed to a backend, not read from the environment) as a secret."""
+    if value and len(value.strip()) >= 4:
+        _registered_secrets.add(value.strip())
+
+
+def secret_values() -> list[str]:
+    """The secrets in force (environment and registered), longest first; values under 4 characters are
+    not treated as secrets (redacting them would blank ordinary words)."""
+    found = {os.environ.get(name, "").strip() for name in SECRET_VARIABLES} | _registered_secrets
+    return sorted((v for v in found if len(v) >= 4), key=len, reverse=True)
+
+
+def redact(value: Any) -> Any:
+    """``value`` with every secret value replaced by ``[redacted]`` (strings inside lists and mappings too)."""
+    secrets = secret_values()
+    if not secrets:
+        return value
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            for secret in secrets:
+                if secret in v:
+                    v = v.replace(secret, REDACTED)
+            return v
+        if isinstance(v, dict):
+            return {walk(k): walk(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return type(v)(walk(x) for x in v)
+        return v
+
+    return walk(value)
 
 
 @lru_cache(maxsize=1)

@@ -5,7 +5,7 @@ the information cutoff and admissible source roles, the initiating risks with th
 registered channel queries, the models, seeds and repetitions, and the execution
 configuration (LLM backend and model snapshot, graph and retrieval conditions, evidence
 byte budget). Loading reports every problem with the file and the field that holds it.
-The Analysis id is the digest of the request.
+The Analysis id is the digest of the request (and of any result setting off its default).
 """
 
 from __future__ import annotations
@@ -99,6 +99,17 @@ class AnalysisRequest(FrozenModel):
         description="Seed of repetition k is seeds[k mod len(seeds)].",
     )
     repetitions: int = Field(1, ge=1, le=50)
+    selection: Literal["calibrated", "paper_max"] = Field(
+        default_factory=lambda: get_settings().scenario.selection,
+        description="Scenario rule: 'calibrated' (central path of the admissible draws around a target severity "
+        "percentile, on the official severity scale) or 'paper_max' (the paper's most severe admissible draw).",
+    )
+    severity_percentile: float = Field(
+        default_factory=lambda: get_settings().scenario.severity_percentile,
+        gt=0.0,
+        lt=1.0,
+        description="Calibrated rule: target severity percentile over the simulation set (0.95: one in twenty).",
+    )
     backend: Literal["offline", "openai", "replay"] = "offline"
     model_snapshot: str = Field(default_factory=lambda: get_settings().llm.model)
     graph_condition: str = Field("G0", pattern=r"^G\d$")
@@ -173,9 +184,22 @@ class AnalysisRequest(FrozenModel):
         """The request's as-of rule (``roles``: the plan's admissible roles, else the allowed roles)."""
         return AsOf.of_request(self, roles)
 
+    def analysis_identity(self) -> dict[str, Any]:
+        """What the analysis id digests: the request, and the result settings off their defaults.
+
+        A setting that can change a result (``aieco.config.result_settings``) set to another value
+        makes another analysis with its own ids, never a second set of records under these; with
+        every such setting at its default the id is the digest of the request alone, as before.
+        The workspace, parallelism, timeouts and dashboard settings are never part of it.
+        """
+        from aieco.config import changed_result_settings
+
+        changed = changed_result_settings()
+        return {**self.as_dict(), "settings": changed} if changed else self.as_dict()
+
     def analysis(self) -> Analysis:
-        """The Analysis record: its id is the digest of this request."""
-        return Analysis.create(request=self.as_dict(), label=self.title, created_at=utc_now())
+        """The Analysis record: its id is the digest of :meth:`analysis_identity`."""
+        return Analysis.create(request=self.analysis_identity(), label=self.title, created_at=utc_now())
 
     @property
     def analysis_id(self) -> str:

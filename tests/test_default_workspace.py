@@ -135,11 +135,27 @@ def test_built_from_the_package_alone(built):
 def test_every_source_and_value_is_real(built):
     store, _, _ = built
     sources = store.find(Source)
-    assert {s.publisher for s in sources} == {"ESRB", "BIS"}
+    assert {s.publisher for s in sources} == {"ESRB", "BIS", "ECB"}
     assert not [s.path for s in sources if s.illustrative]
     values = store.find(ObservedValue)
     assert values and {v.provenance for v in values} == {Provenance.real}
     assert not [v for v in values if v.release_date is None or v.release_rule is None]
+
+
+def test_the_official_projections_are_stored_as_dated_evidence_never_as_history(built):
+    from aieco.models import macro
+    from aieco.sources.official import latest_round, read_projections, stored_projections
+
+    store, counts, _ = built
+    rows = read_projections()
+    assert counts["official_projections"] == len(rows) == len(stored_projections(store))
+    anchor = latest_round(rows, CUTOFF, "Eurosystem staff")
+    assert anchor is not None and anchor.series_key == "EUROSYSTEM_STAFF:2024-12"
+    history = macro.workspace_observations(store)
+    assert not history.empty and set(history["frequency"]) <= {"Q", "M"}
+    assert len(history) == sum(
+        1 for v in store.find(ObservedValue, variable=list(macro.VARIABLES)) if v.scenario is None
+    )
 
 
 def _period_end(ref: str) -> date:

@@ -87,7 +87,7 @@ def test_an_empty_workspace_stops_at_eligibility_and_a_rerun_resumes_there(store
     assert store.count(LLMCall, analysis_id=out.analysis_id) == 1  # the accepted plan is reused, not re-asked
 
 
-def test_a_changed_setting_reruns_the_stages_instead_of_resuming(store, monkeypatch):
+def test_a_changed_setting_runs_another_analysis_instead_of_resuming(store, monkeypatch):
     from aieco.config import get_settings
 
     request = edited(outcomes=["moon_phase"])  # stops at the first stage, which is enough here
@@ -97,9 +97,10 @@ def test_a_changed_setting_reruns_the_stages_instead_of_resuming(store, monkeypa
     monkeypatch.setenv("AIECO_RETRIEVAL__TOP_K", "7")
     get_settings.cache_clear()
     try:
-        analyze(store, request)
+        other = analyze(store, request)
     finally:
         monkeypatch.delenv("AIECO_RETRIEVAL__TOP_K")
         get_settings.cache_clear()
-    digests = {r.input_digest for r in store.find(StageRecord, analysis_id=request.analysis_id)}
-    assert len(digests) == 2
+    assert other.analysis_id != request.analysis_id  # its own ids, never a second set under the old ones
+    assert len({r.input_digest for r in store.find(StageRecord, analysis_id=request.analysis_id)}) == 1
+    assert store.count(StageRecord, analysis_id=other.analysis_id) == 1

@@ -13,14 +13,16 @@ from typing import Any
 from pydantic import Field
 
 from aieco.asof import AsOf
-from aieco.config import get_settings
+from aieco.config import get_settings, result_settings
 from aieco.records import FrozenModel, digest
 from aieco.request import AnalysisRequest
 
 
 def settings_digest() -> str:
-    """Digest of every setting (no secret is a setting: keys stay in the environment)."""
-    return digest(get_settings().model_dump(mode="json"))
+    """Digest of the settings that can change a result (``aieco.config.result_settings``): never the
+    workspace, parallelism, timeouts or dashboard settings, so opening the same workspace another
+    way resumes instead of re-running (no secret is a setting: keys stay in the environment)."""
+    return digest(result_settings(get_settings()))
 
 
 class AnalysisInputs(FrozenModel):
@@ -45,8 +47,8 @@ class AnalysisInputs(FrozenModel):
         return self.request.as_of(roles)
 
     def identity(self) -> dict[str, Any]:
-        # the configuration digest is part of every stage's input: a changed setting re-runs
-        # the stages it could affect instead of resuming from outputs made under other settings
+        # the result settings' digest is part of every stage's input: a stage never resumes from
+        # outputs made under other settings (and such settings also make another analysis id)
         return {"request": self.request.as_dict(), "repetition": self.repetition, "settings": self.settings}
 
 

@@ -81,10 +81,36 @@ def repetition_analysis(request: Any, repetition: int) -> Any:
     if repetition == 1:
         return request.analysis()
     return Analysis.create(
-        request={**request.as_dict(), "repetition": repetition},
+        request={**request.analysis_identity(), "repetition": repetition},
         label=f"{request.title} (repetition {repetition})",
         created_at=utc_now(),
     )
+
+
+def current_version(store: Store, analysis: Any, inputs: AnalysisInputs, first_stage: str) -> Any:
+    """``analysis``, or its first later version whose records were made from these inputs (or that has none).
+
+    Analysis ids digest the request and the result settings off their defaults; when the
+    records under an id were made from other inputs all the same (a default changed with the
+    code, or a workspace written before settings were part of the id), these inputs get their
+    own version (``"version": k`` added to the identity) instead of a second set of records
+    under the old ids. The first stage's input digest says which inputs a version holds.
+    """
+    from aieco.analysis.runner import stage_input_digest
+    from aieco.records import Analysis, StageRecord
+
+    want = stage_input_digest(inputs, first_stage)
+    candidate, version = analysis, 1
+    while True:
+        held = {r.input_digest for r in store.find(StageRecord, analysis_id=candidate.analysis_id, stage=first_stage)}
+        if not held or want in held:
+            return candidate
+        version += 1
+        candidate = Analysis.create(
+            request={**analysis.request, "version": version},
+            label=f"{analysis.label} (version {version})",
+            created_at=utc_now(),
+        )
 
 
 def agreement(programs: Sequence[ProgramOutcome]) -> Agreement | None:
@@ -179,22 +205,33 @@ def analyze(
     resumes after the last completed stage of each program with the same ids.
     """
     from aieco.agents import model_request
-    from aieco.analysis.stages import risk_stages, shared_stages
+    from aieco.analysis.stages import register_models, risk_stages, shared_stages
     from aieco.llm import LLMClient, make_backend
+
+    register_models()  # from the catalog, whichever stages run: a resume may reload every earlier one
 
     engine_name = backend or request.backend
     if engine_name not in ("replay", request.backend):
         request = request.model_copy(update={"backend": engine_name})
     engine = llm_backend or make_backend(engine_name, store=store, replay_from=replay_from)
     programs: list[ProgramOutcome] = []
-    first_id = request.analysis_id
+    first_id = None
     for rep in range(1, request.repetitions + 1):
-        analysis = repetition_analysis(request, rep)
-        store.put(analysis)
-        aid = analysis.analysis_id
-        client = LLMClient(store, engine, aid, model=request.model_snapshot, validators=[model_request.contract])
         inputs = AnalysisInputs(request=request, repetition=rep)
-        shared = run_stages(store, aid, shared_stages(), inputs, progress=progress, client=client)
+        stages = shared_stages()
+        base = repetition_analysis(request, rep)
+        # the version is chosen and its first stages run under one lock: a concurrent run from
+        # other inputs then sees these records and takes the next version
+        waiting = None
+        if progress is not None:
+            waiting = lambda first=stages[0].name, n=len(stages): progress(first, "waiting", 0, n)  # noqa: E731
+        with store.run_lock(f"version-{base.analysis_id}", on_wait=waiting):
+            analysis = current_version(store, base, inputs, stages[0].name)
+            store.put(analysis)
+            aid = analysis.analysis_id
+            client = LLMClient(store, engine, aid, model=request.model_snapshot, validators=[model_request.contract])
+            shared = run_stages(store, aid, stages, inputs, progress=progress, client=client)
+        first_id = first_id or aid
         if shared.status != "completed":
             programs += [_program_outcome(aid, r.name, rep, None, shared) for r in request.risks]
             continue
@@ -207,4 +244,4 @@ def analyze(
             except AiecoError as exc:  # recorded as failed by the runner; the other risks continue
                 failure = str(exc)
             programs.append(_program_outcome(aid, risk.name, rep, run, None, failure))
-    return AnalysisOutcome(first_id, programs, agreement(programs))
+    return AnalysisOutcome(first_id or request.analysis_id, programs, agreement(programs))

@@ -32,6 +32,7 @@ from typing import Any, NoReturn, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from aieco.config import redact
 from aieco.errors import AiecoError, IntegrityError, StageStopped
 from aieco.records import Record, StageRecord, StageStatus, digest, utc_now
 from aieco.store import Store
@@ -143,6 +144,11 @@ def identity(inputs: Any) -> Any:
     return ident() if callable(ident) else _jsonable(inputs)
 
 
+def stage_input_digest(inputs: Any, stage: str, previous: Sequence[str] = ()) -> str:
+    """A stage's input digest: the inputs' identity, the stage's name and every earlier output digest."""
+    return digest({"inputs": digest(identity(inputs)), "stage": stage, "previous": list(previous)})
+
+
 def run_stages(
     store: Store,
     analysis_id: str,
@@ -173,7 +179,6 @@ def run_stages(
 def _run_stages(
     store: Store, analysis_id: str, stages: Sequence[Stage], inputs: Any, *, progress: ProgressFn | None, client: Any
 ) -> RunOutcome:
-    inputs_digest = digest(identity(inputs))
     ctx = StageContext(store=store, analysis_id=analysis_id, inputs=inputs, client=client)
     previous: list[str] = []
     written: list[StageRecord] = []
@@ -185,7 +190,7 @@ def _run_stages(
 
     for i, stage in enumerate(stages):
         ctx.stage = stage.name
-        input_digest = digest({"inputs": inputs_digest, "stage": stage.name, "previous": previous})
+        input_digest = stage_input_digest(inputs, stage.name, previous)
         done = store.find(
             StageRecord,
             analysis_id=analysis_id,
@@ -201,6 +206,7 @@ def _run_stages(
         note(stage.name, "started", i)
         started = utc_now()
         try:
+            _refuse_other_inputs(store, analysis_id, stage.name, input_digest)
             output = stage.run(ctx)
             records: tuple[Record, ...] = ()
             if isinstance(output, StageResult):
@@ -212,7 +218,7 @@ def _run_stages(
             rec = _record(store, analysis_id, stage.name, status, reason, input_digest, None, started, stop.records)
             written.append(rec)
             note(stage.name, "stopped", i)
-            return RunOutcome(analysis_id, "stopped", stage.name, stop.reason, ctx.outputs, written)
+            return RunOutcome(analysis_id, "stopped", stage.name, rec.reason, ctx.outputs, written)
         except BaseException as exc:
             reason = (
                 str(exc)
@@ -236,6 +242,24 @@ def _run_stages(
     return RunOutcome(analysis_id, "completed", None, "", ctx.outputs, written)
 
 
+def _refuse_other_inputs(store: Store, analysis_id: str, stage: str, input_digest: str) -> None:
+    """A stage completed under this analysis from other inputs is never completed again beside it:
+    two sets of records under one analysis id would make its claims point at two runs."""
+    other = [
+        r.input_digest
+        for r in store.find(StageRecord, analysis_id=analysis_id, stage=stage, status=StageStatus.completed)
+        if r.input_digest != input_digest
+    ]
+    if other:
+        raise IntegrityError(
+            f"stage {stage} of analysis {analysis_id} already completed from other inputs "
+            f"({other[0][:16]}…, now {input_digest[:16]}…); running it again would write a second set of "
+            "records under the same analysis id",
+            where=f"analysis {analysis_id}",
+            fix="run the request again through aieco analyze, which starts a new analysis version for new inputs",
+        )
+
+
 def _record(
     store: Store,
     analysis_id: str,
@@ -248,6 +272,9 @@ def _record(
     records: Sequence[Record] = (),
 ) -> StageRecord:
     """Write the stage's records and its StageRecord in one transaction."""
+    reason = redact(reason)  # an LLM endpoint's error may carry the API key
+    if status is not StageStatus.completed and not reason.strip():  # a stop is shown with its reason
+        reason = f"stage {stage} {status.value} without giving a reason"
     rec = StageRecord.create(
         analysis_id=analysis_id,
         stage=stage,

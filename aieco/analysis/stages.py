@@ -645,12 +645,20 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         taken = macro.taken_selections(
             ctx.store, digest, req.seed(inputs_of(ctx).repetition), get_settings().scenario.var_draws
         )
+        anchors, anchor_note = ([], "anchoring is switched off (scenario.anchor_baseline)")
+        if get_settings().scenario.anchor_baseline:
+            anchors, anchor_note = macro.official_anchors(ctx.store, req.cutoff, req.jurisdictions[0])
         return macro.model_inputs(
             observations,
             timed_restrictions(ctx, restrictions),
             req.cutoff.isoformat(),
             vintage_policy=req.vintage_policy,
             taken=taken,
+            anchors=anchors,
+            anchor_note=anchor_note,
+            severity_reference=macro.severity_reference(req.cutoff),
+            selection_rule=req.selection,
+            severity_percentile=req.severity_percentile,
         )
 
     return inputs
@@ -663,8 +671,11 @@ def execution_stage(ctx: StageContext) -> ExecutionOutput:
     output points itself: a run is recorded as started before the model is called, so a crash
     or kill leaves its record (docs/architecture.md)."""
     req = request_of(ctx)
+    register_models()  # a resumed analysis reloads the earlier stages without running them
     mreq = ctx.read.require(ModelRequest, earlier(ctx, ModelRequestOutput).request_id)
     admissible = [e for e in registry.registered() if e.spec.model_id in req.models]
+    if not admissible:
+        ctx.stop(f"none of the request's models {list(req.models)} is registered")
     refused = {e.spec.model_id: registry.incompatibilities(mreq, e.spec) for e in admissible}
     compatible = sorted(m for m, why in refused.items() if not why)
     plan_in = execution.ExecutionInput(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from aieco.config import redact
 from aieco.errors import AiecoError
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 #: Modules of ``aieco.cli`` that define commands.
 COMMAND_MODULES = (
     "analyze",
+    "backtest",
     "bank",
     "bench",
     "core",
@@ -36,6 +38,7 @@ COMMAND_MODULES = (
 COMMANDS = {
     "analyze": "analyze",
     "audit": "core",
+    "backtest": "backtest",
     "bank": "bank",
     "bench": "bench",
     "check-report": "reports",
@@ -102,9 +105,9 @@ class AiecoGroup(click.Group):
             state = ctx.find_object(CliState)
             as_json = bool(state and state.json) or "--json" in sys.argv
             if as_json:
-                click.echo(json.dumps(exc.as_dict()))
+                click.echo(json.dumps(redact(exc.as_dict())))
             else:
-                click.echo(f"error: {exc}", err=True)
+                click.echo(f"error: {redact(str(exc))}", err=True)
             ctx.exit(2)
 
 
@@ -163,14 +166,15 @@ pass_state = click.make_pass_decorator(CliState, ensure=True)
 
 
 def emit(state: CliState, data: Any, human: Callable[[Any], str] | str | None = None) -> None:
-    """Print ``data`` as JSON with --json, else the human rendering."""
+    """Print ``data`` as JSON with --json, else the human rendering (secret values redacted)."""
     from aieco.records import canonical_json
 
+    data = redact(data)
     if state.json:
         click.echo(canonical_json(data) if not isinstance(data, str) else json.dumps(data))
     elif callable(human):
-        click.echo(human(data))
+        click.echo(redact(human(data)))
     elif human is not None:
-        click.echo(human)
+        click.echo(redact(human))
     else:
         click.echo(json.dumps(data, indent=2, default=str))

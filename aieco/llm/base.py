@@ -16,7 +16,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from aieco.config import get_settings
+from aieco.config import get_settings, redact
 from aieco.errors import BudgetStopped, StageStopped
 from aieco.records import LLMCall, canonical_json, digest, sha256_hex, utc_now
 from aieco.store import Store
@@ -289,6 +289,15 @@ class LLMClient:
 
     def _accept(self, task: Task[I, O], base: dict[str, Any], answer: BackendAnswer, started: Any, stage: str) -> O:
         """Validate the backend's answer and record it; record the refusal and stop when it is unusable."""
+        # an endpoint may echo the API key (a 401 body, an error message): redacted before anything
+        # is recorded, raised as a stop reason or printed
+        answer = answer.model_copy(
+            update={
+                "raw_response": redact(answer.raw_response),
+                "output_text": redact(answer.output_text),
+                "error": redact(answer.error),
+            }
+        )
         if answer.status != "ok":
             self._record(base, answer, None, started)
             raise StageStopped(f"{task.name}: {answer.status}: {answer.error}", stage=stage)
@@ -335,12 +344,13 @@ class LLMClient:
         return parsed
 
     def _record(self, base: dict[str, Any], answer: BackendAnswer, parsed: BaseModel | None, started: Any) -> LLMCall:
+        raw = redact(answer.raw_response)  # again here: every path to the store passes this way
         call = LLMCall.create(
             **base,
             returned_model=answer.returned_model,
-            raw_response=answer.raw_response,
-            response_digest=sha256_hex(answer.raw_response),
-            parsed=parsed.model_dump(mode="json") if parsed is not None else None,
+            raw_response=raw,
+            response_digest=sha256_hex(raw),
+            parsed=redact(parsed.model_dump(mode="json")) if parsed is not None else None,
             input_tokens=answer.input_tokens,
             output_tokens=answer.output_tokens,
             # a replayed answer costs nothing; its recorded tokens are kept for comparison
@@ -348,7 +358,7 @@ class LLMClient:
             if self.backend.name == "replay"
             else self.cost(answer.returned_model or self.model, answer.input_tokens, answer.output_tokens),
             status=answer.status,
-            error=answer.error,
+            error=redact(answer.error),
             structured_mode=answer.structured_mode,
             started_at=started,
             ended_at=utc_now(),

@@ -27,7 +27,7 @@ from typing import Any
 import openai
 from pydantic import BaseModel
 
-from aieco.config import get_settings
+from aieco.config import get_settings, register_secret
 from aieco.errors import InputError
 from aieco.llm.base import BackendAnswer, Task
 from aieco.records import canonical_json
@@ -123,6 +123,7 @@ class OpenAIBackend:
     def __init__(self, *, base_url: str | None = None, api_key: str | None = None, timeout_s: float | None = None):
         settings = get_settings().llm
         key = api_key or os.environ.get("OPENAI_API_KEY")
+        register_secret(key)  # a key passed in is redacted like the environment's
         if not key:
             raise InputError(
                 "the openai backend needs an API key",

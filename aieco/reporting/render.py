@@ -42,6 +42,7 @@ from aieco.reporting.rules import (
     ClaimFacts,
     RelationFacts,
     direction_violations,
+    quoted_span_violations,
     relation_direction_violations,
     uncited,
     variable_violations,
@@ -300,6 +301,8 @@ def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple
                 )
             else:
                 cites[rid] = Citation(rel, loc, src, short_reference(src, loc))
+    passages = {rid: c.location.text or str(c.location.value or "") for rid, c in cites.items()}
+    found += quoted_span_violations(sentences, passages)
     return found, cites
 
 

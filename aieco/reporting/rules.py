@@ -27,6 +27,10 @@ Rules (``Violation.rule``, each with the character offset inside its sentence):
 / ``quote_not_found``
     A directional or qualitative sentence needs an accepted citation whose quote is in its
     location (checked in :func:`aieco.reporting.render.check_attribution`).
+``quoted_span_not_in_passage``
+    Text a sentence puts in double quotes (straight or typographic) must occur, normalised
+    as :mod:`aieco.quotes` normalises, in a passage the sentence cites; an ellipsis inside
+    the quotation marks a cut, so each piece must occur (:func:`quoted_span_violations`).
 
 Plain-text reports cite relations as ``[rel:<relation id>]`` anywhere in the sentence
 (usually before its full stop); :func:`plain_text_drafts` turns such a text into
@@ -412,6 +416,47 @@ def relation_direction_violations(
                     offset=stated.at,
                     text=stated.word,
                     message=message,
+                )
+            )
+    return found
+
+
+#: A span in double quotes: straight ("…") or typographic (“…”, „…“).
+QUOTED_RE = re.compile(r'["\u201c\u201e](?P<q>[^"\u201c\u201d\u201e]+)["\u201d\u201c]')
+#: An ellipsis marks text left out of a quotation: the pieces around it are checked one by one.
+ELLIPSIS_RE = re.compile(r"\u2026|\.\.\.|\[\u2026\]|\[\.\.\.\]")
+
+
+def quoted_span_violations(sentences: Sequence[SentenceDraft], passages: Mapping[str, str]) -> list[Violation]:
+    """Every span a sentence puts in double quotes must occur in a passage it cites.
+
+    ``passages`` maps a cited relation id to its location's text (relations that do not
+    resolve are left out: other rules name them). A quotation in a sentence that cites no
+    resolvable passage is refused too: a reader would take it for the source's words.
+    """
+    from aieco.quotes import quote_form, quote_occurs
+
+    found = []
+    for index, s in enumerate(sentences):
+        texts = [passages[r] for r in s.cited_relation_ids if r in passages]
+        for m in QUOTED_RE.finditer(prose(s.template)):
+            pieces = [p for p in ELLIPSIS_RE.split(m.group("q")) if quote_form(p)]
+            if not pieces:
+                continue  # quotation marks around no words quote nothing
+            missing = [p for p in pieces if not any(quote_occurs(p, t) for t in texts)]
+            if not missing:
+                continue
+            found.append(
+                Violation(
+                    rule="quoted_span_not_in_passage",
+                    sentence=index,
+                    offset=m.start(),
+                    text=m.group(0),
+                    message=(
+                        f"the quoted words {missing[0].strip()!r} are not in "
+                        + ("any passage the sentence cites" if texts else "a cited passage: the sentence cites none")
+                        + " — quote the source's words exactly, or drop the quotation marks"
+                    ),
                 )
             )
     return found

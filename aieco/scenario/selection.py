@@ -387,3 +387,110 @@ def marginal_percentiles(annual: np.ndarray, variables: Sequence[str], simulatio
     cdf = (annual <= z[None, :, :]).mean(axis=0)
     adverse_up = np.array([ADVERSE_DIRECTION[v] == 1 for v in variables])
     return np.where(adverse_up[None, :], cdf, 1.0 - cdf)
+
+
+#: Selection rules: ``calibrated`` (the conditional median of the admissible draws around a target
+#: severity percentile, the default) and ``paper_max`` (the paper's Eq. scenarioset: the single
+#: admissible draw of maximum severity).
+SELECTION_RULES = ("calibrated", "paper_max")
+
+
+@dataclass(frozen=True)
+class CalibratedSelection:
+    """The admissible draws around a target severity percentile of one risk (their median is the path)."""
+
+    risk: str
+    members: np.ndarray  # bool (draws,): the draws whose central path is the risk's scenario
+    target: float  # target severity percentile (0–1) over the whole simulation set
+    window: tuple[float, float]  # the percentile window actually used
+    representative_id: int  # 1-based: the member nearest the members' median annual path
+    severity: float  # median severity score S of the members (Eq. restrictionseverity)
+    acceptance_share: float
+    admissible: int
+    references: dict[str, float]
+    percentiles: np.ndarray  # (draws,) severity percentile of every draw over the simulation set
+
+
+def severity_percentiles(scores: np.ndarray) -> np.ndarray:
+    """Mid-rank percentile (0–1) of every score over the set; ties share their mid-rank."""
+    order = np.argsort(scores, kind="stable")
+    ranks = np.empty(len(scores))
+    ranks[order] = np.arange(len(scores))
+    # ties: average rank, so equal scores get equal percentiles whatever their ids
+    _, inverse, counts = np.unique(scores, return_inverse=True, return_counts=True)
+    sums = np.bincount(inverse, weights=ranks)
+    mid = sums[inverse] / counts[inverse]
+    return (mid + 0.5) / len(scores)
+
+
+def calibrated_select(
+    risk: str,
+    annual: np.ndarray,
+    variables: Sequence[str],
+    restrictions: Sequence[Any],
+    last_observed: Mapping[str, float],
+    *,
+    target: float,
+    half_width: float,
+    min_members: int,
+    range_ok: np.ndarray | None = None,
+    years: Sequence[str] | None = None,
+) -> CalibratedSelection:
+    """The admissible draws whose severity percentile lies within ``half_width`` of ``target``.
+
+    Severity is the paper's :math:`S_{s,k}` (Eq. restrictionseverity) for this risk's restrictions;
+    its percentile is taken over the whole simulation set, so ``target = 0.95`` reads "a one-in-twenty
+    outcome for what this risk's evidence restricts". Admissibility is the paper's (restrictions on
+    the mean and in every year the evidence times, adverse to the median path, range checks). When
+    fewer than ``min_members`` admissible draws fall in the window, the window widens symmetrically
+    to the ``min_members`` admissible draws nearest the target (recorded in ``window``).
+
+    Raises StageStopped when no draw is admissible.
+    """
+    if not 0.0 < target < 1.0 or not 0.0 < half_width < 0.5:
+        raise InputError(
+            f"severity target {target} or half-width {half_width} out of range",
+            where="scenario.severity_percentile / scenario.severity_half_width",
+            fix="give a target strictly between 0 and 1 and a half-width between 0 and 0.5",
+        )
+    rs = [Restriction.from_record(r) for r in restrictions]
+    if not rs:
+        raise StageStopped(f"risk {risk} has no restriction to select a path with", stage="selection")
+    refs = reference_values(rs, last_observed)
+    ok = satisfied_every_year(annual, variables, rs, refs, years)
+    acceptance = float(ok.mean())
+    admissible = ok & adverse_to_median(annual, variables, rs) & (np.ones_like(ok) if range_ok is None else range_ok)
+    if not admissible.any():
+        raise StageStopped(
+            f"no simulated path satisfies every restriction of risk {risk} (on the mean and in "
+            f"every year the evidence times) and is adverse to the median path (acceptance share "
+            f"{acceptance:.4f}); the risk program stops",
+            stage="selection",
+        )
+    scores = severity_scores(three_year_means(annual), variables, rs, "primary")
+    pct = severity_percentiles(scores)
+    distance = np.where(admissible, np.abs(pct - target), np.inf)
+    members = distance <= half_width
+    window = (target - half_width, target + half_width)
+    if members.sum() < min(min_members, int(admissible.sum())):
+        n = min(min_members, int(admissible.sum()))
+        reach = float(np.partition(distance[admissible], n - 1)[n - 1])
+        members = distance <= reach
+        window = (target - reach, target + reach)
+    centre = np.median(annual[members], axis=0)
+    spread = annual.std(axis=0)
+    spread[spread == 0] = 1.0
+    gap = (((annual - centre[None]) / spread[None]) ** 2).sum(axis=(1, 2))
+    rep = int(np.argmin(np.where(members, gap, np.inf))) + 1
+    return CalibratedSelection(
+        risk=risk,
+        members=members,
+        target=float(target),
+        window=(float(max(window[0], 0.0)), float(min(window[1], 1.0))),
+        representative_id=rep,
+        severity=float(np.median(scores[members])),
+        acceptance_share=acceptance,
+        admissible=int(admissible.sum()),
+        references=refs,
+        percentiles=pct,
+    )
