@@ -330,8 +330,9 @@ SCENARIO_ASSUMPTIONS = (
     "each bank's CET1 depletion is proportional to the scenario's EU-wide severity (elasticity one): the "
     "official adverse depletion of the EBA stress tests per % of their adverse cumulative fall of EU real GDP, "
     "regressed on the bank's starting state (n, l, o rates and CET1 ratio), times the selected path's own "
-    "cumulative fall of real GDP over the three years after its last observed year (floored at zero); the GDP "
-    "figure stands for the whole scenario; the EBA methodology (static balance sheet) is the accounting frame"
+    "cumulative fall of real GDP over the horizon, last year against the year before the first (floored at "
+    "zero); the GDP figure stands for the whole scenario; the EBA methodology (static balance sheet) is the "
+    "accounting frame"
 )
 
 
@@ -374,7 +375,7 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
             + ")",
             stage="bank_projection",
         )
-    severity = scenario.path_severity(selected)
+    severity = scenario.path_severity(selected, opts.get("horizon"))
     median = inputs.get("median_quarterly")
     deviation = scenario.path_deviation(selected, median) if isinstance(median, pd.DataFrame) else None
     pred = scenario.predict_scenario(fit, kept, severity)
