@@ -288,3 +288,12 @@ def test_the_bank_part_is_the_scenario_models_gate_stop_over_euro_area_banks(bui
         assert {r["country"] for r in left if "euro-area" in r["reason"]} >= {"GB", "SE"}
         assert not any(euro_area_member(r["country"], date(2024, 12, 31)) for r in left if "euro" in r["reason"])
         assert real["refused_exercises"] == []  # approximate policy: the lag-dated transparency values count
+    # the scenario model can read every completed macro run's selected path (its severity is finite)
+    import math
+
+    from aieco.models.bank.eba_scenario import path_severity
+
+    macro = [r for r in store.find(ModelRun, model_id="macro_var") if r.status is RunStatus.completed]
+    assert macro
+    for r in macro:
+        assert math.isfinite(path_severity(store.get_tables(r.output_digest)["selected_quarterly"], "2025-2027"))
