@@ -90,16 +90,19 @@ def _quarterly(gdp_end: float, *, observed: int = 4, horizon: int = 12) -> pd.Da
     return pd.DataFrame({"real_gdp": gdp, "observed": [1.0] * observed + [0.0] * horizon}, index=idx)
 
 
-def test_path_severity_is_the_fall_of_the_last_year_average_against_the_last_observed_year():
-    q = _quarterly(88.0)
-    end = q["real_gdp"].to_numpy()[-4:].mean()  # the horizon's last four quarters
-    assert sc.path_severity(q) == pytest.approx(-100 * (end / 100.0 - 1))
+def test_path_severity_is_the_last_years_average_against_the_year_before_the_horizon():
+    q = _quarterly(88.0)  # 2024 observed at 100, then a line to 88 over 2025-2027
+    end = q.loc[[f"2027Q{i}" for i in range(1, 5)], "real_gdp"].mean()
+    assert sc.path_severity(q, "2025-2027") == pytest.approx(-100 * (end / 100.0 - 1))
+    assert sc.path_severity(q) == sc.path_severity(q, "2025-2027")  # default: the table's years
+    # the base year counts whether observed or simulated (macro_var marks only fully observed quarters)
+    assert sc.path_severity(q.assign(observed=0.0), "2025-2027") == sc.path_severity(q, "2025-2027")
     assert sc.path_severity(_quarterly(100.0)) == pytest.approx(0.0)
     assert sc.path_severity(_quarterly(110.0)) < 0  # growth: a negative severity (the model floors it)
-    with pytest.raises(InputError, match="simulated quarters"):
-        sc.path_severity(_quarterly(90.0, horizon=8))
-    with pytest.raises(InputError, match="lacks columns"):
-        sc.path_severity(pd.DataFrame({"real_gdp": [1.0]}))
+    with pytest.raises(InputError, match="quarters of 2028"):
+        sc.path_severity(q, "2026-2028")
+    with pytest.raises(InputError, match="lacks column real_gdp"):
+        sc.path_severity(pd.DataFrame({"x": [1.0]}))
 
 
 # --------------------------------------------------------------------------- the model
@@ -331,10 +334,23 @@ def test_a_passed_gate_runs_the_model_under_each_macro_run_and_depletion_rises_w
             }
             assert pts[(bank_outputs.PROJECTED, "value")] == len(tables["depletion"])
             assert run.diagnostics["scenario_severity"] == pytest.approx(
-                sc.path_severity(_quarterly(97.0 if macro is mild else 90.0))
+                sc.path_severity(_quarterly(97.0 if macro is mild else 90.0), "2025-2027")
             )
             medians[macro.run_id] = pts[(bank_outputs.DEPLETION, "cross_bank_p50")]
         assert medians[severe.run_id] > medians[mild.run_id]
+        # the report's bank claims (registered before any run) link to the run under the selected macro run
+        from aieco.reporting.bank import bank_claim_specs, bank_claims_and_results
+        from aieco.reporting.claims import output_tests_for
+
+        tests = output_tests_for(bank_claim_specs(store, "an", "r", "2025-2027", outcomes=["cet1_ratio"]))
+        assert {t.model_id for t in tests} == {sc.MODEL_ID}
+        claims, results = bank_claims_and_results(store, severe, tests)
+        assert results and all(t.result == "pass" for t in results), [t.detail for t in results]
+        linked = {c.run_id for c in claims}
+        assert linked == {out["runs"][severe.run_id]["run_id"]}
+        stats = {(c.variable, c.statistic) for c in claims}
+        assert {(bank_outputs.DEPLETION, f"cross_bank_p{q}") for q in ("05", "50", "95")} <= stats
+        assert (bank_outputs.BELOW, "value") in stats
 
 
 # --------------------------------------------------------------------------- the Bank capital page

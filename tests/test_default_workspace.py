@@ -266,7 +266,8 @@ def test_the_bank_part_is_the_scenario_models_gate_stop_over_euro_area_banks(bui
         absent = [t for t in text if t.startswith("The bank part of this report is absent")]
         assert absent and "external validation gate" in absent[0]
         # the paragraph ends by saying where each real bank in scope starts (the latest admissible actuals)
-        assert text[-1].startswith("Each real bank starts from its latest actual figures released by the cutoff")
+        assert text[-1].startswith("Each real bank in the request's scope starts from its latest actual figures")
+        assert "is left out, with its reason" in text[-1]
         assert str(TR2024_PERIOD // 100) in text[-1] and "transparency exercise" in text[-1]
         assert "stress test" not in text[-1]  # the stress tests' 2015 and 2020 actuals are older than the limit
         assert not any("synthetic bank" in t for t in text)
@@ -287,3 +288,12 @@ def test_the_bank_part_is_the_scenario_models_gate_stop_over_euro_area_banks(bui
         assert {r["country"] for r in left if "euro-area" in r["reason"]} >= {"GB", "SE"}
         assert not any(euro_area_member(r["country"], date(2024, 12, 31)) for r in left if "euro" in r["reason"])
         assert real["refused_exercises"] == []  # approximate policy: the lag-dated transparency values count
+    # the scenario model can read every completed macro run's selected path (its severity is finite)
+    import math
+
+    from aieco.models.bank.eba_scenario import path_severity
+
+    macro = [r for r in store.find(ModelRun, model_id="macro_var") if r.status is RunStatus.completed]
+    assert macro
+    for r in macro:
+        assert math.isfinite(path_severity(store.get_tables(r.output_digest)["selected_quarterly"], "2025-2027"))

@@ -348,6 +348,31 @@ def test_bank_paragraph_consumes_cross_bank_figures(provenance):
     _rules_ok(draft, negative)
 
 
+def test_the_real_scenario_bank_model_states_its_assumptions_without_a_number():
+    """bank_eba_scenario on real banks: the figures, then the model's stated assumptions (no digit, no token)."""
+    claims = _bank_claims()
+    ctx = ReportContext(
+        analysis_id=ANALYSIS,
+        risk=RISK,
+        risk_label="x",
+        bank_requested=True,
+        bank_status="present",
+        claims=claims,
+        bank_provenance="real",
+        bank_model="bank_eba_scenario",
+    )
+    draft = write_report(ctx)
+    bank = [s for s in draft.sentences if s.paragraph == "bank"]
+    assert "severity-scaled model of EBA stress-test CET1 depletion" in " ".join(s.template for s in bank)
+    said = bank[-1]
+    assert "proportional to the scenario's fall in real GDP" in said.template and "left out" in said.template
+    assert not said.claim_ids and check_numeric_contract(said.template) == []
+    assert sorted(c for s in bank for c in s.claim_ids) == sorted(c.claim_id for c in claims)
+    _rules_ok(draft, claims)
+    feqar = write_report(ctx.model_copy(update={"bank_model": "bank_feqar"}))
+    assert not any("proportional to the scenario" in s.template for s in feqar.sentences)
+
+
 def test_bank_paragraph_names_each_figure_so_a_swapped_token_is_refused():
     """The attribution rule ties each bank token to its own figure: swapping two tokens is refused."""
     from aieco.reporting.rules import ClaimFacts, variable_violations

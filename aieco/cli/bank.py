@@ -181,7 +181,7 @@ def bank_validate(
         ],
         "accounting": acc,
         "gates": rows,
-        "scenario_model": _scenario_summary(rows),
+        "scenario_model": _scenario_summary(rows) or {"skipped": result.scenario_skipped},
     }
     lines = [
         "Real EBA stress tests: "
@@ -196,6 +196,8 @@ def bank_validate(
         for r in acc
     ]
     lines += ["", "Model validation gates (CET1 depletion under the official adverse scenario)", _gate_text(rows)]
+    if result.scenario_skipped:
+        lines.append(result.scenario_skipped)
     emit(state, data, "\n".join(lines))
 
 

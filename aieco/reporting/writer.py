@@ -457,7 +457,9 @@ def _bank_start_sentences(context: ReportContext) -> list[SentenceDraft]:
         SentenceDraft(
             kind=SentenceKind.temporal,
             paragraph="bank",
-            template=f"Each real bank starts from its latest actual figures released by the cutoff: {lead}{listed}.",
+            template=f"Each real bank in the request's scope starts from its latest actual figures released by the "
+            f"cutoff: {lead}{listed}; a bank outside the request's jurisdiction, or whose latest figures are older "
+            "than the stated limit, is left out, with its reason in the analysis record.",
         )
     ]
 

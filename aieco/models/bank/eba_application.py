@@ -330,8 +330,9 @@ SCENARIO_ASSUMPTIONS = (
     "each bank's CET1 depletion is proportional to the scenario's EU-wide severity (elasticity one): the "
     "official adverse depletion of the EBA stress tests per % of their adverse cumulative fall of EU real GDP, "
     "regressed on the bank's starting state (n, l, o rates and CET1 ratio), times the selected path's own "
-    "cumulative fall of real GDP over the three years after its last observed year (floored at zero); the GDP "
-    "figure stands for the whole scenario; the EBA methodology (static balance sheet) is the accounting frame"
+    "cumulative fall of real GDP over the horizon, last year against the year before the first (floored at "
+    "zero); the GDP figure stands for the whole scenario; the EBA methodology (static balance sheet) is the "
+    "accounting frame"
 )
 
 
@@ -374,7 +375,7 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
             + ")",
             stage="bank_projection",
         )
-    severity = scenario.path_severity(selected)
+    severity = scenario.path_severity(selected, opts.get("horizon"))
     median = inputs.get("median_quarterly")
     deviation = scenario.path_deviation(selected, median) if isinstance(median, pd.DataFrame) else None
     pred = scenario.predict_scenario(fit, kept, severity)
@@ -413,6 +414,7 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
         "threshold_note": bank_outputs.THRESHOLD_NOTE,
         "cet1_threshold": threshold,
         "gate_id": opts.get("gate_id"),
+        "horizon": period,
         "interval": "5-95 % from the training residuals' percentiles per unit of severity, times the severity",
     }
     return ModelResult(
@@ -466,7 +468,8 @@ def real_specification(model_id: str) -> ModelSpecification:
         inputs=SCENARIO_INPUTS if model_id == SCENARIO_ID else [],
         outputs=OUTPUTS,
         scope="EU banks",
-        horizon="3y",
+        # the scenario model serves the request's horizon (recorded in its run's diagnostics)
+        horizon=registry.ANY_HORIZON if model_id == SCENARIO_ID else "3y",
         snapshot=digest({"model": model_id, "version": VERSION}),
         entry_point=f"{__name__}:{fn}",
         diagnostics_required=required,

@@ -9,9 +9,10 @@ the lowest projected ratio), s_e the exercise's EU-wide severity — the adverse
 cumulative fall of EU real GDP over its three years (%, :func:`exercise_severities`, quoted from
 public pages) — and x_i = [1, n_0, ℓ_0, o_0, CET1 ratio_0] the bank's starting state
 (:func:`~aieco.models.bank.eba_models.direct_design`). Under a generated scenario, s is the
-selected path's own cumulative fall of real GDP over the three years after its last observed
-year (:func:`path_severity`), floored at zero (a path along which GDP grows is given no stress
-depletion: the EBA baseline scenarios' mean depletion is close to zero).
+selected path's own cumulative fall of real GDP over the request's three-year horizon, the last
+year's average against the year before the first (:func:`path_severity`), floored at zero (a
+path along which GDP grows is given no stress depletion: the EBA baseline scenarios' mean
+depletion is close to zero).
 
 Assumptions, stated in the run diagnostics and the report: (1) a bank's depletion is
 proportional to the EU-wide GDP severity (elasticity one), with the bank's starting state setting
@@ -51,7 +52,6 @@ EURO_FILE = DATA / "euro_area_entry.csv"
 #: The severity measure the model uses (rows of exercise_severity.csv).
 MEASURE = ("adverse", "real_gdp", "cumulative change")
 BENCHMARKS = ("no_change", "train_mean", "scaled_constant")
-HORIZON_QUARTERS = 12
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -140,45 +140,42 @@ def apply_scope(
 # --------------------------------------------------------------------------- severity of a path
 
 
-def path_severity(quarterly: pd.DataFrame, horizon: int = HORIZON_QUARTERS) -> float:
-    """The selected path's cumulative fall of real GDP over ``horizon`` quarters after its last observed year (%).
+def _year_mean(quarterly: pd.DataFrame, year: int) -> float:
+    rows = [q for q in quarterly.index if str(q).startswith(f"{year}Q")]
+    if len(rows) != 4:
+        raise InputError(
+            f"the macro path holds {len(rows)} quarters of {year}; the severity needs all four",
+            where="selected_quarterly",
+            fix="run macro_var over the request's horizon (its selected_quarterly starts the year before it)",
+        )
+    return float(quarterly.loc[rows, "real_gdp"].astype(float).mean())
 
-    Measured as the EBA states its exercises' severity: annual averages, the last of the horizon's
-    years against the last observed year (four quarters each), so s = −100 · (Ȳ_end / Ȳ_0 − 1).
-    ``quarterly``: the macro run's ``selected_quarterly`` table (column ``real_gdp`` levels and
-    ``observed`` 1/0).
+
+def path_severity(quarterly: pd.DataFrame, horizon: str | None = None) -> float:
+    """The selected path's cumulative fall of real GDP over the three-year horizon (%).
+
+    Measured as the EBA states its exercises' severity (e.g. "cumulative change 2021-2023"): the
+    annual average of the horizon's last year against the year before its first, s = −100 ·
+    (Ȳ_last / Ȳ_base − 1), whether the base year's quarters are observed or simulated.
+    ``quarterly``: the macro run's ``selected_quarterly`` (index 'YYYYQn', column ``real_gdp``);
+    ``horizon``: 'YYYY-YYYY' (default: the table's second to last year).
     """
-    need = {"real_gdp", "observed"}
-    if not need <= set(quarterly.columns):
+    if "real_gdp" not in quarterly.columns:
         raise InputError(
-            f"the macro path lacks columns {sorted(need - set(quarterly.columns))}",
+            "the macro path lacks column real_gdp",
             where="selected_quarterly",
-            fix="run model macro_var (it stores selected_quarterly with real_gdp and observed)",
+            fix="run model macro_var (it stores selected_quarterly with real_gdp)",
         )
-    obs = quarterly["observed"].to_numpy(float) > 0.5
-    if obs.sum() < 4:
-        raise InputError("the macro path has fewer than four observed quarters", where="selected_quarterly")
-    last = int(np.flatnonzero(obs)[-1])
-    gdp = quarterly["real_gdp"].to_numpy(float)
-    if last + horizon >= len(gdp):
-        raise InputError(
-            f"the macro path has {len(gdp) - last - 1} simulated quarters; the severity needs {horizon}",
-            where="selected_quarterly",
-        )
-    start = gdp[last - 3 : last + 1].mean()
-    end = gdp[last + horizon - 3 : last + horizon + 1].mean()
-    return float(-100.0 * (end / start - 1.0))
+    years = sorted({int(str(q)[:4]) for q in quarterly.index})
+    first, last = (int(y) for y in horizon.split("-")) if horizon else (years[0] + 1, years[-1])
+    return float(-100.0 * (_year_mean(quarterly, last) / _year_mean(quarterly, first - 1) - 1.0))
 
 
-def path_deviation(selected: pd.DataFrame, median: pd.DataFrame, horizon: int = HORIZON_QUARTERS) -> float | None:
-    """The selected path's real GDP deviation from the median path at the horizon's last quarter (%), or None."""
-    if "real_gdp" not in selected or "real_gdp" not in median:
+def path_deviation(selected: pd.DataFrame, median: pd.DataFrame) -> float | None:
+    """The selected path's real GDP deviation from the median path in the last quarter (%), or None."""
+    if "real_gdp" not in selected or "real_gdp" not in median or selected.index[-1] not in median.index:
         return None
-    obs = selected["observed"].to_numpy(float) > 0.5 if "observed" in selected else np.zeros(len(selected), bool)
-    last = int(np.flatnonzero(obs)[-1]) if obs.any() else -1
-    q = selected.index[min(last + horizon, len(selected) - 1)]
-    if q not in median.index:
-        return None
+    q = selected.index[-1]
     return float(100.0 * (selected.loc[q, "real_gdp"] / median.loc[q, "real_gdp"] - 1.0))
 
 
@@ -269,6 +266,28 @@ def out_of_exercise(
     return pred, score(test.official_depletion, pred, bench, spearman_min)
 
 
+def _folds(pooled: BankSample, seed: int, folds: int) -> np.ndarray:
+    """Fold of each row, by bank LEI (the assignment of :func:`~aieco.models.bank.eba_models.bank_clustered_cv`)."""
+    leis = sorted(set(pooled.banks))
+    order = np.random.default_rng(seed).permutation(len(leis))
+    fold_of = {lei: int(order[i] % folds) for i, lei in enumerate(leis)}
+    return np.array([fold_of[b] for b in pooled.banks])
+
+
+def cv_benchmarks(
+    samples: Sequence[BankSample], severities: Mapping[str, float], *, seed: int, folds: int
+) -> dict[str, np.ndarray]:
+    """The three benchmarks of every held-out row, in the row order of ``bank_clustered_cv`` (fold by fold)."""
+    pooled = concat_samples(list(samples))
+    sev = np.array([severities[s.exercise] for s in samples for _ in s.banks], float)
+    fold = _folds(pooled, seed, folds)
+    parts = []
+    for k in range(folds):
+        tr, te = np.flatnonzero(fold != k), np.flatnonzero(fold == k)
+        parts.append(benchmark_predictions(pooled.official_depletion[tr], sev[tr], sev[te]))
+    return {b: np.concatenate([p[b] for p in parts]) for b in BENCHMARKS}
+
+
 def clustered_cv(
     samples: Sequence[BankSample], severities: Mapping[str, float], *, seed: int, folds: int, spearman_min: float
 ) -> tuple[pd.DataFrame, dict]:
@@ -276,10 +295,7 @@ def clustered_cv(
     pooled = concat_samples(list(samples))
     tags = np.array([s.exercise for s in samples for _ in s.banks])
     sev = np.array([severities[t] for t in tags], float)
-    leis = sorted(set(pooled.banks))
-    order = np.random.default_rng(seed).permutation(len(leis))
-    fold_of = {lei: int(order[i] % folds) for i, lei in enumerate(leis)}
-    fold = np.array([fold_of[b] for b in pooled.banks])
+    fold = _folds(pooled, seed, folds)
     parts = []
     for k in range(folds):
         tr, te = np.flatnonzero(fold != k), np.flatnonzero(fold == k)
