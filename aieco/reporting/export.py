@@ -158,13 +158,19 @@ def fan_chart(store: Store, run: ModelRun) -> FanChart | None:
         if v not in sel.columns or not all(f"{v}:{y}" in fan.index for y in years):
             continue
         rows = fan.loc[[f"{v}:{y}" for y in years]]
+        base = tables.get("median_path")  # the baseline (anchored point forecast); older runs: the draws' median
+        centre = (
+            [float(base.loc[v, y]) for y in years]
+            if base is not None and v in base.index and all(y in base.columns for y in years)
+            else [float(x) for x in rows["p50"]]
+        )
         panels.append(
             FanPanel(
                 v,
                 "%",
                 years,
                 [float(x) for x in sel[v]],
-                [float(x) for x in rows["p50"]],
+                centre,
                 [float(x) for x in rows["p05"]],
                 [float(x) for x in rows["p95"]],
             )
@@ -173,10 +179,14 @@ def fan_chart(store: Store, run: ModelRun) -> FanChart | None:
 
 
 def chart_caption(chart: FanChart) -> str:
-    note = {"synthetic": "synthetic inputs — illustrates the method, not a forecast", "observed": "published data"}.get(
-        chart.data_label, "inputs of unrecorded provenance"
+    note = {
+        "synthetic": "synthetic inputs — illustrates the method, not a forecast",
+        "observed": "model projections computed from published data",
+    }.get(chart.data_label, "inputs of unrecorded provenance")
+    return (
+        f"Scenario path (solid) against the baseline (dashed) and the 5–95 % band of the simulated draws around the "
+        f"baseline, annual, run {chart.run_id}; {note}."
     )
-    return f"Selected path (solid) against the median (dashed) and the 5–95 % band, annual, run {chart.run_id}; {note}."
 
 
 def _scale(lo: float, hi: float, a: float, b: float) -> Callable[[float], float]:

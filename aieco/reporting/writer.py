@@ -403,8 +403,8 @@ def _provenance_sentence(context: ReportContext) -> str:
         )
     if p.selection_rule == "calibrated":
         text += (
-            " The scenario is the central path of the simulated draws that satisfy this risk's restrictions around "
-            "the target severity"
+            " The scenario is the model's expected path given that the variables this risk's channels restrict move "
+            "in their directions at the target severity (a conditional forecast)"
             + (
                 ", scaled to the severity of the latest official adverse scenario published by {{DATE:cutoff}}"
                 if p.severity_scaled
