@@ -51,6 +51,8 @@ def test_every_executor_returns_every_result_once(dask2):
         for ex in (LocalExecutor(), procs, dask2):
             got = dict(ex.map_unordered(square_plus, range(7), shared=3))
             assert got == want, ex.name
+    # a second map of the same shared data on the same cluster (it once raced the release of the first)
+    assert dict(dask2.map_unordered(square_plus, range(7), shared=3)) == want
     assert dask2.describe()["scheduler"].startswith("tcp://127.0.0.1:")
     assert dask2.workers == 2
 
