@@ -149,7 +149,8 @@ class DaskExecutor(LocalExecutor):
         if not items:
             return
         token = uuid.uuid4().hex[:12]  # fresh keys: results are never taken from an earlier map
-        payload = self.client.scatter(shared, broadcast=True) if shared is not None else None
+        # a fresh key per map (hash=False): a second map of equal data never races the release of the first
+        payload = self.client.scatter(shared, broadcast=True, hash=False) if shared is not None else None
         futures = [
             self.client.submit(
                 _call, fn, payload, item, key=f"{getattr(fn, '__name__', 'task')}-{token}-{i}", pure=False

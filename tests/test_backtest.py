@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -109,18 +110,28 @@ def test_nothing_released_after_the_cutoff_changes_the_forecast(observations):
     assert a.years == [2019, 2020, 2021]
 
 
-def fixture_latest_round(projections: pd.DataFrame, cutoff: date, publisher: str) -> pd.DataFrame:
-    """Test stand-in for aieco.sources.official.latest_round (same contract)."""
-    mine = projections[(projections["publisher"] == publisher) & (projections["publication_date"] <= cutoff)]
-    if mine.empty:
-        return mine
-    return mine[mine["publication_date"] == mine["publication_date"].max()]
+def fixture_projections() -> list[SimpleNamespace]:
+    """The FIXTURE rows as records with the fields of aieco.sources.official.OfficialProjection."""
+    frame = pd.read_csv(FIXTURE)
+    return [
+        SimpleNamespace(**(r | {"publication_date": date.fromisoformat(r["publication_date"])}))
+        for r in frame.to_dict(orient="records")
+    ]
+
+
+def fixture_latest_round(projections, cutoff: date, publisher: str):
+    """Test stand-in for aieco.sources.official.latest_round (same contract: the latest round by cutoff, or None)."""
+    mine = [p for p in projections if p.publisher == publisher and p.publication_date <= cutoff]
+    if not mine:
+        return None
+    last = max(p.publication_date for p in mine)
+    return SimpleNamespace(projections=[p for p in mine if p.publication_date == last])
 
 
 def test_official_forecasts_come_from_the_latest_round_published_by_the_cutoff():
-    p = pd.read_csv(FIXTURE, parse_dates=["publication_date"])
-    p["publication_date"] = p["publication_date"].dt.date
-    got = official_forecasts(p, [date(2019, 12, 31), date(2020, 12, 31), date(2018, 12, 31)], fixture_latest_round)
+    got = official_forecasts(
+        fixture_projections(), [date(2019, 12, 31), date(2020, 12, 31), date(2018, 12, 31)], fixture_latest_round
+    )
     at_2019 = got[got["cutoff"] == date(2019, 12, 31)]
     assert sorted(zip(at_2019["variable"], at_2019["target_year"], at_2019["forecast"], strict=True)) == [
         ("inflation", 2020, 1.0),
@@ -135,9 +146,7 @@ def test_official_forecasts_come_from_the_latest_round_published_by_the_cutoff()
 
 def test_backtest_records_and_rerun(tmp_path, observations):
     cutoffs = [date(2013, 12, 31), date(2017, 12, 31), date(2019, 12, 31)]
-    p = pd.read_csv(FIXTURE, parse_dates=["publication_date"])
-    p["publication_date"] = p["publication_date"].dt.date
-    officials = official_forecasts(p, cutoffs, fixture_latest_round)
+    officials = official_forecasts(fixture_projections(), cutoffs, fixture_latest_round)
     with Store(tmp_path / "ws") as store:
         res = run_backtest(store, observations, observations, cutoffs, cfg(), officials=officials, official_note="fx")
         counts = store.table_counts()

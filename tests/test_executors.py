@@ -51,6 +51,8 @@ def test_every_executor_returns_every_result_once(dask2):
         for ex in (LocalExecutor(), procs, dask2):
             got = dict(ex.map_unordered(square_plus, range(7), shared=3))
             assert got == want, ex.name
+    # a second map of the same shared data on the same cluster (it once raced the release of the first)
+    assert dict(dask2.map_unordered(square_plus, range(7), shared=3)) == want
     assert dask2.describe()["scheduler"].startswith("tcp://127.0.0.1:")
     assert dask2.workers == 2
 
@@ -109,3 +111,28 @@ def test_a_worker_killed_mid_ingest_leaves_whole_sources_and_the_rerun_completes
             again = ingest(store, manifest, executor=ex)
         assert again.ok and again.counts["unchanged"] == len(written)
         assert ids(store) == want
+
+
+def test_cli_ingest_and_graph_build_with_an_executor_give_the_sequential_ids(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from aieco.cli import main
+    from aieco.default import __file__ as default_init
+
+    manifest = os.path.join(os.path.dirname(default_init), "corpus", "sources.toml")
+    runner = CliRunner()
+    relations = []
+    for name, extra in (("seq", ["--executor", "local"]), ("procs", ["--executor", "processes", "--workers", "2"])):
+        ws = str(tmp_path / name)
+        out = runner.invoke(main, ["-w", ws, "--json", "ingest", manifest, *extra])
+        assert out.exit_code == 0, out.output
+        assert json.loads(out.stdout)["counts"]["registered"] == 2
+        out = runner.invoke(main, ["-w", ws, "--json", "graph", "build", "--max-candidates", "40", *extra])
+        assert out.exit_code == 0, out.output
+        with Store(ws) as store:
+            relations.append({r.relation_id for r in store.all(Relation)})
+    assert relations[0] and relations[0] == relations[1]
+    bad = runner.invoke(main, ["-w", str(tmp_path / "x"), "ingest", manifest, "--executor", "dask://nowhere"])
+    assert bad.exit_code != 0 and "dask://host:port" in bad.output

@@ -268,39 +268,37 @@ def outcomes_table(observations: pd.DataFrame, policy: str | None = "approximate
 
 
 def official_forecasts(
-    projections: pd.DataFrame | None,
-    cutoffs: Sequence[date],
-    latest_round: Callable[[pd.DataFrame, date, str], pd.DataFrame],
+    projections: Iterable[Any] | None, cutoffs: Sequence[date], latest_round: Callable
 ) -> pd.DataFrame:
     """Official projections published on or before each cutoff: one row per cutoff, publisher, variable and year.
 
-    ``latest_round(projections, cutoff, publisher)`` (``aieco.sources.official``) returns the rows of
-    the publisher's latest round published on or before ``cutoff``.
+    ``projections``: :func:`aieco.sources.official.read_projections` records (publisher, publication_date,
+    round, variable, target_year, value, url); ``latest_round(projections, cutoff, publisher)`` returns the
+    publisher's latest round published on or before ``cutoff`` (its ``projections``), or None.
     """
     cols = ["cutoff", "method", "variable", "target_year", "forecast", "publication_date", "round", "url"]
-    if projections is None or projections.empty:
-        return pd.DataFrame(columns=cols)
+    projections = list(projections or [])
     rows = []
     for cutoff in cutoffs:
-        for publisher in sorted(set(projections["publisher"])):
-            got = latest_round(projections, cutoff, publisher)
-            for r in got.itertuples(index=False):
-                variable = OFFICIAL_NAMES.get(str(r.variable).strip().lower())
-                published = pd.Timestamp(r.publication_date).date()
+        for publisher in sorted({p.publisher for p in projections}):
+            found = latest_round(projections, cutoff, publisher)
+            for p in found.projections if found is not None else ():
+                variable = OFFICIAL_NAMES.get(str(p.variable).strip().lower())
+                published = pd.Timestamp(p.publication_date).date()
                 if variable is None or published > cutoff:
                     continue  # never a forecast published after the cutoff
-                if int(r.target_year) - cutoff.year not in HORIZONS:
+                if int(p.target_year) - cutoff.year not in HORIZONS:
                     continue
                 rows.append(
                     {
                         "cutoff": cutoff,
                         "method": f"official:{publisher}",
                         "variable": variable,
-                        "target_year": int(r.target_year),
-                        "forecast": float(r.value),
+                        "target_year": int(p.target_year),
+                        "forecast": float(p.value),
                         "publication_date": published.isoformat(),
-                        "round": str(getattr(r, "round", "")),
-                        "url": str(getattr(r, "url", "")),
+                        "round": str(p.round),
+                        "url": str(p.url),
                     }
                 )
     return pd.DataFrame(rows, columns=cols)
@@ -560,19 +558,23 @@ def backtest_runs(store: Store) -> list[ModelRun]:
     return sorted(store.find(ModelRun, model_id=SCORES_MODEL_ID), key=lambda r: r.started_at, reverse=True)
 
 
-def official_reader() -> tuple[pd.DataFrame | None, Callable | None, str]:
+def official_reader() -> tuple[tuple[Any, ...] | None, Callable | None, str]:
     """The official projections (``aieco.sources.official``) and its ``latest_round``, or why there are none."""
     try:
         from aieco.sources import official  # type: ignore[attr-defined]
     except ImportError:
         return None, None, "official projections unavailable: aieco.sources.official is not installed in this build"
     projections = official.read_projections()
-    return projections, official.latest_round, f"official projections: {len(projections)} values"
+    rounds = len({(p.publisher, p.round) for p in projections})
+    return (
+        projections,
+        official.latest_round,
+        (f"official projections: {len(projections)} values in {rounds} rounds (aieco/data/official/projections.csv)"),
+    )
 
 
-def official_from(
-    cutoffs: Sequence[date], reader: Callable[[], tuple[pd.DataFrame | None, Callable | None, str]] = official_reader
-) -> tuple[pd.DataFrame | None, str]:
+def official_from(cutoffs: Sequence[date], reader: Callable = official_reader) -> tuple[pd.DataFrame | None, str]:
+    """Official forecasts at ``cutoffs`` from ``reader`` (default: the shipped projections) and their origin."""
     projections, latest, note = reader()
     if projections is None or latest is None:
         return None, note
