@@ -43,7 +43,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from aieco.errors import InputError, StageStopped
-from aieco.models import macro
+from aieco.models import conditional, macro
 from aieco.models.realdata import model_levels
 from aieco.models.registry import code_digest, env_digest, package_version
 from aieco.models.var import (
@@ -235,10 +235,23 @@ def forecast_at_cutoff(observations: pd.DataFrame, task: tuple[date, BacktestCon
             **base, **naive, status=RunStatus.stopped, stage=stop.stage or stage, reason=stop.reason,
             diagnostics=diagnostics,
         )  # fmt: skip
-    median = np.median(annual, axis=0)  # (years, 6): the unconditional baseline
+    # The unconditional baseline is the model's point forecast (the path with no resampled residual), as in an
+    # analysis (aieco.models.macro); the draws give its band, whose 5-95 % range is recorded beside it.
+    point = conditional.deterministic_levels(fit, np.zeros((sim.model.shape[1], len(VARIABLES))), years[0], years[-1])
+    median = conditional.annual_matrix(point[None], sim.quarters, years[0], years[-1])[0]  # (years, 6)
+    band = np.percentile(annual, [5, 95], axis=0)
     col = {v: j for j, v in enumerate(VARIABLES)}
     diagnostics.update(
-        {"estimation_end": fit.endpoint, "nobs": fit.nobs, "max_modulus": round(float(fit.max_modulus), 6)}
+        {
+            "estimation_end": fit.endpoint,
+            "sample": f"{fit.quarters[0]}–{fit.endpoint}",
+            "nobs": fit.nobs,
+            "max_modulus": round(float(fit.max_modulus), 6),
+            "band_5_95": {
+                v: {str(y): [float(band[0, t, col[v]]), float(band[1, t, col[v]])] for t, y in enumerate(years)}
+                for v in SCORED
+            },
+        }
     )
     plausible = macro.plausibility(median, [str(y) for y in years], built.levels, fit.quarters)
     diagnostics["plausibility"] = {"passed": plausible["passed"], "failures": plausible["failures"]}
