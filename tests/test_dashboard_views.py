@@ -12,6 +12,7 @@ from aieco.errors import InputError
 from aieco.records import ModelOutputPoint, Variable
 from aieco.store import Store
 from dashboard import views
+from dashboard.labels import measure
 
 
 @pytest.fixture(scope="module")
@@ -465,7 +466,20 @@ def test_fan_charts_of_a_run_are_panels_titled_by_label_without_horizon_summarie
     assert [a.text for a in fig.layout.annotations] == [views.variable_labels(store)["real_gdp"]]
     xs = {x for t in fig.data if t.x is not None for x in t.x}
     assert xs and not any("-" in str(x) for x in xs)  # years only: no '2025-2027' summary on the time axis
-    assert fig.layout.yaxis.title.text == "%"
+    # the unit with what it measures, read from the stored points (not a bare "%")
+    from aieco.records import ModelOutputPoint
+
+    stored = {p.transformation for p in store.find(ModelOutputPoint, run_id=ids["macro_run"], variable="real_gdp")}
+    shown = fig.layout.yaxis.title.text
+    assert shown.endswith(", %") and shown != "%"
+    assert any(shown == measure("%", t) for t in stored)
+
+
+def test_measures_name_what_is_measured_and_its_unit():
+    assert measure("%", "annual_growth") == "annual growth, %"
+    assert measure("pp", "cumulative_change") == "cumulative change over the horizon, percentage points"
+    assert measure("%", "some_new_transformation") == "some new transformation, %"  # never blank
+    assert measure("index") == "index"
 
 
 def test_channel_queries_of_the_selected_analysis_only(tmp_path):
@@ -514,4 +528,8 @@ def test_fan_chart_caption_says_whether_a_channel_restricts_the_variable(populat
     assert said.startswith("Real GDP: restricted by the analysis's channels to fall")
     other = views.restriction_caption("inflation", "Consumer price inflation", restrictions)
     assert "no channel restricts it" in other and "joint response in the selected draw" in other
+    # a run that selected no path (no admissible draw) never says a selected path meets anything
+    unselected = views.restriction_caption("real_gdp", "Real GDP", restrictions, selected=False)
+    assert "selected path meets" not in unselected and "selected no path" in unselected
+    assert "to fall" in unselected
     assert views.run_restrictions(store, "run_nope") == {}
