@@ -16,6 +16,7 @@ import base64
 import html
 import io
 import json
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -290,6 +291,18 @@ def export_report(store: Store, report_id: str, fmt: str) -> bytes:
             fix="see `aieco report list` for the failing rule and sentence",
         )
     return {"html": to_html, "md": to_markdown, "tex": to_latex, "pdf": to_pdf}[fmt](view)
+
+
+#: File extension of each export format (the JSON bundle is marked as one).
+EXTENSIONS = {"html": "html", "md": "md", "tex": "tex", "pdf": "pdf", "json": "bundle.json"}
+
+
+def export_file_name(store: Store, report_id: str, fmt: str) -> str:
+    """The file an export goes to, named from the report's title (``scenario-report-trade-fragmentation.pdf``),
+    never its id."""
+    report = store.require(Report, report_id)
+    slug = re.sub(r"[^a-z0-9]+", "-", report.title.lower()).strip("-")[:80].rstrip("-") or "report"
+    return f"{slug}.{EXTENSIONS[fmt]}"
 
 
 # --------------------------------------------------------------------------- shared pieces
