@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard import first_launch
-from dashboard.navigation import PAGES
+from dashboard.navigation import HOME_URL_PATH, PAGES
 from dashboard.state import get_state
 
 ICON = Path(__file__).parent / "assets" / "icon.png"
@@ -62,7 +62,17 @@ def main() -> None:
     try:
         with open_workspace() as ws, bound(ws):
             # The menu is registered on every run, also while the demo is being built.
-            page = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES])
+            first = PAGES[0]
+            home = st.Page(  # the root URL: the first page, without taking its deep link away
+                first.path,
+                title=first.title,
+                icon=first.icon,
+                url_path=HOME_URL_PATH,
+                default=True,
+                visibility="hidden",
+            )
+            pages = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES]
+            page = st.navigation([home, *pages])
             build_panel()
             st.sidebar.caption(f"Workspace `{ws.path}`")
             select_analysis(ws)

@@ -57,7 +57,7 @@ from dashboard.bank_views import (
     depletion_across_banks,  # noqa: F401  (re-exported for the Bank capital page)
     takes_macro_path,
 )
-from dashboard.labels import in_words, measure, stage_label
+from dashboard.labels import in_words, measure, risk_label, stage_label, words
 
 DIGEST_CHARS = 12
 
@@ -184,12 +184,24 @@ def stages_frame(store: Store, analysis_id: str) -> pd.DataFrame:
     return _frame(rows, STAGE_COLUMNS)
 
 
+def stages_in_words(store: Store, analysis_id: str) -> pd.DataFrame:
+    """:func:`stages_frame` as a person reads it: each stage by its risk's label and name in words, the
+    reason with variable ids as labels; the recorded stage name stays in ``stage_id``."""
+    frame = stages_frame(store, analysis_id)
+    risks, variables = risk_labels(store, analysis_id), variable_labels(store)
+    return frame.assign(
+        stage_id=frame["stage"],
+        stage=[stage_label(s, risks) for s in frame["stage"]],
+        reason=[in_words(r or "", variables) for r in frame["reason"]],
+    )
+
+
 STATUS_COLOURS = {"completed": "#2e7d32", "stopped": "#ef6c00", "failed": "#c62828"}
 
 
 def stage_timeline(store: Store, analysis_id: str) -> go.Figure:
-    """Gantt-style timeline of an analysis's stage attempts, coloured by status."""
-    frame = stages_frame(store, analysis_id)
+    """Gantt-style timeline of an analysis's stage attempts, coloured by status, stages by their labels."""
+    frame = stages_in_words(store, analysis_id)
     fig = go.Figure()
     for status, group in frame.groupby("status", sort=False):
         # Bars start at the stage start and last its duration (at least 1 ms, so instant stages show).
@@ -594,38 +606,46 @@ def derivations_frame(store: Store, analysis_id: str) -> pd.DataFrame:
 RESTRICTION_COLUMNS = [
     "risk",
     "variable",
-    "model_variable",
+    "model variable",
     "direction",
     "priority",
     "derivation",
     "reference",
     "horizon",
     "aggregation",
-    "supporting_relations",
+    "supporting relations",
     "supporting_quotes",
     "restriction_id",
+    "supporting_relation_ids",
+    "risk_id",
+    "variable_id",
 ]
 
 
 def restrictions_frame(store: Store, analysis_id: str) -> pd.DataFrame:
-    """Derived restrictions with priority and the quotes of their supporting relations."""
+    """Derived restrictions as a person reads them (risk, variables, derivation, reference and aggregation in
+    words; how many relations support each, with their quotes); the ids follow in the last columns."""
+    risks, variables = risk_labels(store, analysis_id), variable_labels(store)
     rows = []
     for r in store.find(Restriction, analysis_id=analysis_id):
         rels = store.find(Relation, relation_id=list(r.supporting_relation_ids))
         rows.append(
             {
-                "risk": r.risk,
-                "variable": r.variable,
-                "model_variable": r.model_variable,
+                "risk": risk_label(r.risk, risks),
+                "variable": variables.get(r.variable, words(r.variable)),
+                "model variable": variables.get(r.model_variable, words(r.model_variable or "")),
                 "direction": "increase" if r.direction == 1 else "decrease",
                 "priority": r.priority,
-                "derivation": r.derivation,
-                "reference": r.reference,
+                "derivation": words(r.derivation),
+                "reference": words(r.reference),
                 "horizon": r.horizon,
-                "aggregation": r.aggregation,
-                "supporting_relations": ", ".join(r.supporting_relation_ids),
+                "aggregation": words(r.aggregation),
+                "supporting relations": len(r.supporting_relation_ids),
                 "supporting_quotes": " | ".join(f"“{x.quote}”" for x in rels),
                 "restriction_id": r.restriction_id,
+                "supporting_relation_ids": ", ".join(r.supporting_relation_ids),
+                "risk_id": r.risk,
+                "variable_id": r.variable,
             }
         )
     return _frame(rows, RESTRICTION_COLUMNS)
@@ -1152,6 +1172,13 @@ EXPORT_FORMATS = {
 def report_export(store: Store, report_id: str, fmt: str) -> bytes:
     """The report exported by the reporting library (re-rendered from its claims first)."""
     return export_report(store, report_id, fmt)
+
+
+def report_file_name(store: Store, report_id: str, fmt: str) -> str:
+    """The download's file name, from the report's title (never its id)."""
+    from aieco.reporting.export import export_file_name
+
+    return export_file_name(store, report_id, fmt)
 
 
 def report_of_claim(store: Store, claim_id: str) -> str | None:

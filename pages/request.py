@@ -13,7 +13,6 @@ from aieco.request import dumps_request, load_request, parse_request, request_pr
 from dashboard import jobs, views
 from dashboard import request_form as form
 from dashboard.gaps import show_channels_without_path
-from dashboard.labels import in_words, stage_label
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import lazy_section, show_table
@@ -236,12 +235,7 @@ def launch_progress(analysis_id: str) -> None:
     if job.error:
         box.error(job.error)
     with open_workspace() as fresh, shown_errors():  # a fragment rerun gets its own connection
-        stages = views.stages_frame(fresh.store, analysis_id)
-        risks, variables = views.risk_labels(fresh.store, analysis_id), views.variable_labels(fresh.store)
-    stages = stages.assign(
-        stage=[stage_label(s, risks) for s in stages["stage"]],
-        reason=[in_words(r or "", variables) for r in stages["reason"]],
-    )
+        stages = views.stages_in_words(fresh.store, analysis_id)
     for _, s in stages[stages["status"] != "completed"].iterrows():
         box.warning(f"**{s['stage']}** {s['status']}: {s['reason']}")
     box.dataframe(

@@ -21,20 +21,11 @@ from dashboard_demo import demo_workspace
 from tests_shared import illiquidity_request
 
 from aieco.benchmarks.browser import CHROMIUM, Server, browser_page, settle
+from dashboard.navigation import PAGES as NAVIGATION
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts" / "screenshots"
-PAGES = [
-    "Request",
-    "Sources",
-    "Channel graph",
-    "Paths & restrictions",
-    "Model runs",
-    "Bank capital",
-    "Reports",
-    "Evaluation",
-    "Audit",
-]
+PAGES = [p.title for p in NAVIGATION]  # the app's own page list, in menu order
 
 pytestmark = [
     pytest.mark.browser,
@@ -191,6 +182,7 @@ def test_analyst_path_through_every_page_report_chain_exports_graph(demo_server,
         for label in ["HTML", "Markdown", "LaTeX", "PDF", "JSON bundle"]:
             with page.expect_download(timeout=60_000) as download:
                 page.get_by_role("button", name=label, exact=True).click()
+            assert download.value.suggested_filename.startswith("scenario-report-"), download.value.suggested_filename
             path = tmp_path / download.value.suggested_filename
             download.value.save_as(path)
             got[label] = path.read_bytes()
@@ -417,9 +409,10 @@ def test_pose_a_request_from_the_form_with_approximate_vintages_and_a_seed_and_r
     folder = shots("request_form")
     title = "Demo risks, approximate vintages, seed 7 (browser test)"
     with browser_page() as (page, outside):
-        page.goto(demo_server.url, wait_until="domcontentloaded")
+        page.goto(f"{demo_server.url}/request", wait_until="domcontentloaded")  # the page's own deep link
         expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=120_000)
         settle(page, 120_000)
+        expect(page.get_by_text("Page not found")).to_have_count(0)
         demo = analysis_label(demo_server.workspace, DEMO_TITLE)
         choose(page, "Analysis", demo)
         sidebar_stays(page, demo)

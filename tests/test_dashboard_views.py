@@ -112,7 +112,12 @@ def test_paths_carry_score_sign_and_derivation_outcome(populated):
         "accepted",
     )
     restrictions = views.restrictions_frame(store, ids["analysis_id"])
-    assert restrictions.iloc[0]["direction"] == "decrease"
+    first = restrictions.iloc[0]
+    assert first["direction"] == "decrease"
+    # labels where a person reads; the ids one column away
+    assert first["variable"] == views.variable_labels(store)[first["variable_id"]]
+    assert "_" not in first["risk"] + first["aggregation"] + first["derivation"]
+    assert first["supporting relations"] == len(first["supporting_relation_ids"].split(", "))
     assert "“higher tariffs reduce trade volumes”" in restrictions.iloc[0]["supporting_quotes"]
 
 
@@ -261,6 +266,10 @@ def test_stage_views_show_the_stop(populated):
     assert stops[["stage", "status"]].values.tolist() == [["restrictions", "stopped"]]
     fig = views.stage_timeline(store, ids["analysis_id"])
     assert [t.name for t in fig.data] == ["completed", "stopped"]
+    worded = views.stages_in_words(store, ids["analysis_id"])
+    assert worded["stage_id"].tolist() == stages["stage"].tolist()
+    assert not any("_" in s for s in worded["stage"])  # 'restriction derivation', never 'risk_name/stage_id'
+    assert list(fig.data[-1].y) == worded[worded["status"] == "stopped"]["stage"].tolist()
 
 
 def test_quantile_ranges_show_each_banks_stored_median_and_range_at_the_last_period(populated):
@@ -533,3 +542,18 @@ def test_fan_chart_caption_says_whether_a_channel_restricts_the_variable(populat
     assert "selected path meets" not in unselected and "selected no path" in unselected
     assert "to fall" in unselected
     assert views.run_restrictions(store, "run_nope") == {}
+
+
+def test_stage_and_reason_labels_replace_ids_with_words():
+    from dashboard.labels import in_words, stage_label
+
+    risks = {"market_illiquidity": "Market illiquidity"}
+    assert stage_label("market_illiquidity/restriction_derivation", risks) == (
+        "Market illiquidity — restriction derivation"
+    )
+    assert stage_label("property_correction/graph_search") == "Property correction — graph search"  # no label
+    assert stage_label("eligibility") == "eligibility"
+    labels = {"long_term_rate": "Long-term interest rate", "house_prices": "House prices"}
+    assert in_words("long_term_rate → house_prices composes against", labels) == (
+        "Long-term interest rate → House prices composes against"
+    )
