@@ -234,3 +234,15 @@ def test_html_cover_and_summary_link_each_figure_to_its_output_point(store, rend
     links = re.findall(r'<a class="num" href="#(pt-[^"]+)">([^<]+)</a>', summary)
     assert [t for _, t in links] == NUMBERS
     assert all(f'id="{anchor}"' in page for anchor, _ in links)
+
+
+def test_run_diagnostics_read_as_rows_not_json_dumps():
+    from aieco.reporting.export import _readable
+
+    rows = _readable("plausibility", {"bounds": {"real_gdp": [-6.0, 4.0]}, "passed": True, "notes": []})
+    assert rows == [
+        ("plausibility › bounds › real gdp", "-6.0, 4.0"),
+        ("plausibility › notes", "none"),
+        ("plausibility › passed", "True"),
+    ]
+    assert _readable("acceptance share", 0.25) == [("acceptance share", "0.25")]

@@ -426,8 +426,25 @@ def _run_facts(section: RunSection) -> list[tuple[str, str]]:
         ("ended", run.ended_at.isoformat()),
     ]
     facts += [(f"input {name}", d) for name, d in sorted(run.input_digests.items())]
-    facts += [(f"diagnostic {name}", json.dumps(v, sort_keys=True)) for name, v in sorted(run.diagnostics.items())]
+    for name, v in sorted(run.diagnostics.items()):
+        facts += [(f"diagnostic {key}", text) for key, text in _readable(name.replace("_", " "), v)]
     return facts
+
+
+def _readable(name: str, value: Any, depth: int = 0) -> list[tuple[str, str]]:
+    """A diagnostic as rows a person reads ('plausibility › bounds › real gdp', '[-6.0, 4.0]'), not a
+    JSON dump: mappings open into one row per key (two levels), short lists stay on one row."""
+    if isinstance(value, dict) and value and depth < 2:
+        return [
+            row
+            for k, v in sorted(value.items())
+            for row in _readable(f"{name} › {str(k).replace('_', ' ')}", v, depth + 1)
+        ]
+    if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
+        return [(name, ", ".join(str(v) for v in value) if value else "none")]
+    if isinstance(value, (dict, list)):
+        return [(name, json.dumps(value, sort_keys=True))]
+    return [(name, "none" if value is None else str(value))]
 
 
 def _sentence_pieces(
@@ -821,7 +838,13 @@ def to_pdf(view: ReportView) -> bytes:
     story.append(Paragraph("Model runs", styles["Heading2"]))
     for s in view.runs:
         story.append(Paragraph(f'<a name="run-{s.run.run_id}"/>Run {e(s.run.run_id)}', styles["Heading3"]))
-        story += [Paragraph(f"<b>{e(k)}</b>: {e(v)}", small) for k, v in _run_facts(s)]
+        facts = Table(
+            [[Paragraph(f"<b>{e(k)}</b>", small), Paragraph(e(v), small)] for k, v in _run_facts(s)],
+            colWidths=[170, 290],
+            repeatRows=0,
+        )
+        facts.setStyle(grid)
+        story.append(facts)
         story += [
             Paragraph(
                 f'<a name="{_anchor(p.point_id)}"/>{e(cid)}: {e(p.variable)} {e(p.period)} '
