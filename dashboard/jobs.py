@@ -50,6 +50,11 @@ class Job:
         self.events.append({"stage": message, "event": "", "index": None, "total": None, "at": time.monotonic()})
 
     @property
+    def last_event(self) -> tuple[str, str]:
+        """(stage, event) of the latest report; ('starting', '') before any."""
+        return (self.events[-1]["stage"], self.events[-1]["event"]) if self.events else ("starting", "")
+
+    @property
     def last_message(self) -> str:
         if not self.events:
             return "starting"

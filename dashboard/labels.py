@@ -26,8 +26,15 @@ def stage_label(stage: str, risks: dict[str, str] | None = None) -> str:
     return f"{risk_label(risk, risks or {})} — {words(name)}" if risk else words(name)
 
 
+#: A record id in parentheses inside a reason ("(derivation drv_116b5b8f483782ee88d3)"): the id is one
+#: click away in the details, not part of the sentence a person reads.
+_ID_ASIDE = re.compile(r"\s*\((?:[a-z ]+ )?[a-z]{2,5}_[0-9a-f]{12,}\)")
+
+
 def in_words(text: str, labels: dict[str, str]) -> str:
-    """``text`` with each vocabulary id (``house_prices``) written as its label (House prices)."""
+    """``text`` with each vocabulary id (``house_prices``) written as its label (House prices) and record
+    ids in parentheses left out."""
+    text = _ID_ASIDE.sub("", text)
     return re.sub(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+\b", lambda m: labels.get(m.group(0), m.group(0)), text)
 
 

@@ -140,7 +140,8 @@ def stops_in_words(store: Store, analysis_id: str) -> pd.DataFrame:
     """The analysis's stopped or failed stages as a person reads them: the stage and risk by label, the
     reason with variable ids as labels; ``stage_id`` keeps the recorded name."""
     frame = stops_frame(store, analysis_id)
-    risks, variables = risk_labels(store, analysis_id), variable_labels(store)
+    risks = risk_labels(store, analysis_id)
+    variables = {**variable_labels(store), **risks}  # a reason names variables and risks by their ids
     return pd.DataFrame(
         {
             "stage": [stage_label(s, risks) for s in frame["stage"]],
@@ -188,7 +189,8 @@ def stages_in_words(store: Store, analysis_id: str) -> pd.DataFrame:
     """:func:`stages_frame` as a person reads it: each stage by its risk's label and name in words, the
     reason with variable ids as labels; the recorded stage name stays in ``stage_id``."""
     frame = stages_frame(store, analysis_id)
-    risks, variables = risk_labels(store, analysis_id), variable_labels(store)
+    risks = risk_labels(store, analysis_id)
+    variables = {**variable_labels(store), **risks}
     return frame.assign(
         stage_id=frame["stage"],
         stage=[stage_label(s, risks) for s in frame["stage"]],

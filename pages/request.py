@@ -13,6 +13,7 @@ from aieco.request import dumps_request, load_request, parse_request, request_pr
 from dashboard import jobs, views
 from dashboard import request_form as form
 from dashboard.gaps import show_channels_without_path
+from dashboard.labels import stage_label, words
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import lazy_section, show_table
@@ -128,15 +129,18 @@ def request_form(ws) -> None:
     }
     for name, f in form.channel_fields().items():
         if name in channel_config:
+            channel_config[name].update(label=words(name), help=f.description or None)
             continue
         if f.kind == "int":
             channel_config[name] = st.column_config.NumberColumn(
-                min_value=f.ge, max_value=f.le, step=1, help=f.description
+                words(name), min_value=f.ge, max_value=f.le, step=1, help=f.description
             )
         elif f.kind == "bool":
-            channel_config[name] = st.column_config.CheckboxColumn(help=f.description)
+            channel_config[name] = st.column_config.CheckboxColumn(words(name), help=f.description)
         elif f.kind == "choice":
-            channel_config[name] = st.column_config.SelectboxColumn(options=list(f.options), help=f.description)
+            channel_config[name] = st.column_config.SelectboxColumn(
+                words(name), options=list(f.options), help=f.description
+            )
     # widgets keep the analyst's edits across checks; a draft loaded from outside starts them afresh
     tables_key = str(state.draft_version)
 
@@ -231,11 +235,13 @@ def launch_progress(analysis_id: str) -> None:
     label = "Analysis finished" if job.done else "Analysis running…"
     # Not a `with` block: leaving one would mark the status complete while the analysis still runs.
     box = st.status(label, state="error" if job.error else ("complete" if job.done else "running"), expanded=True)
-    box.progress(job.fraction, text=job.last_message)
-    if job.error:
-        box.error(job.error)
+    stage, event = job.last_event
     with open_workspace() as fresh, shown_errors():  # a fragment rerun gets its own connection
         stages = views.stages_in_words(fresh.store, analysis_id)
+        named = stage_label(stage, views.risk_labels(fresh.store, analysis_id))
+    box.progress(job.fraction, text=f"{named}: {event}" if event else named)
+    if job.error:
+        box.error(job.error)
     for _, s in stages[stages["status"] != "completed"].iterrows():
         box.warning(f"**{s['stage']}** {s['status']}: {s['reason']}")
     box.dataframe(

@@ -459,7 +459,7 @@ def test_request_form_launches_the_analysis_in_the_background(tmp_path, use_work
         with Store(tmp_path / "ws") as store:
             risks, variables = views.risk_labels(store, analysis_id), views.variable_labels(store)
         for p in stopped:  # each stop is shown with its stage and reason, in words (the risk's label, no ids)
-            stage, reason = stage_label(p.stopped_stage, risks), in_words(p.reason, variables)[:30]
+            stage, reason = stage_label(p.stopped_stage, risks), in_words(p.reason, {**variables, **risks})[:30]
             assert any(stage in w.value and reason in w.value for w in at.warning), (stage, reason)
             if "/" in p.stopped_stage:  # a risk's stage: named by the risk's label, not 'risk_name/stage'
                 assert not any(p.stopped_stage in w.value for w in at.warning)

@@ -557,3 +557,7 @@ def test_stage_and_reason_labels_replace_ids_with_words():
     assert in_words("long_term_rate → house_prices composes against", labels) == (
         "Long-term interest rate → House prices composes against"
     )
+    # a record id aside is left to the details; the sentence keeps its words
+    assert in_words("1 of 1 assessed paths refused (derivation drv_116b5b8f483782ee88d3)", {}) == (
+        "1 of 1 assessed paths refused"
+    )
