@@ -74,6 +74,11 @@ with page_workspace() as ws:
         ],
         key="runs_table",
         name="model_runs",
+        column_config={
+            "seconds": st.column_config.NumberColumn("time (s)", format="%.2f"),
+            "points": st.column_config.NumberColumn("output points"),
+            "graph_condition": st.column_config.TextColumn("graph condition"),
+        },
         on_select="rerun",
         selection_mode="single-row",
     )
