@@ -515,3 +515,13 @@ def test_sources_page_names_the_bad_manifest_field(tmp_path, use_workspace):
     at.run()
     assert not at.exception
     assert any("gossip" in e.value and "fix:" in e.value for e in at.error)
+
+
+def test_a_relative_workspace_is_the_server_folders(tmp_path, use_workspace, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    use_workspace(Path("rel_ws"))  # AIECO_WORKSPACE=rel_ws
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(f"`{tmp_path / 'rel_ws'}`" in c.value for c in at.sidebar.caption)
+    assert (tmp_path / "rel_ws" / "aieco.db").is_file()
