@@ -12,12 +12,15 @@ import streamlit as st
 from aieco.config import get_settings
 from aieco.evaluation.run import evaluate
 from aieco.store import Store
-from dashboard import evaluation_views, views
+from dashboard import evaluation_views, scenario_views, views
 from dashboard.shell import inside_app
+from dashboard.state import get_state
 from dashboard.tables import show_figure, show_table
 from dashboard.workspace import page_workspace, shown_errors
 
 inside_app()  # a deep link started this file on its own: run the whole app instead
+
+state = get_state()
 
 st.header("Evaluation")
 st.caption(
@@ -105,14 +108,26 @@ with page_workspace() as ws:
                         st.success(f"Evaluation `{new}` scored and recorded.")
                 ws.refresh()  # a stopped evaluation is recorded too
 
+    rules = ws.view(scenario_views.rule_table, state.analysis_id)
+    if not rules.empty:
+        st.subheader("Scenario rules side by side")
+        st.caption(
+            "Each completed macro run of the selected analysis, under both rules on the same simulation set: the "
+            "calibrated conditional forecast at the target severity (aieco's default, the same for every seed and "
+            "draw count) and the paper's single most severe admissible draw (Eq. scenarioset), which moves with "
+            "the seed (`aieco bench scenarios` measures both). Deviations are levels against the baseline at the "
+            "horizon's last quarter."
+        )
+        show_table(rules, key="evaluation_rules", name="scenario_rules")
+
     backtests = view(evaluation_views.backtest_summaries)
     if not backtests.empty:
         st.subheader("Track record: the baseline at historical cutoffs")
         st.caption(
-            "`aieco backtest`: at each cutoff the model's unconditional baseline (median annual path) is rebuilt "
+            "`aieco backtest`: at each cutoff the model's unconditional baseline (its point forecast) is rebuilt "
             "from what was released by then and scored against the outcome as later published, beside a "
             "random walk, the sample mean and official forecasts published before the cutoff. "
-            "`macro_var` scores completed cutoffs only; `macro_var_unchecked` also those whose median the "
+            "`macro_var` scores completed cutoffs only; `macro_var_unchecked` also those whose baseline the "
             "plausibility check stopped. Error = forecast − outcome (pp)."
         )
         labels = {

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import views
+from dashboard import scenario_views, views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_figure, show_table
@@ -103,9 +103,29 @@ with page_workspace() as ws:
         d.metric("selected simulation", int(selection["simulation_id"]) if "simulation_id" in selection else "–")
     points = ws.view(views.points_frame, state.run_id)
     # Lazy tabs: only the open tab's content runs and is sent (a page switch draws one tab, not all four).
-    charts, diagnostics, tables, table = st.tabs(
-        ["Fan charts", "Diagnostics", "Output tables", "Output points"], key="run_tabs", on_change="rerun"
+    charts, official, diagnostics, tables, table = st.tabs(
+        ["Fan charts", "Against the official outlook", "Diagnostics", "Output tables", "Output points"],
+        key="run_tabs",
+        on_change="rerun",
     )
+    with official:
+        if official.open:
+            comparison = ws.view(scenario_views.official_table, state.run_id)
+            if comparison.empty:
+                st.info("Only a completed macro_var run has paths to compare with the official outlook.")
+            else:
+                st.caption(
+                    "aieco's baselines and this risk's scenario beside the official projection published by the "
+                    "run's cutoff (the one the anchored baseline follows) and official adverse scenarios: those "
+                    "published after the cutoff are evaluation references only and never reach the model."
+                )
+                for label in comparison["variable"].drop_duplicates():
+                    show_figure(
+                        scenario_views.official_figure(comparison, label),
+                        key=f"official_{label}",
+                        name=f"official_{label}",
+                    )
+                show_table(comparison, key="model_runs_official", name="official_comparison")
     with charts:
         if charts.open:
             variables = views.model_variables(points)

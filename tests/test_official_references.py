@@ -110,3 +110,20 @@ def test_the_trade_fragmentation_path_is_within_the_issue_bounds(real_run):
     for v in ("real_gdp", "equity_prices", "house_prices", "unemployment"):
         gap = float(sel.loc["2027Q4", v]) - float(base.loc["2027Q4", v])
         assert (tables["horizon_summary"].loc[v, "deviation_from_median"] > 0) == (gap > 0)
+
+
+def test_dashboard_views_of_the_official_outlook_and_the_two_rules(real_run):
+    from dashboard import scenario_views
+
+    store, run = real_run
+    table = scenario_views.official_table(store, run.run_id)
+    assert "official projection at the cutoff" in table.columns and "Real GDP" in set(table["variable"])
+    fig = scenario_views.official_figure(table, "Real GDP")
+    names = [t.name for t in fig.data]
+    assert "official adverse, published after the cutoff (evaluation only)" in names
+    assert fig.layout.yaxis.title.text == "annual-average growth, %"
+    rules = scenario_views.rule_table(store, run.analysis_id)
+    assert len(rules) == 2 and rules["rule"].str.contains("this run").sum() == 1
+    cum = rules.set_index("rule")["real GDP, cumulative change (%)"]
+    assert cum.notna().all()  # both rules produce a path on the same set
+    assert scenario_views.official_table(store, "run_nope").empty

@@ -422,8 +422,67 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
         quarterly[list(VARIABLES)], tables["median_quarterly"], int(years[0]), int(years[-1])
     )
     tables["peak_quarters"] = peak_quarters(quarterly, int(years[0]), int(years[-1]))
+    tables["rule_comparison"] = rule_comparison(
+        rule,
+        headline,
+        fit,
+        sim,
+        annual,
+        request.risk,
+        inputs,
+        last_obs,
+        range_ok,
+        years,
+        target,
+        baseline_shift,
+        tables["median_quarterly"],
+    )
     points += summary_points(sid, request.risk, f"{years[0]}-{years[-1]}")
     return ModelResult(status=RunStatus.completed, tables=tables, points=points + distribution, diagnostics=diagnostics)
+
+
+#: Figures compared across the two rules (variable, ``horizon_summary`` column).
+RULE_FIGURES = (
+    ("real_gdp", "cumulative_change"),
+    ("real_gdp", "deviation_from_median"),
+    ("unemployment", "peak"),
+    ("house_prices", "deviation_from_median"),
+    ("equity_prices", "deviation_from_median"),
+    ("inflation", "peak"),
+)
+
+
+def rule_comparison(
+    rule, headline, fit, sim, annual, risk, inputs, last_obs, range_ok, years, target, shift, baseline
+) -> pd.DataFrame:
+    """Rows the two rules (the run's and the other), columns headline figures: the paper's single most severe
+    draw beside the calibrated conditional forecast, on the same simulation set (the Evaluation page's side by
+    side). The other rule's stop is a row with its reason."""
+    first, last = int(years[0]), int(years[-1])
+    paths: dict[str, Any] = {rule: headline}
+    other = "paper_max" if rule == "calibrated" else "calibrated"
+    try:
+        if other == "paper_max":
+            chosen = selection.select_for_risk(
+                risk, annual, VARIABLES, inputs["restrictions"], last_obs, range_ok, years=years
+            )
+            paths[other] = sim.levels[chosen.simulation_id - 1]
+        else:
+            paths[other] = calibrated_headline(
+                fit, sim, annual, risk, inputs["restrictions"], last_obs, range_ok, years, target, inputs, shift
+            )[1]
+    except StageStopped as stop:
+        paths[other] = stop.reason
+    rows = {}
+    for name in ("calibrated", "paper_max"):
+        path = paths[name]
+        if isinstance(path, str):
+            rows[name] = {"stopped": path}
+            continue
+        frame = pd.DataFrame(path, index=list(sim.quarters), columns=list(VARIABLES))
+        summary = horizon_summary(frame, baseline, first, last)
+        rows[name] = {f"{v}:{c}": float(summary.loc[v, c]) for v, c in RULE_FIGURES} | {"stopped": ""}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def annual_of(levels: np.ndarray, quarters: Sequence[str], years: Sequence[str]) -> np.ndarray:
