@@ -88,6 +88,7 @@ def official_figure(table: pd.DataFrame, variable_label: str) -> go.Figure:
     fig.update_layout(
         title=f"{variable_label}: aieco against the official outlook",
         xaxis_title="year",
+        xaxis={"type": "category"},
         yaxis_title=unit,
         height=360,
         margin={"t": 50, "b": 40, "l": 60, "r": 20},

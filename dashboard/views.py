@@ -61,6 +61,10 @@ from dashboard.bank_views import (  # noqa: F401  (re-exported for the Bank capi
     takes_macro_path,
 )
 from dashboard.labels import in_words, measure, risk_label, stage_label, words
+from dashboard.scenario_views import (  # noqa: F401  (re-exported for the Model runs and Evaluation pages)
+    official_table,
+    rule_table,
+)
 
 DIGEST_CHARS = 12
 
@@ -801,7 +805,16 @@ def with_quantiles(points: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-SELECTION_FIELDS = ("severity", "acceptance_share", "admissible", "draws", "simulation_id")
+SELECTION_FIELDS = (
+    "severity",
+    "acceptance_share",
+    "admissible",
+    "draws",
+    "simulation_id",
+    "rule",
+    "target_percentile",
+    "scale",
+)
 
 
 def selection_summary(store: Store, run_id: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import streamlit as st
 from aieco.config import get_settings
 from aieco.evaluation.run import evaluate
 from aieco.store import Store
-from dashboard import evaluation_views, scenario_views, views
+from dashboard import evaluation_views, views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_figure, show_table
@@ -108,7 +108,7 @@ with page_workspace() as ws:
                         st.success(f"Evaluation `{new}` scored and recorded.")
                 ws.refresh()  # a stopped evaluation is recorded too
 
-    rules = ws.view(scenario_views.rule_table, state.analysis_id)
+    rules = ws.view(views.rule_table, state.analysis_id)
     if not rules.empty:
         st.subheader("Scenario rules side by side")
         st.caption(

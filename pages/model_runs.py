@@ -100,7 +100,16 @@ with page_workspace() as ws:
         a.metric("severity", f"{selection['severity']:.3f}" if "severity" in selection else "–")
         b.metric("acceptance share", f"{selection['acceptance_share']:.2%}" if "acceptance_share" in selection else "–")
         c.metric("admissible draws", f"{int(selection.get('admissible', 0))} / {int(selection.get('draws', 0))}")
-        d.metric("selected simulation", int(selection["simulation_id"]) if "simulation_id" in selection else "–")
+        if selection.get("rule") == "calibrated":  # a conditional forecast: no draw is the scenario
+            d.metric(
+                "scenario rule",
+                f"calibrated, P{100 * float(selection.get('target_percentile', 0)):.0f}",
+                help="The path is the model's expected path at the target severity percentile, scaled by "
+                f"{float(selection.get('scale', 1)):.2f} to the official adverse severity; the paper's rule "
+                "(one draw) is on the Evaluation page.",
+            )
+        else:
+            d.metric("selected simulation", int(selection["simulation_id"]) if "simulation_id" in selection else "–")
     points = ws.view(views.points_frame, state.run_id)
     # Lazy tabs: only the open tab's content runs and is sent (a page switch draws one tab, not all four).
     charts, official, diagnostics, tables, table = st.tabs(
@@ -110,7 +119,7 @@ with page_workspace() as ws:
     )
     with official:
         if official.open:
-            comparison = ws.view(scenario_views.official_table, state.run_id)
+            comparison = ws.view(views.official_table, state.run_id)
             if comparison.empty:
                 st.info("Only a completed macro_var run has paths to compare with the official outlook.")
             else:

@@ -90,7 +90,7 @@ def run_one(data, cutoff: str, risk: str, rule: str, seed: int, draws: int) -> d
     return {"status": result.status.value, "reason": result.reason, "tables": result.tables, "diag": result.diagnostics}
 
 
-def run(quick: bool = False) -> list[Figure]:
+def run(quick: bool = False, risks: tuple[str, ...] | None = None) -> list[Figure]:
     cfg = get_settings().scenario
     seeds = [cfg.seed + i for i in range(2 if quick else 5)]
     figures: list[Figure] = []
@@ -98,7 +98,7 @@ def run(quick: bool = False) -> list[Figure]:
         data, cutoff = workspace_inputs(Path(tmp))
         baseline_gap = None
         for rule in ("calibrated", "paper_max"):
-            for risk in RISKS:
+            for risk in risks or tuple(RISKS):
                 runs = [run_one(data, cutoff, risk, rule, s, cfg.var_draws) for s in seeds]
                 if not quick:
                     runs.append(run_one(data, cutoff, risk, rule, seeds[0], 100_000))

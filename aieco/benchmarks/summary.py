@@ -485,7 +485,36 @@ def _llm() -> list[Item]:
     ]
 
 
+def _scenarios() -> list[Item]:
+    from aieco.benchmarks.scenarios import run
+
+    figs = run(quick=False, risks=("trade_fragmentation",))
+    ours = _find(figs, "scenarios_calibrated_trade_fragmentation_headline_max_move_pp")
+    peer = _find(figs, "scenarios_paper_max_trade_fragmentation_headline_max_move_pp")
+    gap = _find(figs, "scenarios_anchored_baseline_gdp_gap_to_staff_projection_pp")
+    return [
+        Item(
+            issue_item=28,
+            name="scenario_headline_max_move_5_seeds_and_100k_draws_pp",
+            value=ours.value,
+            unit="pp",
+            target=0.3,
+            peer="the paper's rule (the most severe admissible draw) on the same runs",
+            peer_value=peer.value,
+            note="trade fragmentation: annual GDP and unemployment, cumulative changes, deviations from baseline",
+        ),
+        Item(
+            issue_item=28,
+            name="anchored_baseline_gdp_gap_to_staff_projection_pp",
+            value=gap.value,
+            unit="pp",
+            target=0.3,
+        ),
+    ]
+
+
 PARTS: dict[str, Callable[[], list[Item]]] = {
+    "scenarios": _scenarios,
     "ingest": _ingest,
     "bank": _bank,
     "graph_build": _graph,
