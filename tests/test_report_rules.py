@@ -561,3 +561,54 @@ def test_relative_clauses_never_accept_a_wrong_sign(pair, verb, sign):
     agrees = ACTIVE.get(verb, -1) == (1 if sign == "+" else -1)
     if not agrees:
         assert _refused(text[0].upper() + text[1:], xv, yv, sign)
+
+
+DATE_AS_AMOUNT = (
+    "The index drops {{DATE:2025}} in {{DATE:2026}}.",
+    "GDP is {{DATE:2025}} lower than the baseline.",
+    "GDP is {{DATE:2025}} below the baseline.",
+    "Unemployment is {{DATE:2025}} higher in {{DATE:2026}}.",
+    "Equity prices end {{DATE:2025}} under the baseline.",
+    "The gap widens to {{DATE:2025}}.",
+    "The shortfall amounts to {{DATE:2025}}.",
+    "Real GDP contracts {{DATE:2026}} in the adverse scenario.",
+    "Losses reach {{DATE:2025}} in the last year.",
+    "It implies a gap of {{DATE:2025}} against the baseline.",
+)
+DATE_AS_DATE = (
+    "In {{DATE:2025}}, real GDP contracts.",
+    "By {{DATE:2027}} GDP is lower.",
+    "The projections cover {{DATE:horizon}}.",
+    "From {{DATE:2025}} to {{DATE:2027}} the path stays below the baseline.",
+    "Real GDP falls in {{DATE:2026}} and recovers after {{DATE:2027}}.",
+    "The model is estimated on quarterly data from {{DATE:2000Q1}} to {{DATE:2024Q1}}.",
+    "Only values released by {{DATE:cutoff}} enter it.",
+    "In the last quarter of {{DATE:horizon_end}} the level stands below.",
+    "Unemployment peaks in {{DATE:2026}} above the baseline.",
+)
+
+
+@pytest.mark.parametrize("text", DATE_AS_AMOUNT)
+def test_a_date_token_read_as_a_magnitude_is_refused(text):
+    """Issue #28: DATE tokens used as amounts in phrasings the amount-word rule missed (comparatives after the
+    token, change verbs without 'by', verbs of reaching a level)."""
+    from aieco.reporting.contract import check_numeric_contract
+
+    assert [v.rule for v in check_numeric_contract(text)] == ["date_as_amount"]
+
+
+@pytest.mark.parametrize("text", DATE_AS_DATE)
+def test_a_date_token_in_a_temporal_position_is_accepted(text):
+    from aieco.reporting.contract import check_numeric_contract
+
+    assert check_numeric_contract(text) == []
+
+
+@pytest.mark.parametrize(
+    "tail", ["over the scenario horizon", "over the horizon", "over the projection horizon", "over {{DATE:horizon}}"]
+)
+def test_a_num_token_followed_by_the_horizon_is_accepted(tail):
+    from aieco.reporting.contract import check_numeric_contract
+
+    text = f"Cumulative real GDP growth comes to {{{{NUM:clm.trade_fragmentation.real_gdp.y1_y3.26e21101}}}} {tail}."
+    assert check_numeric_contract(text) == []

@@ -184,6 +184,26 @@ ROMAN_RE = re.compile(
 )
 #: A DATE token read as an amount: followed by a unit or amount word, or preceded by one.
 DATE_AMOUNT_AFTER_RE = re.compile(rf"\s*(?:[%\u2030\uff05]|(?i:{_AMOUNT_WORDS})\b)")
+#: A DATE token read as a magnitude by its neighbours: a comparative after it ("GDP is {{DATE:2025}} lower
+#: than the baseline"), or a change verb with no temporal preposition before it ("drops {{DATE:2025}} in",
+#: "contracts {{DATE:2026}}") or a verb of reaching a level ("widens to", "amounts to", "reaches").
+DATE_COMPARATIVE_AFTER_RE = re.compile(
+    r"\s+(?i:(?:lower|higher|below|above|under|less|more|smaller|larger|bigger|weaker|stronger|greater|"
+    r"fewer|up|down|short|worse|better|beneath|beyond)\b)"
+)
+#: A temporal preposition before the token makes it a date whatever follows ("peaks in {{DATE:2026}} above").
+DATE_TEMPORAL_BEFORE_RE = re.compile(
+    r"(?i:\b(?:in|by|after|before|from|to|until|till|since|during|of|over|through|throughout|between|and|at|"
+    r"for|end-|mid-|early|late))\s*\Z"
+)
+DATE_MAGNITUDE_BEFORE_RE = re.compile(
+    r"(?i:\b(?:falls?|fell|rises?|rose|drops?|dropped|declines?|declined|contracts?|contracted|expands?|expanded|"
+    r"grows?|grew|shrinks?|shrank|gains?|gained|loses?|lost|climbs?|climbed|slides?|slid|plunges?|plunged|"
+    r"tumbles?|tumbled|jumps?|jumped|soars?|soared|sinks?|sank|(?:widens?|widened|narrows?|narrowed|amounts?|"
+    r"amounted|comes?|came|adds?|added|rises?|falls?|drops?|climbs?|increases?|decreases?)\s+(?:up\s+)?to|"
+    r"reach(?:es|ed)?|totals?|totalled|totaled|equals?|equalled|stands?\s+at|stood\s+at|"
+    r"(?:a|an|the)\s+(?:gap|fall|rise|drop|decline|loss|gain|shortfall|deviation|change|contraction)\s+of))\s*\Z"
+)
 #: "minus {{NUM:…}}": the rendered value carries its own sign.
 SIGN_BEFORE_RE = re.compile(r"(?i:\b(?:minus|plus|moins|meno|menos|min)\s*|[-\u2212+\u00b1]\s*)\Z")
 DATE_AMOUNT_BEFORE_RE = re.compile(
@@ -294,7 +314,15 @@ def _check_text(
             why = date_token_problem(value)
             if why:
                 add("bad_date", m.start(), m.end(), why)
-            elif DATE_AMOUNT_AFTER_RE.match(text, m.end()) or DATE_AMOUNT_BEFORE_RE.search(text[: m.start()]):
+            elif (
+                DATE_AMOUNT_AFTER_RE.match(text, m.end())
+                or DATE_AMOUNT_BEFORE_RE.search(text[: m.start()])
+                or (
+                    DATE_COMPARATIVE_AFTER_RE.match(text, m.end())
+                    and not DATE_TEMPORAL_BEFORE_RE.search(text[: m.start()])
+                )
+                or DATE_MAGNITUDE_BEFORE_RE.search(text[: m.start()])
+            ):
                 add(
                     "date_as_amount",
                     m.start(),
