@@ -261,6 +261,9 @@ def provenance(store: Store, runs: list[ModelRun], sources: list[Source]) -> Pro
         anchored_variables=sorted({k.split(":")[0] for k in (baseline.get("achieved") or {})}),
         selection_rule=chosen.get("rule") if chosen.get("rule") in ("calibrated", "paper_max") else None,
         severity_scaled=float(scale.get("factor") or 1.0) != 1.0,
+        last_observed={
+            str(v): str(q) for v, q in (run.diagnostics.get("last_usable") or {}).items() if quarter.match(str(q))
+        },
     )
 
 

@@ -85,6 +85,9 @@ class ProvenanceBrief(FrozenModel):
     anchored_variables: list[str] = Field(default_factory=list, description="Variables the projection anchors.")
     selection_rule: Literal["calibrated", "paper_max"] | None = Field(None, description="The run's scenario rule.")
     severity_scaled: bool = Field(False, description="Deviations scaled to an official adverse scenario's severity.")
+    last_observed: dict[str, str] = Field(
+        default_factory=dict, description="Variable → its last quarter observed by the cutoff (YYYYQn), taken as data."
+    )
 
 
 class ChannelGap(FrozenModel):

@@ -251,6 +251,9 @@ def _scenario_paragraph(
 ) -> list[SentenceDraft]:
     """Provenance and sample, then the horizon figures against the median path."""
     out = [SentenceDraft(kind=SentenceKind.temporal, template=_provenance_sentence(context), paragraph="scenario")]
+    observed = _last_observed_sentence(context)
+    if observed:
+        out.append(SentenceDraft(kind=SentenceKind.temporal, template=observed, paragraph="scenario"))
 
     def tok(variable: str, transformation: str, statistic: str = "selected") -> str | None:
         c = figures.get((variable, transformation, statistic))
@@ -364,6 +367,35 @@ def _unrestricted(context: ReportContext, name: Callable[[str, str], str]) -> li
         "model's conditional response given the restricted variables, not a direction the cited evidence sets."
     )
     return [SentenceDraft(kind=SentenceKind.temporal, template=text, paragraph="scenario")]
+
+
+#: The order in which the starting point is told (activity, prices, rates, asset prices).
+_OBSERVED_ORDER = ("real_gdp", "inflation", "unemployment", "long_term_rate", "house_prices", "equity_prices")
+_OBSERVED_NAMES = {
+    "real_gdp": "real GDP",
+    "inflation": "consumer prices",
+    "unemployment": "unemployment",
+    "long_term_rate": "the long-term interest rate",
+    "house_prices": "residential property prices",
+    "equity_prices": "equity prices",
+}
+
+
+def _last_observed_sentence(context: ReportContext) -> str:
+    """The starting point: each variable's last quarter observed by the cutoff, which every path takes as data."""
+    p = context.provenance
+    if p is None or not p.last_observed:
+        return ""
+    names = {c.variable: _noun_phrase(c.label) for c in context.claims}
+    items = [
+        f"{names.get(v, _OBSERVED_NAMES.get(v, v.replace('_', ' ')))} to {{{{DATE:{p.last_observed[v]}}}}}"
+        for v in _OBSERVED_ORDER
+        if v in p.last_observed
+    ]
+    return (
+        "Every quarter observed by {{DATE:cutoff}} is data in every path, not a simulated value: the last observed "
+        f"quarters are {_listed(items)}."
+    )
 
 
 def _provenance_sentence(context: ReportContext) -> str:
