@@ -136,7 +136,8 @@ def test_html_and_pdf_carry_the_fan_chart_and_the_restrictions(macro_report, tmp
     tables = store.get_tables(run.output_digest)
     gdp = next(p for p in chart.panels if p.variable == "real_gdp")
     assert gdp.selected == list(tables["selected_path"]["real_gdp"])
-    assert gdp.median == [tables["fan_chart"].loc[f"real_gdp:{y}", "p50"] for y in gdp.years]
+    # the dashed line is the baseline (the run's median_path table), the band the draws' 5-95 %
+    assert gdp.median == [tables["median_path"].loc["real_gdp", y] for y in gdp.years]
     assert all(lo <= m <= hi for lo, m, hi in zip(gdp.p05, gdp.median, gdp.p95, strict=True))
     page = export_report(store, out.report.report_id, "html").decode()
     svg = page[page.index("<svg") : page.index("</svg>")]
@@ -168,7 +169,8 @@ def test_latex_export_carries_the_fan_chart_from_the_stored_tables_and_compiles(
     for v in ("real_gdp", "unemployment", "house_prices", "equity_prices"):
         years = [str(y) for y in sel.index]
         selected = " -- ".join(f"({t},{float(sel.loc[y, v]):.4f})" for t, y in enumerate(sel.index))
-        median = " -- ".join(f"({t},{float(fan.loc[f'{v}:{y}', 'p50']):.4f})" for t, y in enumerate(years))
+        base = tables["median_path"]  # the dashed line: the baseline
+        median = " -- ".join(f"({t},{float(base.loc[v, y]):.4f})" for t, y in enumerate(years))
         assert selected in tex and median in tex
         for t, y in enumerate(years):
             for q in ("p05", "p95"):

@@ -38,6 +38,15 @@ def _figures(store, rep, sentences):
     return {(c.variable, c.transformation, c.statistic): points[c.point_id].value for c in claims.values()}
 
 
+def _run_of(store, rep):
+    from aieco.records import Claim, ModelRun
+
+    draft, _, _ = stored_draft(rep)
+    ids = [c for s in draft.sentences for c in s.claim_ids]
+    claim = next(c for c in store.find(Claim, claim_id=ids) if c.model_id == "macro_var")
+    return store.get(ModelRun, claim.run_id)
+
+
 def test_scenario_paragraph_states_each_headline_figure_against_the_median_path(report):
     store, rep = report
     draft, _, _ = stored_draft(rep)
@@ -52,11 +61,12 @@ def test_scenario_paragraph_states_each_headline_figure_against_the_median_path(
         assert (variable, transformation, "selected") in fig, variable
         assert (variable, transformation, "median") in fig, variable
     for variable in ("real_gdp", "house_prices", "equity_prices"):
-        # the stated level gap is the gap between the two stated cumulative changes (same starting point)
-        c, m = fig[(variable, "cumulative_change", "selected")], fig[(variable, "cumulative_change", "median")]
-        assert fig[(variable, "deviation_from_median", "selected")] == pytest.approx(
-            100 * ((1 + c / 100) / (1 + m / 100) - 1)
-        )
+        # the stated level gap is the levels' gap at the horizon's last quarter (issue #28: no re-basing), and
+        # its sign is the sign of that level difference
+        sel = store.get_tables(_run_of(store, rep).output_digest)["selected_quarterly"]
+        base = store.get_tables(_run_of(store, rep).output_digest)["median_quarterly"]
+        gap = 100 * (float(sel.loc["2027Q4", variable]) / float(base.loc["2027Q4", variable]) - 1)
+        assert fig[(variable, "deviation_from_median", "selected")] == pytest.approx(gap)
     u = fig[("unemployment", "peak", "selected")] - fig[("unemployment", "peak", "median")]
     assert fig[("unemployment", "peak_deviation_from_median", "selected")] == pytest.approx(u)
     # each figure sentence names the baseline, and the report passes every rule as stored
