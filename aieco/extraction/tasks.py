@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from aieco.extraction.decompose import decompose_offline
-from aieco.extraction.lexicon import read_relations
 from aieco.extraction.prompts.decompose import DECOMPOSE_PASSAGE
 from aieco.extraction.prompts.extract import EXTRACT_RELATIONS
 from aieco.extraction.prompts.verify import VERIFY_RELATION
+from aieco.extraction.rules import read_sentence
 from aieco.extraction.schemas import (
     DecompositionRequest,
     DecompositionResult,
@@ -30,7 +30,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResult:
     vocab = load_vocabulary()
     out = []
     for st in request.statements:
-        for r in read_relations(st.text, vocab):
+        for r in read_sentence(st.text, vocab):
             out.append(
                 ProposedRelation(
                     candidate_id=st.candidate_id,
