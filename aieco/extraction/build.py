@@ -88,6 +88,145 @@ def screen_documents(
     return found, sum(done[i][1] for i in range(len(runs)))
 
 
+def _decomposed_candidates(
+    client: LLMClient, locs: list[SourceLocation], vocab: Vocabulary, batch_size: int, tick: ProgressFn
+) -> tuple[list[Candidate], int, dict[str, str], int]:
+    """G1/G2: candidates from the decomposed statements, statements read, quote by candidate id, requests made."""
+    candidates_all: list[Candidate] = []
+    quote_of: dict[str, str] = {}
+    sentences = requests = 0
+    outs = client.run_many(
+        DECOMPOSITION_TASK,
+        [
+            DecompositionRequest(passages=[Passage(location_id=loc.location_id, text=loc.text) for loc in batch])
+            for batch in _batches(locs, batch_size)
+        ],
+        stage="decomposition",
+        progress=lambda done, total: tick("decomposition", done, total),
+    )
+    for out in outs:
+        requests += 1
+        for st in out.statements:
+            sentences += 1
+            variables = vocab.variables_in(st.text)
+            if len(variables) >= 2:
+                cand = candidate_for(st.location_id, st.text, variables)
+                quote_of[cand.candidate_id] = st.quote
+                candidates_all.append(cand)
+    return candidates_all, sentences, quote_of, requests
+
+
+def _extract(
+    client: LLMClient,
+    candidates: list[Candidate],
+    vocab: Vocabulary,
+    batch_size: int,
+    tick: ProgressFn,
+    quote_of: dict[str, str],
+) -> tuple[list[ProposedRelation], int]:
+    """The extraction task on every candidate, in batches: the proposals and the requests made."""
+    proposals: list[ProposedRelation] = []
+    requests = 0
+    allowed = sorted(vocab.variables)
+    outs = client.run_many(
+        EXTRACTION_TASK,
+        [
+            ExtractionRequest(
+                statements=[
+                    Statement(candidate_id=c.candidate_id, location_id=c.location_id, text=c.text) for c in batch
+                ],
+                variables=allowed,
+            )
+            for batch in _batches(candidates, batch_size)
+        ],
+        stage="relation_extraction",
+        progress=lambda done, total: tick("extraction", done, total),
+    )
+    for out in outs:
+        requests += 1
+        for p in out.relations:
+            if p.candidate_id in quote_of:  # G1 keeps the exact quote of the passage span
+                p = p.model_copy(update={"quote": quote_of[p.candidate_id]})
+            proposals.append(p)
+    return proposals, requests
+
+
+def _verify(
+    client: LLMClient, proposals: list[ProposedRelation], batch_size: int, tick: ProgressFn
+) -> tuple[dict[int, str | None], int]:
+    """G2: the verification task's verdict on each proposal (None: supported) and the requests made."""
+    items = [
+        VerificationItem(index=i, src_var=p.src_var, dst_var=p.dst_var, sign=p.sign, quote=p.quote)
+        for i, p in enumerate(proposals)
+    ]
+    vbatches = _batches(items, batch_size)
+    verdicts: dict[int, str | None] = {i: "not_verified: no verdict returned" for i in range(len(items))}
+    requests = 0
+    outs = client.run_many(
+        VERIFICATION_TASK,
+        [VerificationRequest(candidates=list(batch)) for batch in vbatches],
+        stage="verification",
+        progress=lambda done, total: tick("verification", done, total),
+    )
+    for batch, out in zip(vbatches, outs, strict=True):
+        requests += 1
+        asked = {item.index for item in batch}
+        for v in out.verdicts:
+            if v.index in asked:
+                verdicts[v.index] = None if v.verdict == "supported" else f"not_verified: {v.verdict}: {v.reason}"
+    return verdicts, requests
+
+
+def _relations(
+    store: Store,
+    proposals: list[ProposedRelation],
+    candidates: list[Candidate],
+    locs: list[SourceLocation],
+    all_locations: bool,
+    vocab: Vocabulary,
+    condition: str,
+    client: LLMClient,
+    verdicts: dict[int, str | None],
+) -> list[Relation]:
+    """Each proposal validated into a Relation, with its location and source."""
+    by_id = {c.candidate_id: c for c in candidates}
+    # Only locations registered in the store may carry a relation (validation, first check).
+    if all_locations:
+        loc_cache = {loc.location_id: loc for loc in locs}
+    else:
+        loc_cache = {
+            loc.location_id: loc
+            for loc in store.find(SourceLocation, location_id=sorted({c.location_id for c in candidates}))
+        }
+    src_cache: dict[str, Source | None] = {}
+    extractor = f"{EXTRACTION_TASK.prompt.name}@{EXTRACTION_TASK.prompt.version}/{client.backend.name}"
+    relations: list[Relation] = []
+    for i, p in enumerate(proposals):
+        cand = by_id.get(p.candidate_id)
+        location = None
+        if cand is not None:
+            location = loc_cache.get(cand.location_id)
+        source = None
+        if location is not None:
+            if location.source_id not in src_cache:
+                src_cache[location.source_id] = store.get(Source, location.source_id)
+            source = src_cache[location.source_id]
+        extra = verdicts.get(i) if condition == "G2" else None
+        relations.append(
+            to_relation(
+                p,
+                location_id=cand.location_id if cand else p.candidate_id,
+                location=location,
+                source=source,
+                vocab=vocab,
+                condition=condition,
+                extractor=extractor,
+                extra_reason=extra,
+            )
+        )
+    return relations
+
+
 def build_relations(
     store: Store,
     *,
@@ -150,30 +289,11 @@ def build_relations(
 
     requests = 0
     quote_of: dict[str, str] = {}  # G1/G2: candidate id → exact quote of its statement
-
     # G2 verifies every G1 candidate (paper §5.2), so both decompose the passages first.
     if condition in ("G1", "G2"):
-        candidates_all: list[Candidate] = []
-        batches = _batches(locs, settings.batch_size)
-        sentences = 0
-        outs = client.run_many(
-            DECOMPOSITION_TASK,
-            [
-                DecompositionRequest(passages=[Passage(location_id=loc.location_id, text=loc.text) for loc in batch])
-                for batch in batches
-            ],
-            stage="decomposition",
-            progress=lambda done, total: tick("decomposition", done, total),
+        candidates_all, sentences, quote_of, requests = _decomposed_candidates(
+            client, locs, vocab, settings.batch_size, tick
         )
-        for out in outs:
-            requests += 1
-            for st in out.statements:
-                sentences += 1
-                variables = vocab.variables_in(st.text)
-                if len(variables) >= 2:
-                    cand = candidate_for(st.location_id, st.text, variables)
-                    quote_of[cand.candidate_id] = st.quote
-                    candidates_all.append(cand)
         candidates, dropped = apply_cap(candidates_all, cap, endpoints)
     else:
         if executor is not None:
@@ -183,86 +303,14 @@ def build_relations(
             screen = screen_candidates(locs, vocab, cap=cap, endpoints=endpoints)
             candidates, sentences, dropped = screen.candidates, screen.sentences, screen.dropped_by_cap
 
-    by_id = {c.candidate_id: c for c in candidates}
-    proposals: list[ProposedRelation] = []
-    batches = _batches(candidates, settings.batch_size)
-    allowed = sorted(vocab.variables)
-    outs = client.run_many(
-        EXTRACTION_TASK,
-        [
-            ExtractionRequest(
-                statements=[
-                    Statement(candidate_id=c.candidate_id, location_id=c.location_id, text=c.text) for c in batch
-                ],
-                variables=allowed,
-            )
-            for batch in batches
-        ],
-        stage="relation_extraction",
-        progress=lambda done, total: tick("extraction", done, total),
-    )
-    for out in outs:
-        requests += 1
-        for p in out.relations:
-            if p.candidate_id in quote_of:  # G1 keeps the exact quote of the passage span
-                p = p.model_copy(update={"quote": quote_of[p.candidate_id]})
-            proposals.append(p)
-
+    proposals, n = _extract(client, candidates, vocab, settings.batch_size, tick, quote_of)
+    requests += n
     verdicts: dict[int, str | None] = {}
     if condition == "G2":
-        items = [
-            VerificationItem(index=i, src_var=p.src_var, dst_var=p.dst_var, sign=p.sign, quote=p.quote)
-            for i, p in enumerate(proposals)
-        ]
-        vbatches = _batches(items, settings.batch_size)
-        verdicts = {i: "not_verified: no verdict returned" for i in range(len(items))}
-        outs = client.run_many(
-            VERIFICATION_TASK,
-            [VerificationRequest(candidates=list(batch)) for batch in vbatches],
-            stage="verification",
-            progress=lambda done, total: tick("verification", done, total),
-        )
-        for batch, out in zip(vbatches, outs, strict=True):
-            requests += 1
-            asked = {item.index for item in batch}
-            for v in out.verdicts:
-                if v.index in asked:
-                    verdicts[v.index] = None if v.verdict == "supported" else f"not_verified: {v.verdict}: {v.reason}"
+        verdicts, n = _verify(client, proposals, settings.batch_size, tick)
+        requests += n
 
-    # Only locations registered in the store may carry a relation (validation, first check).
-    if locations is None:
-        loc_cache = {loc.location_id: loc for loc in locs}
-    else:
-        loc_cache = {
-            loc.location_id: loc
-            for loc in store.find(SourceLocation, location_id=sorted({c.location_id for c in candidates}))
-        }
-    src_cache: dict[str, Source | None] = {}
-    extractor = f"{EXTRACTION_TASK.prompt.name}@{EXTRACTION_TASK.prompt.version}/{client.backend.name}"
-    relations: list[Relation] = []
-    for i, p in enumerate(proposals):
-        cand = by_id.get(p.candidate_id)
-        location = None
-        if cand is not None:
-            location = loc_cache.get(cand.location_id)
-        source = None
-        if location is not None:
-            if location.source_id not in src_cache:
-                src_cache[location.source_id] = store.get(Source, location.source_id)
-            source = src_cache[location.source_id]
-        extra = verdicts.get(i) if condition == "G2" else None
-        relations.append(
-            to_relation(
-                p,
-                location_id=cand.location_id if cand else p.candidate_id,
-                location=location,
-                source=source,
-                vocab=vocab,
-                condition=condition,
-                extractor=extractor,
-                extra_reason=extra,
-            )
-        )
+    relations = _relations(store, proposals, candidates, locs, locations is None, vocab, condition, client, verdicts)
     # The vocabulary's Variable records are the graph's nodes; storing them is idempotent (ids are the names).
     store.put_many(list(vocab.variables.values()))
     stored = store.put_many(relations)
