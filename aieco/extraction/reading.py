@@ -25,6 +25,7 @@ the rules in :mod:`aieco.extraction.rules`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from aieco.extraction.clauses import (
@@ -92,6 +93,7 @@ class Reading:
     hedged: bool
     negated: bool
     rule: str = ""
+    movement_rules: tuple[str, ...] = ()  # rules that recorded the movements this reading joins
 
 
 #: the clause read last: (subjects, objects, end of objects, movement the clause implies for each object)
@@ -116,9 +118,20 @@ class SentenceReading:
     states: list[tuple[int, int, Cue]] = field(default_factory=list)  # intransitive movements: (mention, sign, cue)
     last_subs: list[int] = field(default_factory=list)
     rule: str = ""  # the rule now reading, recorded on each reading it adds
+    state_rules: dict[Cue, str] = field(default_factory=dict)  # the rule that recorded each movement's cue
 
-    def add(self, si: int, oi: int, sign: int, cue: Cue, passive: bool) -> None:
-        """Record that mention ``si`` moves mention ``oi`` with ``sign``, stated by ``cue``."""
+    def run(self, rule: str, read: Callable[[], object]) -> object:
+        """Run one rule, naming it on the readings it adds and the movements it records."""
+        self.rule = rule
+        n = len(self.states)
+        out = read()
+        for _, _, cue in self.states[n:]:
+            self.state_rules.setdefault(cue, rule)
+        return out
+
+    def add(self, si: int, oi: int, sign: int, cue: Cue, passive: bool, joined: tuple[Cue, ...] = ()) -> None:
+        """Record that mention ``si`` moves mention ``oi`` with ``sign``, stated by ``cue`` (joining the movements
+        recorded with the cues ``joined``)."""
         ms, low, ec = self.ms, self.low, self.ec
         src, dst = ms[si].m.variable_id, ms[oi].m.variable_id
         if src == dst or sign == 0:
@@ -154,7 +167,8 @@ class SentenceReading:
         cue_text = " ".join(cue.text.split())
         verb = ("not " if negated else "") + cue_text + (" (passive)" if passive else "")
         evidence = EvidenceClass.descriptive if cue.kind == "comovement" and ec is EvidenceClass.predictive else ec
-        reading = Reading(src, dst, s, verb, conf, evidence, self.horizon, hedged, negated, self.rule)
+        movement_rules = tuple(sorted({self.state_rules[c] for c in joined if c in self.state_rules}))
+        reading = Reading(src, dst, s, verb, conf, evidence, self.horizon, hedged, negated, self.rule, movement_rules)
         key = (src, dst, s)
         if key not in self.found or self.found[key].confidence < conf:
             self.found[key] = reading

@@ -10,7 +10,7 @@ The clause rules (:data:`CLAUSE_RULES`) run per cue, in order, until one has rea
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from aieco.extraction.clauses import (
@@ -501,8 +501,7 @@ def clauses(r: SentenceReading) -> None:
         nxt = next((x.start for x in r.cues[k + 1 :] if x.kind != "consumed"), len(low))
         c = Clause(k, cue, clause_start(low, cue.start), clause_end(low, cue.end), nxt)
         for rule in CLAUSE_RULES:
-            r.rule = rule.__name__
-            if rule(r, c):
+            if r.run(rule.__name__, lambda rule=rule, c=c: rule(r, c)):
                 break
 
 
@@ -651,7 +650,7 @@ def it_causes(r: SentenceReading) -> None:
 
 
 def feedback_loop(r: SentenceReading) -> None:
-    """A feedback loop between weaker growth and bank profitability: each moves the other."""
+    """A feedback loop between weaker growth and bank profitability: each moves the other (retired)."""
     low, ms = r.low, r.ms
     for a, b, sign in feedback_loops(low, ms, r.vocab):
         at = ms[a].start
@@ -874,7 +873,7 @@ def states_caused(r: SentenceReading) -> None:
     """Wages rose, driven by a tight labour market: the cause of a stated movement."""
     low, ms = r.low, r.ms
     for si, ti, sign, cue in cause_of_states(low, ms, r.states, r.adverse_up):
-        r.add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False)
+        r.add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False, (cue,))
 
 
 def amplified_if(r: SentenceReading) -> None:
@@ -895,10 +894,10 @@ def amplified_if(r: SentenceReading) -> None:
         if not targets or not after:
             continue
         src = after[0]
-        moved = [sg for i, sg, _ in r.states if i == src]
-        move = moved[0] if moved else (1 if ms[src].m.variable_id in r.adverse_up else 0)
+        moved = [(sg, sc) for i, sg, sc in r.states if i == src]
+        move = moved[0][0] if moved else (1 if ms[src].m.variable_id in r.adverse_up else 0)
         if move:
-            r.add(src, targets[-1], amp * move * ms[targets[-1]].mod, c, True)
+            r.add(src, targets[-1], amp * move * ms[targets[-1]].mod, c, True, tuple(sc for _, sc in moved[:1]))
 
 
 def subordinate_states(r: SentenceReading) -> None:
@@ -936,9 +935,9 @@ def subordinate_states(r: SentenceReading) -> None:
                 or (ms[ia].start < ca.start and ABSOLUTE_WITH.search(low[floor_a : ms[ia].start]))
                 or (first != a and SUBORDINATOR.search(before_first[-25:]))
             ):
-                r.add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
+                r.add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False, (ca, cb))
             elif SUBORDINATOR.search(between):
-                r.add(ib, ia, sa * sb, Cue(cb.start, cb.end, f"{ca.text} … {cb.text}", 0, "movement"), False)
+                r.add(ib, ia, sa * sb, Cue(cb.start, cb.end, f"{ca.text} … {cb.text}", 0, "movement"), False, (ca, cb))
 
 
 #: The reader's rules in the order they run; later rules read the movements earlier ones recorded.
@@ -954,7 +953,6 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     conditional_level,
     stated_condition,
     it_causes,
-    feedback_loop,
     effect_predicate,
     correlative,
     effect_noun,
@@ -972,16 +970,23 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     subordinate_states,
 )
 
+#: Rules taken out of :data:`RULES`, with why: kept so that the reader as it was can be run again (with the rule
+#: back at its place, ``read_sentence(..., rules=...)``) and the rule re-admitted if its figures change.
+RETIRED_RULES: dict[str, str] = {
+    "feedback_loop": "development precision 0.50 (2 of 4 proposals labelled), below 0.6 (issue 30)",
+}
+
 #: Every rule's name, clause rules first: what ``Reading.rule`` can hold.
 RULE_NAMES: tuple[str, ...] = tuple(f.__name__ for f in CLAUSE_RULES) + tuple(f.__name__ for f in RULES[1:])
 
 
-def read_sentence(sentence: str, vocab: Vocabulary) -> list[Reading]:
+def read_sentence(
+    sentence: str, vocab: Vocabulary, rules: Sequence[Callable[[SentenceReading], None]] = RULES
+) -> list[Reading]:
     """Every signed relation between two distinct vocabulary variables stated in ``sentence``, by rule."""
     r = start_reading(sentence, vocab)
     if r is None:
         return []
-    for rule in RULES:
-        r.rule = rule.__name__
-        rule(r)
+    for rule in rules:
+        r.run(rule.__name__, lambda rule=rule: rule(r))
     return list(r.found.values())
