@@ -84,6 +84,25 @@ def rule_figures(rules: list[RuleScore]) -> list[Figure]:
     return out
 
 
+def reader_cv_figures() -> list[Figure]:
+    """The three offline readers on the development part by grouped cross-validation over documents, at the
+    learned reader's threshold, as recorded in its artefact when it was trained
+    (``python -m aieco.extraction.learned train``). The rule reader was written on these documents, so its
+    figures (and the combined reader's) are not blind; only the learned reader's are out-of-document."""
+    from aieco.extraction.learned import load_artefact
+
+    cv = load_artefact()["cross_validation"]
+    at = next(row for row in cv["by_threshold"] if row["threshold"] == cv["threshold"])
+    out = [Figure(name="dev grouped CV: learned threshold", value=cv["threshold"], unit="probability")]
+    for reader, (p, r, n) in (("rules", cv["rules"]), ("learned", at["learned"]), ("combined", at["combined"])):
+        out += [
+            Figure(name=f"dev grouped CV {reader}: precision", value=p, unit="share", better="higher"),
+            Figure(name=f"dev grouped CV {reader}: recall", value=r, unit="share", better="higher"),
+            Figure(name=f"dev grouped CV {reader}: proposed", value=n, unit="relations"),
+        ]
+    return out
+
+
 def split_documents(gold) -> dict[str, int]:
     docs: dict[str, set[str]] = {"all": set()}
     for g in gold:
@@ -122,7 +141,7 @@ def run(
         scores, _ = evaluate(gold=gold)
         out = figures(scores, split_documents(gold))
         if any(g.split == "dev" for g in gold):
-            out += rule_figures(score_rules(gold, "dev"))
+            out += rule_figures(score_rules(gold, "dev")) + reader_cv_figures()
         return out
     from aieco.llm.backends import make_backend
     from aieco.llm.base import LLMClient

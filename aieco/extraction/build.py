@@ -22,9 +22,9 @@ from aieco.extraction.schemas import (
     VerificationRequest,
 )
 from aieco.extraction.screen import Candidate, apply_cap, candidate_for, screen_candidates
-from aieco.extraction.tasks import DECOMPOSITION_TASK, EXTRACTION_TASK, VERIFICATION_TASK
+from aieco.extraction.tasks import DECOMPOSITION_TASK, EXTRACTION_TASK, VERIFICATION_TASK, extraction_task
 from aieco.extraction.validate import to_relation
-from aieco.llm.base import LLMClient, OfflineBackend
+from aieco.llm.base import LLMClient, OfflineBackend, Task
 from aieco.progress import report
 from aieco.records import ChannelQuery, Relation, Source, SourceLocation
 from aieco.store import Store
@@ -123,13 +123,14 @@ def _extract(
     batch_size: int,
     tick: ProgressFn,
     quote_of: dict[str, str],
+    task: Task = EXTRACTION_TASK,
 ) -> tuple[list[ProposedRelation], int]:
     """The extraction task on every candidate, in batches: the proposals and the requests made."""
     proposals: list[ProposedRelation] = []
     requests = 0
     allowed = sorted(vocab.variables)
     outs = client.run_many(
-        EXTRACTION_TASK,
+        task,
         [
             ExtractionRequest(
                 statements=[
@@ -187,6 +188,7 @@ def _relations(
     condition: str,
     client: LLMClient,
     verdicts: dict[int, str | None],
+    reader: str = "rules",
 ) -> list[Relation]:
     """Each proposal validated into a Relation, with its location and source."""
     by_id = {c.candidate_id: c for c in candidates}
@@ -200,6 +202,7 @@ def _relations(
         }
     src_cache: dict[str, Source | None] = {}
     extractor = f"{EXTRACTION_TASK.prompt.name}@{EXTRACTION_TASK.prompt.version}/{client.backend.name}"
+    extractor += f"/reader={reader}" if reader != "rules" else ""
     relations: list[Relation] = []
     for i, p in enumerate(proposals):
         cand = by_id.get(p.candidate_id)
@@ -238,6 +241,7 @@ def build_relations(
     max_candidates: int | None | str = SETTINGS_CAP,
     queries: Sequence[ChannelQuery] = (),
     executor: Any = None,
+    reader: str = "rules",
 ) -> BuildReport:
     """Extract, validate and store relations from every registered passage location.
 
@@ -252,9 +256,14 @@ def build_relations(
     With ``executor`` (:mod:`aieco.executors`), G0's candidate screen runs one task per document
     (:func:`screen_documents`); the cap, the LLM requests and every write stay in this process, so
     the relations and their ids equal the sequential build's.
+
+    ``reader`` chooses the offline reader (:data:`aieco.extraction.learned.READERS`: rules, learned, combined);
+    a relation read by another than the rules names it in its extractor, and the learned reader's proposals name
+    its artefact, base weights and licence in their verb.
     """
     if condition not in CONDITIONS:
         raise InputError(f"unknown graph condition {condition!r}", fix=f"use one of {', '.join(CONDITIONS)}")
+    task = extraction_task(reader)
     t0 = time.perf_counter()
     settings = get_settings().graph
     vocab = vocab or load_vocabulary()
@@ -277,7 +286,7 @@ def build_relations(
         client = LLMClient(
             store,
             OfflineBackend(),
-            analysis_id=f"knowledge-base-{condition}",
+            analysis_id=f"knowledge-base-{condition}" + (f"-{reader}" if reader != "rules" else ""),
             budget=10 * (2 * len(locs) + (cap if cap is not None else sum(loc.text.count(".") + 1 for loc in locs)))
             + 10,
         )
@@ -303,14 +312,22 @@ def build_relations(
             screen = screen_candidates(locs, vocab, cap=cap, endpoints=endpoints)
             candidates, sentences, dropped = screen.candidates, screen.sentences, screen.dropped_by_cap
 
-    proposals, n = _extract(client, candidates, vocab, settings.batch_size, tick, quote_of)
+    if reader != "rules" and client.backend.name != "offline":
+        raise InputError(
+            f"the {reader} reader is an offline reader; the client's backend is {client.backend.name}",
+            where="--reader",
+            fix="build with the offline backend, or use --reader rules",
+        )
+    proposals, n = _extract(client, candidates, vocab, settings.batch_size, tick, quote_of, task)
     requests += n
     verdicts: dict[int, str | None] = {}
     if condition == "G2":
         verdicts, n = _verify(client, proposals, settings.batch_size, tick)
         requests += n
 
-    relations = _relations(store, proposals, candidates, locs, locations is None, vocab, condition, client, verdicts)
+    relations = _relations(
+        store, proposals, candidates, locs, locations is None, vocab, condition, client, verdicts, reader
+    )
     # The vocabulary's Variable records are the graph's nodes; storing them is idempotent (ids are the names).
     store.put_many(list(vocab.variables.values()))
     stored = store.put_many(relations)
