@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from aieco.extraction.clauses import evidence_class
 from aieco.extraction.decompose import decompose_passage
-from aieco.extraction.lexicon import evidence_class, read_relations
+from aieco.extraction.rules import read_sentence
 from aieco.extraction.schemas import VerificationItem
 from aieco.extraction.screen import split_sentences
 from aieco.extraction.verify import verify_item
@@ -15,7 +16,7 @@ from aieco.vocab import load_vocabulary
 
 
 def triples(sentence: str) -> set[tuple[str, str, str]]:
-    return {(r.src, r.sign.value, r.dst) for r in read_relations(sentence, load_vocabulary())}
+    return {(r.src, r.sign.value, r.dst) for r in read_sentence(sentence, load_vocabulary())}
 
 
 @pytest.mark.parametrize(
@@ -106,14 +107,14 @@ def test_known_relations(sentence, expected):
     ],
 )
 def test_confidence_measures_how_explicit_the_reading_is(sentence, confidence):
-    [reading] = read_relations(sentence, load_vocabulary())
+    [reading] = read_sentence(sentence, load_vocabulary())
     assert reading.confidence == confidence
 
 
 def test_hedges_lower_the_confidence_and_confidence_is_a_probability():
     v = load_vocabulary()
-    plain = read_relations("Higher tariffs raise import prices.", v)[0]
-    hedged = read_relations("Higher tariffs may raise import prices.", v)[0]
+    plain = read_sentence("Higher tariffs raise import prices.", v)[0]
+    hedged = read_sentence("Higher tariffs may raise import prices.", v)[0]
     assert hedged.hedged and not plain.hedged
     assert 0.0 <= hedged.confidence < plain.confidence <= 1.0
 
@@ -209,7 +210,7 @@ def test_sign_is_the_source_movement_times_the_verb(src, dst, mod, verb, passive
         sentence = f"{PHRASES[dst].capitalize()} {'may be' if hedge else 'is'} {participle} by {mod[0]}{PHRASES[src]}."
     else:
         sentence = f"{(mod[0] + PHRASES[src]).capitalize()} {hedge}{base if hedge else active} {PHRASES[dst]}."
-    readings = read_relations(sentence, load_vocabulary())
+    readings = read_sentence(sentence, load_vocabulary())
     expected = "+" if mod[1] * verb_sign > 0 else "-"
     assert [(r.src, r.sign.value, r.dst) for r in readings] == [(src, expected, dst)], sentence
     assert readings[0].hedged == bool(hedge) and 0.0 <= readings[0].confidence <= 1.0
@@ -279,14 +280,9 @@ def test_hedged_readings_are_kept_and_flagged():
         ("Equity prices rose in line with investor sentiment.", set()),
         ("Stock prices and credit spreads coincided with lower volatility.", set()),
         # second round (session 2): constructs met in the development documents
-        (
-            "An adverse feedback loop between weak bank profitability and low economic growth.",
-            {("bank_profitability", "+", "real_gdp"), ("real_gdp", "+", "bank_profitability")},
-        ),
-        (
-            "A vicious circle between falling house prices and rising non-performing loans.",
-            {("house_prices", "-", "non_performing_loans"), ("non_performing_loans", "-", "house_prices")},
-        ),
+        # feedback loops are not read: the rule was retired at development precision 0.50 (issue 30)
+        ("An adverse feedback loop between weak bank profitability and low economic growth.", set()),
+        ("A vicious circle between falling house prices and rising non-performing loans.", set()),
         ("Equity prices were buoyed by lower bond yields.", {("long_term_rate", "-", "equity_prices")}),
         ("Higher policy rates cause consumption to fall.", {("policy_rate", "-", "consumption")}),
         ("Higher policy rates cause consumption to stabilise.", set()),
@@ -452,10 +448,7 @@ def test_hedged_readings_are_kept_and_flagged():
             "A sharp increase in bond yields due to an adverse outlook for inflation.",
             {("inflation", "+", "long_term_rate")},
         ),
-        (
-            "Adverse feedback loops between bank profitability and low nominal growth.",
-            {("bank_profitability", "+", "real_gdp"), ("real_gdp", "+", "bank_profitability")},
-        ),
+        ("Adverse feedback loops between bank profitability and low nominal growth.", set()),  # retired rule
         # an inverted conditional ("Should X escalate, Y could rise")
         (
             "Should geopolitical tensions escalate, energy prices could rise sharply.",

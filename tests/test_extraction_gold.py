@@ -16,7 +16,7 @@ from aieco.extraction.gold import (
     reader_note,
     score,
 )
-from aieco.extraction.lexicon import read_relations
+from aieco.extraction.rules import read_sentence
 from aieco.extraction.screen import split_sentences
 from aieco.records import canonical_json
 from aieco.review import backend_of
@@ -503,7 +503,7 @@ def test_hedge_flags_follow_the_labelling_guide(gold):
         if g.split != "dev":
             continue
         want = {(r.src, r.dst, r.sign): r.hedged for r in g.relations}
-        for r in read_relations(g.text, vocab):
+        for r in read_sentence(g.text, vocab):
             key = (r.src, r.dst, r.sign.value)
             if key in want:
                 total += 1
@@ -522,7 +522,7 @@ def test_hedge_flags_follow_the_labelling_guide(gold):
     ],
 )
 def test_would_states_a_scenario_channel_could_and_may_hedge_it(sentence, hedged):
-    (r,) = [r for r in read_relations(sentence, load_vocabulary()) if r.sign.value in "+-"]
+    (r,) = [r for r in read_sentence(sentence, load_vocabulary()) if r.sign.value in "+-"]
     assert r.hedged is hedged
 
 

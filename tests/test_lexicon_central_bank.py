@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from aieco.extraction.lexicon import read_relations
+from aieco.extraction.rules import read_sentence
 from aieco.vocab import load_vocabulary
 
 
 def triples(sentence: str) -> set[tuple[str, str, str]]:
-    return {(r.src, r.sign.value, r.dst) for r in read_relations(sentence, load_vocabulary())}
+    return {(r.src, r.sign.value, r.dst) for r in read_sentence(sentence, load_vocabulary())}
 
 
 # Purpose clause: <policy move> [adjunct] to <verb> <variable>. The agent of the infinitive is whoever moved

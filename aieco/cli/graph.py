@@ -94,6 +94,13 @@ def _cap(value: str | None) -> int | None | str:
     default=None,
     help="Analysis request whose channel queries rank candidates under the cap.",
 )
+@click.option(
+    "--reader",
+    type=click.Choice(["rules", "learned", "combined"]),
+    default="rules",
+    show_default=True,
+    help="Offline reader: the rules, the learned pair classifier, or both (rules first).",
+)
 @executor_option
 @common
 @pass_state
@@ -102,6 +109,7 @@ def graph_build(
     condition: str,
     max_candidates: str | None,
     request_file: FilePath | None,
+    reader: str,
     executor: str | None,
     workers: int | None,
 ) -> None:
@@ -139,6 +147,7 @@ def graph_build(
             max_candidates=cap,
             queries=queries,
             executor=ex,
+            reader=reader,
         )
     for bar in bars.values():
         bar.close()
@@ -146,7 +155,7 @@ def graph_build(
 
     emit(
         state,
-        {**report.model_dump(), "reader_note": reader_note(["offline"])},
+        {**report.model_dump(), "reader": reader, "reader_note": reader_note(["offline"])},
         lambda r: (
             f"{r['condition']}: {r['locations']} passages, {r['candidates']} candidate sentences "
             f"({r['dropped_by_cap']} skipped by the cap of {r['cap']}, ranked by {r['ranking']}), "

@@ -22,9 +22,9 @@ from aieco.extraction.schemas import (
     VerificationRequest,
 )
 from aieco.extraction.screen import Candidate, apply_cap, candidate_for, screen_candidates
-from aieco.extraction.tasks import DECOMPOSITION_TASK, EXTRACTION_TASK, VERIFICATION_TASK
+from aieco.extraction.tasks import DECOMPOSITION_TASK, EXTRACTION_TASK, VERIFICATION_TASK, extraction_task
 from aieco.extraction.validate import to_relation
-from aieco.llm.base import LLMClient, OfflineBackend
+from aieco.llm.base import LLMClient, OfflineBackend, Task
 from aieco.progress import report
 from aieco.records import ChannelQuery, Relation, Source, SourceLocation
 from aieco.store import Store
@@ -88,107 +88,49 @@ def screen_documents(
     return found, sum(done[i][1] for i in range(len(runs)))
 
 
-def build_relations(
-    store: Store,
-    *,
-    condition: str = "G0",
-    client: LLMClient | None = None,
-    locations: Sequence[SourceLocation] | None = None,
-    progress: ProgressFn | None = None,
-    vocab: Vocabulary | None = None,
-    max_candidates: int | None | str = SETTINGS_CAP,
-    queries: Sequence[ChannelQuery] = (),
-    executor: Any = None,
-) -> BuildReport:
-    """Extract, validate and store relations from every registered passage location.
-
-    Eligibility is not applied here: each Relation carries its source's publication date and
-    its location's effective role, and the as-of edge set A(t) filters at query time.
-
-    ``max_candidates`` caps the candidate sentences (default: settings.graph.candidate_cap; None:
-    every candidate). Under the cap, candidates are ranked by relevance to ``queries`` (the
-    request's channel queries; :func:`aieco.extraction.screen.rank_candidates`), never taken in
-    document order alone, and the report states how many were skipped.
-
-    With ``executor`` (:mod:`aieco.executors`), G0's candidate screen runs one task per document
-    (:func:`screen_documents`); the cap, the LLM requests and every write stay in this process, so
-    the relations and their ids equal the sequential build's.
-    """
-    if condition not in CONDITIONS:
-        raise InputError(f"unknown graph condition {condition!r}", fix=f"use one of {', '.join(CONDITIONS)}")
-    t0 = time.perf_counter()
-    settings = get_settings().graph
-    vocab = vocab or load_vocabulary()
-    cap = settings.candidate_cap if max_candidates == SETTINGS_CAP else max_candidates
-    if cap is not None and (not isinstance(cap, int) or cap < 1):
-        raise InputError(
-            f"the candidate cap must be a positive whole number or None, not {cap!r}",
-            where="max_candidates",
-            fix="give a number such as 600, or `none` to process all",
-        )
-    endpoints = sorted({v for q in queries for v in (q.source_var, q.target_var)})
-    ranking = (
-        "relevance to the channel queries (" + ", ".join(endpoints) + ")"
-        if endpoints
-        else "first copies first, then document order"
+def _decomposed_candidates(
+    client: LLMClient, locs: list[SourceLocation], vocab: Vocabulary, batch_size: int, tick: ProgressFn
+) -> tuple[list[Candidate], int, dict[str, str], int]:
+    """G1/G2: candidates from the decomposed statements, statements read, quote by candidate id, requests made."""
+    candidates_all: list[Candidate] = []
+    quote_of: dict[str, str] = {}
+    sentences = requests = 0
+    outs = client.run_many(
+        DECOMPOSITION_TASK,
+        [
+            DecompositionRequest(passages=[Passage(location_id=loc.location_id, text=loc.text) for loc in batch])
+            for batch in _batches(locs, batch_size)
+        ],
+        stage="decomposition",
+        progress=lambda done, total: tick("decomposition", done, total),
     )
-    locs = list(locations) if locations is not None else store.find(SourceLocation, kind="passage")
-    locs = [loc for loc in locs if loc.kind == "passage" and loc.text.strip()]
-    if client is None:
-        client = LLMClient(
-            store,
-            OfflineBackend(),
-            analysis_id=f"knowledge-base-{condition}",
-            budget=10 * (2 * len(locs) + (cap if cap is not None else sum(loc.text.count(".") + 1 for loc in locs)))
-            + 10,
-        )
+    for out in outs:
+        requests += 1
+        for st in out.statements:
+            sentences += 1
+            variables = vocab.variables_in(st.text)
+            if len(variables) >= 2:
+                cand = candidate_for(st.location_id, st.text, variables)
+                quote_of[cand.candidate_id] = st.quote
+                candidates_all.append(cand)
+    return candidates_all, sentences, quote_of, requests
 
-    def tick(step: str, done: int, total: int) -> None:
-        report(f"relation {step}", done, total, condition)
-        if progress is not None:
-            progress(step, done, total)
 
-    requests = 0
-    quote_of: dict[str, str] = {}  # G1/G2: candidate id → exact quote of its statement
-
-    # G2 verifies every G1 candidate (paper §5.2), so both decompose the passages first.
-    if condition in ("G1", "G2"):
-        candidates_all: list[Candidate] = []
-        batches = _batches(locs, settings.batch_size)
-        sentences = 0
-        outs = client.run_many(
-            DECOMPOSITION_TASK,
-            [
-                DecompositionRequest(passages=[Passage(location_id=loc.location_id, text=loc.text) for loc in batch])
-                for batch in batches
-            ],
-            stage="decomposition",
-            progress=lambda done, total: tick("decomposition", done, total),
-        )
-        for out in outs:
-            requests += 1
-            for st in out.statements:
-                sentences += 1
-                variables = vocab.variables_in(st.text)
-                if len(variables) >= 2:
-                    cand = candidate_for(st.location_id, st.text, variables)
-                    quote_of[cand.candidate_id] = st.quote
-                    candidates_all.append(cand)
-        candidates, dropped = apply_cap(candidates_all, cap, endpoints)
-    else:
-        if executor is not None:
-            found, sentences = screen_documents(locs, vocab, executor)
-            candidates, dropped = apply_cap(found, cap, endpoints)
-        else:
-            screen = screen_candidates(locs, vocab, cap=cap, endpoints=endpoints)
-            candidates, sentences, dropped = screen.candidates, screen.sentences, screen.dropped_by_cap
-
-    by_id = {c.candidate_id: c for c in candidates}
+def _extract(
+    client: LLMClient,
+    candidates: list[Candidate],
+    vocab: Vocabulary,
+    batch_size: int,
+    tick: ProgressFn,
+    quote_of: dict[str, str],
+    task: Task = EXTRACTION_TASK,
+) -> tuple[list[ProposedRelation], int]:
+    """The extraction task on every candidate, in batches: the proposals and the requests made."""
     proposals: list[ProposedRelation] = []
-    batches = _batches(candidates, settings.batch_size)
+    requests = 0
     allowed = sorted(vocab.variables)
     outs = client.run_many(
-        EXTRACTION_TASK,
+        task,
         [
             ExtractionRequest(
                 statements=[
@@ -196,7 +138,7 @@ def build_relations(
                 ],
                 variables=allowed,
             )
-            for batch in batches
+            for batch in _batches(candidates, batch_size)
         ],
         stage="relation_extraction",
         progress=lambda done, total: tick("extraction", done, total),
@@ -207,30 +149,51 @@ def build_relations(
             if p.candidate_id in quote_of:  # G1 keeps the exact quote of the passage span
                 p = p.model_copy(update={"quote": quote_of[p.candidate_id]})
             proposals.append(p)
+    return proposals, requests
 
-    verdicts: dict[int, str | None] = {}
-    if condition == "G2":
-        items = [
-            VerificationItem(index=i, src_var=p.src_var, dst_var=p.dst_var, sign=p.sign, quote=p.quote)
-            for i, p in enumerate(proposals)
-        ]
-        vbatches = _batches(items, settings.batch_size)
-        verdicts = {i: "not_verified: no verdict returned" for i in range(len(items))}
-        outs = client.run_many(
-            VERIFICATION_TASK,
-            [VerificationRequest(candidates=list(batch)) for batch in vbatches],
-            stage="verification",
-            progress=lambda done, total: tick("verification", done, total),
-        )
-        for batch, out in zip(vbatches, outs, strict=True):
-            requests += 1
-            asked = {item.index for item in batch}
-            for v in out.verdicts:
-                if v.index in asked:
-                    verdicts[v.index] = None if v.verdict == "supported" else f"not_verified: {v.verdict}: {v.reason}"
 
+def _verify(
+    client: LLMClient, proposals: list[ProposedRelation], batch_size: int, tick: ProgressFn
+) -> tuple[dict[int, str | None], int]:
+    """G2: the verification task's verdict on each proposal (None: supported) and the requests made."""
+    items = [
+        VerificationItem(index=i, src_var=p.src_var, dst_var=p.dst_var, sign=p.sign, quote=p.quote)
+        for i, p in enumerate(proposals)
+    ]
+    vbatches = _batches(items, batch_size)
+    verdicts: dict[int, str | None] = {i: "not_verified: no verdict returned" for i in range(len(items))}
+    requests = 0
+    outs = client.run_many(
+        VERIFICATION_TASK,
+        [VerificationRequest(candidates=list(batch)) for batch in vbatches],
+        stage="verification",
+        progress=lambda done, total: tick("verification", done, total),
+    )
+    for batch, out in zip(vbatches, outs, strict=True):
+        requests += 1
+        asked = {item.index for item in batch}
+        for v in out.verdicts:
+            if v.index in asked:
+                verdicts[v.index] = None if v.verdict == "supported" else f"not_verified: {v.verdict}: {v.reason}"
+    return verdicts, requests
+
+
+def _relations(
+    store: Store,
+    proposals: list[ProposedRelation],
+    candidates: list[Candidate],
+    locs: list[SourceLocation],
+    all_locations: bool,
+    vocab: Vocabulary,
+    condition: str,
+    client: LLMClient,
+    verdicts: dict[int, str | None],
+    reader: str = "rules",
+) -> list[Relation]:
+    """Each proposal validated into a Relation, with its location and source."""
+    by_id = {c.candidate_id: c for c in candidates}
     # Only locations registered in the store may carry a relation (validation, first check).
-    if locations is None:
+    if all_locations:
         loc_cache = {loc.location_id: loc for loc in locs}
     else:
         loc_cache = {
@@ -239,6 +202,7 @@ def build_relations(
         }
     src_cache: dict[str, Source | None] = {}
     extractor = f"{EXTRACTION_TASK.prompt.name}@{EXTRACTION_TASK.prompt.version}/{client.backend.name}"
+    extractor += f"/reader={reader}" if reader != "rules" else ""
     relations: list[Relation] = []
     for i, p in enumerate(proposals):
         cand = by_id.get(p.candidate_id)
@@ -263,6 +227,108 @@ def build_relations(
                 extra_reason=extra,
             )
         )
+    return relations
+
+
+def build_relations(
+    store: Store,
+    *,
+    condition: str = "G0",
+    client: LLMClient | None = None,
+    locations: Sequence[SourceLocation] | None = None,
+    progress: ProgressFn | None = None,
+    vocab: Vocabulary | None = None,
+    max_candidates: int | None | str = SETTINGS_CAP,
+    queries: Sequence[ChannelQuery] = (),
+    executor: Any = None,
+    reader: str = "rules",
+) -> BuildReport:
+    """Extract, validate and store relations from every registered passage location.
+
+    Eligibility is not applied here: each Relation carries its source's publication date and
+    its location's effective role, and the as-of edge set A(t) filters at query time.
+
+    ``max_candidates`` caps the candidate sentences (default: settings.graph.candidate_cap; None:
+    every candidate). Under the cap, candidates are ranked by relevance to ``queries`` (the
+    request's channel queries; :func:`aieco.extraction.screen.rank_candidates`), never taken in
+    document order alone, and the report states how many were skipped.
+
+    With ``executor`` (:mod:`aieco.executors`), G0's candidate screen runs one task per document
+    (:func:`screen_documents`); the cap, the LLM requests and every write stay in this process, so
+    the relations and their ids equal the sequential build's.
+
+    ``reader`` chooses the offline reader (:data:`aieco.extraction.learned.READERS`: rules, learned, combined);
+    a relation read by another than the rules names it in its extractor, and the learned reader's proposals name
+    its artefact, base weights and licence in their verb.
+    """
+    if condition not in CONDITIONS:
+        raise InputError(f"unknown graph condition {condition!r}", fix=f"use one of {', '.join(CONDITIONS)}")
+    # the module's EXTRACTION_TASK for the rules (tests substitute it); a task of its own for another reader
+    task = EXTRACTION_TASK if reader == "rules" else extraction_task(reader)
+    t0 = time.perf_counter()
+    settings = get_settings().graph
+    vocab = vocab or load_vocabulary()
+    cap = settings.candidate_cap if max_candidates == SETTINGS_CAP else max_candidates
+    if cap is not None and (not isinstance(cap, int) or cap < 1):
+        raise InputError(
+            f"the candidate cap must be a positive whole number or None, not {cap!r}",
+            where="max_candidates",
+            fix="give a number such as 600, or `none` to process all",
+        )
+    endpoints = sorted({v for q in queries for v in (q.source_var, q.target_var)})
+    ranking = (
+        "relevance to the channel queries (" + ", ".join(endpoints) + ")"
+        if endpoints
+        else "first copies first, then document order"
+    )
+    locs = list(locations) if locations is not None else store.find(SourceLocation, kind="passage")
+    locs = [loc for loc in locs if loc.kind == "passage" and loc.text.strip()]
+    if client is None:
+        client = LLMClient(
+            store,
+            OfflineBackend(),
+            analysis_id=f"knowledge-base-{condition}" + (f"-{reader}" if reader != "rules" else ""),
+            budget=10 * (2 * len(locs) + (cap if cap is not None else sum(loc.text.count(".") + 1 for loc in locs)))
+            + 10,
+        )
+
+    def tick(step: str, done: int, total: int) -> None:
+        report(f"relation {step}", done, total, condition)
+        if progress is not None:
+            progress(step, done, total)
+
+    requests = 0
+    quote_of: dict[str, str] = {}  # G1/G2: candidate id → exact quote of its statement
+    # G2 verifies every G1 candidate (paper §5.2), so both decompose the passages first.
+    if condition in ("G1", "G2"):
+        candidates_all, sentences, quote_of, requests = _decomposed_candidates(
+            client, locs, vocab, settings.batch_size, tick
+        )
+        candidates, dropped = apply_cap(candidates_all, cap, endpoints)
+    else:
+        if executor is not None:
+            found, sentences = screen_documents(locs, vocab, executor)
+            candidates, dropped = apply_cap(found, cap, endpoints)
+        else:
+            screen = screen_candidates(locs, vocab, cap=cap, endpoints=endpoints)
+            candidates, sentences, dropped = screen.candidates, screen.sentences, screen.dropped_by_cap
+
+    if reader != "rules" and client.backend.name != "offline":
+        raise InputError(
+            f"the {reader} reader is an offline reader; the client's backend is {client.backend.name}",
+            where="--reader",
+            fix="build with the offline backend, or use --reader rules",
+        )
+    proposals, n = _extract(client, candidates, vocab, settings.batch_size, tick, quote_of, task)
+    requests += n
+    verdicts: dict[int, str | None] = {}
+    if condition == "G2":
+        verdicts, n = _verify(client, proposals, settings.batch_size, tick)
+        requests += n
+
+    relations = _relations(
+        store, proposals, candidates, locs, locations is None, vocab, condition, client, verdicts, reader
+    )
     # The vocabulary's Variable records are the graph's nodes; storing them is idempotent (ids are the names).
     store.put_many(list(vocab.variables.values()))
     stored = store.put_many(relations)

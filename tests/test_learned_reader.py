@@ -1,0 +1,114 @@
+"""The learned second reader (issue 30): a packaged MiniLM encoder as features for a pair classifier."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from aieco.errors import InputError
+from aieco.vocab import load_vocabulary
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    return load_vocabulary()
+
+
+def test_the_encoder_gives_unit_vectors_closer_for_a_paraphrase_than_for_unrelated_text():
+    from aieco.extraction.learned import MODEL_SHA256, encoder
+
+    e = encoder()
+    v = e.encode(
+        ["Higher tariffs raise import prices.", "Tariff increases push up the prices of imports.", "It rained."]
+    )
+    assert v.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+    assert v[0] @ v[1] > 0.7 > 0.2 > v[0] @ v[2]
+    assert np.array_equal(e.encode(["It rained."])[0], v[2])  # deterministic (and cached)
+    assert e.provenance()["model_sha256"] == MODEL_SHA256 and e.provenance()["licence"] == "Apache-2.0"
+
+
+def test_pairs_are_every_ordered_pair_of_named_variables_with_the_words_between(vocab):
+    from aieco.extraction.learned import labels, sentence_pairs
+
+    pairs = sentence_pairs("Higher tariffs raise import prices.", vocab)
+    assert {(p.src, p.dst) for p in pairs} == {("tariffs", "import_prices"), ("import_prices", "tariffs")}
+    forward = next(p for p in pairs if p.src == "tariffs")
+    assert forward.between == "raise" and forward.numbers[0] == 1.0 and forward.numbers[2] == 1.0
+    assert labels(pairs, {("tariffs", "import_prices", "+")}) == ["+" if p.src == "tariffs" else "none" for p in pairs]
+    assert sentence_pairs("Inflation rose.", vocab) == []
+
+
+def test_an_unknown_reader_is_refused_with_the_choices(vocab):
+    from aieco.extraction.learned import read_with
+    from aieco.extraction.tasks import extraction_task
+
+    with pytest.raises(InputError, match="rules, learned, combined"):
+        read_with("neural", "Higher tariffs raise import prices.", vocab)
+    with pytest.raises(InputError, match="rules, learned, combined"):
+        extraction_task("neural")
+    assert extraction_task("combined").name == "relation_extraction:combined"
+
+
+def test_the_artefact_names_its_weights_licence_and_training_data(vocab):
+    from importlib import resources
+
+    from aieco.extraction.gold import load_gold
+    from aieco.extraction.learned import ARTEFACT, MODEL_SHA256, THRESHOLDS, encoder
+
+    art = json.loads(resources.files("aieco").joinpath(ARTEFACT).read_text())
+    assert art["encoder"] == encoder().provenance()
+    dev = [g for g in load_gold() if g.split == "dev"]
+    digest = hashlib.sha256(
+        json.dumps([[g.id, g.text, [[r.src, r.dst, r.sign] for r in g.relations]] for g in dev]).encode()
+    ).hexdigest()
+    assert art["training_data"]["sha256"] == digest and art["training_data"]["sentences"] == len(dev)
+    assert art["encoder"]["model_sha256"] == MODEL_SHA256
+    assert art["threshold"] in THRESHOLDS and art["variables"] == sorted(vocab.variables)
+    cv = art["cross_validation"]
+    assert cv["threshold"] == art["threshold"] and len(cv["by_threshold"]) == len(THRESHOLDS)
+
+
+def test_the_combined_reader_keeps_every_rule_reading_and_adds_only_for_silent_pairs(vocab):
+    from aieco.extraction.gold import load_gold
+    from aieco.extraction.learned import read_with
+    from aieco.extraction.rules import read_sentence
+
+    dev = [g for g in load_gold() if g.split == "dev"][:150]
+    added = 0
+    for g in dev:
+        rules = read_sentence(g.text, vocab)
+        combined = read_with("combined", g.text, vocab)
+        assert combined[: len(rules)] == rules
+        read_pairs = {frozenset((r.src, r.dst)) for r in rules}
+        for r in combined[len(rules) :]:
+            added += 1
+            assert r.rule == "learned" and frozenset((r.src, r.dst)) not in read_pairs
+            assert "learned reader" in r.verb and "Apache-2.0" in r.verb
+    learned = [r for g in dev for r in read_with("learned", g.text, vocab)]
+    assert all(r.rule == "learned" for r in learned) and len(learned) >= added
+
+
+def test_the_offline_extraction_task_reads_with_the_chosen_reader_and_names_it():
+    from aieco.extraction.schemas import ExtractionRequest, Statement
+    from aieco.extraction.tasks import extract_offline
+
+    text = "Higher tariffs raise import prices."
+    req = ExtractionRequest(statements=[Statement(candidate_id="c1", location_id="l1", text=text)], variables=[])
+    rules = extract_offline(req).relations
+    combined = extract_offline(req, reader="combined").relations
+    assert [(r.src_var, r.dst_var, r.sign) for r in rules] == [("tariffs", "import_prices", "+")]
+    assert combined[: len(rules)] == rules  # the rules read this pair, so the learned reader adds nothing for it
+    assert all("learned reader" in r.verb for r in combined[len(rules) :])
+
+
+def test_the_bench_reports_the_three_readers_by_grouped_cross_validation():
+    from aieco.benchmarks.extraction import reader_cv_figures
+
+    names = {f.name: f.value for f in reader_cv_figures()}
+    for reader in ("rules", "learned", "combined"):
+        assert 0.0 <= names[f"dev grouped CV {reader}: precision"] <= 1.0
+    assert names["dev grouped CV combined: proposed"] >= names["dev grouped CV rules: proposed"]
