@@ -109,3 +109,18 @@ def test_report_names_the_variables_no_channel_restricts(report):
         assert variable_label(v) in named, v
     for v in restricted:
         assert variable_label(v) not in named, v
+
+
+def test_exports_show_the_paths_against_the_official_outlook(report):
+    """Issue #28 item 7: the report's exports carry the baselines and the scenario beside the staff projection
+    known at the cutoff, and mark official adverse figures published after it as evaluation references."""
+    from aieco.reporting.export import export_report
+
+    store, rep = report
+    md = export_report(store, rep.report_id, "md").decode()
+    html = export_report(store, rep.report_id, "html").decode()
+    assert "## Against the official outlook" in md and "Against the official outlook" in html
+    row = next(line for line in md.splitlines() if line.startswith("| real\\_gdp | 2025 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[3] == cells[6] == "1.10"  # anchored baseline = Eurosystem staff December 2024
+    assert "after cutoff: evaluation only" in row

@@ -108,6 +108,8 @@ class ReportView:
     cover: list[tuple[str, str]] = field(default_factory=list)
     #: the headline figures: one row per number in the prose, as rendered there, with its claim
     summary: list[SummaryRow] = field(default_factory=list)
+    #: per macro run: its baselines and scenario beside the official outlook (OUTLOOK_HEADERS)
+    outlook: list[tuple[str, list[list[str]]]] = field(default_factory=list)
 
     @property
     def report(self) -> Report:
@@ -145,7 +147,49 @@ def report_view(store: Store, report_id: str) -> ReportView:
         reading,
         cover_block(store, report, runs, reading),
         summary_rows(rendered, {c.claim_id: c for c in claims}),
+        outlook_tables(store, runs),
     )
+
+
+#: Columns of the "against the official outlook" appendix (aieco.evaluation.references.COLUMNS, in words).
+OUTLOOK_HEADERS = (
+    ("variable", "variable"),
+    ("period", "period"),
+    ("measure", "measure"),
+    ("baseline_anchored", "aieco baseline (anchored)"),
+    ("baseline_unconditional", "aieco baseline (unconditional)"),
+    ("scenario", "this scenario"),
+    ("official_projection", "official projection at the cutoff"),
+    ("projection_source", "projection source"),
+    ("official_adverse", "official adverse"),
+    ("adverse_source", "adverse source"),
+    ("adverse_timing", "adverse published"),
+)
+
+
+def outlook_tables(store: Store, runs: list[RunSection]) -> list[tuple[str, list[list[str]]]]:
+    """Per completed macro run: its paths beside the official outlook (rows of text, values rounded as printed)."""
+    from aieco.evaluation.references import official_comparison
+
+    out = []
+    for section in runs:
+        run = section.run
+        if run.model_id != "macro_var" or run.status.value != "completed":
+            continue
+        frame = official_comparison(store, run)
+        rows = []
+        for _, r in frame.iterrows():
+            cells = []
+            for key, _ in OUTLOOK_HEADERS:
+                value = r[key]
+                if isinstance(value, float):
+                    cells.append("" if value != value else f"{value:.2f}")
+                else:
+                    cells.append("" if value is None else str(value))
+            rows.append(cells)
+        if rows:
+            out.append((run.run_id, rows))
+    return out
 
 
 def cover_block(store: Store, report: Report, runs: list[RunSection], reading: dict[str, str]) -> list[tuple[str, str]]:
@@ -535,6 +579,7 @@ def to_html(view: ReportView) -> bytes:
         f"<th>value</th><th>unit, measure</th><th>claim</th></tr>{summary}</table>",
         f'<div class="framed" id="report-{e(r.report_id)}"><p><em>{e(r.title)}</em></p>{body}</div>',
         figures,
+        _outlook_html(view, e),
         f"<p><small>Report {e(r.report_id)} · analysis {e(r.analysis_id)} · risk {e(r.risk)} · "
         f"status {e(r.status)}</small></p>",
         "<h2>Sources</h2><ol>",
@@ -582,6 +627,25 @@ def _md_escape(text: str) -> str:
     return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in text)
 
 
+_OUTLOOK_NOTE = (
+    "Model projections beside the official projection published by the cutoff (the anchored baseline follows "
+    "it); official adverse figures published after the cutoff are evaluation references only and never reached "
+    "the model."
+)
+
+
+def _outlook_html(view: ReportView, e: Callable[[str], str]) -> str:
+    if not view.outlook:
+        return ""
+    head = "".join(f"<th>{e(h)}</th>" for _, h in OUTLOOK_HEADERS)
+    parts = [f"<h2>Against the official outlook</h2><p><small>{e(_OUTLOOK_NOTE)}</small></p>"]
+    for run_id, rows in view.outlook:
+        body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in rows)
+        parts.append(f'<table class="outlook" id="outlook-{e(run_id)}"><tr>{head}</tr>{body}</table>')
+        parts.append(f"<p><small>run {e(run_id)}</small></p>")
+    return "".join(parts)
+
+
 def to_markdown(view: ReportView) -> bytes:
     r = view.report
 
@@ -605,6 +669,13 @@ def to_markdown(view: ReportView) -> bytes:
             f"[^{n}]: {_md_escape(ref)}: “{_md_escape(rel.quote)}” (relation `{rel.relation_id}`; "
             f"{_md_escape(view.reading.get(rel.relation_id, ''))})"
         )
+    if view.outlook:
+        lines += ["", "## Against the official outlook", "", _OUTLOOK_NOTE, ""]
+        for run_id, rows in view.outlook:
+            lines += [f"Run `{run_id}`", "", "| " + " | ".join(h for _, h in OUTLOOK_HEADERS) + " |"]
+            lines += ["|" + "---|" * len(OUTLOOK_HEADERS)]
+            lines += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in rows]
+            lines.append("")
     lines += ["", "## Model runs", ""]
     for s in view.runs:
         lines += [f'<a id="run-{s.run.run_id}"></a>', f"### Run `{s.run.run_id}`", "", "| field | value |", "|---|---|"]
