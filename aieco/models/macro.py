@@ -1084,35 +1084,12 @@ ANCHOR_PUBLISHERS = ("EUROSYSTEM_STAFF", "ECB_STAFF")
 SUPPLEMENT_PUBLISHERS = ("ECB_SPF",)
 
 
-def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tuple[list[dict[str, Any]], str]:
-    """The latest staff projection published on or before ``cutoff`` as anchor rows, and a note.
-
-    Reads the workspace's official projections (ObservedValue records with ``scenario='baseline'``,
-    status modelled, annual, series key ``PUBLISHER:ROUND``; ``aieco data load-official``). Returns
-    ([], why) when none was published by the cutoff.
-    """
-    from datetime import date as _date
-
-    when = _date.fromisoformat(str(cutoff)) if cutoff is not None else None
+def _stored_rounds(store: Store, when: Any, jurisdiction: str, publishers: Sequence[str]) -> dict[str, list]:
+    """Series key → the annual baseline projections of ``publishers`` released by ``when`` (anchorable variables)."""
     rounds: dict[str, list[ObservedValue]] = {}
     for r in store.find(ObservedValue, scenario="baseline"):
-        publisher = r.series_key.split(":", 1)[0].upper()
         if (
-            r.status is ValueStatus.modelled
-            and r.frequency == "A"
-            and r.jurisdiction == jurisdiction
-            and publisher in ANCHOR_PUBLISHERS
-            and r.variable in conditional.ANCHORABLE
-            and r.release_date is not None
-            and (when is None or r.release_date <= when)
-        ):
-            rounds.setdefault(r.series_key, []).append(r)
-    # A staff round that lacks a variable (the stored pages give no unemployment table) is completed by the
-    # latest survey round published by the cutoff for that variable, if any (each row names its publisher).
-    surveys: dict[str, list[ObservedValue]] = {}
-    for r in store.find(ObservedValue, scenario="baseline"):
-        if (
-            r.series_key.split(":", 1)[0].upper() in SUPPLEMENT_PUBLISHERS
+            r.series_key.split(":", 1)[0].upper() in publishers
             and r.status is ValueStatus.modelled
             and r.frequency == "A"
             and r.jurisdiction == jurisdiction
@@ -1120,55 +1097,63 @@ def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tup
             and r.release_date is not None
             and (when is None or r.release_date <= when)
         ):
-            surveys.setdefault(r.series_key, []).append(r)
+            rounds.setdefault(r.series_key, []).append(r)
+    return rounds
+
+
+def _latest(rounds: Mapping[str, Sequence[ObservedValue]]) -> str:
+    return max(rounds, key=lambda k: (max(r.release_date for r in rounds[k]), k))
+
+
+def _anchor_row(r: ObservedValue, key: str, shipped: Mapping[tuple, Any]) -> dict[str, Any]:
+    year = int(str(r.reference_period)[:4])
+    p = shipped.get((key, r.variable, year))
+    publisher, _, round_ = key.partition(":")
+    return {
+        "variable": r.variable,
+        "year": year,
+        "value": float(r.value),
+        "publisher": publisher,
+        "round": round_,
+        "published": r.release_date.isoformat(),
+        "url": getattr(p, "url", ""),
+        "title": getattr(p, "title", ""),
+        "observation_id": r.observation_id,
+    }
+
+
+def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tuple[list[dict[str, Any]], str]:
+    """The latest staff projection published on or before ``cutoff`` as anchor rows, and a note.
+
+    Reads the workspace's official projections (ObservedValue records with ``scenario='baseline'``,
+    status modelled, annual, series key ``PUBLISHER:ROUND``; ``aieco data load-official``). A variable the
+    staff round lacks (the stored pages give no unemployment table) is completed by the latest survey round
+    published by the cutoff for that variable, if any; each row names its publisher. Returns ([], why) when
+    no staff projection was published by the cutoff.
+    """
+    from datetime import date as _date
+
+    from aieco.sources.official import read_projections
+
+    when = _date.fromisoformat(str(cutoff)) if cutoff is not None else None
+    rounds = _stored_rounds(store, when, jurisdiction, ANCHOR_PUBLISHERS)
     if not rounds:
         return [], (
             f"no Eurosystem/ECB staff projection for {jurisdiction} published by {cutoff} is in the workspace "
-            "(load them with `aieco data load-official`); the baseline is the VAR's unconditional median"
+            "(load them with `aieco data load-official`); the baseline is the VAR's unconditional point forecast"
         )
-    key = max(rounds, key=lambda k: (max(r.release_date for r in rounds[k]), k))
-    from aieco.sources.official import read_projections
-
     shipped = {(p.series_key, p.variable, p.target_year): p for p in read_projections()}
-    rows = []
-    for r in sorted(rounds[key], key=lambda r: (r.variable, r.reference_period)):
-        rows.append(
-            {
-                "variable": r.variable,
-                "year": int(str(r.reference_period)[:4]),
-                "value": float(r.value),
-                "publisher": key.split(":", 1)[0],
-                "round": key.split(":", 1)[1] if ":" in key else "",
-                "published": r.release_date.isoformat(),
-                "url": getattr(shipped.get((key, r.variable, int(str(r.reference_period)[:4]))), "url", ""),
-                "title": getattr(shipped.get((key, r.variable, int(str(r.reference_period)[:4]))), "title", ""),
-                "observation_id": r.observation_id,
-            }
-        )
+    key = _latest(rounds)
+    rows = [_anchor_row(r, key, shipped) for r in sorted(rounds[key], key=lambda r: (r.variable, r.reference_period))]
+    surveys = _stored_rounds(store, when, jurisdiction, SUPPLEMENT_PUBLISHERS)
     have = {row["variable"] for row in rows}
     for variable in conditional.ANCHORABLE:
-        if variable in have:
-            continue
         with_it = {k: [r for r in v if r.variable == variable] for k, v in surveys.items()}
         with_it = {k: v for k, v in with_it.items() if v}
-        if not with_it:
+        if variable in have or not with_it:
             continue
-        skey = max(with_it, key=lambda k: (max(r.release_date for r in with_it[k]), k))
-        for r in sorted(with_it[skey], key=lambda r: r.reference_period):
-            p = shipped.get((skey, r.variable, int(str(r.reference_period)[:4])))
-            rows.append(
-                {
-                    "variable": r.variable,
-                    "year": int(str(r.reference_period)[:4]),
-                    "value": float(r.value),
-                    "publisher": skey.split(":", 1)[0],
-                    "round": skey.split(":", 1)[1] if ":" in skey else "",
-                    "published": r.release_date.isoformat(),
-                    "url": getattr(p, "url", ""),
-                    "title": getattr(p, "title", ""),
-                    "observation_id": r.observation_id,
-                }
-            )
+        skey = _latest(with_it)
+        rows += [_anchor_row(r, skey, shipped) for r in sorted(with_it[skey], key=lambda r: r.reference_period)]
     return rows, ""
 
 
