@@ -1,0 +1,152 @@
+"""Issue 35, item 6: inputs that crashed or were accepted are refused with an error naming the field.
+
+Settings out of bounds (draws, seeds), unknown jurisdictions, dates after today, a series
+variable outside the vocabulary, two values for one period, a release before the period
+ended, and one file described twice: each an InputError, nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from aieco.cli import main
+from aieco.config import get_settings
+from aieco.errors import InputError
+from aieco.records import ObservedValue, Source
+from aieco.request import load_request, parse_request
+
+DEMO = Path(__file__).resolve().parents[1] / "aieco" / "demo" / "requests" / "euro_area_risks.toml"
+
+
+def _cli(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("AIECO_SCENARIO__VAR_DRAWS", "-5"),
+        ("AIECO_SCENARIO__VAR_DRAWS", "0"),
+        ("AIECO_SCENARIO__VAR_DRAWS", "1000000000"),  # asked for 134 GiB
+        ("AIECO_SCENARIO__SEED", "-1"),
+        ("AIECO_BANK__PROJECTION_PATHS", "0"),
+        ("AIECO_RETRIEVAL__TOP_K", "-3"),
+    ],
+)
+def test_a_setting_out_of_bounds_names_its_variable(monkeypatch, tmp_path, name, value):
+    monkeypatch.setenv(name, value)
+    get_settings.cache_clear()
+    try:
+        with pytest.raises(InputError, match=name):
+            get_settings()
+        res = _cli("--json", "vocab")  # the workspace comes from the settings
+        assert res.exit_code == 2 and name in json.loads(res.output)["detail"]
+    finally:
+        monkeypatch.delenv(name)
+        get_settings.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        ({"seeds": [-1]}, "seeds"),
+        ({"seeds": [2**64]}, "seeds"),
+        ({"jurisdictions": ["XX"]}, "jurisdictions"),
+        ({"excluded_jurisdictions": ["QQ"]}, "excluded_jurisdictions"),
+        ({"cutoff": "2031-01-01", "horizon": "2032-2034"}, "cutoff"),
+    ],
+)
+def test_a_request_field_out_of_bounds_is_refused_by_name(changes, field):
+    with pytest.raises(InputError, match=field):
+        parse_request({**load_request(DEMO).as_dict(), **changes})
+
+
+def test_known_jurisdictions_and_aliases_pass():
+    data = load_request(DEMO).as_dict()
+    for codes in (["EA"], ["ea20"], ["US"], ["de", "FR"], ["UK"], ["GLOBAL"]):
+        assert parse_request({**data, "jurisdictions": codes}).jurisdictions == codes
+
+
+def _manifest(folder: Path, *sources: str) -> Path:
+    path = folder / "sources.toml"
+    path.write_text("\n".join(sources))
+    return path
+
+
+def _source(path: str, title: str = "A note", date: str = "2024-03-01", jurisdiction: str = "EA") -> str:
+    return (
+        f'[[source]]\npath = "{path}"\ntitle = "{title}"\npublisher = "ECB"\n'
+        f'publication_date = {date}\nrole = "generation"\njurisdiction = "{jurisdiction}"\n'
+    )
+
+
+@pytest.mark.parametrize(
+    "entries, words",
+    [
+        ([_source("a.txt", date="2030-01-01")], "after today"),
+        ([_source("a.txt", jurisdiction="XX")], "'jurisdiction' = 'XX' is not known"),
+        ([_source("a.txt"), _source("b.txt", title="Another title")], "hold the same bytes"),
+    ],
+    ids=["dated-2030", "unknown-jurisdiction", "same-bytes-two-descriptions"],
+)
+def test_a_manifest_problem_refuses_the_whole_ingest(store, tmp_path, entries, words):
+    from aieco.sources.registry import ingest
+
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text("Higher tariffs lower real GDP in the euro area.\n")
+    with pytest.raises(InputError, match=words):
+        ingest(store, _manifest(tmp_path, *entries))
+    assert store.count(Source) == 0
+
+
+def test_the_same_bytes_described_the_same_way_twice_are_accepted(store, tmp_path):
+    from aieco.sources.registry import ingest
+
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text("Higher tariffs lower real GDP in the euro area.\n")
+    ingest(store, _manifest(tmp_path, _source("a.txt"), _source("b.txt")))
+    assert store.count(Source) == 1
+
+
+@pytest.mark.parametrize(
+    "rows, options, words",
+    [
+        ("2024-03-31,1.0\n", ["--variable", "moon_phase"], "'moon_phase' is not in the vocabulary"),
+        ("2024-03-31,1.0\n2024-03-31,2.0\n", [], "has two values"),
+        ("2024-03-31,1.0\n", ["--release-date", "2024-02-01"], "before its reference period ended"),
+    ],
+    ids=["unknown-variable", "two-values-one-period", "released-before-period-end"],
+)
+def test_data_add_refuses_impossible_series_and_writes_nothing(tmp_path, rows, options, words):
+    csv = tmp_path / "series.csv"
+    csv.write_text("Date,Close\n" + rows)
+    ws = tmp_path / "ws"
+    args = ["--variable", "equity_prices", "--unit", "index", "--frequency", "Q", "--release-date", "2024-05-01"]
+    for i in range(0, len(options), 2):  # an option given here replaces the default one
+        at = args.index(options[i]) if options[i] in args else None
+        if at is None:
+            args += options[i : i + 2]
+        else:
+            args[at + 1] = options[i + 1]
+    res = _cli("-w", str(ws), "--json", "data", "add", str(csv), "--map", "period=Date", "--map", "value=Close", *args)
+    assert res.exit_code == 2, res.output
+    assert words in json.loads(res.output)["detail"]
+    from aieco.store import Store
+
+    with Store(ws) as store:
+        assert store.count(ObservedValue) == 0
+
+
+def test_data_add_of_a_clean_series_still_loads(tmp_path):
+    csv = tmp_path / "series.csv"
+    csv.write_text("Date,Close\n2024-03-31,1.0\n2024-06-30,2.0\n")
+    ws = tmp_path / "ws"
+    res = _cli(
+        "-w", str(ws), "--json", "data", "add", str(csv), "--map", "period=Date", "--map", "value=Close",
+        "--variable", "equity_prices", "--unit", "index", "--frequency", "Q", "--release-date", "2024-07-15",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
