@@ -150,3 +150,58 @@ def test_data_add_of_a_clean_series_still_loads(tmp_path):
         "--variable", "equity_prices", "--unit", "index", "--frequency", "Q", "--release-date", "2024-07-15",
     )  # fmt: skip
     assert res.exit_code == 0, res.output
+
+
+# ------------------------------------------------------------------ report bundles (aieco report verify)
+
+
+@pytest.fixture
+def bundle(store):
+    from reporting_world import ANALYSIS, build_world, good_draft
+
+    from aieco.reporting.export import export_report
+    from aieco.reporting.render import render_report
+
+    report = render_report(store, ANALYSIS, good_draft(build_world(store))).report
+    return json.loads(export_report(store, report.report_id, "json"))
+
+
+def _resealed(content: dict) -> bytes:
+    from aieco.records import canonical_json, sha256_hex
+
+    content = {k: v for k, v in content.items() if k != "bundle_digest"}
+    content["bundle_digest"] = sha256_hex(canonical_json(content))
+    return canonical_json(content).encode()
+
+
+@pytest.mark.parametrize(
+    "edit, words",
+    [
+        (lambda c: c["records"][0].update(type="Weather"), "unknown type 'Weather'"),
+        (lambda c: c.pop("records"), "lacks its 'records'"),
+        (lambda c: c.update(report_id="rpt_00000000000000000000"), "names none of its reports"),
+        (lambda c: c["artifacts"].update({next(iter(c["artifacts"])): "%%% not base64"}), "not base64"),
+    ],
+    ids=["unknown-type", "no-records", "changed-report-id", "artifact-not-base64"],
+)
+def test_a_malformed_bundle_is_an_input_error_not_a_crash(bundle, edit, words):
+    from aieco.reporting.export import verify_bundle
+
+    edit(bundle)
+    with pytest.raises(InputError, match=words):
+        verify_bundle(_resealed(bundle))
+
+
+def test_an_edited_sentence_template_is_detected_even_when_resealed(bundle):
+    from aieco.errors import IntegrityError
+    from aieco.records import ReportSentence
+    from aieco.reporting.export import verify_bundle
+
+    item = next(r for r in bundle["records"] if r["type"] == "ReportSentence")
+    item["data"]["template"] = item["data"]["template"].replace("house prices", "bank profits", 1) + " Indeed."
+    rec = ReportSentence.model_validate(item["data"])
+    item["data"]["sentence_id"] = rec.expected_id()
+    rec = ReportSentence.model_validate(item["data"])
+    item["id"], item["digest"] = rec.key, rec.digest()
+    with pytest.raises(IntegrityError, match="differs from the draft"):
+        verify_bundle(_resealed(bundle))

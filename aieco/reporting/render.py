@@ -575,7 +575,19 @@ def rebuild_report(store: Store, report_id: str) -> RenderedReport:
     resolved = {cid: resolve_claim(store, cid, report.analysis_id) for cid in report.claim_ids}
     _, cites = check_attribution(store, draft.sentences)
     segments = []
+    if len(sentences) != len(draft.sentences):
+        raise IntegrityError(
+            f"report {report_id} stores {len(sentences)} sentences, its draft has {len(draft.sentences)}",
+            fix="a sentence was added or removed; run `aieco audit` to see which",
+        )
     for stored, s in zip(sentences, draft.sentences, strict=True):
+        as_drafted = (s.kind, s.template, list(s.cited_relation_ids), list(s.claim_ids))
+        if (stored.kind, stored.template, stored.cited_relation_ids, stored.claim_ids) != as_drafted:
+            raise IntegrityError(
+                f"sentence {stored.position} of report {report_id} differs from the draft it was rendered from "
+                "(template, kind, citations or claims)",
+                fix="a stored sentence was edited; run `aieco audit` to see which",
+            )
         segs = render_segments(s, resolved, cites, cutoff, horizon) if stored.rendered else []
         text = "".join(g.text for g in segs)
         if text != stored.rendered:
