@@ -58,6 +58,15 @@ class SourceSettings(_Section):
     )
     max_file_bytes: int = Field(200_000_000, description="Largest source file registered (bytes).")
     max_pdf_pages: int = Field(2_000, description="Most pages of one PDF registered.")
+    max_unzipped_bytes: int = Field(
+        1_000_000_000, gt=0, description="Largest uncompressed content of one .xlsx workbook (bytes)."
+    )
+    max_zip_ratio: float = Field(
+        100.0,
+        gt=1,
+        description="Largest uncompressed/compressed ratio of a workbook over 20 MB uncompressed (real workbooks "
+        "measured here: at most 18 per member; a decompression bomb: about 1000).",
+    )
 
 
 class RetrievalSettings(_Section):

@@ -205,3 +205,35 @@ def test_an_edited_sentence_template_is_detected_even_when_resealed(bundle):
     item["id"], item["digest"] = rec.key, rec.digest()
     with pytest.raises(IntegrityError, match="differs from the draft"):
         verify_bundle(_resealed(bundle))
+
+
+# ------------------------------------------------------------------ decompression bombs
+
+
+def _workbook(path: Path, padding: int = 0) -> Path:
+    import zipfile
+
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    wb.active.append(["period", "value"])
+    wb.active.append(["2024Q1", 1.0])
+    wb.save(path)
+    if padding:  # a member that inflates far beyond its packed size, as a bomb's sheet does
+        with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as z:
+            z.writestr("xl/media/padding.bin", b"\0" * padding)
+    return path
+
+
+def test_a_workbook_that_inflates_a_thousandfold_is_refused_before_it_is_opened(tmp_path):
+    from aieco.sources.series.readers import read_sheet
+    from aieco.sources.xlsx import parse_xlsx
+
+    bomb = _workbook(tmp_path / "bomb.xlsx", padding=40_000_000)
+    assert bomb.stat().st_size < 200_000
+    with pytest.raises(InputError, match="decompression bomb"):
+        parse_xlsx(bomb, "src_x", parser_version="xlsx-1")
+    with pytest.raises(InputError, match="decompression bomb"):
+        read_sheet(bomb, "Sheet")
+    fine = parse_xlsx(_workbook(tmp_path / "fine.xlsx"), "src_y", parser_version="xlsx-1")
+    assert fine.pages == 1
