@@ -89,7 +89,7 @@ def _source(path: str, title: str = "A note", date: str = "2024-03-01", jurisdic
     [
         ([_source("a.txt", date="2030-01-01")], "after today"),
         ([_source("a.txt", jurisdiction="XX")], "'jurisdiction' = 'XX' is not known"),
-        ([_source("a.txt"), _source("b.txt", title="Another title")], "hold the same bytes"),
+        ([_source("a.txt"), _source("b.txt", title="Another title")], "holds the same bytes as entry #1"),
     ],
     ids=["dated-2030", "unknown-jurisdiction", "same-bytes-two-descriptions"],
 )

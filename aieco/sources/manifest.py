@@ -290,19 +290,35 @@ def _conflicting_copies(entries: Sequence[ManifestEntry]) -> list[str]:
         for e in group:
             by_digest[hashlib.sha256(e.file.read_bytes()).hexdigest()].append(e)
         for same in by_digest.values():
-            described = {_description(e) for e in same}
-            if len(described) > 1:
-                out.append(
-                    "sources "
-                    + ", ".join(f"#{e.index} ({e.path})" for e in same)
-                    + " hold the same bytes but differ in title, publisher, date, role, jurisdiction or kind; "
-                    "describe the file once"
-                )
+            first = same[0]
+            for other in same[1:]:
+                differ = [
+                    f"{name}: {b!r} here, {a!r} there"
+                    for name, a, b in zip(DESCRIBED, _description(first), _description(other), strict=True)
+                    if a != b
+                ]
+                if differ:
+                    out.append(
+                        f"entry #{other.index} ({other.path}) holds the same bytes as entry #{first.index} "
+                        f"({first.path}) but describes them otherwise ({'; '.join(differ)}); describe the file once"
+                    )
     return out
 
 
+#: What a manifest says about a file; two entries of the same bytes must say the same.
+DESCRIBED = ("title", "publisher", "publication_date", "role", "jurisdiction", "kind", "role_override")
+
+
 def _description(e: ManifestEntry) -> tuple[Any, ...]:
-    return (e.title, e.publisher, e.publication_date, e.role, e.jurisdiction, e.kind, repr(e.role_overrides))
+    return (
+        e.title,
+        e.publisher,
+        str(e.publication_date),
+        e.role.value,
+        e.jurisdiction,
+        e.kind.value,
+        repr(e.role_overrides),
+    )
 
 
 def _within(file: Path, folder: Path) -> bool:
