@@ -479,7 +479,10 @@ class Store:
         self.read_only = read_only
         self._snapshot_commit_time: float | None = None
         if read_only and not (self.path / DB_NAME).is_file():
-            raise InputError(f"workspace {self.path} holds no {DB_NAME}", fix="pass the folder of a built workspace")
+            raise InputError(
+                f"workspace {self.path} does not exist or holds no {DB_NAME}",
+                fix="run `aieco init` first, or pass the folder of a built workspace with --workspace",
+            )
         if not read_only:
             self._check_folder(create)
         self.db_path = self.path / DB_NAME
