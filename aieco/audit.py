@@ -13,7 +13,7 @@ from typing import Any
 from aieco.errors import InputError
 from aieco.records import Analysis, Claim, Report, StageRecord
 from aieco.reporting.audit import audit_claims
-from aieco.review import audit_reviews
+from aieco.review import audit_reviews, superseding_decisions
 from aieco.store import Store
 
 Check = Callable[[Store, str | None], list[dict[str, str]]]
@@ -63,11 +63,16 @@ def _audit(store: Store, analysis_id: str | None, anchor: dict[str, Any] | None)
                 }
             )
     checked = sum(store.table_counts().values()) + len(store.artifact_digests())
+    reports = store.find(Report, **({"analysis_id": analysis_id} if analysis_id else {}))
+    superseded = [
+        {"report_id": r.report_id, "decisions": ids} for r in reports if (ids := superseding_decisions(store, r))
+    ]
     return {
         "workspace": str(store.path),
         "analysis_id": analysis_id,
         "checked": checked,
         "mismatches": mismatches,
+        "superseded": superseded,  # reports a later review took relations from: shown, not a mismatch
         "clean": not mismatches,
     }
 

@@ -46,6 +46,7 @@ def audit(ctx: click.Context, state: CliState, analysis_id: str | None, anchor: 
     def human(r: dict) -> str:
         lines = [f"audited {r['checked']} records and artifacts in {r['workspace']}"]
         lines += [f"  MISMATCH {p['kind']} {p['id']}: {p['detail']}" for p in r["mismatches"]]
+        lines += [f"  superseded by review: {s['report_id']} ({', '.join(s['decisions'])})" for s in r["superseded"]]
         lines.append("clean" if r["clean"] else f"{len(r['mismatches'])} mismatch(es)")
         return "\n".join(lines)
 

@@ -79,6 +79,7 @@ def verify(ctx: click.Context, state: CliState, bundle: Path) -> None:
 def list_reports(state: CliState, analysis_id: str | None) -> None:
     """List stored reports with status and failing rule."""
     from aieco.records import Report
+    from aieco.review import superseding_decisions
 
     with state.store(create=False) as store:
         rows = [
@@ -90,6 +91,7 @@ def list_reports(state: CliState, analysis_id: str | None) -> None:
                 "status": r.status,
                 "failure_rule": r.failure_rule,
                 "failure_position": r.failure_position,
+                "superseded_by": superseding_decisions(store, r),
             }
             for r in store.find(Report, **({"analysis_id": analysis_id} if analysis_id else {}))
         ]
@@ -100,6 +102,7 @@ def list_reports(state: CliState, analysis_id: str | None) -> None:
         return "\n".join(
             f"{r['report_id']}  {r['status']:<6}  {r['risk']}  {r['title']}"
             + (f"  [{r['failure_rule']} at sentence {r['failure_position']}]" if r["failure_rule"] else "")
+            + (f"  [superseded by review: {', '.join(r['superseded_by'])}]" if r["superseded_by"] else "")
             for r in rs
         )
 
