@@ -242,6 +242,26 @@ def _squeezed(sql: str) -> str:
     return re.sub(r"\s*([(),])\s*", r"\1", " ".join(sql.split()))
 
 
+#: Prefix of a writer's temporary file: renamed into place when complete, removed when the
+#: write is interrupted; one left by a killed process holds nothing anyone reads.
+TMP_PREFIX = ".tmp-"
+
+
+def _write_atomically(target: Path, data: bytes, *, sync: bool = False) -> None:
+    """``data`` to ``target`` through a temporary file in the same folder (removed if interrupted)."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=TMP_PREFIX)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            if sync:
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:  # Ctrl-C or an error between the two: leave no half-written file behind
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def _anchor_mac(key: str, heads: dict[str, Any]) -> str:
     import hashlib
     import hmac
@@ -645,10 +665,7 @@ class Store:
     def write_anchor(self) -> None:
         """Write ``anchor.json`` after a committed write (atomically; copy it elsewhere to keep it)."""
         target = self.path / ANCHOR_NAME
-        fd, tmp = tempfile.mkstemp(dir=self.path, prefix=".tmp-anchor-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(self.anchor(), fh, sort_keys=True)
-        os.replace(tmp, target)
+        _write_atomically(target, json.dumps(self.anchor(), sort_keys=True).encode())
 
     def audit_anchor(self, anchor: dict[str, Any]) -> list[dict[str, str]]:
         """The database against an anchor written earlier: every chain must still hold the rows the
@@ -813,12 +830,7 @@ class Store:
         target = self._artifact_path(d)
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
+            _write_atomically(target, data, sync=True)
         with self.transaction():
             if not self._exists("artifacts", "digest", d):
                 chain = _Chain(self.db)
@@ -860,10 +872,7 @@ class Store:
         """Write ``data`` to ``relpath`` inside the workspace (atomically) and record its digest."""
         target = self._inside(relpath)
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
+        _write_atomically(target, data)
         self._record_digest(target, data)
         return target
 
@@ -1154,6 +1163,8 @@ class Store:
                 continue
             if rel == ANCHOR_NAME:
                 continue  # checked by --anchor against a copy kept elsewhere; it changes with every write
+            if p.name.startswith(TMP_PREFIX):
+                continue  # a temporary file a killed writer left: never renamed, so nothing reads it
             if self._written_after_snapshot(p, rel, artifacts):
                 continue
             if parts[0] == ARTIFACT_DIR:

@@ -137,3 +137,22 @@ def test_any_other_file_planted_after_the_last_commit_is_still_found(ws):
     with Store(ws, read_only=True) as store:
         found = {m["id"] for m in run_audit(store)["mismatches"]}
     assert {"reports/extra.html", f"artifacts/{'f' * 64}"} <= found
+
+
+def test_an_interrupted_artifact_write_leaves_no_file_and_a_killed_ones_leftover_is_inert(ws, monkeypatch):
+    """Ctrl-C inside put_artifact (found by the kill test): the temporary file is removed; one a
+    SIGKILL leaves (never renamed, never read) is not reported."""
+    import aieco.store
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with Store(ws) as store:
+        monkeypatch.setattr(aieco.store.os, "replace", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            store.put_artifact(b"never finished")
+        monkeypatch.undo()
+    assert not [p for p in ws.rglob(".tmp-*")]
+    (ws / "artifacts" / ".tmp-left-by-a-kill").write_bytes(b"partial")
+    with Store(ws, read_only=True) as store:
+        assert run_audit(store)["clean"]
