@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -104,9 +104,32 @@ class ScenarioSettings(_Section):
     )
     var_min_obs: int = Field(80, gt=0, description="Least complete quarterly observations for the VAR.")
     sample_start: str = Field("2000Q1", description="First quarter of the estimation sample.")
+    sample_start_earliest: str = Field(
+        "1995Q1",
+        description="Earliest start when an early cutoff leaves fewer than var_min_obs quarters from sample_start "
+        "(the sample then reaches back just far enough).",
+    )
     seed: int = Field(20241231, ge=0, lt=2**63, description="Default seed.")
     kmeans_groups: int = Field(3, ge=1, description="Unconditional comparator: k-means groups.")
     tail_share: float = Field(0.10, gt=0, le=1, description="Unconditional comparator: most adverse share.")
+    selection: Literal["calibrated", "paper_max"] = Field(
+        "calibrated",
+        description="Scenario rule: 'calibrated' (the conditional forecast of a risk's restricted variables at a "
+        "target severity percentile, on the official adverse severity scale) or 'paper_max' (the paper's single "
+        "most severe admissible draw, Eq. scenarioset).",
+    )
+    severity_percentile: float = Field(
+        0.95, gt=0.0, lt=1.0, description="Calibrated rule: target severity percentile over the simulation set."
+    )
+    severity_scale: Literal["official", "none"] = Field(
+        "official",
+        description="Calibrated rule: 'official' scales every risk's deviation from the baseline by one factor so "
+        "that a generic GDP-down scenario at the target percentile has the GDP deviation of the latest official "
+        "adverse scenario published by the cutoff; 'none' keeps the model's own deviations.",
+    )
+    anchor_baseline: bool = Field(
+        True, description="Anchor the VAR baseline to the latest official staff projection published by the cutoff."
+    )
 
 
 class BankSettings(_Section):
@@ -123,6 +146,15 @@ class BankSettings(_Section):
     mae_max: float = Field(2.0, description="Validation: largest MAE of CET1 depletion (pp).")
     spearman_min: float = Field(0.5, description="Validation: least Spearman correlation.")
     coverage_min: float = Field(0.75, description="Validation: least interval coverage.")
+    max_start_age_years: float = Field(
+        3.0,
+        description="Real banks: a bank whose latest admissible actual year-end is older than this many years "
+        "at the cutoff is left out of an analysis, with its reason recorded.",
+    )
+    cv_seeds: int = Field(10, ge=1, description="Scenario bank model: fold seeds of the bank-clustered CV.")
+    cv_agreement_min: int = Field(
+        9, ge=1, description="Scenario bank model: least number of CV fold seeds that must pass for the CV to pass."
+    )
 
 
 class LLMSettings(_Section):

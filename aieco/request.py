@@ -75,13 +75,17 @@ class AnalysisRequest(FrozenModel):
 
     application: str = Field("stress_scenario", description="Application the outcomes belong to.")
     title: str = Field("", description="Short title shown in reports and the dashboard.")
-    jurisdictions: list[str] = Field(default_factory=lambda: ["EA"], min_length=1)
+    jurisdictions: list[str] = Field(
+        default_factory=lambda: ["EA"],
+        min_length=1,
+        description="Jurisdictions in scope (EA, EU, a country code, GLOBAL); other sources and series are excluded.",
+    )
     excluded_jurisdictions: list[str] = Field(
         default_factory=list,
         description="Jurisdictions refused even when the scope's hierarchy admits them "
         "(an EA request admits EU and GLOBAL sources unless they are listed here).",
     )
-    sectors: list[str] = Field(default_factory=lambda: ["banks"])
+    sectors: list[str] = Field(default_factory=lambda: ["banks"], description="Sectors the outcomes concern.")
     horizon: str = Field("2025-2027", description="First and last scenario year, 'YYYY-YYYY'.")
     outcomes: list[str] = Field(default_factory=list, description="Requested outcome variables.")
     cutoff: date = Field(description="Information cutoff: nothing published after it is used.")
@@ -90,22 +94,48 @@ class AnalysisRequest(FrozenModel):
         description="strict: only true vintages (release rule vintage or file); approximate: also "
         "documented publication lags on the latest vintage (aieco/data/publication_lags.toml).",
     )
-    allowed_roles: list[Role] = Field(default_factory=lambda: [Role.generation, Role.methods], min_length=1)
-    risks: list[RiskSpec] = Field(min_length=1)
+    allowed_roles: list[Role] = Field(
+        default_factory=lambda: [Role.generation, Role.methods],
+        min_length=1,
+        description="Source roles the analysis may read (evaluation sources are kept for scoring).",
+    )
+    risks: list[RiskSpec] = Field(min_length=1, description="Initiating risks, each with its channel queries.")
     models: list[str] = Field(default_factory=lambda: ["macro_var"], description="Admissible model ids.")
     seeds: list[int] = Field(
         default_factory=lambda: [get_settings().scenario.seed],
         min_length=1,
         description="Seed of repetition k is seeds[k mod len(seeds)].",
     )
-    repetitions: int = Field(1, ge=1, le=50)
-    backend: Literal["offline", "openai", "replay"] = "offline"
-    model_snapshot: str = Field(default_factory=lambda: get_settings().llm.model)
-    graph_condition: str = Field("G0", pattern=r"^G\d$")
+    repetitions: int = Field(1, ge=1, le=50, description="Times the whole analysis runs (one seed each).")
+    selection: Literal["calibrated", "paper_max"] = Field(
+        default_factory=lambda: get_settings().scenario.selection,
+        description="Scenario rule: 'calibrated' (the conditional forecast at a target severity percentile, on the "
+        "official severity scale) or 'paper_max' (the paper's most severe admissible draw).",
+    )
+    severity_percentile: float = Field(
+        default_factory=lambda: get_settings().scenario.severity_percentile,
+        gt=0.0,
+        lt=1.0,
+        description="Calibrated rule: target severity percentile of the risk's severity score (0.95: one in twenty).",
+    )
+    backend: Literal["offline", "openai", "replay"] = Field(
+        "offline", description="LLM backend: offline (deterministic, no key), openai (any compatible endpoint), replay."
+    )
+    model_snapshot: str = Field(
+        default_factory=lambda: get_settings().llm.model,
+        description="Model id the openai backend requests; a different returned id stops the stage.",
+    )
+    graph_condition: str = Field(
+        "G0", pattern=r"^G\d$", description="Relation graph read: G0 offline reader, G1 decomposed, G2 verified."
+    )
     retrieval_condition: Literal["graph", "document", "hybrid"] = Field(
         "graph", description="GraphRAG, Document RAG or Hybrid; the direct condition is never an agent result."
     )
-    byte_budget: int = Field(default_factory=lambda: get_settings().retrieval.byte_budget, gt=0)
+    byte_budget: int = Field(
+        default_factory=lambda: get_settings().retrieval.byte_budget,
+        gt=0,
+        description="Most bytes of evidence passed to an agent (the same budget for every retrieval condition).",
+    )
 
     @field_validator("retrieval_condition", mode="before")
     @classmethod

@@ -247,3 +247,113 @@ def depletion_table(frame: pd.DataFrame) -> pd.DataFrame:
     details = ["bank", "model_id", "run_id"]
     shown = frame[[c for c in frame.columns if c not in details] + details]
     return shown.rename(columns={"bank_name": "bank", "bank": "bank_id (LEI or id)"})
+
+
+# --------------------------------------------------------------------------- real banks under each risk's scenario
+
+#: Columns of :func:`real_bank_parts` (one row per analysis and risk).
+REAL_PART_COLUMNS = [
+    "risk",
+    "status",
+    "model",
+    "banks_in_scope",
+    "banks_left_out",
+    "reason",
+    "run_ids",
+    "analysis_id",
+]
+#: Columns of :func:`scenario_gate_designs` (one row per validation design of the scenario model).
+DESIGN_COLUMNS = [
+    "design",
+    "passed",
+    "mae_pp",
+    "no_change_mae_pp",
+    "train_mean_mae_pp",
+    "scaled_constant_mae_pp",
+    "spearman",
+    "spearman_min",
+    "coverage",
+    "gate_id",
+]
+
+
+def _real_part(store: Store, record) -> dict | None:
+    from aieco.records import StageStatus
+
+    if record.status is not StageStatus.completed or not record.output_digest:
+        return None
+    return (store.get_json(record.output_digest) or {}).get("real_banks") or None
+
+
+def real_bank_parts(store: Store) -> pd.DataFrame:
+    """The real-bank part of every analysis and risk (the application stage's record): completed with
+    its runs under the risk's macro runs, or stopped with the reason and the gate's figures."""
+    from aieco.records import StageRecord
+
+    rows = []
+    for rec in store.find(StageRecord):
+        if not str(rec.stage).endswith("/application"):
+            continue
+        real = _real_part(store, rec)
+        if real is None:
+            continue
+        scope = real.get("scope") or {}
+        runs = real.get("runs") or {}
+        rows.append(
+            {
+                "risk": str(rec.stage).rpartition("/")[0].replace("_", " "),
+                "status": real.get("status"),
+                "model": real.get("model_id"),
+                "banks_in_scope": scope.get("banks_in_scope"),
+                "banks_left_out": len(scope.get("left_out") or []),
+                "reason": real.get("reason") or "",
+                "run_ids": ", ".join(v["run_id"] for v in runs.values() if v.get("run_id")),
+                "analysis_id": rec.analysis_id,
+            }
+        )
+    return pd.DataFrame(rows, columns=REAL_PART_COLUMNS)
+
+
+def left_out_banks(store: Store, analysis_id: str, risk: str) -> pd.DataFrame:
+    """Every bank the request's scope left out, named, with its country, starting point and reason."""
+    from aieco.records import StageRecord
+
+    stage = f"{risk.replace(' ', '_')}/application"
+    for rec in store.find(StageRecord, analysis_id=analysis_id):
+        if rec.stage == stage and (real := _real_part(store, rec)):
+            left = pd.DataFrame(
+                (real.get("scope") or {}).get("left_out") or [],
+                columns=["bank_id", "country", "start_exercise", "start_year", "reason"],
+            )
+            labels = unique_bank_labels(packaged_bank_names(), list(left["bank_id"]))
+            return left.assign(bank_name=[labels[b] for b in left["bank_id"]])[
+                ["bank_name", "country", "start_exercise", "start_year", "reason", "bank_id"]
+            ]
+    return pd.DataFrame(columns=["bank_name", "country", "start_exercise", "start_year", "reason", "bank_id"])
+
+
+def scenario_gate_designs(store: Store) -> pd.DataFrame:
+    """The scenario model's validation designs: its MAE against the three benchmarks' MAE, Spearman, verdict."""
+    from aieco.models.bank.eba_scenario import MODEL_ID
+    from aieco.records import ValidationGate
+
+    rows = []
+    for g in store.all(ValidationGate):
+        if not g.model_id.startswith(MODEL_ID + ":"):
+            continue
+        m = g.metrics
+        rows.append(
+            {
+                "design": g.model_id.partition(":")[2],
+                "passed": g.passed,
+                "mae_pp": m.get("mae"),
+                "no_change_mae_pp": m.get("no_change_mae"),
+                "train_mean_mae_pp": m.get("train_mean_mae"),
+                "scaled_constant_mae_pp": m.get("scaled_constant_mae"),
+                "spearman": m.get("spearman"),
+                "spearman_min": g.thresholds.get("spearman_min"),
+                "coverage": m.get("coverage"),
+                "gate_id": g.gate_id,
+            }
+        )
+    return pd.DataFrame(rows, columns=DESIGN_COLUMNS)

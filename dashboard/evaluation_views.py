@@ -73,3 +73,79 @@ def contribution_figure(contribution: pd.DataFrame, risk: str = "mean") -> go.Fi
     )
     fig.update_layout(xaxis_tickangle=-35)
     return fig
+
+
+# ----------------------------------------------------------------------------- backtest track record
+
+
+def backtest_summaries(store: Store) -> pd.DataFrame:
+    """Stored backtests (``aieco backtest`` summary runs), newest first: id, cutoffs, completed, stopped."""
+    from aieco.evaluation.backtest import backtest_runs
+
+    rows = [
+        {
+            "run_id": r.run_id,
+            "backtest_id": r.analysis_id,
+            "started_at": r.started_at,
+            "cutoffs": len(r.diagnostics.get("cutoffs", [])),
+            "first": (r.diagnostics.get("cutoffs") or [""])[0],
+            "last": (r.diagnostics.get("cutoffs") or [""])[-1],
+            "completed": r.diagnostics.get("completed"),
+            "stopped": r.diagnostics.get("stopped"),
+            "outcome_vintage": r.diagnostics.get("outcome_vintage"),
+            "official": r.diagnostics.get("official", ""),
+        }
+        for r in backtest_runs(store)
+    ]
+    return pd.DataFrame(rows, columns=["run_id", "backtest_id", "started_at", "cutoffs", "first", "last",
+                                       "completed", "stopped", "outcome_vintage", "official"])  # fmt: skip
+
+
+def backtest_tables(store: Store, run_id: str) -> dict[str, pd.DataFrame]:
+    """The stored tables of one backtest: cutoffs (status, stage, reason), errors, scores, outcomes."""
+    from aieco.evaluation.backtest import load_backtest
+    from aieco.records import ModelRun
+
+    return load_backtest(store, store.require(ModelRun, run_id))
+
+
+def backtest_rmse_figure(scores: pd.DataFrame) -> go.Figure:
+    """RMSE by horizon, one line per method, one panel per variable (from the stored ``scores`` table)."""
+    fig = px.line(
+        scores.sort_values(["variable", "method", "horizon"]),
+        x="horizon",
+        y="rmse",
+        color="method",
+        facet_col="variable",
+        markers=True,
+        hover_data=["n", "mean_error"],
+        title="Track record: RMSE by horizon (years ahead), pp",
+    )
+    fig.update_xaxes(dtick=1)
+    return fig
+
+
+def backtest_path_figure(errors: pd.DataFrame, variable: str, horizon: int) -> go.Figure:
+    """Forecasts made ``horizon`` years ahead against the outcome, by target year (stored ``errors`` table)."""
+    e = errors[(errors["variable"] == variable) & (errors["horizon"] == horizon)].sort_values("target_year")
+    fig = px.line(
+        e,
+        x="target_year",
+        y="forecast",
+        color="method",
+        markers=True,
+        hover_data=["cutoff", "error"],
+        title=f"{variable}: forecasts {horizon} year(s) ahead and the outcome",
+    )
+    outcome = e.drop_duplicates("target_year")
+    fig.add_trace(
+        go.Scatter(
+            x=outcome["target_year"],
+            y=outcome["outcome"],
+            name="outcome (latest vintage)",
+            mode="lines+markers",
+            line={"color": "black", "width": 3},
+        )  # fmt: skip
+    )
+    fig.update_xaxes(dtick=1)
+    return fig

@@ -30,6 +30,9 @@ class Job:
     outcome: Any = None
     error: str | None = None
     done: bool = False
+    #: How many stage sequences the job runs (an analysis: the shared stages, then one program per risk,
+    #: per repetition); None when unknown, and the bar then follows the running sequence alone.
+    sequences: int | None = None
 
     def progress(self, stage: str, event: str, index: int, total: int) -> None:
         """The pipeline's progress callback: progress(stage, event, index, total)."""
@@ -47,6 +50,11 @@ class Job:
         self.events.append({"stage": message, "event": "", "index": None, "total": None, "at": time.monotonic()})
 
     @property
+    def last_event(self) -> tuple[str, str]:
+        """(stage, event) of the latest report; ('starting', '') before any."""
+        return (self.events[-1]["stage"], self.events[-1]["event"]) if self.events else ("starting", "")
+
+    @property
     def last_message(self) -> str:
         if not self.events:
             return "starting"
@@ -55,28 +63,56 @@ class Job:
 
     @property
     def fraction(self) -> float:
-        counted = [e for e in self.events if e["total"] is not None]
-        if not counted:
+        """Share of the job done: 1 once it is over; else the finished share of its stage sequences."""
+        if self.done:
+            return 1.0
+        shares = sequence_shares(self.events)
+        if not shares:
             return 0.0
-        last = counted[-1]
-        finished = last["index"] + (last["event"] != "started")
-        return min(finished / max(last["total"], 1), 1.0)
+        if self.sequences is None:
+            return shares[-1]
+        return min(sum(shares) / max(self.sequences, len(shares)), 1.0)
+
+
+def sequence_shares(events: list[dict[str, Any]]) -> list[float]:
+    """The finished share of each stage sequence the events report, in order.
+
+    The runner counts stages within one sequence (``index`` of ``total``); a sequence is the
+    shared stages or one risk's program (stage names ``risk/stage``), and a new one starts when
+    that prefix changes. A stop or failure ends its sequence: nothing after it runs.
+    """
+    shares: list[float] = []
+    key = None
+    for e in events:
+        if e["total"] is None:
+            continue
+        k = e["stage"].split("/")[0] if "/" in e["stage"] else ""
+        if k != key or not shares:
+            shares.append(0.0)
+            key = k
+        if e["event"] in ("stopped", "failed"):
+            shares[-1] = 1.0
+        else:
+            finished = e["index"] + (e["event"] not in ("started", "waiting"))
+            shares[-1] = min(finished / max(e["total"], 1), 1.0)
+    return shares
 
 
 _JOBS: dict[str, Job] = {}
 _LOCK = threading.Lock()
 
 
-def start(analysis_id: str, workspace: Path, run: Callable[[Store, Job], Any]) -> Job:
+def start(analysis_id: str, workspace: Path, run: Callable[[Store, Job], Any], *, sequences: int | None = None) -> Job:
     """Run ``run(store, job)`` in a thread unless this job id is already running.
 
-    ``run`` reports through ``job.progress`` (the pipeline's callback) or ``job.note``.
+    ``run`` reports through ``job.progress`` (the pipeline's callback) or ``job.note``;
+    ``sequences`` is how many stage sequences it will report (see :attr:`Job.fraction`).
     """
     with _LOCK:
         job = _JOBS.get(analysis_id)
         if job is not None and not job.done:
             return job
-        job = Job(analysis_id)
+        job = Job(analysis_id, sequences=sequences)
         _JOBS[analysis_id] = job
 
     def work() -> None:

@@ -28,3 +28,8 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/evaluation.py", "Evaluation", ":material/query_stats:"),
     PageEntry("pages/audit.py", "Audit", ":material/fact_check:"),
 )
+
+
+#: The app's root URL runs the first page through this hidden entry, so the first page keeps its own
+#: deep link (``/request``): Streamlit serves its default page at the root only.
+HOME_URL_PATH = "home"

@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard import first_launch
-from dashboard.navigation import PAGES
+from dashboard.navigation import HOME_URL_PATH, PAGES
 from dashboard.state import get_state
 
 ICON = Path(__file__).parent / "assets" / "icon.png"
@@ -24,7 +24,19 @@ def build_panel() -> None:
     build_progress()
 
 
+def _picked() -> None:
+    """The analyst chose an analysis in the sidebar: it becomes the selected one (before the script reruns)."""
+    get_state().analysis_id = st.session_state.get("sidebar_analysis")
+
+
 def select_analysis(ws) -> None:
+    """The sidebar's analysis picker, shared by every page.
+
+    The picker writes the state through its ``on_change`` callback, which Streamlit runs before
+    the script; a page that selects another analysis (a launch) writes the state only. So when
+    the widget and the state differ here, the state is the newer choice and the widget follows
+    it — never the other way round, which would undo the analyst's pick.
+    """
     from dashboard import views
 
     state = get_state()
@@ -36,8 +48,8 @@ def select_analysis(ws) -> None:
     if state.analysis_id not in ids:
         state.analysis_id = ids[0]  # the newest
     if st.session_state.get("sidebar_analysis") != state.analysis_id:
-        st.session_state["sidebar_analysis"] = state.analysis_id  # a page (e.g. Launch) selected another
-    state.analysis_id = st.sidebar.selectbox("Analysis", ids, format_func=labels.get, key="sidebar_analysis")
+        st.session_state["sidebar_analysis"] = state.analysis_id
+    st.sidebar.selectbox("Analysis", ids, format_func=labels.get, key="sidebar_analysis", on_change=_picked)
 
 
 def main() -> None:
@@ -50,7 +62,17 @@ def main() -> None:
     try:
         with open_workspace() as ws, bound(ws):
             # The menu is registered on every run, also while the demo is being built.
-            page = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES])
+            first = PAGES[0]
+            home = st.Page(  # the root URL: the first page, without taking its deep link away
+                first.path,
+                title=first.title,
+                icon=first.icon,
+                url_path=HOME_URL_PATH,
+                default=True,
+                visibility="hidden",
+            )
+            pages = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES]
+            page = st.navigation([home, *pages])
             build_panel()
             st.sidebar.caption(f"Workspace `{ws.path}`")
             select_analysis(ws)

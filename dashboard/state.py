@@ -25,10 +25,18 @@ class DashboardState:
     review_flash: str | None = None
     #: The request being edited on the Request page (a plain mapping, saved as TOML).
     request_draft: dict[str, Any] = field(default_factory=dict)
+    #: The analysis whose request the draft was loaded from (the form follows the selected analysis).
+    draft_of: str | None = None
+    #: The draft as last loaded from outside the form (the widgets' and tables' starting values).
+    request_base: dict[str, Any] = field(default_factory=dict)
+    #: Counts drafts loaded from outside the form (the form's widget keys carry it).
+    draft_version: int = 0
     #: The uploaded request file last loaded into the form (an upload is loaded once).
     loaded_upload: str | None = None
     #: Messages of the last launched analysis (stage, event) for the Request page.
     last_launch: list[dict[str, Any]] = field(default_factory=list)
+    #: Launched analyses whose end the page has been redrawn for (the stops and counts are then current).
+    shown_finished: set[str] = field(default_factory=set)
 
 
 def get_state() -> DashboardState:

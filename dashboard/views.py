@@ -53,10 +53,14 @@ from aieco.records import (
 from aieco.reporting.export import export_report
 from aieco.review import citation_notes
 from aieco.store import Store
-from dashboard.bank_views import (
-    depletion_across_banks,  # noqa: F401  (re-exported for the Bank capital page)
+from dashboard.bank_views import (  # noqa: F401  (re-exported for the Bank capital page)
+    depletion_across_banks,
+    left_out_banks,
+    real_bank_parts,
+    scenario_gate_designs,
     takes_macro_path,
 )
+from dashboard.labels import in_words, measure, risk_label, stage_label, words
 
 DIGEST_CHARS = 12
 
@@ -122,6 +126,35 @@ def stops_frame(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
     return _frame(rows, STOP_COLUMNS)
 
 
+def risk_labels(store: Store, analysis_id: str | None) -> dict[str, str]:
+    """Risk name → its label in the analysis's request (``market_illiquidity`` → Market illiquidity)."""
+    an = store.get(Analysis, analysis_id) if analysis_id else None
+    risks = an.request.get("risks", []) if an else []
+    return {r["name"]: r.get("label") or r["name"] for r in risks if isinstance(r, dict) and "name" in r}
+
+
+def analysis_request(store: Store, analysis_id: str | None) -> dict[str, Any]:
+    """The request an analysis ran (as stored on its Analysis record); empty when unknown."""
+    an = store.get(Analysis, analysis_id) if analysis_id else None
+    return dict(an.request) if an else {}
+
+
+def stops_in_words(store: Store, analysis_id: str) -> pd.DataFrame:
+    """The analysis's stopped or failed stages as a person reads them: the stage and risk by label, the
+    reason with variable ids as labels; ``stage_id`` keeps the recorded name."""
+    frame = stops_frame(store, analysis_id)
+    risks = risk_labels(store, analysis_id)
+    variables = {**variable_labels(store), **risks}  # a reason names variables and risks by their ids
+    return pd.DataFrame(
+        {
+            "stage": [stage_label(s, risks) for s in frame["stage"]],
+            "status": frame["status"],
+            "reason": [in_words(r or "", variables) for r in frame["reason"]],
+            "stage_id": frame["stage"],
+        }
+    )
+
+
 def analysis_ids(store: Store) -> list[str]:
     """Ids of every analysis that left a stage record or a model run, in insertion order."""
     seen: dict[str, None] = {}
@@ -155,12 +188,25 @@ def stages_frame(store: Store, analysis_id: str) -> pd.DataFrame:
     return _frame(rows, STAGE_COLUMNS)
 
 
+def stages_in_words(store: Store, analysis_id: str) -> pd.DataFrame:
+    """:func:`stages_frame` as a person reads it: each stage by its risk's label and name in words, the
+    reason with variable ids as labels; the recorded stage name stays in ``stage_id``."""
+    frame = stages_frame(store, analysis_id)
+    risks = risk_labels(store, analysis_id)
+    variables = {**variable_labels(store), **risks}
+    return frame.assign(
+        stage_id=frame["stage"],
+        stage=[stage_label(s, risks) for s in frame["stage"]],
+        reason=[in_words(r or "", variables) for r in frame["reason"]],
+    )
+
+
 STATUS_COLOURS = {"completed": "#2e7d32", "stopped": "#ef6c00", "failed": "#c62828"}
 
 
 def stage_timeline(store: Store, analysis_id: str) -> go.Figure:
-    """Gantt-style timeline of an analysis's stage attempts, coloured by status."""
-    frame = stages_frame(store, analysis_id)
+    """Gantt-style timeline of an analysis's stage attempts, coloured by status, stages by their labels."""
+    frame = stages_in_words(store, analysis_id)
     fig = go.Figure()
     for status, group in frame.groupby("status", sort=False):
         # Bars start at the stage start and last its duration (at least 1 ms, so instant stages show).
@@ -565,38 +611,46 @@ def derivations_frame(store: Store, analysis_id: str) -> pd.DataFrame:
 RESTRICTION_COLUMNS = [
     "risk",
     "variable",
-    "model_variable",
+    "model variable",
     "direction",
     "priority",
     "derivation",
     "reference",
     "horizon",
     "aggregation",
-    "supporting_relations",
+    "supporting relations",
     "supporting_quotes",
     "restriction_id",
+    "supporting_relation_ids",
+    "risk_id",
+    "variable_id",
 ]
 
 
 def restrictions_frame(store: Store, analysis_id: str) -> pd.DataFrame:
-    """Derived restrictions with priority and the quotes of their supporting relations."""
+    """Derived restrictions as a person reads them (risk, variables, derivation, reference and aggregation in
+    words; how many relations support each, with their quotes); the ids follow in the last columns."""
+    risks, variables = risk_labels(store, analysis_id), variable_labels(store)
     rows = []
     for r in store.find(Restriction, analysis_id=analysis_id):
         rels = store.find(Relation, relation_id=list(r.supporting_relation_ids))
         rows.append(
             {
-                "risk": r.risk,
-                "variable": r.variable,
-                "model_variable": r.model_variable,
+                "risk": risk_label(r.risk, risks),
+                "variable": variables.get(r.variable, words(r.variable)),
+                "model variable": variables.get(r.model_variable, words(r.model_variable or "")),
                 "direction": "increase" if r.direction == 1 else "decrease",
                 "priority": r.priority,
-                "derivation": r.derivation,
-                "reference": r.reference,
+                "derivation": words(r.derivation),
+                "reference": words(r.reference),
                 "horizon": r.horizon,
-                "aggregation": r.aggregation,
-                "supporting_relations": ", ".join(r.supporting_relation_ids),
+                "aggregation": words(r.aggregation),
+                "supporting relations": len(r.supporting_relation_ids),
                 "supporting_quotes": " | ".join(f"“{x.quote}”" for x in rels),
                 "restriction_id": r.restriction_id,
+                "supporting_relation_ids": ", ".join(r.supporting_relation_ids),
+                "risk_id": r.risk,
+                "variable_id": r.variable,
             }
         )
     return _frame(rows, RESTRICTION_COLUMNS)
@@ -781,14 +835,29 @@ def run_restrictions(store: Store, run_id: str) -> dict[str, str]:
     return out
 
 
-def restriction_caption(variable: str, label: str, restrictions: dict[str, str]) -> str:
-    """What the run's restrictions say of one charted variable: its restriction, or that none binds it."""
+def restriction_caption(variable: str, label: str, restrictions: dict[str, str], *, selected: bool = True) -> str:
+    """What the run's restrictions say of one charted variable: its restriction, or that none binds it;
+    ``selected`` False for a run that selected no path (no draw met the restrictions, or it stopped)."""
+    if not selected:
+        said = (
+            f"restricted by the analysis's channels {restrictions[variable]}"
+            if variable in restrictions
+            else "no channel restricts it"
+        )
+        return f"{label}: {said}; this run selected no path, so the chart shows only the simulated distribution."
     if variable in restrictions:
         return f"{label}: restricted by the analysis's channels {restrictions[variable]}; the selected path meets it."
     return (
         f"{label}: no channel restricts it; the selected path is the model's joint response in the selected "
         "draw, not a direction the cited evidence sets."
     )
+
+
+def _transformation(points: pd.DataFrame) -> str:
+    """The transformation the charted points share (the most frequent, for the band and median rows)."""
+    if "transformation" not in points.columns or points.empty:
+        return ""
+    return str(points["transformation"].mode().iloc[0])
 
 
 def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None, title: str = "") -> go.Figure:
@@ -846,9 +915,10 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
             )
         )
     unit = sel["unit"].iloc[0] if len(sel) else ""
+    what = measure(unit, _transformation(sel))
     fig.update_layout(
         title=title or variable,
-        yaxis_title=f"{title or variable} ({unit})" if unit else (title or variable),  # the label, with its unit
+        yaxis_title=f"{title or variable} ({what})" if what else (title or variable),  # the label, with its unit
         xaxis={"title": "period", "type": "category"},
         height=360,
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
@@ -1049,21 +1119,9 @@ REPORT_COLUMNS = [
 
 
 def reports_frame(store: Store) -> pd.DataFrame:
-    rows = [
-        {
-            "report_id": r.report_id,
-            "analysis_id": r.analysis_id,
-            "risk": r.risk,
-            "title": r.title,
-            "status": r.status,
-            "failure_rule": r.failure_rule,
-            "claims": len(r.claim_ids),
-            "relations": len(r.relation_ids),
-            "graph_condition": r.graph_condition,
-        }
-        for r in store.all(Report)
-    ]
-    return _frame(rows, REPORT_COLUMNS)
+    from aieco.api import report_rows
+
+    return _frame(report_rows(store), REPORT_COLUMNS)
 
 
 def report_sentences(store: Store, report_id: str) -> list[dict[str, Any]]:
@@ -1119,6 +1177,13 @@ EXPORT_FORMATS = {
 def report_export(store: Store, report_id: str, fmt: str) -> bytes:
     """The report exported by the reporting library (re-rendered from its claims first)."""
     return export_report(store, report_id, fmt)
+
+
+def report_file_name(store: Store, report_id: str, fmt: str) -> str:
+    """The download's file name, from the report's title (never its id)."""
+    from aieco.reporting.export import export_file_name
+
+    return export_file_name(store, report_id, fmt)
 
 
 def report_of_claim(store: Store, claim_id: str) -> str | None:
@@ -1315,6 +1380,7 @@ MODEL_NAMES = {
     "bank_feqar": "Bank CET1 projection (FE-QAR)",
     "bank_eba_components": "Bank CET1 depletion (EBA components)",
     "bank_eba_depletion": "Bank CET1 depletion (EBA direct)",
+    "bank_eba_scenario": "Bank CET1 depletion under the scenario (EBA severity-scaled)",
 }
 
 
@@ -1984,11 +2050,6 @@ def registered_models() -> list[str]:
 GAP_COLUMNS = ["risk", "channel", "why", "risk_status", "channel_id", "query_id"]
 
 
-def _labelled(text: str, labels: dict[str, str]) -> str:
-    """``text`` with each vocabulary id (``house_prices``) written as its label (House prices)."""
-    return re.sub(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+\b", lambda m: labels.get(m.group(0), m.group(0)), text)
-
-
 def _channel_reason(stop_reason: str, channel_id: str) -> str:
     """The part of a graph-search stop reason about one channel ('…: tf2 (a → b): why; tf3 …'),
     else the whole reason."""
@@ -2065,7 +2126,7 @@ def channels_without_path(store: Store, analysis_id: str) -> pd.DataFrame:
                 {
                     "risk": name.replace("_", " "),
                     "channel": channel,
-                    "why": _labelled(g.get("reason", ""), labels),
+                    "why": in_words(g.get("reason", ""), labels),
                     "risk_status": "went on with its other channels"
                     if rec.status.value == "completed"
                     else "stopped at graph search (no channel has a path)",
@@ -2124,8 +2185,9 @@ def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> 
                 colour = colours.setdefault(name, palette[len(colours) % len(palette)])
                 trace.update(line={"color": colour}, marker={"color": colour})
             fig.add_trace(trace, row=row, col=col)
-        unit = points.loc[points["variable"] == variable, "unit"]
-        fig.update_yaxes(title_text=str(unit.iloc[0]) if len(unit) else "", row=row, col=col)
+        mine = points[points["variable"] == variable]
+        unit = str(mine["unit"].iloc[0]) if len(mine) else ""
+        fig.update_yaxes(title_text=measure(unit, _transformation(mine)), row=row, col=col)
         fig.update_xaxes(type="category", row=row, col=col)
     fig.update_layout(
         height=300 * rows + (120 if rows == 1 else 60),

@@ -112,7 +112,8 @@ class Workspace:
 
 
 def workspace_path() -> Path:
-    return Path(get_settings().workspace)
+    """The workspace folder, absolute (AIECO_WORKSPACE=ws_demo means the server's folder's ws_demo)."""
+    return Path(get_settings().workspace).absolute()
 
 
 @contextmanager

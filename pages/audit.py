@@ -19,14 +19,19 @@ with page_workspace() as ws:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
     else:
         st.caption(f"Analysis: {ws.view(views.analysis_labels).get(state.analysis_id, state.analysis_id)}")
-        stages = ws.view(views.stages_frame, state.analysis_id)
+        stages = ws.view(views.stages_in_words, state.analysis_id)
         if stages.empty:
             st.info("No stage records for this analysis.")
         else:
             show_figure(ws.view(views.stage_timeline, state.analysis_id), name="audit_figure_1", key="timeline")
             for _, s in stages[stages["status"] != "completed"].iterrows():
-                st.warning(f"Stage **{s['stage']}** {s['status']}: {s['reason']}")
-            show_table(stages, key="audit_table_1", name="audit_1")
+                st.warning(f"**{s['stage']}** {s['status']}: {s['reason']}")
+            show_table(
+                stages,
+                key="audit_table_1",
+                name="audit_1",
+                column_config={"seconds": st.column_config.NumberColumn("time (s)", format="%.3f")},
+            )
 
         # Secondary tables open on demand: each data table costs the browser as much as a small page.
         st.subheader("LLM calls")

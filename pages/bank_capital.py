@@ -14,6 +14,26 @@ state = get_state()
 st.header("Bank capital")
 
 with page_workspace() as ws:
+    # Real banks under each risk's selected scenario: the run, or the stop with the gate's figures.
+    parts = ws.view(views.real_bank_parts)
+    if not parts.empty:
+        st.subheader("Real banks under each risk's scenario")
+        for part in parts.itertuples():
+            head = f"**{part.risk}** — {views.model_name(part.model)}: {part.banks_in_scope} banks in scope"
+            if part.status == "completed":
+                st.success(f"{head}; projection run(s) {part.run_ids} (choose one below)")
+            else:
+                st.error(f"{head}; stopped: {part.reason}")
+            if part.banks_left_out:
+                with lazy_section(
+                    f"{part.banks_left_out} banks left out of {part.risk}, with the reason", key=f"left_{part.Index}"
+                ) as open_:
+                    if open_:
+                        show_table(
+                            ws.view(views.left_out_banks, part.analysis_id, part.risk),
+                            key=f"left_table_{part.Index}",
+                            name=f"banks_left_out_{part.analysis_id}_{part.risk.replace(' ', '_')}",
+                        )
     run_ids = ws.view(views.bank_runs)
     if not run_ids:
         st.info(
@@ -105,6 +125,14 @@ with page_workspace() as ws:
                         st.caption(ws.view(views.bank_run_caption, r))
 
     st.subheader("External validation")
+    designs = ws.view(views.scenario_gate_designs)
+    if not designs.empty:
+        st.markdown(
+            "**Scenario-conditional real-bank model**: MAE of CET1 depletion (pp) against three benchmarks "
+            "(no change, the training mean, and the training mean per unit of GDP severity scaled to the target's "
+            "severity), out of exercise and over every fold seed of the bank-clustered CV"
+        )
+        show_table(designs, key="scenario_designs", name="bank_eba_scenario_designs")
     gates = ws.view(views.validation_frame)
     if gates.empty:
         st.info("No validation gate recorded yet: bank conclusions are shown only for models that pass it.")

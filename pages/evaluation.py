@@ -105,6 +105,44 @@ with page_workspace() as ws:
                         st.success(f"Evaluation `{new}` scored and recorded.")
                 ws.refresh()  # a stopped evaluation is recorded too
 
+    backtests = view(evaluation_views.backtest_summaries)
+    if not backtests.empty:
+        st.subheader("Track record: the baseline at historical cutoffs")
+        st.caption(
+            "`aieco backtest`: at each cutoff the model's unconditional baseline (median annual path) is rebuilt "
+            "from what was released by then and scored against the outcome as later published, beside a "
+            "random walk, the sample mean and official forecasts published before the cutoff. "
+            "`macro_var` scores completed cutoffs only; `macro_var_unchecked` also those whose median the "
+            "plausibility check stopped. Error = forecast − outcome (pp)."
+        )
+        labels = {
+            r["run_id"]: f"{r['first']} … {r['last']} · {r['cutoffs']} cutoffs · {r['completed']} completed, "
+            f"{r['stopped']} stopped · {r['run_id']}"
+            for _, r in backtests.iterrows()
+        }
+        run_id = st.selectbox("Backtest", list(labels), format_func=labels.get)
+        bt = view(evaluation_views.backtest_tables, run_id)
+        chosen = backtests[backtests["run_id"] == run_id].iloc[0]
+        st.caption(f"Outcomes: latest vintage {chosen['outcome_vintage']}. {chosen['official']}")
+        if bt["scores"].empty:
+            st.warning("No forecast of this backtest has an outcome yet: nothing to score.")
+        else:
+            show_figure(evaluation_views.backtest_rmse_figure(bt["scores"]), name="backtest_figure_1", key="bt_rmse")
+            show_table(bt["scores"], name="backtest_1", column_config=measure_columns(bt["scores"]), key="bt_scores")
+            a, b = st.columns(2)
+            variable = a.selectbox("Variable", sorted(set(bt["errors"]["variable"])), key="bt_variable")
+            horizon = b.selectbox("Years ahead", sorted(set(bt["errors"]["horizon"])), key="bt_horizon")
+            show_figure(
+                evaluation_views.backtest_path_figure(bt["errors"], variable, int(horizon)),
+                name="backtest_figure_2",
+                key="bt_paths",
+            )
+        stops = bt["cutoffs"][bt["cutoffs"]["status"] != "completed"]
+        if not stops.empty:
+            st.warning(f"{len(stops)} of {len(bt['cutoffs'])} cutoffs stopped; each stop and its reason:")
+        show_table(bt["cutoffs"], name="backtest_2", key="bt_cutoffs")
+        st.divider()
+
     records = view(evaluation_views.evaluation_records)
     if records.empty:
         st.info(

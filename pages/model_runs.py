@@ -35,7 +35,10 @@ def fan_chart_of(run_id: str, variables: tuple[str, ...]) -> None:
         )
         restrictions = ws.view(views.run_restrictions, run_id)
         if restrictions:  # a macro run selected under restrictions: say whether this variable is one
-            st.caption(views.restriction_caption(variable, vlabels.get(variable, variable), restrictions))
+            selected = bool(ws.view(views.selection_summary, run_id))  # a stopped selection stored no path
+            st.caption(
+                views.restriction_caption(variable, vlabels.get(variable, variable), restrictions, selected=selected)
+            )
         show_figure(
             ws.view(views.fan_charts_of_run, run_id, (variable,)),
             name=f"fan_chart_{variable}",
@@ -71,6 +74,11 @@ with page_workspace() as ws:
         ],
         key="runs_table",
         name="model_runs",
+        column_config={
+            "seconds": st.column_config.NumberColumn("time (s)", format="%.2f"),
+            "points": st.column_config.NumberColumn("output points"),
+            "graph_condition": st.column_config.TextColumn("graph condition"),
+        },
         on_select="rerun",
         selection_mode="single-row",
     )

@@ -68,5 +68,8 @@ with page_workspace() as ws:
             restrictions,
             key="paths_table_3",
             name="paths_3",
-            column_config={"supporting_quotes": st.column_config.TextColumn(width="large")},
+            column_config={
+                "supporting_quotes": st.column_config.TextColumn("supporting quotes", width="large"),
+                "supporting relations": st.column_config.NumberColumn(help="Relations the restriction rests on"),
+            },
         )

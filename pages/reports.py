@@ -152,11 +152,11 @@ with page_workspace() as ws:
     if exports:
         row = st.container(horizontal=True, gap="small")
         for fmt, data in exports.items():
-            label, ext, mime = views.EXPORT_FORMATS[fmt]
+            label, _ext, mime = views.EXPORT_FORMATS[fmt]
             row.download_button(
                 label,
                 data,
-                file_name=f"{state.report_id}.{ext}",
+                file_name=ws.view(views.report_file_name, state.report_id, fmt),
                 mime=mime,
                 icon=":material/download:",
                 key=f"export_{fmt}",

@@ -32,6 +32,9 @@ def run_macro_scenario(
     retrieval_condition: str = "graph",
     horizon: str | None = None,
     vintage_policy: str | None = None,
+    anchors: Sequence[Any] | None = None,
+    severity_reference: Any = None,
+    selection_rule: str | None = None,
 ) -> list[ModelRun]:
     """Build the ModelRequest for ``risk`` and run every compatible registered specification
     (with the paths other risks already selected on the same data, as the execution stage does)."""
@@ -42,7 +45,17 @@ def run_macro_scenario(
         seed,
         int(draws) if draws else get_settings().scenario.var_draws,
     )
-    inputs = macro.model_inputs(observations, restrictions, cutoff, draws, vintage_policy=vintage_policy, taken=taken)
+    inputs = macro.model_inputs(
+        observations,
+        restrictions,
+        cutoff,
+        draws,
+        vintage_policy=vintage_policy,
+        taken=taken,
+        anchors=anchors,
+        severity_reference=severity_reference,
+        selection_rule=selection_rule,
+    )
     ids = [r.get("restriction_id") or digest(r) for r in inputs["restrictions"]]
     request = ModelRequest.create(
         analysis_id=analysis_id,

@@ -65,6 +65,8 @@ def test_bank_validate_one_eba_file(tmp_path, shared_data):
     }
     assert all(not g["passed"] for g in gates if g["model_id"].startswith("eba_"))  # simple comparators fail
     assert {r["exercise"] for r in body["accounting"]} == {"st2016"}
+    # one exercise cannot validate the scenario model out of exercise: said, not an error
+    assert "two EBA stress tests" in body["scenario_model"]["skipped"]
 
 
 def test_bank_validate_default_runs_on_both_real_exercises(tmp_path):
@@ -85,6 +87,18 @@ def test_bank_validate_default_runs_on_both_real_exercises(tmp_path):
     direct = next(g for g in body["gates"] if g["model_id"] == "bank_eba_depletion")
     assert "fit on st2016" in direct["detail"] and direct["fit_provenance"] == "real"
     assert {g["model_id"] for g in body["gates"]} >= {"bank_eba_depletion:st2021->st2016", "bank_eba_depletion:cv"}
+    # every model's out-of-exercise and CV gate records the three benchmarks' MAE beside its own
+    for g in body["gates"]:
+        if g["model_id"].startswith(("bank_eba_components", "bank_eba_depletion")):
+            assert {"no_change_mae", "train_mean_mae", "scaled_constant_mae"} <= set(g["metrics"]), g["model_id"]
+    # the scenario-conditional model: both out-of-exercise designs and every CV seed against three benchmarks
+    scen = body["scenario_model"]
+    assert [d["design"] for d in scen["designs"][:2]] == ["st2016->st2021", "st2021->st2016"]
+    assert len(scen["designs"]) == 2 + scen["cv_seeds"] and scen["cv_seeds"] >= 10
+    for d in scen["designs"]:
+        assert set(d["benchmarks"]) == {"no_change", "train_mean", "scaled_constant"}
+        assert d["passed"] == (all(d["mae"] < b for b in d["benchmarks"].values()) and d["spearman"] >= 0.5)
+    assert scen["passed"] == (all(d["passed"] for d in scen["designs"][:2]) and scen["cv_seeds_passed"] >= 9)
     text = CliRunner().invoke(main, ["-w", str(tmp_path / "ws"), "bank", "validate", "--reps", "20"])
     assert text.exit_code == 0 and "CET1 accounting recursion" in text.output and "bank_eba_components" in text.output
 

@@ -72,12 +72,12 @@ def test_every_figure_has_a_point_in_its_table_and_a_registered_unit_rule():
     assert (rules["cet1_threshold"].decimals, rules["cet1_threshold"].text) == (1, "%")
 
 
-def test_bank_claims_only_when_requested_and_never_on_real_banks(store):
+def test_bank_claims_only_when_requested_and_on_real_banks_for_the_scenario_model(store):
     specs = bank_claim_specs(store, "an", "trade_fragmentation", "2025-2027", outcomes=["real_gdp", "cet1_ratio"])
     assert {(s.variable, s.statistic) for s in specs} == {(f.variable, f.statistic) for f in bank_outputs.FIGURES}
     assert {s.model_id for s in specs} == {CLAIM_MODEL} and {s.period for s in specs} == {"2025-2027"}
     assert not bank_claim_specs(store, "an", "trade_fragmentation", "2025-2027", outcomes=["real_gdp"])
-    # real EBA banks: the real-data model takes no macro path, so no claim about the scenario is registered
+    # real EBA banks: the claims are the scenario-conditional real-data model's (no synthetic model stands in)
     from datetime import date
 
     store.put(
@@ -94,7 +94,10 @@ def test_bank_claims_only_when_requested_and_never_on_real_banks(store):
             release_date=date(2021, 7, 30),
         )
     )
-    assert not bank_claim_specs(store, "an", "trade_fragmentation", "2025-2027", outcomes=["cet1_ratio"])
+    real = bank_claim_specs(store, "an", "trade_fragmentation", "2025-2027", outcomes=["cet1_ratio"])
+    assert {s.model_id for s in real} == {"bank_eba_scenario"} and {s.period for s in real} == {"2025-2027"}
+    assert {(s.variable, s.statistic) for s in real} == {(f.variable, f.statistic) for f in bank_outputs.FIGURES}
+    assert not bank_claim_specs(store, "an", "trade_fragmentation", "2025-2027", outcomes=["real_gdp"])
 
 
 # ---- the demo report ----------------------------------------------------------------------------

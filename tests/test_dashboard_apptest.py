@@ -264,6 +264,58 @@ def test_request_form_checks_a_request_and_names_the_bad_field(populated, use_wo
     at.run()
     assert not at.exception
     assert any("horizon" in e.value and "fix:" in e.value for e in at.error)
+    assert any("**Horizon** (`horizon`)" in e.value for e in at.error)  # the form's field, by its label
+
+
+def test_request_form_has_a_widget_for_every_request_field_prefilled_from_the_selected_analysis(
+    tmp_path, use_workspace
+):
+    from aieco.api import request_fields
+    from aieco.demo import DEMO_REQUEST
+    from aieco.request import AnalysisRequest, load_request
+    from aieco.store import Store
+    from dashboard import request_form
+
+    posed = load_request(DEMO_REQUEST).model_copy(
+        update={"title": "Posed before", "vintage_policy": "approximate", "seeds": [11, 12]}
+    )
+    selected = posed.analysis()
+    with Store(tmp_path / "ws") as store:
+        store.put(selected)  # the analysis the sidebar selects (the only one)
+    use_workspace(tmp_path / "ws")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["sidebar_analysis"] == selected.analysis_id
+    shown = {
+        w.label: w
+        for kind in ("text_input", "date_input", "selectbox", "multiselect", "number_input")
+        for w in getattr(at, kind)
+    }
+    shown.update({w.label: w for w in at.get("checkbox")})
+    for f in request_fields(AnalysisRequest):
+        if f.kind == "table":
+            continue  # risks and channel queries: the two tables
+        assert request_form.label(f) in shown, f"no widget for the request field {f.name}"
+    # prefilled from the selected analysis, not from a demo file
+    assert shown["Title"].value == "Posed before"  # not the demo file's title
+    assert shown["Vintage policy"].value == "approximate"
+    assert shown["Seeds (comma separated)"].value == "11, 12"
+    # a field the analyst changes reaches the request checked (and launched)
+    widget(at, "selectbox", "Vintage policy").select("approximate")
+    widget(at, "text_input", "Seeds (comma separated)").input("7, 8")
+    widget(at, "button", "Check request").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    from dashboard.state import DashboardState
+
+    state = at.session_state["aieco_dashboard_state"]
+    assert isinstance(state, DashboardState)
+    assert (state.request_draft["vintage_policy"], state.request_draft["seeds"]) == ("approximate", [7, 8])
+    widget(at, "text_input", "Seeds (comma separated)").input("seven")
+    widget(at, "button", "Check request").click()
+    at.run()
+    assert any("**Seeds (comma separated)** (`seeds.0`)" in e.value for e in at.error), [e.value for e in at.error]
 
 
 def test_request_check_refuses_what_the_launch_refuses_and_says_what_to_fix(tmp_path, use_workspace):
@@ -318,7 +370,7 @@ def test_request_page_follows_a_launched_analysis_and_shows_its_stop(tmp_path, u
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert [s.label for s in at.status] == ["Analysis finished"]
-    assert any("Stage **restrictions** stopped: every path composes against" in w.value for w in at.warning)
+    assert any("**restrictions** stopped: every path composes against" in w.value for w in at.warning)
     assert at.get("progress")[0].value == 100
 
 
@@ -400,8 +452,17 @@ def test_request_form_launches_the_analysis_in_the_background(tmp_path, use_work
         )
         assert len(stages) > 0
         stopped = [p for p in job.outcome.programs if p.status != "completed"]
-        for p in stopped:  # each stop is shown with its stage and reason
-            assert any(f"{p.stopped_stage}" in w.value and p.reason[:30] in w.value for w in at.warning), p
+        from aieco.store import Store
+        from dashboard import views
+        from dashboard.labels import in_words, stage_label
+
+        with Store(tmp_path / "ws") as store:
+            risks, variables = views.risk_labels(store, analysis_id), views.variable_labels(store)
+        for p in stopped:  # each stop is shown with its stage and reason, in words (the risk's label, no ids)
+            stage, reason = stage_label(p.stopped_stage, risks), in_words(p.reason, {**variables, **risks})[:30]
+            assert any(stage in w.value and reason in w.value for w in at.warning), (stage, reason)
+            if "/" in p.stopped_stage:  # a risk's stage: named by the risk's label, not 'risk_name/stage'
+                assert not any(p.stopped_stage in w.value for w in at.warning)
 
 
 def test_sources_page_checks_eligibility_as_of_a_chosen_date(populated, use_workspace):
@@ -454,3 +515,13 @@ def test_sources_page_names_the_bad_manifest_field(tmp_path, use_workspace):
     at.run()
     assert not at.exception
     assert any("gossip" in e.value and "fix:" in e.value for e in at.error)
+
+
+def test_a_relative_workspace_is_the_server_folders(tmp_path, use_workspace, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    use_workspace(Path("rel_ws"))  # AIECO_WORKSPACE=rel_ws
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(f"`{tmp_path / 'rel_ws'}`" in c.value for c in at.sidebar.caption)
+    assert (tmp_path / "rel_ws" / "aieco.db").is_file()

@@ -18,22 +18,14 @@ from pathlib import Path
 
 import pytest
 from dashboard_demo import demo_workspace
+from tests_shared import illiquidity_request
 
 from aieco.benchmarks.browser import CHROMIUM, Server, browser_page, settle
+from dashboard.navigation import PAGES as NAVIGATION
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts" / "screenshots"
-PAGES = [
-    "Request",
-    "Sources",
-    "Channel graph",
-    "Paths & restrictions",
-    "Model runs",
-    "Bank capital",
-    "Reports",
-    "Evaluation",
-    "Audit",
-]
+PAGES = [p.title for p in NAVIGATION]  # the app's own page list, in menu order
 
 pytestmark = [
     pytest.mark.browser,
@@ -190,6 +182,7 @@ def test_analyst_path_through_every_page_report_chain_exports_graph(demo_server,
         for label in ["HTML", "Markdown", "LaTeX", "PDF", "JSON bundle"]:
             with page.expect_download(timeout=60_000) as download:
                 page.get_by_role("button", name=label, exact=True).click()
+            assert download.value.suggested_filename.startswith("scenario-report-"), download.value.suggested_filename
             path = tmp_path / download.value.suggested_filename
             download.value.save_as(path)
             got[label] = path.read_bytes()
@@ -324,29 +317,34 @@ def test_review_a_relation_on_the_graph_and_see_its_effect(demo_server):
     assert_clean(demo_server, outside)
 
 
-REQUEST = """
-title = "Market illiquidity only (browser test)"
-cutoff = 2024-12-31
-horizon = "2025-2027"
-jurisdictions = ["EA"]
-models = ["macro_var"]
-backend = "offline"
-
-[[risks]]
-name = "market_illiquidity"
-label = "Market illiquidity"
-description = "A drop in market liquidity."
-
-[[risks.channels]]
-id = "mi1"
-source = "market_liquidity"
-movement = "decrease"
-target = "equity_prices"
-expected = "decrease"
-"""
+REQUEST = illiquidity_request("Market illiquidity only (browser test)")
 
 
-def test_pose_and_run_a_request(demo_server, tmp_path):
+def analysis_label(workspace: Path, title: str) -> str:
+    """The sidebar label of the analysis whose request has ``title``."""
+    from aieco.records import Analysis
+    from aieco.store import Store
+    from dashboard import views
+
+    with Store(workspace) as store:
+        labels = views.analysis_labels(store)
+        return next(labels[a.analysis_id] for a in store.all(Analysis) if a.request.get("title") == title)
+
+
+SIDEBAR_PICK = "() => document.querySelector('[data-testid=stSidebar] [data-testid=stSelectbox] input')?.value"
+
+
+def sidebar_stays(page, label: str) -> None:
+    """The sidebar shows ``label`` and still does after the reruns a pick triggers (no snap back)."""
+    page.wait_for_function(f"() => ({SIDEBAR_PICK})() === {json.dumps(label)}", timeout=30_000)
+    settle(page, stable_ms=1_000)
+    assert page.evaluate(SIDEBAR_PICK) == label
+
+
+DEMO_TITLE = "Euro-area banks: three initiating risks, information as of 31 December 2024"
+
+
+def test_pose_and_run_a_request_then_switch_analyses_with_current_status(demo_server, tmp_path):
     from playwright.sync_api import expect
 
     folder = shots("request")
@@ -376,6 +374,69 @@ def test_pose_and_run_a_request(demo_server, tmp_path):
             timeout=60_000,
         )
         expect(page.get_by_text("Analysis finished")).to_be_visible(timeout=180_000)
-        expect(page.get_by_text("restriction_derivation").first).to_be_visible(timeout=30_000)
+        settle(page, stable_ms=1_000)
+        # the status once it ends: a full bar, and the stops listed below it (no "nothing stopped")
+        bar = page.locator("[data-testid='stProgress'] [role='progressbar']").first
+        assert bar.get_attribute("aria-valuenow") == "100", bar.get_attribute("aria-valuenow")
+        stops = page.locator("[data-testid='stAlertContentWarning']").filter(has_text="restriction derivation")
+        expect(stops.first).to_be_visible(timeout=30_000)
+        expect(page.get_by_text("No stage of this analysis stopped")).to_have_count(0)
         page.screenshot(path=folder / "01_request_run.png", full_page=True)
+
+        # switch to the demo's analysis: the pick holds, and the selected-analysis views follow it
+        launched = analysis_label(demo_server.workspace, "Market illiquidity only (browser test)")
+        demo = analysis_label(demo_server.workspace, DEMO_TITLE)
+        sidebar_stays(page, launched)
+        choose(page, "Analysis", demo)
+        sidebar_stays(page, demo)
+        expect(page.get_by_text(f"Stops of the selected analysis — {demo}")).to_be_visible(timeout=30_000)
+        page.screenshot(path=folder / "02_switched_to_demo.png", full_page=True)
+        go_to(page, "Reports")  # another page keeps the pick, and shows that analysis's report
+        sidebar_stays(page, demo)
+        expect(page.get_by_role("button", name="Real GDP 2025").first).to_be_visible(timeout=30_000)
+        choose(page, "Analysis", launched)  # and back
+        sidebar_stays(page, launched)
+        go_to(page, "Request")
+        expect(page.get_by_text(f"Stops of the selected analysis — {launched}")).to_be_visible(timeout=30_000)
+        page.screenshot(path=folder / "03_switched_back.png", full_page=True)
+    assert_clean(demo_server, outside)
+
+
+def test_pose_a_request_from_the_form_with_approximate_vintages_and_a_seed_and_read_its_report(demo_server):
+    """The form starts from the selected analysis's request; the vintage policy and the seed are form fields."""
+    from playwright.sync_api import expect
+
+    folder = shots("request_form")
+    title = "Demo risks, approximate vintages, seed 7 (browser test)"
+    with browser_page() as (page, outside):
+        page.goto(f"{demo_server.url}/request", wait_until="domcontentloaded")  # the page's own deep link
+        expect(page.get_by_role("heading", name="Request", exact=True)).to_be_visible(timeout=120_000)
+        settle(page, 120_000)
+        expect(page.get_by_text("Page not found")).to_have_count(0)
+        demo = analysis_label(demo_server.workspace, DEMO_TITLE)
+        choose(page, "Analysis", demo)
+        sidebar_stays(page, demo)
+        title_box = page.locator("input[aria-label='Title']")
+        expect(title_box).to_have_value(DEMO_TITLE, timeout=30_000)  # prefilled from the selected analysis
+        title_box.fill(title)
+        choose(page, "Vintage policy", "approximate")
+        page.locator("input[aria-label='Seeds (comma separated)']").fill("7")
+        page.screenshot(path=folder / "01_form.png", full_page=True)
+        page.get_by_role("button", name="Check request").click()
+        expect(page.get_by_text("The request is valid")).to_be_visible(timeout=30_000)
+        page.get_by_role("button", name="Launch analysis").click()
+        expect(page.get_by_text("Analysis finished")).to_be_visible(timeout=300_000)
+        settle(page, stable_ms=1_000)
+        page.screenshot(path=folder / "02_launched.png", full_page=True)
+        launched = analysis_label(demo_server.workspace, title)
+        sidebar_stays(page, launched)
+        go_to(page, "Reports")
+        expect(page.get_by_role("button", name="Real GDP 2025").first).to_be_visible(timeout=60_000)
+        page.screenshot(path=folder / "03_report.png", full_page=True)
+    from aieco.records import Analysis
+    from aieco.store import Store
+
+    with Store(demo_server.workspace) as store:
+        posed = next(a for a in store.all(Analysis) if a.request.get("title") == title)
+    assert (posed.request["vintage_policy"], posed.request["seeds"]) == ("approximate", [7])
     assert_clean(demo_server, outside)

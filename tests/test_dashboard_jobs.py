@@ -55,13 +55,31 @@ def test_job_runs_in_its_own_thread_with_its_own_store_and_reports_progress(tmp_
     assert (job.outcome, job.error) == ("finished", None)
     assert seen["thread"] == "aieco-analysis-an_job"
     assert [e["event"] for e in job.events] == ["", "started", "completed"]
-    assert job.fraction == 0.5
+    assert job.fraction == 1.0  # over: the bar is full, whatever the last stage reported
     assert job.last_message == "eligibility: completed"
     assert jobs.get("an_job") is job
     from aieco.store import Store
 
     with Store(tmp_path / "ws") as store:
         assert store.count(StageRecord, analysis_id="an_job") == 1
+
+
+def test_progress_counts_every_stage_sequence_and_a_stop_ends_its_own():
+    from dashboard.jobs import Job
+
+    job = Job("an_seq", sequences=3)  # the shared stages, then two risks' programs
+    for i in range(2):
+        job.progress(("request_checks", "eligibility")[i], "completed", i, 2)
+    assert job.fraction == 2 / 2 / 3
+    job.progress("trade/retrieval", "started", 0, 4)
+    job.progress("trade/retrieval", "completed", 0, 4)
+    job.progress("trade/graph_search", "stopped", 1, 4)  # this risk's program ends here
+    assert job.fraction == 2 / 3
+    job.progress("property/retrieval", "completed", 0, 4)
+    job.progress("property/graph_search", "started", 1, 4)
+    assert job.fraction == (1 + 1 + 1 / 4) / 3
+    job.done = True
+    assert job.fraction == 1.0
 
 
 def test_library_error_in_a_job_becomes_its_message(tmp_path):

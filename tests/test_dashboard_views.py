@@ -12,6 +12,7 @@ from aieco.errors import InputError
 from aieco.records import ModelOutputPoint, Variable
 from aieco.store import Store
 from dashboard import views
+from dashboard.labels import measure
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +112,12 @@ def test_paths_carry_score_sign_and_derivation_outcome(populated):
         "accepted",
     )
     restrictions = views.restrictions_frame(store, ids["analysis_id"])
-    assert restrictions.iloc[0]["direction"] == "decrease"
+    first = restrictions.iloc[0]
+    assert first["direction"] == "decrease"
+    # labels where a person reads; the ids one column away
+    assert first["variable"] == views.variable_labels(store)[first["variable_id"]]
+    assert "_" not in first["risk"] + first["aggregation"] + first["derivation"]
+    assert first["supporting relations"] == len(first["supporting_relation_ids"].split(", "))
     assert "“higher tariffs reduce trade volumes”" in restrictions.iloc[0]["supporting_quotes"]
 
 
@@ -260,6 +266,10 @@ def test_stage_views_show_the_stop(populated):
     assert stops[["stage", "status"]].values.tolist() == [["restrictions", "stopped"]]
     fig = views.stage_timeline(store, ids["analysis_id"])
     assert [t.name for t in fig.data] == ["completed", "stopped"]
+    worded = views.stages_in_words(store, ids["analysis_id"])
+    assert worded["stage_id"].tolist() == stages["stage"].tolist()
+    assert not any("_" in s for s in worded["stage"])  # 'restriction derivation', never 'risk_name/stage_id'
+    assert list(fig.data[-1].y) == worded[worded["status"] == "stopped"]["stage"].tolist()
 
 
 def test_quantile_ranges_show_each_banks_stored_median_and_range_at_the_last_period(populated):
@@ -465,7 +475,20 @@ def test_fan_charts_of_a_run_are_panels_titled_by_label_without_horizon_summarie
     assert [a.text for a in fig.layout.annotations] == [views.variable_labels(store)["real_gdp"]]
     xs = {x for t in fig.data if t.x is not None for x in t.x}
     assert xs and not any("-" in str(x) for x in xs)  # years only: no '2025-2027' summary on the time axis
-    assert fig.layout.yaxis.title.text == "%"
+    # the unit with what it measures, read from the stored points (not a bare "%")
+    from aieco.records import ModelOutputPoint
+
+    stored = {p.transformation for p in store.find(ModelOutputPoint, run_id=ids["macro_run"], variable="real_gdp")}
+    shown = fig.layout.yaxis.title.text
+    assert shown.endswith(", %") and shown != "%"
+    assert any(shown == measure("%", t) for t in stored)
+
+
+def test_measures_name_what_is_measured_and_its_unit():
+    assert measure("%", "annual_growth") == "annual growth, %"
+    assert measure("pp", "cumulative_change") == "cumulative change over the horizon, percentage points"
+    assert measure("%", "some_new_transformation") == "some new transformation, %"  # never blank
+    assert measure("index") == "index"
 
 
 def test_channel_queries_of_the_selected_analysis_only(tmp_path):
@@ -514,4 +537,27 @@ def test_fan_chart_caption_says_whether_a_channel_restricts_the_variable(populat
     assert said.startswith("Real GDP: restricted by the analysis's channels to fall")
     other = views.restriction_caption("inflation", "Consumer price inflation", restrictions)
     assert "no channel restricts it" in other and "joint response in the selected draw" in other
+    # a run that selected no path (no admissible draw) never says a selected path meets anything
+    unselected = views.restriction_caption("real_gdp", "Real GDP", restrictions, selected=False)
+    assert "selected path meets" not in unselected and "selected no path" in unselected
+    assert "to fall" in unselected
     assert views.run_restrictions(store, "run_nope") == {}
+
+
+def test_stage_and_reason_labels_replace_ids_with_words():
+    from dashboard.labels import in_words, stage_label
+
+    risks = {"market_illiquidity": "Market illiquidity"}
+    assert stage_label("market_illiquidity/restriction_derivation", risks) == (
+        "Market illiquidity — restriction derivation"
+    )
+    assert stage_label("property_correction/graph_search") == "Property correction — graph search"  # no label
+    assert stage_label("eligibility") == "eligibility"
+    labels = {"long_term_rate": "Long-term interest rate", "house_prices": "House prices"}
+    assert in_words("long_term_rate → house_prices composes against", labels) == (
+        "Long-term interest rate → House prices composes against"
+    )
+    # a record id aside is left to the details; the sentence keeps its words
+    assert in_words("1 of 1 assessed paths refused (derivation drv_116b5b8f483782ee88d3)", {}) == (
+        "1 of 1 assessed paths refused"
+    )

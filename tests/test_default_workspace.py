@@ -135,11 +135,27 @@ def test_built_from_the_package_alone(built):
 def test_every_source_and_value_is_real(built):
     store, _, _ = built
     sources = store.find(Source)
-    assert {s.publisher for s in sources} == {"ESRB", "BIS"}
+    assert {s.publisher for s in sources} == {"ESRB", "BIS", "ECB"}
     assert not [s.path for s in sources if s.illustrative]
     values = store.find(ObservedValue)
     assert values and {v.provenance for v in values} == {Provenance.real}
     assert not [v for v in values if v.release_date is None or v.release_rule is None]
+
+
+def test_the_official_projections_are_stored_as_dated_evidence_never_as_history(built):
+    from aieco.models import macro
+    from aieco.sources.official import latest_round, read_projections, stored_projections
+
+    store, counts, _ = built
+    rows = read_projections()
+    assert counts["official_projections"] == len(rows) == len(stored_projections(store))
+    anchor = latest_round(rows, CUTOFF, "Eurosystem staff")
+    assert anchor is not None and anchor.series_key == "EUROSYSTEM_STAFF:2024-12"
+    history = macro.workspace_observations(store)
+    assert not history.empty and set(history["frequency"]) <= {"Q", "M"}
+    assert len(history) == sum(
+        1 for v in store.find(ObservedValue, variable=list(macro.VARIABLES)) if v.scenario is None
+    )
 
 
 def _period_end(ref: str) -> date:
@@ -231,12 +247,14 @@ def test_the_default_request_runs_end_to_end_under_strict(built):
         assert d["endpoint"] == "2020Q3"  # the dated copies of house prices and equity (2021-04-25) end the sample
 
 
-def test_the_bank_part_is_the_real_model_run_without_scenario_claims(built):
-    """Real EBA banks: the component model fails its gate, the direct depletion model passes and runs
-    from each bank's latest admissible actuals; it takes no macro path, so the report's bank paragraph
-    says the bank part is no outcome of this scenario (and where the banks start), and no claim about
-    banks was registered for the generated scenario."""
-    from aieco.records import OutputTest, Report, ReportSentence
+def test_the_bank_part_is_the_scenario_models_gate_stop_over_euro_area_banks(built):
+    """Real EBA banks: the scenario-conditional model (bank_eba_scenario) carries the bank claims, which
+    are registered before any run; on the 2016 and 2021 exercises its gate fails against its benchmarks
+    (docs/bank-validation.md), so the stage records the stop with the gate's figures, no bank claim is
+    linked, the report says the gate failed and where the banks in scope start; banks outside the euro
+    area and banks with stale actuals are left out with their reasons."""
+    from aieco.models.bank.eba_scenario import euro_area_member
+    from aieco.records import Claim, OutputTest, Report, ReportSentence
 
     store, _, outcome = built
     completed = [a for a in outcome.as_json()["analyses"] if a["status"] == "completed"]
@@ -246,20 +264,36 @@ def test_the_bank_part_is_the_real_model_run_without_scenario_claims(built):
         sentences = sorted(store.find(ReportSentence, report_id=report.report_id), key=lambda s: s.position)
         text = [s.rendered for s in sentences]
         absent = [t for t in text if t.startswith("The bank part of this report is absent")]
-        assert absent and "takes no macro path" in absent[0]
-        # the paragraph ends by saying where each real bank starts (the latest admissible actuals)
-        assert text[-1].startswith("Each real bank starts from its latest actual figures released by the cutoff")
+        assert absent and "external validation gate" in absent[0]
+        # the paragraph ends by saying where each real bank in scope starts (the latest admissible actuals)
+        assert text[-1].startswith("Each real bank in the request's scope starts from its latest actual figures")
+        assert "is left out, with its reason" in text[-1]
         assert str(TR2024_PERIOD // 100) in text[-1] and "transparency exercise" in text[-1]
+        assert "stress test" not in text[-1]  # the stress tests' 2015 and 2020 actuals are older than the limit
         assert not any("synthetic bank" in t for t in text)
-        tests = store.find(OutputTest, analysis_id=a["analysis_id"])
-        assert tests and not [t for t in tests if t.model_id.startswith("bank_")]
+        tests = [t for t in store.find(OutputTest, analysis_id=a["analysis_id"]) if t.model_id.startswith("bank_")]
+        assert tests and {t.model_id for t in tests} == {"bank_eba_scenario"}
+        assert not [c for c in store.find(Claim, analysis_id=a["analysis_id"]) if c.model_id.startswith("bank_")]
         [app] = [
             r
             for r in store.find(StageRecord, analysis_id=a["analysis_id"])
             if r.stage == f"{a['risk']}/application" and r.status.value == "completed"
         ]
         real = store.get_json(app.output_digest)["real_banks"]
-        assert real["status"] == "completed" and real["model_id"] == "bank_eba_depletion"
+        assert real["status"] == "stopped" and real["model_id"] == "bank_eba_scenario"
+        assert "train_mean" in real["reason"] and "scaled_constant" in real["reason"]
         starts = {(p["kind"], p["actual_year"]) for p in real["starting_points"]}
-        assert ("transparency", TR2024_PERIOD // 100) in starts and ("stress test", 2020) in starts
+        assert starts == {("transparency", TR2024_PERIOD // 100)}
+        left = real["scope"]["left_out"]
+        assert {r["country"] for r in left if "euro-area" in r["reason"]} >= {"GB", "SE"}
+        assert not any(euro_area_member(r["country"], date(2024, 12, 31)) for r in left if "euro" in r["reason"])
         assert real["refused_exercises"] == []  # approximate policy: the lag-dated transparency values count
+    # the scenario model can read every completed macro run's selected path (its severity is finite)
+    import math
+
+    from aieco.models.bank.eba_scenario import path_severity
+
+    macro = [r for r in store.find(ModelRun, model_id="macro_var") if r.status is RunStatus.completed]
+    assert macro
+    for r in macro:
+        assert math.isfinite(path_severity(store.get_tables(r.output_digest)["selected_quarterly"], "2025-2027"))

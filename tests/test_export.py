@@ -203,3 +203,46 @@ def test_export_stops_when_a_stored_number_was_altered(store, rendered):
     path.write_bytes(path.read_bytes().replace(b"0.77549", b"0.87549"))
     with pytest.raises(IntegrityError):
         export_report(store, report.report_id, "html")
+
+
+def test_pdf_opens_with_a_cover_block_and_a_summary_table_of_the_rendered_figures(store, rendered):
+    _, report = rendered
+    data = export_report(store, report.report_id, "pdf")
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        first = pdf.pages[0]
+        tables = first.extract_tables()
+        text = first.extract_text()
+    cover = {row[0]: row[1] for row in tables[0] if row and row[0]}
+    for label in ("Risk", "Information cutoff", "Jurisdiction", "Horizon", "Data vintages", "Run date"):
+        assert cover.get(label), f"cover block lacks {label}: {cover}"
+    assert cover["Information cutoff"] == "2024-12-31"  # the cutoff the report was rendered against
+    assert "aieco version" in cover and "Review status" in cover
+    summary = tables[1]
+    assert summary[0][:4] == ["variable", "period", "statistic", "value"]
+    # the headline figures are the prose's numbers, as the prose renders them, in reading order
+    assert [row[3] for row in summary[1:]] == NUMBERS
+    assert "Headline figures" in text
+
+
+def test_html_cover_and_summary_link_each_figure_to_its_output_point(store, rendered):
+    _, report = rendered
+    page = export_report(store, report.report_id, "html").decode()
+    cover = page[page.index('<table class="cover">') : page.index("</table>", page.index('<table class="cover">'))]
+    assert "Information cutoff" in cover and "aieco version" in cover and "Review status" in cover
+    start = page.index('<table class="summary">')
+    summary = page[start : page.index("</table>", start)]
+    links = re.findall(r'<a class="num" href="#(pt-[^"]+)">([^<]+)</a>', summary)
+    assert [t for _, t in links] == NUMBERS
+    assert all(f'id="{anchor}"' in page for anchor, _ in links)
+
+
+def test_run_diagnostics_read_as_rows_not_json_dumps():
+    from aieco.reporting.export import _readable
+
+    rows = _readable("plausibility", {"bounds": {"real_gdp": [-6.0, 4.0]}, "passed": True, "notes": []})
+    assert rows == [
+        ("plausibility › bounds › real gdp", "-6.0, 4.0"),
+        ("plausibility › notes", "none"),
+        ("plausibility › passed", "True"),
+    ]
+    assert _readable("acceptance share", 0.25) == [("acceptance share", "0.25")]

@@ -113,11 +113,12 @@ def test_scenario_paragraph_renders_figures_against_the_median_path(macro_report
     store, run, _, out = macro_report
     summary = store.get_tables(run.output_digest)["horizon_summary"]
     text = out.report.rendered
-    assert "synthetic model inputs" in text and "not a forecast" in text and "Q1 2001" in text
+    assert "computed from synthetic inputs" in text and "not a forecast" in text and "Q1 2001" in text
     gdp = summary.loc["real_gdp"]
     assert (
-        f"cumulative real GDP growth over 2025\u20132027 comes to {gdp['cumulative_change']:.1f}%, against "
-        f"{gdp['cumulative_change_median']:.1f}% on the median path"
+        f"cumulative real GDP growth over 2025\u20132027 (annual averages compounded) comes to "
+        f"{gdp['cumulative_change']:.1f}%, against "
+        f"{gdp['cumulative_change_median']:.1f}% in the baseline"
     ) in text.replace("-0.0%", "0.0%")
     assert f"The unemployment rate peaks at {summary.loc['unemployment', 'peak']:.1f}%" in text
 

@@ -255,12 +255,12 @@ def test_scenario_paragraph_states_each_figure_against_the_median_path():
     draft = write_report(ctx)
     scenario = [s for s in draft.sentences if s.paragraph == "scenario"]
     first = scenario[0].template
-    assert "synthetic model inputs" in first and "illustrative" in first and "not a forecast" in first
+    assert "computed from synthetic inputs" in first and "illustrative" in first and "not a forecast" in first
     assert "{{DATE:2001Q1}}" in first and "{{DATE:2024Q3}}" in first and "{{DATE:cutoff}}" in first
     assert "publication lags" in first
     used = {c for s in scenario for c in s.claim_ids}
     assert used == {c.claim_id for c in FIGURES}  # every figure, each once, in the scenario paragraph
-    assert all("median path" in s.template for s in scenario[1:5])
+    assert all("baseline" in s.template for s in scenario[1:5])
     assert not [s for s in draft.sentences if s.paragraph == "annual"]
     _rules_ok(draft, FIGURES)
 
@@ -271,8 +271,8 @@ def test_variables_no_channel_restricts_are_named_once_without_a_number():
     one = write_report(ReportContext(**base, unrestricted_variables=["equity_prices"]))
     said = [s for s in one.sentences if "restricts" in s.template]
     assert [s.template for s in said] == [
-        "No channel of this scenario restricts equity prices: its path is the model's joint response in the "
-        "selected draw, not a direction the cited evidence sets."
+        "No channel of this scenario restricts equity prices: its path is the model's conditional response given "
+        "the restricted variables, not a direction the cited evidence sets."
     ]
     assert said[0].paragraph == "scenario" and not said[0].claim_ids and not said[0].cited_relation_ids
     two = write_report(ReportContext(**base, unrestricted_variables=["equity_prices", "house_prices"]))
@@ -348,6 +348,31 @@ def test_bank_paragraph_consumes_cross_bank_figures(provenance):
     _rules_ok(draft, negative)
 
 
+def test_the_real_scenario_bank_model_states_its_assumptions_without_a_number():
+    """bank_eba_scenario on real banks: the figures, then the model's stated assumptions (no digit, no token)."""
+    claims = _bank_claims()
+    ctx = ReportContext(
+        analysis_id=ANALYSIS,
+        risk=RISK,
+        risk_label="x",
+        bank_requested=True,
+        bank_status="present",
+        claims=claims,
+        bank_provenance="real",
+        bank_model="bank_eba_scenario",
+    )
+    draft = write_report(ctx)
+    bank = [s for s in draft.sentences if s.paragraph == "bank"]
+    assert "severity-scaled model of EBA stress-test CET1 depletion" in " ".join(s.template for s in bank)
+    said = bank[-1]
+    assert "proportional to the scenario's fall in real GDP" in said.template and "left out" in said.template
+    assert not said.claim_ids and check_numeric_contract(said.template) == []
+    assert sorted(c for s in bank for c in s.claim_ids) == sorted(c.claim_id for c in claims)
+    _rules_ok(draft, claims)
+    feqar = write_report(ctx.model_copy(update={"bank_model": "bank_feqar"}))
+    assert not any("proportional to the scenario" in s.template for s in feqar.sentences)
+
+
 def test_bank_paragraph_names_each_figure_so_a_swapped_token_is_refused():
     """The attribution rule ties each bank token to its own figure: swapping two tokens is refused."""
     from aieco.reporting.rules import ClaimFacts, variable_violations
@@ -412,9 +437,12 @@ def test_scenario_paragraph_reads_as_prose_with_one_name_per_variable():
     )
     scenario = [s.template for s in write_report(ctx).sentences if s.paragraph == "scenario"]
     text = " ".join(scenario)
-    assert "figures below" not in text and "The figures that follow come from published data" in scenario[0]
+    assert (
+        "figures below" not in text
+        and "The figures that follow are model projections computed from published data" in scenario[0]
+    )
     assert "house prices" not in text.replace("residential property prices", "")
-    assert "measured from the same starting point, the level of real GDP" in scenario[1]
+    assert "away from the baseline level at that date" in scenario[1]
     assert scenario[2].startswith("The unemployment rate peaks at {{NUM:")
     hp = next(t for t in scenario if "residential property prices change" in t)
     eq = next(t for t in scenario if "equity prices" in t)
@@ -473,7 +501,8 @@ def test_registered_channels_without_a_path_are_said_not_told(store):
     [said] = [s for s in draft.sentences if s.paragraph == "channel:none"]
     assert said.template == (
         "The request also registers channels from geopolitical risk to equity prices and from tariffs to consumer "
-        "price inflation, but the sources available at {{DATE:cutoff}} support no admissible path for them, so "
+        "price inflation, but the relations read from this workspace's documents published on or before "
+        "{{DATE:cutoff}} form no admissible path for them, so "
         "they play no part in this scenario."
     )
     assert not said.cited_relation_ids and said.kind.value == "temporal"

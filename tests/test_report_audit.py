@@ -1,6 +1,7 @@
 """`aieco audit` re-resolves every claim: each altered field is flagged; CLI commands of the report area."""
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -144,8 +145,17 @@ def test_cli_report_list_and_export(store, world, tmp_path):
     out = tmp_path / "r.html"
     res = cli("-w", str(store.path), "report", "export", report.report_id, "--format", "html", "--out", str(out))
     assert res.exit_code == 0 and "-2.5%" in out.read_text()
-    res = cli("-w", str(store.path), "report", "export", report.report_id, "--format", "md")
-    assert "[8.2%](#pt-" in res.output
+    res = cli("-w", str(store.path), "report", "export", report.report_id, "--format", "md", "--out", "-")
+    assert "[8.2%](#pt-" in res.output  # `--out -`: on stdout, for a pipe
+    folder = tmp_path / "here"
+    folder.mkdir()
+    with pytest.MonkeyPatch.context() as mp:  # no --out: a file named from the title, never bytes on a terminal
+        mp.chdir(folder)
+        res = cli("-w", str(store.path), "--json", "report", "export", report.report_id, "--format", "pdf")
+    written = json.loads(res.output)
+    assert [p.name for p in folder.iterdir()] == [Path(written["path"]).name]
+    assert Path(written["path"]).name.endswith(".pdf") and report.report_id not in written["path"]
+    assert (folder / Path(written["path"]).name).read_bytes().startswith(b"%PDF")
     res = cli("-w", str(store.path), "--json", "report", "export", "rpt_missing", "--format", "md")
     assert res.exit_code == 2 and json.loads(res.output)["error"] == "InputError"
 

@@ -60,7 +60,7 @@ def test_scenario_paragraph_states_each_headline_figure_against_the_median_path(
     u = fig[("unemployment", "peak", "selected")] - fig[("unemployment", "peak", "median")]
     assert fig[("unemployment", "peak_deviation_from_median", "selected")] == pytest.approx(u)
     # each figure sentence names the baseline, and the report passes every rule as stored
-    assert sum("median path" in s.template for s in scenario) >= 4
+    assert sum("baseline" in s.template for s in scenario) >= 4
     assert "published data" in scenario[0].template
     assert check_report_draft(store, rep.analysis_id, draft, phase="execution") == []
 
@@ -73,7 +73,7 @@ def test_rendered_report_reads_without_the_old_faults(report):
     )
     for fault in ("Beyond the steps told above", "figures below", ", together with", "This matters because", "  "):
         assert fault not in text
-    assert "real GDP" in text and "the median path" in text
+    assert "real GDP" in text and "the baseline" in text
 
 
 def test_report_names_the_variables_no_channel_restricts(report):

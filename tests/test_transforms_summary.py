@@ -114,9 +114,13 @@ def macro_run(tmp_path_factory):
 
 
 def test_stored_summary_recomputes_from_the_stored_paths(macro_run):
+    """Every horizon figure recomputes from the stored quarterly levels with its stated measure
+    (issue #28): cumulative = compounded annual averages, deviations = levels at the same date,
+    the baseline's peak read at the selected peak's quarter."""
     store, run = macro_run
     tables = store.get_tables(run.output_digest)
     sel, med, summary = tables["selected_quarterly"], tables["median_quarterly"], tables["horizon_summary"]
+    annual = tables["selected_path"]
     window = [q for q in sel.index if "2024Q4" <= q <= "2027Q4"]
     assert window[0] == "2024Q4" and window[-1] == "2027Q4" and len(window) == 13
     for v, kind in (
@@ -127,20 +131,27 @@ def test_stored_summary_recomputes_from_the_stored_paths(macro_run):
     ):
         s = [float(sel.loc[q, v]) for q in window]
         m = [float(med.loc[q, v]) for q in window]
+
+        def avg(frame, year, v=v):
+            return float(frame.loc[f"{year}Q1" : f"{year}Q4", v].astype(float).mean())
+
         if kind == "level":
-            change = 100.0 * (s[-1] / s[0] - 1.0)
-            # from the common jump-off: the median path re-based to the selected path's jump-off
-            dev = 100.0 * ((s[-1] / s[0]) / (m[-1] / m[0]) - 1.0)
-            cum_med = 100.0 * (m[-1] / m[0] - 1.0)
-            assert 100.0 * ((1 + change / 100) / (1 + cum_med / 100) - 1) == pytest.approx(dev, abs=1e-9)
+            change = 100.0 * (avg(sel, 2027) / avg(sel, 2024) - 1.0)
+            cum_med = 100.0 * (avg(med, 2027) / avg(med, 2024) - 1.0)
+            dev = 100.0 * (s[-1] / m[-1] - 1.0)  # the same date, no re-basing
+            # cumulative equals the compounded annual figures of the report
+            compounded = 100.0 * (np.prod([1 + float(annual.loc[str(y), v]) / 100 for y in (2025, 2026, 2027)]) - 1)
+            assert change == pytest.approx(compounded, abs=1e-9)
             assert summary.loc[v, "cumulative_change_median"] == pytest.approx(cum_med, abs=1e-9)
         else:
-            change, dev = s[-1] - s[0], s[-1] - m[-1]
+            change, dev = avg(sel, 2027) - avg(sel, 2024), s[-1] - m[-1]
         assert summary.loc[v, "cumulative_change"] == pytest.approx(change, abs=1e-9)
         assert summary.loc[v, "deviation_from_median"] == pytest.approx(dev, abs=1e-9)
-        assert summary.loc[v, "peak"] == pytest.approx(max(s[1:]))
+        assert np.sign(summary.loc[v, "deviation_from_median"]) == np.sign(s[-1] - m[-1])
+        at = int(np.argmax(s[1:])) + 1
+        assert summary.loc[v, "peak"] == pytest.approx(s[at])
+        assert summary.loc[v, "peak_median"] == pytest.approx(m[at])
         assert summary.loc[v, "end_level_median"] == pytest.approx(m[-1])
-    # the median path is the quarter-by-quarter median of the trajectories: it lies inside the fan
     fan = tables["fan_chart"]
     assert not math.isnan(med.loc["2027Q4", "house_prices"])
     assert fan.loc["house_prices:2027", "p05"] <= fan.loc["house_prices:2027", "p95"]

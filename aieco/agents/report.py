@@ -237,7 +237,15 @@ def provenance(store: Store, runs: list[ModelRun], sources: list[Source]) -> Pro
     declared = {o.provenance.value for o in observed if o.provenance is not None}
     if not declared:
         declared = {"synthetic" if run.diagnostics.get("data") == "synthetic" else "real"}
-    rules = sorted({o.release_rule.value for o in observed if o.release_rule is not None})
+    # the run's own recorded release rules (what this run used), not whatever the workspace holds
+    recorded = run.diagnostics.get("release_rules") or {}
+    rules = sorted({r for series in recorded.values() for rs in series.values() for r in rs})
+    if not recorded:
+        rules = sorted({o.release_rule.value for o in observed if o.release_rule is not None})
+    baseline = run.diagnostics.get("baseline") or {}
+    chosen = run.diagnostics.get("selected") or {}
+    scale = chosen.get("scale") or {}
+    publisher = str((baseline.get("source") or {}).get("publisher") or "")
     sample = str((run.diagnostics.get("min_obs") or {}).get("sample") or "")
     start, _, end = sample.partition("\u2013")
     quarter = re.compile(r"\d{4}Q[1-4]\Z")
@@ -247,7 +255,12 @@ def provenance(store: Store, runs: list[ModelRun], sources: list[Source]) -> Pro
         evidence=_provenance_of(evidence),
         sample_start=start if quarter.match(start) else None,
         sample_end=end if quarter.match(end) else None,
-        release_rules=rules,
+        release_rules=[r for r in rules if r in ("vintage", "lag", "file")],
+        baseline=baseline.get("kind") if baseline.get("kind") in ("anchored", "unconditional") else None,
+        baseline_publisher=publisher.replace("_", " ").capitalize().replace("Ecb", "ECB") or None,
+        anchored_variables=sorted({k.split(":")[0] for k in (baseline.get("achieved") or {})}),
+        selection_rule=chosen.get("rule") if chosen.get("rule") in ("calibrated", "paper_max") else None,
+        severity_scaled=float(scale.get("factor") or 1.0) != 1.0,
     )
 
 

@@ -648,12 +648,20 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         # only other risks' selections bind (aieco.scenario.selection); this risk's own earlier
         # run (an attempt killed before its stage completed) must not change the run's inputs and ids
         taken = {sid: who for sid, who in taken.items() if who.get("risk") != risk_of(ctx)}
+        anchors, anchor_note = ([], "anchoring is switched off (scenario.anchor_baseline)")
+        if get_settings().scenario.anchor_baseline:
+            anchors, anchor_note = macro.official_anchors(ctx.store, req.cutoff, req.jurisdictions[0])
         return macro.model_inputs(
             observations,
             timed_restrictions(ctx, restrictions),
             req.cutoff.isoformat(),
             vintage_policy=req.vintage_policy,
             taken=taken,
+            anchors=anchors,
+            anchor_note=anchor_note,
+            severity_reference=macro.severity_reference(req.cutoff),
+            selection_rule=req.selection,
+            severity_percentile=req.severity_percentile,
         )
 
     return inputs
@@ -709,8 +717,17 @@ def application(ctx: StageContext) -> ApplicationOutput:
     as_of = inputs_of(ctx).as_of()
     # Real EBA banks (workspace records released by the cutoff): the real-data model runs only
     # under a passed real-data gate; otherwise its stop and reason are this stage's recorded result.
+    # bank stage hook (issue 31): the scenario-conditional real model runs under each completed macro run
     real = real_bank_conclusions(
-        ctx.store, ctx.analysis_id, cutoff=as_of.cutoff, seed=seed, policy=request_of(ctx).vintage_policy
+        ctx.store,
+        ctx.analysis_id,
+        cutoff=as_of.cutoff,
+        seed=seed,
+        policy=request_of(ctx).vintage_policy,
+        parent_runs=list(earlier(ctx, ExecutionOutput).completed),
+        jurisdictions=request_of(ctx).jurisdictions,
+        horizon=request_of(ctx).horizon,
+        risk=risk_of(ctx),
     )
     # The bank data are workspace records (any provenance) released by the cutoff; a workspace
     # without them stops here with that reason (aieco.models.bank.workspace) — no other data stands in.

@@ -20,6 +20,7 @@ SECTIONS: dict[str, str] = {
     "sources": "aieco.benchmarks.sources",
     "bank": "aieco.benchmarks.bank,aieco.benchmarks.bank_real",
     "var": "aieco.benchmarks.var",
+    "scenarios": "aieco.benchmarks.scenarios",
     "data": "aieco.benchmarks.data",
     "pipeline": "aieco.benchmarks.pipeline",
     "dashboard": "aieco.benchmarks.dashboard",
@@ -29,6 +30,7 @@ SECTIONS: dict[str, str] = {
     "extraction": "aieco.benchmarks.extraction",
     "llm": "aieco.benchmarks.llm",
     "search": "aieco.benchmarks.search",
+    "executors": "aieco.benchmarks.executors",
 }
 
 

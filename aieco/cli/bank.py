@@ -181,6 +181,7 @@ def bank_validate(
         ],
         "accounting": acc,
         "gates": rows,
+        "scenario_model": _scenario_summary(rows) or {"skipped": result.scenario_skipped},
     }
     lines = [
         "Real EBA stress tests: "
@@ -195,12 +196,46 @@ def bank_validate(
         for r in acc
     ]
     lines += ["", "Model validation gates (CET1 depletion under the official adverse scenario)", _gate_text(rows)]
+    if result.scenario_skipped:
+        lines.append(result.scenario_skipped)
     emit(state, data, "\n".join(lines))
+
+
+def _scenario_summary(rows: list[dict]) -> dict | None:
+    """The scenario-conditional model's verdict: overall gate, then each design with its three benchmarks."""
+    from aieco.models.bank.eba_scenario import BENCHMARKS, MODEL_ID
+
+    overall = next((r for r in rows if r["model_id"] == MODEL_ID), None)
+    if overall is None:
+        return None
+    designs = [
+        {
+            "design": r["model_id"].partition(":")[2],
+            "passed": r["passed"],
+            "mae": r["metrics"]["mae"],
+            "spearman": r["metrics"]["spearman"],
+            "coverage": r["metrics"]["coverage"],
+            "benchmarks": {b: r["metrics"][f"{b}_mae"] for b in BENCHMARKS},
+        }
+        for r in rows
+        if r["model_id"].startswith(MODEL_ID + ":")
+    ]
+    return {
+        "model_id": MODEL_ID,
+        "passed": overall["passed"],
+        "detail": overall["detail"],
+        "cv_seeds_passed": overall["metrics"]["cv_seeds_passed"],
+        "cv_seeds": overall["metrics"]["cv_seeds"],
+        "cv_stable": bool(overall["metrics"]["cv_stable"]),
+        "designs": designs,
+    }
 
 
 def _gate_text(rows: list[dict]) -> str:
     return "\n".join(
-        f"{r['model_id']:<40} {'PASS' if r['passed'] else 'FAIL'}  MAE {r['metrics']['mae']:.2f} pp  "
+        f"{r['model_id']:<40} {'PASS' if r['passed'] else 'FAIL'}  ({r['detail']})"
+        if "mae" not in r["metrics"]
+        else f"{r['model_id']:<40} {'PASS' if r['passed'] else 'FAIL'}  MAE {r['metrics']['mae']:.2f} pp  "
         f"RMSE {r['metrics']['rmse']:.2f}  Spearman {r['metrics']['spearman']:.2f}  "
         f"top-quartile recall {r['metrics']['top_quartile_recall']:.2f}  coverage {r['metrics']['coverage']:.2f}  "
         f"[fit {r['fit_provenance']}, validation {r['validation_provenance']}]  ({r['detail']})"

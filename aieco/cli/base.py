@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
+import io
 import json
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -21,6 +25,7 @@ if TYPE_CHECKING:
 #: Modules of ``aieco.cli`` that define commands.
 COMMAND_MODULES = (
     "analyze",
+    "backtest",
     "bank",
     "bench",
     "core",
@@ -37,6 +42,7 @@ COMMAND_MODULES = (
 COMMANDS = {
     "analyze": "analyze",
     "audit": "core",
+    "backtest": "backtest",
     "bank": "bank",
     "bench": "bench",
     "check-report": "reports",
@@ -61,6 +67,9 @@ COMMANDS = {
 class CliState:
     workspace: Path
     json: bool = False
+    #: Where ``emit`` writes: the command's real stdout while a --json command runs (everything
+    #: else written to stdout then goes to stderr); None: ``sys.stdout``.
+    out: TextIO | None = None
 
     def store(self, *, create: bool = True) -> Store:
         from aieco.store import open_store
@@ -125,7 +134,7 @@ def main(ctx: click.Context, workspace: Path | None, as_json: bool) -> None:
     """aieco: evidence-traceable economic and financial scenario analysis."""
     from aieco.config import get_settings
 
-    ctx.obj = CliState(workspace=workspace or get_settings().workspace, json=as_json)
+    ctx.obj = CliState(workspace=Path(workspace or get_settings().workspace).absolute(), json=as_json)
 
 
 def load_all_commands() -> None:
@@ -134,17 +143,70 @@ def load_all_commands() -> None:
         importlib.import_module(f"aieco.cli.{module}")
 
 
+@contextmanager
+def stdout_for_json() -> Iterator[TextIO]:
+    """Keep stdout for the JSON answer alone: yield a stream on the real stdout, and send whatever else
+    writes to stdout meanwhile — Python's ``print``, click, and C libraries writing to file descriptor 1
+    (HiGHS's banner) — to stderr."""
+    original = sys.stdout
+    try:
+        fd = original.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        fd = None
+    if fd != 1:  # stdout is not the process's descriptor 1 (a test runner's buffer): Python-level only
+        sys.stdout = sys.stderr
+        try:
+            yield original
+        finally:
+            sys.stdout = original
+        return
+    original.flush()
+    saved = os.dup(1)
+    out = open(os.dup(saved), "w", encoding="utf-8", closefd=True)  # noqa: SIM115  (closed below)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        yield out
+    finally:
+        out.flush()
+        out.close()
+        sys.stderr.flush()
+        sys.stdout = original
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _json_only(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Run ``fn`` with stdout kept for its JSON answer when --json is set."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        state = click.get_current_context().find_object(CliState)
+        if state is None or not state.json or state.out is not None:
+            return fn(*args, **kwargs)
+        with stdout_for_json() as out:
+            state.out = out
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                state.out = None
+
+    return run
+
+
 def common(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Accept --workspace and --json after the sub-command too (`aieco audit --json`)."""
+    """Accept --workspace and --json after the sub-command too (`aieco audit --json`); with --json,
+    stdout carries the JSON answer alone (banners, progress and library output go to stderr)."""
 
     def _workspace(ctx: click.Context, _p: click.Parameter, value: Path | None) -> None:
         if value is not None:
-            ctx.ensure_object(CliState).workspace = value
+            ctx.ensure_object(CliState).workspace = value.absolute()  # a relative path stays this folder's
 
     def _json(ctx: click.Context, _p: click.Parameter, value: bool) -> None:
         if value:
             ctx.ensure_object(CliState).json = True
 
+    fn = _json_only(fn)
     fn = click.option(
         "--workspace",
         "-w",
@@ -170,7 +232,7 @@ def emit(state: CliState, data: Any, human: Callable[[Any], str] | str | None = 
 
     data = redact(data)
     if state.json:
-        click.echo(canonical_json(data) if not isinstance(data, str) else json.dumps(data))
+        click.echo(canonical_json(data) if not isinstance(data, str) else json.dumps(data), file=state.out)
     elif callable(human):
         click.echo(redact(human(data)))
     elif human is not None:

@@ -121,3 +121,27 @@ def load_real(state: CliState) -> None:
         {"new": new, "files": [f"{e.name}.csv" for e in PACK], "folder": str(PACK_DIR)},
         lambda r: f"{r['new']} new real values from {len(r['files'])} shipped extracts in {r['folder']}",
     )
+
+
+@data.command("load-official")
+@common
+@pass_state
+def load_official(state: CliState) -> None:
+    """Load the official euro-area projections shipped in the package (Eurosystem/ECB staff, ECB SPF)."""
+    from aieco.sources.official import SHIPPED, load_official, read_projections, rounds_of
+
+    rounds = rounds_of(read_projections())
+    with state.store() as store:
+        new = load_official(store)
+    emit(
+        state,
+        {
+            "new": new,
+            "file": str(SHIPPED),
+            "rounds": [
+                {"series_key": r.series_key, "published": r.publication_date.isoformat(), "values": len(r.projections)}
+                for r in rounds
+            ],
+        },
+        lambda r: f"{r['new']} new official projection values from {len(r['rounds'])} rounds in {r['file']}",
+    )

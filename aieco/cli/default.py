@@ -37,7 +37,9 @@ def default_workspace(ctx: click.Context, state: CliState, backend: str) -> None
             build = build_default(store, progress=step)
             outcome = run_default(store, backend=backend, progress=progress)
             data = outcome_json(outcome, store, state)
-            data["build"] = {k: build[k] for k in ("manifest", "ingest", "observations", "bank_values")}
+            data["build"] = {
+                k: build[k] for k in ("manifest", "ingest", "observations", "official_projections", "bank_values")
+            }
     finally:
         progress.close()
     emit(state, data, human_outcome)

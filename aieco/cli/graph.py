@@ -10,6 +10,7 @@ from typing import Any
 import click
 from tqdm import tqdm
 
+from aieco.cli.backtest import executor_option
 from aieco.cli.base import CliState, common, emit, main, pass_state
 from aieco.errors import InputError
 
@@ -93,9 +94,17 @@ def _cap(value: str | None) -> int | None | str:
     default=None,
     help="Analysis request whose channel queries rank candidates under the cap.",
 )
+@executor_option
 @common
 @pass_state
-def graph_build(state: CliState, condition: str, max_candidates: str | None, request_file: FilePath | None) -> None:
+def graph_build(
+    state: CliState,
+    condition: str,
+    max_candidates: str | None,
+    request_file: FilePath | None,
+    executor: str | None,
+    workers: int | None,
+) -> None:
     """Extract relations from every registered passage (offline backend) and store them."""
     from aieco.evaluation.conditions import build_condition
     from aieco.records import SourceLocation
@@ -116,7 +125,11 @@ def graph_build(state: CliState, condition: str, max_candidates: str | None, req
             bar = bars[step] = tqdm(total=total, desc=step, file=sys.stderr, disable=state.json)
         bar.update(done - bar.n)
 
-    with state.store() as store:
+    from contextlib import nullcontext
+
+    from aieco.executors import make_executor
+
+    with state.store() as store, make_executor(executor, workers) if executor else nullcontext() as ex:
         # recorded with the passages read, so `aieco evaluate` can check conditions share their input
         report = build_condition(
             store,
@@ -125,6 +138,7 @@ def graph_build(state: CliState, condition: str, max_candidates: str | None, req
             progress=progress,
             max_candidates=cap,
             queries=queries,
+            executor=ex,
         )
     for bar in bars.values():
         bar.close()

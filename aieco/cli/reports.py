@@ -22,22 +22,38 @@ def report() -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["html", "md", "tex", "pdf", "json"]), required=True, help="Output format."
 )
-@click.option("--out", "out", type=click.Path(path_type=Path), default=None, help="File to write (default stdout).")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="File to write, or - for stdout (default: a file named from the report's title in this folder).",
+)
 @common
 @pass_state
 def export(state: CliState, report_id: str, fmt: str, out: Path | None) -> None:
     """Export report REPORT_ID (re-rendered from its claims) as html, md, tex, pdf or json."""
-    from aieco.reporting.export import export_report
+    from aieco.reporting.export import export_file_name, export_report
 
     with state.store(create=False) as store:
         data = export_report(store, report_id, fmt)
-    if out is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        name = export_file_name(store, report_id, fmt)
+    if str(out) == "-":  # asked for on stdout (a pipe)
+        stream = state.out or sys.stdout
+        stream.flush()
+        stream.buffer.write(data)
+        stream.buffer.flush()
         return
+    out = (out or Path(name)).absolute()
+    if out.is_dir():
+        out = out / name
     out.write_bytes(data)
     state.record_output(out)
-    click.echo(f"wrote {out} ({len(data)} bytes, {fmt})", err=True)
+    emit(
+        state,
+        {"report_id": report_id, "format": fmt, "path": str(out), "bytes": len(data)},
+        f"wrote {out} ({len(data)} bytes, {fmt})",
+    )
 
 
 @report.command("verify")
@@ -78,23 +94,11 @@ def verify(ctx: click.Context, state: CliState, bundle: Path) -> None:
 @pass_state
 def list_reports(state: CliState, analysis_id: str | None) -> None:
     """List stored reports with status and failing rule."""
-    from aieco.records import Report
-    from aieco.review import superseding_decisions
+    from aieco.api import report_rows
 
+    keep = ("report_id", "analysis_id", "risk", "title", "status", "failure_rule", "failure_position", "superseded_by")
     with state.store(create=False) as store:
-        rows = [
-            {
-                "report_id": r.report_id,
-                "analysis_id": r.analysis_id,
-                "risk": r.risk,
-                "title": r.title,
-                "status": r.status,
-                "failure_rule": r.failure_rule,
-                "failure_position": r.failure_position,
-                "superseded_by": superseding_decisions(store, r),
-            }
-            for r in store.find(Report, **({"analysis_id": analysis_id} if analysis_id else {}))
-        ]
+        rows = [{k: r[k] for k in keep} for r in report_rows(store, analysis_id)]
 
     def human(rs: list[dict]) -> str:
         if not rs:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from aieco.cli.backtest import executor_option
 from aieco.cli.base import CliState, common, emit, main, pass_state
 from aieco.config import get_settings
 from aieco.errors import InputError
@@ -23,10 +24,18 @@ from aieco.records import Role, Source
     type=click.Path(path_type=Path),
     help="A folder outside the manifest's folder whose files the manifest may name (repeatable).",
 )
+@executor_option
 @common
 @pass_state
 @click.pass_context
-def ingest(ctx: click.Context, state: CliState, manifest: Path, allow_outside: tuple[Path, ...]) -> None:
+def ingest(
+    ctx: click.Context,
+    state: CliState,
+    manifest: Path,
+    allow_outside: tuple[Path, ...],
+    executor: str | None,
+    workers: int | None,
+) -> None:
     """Register and parse the sources listed in MANIFEST (exit 1 if any file fails).
 
     Files must lie inside the manifest's folder (symlinks resolved) unless --allow-outside names theirs.
@@ -54,7 +63,13 @@ def ingest(ctx: click.Context, state: CliState, manifest: Path, allow_outside: t
             bar.set_postfix_str(Path(path).name[-40:])
             bar.update(done - bar.n)
 
-        report = run_ingest(store, manifest, progress=progress, allow_outside=allow_outside)
+        if executor is None:  # the registry's own choice (in process, or its process pool for large inputs)
+            report = run_ingest(store, manifest, progress=progress, allow_outside=allow_outside, workers=workers)
+        else:
+            from aieco.executors import make_executor
+
+            with make_executor(executor, workers) as ex:
+                report = run_ingest(store, manifest, progress=progress, allow_outside=allow_outside, executor=ex)
         loads = add_series(store, series) if series else []
 
     def human(r: dict) -> str:

@@ -3,14 +3,18 @@
 ``build_default(workspace, progress)`` builds it from the package alone — no ``../shared`` —
 from real inputs only, each shipped with a provenance file:
 
-* corpus (``corpus/``, PROVENANCE.md): the ESRB adverse macro-financial scenario for the 2018
-  EU-wide stress test (published 2018-01-16) and brief verbatim excerpts of the BIS Quarterly
-  Review, March 2024; ingested with their publication dates, relations read by the offline
-  extractor (graph condition G0);
+* corpus (``corpus/``, PROVENANCE.md and one provenance file per ECB page): the ESRB adverse
+  macro-financial scenario for the 2018 EU-wide stress test (published 2018-01-16), brief verbatim
+  excerpts of the BIS Quarterly Review, March 2024, and the opening paragraphs of ECB publication
+  pages of 2020–2024 (``tools/default_corpus.py --pages``); ingested with their publication dates,
+  relations read by the offline extractor (graph condition G0);
 * macro series (``aieco/data/real``, one PROVENANCE file per extract): euro-area real GDP
   (real-time vintages), HICP, unemployment, the 10-year yield, BIS residential property prices
   and the EURO STOXX 50, stored as ObservedValues with provenance ``real``, release dates and
   the rule that gave them;
+* official projections (``aieco/data/official``, PROVENANCE file): Eurosystem/ECB staff
+  projections and ECB SPF rounds, each value with its publication date and source quote,
+  stored as baseline ``modelled`` ObservedValues (evidence about the outlook, never history);
 * banks (``aieco/models/bank/eba_data``, PROVENANCE.md per exercise): the EBA 2016 and 2021
   EU-wide stress-test extracts, bank by bank.
 
@@ -51,7 +55,7 @@ def _build_default(store: Store, progress: Step | None) -> dict[str, Any]:
     from aieco.sources.registry import ingest
 
     say = progress or (lambda _m: None)
-    say("ingesting the real corpus: ESRB 2018 adverse scenario, BIS Quarterly Review March 2024 excerpts")
+    say("ingesting the real corpus: ESRB 2018 adverse scenario, BIS Quarterly Review excerpts, ECB publication pages")
     report = ingest(store, CORPUS_MANIFEST)
     if not report.ok:
         raise InputError(f"the default corpus did not ingest cleanly: {report.failures}", where=str(CORPUS_MANIFEST))
@@ -59,6 +63,8 @@ def _build_default(store: Store, progress: Step | None) -> dict[str, Any]:
     graph = build_condition(store, "G0", store.find(SourceLocation, kind="passage")).model_dump(mode="json")
     say("loading the real euro-area series (ECB, Eurostat, BIS) with their release dates")
     observations = load_real_macro(store)
+    say("loading the official euro-area projections (Eurosystem/ECB staff, ECB SPF) as dated evidence")
+    official = load_official_projections(store)
     say("loading the real EBA 2016 and 2021 stress-test bank data")
     bank = load_real_banks(store)
     return {
@@ -66,6 +72,7 @@ def _build_default(store: Store, progress: Step | None) -> dict[str, Any]:
         "ingest": report.counts,
         "graph": graph,
         "observations": observations,
+        "official_projections": official,
         "bank_values": bank,
     }
 
@@ -75,6 +82,14 @@ def load_real_macro(store: Store) -> int:
     from aieco.sources.series.pack import load_real_pack
 
     return load_real_pack(store)
+
+
+def load_official_projections(store: Store) -> int:
+    """Store the shipped official projections (``aieco/data/official``; scenario baseline, status
+    modelled, released on their publication dates); how many were new."""
+    from aieco.sources.official import load_official
+
+    return load_official(store)
 
 
 def load_real_banks(store: Store) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -62,6 +63,31 @@ def _batches(items: Sequence, size: int) -> list[Sequence]:
 SETTINGS_CAP = "settings"
 
 
+def _screen_task(vocab: Vocabulary, locations: list[SourceLocation]) -> tuple[list[Candidate], int]:
+    """Uncapped candidates and sentence count of one document's passages (an executor's task)."""
+    screen = screen_candidates(locations, vocab, cap=None)
+    return screen.candidates, screen.sentences
+
+
+def screen_documents(
+    locations: Sequence[SourceLocation], vocab: Vocabulary, executor: Any
+) -> tuple[list[Candidate], int]:
+    """The candidate screen with one task per document on ``executor``; candidates in passage order.
+
+    Consecutive passages of one source form one task, so the concatenation keeps the order the
+    sequential screen sees and the cap (applied by the caller) chooses the same candidates.
+    """
+    runs: list[list[SourceLocation]] = []
+    for loc in locations:
+        if runs and runs[-1][0].source_id == loc.source_id:
+            runs[-1].append(loc)
+        else:
+            runs.append([loc])
+    done = dict(executor.map_unordered(_screen_task, runs, shared=vocab))
+    found = [c for i in range(len(runs)) for c in done[i][0]]
+    return found, sum(done[i][1] for i in range(len(runs)))
+
+
 def build_relations(
     store: Store,
     *,
@@ -72,6 +98,7 @@ def build_relations(
     vocab: Vocabulary | None = None,
     max_candidates: int | None | str = SETTINGS_CAP,
     queries: Sequence[ChannelQuery] = (),
+    executor: Any = None,
 ) -> BuildReport:
     """Extract, validate and store relations from every registered passage location.
 
@@ -82,6 +109,10 @@ def build_relations(
     every candidate). Under the cap, candidates are ranked by relevance to ``queries`` (the
     request's channel queries; :func:`aieco.extraction.screen.rank_candidates`), never taken in
     document order alone, and the report states how many were skipped.
+
+    With ``executor`` (:mod:`aieco.executors`), G0's candidate screen runs one task per document
+    (:func:`screen_documents`); the cap, the LLM requests and every write stay in this process, so
+    the relations and their ids equal the sequential build's.
     """
     if condition not in CONDITIONS:
         raise InputError(f"unknown graph condition {condition!r}", fix=f"use one of {', '.join(CONDITIONS)}")
@@ -145,8 +176,12 @@ def build_relations(
                     candidates_all.append(cand)
         candidates, dropped = apply_cap(candidates_all, cap, endpoints)
     else:
-        screen = screen_candidates(locs, vocab, cap=cap, endpoints=endpoints)
-        candidates, sentences, dropped = screen.candidates, screen.sentences, screen.dropped_by_cap
+        if executor is not None:
+            found, sentences = screen_documents(locs, vocab, executor)
+            candidates, dropped = apply_cap(found, cap, endpoints)
+        else:
+            screen = screen_candidates(locs, vocab, cap=cap, endpoints=endpoints)
+            candidates, sentences, dropped = screen.candidates, screen.sentences, screen.dropped_by_cap
 
     by_id = {c.candidate_id: c for c in candidates}
     proposals: list[ProposedRelation] = []

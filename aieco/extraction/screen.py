@@ -13,7 +13,11 @@ from aieco.vocab import Vocabulary
 # A sentence ends at . ! ? followed by space and an upper-case letter, digit or quote; common
 # abbreviations do not end one.
 # A footnote number glued to the full stop ("tensions.4 The …") also ends a sentence.
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(‘“])|(?<=[a-z][.!?])\d{1,2}\s+(?=[A-Z])")
+# A bracketed footnote mark after the full stop ("(Chart A).[1] Aggregate …", web pages) ends one too.
+SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z0-9\"'(‘“])|(?<=[a-z][.!?])\d{1,2}\s+(?=[A-Z])|(?<=[.!?]\[\d\])\s+(?=[A-Z])"
+    r"|(?<=[.!?]\[\d\d\])\s+(?=[A-Z])"
+)
 ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|cf|etc|vs|Fig|No|pp|p|Chart|Table|Box|Mr|Ms|Dr|approx|incl)\.$")
 
 

@@ -47,7 +47,7 @@ def specification(model_id: str) -> object:
     for spec, _ in shipped():
         if spec.model_id == base:
             return spec
-    if base in eba_application.REAL_MODELS:
+    if base in eba_application.SPECIFIED:
         return eba_application.real_specification(base)
     raise InputError(
         f"no model {model_id!r} is registered or shipped",

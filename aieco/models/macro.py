@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -60,7 +61,7 @@ import pandas as pd
 
 from aieco.config import get_settings
 from aieco.errors import StageStopped
-from aieco.models import registry
+from aieco.models import conditional, registry
 from aieco.models import transforms as tf
 from aieco.models.realdata import model_levels
 from aieco.models.registry import ModelResult, PointRef
@@ -70,6 +71,7 @@ from aieco.models.var import (
     MODEL_TRANSFORMATION,
     RANGE_BOUNDS,
     VARIABLES,
+    annual_levels,
     annual_paths,
     conditioned_quarters,
     fit_var,
@@ -95,7 +97,7 @@ from aieco.sources.series.readers import EURO_AREA_CAVEAT
 from aieco.store import Store
 
 MODEL_ID = "macro_var"
-VERSION = "3"
+VERSION = "4"
 QUANTILES = {"p05": 0.05, "p25": 0.25, "p50": 0.50, "p75": 0.75, "p95": 0.95}
 #: The registered pandemic treatment of this specification (aieco.models.var.PANDEMIC_TREATMENTS).
 PANDEMIC_TREATMENT = "dummies"
@@ -154,6 +156,7 @@ def specification() -> ModelSpecification:
         "draws": cfg.var_draws,
         "min_obs": cfg.var_min_obs,
         "sample_start": cfg.sample_start,
+        "sample_start_earliest": cfg.sample_start_earliest,
         "range_bounds": RANGE_BOUNDS,
         "quantiles": QUANTILES,
         "kmeans_groups": cfg.kmeans_groups,
@@ -162,6 +165,9 @@ def specification() -> ModelSpecification:
         "ragged_edge": RAGGED_EDGE,
         "transformations": MODEL_TRANSFORMATION,
         "plausibility": PLAUSIBILITY,
+        "selection": cfg.selection,
+        "severity": [cfg.severity_percentile, cfg.severity_scale],
+        "anchor_baseline": cfg.anchor_baseline,
     }
     return ModelSpecification.create(
         model_id=MODEL_ID,
@@ -225,7 +231,10 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     geo = sorted(map(str, set(built.eligible["jurisdiction"]))) if "jurisdiction" in built.eligible else []
     # the declared euro-area mapping joins memberships: say so on the run
     diagnostics["geography"] = {"jurisdictions": geo, "caveat": EURO_AREA_CAVEAT if "EA" in geo else None}
-    fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT, ragged_edge=RAGGED_EDGE)
+    try:
+        fit = fit_var(levels, pandemic=PANDEMIC_TREATMENT, ragged_edge=RAGGED_EDGE)
+    except StageStopped as stop:
+        return ModelResult(status=RunStatus.stopped, tables={}, points=[], diagnostics=diagnostics, reason=stop.reason)
     diagnostics.update(
         {
             "stability": {"max_modulus": fit.max_modulus, "stable": fit.stable},
@@ -240,8 +249,42 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
             "conditioned_on": conditioned_quarters(fit),
         }
     )
-    sim = simulate(fit, draws=draws, seed=seed, horizon_end=last_year_h, first_year=first_year)
-    annual = annual_paths(sim, range(first_year, last_year_h + 1))
+    rule = str(inputs.get("selection") or cfg.selection)
+    target = float(inputs.get("severity_percentile") or cfg.severity_percentile)
+    diagnostics["selection_rule"] = {"rule": rule, "severity_percentile": target}
+    # The unconditional simulation: the model's own baseline, always kept beside an anchored one.
+    sim_u = simulate(fit, draws=draws, seed=seed, horizon_end=last_year_h, first_year=first_year)
+    annual_u = annual_paths(sim_u, range(first_year, last_year_h + 1))
+    unconditional_levels = conditional.deterministic_levels(
+        fit, np.zeros((sim_u.model.shape[1], len(VARIABLES))), first_year, last_year_h
+    )
+    anchors = [
+        conditional.Anchor(str(a["variable"]), int(a["year"]), float(a["value"])) for a in inputs.get("anchors") or []
+    ]
+    sim, anchor_table = sim_u, None
+    if anchors:
+        anchored, sim = conditional.anchor_shift(
+            fit, anchors, first_year=first_year, horizon_end=last_year_h, draws=draws, seed=seed
+        )
+        anchor_table = anchors_table(inputs.get("anchors") or [], anchored)
+        diagnostics["baseline"] = {
+            "kind": "anchored",
+            "anchors": len(anchored.anchors),
+            "max_gap_pp": anchored.max_gap,
+            "iterations": anchored.iterations,
+            "achieved": anchored.achieved,
+            "source": anchor_source(inputs.get("anchors") or []),
+        }
+    else:
+        diagnostics["baseline"] = {
+            "kind": "unconditional",
+            "why": inputs.get("anchor_note") or "no official projection was supplied for this cutoff",
+        }
+    annual = annual_paths(sim, range(first_year, last_year_h + 1)) if sim is not sim_u else annual_u
+    # The baseline is the point forecast (the path with the anchor shift and no resampled residual): exact on
+    # the anchors and the same for every seed and draw count; the draws give the fan around it.
+    baseline_shift = sim.shift if sim.shift is not None else np.zeros((sim.model.shape[1], len(VARIABLES)))
+    baseline_levels = conditional.deterministic_levels(fit, baseline_shift, first_year, last_year_h)
     range_ok, failures = range_failures(annual)
     diagnostics["range_checks"] = {
         "failures": failures,
@@ -254,13 +297,22 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     years = [str(y) for y in range(first_year, last_year_h + 1)]
     tables = common_tables(sim, annual, failures, fit, synthetic, years, seed)
     tables["release_rules"] = release_rules_table(built, policy)
+    tables["median_quarterly"] = pd.DataFrame(baseline_levels, index=list(sim.quarters), columns=list(VARIABLES))
+    tables["unconditional_quarterly"] = pd.DataFrame(
+        unconditional_levels, index=list(sim.quarters), columns=list(VARIABLES)
+    )
+    tables["observed_quarters"] = pd.DataFrame({"observed": sim.observed.astype(float)}, index=list(sim.quarters))
+    if anchor_table is not None:
+        tables["anchors"] = anchor_table
     distribution = common_points(tables, years, request.risk)
-    median = np.median(annual, axis=0)
+    base_annual = annual_of(baseline_levels, sim.quarters, years)
+    uncond_annual = annual_of(unconditional_levels, sim.quarters, years)
     # rows variables, columns years (shaped unlike the selected path, as marginal_percentiles)
-    tables["median_path"] = pd.DataFrame(median.T, index=list(VARIABLES), columns=years)
-    plausible = plausibility(median, years, levels, fit.quarters)
+    tables["median_path"] = pd.DataFrame(base_annual.T, index=list(VARIABLES), columns=years)
+    tables["unconditional_path"] = pd.DataFrame(uncond_annual.T, index=list(VARIABLES), columns=years)
+    plausible = plausibility(uncond_annual, years, levels, fit.quarters)
     diagnostics["plausibility"] = plausible
-    if not plausible["passed"]:
+    if not plausible["passed"] and not anchors:
         return ModelResult(
             status=RunStatus.stopped,
             tables=tables,
@@ -268,17 +320,39 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
             diagnostics=diagnostics,
             reason="implausible unconditional median path: " + "; ".join(plausible["failures"]),
         )
-    try:
-        chosen = selection.select_for_risk(
-            request.risk,
-            annual,
-            VARIABLES,
-            inputs["restrictions"],
-            last_obs,
-            range_ok,
-            taken=taken_ids(inputs.get("taken")),
-            years=years,
+    if not plausible["passed"]:
+        plausible["note"] = (
+            "the unconditional median is implausible, but the baseline used is anchored to the official "
+            "projection; the unconditional path is shown beside it only"
         )
+    try:
+        if rule == "paper_max":
+            chosen = selection.select_for_risk(
+                request.risk,
+                annual,
+                VARIABLES,
+                inputs["restrictions"],
+                last_obs,
+                range_ok,
+                taken=taken_ids(inputs.get("taken")),
+                years=years,
+            )
+            headline = sim.levels[chosen.simulation_id - 1]
+            scale = {"factor": 1.0, "why": "the paper's rule: one draw, unscaled"}
+        else:
+            chosen, headline, scale, bands = calibrated_headline(
+                fit,
+                sim,
+                annual,
+                request.risk,
+                inputs["restrictions"],
+                last_obs,
+                range_ok,
+                years,
+                target,
+                inputs,
+                baseline_shift,
+            )
     except StageStopped as stop:
         diagnostics["acceptance_share"] = None
         return ModelResult(
@@ -286,33 +360,46 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
         )
     diagnostics["acceptance_share"] = chosen.acceptance_share
     sid = chosen.simulation_id
+    signature = selection.restriction_signature(inputs["restrictions"])
+    shared = getattr(chosen, "shared_with", "") or same_restrictions(inputs.get("taken"), signature, request.risk)
     diagnostics["selected"] = {
         "risk": request.risk,
         "simulation_id": sid,
-        "signature": selection.restriction_signature(inputs["restrictions"]),
-        "shared_with": chosen.shared_with,
+        "signature": signature,
+        "shared_with": shared,
+        "rule": rule,
+        "target_percentile": target if rule == "calibrated" else None,
+        "z": getattr(chosen, "z", None),
+        "scale": scale,
     }
-    tables["selected_path"] = pd.DataFrame(annual[sid - 1], index=years, columns=list(VARIABLES))
-    tables["selected_deviation"] = pd.DataFrame((annual[sid - 1] - median).T, index=list(VARIABLES), columns=years)
-    quarterly = sim.trajectory(sid)
-    quarterly["observed"] = (quarterly.pop("status") == "observed").astype(float)
+    selected_annual = annual_of(headline, sim.quarters, years)
+    tables["selected_path"] = pd.DataFrame(selected_annual, index=years, columns=list(VARIABLES))
+    tables["selected_deviation"] = pd.DataFrame((selected_annual - base_annual).T, index=list(VARIABLES), columns=years)
+    quarterly = pd.DataFrame(headline, index=list(sim.quarters), columns=list(VARIABLES))
+    quarterly["observed"] = sim.observed.astype(float)
     tables["selected_quarterly"] = quarterly
-    tables["selected_quarterly_deviation"] = quarterly_deviation(sim, sid)
+    tables["selected_quarterly_deviation"] = level_deviation(headline, baseline_levels, sim.quarters)
+    if rule == "calibrated":
+        tables["selected_bands"] = bands
     row = {
         "simulation_id": sid,
         "severity": chosen.severity,
         "acceptance_share": chosen.acceptance_share,
         "admissible": chosen.admissible,
         "draws": draws,
-        "equal_weights_id": chosen.sensitivity["equal"],
-        "inverse_priority_id": chosen.sensitivity["inverse_priority"],
-        "shared_with": chosen.shared_with,
+        "rule": rule,
+        "target_percentile": target if rule == "calibrated" else float("nan"),
+        "z": float(getattr(chosen, "z", float("nan"))),
+        "scale": scale["factor"],
+        "equal_weights_id": chosen.sensitivity["equal"] if rule == "paper_max" else sid,
+        "inverse_priority_id": chosen.sensitivity["inverse_priority"] if rule == "paper_max" else sid,
+        "shared_with": shared,
     }
     row.update({f"reference_{v}": r for v, r in chosen.references.items()})
     tables["selection"] = pd.DataFrame([row], index=[request.risk])
     # rows variables, columns years: kept apart from (and shaped unlike) the selected path
     tables["marginal_percentiles"] = pd.DataFrame(
-        selection.marginal_percentiles(annual, VARIABLES, sid).T, index=list(VARIABLES), columns=years
+        path_percentiles(annual, selected_annual).T, index=list(VARIABLES), columns=years
     )
     points = [
         PointRef(
@@ -334,8 +421,181 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     tables["horizon_summary"] = horizon_summary(
         quarterly[list(VARIABLES)], tables["median_quarterly"], int(years[0]), int(years[-1])
     )
+    tables["peak_quarters"] = peak_quarters(quarterly, int(years[0]), int(years[-1]))
     points += summary_points(sid, request.risk, f"{years[0]}-{years[-1]}")
     return ModelResult(status=RunStatus.completed, tables=tables, points=points + distribution, diagnostics=diagnostics)
+
+
+def annual_of(levels: np.ndarray, quarters: Sequence[str], years: Sequence[str]) -> np.ndarray:
+    """Annual figures (len(years), 6) of one quarterly level path (Q, 6)."""
+    annual = annual_levels(np.asarray(levels, float)[None], tuple(quarters), range(int(years[0]), int(years[-1]) + 1))
+    return np.stack([annual[v][0] for v in VARIABLES], axis=-1)
+
+
+def level_deviation(selected: np.ndarray, baseline: np.ndarray, quarters: Sequence[str]) -> pd.DataFrame:
+    """The selected levels against the baseline at the same quarter: % for levels, pp for rates."""
+    out = pd.DataFrame(index=list(quarters), columns=list(VARIABLES), dtype=float)
+    for j, v in enumerate(VARIABLES):
+        out[v] = (
+            100.0 * (selected[:, j] / baseline[:, j] - 1.0) if v in LEVEL_VARIABLES else selected[:, j] - baseline[:, j]
+        )
+    return out
+
+
+def path_percentiles(annual: np.ndarray, path: np.ndarray) -> np.ndarray:
+    """Severity percentile (years, k) of one annual path against the simulation set (Eq. severitypercentile)."""
+    cdf = (annual <= path[None, :, :]).mean(axis=0)
+    adverse_up = np.array([selection.ADVERSE_DIRECTION[v] == 1 for v in VARIABLES])
+    return np.where(adverse_up[None, :], cdf, 1.0 - cdf)
+
+
+def same_restrictions(taken: Any, signature: str, risk: str) -> str:
+    """Why this risk's path equals another's: the same restriction set (empty when none shares it)."""
+    owners = sorted(
+        {o["risk"] for o in taken_ids(taken).values() if o.get("signature") == signature and o["risk"] != risk}
+    )
+    return f"same restrictions as {', '.join(owners)} ({signature}): the same path" if owners else ""
+
+
+@dataclass(frozen=True)
+class ConditionalChoice:
+    """The calibrated rule's record: the path's severity and the draws' admissibility diagnostics."""
+
+    simulation_id: int  # the admissible draw nearest the path (a diagnostic; the path is no draw)
+    severity: float  # the path's severity in standard deviations of the risk's score (z · λ)
+    z: float
+    acceptance_share: float
+    admissible: int
+    references: dict[str, float]
+    shared_with: str = ""
+
+
+def calibrated_headline(fit, sim, annual, risk, restrictions, last_obs, range_ok, years, target, inputs, shift):
+    """The calibrated rule: the conditional forecast of the risk's restricted variables at the target severity
+    percentile (:func:`aieco.models.conditional.severity_path`), on the official severity scale
+    (:func:`severity_factor`). Returns (ConditionalChoice, headline levels (Q, k), scale, bands table)."""
+    from statistics import NormalDist
+
+    rs = [selection.Restriction.from_record(r) for r in restrictions]
+    if not rs:
+        raise StageStopped(f"risk {risk} has no restriction to select a path with", stage="selection")
+    relative = selection.adverse_to_median(annual, VARIABLES, rs) & range_ok
+    if not relative.any():
+        raise StageStopped(
+            f"no simulated path satisfies every restriction of risk {risk} relative to the baseline (each restricted "
+            "variable on its restriction's side of the median path over the horizon, range checks passed); the "
+            "restrictions contradict each other or the model never produces them; the risk program stops",
+            stage="selection",
+        )
+    first, last = int(years[0]), int(years[-1])
+    z_target = NormalDist().inv_cdf(target)
+    scale = severity_factor(fit, shift, z_target, first, last, inputs)
+    weights = [selection.WEIGHTINGS["primary"](np.array([float(r.priority)]))[0] for r in rs]
+    path = conditional.severity_path(
+        fit, shift, rs, weights, z_target * scale["factor"], first_year=first, horizon_end=last
+    )
+    against = [v for v, ok in path.direction_ok.items() if not ok]
+    if against:
+        raise StageStopped(
+            f"the restrictions of risk {risk} pull against each other under the model's covariance: at the target "
+            f"severity {', '.join(against)} would move against {'its' if len(against) == 1 else 'their'} "
+            "restriction relative to the baseline; the risk program stops",
+            stage="selection",
+        )
+    # the draws' admissibility (the paper's rule) is kept as a diagnostic of how common such paths are
+    refs = selection.reference_values(rs, last_obs)
+    ok = selection.satisfied_every_year(annual, VARIABLES, rs, refs, years)
+    admissible = ok & selection.adverse_to_median(annual, VARIABLES, rs) & range_ok
+    spread = annual.std(axis=0)
+    spread[spread == 0] = 1.0
+    gap = (((annual - path.annual[None]) / spread[None]) ** 2).sum(axis=(1, 2))
+    nearest = int(np.argmin(np.where(admissible, gap, np.inf) if admissible.any() else gap)) + 1
+    bands = {}
+    for j, v in enumerate(VARIABLES):
+        for t, y in enumerate(years):
+            centre, sd = float(path.annual[t, j]), float(path.sd[t, j])
+            bands[f"{v}:{y}"] = [centre - 1.6449 * sd, centre, centre + 1.6449 * sd]
+    choice = ConditionalChoice(
+        simulation_id=nearest,
+        severity=float(path.z),
+        z=float(z_target),
+        acceptance_share=float(ok.mean()),
+        admissible=int(admissible.sum()),
+        references=refs,
+    )
+    table = pd.DataFrame.from_dict(bands, orient="index", columns=["p05", "p50", "p95"])
+    return choice, path.levels, scale, table
+
+
+#: The generic recession the official-severity factor is measured on: real GDP below zero, priority 1.
+GENERIC_RECESSION = (selection.Restriction(variable="real_gdp", direction=-1, priority=1),)
+
+
+def severity_factor(fit, shift, z_target: float, first: int, last: int, inputs) -> dict[str, Any]:
+    """One factor λ for every risk of a run: the official adverse GDP deviation from baseline
+    (``inputs['severity_reference']``, the latest official adverse scenario published by the cutoff) over
+    the GDP deviation of the generic GDP-down conditional forecast at the target percentile, both as the
+    level deviation from baseline in Q4 of the reference's last scenario year.
+
+    Why: official adverse scenarios are calibrated on historical crises, far in the tail of a VAR fitted to
+    2000–2024, whose residual bootstrap treats shocks as independent quarter by quarter. Scaling keeps each
+    risk's own shape and relative severity (λ is common to all risks) and puts the scenario set on the
+    official severity scale. λ = 1 when ``severity_scale`` is 'none' or no reference exists at the cutoff
+    (said so)."""
+    cfg = get_settings().scenario
+    ref = inputs.get("severity_reference")
+    mode = str(inputs.get("severity_scale") or cfg.severity_scale)
+    if mode == "none":
+        return {"factor": 1.0, "why": "severity_scale = 'none': the model's own deviations"}
+    if not ref:
+        return {"factor": 1.0, "why": "no official adverse scenario with a GDP deviation was published by the cutoff"}
+    generic = conditional.severity_path(
+        fit, shift, GENERIC_RECESSION, [1.0], z_target, first_year=first, horizon_end=last
+    )
+    base = conditional.deterministic_levels(fit, shift, first, last)
+    quarters = conditional.levels_window(fit, np.zeros((1, shift.shape[0], shift.shape[1])), first, last)[0]
+    year = first + min(int(ref.get("years") or (last - first + 1)), last - first + 1) - 1
+    q = list(quarters).index(f"{year}Q4")
+    j = VARIABLES.index("real_gdp")
+    model_dev = 100.0 * (generic.levels[q, j] / base[q, j] - 1.0)
+    official = float(ref["value"])
+    if not model_dev < 0 or not official < 0:
+        return {"factor": 1.0, "why": f"no scaling: model deviation {model_dev:.2f}, official {official:.2f}"}
+    factor = float(np.clip(official / model_dev, 0.25, 6.0))
+    return {
+        "factor": factor,
+        "model_gdp_deviation": float(model_dev),
+        "official_gdp_deviation": official,
+        "at": f"{year}Q4",
+        "reference": {k: ref.get(k) for k in ("publisher", "title", "published", "measure", "source")},
+        "why": "official adverse GDP deviation over the generic GDP-down scenario's at the target percentile",
+    }
+
+
+def anchors_table(rows: Sequence[Mapping[str, Any]], result: conditional.AnchorResult) -> pd.DataFrame:
+    """Rows '<variable>:<year>': the anchored value, what the baseline reaches, and the source."""
+    used = {f"{a.variable}:{a.year}" for a in result.anchors}
+    out = {}
+    for r in rows:
+        key = f"{r['variable']}:{int(r['year'])}"
+        if key in used:
+            out[key] = {
+                "value": float(r["value"]),
+                "baseline": result.achieved.get(key, float("nan")),
+                "publisher": str(r.get("publisher", "")),
+                "round": str(r.get("round", "")),
+                "published": str(r.get("published", "")),
+                "url": str(r.get("url", "")),
+            }
+    return pd.DataFrame.from_dict(out, orient="index")
+
+
+def anchor_source(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Publisher, round, publication date and URL of the anchoring projection (the first row's)."""
+    if not rows:
+        return {}
+    r = rows[0]
+    return {k: str(r.get(k, "")) for k in ("publisher", "round", "published", "url", "title")}
 
 
 def release_rules_table(built: Any, policy: str | None) -> pd.DataFrame:
@@ -564,15 +824,23 @@ def summary_unit(variable: str, column: str) -> str:
 
 
 def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame, first_year: int, last_year: int) -> pd.DataFrame:
-    """Horizon figures of the selected path and of the median (baseline) path.
+    """Horizon figures of the selected path and of the baseline path, each with its stated measure.
 
-    Rows the six variables, columns :data:`SUMMARY_COLUMNS`. The window runs from the
-    quarter before the horizon (jump-off) to the horizon's last quarter; peaks, troughs and
-    end levels use the horizon quarters, changes start at the jump-off. The deviation of a
-    level variable from the median compares the two paths from the same jump-off (the
-    simulation starts after the estimation sample, so the selected path and the median need
-    not share their jump-off level): ``100 ((1 + c_sel/100) / (1 + c_med/100) - 1)`` with the
-    cumulative changes ``c``; rates compare end levels in pp.
+    Rows the six variables, columns :data:`SUMMARY_COLUMNS`; both frames hold quarterly levels
+    from Q1 of ``first_year - 1`` at least. Measures (issue #28, consistent arithmetic):
+
+    * ``cumulative_change``: the compounded annual-average change over the horizon years — the
+      ratio of the last year's annual average to the annual average of the year before the
+      horizon (% for levels), so it equals the compounded annual figures of the report; for
+      rates the change of the annual average (pp).
+    * ``deviation_from_median``: the selected level against the baseline level **at the same
+      date**, the horizon's last quarter (% for levels, pp for rates); its sign is the sign of
+      the level difference at that date.
+    * ``peak``: the selected path's highest quarterly value in the horizon; ``peak_median``: the
+      baseline **at that same quarter**; ``peak_deviation_from_median``: their difference.
+    * ``peak_to_trough``: the largest fall from a running peak, quarterly, from the jump-off
+      (the quarter before the horizon) to the horizon's end.
+    * ``end_level``: the value in the horizon's last quarter.
     """
     first, last = f"{first_year - 1}Q4", f"{last_year}Q4"
     rows = {}
@@ -580,23 +848,32 @@ def horizon_summary(selected: pd.DataFrame, median: pd.DataFrame, first_year: in
         kind = SUMMARY_KIND[v]
         sel = selected.loc[first:last, v].to_numpy(dtype=float)
         med = median.loc[first:last, v].to_numpy(dtype=float)
-        # Levels (GDP, price indexes) are compared from the common jump-off: the median path is
-        # re-based to the selected path's jump-off, so the deviation is the gap between the two
-        # cumulative changes, (1 + c_sel) / (1 + c_med) - 1. Rates are compared as levels (pp).
-        ends = (sel[-1] / sel[0], med[-1] / med[0]) if kind == "level" else (sel[-1], med[-1])
+        cum = []
+        for path in (selected[v], median[v]):
+            avg_end = float(path.loc[f"{last_year}Q1" : f"{last_year}Q4"].astype(float).mean())
+            avg_start = float(path.loc[f"{first_year - 1}Q1" : f"{first_year - 1}Q4"].astype(float).mean())
+            cum.append(100.0 * (avg_end / avg_start - 1.0) if kind == "level" else avg_end - avg_start)
+        horizon_sel, horizon_med = sel[1:], med[1:]
+        at = int(np.argmax(horizon_sel))  # the selected peak's quarter; the baseline is read there
         rows[v] = {
-            "cumulative_change": float(tf.cumulative_change(sel, kind)),
-            "cumulative_change_median": float(tf.cumulative_change(med, kind)),
-            "deviation_from_median": float(tf.deviation_from_median(*ends, kind)),
-            "peak": float(tf.peak(sel[1:])),
-            "peak_median": float(tf.peak(med[1:])),
-            "peak_deviation_from_median": float(tf.deviation_from_median(tf.peak(sel[1:]), tf.peak(med[1:]), kind)),
+            "cumulative_change": cum[0],
+            "cumulative_change_median": cum[1],
+            "deviation_from_median": float(tf.deviation_from_median(sel[-1], med[-1], kind)),
+            "peak": float(horizon_sel[at]),
+            "peak_median": float(horizon_med[at]),
+            "peak_deviation_from_median": float(tf.deviation_from_median(horizon_sel[at], horizon_med[at], kind)),
             "peak_to_trough": float(tf.peak_to_trough(sel, kind)),
             "peak_to_trough_median": float(tf.peak_to_trough(med, kind)),
             "end_level": float(tf.end_level(sel)),
             "end_level_median": float(tf.end_level(med)),
         }
     return pd.DataFrame.from_dict(rows, orient="index")[list(SUMMARY_COLUMNS)]
+
+
+def peak_quarters(selected: pd.DataFrame, first_year: int, last_year: int) -> pd.DataFrame:
+    """Rows variables: the quarter of the selected path's peak in the horizon (where ``peak`` is read)."""
+    block = selected.loc[f"{first_year}Q1" : f"{last_year}Q4", list(VARIABLES)].astype(float)
+    return pd.DataFrame({"peak_quarter": [str(block[v].idxmax()) for v in VARIABLES]}, index=list(VARIABLES))
 
 
 def summary_points(simulation_id: int, risk: str, horizon: str) -> list[PointRef]:
@@ -702,6 +979,11 @@ def model_inputs(
     *,
     vintage_policy: str | None = None,
     taken: Mapping[str, Mapping[str, str]] | None = None,
+    anchors: Sequence[Mapping[str, Any]] | None = None,
+    anchor_note: str | None = None,
+    severity_reference: Mapping[str, Any] | None = None,
+    selection_rule: str | None = None,
+    severity_percentile: float | None = None,
 ) -> dict[str, Any]:
     """The inputs of a ``macro_var`` run (what the execution stage hands the registry).
 
@@ -709,7 +991,10 @@ def model_inputs(
     Restriction records or dicts (a ``years`` entry: the horizon years the evidence times);
     ``cutoff``: the request's cutoff (date, ISO text or None when the observations are already
     eligible); ``draws`` overrides the settings; ``vintage_policy``: 'strict' or 'approximate';
-    ``taken``: paths other risks already selected (:func:`taken_selections`).
+    ``taken``: paths other risks already selected (:func:`taken_selections`); ``anchors``: the
+    official projection the baseline is anchored to (:func:`official_anchors`), ``anchor_note``
+    why there is none; ``severity_reference``: the official adverse GDP deviation
+    (:func:`severity_reference`); ``selection_rule`` and ``severity_percentile`` override the settings.
     """
     inputs: dict[str, Any] = {
         "observations": observations,
@@ -720,7 +1005,133 @@ def model_inputs(
     }
     if draws:
         inputs["draws"] = int(draws)
+    if anchors:
+        inputs["anchors"] = [dict(a) for a in anchors]
+    if anchor_note:
+        inputs["anchor_note"] = anchor_note
+    if severity_reference:
+        inputs["severity_reference"] = dict(severity_reference)
+    if selection_rule:
+        inputs["selection"] = selection_rule
+    if severity_percentile:
+        inputs["severity_percentile"] = float(severity_percentile)
     return inputs
+
+
+#: Publishers whose projections anchor the baseline, in order of preference (the EBA takes its baseline
+#: from the Eurosystem/ECB staff projections); survey rounds (SPF) are evaluation references only.
+ANCHOR_PUBLISHERS = ("EUROSYSTEM_STAFF", "ECB_STAFF")
+#: Publishers that complete a staff round for a variable it lacks (the latest round by the cutoff).
+SUPPLEMENT_PUBLISHERS = ("ECB_SPF",)
+
+
+def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tuple[list[dict[str, Any]], str]:
+    """The latest staff projection published on or before ``cutoff`` as anchor rows, and a note.
+
+    Reads the workspace's official projections (ObservedValue records with ``scenario='baseline'``,
+    status modelled, annual, series key ``PUBLISHER:ROUND``; ``aieco data load-official``). Returns
+    ([], why) when none was published by the cutoff.
+    """
+    from datetime import date as _date
+
+    when = _date.fromisoformat(str(cutoff)) if cutoff is not None else None
+    rounds: dict[str, list[ObservedValue]] = {}
+    for r in store.find(ObservedValue, scenario="baseline"):
+        publisher = r.series_key.split(":", 1)[0].upper()
+        if (
+            r.status is ValueStatus.modelled
+            and r.frequency == "A"
+            and r.jurisdiction == jurisdiction
+            and publisher in ANCHOR_PUBLISHERS
+            and r.variable in conditional.ANCHORABLE
+            and r.release_date is not None
+            and (when is None or r.release_date <= when)
+        ):
+            rounds.setdefault(r.series_key, []).append(r)
+    # A staff round that lacks a variable (the stored pages give no unemployment table) is completed by the
+    # latest survey round published by the cutoff for that variable, if any (each row names its publisher).
+    surveys: dict[str, list[ObservedValue]] = {}
+    for r in store.find(ObservedValue, scenario="baseline"):
+        if (
+            r.series_key.split(":", 1)[0].upper() in SUPPLEMENT_PUBLISHERS
+            and r.status is ValueStatus.modelled
+            and r.frequency == "A"
+            and r.jurisdiction == jurisdiction
+            and r.variable in conditional.ANCHORABLE
+            and r.release_date is not None
+            and (when is None or r.release_date <= when)
+        ):
+            surveys.setdefault(r.series_key, []).append(r)
+    if not rounds:
+        return [], (
+            f"no Eurosystem/ECB staff projection for {jurisdiction} published by {cutoff} is in the workspace "
+            "(load them with `aieco data load-official`); the baseline is the VAR's unconditional median"
+        )
+    key = max(rounds, key=lambda k: (max(r.release_date for r in rounds[k]), k))
+    from aieco.sources.official import read_projections
+
+    shipped = {(p.series_key, p.variable, p.target_year): p for p in read_projections()}
+    rows = []
+    for r in sorted(rounds[key], key=lambda r: (r.variable, r.reference_period)):
+        rows.append(
+            {
+                "variable": r.variable,
+                "year": int(str(r.reference_period)[:4]),
+                "value": float(r.value),
+                "publisher": key.split(":", 1)[0],
+                "round": key.split(":", 1)[1] if ":" in key else "",
+                "published": r.release_date.isoformat(),
+                "url": getattr(shipped.get((key, r.variable, int(str(r.reference_period)[:4]))), "url", ""),
+                "title": getattr(shipped.get((key, r.variable, int(str(r.reference_period)[:4]))), "title", ""),
+                "observation_id": r.observation_id,
+            }
+        )
+    have = {row["variable"] for row in rows}
+    for variable in conditional.ANCHORABLE:
+        if variable in have:
+            continue
+        with_it = {k: [r for r in v if r.variable == variable] for k, v in surveys.items()}
+        with_it = {k: v for k, v in with_it.items() if v}
+        if not with_it:
+            continue
+        skey = max(with_it, key=lambda k: (max(r.release_date for r in with_it[k]), k))
+        for r in sorted(with_it[skey], key=lambda r: r.reference_period):
+            p = shipped.get((skey, r.variable, int(str(r.reference_period)[:4])))
+            rows.append(
+                {
+                    "variable": r.variable,
+                    "year": int(str(r.reference_period)[:4]),
+                    "value": float(r.value),
+                    "publisher": skey.split(":", 1)[0],
+                    "round": skey.split(":", 1)[1] if ":" in skey else "",
+                    "published": r.release_date.isoformat(),
+                    "url": getattr(p, "url", ""),
+                    "title": getattr(p, "title", ""),
+                    "observation_id": r.observation_id,
+                }
+            )
+    return rows, ""
+
+
+def severity_reference(cutoff: Any) -> dict[str, Any] | None:
+    """The latest official adverse scenario published on or before ``cutoff`` with a real GDP deviation
+    from its baseline level (``aieco/data/official/adverse_references.csv``), or None."""
+    from datetime import date as _date
+
+    from aieco.sources.official_adverse import read_adverse_references
+
+    when = _date.fromisoformat(str(cutoff)) if cutoff is not None else None
+    rows = [
+        r
+        for r in read_adverse_references()
+        if r["variable"] == "real_gdp"
+        and r["measure"] == "deviation from baseline level"
+        and (when is None or r["published"] <= when)
+    ]
+    if not rows:
+        return None
+    best = max(rows, key=lambda r: r["published"])
+    return {**best, "published": best["published"].isoformat(), "years": best["horizon_years"]}
 
 
 def selected_quarterly_path(store: Store, run: ModelRun) -> pd.DataFrame:

@@ -288,9 +288,17 @@ def fit_var(
     lags = lags or cfg.var_lags
     start = pd.Period(sample_start or cfg.sample_start, freq="Q")
     min_obs = cfg.var_min_obs if min_obs is None else min_obs
-    x = model_variables(levels)
-    x = x[x.index >= start]
+    x_all = model_variables(levels)
+    x = x_all[x_all.index >= start]
     complete = x.dropna()
+    if not complete.empty and len(x[x.index <= complete.index.max()]) < min_obs:
+        # An early cutoff leaves fewer than min_obs quarters after the configured start: reach back, no further
+        # than the earliest start setting, to the quarter that gives min_obs (the run records its sample).
+        earliest = pd.Period(cfg.sample_start_earliest, freq="Q")
+        back = max(earliest, complete.index.max() - (min_obs - 1))
+        if back < start:
+            x = x_all[x_all.index >= back]
+            complete = x.dropna()
     if complete.empty:
         raise StageStopped(f"no quarter from {start} has all six model variables", stage="estimation")
     end = complete.index.max()  # the latest common eligible quarter
@@ -302,7 +310,9 @@ def fit_var(
         raise StageStopped(f"the estimation sample {first}–{end} has a missing quarter ({gap})", stage="estimation")
     if len(sample) < min_obs:
         raise StageStopped(
-            f"{len(sample)} complete quarterly observations ({first}–{end}); at least {min_obs} are required",
+            f"{len(sample)} complete quarterly observations ({first}–{end}); at least {min_obs} are required — "
+            f"fix: a later cutoff, or an earlier scenario.sample_start_earliest (now {cfg.sample_start_earliest}; "
+            "AIECO_SCENARIO__SAMPLE_START_EARLIEST) where all six series reach back",
             stage="estimation",
         )
     if pandemic not in PANDEMIC_TREATMENTS:
@@ -371,6 +381,10 @@ class Simulation:
     ``levels`` has shape (draws, len(quarters), 6) in ``VARIABLES`` order and covers the
     quarters from Q1 of the year before the horizon through the last horizon quarter;
     ``observed[t]`` is True where quarter t is an eligible observation (same in every draw).
+    ``model`` holds the simulated model variables after the estimation endpoint, shape
+    (draws, steps, 6).
+    ``shift`` is the mean shock shift every draw received (steps, 6), zero for an
+    unconditional simulation (:func:`aieco.models.conditional.anchor_shift`).
     Simulation ids are 1..draws (row i holds id i+1).
     """
 
@@ -379,6 +393,8 @@ class Simulation:
     observed: np.ndarray
     endpoint: str
     seed: int | None
+    model: np.ndarray | None = None
+    shift: np.ndarray | None = None
 
     @property
     def draws(self) -> int:
@@ -394,6 +410,109 @@ class Simulation:
         return frame
 
 
+def simulation_steps(fit: VARFit, horizon_end: int) -> int:
+    """Quarters from the estimation endpoint (excluded) through Q4 of ``horizon_end``."""
+    end = pd.Period(fit.endpoint, freq="Q")
+    last = pd.Period(f"{horizon_end}Q4", freq="Q")
+    steps = (last - end).n
+    if steps <= 0:
+        raise InputError(
+            f"the estimation endpoint {end} is not before the horizon end {last}",
+            fix="choose a later horizon or an earlier cutoff",
+        )
+    return steps
+
+
+def propagate(fit: VARFit, shocks: np.ndarray, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+    """Run the VAR recursion from the endpoint with the given shocks.
+
+    Parameters
+    ----------
+    fit : VARFit
+    shocks : array (steps, n, k)
+        The residual of every quarter after the endpoint, for n paths at once.
+    progress : callable(done, total), optional
+
+    Returns
+    -------
+    array (n, steps, k)
+        Model variables; quarters of the ragged edge (``fit.conditions``) take their observed
+        values, the other variables' shocks move by their projection on the observed surprise.
+    """
+    steps, n, k = shocks.shape
+    p = fit.lags
+    x = np.empty((steps + p, n, k))
+    x[:p] = fit.data[-p:][:, None, :]
+    coef_t = [a.T for a in fit.coefs]
+    cond = fit.conditions if fit.conditions is not None else np.empty((0, k))
+    # Small (draws × 6)·(6 × 6) products: BLAS threads only add contention on a few cores.
+    with threadpool_limits(limits=1, user_api="blas"):
+        for h in range(steps):  # loop over quarters; draws are vectorised
+            t = h + p
+            val = fit.intercept + shocks[h]
+            for lag in range(p):
+                val = val + x[t - 1 - lag] @ coef_t[lag]
+            if h < len(cond) and not np.isnan(cond[h]).all():
+                seen = ~np.isnan(cond[h])
+                surprise = cond[h, seen] - val[:, seen]  # observed minus this draw's value
+                if not seen.all():
+                    val[:, ~seen] += surprise @ conditional_projection(fit.resid, seen).T
+                val[:, seen] = cond[h, seen]
+            x[t] = val
+            if progress:
+                progress(h + 1, steps)
+    return np.transpose(x[p:], (1, 0, 2))
+
+
+def levels_window(
+    fit: VARFit, model: np.ndarray, first_year: int, horizon_end: int
+) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """Quarterly levels from Q1 of ``first_year - 1`` through Q4 of ``horizon_end``.
+
+    Parameters
+    ----------
+    model : array (n, steps, k)
+        Simulated model variables after the endpoint (:func:`propagate`).
+
+    Returns
+    -------
+    quarters, levels (n, Q, k), observed (Q,) — observed quarters are the eligible levels.
+    """
+    end = pd.Period(fit.endpoint, freq="Q")
+    last = pd.Period(f"{horizon_end}Q4", freq="Q")
+    n, steps, k = model.shape
+    # Reconstruct levels from the last observed levels (appendix "Numerical Definitions").
+    lv = fit.levels
+    out = np.empty((n, steps, k))
+    for j, v in enumerate(fit.variables):
+        if v == "inflation":
+            base = lv[v].reindex(pd.period_range(end - 3, end, freq="Q")).to_numpy(float)
+            out[:, :, j] = tf.index_from_yoy_log_change(base, model[:, :, j])
+        elif v in LEVEL_VARIABLES:
+            out[:, :, j] = tf.levels_from_log_changes(np.full(n, float(lv[v].loc[end])), model[:, :, j])
+        elif MODEL_TRANSFORMATION[v] == "diff":  # a rate: its endpoint level plus the cumulated changes
+            out[:, :, j] = float(lv[v].loc[end]) + np.cumsum(model[:, :, j], axis=1)
+        else:
+            out[:, :, j] = model[:, :, j]
+    window_start = pd.Period(f"{first_year - 1}Q1", freq="Q")
+    window = pd.period_range(window_start, last, freq="Q")
+    levels = np.empty((n, len(window), k))
+    observed = np.zeros(len(window), dtype=bool)
+    for i, q in enumerate(window):
+        if q <= end:
+            row = lv.reindex([q])[list(fit.variables)].to_numpy(float)[0]
+            if np.isnan(row).any():
+                raise StageStopped(
+                    f"level of quarter {q} needed for the annual {first_year - 1} denominator is missing",
+                    stage="simulation",
+                )
+            levels[:, i, :] = row
+            observed[i] = True
+        else:
+            levels[:, i, :] = out[:, (q - end).n - 1, :]
+    return tuple(str(q) for q in window), levels, observed
+
+
 def simulate(
     fit: VARFit,
     *,
@@ -402,6 +521,7 @@ def simulate(
     horizon_end: int | None = None,
     first_year: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    shift: np.ndarray | None = None,
 ) -> Simulation:
     """Draw trajectories by resampling whole residual vectors (Eq. varscenario).
 
@@ -426,6 +546,9 @@ def simulate(
         ``first_year - 1`` so that annual denominators exist.
     progress : callable(done, total), optional
         Called after each simulated quarter.
+    shift : array (steps, k), optional
+        A shock shift added to every draw's resampled residual (a conditional forecast's
+        centre, :mod:`aieco.models.conditional`); None or zeros: the unconditional simulation.
 
     Returns
     -------
@@ -441,72 +564,30 @@ def simulate(
             f"{fit.max_modulus:.4f} ≥ 1); no trajectories drawn",
             stage="simulation",
         )
-    end = pd.Period(fit.endpoint, freq="Q")
-    last = pd.Period(f"{horizon_end}Q4", freq="Q")
-    steps = (last - end).n
-    if steps <= 0:
-        raise InputError(
-            f"the estimation endpoint {end} is not before the horizon end {last}",
-            fix="choose a later horizon or an earlier cutoff",
-        )
+    steps = simulation_steps(fit, horizon_end)
+    k = len(fit.variables)
+    shift = np.zeros((steps, k)) if shift is None else np.asarray(shift, float)
+    if shift.shape != (steps, k):
+        raise InputError(f"shock shift has shape {shift.shape}, expected {(steps, k)}", where="simulate(shift=…)")
     rng = np.random.default_rng(seed)
-    k, p = len(fit.variables), fit.lags
     # Whole residual vectors drawn with replacement: one index per (quarter, draw).
     picks = rng.integers(0, fit.resid.shape[0], size=(steps, draws))
-    x = np.empty((steps + p, draws, k))
-    x[:p] = fit.data[-p:][:, None, :]
-    coef_t = [a.T for a in fit.coefs]
-    cond = fit.conditions if fit.conditions is not None else np.empty((0, k))
-    # Small (draws × 6)·(6 × 6) products: BLAS threads only add contention on a few cores.
-    with threadpool_limits(limits=1, user_api="blas"):
-        for h in range(steps):  # loop over quarters; draws are vectorised
-            t = h + p
-            val = fit.intercept + fit.resid[picks[h]]
-            for lag in range(p):
-                val = val + x[t - 1 - lag] @ coef_t[lag]
-            if h < len(cond) and not np.isnan(cond[h]).all():
-                seen = ~np.isnan(cond[h])
-                surprise = cond[h, seen] - val[:, seen]  # observed minus this draw's value
-                if not seen.all():
-                    val[:, ~seen] += surprise @ conditional_projection(fit.resid, seen).T
-                val[:, seen] = cond[h, seen]
-            x[t] = val
-            if progress:
-                progress(h + 1, steps)
-            report("VAR simulation", h + 1, steps, f"{draws} draws")
-    sim_x = np.transpose(x[p:], (1, 0, 2))  # (draws, steps, k)
 
-    # Reconstruct levels from the last observed levels (appendix "Numerical Definitions").
-    lv = fit.levels
-    out = np.empty((draws, steps, k))
-    for j, v in enumerate(fit.variables):
-        if v == "inflation":
-            base = lv[v].reindex(pd.period_range(end - 3, end, freq="Q")).to_numpy(float)
-            out[:, :, j] = tf.index_from_yoy_log_change(base, sim_x[:, :, j])
-        elif v in LEVEL_VARIABLES:
-            out[:, :, j] = tf.levels_from_log_changes(np.full(draws, float(lv[v].loc[end])), sim_x[:, :, j])
-        elif MODEL_TRANSFORMATION[v] == "diff":  # a rate: its endpoint level plus the cumulated changes
-            out[:, :, j] = float(lv[v].loc[end]) + np.cumsum(sim_x[:, :, j], axis=1)
-        else:
-            out[:, :, j] = sim_x[:, :, j]
-    window_start = pd.Period(f"{first_year - 1}Q1", freq="Q")
-    window = pd.period_range(window_start, last, freq="Q")
-    levels = np.empty((draws, len(window), k))
-    observed = np.zeros(len(window), dtype=bool)
-    for i, q in enumerate(window):
-        if q <= end:
-            row = lv.reindex([q])[list(fit.variables)].to_numpy(float)[0]
-            if np.isnan(row).any():
-                raise StageStopped(
-                    f"level of quarter {q} needed for the annual {first_year - 1} denominator is missing",
-                    stage="simulation",
-                )
-            levels[:, i, :] = row
-            observed[i] = True
-        else:
-            levels[:, i, :] = out[:, (q - end).n - 1, :]
+    def tick(done: int, total: int) -> None:
+        if progress:
+            progress(done, total)
+        report("VAR simulation", done, total, f"{draws} draws")
+
+    model = propagate(fit, fit.resid[picks] + shift[:, None, :], tick)
+    quarters, levels, observed = levels_window(fit, model, first_year, horizon_end)
     return Simulation(
-        quarters=tuple(str(q) for q in window), levels=levels, observed=observed, endpoint=str(end), seed=seed
+        quarters=quarters,
+        levels=levels,
+        observed=observed,
+        endpoint=fit.endpoint,
+        seed=seed,
+        model=model,
+        shift=shift,
     )
 
 

@@ -6,10 +6,10 @@ claim per cross-bank figure of :data:`aieco.models.bank.outputs.FIGURES` with th
 (same ``model_request`` stage, before any model runs), each with its unit's rounding rule and
 unit text (pp for depletion, a count for banks, % for the threshold).
 
-The real-data model ``bank_eba_components`` takes no macro path (it describes an EBA-style
-adverse exercise from each bank's starting state), so it never carries claims about the
-generated scenario; on a workspace with real EBA banks the bank paragraph states why the bank
-part stops instead.
+On a workspace with real EBA banks the claims are registered for ``bank_eba_scenario`` (the
+scenario-conditional real-data model, :mod:`aieco.models.bank.eba_scenario`) and link only to its
+run under the selected macro run, only when its real-data gate passed; the adverse-exercise
+models ``bank_eba_components`` and ``bank_eba_depletion`` take no macro path and never carry them.
 
 :func:`bank_claims_and_results` links the registered bank tests to the completed bank run whose parent
 is the selected macro run; with no such run (the bank stage stopped), or when the model has not
@@ -27,6 +27,8 @@ from aieco.store import Store
 
 #: The bank model whose projection under the selected scenario carries the report's bank claims.
 CLAIM_MODEL = "bank_feqar"
+#: On a workspace with real banks: the scenario-conditional real-data model (eba_scenario).
+REAL_CLAIM_MODEL = "bank_eba_scenario"
 #: Diagnostics the claim requires of that run (as its specification does).
 REQUIRED_DIAGNOSTICS = ("quantile_crossing", "accounting_identities")
 
@@ -36,13 +38,21 @@ def real_bank_workspace(store: Store) -> bool:
     return bool(store.find(ObservedValue, sector="banks", provenance=Provenance.real.value))
 
 
+def claim_model(store: Store) -> str:
+    """The bank model whose run carries the bank claims: the scenario-conditional real-data model
+    on a workspace with real banks (:data:`REAL_CLAIM_MODEL`), else :data:`CLAIM_MODEL`."""
+    return REAL_CLAIM_MODEL if real_bank_workspace(store) else CLAIM_MODEL
+
+
 def bank_claim_specs(
     store: Store, analysis_id: str, risk: str, horizon: str, *, outcomes: Sequence[str]
 ) -> list[ClaimSpec]:
-    """The cross-bank claims of the bank paragraph (none unless ``cet1_ratio`` is requested and a
-    scenario-conditional bank model may run on the workspace's bank data)."""
-    if "cet1_ratio" not in outcomes or real_bank_workspace(store):
+    """The cross-bank claims of the bank paragraph (none unless ``cet1_ratio`` is requested), for the
+    workspace's scenario-conditional bank model (:func:`claim_model`)."""
+    if "cet1_ratio" not in outcomes:
         return []
+    model = claim_model(store)
+    required = [] if model == REAL_CLAIM_MODEL else list(REQUIRED_DIAGNOSTICS)
     return [
         ClaimSpec(
             analysis_id=analysis_id,
@@ -52,9 +62,9 @@ def bank_claim_specs(
             horizon=horizon,
             transformation=f.transformation,
             period=horizon,
-            model_id=CLAIM_MODEL,
+            model_id=model,
             statistic=f.statistic,
-            required_diagnostics=list(REQUIRED_DIAGNOSTICS),
+            required_diagnostics=required,
         )
         for f in bank_outputs.FIGURES
     ]
@@ -64,7 +74,7 @@ def claim_model_gate_failed(store: Store) -> bool:
     """The claim model was validated and no gate of it passed (its figures may not be reported)."""
     from aieco.records import ValidationGate
 
-    gates = store.find(ValidationGate, model_id=CLAIM_MODEL)
+    gates = store.find(ValidationGate, model_id=claim_model(store))
     return bool(gates) and not any(g.passed for g in gates)
 
 
@@ -89,10 +99,11 @@ def bank_claims_and_results(
     """
     from aieco.models.bank.spec import passing_gate
 
-    bank_tests = [t for t in tests if t.phase == "registered" and t.model_id == CLAIM_MODEL]
+    model = claim_model(store)
+    bank_tests = [t for t in tests if t.phase == "registered" and t.model_id == model]
     if not bank_tests:
         return [], []
-    run = bank_run_of(store, macro_run)
-    if run is None or passing_gate(store, CLAIM_MODEL) is None:
+    run = bank_run_of(store, macro_run, model)
+    if run is None or passing_gate(store, model, real_banks=model == REAL_CLAIM_MODEL) is None:
         return [], []  # no projection, or its model may not supply conclusions: the report says why
     return claims_and_results(store, run, bank_tests)

@@ -16,6 +16,7 @@ import base64
 import html
 import io
 import json
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -81,6 +82,20 @@ class FanChart:
 
 
 @dataclass(frozen=True)
+class SummaryRow:
+    """One headline figure: the number exactly as the prose renders it, and what it measures."""
+
+    variable: str
+    period: str
+    statistic: str
+    value: str  # the rendered token's text (never re-formatted here)
+    unit: str
+    transformation: str
+    claim_id: str
+    point_id: str
+
+
+@dataclass(frozen=True)
 class ReportView:
     """Everything an export shows, gathered once from the store."""
 
@@ -91,6 +106,10 @@ class ReportView:
     charts: list[FanChart] = field(default_factory=list)
     #: relation id → who read the cited relation and what an analyst decided on it (aieco.review.citation_notes)
     reading: dict[str, str] = field(default_factory=dict)
+    #: the cover block: (label, value) — title's context an analyst circulates the report with
+    cover: list[tuple[str, str]] = field(default_factory=list)
+    #: the headline figures: one row per number in the prose, as rendered there, with its claim
+    summary: list[SummaryRow] = field(default_factory=list)
 
     @property
     def report(self) -> Report:
@@ -119,7 +138,76 @@ def report_view(store: Store, report_id: str) -> ReportView:
     order = dict.fromkeys(r for s in rendered.sentences for r in s.cited_relation_ids)
     charts = [c for c in (fan_chart(store, s.run) for s in runs) if c is not None]
     reading = citation_notes(store, order)
-    return ReportView(rendered, runs, [_cited(store, r) for r in order], paragraphs(rendered), charts, reading)
+    return ReportView(
+        rendered,
+        runs,
+        [_cited(store, r) for r in order],
+        paragraphs(rendered),
+        charts,
+        reading,
+        cover_block(store, report, runs, reading),
+        summary_rows(rendered, {c.claim_id: c for c in claims}),
+    )
+
+
+def cover_block(store: Store, report: Report, runs: list[RunSection], reading: dict[str, str]) -> list[tuple[str, str]]:
+    """The report's context: risk, cutoff, jurisdiction, horizon, vintage policy, run date, aieco
+    version, the model runs' data, and its review status (report rules and the cited relations)."""
+    from aieco.records import Analysis
+
+    analysis = store.get(Analysis, report.analysis_id)
+    request = analysis.request if analysis else {}
+    _, cutoff, horizon = stored_draft(report)  # what the report itself was rendered against
+    risk = next(
+        (r.get("label") for r in request.get("risks", []) if isinstance(r, dict) and r.get("name") == report.risk), ""
+    )
+    versions = sorted({s.run.package_version for s in runs if s.run.package_version})
+    ran = sorted({s.run.ended_at.date().isoformat() for s in runs})
+    reviewed = sum("not reviewed" not in note for note in reading.values())
+    labels = sorted({str(s.run.diagnostics.get("data_label", "")) for s in runs} - {""})
+    cover = [
+        ("Risk", risk or report.risk.replace("_", " ")),
+        ("Information cutoff", str(cutoff or request.get("cutoff") or "not recorded")),
+        ("Jurisdiction", ", ".join(request.get("jurisdictions", [])) or "not recorded"),
+        ("Horizon", str(horizon or request.get("horizon") or "not recorded")),
+        ("Data vintages", f"{request.get('vintage_policy', 'strict')} vintage policy"),
+        ("Run date", ", ".join(ran) or "no model run"),
+        ("aieco version", ", ".join(versions) or _package_version()),
+        ("Review status", f"report rules passed; {reviewed} of {len(reading)} cited relations reviewed by an analyst"),
+    ]
+    if labels:
+        cover.insert(5, ("Model data", ", ".join(labels)))
+    return cover
+
+
+def _package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("aieco")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def summary_rows(rendered: RenderedReport, claims: dict[str, Claim]) -> list[SummaryRow]:
+    """Every number of the prose once, in reading order, with the rendered text the prose shows."""
+    rows: dict[str, SummaryRow] = {}
+    for segments in rendered.segments:
+        for seg in segments:
+            if seg.kind != "num" or not seg.claim_id or seg.claim_id in rows or seg.claim_id not in claims:
+                continue
+            c = claims[seg.claim_id]
+            rows[c.claim_id] = SummaryRow(
+                variable_label(c.variable),
+                c.period,
+                c.statistic,
+                seg.text,
+                c.unit,
+                c.transformation,
+                c.claim_id,
+                c.point_id,
+            )
+    return list(rows.values())
 
 
 def paragraphs(rendered: RenderedReport) -> list[list[list[Segment]]]:
@@ -160,13 +248,19 @@ def fan_chart(store: Store, run: ModelRun) -> FanChart | None:
         if v not in sel.columns or not all(f"{v}:{y}" in fan.index for y in years):
             continue
         rows = fan.loc[[f"{v}:{y}" for y in years]]
+        base = tables.get("median_path")  # the baseline (anchored point forecast); older runs: the draws' median
+        centre = (
+            [float(base.loc[v, y]) for y in years]
+            if base is not None and v in base.index and all(y in base.columns for y in years)
+            else [float(x) for x in rows["p50"]]
+        )
         panels.append(
             FanPanel(
                 v,
                 "%",
                 years,
                 [float(x) for x in sel[v]],
-                [float(x) for x in rows["p50"]],
+                centre,
                 [float(x) for x in rows["p05"]],
                 [float(x) for x in rows["p95"]],
             )
@@ -175,10 +269,14 @@ def fan_chart(store: Store, run: ModelRun) -> FanChart | None:
 
 
 def chart_caption(chart: FanChart) -> str:
-    note = {"synthetic": "synthetic inputs — illustrates the method, not a forecast", "observed": "published data"}.get(
-        chart.data_label, "inputs of unrecorded provenance"
+    note = {
+        "synthetic": "synthetic inputs — illustrates the method, not a forecast",
+        "observed": "model projections computed from published data",
+    }.get(chart.data_label, "inputs of unrecorded provenance")
+    return (
+        f"Scenario path (solid) against the baseline (dashed) and the 5–95 % band of the simulated draws around the "
+        f"baseline, annual, run {chart.run_id}; {note}."
     )
-    return f"Selected path (solid) against the median (dashed) and the 5–95 % band, annual, run {chart.run_id}; {note}."
 
 
 def _scale(lo: float, hi: float, a: float, b: float) -> Callable[[float], float]:
@@ -294,6 +392,18 @@ def export_report(store: Store, report_id: str, fmt: str) -> bytes:
     return {"html": to_html, "md": to_markdown, "tex": to_latex, "pdf": to_pdf}[fmt](view)
 
 
+#: File extension of each export format (the JSON bundle is marked as one).
+EXTENSIONS = {"html": "html", "md": "md", "tex": "tex", "pdf": "pdf", "json": "bundle.json"}
+
+
+def export_file_name(store: Store, report_id: str, fmt: str) -> str:
+    """The file an export goes to, named from the report's title (``scenario-report-trade-fragmentation.pdf``),
+    never its id."""
+    report = store.require(Report, report_id)
+    slug = re.sub(r"[^a-z0-9]+", "-", report.title.lower()).strip("-")[:80].rstrip("-") or "report"
+    return f"{slug}.{EXTENSIONS[fmt]}"
+
+
 # --------------------------------------------------------------------------- shared pieces
 
 
@@ -328,8 +438,25 @@ def _run_facts(section: RunSection) -> list[tuple[str, str]]:
         ("ended", run.ended_at.isoformat()),
     ]
     facts += [(f"input {name}", d) for name, d in sorted(run.input_digests.items())]
-    facts += [(f"diagnostic {name}", json.dumps(v, sort_keys=True)) for name, v in sorted(run.diagnostics.items())]
+    for name, v in sorted(run.diagnostics.items()):
+        facts += [(f"diagnostic {key}", text) for key, text in _readable(name.replace("_", " "), v)]
     return facts
+
+
+def _readable(name: str, value: Any, depth: int = 0) -> list[tuple[str, str]]:
+    """A diagnostic as rows a person reads ('plausibility › bounds › real gdp', '[-6.0, 4.0]'), not a
+    JSON dump: mappings open into one row per key (two levels), short lists stay on one row."""
+    if isinstance(value, dict) and value and depth < 2:
+        return [
+            row
+            for k, v in sorted(value.items())
+            for row in _readable(f"{name} › {str(k).replace('_', ' ')}", v, depth + 1)
+        ]
+    if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
+        return [(name, ", ".join(str(v) for v in value) if value else "none")]
+    if isinstance(value, (dict, list)):
+        return [(name, json.dumps(value, sort_keys=True))]
+    return [(name, "none" if value is None else str(value))]
 
 
 def _sentence_pieces(
@@ -395,9 +522,19 @@ def to_html(view: ReportView) -> bytes:
         f"<figcaption>{e(chart_caption(c))}</figcaption></figure>"
         for c in view.charts
     )
+    cover = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in view.cover)
+    summary = "".join(
+        f"<tr><td>{e(x.variable)}</td><td>{e(x.period)}</td><td>{e(x.statistic)}</td>"
+        f'<td><a class="num" href="#{_anchor(x.point_id)}">{e(x.value)}</a></td>'
+        f"<td>{e(x.unit)}, {e(x.transformation.replace('_', ' '))}</td><td><code>{e(x.claim_id)}</code></td></tr>"
+        for x in view.summary
+    )
     parts = [
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(r.title)}</title>',
         f"<style>{_CSS}</style></head><body>",
+        f'<h1>{e(r.title)}</h1><table class="cover">{cover}</table>',
+        '<h2>Headline figures</h2><table class="summary"><tr><th>variable</th><th>period</th><th>statistic</th>'
+        f"<th>value</th><th>unit, measure</th><th>claim</th></tr>{summary}</table>",
         f'<div class="framed" id="report-{e(r.report_id)}"><p><em>{e(r.title)}</em></p>{body}</div>',
         figures,
         f"<p><small>Report {e(r.report_id)} · analysis {e(r.analysis_id)} · risk {e(r.risk)} · "
@@ -668,7 +805,41 @@ def to_pdf(view: ReportView) -> bytes:
             ]
         )
     )
-    story: list[Any] = [frame, Spacer(1, 12)]
+    grid = TableStyle(
+        [
+            ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+            ("FONTSIZE", (0, 0), (-1, -1), 8),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ]
+    )
+    cover = Table(
+        [[Paragraph(f"<b>{e(k)}</b>", small), Paragraph(e(v), small)] for k, v in view.cover], colWidths=[110, 350]
+    )
+    cover.setStyle(grid)
+    head = ["variable", "period", "statistic", "value", "unit, measure"]
+    rows = [[Paragraph(f"<b>{h}</b>", small) for h in head]]
+    rows += [
+        [
+            Paragraph(e(x.variable), small),
+            Paragraph(e(x.period), small),
+            Paragraph(e(x.statistic), small),
+            Paragraph(f'<a href="#{_anchor(x.point_id)}" color="blue">{e(x.value)}</a>', small),
+            Paragraph(f"{e(x.unit)}, {e(x.transformation.replace('_', ' '))}", small),
+        ]
+        for x in view.summary
+    ]
+    summary = Table(rows, colWidths=[120, 60, 60, 70, 150], repeatRows=1)
+    summary.setStyle(grid)
+    story: list[Any] = [
+        Paragraph(e(r.title), styles["Title"]),
+        cover,
+        Spacer(1, 10),
+        Paragraph("Headline figures", styles["Heading2"]),
+        summary,
+        Spacer(1, 12),
+        frame,
+        Spacer(1, 12),
+    ]
     for chart in view.charts:
         story += [fan_chart_drawing(chart), Paragraph(e(chart_caption(chart)), small), Spacer(1, 8)]
     story.append(Paragraph("Sources", styles["Heading2"]))
@@ -679,7 +850,13 @@ def to_pdf(view: ReportView) -> bytes:
     story.append(Paragraph("Model runs", styles["Heading2"]))
     for s in view.runs:
         story.append(Paragraph(f'<a name="run-{s.run.run_id}"/>Run {e(s.run.run_id)}', styles["Heading3"]))
-        story += [Paragraph(f"<b>{e(k)}</b>: {e(v)}", small) for k, v in _run_facts(s)]
+        facts = Table(
+            [[Paragraph(f"<b>{e(k)}</b>", small), Paragraph(e(v), small)] for k, v in _run_facts(s)],
+            colWidths=[170, 290],
+            repeatRows=0,
+        )
+        facts.setStyle(grid)
+        story.append(facts)
         story += [
             Paragraph(
                 f'<a name="{_anchor(p.point_id)}"/>{e(cid)}: {e(p.variable)} {e(p.period)} '

@@ -78,6 +78,13 @@ class ProvenanceBrief(FrozenModel):
     release_rules: list[Literal["vintage", "lag", "file"]] = Field(
         default_factory=list, description="How release dates of the inputs were obtained."
     )
+    baseline: Literal["anchored", "unconditional"] | None = Field(
+        None, description="Whether the run's baseline is anchored to an official projection (run diagnostics)."
+    )
+    baseline_publisher: str | None = Field(None, description="Who published the anchoring projection.")
+    anchored_variables: list[str] = Field(default_factory=list, description="Variables the projection anchors.")
+    selection_rule: Literal["calibrated", "paper_max"] | None = Field(None, description="The run's scenario rule.")
+    severity_scaled: bool = Field(False, description="Deviations scaled to an official adverse scenario's severity.")
 
 
 class ChannelGap(FrozenModel):

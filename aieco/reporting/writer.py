@@ -49,10 +49,10 @@ _NEXT_STEP = (
     "that {move} in {src} then {verb} {dst}",
 )
 _SCENARIO_LEAD = {
-    "synthetic": "The figures that follow come from synthetic model inputs",
-    "illustrative": "The figures that follow come from illustrative model inputs",
-    "mixed": "The figures that follow come from partly synthetic model inputs",
-    "real": "The figures that follow come from published data",
+    "synthetic": "The figures that follow are model projections computed from synthetic inputs",
+    "illustrative": "The figures that follow are model projections computed from illustrative inputs",
+    "mixed": "The figures that follow are model projections computed from partly synthetic inputs",
+    "real": "The figures that follow are model projections computed from published data",
 }
 _EVIDENCE = {
     "illustrative": " and the cited passages are illustrative",
@@ -220,16 +220,18 @@ def _channel_paragraphs(context: ReportContext) -> list[SentenceDraft]:
 
 
 def _channel_gaps(context: ReportContext) -> list[SentenceDraft]:
-    """One sentence naming the registered channels the sources support no path for (a stop
-    of that channel is a result: said, never told as a mechanism)."""
+    """One sentence naming the registered channels the workspace's relations form no path for (a stop
+    of that channel is a result: said, never told as a mechanism). It says what was searched (the
+    relations read from this workspace's documents up to the cutoff), not what all public sources state."""
     gaps = list(dict.fromkeys((g.src_label, g.dst_label) for g in context.channels_without_path))
     if not gaps:
         return []
     named = [f"from {_noun_phrase(a)} to {_noun_phrase(b)}" for a, b in gaps]
     listed, one = _listed(named), len(named) == 1
     text = (
-        f"The request also registers {'a channel' if one else 'channels'} {listed}, but the sources available at "
-        f"{{{{DATE:cutoff}}}} support no admissible path for {'it' if one else 'them'}, so "
+        f"The request also registers {'a channel' if one else 'channels'} {listed}, but the relations read from "
+        f"this workspace's documents published on or before {{{{DATE:cutoff}}}} form no admissible path for "
+        f"{'it' if one else 'them'}, so "
         f"{'it plays' if one else 'they play'} no part in this scenario."
     )
     return [SentenceDraft(kind=SentenceKind.temporal, template=text, paragraph="channel:none")]
@@ -273,9 +275,9 @@ def _scenario_paragraph(
     )
     real_gdp = name("real_gdp", "real GDP")
     add(
-        f"In the selected scenario, cumulative {real_gdp} growth over {{{{DATE:horizon}}}} comes to {gdp}, against "
-        f"{gdp_med} on the median path; measured from the same starting point, the level of {real_gdp} at the end of "
-        f"{{{{DATE:horizon_end}}}} therefore deviates from that baseline by {gdp_dev}.",
+        f"In this scenario, cumulative {real_gdp} growth over {{{{DATE:horizon}}}} (annual averages compounded) "
+        f"comes to {gdp}, against {gdp_med} in the baseline; in the last quarter of {{{{DATE:horizon_end}}}} the "
+        f"level of {real_gdp} stands {gdp_dev} away from the baseline level at that date.",
         gdp,
         gdp_med,
         gdp_dev,
@@ -286,18 +288,18 @@ def _scenario_paragraph(
         tok("unemployment", "peak_deviation_from_median"),
     )
     add(
-        f"{_cap(name('unemployment', 'unemployment rate'))} peaks at {u}, compared with a peak of {u_med} on the "
-        f"median path, a gap of {u_dev}.",
+        f"{_cap(name('unemployment', 'unemployment rate'))} peaks at {u} (quarterly); in that quarter the baseline "
+        f"stands at {u_med}, a gap of {u_dev}.",
         u,
         u_med,
         u_dev,
     )
     house, equity = name("house_prices", "house prices"), name("equity_prices", "equity prices")
     forms = {
-        "house_prices": "Cumulatively, {v} change by {cum} over the horizon, against {med} on the median path, which "
-        "leaves their end-of-horizon level at a deviation of {dev} from that baseline.",
-        "equity_prices": "For {v}, the cumulative change over the horizon is {cum}, against {med} on the median path, "
-        "a deviation of {dev} from that baseline by the end of the horizon.",
+        "house_prices": "Cumulatively (annual averages compounded), {v} change by {cum} over the horizon, against "
+        "{med} in the baseline; in the horizon's last quarter their level stands {dev} away from the baseline level.",
+        "equity_prices": "For {v}, the cumulative change of the annual average over the horizon is {cum}, against "
+        "{med} in the baseline; in the horizon's last quarter the level stands {dev} away from the baseline level.",
     }
     for variable, v in (("house_prices", house), ("equity_prices", equity)):
         cum, med, dev = (
@@ -320,12 +322,33 @@ def _scenario_paragraph(
     rate, rate_med = tok("long_term_rate", "end_level"), tok("long_term_rate", "end_level", "median")
     add(
         f"{_cap(name('long_term_rate', 'long-term interest rate'))} ends the horizon at {rate}, against {rate_med} "
-        "on the median path.",
+        "in the baseline in the same quarter.",
         rate,
         rate_med,
     )
     out += _unrestricted(context, name)
+    out += _stated_magnitudes(context)
     return out
+
+
+#: A number with a unit in a cited quote: the passage states a magnitude of its own.
+_MAGNITUDE = re.compile(r"\d+(?:[.,]\d+)?\s*(?:percentage points?|pp\b|%|per ?cent|basis points|bps?\b)", re.I)
+
+
+def _stated_magnitudes(context: ReportContext) -> list[SentenceDraft]:
+    """Reconcile magnitudes that cited quotes state with the model's figures: the quote describes its own
+    publication's scenario, the figure is this model's; say so instead of leaving two numbers unexplained."""
+    with_figures = {c.variable for c in context.claims}
+    cited = [r for r in context.relations if r.dst_var in with_figures and _MAGNITUDE.search(r.quote or "")]
+    if not cited:
+        return []
+    labels = sorted({_noun_phrase(r.dst_label) for r in cited})
+    text = (
+        f"A cited passage states its own magnitude for {_listed(labels)}: it describes the scenario of that "
+        "publication, with its own baseline and severity, while the figures above are this model's projection under "
+        "the analysis's restrictions, so they are not expected to coincide."
+    )
+    return [SentenceDraft(kind=SentenceKind.temporal, template=text, paragraph="scenario")]
 
 
 def _unrestricted(context: ReportContext, name: Callable[[str, str], str]) -> list[SentenceDraft]:
@@ -338,7 +361,7 @@ def _unrestricted(context: ReportContext, name: Callable[[str, str], str]) -> li
     listed, one = _listed(labels), len(labels) == 1
     text = (
         f"No channel of this scenario restricts {listed}: {'its path is' if one else 'their paths are'} the "
-        "model's joint response in the selected draw, not a direction the cited evidence sets."
+        "model's conditional response given the restricted variables, not a direction the cited evidence sets."
     )
     return [SentenceDraft(kind=SentenceKind.temporal, template=text, paragraph="scenario")]
 
@@ -365,7 +388,33 @@ def _provenance_sentence(context: ReportContext) -> str:
         text += ", with release dates taken from " + (
             rules[0] if len(rules) == 1 else ", ".join(rules[:-1]) + " and " + rules[-1]
         )
-    return text + "."
+    text += "."
+    if p.baseline == "anchored":
+        who = p.baseline_publisher or "official staff"
+        text += (
+            f" The baseline is the model's central path anchored to the latest {who} projections published by "
+            "{{DATE:cutoff}}, with the other variables following from the model; the model's unconditional baseline "
+            "is kept beside it in the run's tables."
+        )
+    elif p.baseline == "unconditional":
+        text += (
+            " No official projection published by {{DATE:cutoff}} is in the workspace, so the baseline is the "
+            "model's unconditional central path."
+        )
+    if p.selection_rule == "calibrated":
+        text += (
+            " The scenario is the model's expected path given that the variables this risk's channels restrict move "
+            "in their directions at the target severity (a conditional forecast)"
+            + (
+                ", scaled to the severity of the latest official adverse scenario published by {{DATE:cutoff}}"
+                if p.severity_scaled
+                else ""
+            )
+            + "; the paper's rule (the single most severe draw) remains selectable."
+        )
+    elif p.selection_rule == "paper_max":
+        text += " The scenario is the single most severe admissible simulated draw (the paper's rule)."
+    return text
 
 
 #: What the bank data are, said next to the bank figures (the bank run's recorded provenance).
@@ -379,6 +428,15 @@ _BANK_KIND = {
 _BANK_MODELS = {
     "bank_feqar": "the fixed-effects quantile model of bank capital components",
     "bank_feols": "the fixed-effects least-squares model of bank capital components",
+    "bank_eba_scenario": "the severity-scaled model of EBA stress-test CET1 depletion",
+}
+#: The stated assumptions of a bank model, read in the bank paragraph after its figures (no numbers).
+_BANK_ASSUMPTIONS = {
+    "bank_eba_scenario": "The model takes each bank's CET1 depletion as proportional to the scenario's fall in "
+    "real GDP over the horizon, scaling the depletion that the EBA EU-wide stress tests gave per unit of their "
+    "own EU-wide fall in real GDP, with each bank's starting income, impairment and capital position setting "
+    "its slope; the fall in real GDP stands for the whole scenario, and banks outside the request's "
+    "jurisdiction or whose latest figures are older than the stated limit are left out.",
 }
 
 
@@ -399,7 +457,9 @@ def _bank_start_sentences(context: ReportContext) -> list[SentenceDraft]:
         SentenceDraft(
             kind=SentenceKind.temporal,
             paragraph="bank",
-            template=f"Each real bank starts from its latest actual figures released by the cutoff: {lead}{listed}.",
+            template=f"Each real bank in the request's scope starts from its latest actual figures released by the "
+            f"cutoff: {lead}{listed}; a bank outside the request's jurisdiction, or whose latest figures are older "
+            "than the stated limit, is left out, with its reason in the analysis record.",
         )
     ]
 
@@ -482,6 +542,8 @@ def _bank_paragraph(context: ReportContext, claims: list[ClaimBrief]) -> list[Se
             f"Because these banks are {kind}, the figures illustrate the method and are not a conclusion about any "
             "real bank."
         )
+    if context.bank_model in _BANK_ASSUMPTIONS:  # bank paragraph (issue 31): the model's stated assumptions
+        sentences.append(_BANK_ASSUMPTIONS[context.bank_model])
     for text in sentences:
         ids = [m.group(2) for m in TOKEN_RE.finditer(text) if m.group(1) == "NUM"]
         out.append(

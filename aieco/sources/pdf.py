@@ -41,6 +41,7 @@ from pdfplumber.table import Table, TableFinder, TableSettings, cells_to_tables,
 
 from aieco.errors import InputError
 from aieco.records import Role, SourceLocation
+from aieco.sources.clean import clean_text, numeric_row, split_at_sentence
 from aieco.sources.parsed import ParsedFile
 
 #: A vertical gap larger than this share of the median line height starts a new paragraph.
@@ -278,7 +279,12 @@ def _parse_page(
         locations: list[SourceLocation] = []
         ordinal = 0
         for passage in _passages(lines, max_chars):
-            locations.append(SourceLocation.create(kind="passage", ordinal=ordinal, text=passage, **common))
+            cleaned = clean_text(passage)  # no control or non-character code point is stored
+            locations.append(
+                SourceLocation.create(
+                    kind="passage", ordinal=ordinal, text=cleaned.text, warning=cleaned.describe() or None, **common
+                )
+            )
             ordinal += 1
         cell_text = _cell_reader(textpage, height, len(text)) if tables else None
         for t_index, table in enumerate(tables, start=1):
@@ -523,21 +529,30 @@ def _inside_any(point: tuple[float, float], boxes: list[tuple[float, float, floa
 
 
 def _passages(lines: list[dict[str, Any]], max_chars: int) -> list[str]:
-    """Group text lines into paragraphs by vertical gaps; never exceed ``max_chars`` unless one line does."""
-    lines = [ln for ln in lines if ln["text"].strip()]
+    """Group text lines into paragraphs by vertical gaps.
+
+    A paragraph longer than ``max_chars`` is split after its last line that ends a sentence
+    (:func:`split_at_sentence`; at the last line when none does), so a passage, and a quote read
+    from it, does not stop mid-phrase where the text allows. Lines that are rows of numbers (chart
+    axes, table rows the finder missed) are left out: they are never a passage.
+    """
+    lines = [ln for ln in lines if ln["text"].strip() and not numeric_row(ln["text"])]
     if not lines:
         return []
     height = statistics.median(ln["bottom"] - ln["top"] for ln in lines) or 1.0
     groups: list[list[str]] = [[lines[0]["text"]]]
     for prev, line in zip(lines, lines[1:], strict=False):
         gap = line["top"] - prev["bottom"]
-        size = sum(len(t) + 1 for t in groups[-1])
         new_column = line["top"] < prev["top"] - height  # reading order went back up: next column
-        if gap > PARAGRAPH_GAP * height or new_column or size + len(line["text"]) > max_chars:
+        if gap > PARAGRAPH_GAP * height or new_column:
             groups.append([line["text"]])
+        elif sum(len(t) + 1 for t in groups[-1]) + len(line["text"]) > max_chars:
+            groups[-1], carried = split_at_sentence(groups[-1], line["text"], max_chars)
+            groups.append([*carried, line["text"]])
         else:
             groups[-1].append(line["text"])
-    return ["\n".join(g) for g in groups]
+    # a paragraph of short number lines (a chart axis, one value a line) is a row of numbers too
+    return [text for text in ("\n".join(g) for g in groups) if not numeric_row(text)]
 
 
 def _table_cells(rows: list[list[str | None]]) -> list[dict[str, Any]]:
@@ -566,4 +581,4 @@ def _table_cells(rows: list[list[str | None]]) -> list[dict[str, Any]]:
 
 
 def _clean(value: str | None) -> str:
-    return " ".join(value.split()) if value else ""
+    return " ".join(clean_text(value).text.split()) if value else ""

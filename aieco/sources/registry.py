@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -80,6 +80,7 @@ def ingest(
     *,
     workers: int | None = None,
     allow_outside: Sequence[str | Path] = (),
+    executor: Any = None,
 ) -> IngestReport:
     """Register and parse every file of the manifest; one bad file never stops the others.
 
@@ -89,6 +90,8 @@ def ingest(
     written in its own transaction as soon as all its parts are parsed. Raises InputError only when the manifest itself
     is unusable (syntax, unknown role, malformed date …); per-file problems are returned
     in the report. Files outside the manifest's folder are refused unless inside ``allow_outside``.
+    With ``executor`` (:mod:`aieco.executors`) every file or PDF page range is one task on it, and this
+    process alone writes the store.
     """
     entries = load_manifest(manifest_path, allow_outside)
     results: dict[int, FileResult] = {}
@@ -122,7 +125,9 @@ def ingest(
         else:
             pending.append((entry, checked))
     n = _worker_count(workers, [src.size_bytes for _, src in pending])
-    if n <= 1:
+    if executor is not None:
+        _parse_on_executor(store, pending, executor, finish)
+    elif n <= 1:
         for entry, source in pending:
             finish(write_parsed(store, entry, source, parse_or_error(entry, source.source_id)))
     else:
@@ -141,22 +146,8 @@ def _parse_in_processes(
     process, 34 with a worker, and the wall time no better on two shared cores).
     """
     settings = get_settings().sources
-    chunk = settings.pdf_chunk_pages
     options = ParseOptions.from_settings()  # plain values: a worker never imports aieco.config
-    tasks: list[tuple[ManifestEntry, Source, int, tuple[int, int] | None]] = []
-    parts: dict[int, list[ParsedFile | str | None]] = {}
-    for entry, source in pending:
-        ranges: list[tuple[int, int] | None] = [None]
-        if entry.kind is SourceKind.pdf:
-            try:
-                count = pdf_page_count(entry.file)
-                check_page_limit(entry, count, options)
-            except Exception as exc:  # noqa: BLE001  (any failure of a parser is the file's failure)
-                finish(write_parsed(store, entry, source, str(parse_failure(entry, exc))))
-                continue
-            ranges = [(a, min(a + chunk - 1, count)) for a in range(1, count + 1, chunk)]
-        parts[entry.index] = [None] * len(ranges)
-        tasks += [(entry, source, k, r) for k, r in enumerate(ranges)]
+    tasks, parts = _plan_parts(store, pending, options, finish)
     pages = sum(r[1] - r[0] + 1 for _, _, _, r in tasks if r is not None)
     if not tasks:
         return
@@ -188,6 +179,56 @@ def _parse_in_processes(
         for future in as_completed([f for f in futures if not f.cancelled()]):
             entry, source, k, _ = futures[future]
             done(entry, source, k, future.result())
+
+
+Task = tuple[ManifestEntry, Source, int, "tuple[int, int] | None"]
+
+
+def _plan_parts(
+    store: Store,
+    pending: list[tuple[ManifestEntry, Source]],
+    options: ParseOptions,
+    finish: Callable[[FileResult], None],
+) -> tuple[list[Task], dict[int, list[ParsedFile | str | None]]]:
+    """Parse tasks: PDFs in chunks of ``sources.pdf_chunk_pages`` pages, other files whole (a PDF whose
+    page count fails is written as failed here); and the empty slots of each file's parts."""
+    chunk = get_settings().sources.pdf_chunk_pages
+    tasks: list[Task] = []
+    parts: dict[int, list[ParsedFile | str | None]] = {}
+    for entry, source in pending:
+        ranges: list[tuple[int, int] | None] = [None]
+        if entry.kind is SourceKind.pdf:
+            try:
+                count = pdf_page_count(entry.file)
+                check_page_limit(entry, count, options)
+            except Exception as exc:  # noqa: BLE001  (any failure of a parser is the file's failure)
+                finish(write_parsed(store, entry, source, str(parse_failure(entry, exc))))
+                continue
+            ranges = [(a, min(a + chunk - 1, count)) for a in range(1, count + 1, chunk)]
+        parts[entry.index] = [None] * len(ranges)
+        tasks += [(entry, source, k, r) for k, r in enumerate(ranges)]
+    return tasks, parts
+
+
+def _parse_task(options: ParseOptions, task: Task) -> ParsedFile | str:
+    """One part of one file (an executor's task: pure, no store)."""
+    entry, source, _, pages = task
+    return parse_or_error(entry, source.source_id, pages, options)
+
+
+def _parse_on_executor(
+    store: Store, pending: list[tuple[ManifestEntry, Source]], executor: Any, finish: Callable[[FileResult], None]
+) -> None:
+    """Parse every part on ``executor`` (aieco.executors); write each file, in one transaction, once all its
+    parts are back. A lost worker leaves its file unwritten (the files already written stay whole)."""
+    options = ParseOptions.from_settings()
+    tasks, parts = _plan_parts(store, pending, options, finish)
+    for i, part in executor.map_unordered(_parse_task, tasks, shared=options):
+        entry, source, k, _ = tasks[i]
+        got = parts[entry.index]
+        got[k] = part
+        if all(p is not None for p in got):
+            finish(write_parsed(store, entry, source, _merge(got)))
 
 
 def _merge(parts: list[ParsedFile | str | None]) -> ParsedFile | str:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from aieco.errors import InputError
 from aieco.records import Role, SourceLocation
+from aieco.sources.clean import clean_text, numeric_row, split_at_sentence
 from aieco.sources.delimited import read_text
 from aieco.sources.parsed import ParsedFile
 
@@ -104,9 +105,11 @@ def parse_text(
     """Paragraphs of a text file as ``passage`` locations (page 1); long ones split at line ends.
 
     Markdown (``.md``) and HTML (``.html``/``.htm``) passages carry their heading path and paragraph
-    number (``section``, ``paragraph``); a heading line is a passage of its own section.
+    number (``section``, ``paragraph``); a heading line is a passage of its own section. A long
+    paragraph is split after its last line that ends a sentence (``split_at_sentence``); a
+    paragraph that is a row of numbers is not a passage.
     """
-    raw = read_text(path, encoding)
+    raw = clean_text(read_text(path, encoding)).text  # no control or non-character code point is stored
     suffix = path.suffix.lower()
     structured = suffix in (".md", ".html", ".htm")
     if suffix in (".html", ".htm"):
@@ -140,12 +143,18 @@ def parse_text(
 
     for para in re.split(r"\n\s*\n", raw):
         lines = [ln.rstrip() for ln in para.strip("\n").splitlines() if ln.strip()]
+        if lines and numeric_row(" ".join(lines)):
+            continue
         chunk: list[str] = []
         for line in lines + [None]:
             h = HEADING.match(line.strip()) if (structured and line is not None) else None
-            if line is None or h or (chunk and sum(len(c) + 1 for c in chunk) + len(line) > max_passage_chars):
+            long = chunk and line is not None and sum(len(c) + 1 for c in chunk) + len(line) > max_passage_chars
+            if line is None or h or long:
+                carried: list[str] = []
+                if long and not h:  # split after the last line that ends a sentence (not mid-phrase)
+                    chunk, carried = split_at_sentence(chunk, line, max_passage_chars)
                 emit(chunk, heading=False)
-                chunk = []
+                chunk = carried
             if h:
                 level, title = len(h.group(1)), h.group(2).strip()
                 headings = [x for x in headings if x[0] < level] + [(level, title)]

@@ -27,6 +27,7 @@ import pandas as pd
 
 from aieco.errors import InputError, StageStopped
 from aieco.models import registry
+from aieco.models.bank import eba_scenario as scenario
 from aieco.models.bank import outputs as bank_outputs
 from aieco.models.bank.eba import load_eba_csv, observed_values
 from aieco.models.bank.eba_extract import bundled_exercises, bundled_transparency
@@ -226,9 +227,14 @@ def starting_points(obs: pd.DataFrame) -> list[dict[str, Any]]:
     ]
 
 
-#: Real-data bank models, in the order the bank stage tries them (the first whose chronological
-#: real-data gate passed supplies the conclusions).
+#: Real-data bank models of an EBA-style adverse exercise (no macro path): validated in every real
+#: workspace, run by :func:`project_real_banks`, never the source of an analysis's bank conclusions.
 REAL_MODELS = (MODEL_ID, DIRECT_ID)
+#: The scenario-conditional real-data model (:mod:`~aieco.models.bank.eba_scenario`): the only real
+#: model whose runs may carry an analysis's bank claims (its parent is the selected macro run).
+SCENARIO_ID = scenario.MODEL_ID
+#: Every real-data model with a specification (the catalog reads it).
+SPECIFIED = (*REAL_MODELS, SCENARIO_ID)
 
 
 def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
@@ -267,6 +273,39 @@ def _execute(model_id: str, inputs: Mapping[str, Any], seed: int | None) -> Mode
         per_bank["predicted"].to_numpy(), per_bank["start_ratio"].to_numpy(), threshold
     )
     period = f"{min(pred['start_year']) + 1}-{max(pred['start_year']) + 3}"
+    points = _depletion_points(per_bank, period)
+    diagnostics = {
+        "provenance": "real",
+        "fit_exercises": sorted(stress),
+        "starting_points": starting_points(obs),
+        "start_note": START_NOTE,
+        "fit_banks": fit.n_banks,
+        "banks": len(per_bank),
+        "start_years": sorted(set(pred["start_year"])),
+        "threshold_note": bank_outputs.THRESHOLD_NOTE,
+        "cet1_threshold": threshold,
+        "scenario_note": "EBA-style adverse exercise calibrated on the official stress tests; the model "
+        "takes no macro path and does not condition on a generated scenario",
+        "interval": interval,
+    }
+    return ModelResult(
+        status=RunStatus.completed,
+        tables={"depletion": per_bank, bank_outputs.TABLE: cross},
+        points=points,
+        diagnostics=diagnostics,
+    )
+
+
+START_NOTE = (
+    "each bank starts from its latest admissible actual year-end figures; from a transparency "
+    "exercise n = total operating income - administrative expenses - depreciation (the stress tests' "
+    "'other income and expenses' also hold provisions), l = impairments on financial assets not at fair "
+    "value, o = taxes only (the transparency templates report no dividends)"
+)
+
+
+def _depletion_points(per_bank: pd.DataFrame, period: str) -> list[PointRef]:
+    """The cross-bank figures and each bank's depletion (point, p05, p95) over ``period``."""
     points = bank_outputs.cross_bank_points(period)
     for b in per_bank.index:
         for col, stat in (("predicted", "point"), ("lower", "p05"), ("upper", "p95")):
@@ -284,27 +323,104 @@ def _execute(model_id: str, inputs: Mapping[str, Any], seed: int | None) -> Mode
                     status=ValueStatus.modelled,
                 )
             )
+    return points
+
+
+SCENARIO_ASSUMPTIONS = (
+    "each bank's CET1 depletion is proportional to the scenario's EU-wide severity (elasticity one): the "
+    "official adverse depletion of the EBA stress tests per % of their adverse cumulative fall of EU real GDP, "
+    "regressed on the bank's starting state (n, l, o rates and CET1 ratio), times the selected path's own "
+    "cumulative fall of real GDP over the horizon, last year against the year before the first (floored at "
+    "zero); the GDP figure stands for the whole scenario; the EBA methodology (static balance sheet) is the "
+    "accounting frame"
+)
+
+
+def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+    """Registry function of ``bank_eba_scenario``: fit on every stress test at its severity, predict the
+    banks in scope from their latest actuals at the selected path's severity."""
+    obs = inputs.get("observations")
+    selected = inputs.get("selected_quarterly")
+    if not isinstance(obs, pd.DataFrame) or obs.empty:
+        raise InputError(f"{SCENARIO_ID} needs the workspace's real bank observations", where=SCENARIO_ID)
+    if not isinstance(selected, pd.DataFrame) or selected.empty:
+        raise InputError(
+            f"{SCENARIO_ID} needs the macro run's selected_quarterly table",
+            where=SCENARIO_ID,
+            fix="run it with a completed macro_var run as its parent",
+        )
+    opts = dict(inputs.get("options", {}))
+    threshold = float(opts.get("threshold", CET1_THRESHOLD))
+    panels = panels_from_observations(obs)
+    stress, _ = split_panels(panels)
+    samples = [bank_sample(p, n) for n, p in stress.items()]
+    severities = scenario.exercise_severities()
+    missing = [s.exercise for s in samples if s.exercise not in severities]
+    if missing:
+        raise InputError(f"no EU-wide severity for {missing}", where=str(scenario.SEVERITY_FILE))
+    train = concat_samples(samples)
+    sev = np.array([severities[s.exercise] for s in samples for _ in s.banks])
+    fit = scenario.fit_scenario(train, sev)
+    start, starts = latest_actuals(panels)
+    scope = scenario.Scope(
+        tuple(opts["jurisdictions"]) if opts.get("jurisdictions") else None,
+        date.fromisoformat(opts["cutoff"]) if opts.get("cutoff") else None,
+        float(opts.get("max_start_age_years", 3.0)),
+    )
+    kept, left_out = scenario.apply_scope(start, starts, scope)
+    if not kept.banks:
+        raise StageStopped(
+            f"no bank is in the request's scope ({len(left_out)} left out: "
+            + "; ".join(f"{r['bank_id']}: {r['reason']}" for r in left_out[:5])
+            + ")",
+            stage="bank_projection",
+        )
+    severity = scenario.path_severity(selected, opts.get("horizon"))
+    median = inputs.get("median_quarterly")
+    deviation = scenario.path_deviation(selected, median) if isinstance(median, pd.DataFrame) else None
+    pred = scenario.predict_scenario(fit, kept, severity)
+    pred["start_exercise"] = [starts[b][0] for b in pred["bank_id"]]
+    pred["start_year"] = [starts[b][1] for b in pred["bank_id"]]
+    pred["min_ratio"] = pred["start_ratio"] - pred["predicted"]
+    per_bank = pred.set_index("bank_id")
+    cross = bank_outputs.cross_bank_table(
+        per_bank["predicted"].to_numpy(), per_bank["start_ratio"].to_numpy(), threshold
+    )
+    period = str(opts.get("horizon") or f"{min(pred['start_year']) + 1}-{max(pred['start_year']) + 3}")
+    left = pd.DataFrame(left_out, columns=["bank_id", "country", "start_exercise", "start_year", "reason"]).set_index(
+        "bank_id"
+    )
     diagnostics = {
         "provenance": "real",
         "fit_exercises": sorted(stress),
-        "starting_points": starting_points(obs),
-        "start_note": "each bank starts from its latest admissible actual year-end figures; from a transparency "
-        "exercise n = total operating income - administrative expenses - depreciation (the stress tests' "
-        "'other income and expenses' also hold provisions), l = impairments on financial assets not at fair "
-        "value, o = taxes only (the transparency templates report no dividends)",
+        "exercise_severity": {s.exercise: severities[s.exercise] for s in samples},
+        "severity_measure": "adverse cumulative change of EU real GDP over the exercise's three years, % (sign: "
+        "positive = fall); sources in aieco/models/bank/eba_data/scenario/exercise_severity.csv",
+        "scenario_severity": severity,
+        "scenario_gdp_deviation_from_median": deviation,
+        "assumptions": SCENARIO_ASSUMPTIONS,
+        "scope": {
+            "jurisdictions": list(scope.jurisdictions or []),
+            "cutoff": str(scope.cutoff) if scope.cutoff else None,
+            "max_start_age_years": scope.max_start_age_years,
+            "euro_area_membership": str(scenario.EURO_FILE.name),
+            "banks_in_scope": len(per_bank),
+            "banks_left_out": len(left_out),
+        },
+        "start_note": START_NOTE,
         "fit_banks": fit.n_banks,
         "banks": len(per_bank),
-        "start_years": sorted(set(pred["start_year"])),
+        "start_years": sorted(set(int(y) for y in pred["start_year"])),
         "threshold_note": bank_outputs.THRESHOLD_NOTE,
         "cet1_threshold": threshold,
-        "scenario_note": "EBA-style adverse exercise calibrated on the official stress tests; the model "
-        "takes no macro path and does not condition on a generated scenario",
-        "interval": interval,
+        "gate_id": opts.get("gate_id"),
+        "horizon": period,
+        "interval": "5-95 % from the training residuals' percentiles per unit of severity, times the severity",
     }
     return ModelResult(
         status=RunStatus.completed,
-        tables={"depletion": per_bank, bank_outputs.TABLE: cross},
-        points=points,
+        tables={"depletion": per_bank, bank_outputs.TABLE: cross, "left_out": left},
+        points=_depletion_points(per_bank, period),
         diagnostics=diagnostics,
     )
 
@@ -326,7 +442,14 @@ _REAL_SPECS = {
         "execute_direct",
         [],
     ),
+    SCENARIO_ID: (
+        "Scenario-conditional real-data CET1 depletion model: " + SCENARIO_ASSUMPTIONS,
+        "execute_scenario",
+        [],
+    ),
 }
+#: The macro path the scenario model takes (selected_quarterly of its parent macro run).
+SCENARIO_INPUTS = [VariableSpec(variable="real_gdp", unit="index", frequency="Q", transformation="level", horizon="3y")]
 
 
 def register_real_model(model_id: str) -> registry.RegisteredModel:
@@ -342,10 +465,11 @@ def real_specification(model_id: str) -> ModelSpecification:
         model_id=model_id,
         version=VERSION,
         description=description,
-        inputs=[],
+        inputs=SCENARIO_INPUTS if model_id == SCENARIO_ID else [],
         outputs=OUTPUTS,
         scope="EU banks",
-        horizon="3y",
+        # the scenario model serves the request's horizon (recorded in its run's diagnostics)
+        horizon=registry.ANY_HORIZON if model_id == SCENARIO_ID else "3y",
         snapshot=digest({"model": model_id, "version": VERSION}),
         entry_point=f"{__name__}:{fn}",
         diagnostics_required=required,
@@ -441,6 +565,110 @@ def project_real_banks(
     )
 
 
+def request_scope(cutoff: date | None, jurisdictions: Iterable[str] | None) -> scenario.Scope:
+    """The banks' scope of a request: its jurisdictions and cutoff, the staleness limit from the settings."""
+    from aieco.config import get_settings
+
+    return scenario.Scope(
+        tuple(jurisdictions) if jurisdictions else None, cutoff, float(get_settings().bank.max_start_age_years)
+    )
+
+
+def scope_preview(obs: pd.DataFrame, scope: scenario.Scope) -> dict[str, Any]:
+    """Which admissible banks the request covers and every bank left out with its reason (recorded even when
+    the bank stage stops)."""
+    panels = panels_from_observations(obs)
+    if not split_panels(panels)[0]:
+        return {"banks_in_scope": 0, "left_out": []}
+    try:
+        start, starts = latest_actuals(panels)
+    except (StageStopped, InputError, KeyError):
+        return {"banks_in_scope": 0, "left_out": []}
+    kept, left = scenario.apply_scope(start, starts, scope)
+    count: dict[tuple[str, int], int] = {}
+    for b in kept.banks:
+        count[starts[b]] = count.get(starts[b], 0) + 1
+    return {
+        "jurisdictions": list(scope.jurisdictions or []),
+        "max_start_age_years": scope.max_start_age_years,
+        "banks_in_scope": len(kept.banks),
+        "left_out": left,
+        "starting_points": [
+            {
+                "exercise": ex,
+                "actual_year": year,
+                "banks": n,
+                "kind": "stress test" if is_stress_test(panels[ex]) else "transparency",
+            }
+            for (ex, year), n in sorted(count.items(), key=lambda kv: (-kv[0][1], kv[0][0]))
+        ],
+    }
+
+
+def scenario_gate(store: Store, cutoff: date | None, *, seed: int, policy: str | None):
+    """The scenario model's overall real-data gate (validated now when the workspace has none), or None."""
+    from aieco.models.bank.eba_validation import scenario_gates
+    from aieco.records import ValidationGate
+
+    gates = store.find(ValidationGate, model_id=SCENARIO_ID)
+    if not gates:
+        stress, _ = split_panels(panels_from_observations(bank_observations(store, cutoff, policy)))
+        if len(stress) < 2:
+            return []  # one exercise cannot validate out of exercise: no gate, so no conclusion
+        scenario_gates(store, {n: bank_sample(p, n) for n, p in stress.items()})
+        gates = store.find(ValidationGate, model_id=SCENARIO_ID)
+    return gates
+
+
+def project_scenario_banks(
+    store: Store,
+    analysis_id: str,
+    macro_run_id: str,
+    *,
+    obs: pd.DataFrame,
+    scope: scenario.Scope,
+    seed: int,
+    gate_id: str,
+    horizon: str | None,
+    risk: str = "selected",
+    threshold: float = CET1_THRESHOLD,
+) -> ModelRun:
+    """One ``bank_eba_scenario`` run under ``macro_run_id``'s selected path (the run's parent)."""
+    macro = store.get(ModelRun, macro_run_id)
+    tables = store.get_tables(macro.output_digest) if macro and macro.output_digest else {}
+    entry = register_real_model(SCENARIO_ID)
+    request = ModelRequest.create(
+        analysis_id=analysis_id,
+        risk=risk,
+        outputs=OUTPUTS,
+        restriction_ids=[],
+        horizon=horizon or "3y",
+        scope="/".join(scope.jurisdictions or ()) or "EU banks",
+        rationale="bank capital of real EBA banks under the analysis's selected macro path",
+    )
+    return registry.execute(
+        store,
+        entry,
+        request,
+        {
+            "observations": obs.drop(columns=["release_date", "release_rule"]),
+            "selected_quarterly": tables.get("selected_quarterly"),
+            "median_quarterly": tables.get("median_quarterly"),
+            "options": {
+                "threshold": threshold,
+                "gate_id": gate_id,
+                "horizon": horizon,
+                "jurisdictions": list(scope.jurisdictions or []),
+                "cutoff": str(scope.cutoff) if scope.cutoff else None,
+                "max_start_age_years": scope.max_start_age_years,
+            },
+        },
+        seed=seed,
+        parent_runs=[macro_run_id],
+        role="generation",
+    )
+
+
 def real_bank_conclusions(
     store: Store,
     analysis_id: str,
@@ -449,36 +677,74 @@ def real_bank_conclusions(
     seed: int,
     parent_runs: list[str] | None = None,
     policy: str | None = None,
+    jurisdictions: Iterable[str] | None = None,
+    horizon: str | None = None,
+    risk: str = "selected",
 ) -> dict[str, Any] | None:
-    """The application stage's real-bank part: None when the workspace holds no real EBA bank data;
-    else the completed run's id and output variables, or the stop and its reason (a result, recorded).
+    """The application stage's real-bank part: None when the workspace holds no real EBA bank data.
 
-    Either way ``starting_points`` says which exercise and actual year each bank starts from under
-    the cutoff and ``policy`` (:func:`starting_points`), and ``refused_exercises`` names the
-    exercises held in the workspace but not admissible (released after the cutoff, or dated by a
-    rule the policy refuses)."""
+    Otherwise the scenario-conditional model ``bank_eba_scenario`` runs once per macro run of
+    ``parent_runs`` (each run's parent is that macro run) when its overall real-data gate passed;
+    else the stop and its reason, with the gate's figures, are the result (recorded). Either way
+    ``starting_points``, ``refused_exercises`` (held but not admissible at the cutoff and policy) and
+    ``scope`` (banks in the request's jurisdiction with fresh enough actuals, and every bank left out
+    with its reason) are recorded."""
     every = bank_observations(store)
     if every.empty:
         return None
     admissible = bank_observations(store, cutoff, policy)
     refused = sorted(set(every["exercise"]) - set(admissible["exercise"]))
-    extra = {"starting_points": starting_points(admissible), "refused_exercises": refused}
-    try:
-        run = project_real_banks(store, analysis_id, cutoff=cutoff, seed=seed, parent_runs=parent_runs, policy=policy)
-    except StageStopped as stop:
-        return {"status": "stopped", "reason": stop.reason, "model_id": MODEL_ID, "models": list(REAL_MODELS), **extra}
-    if run.status != RunStatus.completed:
+    scope = request_scope(cutoff, jurisdictions)
+    preview = scope_preview(admissible, scope) if not admissible.empty else {"banks_in_scope": 0, "left_out": []}
+    extra = {
+        # where the banks in the request's scope start (the report's start sentence reads this)
+        "starting_points": preview.pop("starting_points", []),
+        "refused_exercises": refused,
+        "scope": preview,
+        "model_id": SCENARIO_ID,
+    }
+    if admissible.empty:
         return {
-            "status": run.status.value,
-            "reason": run.reason,
-            "model_id": run.model_id,
-            "run_id": run.run_id,
+            "status": "stopped",
+            "reason": f"the workspace holds no real bank data released by the cutoff ({cutoff})",
             **extra,
         }
+    gates = scenario_gate(store, cutoff, seed=seed, policy=policy)
+    passed = next((g for g in gates if g.passed), None)
+    if passed is None:
+        detail = gates[-1].detail if gates else "no validation gate (two EBA stress tests are needed)"
+        return {
+            "status": "stopped",
+            "reason": f"{SCENARIO_ID} did not pass its real-data validation gate; no conclusion about real banks "
+            f"is drawn ({detail})",
+            "gate_ids": [g.gate_id for g in gates],
+            **extra,
+        }
+    runs = {}
+    for macro_run in parent_runs or []:
+        try:
+            run = project_scenario_banks(
+                store,
+                analysis_id,
+                macro_run,
+                obs=admissible,
+                scope=scope,
+                seed=seed,
+                gate_id=passed.gate_id,
+                horizon=horizon,
+                risk=risk,
+            )
+        except StageStopped as stop:
+            runs[macro_run] = {"status": "stopped", "reason": stop.reason}
+            continue
+        runs[macro_run] = {"status": run.status.value, "run_id": run.run_id, "reason": run.reason}
+    done = [r for r in runs.values() if r["status"] == RunStatus.completed.value]
     return {
-        "status": "completed",
-        "model_id": run.model_id,
-        "run_id": run.run_id,
+        "status": "completed" if done else "stopped",
+        "reason": None if done else "; ".join(f"{k}: {v['reason']}" for k, v in runs.items()) or "no macro run",
+        "runs": runs,
+        "run_id": done[0]["run_id"] if done else None,
+        "gate_id": passed.gate_id,
         "output_variables": sorted(OUTPUT_VARIABLES),
         "provenance": "real",
         **extra,

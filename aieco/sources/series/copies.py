@@ -25,6 +25,8 @@ from aieco.errors import InputError
 from aieco.records import ObservedValue, ReleaseRule
 
 SHIPPED = Path(__file__).resolve().parents[2] / "data" / "dated_copies.toml"
+#: Copies committed after the default cutoff: sources of the shipped extensions, never release dates.
+LATER = SHIPPED.with_name("later_copies.toml")
 FIELDS = ("name", "repo", "commit", "committed", "path", "blob", "publisher", "note")
 
 
@@ -103,11 +105,11 @@ def dated_copies(path: Path = SHIPPED) -> tuple[DatedCopy, ...]:
     return parse_copies(data, str(path))
 
 
-def copy_named(name: str) -> DatedCopy:
-    for c in dated_copies():
+def copy_named(name: str, registry: Path = SHIPPED) -> DatedCopy:
+    for c in dated_copies(registry):
         if c.name == name:
             return c
-    raise InputError(f"no dated copy named {name!r}", where=str(SHIPPED), fix="register it in dated_copies.toml")
+    raise InputError(f"no copy named {name!r}", where=str(registry), fix=f"register it in {registry.name}")
 
 
 def copy_of(path: str | Path) -> DatedCopy | None:

@@ -7,11 +7,21 @@ rule, licence line). Every row keeps the release date and rule its source file g
 (see :mod:`aieco.sources.series.lags`). :func:`build_real_pack` re-creates the extracts from
 the shared data folder (``python -m aieco.sources.series.pack ../shared/data``);
 :func:`load_real_pack` stores them in a workspace (provenance ``real``).
+
+Extensions bring the series closer to the cutoff from public copies committed after it
+(``aieco/data/later_copies.toml``, files under ``shared/data/macro/extensions/``): their
+values keep the ``lag`` rule (the commit date is no evidence of a 2024 release), and each is
+checked against the shipped series it overlaps. An extension that *continues* a shipped
+series (same provider series, written under the shipped series key) keeps that series' last
+:data:`OVERLAP` periods, which must repeat it (exactly, or within the copy's rounding), and
+the periods after it; only the later periods are loaded — the overlap is evidence of agreement.
 """
 
 from __future__ import annotations
 
 import sys
+import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,12 +30,14 @@ import pandas as pd
 from aieco.errors import InputError
 from aieco.progress import report
 from aieco.records import ObservedValue
-from aieco.sources.series.copies import DatedCopy, as_copy_values, copy_named, git_blob_id
+from aieco.sources.series.copies import LATER, DatedCopy, as_copy_values, copy_named, git_blob_id
 from aieco.sources.series.readers import load_series, observations_frame
 from aieco.store import Store
 
 PACK_DIR = Path(__file__).resolve().parents[2] / "data" / "real"
 FIRST_PERIOD = "1998"  # the model sample starts in 2000Q1; two years before it for lags and annual bases
+OVERLAP = 12  # periods a continuing extension repeats from the series it continues (checked equal)
+EXTRACTED = "2026-11-22"  # extraction date of the extracts that state none of their own
 PACK_COLUMNS = [
     "variable",
     "reference_period",
@@ -56,6 +68,12 @@ class PackSeries:
     licence: str
     keep_vintages_with_exact_dates: bool = False
     copy: str | None = None  # a registered dated public copy (copies.dated_copies): its commit date, rule file
+    later_copy: str | None = None  # a public copy committed after the cutoff (later_copies.toml): bytes checked only
+    overlaps: str | None = None  # the shipped extract its values are checked against over their common periods
+    continues: bool = False  # the same provider series as ``overlaps``: keep its last OVERLAP periods and later ones
+    tolerance: float = 0.0  # largest overlap difference a continuation may show (half the copy's last decimal)
+    member: str | None = None  # the series file inside a zip archive source
+    extracted: str | None = None  # extraction date, when not EXTRACTED
 
 
 ATTRIBUTION = "reuse with attribution (publishers' terms as summarised in shared/data/README.md)"
@@ -271,26 +289,112 @@ PACK: tuple[PackSeries, ...] = (
         ECB_LICENCE + ". " + STOXX_TERMS,
         copy="ecb_eurostoxx50_2021-04-25",
     ),
+    # Extensions towards the cutoff from public copies committed after it (rule lag: approximate only).
+    PackSeries(
+        "hicp_index_continued",
+        "extensions/vicdecoc_CP0000EZ19M086NEST.csv",
+        "inflation",
+        "FRED",
+        "Eurostat (HICP), as distributed by FRED (series CP0000EZ19M086NEST); public copy in "
+        "vicdecoc/Assignment-2---macro",
+        "HICP overall index, euro area, 2015=100, monthly",
+        "FRED.CP0000EZ19M086NEST",
+        "lag: end of month + 31 days (aieco/data/publication_lags.toml [inflation]); the copy's commit date "
+        "is not a release date",
+        EUROSTAT_LICENCE,
+        later_copy="fred_hicp_2025-05-14",
+        overlaps="hicp_index",
+        continues=True,
+        extracted="2026-11-27",
+    ),
+    PackSeries(
+        "hicp_annual_rate_continued",
+        "extensions/aryamann04_ecb_hicp.csv",
+        "inflation",
+        "ECB",
+        "ECB Data Portal; public copy in aryamann04/macro-research",
+        "HICP - Overall index, annual rate of change",
+        "ICP.M.U2.N.000000.4.ANR",
+        "lag: end of month + 31 days (aieco/data/publication_lags.toml [inflation]); the copy's commit date "
+        "is not a release date",
+        ECB_LICENCE,
+        later_copy="ecb_portal_hicp_anr_2025-07-02",
+        overlaps="hicp_annual_rate",
+        continues=True,
+        extracted="2026-11-27",
+    ),
+    PackSeries(
+        "long_term_rate_ecb",
+        "extensions/aryamann04_ecb_yield.csv",
+        "long_term_rate",
+        "ECB",
+        "ECB Data Portal; public copy in aryamann04/macro-research",
+        "Long-term interest rate for convergence purposes, 10 years maturity, denominated in euro, euro area 20 "
+        "(fixed composition), monthly average of daily secondary-market yields, % p.a.",
+        "IRS.M.I9.L.L40.CI.0000.EUR.N.Z",
+        "lag: end of month + 1 day (aieco/data/publication_lags.toml [long_term_rate]: a period average of "
+        "daily market yields); the copy's commit date is not a release date",
+        ECB_LICENCE,
+        later_copy="ecb_portal_long_rate_i9_2025-07-02",
+        overlaps="long_term_rate",
+        extracted="2026-11-27",
+    ),
+    PackSeries(
+        "equity_prices_continued",
+        "extensions/anilmujagic45_MPS_data.zip",
+        "equity_prices",
+        "ECB",
+        "ECB Data Portal (index data: STOXX Ltd.); public copy (a Data Portal download of 2025-10-14 in a zip "
+        "archive) in anilmujagic45/Monetary-Policy-Shocks-and-Macro-Financial-Dynamics",
+        "EURO STOXX 50, monthly average of daily closes (four decimals in the copy)",
+        "FM.M.U2.EUR.DS.EI.DJES50I.HSTA",
+        "lag: end of month + 1 day (a period average of daily closes); the copy's commit date is not a release date",
+        ECB_LICENCE + ". " + STOXX_TERMS,
+        later_copy="ecb_portal_eurostoxx50_2026-08-18",
+        overlaps="equity_prices",
+        continues=True,
+        tolerance=0.00005,
+        member="ECB Data Portal_20251014132031.csv",
+        extracted="2026-11-27",
+    ),
 )
 
 
-def extract(entry: PackSeries, shared_data_dir: Path) -> pd.DataFrame:
-    """The rows of one shipped extract, read from the shared data file by the series loaders.
-
-    A dated copy is checked first: the shared file must have the committed bytes.
-    """
-    source = shared_data_dir / "macro" / entry.source
-    copy = copy_named(entry.copy) if entry.copy else None
-    if copy is not None and git_blob_id(source) != copy.blob:
+def check_bytes(source: Path, copy: DatedCopy, registry: Path) -> None:
+    """Refuse a source file whose bytes are not the registered copy's."""
+    if git_blob_id(source) != copy.blob:
         raise InputError(
             f"{source} is not the copy committed to {copy.repo} at {copy.commit} "
             f"(git blob {git_blob_id(source)}, expected {copy.blob})",
             where=str(source),
-            fix="rebuild the extract from the committed copy or drop its dated-copy record",
+            fix=f"fetch {copy.path} at commit {copy.commit} unchanged, or drop its record from {registry.name}",
         )
+
+
+def extract(entry: PackSeries, shared_data_dir: Path, base: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rows of one shipped extract, read from the shared data file by the series loaders.
+
+    A dated or later copy is checked first: the shared file must have the committed bytes. A
+    continuing extension needs ``base``, the extract it continues.
+    """
+    source = shared_data_dir / "macro" / entry.source
+    if not source.is_file():
+        later = copy_named(entry.later_copy, LATER) if entry.later_copy else None
+        raise InputError(
+            f"{source} is absent",
+            where=str(source),
+            fix=(f"fetch {later.path} from github.com/{later.repo} at commit {later.commit} into {source}")
+            if later
+            else "pass the shared data folder that contains macro/",
+        )
+    copy = copy_named(entry.copy) if entry.copy else None
+    if copy is not None:
+        check_bytes(source, copy, Path("dated_copies.toml"))
+    if entry.later_copy:
+        check_bytes(source, copy_named(entry.later_copy, LATER), LATER)
     records = [
         r
-        for r in load_series(source)
+        for r in read_source(source, entry.member)
         if r.variable == entry.variable
         and r.series_key.startswith(entry.series_prefix)
         and r.reference_period >= FIRST_PERIOD
@@ -300,7 +404,84 @@ def extract(entry: PackSeries, shared_data_dir: Path) -> pd.DataFrame:
     if copy is not None:
         records = as_copy_values(records, copy)
     frame = observations_frame(records)  # EA19 back-casts and EA20 recent series are joined by the splices
-    return frame[PACK_COLUMNS].sort_values(["reference_period", "release_date"], kind="stable")
+    frame = frame[PACK_COLUMNS].sort_values(["reference_period", "release_date"], kind="stable")
+    if entry.continues:
+        if base is None:
+            raise InputError(
+                f"{entry.name} continues {entry.overlaps}, which was not given",
+                where=entry.name,
+                fix="build the extract it continues first",
+            )
+        frame = continuation(entry, frame, base)
+    return frame
+
+
+def read_source(source: Path, member: str | None = None) -> list[ObservedValue]:
+    """The values of a series file, or of ``member`` inside a zip archive (read under its own name)."""
+    if member is None:
+        return load_series(source)
+    try:
+        with zipfile.ZipFile(source) as archive:
+            data = archive.read(member)
+    except (zipfile.BadZipFile, KeyError) as exc:
+        raise InputError(
+            f"{source} holds no readable member {member!r} ({exc})",
+            where=str(source),
+            fix="register the archive's member name exactly as `unzip -l` lists it",
+        ) from None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / Path(member).name
+        path.write_bytes(data)
+        return load_series(path)
+
+
+def overlap_differences(frame: pd.DataFrame, base: pd.DataFrame) -> tuple[pd.Series, bool]:
+    """New minus shipped value over their common periods (monthly values averaged to complete quarters
+    when the shipped series is quarterly); the flag says whether they were averaged."""
+    new = frame.drop_duplicates("reference_period", keep="last").set_index("reference_period")["value"].astype(float)
+    averaged = bool((base["frequency"] == "Q").all() and (frame["frequency"] == "M").all())
+    if averaged:
+        quarters = pd.PeriodIndex(list(new.index), freq="M").asfreq("Q").astype(str)
+        grouped = new.groupby(quarters)
+        new = grouped.mean()[grouped.size() == 3]
+    old = base.drop_duplicates("reference_period", keep="last").set_index("reference_period")["value"].astype(float)
+    common = sorted(set(new.index) & set(old.index))
+    return (new[common] - old[common]), averaged
+
+
+def same_series(key: str, base_key: str) -> bool:
+    """Two keys of one provider series (``ECB.FM.M.U2…`` names the dataflow that ``ECB.M.U2…`` leaves out)."""
+    return key == base_key or key.endswith("." + base_key.split(".", 1)[1])
+
+
+def continuation(entry: PackSeries, frame: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
+    """The last OVERLAP periods of ``base`` (values repeated within ``entry.tolerance``) and every later
+    period of ``frame``, under the base's series key."""
+    base_key = str(base["series_key"].iloc[0])
+    keys = set(frame["series_key"])
+    if not all(same_series(k, base_key) for k in keys):
+        raise InputError(
+            f"{entry.name} ({', '.join(sorted(keys))}) is not the provider series of {entry.overlaps} ({base_key})",
+            where=entry.source,
+            fix="continue a series only with a copy of the same provider series",
+        )
+    periods = sorted(base["reference_period"].unique())
+    out = frame[frame["reference_period"] >= periods[-OVERLAP]].assign(series_key=base_key)
+    diff, _ = overlap_differences(out, base)
+    if len(diff) != OVERLAP or (diff.abs() > entry.tolerance + 1e-9).any():
+        raise InputError(
+            f"{entry.name} does not repeat the last {OVERLAP} values of {entry.overlaps} "
+            f"({len(diff)} common periods, largest difference {diff.abs().max() if len(diff) else float('nan')})",
+            where=entry.source,
+            fix="continue a series only with a copy of the same provider series (revised values are a new vintage)",
+        )
+    if not (out["reference_period"] > periods[-1]).any():
+        raise InputError(
+            f"{entry.name} adds no period after {periods[-1]}, the end of {entry.overlaps}",
+            where=entry.source,
+            fix="drop the extension or use a later copy",
+        )
+    return out
 
 
 def dated_copy_line(copy: DatedCopy) -> str:
@@ -311,7 +492,32 @@ def dated_copy_line(copy: DatedCopy) -> str:
     )
 
 
-def provenance_text(entry: PackSeries, rows: int, first: str, last: str, extracted: str) -> str:
+def later_copy_line(copy: DatedCopy) -> str:
+    return (
+        f"- public copy: github.com/{copy.repo}, commit {copy.commit}, committed {copy.committed} (after the "
+        f"default cutoff: its values keep the lag rule and are never strict evidence), path {copy.path}; git "
+        f"blob {copy.blob} equals the source file's bytes (checked when the extract is built; registry "
+        "aieco/data/later_copies.toml)\n"
+    )
+
+
+def overlap_line(entry: PackSeries, frame: pd.DataFrame, base: pd.DataFrame) -> str:
+    diff, averaged = overlap_differences(frame, base)
+    how = " (quarterly averages of the monthly values)" if averaged else ""
+    tail = (
+        f"; it continues {entry.overlaps}.csv (same provider series, written under that extract's series key): "
+        f"its first {len(diff)} rows repeat that extract's last periods (evidence only: a workspace loads the "
+        "later periods)"
+        if entry.continues
+        else ""
+    )
+    return (
+        f"- overlap with {entry.overlaps}.csv: {len(diff)} common periods{how}, largest absolute difference "
+        f"{diff.abs().max():.4g}, mean difference {diff.mean():+.4g}{tail}\n"
+    )
+
+
+def provenance_text(entry: PackSeries, rows: int, first: str, last: str, extracted: str, overlap: str = "") -> str:
     return (
         f"# {entry.name}.csv\n\n"
         f"- publisher: {entry.publisher}\n- title: {entry.title}\n- series key: {entry.series_key}\n"
@@ -319,23 +525,49 @@ def provenance_text(entry: PackSeries, rows: int, first: str, last: str, extract
         f"{rows} rows, reference periods {first}–{last})\n"
         f"- release-date rule: {entry.release_rule}\n"
         + (dated_copy_line(copy_named(entry.copy)) if entry.copy else "")
+        + (later_copy_line(copy_named(entry.later_copy, LATER)) if entry.later_copy else "")
+        + overlap
         + f"- licence: {entry.licence}\n"
         "- provenance: real (values unchanged; only rows outside the model sample or vintages without an "
         "exact date are left out)\n"
     )
 
 
-def build_real_pack(shared_data_dir: str | Path, out_dir: Path = PACK_DIR, extracted: str = "2026-11-22") -> list[Path]:
-    """Write every extract and its PROVENANCE file; returns the CSV paths."""
+def build_real_pack(
+    shared_data_dir: str | Path,
+    out_dir: Path = PACK_DIR,
+    extracted: str = EXTRACTED,
+    entries: tuple[PackSeries, ...] = PACK,
+) -> list[Path]:
+    """Write every extract (or ``entries``) and its PROVENANCE file; returns the CSV paths.
+
+    An extract checked against another reads it from this build, else from ``out_dir``, else the
+    shipped one.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
+    built: dict[str, pd.DataFrame] = {}
     paths = []
-    for entry in PACK:
-        frame = extract(entry, Path(shared_data_dir))
+    for entry in entries:
+        base = None
+        if entry.overlaps:
+            base = built.get(entry.overlaps)
+            if base is None:
+                written = out_dir / f"{entry.overlaps}.csv"
+                base = pd.read_csv(
+                    written if written.is_file() else PACK_DIR / written.name, dtype={"reference_period": str}
+                )
+        frame = extract(entry, Path(shared_data_dir), base)
+        built[entry.name] = frame
         path = out_dir / f"{entry.name}.csv"
         frame.to_csv(path, index=False, lineterminator="\n")
         (out_dir / f"{entry.name}.PROVENANCE.md").write_text(
             provenance_text(
-                entry, len(frame), frame["reference_period"].min(), frame["reference_period"].max(), extracted
+                entry,
+                len(frame),
+                frame["reference_period"].min(),
+                frame["reference_period"].max(),
+                entry.extracted or extracted,
+                overlap_line(entry, frame, base) if base is not None else "",
             ),
             encoding="utf-8",
         )
@@ -346,9 +578,14 @@ def build_real_pack(shared_data_dir: str | Path, out_dir: Path = PACK_DIR, extra
 def pack_observations(pack_dir: Path = PACK_DIR) -> list[ObservedValue]:
     """Every shipped value as an ObservedValue (provenance real, release date and rule as shipped)."""
     out: list[ObservedValue] = []
+    last: dict[str, str] = {}
     for i, entry in enumerate(PACK):
         report("reading real series", i, len(PACK), entry.name)
-        out += load_series(pack_dir / f"{entry.name}.csv", provenance="real")
+        values = load_series(pack_dir / f"{entry.name}.csv", provenance="real")
+        if entry.continues:  # the overlap rows are evidence of agreement; the continued series keeps its values
+            values = [v for v in values if v.reference_period > last[entry.overlaps]]
+        last[entry.name] = max(v.reference_period for v in values)
+        out += values
     report("reading real series", len(PACK), len(PACK), "")
     return out
 
