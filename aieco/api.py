@@ -252,6 +252,7 @@ def report_rows(store: Store, analysis_id: str | None = None) -> list[dict[str, 
     """One mapping per stored report (of one analysis, or all): ids, risk, title, status, the failing rule
     and sentence, how many claims and relations it cites, its graph condition."""
     from aieco.records import Report
+    from aieco.review import superseding_decisions
 
     reports = store.find(Report, analysis_id=analysis_id) if analysis_id else list(store.all(Report))
     return [
@@ -266,6 +267,8 @@ def report_rows(store: Store, analysis_id: str | None = None) -> list[dict[str, 
             "claims": len(r.claim_ids),
             "relations": len(r.relation_ids),
             "graph_condition": r.graph_condition,
+            # review decisions made since that take a cited relation out of use (issue 29 item 4)
+            "superseded_by": superseding_decisions(store, r),
         }
         for r in reports
     ]

@@ -64,6 +64,42 @@ def normalise(jurisdiction: str | None) -> str:
     return ALIASES.get(code, code)
 
 
+#: Codes of the Eurostat/ECB conventions that are not ISO 3166 country codes.
+EXTRA_CODES = frozenset({"UK", "EL"})
+
+
+def iso_country_codes() -> frozenset[str]:
+    """The ISO 3166-1 alpha-2 codes as the IANA time-zone database lists them (``iso3166.tab`` of the
+    ``tzdata`` package, else the system's zoneinfo); empty when neither is present."""
+    from importlib import resources
+    from pathlib import Path
+
+    candidates = []
+    try:
+        candidates.append(resources.files("tzdata").joinpath("zoneinfo", "iso3166.tab"))
+    except ModuleNotFoundError:
+        pass
+    candidates.append(Path("/usr/share/zoneinfo/iso3166.tab"))
+    for path in candidates:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        return frozenset(line.split("\t", 1)[0] for line in text.splitlines() if line and not line.startswith("#"))
+    return frozenset()
+
+
+def unknown_jurisdictions(codes: Iterable[str]) -> list[str]:
+    """The codes that name no jurisdiction: not in the hierarchy, not an alias, not an ISO country code.
+
+    Without an ISO table on the machine only the hierarchy's codes are known for sure, so
+    nothing else is refused rather than everything.
+    """
+    iso = iso_country_codes()
+    known = {*PARENTS, GLOBAL, *ALIASES, *EXTRA_CODES, *iso}
+    return [c for c in codes if normalise(c) not in known and (iso or not normalise(c).isalpha())]
+
+
 def containers(jurisdiction: str) -> tuple[str, ...]:
     """``jurisdiction`` and every jurisdiction containing it, innermost first (``EA`` → EA, EU, GLOBAL)."""
     code = normalise(jurisdiction)

@@ -58,41 +58,60 @@ class SourceSettings(_Section):
     )
     max_file_bytes: int = Field(200_000_000, description="Largest source file registered (bytes).")
     max_pdf_pages: int = Field(2_000, description="Most pages of one PDF registered.")
+    max_unzipped_bytes: int = Field(
+        1_000_000_000, gt=0, description="Largest uncompressed content of one .xlsx workbook (bytes)."
+    )
+    max_zip_ratio: float = Field(
+        100.0,
+        gt=1,
+        description="Largest uncompressed/compressed ratio of a workbook over 20 MB uncompressed (real workbooks "
+        "measured here: at most 18 per member; a decompression bomb: about 1000).",
+    )
 
 
 class RetrievalSettings(_Section):
-    candidates_per_ranker: int = Field(50, description="Candidates taken from BM25 and from LSA.")
-    top_k: int = Field(20, description="Passages returned after reciprocal rank fusion.")
+    candidates_per_ranker: int = Field(50, gt=0, description="Candidates taken from BM25 and from LSA.")
+    top_k: int = Field(20, gt=0, description="Passages returned after reciprocal rank fusion.")
     rrf_k: int = Field(60, description="Reciprocal rank fusion constant.")
-    lsa_components: int = Field(128, description="TruncatedSVD components for LSA.")
-    byte_budget: int = Field(12_000, description="Evidence serialisation limit in bytes.")
+    lsa_components: int = Field(128, gt=0, description="TruncatedSVD components for LSA.")
+    byte_budget: int = Field(12_000, gt=0, description="Evidence serialisation limit in bytes.")
 
 
 class GraphSettings(_Section):
     candidate_cap: int = Field(600, description="G0: most candidate sentences processed.")
     batch_size: int = Field(8, description="G0: candidate sentences per extraction request.")
-    max_path_length: int = Field(5, description="Most relations in one path.")
-    top_paths: int = Field(5, description="Paths kept per channel query.")
+    max_path_length: int = Field(5, ge=1, le=10, description="Most relations in one path.")
+    top_paths: int = Field(5, ge=1, description="Paths kept per channel query.")
     doc_bonus: float = Field(0.05, description="S(C): reward per distinct document.")
     length_penalty: float = Field(0.03, description="S(C): penalty per relation beyond the first.")
+
+
+#: Most VAR trajectories one run may draw: the simulation holds about 150 bytes per draw at once
+#: (10^9 draws asked for 134 GiB), so this bound keeps a run under about 300 MB.
+MAX_VAR_DRAWS = 2_000_000
 
 
 class ScenarioSettings(_Section):
     cutoff: date = Field(date(2024, 12, 31), description="Default information cutoff.")
     horizon_start: int = Field(2025, description="First scenario year.")
     horizon_end: int = Field(2027, description="Last scenario year.")
-    var_lags: int = Field(2, description="VAR lag order.")
-    var_draws: int = Field(20_000, description="Residual-bootstrap trajectories.")
-    var_min_obs: int = Field(80, description="Least complete quarterly observations for the VAR.")
+    var_lags: int = Field(2, ge=1, le=12, description="VAR lag order.")
+    var_draws: int = Field(
+        20_000,
+        gt=0,
+        le=MAX_VAR_DRAWS,
+        description="Residual-bootstrap trajectories (at most MAX_VAR_DRAWS: about 150 bytes each are held at once).",
+    )
+    var_min_obs: int = Field(80, gt=0, description="Least complete quarterly observations for the VAR.")
     sample_start: str = Field("2000Q1", description="First quarter of the estimation sample.")
     sample_start_earliest: str = Field(
         "1995Q1",
         description="Earliest start when an early cutoff leaves fewer than var_min_obs quarters from sample_start "
         "(the sample then reaches back just far enough).",
     )
-    seed: int = Field(20241231, description="Default seed.")
-    kmeans_groups: int = Field(3, description="Unconditional comparator: k-means groups.")
-    tail_share: float = Field(0.10, description="Unconditional comparator: most adverse share.")
+    seed: int = Field(20241231, ge=0, lt=2**63, description="Default seed.")
+    kmeans_groups: int = Field(3, ge=1, description="Unconditional comparator: k-means groups.")
+    tail_share: float = Field(0.10, gt=0, le=1, description="Unconditional comparator: most adverse share.")
     selection: Literal["calibrated", "paper_max"] = Field(
         "calibrated",
         description="Scenario rule: 'calibrated' (the conditional forecast of a risk's restricted variables at a "
@@ -118,12 +137,12 @@ class BankSettings(_Section):
         tuple(round(0.05 * i, 2) for i in range(1, 20)), description="FE-QAR quantile levels."
     )
     qar_penalty: float = Field(1.0, description="FE-QAR L1 penalty on fixed effects (lambda).")
-    min_obs: int = Field(8, description="Least complete half-year observations per bank.")
-    projection_paths: int = Field(25_000, description="Projection paths per bank and scenario.")
+    min_obs: int = Field(8, gt=0, description="Least complete half-year observations per bank.")
+    projection_paths: int = Field(25_000, gt=0, le=10_000_000, description="Projection paths per bank and scenario.")
     projection_threads: int = Field(
         0, ge=0, json_schema_extra=NOT_RESULT, description="Threads simulating banks at once (0 = one per CPU)."
     )
-    bootstrap_reps: int = Field(2_000, description="Country-cluster bootstrap replications.")
+    bootstrap_reps: int = Field(2_000, gt=0, le=1_000_000, description="Country-cluster bootstrap replications.")
     mae_max: float = Field(2.0, description="Validation: largest MAE of CET1 depletion (pp).")
     spearman_min: float = Field(0.5, description="Validation: least Spearman correlation.")
     coverage_min: float = Field(0.75, description="Validation: least interval coverage.")
@@ -144,7 +163,7 @@ class LLMSettings(_Section):
     base_url: str | None = Field(None, description="OpenAI-compatible endpoint (no key here).")
     temperature: float = Field(0.0, description="Sampling temperature.")
     max_output_tokens: int = Field(2048, description="Output token limit per call.")
-    request_budget: int = Field(200, description="Most LLM requests per analysis.")
+    request_budget: int = Field(200, ge=0, description="Most LLM requests per analysis.")
     cost_budget_usd: float | None = Field(None, description="Most USD spent per analysis (None = no limit).")
     timeout_s: float = Field(60.0, json_schema_extra=NOT_RESULT, description="HTTP timeout per request.")
     concurrency: int = Field(
@@ -321,5 +340,25 @@ def redact(value: Any) -> Any:
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings (read once from the environment)."""
-    return Settings.model_validate(environment_values(os.environ))
+    """The process-wide settings (read once from the environment).
+
+    Raises
+    ------
+    InputError
+        Naming the environment variable and what it must be, when a value is refused.
+    """
+    from pydantic import ValidationError
+
+    try:
+        return Settings.model_validate(environment_values(os.environ))
+    except ValidationError as exc:
+        from aieco.errors import InputError
+
+        problems = [
+            f"{ENV_PREFIX}{ENV_NESTED.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
+        ]
+        raise InputError(
+            "invalid setting: " + "; ".join(problems),
+            where="environment",
+            fix="correct or unset the named AIECO_ variable(s) (defaults and bounds: aieco/config.py)",
+        ) from None

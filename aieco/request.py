@@ -147,6 +147,37 @@ class AnalysisRequest(FrozenModel):
             )
         return v
 
+    @field_validator("seeds")
+    @classmethod
+    def _seeds(cls, v: list[int]) -> list[int]:
+        bad = [s for s in v if not 0 <= s < 2**63]
+        if bad:
+            raise ValueError(f"seeds {bad} must be whole numbers from 0 to 2^63 - 1")
+        return v
+
+    @field_validator("jurisdictions", "excluded_jurisdictions")
+    @classmethod
+    def _known_jurisdictions(cls, v: list[str]) -> list[str]:
+        from aieco.asof import unknown_jurisdictions
+
+        bad = unknown_jurisdictions(v)
+        if bad:
+            raise ValueError(
+                f"jurisdictions {bad} are not known: use ISO 3166 country codes, EA, EU or GLOBAL "
+                "(aliases EA20, EU27, WORLD)"
+            )
+        return v
+
+    @field_validator("cutoff")
+    @classmethod
+    def _cutoff_not_in_the_future(cls, v: date) -> date:
+        today = date.today()
+        if v > today:
+            raise ValueError(
+                f"cutoff {v} is after today ({today}): an information cutoff can only be a date already passed"
+            )
+        return v
+
     @field_validator("horizon")
     @classmethod
     def _horizon(cls, v: str) -> str:

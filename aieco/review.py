@@ -269,6 +269,35 @@ def review_queue(store: Store, analysis_id: str) -> list[dict[str, Any]]:
     return rows
 
 
+def decisions_digest(store: Store) -> str:
+    """Digest of the decisions in force (relation -> latest decision id); "" when nothing was reviewed.
+
+    Part of an analysis's inputs: a decision made after an analysis ran makes the re-run another
+    version of the analysis, which applies it, instead of resuming from outputs made without it.
+    """
+    from aieco.records import digest
+
+    decisions = store.find(ReviewDecision)
+    if not decisions:
+        return ""
+    return digest({rid: d.decision_id for rid, d in sorted(_latest(decisions).items())})
+
+
+def superseding_decisions(store: Store, report: Report) -> list[str]:
+    """The decisions in force, made after ``report``, that take a relation it cites out of use: the
+    report stays as it was written and is shown "superseded by review"; re-running its request
+    makes a new version of the analysis that applies them."""
+    decisions = store.find(ReviewDecision)
+    if not decisions:
+        return []
+    latest = _latest(decisions)
+    return sorted(
+        latest[rid].decision_id
+        for rid in report.relation_ids
+        if rid in latest and latest[rid].action in ("reject", "correct") and review_state(store, rid) is not None
+    )
+
+
 def review_state(store: Store, relation_id: str) -> str | None:
     """ "rejected" or "corrected" when the decision in force takes the relation out of use, else None
     (also "superseded" for a correction that a later decision on its original replaced)."""

@@ -88,6 +88,11 @@ GENESIS = "genesis"
 DB_FILES = frozenset({DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", DB_NAME + "-journal"})
 #: Run locks (empty files held with flock while an analysis runs).
 LOCK_DIR = "locks"
+#: The chain heads after the last write, for a copy kept outside the database (``aieco audit --anchor``).
+ANCHOR_NAME = "anchor.json"
+ANCHOR_FORMAT = "aieco-anchor-1"
+#: Optional secret keying the anchor (HMAC-SHA256): without it a forger cannot write a matching anchor.
+ANCHOR_KEY_VARIABLE = "AIECO_ANCHOR_KEY"
 
 
 # --------------------------------------------------------------------------- column mapping
@@ -185,20 +190,44 @@ def _m002(db: sqlite_utils.Database) -> None:
                 db.execute(_m002_trigger_sql(table, op))
 
 
+#: The lookup indexes of m003: table -> indexed columns (one single-column index each).
+LOOKUP_INDEXES: dict[str, list[str]] = {
+    "source_locations": ["source_id"],
+    "relations": ["location_id"],
+    "stage_records": ["analysis_id", "stage"],
+    "model_output_points": ["run_id"],
+    "model_runs": ["analysis_id"],
+    "llm_calls": ["analysis_id"],
+    "observed_values": ["variable"],
+    "exclusions": ["analysis_id"],
+}
+
+
 @MIGRATIONS(name="m003_lookup_indexes")
 def _m003(db: sqlite_utils.Database) -> None:
-    for table, cols in {
-        "source_locations": ["source_id"],
-        "relations": ["location_id"],
-        "stage_records": ["analysis_id", "stage"],
-        "model_output_points": ["run_id"],
-        "model_runs": ["analysis_id"],
-        "llm_calls": ["analysis_id"],
-        "observed_values": ["variable"],
-        "exclusions": ["analysis_id"],
-    }.items():
+    for table, cols in LOOKUP_INDEXES.items():
         for col in cols:
             db[table].create_index([col], if_not_exists=True)
+
+
+def _index_sql(name: str, table: str, columns: Iterable[str], unique: bool = False) -> str:
+    cols = ", ".join(f'"{c}"' for c in columns)
+    return f'CREATE {"UNIQUE " if unique else ""}INDEX "{name}" ON "{table}" ({cols})'
+
+
+def expected_indexes() -> dict[str, tuple[str, str]]:
+    """Every index the schema must hold besides the primary keys': name -> (table, SQL as stored,
+    whitespace aside). A planted index (a UNIQUE one would refuse the next legitimate insert) is not."""
+    out = {
+        f"idx_{table}_{col}": (table, _index_sql(f"idx_{table}_{col}", table, [col]))
+        for table, cols in LOOKUP_INDEXES.items()
+        for col in cols
+    }
+    out["stage_records_attempt"] = ("stage_records", _index_sql("stage_records_attempt", "stage_records", STAGE_KEY))
+    name = f"idx_{MIGRATIONS.migrations_table}_migration_set_name"
+    table = MIGRATIONS.migrations_table
+    out[name] = (table, _index_sql(name, table, ["migration_set", "name"], unique=True))
+    return out
 
 
 def _m002_trigger_sql(table: str, op: str) -> str:
@@ -206,6 +235,38 @@ def _m002_trigger_sql(table: str, op: str) -> str:
         f"CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table} "
         f"BEGIN SELECT RAISE(ABORT, 'append-only table {table}: {op} refused'); END"
     )
+
+
+def _squeezed(sql: str) -> str:
+    """DDL compared without whitespace differences (SQLite keeps the text as it was written)."""
+    return re.sub(r"\s*([(),])\s*", r"\1", " ".join(sql.split()))
+
+
+#: Prefix of a writer's temporary file: renamed into place when complete, removed when the
+#: write is interrupted; one left by a killed process holds nothing anyone reads.
+TMP_PREFIX = ".tmp-"
+
+
+def _write_atomically(target: Path, data: bytes, *, sync: bool = False) -> None:
+    """``data`` to ``target`` through a temporary file in the same folder (removed if interrupted)."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=TMP_PREFIX)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            if sync:
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:  # Ctrl-C or an error between the two: leave no half-written file behind
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _anchor_mac(key: str, heads: dict[str, Any]) -> str:
+    import hashlib
+    import hmac
+
+    return hmac.new(key.encode(), json.dumps(heads, sort_keys=True).encode(), hashlib.sha256).hexdigest()
 
 
 def _no_replace_sql(table: str, pk: str) -> str:
@@ -427,34 +488,57 @@ def _harden(conn: sqlite3.Connection) -> None:
 class Store:
     """A workspace: SQLite records plus content-addressed artifacts."""
 
-    def __init__(self, path: str | os.PathLike[str], *, create: bool = True):
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, read_only: bool = False):
+        """Open (or create) the workspace ``path``.
+
+        ``read_only`` (the audit): the database must exist; it is opened read-only, and no
+        migration, column reconciliation or folder creation runs — what the file holds is what
+        the audit sees, and a missing migration is a finding, not something the audit repairs.
+        """
         self.path = Path(path)
-        self._check_folder(create)
+        self.read_only = read_only
+        self._snapshot_commit_time: float | None = None
+        if read_only and not (self.path / DB_NAME).is_file():
+            raise InputError(
+                f"workspace {self.path} does not exist or holds no {DB_NAME}",
+                fix="run `aieco init` first, or pass the folder of a built workspace with --workspace",
+            )
+        if not read_only:
+            self._check_folder(create)
         self.db_path = self.path / DB_NAME
         self.artifact_dir = self.path / ARTIFACT_DIR
         fresh = not self.db_path.exists()
         try:
-            conn = sqlite3.connect(
-                self.db_path,
-                timeout=get_settings().store.busy_timeout_ms / 1000,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-            conn.execute(f"PRAGMA busy_timeout = {get_settings().store.busy_timeout_ms}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA foreign_keys = ON")
+            timeout = get_settings().store.busy_timeout_ms
+            if read_only:
+                target = f"{self.db_path.resolve().as_uri()}?mode=ro"
+                conn = sqlite3.connect(
+                    target, uri=True, timeout=timeout / 1000, isolation_level=None, check_same_thread=False
+                )
+            else:
+                conn = sqlite3.connect(
+                    self.db_path, timeout=timeout / 1000, isolation_level=None, check_same_thread=False
+                )
+            conn.execute(f"PRAGMA busy_timeout = {timeout}")
+            if not read_only:
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA foreign_keys = ON")
             _harden(conn)
             # no sqlite-utils plugins: none is used, and loading them scans every installed package
             self.db = sqlite_utils.Database(conn, execute_plugins=False)
-            self._migrate()
+            if read_only:
+                self.db.execute("PRAGMA quick_check").fetchall()
+            else:
+                self._migrate()
         except sqlite3.DatabaseError as exc:
-            if fresh:
+            if fresh and not read_only:
                 self._remove_partial()
             raise InputError(
                 f"{self.db_path} is not a usable aieco database ({exc})",
                 fix="move the file away or choose another folder with --workspace",
             ) from exc
-        self.artifact_dir.mkdir(exist_ok=True)
+        if not read_only:
+            self.artifact_dir.mkdir(exist_ok=True)
 
     # -- opening ------------------------------------------------------------------------
 
@@ -533,6 +617,7 @@ class Store:
         if conn.in_transaction:
             yield
             return
+        changes = conn.total_changes
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -541,6 +626,94 @@ class Store:
             raise
         else:
             conn.execute("COMMIT")
+        if conn.total_changes != changes:
+            self.write_anchor()
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every read inside sees one committed state of the database (a WAL read transaction).
+
+        Also notes when the last transaction visible in it was committed (the newest of the
+        database and WAL files' modification times), so the audit can tell a file written for a
+        transaction still under way from a file nobody registered.
+        """
+        conn = self.db.conn
+        if conn.in_transaction:
+            yield
+            return
+        conn.execute("BEGIN")
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the snapshot starts here
+            times = [p.stat().st_mtime for p in (self.db_path, self.path / (DB_NAME + "-wal")) if p.exists()]
+            self._snapshot_commit_time = max(times) if times else None
+            yield
+        finally:
+            self._snapshot_commit_time = None
+            conn.execute("ROLLBACK")
+
+    # -- the anchor: chain heads kept outside the database --------------------------------
+
+    def anchor(self) -> dict[str, Any]:
+        """The chain heads as an anchor document (keyed with ``AIECO_ANCHOR_KEY`` when it is set)."""
+        heads = {t: [n, h] for t, (n, h) in sorted(self.chain_heads().items())}
+        doc: dict[str, Any] = {"format": ANCHOR_FORMAT, "heads": heads}
+        key = os.environ.get(ANCHOR_KEY_VARIABLE)
+        if key:
+            doc["hmac"] = _anchor_mac(key, heads)
+        return doc
+
+    def write_anchor(self) -> None:
+        """Write ``anchor.json`` after a committed write (atomically; copy it elsewhere to keep it)."""
+        target = self.path / ANCHOR_NAME
+        _write_atomically(target, json.dumps(self.anchor(), sort_keys=True).encode())
+
+    def audit_anchor(self, anchor: dict[str, Any]) -> list[dict[str, str]]:
+        """The database against an anchor written earlier: every chain must still hold the rows the
+        anchor counted, ending in the digest it recorded (more rows since then are fine). A database
+        restored from an older copy, or a chain re-sealed after an edit, is reported."""
+        problems = []
+        heads = anchor.get("heads") if isinstance(anchor, dict) else None
+        if anchor.get("format") != ANCHOR_FORMAT or not isinstance(heads, dict):
+            return [{"kind": "anchor", "id": ANCHOR_NAME, "detail": "not an aieco anchor file"}]
+        key = os.environ.get(ANCHOR_KEY_VARIABLE)
+        if key and anchor.get("hmac") != _anchor_mac(key, heads):
+            problems.append(
+                {
+                    "kind": "anchor",
+                    "id": ANCHOR_NAME,
+                    "detail": f"the anchor's HMAC does not match {ANCHOR_KEY_VARIABLE}: forged, or written with "
+                    "another key",
+                }
+            )
+        for table, (count, head) in sorted(heads.items()):
+            if count == 0:
+                continue
+            if not self.db[table].exists():
+                problems.append({"kind": "anchor", "id": table, "detail": f"table {table} is gone"})
+                continue
+            row = self.db.execute(
+                f'SELECT row_digest FROM "{table}" ORDER BY rowid LIMIT 1 OFFSET ?', [count - 1]
+            ).fetchone()
+            if row is None:
+                have = self.db.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+                problems.append(
+                    {
+                        "kind": "anchor",
+                        "id": table,
+                        "detail": f"{table} holds {have} rows, the anchor recorded {count}: the database was "
+                        "restored from an older copy or rows were deleted",
+                    }
+                )
+            elif row[0] != head:
+                problems.append(
+                    {
+                        "kind": "anchor",
+                        "id": table,
+                        "detail": f"{table} row {count} is not the one the anchor recorded: the chain was "
+                        "rewritten and re-sealed, or the database replaced",
+                    }
+                )
+        return problems
 
     # -- records ------------------------------------------------------------------------
 
@@ -657,12 +830,7 @@ class Store:
         target = self._artifact_path(d)
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
+            _write_atomically(target, data, sync=True)
         with self.transaction():
             if not self._exists("artifacts", "digest", d):
                 chain = _Chain(self.db)
@@ -704,10 +872,7 @@ class Store:
         """Write ``data`` to ``relpath`` inside the workspace (atomically) and record its digest."""
         target = self._inside(relpath)
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
+        _write_atomically(target, data)
         self._record_digest(target, data)
         return target
 
@@ -735,6 +900,8 @@ class Store:
 
     def recorded_files(self) -> dict[str, str]:
         """Workspace-relative path -> SHA-256 of the file's latest recorded content."""
+        if not self.db[FILES_TABLE].exists():  # a workspace the read-only audit finds not upgraded
+            return {}
         rows = self.db.execute(f"SELECT path, sha256 FROM {FILES_TABLE} ORDER BY rowid").fetchall()
         return dict(rows)
 
@@ -890,11 +1057,31 @@ class Store:
             problems.append(
                 {"kind": "schema", "id": name, "detail": f"unexpected trigger {name} on {triggers[name][0]}"}
             )
+        # indexes: a planted UNIQUE index would pass every row check and then refuse the next insert
+        indexes = {name: (table, sql) for kind, name, table, sql in master if kind == "index" and sql}
+        for name, (table, sql) in expected_indexes().items():
+            if table not in tables or (name == "stage_records_attempt" and name not in indexes):
+                continue  # (that one is made by a later migration, reported as pending when missing)
+            if name not in indexes:
+                problems.append({"kind": "schema", "id": name, "detail": f"index {name} on {table} is missing"})
+            elif _squeezed(indexes[name][1]) != _squeezed(sql):
+                problems.append(
+                    {"kind": "schema", "id": name, "detail": f"index {name} on {table} differs from its expected DDL"}
+                )
+        for name in sorted(set(indexes) - set(expected_indexes())):
+            problems.append({"kind": "schema", "id": name, "detail": f"unexpected index {name} on {indexes[name][0]}"})
+        pending = MIGRATIONS.pending(self.db) if MIGRATIONS.migrations_table in tables else []
+        for migration in pending:  # the audit never applies one: a missing record is reported
+            problems.append(
+                {"kind": "schema", "id": migration.name, "detail": f"migration {migration.name} is not recorded"}
+            )
         return problems
 
     def _audit_chains(self) -> list[dict[str, str]]:
         """Every row's digest and link, and each chain's end against the head kept apart."""
         problems = []
+        if not self.db[HEADS_TABLE].exists():  # a workspace never upgraded (the schema audit says which migration)
+            return []
         heads = {
             t: (n, h)
             for t, n, h in self.db.execute(f"SELECT table_name, row_count, head FROM {HEADS_TABLE}").fetchall()
@@ -974,6 +1161,12 @@ class Store:
             parts = rel.split("/")
             if parts[0] == LOCK_DIR and len(parts) == 2 and rel.endswith(".lock") and not p.stat().st_size:
                 continue
+            if rel == ANCHOR_NAME:
+                continue  # checked by --anchor against a copy kept elsewhere; it changes with every write
+            if p.name.startswith(TMP_PREFIX):
+                continue  # a temporary file a killed writer left: never renamed, so nothing reads it
+            if self._written_after_snapshot(p, rel, artifacts):
+                continue
             if parts[0] == ARTIFACT_DIR:
                 if parts[-1] not in artifacts:
                     problems.append(
@@ -1003,6 +1196,20 @@ class Store:
         for rel in sorted(set(recorded) - seen):
             problems.append({"kind": "file", "id": rel, "detail": f"workspace file {rel} was removed"})
         return problems
+
+    def _written_after_snapshot(self, p: Path, rel: str, artifacts: set[str]) -> bool:
+        """An artifact file put in place for a transaction that had not committed when the audit's
+        snapshot began: named by the digest of its bytes, unregistered, and newer than the last commit
+        the snapshot sees (a writer stores the file before the row that registers it). Such a file
+        is inert (nothing refers to it yet) and a later audit checks it; any other file is a finding."""
+        if self._snapshot_commit_time is None or not rel.startswith(f"{ARTIFACT_DIR}/") or p.name in artifacts:
+            return False
+        try:
+            if p.stat().st_mtime <= self._snapshot_commit_time:
+                return False
+            return sha256_hex(p.read_bytes()) == p.name
+        except FileNotFoundError:
+            return True  # a writer's temporary file, gone already
 
     # -- raw access for tests of the append-only rule -----------------------------------
 

@@ -189,13 +189,16 @@ def test_cli_reports_a_junk_workbook_without_a_traceback(tmp_path, folder):
 
 
 def test_same_bytes_with_different_metadata_in_one_manifest_names_both_entries(store, folder):
+    """Refused whole (issue 35 item 6): manifest order must not decide which description is kept."""
+    from aieco.records import Source
+
     merged_formula_xlsx(folder / "a.xlsx")
     (folder / "b.xlsx").write_bytes((folder / "a.xlsx").read_bytes())
-    report = ingest(store, manifest(folder / "m.toml", [entry("a.xlsx"), entry("b.xlsx", publisher="Other")]))
-    first, second = report.files
-    assert first.status == "registered" and second.status == "failed"
-    assert "entry #2 (b.xlsx)" in second.reason and "entry #1 (a.xlsx)" in second.reason
-    assert "publisher: 'Other' here, 'P' there" in second.reason
+    with pytest.raises(InputError) as err:
+        ingest(store, manifest(folder / "m.toml", [entry("a.xlsx"), entry("b.xlsx", publisher="Other")]))
+    assert "entry #2 (b.xlsx)" in str(err.value) and "entry #1 (a.xlsx)" in str(err.value)
+    assert "publisher: 'Other' here, 'P' there" in str(err.value)
+    assert store.count(Source) == 0
 
 
 def test_same_bytes_with_different_metadata_than_the_registered_source_is_refused(store, folder):

@@ -91,11 +91,16 @@ def test_failure_is_recorded_then_raised_and_resume_works(store):
     assert store.count(StageRecord, analysis_id="an_3", stage="split") == 1
 
 
-def test_changed_inputs_rerun_everything(store):
+def test_changed_inputs_are_another_analysis_never_a_second_set_under_one_id(store):
+    """Issue 35: two sets of completed records under one analysis id made its claims point at two runs."""
+    from aieco.errors import IntegrityError
+
     run_stages(store, "an_4", STAGES, Words(text=TEXT))
-    out = run_stages(store, "an_4", STAGES, Words(text="One two. Three."))
+    with pytest.raises(IntegrityError, match="already completed from other inputs"):
+        run_stages(store, "an_4", STAGES, Words(text="One two. Three."))
+    assert store.count(StageRecord, analysis_id="an_4", stage="split", status="completed") == 1
+    out = run_stages(store, "an_5", STAGES, Words(text="One two. Three."))  # new inputs, new analysis
     assert out.outputs["total"] == 3
-    assert store.count(StageRecord, analysis_id="an_4", stage="split") == 2
 
 
 def test_stage_stopped_carries_stage_name():

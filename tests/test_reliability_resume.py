@@ -34,20 +34,23 @@ SMALL = {
 # argv: workspace, request, kill stage ('' = none), 'after' | 'inside', signal number, delay (s) when inside.
 # Prints one JSON line {stage: [started, ended]} of timings and the outcome when it finishes.
 CHILD = textwrap.dedent("""
-    import json, os, sys, threading, time
+    import json, os, signal, sys, threading, time
     from aieco.analysis.pipeline import analyze
     from aieco.request import load_request
     from aieco.store import Store
 
     ws, request, target, when, sig, delay = sys.argv[1:7]
     sig, delay, times = int(sig), float(delay), {}
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even when started in the background
 
     def progress(stage, event, i, n):
         now = time.monotonic()
         if event == "started":
             times[stage] = [now, None]
             if stage == target and when == "inside":
-                threading.Timer(delay, os.kill, (os.getpid(), sig)).start()
+                timer = threading.Timer(delay, os.kill, (os.getpid(), sig))
+                timer.daemon = True
+                timer.start()
         elif event == "completed":
             times[stage][1] = now
             if stage == target and when == "after":
@@ -110,6 +113,7 @@ def _audit(env: dict[str, str], ws: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(2400)  # about 15 children, each resuming the analysis, on a shared machine
 @pytest.mark.parametrize(
     "when, sig",
     [("after", signal.SIGKILL), ("after", signal.SIGINT), ("inside", signal.SIGKILL), ("inside", signal.SIGINT)],

@@ -437,6 +437,11 @@ def test_a_workspace_from_before_the_chains_is_sealed_once_at_upgrade(tmp_path):
     db.close()
     (ws / "graph_builds").mkdir()
     (ws / "graph_builds" / "G0.txt").write_text("0" * 64 + "\n")
+    code, out = audit(ws)  # the audit never upgrades: the missing migration is a finding
+    assert code == 1 and "migration m004_hash_chains is not recorded" in out
+    from aieco.store import Store
+
+    Store(ws).close()  # any writing command upgrades the workspace (and seals what it holds)
     assert audit(ws)[0] == 0
     sql(ws, f"UPDATE relations SET sign = '-' WHERE relation_id = '{rels[1].relation_id}'")
     (ws / "graph_builds" / "G0.txt").write_text("1" * 64 + "\n")

@@ -31,6 +31,7 @@ class AnalysisInputs(FrozenModel):
     request: AnalysisRequest
     repetition: int = Field(1, ge=1)
     settings: str = Field(default_factory=settings_digest, description="Digest of the settings in force.")
+    reviews: str = Field("", description="Digest of the review decisions in force ('' = none).")
 
     @property
     def seed(self) -> int:
@@ -49,7 +50,9 @@ class AnalysisInputs(FrozenModel):
     def identity(self) -> dict[str, Any]:
         # the result settings' digest is part of every stage's input: a stage never resumes from
         # outputs made under other settings (and such settings also make another analysis id)
-        return {"request": self.request.as_dict(), "repetition": self.repetition, "settings": self.settings}
+        out = {"request": self.request.as_dict(), "repetition": self.repetition, "settings": self.settings}
+        # an analysis of an unreviewed workspace keeps the input digests it had before reviews existed
+        return {**out, "reviews": self.reviews} if self.reviews else out
 
 
 class ProgramInputs(AnalysisInputs):

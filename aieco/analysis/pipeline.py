@@ -207,6 +207,7 @@ def analyze(
     from aieco.agents import model_request
     from aieco.analysis.stages import register_models, risk_stages, shared_stages
     from aieco.llm import LLMClient, make_backend
+    from aieco.review import decisions_digest
 
     register_models()  # from the catalog, whichever stages run: a resume may reload every earlier one
 
@@ -217,7 +218,7 @@ def analyze(
     programs: list[ProgramOutcome] = []
     first_id = None
     for rep in range(1, request.repetitions + 1):
-        inputs = AnalysisInputs(request=request, repetition=rep)
+        inputs = AnalysisInputs(request=request, repetition=rep, reviews=decisions_digest(store))
         stages = shared_stages()
         base = repetition_analysis(request, rep)
         # the version is chosen and its first stages run under one lock: a concurrent run from

@@ -645,6 +645,9 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         taken = macro.taken_selections(
             ctx.store, digest, req.seed(inputs_of(ctx).repetition), get_settings().scenario.var_draws
         )
+        # only other risks' selections bind (aieco.scenario.selection); this risk's own earlier
+        # run (an attempt killed before its stage completed) must not change the run's inputs and ids
+        taken = {sid: who for sid, who in taken.items() if who.get("risk") != risk_of(ctx)}
         anchors, anchor_note = ([], "anchoring is switched off (scenario.anchor_baseline)")
         if get_settings().scenario.anchor_baseline:
             anchors, anchor_note = macro.official_anchors(ctx.store, req.cutoff, req.jurisdictions[0])

@@ -110,7 +110,8 @@ class AiecoGroup(click.Group):
             return super().invoke(ctx)
         except AiecoError as exc:
             state = ctx.find_object(CliState)
-            as_json = bool(state and state.json) or "--json" in sys.argv
+            # the group's own --json is parsed before its callback, which may fail (a bad setting)
+            as_json = bool(state and state.json) or bool(ctx.params.get("as_json")) or "--json" in sys.argv
             if as_json:
                 click.echo(json.dumps(redact(exc.as_dict())))
             else:

@@ -96,7 +96,7 @@ def list_reports(state: CliState, analysis_id: str | None) -> None:
     """List stored reports with status and failing rule."""
     from aieco.api import report_rows
 
-    keep = ("report_id", "analysis_id", "risk", "title", "status", "failure_rule", "failure_position")
+    keep = ("report_id", "analysis_id", "risk", "title", "status", "failure_rule", "failure_position", "superseded_by")
     with state.store(create=False) as store:
         rows = [{k: r[k] for k in keep} for r in report_rows(store, analysis_id)]
 
@@ -106,6 +106,7 @@ def list_reports(state: CliState, analysis_id: str | None) -> None:
         return "\n".join(
             f"{r['report_id']}  {r['status']:<6}  {r['risk']}  {r['title']}"
             + (f"  [{r['failure_rule']} at sentence {r['failure_position']}]" if r["failure_rule"] else "")
+            + (f"  [superseded by review: {', '.join(r['superseded_by'])}]" if r["superseded_by"] else "")
             for r in rs
         )
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from aieco.errors import InputError, IntegrityError
 from aieco.records import (
     RECORD_TYPES,
@@ -999,6 +1001,24 @@ def export_bundle(store: Store, report_id: str) -> bytes:
     return canonical_json(content).encode("utf-8")
 
 
+def _bundle_shape(content: dict[str, Any], types: dict[str, Any]) -> None:
+    """The bundle's structure, before anything in it is used: an InputError naming what is missing."""
+    fix = "export the report again with `aieco report export ID --format json`"
+    records, artifacts = content.get("records"), content.get("artifacts")
+    if not isinstance(records, list) or not isinstance(artifacts, dict):
+        raise InputError("the bundle lacks its 'records' list or 'artifacts' table", fix=fix)
+    for i, item in enumerate(records):
+        if not isinstance(item, dict) or not {"type", "id", "digest", "data"} <= set(item):
+            raise InputError(f"bundle record #{i} lacks one of type, id, digest, data", fix=fix)
+        if item["type"] not in types:
+            raise InputError(
+                f"bundle record #{i} has the unknown type {item['type']!r}; known: {', '.join(sorted(types))}", fix=fix
+            )
+    reports = {item["id"] for item in records if item["type"] == "Report"}
+    if content.get("report_id") not in reports:
+        raise InputError(f"the bundle's report_id {content.get('report_id')!r} names none of its reports", fix=fix)
+
+
 def verify_bundle(data: bytes) -> dict[str, Any]:
     """Re-verify a bundle: digests, record ids, artifacts, every claim and the rendered text.
 
@@ -1016,9 +1036,16 @@ def verify_bundle(data: bytes) -> dict[str, Any]:
     if stated != sha256_hex(canonical_json(content)):
         raise IntegrityError("bundle digest does not match its content")
     types = {cls.__name__: cls for cls in RECORD_TYPES}
+    _bundle_shape(content, types)
     records = []
     for item in content["records"]:
-        rec = types[item["type"]].model_validate(item["data"])
+        try:
+            rec = types[item["type"]].model_validate(item["data"])
+        except ValidationError as exc:
+            raise InputError(
+                f"bundle record {item['type']} {item['id']} is not a valid {item['type']}: {exc.errors()[0]['msg']}",
+                fix="export the report again with `aieco report export ID --format json`",
+            ) from None
         if rec.key != item["id"] or rec.digest() != item["digest"] or rec.key != rec.expected_id():
             raise IntegrityError(f"{item['type']} {item['id']} in the bundle does not match its digest or id")
         records.append(rec)
@@ -1026,7 +1053,11 @@ def verify_bundle(data: bytes) -> dict[str, Any]:
         store = Store(Path(tmp) / "ws")
         try:
             for digest_, b64 in content["artifacts"].items():
-                if store.put_artifact(base64.b64decode(b64), "tables") != digest_:
+                try:
+                    raw = base64.b64decode(b64, validate=True)
+                except (ValueError, TypeError):
+                    raise InputError(f"bundle artifact {digest_} is not base64") from None
+                if store.put_artifact(raw, "tables") != digest_:
                     raise IntegrityError(f"artifact {digest_} in the bundle does not hash to its name")
             store.put_many(records)
             problems = audit_claims(store, None)

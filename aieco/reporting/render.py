@@ -255,8 +255,13 @@ class Citation:
     reference: str
 
 
-def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple[list[Violation], dict[str, Citation]]:
-    """Directional and qualitative sentences must cite accepted relations with a location."""
+def check_attribution(
+    store: Store, sentences: Sequence[SentenceDraft], *, reviewed: bool = True
+) -> tuple[list[Violation], dict[str, Citation]]:
+    """Directional and qualitative sentences must cite accepted relations with a location.
+
+    ``reviewed=False`` (re-rendering a stored report) leaves out the analysts' later decisions:
+    a report is re-rendered as it was written, and shown superseded by the review instead."""
     found, cites = [], {}
     for index, s in enumerate(sentences):
         missing = uncited(s, index)
@@ -279,7 +284,7 @@ def check_attribution(store: Store, sentences: Sequence[SentenceDraft]) -> tuple
                         message=f"relation was rejected: {rel.rejection_reason or 'no reason'}",
                     )
                 )
-            elif (state := review_state(store, rid)) is not None:
+            elif reviewed and (state := review_state(store, rid)) is not None:
                 found.append(
                     Violation(
                         rule="rejected_relation",
@@ -573,9 +578,21 @@ def rebuild_report(store: Store, report_id: str) -> RenderedReport:
     draft, cutoff, horizon = stored_draft(report)
     sentences = sorted(store.find(ReportSentence, report_id=report_id), key=lambda s: s.position)
     resolved = {cid: resolve_claim(store, cid, report.analysis_id) for cid in report.claim_ids}
-    _, cites = check_attribution(store, draft.sentences)
+    _, cites = check_attribution(store, draft.sentences, reviewed=False)
     segments = []
+    if len(sentences) != len(draft.sentences):
+        raise IntegrityError(
+            f"report {report_id} stores {len(sentences)} sentences, its draft has {len(draft.sentences)}",
+            fix="a sentence was added or removed; run `aieco audit` to see which",
+        )
     for stored, s in zip(sentences, draft.sentences, strict=True):
+        as_drafted = (s.kind, s.template, list(s.cited_relation_ids), list(s.claim_ids))
+        if (stored.kind, stored.template, stored.cited_relation_ids, stored.claim_ids) != as_drafted:
+            raise IntegrityError(
+                f"sentence {stored.position} of report {report_id} differs from the draft it was rendered from "
+                "(template, kind, citations or claims)",
+                fix="a stored sentence was edited; run `aieco audit` to see which",
+            )
         segs = render_segments(s, resolved, cites, cutoff, horizon) if stored.rendered else []
         text = "".join(g.text for g in segs)
         if text != stored.rendered:

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from aieco.asof import unknown_jurisdictions
 from aieco.errors import InputError
 from aieco.records import Role, SourceKind
 
@@ -188,6 +189,7 @@ def load_manifest(manifest_path: str | Path, allow_outside: Sequence[str | Path]
         ]
         if entry is not None:
             entries.append(entry)
+    problems += [f"{manifest}: {p}" for p in _conflicting_copies(entries)]
     if problems:
         raise InputError(
             f"manifest {manifest} has {len(problems)} problem(s):\n  " + "\n  ".join(problems),
@@ -219,6 +221,13 @@ def _validate_entry(index: int, item: Any, base: Path) -> tuple[ManifestEntry | 
         errs.append(
             f"field 'publication_date' = {item.get('publication_date')!r} is not a date; "
             'write it as 2024-12-31 (TOML date) or "unknown"'
+        )
+    if pub is not None and pub > date.today():
+        errs.append(f"field 'publication_date' = {pub} is after today ({date.today()}); give the date it was published")
+    jurisdiction = str(item.get("jurisdiction", "EA"))
+    if unknown_jurisdictions([jurisdiction]):
+        errs.append(
+            f"field 'jurisdiction' = {jurisdiction!r} is not known; use an ISO 3166 country code, EA, EU or GLOBAL"
         )
     kind = None
     path = item.get("path") if isinstance(item.get("path"), str) else None
@@ -253,7 +262,7 @@ def _validate_entry(index: int, item: Any, base: Path) -> tuple[ManifestEntry | 
         publisher=item["publisher"].strip(),
         publication_date=pub,
         role=role,
-        jurisdiction=str(item.get("jurisdiction", "EA")),
+        jurisdiction=jurisdiction,
         kind=kind,
         role_overrides=overrides,
         series=series,
@@ -261,6 +270,55 @@ def _validate_entry(index: int, item: Any, base: Path) -> tuple[ManifestEntry | 
         note=str(item.get("note", "")),
         encoding=item.get("encoding"),
     ), []
+
+
+def _conflicting_copies(entries: Sequence[ManifestEntry]) -> list[str]:
+    """Entries whose files hold the same bytes but are described differently: the source id is the
+    bytes' digest, so manifest order would decide which description is kept; refused instead."""
+    import hashlib
+    from collections import defaultdict
+
+    by_size: dict[int, list[ManifestEntry]] = defaultdict(list)
+    for e in entries:
+        if e.file.is_file():
+            by_size[e.file.stat().st_size].append(e)
+    out = []
+    for group in by_size.values():
+        if len(group) < 2:
+            continue  # only files of equal size can hold the same bytes: hash those alone
+        by_digest: dict[str, list[ManifestEntry]] = defaultdict(list)
+        for e in group:
+            by_digest[hashlib.sha256(e.file.read_bytes()).hexdigest()].append(e)
+        for same in by_digest.values():
+            first = same[0]
+            for other in same[1:]:
+                differ = [
+                    f"{name}: {b!r} here, {a!r} there"
+                    for name, a, b in zip(DESCRIBED, _description(first), _description(other), strict=True)
+                    if a != b
+                ]
+                if differ:
+                    out.append(
+                        f"entry #{other.index} ({other.path}) holds the same bytes as entry #{first.index} "
+                        f"({first.path}) but describes them otherwise ({'; '.join(differ)}); describe the file once"
+                    )
+    return out
+
+
+#: What a manifest says about a file; two entries of the same bytes must say the same.
+DESCRIBED = ("title", "publisher", "publication_date", "role", "jurisdiction", "kind", "role_override")
+
+
+def _description(e: ManifestEntry) -> tuple[Any, ...]:
+    return (
+        e.title,
+        e.publisher,
+        str(e.publication_date),
+        e.role.value,
+        e.jurisdiction,
+        e.kind.value,
+        repr(e.role_overrides),
+    )
 
 
 def _within(file: Path, folder: Path) -> bool:

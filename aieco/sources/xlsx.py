@@ -45,11 +45,41 @@ def scenario_label(text: str | None) -> str | None:
     return None
 
 
+#: Below this uncompressed size a workbook's compression ratio is not checked (small files are harmless).
+RATIO_CHECK_BYTES = 20_000_000
+
+
+def refuse_zip_bomb(path: Path) -> None:
+    """Refuse a workbook whose members would inflate past the settings' limits, before it is opened
+    (openpyxl inflates every sheet: a 300 KB file of 300 MB took 1.08 GB of memory)."""
+    from aieco.config import get_settings
+
+    limits = get_settings().sources
+    try:
+        with zipfile.ZipFile(path) as z:
+            members = z.infolist()
+    except (zipfile.BadZipFile, OSError):
+        return  # not a zip at all: the parser says so with its own message
+    inflated = sum(m.file_size for m in members)
+    packed = max(1, sum(m.compress_size for m in members))
+    too_big = inflated > limits.max_unzipped_bytes
+    too_dense = inflated > RATIO_CHECK_BYTES and inflated / packed > limits.max_zip_ratio
+    if too_big or too_dense:
+        raise InputError(
+            f"{path} would inflate to {inflated:,} bytes from {packed:,} (ratio {inflated / packed:.0f}); "
+            "refused as a decompression bomb",
+            where=str(path),
+            fix="check the file; a genuine workbook this large needs AIECO_SOURCES__MAX_UNZIPPED_BYTES or "
+            "AIECO_SOURCES__MAX_ZIP_RATIO raised",
+        )
+
+
 def parse_xlsx(
     path: Path, source_id: str, *, parser_version: str, sheet_roles: dict[str, Role] | None = None
 ) -> ParsedFile:
     """Parse every worksheet of ``path``; raise InputError when the workbook cannot be opened."""
     sheet_roles = sheet_roles or {}
+    refuse_zip_bomb(path)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # openpyxl warns about unsupported extensions (data validation …)

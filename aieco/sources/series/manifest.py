@@ -152,6 +152,14 @@ class SeriesLoad:
 def add_series(store: Store, entries: Sequence[SeriesEntry]) -> list[SeriesLoad]:
     """Parse every entry, then store all values in one transaction (nothing written on any error)."""
     parsed: list[tuple[SeriesEntry, list[ObservedValue]]] = [(e, e.load()) for e in entries]
+    problems = value_problems(store, parsed)
+    if problems:
+        raise InputError(
+            f"{len(problems)} problem(s) in the series, nothing written: " + "; ".join(problems[:10]),
+            where=", ".join(str(e.path) for e in entries),
+            fix="name a vocabulary variable (aieco vocab), give each period one value per release, "
+            "and a release date on or after the end of its reference period",
+        )
     out = []
     with store.transaction():
         for entry, values in parsed:
@@ -161,6 +169,64 @@ def add_series(store: Store, entries: Sequence[SeriesEntry]) -> list[SeriesLoad]
                 SeriesLoad(path=str(entry.path), values=len(values), new=new, by_rule=dict(sorted(rules.items())))
             )
     return out
+
+
+def value_problems(store: Store, parsed: Sequence[tuple[SeriesEntry, list[ObservedValue]]]) -> list[str]:
+    """What refuses a load: a variable named for a file that is not in the vocabulary, a release date
+    before its reference period ended, two values for one period and release (in the files, or against
+    the workspace)."""
+    from aieco.sources.series.lags import period_end
+    from aieco.vocab import load_vocabulary
+
+    vocab = load_vocabulary()
+    problems: list[str] = []
+    seen: dict[tuple[Any, ...], tuple[float, str]] = {}
+    stored: dict[str, dict[tuple[Any, ...], float]] = {}
+    for entry, values in parsed:
+        if entry.variable is not None and entry.variable not in vocab:  # the readers' own series map to ids
+            problems.append(f"{entry.path}: variable {entry.variable!r} is not in the vocabulary")
+        for v in values:
+            if v.release_date is not None and v.release_date < period_end(v.reference_period, v.frequency):
+                problems.append(
+                    f"{entry.path}: {v.variable} {v.reference_period} is dated released {v.release_date}, "
+                    "before its reference period ended"
+                )
+            key = _value_key(v)
+            if key in seen and seen[key][0] != v.value:
+                problems.append(
+                    f"{entry.path}: {v.variable} {v.reference_period} (release {v.release_date}) has two values, "
+                    f"{seen[key][0]!r} (in {seen[key][1]}) and {v.value!r}"
+                )
+            seen.setdefault(key, (v.value, str(entry.path)))
+            if v.variable not in stored:
+                stored[v.variable] = {_value_key(o): o.value for o in store.find(ObservedValue, variable=v.variable)}
+            old = stored[v.variable].get(key)
+            if old is not None and old != v.value:
+                problems.append(
+                    f"{entry.path}: {v.variable} {v.reference_period} (release {v.release_date}) is {v.value!r}, "
+                    f"the workspace already holds {old!r} for it"
+                )
+    return problems
+
+
+def _value_key(v: ObservedValue) -> tuple[Any, ...]:
+    """What one value answers: this series's variable, measure, place and period, as released on this
+    date (two providers' series of one variable may differ: they have their own series keys)."""
+    return (
+        v.series_key,
+        v.variable,
+        v.transformation,
+        v.unit,
+        v.frequency,
+        v.jurisdiction,
+        v.sector,
+        v.entity,
+        v.scenario,
+        v.reference_period,
+        v.release_date,
+        v.vintage,
+        v.status,
+    )
 
 
 def entry_from_options(path: Path, options: dict[str, Any]) -> SeriesEntry:

@@ -639,6 +639,9 @@ def load_realtime_workbook(path: Path, meta: Meta, sheet: str = "gdp_ea") -> lis
 def read_sheet(path: Path, sheet: str) -> pd.DataFrame:
     import openpyxl
 
+    from aieco.sources.xlsx import refuse_zip_bomb
+
+    refuse_zip_bomb(path)
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except FileNotFoundError:
