@@ -135,7 +135,13 @@ def anchor_shift(
         )
     target = np.array([a.value for a in anchors])
     cov = fit.resid.T @ fit.resid / fit.resid.shape[0]
-    big = np.kron(np.eye(steps), cov)  # Σ_U: shocks independent over quarters, Σ within
+    # Only the anchored variables' own equations are shifted (add-factors, as forecasters condition): the gap
+    # between the model and the official outlook is not attributed to asset-price or rate shocks, which under
+    # the joint covariance are "cheap" (large variance) and would swing equity by tens of per cent; the other
+    # variables respond through the VAR's dynamics.
+    own = np.array([v in {a.variable for a in anchors} for v in fit.variables])
+    cov = np.where(np.outer(own, own), cov, 0.0)
+    big = np.kron(np.eye(steps), cov)  # Σ_U over the shifted equations: independent over quarters
 
     def step(gap: np.ndarray, jac: np.ndarray) -> np.ndarray:
         # minimum Σ_U-norm change of the stacked shocks that closes the linearised gap

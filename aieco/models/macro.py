@@ -320,11 +320,29 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
             diagnostics=diagnostics,
             reason="implausible unconditional median path: " + "; ".join(plausible["failures"]),
         )
-    if not plausible["passed"]:
-        plausible["note"] = (
-            "the unconditional median is implausible, but the baseline used is anchored to the official "
-            "projection; the unconditional path is shown beside it only"
-        )
+    if anchors:
+        # The baseline used is the anchored one: its anchored variables are the official outlook by construction
+        # (a 4 % recovery year is outside the unconditional band, and right); the others must pass the checks.
+        anchored = {a["variable"] for a in inputs.get("anchors") or []}
+        checked = plausibility(base_annual, years, levels, fit.quarters)
+        failures = [f for f in checked["failures"] if f.split()[1] not in anchored]
+        diagnostics["plausibility"] = {
+            **checked,
+            "passed": not failures,
+            "failures": failures,
+            "baseline": "anchored",
+            "anchored_variables": sorted(anchored),
+            "unconditional": {"passed": plausible["passed"], "failures": plausible["failures"]},
+        }
+        if failures:
+            return ModelResult(
+                status=RunStatus.stopped,
+                tables=tables,
+                points=distribution,
+                diagnostics=diagnostics,
+                reason="implausible anchored baseline (variables the official projection does not anchor): "
+                + "; ".join(failures),
+            )
     try:
         if rule == "paper_max":
             chosen = selection.select_for_risk(
