@@ -1,50 +1,59 @@
-"""The registered ``macro_var`` model: eligible observations + restrictions → selected path.
+"""The registered ``macro_var`` model: eligible observations + restrictions → a risk's scenario.
 
 ``run_macro_var(request, inputs, seed)`` is the execution function the registry calls.
-It selects vintages at the cutoff, estimates the VAR(2), draws the trajectories,
-aggregates them to annual 2025–2027 paths, checks ranges and selects the most severe
-admissible path for the request's risk (Eq. restrictionseverity, Eq. scenarioset).
+It selects vintages at the cutoff, estimates the VAR(2), anchors the baseline to the latest
+official staff projection in ``inputs['anchors']`` (:mod:`aieco.models.conditional`; none: the
+unconditional point forecast), draws the trajectories around it and builds the risk's path by
+the run's rule: ``calibrated`` (the conditional forecast at the target severity percentile, on
+the official severity scale, :func:`calibrated_headline`) or ``paper_max`` (the single most
+severe admissible draw, Eq. restrictionseverity, Eq. scenarioset).
 
 Output tables of a run (row and column labels are text in the stored artifact):
 
 ==========================  ===========================================================
 table                       layout
 ==========================  ===========================================================
-``selected_path``           rows years ('2025'..'2027'), columns the six variables (annual)
+``selected_path``           rows years ('2025'..'2027'), columns the six variables (annual):
+                            the risk's scenario path
 ``selected_quarterly``      rows quarters ('2024Q1'..'2027Q4'), columns the six variables as
                             levels (GDP, HICP, equity and house price indexes; rates in %)
                             plus ``observed`` (1.0 observed, 0.0 simulated) — the bank model
-                            takes the selected trajectory from here
-``selection``               row the risk; simulation_id, severity, acceptance_share, admissible,
-                            draws, equal_weights_id, inverse_priority_id, reference_<variable>
-``fan_chart``               rows '<variable>:<year>', columns p05 p25 p50 p75 p95
+                            takes the scenario from here
+``selected_bands``          calibrated rule: rows '<variable>:<year>', columns p05 p50 p95 (the
+                            conditional covariance given the severity)
+``selection``               row the risk; rule, target_percentile, z, scale, severity,
+                            acceptance_share, admissible, draws, simulation_id (paper_max: the
+                            selected draw; calibrated: the admissible draw nearest the path)
+``rule_comparison``         rows the two rules, columns headline figures on the same draws
+``anchors``                 rows '<variable>:<year>': anchored value, the baseline's, source
+``fan_chart``               rows '<variable>:<year>', columns p05 p25 p50 p75 p95 of the draws
 ``unconditional``           rows 'unconditional_<i>:<year>', columns the six variables
 ``unconditional_ids``       rows 'unconditional_<i>', column simulation_id
-``marginal_percentiles``    rows variables, columns years (severity percentile of the selected path)
+``marginal_percentiles``    rows variables, columns years (severity percentile of the path)
 ``range_failures``          row 'trajectories', columns variables (trajectories failing the range check)
 ``estimation``              row 'value': nobs, max_modulus, draws, synthetic (1.0/0.0)
 ``data_label``              row 'value', column 'label': 'synthetic' or 'observed'
-``median_path``             rows variables, columns years: the unconditional median annual
-                            path over all draws
-``selected_deviation``      rows variables, columns years: selected path − median path (pp)
+``median_path``             rows variables, columns years: the baseline (anchored point forecast,
+                            else the unconditional one), annual
+``unconditional_path``      rows variables, columns years: the unconditional point forecast
+``selected_deviation``      rows variables, columns years: scenario − baseline (pp)
 ``release_rules``           rows variables: vintage_policy, series, release_rules, last_usable
-``selected_quarterly_deviation``  rows quarters: selected levels vs the quarterly median (% for
-                            GDP, HICP, equity and house prices; pp for rates)
-``median_quarterly``        rows quarters, columns the six variables: the quarter-by-quarter
-                            median of the simulated levels (the median, or baseline, path)
-``horizon_summary``         rows variables, columns :data:`SUMMARY_COLUMNS`: cumulative change,
-                            peak, peak-to-trough, end level of the selected and the median path
-                            and the selected path's deviation from the median (levels: from the
-                            common jump-off, the gap between the cumulative changes)
+``selected_quarterly_deviation``  rows quarters: scenario levels vs the baseline at the same quarter
+                            (% for GDP, HICP, equity and house prices; pp for rates)
+``median_quarterly``        rows quarters, columns the six variables: the baseline's levels
+``unconditional_quarterly`` rows quarters: the unconditional point forecast's levels
+``observed_quarters``       rows quarters, column observed (1.0 where the quarter is data)
+``horizon_summary``         rows variables, columns :data:`SUMMARY_COLUMNS` (:func:`horizon_summary`)
+``peak_quarters``           rows variables: the quarter of the scenario's peak
 ==========================  ===========================================================
 
 Diagnostics of a run also record the vintage policy, the release rules per variable and
 series, the last usable quarter of each variable, the pandemic treatment (impulse dummies
-2020Q1–2021Q2: those quarters are left out of the residual pool), stability, and the
-plausibility of the unconditional median (:data:`PLAUSIBILITY`; a failure stops the run),
-and for a selection whether it is shared with another risk and why.
+2020Q1–2021Q2: those quarters are left out of the residual pool), stability, the baseline
+(anchored or unconditional, with its source), the rule and the severity scale, and the
+plausibility of the baseline (:data:`PLAUSIBILITY`; a failure stops the run).
 
-Output points: the selected path (statistic ``selected``, with simulation_id and risk;
+Output points: the scenario path (statistic ``selected``, with simulation_id and risk;
 these become report claims), the fan-chart quantiles (statistic ``p05``…``p95`` with
 ``quantile``) and the unconditional paths (statistic ``unconditional_<i>``, no risk).
 """
@@ -762,16 +771,6 @@ def plausibility(
     }
 
 
-def quarterly_deviation(sim, simulation_id: int) -> pd.DataFrame:
-    """The selected trajectory against the quarterly median over all draws: % for levels, pp for rates."""
-    med = np.median(sim.levels, axis=0)
-    sel = sim.levels[simulation_id - 1]
-    out = pd.DataFrame(index=list(sim.quarters), columns=list(VARIABLES), dtype=float)
-    for j, v in enumerate(VARIABLES):
-        out[v] = 100.0 * (sel[:, j] / med[:, j] - 1.0) if v in LEVEL_VARIABLES else sel[:, j] - med[:, j]
-    return out
-
-
 def taken_ids(taken: Any) -> dict[int, dict[str, str]]:
     """``inputs['taken']`` (JSON: {id text: {risk, signature}}) → {id: {...}}."""
     return {int(k): dict(v) for k, v in (taken or {}).items()}
@@ -854,10 +853,6 @@ def common_tables(
     )
     return {
         "fan_chart": fan,
-        # the median (baseline) path: quarter by quarter median of the simulated levels
-        "median_quarterly": pd.DataFrame(
-            np.median(sim.levels, axis=0), index=list(sim.quarters), columns=list(VARIABLES)
-        ),
         "unconditional": uncond,
         "unconditional_ids": pd.DataFrame(
             {"simulation_id": ids}, index=[f"unconditional_{i + 1}" for i in range(len(ids))]
