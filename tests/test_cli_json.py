@@ -91,6 +91,11 @@ CASES = {
         *("--provenance", "illustrative"),
     ],
     "data load-real": lambda w: ["-w", "ws", "data", "load-real"],
+    "data load-official": lambda w: ["-w", "ws", "data", "load-official"],
+    "backtest": lambda w: [
+        *("-w", "ws", "backtest", "request.toml", "--cutoffs", "2023-12-31..2024-06-30", "--every", "quarter"),
+        *("--draws", "100", "--min-obs", "20"),
+    ],
     "default": lambda w: ["-w", "ws_default", "default"],
     "demo": None,  # run by the fixture: `aieco demo -w ws --json`
     "evaluate": lambda w: ["-w", "ws", "evaluate", "--conditions", "G0", "--orderings", "50", "--workers", "1"],

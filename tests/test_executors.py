@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import tomllib
 
 import pytest
 
@@ -128,7 +129,8 @@ def test_cli_ingest_and_graph_build_with_an_executor_give_the_sequential_ids(tmp
         ws = str(tmp_path / name)
         out = runner.invoke(main, ["-w", ws, "--json", "ingest", manifest, *extra])
         assert out.exit_code == 0, out.output
-        assert json.loads(out.stdout)["counts"]["registered"] == 2
+        listed = tomllib.loads(open(manifest, encoding="utf-8").read())["source"]
+        assert json.loads(out.stdout)["counts"]["registered"] == len(listed)
         out = runner.invoke(main, ["-w", ws, "--json", "graph", "build", "--max-candidates", "40", *extra])
         assert out.exit_code == 0, out.output
         with Store(ws) as store:
@@ -136,3 +138,24 @@ def test_cli_ingest_and_graph_build_with_an_executor_give_the_sequential_ids(tmp
     assert relations[0] and relations[0] == relations[1]
     bad = runner.invoke(main, ["-w", str(tmp_path / "x"), "ingest", manifest, "--executor", "dask://nowhere"])
     assert bad.exit_code != 0 and "dask://host:port" in bad.output
+
+
+def test_ingest_on_an_executor_writes_in_manifest_order(tmp_path):
+    """Record ids alone are not enough: later stages read the store in insertion order (graph build's candidate
+    cap breaks ties by it), so an executor must write files in the order the sequential ingest does."""
+    from aieco.default import __file__ as default_init
+    from aieco.sources.registry import ingest
+
+    manifest = os.path.join(os.path.dirname(default_init), "corpus", "sources.toml")
+    orders = []
+    for name, spec in (("seq", "local"), ("procs", "processes")):
+        with Store(tmp_path / name) as store:
+            executor = make_executor(spec, workers=2)
+            try:
+                assert ingest(store, manifest, executor=executor).ok
+            finally:
+                executor.close()
+            orders.append(
+                ([s.source_id for s in store.all(Source)], [x.location_id for x in store.all(SourceLocation)])
+            )
+    assert orders[0] == orders[1]

@@ -63,7 +63,7 @@ def test_the_paper_channels_without_a_real_path_are_named_and_the_risk_goes_on(h
     assert found.channels_with_paths() == ["tf1", "tf4"]
     assert {g.channel_id: g.reason for g in found.channels_without_path} == {
         "tf2": "no chain of relations leads from geopolitical_risk to equity_prices",
-        "tf3": "no relation in the graph leads into inflation",
+        "tf3": "no chain of relations leads from tariffs to inflation",
     }
 
 

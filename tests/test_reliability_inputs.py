@@ -139,6 +139,8 @@ def test_two_default_builds_racing_on_one_folder_leave_one_analysis_and_a_clean_
 
     with Store(ws) as store:
         assert len(store.find(Analysis)) == 1
-        assert len(store.find(Report)) == 1
+        # one report per completed risk, however the two builds interleaved
+        done = {r.risk for r in store.find(Report)}
+        assert len(store.find(Report)) == len(done) >= 1
         runs = [r for r in store.find(ModelRun) if r.model_id == "macro_var"]
         assert len({(r.analysis_id, r.request_digest) for r in runs}) == len(runs)

@@ -577,9 +577,23 @@ def calibrated_headline(fit, sim, annual, risk, restrictions, last_obs, range_ok
     z_target = NormalDist().inv_cdf(target)
     scale = severity_factor(fit, shift, z_target, first, last, inputs)
     weights = [selection.WEIGHTINGS["primary"](np.array([float(r.priority)]))[0] for r in rs]
-    path = conditional.severity_path(
-        fit, shift, rs, weights, z_target * scale["factor"], first_year=first, horizon_end=last
-    )
+    refs = selection.reference_values(rs, last_obs)
+    # The paper's admissibility holds for the scenario too: every restriction on its reference (zero growth, the
+    # last observed level) on the horizon mean and in every year the evidence times. A path at the calibrated
+    # severity that misses one is made more severe, step by step, up to three times the calibrated z.
+    z = z_target * scale["factor"]
+    for step in (1.0, 1.25, 1.5, 2.0, 2.5, 3.0):
+        path = conditional.severity_path(fit, shift, rs, weights, z * step, first_year=first, horizon_end=last)
+        if selection.satisfied_every_year(path.annual[None], VARIABLES, rs, refs, years)[0]:
+            break
+    else:
+        raise StageStopped(
+            f"the conditional path of risk {risk} does not satisfy its restrictions on their references (the "
+            "horizon mean and every year the evidence times) even at three times the calibrated severity; the risk "
+            "program stops",
+            stage="selection",
+        )
+    scale = {**scale, "raised_for_restrictions": step}
     against = [v for v, ok in path.direction_ok.items() if not ok]
     if against:
         raise StageStopped(
@@ -589,7 +603,6 @@ def calibrated_headline(fit, sim, annual, risk, restrictions, last_obs, range_ok
             stage="selection",
         )
     # the draws' admissibility (the paper's rule) is kept as a diagnostic of how common such paths are
-    refs = selection.reference_values(rs, last_obs)
     ok = selection.satisfied_every_year(annual, VARIABLES, rs, refs, years)
     admissible = ok & selection.adverse_to_median(annual, VARIABLES, rs) & range_ok
     spread = annual.std(axis=0)

@@ -223,12 +223,19 @@ def _parse_on_executor(
     parts are back. A lost worker leaves its file unwritten (the files already written stay whole)."""
     options = ParseOptions.from_settings()
     tasks, parts = _plan_parts(store, pending, options, finish)
+    # Files are written in manifest order, as the sequential ingest writes them: the store's insertion order is
+    # what later stages read (graph build's candidate cap breaks ties by it), so a file whose parts come back
+    # early waits for the files before it.
+    order = [entry.index for entry, _ in pending if entry.index in parts]
+    source_of = {entry.index: (entry, source) for entry, source in pending}
+    ready = 0
     for i, part in executor.map_unordered(_parse_task, tasks, shared=options):
         entry, source, k, _ = tasks[i]
-        got = parts[entry.index]
-        got[k] = part
-        if all(p is not None for p in got):
-            finish(write_parsed(store, entry, source, _merge(got)))
+        parts[entry.index][k] = part
+        while ready < len(order) and all(p is not None for p in parts[order[ready]]):
+            entry, source = source_of[order[ready]]
+            finish(write_parsed(store, entry, source, _merge(parts[order[ready]])))
+            ready += 1
 
 
 def _merge(parts: list[ParsedFile | str | None]) -> ParsedFile | str:
