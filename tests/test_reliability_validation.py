@@ -118,8 +118,9 @@ def test_the_same_bytes_described_the_same_way_twice_are_accepted(store, tmp_pat
         ("2024-03-31,1.0\n", ["--variable", "moon_phase"], "'moon_phase' is not in the vocabulary"),
         ("2024-03-31,1.0\n2024-03-31,2.0\n", [], "has two values"),
         ("2024-03-31,1.0\n", ["--release-date", "2024-02-01"], "before its reference period ended"),
+        ("2024-03-31,1.0\n", ["--release-date", "2999-01-01"], "a release date in the future"),
     ],
-    ids=["unknown-variable", "two-values-one-period", "released-before-period-end"],
+    ids=["unknown-variable", "two-values-one-period", "released-before-period-end", "released-in-the-future"],
 )
 def test_data_add_refuses_impossible_series_and_writes_nothing(tmp_path, rows, options, words):
     csv = tmp_path / "series.csv"

@@ -19,7 +19,7 @@ import tomllib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -173,7 +173,7 @@ def add_series(store: Store, entries: Sequence[SeriesEntry]) -> list[SeriesLoad]
 
 def value_problems(store: Store, parsed: Sequence[tuple[SeriesEntry, list[ObservedValue]]]) -> list[str]:
     """What refuses a load: a variable named for a file that is not in the vocabulary, a release date
-    before its reference period ended, two values for one period and release (in the files, or against
+    after today or before its reference period ended, two values for one period and release (in the files, or against
     the workspace)."""
     from aieco.sources.series.lags import period_end
     from aieco.vocab import load_vocabulary
@@ -185,7 +185,13 @@ def value_problems(store: Store, parsed: Sequence[tuple[SeriesEntry, list[Observ
     for entry, values in parsed:
         if entry.variable is not None and entry.variable not in vocab:  # the readers' own series map to ids
             problems.append(f"{entry.path}: variable {entry.variable!r} is not in the vocabulary")
+        today = datetime.now(UTC).date()
         for v in values:
+            if v.release_date is not None and v.release_date > today:
+                problems.append(
+                    f"{entry.path}: {v.variable} {v.reference_period} is dated released {v.release_date}, after "
+                    f"today ({today}): a release date in the future is a typo or a forecast, not a release"
+                )
             if v.release_date is not None and v.release_date < period_end(v.reference_period, v.frequency):
                 problems.append(
                     f"{entry.path}: {v.variable} {v.reference_period} is dated released {v.release_date}, "
