@@ -387,9 +387,3 @@ def marginal_percentiles(annual: np.ndarray, variables: Sequence[str], simulatio
     cdf = (annual <= z[None, :, :]).mean(axis=0)
     adverse_up = np.array([ADVERSE_DIRECTION[v] == 1 for v in variables])
     return np.where(adverse_up[None, :], cdf, 1.0 - cdf)
-
-
-#: Selection rules: ``calibrated`` (the conditional forecast at a target severity percentile,
-#: aieco.models.conditional.severity_path, the default) and ``paper_max`` (the paper's Eq. scenarioset:
-#: the single admissible draw of maximum severity).
-SELECTION_RULES = ("calibrated", "paper_max")
