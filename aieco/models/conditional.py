@@ -236,6 +236,7 @@ def severity_path(
     *,
     first_year: int,
     horizon_end: int,
+    linear: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> ConditionalPath:
     """The expected path given that the risk's severity score stands ``z`` standard deviations above its
     mean (a conditional forecast: Waggoner & Zha 1999, Bańbura, Giannone & Lenza 2015).
@@ -249,7 +250,8 @@ def severity_path(
     """
     steps, k = baseline_shift.shape
     years = horizon_end - first_year + 1
-    a0, jac = linearised_annual(fit, baseline_shift, first_year, horizon_end)
+    # ``linear``: (a0, A) of :func:`linearised_annual` at this baseline, when the caller already has it
+    a0, jac = linear if linear is not None else linearised_annual(fit, baseline_shift, first_year, horizon_end)
     resid_cov = fit.resid.T @ fit.resid / fit.resid.shape[0]
     big = np.kron(np.eye(steps), resid_cov)
     cov = jac @ big @ jac.T

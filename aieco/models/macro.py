@@ -575,7 +575,8 @@ def calibrated_headline(fit, sim, annual, risk, restrictions, last_obs, range_ok
         )
     first, last = int(years[0]), int(years[-1])
     z_target = NormalDist().inv_cdf(target)
-    scale = severity_factor(fit, shift, z_target, first, last, inputs)
+    linear = conditional.linearised_annual(fit, shift, first, last)  # one linearisation for every path below
+    scale = severity_factor(fit, shift, z_target, first, last, inputs, linear)
     weights = [selection.WEIGHTINGS["primary"](np.array([float(r.priority)]))[0] for r in rs]
     refs = selection.reference_values(rs, last_obs)
     # The paper's admissibility holds for the scenario too: every restriction on its reference (zero growth, the
@@ -583,7 +584,9 @@ def calibrated_headline(fit, sim, annual, risk, restrictions, last_obs, range_ok
     # severity that misses one is made more severe, step by step, up to three times the calibrated z.
     z = z_target * scale["factor"]
     for step in (1.0, 1.25, 1.5, 2.0, 2.5, 3.0):
-        path = conditional.severity_path(fit, shift, rs, weights, z * step, first_year=first, horizon_end=last)
+        path = conditional.severity_path(
+            fit, shift, rs, weights, z * step, first_year=first, horizon_end=last, linear=linear
+        )
         if selection.satisfied_every_year(path.annual[None], VARIABLES, rs, refs, years)[0]:
             break
     else:
@@ -630,7 +633,7 @@ def calibrated_headline(fit, sim, annual, risk, restrictions, last_obs, range_ok
 GENERIC_RECESSION = (selection.Restriction(variable="real_gdp", direction=-1, priority=1),)
 
 
-def severity_factor(fit, shift, z_target: float, first: int, last: int, inputs) -> dict[str, Any]:
+def severity_factor(fit, shift, z_target: float, first: int, last: int, inputs, linear=None) -> dict[str, Any]:
     """One factor λ for every risk of a run: the official adverse GDP deviation from baseline
     (``inputs['severity_reference']``, the latest official adverse scenario published by the cutoff) over
     the GDP deviation of the generic GDP-down conditional forecast at the target percentile, both as the
@@ -649,7 +652,7 @@ def severity_factor(fit, shift, z_target: float, first: int, last: int, inputs) 
     if not ref:
         return {"factor": 1.0, "why": "no official adverse scenario with a GDP deviation was published by the cutoff"}
     generic = conditional.severity_path(
-        fit, shift, GENERIC_RECESSION, [1.0], z_target, first_year=first, horizon_end=last
+        fit, shift, GENERIC_RECESSION, [1.0], z_target, first_year=first, horizon_end=last, linear=linear
     )
     base = conditional.deterministic_levels(fit, shift, first, last)
     quarters = conditional.levels_window(fit, np.zeros((1, shift.shape[0], shift.shape[1])), first, last)[0]
