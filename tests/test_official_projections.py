@@ -100,6 +100,38 @@ def test_latest_round_at_a_cutoff(cutoff, publisher, expected):
     assert chosen.publication_date <= date.fromisoformat(cutoff)
 
 
+@pytest.mark.parametrize(
+    ("cutoff", "expected", "years"),
+    [
+        ("2019-12-31", "ECB_SPF:2019Q3", (2019, 2020, 2021)),
+        ("2021-12-31", "ECB_SPF:2021Q4", (2021,)),
+        ("2023-06-30", "ECB_SPF:2023Q2", (2023, 2024, 2025)),
+        ("2024-06-30", "ECB_SPF:2024Q2", (2024, 2026)),
+        ("2024-12-31", "EUROSYSTEM_STAFF:2024-12", (2024, 2025, 2026, 2027)),
+    ],
+)
+def test_the_latest_unemployment_projection_at_a_cutoff(cutoff, expected, years):
+    """The round an unemployment anchor comes from (staff or survey) and the years it covers."""
+    unemployment = [p for p in read_projections() if p.variable == "unemployment"]
+    chosen = latest_round(unemployment, cutoff)
+    assert chosen is not None and chosen.series_key == expected
+    assert chosen.years("unemployment") == years
+
+
+# plausible ranges per variable, % (2012-2027 euro area: GDP -8.7 in 2020, HICP 8.4 in 2022, unemployment 12.x)
+PLAUSIBLE = {"real_gdp": (-10.0, 10.0), "inflation": (-1.0, 10.0), "unemployment": (5.0, 13.0)}
+
+
+def test_every_value_is_in_the_plausible_range_of_its_variable():
+    """A value outside its variable's range is a misread column, a dropped sign or a unit confusion."""
+    out = [
+        (p.series_key, p.variable, p.target_year, p.value)
+        for p in read_projections()
+        if not PLAUSIBLE[p.variable][0] <= p.value <= PLAUSIBLE[p.variable][1]
+    ]
+    assert out == []
+
+
 def test_latest_round_takes_a_round_published_on_the_cutoff_and_not_the_day_after():
     rows = read_projections()
     for r in rounds_of(rows):
