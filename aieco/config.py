@@ -102,6 +102,24 @@ class ScenarioSettings(_Section):
         le=MAX_VAR_DRAWS,
         description="Residual-bootstrap trajectories (at most MAX_VAR_DRAWS: about 150 bytes each are held at once).",
     )
+    var_estimator: Literal["minnesota", "ols"] = Field(
+        "minnesota",
+        description="VAR coefficients: 'minnesota' (posterior mean under Litterman's Minnesota prior, a Bayesian VAR) "
+        "or 'ols' (the paper's least squares). See aieco.models.var.VAR_ESTIMATORS.",
+    )
+    minnesota_tightness: float = Field(
+        0.2,
+        gt=0,
+        le=10,
+        description="Minnesota prior: overall tightness λ (prior s.d. of a first own-lag coefficient); 0.2 is the "
+        "conventional benchmark (e.g. the default mode of λ in the R package BVAR).",
+    )
+    minnesota_cross: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="Minnesota prior: relative tightness θ of other variables' lags (0.5, the usual benchmark).",
+    )
     var_min_obs: int = Field(80, gt=0, description="Least complete quarterly observations for the VAR.")
     sample_start: str = Field("2000Q1", description="First quarter of the estimation sample.")
     sample_start_earliest: str = Field(

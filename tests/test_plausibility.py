@@ -39,15 +39,16 @@ def test_a_median_equity_path_outside_its_band_fails_and_names_the_rule():
     median[:, idx["inflation"]] = 2.0
     median[:, idx["unemployment"]] = 7.0
     median[:, idx["house_prices"]] = 3.0  # the band of a constant 3 % is [3, 3]
-    median[:, idx["equity_prices"]] = [5.0, -7.0, 12.5]
+    median[:, idx["equity_prices"]] = [5.0, -12.0, 19.5]
     out = plausibility(median, ["2025", "2026", "2027"], lv, sample)
+    assert PLAUSIBILITY["historical_bands"]["equity_prices"] == (0.0, 100.0)  # the sample's whole range
     assert not out["passed"]
     assert out["failures"] == [
-        "median equity_prices 2026 = -7.00 outside [-2.50, 12.50], the P25–P75 range of its annual changes "
+        "median equity_prices 2026 = -12.00 outside [-10.00, 20.00], the lowest to highest of its annual changes "
         "over the 4 complete sample years"
     ]
-    assert out["historical_bands"]["equity_prices"]["band"] == pytest.approx([-2.5, 12.5])
-    median[1, idx["equity_prices"]] = 0.0
+    assert out["historical_bands"]["equity_prices"]["band"] == pytest.approx([-10.0, 20.0])
+    median[1, idx["equity_prices"]] = -9.0  # a fall deeper than the interquartile range but seen in the sample
     assert plausibility(median, ["2025", "2026", "2027"], lv, sample)["passed"]
 
 

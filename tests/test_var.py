@@ -12,6 +12,7 @@ from statsmodels.tsa.api import VAR
 from aieco.demo.macro import load_demo_observations
 from aieco.errors import InputError, StageStopped
 from aieco.models import transforms as tf
+from aieco.models import var
 from aieco.models.var import (
     VARIABLES,
     annual_paths,
@@ -31,7 +32,7 @@ def levels() -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def fit(levels):
-    return fit_var(levels)
+    return fit_var(levels, estimator="ols")  # the statsmodels oracle is OLS
 
 
 def test_demo_data_is_labelled_synthetic():
@@ -253,3 +254,70 @@ def test_conditions_hold_only_values_observed_after_the_endpoint(levels):
     assert f.endpoint == "2024Q2" and f.conditions.shape == (1, 6)
     assert np.isnan(f.conditions[0, 5]) and not np.isnan(f.conditions[0, :5]).any()
     assert fit_var(short).conditions is None  # 'none' keeps nothing
+
+
+# --- the Minnesota prior (the default estimator) -------------------------------------------------
+
+
+def _minnesota(levels, tightness, cross=0.5):
+    from aieco.config import get_settings
+
+    settings = get_settings().scenario
+    data = fit_var(levels, estimator="ols").data
+    own = np.array([var.MINNESOTA_OWN_LAG_MEAN[v] for v in VARIABLES])
+    return data, var.minnesota_var(data, settings.var_lags, tightness=tightness, cross=cross, own_lag_mean=own)
+
+
+def test_minnesota_posterior_equals_least_squares_on_prior_dummy_rows(levels):
+    """Independent oracle: the posterior mean is OLS on the data stacked with one dummy row per
+    coefficient, sqrt(precision)·σ_i on the left and sqrt(precision)·σ_i·prior mean on the right."""
+    data, (intercept, coefs, _resid, _keep) = _minnesota(levels, tightness=0.2)
+    lags, k = coefs.shape[0], coefs.shape[1]
+    y, x, _ = var._regressors(data, lags, None)
+    n = x.shape[1]
+    for i in range(k):
+        sigma = np.empty(k)
+        for j in range(k):
+            xj = np.hstack([x[:, :1]] + [x[:, 1 + m * k + j : 2 + m * k + j] for m in range(lags)])
+            e = y[:, j] - xj @ np.linalg.lstsq(xj, y[:, j], rcond=None)[0]
+            sigma[j] = np.sqrt(e @ e / len(e))
+        rows, rhs = [], []
+        for lag in range(1, lags + 1):
+            for j in range(k):
+                sd = 0.2 / lag if i == j else 0.2 * 0.5 * sigma[i] / (lag * sigma[j])
+                row = np.zeros(n)
+                row[1 + (lag - 1) * k + j] = sigma[i] / sd
+                rows.append(row)
+                mean = var.MINNESOTA_OWN_LAG_MEAN[VARIABLES[i]] if (i == j and lag == 1) else 0.0
+                rhs.append(sigma[i] / sd * mean)
+        beta = np.linalg.lstsq(np.vstack([x, rows]), np.concatenate([y[:, i], rhs]), rcond=None)[0]
+        np.testing.assert_allclose(intercept[i], beta[0], rtol=1e-8, atol=1e-10)
+        for lag in range(lags):
+            np.testing.assert_allclose(coefs[lag][i], beta[1 + lag * k : 1 + (lag + 1) * k], rtol=1e-8, atol=1e-10)
+
+
+def test_minnesota_limits_are_ols_and_the_prior(levels, fit):
+    _, (intercept, coefs, _r, _k) = _minnesota(levels, tightness=1e6)
+    np.testing.assert_allclose(coefs, fit.coefs, atol=1e-6)  # a flat prior: least squares
+    np.testing.assert_allclose(intercept, fit.intercept, atol=1e-5)
+    _, (_i, tight, _r, _k) = _minnesota(levels, tightness=1e-6)
+    expected = np.zeros_like(tight)
+    for i, v in enumerate(VARIABLES):
+        expected[0][i, i] = var.MINNESOTA_OWN_LAG_MEAN[v]  # a dogmatic prior: random walk or white noise
+    np.testing.assert_allclose(tight, expected, atol=1e-6)
+
+
+def test_minnesota_is_the_default_and_recorded(levels, fit):
+    bayes = fit_var(levels)
+    assert bayes.prior["estimator"] == "minnesota" and bayes.prior["tightness"] == 0.2
+    assert fit.prior == {"estimator": "ols"}
+    assert not np.allclose(bayes.coefs, fit.coefs)  # shrinkage moves the coefficients
+    # cross-variable loadings shrink towards zero on the whole
+    off = ~np.eye(len(VARIABLES), dtype=bool)
+    assert np.abs(bayes.coefs[0][off]).sum() < np.abs(fit.coefs[0][off]).sum()
+
+
+def test_unknown_estimator_is_refused_naming_the_setting(levels):
+    with pytest.raises(InputError, match="not registered") as err:
+        fit_var(levels, estimator="lasso")
+    assert "scenario.var_estimator" in str(err.value.where)

@@ -249,6 +249,7 @@ def provenance(store: Store, runs: list[ModelRun], sources: list[Source]) -> Pro
     sample = str((run.diagnostics.get("min_obs") or {}).get("sample") or "")
     start, _, end = sample.partition("\u2013")
     quarter = re.compile(r"\d{4}Q[1-4]\Z")
+    estimator = (run.diagnostics.get("estimator") or {}).get("estimator")
     evidence = {"illustrative" if s.illustrative else "real" for s in sources}
     return ProvenanceBrief(
         data=_provenance_of(declared),
@@ -256,6 +257,7 @@ def provenance(store: Store, runs: list[ModelRun], sources: list[Source]) -> Pro
         sample_start=start if quarter.match(start) else None,
         sample_end=end if quarter.match(end) else None,
         release_rules=[r for r in rules if r in ("vintage", "lag", "file")],
+        estimator=estimator if estimator in ("minnesota", "ols") else None,
         baseline=baseline.get("kind") if baseline.get("kind") in ("anchored", "unconditional") else None,
         baseline_publisher=publisher.replace("_", " ").capitalize().replace("Ecb", "ECB") or None,
         anchored_variables=sorted({k.split(":")[0] for k in (baseline.get("achieved") or {})}),

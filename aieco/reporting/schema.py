@@ -75,6 +75,9 @@ class ProvenanceBrief(FrozenModel):
     evidence: Literal["real", "synthetic", "illustrative", "mixed"] = Field(description="Cited source passages.")
     sample_start: str | None = Field(None, description="First estimation quarter, YYYYQn.")
     sample_end: str | None = Field(None, description="Last estimation quarter, YYYYQn.")
+    estimator: Literal["minnesota", "ols"] | None = Field(
+        None, description="How the VAR's coefficients were estimated (run diagnostics 'estimator')."
+    )
     release_rules: list[Literal["vintage", "lag", "file"]] = Field(
         default_factory=list, description="How release dates of the inputs were obtained."
     )

@@ -414,6 +414,10 @@ def _provenance_sentence(context: ReportContext) -> str:
             f", the model is estimated on quarterly data from {{{{DATE:{p.sample_start}}}}} to "
             f"{{{{DATE:{p.sample_end}}}}}"
         )
+        if p.estimator == "minnesota":
+            text += " (a Bayesian VAR: coefficients shrunk towards random walks and white noise, a Minnesota prior)"
+        elif p.estimator == "ols":
+            text += " (by least squares)"
     text += " and only values released by {{DATE:cutoff}} enter it"
     if p.release_rules:
         rules = [_RELEASE[r] for r in p.release_rules]
