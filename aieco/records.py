@@ -184,6 +184,10 @@ class Record(BaseModel):
     id_only: ClassVar[frozenset[str] | None] = None
     #: Append-only tables refuse UPDATE and DELETE at the SQLite level.
     append_only: ClassVar[bool] = False
+    #: Optional fields added after workspaces held rows of this record: a workspace written before may lack
+    #: their column (a writing command adds it; the read-only audit accepts its absence, and the row digests
+    #: still cover any value a row held).
+    added_fields: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     def identity(cls, fields: dict[str, Any]) -> dict[str, Any]:
@@ -322,6 +326,11 @@ class Relation(Record):
     table: ClassVar[str] = "relations"
     id_field: ClassVar[str] = "relation_id"
     id_prefix: ClassVar[str] = "rel"
+    # ``reader`` was added after workspaces held relations: it is no part of the identity (the ids of
+    # relations written before stay valid; ``extractor`` and ``verb`` already tell readers apart), and an
+    # older workspace's table may lack its column until a writing command reconciles it (see added_fields).
+    id_excludes: ClassVar[frozenset[str]] = frozenset({"reader"})
+    added_fields: ClassVar[frozenset[str]] = frozenset({"reader"})
 
     relation_id: str
     src_var: str = Field(description="Source variable id (controlled vocabulary).")
@@ -342,6 +351,14 @@ class Relation(Record):
     confidence: float = Field(ge=0.0, le=1.0)
     graph_condition: str = Field("G0", description="G0/G1/G2… that produced the relation.")
     extractor: str = Field("", description="Extractor name and version, or LLM call id.")
+    reader: str | None = Field(
+        None,
+        description=(
+            "Which reader proposed it: 'rules:<rule>' (the offline rule reader and its named rule), "
+            "'learned:<artefact digest> …' (the learned reader with its base weights and training-data digest), "
+            "'llm:<backend>/<model>', or 'analyst' (a correction); None on relations stored before it was recorded."
+        ),
+    )
     review_decision: Literal["accepted", "rejected"] = "accepted"
     rejection_reason: str | None = None
     unresolved_attributes: list[str] = Field(default_factory=list)

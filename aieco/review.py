@@ -125,6 +125,7 @@ def review_relation(
             sign=final_sign,
             extractor=f"{REVIEW_EXTRACTOR}:{relation_id}",
             verb=f"{rel.verb} (corrected by {analyst})".strip(),
+            reader=f"analyst:{analyst}",
         )
         corrected = Relation.create(**fields)
     elif sign is not None or src_var is not None or dst_var is not None:
@@ -261,6 +262,7 @@ def review_queue(store: Store, analysis_id: str) -> list[dict[str, Any]]:
                 "dst_var": rel.dst_var,
                 "quote": rel.quote,
                 "decision": d.action if d else ("correction" if own else None),
+                "reader": rel.reader or "not recorded",
                 "reading": notes.get(rel.relation_id, ""),
                 "uses": sorted(set(uses[rel.relation_id])),
             }

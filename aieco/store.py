@@ -452,6 +452,11 @@ def _backfill_chain(db: sqlite_utils.Database, table: str, layout: tuple[dict[st
         db.execute(_m002_trigger_sql(table, "UPDATE"))
 
 
+def _added_fields(table: str) -> frozenset[str]:
+    """Fields of ``table``'s record added after workspaces held its rows: an older table may lack them."""
+    return next((cls.added_fields for cls in RECORD_TYPES if cls.table == table), frozenset())
+
+
 def _reconcile_columns(db: sqlite_utils.Database) -> None:
     """Additive evolution: fields added to a record after m001 become new columns.
 
@@ -1026,7 +1031,7 @@ class Store:
                 continue
             have = {c.name: c.type for c in self.db[table].columns}
             want = {**columns, **CHAIN_COLUMNS}
-            for name in sorted(set(want) - set(have)):
+            for name in sorted(set(want) - set(have) - _added_fields(table)):
                 problems.append({"kind": "schema", "id": table, "detail": f"table {table} lacks column {name}"})
             for name in sorted(set(have) - set(want)):
                 problems.append(

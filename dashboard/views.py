@@ -61,6 +61,7 @@ from dashboard.bank_views import (  # noqa: F401  (re-exported for the Bank capi
     takes_macro_path,
 )
 from dashboard.labels import in_words, measure, risk_label, stage_label, words
+from dashboard.report_review import report_review_notes  # noqa: F401  (a view of the Reports page)
 from dashboard.scenario_views import (  # noqa: F401  (re-exported for the Model runs and Evaluation pages)
     official_table,
     rule_table,
@@ -1949,7 +1950,7 @@ def reading_of(store: Store, relation_ids: tuple[str, ...]) -> dict[str, str]:
     return citation_notes(store, relation_ids)
 
 
-REVIEW_QUEUE_COLUMNS = ["from", "sign", "to", "decision", "quote", "used by", "reading", "relation_id"]
+REVIEW_QUEUE_COLUMNS = ["from", "sign", "to", "decision", "quote", "used by", "reading", "reader", "relation_id"]
 
 
 def review_queue_frame(store: Store, analysis_id: str) -> pd.DataFrame:
@@ -1971,6 +1972,7 @@ def review_queue_frame(store: Store, analysis_id: str) -> pd.DataFrame:
             "to": labels.get(r["dst_var"], r["dst_var"]),
             "decision": done[r["decision"]],
             "reading": r["reading"],
+            "reader": r["reader"],
             "used by": "; ".join(r["uses"]),
             "quote": r["quote"],
             "relation_id": r["relation_id"],

@@ -5,6 +5,7 @@ import streamlit as st
 from aieco.errors import AiecoError
 from dashboard import views
 from dashboard.gaps import show_channels_without_path
+from dashboard.report_review import superseded_label, superseded_message
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import markdown_table, show_table
@@ -123,6 +124,8 @@ def report_body(report_id: str) -> None:
 with page_workspace() as ws:
     scope = st.radio("Reports of", ["the selected analysis", "every analysis"], horizontal=True, key="report_scope")
     labels = ws.view(views.report_labels, state.analysis_id if scope == "the selected analysis" else None)
+    superseded = ws.view(views.report_review_notes)  # report id -> the later review decisions that supersede it
+    labels = {rid: superseded_label(label, superseded.get(rid)) for rid, label in labels.items()}
     if not labels:
         st.info(
             "No reports yet — an analysis writes one per risk that reaches the report stage "
@@ -167,6 +170,8 @@ with page_workspace() as ws:
     st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, report["analysis_id"])))
     if report["status"] != "passed":
         st.error(f"This report failed its checks ({report['failure_rule']}); it is shown for audit only.")
+    if state.report_id in superseded:
+        st.warning(superseded_message(superseded[state.report_id]), icon=":material/rate_review:")
     show_channels_without_path(ws, report["analysis_id"], risk=report["risk"], key="report")
     st.caption("Click a number to open, right under it, the chain that produced it.")
     report_body(state.report_id)

@@ -1023,3 +1023,22 @@ FACTORS_SUCH_AS = [
 @pytest.mark.parametrize("sentence, expected", FACTORS_SUCH_AS)
 def test_factors_such_as(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# "Favourable" names the side of the variable opposite to its adverse direction: favourable rates are low,
+# favourable financing conditions are loose. "Unfavourable" is no favourable level.
+FAVOURABLE_LEVELS = [
+    (
+        "The housing market has been buoyant and has been supported by favourable mortgage rates.",
+        {("mortgage_rates", "-", "house_prices")},
+    ),
+    ("Favourable financing conditions supported business investment.", {("financing_conditions", "-", "investment")}),
+    ("Favorable mortgage rates boosted house prices.", {("mortgage_rates", "-", "house_prices")}),
+    ("Unfavourable financing conditions weighed on investment.", {("financing_conditions", "-", "investment")}),
+    ("Mortgage rates remained favourable, and house prices rose.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", FAVOURABLE_LEVELS)
+def test_favourable_levels(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -94,6 +94,7 @@ def review_queue_cmd(state: CliState, analysis_id: str | None) -> None:
         for r in rs:
             out.append(f"{r['relation_id']}  {r['src_var']} {r['sign']}→ {r['dst_var']}  [{r['reading']}]")
             out.append(f"    “{r['quote']}”")
+            out.append(f"    reader: {r['reader']}")
             out.append("    used by: " + "; ".join(r["uses"]))
         out.append("decide with `aieco review RELATION_ID --accept | --reject | --sign … --note …`")
         return "\n".join(out)

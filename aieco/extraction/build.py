@@ -203,6 +203,8 @@ def _relations(
     src_cache: dict[str, Source | None] = {}
     extractor = f"{EXTRACTION_TASK.prompt.name}@{EXTRACTION_TASK.prompt.version}/{client.backend.name}"
     extractor += f"/reader={reader}" if reader != "rules" else ""
+    # a language model's proposals are attributed to its backend and model, whatever the answer says
+    llm = None if client.backend.name == "offline" else f"llm:{client.backend.name}/{client.model}"
     relations: list[Relation] = []
     for i, p in enumerate(proposals):
         cand = by_id.get(p.candidate_id)
@@ -225,6 +227,7 @@ def _relations(
                 condition=condition,
                 extractor=extractor,
                 extra_reason=extra,
+                reader=llm,
             )
         )
     return relations

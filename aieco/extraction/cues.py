@@ -768,9 +768,11 @@ ADVERSE_NOUN_BEFORE = re.compile(
 )
 
 #: "improving investor sentiment", "an improvement in market liquidity": the variable's favourable move.
+#: "favourable mortgage rates", "favourable financing conditions": the variable on its favourable side (low
+#: rates, loose conditions), the opposite of its adverse direction ("unfavourable" does not match).
 FAVOURABLE_BEFORE = re.compile(
     r"\b(?:(?:an?\s+|the\s+)?(?:further\s+|significant\s+|gradual\s+)?improvements?\s+(?:in|of)\s+(?:the\s+)?|"
-    r"improving\s+|improved\s+)(?:[a-z-]+\s+)?$"
+    r"improving\s+|improved\s+|(?:more\s+|very\s+|still\s+)?favou?rable\s+)(?:[a-z-]+\s+)?$"
 )
 
 #: What follows a verb used without an object: punctuation, a preposition, an adverb, a conjunction.

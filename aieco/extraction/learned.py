@@ -331,6 +331,7 @@ class LearnedModel:
     intercept: np.ndarray
     threshold: float
     name: str  # what every proposal names: the artefact's digest, base weights and licence
+    reader: str  # the Relation.reader of its proposals: artefact, base weights and training-data digests
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         z = x @ self.coef.T + self.intercept
@@ -351,6 +352,10 @@ def load_model(path: str | None = None) -> LearnedModel:
     d = json.loads(raw)
     digest = hashlib.sha256(raw.encode()).hexdigest()[:12]
     name = f"learned reader {digest} ({d['encoder']['base_model']}, {d['encoder']['licence']})"
+    reader = (
+        f"learned:{digest} base {d['encoder']['base_model']} weights sha256 {d['encoder']['model_sha256'][:12]}"
+        f" training data sha256 {d['training_data']['sha256'][:12]}"
+    )
     return LearnedModel(
         tuple(d["variables"]),
         tuple(d["classes"]),
@@ -358,7 +363,14 @@ def load_model(path: str | None = None) -> LearnedModel:
         np.array(d["intercept"], np.float32),
         float(d["threshold"]),
         name,
+        reader,
     )
+
+
+def reader_of(r: Reading) -> str:
+    """The Relation.reader of a reading: "rules:<rule>" for the rule reader, the learned artefact's for the
+    learned reader."""
+    return load_model().reader if r.rule == "learned" else f"rules:{r.rule}"
 
 
 def _learned_readings(sentence: str, vocab: Vocabulary, silent_only: set[frozenset] | None) -> list[Reading]:

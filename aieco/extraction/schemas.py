@@ -38,6 +38,9 @@ class ProposedRelation(_Schema):
     sector: str | None = None
     regime: str | None = None
     empirical_basis: str | None = None
+    reader: str | None = Field(
+        None, description="Left empty by a language model (the build records its backend and model)."
+    )
 
 
 class ExtractionResult(_Schema):

@@ -6,7 +6,7 @@ from functools import partial
 
 from aieco.errors import InputError
 from aieco.extraction.decompose import decompose_offline
-from aieco.extraction.learned import READERS, read_with
+from aieco.extraction.learned import READERS, read_with, reader_of
 from aieco.extraction.prompts.decompose import DECOMPOSE_PASSAGE
 from aieco.extraction.prompts.extract import EXTRACT_RELATIONS
 from aieco.extraction.prompts.verify import VERIFY_RELATION
@@ -47,6 +47,7 @@ def extract_offline(request: ExtractionRequest, reader: str = "rules") -> Extrac
                     quote=st.text,
                     confidence=r.confidence,
                     horizon=r.horizon,
+                    reader=reader_of(r),
                 )
             )
     return ExtractionResult(relations=out)

@@ -96,6 +96,7 @@ def to_relation(
     condition: str,
     extractor: str,
     extra_reason: str | None = None,
+    reader: str | None = None,
 ) -> Relation:
     """The Relation record of a proposal, accepted or rejected with its reason."""
     if location is not None:
@@ -124,6 +125,7 @@ def to_relation(
         confidence=min(1.0, max(0.0, p.confidence)),
         graph_condition=condition,
         extractor=extractor,
+        reader=reader if reader is not None else p.reader,
         review_decision="rejected" if reason else "accepted",
         rejection_reason=reason,
         unresolved_attributes=unresolved,
