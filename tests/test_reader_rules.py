@@ -66,9 +66,11 @@ def test_the_reader_reads_what_it_read_before_the_split_on_the_whole_gold_set():
     want = json.loads(FIXTURE.read_text(encoding="utf-8"))
     got = outputs(lambda text, vocab: read_sentence(text, vocab, at_split))
     changed_dev = sorted(k for k in want["dev"] if got["dev"].get(k) != want["dev"][k])
-    # held-back sentences are compared by digest and reported by count only
-    changed_held = sum(got["held_back_digests"].get(k) != v for k, v in want["held_back_digests"].items())
-    assert len(got["dev"]) == len(want["dev"]) == 1410 and len(want["held_back_digests"]) == 252
+    # sentences held back at the split are compared by digest and reported by count only (round 7, held back
+    # then, has joined the development part since; the gold set's later rounds are not in the record)
+    now = {**{k: digest(k, rows) for k, rows in got["dev"].items()}, **got["held_back_digests"]}
+    changed_held = sum(now.get(k) != v for k, v in want["held_back_digests"].items())
+    assert len(want["dev"]) == 1410 and len(want["held_back_digests"]) == 252
     assert changed_dev == [] and changed_held == 0, (changed_dev[:10], changed_held)
 
 
@@ -76,7 +78,7 @@ def test_retiring_a_rule_removes_only_its_readings_on_the_development_part():
     from aieco.extraction.rules import read_sentence
 
     want = json.loads(FIXTURE.read_text(encoding="utf-8"))["dev"]
-    got = outputs(read_sentence)["dev"]
+    got = {k: v for k, v in outputs(read_sentence)["dev"].items() if k in want}
     # the retired feedback-loop rule named its readings by its cue
     kept = {k: [row for row in rows if row[3] != "feedback loop between"] for k, rows in want.items()}
     assert got == kept

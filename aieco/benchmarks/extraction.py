@@ -103,6 +103,27 @@ def reader_cv_figures() -> list[Figure]:
     return out
 
 
+def blind_reader_figures(gold) -> list[Figure]:
+    """The three offline readers (rules, learned, combined) on the held-back part: prose none of them was
+    written or trained on (the eighth labelling round, labelled blind; docs/labelling-guide.md)."""
+    from aieco.extraction.gold import reader_split_score
+    from aieco.extraction.learned import READERS
+
+    held = [g for g in gold if g.split == "held_back"]
+    if not held:
+        return []
+    out: list[Figure] = []
+    for reader in READERS:
+        s = reader_split_score(reader, held, "held_back")
+        out += [
+            Figure(name=f"held_back {reader} reader: precision", value=s.precision, unit="share", better="higher"),
+            Figure(name=f"held_back {reader} reader: recall", value=s.recall, unit="share", better="higher"),
+            Figure(name=f"held_back {reader} reader: proposed", value=s.proposed, unit="relations"),
+            Figure(name=f"held_back {reader} reader: true positives", value=s.true_positives, unit="relations"),
+        ]
+    return out
+
+
 def split_documents(gold) -> dict[str, int]:
     docs: dict[str, set[str]] = {"all": set()}
     for g in gold:
@@ -142,7 +163,7 @@ def run(
         out = figures(scores, split_documents(gold))
         if any(g.split == "dev" for g in gold):
             out += rule_figures(score_rules(gold, "dev")) + reader_cv_figures()
-        return out
+        return out + blind_reader_figures(gold)
     from aieco.llm.backends import make_backend
     from aieco.llm.base import LLMClient
     from aieco.records import LLMCall

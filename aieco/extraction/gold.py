@@ -311,3 +311,17 @@ def score_rules(gold: Iterable[GoldSentence], split: str = "dev") -> list[RuleSc
         )
         for name in RULE_NAMES
     ]
+
+
+def reader_split_score(reader: str, gold, split: str = "held_back", vocab=None) -> SplitScore:
+    """``reader``'s score (:class:`aieco.extraction.gold.SplitScore`) on one split of the gold set: each sentence
+    read by :func:`aieco.extraction.learned.read_with`, signed proposals compared with the labels as every gold score is
+    (:func:`score`). On ``held_back`` this is the blind figure: the reader and the
+    learned artefact were built on the development part only."""
+    from aieco.extraction.learned import read_with
+    from aieco.vocab import load_vocabulary
+
+    vocab = vocab or load_vocabulary()
+    rows = [g for g in gold if split in ("all", g.split)]
+    proposed = {g.id: {(r.src, r.dst, r.sign.value) for r in read_with(reader, g.text, vocab)} for g in rows}
+    return score(rows, proposed, split)
