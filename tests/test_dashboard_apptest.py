@@ -453,11 +453,11 @@ def test_request_form_launches_the_analysis_in_the_background(tmp_path, use_work
         assert len(stages) > 0
         stopped = [p for p in job.outcome.programs if p.status != "completed"]
         from aieco.store import Store
-        from dashboard import views
+        from dashboard import shared
         from dashboard.labels import in_words, stage_label
 
         with Store(tmp_path / "ws") as store:
-            risks, variables = views.risk_labels(store, analysis_id), views.variable_labels(store)
+            risks, variables = shared.risk_labels(store, analysis_id), shared.variable_labels(store)
         for p in stopped:  # each stop is shown with its stage and reason, in words (the risk's label, no ids)
             stage, reason = stage_label(p.stopped_stage, risks), in_words(p.reason, {**variables, **risks})[:30]
             assert any(stage in w.value and reason in w.value for w in at.warning), (stage, reason)

@@ -35,3 +35,15 @@ def test_the_library_never_imports_the_dashboard_package():
     for f in sorted((ROOT / "aieco").rglob("*.py")):
         text = f.read_text()
         assert "from dashboard" not in text and "import dashboard" not in text, f"{f} imports the dashboard"
+
+
+MAX_DASHBOARD_MODULE_LINES = 800
+
+
+def test_no_dashboard_module_exceeds_800_lines():
+    """A view module per dashboard area (issue 34): no file of the app, its pages or dashboard/ grows past 800 lines."""
+    files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "dashboard").glob("*.py"))]
+    sizes = {f.relative_to(ROOT).as_posix(): len(f.read_text().splitlines()) for f in files}
+    assert len(sizes) > 10
+    too_long = {name: n for name, n in sizes.items() if n > MAX_DASHBOARD_MODULE_LINES}
+    assert not too_long, f"split these by area (limit {MAX_DASHBOARD_MODULE_LINES} lines): {too_long}"
