@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -63,11 +65,12 @@ def import_cycles(package: str) -> tuple[list[list[str]], int]:
     return [sorted(c) for c in nx.strongly_connected_components(edges) if len(c) > 1], edges.number_of_edges()
 
 
-def test_no_import_cycle_among_aieco_modules():
+@pytest.mark.parametrize(("package", "min_edges"), [("aieco", 500), ("tools", 5)])
+def test_no_import_cycle_among_the_modules_of(package, min_edges):
     """E.g. the former sources.series readers ↔ formats and extraction gold → tasks → learned → gold."""
-    cycles, n_edges = import_cycles("aieco")
-    assert n_edges > 500, "aieco's import graph was not built"
-    assert not cycles, f"import cycles among aieco modules: {cycles}"
+    cycles, n_edges = import_cycles(package)
+    assert n_edges > min_edges, f"{package}'s import graph was not built"
+    assert not cycles, f"import cycles among {package} modules: {cycles}"
 
 
 def test_the_cycle_check_finds_a_cycle_through_a_function_level_import(tmp_path, monkeypatch):

@@ -40,11 +40,12 @@ LOCAL_PREFIXES = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about
 def dashboard_pages() -> list[str]:
     """The dashboard's page titles in menu order, read from ``dashboard/navigation.py`` (the one page list).
 
-    Read in a child process, as the server runs: the library never imports the dashboard package.
+    Read from ``python -m dashboard.navigation`` in a child process, as the server runs: the library
+    never imports the dashboard package.
     """
-    code = "import json; from dashboard.navigation import PAGES; print(json.dumps([p.title for p in PAGES]))"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    args = [sys.executable, "-m", "dashboard.navigation"]  # prints the titles as JSON
+    out = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     if out.returncode != 0:
         raise InputError(
             f"the dashboard's page list could not be read: {out.stderr.strip()[-300:]}",
