@@ -9,7 +9,7 @@ For every ordered pair of vocabulary variables a sentence names (the rule reader
 logistic regression scores the classes ``none``, ``+`` and ``-`` from: the sentence vector, the vector of the
 words between the two mentions, the movements the words attach to each mention, their order and distance, hedge
 and negation, the rule reader's cues between the mentions, and which variables they are. It is trained on the
-development part of the gold set only (:func:`train`, ``python -m aieco.extraction.learned train``); its proposal
+development part of the gold set only (:func:`train`, ``python -m aieco.extraction.training``); its proposal
 threshold is chosen by grouped cross-validation over the development documents, every document read by a model
 that never saw it. The fitted artefact ``aieco/data/learned_reader.json`` records the base weights' and
 tokenizer's SHA-256, their licence, the training data digest and the cross-validated figures; every relation it
