@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import views
+from dashboard import analysis_views
 from dashboard.tables import show_table
 
 
@@ -13,7 +13,7 @@ def show_channels_without_path(ws, analysis_id: str | None, *, risk: str | None 
     reason graph search recorded and whether the risk went on with its other channels."""
     if analysis_id is None:
         return
-    gaps = ws.view(views.channels_without_path, analysis_id)
+    gaps = ws.view(analysis_views.channels_without_path, analysis_id)
     if risk is not None:
         gaps = gaps[gaps["risk"] == risk.replace("_", " ")]
     if gaps.empty:

@@ -1,7 +1,12 @@
-"""The dashboard's pages, in menu order. Adding a page is one line here plus its file in pages/."""
+"""The dashboard's pages, in menu order. Adding a page is one line here plus its file in pages/.
+
+The one page list: the app's menu, the tests and ``aieco bench dashboard`` read it (the bench, which
+may not import the dashboard, through ``python -m dashboard.navigation``: the titles as JSON).
+"""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 
@@ -33,3 +38,7 @@ PAGES: tuple[PageEntry, ...] = (
 #: The app's root URL runs the first page through this hidden entry, so the first page keeps its own
 #: deep link (``/request``): Streamlit serves its default page at the root only.
 HOME_URL_PATH = "home"
+
+
+if __name__ == "__main__":
+    print(json.dumps([p.title for p in PAGES]))

@@ -37,10 +37,10 @@ def select_analysis(ws) -> None:
     the widget and the state differ here, the state is the newer choice and the widget follows
     it — never the other way round, which would undo the analyst's pick.
     """
-    from dashboard import views
+    from dashboard import shared
 
     state = get_state()
-    labels = ws.view(views.analysis_labels)
+    labels = ws.view(shared.analysis_labels)
     if not labels:
         state.analysis_id = None
         return

@@ -16,6 +16,7 @@ what another run reads.
 
 from __future__ import annotations
 
+import importlib
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -28,18 +29,33 @@ from typing import Any, TypeVar
 import pandas as pd
 import streamlit as st
 
+from aieco import inventory
 from aieco.config import get_settings
 from aieco.errors import AiecoError
 from aieco.store import Store
-from dashboard import views
 
 T = TypeVar("T")
 
+#: The modules whose functions ``Workspace.view`` caches: they take a Store and only read records.
+VIEW_MODULES = (
+    "dashboard.shared",
+    "dashboard.analysis_views",
+    "dashboard.sources_views",
+    "dashboard.graph_views",
+    "dashboard.runs_views",
+    "dashboard.reports_views",
+    "dashboard.bank_views",
+    "dashboard.scenario_views",
+    "dashboard.report_review",
+)
+
 
 @st.cache_resource(show_spinner=False, max_entries=512)
-def _cached_view(name: str, workspace: str, workspace_digest: str, args: tuple, kwargs: tuple, _store: Store) -> Any:
+def _cached_view(
+    module: str, name: str, workspace: str, workspace_digest: str, args: tuple, kwargs: tuple, _store: Store
+) -> Any:
     # workspace and workspace_digest are part of the cache key only; _store is not hashed.
-    return getattr(views, name)(_store, *args, **dict(kwargs))
+    return getattr(importlib.import_module(module), name)(_store, *args, **dict(kwargs))
 
 
 def _handed_out(value: Any) -> Any:
@@ -97,18 +113,25 @@ class Workspace:
     digest: str
 
     def view(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Call ``dashboard.views.<fn>(store, *args, **kwargs)``, cached until the workspace changes."""
-        if getattr(views, fn.__name__, None) is not fn:
-            raise ValueError(f"{fn.__name__} is not a function of dashboard.views")
+        """Call a dashboard view ``fn(store, *args, **kwargs)``, cached until the workspace changes."""
+        module = getattr(fn, "__module__", "")
+        if module not in VIEW_MODULES or getattr(importlib.import_module(module), fn.__name__, None) is not fn:
+            raise ValueError(f"{fn.__name__} is not a view function of {', '.join(VIEW_MODULES)}")
         return _handed_out(
             _cached_view(
-                fn.__name__, str(self.path), self.digest, tuple(args), tuple(sorted(kwargs.items())), _store=self.store
+                module,
+                fn.__name__,
+                str(self.path),
+                self.digest,
+                tuple(args),
+                tuple(sorted(kwargs.items())),
+                _store=self.store,
             )
         )
 
     def refresh(self) -> None:
         """Recompute the digest after this run wrote records (e.g. an ingest)."""
-        self.digest = views.workspace_digest(self.store)
+        self.digest = inventory.workspace_digest(self.store)
 
 
 def workspace_path() -> Path:
@@ -120,7 +143,7 @@ def workspace_path() -> Path:
 def open_workspace() -> Iterator[Workspace]:
     """The workspace for this run (a Store borrowed from the pool, returned when the run ends)."""
     with _pooled_store(workspace_path()) as store:
-        yield Workspace(store=store, path=store.path.resolve(), digest=views.workspace_digest(store))
+        yield Workspace(store=store, path=store.path.resolve(), digest=inventory.workspace_digest(store))
 
 
 @contextmanager

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from aieco.audit import run_audit
-from dashboard import views
+from dashboard import analysis_views, reports_views, shared, sources_views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import lazy_section, show_figure, show_table
@@ -18,12 +18,14 @@ with page_workspace() as ws:
     if state.analysis_id is None:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
     else:
-        st.caption(f"Analysis: {ws.view(views.analysis_labels).get(state.analysis_id, state.analysis_id)}")
-        stages = ws.view(views.stages_in_words, state.analysis_id)
+        st.caption(f"Analysis: {ws.view(shared.analysis_labels).get(state.analysis_id, state.analysis_id)}")
+        stages = ws.view(analysis_views.stages_in_words, state.analysis_id)
         if stages.empty:
             st.info("No stage records for this analysis.")
         else:
-            show_figure(ws.view(views.stage_timeline, state.analysis_id), name="audit_figure_1", key="timeline")
+            show_figure(
+                ws.view(analysis_views.stage_timeline, state.analysis_id), name="audit_figure_1", key="timeline"
+            )
             for _, s in stages[stages["status"] != "completed"].iterrows():
                 st.warning(f"**{s['stage']}** {s['status']}: {s['reason']}")
             show_table(
@@ -35,7 +37,7 @@ with page_workspace() as ws:
 
         # Secondary tables open on demand: each data table costs the browser as much as a small page.
         st.subheader("LLM calls")
-        calls = ws.view(views.llm_calls_frame, state.analysis_id)
+        calls = ws.view(analysis_views.llm_calls_frame, state.analysis_id)
         if calls.empty:
             st.info("No LLM calls recorded for this analysis.")
         else:
@@ -47,14 +49,14 @@ with page_workspace() as ws:
                 if open_:
                     show_table(calls, key="audit_table_2", name="audit_2")
 
-        tests = ws.view(views.output_tests_frame, state.analysis_id)
+        tests = ws.view(reports_views.output_tests_frame, state.analysis_id)
         with lazy_section(f"Output tests — {len(tests)}", key="audit_output_tests") as open_:
             if open_ and tests.empty:
                 st.info("No output tests registered for this analysis.")
             elif open_:
                 show_table(tests, key="audit_table_3", name="audit_3")
 
-        exclusions = ws.view(views.exclusions_frame, state.analysis_id)
+        exclusions = ws.view(sources_views.exclusions_frame, state.analysis_id)
         with lazy_section(f"Exclusions — {len(exclusions)}", key="audit_exclusions") as open_:
             if open_ and exclusions.empty:
                 st.info("No exclusions recorded for this analysis.")

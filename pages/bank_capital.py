@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import bank_views, views
+from dashboard import bank_views, runs_views, shared
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import lazy_section, show_figure, show_table
@@ -15,11 +15,11 @@ st.header("Bank capital")
 
 with page_workspace() as ws:
     # Real banks under each risk's selected scenario: the run, or the stop with the gate's figures.
-    parts = ws.view(views.real_bank_parts)
+    parts = ws.view(bank_views.real_bank_parts)
     if not parts.empty:
         st.subheader("Real banks under each risk's scenario")
         for part in parts.itertuples():
-            head = f"**{part.risk}** — {views.model_name(part.model)}: {part.banks_in_scope} banks in scope"
+            head = f"**{part.risk}** — {shared.model_name(part.model)}: {part.banks_in_scope} banks in scope"
             if part.status == "completed":
                 st.success(f"{head}; projection run(s) {part.run_ids} (choose one below)")
             else:
@@ -30,32 +30,32 @@ with page_workspace() as ws:
                 ) as open_:
                     if open_:
                         show_table(
-                            ws.view(views.left_out_banks, part.analysis_id, part.risk),
+                            ws.view(bank_views.left_out_banks, part.analysis_id, part.risk),
                             key=f"left_table_{part.Index}",
                             name=f"banks_left_out_{part.analysis_id}_{part.risk.replace(' ', '_')}",
                         )
-    run_ids = ws.view(views.bank_runs)
+    run_ids = ws.view(runs_views.bank_runs)
     if not run_ids:
         st.info(
             "No bank projections yet — the bank capital models run after an accepted macro scenario "
             "(`aieco analyze` or `aieco demo`)."
         )
     else:
-        runs = ws.view(views.runs_frame).set_index("run_id")
-        labels = ws.view(views.run_labels)
+        runs = ws.view(runs_views.runs_frame).set_index("run_id")
+        labels = ws.view(runs_views.run_labels)
         # generation runs (the analysis's projections) before validation runs
         run_ids = sorted(run_ids, key=lambda r: runs.loc[r, "role"] != "generation")
         run_id = st.selectbox("Projection run", run_ids, format_func=lambda r: labels.get(r, r))
-        st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, runs.loc[run_id, "analysis_id"])))
+        st.caption(shared.provenance_badge(ws.view(shared.provenance_of_analysis, runs.loc[run_id, "analysis_id"])))
         # a model that takes no macro path (registry specification): its figures are no scenario outcome
-        not_scenario = ws.view(views.scenario_note, run_id)
+        not_scenario = ws.view(runs_views.scenario_note, run_id)
         if not_scenario:
             st.warning(not_scenario)
-        points = ws.view(views.points_frame, run_id)
-        banks = views.entities(points)
-        variables = views.model_variables(points, with_entity=True)
-        names = ws.view(views.bank_labels_of_run, run_id)  # bank names; the LEI/id in the details
-        vocabulary = ws.view(views.variable_labels)
+        points = ws.view(runs_views.points_frame, run_id)
+        banks = runs_views.entities(points)
+        variables = runs_views.model_variables(points, with_entity=True)
+        names = ws.view(runs_views.bank_labels_of_run, run_id)  # bank names; the LEI/id in the details
+        vocabulary = ws.view(shared.variable_labels)
         vlabel = {v: bank_views.bank_variable_label(v, vocabulary) for v in variables}
         left, right = st.columns(2)
         bank = left.selectbox("Bank", banks, format_func=lambda b: names.get(b, b))
@@ -67,22 +67,22 @@ with page_workspace() as ws:
         )
         shown_as, bank_name = vlabel[variable], names.get(bank, bank)
         st.caption(f"Details: bank id (LEI) `{bank}` · variable `{variable}` · run `{run_id}`")
-        caption = ws.view(views.bank_run_caption, run_id)
-        if views.path_periods(points, variable, bank):
+        caption = ws.view(runs_views.bank_run_caption, run_id)
+        if runs_views.path_periods(points, variable, bank):
             show_figure(
-                ws.view(views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{shown_as} — {bank_name}"),
+                ws.view(runs_views.fan_chart_of_run, run_id, variable, entity=bank, title=f"{shown_as} — {bank_name}"),
                 name=f"bank_{variable}_{bank}",
                 key="bank_fan",
             )
         else:  # one figure per bank over the whole horizon: no path to draw
             st.markdown(f"**{shown_as} — {bank_name}**")
-            figures = ws.view(views.bank_figures, run_id, bank, variable)
+            figures = ws.view(runs_views.bank_figures, run_id, bank, variable)
             show_table(figures, key="bank_figures", name=f"bank_{variable}_{bank}")
         st.caption(caption)
         # The depletion distribution of every bank (start minus minimum CET1 ratio), when the run stored it.
         depletion = "cet1_depletion" if "cet1_depletion" in variables else variable
         show_figure(
-            ws.view(views.quantile_ranges_of_run, run_id, depletion),
+            ws.view(runs_views.quantile_ranges_of_run, run_id, depletion),
             name=f"bank_{depletion}_distribution",
             key="bank_dist",
         )
@@ -90,7 +90,7 @@ with page_workspace() as ws:
 
         # Every bank's CET1 depletion against the stated threshold: the figures the report's bank paragraph cites.
         st.subheader("CET1 depletion across banks")
-        across = ws.view(views.depletion_across_banks, run_id)
+        across = ws.view(bank_views.depletion_across_banks, run_id)
         show_figure(bank_views.depletion_chart(across), name=f"bank_depletion_across_{run_id}", key="bank_across")
         st.caption(caption)
         if not across.empty:  # the chart above shows every bank; the table and its CSV open on demand
@@ -118,14 +118,14 @@ with page_workspace() as ws:
                     with col:
                         title = f"{(runs.loc[r, 'risk'] or '').replace('_', ' ')}: {shown_as} — {bank_name}"
                         show_figure(
-                            ws.view(views.fan_chart_of_run, r, variable, entity=bank, title=title),
+                            ws.view(runs_views.fan_chart_of_run, r, variable, entity=bank, title=title),
                             name=f"bank_{variable}_{bank}_{runs.loc[r, 'risk']}",
                             key=f"bank_side_{r}",
                         )
-                        st.caption(ws.view(views.bank_run_caption, r))
+                        st.caption(ws.view(runs_views.bank_run_caption, r))
 
     st.subheader("External validation")
-    designs = ws.view(views.scenario_gate_designs)
+    designs = ws.view(bank_views.scenario_gate_designs)
     if not designs.empty:
         st.markdown(
             "**Scenario-conditional real-bank model**: MAE of CET1 depletion (pp) against three benchmarks "
@@ -133,7 +133,7 @@ with page_workspace() as ws:
             "severity), out of exercise and over every fold seed of the bank-clustered CV"
         )
         show_table(designs, key="scenario_designs", name="bank_eba_scenario_designs")
-    gates = ws.view(views.validation_frame)
+    gates = ws.view(runs_views.validation_frame)
     if gates.empty:
         st.info("No validation gate recorded yet: bank conclusions are shown only for models that pass it.")
     else:
@@ -142,18 +142,19 @@ with page_workspace() as ws:
         if verdict.any():
             st.success(
                 "\n".join(
-                    f"- {views.model_name(m)}: gate passed — may supply bank conclusions"
+                    f"- {shared.model_name(m)}: gate passed — may supply bank conclusions"
                     for m in verdict.index[verdict]
                 )
             )
         if not verdict.all():
             st.error(
                 "\n".join(
-                    f"- {views.model_name(m)}: gate failed — bank conclusions withheld" for m in verdict.index[~verdict]
+                    f"- {shared.model_name(m)}: gate failed — bank conclusions withheld"
+                    for m in verdict.index[~verdict]
                 )
             )
         details = ["model_id", "detail", "run_id"]  # ids last, beside the model's name
-        shown = gates.assign(model=gates["model_id"].map(views.model_name))
+        shown = gates.assign(model=gates["model_id"].map(shared.model_name))
         # the verdicts above stay on the page; the metric table opens on demand (a data table costs
         # the browser about as much as a small page)
         label = f"Gate metrics of {gates['model_id'].nunique()} models against their thresholds"

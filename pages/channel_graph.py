@@ -4,7 +4,7 @@ opening its quote and page."""
 import streamlit as st
 
 from aieco.records import Role, digest
-from dashboard import views
+from dashboard import graph_views, shared
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_figure, show_table
@@ -26,7 +26,7 @@ def review_controls(ws, relation, status: str) -> None:
 
     rid = relation["relation_id"]
     st.markdown(f"Review status: **{status}**")
-    reading = ws.view(views.reading_of, (rid,)).get(rid, "")
+    reading = ws.view(graph_views.reading_of, (rid,)).get(rid, "")
     st.caption(reading[:1].upper() + reading[1:])  # who read it, and the analyst's decision in force
     if relation["review_decision"] != "accepted":
         st.caption("Rejected by validation: a review cannot admit it.")
@@ -57,7 +57,7 @@ def show_current_paths(ws, risks: list[str], as_of, condition: str, roles: tuple
     )
     blocks = []  # every risk in one text element (one element for the browser to draw, not two per risk)
     for name in risks:
-        paths = ws.view(views.current_paths, name, as_of=as_of, condition=condition, roles=roles)
+        paths = ws.view(graph_views.current_paths, name, as_of=as_of, condition=condition, roles=roles)
         if paths.empty:
             continue
         lines = [name.replace("_", " ").upper()]
@@ -74,15 +74,15 @@ def show_current_paths(ws, risks: list[str], as_of, condition: str, roles: tuple
 
 
 with page_workspace() as ws:
-    conditions = ws.view(views.graph_conditions)
+    conditions = ws.view(graph_views.graph_conditions)
     if not conditions:
         st.info("No relations yet — run `aieco graph build` (or `aieco demo`) to extract them.")
         st.stop()
-    labels = ws.view(views.variable_labels)
-    cutoff = ws.view(views.analysis_cutoff, state.analysis_id)
+    labels = ws.view(shared.variable_labels)
+    cutoff = ws.view(shared.analysis_cutoff, state.analysis_id)
     a, b, c = st.columns(3)
-    risk = a.selectbox("Risk", ["every risk", *ws.view(views.risks)], format_func=lambda r: r.replace("_", " "))
-    channels = ws.view(views.channel_relation_ids, state.analysis_id, risk) if risk != "every risk" else {}
+    risk = a.selectbox("Risk", ["every risk", *ws.view(graph_views.risks)], format_func=lambda r: r.replace("_", " "))
+    channels = ws.view(graph_views.channel_relation_ids, state.analysis_id, risk) if risk != "every risk" else {}
     channel = b.selectbox(
         "Channel",
         ["every channel", *channels],
@@ -111,11 +111,11 @@ with page_workspace() as ws:
     )
     condition = b.selectbox("Graph condition", conditions)
     roles = c.multiselect("Source roles", [r.value for r in Role], default=["generation"])
-    ids = ws.view(views.graph_relations, as_of=as_of, condition=condition, roles=tuple(roles), review=review)
+    ids = ws.view(graph_views.graph_relations, as_of=as_of, condition=condition, roles=tuple(roles), review=review)
     if risk != "every risk":
-        used = set(channels[channel]) if channel in channels else set(ws.view(views.risk_relation_ids, risk))
+        used = set(channels[channel]) if channel in channels else set(ws.view(graph_views.risk_relation_ids, risk))
         ids = [i for i in ids if i in used]
-    relations = ws.view(views.relations_frame, relation_ids=ids)
+    relations = ws.view(graph_views.relations_frame, relation_ids=ids)
     if state.review_flash:
         st.success(state.review_flash, icon=":material/rate_review:")
         state.review_flash = None
@@ -123,7 +123,7 @@ with page_workspace() as ws:
         st.info("No relation passes these filters" + (f" (as of {as_of})." if as_of else "."))
         st.stop()
     shown_key = digest(sorted(relations["relation_id"]))[:12]
-    status = ws.view(views.review_status, tuple(relations["relation_id"]))
+    status = ws.view(graph_views.review_status, tuple(relations["relation_id"]))
     relations = relations.assign(review=relations["relation_id"].map(status))
     st.caption(  # one caption: the count, how to read the graph, and the provenance below it
         f"{len(relations)} relation{'s' if len(relations) != 1 else ''} between "
@@ -131,12 +131,12 @@ with page_workspace() as ws:
         + (f", published on or before {as_of}" if as_of else ", every publication date")
         + ". Arrows are coloured by sign; each marker on an arrow is one relation (shape = evidence "
         "class) — click it for its quote and page.  \n"
-        + views.provenance_badge(ws.view(views.provenance_of_analysis, None))
+        + shared.provenance_badge(ws.view(shared.provenance_of_analysis, None))
     )
-    note = ws.view(views.reader_note_of, tuple(relations["relation_id"]))
+    note = ws.view(graph_views.reader_note_of, tuple(relations["relation_id"]))
     if note:
         st.warning(note, icon=":material/fact_check:")
-    figure = ws.view(views.channel_graph_of, tuple(relations["relation_id"]))
+    figure = ws.view(graph_views.channel_graph_of, tuple(relations["relation_id"]))
     event = show_figure(
         figure,
         key=f"channel_graph_{shown_key}",  # another relation set (a filter, a review) starts a fresh selection
@@ -152,7 +152,7 @@ with page_workspace() as ws:
             picked = trace.customdata[p["point_index"]][0]
             break
 
-    queue = ws.view(views.review_queue_frame, state.analysis_id) if state.analysis_id else None
+    queue = ws.view(graph_views.review_queue_frame, state.analysis_id) if state.analysis_id else None
     if queue is not None and not queue.empty:
         st.subheader("Review first")
         pending = int((queue["decision"] == "not reviewed").sum())
@@ -209,7 +209,7 @@ with page_workspace() as ws:
         state.relation_id = picked
     hidden = state.relation_id is not None and state.relation_id not in set(relations["relation_id"])
     if hidden:  # e.g. just rejected while the filter shows relations in use
-        gone = ws.view(views.review_status, (state.relation_id,)).get(state.relation_id, "not shown")
+        gone = ws.view(graph_views.review_status, (state.relation_id,)).get(state.relation_id, "not shown")
         st.info(
             f"The relation opened last is {gone} and not among the relations shown; choose the review "
             "status 'rejected' or 'all' to open it again."
@@ -234,14 +234,14 @@ with page_workspace() as ws:
 
     show_current_paths(
         ws,
-        [risk] if risk != "every risk" else ws.view(views.risks),
+        [risk] if risk != "every risk" else ws.view(graph_views.risks),
         as_of,
         condition,
         tuple(roles),
     )
 
     st.subheader("Opposing relations")
-    opposing = ws.view(views.opposing_of, tuple(relations["relation_id"]))
+    opposing = ws.view(graph_views.opposing_of, tuple(relations["relation_id"]))
     if opposing.empty:
         st.caption("No edge carries relations of opposite sign under these filters.")
     else:

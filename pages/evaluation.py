@@ -12,7 +12,7 @@ import streamlit as st
 from aieco.config import get_settings
 from aieco.evaluation.run import evaluate
 from aieco.store import Store
-from dashboard import evaluation_views, views
+from dashboard import evaluation_views, graph_views, scenario_views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_figure, show_table
@@ -55,7 +55,7 @@ with page_workspace() as ws:
     def view(fn, *args):
         return evaluation_view(fn.__name__, str(ws.path), ws.digest, tuple(args), _store=ws.store)
 
-    conditions = ws.view(views.graph_conditions)
+    conditions = ws.view(graph_views.graph_conditions)
     with st.expander("Run evaluation", expanded=False, icon=":material/play_arrow:"):
         if not conditions:
             st.info("No channel graph to evaluate — build one first (`aieco graph build` or `aieco demo`).")
@@ -108,7 +108,7 @@ with page_workspace() as ws:
                         st.success(f"Evaluation `{new}` scored and recorded.")
                 ws.refresh()  # a stopped evaluation is recorded too
 
-    rules = ws.view(views.rule_table, state.analysis_id)
+    rules = ws.view(scenario_views.rule_table, state.analysis_id)
     if not rules.empty:
         st.subheader("Scenario rules side by side")
         st.caption(

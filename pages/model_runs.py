@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import scenario_views, views
+from dashboard import runs_views, scenario_views, shared
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import show_figure, show_table
@@ -22,7 +22,7 @@ def fan_chart_of(run_id: str, variables: tuple[str, ...]) -> None:
     variables are offered one at a time rather than all drawn on every visit.
     """
     with open_workspace() as ws, shown_errors():  # a fragment rerun has no app run around it
-        vlabels = ws.view(views.variable_labels)
+        vlabels = ws.view(shared.variable_labels)
         key = f"fan_variable_{run_id}"
         if st.session_state.get(key) not in variables:
             st.session_state[key] = variables[0]
@@ -33,14 +33,16 @@ def fan_chart_of(run_id: str, variables: tuple[str, ...]) -> None:
             "Shaded bands: quantile ranges of the simulated paths; line: median; other lines: the run's "
             "selected and reference paths. The unit is on the axis."
         )
-        restrictions = ws.view(views.run_restrictions, run_id)
+        restrictions = ws.view(runs_views.run_restrictions, run_id)
         if restrictions:  # a macro run selected under restrictions: say whether this variable is one
-            selected = bool(ws.view(views.selection_summary, run_id))  # a stopped selection stored no path
+            selected = bool(ws.view(runs_views.selection_summary, run_id))  # a stopped selection stored no path
             st.caption(
-                views.restriction_caption(variable, vlabels.get(variable, variable), restrictions, selected=selected)
+                runs_views.restriction_caption(
+                    variable, vlabels.get(variable, variable), restrictions, selected=selected
+                )
             )
         show_figure(
-            ws.view(views.fan_charts_of_run, run_id, (variable,)),
+            ws.view(runs_views.fan_charts_of_run, run_id, (variable,)),
             name=f"fan_chart_{variable}",
             key="fan_charts",
         )
@@ -48,14 +50,14 @@ def fan_chart_of(run_id: str, variables: tuple[str, ...]) -> None:
 
 with page_workspace() as ws:
     scope = st.radio("Runs of", ["the selected analysis", "every analysis"], horizontal=True)
-    runs = ws.view(views.runs_frame, state.analysis_id if scope == "the selected analysis" else None)
+    runs = ws.view(runs_views.runs_frame, state.analysis_id if scope == "the selected analysis" else None)
     if runs.empty:
         st.info(
             "No model runs yet — an analysis whose restrictions survive runs every compatible model "
             "(`aieco analyze REQUEST.toml` or `aieco demo`)."
         )
         st.stop()
-    labels = ws.view(views.run_labels, state.analysis_id if scope == "the selected analysis" else None)
+    labels = ws.view(runs_views.run_labels, state.analysis_id if scope == "the selected analysis" else None)
     shown = runs.assign(run=runs["run_id"].map(labels))
     picked = show_table(
         shown[
@@ -89,12 +91,12 @@ with page_workspace() as ws:
         state.run_id = ids[0]
     run = runs[runs["run_id"] == state.run_id].iloc[0]
     st.subheader(labels.get(run["run_id"], run["run_id"]))
-    st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, run["analysis_id"])))
+    st.caption(shared.provenance_badge(ws.view(shared.provenance_of_analysis, run["analysis_id"])))
     (st.success if run["status"] == "completed" else st.warning)(
         f"status {run['status']}" + (f" — {run['reason']}" if run["reason"] else "")
     )
 
-    selection = ws.view(views.selection_summary, state.run_id)
+    selection = ws.view(runs_views.selection_summary, state.run_id)
     if selection:
         a, b, c, d = st.columns(4)
         a.metric("severity", f"{selection['severity']:.3f}" if "severity" in selection else "–")
@@ -110,7 +112,7 @@ with page_workspace() as ws:
             )
         else:
             d.metric("selected simulation", int(selection["simulation_id"]) if "simulation_id" in selection else "–")
-    points = ws.view(views.points_frame, state.run_id)
+    points = ws.view(runs_views.points_frame, state.run_id)
     # Lazy tabs: only the open tab's content runs and is sent (a page switch draws one tab, not all four).
     charts, official, diagnostics, tables, table = st.tabs(
         ["Fan charts", "Against the official outlook", "Diagnostics", "Output tables", "Output points"],
@@ -119,7 +121,7 @@ with page_workspace() as ws:
     )
     with official:
         if official.open:
-            comparison = ws.view(views.official_table, state.run_id)
+            comparison = ws.view(scenario_views.official_table, state.run_id)
             if comparison.empty:
                 st.info("Only a completed macro_var run has paths to compare with the official outlook.")
             else:
@@ -137,20 +139,20 @@ with page_workspace() as ws:
                 show_table(comparison, key="model_runs_official", name="official_comparison")
     with charts:
         if charts.open:
-            variables = views.model_variables(points)
+            variables = runs_views.model_variables(points)
             if not variables:
                 st.info("This run stored no aggregate output points to chart.")
             else:
                 fan_chart_of(state.run_id, tuple(variables))
     with diagnostics:
         if diagnostics.open:
-            diag = ws.view(views.diagnostics_frame, state.run_id)
+            diag = ws.view(runs_views.diagnostics_frame, state.run_id)
             st.caption("Acceptance shares, severity and the other diagnostics the run recorded.")
             show_table(diag, key="model_runs_table_2", name="model_runs_2")
     with tables:
         if tables.open:
             st.caption("The run's stored output artifact (severity and acceptance share of a selection are here).")
-            for name, frame in ws.view(views.output_tables, state.run_id).items():
+            for name, frame in ws.view(runs_views.output_tables, state.run_id).items():
                 st.markdown(f"**{name}**")
                 show_table(frame, key=f"model_runs_output_{name}", name=name, hide_index=False)
     with table:

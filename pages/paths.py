@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import views
+from dashboard import analysis_views, shared
 from dashboard.gaps import show_channels_without_path
 from dashboard.shell import inside_app
 from dashboard.state import get_state
@@ -15,7 +15,7 @@ state = get_state()
 st.header("Paths & restrictions")
 
 with page_workspace() as ws:
-    queries = ws.view(views.queries_frame, state.analysis_id)
+    queries = ws.view(analysis_views.queries_frame, state.analysis_id)
     if queries.empty:
         st.info("No channel queries registered yet — they come with an analysis request (`aieco analyze`).")
     else:  # on demand: a data table costs the browser about as much as a small page
@@ -27,8 +27,8 @@ with page_workspace() as ws:
     if state.analysis_id is None:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
         st.stop()
-    st.caption(f"Analysis: {ws.view(views.analysis_labels).get(state.analysis_id, state.analysis_id)}")
-    paths = ws.view(views.paths_frame, state.analysis_id)
+    st.caption(f"Analysis: {ws.view(shared.analysis_labels).get(state.analysis_id, state.analysis_id)}")
+    paths = ws.view(analysis_views.paths_frame, state.analysis_id)
     st.subheader("Candidate paths")
     show_channels_without_path(ws, state.analysis_id, key="paths")
     if paths.empty:
@@ -49,7 +49,7 @@ with page_workspace() as ws:
         )
 
     st.subheader("Derivations")
-    derivations = ws.view(views.derivations_frame, state.analysis_id)
+    derivations = ws.view(analysis_views.derivations_frame, state.analysis_id)
     if derivations.empty:
         st.info("No restriction derivation stored for this analysis.")
     else:
@@ -60,7 +60,7 @@ with page_workspace() as ws:
             )
 
     st.subheader("Restrictions")
-    restrictions = ws.view(views.restrictions_frame, state.analysis_id)
+    restrictions = ws.view(analysis_views.restrictions_frame, state.analysis_id)
     if restrictions.empty:
         st.info("No restrictions for this analysis.")
     else:

@@ -3,9 +3,9 @@
 import streamlit as st
 
 from aieco.errors import AiecoError
-from dashboard import views
+from dashboard import reports_views, shared
 from dashboard.gaps import show_channels_without_path
-from dashboard.report_review import superseded_label, superseded_message
+from dashboard.report_review import report_review_notes, superseded_label, superseded_message
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import markdown_table, show_table
@@ -22,18 +22,18 @@ if "claim" in st.query_params:  # deep link: ?claim=<claim_id>
 
 def show_chain(ws, claim_id: str) -> None:
     """claim → OutputTest → ModelRun (inputs with provenance) → restrictions → path → quotes and pages."""
-    chain = ws.view(views.claim_chain, claim_id)
+    chain = ws.view(reports_views.claim_chain, claim_id)
     c, run = chain["claim"], chain["run"]
     box = st.container(border=True, key="claim_chain")
     box.markdown(
         f"#### {c['value']:.{c['rounding']}f} {c['unit']} — {c['variable']}, {c['period']} "
         f"({c['statistic']}{', ' + c['entity'] if c['entity'] else ''})"
     )
-    box.caption(views.provenance_badge(chain["provenance"]))
+    box.caption(shared.provenance_badge(chain["provenance"]))
     tests = chain["tests"]
     results = tests[tests["phase"] == "result"]
     verdict = results["result"].iloc[-1] if len(results) else "no result recorded"
-    vlabels = ws.view(views.variable_labels)
+    vlabels = ws.view(shared.variable_labels)
     box.markdown(
         f"**1 · Output test** — {verdict}: reported value equals the stored output point "
         f"(table {str(c['table']).replace('_', ' ')}, row {vlabels.get(str(c['row']), c['row'])}, "
@@ -83,7 +83,7 @@ def report_body(report_id: str) -> None:
     with open_workspace() as ws, shown_errors():  # a fragment rerun has no app run around it
         frame = st.container(border=True)  # the framed report, as in the paper's boxes
         plain: list[str] = []  # consecutive sentences without a number or failure: one text element
-        for sentence in ws.view(views.report_sentences, report_id):
+        for sentence in ws.view(reports_views.report_sentences, report_id):
             if sentence["status"] == "ok" and not sentence["claims"]:
                 plain.append(sentence["rendered"])
                 continue
@@ -123,8 +123,8 @@ def report_body(report_id: str) -> None:
 
 with page_workspace() as ws:
     scope = st.radio("Reports of", ["the selected analysis", "every analysis"], horizontal=True, key="report_scope")
-    labels = ws.view(views.report_labels, state.analysis_id if scope == "the selected analysis" else None)
-    superseded = ws.view(views.report_review_notes)  # report id -> the later review decisions that supersede it
+    labels = ws.view(reports_views.report_labels, state.analysis_id if scope == "the selected analysis" else None)
+    superseded = ws.view(report_review_notes)  # report id -> the later review decisions that supersede it
     labels = {rid: superseded_label(label, superseded.get(rid)) for rid, label in labels.items()}
     if not labels:
         st.info(
@@ -135,7 +135,7 @@ with page_workspace() as ws:
         st.stop()
     ids = list(labels)
     if state.claim_id and state.report_id not in ids:  # a deep link: open the report that holds the claim
-        holder = ws.view(views.report_of_claim, state.claim_id)
+        holder = ws.view(reports_views.report_of_claim, state.claim_id)
         state.report_id = holder if holder in ids else state.report_id
     if state.report_id not in ids:
         state.report_id = ids[0]
@@ -144,22 +144,24 @@ with page_workspace() as ws:
     picked = st.selectbox("Report", ids, format_func=labels.get, key="report_picker")
     if picked != state.report_id:
         state.report_id, state.claim_id = picked, None
-    reports = ws.view(views.reports_frame)
+    reports = ws.view(reports_views.reports_frame)
     report = reports[reports["report_id"] == state.report_id].iloc[0]
 
     exports = {}
     try:
-        exports = {fmt: ws.view(views.report_export, state.report_id, fmt) for fmt in views.EXPORT_FORMATS}
+        exports = {
+            fmt: ws.view(reports_views.report_export, state.report_id, fmt) for fmt in reports_views.EXPORT_FORMATS
+        }
     except AiecoError as exc:
         st.warning(f"Export unavailable: {exc}")
     if exports:
         row = st.container(horizontal=True, gap="small")
         for fmt, data in exports.items():
-            label, _ext, mime = views.EXPORT_FORMATS[fmt]
+            label, _ext, mime = reports_views.EXPORT_FORMATS[fmt]
             row.download_button(
                 label,
                 data,
-                file_name=ws.view(views.report_file_name, state.report_id, fmt),
+                file_name=ws.view(reports_views.report_file_name, state.report_id, fmt),
                 mime=mime,
                 icon=":material/download:",
                 key=f"export_{fmt}",
@@ -167,7 +169,7 @@ with page_workspace() as ws:
             )
 
     st.subheader(report["title"])
-    st.caption(views.provenance_badge(ws.view(views.provenance_of_analysis, report["analysis_id"])))
+    st.caption(shared.provenance_badge(ws.view(shared.provenance_of_analysis, report["analysis_id"])))
     if report["status"] != "passed":
         st.error(f"This report failed its checks ({report['failure_rule']}); it is shown for audit only.")
     if state.report_id in superseded:
@@ -183,4 +185,4 @@ with page_workspace() as ws:
         if export.open:  # lazy: the whole export is laid out in its frame only when asked for
             with export:
                 st.caption("As downloaded; its number links scroll within this frame.")
-                st.iframe(views.embeddable_export(exports["html"].decode("utf-8")), height=640)
+                st.iframe(reports_views.embeddable_export(exports["html"].decode("utf-8")), height=640)

@@ -10,7 +10,7 @@ from aieco.config import get_settings
 from aieco.errors import InputError
 from aieco.records import Movement
 from aieco.request import dumps_request, load_request, parse_request, request_problems
-from dashboard import jobs, views
+from dashboard import analysis_views, jobs, runs_views, shared
 from dashboard import request_form as form
 from dashboard.gaps import show_channels_without_path
 from dashboard.labels import stage_label, words
@@ -99,20 +99,20 @@ def request_form(ws) -> None:
                 ws.store.write_file(target, upload.getvalue())  # recorded: the audit checks every workspace file
                 load_into_draft(target)
     if state.analysis_id and state.draft_of != state.analysis_id:  # the form follows the selected analysis
-        loaded = form.request_of_analysis(ws.view(views.analysis_request, state.analysis_id))
+        loaded = form.request_of_analysis(ws.view(shared.analysis_request, state.analysis_id))
         if loaded is not None:
             new_draft(loaded)
         state.draft_of = state.analysis_id  # tried once per pick: a later edit is never overwritten
     if not state.request_draft and demo_requests():
         load_into_draft(demo_requests()[0])
     draft = state.request_draft or {"cutoff": get_settings().scenario.cutoff.isoformat(), "risks": []}
-    if state.analysis_id and form.request_of_analysis(ws.view(views.analysis_request, state.analysis_id)) == draft:
+    if state.analysis_id and form.request_of_analysis(ws.view(shared.analysis_request, state.analysis_id)) == draft:
         st.caption("Prefilled from the selected analysis's request; change any field and check it again.")
     # the widgets and tables start from the draft as loaded (they keep their own edits across checks: the
     # tables' edits are recorded against these rows, so the rows must not change under them)
     base_draft = state.request_base or draft
     risks, channels = form.to_tables(base_draft)
-    variables = ws.view(views.variable_ids)
+    variables = ws.view(shared.variable_ids)
     movements = [m.value for m in Movement]
     var_column = (
         st.column_config.SelectboxColumn(
@@ -179,7 +179,7 @@ def request_form(ws) -> None:
     request = parse_request(state.request_draft, where="request form") if state.request_draft else None
     if request is None:
         return
-    problems = request_problems(request, views.registered_models())
+    problems = request_problems(request, runs_views.registered_models())
     if problems:
         st.error("**Fix before launching:**\n\n" + "\n".join(f"- {p}" for p in problems))
     elif submitted:
@@ -237,8 +237,8 @@ def launch_progress(analysis_id: str) -> None:
     box = st.status(label, state="error" if job.error else ("complete" if job.done else "running"), expanded=True)
     stage, event = job.last_event
     with open_workspace() as fresh, shown_errors():  # a fragment rerun gets its own connection
-        stages = views.stages_in_words(fresh.store, analysis_id)
-        named = stage_label(stage, views.risk_labels(fresh.store, analysis_id))
+        stages = analysis_views.stages_in_words(fresh.store, analysis_id)
+        named = stage_label(stage, shared.risk_labels(fresh.store, analysis_id))
     box.progress(job.fraction, text=f"{named}: {event}" if event else named)
     if job.error:
         box.error(job.error)
@@ -257,19 +257,19 @@ with page_workspace() as ws:
     if state.analysis_id and jobs.get(state.analysis_id):
         launch_progress(state.analysis_id)
 
-    analyses = ws.view(views.analyses_frame)
+    analyses = ws.view(analysis_views.analyses_frame)
     st.subheader("Analyses")
     if analyses.empty:
         st.info("No analysis yet — run `aieco analyze REQUEST.toml` (or `aieco demo`).")
     else:
-        labels = ws.view(views.analysis_labels)
+        labels = ws.view(shared.analysis_labels)
         shown = analyses.assign(analysis=analyses["analysis_id"].map(labels)).sort_values("created_at", ascending=False)
         show_table(
             shown[["analysis", "completed", "stopped", "failed", "analysis_id"]], key="analyses", name="analyses"
         )
         if state.analysis_id:
             st.markdown(f"**Stops of the selected analysis** — {labels.get(state.analysis_id, state.analysis_id)}")
-            stops = ws.view(views.stops_in_words, state.analysis_id)
+            stops = ws.view(analysis_views.stops_in_words, state.analysis_id)
             for _, stop in stops.iterrows():
                 if stop["stage_id"].endswith("graph_search"):
                     continue  # shown per channel, with its reason, just below

@@ -8,7 +8,7 @@ from aieco.config import get_settings
 from aieco.records import Role, digest
 from aieco.sources.eligibility import eligible_locations
 from aieco.sources.registry import ingest
-from dashboard import views
+from dashboard import shared, sources_views
 from dashboard.shell import inside_app
 from dashboard.state import get_state
 from dashboard.tables import lazy_section, show_table
@@ -25,9 +25,9 @@ def passages(ws, registry) -> None:
     titles = dict(zip(registry["source_id"], registry["title"], strict=True))
     ids = list(titles)
     index = ids.index(state.source_id) if state.source_id in ids else 0
-    source_names = ws.view(views.source_labels)
+    source_names = ws.view(shared.source_labels)
     state.source_id = st.selectbox("Source", ids, index=index, format_func=lambda s: source_names.get(s, s))
-    locations = ws.view(views.locations_frame, state.source_id)
+    locations = ws.view(sources_views.locations_frame, state.source_id)
     if locations.empty:
         st.info("This source has no parsed locations.")
         return
@@ -48,14 +48,14 @@ def eligibility(ws) -> None:
     roles = b.multiselect("Allowed roles", [r.value for r in Role], default=["generation", "methods"])
     eligible, excluded = eligible_locations(ws.store, cutoff=cutoff, roles=roles)
     st.caption(f"{len(eligible)} locations eligible, {len(excluded)} excluded as of {cutoff}.")
-    frame = views.exclusion_records_frame(ws.store, excluded)
+    frame = sources_views.exclusion_records_frame(ws.store, excluded)
     if not frame.empty:
         st.caption(", ".join(f"{reason}: {n}" for reason, n in frame["reason"].value_counts().items()))
         show_table(frame.drop(columns=["analysis_id"]), key="sources_table_3", name="sources_3")
 
 
 with page_workspace() as ws:
-    registry = ws.view(views.sources_frame)
+    registry = ws.view(sources_views.sources_frame)
     if registry.empty:
         st.info("No sources yet — run `aieco ingest MANIFEST` (or `aieco demo`) to register some.")
     else:
@@ -104,21 +104,21 @@ with page_workspace() as ws:
             st.error(f"{failure.path}: {failure.reason}")
 
     st.subheader("Exclusions recorded by analyses")
-    exclusions = ws.view(views.exclusions_frame)
+    exclusions = ws.view(sources_views.exclusions_frame)
     if exclusions.empty:
         st.info(
             "No exclusions recorded yet: they are written when an analysis applies its cutoff, "
             "roles and scope to the sources."
         )
     else:
-        groups = ws.view(views.exclusion_groups)
-        analysis_names = ws.view(views.analysis_labels)
+        groups = ws.view(sources_views.exclusion_groups)
+        analysis_names = ws.view(shared.analysis_labels)
         group = st.selectbox(
             "Analysis or eligibility check",
             groups,
             format_func=lambda g: analysis_names.get(g, f"eligibility check {g}"),
             index=groups.index(state.analysis_id) if state.analysis_id in groups else 0,
         )
-        chosen = ws.view(views.exclusions_frame, group)
+        chosen = ws.view(sources_views.exclusions_frame, group)
         st.caption(", ".join(f"{reason}: {n}" for reason, n in chosen["reason"].value_counts().items()))
         show_table(chosen, key="sources_table_4", name="sources_4")

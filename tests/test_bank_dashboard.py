@@ -145,15 +145,15 @@ NOT_SCENARIO = "not an outcome of this analysis's scenario"
 
 
 def test_a_run_without_a_macro_path_says_so_wherever_its_figures_appear(real_run):
-    from dashboard import views
+    from dashboard import runs_views
     from dashboard.bank_views import depletion_across_banks, depletion_chart, depletion_table
 
     path, run_id = real_run
     with Store(path) as store:
-        note = views.scenario_note(store, run_id)
-        label = views.run_labels(store)[run_id]
-        caption = views.bank_run_caption(store, run_id)
-        spread = views.quantile_ranges_of_run(store, run_id, "cet1_depletion")
+        note = runs_views.scenario_note(store, run_id)
+        label = runs_views.run_labels(store)[run_id]
+        caption = runs_views.bank_run_caption(store, run_id)
+        spread = runs_views.quantile_ranges_of_run(store, run_id, "cet1_depletion")
         frame = depletion_across_banks(store, run_id)
     assert NOT_SCENARIO in note and "EBA-style adverse exercise" in note
     assert "passed real-data validation gate" in note and "docs/bank-validation.md" in note
@@ -168,14 +168,14 @@ def test_a_run_without_a_time_path_gives_no_empty_chart_but_its_figures(real_run
     """The run stores one depletion per bank over the whole horizon: no period to draw, so the page
     shows the bank's stored figures (point and 5–95 % bounds) with the bank's own horizon."""
     from aieco.records import ModelOutputPoint
-    from dashboard import views
+    from dashboard import runs_views
 
     path, run_id = real_run
     with Store(path) as store:
-        points = views.points_frame(store, run_id)
-        bank = views.entities(points)[0]
-        assert views.path_periods(points, "cet1_depletion", bank) == []
-        figures = views.bank_figures(store, run_id, bank, "cet1_depletion")
+        points = runs_views.points_frame(store, run_id)
+        bank = runs_views.entities(points)[0]
+        assert runs_views.path_periods(points, "cet1_depletion", bank) == []
+        figures = runs_views.bank_figures(store, run_id, bank, "cet1_depletion")
         stored = {p.statistic: p.value for p in store.find(ModelOutputPoint, run_id=run_id, entity=bank)}
         start = int(store.get_tables(store.get(ModelRun, run_id).output_digest)["depletion"].loc[bank, "start_year"])
     assert list(figures["figure"]) == ["predicted (point)", "5 % bound", "95 % bound"]
@@ -185,13 +185,13 @@ def test_a_run_without_a_time_path_gives_no_empty_chart_but_its_figures(real_run
 
 
 def test_the_spread_of_a_mixed_start_run_names_its_starting_points_and_marks_the_point(real_run):
-    from dashboard import views
+    from dashboard import runs_views
 
     path, run_id = real_run
     with Store(path) as store:
-        fig = views.quantile_ranges_of_run(store, run_id, "cet1_depletion")
-        points = views.points_frame(store, run_id)
-        names = views.bank_labels_of_run(store, run_id)
+        fig = runs_views.quantile_ranges_of_run(store, run_id, "cet1_depletion")
+        points = runs_views.points_frame(store, run_id)
+        names = runs_views.bank_labels_of_run(store, run_id)
     title = fig.layout.title.text
     assert "starting points 2015–2023 year-ends" in title and "2016-2026" not in title
     assert "point and range by bank" in title

@@ -199,7 +199,7 @@ def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
 
 
 def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
-    from dashboard import views
+    from dashboard import runs_views
 
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
@@ -215,10 +215,10 @@ def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
             )
         )
         run = project_real_banks(store, "a-cap", cutoff=date(2024, 12, 31), seed=0, draws=20)
-        caption = views.bank_run_caption(store, run.run_id)
+        caption = runs_views.bank_run_caption(store, run.run_id)
         assert caption.startswith("Data provenance: real ·") and "gate passed (fit real, validation real)" in caption
         assert "SYNTHETIC" not in caption
-        frame = views.validation_frame(store)
+        frame = runs_views.validation_frame(store)
         assert set(frame["fit_provenance"]) == {"real"}
 
 

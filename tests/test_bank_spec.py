@@ -193,7 +193,7 @@ def test_run_without_inputs_fails_with_reason(store):
 
 def test_validation_gates_then_bank_models_as_the_application_stage_calls_them(store, monkeypatch):
     from aieco.config import get_settings
-    from aieco.models.bank import passing_gate
+    from aieco.models.bank.spec import passing_gate
 
     monkeypatch.setenv("AIECO_BANK__QUANTILES", "[0.1, 0.5, 0.9]")
     monkeypatch.setenv("AIECO_BANK__BOOTSTRAP_REPS", "50")

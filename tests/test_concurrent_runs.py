@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from aieco.analysis.runner import Stage, run_stages
 from aieco.errors import IntegrityError
-from aieco.pipeline import Stage, run_stages
 from aieco.records import StageRecord, StageStatus, utc_now
 from aieco.store import Store
 

@@ -232,10 +232,10 @@ def sole_evidence_relation(workspace: Path) -> tuple[str, str]:
     from aieco.records import ChannelQuery
     from aieco.records import Path as ChannelPath
     from aieco.store import Store
-    from dashboard import views
+    from dashboard import shared
 
     with Store(workspace) as store:
-        labels = views.variable_labels(store)
+        labels = shared.variable_labels(store)
         for q in store.find(ChannelQuery, risk="trade_fragmentation"):
             paths = store.find(ChannelPath, query_id=q.query_id)
             needed = [{e[0] for e in p.evidence if len(e) == 1} for p in paths]
@@ -324,10 +324,10 @@ def analysis_label(workspace: Path, title: str) -> str:
     """The sidebar label of the analysis whose request has ``title``."""
     from aieco.records import Analysis
     from aieco.store import Store
-    from dashboard import views
+    from dashboard import shared
 
     with Store(workspace) as store:
-        labels = views.analysis_labels(store)
+        labels = shared.analysis_labels(store)
         return next(labels[a.analysis_id] for a in store.all(Analysis) if a.request.get("title") == title)
 
 

@@ -4,7 +4,7 @@ no excluded publisher, a provenance file beside each and a manifest entry for ea
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import tomllib
 from datetime import date
 from pathlib import Path
@@ -15,15 +15,11 @@ import aieco
 
 PACKAGE = Path(aieco.__file__).resolve().parent
 CORPUS = PACKAGE / "default" / "corpus"
-TOOL = PACKAGE.parent / "tools" / "default_corpus.py"
 
 
 @pytest.fixture(scope="module")
 def tool():
-    spec = importlib.util.spec_from_file_location("default_corpus", TOOL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("tools.default_corpus")
 
 
 @pytest.fixture(scope="module")

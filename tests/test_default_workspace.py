@@ -93,21 +93,15 @@ def test_files_copied_unchanged_from_shared_data_have_provenance_beside_them(sha
 
 def test_the_bis_excerpts_are_verbatim_from_the_review(shared_data):
     """tools/default_corpus.py re-derives the shipped excerpt file from the PDF byte for byte."""
-    import importlib.util
+    from tools import default_corpus as module
 
-    spec = importlib.util.spec_from_file_location("default_corpus", PACKAGE.parent / "tools" / "default_corpus.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     shipped = (PACKAGE / "default" / "corpus" / "bis-qr-2024-03-excerpts.md").read_text(encoding="utf-8")
     assert module.render(shared_data / "docs" / "bis-quarterly-review-2024.pdf") == shipped
 
 
 def test_an_excerpt_not_on_its_page_is_refused():
-    import importlib.util
+    from tools import default_corpus as module
 
-    spec = importlib.util.spec_from_file_location("default_corpus", PACKAGE.parent / "tools" / "default_corpus.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     assert module.excerpt("Prices rose.\nThen they fell-\nsharply.", "Then", "sharply.") == "Then they fell-sharply."
     with pytest.raises(ValueError, match="not found"):
         module.excerpt("Prices rose.", "House prices", "fell.")

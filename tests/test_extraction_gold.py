@@ -55,14 +55,10 @@ def test_gold_set_size_labels_and_split_by_document(gold):
 
 
 def _tool(name: str):
-    """A script of tools/ loaded as a module (the folder is no package)."""
-    import importlib.util
-    from pathlib import Path
+    """A script of the tools package (tools/NAME.py)."""
+    import importlib
 
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[1] / "tools" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return importlib.import_module(f"tools.{name}")
 
 
 def _build_tool():

@@ -225,18 +225,6 @@ def test_cold_cli_search_imports_only_the_search_path(demo_ws):
     assert [h["location_id"] for h in json.loads(hits_line)] == expected
 
 
-def test_every_command_is_mapped_to_the_module_that_defines_it():
-    import click
-
-    from aieco.cli.base import COMMANDS, load_all_commands
-
-    load_all_commands()
-    assert {name: cmd.callback.__module__ for name, cmd in main.commands.items()} == {
-        name: f"aieco.cli.{module}" for name, module in COMMANDS.items()
-    }
-    assert main.list_commands(click.Context(main)) == sorted(COMMANDS)
-
-
 @settings(max_examples=40, deadline=None)
 @given(
     shape=st.lists(st.integers(0, 5), min_size=0, max_size=3),

@@ -1,6 +1,6 @@
 """Alternative specifications of the real-data bank component model, judged only by the gate's designs.
 
-Run: ``python tools/bank_spec_search.py`` (bundled EBA 2016 and 2021 extracts; a few seconds).
+Run: ``python3 -m tools.bank_spec_search`` (bundled EBA 2016 and 2021 extracts; a few seconds).
 
 Every specification below was written down before it was run, and is judged by exactly the
 designs and measures of ``aieco.models.bank.eba_validation``: fit on one exercise and validate on
@@ -27,17 +27,12 @@ E  direct depletion: one OLS of the official depletion on [1, n_0, ℓ_0, o_0, R
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from aieco.config import get_settings  # noqa: E402
-from aieco.models.bank.eba_extract import bundled_exercises  # noqa: E402
-from aieco.models.bank.eba_models import (  # noqa: E402
+from aieco.config import get_settings
+from aieco.models.bank.eba_extract import bundled_exercises
+from aieco.models.bank.eba_models import (
     OWN_START,
     BankSample,
     ComponentFit,
@@ -46,9 +41,9 @@ from aieco.models.bank.eba_models import (  # noqa: E402
     fit_components,
     predict_depletion,
 )
-from aieco.models.bank.eba_validation import load_exercise  # noqa: E402
-from aieco.models.bank.panel import COMPONENTS  # noqa: E402
-from aieco.models.bank.validation import Thresholds, validate  # noqa: E402
+from aieco.models.bank.eba_validation import load_exercise
+from aieco.models.bank.panel import COMPONENTS
+from aieco.models.bank.validation import Thresholds, validate
 
 
 def _x(sample: BankSample, c: str, *, ratio: bool = True) -> np.ndarray:
@@ -147,7 +142,8 @@ def _metrics(preds: pd.DataFrame, official: np.ndarray, thresholds: Thresholds) 
     return {"mae": m["mae"], "spearman": m["spearman"], "coverage": m["coverage"], "passed": passed}
 
 
-def main() -> None:
+def main() -> pd.DataFrame:
+    """Every specification under every design of the gate: one row each (the table of docs/bank-validation.md)."""
     s = get_settings().bank
     thresholds = Thresholds(s.mae_max, s.spearman_min, s.coverage_min)
     ex = {n: load_exercise(p, name=n) for n, p in bundled_exercises().items()}
@@ -172,9 +168,8 @@ def main() -> None:
             offs.append(pooled.official_depletion[test])
         m = _metrics(pd.concat(parts, ignore_index=True), np.concatenate(offs), thresholds)
         rows.append({"spec": spec, "design": "cv (bank-clustered, 5 folds)", **m})
-    table = pd.DataFrame(rows)
-    print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+    return pd.DataFrame(rows)
 
 
 if __name__ == "__main__":
-    main()
+    print(main().to_string(index=False, float_format=lambda v: f"{v:.2f}"))

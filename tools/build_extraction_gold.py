@@ -20,11 +20,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "aieco" / "data" / "extraction_gold.jsonl"
-#: The sentence selection: a JSON list of {id, doc, page, text} (the labeller's screen of the PDFs:
-#: every sentence naming two vocabulary variables, plus sentences naming one with a causal cue, plus
-#: a seeded sample of other sentences). Without an argument the selection is re-read from the
-#: current gold file, so a label change is re-applied to the same sentences.
-SELECTION = Path(sys.argv[1]) if len(sys.argv) > 1 else None
 
 # id → "src>dst:sign[:h]" relations separated by ";" — or "NEG:<type>" for a sentence that states
 # no channel between vocabulary variables. ":h" marks a hedged statement (could/may/might).
@@ -2456,9 +2451,16 @@ def assign_splits(relations_by_document: dict[str, int]) -> dict[str, str]:
     return {d: "held_back" if d in HELD_BACK_DOCUMENTS else "dev" for d in relations_by_document}
 
 
-def main() -> None:
-    if SELECTION is not None:
-        rows = json.loads(SELECTION.read_text())
+def main(selection: Path | None = None, out: Path = OUT) -> None:
+    """Write the gold file ``out`` from ``selection`` and the labels above.
+
+    ``selection`` is the sentence selection: a JSON list of {id, doc, page, text} (the labeller's screen
+    of the PDFs: every sentence naming two vocabulary variables, plus sentences naming one with a causal
+    cue, plus a seeded sample of other sentences). Without it the selection is re-read from the current
+    gold file, so a label change is re-applied to the same sentences.
+    """
+    if selection is not None:
+        rows = json.loads(selection.read_text())
     else:
         rows = [
             {"id": g["id"], "file": g["file"], "page": g["page"], "text": g["text"]}
@@ -2471,7 +2473,7 @@ def main() -> None:
     for _, doc, lab in labelled:
         counts[doc] = counts.get(doc, 0) + len(lab["relations"])
     splits = assign_splits(counts)
-    with OUT.open("w", encoding="utf-8") as fh:
+    with out.open("w", encoding="utf-8") as fh:
         for r, doc, lab in labelled:
             file = r["file"]
             origin = NEW_DOCUMENTS[file][1] if file in NEW_DOCUMENTS else None
@@ -2494,4 +2496,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else None)

@@ -7,6 +7,7 @@ Nothing here imports streamlit: the server is a subprocess.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -34,6 +35,24 @@ CHROMIUM_ARGS = [
     "--disable-default-apps",
 ]
 LOCAL_PREFIXES = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:", "javascript:")
+
+
+def dashboard_pages() -> list[str]:
+    """The dashboard's page titles in menu order, read from ``dashboard/navigation.py`` (the one page list).
+
+    Read from ``python -m dashboard.navigation`` in a child process, as the server runs: the library
+    never imports the dashboard package.
+    """
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    args = [sys.executable, "-m", "dashboard.navigation"]  # prints the titles as JSON
+    out = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    if out.returncode != 0:
+        raise InputError(
+            f"the dashboard's page list could not be read: {out.stderr.strip()[-300:]}",
+            where=str(ROOT / "dashboard" / "navigation.py"),
+            fix="run from a checkout of the repository",
+        )
+    return json.loads(out.stdout)
 
 
 def _free_port() -> int:

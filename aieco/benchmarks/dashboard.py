@@ -34,24 +34,12 @@ import urllib.request
 from pathlib import Path
 
 from aieco.benchmarks import Figure
-from aieco.benchmarks.browser import Server, browser_page, drawn_at, page_clock
+from aieco.benchmarks.browser import Server, browser_page, dashboard_pages, drawn_at, page_clock
 from aieco.config import get_settings
 from aieco.inventory import is_empty
 from aieco.store import Store
 
 TARGET_S = 0.5
-PAGES = (
-    "Request",
-    "Sources",
-    "Channel graph",
-    "Paths & restrictions",
-    "Model runs",
-    "Bank capital",
-    "Reports",
-    "Audit",
-)
-
-
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -121,21 +109,22 @@ def _demo_flag(demo: bool) -> Figure:
 
 
 def measure(workspace: Path, rounds: int) -> list[Figure]:
+    pages = dashboard_pages()  # every page of the menu (dashboard/navigation.py), in its order
     with tempfile.TemporaryDirectory() as tmp, Server(workspace, Path(tmp) / "streamlit.log", build_demo=False) as srv:
         with browser_page() as (page, _outside):
             page.goto(srv.url, wait_until="domcontentloaded")
-            page.get_by_role("heading", name="Request", exact=True).wait_for(timeout=120_000)
+            page.get_by_role("heading", name=pages[0], exact=True).wait_for(timeout=120_000)
             drawn_at(page, timeout_ms=120_000)
-            for title in PAGES:  # warm every page's cached views once (first loads are not interactions)
+            for title in pages:  # warm every page's cached views once (first loads are not interactions)
                 page.get_by_role("link", name=title).click()
                 page.get_by_role("heading", name=title, exact=True).wait_for(timeout=120_000)
                 drawn_at(page, timeout_ms=120_000)
-            per_page: dict[str, list[float]] = {title: [] for title in PAGES}
-            page_cpu: dict[str, list[tuple[float, float]]] = {title: [] for title in PAGES}
+            per_page: dict[str, list[float]] = {title: [] for title in pages}
+            page_cpu: dict[str, list[tuple[float, float]]] = {title: [] for title in pages}
             server0 = tree_cpu_seconds(srv.proc.pid)
             browser0 = tree_cpu_seconds(os.getpid()) - server0
             for _ in range(rounds):
-                for title in PAGES:
+                for title in pages:
                     s0, b0 = split_cpu(srv.proc.pid)
                     t0 = page_clock(page)
                     page.get_by_role("link", name=title).click()

@@ -87,7 +87,7 @@ def rule_figures(rules: list[RuleScore]) -> list[Figure]:
 def reader_cv_figures() -> list[Figure]:
     """The three offline readers on the development part by grouped cross-validation over documents, at the
     learned reader's threshold, as recorded in its artefact when it was trained
-    (``python -m aieco.extraction.learned train``). The rule reader was written on these documents, so its
+    (``python -m aieco.extraction.training``). The rule reader was written on these documents, so its
     figures (and the combined reader's) are not blind; only the learned reader's are out-of-document."""
     from aieco.extraction.learned import load_artefact
 

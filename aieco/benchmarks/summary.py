@@ -18,7 +18,8 @@ machine can be read for what free cores would give. The parts, in order:
 6. ``aieco default`` from an empty workspace in its own process (wall, CPU, peak RSS), the
    synthetic ``aieco demo`` the same way as the second line; path enumeration on 2,000
    relations (wall and CPU) against networkx;
-7. LLM requests of one stage, concurrent against one at a time, on a 200 ms local stub.
+7. LLM requests of one stage, concurrent against one at a time, on a 200 ms local stub;
+8. ``aieco --help`` in a new process against a bare ``python -c pass`` (issue 34: under 0.25 s).
 """
 
 from __future__ import annotations
@@ -513,6 +514,25 @@ def _scenarios() -> list[Item]:
     ]
 
 
+def _cli_help() -> list[Item]:
+    from aieco.benchmarks.cli import run
+
+    figs = run(quick=False)
+    return [
+        Item(
+            issue_item=34,
+            name=name,
+            value=_find(figs, name).value,
+            unit=_find(figs, name).unit,
+            target=_find(figs, name).target,
+            peer="a bare `python -c pass` process (interpreter start-up), interleaved in the same run",
+            peer_value=_find(figs, peer).value,
+            note="`python -m aieco --help` in a new process, median of 9",
+        )
+        for name, peer in (("cli_help_s", "peer_python_pass_s"), ("cli_help_cpu_s", "peer_python_pass_cpu_s"))
+    ]
+
+
 PARTS: dict[str, Callable[[], list[Item]]] = {
     "scenarios": _scenarios,
     "ingest": _ingest,
@@ -522,6 +542,7 @@ PARTS: dict[str, Callable[[], list[Item]]] = {
     "workspaces": _workspaces,
     "paths": _paths,
     "llm": _llm,
+    "cli_help": _cli_help,
 }
 
 

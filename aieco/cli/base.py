@@ -12,55 +12,69 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 import click
 
-from aieco.config import redact
 from aieco.errors import AiecoError
 
 if TYPE_CHECKING:
     from aieco.store import Store
 
-#: Modules of ``aieco.cli`` that define commands.
-COMMAND_MODULES = (
-    "analyze",
-    "backtest",
-    "bank",
-    "bench",
-    "core",
-    "data",
-    "default",
-    "evaluate",
-    "graph",
-    "reports",
-    "review",
-    "sources",
-)
-#: Top-level command → the module defining it, imported only when the command is asked for (a cold
-#: `aieco search` then imports the search path alone, not pandas, the models and the pipeline).
-COMMANDS = {
-    "analyze": "analyze",
-    "audit": "core",
-    "backtest": "backtest",
-    "bank": "bank",
-    "bench": "bench",
-    "check-report": "reports",
-    "data": "data",
-    "default": "default",
-    "demo": "analyze",
-    "evaluate": "evaluate",
-    "graph": "graph",
-    "ingest": "sources",
-    "init": "core",
-    "paths": "graph",
-    "report": "reports",
-    "review": "review",
-    "review-queue": "review",
-    "search": "sources",
-    "sources": "sources",
-    "vocab": "graph",
+
+class CommandEntry(NamedTuple):
+    """Where a top-level command lives and the line `aieco --help` lists it with."""
+
+    module: str  #: the module of ``aieco.cli`` that defines it, imported only when the command is asked for
+    summary: str  #: the first sentence of its docstring (a test keeps the two equal)
+
+
+#: Every top-level command, the one list: `aieco --help` reads the summaries here without importing a command
+#: module (a cold `aieco --help` imports click alone); `aieco X` imports X's module only, so `aieco search`
+#: does not pay for pandas, the models and the pipeline.
+COMMANDS: dict[str, CommandEntry] = {
+    "analyze": CommandEntry("analyze", "Run the algorithm for REQUEST_FILE; ends with report paths or stop reasons."),
+    "audit": CommandEntry(
+        "core", "Recompute every artifact, record and source digest (read-only, one snapshot); exit 1 on any mismatch."
+    ),
+    "backtest": CommandEntry(
+        "backtest", "Score the model's unconditional baseline at each cutoff against later-published outcomes."
+    ),
+    "bank": CommandEntry("bank", "Bank capital: FE-OLS / FE-QAR CET1 projections and external validation."),
+    "bench": CommandEntry(
+        "bench", "Run benchmark sections; none (or `all`): every figure of the performance targets in one JSON."
+    ),
+    "check-report": CommandEntry(
+        "reports", "Check a candidate report (plain text or a structured JSON draft) against every report rule."
+    ),
+    "data": CommandEntry("data", "Series data: observed values with release dates."),
+    "default": CommandEntry(
+        "default",
+        "Build the real default workspace (ESRB/BIS corpus, ECB/Eurostat/BIS series, EBA banks; cutoff 2024-12-31) "
+        "and run its three risks; ends with report paths or stop reasons.",
+    ),
+    "demo": CommandEntry("analyze", "Build the demo workspace from nothing and run its three risks end to end."),
+    "evaluate": CommandEntry(
+        "evaluate", "Benchmark measures per risk and condition, source contribution and agreement."
+    ),
+    "graph": CommandEntry("graph", "Build and draw the relation graph."),
+    "ingest": CommandEntry("sources", "Register and parse the sources listed in MANIFEST (exit 1 if any file fails)."),
+    "init": CommandEntry("core", "Create (or open) the workspace and bring its schema up to date."),
+    "paths": CommandEntry("graph", "Ranked signed paths from one variable to another, with scores and quotes."),
+    "report": CommandEntry("reports", "Stored reports: export, verify a bundle, list."),
+    "review": CommandEntry(
+        "review", "Accept, reject or correct one relation; the decision is an append-only ReviewDecision."
+    ),
+    "review-queue": CommandEntry(
+        "review",
+        "The relations an analysis rests on (its restrictions' support, its reports' citations), unreviewed first.",
+    ),
+    "search": CommandEntry("sources", "Hybrid retrieval (BM25 + LSA, reciprocal rank fusion) over eligible sources."),
+    "sources": CommandEntry("sources", "List the registered sources with their dates, roles and location counts."),
+    "vocab": CommandEntry("graph", "List the controlled vocabulary: variable ids, labels, synonyms, model variables."),
 }
+#: Modules of ``aieco.cli`` that define commands.
+COMMAND_MODULES = tuple(sorted({entry.module for entry in COMMANDS.values()}))
 
 
 @dataclass
@@ -90,25 +104,42 @@ class AiecoGroup(click.Group):
 
     Commands are loaded lazily: ``get_command`` imports the module ``COMMANDS`` names (a name it
     does not know imports every module of ``COMMAND_MODULES``, so a command added without an
-    entry still runs); ``list_commands`` (``--help``) lists them all.
+    entry still runs); ``list_commands`` and ``--help`` read ``COMMANDS`` and import nothing.
     """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        load_all_commands()
-        return sorted(self.commands)
+        return sorted({*COMMANDS, *self.commands})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands:
             if cmd_name in COMMANDS:
-                importlib.import_module(f"aieco.cli.{COMMANDS[cmd_name]}")
+                importlib.import_module(f"aieco.cli.{COMMANDS[cmd_name].module}")
             else:
                 load_all_commands()
         return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help`` from ``COMMANDS`` (a loaded command's own short help otherwise)."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            command = self.commands.get(name)
+            if command is None:
+                rows.append((name, click.utils.make_default_short_help(COMMANDS[name].summary, limit)))
+            elif not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except AiecoError as exc:
+            from aieco.config import redact
+
             state = ctx.find_object(CliState)
             # the group's own --json is parsed before its callback, which may fail (a bad setting)
             as_json = bool(state and state.json) or bool(ctx.params.get("as_json")) or "--json" in sys.argv
@@ -228,6 +259,7 @@ pass_state = click.make_pass_decorator(CliState, ensure=True)
 
 def emit(state: CliState, data: Any, human: Callable[[Any], str] | str | None = None) -> None:
     """Print ``data`` as JSON with --json, else the human rendering (secret values redacted)."""
+    from aieco.config import redact
     from aieco.records import canonical_json
 
     data = redact(data)

@@ -9,7 +9,7 @@ For every ordered pair of vocabulary variables a sentence names (the rule reader
 logistic regression scores the classes ``none``, ``+`` and ``-`` from: the sentence vector, the vector of the
 words between the two mentions, the movements the words attach to each mention, their order and distance, hedge
 and negation, the rule reader's cues between the mentions, and which variables they are. It is trained on the
-development part of the gold set only (:func:`train`, ``python -m aieco.extraction.learned train``); its proposal
+development part of the gold set only (:func:`train`, ``python -m aieco.extraction.training``); its proposal
 threshold is chosen by grouped cross-validation over the development documents, every document read by a model
 that never saw it. The fitted artefact ``aieco/data/learned_reader.json`` records the base weights' and
 tokenizer's SHA-256, their licence, the training data digest and the cross-validated figures; every relation it
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -285,15 +284,15 @@ def _f1(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r else 0.0
 
 
-def train(vocab: Vocabulary | None = None) -> dict:
-    """Fit the classifier on the whole development part and return the artefact (a JSON-ready dict)."""
+def train(gold: Sequence, vocab: Vocabulary | None = None) -> dict:
+    """Fit the classifier on the development part of ``gold`` (``GoldSentence`` records) and return the
+    artefact (a JSON-ready dict); run by ``python -m aieco.extraction.training``."""
     from sklearn import __version__ as sklearn_version
 
-    from aieco.extraction.gold import load_gold
     from aieco.vocab import load_vocabulary
 
     vocab = vocab or load_vocabulary()
-    dev = [g for g in load_gold() if g.split == "dev"]  # the held-back part is never read here
+    dev = [g for g in gold if g.split == "dev"]  # the held-back part is never read here
     digest = hashlib.sha256(
         json.dumps([[g.id, g.text, [[r.src, r.dst, r.sign] for r in g.relations]] for g in dev]).encode()
     ).hexdigest()
@@ -416,10 +415,3 @@ def read_with(reader: str, sentence: str, vocab: Vocabulary) -> list[Reading]:
     named = {frozenset((p.src, p.dst)) for p in sentence_pairs(sentence, vocab)}
     silent = named - {frozenset((r.src, r.dst)) for r in rules}
     return rules + (_learned_readings(sentence, vocab, silent) if silent else [])
-
-
-if __name__ == "__main__" and sys.argv[1:2] == ["train"]:
-    artefact = train()
-    out = Path(__file__).resolve().parents[1] / ARTEFACT
-    out.write_text(json.dumps(artefact, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"wrote {out}: threshold {artefact['threshold']}, cross-validation {artefact['cross_validation']}")

@@ -1,17 +1,6 @@
-"""Bank capital: component models (FE-OLS, FE-QAR), CET1 projections and external validation."""
+"""Bank capital: component models (FE-OLS, FE-QAR), CET1 projections and external validation.
 
-from aieco.models.bank.spec import (
-    passing_gate,
-    register_bank_models,
-    run_bank_models,
-    run_bank_validation,
-    scenario_from_annual_path,
-)
-
-__all__ = [
-    "passing_gate",
-    "register_bank_models",
-    "run_bank_models",
-    "run_bank_validation",
-    "scenario_from_annual_path",
-]
+The package re-exports nothing: its modules import one another (``spec`` reads ``outputs``, ``panel`` …),
+so an ``__init__`` importing ``spec`` back would close an import cycle. Import the module you need
+(``from aieco.models.bank.spec import run_bank_models``).
+"""

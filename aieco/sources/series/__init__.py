@@ -5,9 +5,11 @@ module                 content
 =====================  ==============================================================
 ``readers``            periods and numbers, the legacy layouts (FRED, BIS, CEPREMAP,
                        AWM, real-time vintage triangle and long file, BoE workbook,
-                       aieco's long CSV) and :func:`load_series`, which recognises a file
+                       aieco's long CSV)
 ``formats``            ECB Data Portal CSV (key in the header), SDMX-CSV, Eurostat TSV,
                        generic CSV with a column mapping; the key → variable registry
+``loader``             :func:`load_series`, which recognises a file and reads it with
+                       the reader of its layout (above ``readers`` and ``formats``)
 ``lags``               the documented publication-lag table behind the ``lag`` rule
 ``manifest``           ``[[series]]`` entries and the one-transaction ``add_series``
 =====================  ==============================================================
@@ -18,9 +20,9 @@ Every value carries ``release_rule``: ``vintage`` (a true publication date),
 """
 
 from aieco.sources.series.lags import PublicationLags, period_end, publication_lags
+from aieco.sources.series.loader import load_series
 from aieco.sources.series.readers import (
     FRAME_COLUMNS,
-    load_series,
     observations_frame,
     observed_values,
     parse_number,

@@ -25,7 +25,7 @@ from typing import Any
 
 from aieco.errors import InputError
 from aieco.records import ObservedValue
-from aieco.sources.series.readers import load_series
+from aieco.sources.series.loader import load_series
 from aieco.store import Store
 
 SERIES_FIELDS = {

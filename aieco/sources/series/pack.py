@@ -31,7 +31,8 @@ from aieco.errors import InputError
 from aieco.progress import report
 from aieco.records import ObservedValue
 from aieco.sources.series.copies import LATER, DatedCopy, as_copy_values, copy_named, git_blob_id
-from aieco.sources.series.readers import load_series, observations_frame
+from aieco.sources.series.loader import load_series
+from aieco.sources.series.readers import observations_frame
 from aieco.store import Store
 
 PACK_DIR = Path(__file__).resolve().parents[2] / "data" / "real"
