@@ -721,11 +721,9 @@ def application(ctx: StageContext) -> ApplicationOutput:
     real = real_bank_conclusions(
         ctx.store,
         ctx.analysis_id,
-        cutoff=as_of.cutoff,
+        as_of=as_of,
         seed=seed,
-        policy=request_of(ctx).vintage_policy,
         parent_runs=list(earlier(ctx, ExecutionOutput).completed),
-        jurisdictions=request_of(ctx).jurisdictions,
         horizon=request_of(ctx).horizon,
         risk=risk_of(ctx),
     )

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from aieco.asof import AsOf
 from aieco.errors import InputError, StageStopped
 from aieco.models import registry
 from aieco.models.bank import eba_scenario as scenario
@@ -45,7 +46,6 @@ from aieco.models.bank.eba_models import (
     start_sample,
 )
 from aieco.models.registry import ModelResult, PointRef
-from aieco.models.vintages import POLICY_RULES
 from aieco.progress import report
 from aieco.records import (
     ModelRequest,
@@ -108,26 +108,20 @@ def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *, e
     return written
 
 
-def bank_observations(store: Store, cutoff: date | None = None, policy: str | None = None) -> pd.DataFrame:
-    """Real bank ObservedValues of the workspace released on or before ``cutoff``, as a long table.
+def bank_observations(store: Store, as_of: AsOf | None = None) -> pd.DataFrame:
+    """Real bank ObservedValues of the workspace usable at ``as_of``, as a long table (None: every value).
 
-    ``policy`` ('strict' or 'approximate', :data:`aieco.models.vintages.POLICY_RULES`) also keeps
-    only values whose release rule it accepts: strict refuses the ``lag``-dated transparency values.
-    A value without a release date is refused whenever a cutoff is given.
+    The one release rule of observed values decides (:meth:`aieco.asof.AsOf.usable`): released on or
+    before the cutoff (a value without a release date is refused whenever a cutoff is given) and dated
+    by a rule the request's vintage policy accepts (strict refuses the ``lag``-dated transparency values).
     """
     rows = [
         v
         for v in store.find(ObservedValue, sector="banks", provenance=Provenance.real.value)
         if v.entity and v.variable in NEEDED
     ]
-    if cutoff is not None:
-        rows = [v for v in rows if v.release_date is not None and v.release_date <= cutoff]
-    if policy is not None:
-        if policy not in POLICY_RULES:
-            raise InputError(
-                f"unknown vintage policy {policy!r}", where="bank observations", fix="use 'strict' or 'approximate'"
-            )
-        rows = [v for v in rows if v.release_rule is not None and v.release_rule.value in POLICY_RULES[policy]]
+    if as_of is not None:
+        rows = [v for v in rows if as_of.usable(v.release_date, v.release_rule.value if v.release_rule else None)]
     if not rows:
         return pd.DataFrame(
             columns=["bank_id", "country", "exercise", "scenario_kind", "year", "variable", "value", "observation_id"]
@@ -477,13 +471,11 @@ def real_specification(model_id: str) -> ModelSpecification:
     )
 
 
-def ensure_real_gates(
-    store: Store, cutoff: date | None, *, seed: int, reps: int | None = None, policy: str | None = None
-) -> list:
-    """Validate the real-data model on the workspace's exercises released by ``cutoff`` (when it has no gate)."""
+def ensure_real_gates(store: Store, as_of: AsOf, *, seed: int, reps: int | None = None) -> list:
+    """Validate the real-data model on the workspace's exercises usable at ``as_of`` (when it has no gate)."""
     from aieco.models.bank.eba_validation import exercise_from_panel, validate_eba_exercises
 
-    panels, _ = split_panels(panels_from_observations(bank_observations(store, cutoff, policy)))
+    panels, _ = split_panels(panels_from_observations(bank_observations(store, as_of)))
     if len(panels) < 2:
         return []  # one exercise cannot validate out of sample: the stage stops for want of a gate
     exercises = [exercise_from_panel(n, p, source=f"workspace ObservedValues ({n})") for n, p in panels.items()]
@@ -494,35 +486,34 @@ def project_real_banks(
     store: Store,
     analysis_id: str,
     *,
-    cutoff: date | None,
+    as_of: AsOf,
     seed: int,
     threshold: float = CET1_THRESHOLD,
     risk: str = "selected",
     parent_runs: list[str] | None = None,
     draws: int = 1000,
-    policy: str | None = None,
 ) -> ModelRun:
     """The bank stage on real data: the cross-bank CET1 outputs, or a stop with the gate's reason.
 
     Raises
     ------
     StageStopped
-        When the workspace holds no real bank data released by ``cutoff``, or no gate fitted and
+        When the workspace holds no real bank data usable at ``as_of``, or no gate fitted and
         validated on real data lets ``bank_eba_components`` supply conclusions.
     """
     from aieco.models.bank.spec import passing_gate
     from aieco.records import ValidationGate
 
-    obs = bank_observations(store, cutoff, policy)
+    obs = bank_observations(store, as_of)
     if obs.empty:
         raise StageStopped(
             "the workspace holds no real bank data released by the cutoff "
-            f"({cutoff}); import EBA stress tests with `aieco bank import`",
+            f"({as_of.cutoff}); import EBA stress tests with `aieco bank import`",
             stage="bank_projection",
         )
     # gates ensured per model: a workspace validated before a model existed still gets its gate
     if any(not store.find(ValidationGate, model_id=m) for m in REAL_MODELS):
-        ensure_real_gates(store, cutoff, seed=seed, policy=policy)
+        ensure_real_gates(store, as_of, seed=seed)
     chosen = next(((m, g) for m in REAL_MODELS if (g := passing_gate(store, m, real_banks=True)) is not None), None)
     if chosen is None:
         why = []
@@ -565,12 +556,13 @@ def project_real_banks(
     )
 
 
-def request_scope(cutoff: date | None, jurisdictions: Iterable[str] | None) -> scenario.Scope:
-    """The banks' scope of a request: its jurisdictions and cutoff, the staleness limit from the settings."""
+def request_scope(as_of: AsOf) -> scenario.Scope:
+    """The banks' scope of a request: the jurisdictions and cutoff of its as-of rule, the staleness limit
+    from the settings."""
     from aieco.config import get_settings
 
     return scenario.Scope(
-        tuple(jurisdictions) if jurisdictions else None, cutoff, float(get_settings().bank.max_start_age_years)
+        tuple(as_of.scope) if as_of.scope else None, as_of.cutoff, float(get_settings().bank.max_start_age_years)
     )
 
 
@@ -605,14 +597,14 @@ def scope_preview(obs: pd.DataFrame, scope: scenario.Scope) -> dict[str, Any]:
     }
 
 
-def scenario_gate(store: Store, cutoff: date | None, *, seed: int, policy: str | None):
+def scenario_gate(store: Store, as_of: AsOf, *, seed: int):
     """The scenario model's overall real-data gate (validated now when the workspace has none), or None."""
     from aieco.models.bank.eba_validation import scenario_gates
     from aieco.records import ValidationGate
 
     gates = store.find(ValidationGate, model_id=SCENARIO_ID)
     if not gates:
-        stress, _ = split_panels(panels_from_observations(bank_observations(store, cutoff, policy)))
+        stress, _ = split_panels(panels_from_observations(bank_observations(store, as_of)))
         if len(stress) < 2:
             return []  # one exercise cannot validate out of exercise: no gate, so no conclusion
         scenario_gates(store, {n: bank_sample(p, n) for n, p in stress.items()})
@@ -673,11 +665,9 @@ def real_bank_conclusions(
     store: Store,
     analysis_id: str,
     *,
-    cutoff: date | None,
+    as_of: AsOf,
     seed: int,
     parent_runs: list[str] | None = None,
-    policy: str | None = None,
-    jurisdictions: Iterable[str] | None = None,
     horizon: str | None = None,
     risk: str = "selected",
 ) -> dict[str, Any] | None:
@@ -686,15 +676,15 @@ def real_bank_conclusions(
     Otherwise the scenario-conditional model ``bank_eba_scenario`` runs once per macro run of
     ``parent_runs`` (each run's parent is that macro run) when its overall real-data gate passed;
     else the stop and its reason, with the gate's figures, are the result (recorded). Either way
-    ``starting_points``, ``refused_exercises`` (held but not admissible at the cutoff and policy) and
+    ``starting_points``, ``refused_exercises`` (held but not admissible at ``as_of``: cutoff and policy) and
     ``scope`` (banks in the request's jurisdiction with fresh enough actuals, and every bank left out
     with its reason) are recorded."""
     every = bank_observations(store)
     if every.empty:
         return None
-    admissible = bank_observations(store, cutoff, policy)
+    admissible = bank_observations(store, as_of)
     refused = sorted(set(every["exercise"]) - set(admissible["exercise"]))
-    scope = request_scope(cutoff, jurisdictions)
+    scope = request_scope(as_of)
     preview = scope_preview(admissible, scope) if not admissible.empty else {"banks_in_scope": 0, "left_out": []}
     extra = {
         # where the banks in the request's scope start (the report's start sentence reads this)
@@ -706,10 +696,10 @@ def real_bank_conclusions(
     if admissible.empty:
         return {
             "status": "stopped",
-            "reason": f"the workspace holds no real bank data released by the cutoff ({cutoff})",
+            "reason": f"the workspace holds no real bank data released by the cutoff ({as_of.cutoff})",
             **extra,
         }
-    gates = scenario_gate(store, cutoff, seed=seed, policy=policy)
+    gates = scenario_gate(store, as_of, seed=seed)
     passed = next((g for g in gates if g.passed), None)
     if passed is None:
         detail = gates[-1].detail if gates else "no validation gate (two EBA stress tests are needed)"
