@@ -57,7 +57,7 @@ def _macro_run(store) -> ModelRun:
             store,
             entry,
             ModelRequest.create(analysis_id="an", risk="r", outputs=spec.outputs, restriction_ids=[]),
-            {},
+            registry.ModelInputs(),
             seed=0,
         )
     finally:

@@ -235,7 +235,7 @@ def _macro(store, gdp_end: float, name: str):
             store,
             entry,
             ModelRequest.create(analysis_id="an", risk="r", outputs=spec.outputs, restriction_ids=[]),
-            {},
+            registry.ModelInputs(),
             seed=0,
         )
     finally:

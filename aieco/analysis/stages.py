@@ -626,12 +626,12 @@ def scenario_figure_specs(analysis_id: str, risk: str, horizon: str, compatible:
     ]
 
 
-def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], dict[str, Any]]:
+def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], Any]:
     from aieco.models import macro
 
     req = request_of(ctx)
 
-    def inputs(spec: Any) -> dict[str, Any]:
+    def inputs(spec: Any) -> macro.MacroVarInputs:
         if spec.model_id != macro.MODEL_ID:
             ctx.stop(f"the pipeline has no input builder for model {spec.model_id}")
         observations = macro.workspace_observations(ctx.store)
@@ -648,18 +648,18 @@ def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callabl
         # only other risks' selections bind (aieco.scenario.selection); this risk's own earlier
         # run (an attempt killed before its stage completed) must not change the run's inputs and ids
         taken = {sid: who for sid, who in taken.items() if who.get("risk") != risk_of(ctx)}
+        as_of = inputs_of(ctx).as_of()  # the request's one rule: cutoff, scope, vintage policy
         anchors, anchor_note = ([], "anchoring is switched off (scenario.anchor_baseline)")
         if get_settings().scenario.anchor_baseline:
-            anchors, anchor_note = macro.official_anchors(ctx.store, req.cutoff, req.jurisdictions[0])
+            anchors, anchor_note = macro.official_anchors(ctx.store, as_of.cutoff, req.jurisdictions[0])
         return macro.model_inputs(
             observations,
             timed_restrictions(ctx, restrictions),
-            req.cutoff.isoformat(),
-            vintage_policy=req.vintage_policy,
+            as_of,
             taken=taken,
             anchors=anchors,
             anchor_note=anchor_note,
-            severity_reference=macro.severity_reference(req.cutoff),
+            severity_reference=macro.severity_reference(as_of.cutoff),
             selection_rule=req.selection,
             severity_percentile=req.severity_percentile,
         )

@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +44,7 @@ from aieco.models.bank.eba_models import (
     predict_direct,
     start_sample,
 )
+from aieco.models.bank.inputs import RealBankInputs, ScenarioBankInputs
 from aieco.models.registry import ModelResult, PointRef
 from aieco.progress import report
 from aieco.records import (
@@ -231,21 +231,21 @@ SCENARIO_ID = scenario.MODEL_ID
 SPECIFIED = (*REAL_MODELS, SCENARIO_ID)
 
 
-def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+def execute_components(request: ModelRequest, inputs: RealBankInputs, seed: int | None) -> ModelResult:
     """Registry function of ``bank_eba_components``: fit on every stress test, project from the latest actuals."""
     return _execute(MODEL_ID, inputs, seed)
 
 
-def execute_direct(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+def execute_direct(request: ModelRequest, inputs: RealBankInputs, seed: int | None) -> ModelResult:
     """Registry function of ``bank_eba_depletion``: fit on every stress test, predict from the latest actuals."""
     return _execute(DIRECT_ID, inputs, seed)
 
 
-def _execute(model_id: str, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
-    obs = inputs.get("observations")
-    if not isinstance(obs, pd.DataFrame) or obs.empty:
+def _execute(model_id: str, inputs: RealBankInputs, seed: int | None) -> ModelResult:
+    obs = inputs.observations
+    if obs.empty:
         raise InputError(f"{model_id} needs the workspace's real bank observations", where=model_id)
-    opts = dict(inputs.get("options", {}))
+    opts = dict(inputs.options)
     threshold = float(opts.get("threshold", CET1_THRESHOLD))
     panels = panels_from_observations(obs)
     stress, _ = split_panels(panels)
@@ -330,21 +330,20 @@ SCENARIO_ASSUMPTIONS = (
 )
 
 
-def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+def execute_scenario(request: ModelRequest, inputs: ScenarioBankInputs, seed: int | None) -> ModelResult:
     """Registry function of ``bank_eba_scenario``: fit on every stress test at its severity, predict the
     banks in scope from their latest actuals at the selected path's severity."""
-    obs = inputs.get("observations")
-    selected = inputs.get("selected_quarterly")
-    if not isinstance(obs, pd.DataFrame) or obs.empty:
+    obs = inputs.observations
+    selected = inputs.selected_quarterly
+    if obs.empty:
         raise InputError(f"{SCENARIO_ID} needs the workspace's real bank observations", where=SCENARIO_ID)
-    if not isinstance(selected, pd.DataFrame) or selected.empty:
+    if selected is None or selected.empty:
         raise InputError(
             f"{SCENARIO_ID} needs the macro run's selected_quarterly table",
             where=SCENARIO_ID,
             fix="run it with a completed macro_var run as its parent",
         )
-    opts = dict(inputs.get("options", {}))
-    threshold = float(opts.get("threshold", CET1_THRESHOLD))
+    threshold = inputs.threshold
     panels = panels_from_observations(obs)
     stress, _ = split_panels(panels)
     samples = [bank_sample(p, n) for n, p in stress.items()]
@@ -356,11 +355,7 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
     sev = np.array([severities[s.exercise] for s in samples for _ in s.banks])
     fit = scenario.fit_scenario(train, sev)
     start, starts = latest_actuals(panels)
-    scope = scenario.Scope(
-        tuple(opts["jurisdictions"]) if opts.get("jurisdictions") else None,
-        date.fromisoformat(opts["cutoff"]) if opts.get("cutoff") else None,
-        float(opts.get("max_start_age_years", 3.0)),
-    )
+    scope = inputs.scope
     kept, left_out = scenario.apply_scope(start, starts, scope)
     if not kept.banks:
         raise StageStopped(
@@ -369,8 +364,8 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
             + ")",
             stage="bank_projection",
         )
-    severity = scenario.path_severity(selected, opts.get("horizon"))
-    median = inputs.get("median_quarterly")
+    severity = scenario.path_severity(selected, inputs.horizon)
+    median = inputs.median_quarterly
     deviation = scenario.path_deviation(selected, median) if isinstance(median, pd.DataFrame) else None
     pred = scenario.predict_scenario(fit, kept, severity)
     pred["start_exercise"] = [starts[b][0] for b in pred["bank_id"]]
@@ -380,7 +375,7 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
     cross = bank_outputs.cross_bank_table(
         per_bank["predicted"].to_numpy(), per_bank["start_ratio"].to_numpy(), threshold
     )
-    period = str(opts.get("horizon") or f"{min(pred['start_year']) + 1}-{max(pred['start_year']) + 3}")
+    period = str(inputs.horizon or f"{min(pred['start_year']) + 1}-{max(pred['start_year']) + 3}")
     left = pd.DataFrame(left_out, columns=["bank_id", "country", "start_exercise", "start_year", "reason"]).set_index(
         "bank_id"
     )
@@ -407,7 +402,7 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
         "start_years": sorted(set(int(y) for y in pred["start_year"])),
         "threshold_note": bank_outputs.THRESHOLD_NOTE,
         "cet1_threshold": threshold,
-        "gate_id": opts.get("gate_id"),
+        "gate_id": inputs.gate_id,
         "horizon": period,
         "interval": "5-95 % from the training residuals' percentiles per unit of severity, times the severity",
     }
@@ -546,10 +541,10 @@ def project_real_banks(
         store,
         entry,
         request,
-        {
-            "observations": obs.drop(columns=["release_date", "release_rule"]),
-            "options": {"threshold": threshold, "draws": draws, "gate_id": gate.gate_id},
-        },
+        RealBankInputs(
+            observations=obs.drop(columns=["release_date", "release_rule"]),
+            options={"threshold": threshold, "draws": draws, "gate_id": gate.gate_id},
+        ),
         seed=seed,
         parent_runs=list(parent_runs or []),
         role="generation",
@@ -642,19 +637,15 @@ def project_scenario_banks(
         store,
         entry,
         request,
-        {
-            "observations": obs.drop(columns=["release_date", "release_rule"]),
-            "selected_quarterly": tables.get("selected_quarterly"),
-            "median_quarterly": tables.get("median_quarterly"),
-            "options": {
-                "threshold": threshold,
-                "gate_id": gate_id,
-                "horizon": horizon,
-                "jurisdictions": list(scope.jurisdictions or []),
-                "cutoff": str(scope.cutoff) if scope.cutoff else None,
-                "max_start_age_years": scope.max_start_age_years,
-            },
-        },
+        ScenarioBankInputs(
+            observations=obs.drop(columns=["release_date", "release_rule"]),
+            selected_quarterly=tables.get("selected_quarterly"),
+            median_quarterly=tables.get("median_quarterly"),
+            scope=scope,
+            threshold=threshold,
+            gate_id=gate_id,
+            horizon=horizon,
+        ),
         seed=seed,
         parent_runs=[macro_run_id],
         role="generation",
