@@ -75,6 +75,7 @@ from aieco.config import get_settings
 from aieco.errors import StageStopped
 from aieco.models import conditional, registry
 from aieco.models import transforms as tf
+from aieco.models.catalog import InputContext, ModelEntry
 from aieco.models.realdata import model_levels
 from aieco.models.registry import ModelInputs, ModelResult, PointRef
 from aieco.models.var import (
@@ -1248,3 +1249,60 @@ def selected_quarterly_path(store: Store, run: ModelRun) -> pd.DataFrame:
 def ensure_registered() -> registry.RegisteredModel:
     """Register ``macro_var`` (idempotent; the analysis registers every model through ``aieco.models.catalog``)."""
     return registry.register(specification(), run_macro_var)
+
+
+def build_inputs(ctx: InputContext) -> MacroVarInputs:
+    """The inputs of one ``macro_var`` run in an analysis: the workspace's observations, the timed
+    restrictions, the request's AsOf (unchanged), the paths other risks already selected, the official
+    anchors and severity reference published by the cutoff, and the request's selection rule.
+
+    Raises
+    ------
+    StageStopped
+        When the workspace holds no quarterly observed values of a model variable.
+    """
+    cfg = get_settings().scenario
+    observations = workspace_observations(ctx.store)
+    missing = sorted(set(VARIABLES) - set(observations["variable"]))
+    if missing:
+        raise StageStopped(
+            f"no quarterly observed values in the workspace for {', '.join(missing)}; "
+            "load the data before the analysis",
+            stage="execution",
+        )
+    taken = taken_selections(ctx.store, sha256_hex(observations.to_csv(index=False)), ctx.seed, cfg.var_draws)
+    # only other risks' selections bind (aieco.scenario.selection); this risk's own earlier
+    # run (an attempt killed before its stage completed) must not change the run's inputs and ids
+    taken = {sid: who for sid, who in taken.items() if who.get("risk") != ctx.risk}
+    anchors, anchor_note = ([], "anchoring is switched off (scenario.anchor_baseline)")
+    if cfg.anchor_baseline:
+        anchors, anchor_note = official_anchors(ctx.store, ctx.as_of.cutoff, ctx.request.jurisdictions[0])
+    return model_inputs(
+        observations,
+        ctx.restrictions,
+        ctx.as_of,
+        taken=taken,
+        anchors=anchors,
+        anchor_note=anchor_note,
+        severity_reference=severity_reference(ctx.as_of.cutoff),
+        selection_rule=ctx.request.selection,
+        severity_percentile=ctx.request.severity_percentile,
+    )
+
+
+#: ``macro_var`` in the catalog (aieco.models.catalog); the tables listed are those other stages read.
+ENTRY = ModelEntry(
+    model_id=MODEL_ID,
+    label="VAR scenario generator",
+    kind="macro",
+    specification=specification,
+    run=run_macro_var,
+    build_inputs=build_inputs,
+    tables={
+        "selection": "row the risk: severity, simulation_id, rule … (candidate selection reads it)",
+        "selected_path": "rows years, columns the six variables: the risk's annual scenario path",
+        "selected_quarterly": "rows quarters: the scenario's levels (the bank models take the path from here)",
+        "median_quarterly": "rows quarters: the baseline's levels",
+        "horizon_summary": "rows variables, columns SUMMARY_COLUMNS: the report's scenario figures",
+    },
+)

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ from aieco.models.bank.eba_models import (
     start_sample,
 )
 from aieco.models.bank.inputs import RealBankInputs, ScenarioBankInputs
+from aieco.models.catalog import ModelEntry
 from aieco.models.registry import ModelResult, PointRef
 from aieco.progress import report
 from aieco.records import (
@@ -730,3 +732,24 @@ def real_bank_conclusions(
         "provenance": "real",
         **extra,
     }
+
+
+_LABELS = {
+    MODEL_ID: "Bank CET1 depletion (EBA components)",
+    DIRECT_ID: "Bank CET1 depletion (EBA direct)",
+    SCENARIO_ID: "Bank CET1 depletion under the scenario (EBA severity-scaled)",
+}
+#: The real-data bank models in the catalog (aieco.models.catalog): registered by the application stage
+#: only behind a passed real-data gate, never requested by an analysis directly.
+ENTRIES = tuple(
+    ModelEntry(
+        model_id=m,
+        label=_LABELS[m],
+        kind="bank",
+        specification=partial(real_specification, m),
+        run=globals()[_REAL_SPECS[m][1]],
+        tables={"depletion": "rows banks: predicted depletion and interval", bank_outputs.TABLE: "cross-bank figures"},
+        analysis=False,
+    )
+    for m in SPECIFIED
+)

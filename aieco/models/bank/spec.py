@@ -21,6 +21,7 @@ plus ``validation`` (rows bank) and ``validation_metrics`` (row ``value``) for v
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ from aieco.models.bank.panel import (
 )
 from aieco.models.bank.validation import Thresholds, validate, validation_gate
 from aieco.models.bank.workspace import ValidationInputs, read_bank_inputs, read_validation_inputs
+from aieco.models.catalog import ModelEntry
 from aieco.models.registry import ModelResult, PointRef
 from aieco.progress import report
 from aieco.records import (
@@ -416,6 +418,30 @@ def bank_specification(model_id: str) -> ModelSpecification:
     kind, outputs = _KINDS[model_id]
     fn = dict(BANK_MODELS)[model_id]
     return _spec(model_id, kind, outputs, f"{__name__}:{fn.__name__}")
+
+
+_LABELS = {
+    "bank_feols_fit": "Bank FE-OLS fit",
+    "bank_feols": "Bank CET1 projection (FE-OLS)",
+    "bank_feqar_fit": "Bank FE-QAR fit",
+    "bank_feqar": "Bank CET1 projection (FE-QAR)",
+}
+_TABLES = {
+    "fit": {"params": "rows component|quantile, columns coefficients", "fixed_effects": "rows banks"},
+    "projection": {"cet1_ratio": "rows bank|period", "depletion": "rows banks", bank_outputs.TABLE: "cross-bank"},
+}
+#: The FE bank models in the catalog (aieco.models.catalog): run by the application stage on a macro run's path.
+ENTRIES = tuple(
+    ModelEntry(
+        model_id=model_id,
+        label=_LABELS[model_id],
+        kind="bank",
+        specification=partial(bank_specification, model_id),
+        run=fn,
+        tables=_TABLES["fit" if model_id.endswith("_fit") else "projection"],
+    )
+    for model_id, fn in BANK_MODELS
+)
 
 
 def register_bank_models() -> dict[str, registry.RegisteredModel]:
