@@ -98,3 +98,81 @@ def test_program_inputs_digest_like_the_untyped_inputs_did():
         "shared": [{"accepted": True}, {"x": 1}],
     }
     assert program.seed == REQUEST.seed(2) and program.prefix == "r/"
+
+
+def test_stored_paths_are_the_graph_search_records_with_their_scores(store):
+    """The dashboard's read of an analysis's paths: the graph search stage's own Path records and S(C), per
+    channel best first, and a channel without a path as such — never recomputed from the graph."""
+    from aieco.analysis.outputs import GraphSearchOutput, stored_paths
+    from aieco.analysis.stages import graph_search
+    from aieco.records import Path, Relation, Role, Source, SourceLocation, utc_now
+
+    def relation(src: str, dst: str, sign: str) -> Relation:
+        source = Source.create(
+            path=src,
+            sha256=src + dst,
+            publisher="P",
+            title=f"{src} and {dst}",
+            publication_date=date(2024, 3, 1),
+            retrieved_at=utc_now(),
+            role="generation",
+            jurisdiction="EA",
+            kind="pdf",
+        )
+        loc = SourceLocation.create(
+            source_id=source.source_id, kind="passage", page=1, text=f"{src} moves {dst}", parser_version="pdf-1"
+        )
+        rel = Relation.create(
+            src_var=src,
+            dst_var=dst,
+            sign=sign,
+            quote=f"{src} moves {dst}",
+            location_id=loc.location_id,
+            source_id=source.source_id,
+            publication_date=source.publication_date,
+            role=Role.generation,
+            jurisdiction="EA",
+            confidence=0.9,
+        )
+        store.put_many([source, loc, rel])
+        return rel
+
+    first, second = relation("tariffs", "trade_volumes", "-"), relation("trade_volumes", "real_gdp", "+")
+    request = AnalysisRequest.model_validate(
+        {
+            **REQUEST.model_dump(),
+            "risks": [
+                {
+                    "name": "r",
+                    "channels": [
+                        {
+                            "id": "q",
+                            "source": "tariffs",
+                            "movement": "increase",
+                            "target": "real_gdp",
+                            "expected": "decrease",
+                        },
+                        {
+                            "id": "none",
+                            "source": "house_prices",
+                            "movement": "decrease",
+                            "target": "real_gdp",
+                            "expected": "decrease",
+                        },
+                    ],
+                }
+            ],
+        }
+    )
+    planning = {"programs": [], "outcomes": [], "admissible_roles": ["generation"]}
+    inputs = ProgramInputs(request=request, repetition=1, risk="r", shared={"planning": planning})
+    out = run_stages(store, "an", [Stage("r/graph_search", graph_search, GraphSearchOutput)], inputs)
+    assert out.status == "completed", out.reason
+    [path] = store.find(Path, analysis_id="an")
+    rows = stored_paths(store, "an", "r")
+    assert [(r.channel_id, r.rank, r.path_id) for r in rows] == [("none", None, None), ("q", 1, path.path_id)]
+    got = rows[1]
+    assert got.variables == ("tariffs", "trade_volumes", "real_gdp") and got.composed_sign == "-"
+    assert got.score == path.score and got.relation_ids == (first.relation_id, second.relation_id)
+    assert (got.source_var, got.source_movement, got.target_movement) == ("tariffs", "increase", "decrease")
+    assert stored_paths(store, "an", "other_risk") == []  # no graph search recorded for it
