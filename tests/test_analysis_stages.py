@@ -138,32 +138,16 @@ def test_stored_paths_are_the_graph_search_records_with_their_scores(store):
         return rel
 
     first, second = relation("tariffs", "trade_volumes", "-"), relation("trade_volumes", "real_gdp", "+")
-    request = AnalysisRequest.model_validate(
-        {
-            **REQUEST.model_dump(),
-            "risks": [
-                {
-                    "name": "r",
-                    "channels": [
-                        {
-                            "id": "q",
-                            "source": "tariffs",
-                            "movement": "increase",
-                            "target": "real_gdp",
-                            "expected": "decrease",
-                        },
-                        {
-                            "id": "none",
-                            "source": "house_prices",
-                            "movement": "decrease",
-                            "target": "real_gdp",
-                            "expected": "decrease",
-                        },
-                    ],
-                }
-            ],
-        }
-    )
+    base = REQUEST.model_dump()
+    none = {
+        "id": "none",
+        "source": "house_prices",
+        "movement": "decrease",
+        "target": "real_gdp",
+        "expected": "decrease",
+    }
+    base["risks"][0]["channels"].append(none)
+    request = AnalysisRequest.model_validate(base)
     planning = {"programs": [], "outcomes": [], "admissible_roles": ["generation"]}
     inputs = ProgramInputs(request=request, repetition=1, risk="r", shared={"planning": planning})
     out = run_stages(store, "an", [Stage("r/graph_search", graph_search, GraphSearchOutput)], inputs)

@@ -4,11 +4,11 @@ shows the request's as-of rule reaching a model unchanged (item 2)."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 import pandas as pd
 import pytest
+from test_analysis_stages import REQUEST as BASE_REQUEST
 
 from aieco.agents import report
 from aieco.analysis.inputs import ProgramInputs
@@ -44,26 +44,11 @@ YEARS = ("2025", "2026", "2027")
 GDP = VariableSpec(variable="real_gdp", unit="%", frequency="A", transformation="annual_growth")
 REQUEST = AnalysisRequest.model_validate(
     {
-        "cutoff": date(2024, 12, 31),
-        "horizon": "2025-2027",
+        **BASE_REQUEST.model_dump(),
         "jurisdictions": ["EA"],
         "excluded_jurisdictions": ["GLOBAL"],
         "vintage_policy": "approximate",
         "models": ["toy_scenarios"],
-        "risks": [
-            {
-                "name": "r",
-                "channels": [
-                    {
-                        "id": "q",
-                        "source": "tariffs",
-                        "movement": "increase",
-                        "target": "real_gdp",
-                        "expected": "decrease",
-                    }
-                ],
-            }
-        ],
     }
 )
 
