@@ -177,3 +177,30 @@ def test_entry_point_is_loaded_when_no_function_is_given():
     assert entry.fn is run_macro_var
     with pytest.raises(InputError, match="cannot be loaded"):
         registry.register(toy_spec("nowhere", entry_point="aieco.nowhere:fn"))
+
+
+def test_macro_inputs_carry_the_as_of_rule_and_store_what_runs_always_stored():
+    """MacroVarInputs holds the request's AsOf itself (scope and exclusions kept); what a run stores and
+    digests is the form macro_var runs stored before the typed inputs (cutoff as ISO text, the vintage
+    policy beside it, optional entries only when set), so input digests of earlier runs stay comparable."""
+    from datetime import date
+
+    from aieco.asof import AsOf
+    from aieco.models.macro import MacroVarInputs, model_inputs
+
+    as_of = AsOf(cutoff=date(2024, 12, 31), scope=["EA"], exclude=["GLOBAL"], vintage_policy="strict")
+    frame = pd.DataFrame({"variable": ["real_gdp"], "value": [1.0]})
+    inputs = model_inputs(frame, [{"variable": "real_gdp", "direction": -1, "priority": 1}], as_of)
+    assert isinstance(inputs, MacroVarInputs) and inputs.as_of is as_of
+    stored = inputs.artifacts()
+    assert set(stored) == {"observations", "restrictions", "cutoff", "vintage_policy", "taken"}
+    assert (stored["cutoff"], stored["vintage_policy"], stored["taken"]) == ("2024-12-31", "strict", {})
+    assert stored["restrictions"] == [{"variable": "real_gdp", "direction": -1, "priority": 1}]
+    richer = model_inputs(frame, [], as_of, 500, selection_rule="paper_max", anchor_note="none published")
+    assert {k: richer.artifacts()[k] for k in ("draws", "selection", "anchor_note")} == {
+        "draws": 500,
+        "selection": "paper_max",
+        "anchor_note": "none published",
+    }
+    with pytest.raises(InputError, match="beside an AsOf"):
+        model_inputs(frame, [], as_of, vintage_policy="approximate")  # the policy travels inside the AsOf
