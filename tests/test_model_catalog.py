@@ -1,5 +1,6 @@
-"""A model is added in one place: one catalog entry, made in this test alone, is all the analysis stages,
-the report writer and the dashboard's labels need (issue 34 item 3). The entry's input builder also
+"""A model is added in one place: one catalog entry, made in this test alone, is all the analysis stages
+(model request, execution, candidate selection, output tests, report), the report writer and the
+dashboard's labels need (issue 34 item 3). The entry's input builder also
 shows the request's as-of rule reaching a model unchanged (item 2)."""
 
 from __future__ import annotations
@@ -15,12 +16,21 @@ from aieco.analysis.inputs import ProgramInputs
 from aieco.analysis.outputs import (
     CandidateSelectionOutput,
     ExecutionOutput,
+    GraphSearchOutput,
     ModelRequestOutput,
     OutputTestsOutput,
+    PathSelectionOutput,
+    ReportOutput,
     RestrictionDerivationOutput,
 )
 from aieco.analysis.runner import Stage, run_stages
-from aieco.analysis.stages import candidate_selection, execution_stage, model_request_stage, output_tests
+from aieco.analysis.stages import (
+    candidate_selection,
+    execution_stage,
+    model_request_stage,
+    output_tests,
+    report_stage,
+)
 from aieco.asof import AsOf
 from aieco.errors import InputError
 from aieco.llm import LLMClient, make_backend
@@ -33,6 +43,7 @@ from aieco.records import (
     ModelRequest,
     ModelRun,
     ModelSpecification,
+    Report,
     Restriction,
     RunStatus,
     StageRecord,
@@ -142,12 +153,16 @@ def test_a_model_added_by_one_catalog_entry_runs_through_the_stages_into_claims(
     derived = RestrictionDerivationOutput(
         derivation_id="drv", restriction_ids=[rst.restriction_id], registration_digest=""
     )
+    searched = GraphSearchOutput(paths={}, queries={}, graph_edges=0, graph_digest="")
     stages = [
+        Stage("r/graph_search", lambda ctx: searched, GraphSearchOutput),
+        Stage("r/path_selection", lambda ctx: PathSelectionOutput(selections=[]), PathSelectionOutput),
         Stage("r/restriction_derivation", lambda ctx: derived, RestrictionDerivationOutput),
         Stage("r/model_request", model_request_stage, ModelRequestOutput),
         Stage("r/execution", execution_stage, ExecutionOutput),
         Stage("r/candidate_selection", candidate_selection, CandidateSelectionOutput),
         Stage("r/output_tests", output_tests, OutputTestsOutput),
+        Stage("r/report", report_stage, ReportOutput),
     ]
     client = LLMClient(store, make_backend("offline", store=store), "an")
     out = run_stages(store, "an", stages, ProgramInputs(request=REQUEST, risk="r", shared={}), client=client)
@@ -171,7 +186,12 @@ def test_a_model_added_by_one_catalog_entry_runs_through_the_stages_into_claims(
         ("toy_scenarios", "2026", 0.25),
         ("toy_scenarios", "2027", 1.0),
     ]
-    assert [r.status.value for r in store.find(StageRecord, analysis_id="an")] == ["completed"] * 5
+    assert [r.status.value for r in store.find(StageRecord, analysis_id="an")] == ["completed"] * 8
+    # the report renders the toy's figures from their claims
+    rendered = store.get(Report, out.outputs["r/report"].report_id)
+    assert rendered.status == "passed" and sorted(rendered.claim_ids) == sorted(c.claim_id for c in claims)
+    assert "In 2025, the model puts annual growth in real GDP at -0.5%" in rendered.rendered
+    assert "only values released by 31 December 2024 enter it" in rendered.rendered
 
 
 def test_the_report_and_the_labels_read_the_model_from_its_entry(toy):
