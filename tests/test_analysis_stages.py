@@ -160,3 +160,33 @@ def test_stored_paths_are_the_graph_search_records_with_their_scores(store):
     assert got.score == path.score and got.relation_ids == (first.relation_id, second.relation_id)
     assert (got.source_var, got.source_movement, got.target_movement) == ("tariffs", "increase", "decrease")
     assert stored_paths(store, "an", "other_risk") == []  # no graph search recorded for it
+
+
+def test_the_as_of_rule_of_a_stored_analysis_is_its_request_s_with_the_planned_roles(store):
+    """What a dashboard view of an analysis's A(t) must use: cutoff, scope, exclusions and vintage policy of
+    the stored request and the roles its planning stage admitted — not a date and roles alone."""
+    import pytest
+
+    from aieco.analysis.inputs import AnalysisInputs
+    from aieco.analysis.outputs import PlanningOutput, analysis_as_of
+    from aieco.errors import InputError
+
+    base = REQUEST.model_dump()
+    request = AnalysisRequest.model_validate(
+        {**base, "excluded_jurisdictions": ["GLOBAL"], "vintage_policy": "approximate"}
+    )
+    analysis = request.analysis()
+    store.put(analysis)
+    assert analysis_as_of(store, analysis.analysis_id) == request.as_of()  # no plan yet: the request's roles
+    plan = PlanningOutput(programs=[], outcomes=[], admissible_roles=["generation"])
+    run_stages(
+        store,
+        analysis.analysis_id,
+        [Stage("planning", lambda ctx: plan, PlanningOutput)],
+        AnalysisInputs(request=request),
+    )
+    got = analysis_as_of(store, analysis.analysis_id)
+    assert got == request.as_of(["generation"]) and got.roles != request.as_of().roles
+    assert (got.scope, got.exclude, got.vintage_policy) == (("EA",), ("GLOBAL",), "approximate")
+    with pytest.raises(InputError, match="no analysis 'an_missing'"):
+        analysis_as_of(store, "an_missing")

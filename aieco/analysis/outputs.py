@@ -268,3 +268,28 @@ def stored_paths(store: Any, analysis_id: str, risk: str) -> list[StoredPath]:
             for p in found
         ] or [StoredPath(**base)]
     return rows
+
+
+def analysis_as_of(store: Any, analysis_id: str) -> Any:
+    """The as-of rule an analysis ran under, rebuilt from its stored request — cutoff, scope, exclusions,
+    vintage policy — with the admissible roles of its completed planning stage (else the request's):
+    what a view of that analysis's A(t) must use instead of a date and roles alone.
+
+    Raises
+    ------
+    InputError
+        When the workspace holds no analysis ``analysis_id``.
+    """
+    from aieco.errors import InputError
+    from aieco.records import Analysis, StageRecord
+    from aieco.request import AnalysisRequest
+
+    an = store.get(Analysis, analysis_id)
+    if an is None:
+        raise InputError(f"no analysis {analysis_id!r} in the workspace", where="analysis id", fix="pick a stored one")
+    request = AnalysisRequest.model_validate(an.request)
+    plans = store.find(StageRecord, analysis_id=analysis_id, stage="planning", status="completed")
+    roles = None
+    if plans and plans[-1].output_digest is not None:
+        roles = PlanningOutput.from_json(store.get_json(plans[-1].output_digest)).admissible_roles
+    return request.as_of(roles)
