@@ -17,12 +17,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from typing import Literal
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
+from aieco.errors import InputError
 from aieco.records import ExclusionReason, FrozenModel, Role
 
 GLOBAL = "GLOBAL"
+
+VintagePolicy = Literal["strict", "approximate"]
+POLICIES: tuple[str, ...] = ("strict", "approximate")
+#: Release rules each vintage policy accepts (``aieco.models.vintages`` explains the policies).
+POLICY_RULES: dict[str, frozenset[str]] = {
+    "strict": frozenset({"vintage", "file"}),
+    "approximate": frozenset({"vintage", "file", "lag"}),
+}
 
 # child -> the jurisdiction that directly contains it; GLOBAL contains everything.
 PARENTS: dict[str, str] = {
@@ -110,16 +120,47 @@ def containers(jurisdiction: str) -> tuple[str, ...]:
 
 
 class AsOf(FrozenModel):
-    """Cutoff, allowed roles and jurisdiction scope of one request.
+    """Cutoff, allowed roles, jurisdiction scope and vintage policy of one request.
 
     ``cutoff`` None means no date limit; ``scope`` None means every jurisdiction;
-    ``exclude`` names jurisdictions the request refuses even when the hierarchy admits them.
+    ``exclude`` names jurisdictions the request refuses even when the hierarchy admits them;
+    ``vintage_policy`` None accepts every release rule (callers that already chose their values).
+    The request builds it once (:meth:`of_request`) and every consumer — eligibility, retrieval,
+    A(t), the macro model's vintage selection, the bank data — receives that same object.
     """
 
     cutoff: date | None
     roles: frozenset[Role] = frozenset({Role.generation})
     scope: tuple[str, ...] | None = None
     exclude: tuple[str, ...] = ()
+    vintage_policy: VintagePolicy | None = Field(
+        None, description="strict | approximate (aieco.models.vintages); None accepts every release rule."
+    )
+
+    @classmethod
+    def at(cls, cutoff: date | str | None, policy: str | None = None) -> AsOf:
+        """The as-of rule of a bare cutoff (a date or ISO text, as a command line or a test gives it) and
+        vintage policy; the one place a policy name from outside a request is checked.
+
+        Raises
+        ------
+        InputError
+            An unknown policy or a cutoff that is not an ISO date.
+        """
+        if policy is not None and policy not in POLICIES:
+            raise InputError(
+                f"vintage policy {policy!r} is not one of {', '.join(POLICIES)}",
+                where="vintage_policy",
+                fix="use 'strict' (true vintages) or 'approximate' (documented publication lags)",
+            )
+        if cutoff is not None and not isinstance(cutoff, date):
+            try:
+                cutoff = date.fromisoformat(str(cutoff))
+            except ValueError as exc:
+                raise InputError(
+                    f"cutoff {cutoff!r} is not a date", where="cutoff", fix="write it as YYYY-MM-DD"
+                ) from exc
+        return cls(cutoff=cutoff, vintage_policy=policy)
 
     @field_validator("roles", mode="before")
     @classmethod
@@ -144,6 +185,7 @@ class AsOf(FrozenModel):
             roles=request.allowed_roles if roles is None else roles,
             scope=request.jurisdictions,
             exclude=request.excluded_jurisdictions,
+            vintage_policy=request.vintage_policy,
         )
 
     # ------------------------------------------------------------------ the admitted jurisdictions
@@ -198,5 +240,20 @@ class AsOf(FrozenModel):
         return self.reason(published=published, jurisdiction=jurisdiction, role=role) is None
 
     def released(self, release_date: date | None) -> bool:
-        """An observed value is usable when its release date is known and on or before the cutoff."""
+        """An observed value is released by the cutoff when its release date is known and on or before it."""
         return release_date is not None and (self.cutoff is None or release_date <= self.cutoff)
+
+    @property
+    def release_rules(self) -> frozenset[str] | None:
+        """The release rules the vintage policy accepts (None: every rule)."""
+        return None if self.vintage_policy is None else POLICY_RULES[self.vintage_policy]
+
+    def accepts_rule(self, release_rule: str | None) -> bool:
+        """Whether the vintage policy accepts a value dated by ``release_rule`` (no rule: only without a policy)."""
+        return self.vintage_policy is None or (
+            release_rule is not None and release_rule in POLICY_RULES[self.vintage_policy]
+        )
+
+    def usable(self, release_date: date | None, release_rule: str | None) -> bool:
+        """The release rule of observed values: released by the cutoff and dated by a rule the policy accepts."""
+        return self.released(release_date) and self.accepts_rule(release_rule)

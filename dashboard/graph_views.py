@@ -500,16 +500,63 @@ def review_status(store: Store, relation_ids: tuple[str, ...]) -> dict[str, str]
 CURRENT_PATH_COLUMNS = ["channel", "rank", "path", "composed_sign", "score", "relation_ids"]
 
 
+def stored_paths_frame(store: Store, analysis_id: str, risk: str) -> pd.DataFrame:
+    """The paths the analysis found for the risk and the S(C) it computed, read from its records (never
+    recomputed: :func:`aieco.analysis.outputs.stored_paths`), in the columns of :func:`current_paths`."""
+    from aieco.analysis.outputs import stored_paths
+
+    labels = variable_labels(store)
+    rows = []
+    for p in stored_paths(store, analysis_id, risk):
+        channel = (
+            f"{labels.get(p.source_var, p.source_var)} {p.source_movement} → "
+            f"{labels.get(p.target_var, p.target_var)} {p.target_movement}"
+        )
+        if p.rank is None:
+            rows.append({"channel": channel, "rank": None, "path": "no path", "composed_sign": "", "score": None})
+            rows[-1]["relation_ids"] = ""
+            continue
+        chain = labels.get(p.variables[0], p.variables[0]) + "".join(
+            f" {s}→ {labels.get(v, v)}" for s, v in zip(p.signs, p.variables[1:], strict=True)
+        )
+        rows.append(
+            {
+                "channel": channel,
+                "rank": p.rank,
+                "path": chain,
+                "composed_sign": p.composed_sign,
+                "score": p.score,
+                "relation_ids": ", ".join(p.relation_ids),
+            }
+        )
+    return _frame(rows, CURRENT_PATH_COLUMNS)
+
+
 def current_paths(
-    store: Store, risk: str, *, as_of: date | None, condition: str, roles: tuple[str, ...]
+    store: Store,
+    risk: str,
+    *,
+    as_of: date | None,
+    condition: str,
+    roles: tuple[str, ...],
+    analysis_id: str | None = None,
 ) -> pd.DataFrame:
     """The risk's channel queries searched now on A(t) with the analyst's review decisions applied
-    (a rejected relation's paths are gone, a corrected sign counts): the paths an analysis would find."""
+    (a rejected relation's paths are gone, a corrected sign counts): the paths an analysis would find — a
+    what-if, beside the stored paths (:func:`stored_paths_frame`). With ``analysis_id`` and the analysis's
+    own cutoff, A(t) is that analysis's as-of rule (cutoff, scope, exclusions, vintage policy and roles:
+    :func:`aieco.analysis.outputs.analysis_as_of`); otherwise the date and roles chosen on the page."""
+    from aieco.analysis.outputs import analysis_as_of
     from aieco.graph.build import as_of_relations, relation_graph
     from aieco.graph.paths import enumerate_paths
 
     labels = variable_labels(store)
-    rels = as_of_relations(load_relations(store, condition=condition), as_of, roles=roles, condition=condition)
+    rule = as_of
+    if analysis_id is not None:
+        own = analysis_as_of(store, analysis_id)
+        if as_of is None or own.cutoff == as_of:
+            rule = own
+    rels = as_of_relations(load_relations(store, condition=condition), rule, roles=roles, condition=condition)
     graph = relation_graph(rels)
     queries = {q.query_id: q for q in store.find(ChannelQuery, risk=risk)}
     rows = []

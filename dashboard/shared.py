@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from aieco.models import catalog
 from aieco.records import (
     Analysis,
     ModelRun,
@@ -125,23 +126,9 @@ def variable_labels(store: Store) -> dict[str, str]:
 
 
 #: What the registered models are called where the analyst reads them (the id stays in the details).
-MODEL_NAMES = {
-    "macro_var": "VAR scenario generator",
-    "bank_feols_fit": "Bank FE-OLS fit",
-    "bank_feols": "Bank CET1 projection (FE-OLS)",
-    "bank_feqar_fit": "Bank FE-QAR fit",
-    "bank_feqar": "Bank CET1 projection (FE-QAR)",
-    "bank_eba_components": "Bank CET1 depletion (EBA components)",
-    "bank_eba_depletion": "Bank CET1 depletion (EBA direct)",
-    "bank_eba_scenario": "Bank CET1 depletion under the scenario (EBA severity-scaled)",
-}
-
-
 def model_name(model_id: str) -> str:
-    """The model's readable name ('VAR scenario generator'); unknown ids as they are."""
-    base, _, variant = model_id.partition(":")  # e.g. bank_eba_components:2016->2021
-    name = MODEL_NAMES.get(base, base)
-    return f"{name} ({variant})" if variant else name
+    """The model's readable name ('VAR scenario generator') from its catalog entry; unknown ids as they are."""
+    return catalog.label(model_id)
 
 
 def source_labels(store: Store) -> dict[str, str]:

@@ -47,28 +47,57 @@ def review_controls(ws, relation, status: str) -> None:
                 st.rerun()  # the graph, filters and path list show the decision at once
 
 
-def show_current_paths(ws, risks: list[str], as_of, condition: str, roles: tuple[str, ...]) -> None:
+def _path_lines(paths) -> list[str]:
+    lines = []
+    for channel, group in paths.groupby("channel", sort=False):
+        found = group[group["path"] != "no path"]
+        if found.empty:
+            lines.append(f"• {channel}: no path")
+            continue
+        for _, p in found.iterrows():
+            lines.append(f"• {channel}: #{int(p['rank'])} {p['path']} (S(C) = {p['score']:.3f})")
+    return lines
+
+
+def show_stored_paths(ws, analysis_id: str | None, risks: list[str]) -> None:
+    """The paths the selected analysis found and the S(C) it computed, read from its records."""
+    if analysis_id is None:
+        return
+    st.subheader("Paths the analysis found")
+    st.caption(
+        "As stored by the selected analysis's graph search (its as-of rule, its review decisions, its scores); "
+        "never recomputed here."
+    )
+    blocks = []
+    for name in risks:
+        paths = ws.view(graph_views.stored_paths_frame, analysis_id, name)
+        if not paths.empty:
+            blocks.append("\n".join([name.replace("_", " ").upper(), *_path_lines(paths)]))
+    if blocks:
+        st.container(key="stored_paths").text("\n\n".join(blocks))
+    else:
+        st.info("The selected analysis stored no graph search for these risks.")
+
+
+def show_current_paths(
+    ws, risks: list[str], as_of, condition: str, roles: tuple[str, ...], analysis_id: str | None
+) -> None:
     """The channel queries' paths on A(t) now, with the analyst's decisions applied."""
-    st.subheader("Paths now, with the review decisions")
+    st.subheader("Paths now, with the review decisions (what-if)")
     st.caption(
         "Each channel query of the risk searched again on the as-of graph as filtered above, with every "
-        "analyst decision applied: a rejected relation's paths disappear, a corrected sign counts. The "
-        "analyses' stored paths (Paths & restrictions) stay as they were run."
+        "analyst decision applied: a rejected relation's paths disappear, a corrected sign counts. At the "
+        "selected analysis's cutoff the search uses that analysis's whole as-of rule (scope, exclusions, "
+        "vintage policy, roles). The analyses' stored paths (above, and Paths & restrictions) stay as they were run."
     )
     blocks = []  # every risk in one text element (one element for the browser to draw, not two per risk)
     for name in risks:
-        paths = ws.view(graph_views.current_paths, name, as_of=as_of, condition=condition, roles=roles)
+        paths = ws.view(
+            graph_views.current_paths, name, as_of=as_of, condition=condition, roles=roles, analysis_id=analysis_id
+        )
         if paths.empty:
             continue
-        lines = [name.replace("_", " ").upper()]
-        for channel, group in paths.groupby("channel", sort=False):
-            found = group[group["path"] != "no path"]
-            if found.empty:
-                lines.append(f"• {channel}: no path")
-                continue
-            for _, p in found.iterrows():
-                lines.append(f"• {channel}: #{int(p['rank'])} {p['path']} (S(C) = {p['score']:.3f})")
-        blocks.append("\n".join(lines))
+        blocks.append("\n".join([name.replace("_", " ").upper(), *_path_lines(paths)]))
     if blocks:
         st.container(key="current_paths").text("\n\n".join(blocks))  # as text: labels are shown as written
 
@@ -232,13 +261,9 @@ with page_workspace() as ws:
     else:
         st.caption("Click a relation marker on the graph, or a row of the table, for its quote, source and page.")
 
-    show_current_paths(
-        ws,
-        [risk] if risk != "every risk" else ws.view(graph_views.risks),
-        as_of,
-        condition,
-        tuple(roles),
-    )
+    shown = [risk] if risk != "every risk" else ws.view(graph_views.risks)
+    show_stored_paths(ws, state.analysis_id, shown)
+    show_current_paths(ws, shown, as_of, condition, tuple(roles), state.analysis_id)
 
     st.subheader("Opposing relations")
     opposing = ws.view(graph_views.opposing_of, tuple(relations["relation_id"]))

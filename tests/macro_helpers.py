@@ -56,7 +56,7 @@ def run_macro_scenario(
         severity_reference=severity_reference,
         selection_rule=selection_rule,
     )
-    ids = [r.get("restriction_id") or digest(r) for r in inputs["restrictions"]]
+    ids = [r.get("restriction_id") or digest(r) for r in inputs.restrictions]
     request = ModelRequest.create(
         analysis_id=analysis_id,
         risk=risk,

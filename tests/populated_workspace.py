@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from aieco.errors import StageStopped
-from aieco.models.registry import ModelResult, PointRef, RegisteredModel, execute
+from aieco.models.registry import ModelInputs, ModelResult, PointRef, RegisteredModel, execute
 from aieco.records import (
     Analysis,
     ChannelQuery,
@@ -52,6 +52,13 @@ from aieco.store import Store
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 PERIODS = ["2025", "2026", "2027"]
 QUANTILES = [0.05, 0.25, 0.5, 0.75, 0.95]
+
+
+class ToyInputs(ModelInputs):
+    """The two toy models' inputs (each stored under its own name)."""
+
+    data: dict | None = None
+    scenario: dict | None = None
 
 
 def _macro_model(request, inputs, seed):
@@ -287,7 +294,7 @@ def _write(store: Store, source_dir: Path, planted: str = "") -> dict[str, str]:
         store,
         RegisteredModel(_spec("test_macro", "tests.populated_workspace:_macro_model", [gdp]), _macro_model),
         model_request,
-        {"data": {"rows": 3}},
+        ToyInputs(data={"rows": 3}),
         seed=7,
     )
     link_claims(store, macro)
@@ -296,7 +303,7 @@ def _write(store: Store, source_dir: Path, planted: str = "") -> dict[str, str]:
         store,
         RegisteredModel(_spec("test_bank", "tests.populated_workspace:_bank_model", [cet1]), _bank_model),
         model_request,
-        {"scenario": {"run": macro.run_id}},
+        ToyInputs(scenario={"run": macro.run_id}),
         seed=7,
         parent_runs=[macro.run_id],
     )

@@ -12,7 +12,7 @@ from datetime import date
 
 import pandas as pd
 
-from aieco.models.registry import ModelResult, PointRef, execute, register, unregister
+from aieco.models.registry import ModelInputs, ModelResult, PointRef, execute, register, unregister
 from aieco.records import (
     ModelRequest,
     ModelRun,
@@ -32,6 +32,13 @@ from aieco.records import (
 from aieco.reporting.claims import ClaimSpec, link_claims, register_output_tests
 from aieco.reporting.schema import ReportDraft, SentenceDraft
 from aieco.store import Store
+
+
+class HistoryInputs(ModelInputs):
+    """The toy model's one input (stored under the name 'history', as its input version says)."""
+
+    history: pd.DataFrame
+
 
 ANALYSIS = "an_reportingtest00000001"
 RISK = "property_correction"
@@ -233,7 +240,7 @@ def build_world(store: Store, *, link: bool = True) -> World:
     tests = register_output_tests(store, specs)
     request = ModelRequest.create(analysis_id=ANALYSIS, risk=RISK, outputs=SPEC.outputs, restriction_ids=["rst_x"])
     try:
-        run = execute(store, entry, request, {"history": history}, seed=7)
+        run = execute(store, entry, request, HistoryInputs(history=history), seed=7)
     finally:
         unregister("toy_macro")
     if link:

@@ -62,6 +62,61 @@ def test_release_rule_of_observed_values():
     assert AsOf(cutoff=None).released(date(2099, 1, 1))
 
 
+@pytest.mark.parametrize(
+    ("policy", "rule", "usable"),
+    [
+        ("strict", "vintage", True),
+        ("strict", "file", True),
+        ("strict", "lag", False),  # a documented lag is no evidence that the value was public
+        ("strict", None, False),
+        ("approximate", "lag", True),
+        ("approximate", None, False),
+        (None, "lag", True),  # no policy: the caller already chose its values
+        (None, None, True),
+    ],
+)
+def test_the_vintage_policy_lives_in_the_as_of_rule(policy, rule, usable):
+    as_of = AsOf.at(CUT, policy)
+    assert as_of.usable(CUT, rule) is usable
+    assert not as_of.usable(date(2025, 1, 1), rule)  # after the cutoff whatever its rule
+
+
+def test_the_request_builds_one_as_of_rule_with_its_scope_exclusions_and_vintage_policy():
+    req = AnalysisRequest.model_validate(
+        {
+            "cutoff": CUT,
+            "jurisdictions": ["ea"],
+            "excluded_jurisdictions": ["GLOBAL"],
+            "vintage_policy": "approximate",
+            "risks": [
+                {
+                    "name": "r",
+                    "channels": [
+                        {"id": "q", "source": "a", "movement": "increase", "target": "b", "expected": "decrease"}
+                    ],
+                }
+            ],
+        }
+    )
+    as_of = req.as_of()
+    assert (as_of.cutoff, as_of.scope, as_of.exclude, as_of.vintage_policy) == (
+        CUT,
+        ("EA",),
+        ("GLOBAL",),
+        "approximate",
+    )
+
+
+def test_a_bare_cutoff_is_parsed_and_its_policy_checked_in_one_place():
+    from aieco.errors import InputError
+
+    assert AsOf.at("2024-12-31", "strict") == AsOf(cutoff=CUT, vintage_policy="strict")
+    with pytest.raises(InputError, match="vintage policy 'loose' is not one of strict, approximate"):
+        AsOf.at(CUT, "loose")
+    with pytest.raises(InputError, match="cutoff '31/12/2024' is not a date"):
+        AsOf.at("31/12/2024")
+
+
 def _world(store):
     """Four sources (EA, EU, GLOBAL, US), one passage and one accepted relation each."""
     rels = []

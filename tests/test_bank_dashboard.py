@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from dashboard_demo import demo_workspace
 
+from aieco.asof import AsOf
 from aieco.config import get_settings
 from aieco.models.bank import outputs as bank_outputs
 from aieco.records import ModelRun
@@ -136,7 +137,7 @@ def real_run(tmp_path_factory):
     path = tmp_path_factory.mktemp("real_bank") / "ws"
     with Store(path) as store:
         import_eba_exercises(store)
-        run = project_real_banks(store, "an-real", cutoff=date(2024, 12, 31), seed=0, draws=50)
+        run = project_real_banks(store, "an-real", as_of=AsOf.at(date(2024, 12, 31)), seed=0, draws=50)
     assert run.model_id == "bank_eba_depletion"
     return path, run.run_id
 

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 import numpy as np
 import pytest
 
+from aieco.asof import AsOf
 from aieco.errors import InputError, StageStopped
 from aieco.models.bank.eba_application import (
     OUTPUT_VARIABLES,
@@ -54,9 +55,9 @@ def test_records_are_real_and_cut_at_the_release_date(real_ws):
         all_obs = bank_observations(store)
         assert set(all_obs["exercise"]) == {"ST2016", "ST2021", "TR"}
         assert all_obs["bank_id"].str.len().eq(20).all()  # LEIs
-        early = bank_observations(store, date(2018, 12, 31))
+        early = bank_observations(store, AsOf.at(date(2018, 12, 31)))
         assert set(early["exercise"]) == {"ST2016"}
-        assert bank_observations(store, date(2016, 7, 26)).empty  # before the 2016 dictionary's stamp
+        assert bank_observations(store, AsOf.at(date(2016, 7, 26))).empty  # before the 2016 dictionary's stamp
 
 
 def test_transparency_values_follow_the_vintage_policy(real_ws):
@@ -70,11 +71,13 @@ def test_transparency_values_follow_the_vintage_policy(real_ws):
         assert set(tr["release_rule"]) == {"lag"} and set(tr["release_date"]) == {release}
         assert set(tr["reference_period"]) == {"2023H2"}
         cut = date(2024, 12, 31)
-        assert "TR" in set(bank_observations(store, cut, "approximate")["exercise"])
-        assert set(bank_observations(store, cut, "strict")["exercise"]) == {"ST2016", "ST2021"}
-        assert "TR" not in set(bank_observations(store, release - timedelta(days=1), "approximate")["exercise"])
-        with pytest.raises(InputError, match="unknown vintage policy"):
-            bank_observations(store, cut, "loose")
+        assert "TR" in set(bank_observations(store, AsOf.at(cut, "approximate"))["exercise"])
+        assert set(bank_observations(store, AsOf.at(cut, "strict"))["exercise"]) == {"ST2016", "ST2021"}
+        assert "TR" not in set(
+            bank_observations(store, AsOf.at(release - timedelta(days=1), "approximate"))["exercise"]
+        )
+        with pytest.raises(InputError, match="vintage policy 'loose' is not one of"):
+            bank_observations(store, AsOf.at(cut, "loose"))
 
 
 def test_each_bank_starts_from_its_latest_admissible_actuals(real_ws):
@@ -86,11 +89,11 @@ def test_each_bank_starts_from_its_latest_admissible_actuals(real_ws):
         st16 = set(bank_observations(store).query("exercise == 'ST2016'")["bank_id"])
         approx = {
             (p["exercise"], p["actual_year"]): p["banks"]
-            for p in starting_points(bank_observations(store, date(2024, 12, 31), "approximate"))
+            for p in starting_points(bank_observations(store, AsOf.at(date(2024, 12, 31), "approximate")))
         }
         strict = {
             (p["exercise"], p["actual_year"]): p["banks"]
-            for p in starting_points(bank_observations(store, date(2024, 12, 31), "strict"))
+            for p in starting_points(bank_observations(store, AsOf.at(date(2024, 12, 31), "strict")))
         }
     assert approx == {
         ("tr", 2023): len(tr_banks),
@@ -104,7 +107,7 @@ def test_failed_real_gates_stop_the_bank_conclusions_with_their_reasons(real_ws,
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
         with pytest.raises(StageStopped, match=r"no real-data bank model passed its validation gate.*Spearman") as e:
-            project_real_banks(store, "a-real", cutoff=date(2024, 12, 31), seed=0, draws=50)
+            project_real_banks(store, "a-real", as_of=AsOf.at(date(2024, 12, 31)), seed=0, draws=50)
         assert MODEL_ID in e.value.reason and DIRECT_ID in e.value.reason
         for m in (MODEL_ID, DIRECT_ID):  # a gate per model
             gates = store.find(ValidationGate, model_id=m)
@@ -117,7 +120,7 @@ def test_the_direct_depletion_model_passes_its_real_gate_and_supplies_the_run(re
     its chronological gate (fit 2016, validated 2021): the run is the direct model's."""
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
-        run = project_real_banks(store, "a-direct", cutoff=date(2024, 12, 31), seed=0, draws=50)
+        run = project_real_banks(store, "a-direct", as_of=AsOf.at(date(2024, 12, 31)), seed=0, draws=50)
         assert run.status == RunStatus.completed and run.model_id == DIRECT_ID
         [comp] = store.find(ValidationGate, model_id=MODEL_ID)
         [direct] = store.find(ValidationGate, model_id=DIRECT_ID)
@@ -131,7 +134,7 @@ def test_one_exercise_before_the_cutoff_cannot_be_validated(real_ws, tmp_path):
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
         with pytest.raises(StageStopped, match="no validation gate yet"):
-            project_real_banks(store, "a-2018", cutoff=date(2018, 12, 31), seed=0, draws=50)
+            project_real_banks(store, "a-2018", as_of=AsOf.at(date(2018, 12, 31)), seed=0, draws=50)
 
 
 def test_synthetic_gate_does_not_authorise_real_banks(real_ws, tmp_path, strict_gates):
@@ -149,7 +152,7 @@ def test_synthetic_gate_does_not_authorise_real_banks(real_ws, tmp_path, strict_
             )
         )
         with pytest.raises(StageStopped, match="no real-data bank model passed"):
-            project_real_banks(store, "a-syn", cutoff=date(2024, 12, 31), seed=0, draws=50)
+            project_real_banks(store, "a-syn", as_of=AsOf.at(date(2024, 12, 31)), seed=0, draws=50)
 
 
 def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
@@ -168,7 +171,7 @@ def test_passed_real_gate_gives_cross_bank_output_points(real_ws, tmp_path):
                 validation_provenance=Provenance.real,
             )
         )
-        run = project_real_banks(store, "a-ok", cutoff=date(2024, 12, 31), seed=0, draws=100)
+        run = project_real_banks(store, "a-ok", as_of=AsOf.at(date(2024, 12, 31)), seed=0, draws=100)
         assert run.status == RunStatus.completed and run.diagnostics["provenance"] == "real"
         points = {
             (p.variable, p.statistic): p for p in store.find(ModelOutputPoint, run_id=run.run_id) if p.entity is None
@@ -214,7 +217,7 @@ def test_bank_page_caption_states_provenance_and_gate(real_ws, tmp_path):
                 validation_provenance=Provenance.real,
             )
         )
-        run = project_real_banks(store, "a-cap", cutoff=date(2024, 12, 31), seed=0, draws=20)
+        run = project_real_banks(store, "a-cap", as_of=AsOf.at(date(2024, 12, 31)), seed=0, draws=20)
         caption = runs_views.bank_run_caption(store, run.run_id)
         assert caption.startswith("Data provenance: real ·") and "gate passed (fit real, validation real)" in caption
         assert "SYNTHETIC" not in caption
@@ -226,12 +229,12 @@ def test_real_bank_conclusions_record_the_result_and_the_starting_points(real_ws
     from aieco.models.bank.eba_application import real_bank_conclusions
 
     with Store(tmp_path / "empty") as store:
-        assert real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0) is None  # no real bank data
+        assert real_bank_conclusions(store, "a", as_of=AsOf.at(date(2024, 12, 31)), seed=0) is None  # no real bank data
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
-        out = real_bank_conclusions(store, "a", cutoff=date(2016, 1, 1), seed=0)
+        out = real_bank_conclusions(store, "a", as_of=AsOf.at(date(2016, 1, 1)), seed=0)
         assert out["status"] == "stopped" and "no real bank data released by the cutoff" in out["reason"]
-        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="approximate")
+        out = real_bank_conclusions(store, "a", as_of=AsOf.at(date(2024, 12, 31), "approximate"), seed=0)
         # the scenario-conditional model supplies the conclusions (tests/test_bank_scenario.py); either way the
         # record says where each bank in scope starts, and which exercises the cutoff and policy refused
         assert out["model_id"] == "bank_eba_scenario"
@@ -239,7 +242,7 @@ def test_real_bank_conclusions_record_the_result_and_the_starting_points(real_ws
             {"exercise": "tr", "actual_year": 2023, "banks": len(TR2024_BANKS), "kind": "transparency"}
         ]
         assert out["refused_exercises"] == []
-        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="strict")
+        out = real_bank_conclusions(store, "a", as_of=AsOf.at(date(2024, 12, 31), "strict"), seed=0)
         # strict refuses the transparency values; the stress tests' actuals (2020, 2015) are older than the limit
         assert out["refused_exercises"] == ["TR"] and out["starting_points"] == []
         assert out["scope"]["banks_in_scope"] == 0 and all(
@@ -252,7 +255,7 @@ def test_real_bank_conclusions_record_the_stop_with_the_starting_points(real_ws,
 
     ws = _copy(real_ws, tmp_path)
     with Store(ws) as store:
-        out = real_bank_conclusions(store, "a", cutoff=date(2024, 12, 31), seed=0, policy="approximate")
+        out = real_bank_conclusions(store, "a", as_of=AsOf.at(date(2024, 12, 31), "approximate"), seed=0)
     assert out["status"] == "stopped" and "Spearman" in out["reason"] and out["model_id"] == "bank_eba_scenario"
     assert out["starting_points"][0]["kind"] == "transparency"
 

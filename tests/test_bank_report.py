@@ -290,7 +290,7 @@ def test_a_figure_rounding_to_minus_zero_keeps_its_result_record_intact(store):
                 )
             ],
         )
-        run = registry.execute(store, entry, request, {}, seed=0)
+        run = registry.execute(store, entry, request, registry.ModelInputs(), seed=0)
         [result] = link_claims(store, run, [test])
     finally:
         registry.unregister("bank_negzero")

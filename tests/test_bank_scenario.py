@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from aieco.asof import AsOf
 from aieco.errors import InputError
 from aieco.models.bank import eba_scenario as sc
 from aieco.models.bank.eba_models import BankSample
@@ -234,7 +235,7 @@ def _macro(store, gdp_end: float, name: str):
             store,
             entry,
             ModelRequest.create(analysis_id="an", risk="r", outputs=spec.outputs, restriction_ids=[]),
-            {},
+            registry.ModelInputs(),
             seed=0,
         )
     finally:
@@ -251,11 +252,9 @@ def test_a_failed_gate_stops_the_real_bank_part_with_its_benchmark_figures_and_t
         out = real_bank_conclusions(
             store,
             "an",
-            cutoff=date(2024, 12, 31),
+            as_of=AsOf(cutoff=date(2024, 12, 31), vintage_policy="approximate", scope=["EA"]),
             seed=0,
-            policy="approximate",
             parent_runs=[macro.run_id],
-            jurisdictions=["EA"],
             horizon="2025-2027",
         )
         [overall] = store.find(ValidationGate, model_id=sc.MODEL_ID)
@@ -311,11 +310,9 @@ def test_a_passed_gate_runs_the_model_under_each_macro_run_and_depletion_rises_w
         out = real_bank_conclusions(
             store,
             "an",
-            cutoff=date(2024, 12, 31),
+            as_of=AsOf(cutoff=date(2024, 12, 31), vintage_policy="approximate", scope=["EA"]),
             seed=0,
-            policy="approximate",
             parent_runs=[mild.run_id, severe.run_id],
-            jurisdictions=["EA"],
             horizon="2025-2027",
         )
         assert out["status"] == "completed", out["reason"]

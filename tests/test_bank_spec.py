@@ -24,6 +24,7 @@ from aieco.models.registry import ModelResult
 from aieco.records import (
     ModelOutputPoint,
     ModelRequest,
+    ModelRun,
     ModelSpecification,
     Provenance,
     RunStatus,
@@ -77,7 +78,7 @@ def _macro_run(store):
     )
     req = ModelRequest.create(analysis_id="a1", risk="trade", outputs=spec.outputs, restriction_ids=[])
     try:
-        return registry.execute(store, entry, req, {}, seed=0)
+        return registry.execute(store, entry, req, registry.ModelInputs(), seed=0)
     finally:
         registry.unregister("macro_var_stub")
 
@@ -182,13 +183,22 @@ def test_real_macro_var_run_drives_bank_projections(store):
     assert any("changes from the path's 2024 value" in a for a in runs[1].diagnostics["scenario_assumptions"])
 
 
-def test_run_without_inputs_fails_with_reason(store):
+def test_a_projection_without_its_tables_cannot_be_asked_for(store):
+    """The projection's inputs are typed: missing fit tables are refused when the inputs are built,
+    and inputs of another shape never reach the model (no run is written)."""
+    from pydantic import ValidationError
+
+    from aieco.models.bank.inputs import BankProjectionInputs
+
+    with pytest.raises(ValidationError, match="fixed_effects"):
+        BankProjectionInputs(params=pd.DataFrame(), start_state=pd.DataFrame(), scenario=pd.DataFrame())
     entries = register_bank_models()
     req = ModelRequest.create(
         analysis_id="a3", risk="r", outputs=entries["bank_feqar"].spec.outputs, restriction_ids=[]
     )
-    run = registry.execute(store, entries["bank_feqar"], req, {}, seed=0)
-    assert run.status == RunStatus.failed and "needs input tables" in run.reason
+    with pytest.raises(InputError, match="bank_feqar are a dict"):
+        registry.execute(store, entries["bank_feqar"], req, {}, seed=0)
+    assert store.find(ModelRun, model_id="bank_feqar") == []
 
 
 def test_validation_gates_then_bank_models_as_the_application_stage_calls_them(store, monkeypatch):

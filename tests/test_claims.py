@@ -4,7 +4,7 @@ import pytest
 from reporting_world import ANALYSIS, HORIZON, RISK, SPEC, VALUES, build_world, toy_model
 
 from aieco.errors import InputError
-from aieco.models.registry import execute, register, unregister
+from aieco.models.registry import ModelInputs, execute, register, unregister
 from aieco.records import Claim, ModelRequest, OutputTest, claim_id_for, period_tag
 from aieco.reporting.claims import ClaimSpec, latest_results, link_claims, passed_claims, register_output_tests
 from aieco.reporting.contract import CLAIM_ID_RE, YEAR_RE
@@ -120,7 +120,7 @@ def _rerun(store, spec_changes):
         specs = [ClaimSpec(**{**fields, **spec_changes})]
         tests = register_output_tests(store, specs)
         request = ModelRequest.create(analysis_id="an_other", risk=RISK, outputs=SPEC.outputs, restriction_ids=["r"])
-        run = execute(store, entry, request, {}, seed=1)
+        run = execute(store, entry, request, ModelInputs(), seed=1)
     finally:
         unregister("toy_macro")
     return link_claims(store, run, tests)[0]
@@ -189,7 +189,7 @@ def test_a_stopped_run_releases_no_claim(store):
         )
         tests = register_output_tests(store, [spec])
         request = ModelRequest.create(analysis_id="an_stop", risk=RISK, outputs=SPEC.outputs, restriction_ids=["r"])
-        run = execute(store, entry, request, {}, seed=1)
+        run = execute(store, entry, request, ModelInputs(), seed=1)
     finally:
         unregister("toy_macro")
     assert run.status.value == "stopped"

@@ -3,6 +3,8 @@ with a plausible anchored baseline, on the shipped real data and official projec
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from aieco.benchmarks import scenarios as sc
@@ -29,7 +31,9 @@ def observations(store):
     return macro.workspace_observations(store)
 
 
-def _run(store, observations, cutoff, risk="trade_fragmentation", **settings):
+def _run(store, observations, cutoff, risk="trade_fragmentation"):
+    horizon = CUTOFFS[cutoff]
+    cutoff = date.fromisoformat(cutoff)
     anchors, note = macro.official_anchors(store, cutoff, "EA")
     inputs = macro.model_inputs(
         observations,
@@ -41,7 +45,6 @@ def _run(store, observations, cutoff, risk="trade_fragmentation", **settings):
         anchor_note=note,
         severity_reference=macro.severity_reference(cutoff),
     )
-    horizon = CUTOFFS[cutoff]
     request = ModelRequest.create(
         analysis_id="early", risk=risk, outputs=macro.output_specs(horizon), restriction_ids=[], horizon=horizon
     )
@@ -85,7 +88,7 @@ def test_the_ols_estimator_gives_the_equity_paths_the_check_refuses(store, obser
 def test_a_survey_round_that_only_nowcasts_does_not_anchor_the_horizon(store):
     """At 2021-12-31 the stored 2021Q4 SPF unemployment values are for 2021 only: the 2021Q3 round, which
     projects 2023, completes the staff round."""
-    anchors, _ = macro.official_anchors(store, "2021-12-31", "EA")
+    anchors, _ = macro.official_anchors(store, date(2021, 12, 31), "EA")
     unemployment = [a for a in anchors if a["variable"] == "unemployment"]
     assert {a["round"] for a in unemployment} == {"2021Q3"}
     assert max(a["year"] for a in unemployment) > 2021

@@ -59,7 +59,7 @@ def real_run(tmp_path_factory):
     store = Store(tmp_path_factory.mktemp("refs") / "ws")
     load_real_macro(store)
     load_official_projections(store)
-    anchors, _ = macro.official_anchors(store, "2024-12-31", "EA")
+    anchors, _ = macro.official_anchors(store, date(2024, 12, 31), "EA")
     runs = run_macro_scenario(
         store,
         "an_refs",
@@ -74,7 +74,7 @@ def real_run(tmp_path_factory):
         draws=2000,
         vintage_policy="approximate",
         anchors=anchors,
-        severity_reference=macro.severity_reference("2024-12-31"),
+        severity_reference=macro.severity_reference(date(2024, 12, 31)),
     )
     run = [r for r in runs if r.model_id == "macro_var"][0]
     assert run.status is RunStatus.completed, run.reason

@@ -42,7 +42,12 @@ def toy_request(**changes) -> ModelRequest:
     return ModelRequest.create(**fields)
 
 
-def toy_fn(request, inputs, seed):
+class ToyInputs(registry.ModelInputs):
+    scale: float
+    frame: pd.DataFrame | None = None
+
+
+def toy_fn(request, inputs: ToyInputs, seed):
     table = pd.DataFrame({"toy_rate": [1.5 + seed, 2.5]}, index=["2025", "2026"])
     points = [
         PointRef(
@@ -57,7 +62,7 @@ def toy_fn(request, inputs, seed):
         for p in ("2025", "2026")
     ]
     return ModelResult(
-        status=RunStatus.completed, tables={"path": table}, points=points, diagnostics={"scale": inputs["scale"]}
+        status=RunStatus.completed, tables={"path": table}, points=points, diagnostics={"scale": inputs.scale}
     )
 
 
@@ -88,14 +93,14 @@ def test_each_incompatibility_is_named(toy, change, reason):
 
 def test_run_compatible_stops_with_every_refusal_reason(store, toy):
     with pytest.raises(StageStopped) as info:
-        registry.run_compatible(store, toy_request(scope="NOWHERE"), {"scale": 1.0}, seed=0)
+        registry.run_compatible(store, toy_request(scope="NOWHERE"), ToyInputs(scale=1.0), seed=0)
     assert "no compatible model specification" in info.value.reason
     assert "toy: scope NOWHERE differs" in info.value.reason
     assert info.value.stage == "execution"
 
 
 def test_execute_writes_run_points_and_read_point_returns_the_cell(store, toy):
-    runs = registry.run_compatible(store, toy_request(), {"scale": 2.0, "frame": pd.DataFrame({"x": [1.0]})}, seed=3)
+    runs = registry.run_compatible(store, toy_request(), ToyInputs(scale=2.0, frame=pd.DataFrame({"x": [1.0]})), seed=3)
     assert len(runs) == 1
     run = runs[0]
     assert run.status is RunStatus.completed and run.seed == 3 and run.model_id == "toy"
@@ -105,6 +110,18 @@ def test_execute_writes_run_points_and_read_point_returns_the_cell(store, toy):
     points = sorted(store.find(ModelOutputPoint, run_id=run.run_id), key=lambda p: p.period)
     assert [(p.period, p.value) for p in points] == [("2025", 4.5), ("2026", 2.5)]
     assert [registry.read_point(store, p) for p in points] == [4.5, 2.5]
+
+
+def test_untyped_inputs_are_refused_before_anything_is_written(store, toy):
+    """The registry boundary takes a model's typed inputs only: a loose dict is refused with the fix, no run written."""
+    with pytest.raises(InputError, match="inputs of toy are a dict, not typed model inputs"):
+        registry.execute(store, toy, toy_request(), {"scale": 1.0}, seed=0)
+    assert store.find(ModelRun) == []
+
+
+def test_a_none_input_is_not_stored(store, toy):
+    [run] = registry.run_compatible(store, toy_request(), ToyInputs(scale=1.0), seed=0)
+    assert set(run.input_digests) == {"scale"}
 
 
 def test_stopped_and_failed_functions_become_runs_with_reasons(store):
@@ -120,7 +137,7 @@ def test_stopped_and_failed_functions_become_runs_with_reasons(store):
     ]:
         entry = registry.register(toy_spec(model_id), fn)
         try:
-            run = registry.execute(store, entry, toy_request(), {}, seed=None)
+            run = registry.execute(store, entry, toy_request(), registry.ModelInputs(), seed=None)
         finally:
             registry.unregister(model_id)
         assert run.status is status and reason in run.reason and run.output_digest is None
@@ -147,7 +164,7 @@ def test_point_on_a_missing_cell_is_refused(store):
     entry = registry.register(toy_spec("badpoint"), bad_point)
     try:
         with pytest.raises(InputError, match="missing cell"):
-            registry.execute(store, entry, toy_request(), {}, seed=None)
+            registry.execute(store, entry, toy_request(), registry.ModelInputs(), seed=None)
     finally:
         registry.unregister("badpoint")
 
@@ -160,3 +177,30 @@ def test_entry_point_is_loaded_when_no_function_is_given():
     assert entry.fn is run_macro_var
     with pytest.raises(InputError, match="cannot be loaded"):
         registry.register(toy_spec("nowhere", entry_point="aieco.nowhere:fn"))
+
+
+def test_macro_inputs_carry_the_as_of_rule_and_store_what_runs_always_stored():
+    """MacroVarInputs holds the request's AsOf itself (scope and exclusions kept); what a run stores and
+    digests is the form macro_var runs stored before the typed inputs (cutoff as ISO text, the vintage
+    policy beside it, optional entries only when set), so input digests of earlier runs stay comparable."""
+    from datetime import date
+
+    from aieco.asof import AsOf
+    from aieco.models.macro import MacroVarInputs, model_inputs
+
+    as_of = AsOf(cutoff=date(2024, 12, 31), scope=["EA"], exclude=["GLOBAL"], vintage_policy="strict")
+    frame = pd.DataFrame({"variable": ["real_gdp"], "value": [1.0]})
+    inputs = model_inputs(frame, [{"variable": "real_gdp", "direction": -1, "priority": 1}], as_of)
+    assert isinstance(inputs, MacroVarInputs) and inputs.as_of is as_of
+    stored = inputs.artifacts()
+    assert set(stored) == {"observations", "restrictions", "cutoff", "vintage_policy", "taken"}
+    assert (stored["cutoff"], stored["vintage_policy"], stored["taken"]) == ("2024-12-31", "strict", {})
+    assert stored["restrictions"] == [{"variable": "real_gdp", "direction": -1, "priority": 1}]
+    richer = model_inputs(frame, [], as_of, 500, selection_rule="paper_max", anchor_note="none published")
+    assert {k: richer.artifacts()[k] for k in ("draws", "selection", "anchor_note")} == {
+        "draws": 500,
+        "selection": "paper_max",
+        "anchor_note": "none published",
+    }
+    with pytest.raises(InputError, match="beside an AsOf"):
+        model_inputs(frame, [], as_of, vintage_policy="approximate")  # the policy travels inside the AsOf

@@ -113,7 +113,7 @@ def test_takes_macro_path_reads_the_registry_specification():
     """The predicate behind 'not_scenario' (report) and 'not scenario-conditional' (dashboard): a model
     takes a macro path when its specification declares input variables — read from the spec, not the name."""
     from aieco.errors import InputError
-    from aieco.models import registry
+    from aieco.models import catalog
     from aieco.models.catalog import specification, takes_macro_path
     from aieco.records import ModelSpecification, VariableSpec
 
@@ -131,12 +131,21 @@ def test_takes_macro_path_reads_the_registry_specification():
             snapshot="s",
             entry_point="aieco.models.macro:run_macro_var",
         )
-        registry.register(spec, lambda request, inputs, seed: None)
+        # a bank model because its catalog entry says so (kind), whatever its name
+        catalog.add(
+            catalog.ModelEntry(
+                model_id="bank_test_predicate",
+                label="Test predicate",
+                kind="bank",
+                specification=lambda spec=spec: spec,
+                run=lambda request, inputs, seed: None,
+            )
+        )
         try:
             assert takes_macro_path("bank_test_predicate") is expected
             runs = [_run("bank_test_predicate", RunStatus.completed)]
             assert (bank_status(runs, []) == "not_scenario") is not expected
         finally:
-            registry.unregister("bank_test_predicate")
+            catalog.remove("bank_test_predicate")
     with pytest.raises(InputError, match="no model 'bank_unknown'"):
         takes_macro_path("bank_unknown")

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from aieco.llm.base import Prompt, Task
+from aieco.models.catalog import is_bank
 from aieco.records import (
     Claim,
     Derivation,
@@ -142,14 +143,14 @@ def context(
         )
     spec = request.risk(risk)
     runs = store.find(ModelRun, analysis_id=analysis_id)
-    macro_runs = sorted({c.run_id for c in claims if not c.model_id.startswith("bank_")})
+    macro_runs = sorted({c.run_id for c in claims if not is_bank(c.model_id)})
     kept_paths = {s.get("path_id") for s in kept}
     restricted = {
         r.model_variable
         for r in store.find(Restriction, analysis_id=analysis_id, risk=risk)
         if r.path_id in kept_paths and r.model_variable
     }
-    macro_variables = {c.variable for c in claims if not c.model_id.startswith("bank_")}
+    macro_variables = {c.variable for c in claims if not is_bank(c.model_id)}
     return ReportContext(
         analysis_id=analysis_id,
         risk=risk,
@@ -199,7 +200,7 @@ def bank_starts(store: Store, analysis_id: str, risk: str) -> list[dict[str, Any
 
 def bank_source(runs: list[ModelRun], claims: list[Claim]) -> dict[str, Any]:
     """The model and data provenance of the bank run the bank claims link to (from its record)."""
-    bank_runs = {c.run_id for c in claims if c.model_id.startswith("bank_")}
+    bank_runs = {c.run_id for c in claims if is_bank(c.model_id)}
     for r in runs:
         if r.run_id in bank_runs:
             prov = str(r.diagnostics.get("provenance") or "undeclared")
@@ -274,7 +275,7 @@ def bank_gates_failed(store: Store) -> bool:
     fails its gate stops before any run, so the runs alone cannot tell this from 'not run')."""
     from aieco.records import ValidationGate
 
-    gates = [g for g in store.find(ValidationGate) if g.model_id.startswith("bank_")]
+    gates = [g for g in store.find(ValidationGate) if is_bank(g.model_id)]
     return bool(gates) and not any(g.passed for g in gates)
 
 
@@ -283,7 +284,7 @@ def bank_status(runs: list[ModelRun], claims: list[ClaimBrief], *, gates_failed:
     when there is none, whether every bank model failed its validation gate)."""
     from aieco.models.catalog import takes_macro_path
 
-    bank = [r for r in runs if r.model_id.startswith("bank_")]
+    bank = [r for r in runs if is_bank(r.model_id)]
     if not bank:
         return "gate_failed" if gates_failed else "not_run"
     if not any(r.status is RunStatus.completed for r in bank):

@@ -211,3 +211,85 @@ OUTPUTS: tuple[type[StageOutput], ...] = (
     ConsistencyOutput,
 )
 """Every stage output model, in the order of the stages."""
+
+
+class StoredPath(FrozenModel):
+    """One channel's path as an analysis found and scored it (a channel without a path: ``rank`` None)."""
+
+    channel_id: str
+    query_id: str
+    source_var: str
+    source_movement: str
+    target_var: str
+    target_movement: str
+    rank: int | None = None
+    path_id: str | None = None
+    variables: tuple[str, ...] = ()
+    signs: tuple[str, ...] = ()
+    composed_sign: str = ""
+    score: float | None = Field(None, description="S(C) as stored on the Path record (Eq. channelscore).")
+    relation_ids: tuple[str, ...] = ()
+
+
+def stored_paths(store: Any, analysis_id: str, risk: str) -> list[StoredPath]:
+    """The paths the risk's latest completed ``graph_search`` stage stored, by channel id, best first, with the
+    S(C) it computed — read from the records, never recomputed (the A(t) and scores of that analysis, under
+    its request's as-of rule and the review decisions it ran with). Empty when the stage never completed."""
+    from aieco.records import ChannelQuery, Path, StageRecord
+
+    done = store.find(StageRecord, analysis_id=analysis_id, stage=f"{risk}/graph_search", status="completed")
+    if not done or done[-1].output_digest is None:
+        return []
+    out = GraphSearchOutput.from_json(store.get_json(done[-1].output_digest))
+    paths = {p.path_id: p for p in store.find(Path, path_id=[i for ids in out.paths.values() for i in ids])}
+    rows = []
+    for channel_id, path_ids in sorted(out.paths.items()):
+        q = store.get(ChannelQuery, out.queries[channel_id])
+        base = {
+            "channel_id": channel_id,
+            "query_id": out.queries[channel_id],
+            "source_var": q.source_var if q else "",
+            "source_movement": q.source_movement.value if q else "",
+            "target_var": q.target_var if q else "",
+            "target_movement": q.target_movement.value if q else "",
+        }
+        found = [paths[i] for i in path_ids if i in paths]
+        rows += [
+            StoredPath(
+                **base,
+                rank=p.rank,
+                path_id=p.path_id,
+                variables=tuple(p.variables),
+                signs=tuple(s.value for s in p.signs),
+                composed_sign=p.composed_sign.value,
+                score=p.score,
+                relation_ids=tuple(p.relation_ids),
+            )
+            for p in found
+        ] or [StoredPath(**base)]
+    return rows
+
+
+def analysis_as_of(store: Any, analysis_id: str) -> Any:
+    """The as-of rule an analysis ran under, rebuilt from its stored request — cutoff, scope, exclusions,
+    vintage policy — with the admissible roles of its completed planning stage (else the request's):
+    what a view of that analysis's A(t) must use instead of a date and roles alone.
+
+    Raises
+    ------
+    InputError
+        When the workspace holds no analysis ``analysis_id``.
+    """
+    from aieco.errors import InputError
+    from aieco.records import Analysis, StageRecord
+    from aieco.request import AnalysisRequest
+
+    an = store.get(Analysis, analysis_id)
+    if an is None:
+        raise InputError(f"no analysis {analysis_id!r} in the workspace", where="analysis id", fix="pick a stored one")
+    request = AnalysisRequest.model_validate(an.request)
+    plans = store.find(StageRecord, analysis_id=analysis_id, stage="planning", status="completed")
+    roles = None
+    if plans and plans[-1].output_digest is not None:
+        roles = PlanningOutput.from_json(store.get_json(plans[-1].output_digest)).admissible_roles
+    return request.as_of(roles)

@@ -63,7 +63,6 @@ from aieco.records import (
     SourceLocation,
     VariableSpec,
     digest,
-    sha256_hex,
 )
 from aieco.request import AnalysisRequest
 
@@ -626,42 +625,28 @@ def scenario_figure_specs(analysis_id: str, risk: str, horizon: str, compatible:
     ]
 
 
-def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], dict[str, Any]]:
-    from aieco.models import macro
+def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], Any]:
+    """Each model's typed inputs, built by its catalog entry's input builder from this program's context
+    (the request's AsOf passed on as it is)."""
+    from aieco.models import catalog
 
     req = request_of(ctx)
+    timed = tuple(timed_restrictions(ctx, restrictions))
 
-    def inputs(spec: Any) -> dict[str, Any]:
-        if spec.model_id != macro.MODEL_ID:
+    def inputs(spec: Any) -> Any:
+        entry = catalog.find(spec.model_id)
+        if entry is None or entry.build_inputs is None:
             ctx.stop(f"the pipeline has no input builder for model {spec.model_id}")
-        observations = macro.workspace_observations(ctx.store)
-        missing = sorted(set(macro.VARIABLES) - set(observations["variable"]))
-        if missing:
-            ctx.stop(
-                f"no quarterly observed values in the workspace for {', '.join(missing)}; "
-                f"load the data before the analysis"
+        return entry.build_inputs(
+            catalog.InputContext(
+                store=ctx.store,
+                request=req,
+                as_of=inputs_of(ctx).as_of(),
+                risk=risk_of(ctx),
+                restrictions=timed,
+                seed=req.seed(inputs_of(ctx).repetition),
+                repetition=inputs_of(ctx).repetition,
             )
-        digest = sha256_hex(observations.to_csv(index=False))
-        taken = macro.taken_selections(
-            ctx.store, digest, req.seed(inputs_of(ctx).repetition), get_settings().scenario.var_draws
-        )
-        # only other risks' selections bind (aieco.scenario.selection); this risk's own earlier
-        # run (an attempt killed before its stage completed) must not change the run's inputs and ids
-        taken = {sid: who for sid, who in taken.items() if who.get("risk") != risk_of(ctx)}
-        anchors, anchor_note = ([], "anchoring is switched off (scenario.anchor_baseline)")
-        if get_settings().scenario.anchor_baseline:
-            anchors, anchor_note = macro.official_anchors(ctx.store, req.cutoff, req.jurisdictions[0])
-        return macro.model_inputs(
-            observations,
-            timed_restrictions(ctx, restrictions),
-            req.cutoff.isoformat(),
-            vintage_policy=req.vintage_policy,
-            taken=taken,
-            anchors=anchors,
-            anchor_note=anchor_note,
-            severity_reference=macro.severity_reference(req.cutoff),
-            selection_rule=req.selection,
-            severity_percentile=req.severity_percentile,
         )
 
     return inputs
@@ -721,11 +706,9 @@ def application(ctx: StageContext) -> ApplicationOutput:
     real = real_bank_conclusions(
         ctx.store,
         ctx.analysis_id,
-        cutoff=as_of.cutoff,
+        as_of=as_of,
         seed=seed,
-        policy=request_of(ctx).vintage_policy,
         parent_runs=list(earlier(ctx, ExecutionOutput).completed),
-        jurisdictions=request_of(ctx).jurisdictions,
         horizon=request_of(ctx).horizon,
         risk=risk_of(ctx),
     )

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from aieco.benchmarks import Figure, measure
-from aieco.models.registry import ModelResult, PointRef, execute, register, unregister
+from aieco.models.registry import ModelInputs, ModelResult, PointRef, execute, register, unregister
 from aieco.records import (
     ModelRequest,
     ModelSpecification,
@@ -126,7 +126,7 @@ def run(quick: bool = False) -> list[Figure]:
             request = ModelRequest.create(
                 analysis_id="an_bench", risk="bench", outputs=spec.outputs, restriction_ids=["rst_bench"]
             )
-            run_ = execute(store, entry, request, {}, seed=20241231)
+            run_ = execute(store, entry, request, ModelInputs(), seed=20241231)
         finally:
             unregister(MODEL_ID)
         with measure() as link:

@@ -14,6 +14,7 @@ extreme draw) is measured beside the calibrated rule as its peer. ``--quick``: t
 from __future__ import annotations
 
 import tempfile
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +60,14 @@ def workspace_inputs(root: Path) -> tuple[Any, str]:
         load_official_projections(store)
         observations = macro.workspace_observations(store)
         anchors, note = macro.official_anchors(store, cfg.cutoff, "EA")
-    return (observations, anchors, note), cfg.cutoff.isoformat()
+    return (observations, anchors, note), cfg.cutoff
 
 
 def headline(tables: dict[str, Any]) -> np.ndarray:
     return np.array([float(tables[t].loc[r, c]) for t, r, c in HEADLINES])
 
 
-def run_one(data, cutoff: str, risk: str, rule: str, seed: int, draws: int) -> dict[str, Any]:
+def run_one(data, cutoff: date, risk: str, rule: str, seed: int, draws: int) -> dict[str, Any]:
     observations, anchors, note = data
     inputs = macro.model_inputs(
         observations,

@@ -2,7 +2,7 @@
 
 ``run_macro_var(request, inputs, seed)`` is the execution function the registry calls.
 It selects vintages at the cutoff, estimates the VAR(2), anchors the baseline to the latest
-official staff projection in ``inputs['anchors']`` (:mod:`aieco.models.conditional`; none: the
+official staff projection in ``inputs.anchors`` (:mod:`aieco.models.conditional`; none: the
 unconditional point forecast), draws the trajectories around it and builds the risk's path by
 the run's rule: ``calibrated`` (the conditional forecast at the target severity percentile, on
 the official severity scale, :func:`calibrated_headline`) or ``paper_max`` (the single most
@@ -63,17 +63,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from pydantic import Field
 
+from aieco.asof import AsOf
 from aieco.config import get_settings
 from aieco.errors import StageStopped
 from aieco.models import conditional, registry
 from aieco.models import transforms as tf
+from aieco.models.entry import InputContext, ModelEntry
 from aieco.models.realdata import model_levels
-from aieco.models.registry import ModelResult, PointRef
+from aieco.models.registry import ModelInputs, ModelResult, PointRef
 from aieco.models.var import (
     ANNUAL_TRANSFORMATION,
     LEVEL_VARIABLES,
@@ -211,24 +215,61 @@ def is_synthetic(observations: pd.DataFrame) -> bool:
     return bool(keys.str.upper().str.startswith("SYNTHETIC").any() or notes.str.contains("synthetic").any())
 
 
-def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+class MacroVarInputs(ModelInputs):
+    """What one ``macro_var`` run reads (built by :func:`model_inputs`; the registry stores :meth:`artifacts`)."""
+
+    observations: pd.DataFrame = Field(description="Long frame of quarterly/monthly levels with release dates.")
+    restrictions: tuple[dict[str, Any], ...] = Field(description="Restriction payloads (JSON; 'years' if timed).")
+    as_of: AsOf | None = Field(
+        description="The request's as-of rule (cutoff, scope, vintage policy); None: observations already eligible."
+    )
+    taken: dict[str, dict[str, Any]] = Field(default_factory=dict, description="Paths other risks selected.")
+    draws: int | None = Field(None, description="Bootstrap draws (None: the settings').")
+    anchors: tuple[dict[str, Any], ...] = Field((), description="Official projection rows the baseline is anchored to.")
+    anchor_note: str = Field("", description="Why there is no anchor.")
+    severity_reference: dict[str, Any] | None = Field(None, description="The official adverse GDP deviation.")
+    selection: str | None = Field(None, description="Selection rule (None: the settings').")
+    severity_percentile: float | None = Field(None, description="Target percentile (None: the settings').")
+
+    def artifacts(self) -> dict[str, Any]:
+        """The stored inputs under the names and forms every ``macro_var`` run has stored (input digests stable):
+        the as-of rule as its cutoff (ISO text) and vintage policy, the optional entries only when set."""
+        out: dict[str, Any] = {
+            "observations": self.observations,
+            "restrictions": [dict(r) for r in self.restrictions],
+            "cutoff": self.as_of.cutoff.isoformat() if self.as_of and self.as_of.cutoff else None,
+            "vintage_policy": self.as_of.vintage_policy if self.as_of else None,
+            "taken": {k: dict(v) for k, v in self.taken.items()},
+        }
+        optional = {
+            "draws": self.draws,
+            "anchors": [dict(a) for a in self.anchors],
+            "anchor_note": self.anchor_note,
+            "severity_reference": self.severity_reference,
+            "selection": self.selection,
+            "severity_percentile": self.severity_percentile,
+        }
+        return {**out, **{k: v for k, v in optional.items() if v}}
+
+
+def run_macro_var(request: ModelRequest, inputs: MacroVarInputs, seed: int | None) -> ModelResult:
     """Execution function of ``macro_var`` (see the module docstring for the output tables).
 
-    ``inputs``: ``observations`` (long DataFrame of quarterly levels with release dates),
-    ``restrictions`` (list of restriction dicts or records), ``cutoff`` (ISO date or None
-    when the observations are already eligible), optional ``draws``. The horizon is the
+    ``inputs``: :class:`MacroVarInputs` — the observations (long DataFrame of quarterly levels with
+    release dates), the restriction payloads and the request's :class:`~aieco.asof.AsOf` (cutoff and
+    vintage policy; None when the observations are already eligible). The horizon is the
     request's (``request.horizon``): the simulation runs through Q4 of its last year and the
     points are tagged with its years; the estimation ends at the latest common eligible quarter.
     The diagnostics record the horizon, the estimation end and the cutoff used.
     """
     cfg = get_settings().scenario
     first_year, last_year_h = horizon_years(request.horizon)
-    observations: pd.DataFrame = inputs["observations"]
-    cutoff = inputs.get("cutoff")
-    policy = inputs.get("vintage_policy")
-    draws = int(inputs.get("draws") or cfg.var_draws)
+    observations = inputs.observations
+    cutoff = inputs.as_of.cutoff if inputs.as_of else None
+    policy = inputs.as_of.vintage_policy if inputs.as_of else None
+    draws = int(inputs.draws or cfg.var_draws)
     diagnostics: dict[str, Any] = {
-        "cutoff": str(cutoff) if cutoff else None,
+        "cutoff": cutoff.isoformat() if cutoff else None,
         "draws": draws,
         "vintage_policy": policy,
         "pandemic": PANDEMIC_TREATMENT,
@@ -237,7 +278,7 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
         "observations_digest": sha256_hex(observations.to_csv(index=False)),
     }
     try:
-        built = model_levels(observations, cutoff, VARIABLES, policy)
+        built = model_levels(observations, inputs.as_of, VARIABLES)
     except StageStopped as stop:
         return ModelResult(status=RunStatus.stopped, tables={}, points=[], diagnostics=diagnostics, reason=stop.reason)
     synthetic = is_synthetic(built.eligible)
@@ -265,8 +306,8 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
             "conditioned_on": conditioned_quarters(fit),
         }
     )
-    rule = str(inputs.get("selection") or cfg.selection)
-    target = float(inputs.get("severity_percentile") or cfg.severity_percentile)
+    rule = str(inputs.selection or cfg.selection)
+    target = float(inputs.severity_percentile or cfg.severity_percentile)
     diagnostics["selection_rule"] = {"rule": rule, "severity_percentile": target}
     # The unconditional simulation: the model's own baseline, always kept beside an anchored one.
     sim_u = simulate(fit, draws=draws, seed=seed, horizon_end=last_year_h, first_year=first_year)
@@ -274,27 +315,25 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
     unconditional_levels = conditional.deterministic_levels(
         fit, np.zeros((sim_u.model.shape[1], len(VARIABLES))), first_year, last_year_h
     )
-    anchors = [
-        conditional.Anchor(str(a["variable"]), int(a["year"]), float(a["value"])) for a in inputs.get("anchors") or []
-    ]
+    anchors = [conditional.Anchor(str(a["variable"]), int(a["year"]), float(a["value"])) for a in inputs.anchors]
     sim, anchor_table = sim_u, None
     if anchors:
         anchored, sim = conditional.anchor_shift(
             fit, anchors, first_year=first_year, horizon_end=last_year_h, draws=draws, seed=seed
         )
-        anchor_table = anchors_table(inputs.get("anchors") or [], anchored)
+        anchor_table = anchors_table(inputs.anchors, anchored)
         diagnostics["baseline"] = {
             "kind": "anchored",
             "anchors": len(anchored.anchors),
             "max_gap_pp": anchored.max_gap,
             "iterations": anchored.iterations,
             "achieved": anchored.achieved,
-            "source": anchor_source(inputs.get("anchors") or []),
+            "source": anchor_source(inputs.anchors),
         }
     else:
         diagnostics["baseline"] = {
             "kind": "unconditional",
-            "why": inputs.get("anchor_note") or "no official projection was supplied for this cutoff",
+            "why": inputs.anchor_note or "no official projection was supplied for this cutoff",
         }
     annual = annual_paths(sim, range(first_year, last_year_h + 1)) if sim is not sim_u else annual_u
     # The baseline is the point forecast (the path with the anchor shift and no resampled residual): exact on
@@ -341,7 +380,7 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
         # (a 4 % recovery year is outside the unconditional band, and right); the others must pass the checks.
         # Exempt are the anchored (variable, year) pairs only: an anchor before the horizon (a stale round)
         # leaves that variable's horizon years to the checks.
-        anchored = {(str(a["variable"]), str(a["year"])) for a in inputs.get("anchors") or []}
+        anchored = {(str(a["variable"]), str(a["year"])) for a in inputs.anchors}
         checked = plausibility(base_annual, years, levels, fit.quarters)
         failures = [f for f in checked["failures"] if tuple(f.split()[1:3]) not in anchored]
         diagnostics["plausibility"] = {
@@ -368,10 +407,10 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
                 request.risk,
                 annual,
                 VARIABLES,
-                inputs["restrictions"],
+                inputs.restrictions,
                 last_obs,
                 range_ok,
-                taken=taken_ids(inputs.get("taken")),
+                taken=taken_ids(inputs.taken),
                 years=years,
             )
             headline = sim.levels[chosen.simulation_id - 1]
@@ -382,7 +421,7 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
                 sim,
                 annual,
                 request.risk,
-                inputs["restrictions"],
+                inputs.restrictions,
                 last_obs,
                 range_ok,
                 years,
@@ -397,8 +436,8 @@ def run_macro_var(request: ModelRequest, inputs: Mapping[str, Any], seed: int | 
         )
     diagnostics["acceptance_share"] = chosen.acceptance_share
     sid = chosen.simulation_id
-    signature = selection.restriction_signature(inputs["restrictions"])
-    shared = getattr(chosen, "shared_with", "") or same_restrictions(inputs.get("taken"), signature, request.risk)
+    signature = selection.restriction_signature(inputs.restrictions)
+    shared = getattr(chosen, "shared_with", "") or same_restrictions(inputs.taken, signature, request.risk)
     diagnostics["selected"] = {
         "risk": request.risk,
         "simulation_id": sid,
@@ -501,12 +540,12 @@ def rule_comparison(
     try:
         if other == "paper_max":
             chosen = selection.select_for_risk(
-                risk, annual, VARIABLES, inputs["restrictions"], last_obs, range_ok, years=years
+                risk, annual, VARIABLES, inputs.restrictions, last_obs, range_ok, years=years
             )
             paths[other] = sim.levels[chosen.simulation_id - 1]
         else:
             paths[other] = calibrated_headline(
-                fit, sim, annual, risk, inputs["restrictions"], last_obs, range_ok, years, target, inputs, shift
+                fit, sim, annual, risk, inputs.restrictions, last_obs, range_ok, years, target, inputs, shift
             )[1]
     except StageStopped as stop:
         paths[other] = stop.reason
@@ -645,7 +684,7 @@ GENERIC_RECESSION = (selection.Restriction(variable="real_gdp", direction=-1, pr
 
 def severity_factor(fit, shift, z_target: float, first: int, last: int, inputs, linear=None) -> dict[str, Any]:
     """One factor λ for every risk of a run: the official adverse GDP deviation from baseline
-    (``inputs['severity_reference']``, the latest official adverse scenario published by the cutoff) over
+    (``inputs.severity_reference``, the latest official adverse scenario published by the cutoff) over
     the GDP deviation of the generic GDP-down conditional forecast at the target percentile, both as the
     level deviation from baseline in Q4 of the reference's last scenario year.
 
@@ -655,8 +694,8 @@ def severity_factor(fit, shift, z_target: float, first: int, last: int, inputs, 
     official severity scale. λ = 1 when ``severity_scale`` is 'none' or no reference exists at the cutoff
     (said so)."""
     cfg = get_settings().scenario
-    ref = inputs.get("severity_reference")
-    mode = str(inputs.get("severity_scale") or cfg.severity_scale)
+    ref = inputs.severity_reference
+    mode = str(cfg.severity_scale)
     if mode == "none":
         return {"factor": 1.0, "why": "severity_scale = 'none': the model's own deviations"}
     if not ref:
@@ -799,7 +838,7 @@ def plausibility(
 
 
 def taken_ids(taken: Any) -> dict[int, dict[str, str]]:
-    """``inputs['taken']`` (JSON: {id text: {risk, signature}}) → {id: {...}}."""
+    """``inputs.taken`` (JSON: {id text: {risk, signature}}) → {id: {...}}."""
     return {int(k): dict(v) for k, v in (taken or {}).items()}
 
 
@@ -1073,7 +1112,7 @@ def restriction_payload(restrictions: Sequence[Any]) -> list[dict[str, Any]]:
 def model_inputs(
     observations: pd.DataFrame,
     restrictions: Sequence[Any],
-    cutoff: Any,
+    as_of: AsOf | Any,
     draws: int | None = None,
     *,
     vintage_policy: str | None = None,
@@ -1083,38 +1122,33 @@ def model_inputs(
     severity_reference: Mapping[str, Any] | None = None,
     selection_rule: str | None = None,
     severity_percentile: float | None = None,
-) -> dict[str, Any]:
+) -> MacroVarInputs:
     """The inputs of a ``macro_var`` run (what the execution stage hands the registry).
 
     ``observations``: the long frame of :func:`workspace_observations`; ``restrictions``:
     Restriction records or dicts (a ``years`` entry: the horizon years the evidence times);
-    ``cutoff``: the request's cutoff (date, ISO text or None when the observations are already
-    eligible); ``draws`` overrides the settings; ``vintage_policy``: 'strict' or 'approximate';
+    ``as_of``: the request's :class:`~aieco.asof.AsOf` (cutoff and vintage policy, passed on unchanged),
+    or a bare cutoff (date or ISO text, with ``vintage_policy``: :meth:`AsOf.at`), or None when the
+    observations are already eligible; ``draws`` overrides the settings;
     ``taken``: paths other risks already selected (:func:`taken_selections`); ``anchors``: the
     official projection the baseline is anchored to (:func:`official_anchors`), ``anchor_note``
     why there is none; ``severity_reference``: the official adverse GDP deviation
     (:func:`severity_reference`); ``selection_rule`` and ``severity_percentile`` override the settings.
     """
-    inputs: dict[str, Any] = {
-        "observations": observations,
-        "restrictions": restriction_payload(restrictions),
-        "cutoff": str(cutoff) if cutoff else None,
-        "vintage_policy": vintage_policy,
-        "taken": {str(k): dict(v) for k, v in (taken or {}).items()},
-    }
-    if draws:
-        inputs["draws"] = int(draws)
-    if anchors:
-        inputs["anchors"] = [dict(a) for a in anchors]
-    if anchor_note:
-        inputs["anchor_note"] = anchor_note
-    if severity_reference:
-        inputs["severity_reference"] = dict(severity_reference)
-    if selection_rule:
-        inputs["selection"] = selection_rule
-    if severity_percentile:
-        inputs["severity_percentile"] = float(severity_percentile)
-    return inputs
+    from aieco.models.vintages import as_of_rule
+
+    return MacroVarInputs(
+        observations=observations,
+        restrictions=tuple(restriction_payload(restrictions)),
+        as_of=None if as_of is None else as_of_rule(as_of, vintage_policy),
+        taken={str(k): dict(v) for k, v in (taken or {}).items()},
+        draws=int(draws) if draws else None,
+        anchors=tuple(dict(a) for a in anchors or ()),
+        anchor_note=anchor_note or "",
+        severity_reference=dict(severity_reference) if severity_reference else None,
+        selection=selection_rule or None,
+        severity_percentile=float(severity_percentile) if severity_percentile else None,
+    )
 
 
 #: Publishers whose projections anchor the baseline, in order of preference (the EBA takes its baseline
@@ -1124,7 +1158,7 @@ ANCHOR_PUBLISHERS = ("EUROSYSTEM_STAFF", "ECB_STAFF")
 SUPPLEMENT_PUBLISHERS = ("ECB_SPF",)
 
 
-def _stored_rounds(store: Store, when: Any, jurisdiction: str, publishers: Sequence[str]) -> dict[str, list]:
+def _stored_rounds(store: Store, when: date | None, jurisdiction: str, publishers: Sequence[str]) -> dict[str, list]:
     """Series key → the annual baseline projections of ``publishers`` released by ``when`` (anchorable variables)."""
     rounds: dict[str, list[ObservedValue]] = {}
     for r in store.find(ObservedValue, scenario="baseline"):
@@ -1162,7 +1196,7 @@ def _anchor_row(r: ObservedValue, key: str, shipped: Mapping[tuple, Any]) -> dic
     }
 
 
-def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tuple[list[dict[str, Any]], str]:
+def official_anchors(store: Store, cutoff: date | None, jurisdiction: str = "EA") -> tuple[list[dict[str, Any]], str]:
     """The latest staff projection published on or before ``cutoff`` as anchor rows, and a note.
 
     Reads the workspace's official projections (ObservedValue records with ``scenario='baseline'``,
@@ -1173,12 +1207,9 @@ def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tup
     are for 2021 only, so the 2021Q3 round's 2023 value is used); each row names its publisher and round.
     Returns ([], why) when no staff projection was published by the cutoff.
     """
-    from datetime import date as _date
-
     from aieco.sources.official import read_projections
 
-    when = _date.fromisoformat(str(cutoff)) if cutoff is not None else None
-    rounds = _stored_rounds(store, when, jurisdiction, ANCHOR_PUBLISHERS)
+    rounds = _stored_rounds(store, cutoff, jurisdiction, ANCHOR_PUBLISHERS)
     if not rounds:
         return [], (
             f"no Eurosystem/ECB staff projection for {jurisdiction} published by {cutoff} is in the workspace "
@@ -1187,11 +1218,11 @@ def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tup
     shipped = {(p.series_key, p.variable, p.target_year): p for p in read_projections()}
     key = _latest(rounds)
     rows = [_anchor_row(r, key, shipped) for r in sorted(rounds[key], key=lambda r: (r.variable, r.reference_period))]
-    surveys = _stored_rounds(store, when, jurisdiction, SUPPLEMENT_PUBLISHERS)
+    surveys = _stored_rounds(store, cutoff, jurisdiction, SUPPLEMENT_PUBLISHERS)
     have = {row["variable"] for row in rows}
     for variable in conditional.ANCHORABLE:
         with_it = {k: [r for r in v if r.variable == variable] for k, v in surveys.items()}
-        ahead = when.year if when is not None else -1
+        ahead = cutoff.year if cutoff is not None else -1
         with_it = {k: v for k, v in with_it.items() if any(int(str(r.reference_period)[:4]) > ahead for r in v)}
         if variable in have or not with_it:
             continue
@@ -1200,14 +1231,12 @@ def official_anchors(store: Store, cutoff: Any, jurisdiction: str = "EA") -> tup
     return rows, ""
 
 
-def severity_reference(cutoff: Any) -> dict[str, Any] | None:
+def severity_reference(cutoff: date | None) -> dict[str, Any] | None:
     """The latest official adverse scenario published on or before ``cutoff`` with a real GDP deviation
     from its baseline level (``aieco/data/official/adverse_references.csv``), or None."""
-    from datetime import date as _date
-
     from aieco.sources.official_adverse import read_adverse_references
 
-    when = _date.fromisoformat(str(cutoff)) if cutoff is not None else None
+    when = cutoff
     rows = [
         r
         for r in read_adverse_references()
@@ -1234,3 +1263,60 @@ def selected_quarterly_path(store: Store, run: ModelRun) -> pd.DataFrame:
 def ensure_registered() -> registry.RegisteredModel:
     """Register ``macro_var`` (idempotent; the analysis registers every model through ``aieco.models.catalog``)."""
     return registry.register(specification(), run_macro_var)
+
+
+def build_inputs(ctx: InputContext) -> MacroVarInputs:
+    """The inputs of one ``macro_var`` run in an analysis: the workspace's observations, the timed
+    restrictions, the request's AsOf (unchanged), the paths other risks already selected, the official
+    anchors and severity reference published by the cutoff, and the request's selection rule.
+
+    Raises
+    ------
+    StageStopped
+        When the workspace holds no quarterly observed values of a model variable.
+    """
+    cfg = get_settings().scenario
+    observations = workspace_observations(ctx.store)
+    missing = sorted(set(VARIABLES) - set(observations["variable"]))
+    if missing:
+        raise StageStopped(
+            f"no quarterly observed values in the workspace for {', '.join(missing)}; "
+            "load the data before the analysis",
+            stage="execution",
+        )
+    taken = taken_selections(ctx.store, sha256_hex(observations.to_csv(index=False)), ctx.seed, cfg.var_draws)
+    # only other risks' selections bind (aieco.scenario.selection); this risk's own earlier
+    # run (an attempt killed before its stage completed) must not change the run's inputs and ids
+    taken = {sid: who for sid, who in taken.items() if who.get("risk") != ctx.risk}
+    anchors, anchor_note = ([], "anchoring is switched off (scenario.anchor_baseline)")
+    if cfg.anchor_baseline:
+        anchors, anchor_note = official_anchors(ctx.store, ctx.as_of.cutoff, ctx.request.jurisdictions[0])
+    return model_inputs(
+        observations,
+        ctx.restrictions,
+        ctx.as_of,
+        taken=taken,
+        anchors=anchors,
+        anchor_note=anchor_note,
+        severity_reference=severity_reference(ctx.as_of.cutoff),
+        selection_rule=ctx.request.selection,
+        severity_percentile=ctx.request.severity_percentile,
+    )
+
+
+#: ``macro_var`` in the catalog (aieco.models.catalog); the tables listed are those other stages read.
+ENTRY = ModelEntry(
+    model_id=MODEL_ID,
+    label="VAR scenario generator",
+    kind="macro",
+    specification=specification,
+    run=run_macro_var,
+    build_inputs=build_inputs,
+    tables={
+        "selection": "row the risk: severity, simulation_id, rule … (candidate selection reads it)",
+        "selected_path": "rows years, columns the six variables: the risk's annual scenario path",
+        "selected_quarterly": "rows quarters: the scenario's levels (the bank models take the path from here)",
+        "median_quarterly": "rows quarters: the baseline's levels",
+        "horizon_summary": "rows variables, columns SUMMARY_COLUMNS: the report's scenario figures",
+    },
+)

@@ -47,8 +47,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from aieco.asof import AsOf
 from aieco.errors import InputError, StageStopped
-from aieco.models.vintages import quarterly_levels, release_rules, select_as_of
+from aieco.models.vintages import as_of_rule, quarterly_levels, release_rules, select_as_of
 from aieco.sources.series import load_series, observations_frame, observed_values, quarterly_averages
 from aieco.sources.series.copies import with_dated_copy
 from aieco.store import Store
@@ -175,15 +176,17 @@ def splice_back(recent: pd.DataFrame, older: pd.DataFrame, *, additive: bool) ->
 
 
 def model_levels(
-    observations: pd.DataFrame, cutoff: date | str | None, variables: Sequence[str], policy: str | None = None
+    observations: pd.DataFrame, as_of: AsOf | date | str | None, variables: Sequence[str], policy: str | None = None
 ) -> ModelLevels:
-    """The quarterly model levels known at ``cutoff`` (see the module docstring).
+    """The quarterly model levels known at the cutoff of ``as_of`` (see the module docstring).
 
+    ``as_of``: the request's AsOf (cutoff and vintage policy), a bare date or ISO text with ``policy``
+    (:func:`aieco.models.vintages.as_of_rule`), or None when the observations are already eligible.
     A frame with one quarterly series per variable (the demo) passes through unchanged
     apart from the vintage selection.
     """
-    if cutoff is not None:
-        eligible = select_as_of(observations, cutoff, required=variables, policy=policy)
+    if as_of is not None:
+        eligible = select_as_of(observations, as_of_rule(as_of, policy), required=variables)
     else:
         eligible = observations.copy()
         if "release_rule" not in eligible.columns:

@@ -1,7 +1,11 @@
 """Model registry and runner: specifications, compatibility, append-only ModelRuns.
 
 A model is registered with its :class:`ModelSpecification` and an execution function
-``fn(request, inputs, seed) -> ModelResult``. ``run_compatible`` checks a request against
+``fn(request, inputs, seed) -> ModelResult``, where ``inputs`` is the model's own frozen
+:class:`ModelInputs` subclass (``aieco.models.macro.MacroVarInputs``, the bank models' inputs):
+typed fields, never a loose dict. What a run stores and digests as its inputs is
+:meth:`ModelInputs.artifacts` (names and JSON forms fixed, so input digests stay comparable
+across releases). ``run_compatible`` checks a request against
 every registered specification and executes each compatible one as its own ModelRun
 (Eq. execute); no compatible specification stops the request with its reasons.
 """
@@ -18,9 +22,11 @@ from importlib import metadata
 from typing import Any
 
 import pandas as pd
+from pydantic import ConfigDict
 
 from aieco.errors import InputError, StageStopped
 from aieco.records import (
+    FrozenModel,
     ModelOutputPoint,
     ModelRequest,
     ModelRun,
@@ -67,7 +73,23 @@ class ModelResult:
 #: A specification whose horizon is the request's (the model simulates any horizon it is asked for).
 ANY_HORIZON = "request"
 
-ModelFn = Callable[[ModelRequest, Mapping[str, Any], int | None], ModelResult]
+
+class ModelInputs(FrozenModel):
+    """The typed, frozen inputs of one model run (a model declares its own subclass).
+
+    :meth:`artifacts` is what the run stores and digests, by input name: a DataFrame as a table,
+    anything else as canonical JSON, a None field left out. A subclass whose stored form differs from
+    its fields (e.g. an :class:`~aieco.asof.AsOf` stored as the cutoff and policy it has always been
+    stored as) overrides it, so the input digests of earlier runs stay comparable.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True, arbitrary_types_allowed=True)
+
+    def artifacts(self) -> dict[str, Any]:
+        return {name: value for name in type(self).model_fields if (value := getattr(self, name)) is not None}
+
+
+ModelFn = Callable[[ModelRequest, Any, int | None], ModelResult]
 
 
 @dataclass(frozen=True)
@@ -157,19 +179,25 @@ def execute(
     store: Store,
     entry: RegisteredModel,
     request: ModelRequest,
-    inputs: Mapping[str, Any],
+    inputs: ModelInputs,
     *,
     seed: int | None,
     config: Mapping[str, Any] | None = None,
     parent_runs: list[str] | None = None,
     role: str = "generation",
 ) -> ModelRun:
-    """Run one model and write its ModelRun, output artifact and ModelOutputPoints."""
+    """Run one model on its typed ``inputs`` and write its ModelRun, output artifact and ModelOutputPoints."""
+    if not isinstance(inputs, ModelInputs):
+        raise InputError(
+            f"the inputs of {entry.spec.model_id} are a {type(inputs).__name__}, not typed model inputs",
+            where=f"{entry.spec.model_id} inputs",
+            fix="build the model's ModelInputs subclass (its catalog entry's input builder)",
+        )
     spec = entry.spec
     store.put(spec)
     store.put(request)
     input_digests = {}
-    for name, value in sorted(inputs.items()):
+    for name, value in sorted(inputs.artifacts().items()):
         if isinstance(value, pd.DataFrame):
             input_digests[name] = store.put_tables({name: value})
         else:
@@ -249,7 +277,7 @@ def execute(
 def run_compatible(
     store: Store,
     request: ModelRequest,
-    inputs: Mapping[str, Any] | Callable[[ModelSpecification], Mapping[str, Any]],
+    inputs: ModelInputs | Callable[[ModelSpecification], ModelInputs],
     *,
     seed: int | None,
     config: Mapping[str, Any] | None = None,

@@ -42,13 +42,10 @@ from functools import lru_cache
 
 import pandas as pd
 
-from aieco.asof import AsOf
+from aieco.asof import POLICIES, POLICY_RULES, AsOf  # noqa: F401 (the policies live with the as-of rule)
 from aieco.errors import InputError, StageStopped
 
 REQUIRED_COLUMNS = ("variable", "reference_period", "value", "release_date", "jurisdiction")
-POLICIES = ("strict", "approximate")
-#: Release rules each policy accepts.
-POLICY_RULES = {"strict": frozenset({"vintage", "file"}), "approximate": frozenset({"vintage", "file", "lag"})}
 
 
 @lru_cache(maxsize=65536)
@@ -109,19 +106,34 @@ def check_geography(observations: pd.DataFrame) -> None:
         )
 
 
+def as_of_rule(as_of: AsOf | date | str, policy: str | None = None) -> AsOf:
+    """``as_of`` itself when it is an AsOf (it carries its vintage policy: a second one is refused), else
+    the rule of a bare cutoff and policy (:meth:`AsOf.at`, which checks the policy name)."""
+    if isinstance(as_of, AsOf):
+        if policy is not None:
+            raise InputError(
+                "a vintage policy was given beside an AsOf",
+                where="vintage_policy",
+                fix="the AsOf carries its own vintage_policy (AsOf.of_request or AsOf.at)",
+            )
+        return as_of
+    return AsOf.at(as_of, policy)
+
+
 def select_as_of(
-    observations: pd.DataFrame, cutoff: AsOf | date | str, required: Sequence[str] = (), policy: str | None = None
+    observations: pd.DataFrame, as_of: AsOf | date | str, required: Sequence[str] = (), policy: str | None = None
 ) -> pd.DataFrame:
-    """The eligible observations at ``cutoff``: per series and period, the latest release ≤ cutoff
-    that falls after the end of its reference period.
+    """The eligible observations at the cutoff: per series and period, the latest release ≤ cutoff
+    that falls after the end of its reference period and whose release rule the vintage policy accepts.
 
     Parameters
     ----------
     observations : DataFrame (long format, see module docstring)
-    cutoff : the request's AsOf, a date or ISO text (the release rule is ``AsOf.released``)
+    as_of : the request's AsOf (cutoff and vintage policy; the release rule is ``AsOf.usable``), or
+        a bare date or ISO text with ``policy`` (:func:`as_of_rule`)
     required : variables that must have at least one eligible value
-    policy : 'strict', 'approximate' or None (every release rule; callers that already
-        chose their inputs)
+    policy : with a bare date only: 'strict', 'approximate' or None (every release rule; callers that
+        already chose their inputs)
 
     Returns
     -------
@@ -136,19 +148,13 @@ def select_as_of(
         A required variable has no release on or before the cutoff (no fallback to later data).
     """
     check_columns(observations)
-    rule = cutoff if isinstance(cutoff, AsOf) else AsOf(cutoff=_as_date(cutoff))
-    cutoff = rule.cutoff
+    rule = as_of_rule(as_of, policy)
+    cutoff, policy = rule.cutoff, rule.vintage_policy
     frame = observations.copy()
     if "series_key" not in frame.columns:
         frame["series_key"] = ""
     frame["series_key"] = frame["series_key"].fillna("")
     check_geography(frame)
-    if policy is not None and policy not in POLICIES:
-        raise InputError(
-            f"vintage policy {policy!r} is not one of {', '.join(POLICIES)}",
-            where="vintage_policy",
-            fix="use 'strict' (true vintages) or 'approximate' (documented publication lags)",
-        )
     released = frame["release_date"].map(lambda d: None if d is None or pd.isna(d) or d == "" else _as_date(d))
     frame["release_date"] = released
     if "release_rule" not in frame.columns:
@@ -165,7 +171,8 @@ def select_as_of(
     after_period = pd.Series(
         [d is not None and d > e for d, e in zip(released, ends, strict=True)], index=frame.index, dtype=bool
     )
-    allowed = frame["release_rule"].isin(POLICY_RULES[policy]) if policy else pd.Series(True, frame.index)
+    rules = rule.release_rules
+    allowed = frame["release_rule"].isin(rules) if rules is not None else pd.Series(True, frame.index)
     known = released.notna() & after_period & allowed
     eligible = frame[known & released.map(rule.released)]
     eligible = eligible.sort_values(["variable", "series_key", "reference_period", "release_date"])

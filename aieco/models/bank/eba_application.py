@@ -18,13 +18,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from aieco.asof import AsOf
 from aieco.errors import InputError, StageStopped
 from aieco.models import registry
 from aieco.models.bank import eba_scenario as scenario
@@ -44,8 +45,9 @@ from aieco.models.bank.eba_models import (
     predict_direct,
     start_sample,
 )
+from aieco.models.bank.inputs import RealBankInputs, ScenarioBankInputs
+from aieco.models.entry import ModelEntry
 from aieco.models.registry import ModelResult, PointRef
-from aieco.models.vintages import POLICY_RULES
 from aieco.progress import report
 from aieco.records import (
     ModelRequest,
@@ -108,26 +110,20 @@ def import_eba_exercises(store: Store, paths: Iterable[Path] | None = None, *, e
     return written
 
 
-def bank_observations(store: Store, cutoff: date | None = None, policy: str | None = None) -> pd.DataFrame:
-    """Real bank ObservedValues of the workspace released on or before ``cutoff``, as a long table.
+def bank_observations(store: Store, as_of: AsOf | None = None) -> pd.DataFrame:
+    """Real bank ObservedValues of the workspace usable at ``as_of``, as a long table (None: every value).
 
-    ``policy`` ('strict' or 'approximate', :data:`aieco.models.vintages.POLICY_RULES`) also keeps
-    only values whose release rule it accepts: strict refuses the ``lag``-dated transparency values.
-    A value without a release date is refused whenever a cutoff is given.
+    The one release rule of observed values decides (:meth:`aieco.asof.AsOf.usable`): released on or
+    before the cutoff (a value without a release date is refused whenever a cutoff is given) and dated
+    by a rule the request's vintage policy accepts (strict refuses the ``lag``-dated transparency values).
     """
     rows = [
         v
         for v in store.find(ObservedValue, sector="banks", provenance=Provenance.real.value)
         if v.entity and v.variable in NEEDED
     ]
-    if cutoff is not None:
-        rows = [v for v in rows if v.release_date is not None and v.release_date <= cutoff]
-    if policy is not None:
-        if policy not in POLICY_RULES:
-            raise InputError(
-                f"unknown vintage policy {policy!r}", where="bank observations", fix="use 'strict' or 'approximate'"
-            )
-        rows = [v for v in rows if v.release_rule is not None and v.release_rule.value in POLICY_RULES[policy]]
+    if as_of is not None:
+        rows = [v for v in rows if as_of.usable(v.release_date, v.release_rule.value if v.release_rule else None)]
     if not rows:
         return pd.DataFrame(
             columns=["bank_id", "country", "exercise", "scenario_kind", "year", "variable", "value", "observation_id"]
@@ -237,21 +233,21 @@ SCENARIO_ID = scenario.MODEL_ID
 SPECIFIED = (*REAL_MODELS, SCENARIO_ID)
 
 
-def execute_components(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+def execute_components(request: ModelRequest, inputs: RealBankInputs, seed: int | None) -> ModelResult:
     """Registry function of ``bank_eba_components``: fit on every stress test, project from the latest actuals."""
     return _execute(MODEL_ID, inputs, seed)
 
 
-def execute_direct(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+def execute_direct(request: ModelRequest, inputs: RealBankInputs, seed: int | None) -> ModelResult:
     """Registry function of ``bank_eba_depletion``: fit on every stress test, predict from the latest actuals."""
     return _execute(DIRECT_ID, inputs, seed)
 
 
-def _execute(model_id: str, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
-    obs = inputs.get("observations")
-    if not isinstance(obs, pd.DataFrame) or obs.empty:
+def _execute(model_id: str, inputs: RealBankInputs, seed: int | None) -> ModelResult:
+    obs = inputs.observations
+    if obs.empty:
         raise InputError(f"{model_id} needs the workspace's real bank observations", where=model_id)
-    opts = dict(inputs.get("options", {}))
+    opts = dict(inputs.options)
     threshold = float(opts.get("threshold", CET1_THRESHOLD))
     panels = panels_from_observations(obs)
     stress, _ = split_panels(panels)
@@ -336,21 +332,20 @@ SCENARIO_ASSUMPTIONS = (
 )
 
 
-def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+def execute_scenario(request: ModelRequest, inputs: ScenarioBankInputs, seed: int | None) -> ModelResult:
     """Registry function of ``bank_eba_scenario``: fit on every stress test at its severity, predict the
     banks in scope from their latest actuals at the selected path's severity."""
-    obs = inputs.get("observations")
-    selected = inputs.get("selected_quarterly")
-    if not isinstance(obs, pd.DataFrame) or obs.empty:
+    obs = inputs.observations
+    selected = inputs.selected_quarterly
+    if obs.empty:
         raise InputError(f"{SCENARIO_ID} needs the workspace's real bank observations", where=SCENARIO_ID)
-    if not isinstance(selected, pd.DataFrame) or selected.empty:
+    if selected is None or selected.empty:
         raise InputError(
             f"{SCENARIO_ID} needs the macro run's selected_quarterly table",
             where=SCENARIO_ID,
             fix="run it with a completed macro_var run as its parent",
         )
-    opts = dict(inputs.get("options", {}))
-    threshold = float(opts.get("threshold", CET1_THRESHOLD))
+    threshold = inputs.threshold
     panels = panels_from_observations(obs)
     stress, _ = split_panels(panels)
     samples = [bank_sample(p, n) for n, p in stress.items()]
@@ -362,11 +357,7 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
     sev = np.array([severities[s.exercise] for s in samples for _ in s.banks])
     fit = scenario.fit_scenario(train, sev)
     start, starts = latest_actuals(panels)
-    scope = scenario.Scope(
-        tuple(opts["jurisdictions"]) if opts.get("jurisdictions") else None,
-        date.fromisoformat(opts["cutoff"]) if opts.get("cutoff") else None,
-        float(opts.get("max_start_age_years", 3.0)),
-    )
+    scope = inputs.scope
     kept, left_out = scenario.apply_scope(start, starts, scope)
     if not kept.banks:
         raise StageStopped(
@@ -375,8 +366,8 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
             + ")",
             stage="bank_projection",
         )
-    severity = scenario.path_severity(selected, opts.get("horizon"))
-    median = inputs.get("median_quarterly")
+    severity = scenario.path_severity(selected, inputs.horizon)
+    median = inputs.median_quarterly
     deviation = scenario.path_deviation(selected, median) if isinstance(median, pd.DataFrame) else None
     pred = scenario.predict_scenario(fit, kept, severity)
     pred["start_exercise"] = [starts[b][0] for b in pred["bank_id"]]
@@ -386,7 +377,7 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
     cross = bank_outputs.cross_bank_table(
         per_bank["predicted"].to_numpy(), per_bank["start_ratio"].to_numpy(), threshold
     )
-    period = str(opts.get("horizon") or f"{min(pred['start_year']) + 1}-{max(pred['start_year']) + 3}")
+    period = str(inputs.horizon or f"{min(pred['start_year']) + 1}-{max(pred['start_year']) + 3}")
     left = pd.DataFrame(left_out, columns=["bank_id", "country", "start_exercise", "start_year", "reason"]).set_index(
         "bank_id"
     )
@@ -413,7 +404,7 @@ def execute_scenario(request: ModelRequest, inputs: Mapping[str, Any], seed: int
         "start_years": sorted(set(int(y) for y in pred["start_year"])),
         "threshold_note": bank_outputs.THRESHOLD_NOTE,
         "cet1_threshold": threshold,
-        "gate_id": opts.get("gate_id"),
+        "gate_id": inputs.gate_id,
         "horizon": period,
         "interval": "5-95 % from the training residuals' percentiles per unit of severity, times the severity",
     }
@@ -477,13 +468,11 @@ def real_specification(model_id: str) -> ModelSpecification:
     )
 
 
-def ensure_real_gates(
-    store: Store, cutoff: date | None, *, seed: int, reps: int | None = None, policy: str | None = None
-) -> list:
-    """Validate the real-data model on the workspace's exercises released by ``cutoff`` (when it has no gate)."""
+def ensure_real_gates(store: Store, as_of: AsOf, *, seed: int, reps: int | None = None) -> list:
+    """Validate the real-data model on the workspace's exercises usable at ``as_of`` (when it has no gate)."""
     from aieco.models.bank.eba_validation import exercise_from_panel, validate_eba_exercises
 
-    panels, _ = split_panels(panels_from_observations(bank_observations(store, cutoff, policy)))
+    panels, _ = split_panels(panels_from_observations(bank_observations(store, as_of)))
     if len(panels) < 2:
         return []  # one exercise cannot validate out of sample: the stage stops for want of a gate
     exercises = [exercise_from_panel(n, p, source=f"workspace ObservedValues ({n})") for n, p in panels.items()]
@@ -494,35 +483,34 @@ def project_real_banks(
     store: Store,
     analysis_id: str,
     *,
-    cutoff: date | None,
+    as_of: AsOf,
     seed: int,
     threshold: float = CET1_THRESHOLD,
     risk: str = "selected",
     parent_runs: list[str] | None = None,
     draws: int = 1000,
-    policy: str | None = None,
 ) -> ModelRun:
     """The bank stage on real data: the cross-bank CET1 outputs, or a stop with the gate's reason.
 
     Raises
     ------
     StageStopped
-        When the workspace holds no real bank data released by ``cutoff``, or no gate fitted and
+        When the workspace holds no real bank data usable at ``as_of``, or no gate fitted and
         validated on real data lets ``bank_eba_components`` supply conclusions.
     """
     from aieco.models.bank.spec import passing_gate
     from aieco.records import ValidationGate
 
-    obs = bank_observations(store, cutoff, policy)
+    obs = bank_observations(store, as_of)
     if obs.empty:
         raise StageStopped(
             "the workspace holds no real bank data released by the cutoff "
-            f"({cutoff}); import EBA stress tests with `aieco bank import`",
+            f"({as_of.cutoff}); import EBA stress tests with `aieco bank import`",
             stage="bank_projection",
         )
     # gates ensured per model: a workspace validated before a model existed still gets its gate
     if any(not store.find(ValidationGate, model_id=m) for m in REAL_MODELS):
-        ensure_real_gates(store, cutoff, seed=seed, policy=policy)
+        ensure_real_gates(store, as_of, seed=seed)
     chosen = next(((m, g) for m in REAL_MODELS if (g := passing_gate(store, m, real_banks=True)) is not None), None)
     if chosen is None:
         why = []
@@ -555,22 +543,23 @@ def project_real_banks(
         store,
         entry,
         request,
-        {
-            "observations": obs.drop(columns=["release_date", "release_rule"]),
-            "options": {"threshold": threshold, "draws": draws, "gate_id": gate.gate_id},
-        },
+        RealBankInputs(
+            observations=obs.drop(columns=["release_date", "release_rule"]),
+            options={"threshold": threshold, "draws": draws, "gate_id": gate.gate_id},
+        ),
         seed=seed,
         parent_runs=list(parent_runs or []),
         role="generation",
     )
 
 
-def request_scope(cutoff: date | None, jurisdictions: Iterable[str] | None) -> scenario.Scope:
-    """The banks' scope of a request: its jurisdictions and cutoff, the staleness limit from the settings."""
+def request_scope(as_of: AsOf) -> scenario.Scope:
+    """The banks' scope of a request: the jurisdictions and cutoff of its as-of rule, the staleness limit
+    from the settings."""
     from aieco.config import get_settings
 
     return scenario.Scope(
-        tuple(jurisdictions) if jurisdictions else None, cutoff, float(get_settings().bank.max_start_age_years)
+        tuple(as_of.scope) if as_of.scope else None, as_of.cutoff, float(get_settings().bank.max_start_age_years)
     )
 
 
@@ -605,14 +594,14 @@ def scope_preview(obs: pd.DataFrame, scope: scenario.Scope) -> dict[str, Any]:
     }
 
 
-def scenario_gate(store: Store, cutoff: date | None, *, seed: int, policy: str | None):
+def scenario_gate(store: Store, as_of: AsOf, *, seed: int):
     """The scenario model's overall real-data gate (validated now when the workspace has none), or None."""
     from aieco.models.bank.eba_validation import scenario_gates
     from aieco.records import ValidationGate
 
     gates = store.find(ValidationGate, model_id=SCENARIO_ID)
     if not gates:
-        stress, _ = split_panels(panels_from_observations(bank_observations(store, cutoff, policy)))
+        stress, _ = split_panels(panels_from_observations(bank_observations(store, as_of)))
         if len(stress) < 2:
             return []  # one exercise cannot validate out of exercise: no gate, so no conclusion
         scenario_gates(store, {n: bank_sample(p, n) for n, p in stress.items()})
@@ -650,19 +639,15 @@ def project_scenario_banks(
         store,
         entry,
         request,
-        {
-            "observations": obs.drop(columns=["release_date", "release_rule"]),
-            "selected_quarterly": tables.get("selected_quarterly"),
-            "median_quarterly": tables.get("median_quarterly"),
-            "options": {
-                "threshold": threshold,
-                "gate_id": gate_id,
-                "horizon": horizon,
-                "jurisdictions": list(scope.jurisdictions or []),
-                "cutoff": str(scope.cutoff) if scope.cutoff else None,
-                "max_start_age_years": scope.max_start_age_years,
-            },
-        },
+        ScenarioBankInputs(
+            observations=obs.drop(columns=["release_date", "release_rule"]),
+            selected_quarterly=tables.get("selected_quarterly"),
+            median_quarterly=tables.get("median_quarterly"),
+            scope=scope,
+            threshold=threshold,
+            gate_id=gate_id,
+            horizon=horizon,
+        ),
         seed=seed,
         parent_runs=[macro_run_id],
         role="generation",
@@ -673,11 +658,9 @@ def real_bank_conclusions(
     store: Store,
     analysis_id: str,
     *,
-    cutoff: date | None,
+    as_of: AsOf,
     seed: int,
     parent_runs: list[str] | None = None,
-    policy: str | None = None,
-    jurisdictions: Iterable[str] | None = None,
     horizon: str | None = None,
     risk: str = "selected",
 ) -> dict[str, Any] | None:
@@ -686,15 +669,15 @@ def real_bank_conclusions(
     Otherwise the scenario-conditional model ``bank_eba_scenario`` runs once per macro run of
     ``parent_runs`` (each run's parent is that macro run) when its overall real-data gate passed;
     else the stop and its reason, with the gate's figures, are the result (recorded). Either way
-    ``starting_points``, ``refused_exercises`` (held but not admissible at the cutoff and policy) and
+    ``starting_points``, ``refused_exercises`` (held but not admissible at ``as_of``: cutoff and policy) and
     ``scope`` (banks in the request's jurisdiction with fresh enough actuals, and every bank left out
     with its reason) are recorded."""
     every = bank_observations(store)
     if every.empty:
         return None
-    admissible = bank_observations(store, cutoff, policy)
+    admissible = bank_observations(store, as_of)
     refused = sorted(set(every["exercise"]) - set(admissible["exercise"]))
-    scope = request_scope(cutoff, jurisdictions)
+    scope = request_scope(as_of)
     preview = scope_preview(admissible, scope) if not admissible.empty else {"banks_in_scope": 0, "left_out": []}
     extra = {
         # where the banks in the request's scope start (the report's start sentence reads this)
@@ -706,10 +689,10 @@ def real_bank_conclusions(
     if admissible.empty:
         return {
             "status": "stopped",
-            "reason": f"the workspace holds no real bank data released by the cutoff ({cutoff})",
+            "reason": f"the workspace holds no real bank data released by the cutoff ({as_of.cutoff})",
             **extra,
         }
-    gates = scenario_gate(store, cutoff, seed=seed, policy=policy)
+    gates = scenario_gate(store, as_of, seed=seed)
     passed = next((g for g in gates if g.passed), None)
     if passed is None:
         detail = gates[-1].detail if gates else "no validation gate (two EBA stress tests are needed)"
@@ -749,3 +732,24 @@ def real_bank_conclusions(
         "provenance": "real",
         **extra,
     }
+
+
+_LABELS = {
+    MODEL_ID: "Bank CET1 depletion (EBA components)",
+    DIRECT_ID: "Bank CET1 depletion (EBA direct)",
+    SCENARIO_ID: "Bank CET1 depletion under the scenario (EBA severity-scaled)",
+}
+#: The real-data bank models in the catalog (aieco.models.catalog): registered by the application stage
+#: only behind a passed real-data gate, never requested by an analysis directly.
+ENTRIES = tuple(
+    ModelEntry(
+        model_id=m,
+        label=_LABELS[m],
+        kind="bank",
+        specification=partial(real_specification, m),
+        run=globals()[_REAL_SPECS[m][1]],
+        tables={"depletion": "rows banks: predicted depletion and interval", bank_outputs.TABLE: "cross-bank figures"},
+        analysis=False,
+    )
+    for m in SPECIFIED
+)

@@ -21,6 +21,7 @@ plus ``validation`` (rows bank) and ``validation_metrics`` (row ``value``) for v
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,7 @@ from aieco.models.bank import outputs as bank_outputs
 from aieco.models.bank.accounting import IDENTITY_TOL, ComponentModel, project_cet1, summarise_projection
 from aieco.models.bank.feols import fit_feols
 from aieco.models.bank.feqar import fit_feqar
+from aieco.models.bank.inputs import BankFitInputs, BankProjectionInputs
 from aieco.models.bank.kernel import CROSSING_SAMPLE
 from aieco.models.bank.panel import (
     COMPONENTS,
@@ -46,6 +48,7 @@ from aieco.models.bank.panel import (
 )
 from aieco.models.bank.validation import Thresholds, validate, validation_gate
 from aieco.models.bank.workspace import ValidationInputs, read_bank_inputs, read_validation_inputs
+from aieco.models.entry import ModelEntry
 from aieco.models.registry import ModelResult, PointRef
 from aieco.progress import report
 from aieco.records import (
@@ -134,30 +137,19 @@ def _spec(model_id: str, kind: str, outputs: list[VariableSpec], entry: str) -> 
 # --------------------------------------------------------------------------- fit
 
 
-def _require(inputs: Mapping[str, Any], names: tuple[str, ...], model_id: str) -> None:
-    missing = [n for n in names if not isinstance(inputs.get(n), pd.DataFrame)]
-    if missing:
-        raise InputError(
-            f"{model_id} needs input tables {missing}",
-            where=f"{model_id} inputs",
-            fix="run the bank models through run_bank_models / run_bank_validation",
-        )
-
-
 _FIT_CACHE: dict[str, ModelResult] = {}
 
 
-def _fit(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
+def _fit(kind: str, inputs: BankFitInputs) -> ModelResult:
     """Fit the five component equations; identical inputs in one process reuse the result
     (the estimate is deterministic), so each analysis still records its own fit ModelRun."""
-    _require(inputs, ("panel", "macro_history"), f"bank_{kind}_fit")
     s = get_settings().bank
     key = digest(
         {
             "kind": kind,
-            "panel": inputs["panel"].to_csv(index=False),
-            "macro": inputs["macro_history"].to_csv(index=False),
-            "options": inputs.get("options", {}),
+            "panel": inputs.panel.to_csv(index=False),
+            "macro": inputs.macro_history.to_csv(index=False),
+            "options": inputs.options,
             "quantiles": list(s.quantiles),
             "penalty": s.qar_penalty,
             "min_obs": s.min_obs,
@@ -169,12 +161,12 @@ def _fit(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
     return _FIT_CACHE[key]
 
 
-def _estimate(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
+def _estimate(kind: str, inputs: BankFitInputs) -> ModelResult:
     s = get_settings().bank
-    opts = dict(inputs.get("options", {}))
-    macro = halfyear_macro(inputs["macro_history"])
+    opts = dict(inputs.options)
+    macro = halfyear_macro(inputs.macro_history)
     panel = build_panel(
-        inputs["panel"],
+        inputs.panel,
         macro,
         min_obs=int(opts.get("min_obs", s.min_obs)),
         country_map=opts.get("country_map"),
@@ -249,12 +241,12 @@ def _estimate(kind: str, inputs: Mapping[str, Any]) -> ModelResult:
     return ModelResult(status=RunStatus.completed, tables=tables, points=points, diagnostics=diagnostics)
 
 
-def execute_feols_fit(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+def execute_feols_fit(request: ModelRequest, inputs: BankFitInputs, seed: int | None) -> ModelResult:
     """Registry function of ``bank_feols_fit``."""
     return _fit("feols", inputs)
 
 
-def execute_feqar_fit(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+def execute_feqar_fit(request: ModelRequest, inputs: BankFitInputs, seed: int | None) -> ModelResult:
     """Registry function of ``bank_feqar_fit``."""
     return _fit("feqar", inputs)
 
@@ -286,14 +278,13 @@ def models_from_tables(
     return models
 
 
-def _projection(inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
-    _require(inputs, ("params", "fixed_effects", "start_state", "scenario"), "bank projection")
+def _projection(inputs: BankProjectionInputs, seed: int | None) -> ModelResult:
     s = get_settings().bank
-    opts = dict(inputs.get("options", {}))
-    models = models_from_tables(inputs["params"], inputs["fixed_effects"], inputs.get("residuals"))
-    start = inputs["start_state"].copy()
+    opts = dict(inputs.options)
+    models = models_from_tables(inputs.params, inputs.fixed_effects, inputs.residuals)
+    start = inputs.start_state.copy()
     start.index = start.index.astype(str)
-    official = inputs.get("official")
+    official = inputs.official
     if official is not None:
         # validation: every model starts from the same official capital and RWA
         off = official.set_index(official["bank_id"].astype(str))
@@ -303,7 +294,7 @@ def _projection(inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
         start["rwa"] = off.loc[common, "rwa"].astype(float)
     paths = int(opts.get("paths", s.projection_paths))
     threshold = float(opts.get("threshold", bank_outputs.CET1_THRESHOLD))
-    proj = project_cet1(models, start, inputs["scenario"], paths=paths, seed=int(seed or 0))
+    proj = project_cet1(models, start, inputs.scenario, paths=paths, seed=int(seed or 0))
     tables = summarise_projection(proj)
     points = []
     for b in proj.banks:
@@ -340,7 +331,7 @@ def _projection(inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
     tables[bank_outputs.TABLE] = bank_outputs.cross_bank_table(
         tables["depletion"]["p50"].to_numpy(), tables["depletion"]["start_ratio"].to_numpy(), threshold
     )
-    points += bank_outputs.cross_bank_points(_scenario_horizon(inputs["scenario"]))
+    points += bank_outputs.cross_bank_points(_scenario_horizon(inputs.scenario))
     diagnostics: dict[str, Any] = {
         "paths": paths,
         "banks": len(proj.banks),
@@ -397,12 +388,12 @@ def _projection(inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
     return ModelResult(status=RunStatus.completed, tables=tables, points=points, diagnostics=diagnostics)
 
 
-def execute_feols(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+def execute_feols(request: ModelRequest, inputs: BankProjectionInputs, seed: int | None) -> ModelResult:
     """Registry function of ``bank_feols`` (projection)."""
     return _projection(inputs, seed)
 
 
-def execute_feqar(request: ModelRequest, inputs: Mapping[str, Any], seed: int | None) -> ModelResult:
+def execute_feqar(request: ModelRequest, inputs: BankProjectionInputs, seed: int | None) -> ModelResult:
     """Registry function of ``bank_feqar`` (projection)."""
     return _projection(inputs, seed)
 
@@ -427,6 +418,30 @@ def bank_specification(model_id: str) -> ModelSpecification:
     kind, outputs = _KINDS[model_id]
     fn = dict(BANK_MODELS)[model_id]
     return _spec(model_id, kind, outputs, f"{__name__}:{fn.__name__}")
+
+
+_LABELS = {
+    "bank_feols_fit": "Bank FE-OLS fit",
+    "bank_feols": "Bank CET1 projection (FE-OLS)",
+    "bank_feqar_fit": "Bank FE-QAR fit",
+    "bank_feqar": "Bank CET1 projection (FE-QAR)",
+}
+_TABLES = {
+    "fit": {"params": "rows component|quantile, columns coefficients", "fixed_effects": "rows banks"},
+    "projection": {"cet1_ratio": "rows bank|period", "depletion": "rows banks", bank_outputs.TABLE: "cross-bank"},
+}
+#: The FE bank models in the catalog (aieco.models.catalog): run by the application stage on a macro run's path.
+ENTRIES = tuple(
+    ModelEntry(
+        model_id=model_id,
+        label=_LABELS[model_id],
+        kind="bank",
+        specification=partial(bank_specification, model_id),
+        run=fn,
+        tables=_TABLES["fit" if model_id.endswith("_fit") else "projection"],
+    )
+    for model_id, fn in BANK_MODELS
+)
 
 
 def register_bank_models() -> dict[str, registry.RegisteredModel]:
@@ -548,7 +563,7 @@ def _fit_and_project(
     store: Store,
     analysis_id: str,
     kind: str,
-    fit_inputs: dict[str, Any],
+    fit_inputs: BankFitInputs,
     scenario: pd.DataFrame,
     options: dict[str, Any],
     seed: int,
@@ -573,17 +588,15 @@ def _fit_and_project(
     if fit.status != RunStatus.completed:
         return [fit]
     t = store.get_tables(fit.output_digest)
-    inputs: dict[str, Any] = {
-        "params": t["params"],
-        "fixed_effects": t["fixed_effects"],
-        "start_state": t["start_state"],
-        "scenario": scenario,
-        "options": options,
-    }
-    if "residuals" in t:
-        inputs["residuals"] = t["residuals"]
-    if official is not None:
-        inputs["official"] = official
+    inputs = BankProjectionInputs(
+        params=t["params"],
+        fixed_effects=t["fixed_effects"],
+        start_state=t["start_state"],
+        scenario=scenario,
+        options=options,
+        residuals=t.get("residuals"),
+        official=official,
+    )
     proj = registry.execute(
         store,
         entries[proj_id],
@@ -638,7 +651,7 @@ def run_bank_models(
     if "data_status" in panel.columns:  # the bank records' own provenance, stated beside every bank figure
         prov = single_provenance(tuple(sorted(set(panel["data_status"].astype(str)))))
         options["provenance"] = prov.value if prov else "undeclared"
-    fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
+    fit_inputs = BankFitInputs(panel=panel, macro_history=history, options=dict(fit_options or {}))
     runs: list[ModelRun] = []
     for n, kind in enumerate(("feols", "feqar")):
         report("bank model fit and projection", n, 2, f"bank_{kind}")
@@ -693,7 +706,7 @@ def run_bank_validation(
         "bootstrap_reps": int(bootstrap_reps or s.bootstrap_reps),
         "scenario_assumptions": list(official_scenario.attrs.get("assumptions", [])),
     }
-    fit_inputs = {"panel": panel, "macro_history": history, "options": dict(fit_options or {})}
+    fit_inputs = BankFitInputs(panel=panel, macro_history=history, options=dict(fit_options or {}))
     runs, gates = [], []
     scen = official_scenario.drop(columns=[c for c in ("t",) if c in official_scenario.columns])
     for n, kind in enumerate(kinds):
