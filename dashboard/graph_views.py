@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from aieco.errors import AiecoError
 from aieco.graph.build import GENERATION_ROLES, as_of_relations, load_relations
 from aieco.graph.render import render as render_graph
 from aieco.records import (
@@ -553,8 +554,11 @@ def current_paths(
     labels = variable_labels(store)
     rule = as_of
     if analysis_id is not None:
-        own = analysis_as_of(store, analysis_id)
-        if as_of is None or own.cutoff == as_of:
+        try:
+            own = analysis_as_of(store, analysis_id)
+        except (AiecoError, ValueError):  # no analysis, or a stored request this version cannot read
+            own = None  # the page's date and roles, as the caption says
+        if own is not None and (as_of is None or own.cutoff == as_of):
             rule = own
     rels = as_of_relations(load_relations(store, condition=condition), rule, roles=roles, condition=condition)
     graph = relation_graph(rels)
