@@ -45,6 +45,11 @@ def test_a_fan_panel_is_a_png_of_a_readable_size():
     png = figures.fan_panel_png(FanChart("run_x", [panel], "synthetic"), panel)
     with Image.open(io.BytesIO(png)) as im:
         assert im.format == "PNG" and im.size[0] >= 500 and im.size[1] >= 350
+    # drawn once per process: the HTML and the PDF of one report reuse the image; other data, another image
+    assert figures.fan_panel_png(FanChart("run_x", [panel], "synthetic"), panel) is png
+    other = FanPanel("real_gdp", "%", ["2025", "2026"], [-1.0, -2.5], [1.0, 1.2], [-2.5, -3.0], [2.5, 3.5])
+    assert figures.fan_panel_png(FanChart("run_x", [other], "synthetic"), other) != png
+    assert figures.fan_panel_png(FanChart("run_x", [panel], "observed"), panel) != png  # no stamp on it
     assert figures.fan_panel_alt(FanChart("run_x", [panel], "synthetic"), panel) == (
         "Fan chart of real GDP (annual growth, %), 2025–2026, run run_x"
     )

@@ -11,6 +11,8 @@ display, no network), so the same bytes go into the PDF and, base64-encoded, int
 from __future__ import annotations
 
 import io
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -80,6 +82,22 @@ def _png(fig, ax, stamp: str) -> bytes:
     return buf.getvalue()
 
 
+#: Images already drawn, by the repr of what they draw (same tables, same bytes): the HTML and the PDF
+#: of one report, and a dashboard's repeated exports, draw each image once per process.
+_DRAWN: OrderedDict[str, bytes] = OrderedDict()
+_DRAWN_MAX = 64
+
+
+def _once(key: str, draw: Callable[[], bytes]) -> bytes:
+    if key in _DRAWN:
+        _DRAWN.move_to_end(key)
+        return _DRAWN[key]
+    png = _DRAWN[key] = draw()
+    while len(_DRAWN) > _DRAWN_MAX:
+        _DRAWN.popitem(last=False)
+    return png
+
+
 def _figure(width: float, height: float):
     import matplotlib
 
@@ -92,6 +110,10 @@ def _figure(width: float, height: float):
 def fan_panel_png(chart: FanChart, panel: FanPanel) -> bytes:
     """One variable of a fan chart: the 5–95 % band of the draws, the baseline (dashed) and the scenario path
     (solid), by year; the y-axis in the run's output unit and transformation."""
+    return _once(repr(("fan", chart.data_label, panel)), lambda: _draw_fan_panel(chart, panel))
+
+
+def _draw_fan_panel(chart: FanChart, panel: FanPanel) -> bytes:
     fig, ax = _figure(4.0, 2.9)
     years = list(range(len(panel.years)))
     ax.fill_between(years, panel.p05, panel.p95, color="#9ecae1", alpha=0.7, label="5–95 % of simulated draws")
@@ -181,6 +203,10 @@ def bank_chart(store: Store, run: ModelRun) -> BankChart | None:
 def bank_chart_png(chart: BankChart) -> bytes:
     """Sorted bars of each bank's CET1 depletion (pp), red where the bank ends below the threshold, with its
     headroom above the threshold as a marker (a bar passing its marker ends below)."""
+    return _once(repr(("bank", chart)), lambda: _draw_bank_chart(chart))
+
+
+def _draw_bank_chart(chart: BankChart) -> bytes:
     fig, ax = _figure(8.0, 3.4)
     x = list(range(len(chart.banks)))
     colours = ["#b22222" if d > h else "#1f4e79" for d, h in zip(chart.depletion, chart.headroom, strict=True)]
