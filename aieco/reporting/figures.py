@@ -11,6 +11,7 @@ display, no network), so the same bytes go into the PDF and, base64-encoded, int
 from __future__ import annotations
 
 import io
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -76,9 +77,6 @@ def _png(fig, ax, stamp: str) -> bytes:
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=150, metadata={"Software": None})  # no version: same tables, same bytes
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
     return buf.getvalue()
 
 
@@ -88,23 +86,30 @@ _DRAWN: OrderedDict[str, bytes] = OrderedDict()
 _DRAWN_MAX = 64
 
 
+_DRAWN_LOCK = threading.Lock()  # the dashboard serves sessions from several threads
+
+
 def _once(key: str, draw: Callable[[], bytes]) -> bytes:
-    if key in _DRAWN:
-        _DRAWN.move_to_end(key)
-        return _DRAWN[key]
-    png = _DRAWN[key] = draw()
-    while len(_DRAWN) > _DRAWN_MAX:
-        _DRAWN.popitem(last=False)
+    with _DRAWN_LOCK:
+        if key in _DRAWN:
+            _DRAWN.move_to_end(key)
+            return _DRAWN[key]
+    png = draw()
+    with _DRAWN_LOCK:
+        _DRAWN[key] = png
+        while len(_DRAWN) > _DRAWN_MAX:
+            _DRAWN.popitem(last=False)
     return png
 
 
 def _figure(width: float, height: float):
-    import matplotlib
+    """A figure of its own, drawn by Agg (no pyplot: no global state, safe from several threads)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(figsize=(width, height))
+    fig = Figure(figsize=(width, height))
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots()
 
 
 def fan_panel_png(chart: FanChart, panel: FanPanel) -> bytes:
