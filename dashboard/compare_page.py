@@ -145,8 +145,10 @@ def render(ws, analysis_ids: list[str], titles: dict[str, str], labels: dict[str
         format_func=lambda v: labels.get(v, v),
         key="compare_variables",
     )
+    tag = " — includes SYNTHETIC inputs, not a forecast" if synthetic else ""  # said on every chart
     for v in chosen:
-        show_figure(paths_figure(paths, v, labels.get(v, v)), key=f"compare_paths_{v}", name=f"compare_{v}")
+        fig = paths_figure(paths, v, labels.get(v, v) + tag)
+        show_figure(fig, key=f"compare_paths_{v}", name=f"compare_{v}")
     details = pd.DataFrame(
         {
             "scenario": names,

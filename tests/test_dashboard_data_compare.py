@@ -70,5 +70,6 @@ def test_compare_page_puts_scenarios_side_by_side_with_labels(tmp_path_factory, 
     assert len(figures) == 2  # real GDP and the unemployment rate by default
     for fig in figures:
         assert fig["layout"]["yaxis"]["title"]["text"].endswith("%")
+        assert "SYNTHETIC" in _title(fig)  # the demo's inputs are synthetic: every chart says so
         assert {t["name"].split(": ")[0] for t in fig["data"]} == set(scenarios)
     assert any("synthetic" in w.value for w in at.warning)  # the demo's inputs are synthetic: said once, above
