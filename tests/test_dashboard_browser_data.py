@@ -53,3 +53,4 @@ def test_data_and_compare_pages_draw_their_tables_and_charts(tmp_path_factory):
                 page.screenshot(path=ARTIFACTS / f"{title.lower()}.png", full_page=True)
             assert outside == [], f"requests outside 127.0.0.1: {outside[:5]}"
         assert srv.tracebacks() == [], "\n\n".join(srv.tracebacks())
+        assert srv.deprecations() == [], srv.deprecations()
