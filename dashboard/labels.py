@@ -8,6 +8,12 @@ from __future__ import annotations
 
 import re
 
+# What a stored transformation measures, units in words, and an axis title from both: the library's, so the
+# dashboard's charts and the exported report's images say the same.
+from aieco.reporting.figures import TRANSFORMATIONS, UNITS, measure
+
+__all__ = ["TRANSFORMATIONS", "UNITS", "in_words", "measure", "risk_label", "stage_label", "words"]
+
 
 def words(identifier: str) -> str:
     """``restriction_derivation`` → ``restriction derivation`` (an id without a stored label)."""
@@ -36,29 +42,3 @@ def in_words(text: str, labels: dict[str, str]) -> str:
     ids in parentheses left out."""
     text = _ID_ASIDE.sub("", text)
     return re.sub(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+\b", lambda m: labels.get(m.group(0), m.group(0)), text)
-
-
-#: What a stored transformation measures, as an axis or column reads it (the unit follows).
-TRANSFORMATIONS = {
-    "annual_growth": "annual growth",
-    "annual_avg_index_change": "change of the annual average",
-    "annual_avg_index_growth": "growth of the annual average index",
-    "annual_average": "annual average",
-    "cumulative_change": "cumulative change over the horizon",
-    "deviation_from_median": "deviation from the median path",
-    "peak_deviation_from_median": "largest deviation from the median path",
-    "peak_to_trough": "peak-to-trough change",
-    "start_minus_min": "fall from the start to the lowest point",
-    "end_level": "level at the horizon's end",
-    "level": "level",
-}
-
-#: Units in words where a bare symbol is ambiguous.
-UNITS = {"%": "%", "pp": "percentage points", "index": "index", "count": "number", "ratio": "ratio"}
-
-
-def measure(unit: str, transformation: str = "") -> str:
-    """An axis title or column header for a stored measure: 'annual growth, %', 'level, percentage points'."""
-    unit_text = UNITS.get(unit, unit)
-    what = TRANSFORMATIONS.get(transformation) or words(transformation) if transformation else ""
-    return f"{what}, {unit_text}" if what and unit_text else (what or unit_text)

@@ -28,8 +28,10 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/channel_graph.py", "Channel graph", ":material/hub:"),
     PageEntry("pages/paths.py", "Paths & restrictions", ":material/route:"),
     PageEntry("pages/model_runs.py", "Model runs", ":material/monitoring:"),
+    PageEntry("pages/data.py", "Data", ":material/timeline:"),
     PageEntry("pages/bank_capital.py", "Bank capital", ":material/account_balance:"),
     PageEntry("pages/reports.py", "Reports", ":material/description:"),
+    PageEntry("pages/compare.py", "Compare", ":material/compare_arrows:"),
     PageEntry("pages/evaluation.py", "Evaluation", ":material/query_stats:"),
     PageEntry("pages/audit.py", "Audit", ":material/fact_check:"),
 )

@@ -124,3 +124,35 @@ def test_exports_show_the_paths_against_the_official_outlook(report):
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[3] == cells[6] == "1.10"  # anchored baseline = Eurosystem staff December 2024
     assert "after cutoff: evaluation only" in row
+
+
+def test_the_exported_trade_fragmentation_report_carries_its_charts_as_images_and_a_summary_table(report):
+    """Issue 32's done-when: the PDF an analyst circulates has at least two images (the fan charts, one
+    per variable, drawn from the run's stored tables) and a summary table; the HTML inlines them as PNG."""
+    import base64
+    import io
+
+    import pdfplumber
+
+    from aieco.reporting.export import export_report, report_view
+
+    store, _ = report
+    [rep] = [r for r in store.find(Report, risk="trade_fragmentation") if r.status == "passed"][-1:]
+    view = report_view(store, rep.report_id)
+    [chart] = view.charts
+    assert chart.data_label == "observed"  # real euro-area series: no synthetic stamp is due
+    with pdfplumber.open(io.BytesIO(export_report(store, rep.report_id, "pdf"))) as pdf:
+        images = [im for page in pdf.pages for im in page.images]
+        tables = [t for page in pdf.pages for t in page.extract_tables()]
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    assert len(images) >= 2 and len(images) == len(chart.panels) + len(view.bank_charts)
+    summary = next(t for t in tables if t and t[0][:4] == ["variable", "period", "statistic", "value"])
+    assert [row[3] for row in summary[1:]] == [x.value for x in view.summary][: len(summary) - 1]
+    assert "Figures" in text and chart.run_id in text.replace("\n", "")  # the caption names its run
+    page = export_report(store, rep.report_id, "html").decode()
+    found = re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)" alt="([^"]+)">', page)
+    assert len(found) >= 2
+    for data, alt in found:
+        assert base64.b64decode(data)[:8] == b"\x89PNG\r\n\x1a\n"
+        assert chart.run_id in alt and "%" in alt  # each names its run and its unit
+    assert page.index('class="summary"') < page.index('<figure class="fan"') < page.index('class="framed"')

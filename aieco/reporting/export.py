@@ -5,6 +5,8 @@ altered run, artifact or claim stops the export instead of printing a stale numb
 HTML, Markdown and PDF every number links to its output point inside the section of its
 ModelRun (digests, inputs, restrictions, supporting relations with quotes); sources are
 footnoted with their quotes. The HTML page is self-contained (no external resources).
+HTML and PDF carry the fan charts and the bank chart as PNG images drawn from the runs'
+stored tables (:mod:`aieco.reporting.figures`), after the cover block and the headline figures.
 The JSON bundle holds the report, its claims, tests, runs, points, restrictions,
 relations, locations, sources and the run artifacts themselves; :func:`verify_bundle`
 re-imports it into a scratch workspace and re-resolves every claim.
@@ -43,6 +45,7 @@ from aieco.records import (
     canonical_json,
     sha256_hex,
 )
+from aieco.reporting.figures import BankChart, bank_caption, bank_chart, bank_chart_png, fan_panel_alt, fan_panel_png
 from aieco.reporting.render import RenderedReport, Segment, rebuild_report, short_reference, stored_draft
 from aieco.reporting.rules import variable_label
 from aieco.review import citation_notes
@@ -72,6 +75,7 @@ class FanPanel:
     median: list[float]
     p05: list[float]
     p95: list[float]
+    transformation: str = ""  # the run's output transformation (annual_growth …): the axis says what is measured
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,8 @@ class ReportView:
     summary: list[SummaryRow] = field(default_factory=list)
     #: per macro run: its baselines and scenario beside the official outlook (OUTLOOK_HEADERS)
     outlook: list[tuple[str, list[list[str]]]] = field(default_factory=list)
+    #: the depletion across banks of each bank run whose figures the report cites
+    bank_charts: list[BankChart] = field(default_factory=list)
 
     @property
     def report(self) -> Report:
@@ -150,6 +156,7 @@ def report_view(store: Store, report_id: str) -> ReportView:
         cover_block(store, report, runs, reading),
         summary_rows(rendered, {c.claim_id: c for c in claims}),
         outlook_tables(store, runs),
+        [b for b in (bank_chart(store, s.run) for s in runs) if b is not None],
     )
 
 
@@ -287,6 +294,8 @@ def fan_chart(store: Store, run: ModelRun) -> FanChart | None:
     label = tables.get("data_label")
     data_label = str(label.loc["value", "label"]) if label is not None and "value" in label.index else "unknown"
     years = [str(y) for y in sel.index]
+    spec = store.get(ModelSpecification, run.spec_id)
+    measured = {o.variable: (o.unit, o.transformation) for o in (spec.outputs if spec else [])}
     panels = []
     for v in CHART_VARIABLES:
         if v not in sel.columns or not all(f"{v}:{y}" in fan.index for y in years):
@@ -298,15 +307,17 @@ def fan_chart(store: Store, run: ModelRun) -> FanChart | None:
             if base is not None and v in base.index and all(y in base.columns for y in years)
             else [float(x) for x in rows["p50"]]
         )
+        unit, transformation = measured.get(v, ("%", ""))
         panels.append(
             FanPanel(
                 v,
-                "%",
+                unit,
                 years,
                 [float(x) for x in sel[v]],
                 centre,
                 [float(x) for x in rows["p05"]],
                 [float(x) for x in rows["p95"]],
+                transformation,
             )
         )
     return FanChart(run.run_id, panels, data_label) if panels else None
@@ -321,99 +332,6 @@ def chart_caption(chart: FanChart) -> str:
         f"Scenario path (solid) against the baseline (dashed) and the 5–95 % band of the simulated draws around the "
         f"baseline, annual, run {chart.run_id}; {note}."
     )
-
-
-def _scale(lo: float, hi: float, a: float, b: float) -> Callable[[float], float]:
-    span = (hi - lo) or 1.0
-    return lambda x: a + (x - lo) / span * (b - a)
-
-
-def fan_chart_svg(chart: FanChart, width: int = 640, panel_h: int = 150) -> str:
-    """A self-contained SVG: one panel per variable, band, median and selected path."""
-    e = html.escape
-    cols = 2
-    pw, rows = width // cols, (len(chart.panels) + cols - 1) // cols
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{rows * panel_h + 10}" '
-        f'role="img" aria-label="{e(chart_caption(chart))}" font-family="sans-serif" font-size="10">'
-    ]
-    for i, p in enumerate(chart.panels):
-        x0, y0 = (i % cols) * pw, (i // cols) * panel_h
-        lo, hi = min(p.p05 + p.selected + p.median), max(p.p95 + p.selected + p.median)
-        fx = _scale(0, max(len(p.years) - 1, 1), x0 + 45, x0 + pw - 15)
-        fy = _scale(lo, hi, y0 + panel_h - 25, y0 + 20)
-        band = [(fx(t), fy(v)) for t, v in enumerate(p.p95)] + [
-            (fx(t), fy(v)) for t, v in reversed(list(enumerate(p.p05)))
-        ]
-        out.append(
-            f'<text x="{x0 + 45}" y="{y0 + 12}" font-weight="bold">{e(variable_label(p.variable))} ({e(p.unit)})</text>'
-        )
-        if lo < 0 < hi:
-            out.append(
-                f'<line x1="{fx(0):.1f}" x2="{fx(len(p.years) - 1):.1f}" y1="{fy(0):.1f}" '
-                f'y2="{fy(0):.1f}" stroke="#999" stroke-width="0.5"/>'
-            )
-        out.append(
-            '<polygon class="band" fill="#9ecae1" fill-opacity="0.6" points="'
-            + " ".join(f"{x:.1f},{y:.1f}" for x, y in band)
-            + '"/>'
-        )
-        out.append(
-            '<polyline class="median" fill="none" stroke="#333" stroke-dasharray="4 3" points="'
-            + " ".join(f"{fx(t):.1f},{fy(v):.1f}" for t, v in enumerate(p.median))
-            + '"/>'
-        )
-        out.append(
-            '<polyline class="selected" fill="none" stroke="#c00" stroke-width="2" points="'
-            + " ".join(f"{fx(t):.1f},{fy(v):.1f}" for t, v in enumerate(p.selected))
-            + '"/>'
-        )
-        for t, y in enumerate(p.years):
-            out.append(f'<text x="{fx(t):.1f}" y="{y0 + panel_h - 10}" text-anchor="middle">{e(y)}</text>')
-        for v in (lo, hi):
-            out.append(f'<text x="{x0 + 40}" y="{fy(v) + 3:.1f}" text-anchor="end">{v:.1f}</text>')
-    out.append("</svg>")
-    return "".join(out)
-
-
-def fan_chart_drawing(chart: FanChart, width: float = 460, panel_h: float = 120) -> Any:
-    """The same chart as a reportlab Drawing (for the PDF)."""
-    from reportlab.graphics.shapes import Drawing, Line, Polygon, PolyLine, String
-    from reportlab.lib import colors
-
-    cols = 2
-    pw, rows = width / cols, (len(chart.panels) + cols - 1) // cols
-    height = rows * panel_h + 6
-    d = Drawing(width, height)
-    for i, p in enumerate(chart.panels):
-        x0, top = (i % cols) * pw, height - (i // cols) * panel_h
-        lo, hi = min(p.p05 + p.selected + p.median), max(p.p95 + p.selected + p.median)
-        fx = _scale(0, max(len(p.years) - 1, 1), x0 + 35, x0 + pw - 10)
-        fy = _scale(lo, hi, top - panel_h + 20, top - 18)
-        band = [c for t, v in enumerate(p.p95) for c in (fx(t), fy(v))]
-        band += [c for t, v in reversed(list(enumerate(p.p05))) for c in (fx(t), fy(v))]
-        d.add(String(x0 + 35, top - 10, f"{variable_label(p.variable)} ({p.unit})", fontSize=7))
-        if lo < 0 < hi:
-            d.add(Line(fx(0), fy(0), fx(len(p.years) - 1), fy(0), strokeColor=colors.grey, strokeWidth=0.4))
-        d.add(Polygon(band, fillColor=colors.Color(0.62, 0.79, 0.88), strokeColor=None))
-        d.add(
-            PolyLine(
-                [c for t, v in enumerate(p.median) for c in (fx(t), fy(v))],
-                strokeColor=colors.black,
-                strokeDashArray=[3, 2],
-                strokeWidth=0.8,
-            )
-        )
-        d.add(
-            PolyLine(
-                [c for t, v in enumerate(p.selected) for c in (fx(t), fy(v))], strokeColor=colors.red, strokeWidth=1.5
-            )
-        )
-        for t, y in enumerate(p.years):
-            d.add(String(fx(t), top - panel_h + 8, y, fontSize=6, textAnchor="middle"))
-        for v in (lo, hi):
-            d.add(String(x0 + 32, fy(v) - 2, f"{v:.1f}", fontSize=6, textAnchor="end"))
-    return d
 
 
 def _cited(store: Store, relation_id: str) -> tuple[Relation, str]:
@@ -546,7 +464,9 @@ _CSS = """body{font-family:Georgia,serif;max-width:48em;margin:2em auto;line-hei
 a.num{font-weight:bold;text-decoration:none;border-bottom:1px dotted #06c;color:#06c}
 sup a{text-decoration:none}table{border-collapse:collapse;font-size:.85em}
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}
-code{font-size:.85em;word-break:break-all}blockquote{margin:.3em 1em;color:#444}"""
+code{font-size:.85em;word-break:break-all}blockquote{margin:.3em 1em;color:#444}
+figure{margin:1em 0}.panels{display:grid;grid-template-columns:1fr 1fr;gap:.5em}img{max-width:100%}
+figcaption{font-size:.85em;color:#444}"""
 
 
 def to_html(view: ReportView) -> bytes:
@@ -561,11 +481,7 @@ def to_html(view: ReportView) -> bytes:
         return e(seg.text) + sups
 
     body = "".join(f"<p>{p}</p>" for p in _paragraph_texts(view, link, cite, e))
-    figures = "".join(
-        f'<figure class="fan" id="fan-{e(c.run_id)}">{fan_chart_svg(c)}'
-        f"<figcaption>{e(chart_caption(c))}</figcaption></figure>"
-        for c in view.charts
-    )
+    figures = _figures_html(view, e)
     cover = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in view.cover)
     summary = "".join(
         f"<tr><td>{e(x.variable)}</td><td>{e(x.period)}</td><td>{e(x.statistic)}</td>"
@@ -579,8 +495,8 @@ def to_html(view: ReportView) -> bytes:
         f'<h1>{e(r.title)}</h1><table class="cover">{cover}</table>',
         '<h2>Headline figures</h2><table class="summary"><tr><th>variable</th><th>period</th><th>statistic</th>'
         f"<th>value</th><th>unit, measure</th><th>claim</th></tr>{summary}</table>",
-        f'<div class="framed" id="report-{e(r.report_id)}"><p><em>{e(r.title)}</em></p>{body}</div>',
         figures,
+        f'<div class="framed" id="report-{e(r.report_id)}"><p><em>{e(r.title)}</em></p>{body}</div>',
         _outlook_html(view, e),
         f"<p><small>Report {e(r.report_id)} · analysis {e(r.analysis_id)} · risk {e(r.risk)} · "
         f"status {e(r.status)}</small></p>",
@@ -634,6 +550,27 @@ _OUTLOOK_NOTE = (
     "it); official adverse figures published after the cutoff are evaluation references only and never reached "
     "the model."
 )
+
+
+def _png_img(png: bytes, alt: str, e: Callable[[str], str]) -> str:
+    return f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" alt="{e(alt)}">'
+
+
+def _figures_html(view: ReportView, e: Callable[[str], str]) -> str:
+    """The fan charts (one PNG per variable) and the bank chart, inline as base64 PNG, each with its caption."""
+    parts = []
+    for c in view.charts:
+        imgs = "".join(_png_img(fan_panel_png(c, p), fan_panel_alt(c, p), e) for p in c.panels)
+        parts.append(
+            f'<figure class="fan" id="fan-{e(c.run_id)}"><div class="panels">{imgs}</div>'
+            f"<figcaption>{e(chart_caption(c))}</figcaption></figure>"
+        )
+    for b in view.bank_charts:
+        parts.append(
+            f'<figure class="bank" id="bank-{e(b.run_id)}">{_png_img(bank_chart_png(b), bank_caption(b), e)}'
+            f"<figcaption>{e(bank_caption(b))}</figcaption></figure>"
+        )
+    return "<h2>Figures</h2>" + "".join(parts) if parts else ""
 
 
 def _outlook_html(view: ReportView, e: Callable[[str], str]) -> str:
@@ -908,11 +845,10 @@ def to_pdf(view: ReportView) -> bytes:
         Paragraph("Headline figures", styles["Heading2"]),
         summary,
         Spacer(1, 12),
+        *_figures_pdf(view, small, styles["Heading2"]),
         frame,
         Spacer(1, 12),
     ]
-    for chart in view.charts:
-        story += [fan_chart_drawing(chart), Paragraph(e(chart_caption(chart)), small), Spacer(1, 8)]
     story.append(Paragraph("Sources", styles["Heading2"]))
     story += [
         Paragraph(f"[{n}] {e(ref)}: “{e(rel.quote)}” ({e(view.reading.get(rel.relation_id, ''))})", styles["BodyText"])
@@ -947,6 +883,22 @@ def to_pdf(view: ReportView) -> bytes:
     buf = io.BytesIO()
     SimpleDocTemplate(buf, pagesize=A4, title=r.title, author="aieco", invariant=1).build(story)
     return buf.getvalue()
+
+
+def _figures_pdf(view: ReportView, small: Any, heading: Any) -> list[Any]:
+    """The fan charts (two variables a row) and the bank chart as embedded PNG images, each with its caption."""
+    from reportlab.platypus import Image, KeepTogether, Paragraph, Spacer, Table
+
+    e = html.escape
+    out: list[Any] = []
+    for c in view.charts:
+        images = [Image(io.BytesIO(fan_panel_png(c, p)), width=230, height=166.75) for p in c.panels]
+        grid = Table([images[i : i + 2] for i in range(0, len(images), 2)], colWidths=[235, 235])
+        out.append(KeepTogether([grid, Paragraph(e(chart_caption(c)), small), Spacer(1, 8)]))
+    for b in view.bank_charts:
+        image = Image(io.BytesIO(bank_chart_png(b)), width=460, height=195.5)
+        out.append(KeepTogether([image, Paragraph(e(bank_caption(b)), small), Spacer(1, 8)]))
+    return [Paragraph("Figures", heading), *out] if out else []
 
 
 # --------------------------------------------------------------------------- JSON bundle
