@@ -27,7 +27,7 @@ def _cached(name: str, workspace: str, digest: str, args: tuple, _store) -> obje
     return _LIBRARY[name](_store, *args)
 
 
-#: The library reads these pages cache (``ws.view`` serves the view modules of ``dashboard.workspace.VIEW_MODULES`` only).
+#: The library reads these pages cache (``ws.view`` serves only ``dashboard.workspace.VIEW_MODULES``).
 _LIBRARY = {f.__name__: f for f in (input_series, official_outlook, scenario_runs, request_differences)}
 
 
