@@ -91,6 +91,8 @@ def test_page_on_the_demo_workspace_renders_without_error(title, tmp_path_factor
         "Channel graph": lambda: any("evidence_class" in f.columns and len(f) > 10 for f in frames),
         "Paths & restrictions": lambda: any("composed_sign" in f.columns and len(f) for f in frames),
         "Model runs": lambda: len(at.get("plotly_chart")) >= 1,
+        "Data": lambda: any("values used" in f.columns and len(f) for f in frames) and len(at.get("plotly_chart")),
+        "Compare": lambda: any("measure" in f.columns and len(f) for f in frames),
         "Bank capital": lambda: (
             len(at.get("plotly_chart")) >= 2 or any("No bank projections" in i.value for i in at.info)
         ),
@@ -118,6 +120,8 @@ def test_page_on_a_populated_workspace_renders_its_records(title, populated, use
         "Channel graph": ["Trade volumes", "Liquidity review"],
         "Paths & restrictions": ["Tariffs → Trade volumes → Real GDP", "agrees with the registration"],
         "Model runs": [ids["macro_run"], "acceptance_share"],
+        "Data": [],  # the populated workspace holds no observations: its empty state names the command
+        "Compare": [],
         "Bank capital": ["spearman"],
         "Reports": [],
         "Evaluation": [],  # no evaluation recorded: its empty state is checked on the empty workspace

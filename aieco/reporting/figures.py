@@ -15,13 +15,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aieco.reporting.rules import variable_label
 
+# chart, panel: aieco.reporting.export.FanChart / FanPanel (not imported: export imports this module)
+
 if TYPE_CHECKING:
     from aieco.records import ModelRun
-    from aieco.reporting.export import FanChart, FanPanel
     from aieco.store import Store
 
 #: What a stored transformation measures, as an axis or column reads it (the unit follows).
@@ -112,13 +113,13 @@ def _figure(width: float, height: float):
     return fig, fig.subplots()
 
 
-def fan_panel_png(chart: FanChart, panel: FanPanel) -> bytes:
+def fan_panel_png(chart: Any, panel: Any) -> bytes:
     """One variable of a fan chart: the 5–95 % band of the draws, the baseline (dashed) and the scenario path
     (solid), by year; the y-axis in the run's output unit and transformation."""
     return _once(repr(("fan", chart.data_label, panel)), lambda: _draw_fan_panel(chart, panel))
 
 
-def _draw_fan_panel(chart: FanChart, panel: FanPanel) -> bytes:
+def _draw_fan_panel(chart: Any, panel: Any) -> bytes:
     fig, ax = _figure(4.0, 2.9)
     years = list(range(len(panel.years)))
     ax.fill_between(years, panel.p05, panel.p95, color="#9ecae1", alpha=0.7, label="5–95 % of simulated draws")
@@ -138,7 +139,7 @@ def _draw_fan_panel(chart: FanChart, panel: FanPanel) -> bytes:
     return _png(fig, ax, _stamp(chart.data_label, PROVENANCE_STAMP))
 
 
-def fan_panel_alt(chart: FanChart, panel: FanPanel) -> str:
+def fan_panel_alt(chart: Any, panel: Any) -> str:
     """The image's text alternative: what it shows, in which unit, from which run."""
     return (
         f"Fan chart of {variable_label(panel.variable)} ({measure(panel.unit, panel.transformation)}), "
