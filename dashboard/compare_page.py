@@ -75,7 +75,7 @@ def paths_figure(paths: pd.DataFrame, variable: str, label: str) -> go.Figure:
                 continue
             fig.add_trace(
                 go.Scatter(
-                    x=p["year"],
+                    x=p["year"].astype(str),
                     y=p["value"],
                     mode="lines+markers",
                     name=f"{scenario}: {path}",
@@ -84,9 +84,11 @@ def paths_figure(paths: pd.DataFrame, variable: str, label: str) -> go.Figure:
                     hovertemplate=f"{scenario} ({path}) %{{x}}: %{{y:.2f}}<extra></extra>",
                 )
             )
+    # one year axis for every scenario, in calendar order (analyses of different cutoffs cover different years)
+    years = sorted({str(y) for y in mine["year"]})
     fig.update_layout(
         title=label,
-        xaxis={"title": "year", "type": "category"},
+        xaxis={"title": "year", "type": "category", "categoryorder": "array", "categoryarray": years},
         yaxis_title=measure("%", ANNUAL_TRANSFORMATION.get(variable, "")),
         showlegend=True,  # also with one trace: the legend says what the line is
         legend={"orientation": "h", "y": -0.25},

@@ -73,3 +73,23 @@ def test_compare_page_puts_scenarios_side_by_side_with_labels(tmp_path_factory, 
         assert "SYNTHETIC" in _title(fig)  # the demo's inputs are synthetic: every chart says so
         assert {t["name"].split(": ")[0] for t in fig["data"]} == set(scenarios)
     assert any("synthetic" in w.value for w in at.warning)  # the demo's inputs are synthetic: said once, above
+
+
+def test_compare_paths_share_one_year_axis_in_calendar_order():
+    """Two analyses with different horizons (cutoffs 2023-06-30 and 2021-12-31) on one axis: 2022 … 2026 in
+    order, each scenario's points at their own years (a category axis in order of appearance put 2022 after
+    2026)."""
+    import pandas as pd
+
+    from dashboard.compare_page import paths_figure
+
+    rows = [
+        {"scenario": s, "variable": "real_gdp", "path": path, "year": y, "value": v}
+        for s, years in (("late", (2024, 2025, 2026)), ("early", (2022, 2023, 2024)))
+        for path in ("scenario path", "baseline")
+        for y, v in zip(years, (1.0, 2.0, 3.0), strict=True)
+    ]
+    fig = paths_figure(pd.DataFrame(rows), "real_gdp", "Real GDP").to_dict()
+    assert list(fig["layout"]["xaxis"]["categoryarray"]) == ["2022", "2023", "2024", "2025", "2026"]
+    early = next(t for t in fig["data"] if t["name"] == "early: scenario path")
+    assert list(early["x"]) == ["2022", "2023", "2024"]
