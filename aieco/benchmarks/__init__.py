@@ -31,6 +31,7 @@ SECTIONS: dict[str, str] = {
     "llm": "aieco.benchmarks.llm",
     "search": "aieco.benchmarks.search",
     "executors": "aieco.benchmarks.executors",
+    "backtest_dask": "aieco.benchmarks.backtest_dask",
     "cli": "aieco.benchmarks.cli",
 }
 
