@@ -1,7 +1,9 @@
-"""Shared fixtures: a fresh workspace per test, the shared real-data folder."""
+"""Shared fixtures: a fresh workspace per test, the shared real-data folder, the real default workspace
+built once per session (copied, never rebuilt, for each module that reads it)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -50,3 +52,44 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared data folder {SHARED_DATA} is absent")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def default_built(tmp_path_factory) -> tuple[Path, dict]:
+    """The real default workspace as ``build_default`` leaves it, built once per session: (folder, counts).
+
+    A template: a test copies it (``copy_workspace``) before opening it, so no test sees another's records.
+    """
+    from aieco.default import build_default
+
+    folder = tmp_path_factory.mktemp("default-built") / "ws"
+    with Store(folder) as store:
+        counts = build_default(store)
+    return folder, counts
+
+
+@pytest.fixture(scope="session")
+def default_run(default_built, tmp_path_factory) -> tuple[Path, dict, object]:
+    """The built default workspace after ``run_default`` (the default request, offline), once per session:
+    (folder, counts, outcome). A template, as ``default_built``."""
+    from aieco.default import run_default
+
+    built, counts = default_built
+    folder = tmp_path_factory.mktemp("default-run") / "ws"
+    shutil.copytree(built, folder)
+    with Store(folder) as store:
+        outcome = run_default(store)
+    return folder, counts, outcome
+
+
+@pytest.fixture(scope="session")
+def workspace_copy(tmp_path_factory):
+    """``workspace_copy(template, name)`` → a private copy of a template workspace folder (its SQLite
+    file, artifacts and anchors) in a new temp folder."""
+
+    def copy(template: Path, name: str = "ws-copy") -> Path:
+        target = tmp_path_factory.mktemp(name) / "ws"
+        shutil.copytree(template, target)
+        return target
+
+    return copy
