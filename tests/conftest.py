@@ -1,5 +1,6 @@
 """Shared fixtures: a fresh workspace per test (a copy of one new empty workspace), the shared real-data
-folder, the real default workspace built once per run (copied, never rebuilt, for each module that reads it)."""
+folder, the real default workspace built once per run (copied, never rebuilt, for each module that reads it),
+and the order in which pytest-xdist hands out the test files."""
 
 from __future__ import annotations
 
@@ -14,6 +15,33 @@ from aieco.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = (ROOT / ".." / "shared" / "data").resolve()
+
+
+#: The longest test files, longest first (measured on two cores). The suite runs on pytest-xdist with
+#: ``--dist loadfile`` (pyproject.toml: one worker per core, each file whole on one worker); starting the
+#: long files first keeps one worker from being left with a long file while the other is idle. Only the
+#: order changes: every file's tests keep their order, and a file not named here keeps its place after these.
+SLOWEST_FIRST = (
+    "test_reliability_resume.py",
+    "test_dashboard_browser.py",
+    "test_pipeline_analysis.py",
+    "test_cli_json.py",
+    "test_pipeline_realdata.py",
+    "test_extraction_gold.py",
+    "test_reliability_inputs.py",
+    "test_default_workspace.py",
+    "test_api.py",
+    "test_backtest.py",
+    "test_evaluation_conditions.py",
+    "test_dashboard_no_fetch.py",
+    "test_executors.py",
+    "test_bank_real_application.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(SLOWEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: within a file, the file's order
 
 
 def pytest_report_header(config):
