@@ -83,7 +83,9 @@ CASES = {
     "bank import": lambda w: ["-w", "ws", "bank", "import"],
     "bank run": lambda w: ["-w", "ws", "bank", "run", "--macro-run", w.macro_run, "--paths", "2"],
     "bank validate": lambda w: ["-w", "ws", "bank", "validate"],
-    "bench": lambda w: ["bench", "bank", "--quick"],
+    # the smallest section: the command's JSON path is the same for every section, and HiGHS's banner (a C
+    # library writing to descriptor 1) is met by `bank run`, whose FE-QAR fit opens a HiGHS solver
+    "bench": lambda w: ["bench", "store", "--quick"],
     "check-report": lambda w: ["-w", "ws", "check-report", "candidate.txt", "--analysis", w.analysis],
     "data add": lambda w: [
         *("-w", "ws", "data", "add", "series.csv", "--variable", "equity_prices", "--unit", "index"),
@@ -93,7 +95,7 @@ CASES = {
     "data load-real": lambda w: ["-w", "ws", "data", "load-real"],
     "data load-official": lambda w: ["-w", "ws", "data", "load-official"],
     "backtest": lambda w: [
-        *("-w", "ws", "backtest", "request.toml", "--cutoffs", "2023-12-31..2024-06-30", "--every", "quarter"),
+        *("-w", "ws", "backtest", "request.toml", "--cutoffs", "2023-12-31..2023-12-31", "--every", "quarter"),
         *("--draws", "100", "--min-obs", "20"),
     ],
     "default": lambda w: ["-w", "ws_default", "default"],

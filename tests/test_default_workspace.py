@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import aieco
-from aieco.default import CORPUS_MANIFEST, DEFAULT_REQUEST, build_default, run_default
+from aieco.default import CORPUS_MANIFEST, DEFAULT_REQUEST
 from aieco.models.bank.eba_extract import TR2024_PERIOD
 from aieco.records import ModelRun, ObservedValue, Provenance, RunStatus, Source, StageRecord
 from aieco.request import load_request
@@ -44,11 +44,10 @@ def _data_files(folder: Path) -> list[Path]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("default")
-    store = Store(tmp / "ws")
-    counts = build_default(store)
-    outcome = run_default(store)
+def built(default_run, workspace_copy):
+    """This module's copy of the session's built and run default workspace (build_default, run_default)."""
+    template, counts, outcome = default_run
+    store = Store(workspace_copy(template, "default"))
     yield store, counts, outcome
     store.close()
 

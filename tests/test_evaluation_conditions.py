@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
+from dashboard_demo import demo_workspace
 
 from aieco.cli import main
 from aieco.config import get_settings
@@ -21,7 +22,6 @@ from aieco.evaluation.conditions import (
 from aieco.evaluation.run import evaluate
 from aieco.records import Relation
 from aieco.store import Store
-from tests.dashboard_demo import demo_workspace
 
 
 @pytest.fixture

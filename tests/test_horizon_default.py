@@ -16,7 +16,7 @@ from aieco.analysis.outputs import OUTPUTS, GraphSearchOutput, StageOutput
 from aieco.analysis.pipeline import analyze
 from aieco.analysis.runner import run_stages
 from aieco.analysis.stages import risk_stages, shared_stages
-from aieco.default import DEFAULT_REQUEST, build_default
+from aieco.default import DEFAULT_REQUEST
 from aieco.records import Claim, ModelRun, OutputTest, StageRecord, StageStatus
 from aieco.request import load_request, parse_request
 from aieco.store import Store
@@ -26,9 +26,8 @@ RISK = "trade_fragmentation"
 
 
 @pytest.fixture(scope="module")
-def horizon_run(tmp_path_factory):
-    store = Store(tmp_path_factory.mktemp("h2028") / "ws")
-    build_default(store)
+def horizon_run(default_built, workspace_copy):
+    store = Store(workspace_copy(default_built[0], "h2028"))  # the session's build_default, copied
     data = load_request(DEFAULT_REQUEST).as_dict()
     request = parse_request({**data, "horizon": "2026-2028", "risks": [r for r in data["risks"] if r["name"] == RISK]})
     outcome = analyze(store, request)

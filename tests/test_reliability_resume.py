@@ -3,7 +3,9 @@
 The kill tests chain: a child process runs the demo analysis (one risk, small draws) and is
 killed (SIGKILL, or SIGINT as Ctrl-C does) at the first kill point; the next child resumes and
 is killed at the next point, and so on, until a last child finishes. The report must be the one
-an uninterrupted run writes, and ``aieco audit`` must be clean.
+an uninterrupted run writes, and ``aieco audit`` (a command-line process) must be clean. The
+children are forked from a server that has imported the numerical stack once (tests/resume_child.py):
+each is still its own process, killed by a real signal, importing aieco and opening the store anew.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from resume_child import run_child
 
 from aieco.analysis.runner import Stage, run_stages
 from aieco.records import StageRecord, StageStatus
@@ -31,45 +33,11 @@ SMALL = {
     "AIECO_BANK__BOOTSTRAP_REPS": "50",
 }
 
-# argv: workspace, request, kill stage ('' = none), 'after' | 'inside', signal number, delay (s) when inside.
-# Prints one JSON line {stage: [started, ended]} of timings and the outcome when it finishes.
-CHILD = textwrap.dedent("""
-    import json, os, signal, sys, threading, time
-    from aieco.analysis.pipeline import analyze
-    from aieco.request import load_request
-    from aieco.store import Store
-
-    ws, request, target, when, sig, delay = sys.argv[1:7]
-    sig, delay, times = int(sig), float(delay), {}
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even when started in the background
-
-    def progress(stage, event, i, n):
-        now = time.monotonic()
-        if event == "started":
-            times[stage] = [now, None]
-            if stage == target and when == "inside":
-                timer = threading.Timer(delay, os.kill, (os.getpid(), sig))
-                timer.daemon = True
-                timer.start()
-        elif event == "completed":
-            times[stage][1] = now
-            if stage == target and when == "after":
-                os.kill(os.getpid(), sig)
-
-    with Store(ws) as store:
-        out = analyze(store, load_request(request), progress=progress)
-    print(json.dumps({"times": times, "outcome": out.as_json()}), flush=True)
-""")
-
 
 def _child(env: dict[str, str], ws: Path, request: Path, target: str = "", when: str = "", sig: int = 0, delay=0.0):
-    return subprocess.run(
-        [sys.executable, "-c", CHILD, str(ws), str(request), target, when, str(sig), str(delay)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    """One analysis child on ``ws``, killed (``sig``) at ``target`` ('' = never), 'after' the stage or 'inside' it
+    ``delay`` s after it started; its last stdout line is {times: {stage: [started, ended]}, outcome}."""
+    return run_child(env, ws.parent / f"{ws.name}-child", str(ws), str(request), target, when, str(sig), str(delay))
 
 
 @pytest.fixture(scope="module")
@@ -85,12 +53,8 @@ def demo(tmp_path_factory):
     data["risks"] = [r for r in data["risks"] if r["name"] == "trade_fragmentation"]
     request = save_request(parse_request(data), root / "request.toml")
     base = root / "base"
-    subprocess.run(
-        [sys.executable, "-c", f"from aieco.demo import build_demo; build_demo({str(base)!r})"],
-        env=env,
-        check=True,
-        timeout=600,
-    )
+    built = run_child(env, root / "build", "build_demo", str(base))
+    assert built.returncode == 0, built.stderr[-3000:]
     assert build_demo  # built in a child with the same settings as every run below
     ref = root / "reference"
     shutil.copytree(base, ref)

@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from aieco.default import build_default, run_default
 from aieco.records import Claim, ModelOutputPoint, Report
 from aieco.reporting.render import check_report_draft, stored_draft
 from aieco.store import Store
@@ -17,10 +16,10 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    store = Store(tmp_path_factory.mktemp("default_report") / "ws")
-    build_default(store)
-    outcome = run_default(store)
+def report(default_run, workspace_copy):
+    """A copy of the session's built and run default workspace (build_default, run_default)."""
+    template, _, outcome = default_run
+    store = Store(workspace_copy(template, "default_report"))
     done = [a for a in outcome.as_json()["analyses"] if a["status"] == "completed"]
     if not done:
         pytest.skip(
