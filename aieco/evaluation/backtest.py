@@ -460,7 +460,8 @@ def run_backtest(
     spec = specification(cfg)
     env_d, _ = env_digest()
     obs_digest = sha256_hex(observations.to_csv(index=False))
-    outcome_digest = sha256_hex(outcome_observations.to_csv(index=False))
+    same = outcome_observations is observations
+    outcome_digest = obs_digest if same else sha256_hex(outcome_observations.to_csv(index=False))
     config_d = digest(cfg.model_dump(mode="json"))
     backtest_id = (
         "backtest-"
@@ -470,12 +471,6 @@ def run_backtest(
     )
     executor = executor or LocalExecutor()
     tasks = [(c, cfg) for c in cutoffs]
-    results: dict[int, CutoffForecast] = {}
-    for i, forecast in executor.map_unordered(forecast_at_cutoff, tasks, shared=observations):
-        results[i] = forecast
-        if progress is not None:
-            progress(len(results), len(tasks))
-    forecasts = [results[i] for i in range(len(tasks))]
     base = dict(
         analysis_id=backtest_id,
         spec_id=spec.spec_id,
@@ -488,8 +483,9 @@ def run_backtest(
         role="evaluation",
     )
     store.put(spec)
-    runs = []
-    for f in forecasts:
+
+    def write(f: CutoffForecast) -> ModelRun:
+        """One cutoff's run and tables in one transaction (content ids: the same in any arrival order)."""
         tables = forecast_tables(f)
         with store.transaction():
             output = store.put_tables(tables) if tables else None
@@ -505,7 +501,19 @@ def run_backtest(
                 output_digest=output,
             )
             store.put(run)
-        runs.append(store.get(ModelRun, run.run_id) or run)
+        return store.get(ModelRun, run.run_id) or run
+
+    # each cutoff is written as its forecast arrives, while the workers compute the others (the driver's
+    # writes no longer wait for the slowest task); a lost worker leaves the cutoffs already written whole
+    results: dict[int, CutoffForecast] = {}
+    written: dict[int, ModelRun] = {}
+    for i, forecast in executor.map_unordered(forecast_at_cutoff, tasks, shared=observations):
+        results[i] = forecast
+        written[i] = write(forecast)
+        if progress is not None:
+            progress(len(results), len(tasks))
+    forecasts = [results[i] for i in range(len(tasks))]
+    runs = [written[i] for i in range(len(tasks))]
     outcomes, vintage = outcomes_table(outcome_observations, cfg.vintage_policy or "approximate")
     rows = forecast_rows(forecasts)
     if officials is not None and not officials.empty:
