@@ -223,8 +223,8 @@ def restriction_caption(variable: str, label: str, restrictions: dict[str, str],
     if variable in restrictions:
         return f"{label}: restricted by the analysis's channels {restrictions[variable]}; the selected path meets it."
     return (
-        f"{label}: no channel restricts it; the selected path is the model's joint response in the selected "
-        "draw, not a direction the cited evidence sets."
+        f"{label}: no channel restricts it; the selected path is the model's joint response with the restricted "
+        "variables (in the selected draw under the paper's rule), not a direction the cited evidence sets."
     )
 
 
@@ -235,7 +235,9 @@ def _transformation(points: pd.DataFrame) -> str:
     return str(points["transformation"].mode().iloc[0])
 
 
-def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None, title: str = "") -> go.Figure:
+def fan_chart(
+    points: pd.DataFrame, variable: str, *, entity: str | None = None, title: str = "", rule: str | None = None
+) -> go.Figure:
     """Fan chart of one variable from a run's output points.
 
     Quantile points (``quantile`` set) become shaded bands between symmetric quantiles
@@ -278,7 +280,12 @@ def fan_chart(points: pd.DataFrame, variable: str, *, entity: str | None = None,
         fig.add_trace(go.Scatter(x=periods, y=m, mode="lines", line={"color": "#1f4e79"}, name="median"))
     others = sel[sel["quantile"].isna()]
     for (stat, sim), group in others.groupby(["statistic", others["simulation_id"].fillna(-1)], sort=True):
-        name = _statistic_label(stat) + ("" if sim < 0 else f" (simulation {int(sim)})")
+        if sim < 0:
+            name = _statistic_label(stat)
+        elif stat == "selected" and rule == "calibrated":  # the path is a conditional forecast, not a draw
+            name = f"selected scenario (conditional forecast; nearest draw {int(sim)})"
+        else:
+            name = _statistic_label(stat) + f" (simulation {int(sim)})"
         g = group.sort_values("period")
         fig.add_trace(
             go.Scatter(
@@ -524,7 +531,13 @@ def registered_models() -> list[str]:
 
 def fan_chart_of_run(store: Store, run_id: str, variable: str, entity: str | None = None, title: str = "") -> go.Figure:
     """:func:`fan_chart` of one variable of a stored run."""
-    return fan_chart(points_frame(store, run_id), variable, entity=entity, title=title)
+    return fan_chart(points_frame(store, run_id), variable, entity=entity, title=title, rule=_rule_of(store, run_id))
+
+
+def _rule_of(store: Store, run_id: str) -> str | None:
+    """The scenario rule a macro run recorded ('calibrated' or 'paper_max'), None for other runs."""
+    run = store.get(ModelRun, run_id)
+    return ((run.diagnostics or {}).get("selection_rule") or {}).get("rule") if run is not None else None
 
 
 def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> go.Figure:
@@ -534,6 +547,7 @@ def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> 
 
     points = points_frame(store, run_id)
     labels = variable_labels(store)
+    rule = _rule_of(store, run_id)
     cols = 2 if len(variables) > 1 else 1
     rows = -(-len(variables) // cols)
     fig = make_subplots(
@@ -548,7 +562,7 @@ def fan_charts_of_run(store: Store, run_id: str, variables: tuple[str, ...]) -> 
     colours: dict[str, str] = {}  # one colour per path name in every panel, as in the one legend
     for i, variable in enumerate(variables):
         row, col = i // cols + 1, i % cols + 1
-        one = fan_chart(points, variable, title=labels.get(variable, variable))
+        one = fan_chart(points, variable, title=labels.get(variable, variable), rule=rule)
         for trace in one.data:
             name = trace.name or ""
             trace.update(legendgroup=name, showlegend=bool(name) and name not in seen and trace.showlegend is not False)

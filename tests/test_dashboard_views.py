@@ -530,14 +530,14 @@ def test_input_labels_name_every_models_inputs_and_fall_back_to_words():
 
 def test_fan_chart_caption_says_whether_a_channel_restricts_the_variable(populated):
     """The run's request restricts real GDP (to fall); any other variable's selected path is the model's
-    joint response in the selected draw, and the caption says so."""
+    joint response with the restricted variables, and the caption says so."""
     store, ids = populated
     restrictions = runs_views.run_restrictions(store, ids["macro_run"])
     assert restrictions == {"real_gdp": "to fall (three-year mean over 2025-2027 below zero)"}
     said = runs_views.restriction_caption("real_gdp", "Real GDP", restrictions)
     assert said.startswith("Real GDP: restricted by the analysis's channels to fall")
     other = runs_views.restriction_caption("inflation", "Consumer price inflation", restrictions)
-    assert "no channel restricts it" in other and "joint response in the selected draw" in other
+    assert "no channel restricts it" in other and "joint response with the restricted variables" in other
     # a run that selected no path (no admissible draw) never says a selected path meets anything
     unselected = runs_views.restriction_caption("real_gdp", "Real GDP", restrictions, selected=False)
     assert "selected path meets" not in unselected and "selected no path" in unselected
@@ -582,3 +582,25 @@ def test_the_workspace_caches_a_view_of_every_area_module_and_refuses_other_func
     }
     with pytest.raises(ValueError, match="not a view function"):
         ws.view(inventory.workspace_digest)
+
+
+def test_a_calibrated_path_is_labelled_a_conditional_forecast_not_a_simulation():
+    """Under the calibrated rule the selected path is no draw (its simulation id is the nearest draw, a
+    diagnostic): the legend says so; under the paper's rule it is that simulation."""
+    points = pd.DataFrame(
+        {
+            "variable": ["real_gdp"] * 2,
+            "statistic": ["selected"] * 2,
+            "period": ["2025", "2026"],
+            "value": [-0.5, -1.0],
+            "simulation_id": [42, 42],
+            "quantile": [None, None],
+            "entity": [None, None],
+            "unit": ["%", "%"],
+            "transformation": ["annual_growth"] * 2,
+        }
+    )
+    calibrated = runs_views.fan_chart(points, "real_gdp", rule="calibrated")
+    paper = runs_views.fan_chart(points, "real_gdp", rule="paper_max")
+    assert [t.name for t in calibrated.data] == ["selected scenario (conditional forecast; nearest draw 42)"]
+    assert [t.name for t in paper.data] == ["selected scenario (simulation 42)"]

@@ -63,7 +63,7 @@ PROMPT = Prompt(
         "given, then cumulative real GDP, peak unemployment, cumulative house-price and equity-price "
         "change, each against the median path, then one temporal sentence naming the "
         "unrestricted_variables: no channel restricts them, so their paths are the model's joint response "
-        "in the selected draw, not a direction the cited evidence sets), then 'annual', then 'bank' when "
+        "with the restricted variables, not a direction the cited evidence sets), then 'annual', then 'bank' when "
         "bank_requested (the "
         "cross-bank CET1 depletion against the CET1 threshold, saying the bank data's bank_provenance in "
         "every sentence with a bank figure unless it is real, or why the bank part is absent). The title "

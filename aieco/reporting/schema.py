@@ -133,7 +133,7 @@ class ReportContext(FrozenModel):
     unrestricted_variables: list[str] = Field(
         default_factory=list,
         description="Model variables with figures that no derived restriction constrains: their paths are the "
-        "model's joint response in the selected draw, not a direction the evidence sets.",
+        "model's joint response with the restricted variables, not a direction the evidence sets.",
     )
     bank_requested: bool = Field(False, description="cet1_ratio is among the requested outcomes.")
     bank_status: Literal["present", "not_run", "stopped", "gate_failed", "no_claims", "not_scenario"] = Field(
