@@ -285,13 +285,14 @@ def _real_part(store: Store, record) -> dict | None:
     return (store.get_json(record.output_digest) or {}).get("real_banks") or None
 
 
-def real_bank_parts(store: Store) -> pd.DataFrame:
-    """The real-bank part of every analysis and risk (the application stage's record): completed with
-    its runs under the risk's macro runs, or stopped with the reason and the gate's figures."""
+def real_bank_parts(store: Store, analysis_id: str | None = None) -> pd.DataFrame:
+    """The real-bank part of each risk of ``analysis_id`` (None: of every analysis) — the application stage's
+    record: completed with its runs under the risk's macro runs, or stopped with the reason and the gate's
+    figures."""
     from aieco.records import StageRecord
 
     rows = []
-    for rec in store.find(StageRecord):
+    for rec in store.find(StageRecord, **({"analysis_id": analysis_id} if analysis_id else {})):
         if not str(rec.stage).endswith("/application"):
             continue
         real = _real_part(store, rec)

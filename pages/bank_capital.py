@@ -15,7 +15,7 @@ st.header("Bank capital")
 
 with page_workspace() as ws:
     # Real banks under each risk's selected scenario: the run, or the stop with the gate's figures.
-    parts = ws.view(bank_views.real_bank_parts)
+    parts = ws.view(bank_views.real_bank_parts, state.analysis_id)  # the selected analysis's risks only
     if not parts.empty:
         st.subheader("Real banks under each risk's scenario")
         for part in parts.itertuples():

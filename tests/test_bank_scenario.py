@@ -381,6 +381,7 @@ def test_the_real_bank_part_per_risk_shows_the_stop_the_designs_and_the_named_ba
     with Store(stopped_ws) as store:
         parts = real_bank_parts(store)
         assert list(parts["risk"]) == ["r"] and list(parts["status"]) == ["stopped"]
+        assert real_bank_parts(store, "an").equals(parts) and real_bank_parts(store, "another").empty
         assert "scaled_constant" in parts["reason"].iloc[0]
         left = left_out_banks(store, "an", "r")
         assert len(left) == parts["banks_left_out"].iloc[0] > 0
