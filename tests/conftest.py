@@ -36,6 +36,9 @@ SLOWEST_FIRST = (
     "test_dashboard_no_fetch.py",
     "test_executors.py",
     "test_bank_real_application.py",
+    "test_bench_backtest_dask.py",
+    "test_learned_reader.py",
+    "test_early_cutoffs.py",
 )
 
 
