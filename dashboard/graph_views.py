@@ -501,6 +501,37 @@ def review_status(store: Store, relation_ids: tuple[str, ...]) -> dict[str, str]
 CURRENT_PATH_COLUMNS = ["channel", "rank", "path", "composed_sign", "score", "relation_ids"]
 
 
+def _channel_text(labels: dict[str, str], source: str, source_movement: str, target: str, target_movement: str) -> str:
+    return f"{labels.get(source, source)} {source_movement} → {labels.get(target, target)} {target_movement}"
+
+
+def _path_row(labels: dict[str, str], channel: str, path: Any = None) -> dict[str, Any]:
+    """One row of :data:`CURRENT_PATH_COLUMNS`: a found path (stored or searched now), or the channel's
+    'no path' row (``path`` None). ``path`` has rank, variables, signs, composed_sign, score and relation_ids
+    (signs and composed_sign as Sign or text)."""
+    if path is None:
+        return {
+            "channel": channel,
+            "rank": None,
+            "path": "no path",
+            "composed_sign": "",
+            "score": None,
+            "relation_ids": "",
+        }
+    signs = [getattr(s, "value", s) for s in path.signs]
+    chain = labels.get(path.variables[0], path.variables[0]) + "".join(
+        f" {s}→ {labels.get(v, v)}" for s, v in zip(signs, path.variables[1:], strict=True)
+    )
+    return {
+        "channel": channel,
+        "rank": path.rank,
+        "path": chain,
+        "composed_sign": getattr(path.composed_sign, "value", path.composed_sign),
+        "score": path.score,
+        "relation_ids": ", ".join(path.relation_ids),
+    }
+
+
 def stored_paths_frame(store: Store, analysis_id: str, risk: str) -> pd.DataFrame:
     """The paths the analysis found for the risk and the S(C) it computed, read from its records (never
     recomputed: :func:`aieco.analysis.outputs.stored_paths`), in the columns of :func:`current_paths`."""
@@ -509,27 +540,8 @@ def stored_paths_frame(store: Store, analysis_id: str, risk: str) -> pd.DataFram
     labels = variable_labels(store)
     rows = []
     for p in stored_paths(store, analysis_id, risk):
-        channel = (
-            f"{labels.get(p.source_var, p.source_var)} {p.source_movement} → "
-            f"{labels.get(p.target_var, p.target_var)} {p.target_movement}"
-        )
-        if p.rank is None:
-            rows.append({"channel": channel, "rank": None, "path": "no path", "composed_sign": "", "score": None})
-            rows[-1]["relation_ids"] = ""
-            continue
-        chain = labels.get(p.variables[0], p.variables[0]) + "".join(
-            f" {s}→ {labels.get(v, v)}" for s, v in zip(p.signs, p.variables[1:], strict=True)
-        )
-        rows.append(
-            {
-                "channel": channel,
-                "rank": p.rank,
-                "path": chain,
-                "composed_sign": p.composed_sign,
-                "score": p.score,
-                "relation_ids": ", ".join(p.relation_ids),
-            }
-        )
+        channel = _channel_text(labels, p.source_var, p.source_movement, p.target_var, p.target_movement)
+        rows.append(_path_row(labels, channel, p if p.rank is not None else None))
     return _frame(rows, CURRENT_PATH_COLUMNS)
 
 
@@ -565,36 +577,9 @@ def current_paths(
     queries = {q.query_id: q for q in store.find(ChannelQuery, risk=risk)}
     rows = []
     for q in queries.values():
-        channel = (
-            f"{labels.get(q.source_var, q.source_var)} {q.source_movement.value} → "
-            f"{labels.get(q.target_var, q.target_var)} {q.target_movement.value}"
-        )
+        channel = _channel_text(labels, q.source_var, q.source_movement.value, q.target_var, q.target_movement.value)
         found = enumerate_paths(graph, q, graph_condition=condition)
-        if not found:
-            rows.append(
-                {
-                    "channel": channel,
-                    "rank": None,
-                    "path": "no path",
-                    "composed_sign": "",
-                    "score": None,
-                    "relation_ids": "",
-                }
-            )
-        for p in found:
-            chain = labels.get(p.variables[0], p.variables[0]) + "".join(
-                f" {s.value}→ {labels.get(v, v)}" for s, v in zip(p.signs, p.variables[1:], strict=True)
-            )
-            rows.append(
-                {
-                    "channel": channel,
-                    "rank": p.rank,
-                    "path": chain,
-                    "composed_sign": p.composed_sign.value,
-                    "score": p.score,
-                    "relation_ids": ", ".join(p.relation_ids),
-                }
-            )
+        rows += [_path_row(labels, channel, p) for p in found] or [_path_row(labels, channel)]
     return _frame(rows, CURRENT_PATH_COLUMNS)
 
 
