@@ -604,25 +604,30 @@ def timed_restrictions(ctx: StageContext, restrictions: list[Restriction]) -> li
 
 
 def scenario_figure_specs(analysis_id: str, risk: str, horizon: str, compatible: list[Any]) -> list[Any]:
-    """Claims of the scenario paragraph (cumulative, peak and end figures against the median
-    path), registered with the annual ones before the macro model runs."""
-    from aieco.models import macro
+    """Claims of the scenario paragraph (cumulative, peak and end figures against the median path), registered
+    with the annual ones before the models run: each compatible model's catalog entry says which it supplies
+    (its ``scenario_figures`` hook)."""
+    from aieco.models import catalog
     from aieco.reporting.claims import ClaimSpec
 
-    return [
-        ClaimSpec(
-            analysis_id=analysis_id,
-            risk=risk,
-            variable=v,
-            horizon=horizon,
-            model_id=s.model_id,
-            required_diagnostics=list(s.diagnostics_required),
-            **macro.scenario_figure_fields(v, col, horizon),
-        )
-        for s in compatible
-        if s.model_id == macro.MODEL_ID
-        for v, col in macro.SCENARIO_FIGURES
-    ]
+    specs = []
+    for s in compatible:
+        entry = catalog.find(s.model_id)
+        if entry is None or entry.scenario_figures is None:
+            continue
+        specs += [
+            ClaimSpec(
+                analysis_id=analysis_id,
+                risk=risk,
+                variable=v,
+                horizon=horizon,
+                model_id=s.model_id,
+                required_diagnostics=list(s.diagnostics_required),
+                **fields,
+            )
+            for v, fields in entry.scenario_figures(horizon)
+        ]
+    return specs
 
 
 def _model_inputs(ctx: StageContext, restrictions: list[Restriction]) -> Callable[[Any], Any]:

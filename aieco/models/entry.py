@@ -48,3 +48,6 @@ class ModelEntry:
     tables: Mapping[str, str] = field(default_factory=dict)
     #: Registered for every analysis (False: registered by its own stage when it may run, e.g. behind a gate).
     analysis: bool = True
+    #: The figures of the report's scenario paragraph this model supplies over a horizon: (variable, ClaimSpec
+    #: fields — unit, transformation, period, statistic) pairs, registered before it runs (None: none).
+    scenario_figures: Callable[[str], list[tuple[str, dict[str, str]]]] | None = None

@@ -1063,6 +1063,12 @@ def scenario_figure_fields(variable: str, column: str, horizon: str) -> dict[str
     return {"unit": summary_unit(variable, column), "transformation": tr, "period": horizon, "statistic": stat}
 
 
+def scenario_figures(horizon: str) -> list[tuple[str, dict[str, str]]]:
+    """The scenario paragraph's figures over ``horizon`` (:data:`SCENARIO_FIGURES`) as (variable, ClaimSpec
+    fields) pairs: the catalog entry's ``scenario_figures`` hook."""
+    return [(v, scenario_figure_fields(v, col, horizon)) for v, col in SCENARIO_FIGURES]
+
+
 def unconditional_severity_features(sim, annual: np.ndarray, first_year: int, last_year: int) -> np.ndarray:
     """Cumulative horizon change of GDP, equity and house price levels; peak inflation,
     unemployment and long rate (appendix "The Macro-Financial Model")."""
@@ -1312,6 +1318,7 @@ ENTRY = ModelEntry(
     specification=specification,
     run=run_macro_var,
     build_inputs=build_inputs,
+    scenario_figures=scenario_figures,
     tables={
         "selection": "row the risk: severity, simulation_id, rule … (candidate selection reads it)",
         "selected_path": "rows years, columns the six variables: the risk's annual scenario path",
