@@ -54,19 +54,36 @@ def _run(env: dict[str, str], log: str, out: str, argv: list[str]) -> None:
     ws, request, target, when, sig, delay = argv
     sig, delay, times = int(sig), float(delay), {}
     signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even when started in the background
+    sent, lock, timers = [], threading.Lock(), []
+
+    def kill(where: str) -> None:
+        """Send the signal once, saying where it landed ('inside' the target stage or at its 'end')."""
+        with lock:
+            if sent:
+                return
+            sent.append(where)
+        Path(out + ".kill").write_text(where, encoding="utf-8")
+        os.kill(os.getpid(), sig)
 
     def progress(stage, event, i, n):
         now = time.monotonic()
         if event == "started":
             times[stage] = [now, None]
             if stage == target and when == "inside":
-                timer = threading.Timer(delay, os.kill, (os.getpid(), sig))
+                timer = threading.Timer(delay, kill, ("inside",))
                 timer.daemon = True
                 timer.start()
+                timers.append(timer)
         elif event == "completed":
             times[stage][1] = now
             if stage == target and when == "after":
-                os.kill(os.getpid(), sig)
+                kill("after")
+            elif stage == target and when == "inside":
+                # faster here than in the reference run: the stage ended before its timer. Kill at its end, so
+                # that the kill never lands in a later stage (that would skip the stages between)
+                for timer in timers:
+                    timer.cancel()
+                kill("end")
 
     with Store(ws) as store:
         outcome = analyze(store, load_request(request), progress=progress)
@@ -74,10 +91,12 @@ def _run(env: dict[str, str], log: str, out: str, argv: list[str]) -> None:
 
 
 class Done:
-    """What a child left: its exit code (-N when killed by signal N), stderr and its one JSON line."""
+    """What a child left: its exit code (-N when killed by signal N), stderr, its one JSON line and where its
+    kill landed ('after' the target stage, 'inside' it, at its 'end' when it finished before the timer; '' when
+    not killed)."""
 
-    def __init__(self, returncode: int, stderr: str, stdout: str):
-        self.returncode, self.stderr, self.stdout = returncode, stderr, stdout
+    def __init__(self, returncode: int, stderr: str, stdout: str, kill: str = ""):
+        self.returncode, self.stderr, self.stdout, self.kill = returncode, stderr, stdout, kill
 
 
 def run_child(env: dict[str, str], folder: Path, *argv: str, timeout: float = 600) -> Done:
@@ -86,7 +105,9 @@ def run_child(env: dict[str, str], folder: Path, *argv: str, timeout: float = 60
     ctx.set_forkserver_preload(PRELOAD)
     folder.mkdir(parents=True, exist_ok=True)
     log, out = folder / "child.stderr", folder / "child.json"
+    marker = folder / "child.json.kill"
     out.unlink(missing_ok=True)
+    marker.unlink(missing_ok=True)
     proc = ctx.Process(target=_run, args=(env, str(log), str(out), list(argv)))
     proc.start()
     proc.join(timeout)
@@ -95,4 +116,5 @@ def run_child(env: dict[str, str], folder: Path, *argv: str, timeout: float = 60
         proc.join()
         raise TimeoutError(f"child {argv} still running after {timeout} s")
     stdout = out.read_text(encoding="utf-8") if out.exists() else ""
-    return Done(proc.exitcode, log.read_text(encoding="utf-8", errors="replace"), stdout)
+    kill = marker.read_text(encoding="utf-8") if marker.exists() else ""
+    return Done(proc.exitcode, log.read_text(encoding="utf-8", errors="replace"), stdout, kill)

@@ -89,18 +89,23 @@ def test_a_kill_at_every_stage_resumes_to_the_same_report(demo, when, sig):
 
     ws = demo["root"] / f"{when}-{sig}"
     shutil.copytree(demo["base"], ws)
-    killed = []
+    killed, where = [], []
     for stage, (start, end) in demo["times"].items():
-        delay = (end - start) / 2  # halfway through the stage as the reference run timed it
+        delay = (end - start) / 2  # halfway through the stage as the reference run timed it (else at its end)
         run = _child(demo["env"], ws, demo["request"], stage, when, sig, delay)
         if run.returncode == 0:  # the stage ended before the timer (a stage of a few ms): nothing to resume
             assert when == "inside", run.stdout[-2000:]
             break
         assert run.returncode in (-sig, 1), (stage, run.returncode, run.stderr[-2000:])
         killed.append(stage)
+        where.append(run.kill)
         with Store(ws) as store:  # a stop is a result: never one with an empty reason
             assert all(r.reason.strip() for r in store.find(StageRecord) if r.status != StageStatus.completed)
     assert len(killed) >= (len(demo["times"]) if when == "after" else 5), killed
+    # every kill landed in its own target stage (none skipped the stages after it), and some mid-stage
+    assert set(where) <= ({"after"} if when == "after" else {"inside", "end"}), where
+    if when == "inside":
+        assert "inside" in where, list(zip(killed, where, strict=True))
     final = _child(demo["env"], ws, demo["request"])
     assert final.returncode == 0, final.stderr[-3000:]
     program = json.loads(final.stdout.strip().splitlines()[-1])["outcome"]["analyses"][0]
