@@ -26,6 +26,14 @@ def square_plus(shared, x):
     return x * x + shared
 
 
+def touch(folder, x):
+    """A task that leaves a mark when it runs."""
+    from pathlib import Path
+
+    (Path(folder) / f"ran-{x}").write_text("")
+    return x
+
+
 @pytest.fixture(scope="module")
 def dask2():
     with DaskExecutor(workers=2) as ex:
@@ -56,6 +64,35 @@ def test_every_executor_returns_every_result_once(dask2):
     assert dict(dask2.map_unordered(square_plus, range(7), shared=3)) == want
     assert dask2.describe()["scheduler"].startswith("tcp://127.0.0.1:")
     assert dask2.workers == 2
+
+
+def test_distributed_executors_start_every_task_before_the_first_result_is_asked_for(tmp_path, dask2):
+    """The backtest reads its outcomes while the workers compute: map_unordered submits at once."""
+    import time
+
+    with ProcessExecutor(2) as procs:
+        for ex in (procs, dask2):
+            folder = tmp_path / ex.name
+            folder.mkdir()
+            arriving = ex.map_unordered(touch, range(4), shared=str(folder))
+            deadline = time.monotonic() + 60
+            while len(list(folder.iterdir())) < 4 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert sorted(p.name for p in folder.iterdir()) == [f"ran-{i}" for i in range(4)], ex.name
+            assert sorted(arriving) == [(i, i) for i in range(4)], ex.name
+
+
+def test_the_local_cluster_turns_off_two_worker_defaults_that_cost_cpu(dask2):
+    """No statistical profiler, no eager malloc trim (docs/dask.md); the BLAS stays single-threaded."""
+    env = dask2.client.run(lambda: {k: os.environ.get(k) for k in ("MALLOC_TRIM_THRESHOLD_", "OMP_NUM_THREADS")})
+    assert all(e == {"MALLOC_TRIM_THRESHOLD_": None, "OMP_NUM_THREADS": "1"} for e in env.values()), env
+
+    def profiling():
+        import dask
+
+        return dask.config.get("distributed.worker.profile.enabled")
+
+    assert set(dask2.client.run(profiling).values()) == {False}
 
 
 def test_ingest_on_dask_gives_the_sequential_record_ids(tmp_path, dask2):

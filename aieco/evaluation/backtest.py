@@ -507,14 +507,22 @@ def run_backtest(
     # writes no longer wait for the slowest task); a lost worker leaves the cutoffs already written whole
     results: dict[int, CutoffForecast] = {}
     written: dict[int, ModelRun] = {}
-    for i, forecast in executor.map_unordered(forecast_at_cutoff, tasks, shared=observations):
-        results[i] = forecast
-        written[i] = write(forecast)
-        if progress is not None:
-            progress(len(results), len(tasks))
+    arriving = executor.map_unordered(forecast_at_cutoff, tasks, shared=observations)
+    try:
+        # a distributed executor has submitted every task by now: the outcomes (which need no forecast) are
+        # read while the workers compute, not after them; in this process they are read first
+        outcomes, vintage = outcomes_table(outcome_observations, cfg.vintage_policy or "approximate")
+        for i, forecast in arriving:
+            results[i] = forecast
+            written[i] = write(forecast)
+            if progress is not None:
+                progress(len(results), len(tasks))
+    finally:
+        close = getattr(arriving, "close", None)
+        if close is not None:
+            close()
     forecasts = [results[i] for i in range(len(tasks))]
     runs = [written[i] for i in range(len(tasks))]
-    outcomes, vintage = outcomes_table(outcome_observations, cfg.vintage_policy or "approximate")
     rows = forecast_rows(forecasts)
     if officials is not None and not officials.empty:
         rows = pd.concat([rows, officials[rows.columns]], ignore_index=True)

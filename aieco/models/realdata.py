@@ -204,7 +204,8 @@ def model_levels(
             series = assemble_monthly(v, monthly)
             q = quarterly_averages(series.reset_index())
             quarters = _quarters_of(series.index)
-            q = q.assign(release_rule=[weakest_of_quarter(series, p, quarters) for p in q["reference_period"]])
+            by_quarter = weakest_by_quarter(series, quarters)
+            q = q.assign(release_rule=[by_quarter.get(p, "file") for p in q["reference_period"]])
             mine = pd.concat([mine[mine["frequency"] != "M"], q], ignore_index=True)
         if mine["series_key"].nunique() > 1:
             mine = splice_quarterly(v, mine)
@@ -215,11 +216,16 @@ def model_levels(
     return ModelLevels(levels=levels, rules=used, last_usable=last, eligible=quarterly)
 
 
-def weakest_of_quarter(monthly: pd.DataFrame, quarter: str, quarters: list[str] | None = None) -> str:
-    """The weakest release rule of the quarter's months (``quarters``: each month's quarter, if known)."""
+def weakest_by_quarter(monthly: pd.DataFrame, quarters: list[str] | None = None) -> dict[str, str]:
+    """Quarter label → the weakest release rule of its months (``quarters``: each month's quarter, if known).
+
+    One pass over the months (the per-quarter lookup it replaces was quadratic in the sample length and
+    took most of ``model_levels``' time)."""
     quarters = _quarters_of(monthly.index) if quarters is None else quarters
-    months = [p for p, q in zip(monthly.index, quarters, strict=True) if q == quarter]
-    return weakest(list(monthly.loc[months, "release_rule"].astype(str))) if months else "file"
+    rules: dict[str, list[str]] = {}
+    for quarter, rule in zip(quarters, monthly["release_rule"].astype(str), strict=True):
+        rules.setdefault(quarter, []).append(rule)
+    return {quarter: weakest(found) for quarter, found in rules.items()}
 
 
 def _quarters_of(months: pd.Index) -> list[str]:

@@ -804,18 +804,21 @@ def quarterly_averages(frame: pd.DataFrame) -> pd.DataFrame:
     if monthly.empty:
         return frame.reset_index(drop=True)
     per = pd.PeriodIndex(monthly["reference_period"], freq="M")
-    monthly["quarter"] = [str(p.asfreq("Q")) for p in per]
+    monthly["quarter"] = per.asfreq("Q").astype(str)
     keys = ["variable", "series_key", "jurisdiction", "unit", "transformation", "quarter"]
     if "vintage" in monthly.columns:
         monthly["vintage"] = monthly["vintage"].fillna("")
         keys.append("vintage")
+    monthly["release_unknown"] = monthly["release_date"].isna()
     grouped = monthly.groupby(keys, sort=True, dropna=False)
     agg = grouped.agg(
         value=("value", "mean"),
         months=("value", "size"),
-        release_date=("release_date", lambda s: None if s.isna().any() else max(s)),
+        release_date=("release_date", "max"),
+        release_unknown=("release_unknown", "any"),
     )
-    agg = agg[agg["months"] == 3].reset_index().drop(columns="months")
+    agg["release_date"] = agg["release_date"].where(~agg["release_unknown"])
+    agg = agg[agg["months"] == 3].reset_index().drop(columns=["months", "release_unknown"])
     agg = agg.rename(columns={"quarter": "reference_period"})
     agg["frequency"] = "Q"
     if "vintage" in agg.columns:
