@@ -244,5 +244,40 @@ def test_bank_values_released_after_the_cutoff_do_not_reach_the_models(store):
     assert max(data.panel["period_end"]) == "2020-12-31" and max(data.history["quarter"]) == "2020Q4"
     assert data.provenance == ("synthetic",) and set(data.panel["data_status"]) == {"synthetic"}
     assert read_validation_inputs(store, AsOf(cutoff=date(2020, 12, 31))) is None  # the exercise is later
-    with pytest.raises(StageStopped, match="no bank panel released on or before 2010-12-31"):
+    with pytest.raises(StageStopped, match="no bank panel usable at 2010-12-31") as err:
         read_bank_inputs(store, AsOf(cutoff=date(2010, 12, 31)))
+    assert "vintage_policy" not in str(err.value)  # nothing was released by then: no policy to blame
+
+
+def test_bank_values_go_through_the_requests_vintage_policy(tmp_path):
+    """One as-of rule for the bank path too (issue 34): released by the cutoff *and* dated by a rule the
+    request's vintage policy accepts. Lag-dated values reach the models under ``approximate`` only;
+    a strict request stops and says which rule it refused and how to change it."""
+    from datetime import date
+
+    from aieco.demo.bank import load_demo_adverse, load_demo_macro, load_demo_official, load_demo_panel
+    from aieco.models.bank.workspace import bank_records
+    from aieco.records import ObservedValue, Provenance, ReleaseRule
+    from aieco.store import Store
+
+    cutoff = date(2020, 12, 31)
+    tables = (load_demo_panel(), load_demo_macro(), load_demo_official(), load_demo_adverse())
+    lagged = Store(tmp_path / "lag")
+    lagged.put_many(
+        bank_records(*tables, provenance=Provenance.synthetic, series_prefix="T", release_rule=ReleaseRule.lag)
+    )
+    approximate = read_bank_inputs(lagged, AsOf.at(cutoff, "approximate"))
+    assert max(approximate.panel["period_end"]) == "2020-12-31"
+    with pytest.raises(StageStopped, match="no bank panel usable at 2020-12-31") as err:
+        read_bank_inputs(lagged, AsOf.at(cutoff, "strict"))
+    assert "release rule lag" in str(err.value) and "vintage_policy 'strict'" in str(err.value)
+    assert 'vintage_policy = "approximate"' in str(err.value)
+    # the demo's synthetic vintages pass the strict policy, with the same values
+    demo = Store(tmp_path / "demo")
+    from aieco.demo import load_bank_data
+
+    load_bank_data(demo)
+    assert {r.release_rule for r in demo.find(ObservedValue, sector="banks")} == {ReleaseRule.vintage}
+    strict = read_bank_inputs(demo, AsOf.at(cutoff, "strict"))
+    pd.testing.assert_frame_equal(strict.panel, approximate.panel)
+    pd.testing.assert_frame_equal(strict.history, approximate.history)

@@ -2,8 +2,9 @@
 
 The bank models read their data from :class:`~aieco.records.ObservedValue` records, whatever
 their provenance (``real``, ``synthetic`` or ``illustrative``), selected at the request's
-cutoff by the one as-of rule (:class:`aieco.asof.AsOf`: per series and period the latest
-release on or before the cutoff; an unknown release date is not eligible). Nothing here knows
+cutoff by the one as-of rule (:meth:`aieco.asof.AsOf.usable`: per series and period the latest
+release on or before the cutoff, dated by a release rule the request's vintage policy accepts;
+an unknown release date is not eligible). Nothing here knows
 the demo: the demo build writes its synthetic tables through :func:`bank_records`, a real reader
 (e.g. EBA transparency data) writes its own with ``provenance=real``. A workspace without bank
 records makes :func:`read_bank_inputs` raise ``StageStopped`` — never a fallback to other data.
@@ -190,16 +191,35 @@ def bank_records(
     return out
 
 
+def _rule(r: ObservedValue) -> str | None:
+    return r.release_rule.value if r.release_rule else None
+
+
 def _latest(records: Iterable[ObservedValue], as_of: AsOf, *, entity: bool) -> list[ObservedValue]:
-    """Per (variable, entity or jurisdiction, period): the latest release the as-of rule admits."""
+    """Per (variable, entity or jurisdiction, period): the latest release the as-of rule admits
+    (released by the cutoff and dated by a rule the vintage policy accepts: :meth:`AsOf.usable`)."""
     best: dict[tuple[str, str, str], ObservedValue] = {}
     for r in records:
-        if not as_of.released(r.release_date):
+        if not as_of.usable(r.release_date, _rule(r)):
             continue
         key = (r.variable, (r.entity or "") if entity else r.jurisdiction, r.reference_period)
         if key not in best or (best[key].release_date or date.min) <= (r.release_date or date.min):
             best[key] = r
     return list(best.values())
+
+
+def _refused_by_policy(records: Iterable[ObservedValue], as_of: AsOf) -> str:
+    """Why records released by the cutoff were not usable: the rules the vintage policy refused ('' if none)."""
+    refused = sorted(
+        {str(_rule(r)) for r in records if as_of.released(r.release_date) and not as_of.accepts_rule(_rule(r))}
+    )
+    if not refused:
+        return ""
+    return (
+        f"; values released by then exist but are dated by release rule {', '.join(refused)}, which the "
+        f"request's vintage_policy {as_of.vintage_policy!r} refuses (set vintage_policy = \"approximate\" in "
+        "the request to accept documented publication lags, or load the values with their true release dates)"
+    )
 
 
 def _provenances(records: Iterable[ObservedValue]) -> tuple[str, ...]:
@@ -212,14 +232,13 @@ def read_bank_inputs(store: Store, as_of: AsOf) -> BankInputs:
     Raises ``StageStopped`` naming what is missing when the workspace holds no bank panel or
     no country history at the cutoff; provenance is read, never assumed.
     """
-    panel_recs = _latest(
-        store.find(ObservedValue, variable=list(PANEL_VARIABLES.values()), sector=SECTOR), as_of, entity=True
-    )
+    stored_panel = store.find(ObservedValue, variable=list(PANEL_VARIABLES.values()), sector=SECTOR)
+    panel_recs = _latest(stored_panel, as_of, entity=True)
     if not panel_recs:
         raise StageStopped(
-            f"the workspace holds no bank panel released on or before {as_of.cutoff} "
-            f"(ObservedValue records {', '.join(PANEL_VARIABLES.values())} with a bank entity); "
-            "load bank data before the analysis",
+            f"the workspace holds no bank panel usable at {as_of.cutoff} "
+            f"(ObservedValue records {', '.join(PANEL_VARIABLES.values())} with a bank entity)"
+            + (_refused_by_policy(stored_panel, as_of) or "; load bank data before the analysis"),
             stage="application",
         )
     cols = {v: c for c, v in PANEL_VARIABLES.items()}
@@ -245,15 +264,12 @@ def read_bank_inputs(store: Store, as_of: AsOf) -> BankInputs:
                 f"no bank has every panel variable for one period (e.g. {first['bank_id']} {first['period_end']})",
                 stage="application",
             )
-    macro_recs = _latest(
-        store.find(ObservedValue, variable=[MACRO_PREFIX + q for q in QUARTERLY_LEVELS], sector=SECTOR),
-        as_of,
-        entity=False,
-    )
+    stored_macro = store.find(ObservedValue, variable=[MACRO_PREFIX + q for q in QUARTERLY_LEVELS], sector=SECTOR)
+    macro_recs = _latest(stored_macro, as_of, entity=False)
     if not macro_recs:
         raise StageStopped(
-            f"the workspace holds no country macro history for the bank models released on or "
-            f"before {as_of.cutoff} (ObservedValue records {MACRO_PREFIX}*)",
+            f"the workspace holds no country macro history for the bank models usable at "
+            f"{as_of.cutoff} (ObservedValue records {MACRO_PREFIX}*)" + _refused_by_policy(stored_macro, as_of),
             stage="application",
         )
     hist: dict[tuple[str, str], dict] = {}
