@@ -149,3 +149,35 @@ def backtest_path_figure(errors: pd.DataFrame, variable: str, horizon: int) -> g
     )
     fig.update_xaxes(dtick=1)
     return fig
+
+
+def backtest_adverse_programs(adverse: pd.DataFrame) -> pd.DataFrame:
+    """One row per cutoff and risk of a backtest's ``adverse`` table: how that risk's analysis ended."""
+    cols = ["cutoff", "risk", "status", "stage", "reason", "analysis_id", "run_id"]
+    return adverse.drop_duplicates(["cutoff", "risk"])[cols].reset_index(drop=True)
+
+
+def backtest_adverse_figure(adverse: pd.DataFrame, risk: str, variable: str) -> go.Figure:
+    """One risk's adverse path (solid) and its analysis's baseline (dotted) at every cutoff where the risk
+    completed, by target year, with the outcome as later published (black)."""
+    rows = adverse[(adverse["risk"] == risk) & (adverse["variable"] == variable)].sort_values(["cutoff", "target_year"])
+    fig = go.Figure()
+    colours = px.colors.qualitative.Plotly
+    for i, (cutoff, part) in enumerate(rows.groupby("cutoff", sort=True)):
+        colour = colours[i % len(colours)]
+        fig.add_trace(
+            go.Scatter(x=part["target_year"], y=part["adverse"], name=f"adverse at {cutoff}", mode="lines+markers",
+                       line={"color": colour})
+        )  # fmt: skip
+        fig.add_trace(
+            go.Scatter(x=part["target_year"], y=part["baseline"], name=f"baseline at {cutoff}", mode="lines",
+                       line={"color": colour, "dash": "dot"})
+        )  # fmt: skip
+    outcome = rows.dropna(subset=["outcome"]).drop_duplicates("target_year")
+    fig.add_trace(
+        go.Scatter(x=outcome["target_year"], y=outcome["outcome"], name="outcome (latest vintage)",
+                   mode="lines+markers", line={"color": "black", "width": 3})
+    )  # fmt: skip
+    fig.update_layout(title=f"{risk}: {variable} under the adverse path of each cutoff, its baseline and the outcome")
+    fig.update_xaxes(dtick=1, title="target year")
+    return fig

@@ -156,6 +156,37 @@ with page_workspace() as ws:
         if not stops.empty:
             st.warning(f"{len(stops)} of {len(bt['cutoffs'])} cutoffs stopped; each stop and its reason:")
         show_table(bt["cutoffs"], name="backtest_2", key="bt_cutoffs")
+        if "adverse" in bt:
+            st.subheader("Each risk's adverse path at the cutoffs")
+            st.caption(
+                "`aieco backtest --adverse`: the request's analysis run at every cutoff, with the evidence, "
+                "restrictions and official anchors of that date. An adverse path is not a forecast: the table "
+                "gives how often the outcome went beyond it in the direction the scenario pushes (`beyond_share`), "
+                "the scenario's push against the analysis's baseline (`mean_deviation`, pp) and what happened "
+                "against that baseline (`mean_outcome_gap`, pp)."
+            )
+            programs = evaluation_views.backtest_adverse_programs(bt["adverse"])
+            done = programs[programs["run_id"].notna()]
+            if done.empty:
+                st.warning("No risk has an adverse path at any of these cutoffs; each stop and its reason:")
+            else:
+                c, d = st.columns(2)
+                risk = c.selectbox("Risk", sorted(set(done["risk"])), key="bt_adverse_risk")
+                scored = bt["adverse"].dropna(subset=["variable"])
+                variable = d.selectbox("Variable", sorted(set(scored["variable"])), key="bt_adverse_variable")
+                show_figure(
+                    evaluation_views.backtest_adverse_figure(bt["adverse"], risk, variable),
+                    name="backtest_figure_3",
+                    key="bt_adverse",
+                )
+                if bt["adverse_scores"].empty:
+                    st.info("No adverse path has an outcome yet: nothing to set against it.")
+                else:
+                    show_table(bt["adverse_scores"], name="backtest_3", key="bt_adverse_scores")
+            stopped = programs[programs["run_id"].isna()]
+            if not stopped.empty:
+                st.warning(f"{len(stopped)} of {len(programs)} risk analyses stopped before a path; why:")
+            show_table(programs, name="backtest_4", key="bt_adverse_programs")
         st.divider()
 
     records = view(evaluation_views.evaluation_records)

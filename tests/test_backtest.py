@@ -200,3 +200,85 @@ def test_cli_backtest_json_and_a_missing_workspace_series(tmp_path):
     assert all(c["status"] in ("completed", "stopped") for c in data["cutoffs"])
     assert {s["method"] for s in data["scores"]} >= {"random_walk", "sample_mean"}
     assert data["official"]  # says where official projections came from, or why there are none
+
+
+def test_adverse_paths_are_set_against_the_outcomes_by_hand():
+    """beyond: the outcome went past the adverse path in the direction the scenario pushes; stops are kept
+    with their reason and never scored."""
+    from aieco.evaluation.backtest import adverse_scores
+
+    head = {"risk": "r", "analysis_id": "an_x", "status": "completed", "stage": "", "reason": "", "run_id": "run_x"}
+    rows = pd.DataFrame(
+        [
+            head | {"cutoff": "2019-06-30", "variable": "real_gdp", "target_year": 2020, "adverse": -1.0,
+                    "baseline": 1.0},
+            head | {"cutoff": "2019-06-30", "variable": "real_gdp", "target_year": 2021, "adverse": 0.0,
+                    "baseline": 1.5},
+            head | {"cutoff": "2020-06-30", "variable": "real_gdp", "target_year": 2021, "adverse": -2.0,
+                    "baseline": 2.0},
+            head | {"cutoff": "2019-06-30", "variable": "unemployment", "target_year": 2020, "adverse": 9.0,
+                    "baseline": 7.0},
+            head | {"cutoff": "2019-06-30", "variable": "inflation", "target_year": 2022, "adverse": 3.0,
+                    "baseline": 2.0},  # 2022 has no outcome yet
+            {"cutoff": "2019-06-30", "risk": "q", "analysis_id": "an_y", "status": "stopped",
+             "stage": "graph_search", "reason": "no admissible path", "run_id": None, "variable": None,
+             "target_year": None, "adverse": None, "baseline": None},
+        ]
+    )  # fmt: skip
+    outcomes = pd.DataFrame(
+        {"real_gdp": [-6.0, 1.0], "unemployment": [8.0, 7.5], "inflation": [0.5, 2.5]}, index=[2020, 2021]
+    )
+    table, scores = adverse_scores(rows, outcomes)
+    assert list(table["beyond"]) == [True, False, False, False, None, None]
+    assert list(table["deviation"].round(2).iloc[:4]) == [-2.0, -1.5, -4.0, 2.0]
+    assert table.iloc[5]["reason"] == "no admissible path"  # the stop stays, with its reason
+    gdp1 = scores[(scores["variable"] == "real_gdp") & (scores["horizon"] == 1)].iloc[0]
+    assert gdp1["n"] == 2 and gdp1["beyond_share"] == 0.5  # 2020 fell past the adverse; 2021 did not
+    assert gdp1["mean_deviation"] == pytest.approx(-3.0) and gdp1["mean_outcome_gap"] == pytest.approx(-4.0)
+    assert set(scores["risk"]) == {"r"} and "inflation" not in set(scores["variable"])
+
+
+def test_adverse_backtest_runs_the_request_at_each_cutoff_on_the_real_workspace(default_built, workspace_copy):
+    """--adverse: each cutoff is analysed as the request would have been then; trade fragmentation has a path
+    from the ESRB 2018 text on, the other risks stop with their stage and reason, and every path row is the
+    stored run's own table."""
+    import json
+
+    from aieco.cli import main
+    from aieco.records import ModelRun
+    from aieco.store import Store
+
+    ws = workspace_copy(default_built[0], "adverse")
+    request = Path(__file__).resolve().parents[1] / "aieco" / "default" / "requests" / "euro_area_2024.toml"
+    args = ["-w", str(ws), "--json", "backtest", str(request), "--cutoffs", "2017-06-30..2019-06-30",
+            "--draws", "300", "--min-obs", "60", "--adverse"]  # fmt: skip
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    by = {(a["cutoff"], a["risk"]): a for a in data["adverse"]}
+    assert len(by) == 3 * 3
+    early = by[("2017-06-30", "trade_fragmentation")]
+    assert early["status"] == "stopped" and "no eligible source location" in early["reason"]  # nothing published yet
+    tf = by[("2019-06-30", "trade_fragmentation")]
+    assert tf["status"] == "completed" and tf["run_id"].startswith("run_")
+    assert by[("2019-06-30", "property_correction")]["stage"] == "graph_search"
+    with Store(ws) as store:
+        run = store.get(ModelRun, tf["run_id"])
+        assert run.model_id == "macro_var" and run.diagnostics["cutoff"] == "2019-06-30"
+        from aieco.evaluation.backtest import backtest_runs, load_backtest
+
+        summary = backtest_runs(store)[0]
+        tables = load_backtest(store, summary)
+        path = store.get_tables(run.output_digest)["selected_path"]
+        row = tables["adverse"].query(
+            "risk == 'trade_fragmentation' and variable == 'real_gdp' and target_year == 2020"
+        )
+        assert float(row["adverse"].iloc[0]) == pytest.approx(
+            float(path.loc[path.index.astype(str) == "2020", "real_gdp"].iloc[0])
+        )
+        assert tf["run_id"] in summary.parent_runs
+    scores = {(s["risk"], s["variable"], s["horizon"]) for s in data["adverse_scores"]}
+    assert ("trade_fragmentation", "real_gdp", 1) in scores  # 2020 has an outcome
+    # a rerun resumes the same analyses: the same ids
+    again = json.loads(CliRunner().invoke(main, args).stdout)
+    assert [a["analysis_id"] for a in again["adverse"]] == [a["analysis_id"] for a in data["adverse"]]

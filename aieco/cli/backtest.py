@@ -35,6 +35,13 @@ def executor_option(fn):
     default=None,
     help="Least complete quarters for the VAR (default: settings, as an analysis); recorded on every run.",
 )
+@click.option(
+    "--adverse",
+    is_flag=True,
+    default=False,
+    help="Also run the request's analysis at every cutoff (in this process) and set each risk's adverse path, "
+    "where that cutoff's evidence supports one, against the outcomes.",
+)
 @executor_option
 @common
 @pass_state
@@ -47,12 +54,15 @@ def backtest(
     min_obs: int | None,
     executor: str | None,
     workers: int | None,
+    adverse: bool,
 ) -> None:
     """Score the model's unconditional baseline at each cutoff against later-published outcomes.
 
     Each cutoff sees only what was released by then (the request's vintage policy); errors of annual GDP
     growth, HICP inflation and unemployment 1-3 years ahead, with random-walk, sample-mean and official
-    benchmarks. Stops are recorded with their reason.
+    benchmarks. Stops are recorded with their reason. With --adverse, each cutoff is also analysed as the
+    request would have been then (its evidence, restrictions and scenario), and each risk's adverse path, or
+    its stop, is set against the outcomes: how often the outcome went beyond it.
     """
     from aieco.evaluation.backtest import BacktestConfig, cutoff_dates, official_from, run_backtest
     from aieco.executors import make_executor
@@ -75,6 +85,17 @@ def backtest(
                 fix="run `aieco data load-real` (or `aieco default`) in this workspace first",
             )
         outcomes = observations_frame(pack_observations())
+        paths = None
+        if adverse:
+            from aieco.analysis.track_record import adverse_at_cutoffs
+
+            paths = adverse_at_cutoffs(
+                store,
+                request,
+                dates,
+                progress=lambda done, total: print(f"\ranalyses {done}/{total}", end="", file=sys.stderr),
+            )
+            print("", file=sys.stderr)
         with make_executor(executor, workers) as ex:
             result = run_backtest(
                 store,
@@ -87,6 +108,7 @@ def backtest(
                 official_note=note,
                 request_digest=digest(request.model_dump(mode="json")),
                 progress=lambda done, total: print(f"\rcutoffs {done}/{total}", end="", file=sys.stderr),
+                adverse=paths,
             )
         print("", file=sys.stderr)
     emit(state, result.as_json() | {"executor": executor or "local"}, lambda r: human(r))
@@ -106,4 +128,19 @@ def human(r: dict) -> str:
             f"  {s['method']:<26} {s['variable']:<13} {s['horizon']:>2} {s['n']:>3} "
             f"{s['rmse']:>7.2f} {s['mean_error']:>9.2f}"
         )
+    if "adverse" in r:
+        lines.append("each risk's adverse path at the cutoffs (the request's analysis at each cutoff):")
+        for a in r["adverse"]:
+            tail = f"analysis {a['analysis_id']}, run {a['run_id']}" if a["run_id"] else f"{a['stage']}: {a['reason']}"
+            lines.append(f"  {a['cutoff']}  {a['risk']:<22} {a['status']:<9} {tail}")
+        lines.append(
+            f"  {'risk':<22} {'variable':<13} {'h':>2} {'n':>3} {'beyond':>7} {'adv-base':>9} {'outc-base':>10}"
+        )
+        for s in r["adverse_scores"]:
+            lines.append(
+                f"  {s['risk']:<22} {s['variable']:<13} {s['horizon']:>2} {s['n']:>3} {s['beyond_share']:>7.2f} "
+                f"{s['mean_deviation']:>9.2f} {s['mean_outcome_gap']:>10.2f}"
+            )
+        if not r["adverse_scores"]:
+            lines.append("  no adverse path has an outcome yet")
     return "\n".join(lines)

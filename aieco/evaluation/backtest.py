@@ -363,6 +363,49 @@ def score(forecasts: pd.DataFrame, outcomes: pd.DataFrame) -> tuple[pd.DataFrame
     return errors, scores
 
 
+def adverse_scores(adverse: pd.DataFrame, outcomes: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Each risk's adverse paths at the cutoffs (:func:`aieco.analysis.track_record.adverse_at_cutoffs`)
+    set against the outcomes, and their scores per risk, variable and horizon.
+
+    An adverse path is no forecast, so it is not scored by its error. Per row with an outcome:
+    ``deviation`` = adverse − the analysis's baseline (the scenario's push), ``outcome_gap`` = outcome −
+    baseline (what happened against the baseline), and ``beyond``: the outcome went past the adverse path
+    in the adverse direction (below it where the scenario pushes down, above it where it pushes up).
+    Scores: ``n``, the share of outcomes beyond the adverse path (``beyond_share``; a severe but plausible
+    scenario is rarely exceeded), the mean deviation and the mean outcome gap. Rows of stopped risks keep
+    their stage and reason in the first frame (no outcome) and are not scored.
+    """
+    rows = adverse.copy()
+    outcome = []
+    for v, y in zip(rows["variable"], rows["target_year"], strict=True):
+        x = outcomes[v].get(int(y), np.nan) if isinstance(v, str) and v in outcomes and pd.notna(y) else np.nan
+        outcome.append(float(x) if pd.notna(x) else np.nan)
+    rows["outcome"] = outcome
+    rows["horizon"] = [
+        int(y) - date.fromisoformat(str(c)).year if pd.notna(y) else np.nan
+        for y, c in zip(rows["target_year"], rows["cutoff"], strict=True)
+    ]
+    rows["deviation"] = rows["adverse"] - rows["baseline"]
+    rows["outcome_gap"] = rows["outcome"] - rows["baseline"]
+    push = np.sign(rows["deviation"].astype(float))
+    past = (push != 0) & (np.sign((rows["outcome"] - rows["adverse"]).astype(float)) == push)
+    rows["beyond"] = [bool(b) if pd.notna(o) else None for b, o in zip(past, rows["outcome"], strict=True)]
+    scored = rows[rows["outcome"].notna()]
+    columns = ["risk", "variable", "horizon", "n", "beyond_share", "mean_deviation", "mean_outcome_gap"]
+    if scored.empty:
+        return rows, pd.DataFrame(columns=columns)
+    grouped = scored.astype({"horizon": int, "beyond": float}).groupby(["risk", "variable", "horizon"], sort=True)
+    scores = pd.DataFrame(
+        {
+            "n": grouped.size(),
+            "beyond_share": grouped["beyond"].mean(),
+            "mean_deviation": grouped["deviation"].mean(),
+            "mean_outcome_gap": grouped["outcome_gap"].mean(),
+        }
+    ).reset_index()
+    return rows, scores[columns]
+
+
 # ----------------------------------------------------------------------------- driver
 
 
@@ -376,9 +419,23 @@ class BacktestResult:
     scores: pd.DataFrame
     outcome_vintage: str
     official_note: str
+    adverse: pd.DataFrame | None = None  # each risk's adverse path or stop per cutoff, with the outcome
+    adverse_scores: pd.DataFrame | None = None
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        extra: dict[str, Any] = {}
+        if self.adverse is not None:
+            programs = self.adverse.drop_duplicates(["cutoff", "risk"])
+            extra["adverse"] = [
+                {k: (None if pd.isna(v) else v) for k, v in row.items()}
+                for row in programs[["cutoff", "risk", "analysis_id", "status", "stage", "reason", "run_id"]].to_dict(
+                    orient="records"
+                )
+            ]
+            extra["adverse_scores"] = (
+                self.adverse_scores if self.adverse_scores is not None else pd.DataFrame()
+            ).to_dict(orient="records")
+        return extra | {
             "backtest_id": self.backtest_id,
             "summary_run_id": self.summary.run_id,
             "outcome_vintage": self.outcome_vintage,
@@ -446,8 +503,13 @@ def run_backtest(
     official_note: str = "",
     request_digest: str = "",
     progress: Callable[[int, int], None] | None = None,
+    adverse: pd.DataFrame | None = None,
 ) -> BacktestResult:
     """Forecast at every cutoff (on ``executor``; in this process without one), score, and store the records.
+
+    ``adverse``: each risk's adverse path or stop at the cutoffs
+    (:func:`aieco.analysis.track_record.adverse_at_cutoffs`), scored by :func:`adverse_scores` and stored
+    as the summary's ``adverse`` and ``adverse_scores`` tables (its analyses become parents of the summary).
 
     Workers return :class:`CutoffForecast` objects; this function alone writes: each cutoff's
     run and tables in one transaction, then the summary run. Rerunning with the same inputs
@@ -549,6 +611,10 @@ def run_backtest(
         "scores": scores,
         "outcomes": outcomes.rename(index=str),
     }
+    adverse_rows = adverse_table = None
+    if adverse is not None:
+        adverse_rows, adverse_table = adverse_scores(adverse, outcomes)
+        tables |= {"adverse": adverse_rows, "adverse_scores": adverse_table}
     with store.transaction():
         output = store.put_tables(tables)
         summary = ModelRun.create(
@@ -566,13 +632,16 @@ def run_backtest(
                 "outcome_vintage": vintage,
                 "official": official_note,
                 "config": cfg.model_dump(mode="json"),
+                **({} if adverse is None else {"adverse_analyses": sorted(set(adverse["analysis_id"].dropna()))}),
             },
             output_digest=output,
-            parent_runs=[r.run_id for r in runs],
+            parent_runs=[r.run_id for r in runs] + ([] if adverse is None else sorted(set(adverse["run_id"].dropna()))),
         )
         store.put(summary)
     summary = store.get(ModelRun, summary.run_id) or summary
-    return BacktestResult(backtest_id, runs, summary, forecasts, errors, scores, vintage, official_note)
+    return BacktestResult(
+        backtest_id, runs, summary, forecasts, errors, scores, vintage, official_note, adverse_rows, adverse_table
+    )
 
 
 def load_backtest(store: Store, run: ModelRun) -> dict[str, pd.DataFrame]:
