@@ -95,8 +95,9 @@ class Arrivals:
     """Results of tasks already submitted, as ``(index, result)`` pairs in order of arrival.
 
     The tasks run from the moment :meth:`~DaskExecutor.map_unordered` returns, so the caller can do work of
-    its own before it asks for the first result; :meth:`close` (or leaving a ``for`` loop over it with an
-    error) cancels what has not finished.
+    its own before it asks for the first result. :meth:`close` cancels what has not finished; so does the
+    end of the results, or an error a task raised. A caller that leaves early for a reason of its own calls
+    :meth:`close` (Dask also forgets the tasks of results nobody holds any more).
     """
 
     def __init__(self, results: Iterator[tuple[int, Any]], cancel: Callable[[], None]) -> None:
