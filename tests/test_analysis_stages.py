@@ -75,7 +75,7 @@ def test_a_workspace_without_bank_data_stops_the_application_stage_with_that_rea
     stages = [Stage("r/execution", lambda ctx: _executed(run), ExecutionOutput), Stage("r/application", application)]
     out = run_stages(store, "an", stages, inputs)
     assert (out.status, out.stopped_stage) == ("stopped", "r/application")
-    assert "no bank panel released on or before 2024-12-31" in out.reason
+    assert "no bank panel usable at 2024-12-31" in out.reason
     rec = store.find(StageRecord, analysis_id="an", stage="r/application")
     assert [r.status.value for r in rec] == ["stopped"] and rec[0].reason == out.reason
     assert not store.find(ModelRun, model_id=["bank_feols", "bank_feqar", "bank_feols_fit", "bank_feqar_fit"])
