@@ -83,7 +83,8 @@ def _when(value: Any) -> str:
 
 
 def analysis_labels(store: Store) -> dict[str, str]:
-    """Each analysis as 'title · cutoff … · run …', newest first; ids only where no record says more.
+    """Each analysis as 'title · cutoff … · run …', newest first (a backtest's analyses last); ids only where
+    no record says more.
 
     Two analyses with the same title and cutoff still differ by the time they ran; should
     that tie too, the id's first characters tell them apart, so every label is unique.
@@ -92,6 +93,9 @@ def analysis_labels(store: Store) -> dict[str, str]:
     ordered = sorted(
         analysis_ids(store), key=lambda a: records[a].created_at.isoformat() if a in records else "", reverse=True
     )
+    # the analyses a backtest ran at its cutoffs (aieco.analysis.track_record) come after the analyst's own,
+    # so a backtest never changes which analysis the dashboard opens on
+    ordered.sort(key=lambda a: a in records and records[a].request.get("application") == "backtest")
     labels = {}
     for a in ordered:
         an = records.get(a)

@@ -238,7 +238,7 @@ def test_adverse_paths_are_set_against_the_outcomes_by_hand():
     assert set(scores["risk"]) == {"r"} and "inflation" not in set(scores["variable"])
 
 
-def test_adverse_backtest_runs_the_request_at_each_cutoff_on_the_real_workspace(default_built, workspace_copy):
+def test_adverse_backtest_runs_the_request_at_each_cutoff_on_the_real_workspace(default_run, workspace_copy):
     """--adverse: each cutoff is analysed as the request would have been then; trade fragmentation has a path
     from the ESRB 2018 text on, the other risks stop with their stage and reason, and every path row is the
     stored run's own table."""
@@ -248,7 +248,7 @@ def test_adverse_backtest_runs_the_request_at_each_cutoff_on_the_real_workspace(
     from aieco.records import ModelRun
     from aieco.store import Store
 
-    ws = workspace_copy(default_built[0], "adverse")
+    ws = workspace_copy(default_run[0], "adverse")
     request = Path(__file__).resolve().parents[1] / "aieco" / "default" / "requests" / "euro_area_2024.toml"
     args = ["-w", str(ws), "--json", "backtest", str(request), "--cutoffs", "2017-06-30..2019-06-30",
             "--draws", "300", "--min-obs", "60", "--adverse"]  # fmt: skip
@@ -277,6 +277,12 @@ def test_adverse_backtest_runs_the_request_at_each_cutoff_on_the_real_workspace(
             float(path.loc[path.index.astype(str) == "2020", "real_gdp"].iloc[0])
         )
         assert tf["run_id"] in summary.parent_runs
+        # the analyst's own analysis stays the one the dashboard opens on; the backtest's come after it
+        from dashboard.shared import analysis_labels
+
+        labels = analysis_labels(store)
+        assert next(iter(labels)) == default_run[2].analysis_id
+        assert all("(backtest at " in labels[a["analysis_id"]] for a in data["adverse"])
     scores = {(s["risk"], s["variable"], s["horizon"]) for s in data["adverse_scores"]}
     assert ("trade_fragmentation", "real_gdp", 1) in scores  # 2020 has an outcome
     # a rerun resumes the same analyses: the same ids

@@ -47,11 +47,13 @@ COLUMNS = [
 def request_at(request: Any, cutoff: date) -> Any:
     """The request as it would have been posed at ``cutoff``: that cutoff, and the three years after its year.
 
-    Its title says it belongs to a backtest, so the dashboard's analysis list tells it from the analyst's own.
+    Its application (``backtest``) and title say it belongs to a backtest, so the dashboard's analysis list
+    tells it from the analyst's own and lists it after them.
     """
     fields = request.model_dump(mode="json")
     title = request.title or "analysis"
     fields.update(
+        application="backtest",
         cutoff=cutoff.isoformat(),
         horizon=f"{cutoff.year + 1}-{cutoff.year + 3}",
         title=f"{title} (backtest at {cutoff.isoformat()})",
