@@ -217,7 +217,7 @@ def _refused_by_policy(records: Iterable[ObservedValue], as_of: AsOf) -> str:
         return ""
     return (
         f"; values released by then exist but are dated by release rule {', '.join(refused)}, which the "
-        f"request's vintage_policy {as_of.vintage_policy!r} refuses (set vintage_policy = \"approximate\" in "
+        f'request\'s vintage_policy {as_of.vintage_policy!r} refuses (set vintage_policy = "approximate" in '
         "the request to accept documented publication lags, or load the values with their true release dates)"
     )
 
