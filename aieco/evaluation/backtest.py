@@ -26,8 +26,9 @@ error over the cutoffs where both exist (the cutoffs differ between methods: ``n
 :func:`run_backtest` is the driver and the only writer: one ``ModelRun`` per cutoff (model
 ``macro_var_backtest``, role evaluation, status completed or stopped with the reason) and one
 summary ``ModelRun`` (model ``macro_var_backtest_scores``) whose output tables are
-``forecasts``, ``errors`` and ``scores``. Ids are content digests, so every executor gives the
-same ids.
+``cutoffs``, ``errors``, ``scores`` and ``outcomes``, and, when the caller ran the request's analysis
+at each cutoff (:mod:`aieco.analysis.track_record`), ``adverse`` and ``adverse_scores``
+(:func:`adverse_scores`). Ids are content digests, so every executor gives the same ids.
 """
 
 from __future__ import annotations
