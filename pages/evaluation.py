@@ -163,7 +163,8 @@ with page_workspace() as ws:
                 "restrictions and official anchors of that date. An adverse path is not a forecast: the table "
                 "gives how often the outcome went beyond it in the direction the scenario pushes (`beyond_share`), "
                 "the scenario's push against the analysis's baseline (`mean_deviation`, pp) and what happened "
-                "against that baseline (`mean_outcome_gap`, pp)."
+                "against that baseline (`mean_outcome_gap`, pp; where the baseline is anchored to the staff "
+                "projection published by the cutoff, that projection's error)."
             )
             programs = evaluation_views.backtest_adverse_programs(bt["adverse"])
             done = programs[programs["run_id"].notna()]
