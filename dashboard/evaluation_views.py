@@ -137,18 +137,21 @@ def backtest_path_figure(errors: pd.DataFrame, variable: str, horizon: int) -> g
         hover_data=["cutoff", "error"],
         title=f"{variable}: forecasts {horizon} year(s) ahead and the outcome",
     )
-    outcome = e.drop_duplicates("target_year")
-    fig.add_trace(
-        go.Scatter(
-            x=outcome["target_year"],
-            y=outcome["outcome"],
-            name="outcome (latest vintage)",
-            mode="lines+markers",
-            line={"color": "black", "width": 3},
-        )  # fmt: skip
-    )
+    fig.add_trace(_outcome_trace(e))
     fig.update_xaxes(dtick=1)
     return fig
+
+
+def _outcome_trace(rows: pd.DataFrame) -> go.Scatter:
+    """The outcome as later published, one point per target year of ``rows`` (black, drawn over the paths)."""
+    outcome = rows.dropna(subset=["outcome"]).drop_duplicates("target_year")
+    return go.Scatter(
+        x=outcome["target_year"],
+        y=outcome["outcome"],
+        name="outcome (latest vintage)",
+        mode="lines+markers",
+        line={"color": "black", "width": 3},
+    )
 
 
 def backtest_adverse_programs(adverse: pd.DataFrame) -> pd.DataFrame:
@@ -173,11 +176,7 @@ def backtest_adverse_figure(adverse: pd.DataFrame, risk: str, variable: str) -> 
             go.Scatter(x=part["target_year"], y=part["baseline"], name=f"baseline at {cutoff}", mode="lines",
                        line={"color": colour, "dash": "dot"})
         )  # fmt: skip
-    outcome = rows.dropna(subset=["outcome"]).drop_duplicates("target_year")
-    fig.add_trace(
-        go.Scatter(x=outcome["target_year"], y=outcome["outcome"], name="outcome (latest vintage)",
-                   mode="lines+markers", line={"color": "black", "width": 3})
-    )  # fmt: skip
+    fig.add_trace(_outcome_trace(rows))
     fig.update_layout(title=f"{risk}: {variable} under the adverse path of each cutoff, its baseline and the outcome")
     fig.update_xaxes(dtick=1, title="target year")
     return fig

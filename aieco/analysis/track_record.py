@@ -26,7 +26,8 @@ from typing import Any
 import pandas as pd
 
 from aieco.evaluation.backtest import SCORED
-from aieco.records import ModelRun, StageRecord, StageStatus
+from aieco.evaluation.run import stage_output
+from aieco.records import ModelRun
 from aieco.store import Store
 
 COLUMNS = [
@@ -63,14 +64,9 @@ def request_at(request: Any, cutoff: date) -> Any:
 
 def _execution_run(store: Store, analysis_id: str, risk: str) -> ModelRun | None:
     """The completed ``macro_var`` run of one risk program (its execution stage's latest completed output)."""
-    done = [
-        r
-        for r in store.find(StageRecord, analysis_id=analysis_id, stage=f"{risk}/execution")
-        if r.status == StageStatus.completed and r.output_digest
-    ]
-    if not done:
+    out = stage_output(store, analysis_id, f"{risk}/execution")
+    if out is None:
         return None
-    out = store.get_json(max(done, key=lambda r: r.ended_at).output_digest)
     runs = store.find(ModelRun, run_id=list(out.get("completed", [])))
     return next((r for r in runs if r.model_id == "macro_var" and r.output_digest), None)
 

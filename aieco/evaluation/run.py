@@ -156,7 +156,7 @@ def passage_variables(store: Store, cutoff: date) -> list[set[str]]:
     return [set(vocab.variables_in(loc.text)) for loc in locs]
 
 
-def _stage_output(store: Store, analysis_id: str, stage: str) -> dict | None:
+def stage_output(store: Store, analysis_id: str, stage: str) -> dict | None:
     """The stored output of the latest completed attempt of one stage, if any."""
     done = [
         r
@@ -173,7 +173,7 @@ def selected_paths(
 
     Falls back to the paths a stored derivation assessed; None when the risk was not reached.
     """
-    out = _stage_output(store, analysis_id, f"{risk}/path_selection")
+    out = stage_output(store, analysis_id, f"{risk}/path_selection")
     if out is not None:
         return [sel["path_id"] for sel in out.get("selections", [])]
     for d in derivations:
@@ -227,7 +227,7 @@ def repetitions(
             sel = selected_paths(store, a, risk, derivations)
             if sel is not None:
                 selections[risk] = frozenset(sel)
-            out = _stage_output(store, a, f"{risk}/path_selection") or {}
+            out = stage_output(store, a, f"{risk}/path_selection") or {}
             warnings |= {(risk, w["subject"]) for w in out.get("warnings", [])}
         stages = store.find(StageRecord, analysis_id=a)
         completed = bool(stages) and all(st.status == StageStatus.completed for st in stages)
