@@ -1042,3 +1042,38 @@ FAVOURABLE_LEVELS = [
 @pytest.mark.parametrize("sentence, expected", FAVOURABLE_LEVELS)
 def test_favourable_levels(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Purpose verbs that mean "bring down" ("tackle", "combat", "fight") sign the purpose like "curb"; in a noun
+# phrase "X to address Y" before the verb, X is the subject (as in "fire sales to meet margin calls"), not Y;
+# "affect A and B and consequently have an impact on C": A and B are objects, the
+# subject of the second verb is the first verb's (ECB FSR May 2023 and May 2024 sentences among them).
+PURPOSE_AND_NEED = [
+    (
+        "In an environment where financial conditions are being tightened to tackle elevated inflation "
+        "around the world, banks must remain sound.",
+        {("financing_conditions", "-", "inflation")},
+    ),
+    ("The central bank raised the policy rate to combat high inflation.", {("policy_rate", "-", "inflation")}),
+    ("The central bank raised the policy rate to fight inflation.", {("policy_rate", "-", "inflation")}),
+    (
+        "Tighter financing conditions to forcefully address high inflation have contributed to a reappraisal "
+        "of the economic outlook and to a reversal of overly-compressed asset price risk premia.",
+        {("financing_conditions", "-", "asset_prices")},
+    ),
+    (
+        "Higher policy rates to tackle inflation have weighed on house prices.",
+        {("policy_rate", "-", "house_prices"), ("policy_rate", "-", "inflation")},
+    ),
+    (
+        "It can adversely affect the economy and financial markets and consequently have a negative impact "
+        "on the funding, lending, solvency, asset quality and profitability of banks and non-banks alike.",
+        set(),
+    ),
+    ("Tariffs hurt trade volumes and could also weigh on investment.", {("tariffs", "-", "trade_volumes")}),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", PURPOSE_AND_NEED)
+def test_purpose_and_need(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -55,7 +55,7 @@ from aieco.extraction.cues import (
     SUBORDINATE_GAP,
     TIGHT_BEFORE,
     TIGHTNESS,
-    TO_MEET,
+    TO_PURPOSE,
     TRANSPARENT_HEAD,
     UNREAD_VERB_OBJECT,
     UP_BEFORE,
@@ -271,6 +271,7 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
     if len(low[ms[i].m.end : cue.start]) > 120:
         return []
     if re.match(
+        r"(?:\s+and\s+[a-z-]+(?:\s+[a-z-]+)?)?"  # "affect the economy and financial markets and consequently have"
         r"\s+(?:and|but|or)\s+(?:\w+ly\s+)?(?:has|have|had|is|are|was|were|will|would|could|may|might|can)\s+",
         low[ms[i].m.end : cue.start],
     ):
@@ -333,7 +334,7 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
             return []
     listed = coordinated_left(low, ms, i, floor)
     head = min(listed)
-    if head > 0 and TO_MEET.fullmatch(low[ms[head - 1].m.end : ms[head].start]):
+    if head > 0 and TO_PURPOSE.fullmatch(low[ms[head - 1].m.end : ms[head].start]):
         # "fire sales to meet redemptions or margin calls could depress …": the act, not the need, is the subject
         return coordinated_left(low, ms, head - 1, floor)
     return listed

@@ -52,6 +52,9 @@ NEGATIVE_VERBS = (
     "push down",
     "drive down",
     "curb",
+    "tackle",
+    "combat",
+    "fight",
     "cut",
     "decrease",
     "weaken",
@@ -894,6 +897,12 @@ ATTRIBUTION = re.compile(
 #: "… to meet margin calls", "… to cover redemptions": an act done to meet a need.
 TO_MEET = re.compile(
     r"\s+(?:in\s+order\s+)?to\s+(?:meet|cover|satisfy|fund|pay\s+for|honou?r)\s+(?:the\s+|their\s+|its\s+|any\s+)?"
+)
+#: "… to meet margin calls", "… to forcefully address high inflation": an infinitive of purpose after a noun
+#: phrase, whose object is the need, never the subject of the verb that follows.
+TO_PURPOSE = re.compile(
+    r"\s+(?:in\s+order\s+)?to\s+(?:\w+ly\s+)?(?:meet|cover|satisfy|fund|pay\s+for|honou?r|address|tackle|combat|"
+    r"fight|curb|contain|counteract|rein\s+in|bring\s+down)\s+(?:the\s+|their\s+|its\s+|any\s+)?"
 )
 #: "the pass-through of X to Y", "X pass-through into Y".
 PASS_THROUGH_NOUN = re.compile(
