@@ -1077,3 +1077,46 @@ PURPOSE_AND_NEED = [
 @pytest.mark.parametrize("sentence, expected", PURPOSE_AND_NEED)
 def test_purpose_and_need(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Central-bank prose of the eighth round (retired to development in session 8), read by general rules:
+# "since" before a time is no cause; "grow more slowly" is a fall; "require" states a need; bare "demand"
+# after a verb acting on it is the economy's; a target's stated move signs an amplifier's passive; a
+# rise that falls short of expectations acts as a fall; a modifier covers the list after "reflecting".
+ROUND8_PATTERNS = [
+    ("Since January, bond yields have increased but, with narrower spreads, financial conditions have eased.", set()),
+    ("Since inflation fell, the central bank cut the policy rate.", {("inflation", "+", "policy_rate")}),
+    (
+        "The unemployment rate rose to 6.8% in November as employment continued to grow more slowly than the "
+        "labour force.",
+        {("employment", "-", "unemployment")},
+    ),
+    ("High inflation will require much higher interest rates.", {("inflation", "+", "policy_rate")}),
+    ("Lower inflation would call for lower policy rates.", {("inflation", "+", "policy_rate")}),
+    ("Banks are required to hold more capital when credit growth is strong.", set()),
+    ("Higher interest rates will slow demand.", {("policy_rate", "-", "real_gdp")}),
+    ("Tighter monetary policy is working to slow demand.", {("policy_rate", "-", "real_gdp")}),
+    ("Investment fell sharply, exacerbated by higher financing costs.", {("lending_rates", "-", "investment")}),
+    (
+        "A correction in house prices could be amplified by higher mortgage rates.",
+        {("mortgage_rates", "-", "house_prices")},
+    ),
+    (
+        "There is a risk that any pick-up in consumption is slower than expected, resulting in continued subdued "
+        "output growth.",
+        {("consumption", "+", "real_gdp")},
+    ),
+    (
+        "GDP increased, largely reflecting higher investment and consumption.",
+        {("investment", "+", "real_gdp"), ("consumption", "+", "real_gdp")},
+    ),
+    (
+        "Inflation fell, reflecting lower energy prices and weaker wages.",
+        {("energy_prices", "+", "inflation"), ("wages", "+", "inflation")},
+    ),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ROUND8_PATTERNS)
+def test_round8_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

@@ -427,6 +427,7 @@ def cause_of_states(
     out = []
     for ti, s_y, cue in states:
         taken: dict[int, re.Match[str] | None] = {}  # accepted causes of this state, with their phrase
+        moves: dict[int, int] = {}  # their movements
         for si, x in enumerate(ms):
             if si == ti:
                 continue
@@ -461,7 +462,8 @@ def cause_of_states(
                     continue
                 if ms[ti].start < x.start:
                     continue
-            mod = x.mod
+            # "reflecting higher investment and consumption": the modifier covers the list after it
+            mod = x.mod or (moves.get(si - 1, 0) if listed else 0)
             if not listed:
                 verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
             taken[si] = verb
@@ -490,6 +492,7 @@ def cause_of_states(
                     mod = 1  # "investment fell because of uncertainty": the presence of a risk is its rise
                 else:
                     continue
+            moves[si] = mod
             out.append((si, ti, s_y * mod, cue))
     return out
 

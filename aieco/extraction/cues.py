@@ -146,6 +146,9 @@ NEUTRAL_VERBS = (
     "put pressure on",
     "exert pressure on",
     "place pressure on",
+    "require",
+    "necessitate",
+    "call for",
 )
 #: "pushing yields up", "drove equity prices down": the particle after the object is its movement.
 PARTICLE_AFTER = re.compile(r"^\s+(?:back\s+)?(up|down|higher|lower|above|below)\b")
@@ -680,7 +683,7 @@ CAUSE_AFTER = re.compile(
     r"in the face of|in reaction to|responding to|reacting to|"
     # market commentary: "equity prices rose on expectations of lower policy rates"
     r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
-    r"supported by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
+    r"supported by|backed by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
     r"hampered by|thanks to|pulled down by)\s+"
     r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
@@ -723,7 +726,7 @@ _GAP = (
 UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
 #: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
-VERB_OR_ADJECTIVE = ("lower", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
+VERB_OR_ADJECTIVE = ("lower", "slow", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
 MODAL_BEFORE = re.compile(
     r"\b(?:would|could|may|might|will|can|should|must|to|also|further|significantly|directly|not|n't|"
     r"does|do|did|tends? to|help|has|have|had|\w+ly)\s+$"
@@ -747,7 +750,10 @@ CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
 SUBORDINATOR = re.compile(
     r"\b(?:when|whenever|(?<!even )(?<!just )(?<!such )(?<!as well )as(?!\s+well\b)|if|because(?!\s+of\b)|"
-    r"since|once|after)\b"
+    # "since January", "since the peak in 2022": a point in time, not a cause
+    r"since(?!\s+(?:(?:early|mid|late|end[- ]|the\s+(?:start|beginning|end|middle|peak|trough|turn|summer|spring|"
+    r"autumn|winter|pandemic|last|previous|first|second|third|fourth)\b|last\b|then\b|\d{4}|january|february|march|"
+    r"april|may\b|june|july|august|september|october|november|december)))|once|after)\b"
 )
 ABSOLUTE_WITH = re.compile(r"^\s*with\s+[^,;]*$")
 
@@ -926,6 +932,18 @@ THREAT_TO = re.compile(
     r"(?P<cop>is|was|are|were|has\s+been|have\s+been|remains?|remained)\s+(?:\w+ly\s+)?"
 )
 #: A rise at a weak pace ("grow slowly", "expand at a modest pace"): no direction to read.
+#: "any pick-up in consumption is slower than expected": a rise that falls short of expectations.
+SHORTFALL_AFTER = re.compile(
+    r"\s+(?:(?:that|which)\s+)?(?:is|are|was|were|be|proves?|proved|turns?\s+out|turned\s+out)\s+(?:to\s+be\s+)?"
+    r"(?:much\s+|even\s+|somewhat\s+)?"
+    r"(?:slower|weaker|smaller|softer|more\s+subdued|more\s+modest|more\s+gradual)\s+than\s+"
+    r"(?:expected|anticipated|projected|forecast|assumed)\b"
+)
+#: "employment continued to grow more slowly than the labour force": a slower pace is a fall of the rate.
+SLOWER_PACE = re.compile(
+    r"\s+(?:much\s+|somewhat\s+|even\s+|a\s+bit\s+|a\s+little\s+)?(?:more\s+slowly|less\s+(?:quickly|rapidly|"
+    r"strongly|fast)|at\s+a\s+(?:slower|weaker|more\s+moderate)\s+(?:pace|rate))\b"
+)
 WEAK_PACE = re.compile(
     r"\s+(?:only\s+)?(?:slowly|modestly|moderately|sluggishly|slightly|marginally|weakly|"
     r"at\s+an?\s+(?:slow|slower|modest|moderate|subdued|weak|sluggish|gradual)\w*\s+(?:pace|rate))\b"
@@ -1204,7 +1222,10 @@ BARE_DEMAND_BEFORE = re.compile(
     r"(?:^|[,;(]|\b(?:the|of|in|on|and|or|to|overall|total|final|economy-wide|excess|"
     r"weak|weaker|strong|stronger|soft|softer|softening|slower|slowing|subdued|reduced|lower|higher|falling|rising|"
     r"weakening|strengthening|sluggish|robust|solid|resilient|reduce[sd]?|reducing|lower(?:s|ed|ing)|"
-    r"dampen(?:s|ed|ing)?|boost(?:s|ed|ing)?|support(?:s|ed|ing)?|weigh(?:s|ed|ing)? on|cool(?:s|ed|ing)?))\s+$"
+    r"dampen(?:s|ed|ing)?|boost(?:s|ed|ing)?|support(?:s|ed|ing)?|weigh(?:s|ed|ing)? on|cool(?:s|ed|ing)?|"
+    # verbs acting on the economy's demand ("working to slow demand", "policies that stimulate demand")
+    r"slow(?:s|ed)?|curb(?:s|ed|ing)?|restrain(?:s|ed|ing)?|temper(?:s|ed|ing)?|weaken(?:s|ed|ing)?|"
+    r"strengthen(?:s|ed|ing)?|stimulat(?:e|es|ed|ing)|depress(?:es|ed|ing)?|hurt(?:s|ing)?))\s+$"
 )
 #: Variables whose volatility is not market volatility.
 MACRO_LEVELS = frozenset(

@@ -45,6 +45,7 @@ from aieco.extraction.clauses import (
 from aieco.extraction.cues import (
     AMBIVALENT,
     BARE_DEMAND_BEFORE,
+    SHORTFALL_AFTER,
     CROSS_SECTION,
     GDP_COMPONENTS,
     HEAD_SHIFT,
@@ -259,6 +260,8 @@ def _mention_move(low: str, m: Mention, ends: set[int], vocab: Vocabulary) -> Me
     sign, start = movement_modifier(low, m.start, ends, m.end, m.variable_id, adv)
     if sign > 0 and m.variable_id in PRICE_LEVELS and re.search(r"\brepricing\b", low[start : m.start]):
         sign = -1  # "an abrupt repricing of equities": asset prices reprice downwards (risk premia upwards)
+    if sign > 0 and SHORTFALL_AFTER.match(low[m.end :]):
+        sign = -1  # "any pick-up in consumption is slower than expected": the shortfall is what acts
     if not sign:
         sign = inherent_move(m.text.lower()) or shock_move(low, m, start, vocab)
         if not sign and m.variable_id == "unemployment" and re.search(r"\b(?:losses|layoffs)\b", m.text.lower()):

@@ -97,6 +97,7 @@ from aieco.extraction.cues import (
     TO_MEET,
     TOO_LITTLE,
     TRANSITIVE_MOVEMENTS,
+    SLOWER_PACE,
     WEAK_PACE,
 )
 from aieco.extraction.reading import Reading, SentenceReading, start_reading
@@ -155,10 +156,12 @@ def passive_voice(r: SentenceReading, c: Clause) -> bool:
                 if not sign and cue.kind == "neutral" and not ms[t].mod and CREATED.match(cue.text):
                     sign = ms[si].mod or 1  # "the uncertainty created by tariffs": the target is produced
                 verb = " ".join(cue.text.split()[-1:])
-                if ms[t].mod and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
-                    sign = (ms[si].mod or 1) * ms[t].mod  # "a correction in Y could be amplified by X"
-                elif ms[t].mod and cue.kind == "directional" and DAMPENER_RE.match(verb):
-                    sign = -(ms[si].mod or 1) * ms[t].mod
+                # the target's move: its modifier, or a move stated before ("investment fell, exacerbated by X")
+                moved = ms[t].mod or next((sg for i, sg, sc in reversed(r.states) if i == t and sc.end <= cue.start), 0)
+                if moved and cue.kind == "directional" and AMPLIFIER_RE.match(verb):
+                    sign = (ms[si].mod or 1) * moved  # "a correction in Y could be amplified by X"
+                elif moved and cue.kind == "directional" and DAMPENER_RE.match(verb):
+                    sign = -(ms[si].mod or 1) * moved
                 r.add(si, t, sign, cue, True)
         r.previous = (sources, listed, ms[sources[-1]].m.end, {})
     return True
@@ -234,7 +237,8 @@ def movement_clause(r: SentenceReading, c: Clause) -> bool:
     if c.subs and not c.objs and cue.sign > 0 and WEAK_PACE.match(low[cue.end :]):
         return True  # "the economy continues to grow slowly": weak growth, no rise to read
     if c.subs and not c.objs:
-        r.states.extend((si, cue.sign, cue) for si in c.subs)
+        slower = cue.sign > 0 and SLOWER_PACE.match(low[cue.end :])  # "grow more slowly": the rate falls
+        r.states.extend((si, -1 if slower else cue.sign, cue) for si in c.subs)
     elif not c.subs and c.objs and transitive:
         # "central banks eased monetary policy as inflation fell": the object moves.
         r.states.append((c.objs[0], cue.sign, cue))
