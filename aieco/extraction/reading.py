@@ -45,7 +45,6 @@ from aieco.extraction.clauses import (
 from aieco.extraction.cues import (
     AMBIVALENT,
     BARE_DEMAND_BEFORE,
-    SHORTFALL_AFTER,
     CROSS_SECTION,
     GDP_COMPONENTS,
     HEAD_SHIFT,
@@ -69,6 +68,7 @@ from aieco.extraction.cues import (
     PUBLIC_BEFORE,
     QUESTION_END,
     RIGHT_NODE,
+    SHORTFALL_AFTER,
     SPLIT_VERB_BEFORE,
     TABLE_RESIDUE,
     TRADE_HEAD,

@@ -89,6 +89,7 @@ from aieco.extraction.cues import (
     PURPOSE_TO,
     RELATIVE_AFTER_STATE,
     RISK_TO,
+    SLOWER_PACE,
     STANCE_AFTER,
     SUBORDINATOR,
     THREAT_TO,
@@ -97,7 +98,6 @@ from aieco.extraction.cues import (
     TO_MEET,
     TOO_LITTLE,
     TRANSITIVE_MOVEMENTS,
-    SLOWER_PACE,
     WEAK_PACE,
 )
 from aieco.extraction.reading import Reading, SentenceReading, start_reading
