@@ -1114,6 +1114,22 @@ ROUND8_PATTERNS = [
         "Inflation fell, reflecting lower energy prices and weaker wages.",
         {("energy_prices", "+", "inflation"), ("wages", "+", "inflation")},
     ),
+    # "as" before a noun moved by an adjective opens a subordinate clause stating that move
+    (
+        "Inflation has fallen substantially since the peak in 2022, as higher interest rates have been working "
+        "to bring aggregate demand and supply closer towards balance.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    (
+        "But consumer spending and housing activity both picked up, as lower interest rates started to boost "
+        "household spending.",
+        {("policy_rate", "-", "consumption"), ("policy_rate", "-", "construction_activity")},
+    ),
+    (
+        "Members expected export growth to dissipate as tariffs continued, and because the pull-forward of "
+        "exports had borrowed strength from the future.",
+        {("tariffs", "-", "trade_volumes")},
+    ),
 ]
 
 

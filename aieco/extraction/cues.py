@@ -939,6 +939,11 @@ SHORTFALL_AFTER = re.compile(
     r"(?:slower|weaker|smaller|softer|more\s+subdued|more\s+modest|more\s+gradual)\s+than\s+"
     r"(?:expected|anticipated|projected|forecast|assumed)\b"
 )
+#: "…, as higher interest rates have been working to …": a subordinator right before a moved noun.
+MOVED_SUBJECT_BEFORE = re.compile(r"(?:^|[,;]\s*|\s)as\s+(?:the\s+)?$")
+MOVED_ADJECTIVE = re.compile(
+    r"(?:higher|lower|rising|falling|tighter|looser|weaker|stronger|elevated|reduced|increased|declining)\s+$"
+)
 #: "employment continued to grow more slowly than the labour force": a slower pace is a fall of the rate.
 SLOWER_PACE = re.compile(
     r"\s+(?:much\s+|somewhat\s+|even\s+|a\s+bit\s+|a\s+little\s+)?(?:more\s+slowly|less\s+(?:quickly|rapidly|"

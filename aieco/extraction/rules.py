@@ -77,6 +77,8 @@ from aieco.extraction.cues import (
     IT_CAUSES,
     LEVEL_AFTER,
     LIFTED_AFTER,
+    MOVED_ADJECTIVE,
+    MOVED_SUBJECT_BEFORE,
     NEW_SUBJECT_GAP,
     NOMINAL_CAUSE_AFTER,
     NOMINAL_FROM,
@@ -907,6 +909,14 @@ def amplified_if(r: SentenceReading) -> None:
 def subordinate_states(r: SentenceReading) -> None:
     """As policy rates rise, house prices fall: the subordinate clause holds the source."""
     low, ms = r.low, r.ms
+    for i, x in enumerate(ms):
+        # "inflation has fallen as higher interest rates have been working to …": a moved noun opening the
+        # subordinate clause is that clause's stated move
+        opens = MOVED_ADJECTIVE.fullmatch(low, x.start, x.m.start) and MOVED_SUBJECT_BEFORE.search(
+            low, max(0, x.start - 12), x.start
+        )
+        if x.mod and opens and all(j != i for j, _, _ in r.states):  # a stated modifier ("higher"), not inherent
+            r.states.append((i, x.mod, Cue(x.start, x.start, "moved subject", x.mod, "movement")))
     r.states.sort(key=lambda st: st[2].start)
     coordinated = [False] * len(r.states)  # joined to the previous state by "or"/"and": the same clause
     for a in range(1, len(r.states)):
