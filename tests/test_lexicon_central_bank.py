@@ -1130,6 +1130,10 @@ ROUND8_PATTERNS = [
         "exports had borrowed strength from the future.",
         {("tariffs", "-", "trade_volumes")},
     ),
+    # "relieve", "alleviate" bring their object down; "need X to slow down" states X's move
+    ("We need the economy to slow down to relieve price pressures.", {("real_gdp", "+", "inflation")}),
+    ("Lower energy prices should alleviate inflation pressures.", {("energy_prices", "+", "inflation")}),
+    ("Higher rates caused the economy to slow down.", {("policy_rate", "-", "real_gdp")}),
 ]
 
 

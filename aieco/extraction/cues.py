@@ -82,6 +82,8 @@ NEGATIVE_VERBS = (
     "narrow",
     "contract",
     "mitigate",
+    "relieve",
+    "alleviate",
     "cushion",
     "threaten",
     "crowd out",
@@ -1154,11 +1156,11 @@ IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|b
 
 #: "causes domestic demand to suffer", "leads yields to rise": the object's movement follows as an infinitive.
 CAUSATIVE_BEFORE = re.compile(
-    r"\b(?:caus|lead|led|prompt|induc|forc|push|drive|drove)\w*\s+(?:the\s+|an?\s+)?(?:[a-z-]+\s+)?$"
+    r"\b(?:caus|lead|led|prompt|induc|forc|push|drive|drove|need)\w*\s+(?:the\s+|an?\s+)?(?:[a-z-]+\s+)?$"
 )
 INFINITIVE_AFTER = re.compile(r"^\s+(?:in\s+[a-z\s]{1,30}?\s+)?to\s+(?:\w+ly\s+)?(\w+(?:\s+(?:up|down|back|off))?)\b")
 INFINITIVE_DOWN = frozenset(
-    {"suffer", "deteriorate", "weaken", "fall", "decline", "drop", "contract", "shrink", "slow"}
+    {"suffer", "deteriorate", "weaken", "fall", "decline", "drop", "contract", "shrink", "slow", "slow down", "cool"}
 )
 INFINITIVE_UP = frozenset({"rise", "increase", "surge", "climb", "jump", "soar", "grow", "pick up", "strengthen"})
 
