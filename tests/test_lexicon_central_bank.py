@@ -1134,6 +1134,12 @@ ROUND8_PATTERNS = [
     ("We need the economy to slow down to relieve price pressures.", {("real_gdp", "+", "inflation")}),
     ("Lower energy prices should alleviate inflation pressures.", {("energy_prices", "+", "inflation")}),
     ("Higher rates caused the economy to slow down.", {("policy_rate", "-", "real_gdp")}),
+    # a comparison is no effect
+    ("Wage growth showed some signs of easing, but remains elevated relative to productivity.", set()),
+    (
+        "Investment remains depressed compared with 2019, and lower rates support house prices.",
+        {("policy_rate", "-", "house_prices")},
+    ),
 ]
 
 

@@ -16,6 +16,7 @@ from aieco.extraction.cues import (
     CAUSE_AFTER,
     CLAUSE_BREAK,
     CLAUSE_JOIN,
+    COMPARED_AFTER,
     COORD,
     COST_COMPOUND_BEFORE,
     CUE_PATTERNS,
@@ -177,6 +178,8 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
                 continue  # "the drag on activity", "a cut" are nouns, not verbs
             if kind != "noun" and COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
                 continue  # "arising from cost increases": a noun compound, not a verb
+            if kind == "directional" and COMPARED_AFTER.match(low, m.end()):
+                continue  # "wage growth remains elevated relative to productivity": a comparison, no effect
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
     for pat, sign in MOVEMENT_PATTERNS:
         for m in pat.finditer(low):

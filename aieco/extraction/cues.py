@@ -946,6 +946,8 @@ MOVED_SUBJECT_BEFORE = re.compile(r"(?:^|[,;]\s*|\s)as\s+(?:the\s+)?$")
 MOVED_ADJECTIVE = re.compile(
     r"(?:higher|lower|rising|falling|tighter|looser|weaker|stronger|elevated|reduced|increased|declining)\s+$"
 )
+#: "elevated relative to productivity", "depressed compared with 2019": a comparison, not an effect.
+COMPARED_AFTER = re.compile(r"\s+(?:relative\s+to|compared\s+(?:with|to)|in\s+comparison\s+(?:with|to))\b")
 #: "employment continued to grow more slowly than the labour force": a slower pace is a fall of the rate.
 SLOWER_PACE = re.compile(
     r"\s+(?:much\s+|somewhat\s+|even\s+|a\s+bit\s+|a\s+little\s+)?(?:more\s+slowly|less\s+(?:quickly|rapidly|"
