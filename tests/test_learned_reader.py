@@ -42,6 +42,35 @@ def test_pairs_are_every_ordered_pair_of_named_variables_with_the_words_between(
     assert sentence_pairs("Inflation rose.", vocab) == []
 
 
+def test_features_carry_each_mention_in_its_own_context(vocab):
+    """Contextual pooling: a mention's block is the mean of its tokens' states read in the whole sentence, so the
+    same words in another sentence give another vector; swapping source and target swaps the two blocks."""
+    from aieco.extraction.learned import DIM, N_NUMBERS, encoder, features, sentence_pairs
+
+    variables = sorted(vocab.variables)
+    a = sentence_pairs("Higher tariffs raise import prices.", vocab)
+    b = sentence_pairs("Import prices fell although tariffs were unchanged.", vocab)
+    xa, xb = features(a, variables), features(b, variables)
+    assert xa.shape == (2, 5 * DIM + N_NUMBERS + 2 * len(variables))
+    fa = next(k for k, p in enumerate(a) if p.src == "tariffs")
+    ra = 1 - fa
+    assert np.allclose(xa[fa, DIM : 2 * DIM], xa[ra, 2 * DIM : 3 * DIM])  # source block of one = target of the other
+    assert np.allclose(xa[fa, 4 * DIM : 5 * DIM], xa[ra, 4 * DIM : 5 * DIM])  # the product is symmetric
+    fb = next(k for k, p in enumerate(b) if p.src == "tariffs")
+    assert xa[fa, DIM : 2 * DIM] @ xb[fb, DIM : 2 * DIM] < 0.999 * np.linalg.norm(
+        xa[fa, DIM : 2 * DIM]
+    ) * np.linalg.norm(xb[fb, DIM : 2 * DIM])
+    states, offsets = encoder().states([a[fa].sentence])[0]
+    s1, e1 = a[fa].spans[:2]
+    assert a[fa].sentence[s1:e1] == "tariffs"
+    inside = [k for k, (s, e) in enumerate(offsets) if e > s and s >= s1 and e <= e1]
+    assert inside and np.allclose(xa[fa, DIM : 2 * DIM], states[inside].mean(axis=0))
+    assert np.allclose(
+        xa[fa, 3 * DIM : 4 * DIM],
+        states[[k for k, (s, e) in enumerate(offsets) if s >= e1 and e <= a[fa].spans[2] and e > s]].mean(axis=0),
+    )
+
+
 def test_an_unknown_reader_is_refused_with_the_choices(vocab):
     from aieco.extraction.learned import read_with
     from aieco.extraction.tasks import extraction_task

