@@ -40,20 +40,22 @@ def test_gold_set_size_labels_and_split_by_document(gold):
         docs[g.document].add(g.split)
     assert all(len(s) == 1 for s in docs.values()), "a document sits in both splits"
     held = sum(g.split == "held_back" for g in gold)
-    # One blind round of about 300 sentences against a development part of eight rounds: 292 of 2283
-    # sentences (0.128) since the ninth round (0.165 with the eighth round held back).
+    # One blind round of about 300 sentences against a development part of nine rounds: 326 of 2609
+    # sentences (0.125) since the tenth round (0.128 with the ninth round held back).
     assert 0.12 <= held / len(gold) <= 0.3
     kinds = {g.negative for g in gold if g.negative}
     assert {"co-movement", "level", "list", "negation", "question", "hypothetical"} <= kinds
     assert sum(len(g.relations) for g in gold) >= 50
     assert len({g.id for g in gold}) == len(gold)
     # The held-back part is large enough to score (at least 20 relations, an eighth of them all: one blind
-    # round of about 300 sentences against a grown development part) and about a fifth of the documents:
-    # it is split by document.
+    # round of about 300 sentences against a grown development part); it is split by document. Its share of
+    # the documents was about a fifth until the ninth round (10 of 57); the tenth round is two long documents
+    # (FOMC minutes, 326 sentences), so the held-back part is 2 of 59 documents (0.034): the bound is lowered
+    # to what one such round gives, and a score on it says less about variation between documents.
     held_rel = sum(len(g.relations) for g in gold if g.split == "held_back")
     assert held_rel >= 20 and held_rel / sum(len(g.relations) for g in gold) >= 1 / 8
     held_docs = {g.document for g in gold if g.split == "held_back"}
-    assert len(held_docs) / len({g.document for g in gold}) >= 0.17  # ninth round: 10 of 57 documents
+    assert len(held_docs) >= 2 and len(held_docs) / len({g.document for g in gold}) >= 0.03
 
 
 def _tool(name: str):
@@ -81,13 +83,13 @@ def test_repeat_rule_of_the_sixth_round():
     assert not sel.repeats("Anything", [])
 
 
-def test_split_rule_of_the_ninth_round():
-    """tools/build_extraction_gold.py: rounds 1-8 are development, the ninth round is the held-back part."""
+def test_split_rule_of_the_tenth_round():
+    """tools/build_extraction_gold.py: rounds 1-9 are development, the tenth round is the held-back part."""
     mod = _build_tool()
     # Documents held back in rounds 1-3 (scored twice, output read), in round 4 (scored twice in
     # aggregate, then retired), in round 6 (scored once, did not hold, retired), in round 7 (scored
-    # once, retired when the eighth round came) and in round 8 (scored once, retired when the ninth round
-    # came) are development now.
+    # once, retired when the eighth round came), in round 8 (scored once, retired when the ninth round
+    # came) and in round 9 (scored once, retired when the tenth round came) are development now.
     counts = {"esrb-2018-adverse-scenario": 30, "eba-transparency-2024-csv-guide": 0}
     counts |= {"fed-2024-exploratory-analysis": 16, "ecb-eb-2025-6-defence": 11, "bis-qr-2024-03-residence": 2}
     counts |= {"boc-2025-06-trade-speech": 5, "fed-fsr-2025-04-framework": 0}
@@ -95,6 +97,7 @@ def test_split_rule_of_the_ninth_round():
     counts |= {"boc-2025-07-deliberations": 9, "ecb-2025-strategy-statement": 0}
     counts |= {"rba-2024-11-media-conference": 3, "boj-2011-06-shirakawa-imes-speech": 0}
     counts |= {"boj-2025-07-uchida-speech": 4, "cfr-2024-12-small-banks-review": 0}
+    counts |= {"fomc-2023-06-minutes": 5, "fomc-2023-05-minutes": 0}
     assert mod.assign_splits(counts) == {
         "esrb-2018-adverse-scenario": "dev",
         "eba-transparency-2024-csv-guide": "dev",
@@ -109,8 +112,10 @@ def test_split_rule_of_the_ninth_round():
         "ecb-2025-strategy-statement": "dev",
         "rba-2024-11-media-conference": "dev",
         "boj-2011-06-shirakawa-imes-speech": "dev",
-        "boj-2025-07-uchida-speech": "held_back",
-        "cfr-2024-12-small-banks-review": "held_back",
+        "boj-2025-07-uchida-speech": "dev",
+        "cfr-2024-12-small-banks-review": "dev",
+        "fomc-2023-06-minutes": "held_back",
+        "fomc-2023-05-minutes": "held_back",
     }
     # A document of no listed round has no split until a round states one.
     with pytest.raises(ValueError, match="new-doc"):
@@ -121,14 +126,13 @@ def test_split_rule_of_the_ninth_round():
         per_doc[g.document] += len(g.relations)
     splits = mod.assign_splits(dict(per_doc))
     assert all(g.split == splits[g.document] for g in gold)
-    # The held-back part is exactly the ninth round (g2019 on), every sentence from a fetched page
-    # with its origin at the commit the round names; the fourth, sixth, seventh and eighth rounds are
-    # development.
+    # The held-back part is exactly the tenth round (g2314 on), every sentence from a fetched file
+    # with its origin at the commit the round names; the fourth and sixth to ninth rounds are development.
     held = [g for g in gold if g.split == "held_back"]
     assert {g.document for g in held} == set(mod.HELD_BACK_DOCUMENTS)
-    assert {g.id for g in held} == {g.id for g in gold if int(g.id[1:]) >= 2019}
-    assert all(g.origin and mod.TS_ROUND4.split("@")[1] in g.origin for g in held)
-    assert all(g.split == "dev" for g in gold if 708 <= int(g.id[1:]) < 952 or 1156 <= int(g.id[1:]) < 2019)
+    assert {g.id for g in held} == {g.id for g in gold if int(g.id[1:]) >= 2314}
+    assert all(g.origin and mod.FOMC_REPO.split("@")[1] in g.origin for g in held)
+    assert all(g.split == "dev" for g in gold if 708 <= int(g.id[1:]) < 952 or 1156 <= int(g.id[1:]) < 2314)
     rounds = (mod.EARLIER_ROUNDS, mod.RETIRED_HELD_BACK, mod.LATER_DEV_ROUNDS, mod.HELD_BACK_DOCUMENTS)
     assert sum(map(len, rounds)) == len(frozenset().union(*rounds)), "a document sits in two rounds"
 
@@ -205,19 +209,19 @@ def test_eighth_round_is_development_on_new_pages():
     assert not {g.file for g in gold if int(g.id[1:]) < 1681} & {g.file for g in eighth}
 
 
-def test_ninth_round_is_held_back_on_new_pages():
-    """The ninth round (g2019 on): ten new pages, tools/select_gold_round9.py, the held-back part (issue 30)."""
+def test_ninth_round_is_development_on_new_pages():
+    """The ninth round (g2019-g2313): ten new pages (select_gold_round9.py); held back for one look, then dev."""
     mod = _build_tool()
     gold = load_gold()
-    ninth = [g for g in gold if int(g.id[1:]) >= 2019]
+    ninth = [g for g in gold if 2019 <= int(g.id[1:]) < 2314]
     # The screen's 295 sentences (g2019-g2313) less the 3 that repeat a sentence of rounds 1-8, dropped
     # before any reader ran on the round; labelled blind (docs/gold-held-back-notes.md).
     dropped = {"g2024", "g2034", "g2078"}
     assert [g.id for g in ninth] == [f"g{i}" for i in range(2019, 2314) if f"g{i}" not in dropped]
     assert len(ninth) == 292 and sum(len(g.relations) for g in ninth) == 64
     assert {g.file for g in ninth} == set(mod.ROUND9_FILES)
-    assert {g.document for g in ninth} == set(mod.HELD_BACK_DOCUMENTS)
-    assert all(g.split == "held_back" for g in ninth)
+    assert {g.document for g in ninth} <= set(mod.RETIRED_HELD_BACK)
+    assert all(g.split == "dev" for g in ninth)
     earlier = [g.text for g in gold if int(g.id[1:]) < 2019]
     assert not any(_select_tool().repeats(g.text, earlier) for g in ninth)
     assert not {g.file for g in gold if int(g.id[1:]) < 2019} & {g.file for g in ninth}
@@ -225,10 +229,36 @@ def test_ninth_round_is_held_back_on_new_pages():
     assert not any(w in f.lower() for f in mod.ROUND9_FILES for w in ("imf", "bankofengland", "worldbank"))
 
 
+def test_tenth_round_is_held_back_on_new_documents():
+    """The tenth round (g2314 on): two FOMC minutes, tools/select_gold_round10.py, the held-back part (issue 30)."""
+    mod = _build_tool()
+    sel = _tool("select_gold_round10")
+    gold = load_gold()
+    tenth = [g for g in gold if int(g.id[1:]) >= 2314]
+    # The screen's 328 sentences (g2314-g2641) less the 2 that repeat a sentence of rounds 1-9, dropped
+    # before any reader ran on the round; labelled blind (docs/gold-held-back-notes.md).
+    dropped = {"g2335", "g2639"}
+    assert [g.id for g in tenth] == [f"g{i}" for i in range(2314, 2642) if f"g{i}" not in dropped]
+    assert len(tenth) == 326 and sum(len(g.relations) for g in tenth) == 130
+    # The June 2023 minutes' screen kept 150 sentences (149 after the repeat), fewer than 250, so the May
+    # 2023 minutes were added whole: the two latest minutes of the snapshot, in that order.
+    assert mod.ROUND10_FILES == sel.CANDIDATES and sel.MIN_SENTENCES == 250
+    assert [sum(g.file == f for g in tenth) for f in mod.ROUND10_FILES] == [149, 177]
+    assert {g.document for g in tenth} == set(mod.HELD_BACK_DOCUMENTS)
+    assert all(g.split == "held_back" for g in tenth)
+    earlier = [g.text for g in gold if int(g.id[1:]) < 2314]
+    assert not any(_select_tool().repeats(g.text, earlier) for g in tenth)
+    assert not {g.file for g in gold if int(g.id[1:]) < 2314} & {g.file for g in tenth}
+    # Read from the first section heading: no title, meeting line or attendance list.
+    assert not any(g.text.startswith("Minutes of the Federal Open Market Committee") for g in tenth)
+
+
 def _page_sentences(path, pages):
-    """Sentences per page as the gold set reads them: PDF page text, or HTML paragraphs (page 1)."""
+    """Sentences per page as the gold set reads them: PDF page text, HTML paragraphs or plain-text minutes (page 1)."""
     import re
 
+    if path.suffix == ".txt":
+        return {1: _tool("select_gold_round10").minutes_sentences(path)}
     if path.suffix == ".html":
         from aieco.sources.text import html_to_text
 

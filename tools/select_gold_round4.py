@@ -45,14 +45,16 @@ def page_sentences(path: Path) -> list[str]:
     return [s for p in paras for s in split_sentences(p)]
 
 
-def select(folder: Path, files: list[str], start: int = START) -> list[dict]:
+def select(folder: Path, files: list[str], start: int = START, read=None) -> list[dict]:
+    """The screen's rows for ``files`` in FOLDER; ``read`` (a path's sentences) defaults to ``page_sentences``."""
+    read = read or page_sentences
     vocab = load_vocabulary()
     rng = random.Random(SEED)
     rows: list[dict] = []
     for name in files:
         seen: set[str] = set()
         kept, others = [], []
-        for s in page_sentences(folder / name):
+        for s in read(folder / name):
             if s in seen:
                 continue
             seen.add(s)
@@ -64,7 +66,7 @@ def select(folder: Path, files: list[str], start: int = START) -> list[dict]:
         sample = set(rng.sample(others, min(SAMPLE_PER_DOCUMENT, len(others))))
         order = [s for s in dict.fromkeys(kept + list(sample))]
         position: dict[str, int] = {}
-        for i, s in enumerate(page_sentences(folder / name)):
+        for i, s in enumerate(read(folder / name)):
             position.setdefault(s, i)
         for s in sorted(order, key=lambda t: position[t]):
             rows.append({"file": name, "page": 1, "text": s})
