@@ -1146,3 +1146,65 @@ ROUND8_PATTERNS = [
 @pytest.mark.parametrize("sentence, expected", ROUND8_PATTERNS)
 def test_round8_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected
+
+
+# Central-bank prose of the ninth round (retired to development in session 9) and of the genre, read by general
+# rules: "moderate" is a fall as a verb (after "to" or a modal, or inflected), never as the adjective; the source
+# of an effect or a concern after a cause phrase ("due to the effects of X", "concerns over X"); "owing in part
+# to", "in light of"; "as I mentioned" is a comment, not a clause; "the adverse effects of X on Y"; "the biggest
+# headwind facing Y"; bare "demand" after a subordinator; a cause phrase belongs to the clause it follows;
+# participles before a noun move it ("easing supply bottlenecks"), but not after "by" ("by strengthening X").
+ROUND9_PATTERNS = [
+    ("Growth will moderate due to higher tariffs.", {("tariffs", "-", "real_gdp")}),
+    ("Inflation moderated due to lower energy prices.", {("energy_prices", "+", "inflation")}),
+    ("Wage growth remained moderate as inflation rose.", set()),
+    (
+        "Economic growth is likely to moderate due to the effects of trade policies.",
+        {("tariffs", "-", "real_gdp")},
+    ),
+    ("Consumer confidence fell due to the impact of U.S. tariff policy.", {("tariffs", "-", "confidence")}),
+    (
+        "Consumer sentiment has deteriorated substantially, mainly due to growing concerns over future inflation.",
+        {("inflation", "-", "confidence")},
+    ),
+    (
+        "Growth will moderate temporarily, as I mentioned at the outset, and there are high uncertainties over the "
+        "economy.",
+        set(),
+    ),
+    (
+        "The Bank is paying attention to the adverse effects of rapid interest rate fluctuations on economic activity.",
+        {("rate_volatility", "-", "real_gdp")},
+    ),
+    ("Spending shocks have a positive effect on real GDP growth and a modest effect on inflation.", set()),
+    ("The trade conflict remains the biggest headwind facing the economy.", {("tariffs", "-", "real_gdp")}),
+    (
+        "Real GDP growth moderated in the first quarter, owing in part to weaker business investment.",
+        {("investment", "+", "real_gdp")},
+    ),
+    (
+        "In light of higher interest rates, residential investment declined.",
+        {("policy_rate", "-", "construction_activity")},
+    ),
+    ("Investment fell, due in part to uncertainty.", {("uncertainty", "-", "investment")}),
+    ("Inflation eased as demand cooled.", {("real_gdp", "+", "inflation")}),
+    (
+        "Business investment is expected to strengthen as demand picks up, and exports should remain strong, "
+        "supported by robust demand from the United States.",
+        {("global_demand", "+", "trade_volumes")},
+    ),
+    (
+        "Inflation has fallen, reflecting lower energy prices and easing supply bottlenecks.",
+        {("energy_prices", "+", "inflation"), ("supply_chain_disruptions", "+", "inflation")},
+    ),
+    (
+        "By contrast, government investment raises inflation in the short term but, by strengthening trend "
+        "productivity, also helps to ease price pressures over the medium term.",
+        {("productivity", "-", "inflation")},
+    ),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ROUND9_PATTERNS)
+def test_round9_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected

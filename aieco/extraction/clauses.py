@@ -147,11 +147,27 @@ def movement_modifier(
                 return 0, start
             if word in VERB_OR_ADJECTIVE and re.match(r"\S+\s+(?:the|its|their|our|his|her)\s", low[at:]):
                 return 0, start  # "reduced the policy rate": a determiner follows a verb, never a modifier
-            if word in ("increasing", "decreasing") and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):
+            if word in GERUND_OR_ADJECTIVE and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):
                 # "…, increasing credit losses", "by rapidly increasing rates": a participle or gerund, no adjective
                 return 0, start  # "…, increasing credit losses": a participle after a clause, not an adjective
             return sign, at
     return 0, start
+
+
+#: Modifiers in -ing that are a participle after a comma or a gerund after "by" ("by strengthening productivity").
+GERUND_OR_ADJECTIVE = frozenset(
+    (
+        "increasing",
+        "decreasing",
+        "tightening",
+        "accelerating",
+        "strengthening",
+        "easing",
+        "cooling",
+        "moderating",
+        "loosening",
+    )
+)
 
 
 def this_verb(low: str, m: re.Match[str]) -> bool:
@@ -423,6 +439,10 @@ def shock_move(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     return 1 if adverse.value == "increase" else -1
 
 
+#: A comma or semicolon before a conjunction: what follows is a clause of its own.
+NEW_CLAUSE = re.compile(r"(?:[,;]\s*(?:and|but|while|whereas)|;)\s")
+
+
 def cause_of_states(
     low: str, ms: list[MentionMove], states: list[tuple[int, int, Cue]], adverse_up: frozenset[str] = frozenset()
 ) -> list[tuple[int, int, int, Cue]]:
@@ -456,8 +476,15 @@ def cause_of_states(
                     )
                     if m2 is None or len(window) > 60:
                         continue
-                elif len(low[max(cue.end, ms[ti].m.end) : x.start]) > 40:
-                    # measured from the moved variable: "cut their hiring plans a lot in response to tariffs"
+                elif len(low[max(cue.end, ms[ti].m.end) : cue.end + m.start()]) > 40:
+                    # measured from the moved variable to the cause phrase: "cut their hiring plans a lot in response
+                    # to tariffs" (the phrase itself may be long: "mainly due to the effects of")
+                    continue
+                elif any(
+                    cue.end <= z.start < cue.end + m.start() and NEW_CLAUSE.search(low, cue.end, z.start) for z in ms
+                ):
+                    # "investment picks up as demand rises, and exports remain strong, supported by X": the cause
+                    # phrase belongs to the clause it follows
                     continue
             else:  # "Supported by X, … Y rose" / "Reflecting X, Y fell"
                 head = low[clause_start(low, x.start) : x.start]
@@ -486,7 +513,8 @@ def cause_of_states(
                     or (
                         verb is not None
                         and re.search(
-                            r"due to|owing to|because of|as a result of|amid|on account of|in response to|"
+                            r"due\s+(?:\w+\s+){0,2}to|owing\s+(?:\w+\s+){0,2}to|because of|in light of|"
+                            r"as a result of|amid|on account of|in response to|"
                             r"in the face of|in reaction to|responding to|reacting to",
                             verb.group(),
                         )

@@ -288,8 +288,9 @@ NOUN_CUES = (
     ),
     # "a drag on growth", "a headwind for investment", "take a toll on jobs": nouns of a negative effect
     (
-        r"(?:an?\s+|the\s+)?(?:significant\s+|major\s+|key\s+|big\s+|considerable\s+|further\s+|substantial\s+|"
-        r"strong\s+|notable\s+|persistent\s+|ongoing\s+)?(?:drag|headwind|toll)s?\s+(?:on|for|to)",
+        r"(?:an?\s+|the\s+)?(?:significant\s+|major\s+|key\s+|big\s+|biggest\s+|largest\s+|main\s+|considerable\s+|"
+        r"further\s+|substantial\s+|strong\s+|notable\s+|persistent\s+|ongoing\s+)?(?:drag|headwind|toll)s?\s+"
+        r"(?:on|for|to|facing)",
         -1,
     ),
     # "a boost to exports", "a tailwind for consumption", "provide support to spending"
@@ -377,6 +378,7 @@ MOVEMENT_DOWN = (
     "dissipate",
     "abate",
     "depreciate",
+    "moderate",
 )
 TRANSITIVE_MOVEMENTS = (
     "increase",
@@ -452,6 +454,10 @@ UP_MODIFIERS = (
     r"buoyant",
     r"robust",
     r"positive",
+    # participles before the noun ("tightening credit conditions", "accelerating wage growth")
+    r"tightening",
+    r"accelerating",
+    r"strengthening",
 )
 DOWN_MODIFIERS = (
     r"lower",
@@ -484,6 +490,11 @@ DOWN_MODIFIERS = (
     r"softening",
     r"slowing",
     r"slower",
+    # participles before the noun ("easing supply bottlenecks", "cooling labour demand")
+    r"easing",
+    r"cooling",
+    r"moderating",
+    r"loosening",
 )
 NEGATION = re.compile(
     r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|without|"
@@ -570,6 +581,14 @@ def _phrasal_alternation(phrases: tuple[str, ...] | list[str]) -> str:
     return "|".join(out)
 
 
+#: Verbs whose bare form is mostly the adjective ("moderate growth", "a moderate pace"): the bare form is read as
+#: the verb only after "to" or a modal ("growth is likely to moderate", "inflation will moderate").
+ADJECTIVE_VERBS = ("moderate",)
+_AFTER_TO_OR_MODAL = (
+    "(?:" + "|".join(rf"(?<=\b{w} )" for w in ("to", "will", "would", "could", "may", "might", "should")) + ")"
+)
+
+
 def _verb_pattern(verbs: tuple[str, ...], exclude: tuple[str, ...] = ()) -> re.Pattern[str]:
     forms: list[str] = []
     for v in verbs:
@@ -577,8 +596,9 @@ def _verb_pattern(verbs: tuple[str, ...], exclude: tuple[str, ...] = ()) -> re.P
             forms += [f"{be} {v[3:]}" for be in ("is", "are", "was", "were", "be", "been", "being")]
         else:
             forms += _verb_forms(v)
-    forms = [f for f in forms if f not in exclude]
-    return re.compile(rf"\b(?:{_phrasal_alternation(forms)})\b")
+    bare = "".join(f"|{_AFTER_TO_OR_MODAL}{re.escape(f)}" for f in forms if f in ADJECTIVE_VERBS)
+    forms = [f for f in forms if f not in exclude and f not in ADJECTIVE_VERBS]
+    return re.compile(rf"\b(?:{_phrasal_alternation(forms)}{bare})\b")
 
 
 CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
@@ -681,8 +701,9 @@ AMPLIFIER_RE = re.compile(rf"^(?:{_alternation([f for v in AMPLIFIERS for f in _
 DAMPENER_RE = re.compile(rf"^(?:{_alternation([f for v in DAMPENERS for f in _verb_forms(v)])})$")
 #: "Y fell, driven by X" / "Supported by X, Y rose": the cause of a stated movement.
 CAUSE_AFTER = re.compile(
-    r"\b(?:driven by|on the back of|owing to|due to|because of|in response to|reflecting|amplified by|"
-    r"in the face of|in reaction to|responding to|reacting to|"
+    r"\b(?:driven by|on the back of|owing\s+(?:in\s+part\s+|partly\s+|largely\s+|mainly\s+|primarily\s+)?to|"
+    r"due\s+(?:in\s+part\s+|partly\s+|largely\s+|mainly\s+|primarily\s+)?to|because of|in response to|reflecting|"
+    r"amplified by|in the face of|in reaction to|responding to|reacting to|in light of|"
     # market commentary: "equity prices rose on expectations of lower policy rates"
     r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
     r"supported by|backed by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
@@ -690,7 +711,13 @@ CAUSE_AFTER = re.compile(
     r"hampered by|thanks to|pulled down by)\s+"
     r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
     r"(?:anticipating|expecting|pricing\s+in)\s+)?"
-    r"(?:us\s+|global\s+|new\s+|recent\s+)?$"
+    # "due to the effects of trade policy", "mainly due to the impact of U.S. tariff policy": the effect's source;
+    # "due to growing concerns over future inflation": the source of the concern (an adverse variable's rise)
+    r"(?:(?:(?:economic|direct|indirect|negative|adverse|overall|combined|lagged|delayed|temporary|ongoing)\s+)?"
+    r"(?:impacts?|effects?|consequences?)\s+of\s+(?:the\s+)?|"
+    r"(?:(?:growing|rising|heightened|increased|renewed|mounting)\s+)?(?:concerns?|worries|fears)\s+"
+    r"(?:over|about|regarding)\s+(?:the\s+)?(?:future\s+)?)?"
+    r"(?:us\s+|u\.s\.\s+|global\s+|new\s+|recent\s+)?$"
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
 INHERENT_DOWN = re.compile(
@@ -750,8 +777,14 @@ CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
 #: that generates a slowdown").
 DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|this|its|their|any|no|such)\s+$")
+#: "as I mentioned", "as noted above", "as shown in Chart 2": a comment on the text, not a clause of time or cause.
+COMMENT_CLAUSE = (
+    r"\s+(?:(?:i|we|you|he|she|they)\s+(?:have\s+|had\s+)?(?:already\s+|just\s+)?)?(?:mentioned|noted|said|explained|"
+    r"discussed|described|stated|indicated|shown|seen|illustrated|pointed\s+out|highlighted|argued|reported)\b"
+)
 SUBORDINATOR = re.compile(
-    r"\b(?:when|whenever|(?<!even )(?<!just )(?<!such )(?<!as well )as(?!\s+well\b)|if|because(?!\s+of\b)|"
+    rf"\b(?:when|whenever|(?<!even )(?<!just )(?<!such )(?<!as well )as(?!\s+well\b)(?!{COMMENT_CLAUSE})|if|"
+    r"because(?!\s+of\b)|"
     # "since January", "since the peak in 2022": a point in time, not a cause
     r"since(?!\s+(?:(?:early|mid|late|end[- ]|the\s+(?:start|beginning|end|middle|peak|trough|turn|summer|spring|"
     r"autumn|winter|pandemic|last|previous|first|second|third|fourth)\b|last\b|then\b|\d{4}|january|february|march|"
@@ -887,8 +920,12 @@ INNER_DIRECTION = re.compile(
 #: "more difficult to cut", "harder to raise": a move made less likely.
 HARDER_TO = re.compile(r"\b(?:more\s+difficult|harder|less\s+(?:likely|scope|room|reason))\s+(?:for\s+\w+\s+)?to\s+$")
 #: "the drag from X on Y" (order "from") or "the boost to Y from X" (order "to").
+ADVERSE_EFFECT = re.compile(r"(?:adverse|negative|detrimental|harmful|damaging)\s")
 EFFECT_NOUN_FROM = re.compile(
-    r"\b(?P<noun>drags?|headwinds?|hit|boost|lift|support|tailwinds?)\s+(?P<order>from|to|on)\s+(?P<a>[^,;:.]{1,50}?)\s+"
+    r"\b(?P<noun>drags?|headwinds?|hit|boost|lift|support|tailwinds?|"
+    # "the adverse effects of rapid interest rate fluctuations on economic activity"
+    r"(?:adverse|negative|detrimental|harmful|damaging|positive|beneficial|favou?rable)\s+(?:effects?|impacts?))\s+"
+    r"(?P<order>from|to|on|of)\s+(?P<a>[^,;:.]{1,50}?)\s+"
     r"(?:on|to|for|from)\s+(?P<b>(?:the\s+)?(?:[a-z-]+\s+){0,3}[a-z-]+)"
 )
 #: A level stated before a relative clause ("is now at the low end of …", "remains elevated, which …").
@@ -1228,7 +1265,7 @@ POLICY_STANCE_AFTER = re.compile(
 #: Bare "demand" is aggregate demand after a function word, a verb or a movement ("weaker demand",
 #: "reduce demand", "the slowdown in demand"), not after a noun ("credit demand", "government demand").
 BARE_DEMAND_BEFORE = re.compile(
-    r"(?:^|[,;(]|\b(?:the|of|in|on|and|or|to|overall|total|final|economy-wide|excess|"
+    r"(?:^|[,;(]|\b(?:the|of|in|on|and|or|to|as|when|while|if|because|amid|with|overall|total|final|economy-wide|excess|"
     r"weak|weaker|strong|stronger|soft|softer|softening|slower|slowing|subdued|reduced|lower|higher|falling|rising|"
     r"weakening|strengthening|sluggish|robust|solid|resilient|reduce[sd]?|reducing|lower(?:s|ed|ing)|"
     r"dampen(?:s|ed|ing)?|boost(?:s|ed|ing)?|support(?:s|ed|ing)?|weigh(?:s|ed|ing)? on|cool(?:s|ed|ing)?|"

@@ -30,6 +30,7 @@ from aieco.extraction.clauses import (
 )
 from aieco.extraction.cues import (
     ABSOLUTE_WITH,
+    ADVERSE_EFFECT,
     AHEAD_OF,
     AMPLIFIER_RE,
     ATTRIBUTION,
@@ -705,11 +706,16 @@ def correlative(r: SentenceReading) -> None:
 
 
 def effect_noun(r: SentenceReading) -> None:
-    """The drag from tariffs on growth; the boost to spending from lower rates: an effect noun with both ends."""
+    """The drag from tariffs on growth; the boost to spending from lower rates; the adverse effects of rate
+    fluctuations on activity: an effect noun with both ends."""
     low, ms = r.low, r.ms
     for e in EFFECT_NOUN_FROM.finditer(low):
-        sign = -1 if e.group("noun") in ("drag", "drags", "headwind", "headwinds", "hit") else 1
-        src_span, dst_span = (e.span("a"), e.span("b")) if e.group("order") == "from" else (e.span("b"), e.span("a"))
+        noun = e.group("noun")
+        if " " in noun and e.group("order") != "of":
+            continue  # "a positive effect on growth and a modest effect on inflation": no source named
+        sign = -1 if noun in ("drag", "drags", "headwind", "headwinds", "hit") or ADVERSE_EFFECT.match(noun) else 1
+        src_first = e.group("order") in ("from", "of")
+        src_span, dst_span = (e.span("a"), e.span("b")) if src_first else (e.span("b"), e.span("a"))
         xs = [i for i, x in enumerate(ms) if src_span[0] <= x.start and x.m.end <= src_span[1]]
         ys = [i for i, x in enumerate(ms) if dst_span[0] <= x.start and x.m.end <= dst_span[1]]
         if xs and ys:
