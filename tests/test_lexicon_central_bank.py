@@ -1205,6 +1205,24 @@ ROUND9_PATTERNS = [
 ]
 
 
+ROUND9_PATTERNS += [
+    # "a downward/upward impact on Y"; "against the background of X" after the move (not as a fronted setting);
+    # "come under pressure from X"; "came" is the past of "come" ("inflation came down")
+    ("Tariffs are expected to have a small downward impact on inflation.", {("tariffs", "-", "inflation")}),
+    ("Higher energy prices had an upward effect on inflation.", {("energy_prices", "+", "inflation")}),
+    (
+        "Consumer sentiment has deteriorated, mainly against the background of a rise in food prices.",
+        {("inflation", "-", "confidence")},
+    ),
+    (
+        "Against the backdrop of global financial market volatility, exchange rates against the euro would depreciate.",
+        set(),
+    ),
+    ("Equity prices came under pressure from rising bond yields.", {("long_term_rate", "-", "equity_prices")}),
+    ("Inflation came down as energy prices fell.", {("energy_prices", "+", "inflation")}),
+]
+
+
 @pytest.mark.parametrize("sentence, expected", ROUND9_PATTERNS)
 def test_round9_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected

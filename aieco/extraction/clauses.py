@@ -488,8 +488,11 @@ def cause_of_states(
                     continue
             else:  # "Supported by X, … Y rose" / "Reflecting X, Y fell"
                 head = low[clause_start(low, x.start) : x.start]
-                if not CAUSE_AFTER.search(head) or "," not in low[x.m.end : ms[ti].start]:
+                fronted = CAUSE_AFTER.search(head)
+                if not fronted or "," not in low[x.m.end : ms[ti].start]:
                     continue
+                if fronted.group().startswith("against"):
+                    continue  # "Against the backdrop of volatility, exchange rates would depreciate": a setting
                 if ms[ti].start < x.start:
                     continue
             # "reflecting higher investment and consumption": the modifier covers the list after it
@@ -513,7 +516,7 @@ def cause_of_states(
                     or (
                         verb is not None
                         and re.search(
-                            r"due\s+(?:\w+\s+){0,2}to|owing\s+(?:\w+\s+){0,2}to|because of|in light of|"
+                            r"due\s+(?:\w+\s+){0,2}to|owing\s+(?:\w+\s+){0,2}to|because of|in light of|against the|"
                             r"as a result of|amid|on account of|in response to|"
                             r"in the face of|in reaction to|responding to|reacting to",
                             verb.group(),

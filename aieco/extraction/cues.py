@@ -206,7 +206,14 @@ REVERSE = (
     "be owing to",
 )
 #: "Y suffers from X", "Y benefits from X": the source follows and the verb carries the sign.
-REVERSE_DIRECTIONAL = (("suffer from", -1), ("benefit from", 1), ("be hurt by", -1), ("be helped by", 1))
+REVERSE_DIRECTIONAL = (
+    ("suffer from", -1),
+    ("benefit from", 1),
+    ("be hurt by", -1),
+    ("be helped by", 1),
+    # "equity prices came under pressure from rising yields": the source pushes the subject down
+    ("come under pressure from", -1),
+)
 NOUN_CUES = (
     (
         r"(?:is|are|was|were|be|been|being|prove|proves|proved)\s+(?:\w+ly\s+|somewhat\s+|very\s+|quite\s+)?(?:beneficial|favourable|favorable)"
@@ -278,12 +285,12 @@ NOUN_CUES = (
     # "a dampening effect on demand", "a stimulative impact on investment": the adjective signs the effect
     (
         r"(?:an?\s+)?(?:\w+\s+)?(?:dampening|depressing|restraining|contractionary|adverse|harmful|damaging|"
-        r"detrimental|chilling)\s+(?:effect|impact|influence)s?\s+on",
+        r"detrimental|chilling|downward)\s+(?:effect|impact|influence)s?\s+on",
         -1,
     ),
     (
         r"(?:an?\s+)?(?:\w+\s+)?(?:stimulative|stimulatory|expansionary|supportive|boosting|favourable|favorable|"
-        r"beneficial)\s+(?:effect|impact|influence)s?\s+on",
+        r"beneficial|upward)\s+(?:effect|impact|influence)s?\s+on",
         1,
     ),
     # "a drag on growth", "a headwind for investment", "take a toll on jobs": nouns of a negative effect
@@ -406,6 +413,7 @@ TRANSITIVE_MOVEMENTS = (
 RISK_TO = re.compile(r"\b(downside|upside)\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?$")
 IRREGULAR = {
     "lead": ("led",),
+    "come": ("came",),
     "drive": ("drove", "driven"),
     "hit": ("hit",),
     "cut": ("cut",),
@@ -704,6 +712,7 @@ CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing\s+(?:in\s+part\s+|partly\s+|largely\s+|mainly\s+|primarily\s+)?to|"
     r"due\s+(?:in\s+part\s+|partly\s+|largely\s+|mainly\s+|primarily\s+)?to|because of|in response to|reflecting|"
     r"amplified by|in the face of|in reaction to|responding to|reacting to|in light of|"
+    r"against\s+the\s+(?:background|backdrop)\s+of|"
     # market commentary: "equity prices rose on expectations of lower policy rates"
     r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
     r"supported by|backed by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
