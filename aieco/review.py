@@ -181,13 +181,25 @@ def is_correction(extractor: str) -> bool:
 
 
 def backend_of(extractor: str) -> str | None:
-    """The LLM backend named at the end of a Relation's ``extractor`` ("extraction@v3/offline"), if any."""
+    """The LLM backend named at the end of a Relation's ``extractor`` ("extraction@v3/offline", or with the offline
+    reader after it: "extraction@v3/offline/reader=combined"), if any."""
+    head, _, tail = extractor.rpartition("/")
+    if tail.startswith("reader="):
+        extractor = head
     _, slash, backend = extractor.rpartition("/")
     return backend if slash and not is_correction(extractor) else None
 
 
+def offline_reader_of(extractor: str) -> str:
+    """The offline reader (rules, learned or combined) named in an ``extractor``; the rules when none is named."""
+    _, _, tail = extractor.rpartition("/")
+    return tail.removeprefix("reader=") if tail.startswith("reader=") else "rules"
+
+
 #: How each backend's reading is named where a reader of a report sees it.
 READ_BY = {"offline": "the offline rule reader", "openai": "an LLM (openai backend)", "replay": "a replayed LLM answer"}
+#: The offline reader other than the rules, named in the same place.
+OFFLINE_READ_BY = {"learned": "the offline learned reader", "combined": "the offline rule and learned readers combined"}
 
 
 def citation_notes(
@@ -216,7 +228,10 @@ def citation_notes(
             out[rid] = f"an analyst's correction{who} of relation {r.extractor.split(':', 1)[1]}"
             continue
         backend = backend_of(r.extractor)
-        read = f"read by {READ_BY.get(backend, f'the {backend} backend')}" if backend else "reader not recorded"
+        by = READ_BY.get(backend, f"the {backend} backend")
+        if backend == "offline":
+            by = OFFLINE_READ_BY.get(offline_reader_of(r.extractor), by)
+        read = f"read by {by}" if backend else "reader not recorded"
         d = latest.get(rid)
         if d is None:
             out[rid] = f"{read}; not reviewed by an analyst"

@@ -431,11 +431,16 @@ def graph_relations(
 
 
 def reader_note_of(store: Store, relation_ids: tuple[str, ...]) -> str | None:
-    """How far to trust the machine reading of these relations (the offline reader's gold-set figures)."""
+    """How far to trust the machine reading of these relations (the gold-set figures of the offline reader that
+    read them; one note per offline reader when several did)."""
     from aieco.extraction.gold import reader_note
-    from aieco.review import backend_of
+    from aieco.review import backend_of, offline_reader_of
 
-    return reader_note(backend_of(r.extractor) for r in store.find(Relation, relation_id=list(relation_ids)))
+    extractors = [r.extractor for r in store.find(Relation, relation_id=list(relation_ids))]
+    readers = sorted({offline_reader_of(e) for e in extractors if backend_of(e) == "offline"}) or ["rules"]
+    notes = [reader_note([backend_of(e) for e in extractors], reader=readers[0])]
+    notes += [reader_note(["offline"], reader=x) for x in readers[1:]]
+    return " ".join(n for n in notes if n) or None
 
 
 def reading_of(store: Store, relation_ids: tuple[str, ...]) -> dict[str, str]:

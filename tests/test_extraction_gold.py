@@ -369,12 +369,42 @@ def test_reader_note_states_the_held_back_figures_next_to_the_development_ones()
     assert reader_note([None, None], scores) is None  # only an analyst's corrections
 
 
+def test_reader_note_names_the_reader_that_read_and_gives_its_own_figures(monkeypatch):
+    from aieco.extraction import gold as gold_module
+
+    scores = {"held_back": _split_score("held_back", 8, 3, 12, 40), "dev": _split_score("dev", 20, 18, 30)}
+    note = reader_note(["offline"], scores, reader="combined")
+    assert "offline rule and learned readers combined" in note and "3 of the 8 relations" in note
+    assert "offline learned reader" in reader_note(["offline"], scores, reader="learned")
+    calls = []
+
+    def fake(reader, gold, split="held_back", vocab=None):
+        calls.append((reader, split))
+        return scores[split]
+
+    monkeypatch.setattr(gold_module, "reader_split_score", fake)
+    monkeypatch.setattr(gold_module, "load_gold", lambda: [])
+    gold_module.other_reader_scores.cache_clear()
+    assert "precision 0.38" in reader_note(["offline"], reader="learned")
+    assert calls == [("learned", "held_back"), ("learned", "dev")]  # the learned reader's figures, not the rules'
+    gold_module.other_reader_scores.cache_clear()  # the stand-in figures stay in this test
+
+
 @pytest.mark.parametrize(
     "extractor, backend",
-    [("extraction@v3/offline", "offline"), ("extraction@v3/openai", "openai"), ("review:rel-abc", None), ("", None)],
+    [
+        ("extraction@v3/offline", "offline"),
+        ("extract_relations@1/offline/reader=combined", "offline"),
+        ("extraction@v3/openai", "openai"),
+        ("review:rel-abc", None),
+        ("", None),
+    ],
 )
 def test_backend_of_an_extractor(extractor, backend):
+    from aieco.review import offline_reader_of
+
     assert backend_of(extractor) == backend
+    assert offline_reader_of(extractor) == ("combined" if "reader=" in extractor else "rules")
 
 
 @pytest.mark.parametrize(

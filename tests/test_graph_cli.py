@@ -83,3 +83,33 @@ def test_graph_build_g2_condition(tmp_path):
     assert result.exit_code == 0 and report["condition"] == "G2" and report["accepted"] > 10
     bad = CliRunner().invoke(main, ["graph", "build", "--condition", "G9", "--workspace", str(ws)])
     assert bad.exit_code == 2
+
+
+def test_a_build_with_another_reader_names_it_in_the_note_the_citations_and_the_dashboard(tmp_path, monkeypatch):
+    """--reader combined: the build's note gives that reader's figures, each relation's citation names the reader,
+    and the dashboard's note for those relations is the combined reader's (its figures stood in for here)."""
+    from aieco.extraction import gold as gold_module
+    from aieco.records import Relation
+    from aieco.review import backend_of, citation_notes
+    from dashboard.graph_views import reader_note_of
+
+    stand_in = {
+        "held_back": gold_module.offline_reader_scores()["held_back"],
+        "dev": gold_module.offline_reader_scores()["dev"],
+    }
+    monkeypatch.setattr(gold_module, "other_reader_scores", lambda reader: stand_in)
+    ws = tmp_path / "ws"
+    with Store(ws) as store:
+        register_documents(store)
+    built = run("graph", "build", "--workspace", str(ws), "--reader", "combined", "--json")
+    report = json.loads(built.output)
+    assert built.exit_code == 0 and report["reader"] == "combined"
+    assert "offline rule and learned readers combined" in report["reader_note"]
+    with Store(ws) as store:
+        rels = store.find(Relation)
+        assert rels and all(r.extractor.endswith("/offline/reader=combined") for r in rels)
+        assert {backend_of(r.extractor) for r in rels} == {"offline"}
+        notes = citation_notes(store, [rels[0].relation_id])
+        assert notes[rels[0].relation_id].startswith("read by the offline rule and learned readers combined;")
+        note = reader_note_of(store, tuple(r.relation_id for r in rels))
+        assert note.startswith("Read by the offline rule and learned readers combined.") and "openai" not in note

@@ -155,7 +155,7 @@ def graph_build(
 
     emit(
         state,
-        {**report.model_dump(), "reader": reader, "reader_note": reader_note(["offline"])},
+        {**report.model_dump(), "reader": reader, "reader_note": reader_note(["offline"], reader=reader)},
         lambda r: (
             f"{r['condition']}: {r['locations']} passages, {r['candidates']} candidate sentences "
             f"({r['dropped_by_cap']} skipped by the cap of {r['cap']}, ranked by {r['ranking']}), "

@@ -226,23 +226,39 @@ def offline_reader_scores() -> dict[str, SplitScore]:
     return {s.split: s for s in evaluate()[0]}
 
 
-def reader_note(backends: Iterable[str | None], scores: dict[str, SplitScore] | None = None) -> str | None:
+@cache
+def other_reader_scores(reader: str) -> dict[str, SplitScore]:
+    """The learned or combined reader's scores on the held-back and development parts (once per process; the
+    encoder reads every sentence, about half a minute)."""
+    gold = load_gold()
+    return {split: reader_split_score(reader, gold, split) for split in ("held_back", "dev")}
+
+
+READER_NAMES = {"rules": "rule reader", "learned": "learned reader", "combined": "rule and learned readers combined"}
+
+
+def reader_note(
+    backends: Iterable[str | None], scores: dict[str, SplitScore] | None = None, reader: str = "rules"
+) -> str | None:
     """What an analyst should know about relations machine-read by these LLM ``backends``.
 
-    For the offline reader: its measured precision and recall on the gold set's held-back documents
-    (prose it was not developed on) next to its development figures, from :func:`offline_reader_scores`
-    (``scores`` overrides them). For an LLM endpoint: how to measure it. ``None`` when no relation was
-    machine-read (``None`` backends: an analyst's corrections only).
+    For the offline ``reader`` (rules, learned or combined): its measured precision and recall on the gold set's
+    held-back documents (prose it was not developed on) next to its development figures, from
+    :func:`offline_reader_scores` for the rules and :func:`reader_split_score` for the others (``scores``
+    overrides them). For an LLM endpoint: how to measure it. ``None`` when no relation was machine-read (``None``
+    backends: an analyst's corrections only).
     """
     backends = {b for b in backends if b}
     if not backends:
         return None
     parts = []
     if "offline" in backends:
-        scores = scores if scores is not None else offline_reader_scores()
+        if scores is None:
+            scores = offline_reader_scores() if reader == "rules" else other_reader_scores(reader)
         held, dev = scores["held_back"], scores["dev"]
         parts.append(
-            "Read by the offline rule reader. On prose it was not developed on (the gold set's held-back part: "
+            f"Read by the offline {READER_NAMES[reader]}. On prose it was not developed on (the gold set's held-back "
+            "part: "
             f"{held.sentences} sentences, {held.gold_relations} labelled relations) {held.true_positives} of the "
             f"{held.proposed} relations it proposed were right (precision {held.precision:.2f}) and it found "
             f"{held.true_positives} of the {held.gold_relations} (recall {held.recall:.2f}); on the documents it "
