@@ -1191,7 +1191,7 @@ ROUND9_PATTERNS = [
     (
         "Business investment is expected to strengthen as demand picks up, and exports should remain strong, "
         "supported by robust demand from the United States.",
-        {("global_demand", "+", "trade_volumes")},
+        {("global_demand", "+", "trade_volumes"), ("real_gdp", "+", "investment")},
     ),
     (
         "Inflation has fallen, reflecting lower energy prices and easing supply bottlenecks.",
@@ -1220,6 +1220,22 @@ ROUND9_PATTERNS += [
     ),
     ("Equity prices came under pressure from rising bond yields.", {("long_term_rate", "-", "equity_prices")}),
     ("Inflation came down as energy prices fell.", {("energy_prices", "+", "inflation")}),
+]
+
+
+ROUND9_PATTERNS += [
+    # written after the tenth round's look, from development misses: "put X at risk"; "strengthen" is a movement
+    # like "weaken"; "come under upward / downward pressure"; "bring / return inflation (back) to target"
+    ("Higher tariffs put jobs at risk.", {("tariffs", "-", "employment")}),
+    ("Wages rose as labour demand strengthened.", {("employment", "+", "wages")}),
+    ("Wages came under upward pressure as inflation rose.", {("inflation", "+", "wages")}),
+    ("Higher interest rates are needed to bring inflation back to 2 per cent.", {("policy_rate", "-", "inflation")}),
+    (
+        "The elevated interest rates that were needed to bring inflation back to the Bank's 2% target also made "
+        "borrowing more expensive.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    ("Higher tariffs brought inflation back to target.", set()),  # no policy move: it may come from below
 ]
 
 

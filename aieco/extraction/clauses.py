@@ -57,6 +57,7 @@ from aieco.extraction.cues import (
     TIGHT_BEFORE,
     TIGHTNESS,
     TO_PURPOSE,
+    TO_TARGET_CUE,
     TRANSPARENT_HEAD,
     UNREAD_VERB_OBJECT,
     UP_BEFORE,
@@ -190,6 +191,10 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
     found: list[Cue] = []
     for pat, sign, kind in CUE_PATTERNS:
         for m in pat.finditer(low):
+            if pat is TO_TARGET_CUE and not any(
+                x.m.variable_id == "policy_rate" and x.m.end <= m.start() for x in mentions
+            ):
+                continue  # "higher tariffs brought inflation back to target": no policy move, no direction
             if kind != "noun" and DETERMINER_BEFORE.search(low, 0, m.start()) and not this_verb(low, m):
                 continue  # "the drag on activity", "a cut" are nouns, not verbs
             if kind != "noun" and COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):

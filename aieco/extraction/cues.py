@@ -342,6 +342,9 @@ MOVEMENT_UP = (
     "appreciate",
     # "growth held up": resilience, a move up against an expected fall
     "hold up",
+    "come under upward pressure",
+    # the mirror of "weaken", a movement as well as a directional verb ("labour demand strengthened")
+    "strengthen",
 )
 MOVEMENT_DOWN = (
     "fall",
@@ -386,6 +389,7 @@ MOVEMENT_DOWN = (
     "abate",
     "depreciate",
     "moderate",
+    "come under downward pressure",
 )
 TRANSITIVE_MOVEMENTS = (
     "increase",
@@ -609,6 +613,15 @@ def _verb_pattern(verbs: tuple[str, ...], exclude: tuple[str, ...] = ()) -> re.P
     return re.compile(rf"\b(?:{_phrasal_alternation(forms)}{bare})\b")
 
 
+#: "higher rates needed to bring inflation back to target", "policy firming to return inflation to 2 per cent":
+#: a policy move toward the target from above, so inflation falls. Read only after a policy-rate mention
+#: ("higher tariffs brought inflation back to target" states no direction: it may come from below).
+TO_TARGET_CUE = re.compile(
+    r"\b(?:bring|brings|brought|bringing|return|returns|returned|returning|get|gets|getting)(?=\s+"
+    r"(?:[\w-]+\s+){0,2}?inflation\s+(?:sustainably\s+|durably\s+)?(?:back\s+)?(?:down\s+)?(?:to|towards?)\s+"
+    r"(?:the\s+|its\s+|our\s+|the\s+bank['’]s\s+)?(?:[\w%-]+\s+){0,2}?(?:targets?|2(?:\s*%|\s+per\s*cent|\s+percent))\b)"
+)
+
 CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
     (_verb_pattern(POSITIVE_VERBS), 1, "directional"),
     (_verb_pattern(NEGATIVE_VERBS), -1, "directional"),
@@ -627,6 +640,9 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
         "neutral",
     ),
     *[(_verb_pattern((v,)), s, "reverse") for v, s in REVERSE_DIRECTIONAL],
+    (TO_TARGET_CUE, -1, "directional"),
+    # "which puts jobs at risk": the verb before its object, "at risk" after it
+    (re.compile(r"\b(?:puts?|putting|places?|placed|placing)(?=\s+(?:[\w'-]+\s+){1,4}at\s+risk\b)"), -1, "directional"),
     # Attribution: "played a key role in", "was (largely) responsible for", "was a major factor in/behind".
     (
         re.compile(
