@@ -1239,6 +1239,35 @@ ROUND9_PATTERNS += [
 ]
 
 
+# The tenth round's misses (FOMC minutes, retired to development after its look): "growth in X was subdued" and
+# "below-trend growth in X" are weak growth; a mention after ", and" starts a new clause, never an object; an
+# adverb "further" inside "weigh further on"; "capital expenditures", "bank lending standards".
+ROUND10_PATTERNS = [
+    (
+        "Growth in business fixed investment was subdued in the first quarter, reflecting relatively high borrowing "
+        "costs.",
+        {("lending_rates", "-", "investment")},
+    ),
+    (
+        "Participants expected that a period of below-trend growth in real GDP would be needed to reduce "
+        "inflationary pressures.",
+        {("real_gdp", "+", "inflation")},
+    ),
+    ("Strong growth in wages pushed up inflation.", {("wages", "+", "inflation")}),
+    ("Broad stock price indexes increased moderately, and the VIX decreased notably over the period.", set()),
+    (
+        "Participants expected the tightening of bank lending standards to weigh further on firms' capital "
+        "expenditures.",
+        {("lending_standards", "-", "investment")},
+    ),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ROUND10_PATTERNS)
+def test_round10_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
 @pytest.mark.parametrize("sentence, expected", ROUND9_PATTERNS)
 def test_round9_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected

@@ -148,6 +148,14 @@ def movement_modifier(
                 return 0, start
             if word in VERB_OR_ADJECTIVE and re.match(r"\S+\s+(?:the|its|their|our|his|her)\s", low[at:]):
                 return 0, start  # "reduced the policy rate": a determiner follows a verb, never a modifier
+            if sign > 0 and GROWTH_OF.match(m.group()) and LOW_LEVEL_AFTER.match(low, end):
+                return -1, at  # "growth in business investment was subdued": the growth's stated level, a weak one
+            if (
+                sign > 0
+                and GROWTH_OF.match(m.group())
+                and LOW_GROWTH_BEFORE.search(low, 0, at + m.group().index("growth"))
+            ):
+                return -1, at  # "a period of below-trend growth in real GDP": a weak growth
             if word in GERUND_OR_ADJECTIVE and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):
                 # "…, increasing credit losses", "by rapidly increasing rates": a participle or gerund, no adjective
                 return 0, start  # "…, increasing credit losses": a participle after a clause, not an adjective
@@ -155,6 +163,18 @@ def movement_modifier(
     return 0, start
 
 
+#: "growth in X", "the growth of X": a nominal modifier naming the growth rate, whose level a predicate may state.
+GROWTH_OF = re.compile(r"(?:an? |the )?(?:\w+ )?growth (?:in|of)\b")
+#: "below-trend growth in X", "weak growth of X": the growth named is a weak one.
+LOW_GROWTH_BEFORE = re.compile(
+    r"\b(?:below-trend|below-potential|sub-?par|weak|weaker|slow|slower|subdued|sluggish|modest|soft|softer|tepid|"
+    r"anaemic|anemic)\s+(?:\w+\s+)?$"
+)
+#: "… was subdued", "… remained weak": a low level stated of the subject within its clause.
+LOW_LEVEL_AFTER = re.compile(
+    r"[^,;.]{0,40}?\b(?:was|were|is|are|has\s+been|had\s+been|have\s+been|remained|remains|stayed)\s+"
+    r"(?:\w+ly\s+|still\s+)?(?:subdued|weak|sluggish|modest|slow|soft|muted|tepid|lacklust(?:er|re)|negative)\b"
+)
 #: Modifiers in -ing that are a participle after a comma or a gerund after "by" ("by strengthening productivity").
 GERUND_OR_ADJECTIVE = frozenset(
     (
@@ -370,6 +390,8 @@ def clause_objects(low: str, ms: list[MentionMove], cue: Cue, hi: int, next_cue:
         return []
     i = right[0]
     gap = low[cue.end : ms[i].start]
+    if re.search(r"[,;]\s*(?:and|but|while|whereas)\b", gap):
+        return []  # "stock prices increased moderately, and the VIX decreased": a new clause, not an object
     if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.match(
         r"\s+(?:is|are|was|were|has|have|had|remains?|remained)\b", low[ms[i].m.end :]
     ):

@@ -582,12 +582,12 @@ def _alternation(phrases: tuple[str, ...] | list[str]) -> str:
 
 
 def _phrasal_alternation(phrases: tuple[str, ...] | list[str]) -> str:
-    """Like :func:`_alternation`, with an optional adverb after the verb ("weighed heavily on")."""
+    """Like :func:`_alternation`, with an optional adverb after the verb ("weighed heavily on", "weigh further on")."""
     out = []
     for p in sorted(set(phrases), key=len, reverse=True):
         head, _, rest = p.partition(" ")
         if rest and not head.startswith(("is", "are", "was", "were", "be")):
-            out.append(re.escape(head) + r"\s+(?:\w+ly\s+)?" + re.escape(rest).replace(r"\ ", r"\s+"))
+            out.append(re.escape(head) + r"\s+(?:(?:\w+ly|further|more)\s+)?" + re.escape(rest).replace(r"\ ", r"\s+"))
         else:
             out.append(re.escape(p).replace(r"\ ", r"\s+"))
     return "|".join(out)
@@ -728,7 +728,7 @@ CAUSE_AFTER = re.compile(
     r"\b(?:driven by|on the back of|owing\s+(?:in\s+part\s+|partly\s+|largely\s+|mainly\s+|primarily\s+)?to|"
     r"due\s+(?:in\s+part\s+|partly\s+|largely\s+|mainly\s+|primarily\s+)?to|because of|in response to|reflecting|"
     r"amplified by|in the face of|in reaction to|responding to|reacting to|in light of|"
-    r"against\s+the\s+(?:background|backdrop)\s+of|"
+    r"against\s+the\s+(?:background|backdrop)\s+of|led\s+by|"
     # market commentary: "equity prices rose on expectations of lower policy rates"
     r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
     r"supported by|backed by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
