@@ -1243,6 +1243,16 @@ ROUND9_PATTERNS += [
 # "below-trend growth in X" are weak growth; a mention after ", and" starts a new clause, never an object; an
 # adverb "further" inside "weigh further on"; "capital expenditures", "bank lending standards".
 ROUND10_PATTERNS = [
+    # a participle modifies only the noun right after it: here "restrained" is the verb
+    (
+        "Cumulative policy tightening restrained economic activity and reduced inflation.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "inflation")},
+    ),
+    # "policy firming" is a tightening
+    (
+        "Additional policy firming may be appropriate to return inflation to 2 percent over time.",
+        {("policy_rate", "-", "inflation")},
+    ),
     (
         "Growth in business fixed investment was subdued in the first quarter, reflecting relatively high borrowing "
         "costs.",

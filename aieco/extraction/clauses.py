@@ -156,6 +156,8 @@ def movement_modifier(
                 and LOW_GROWTH_BEFORE.search(low, 0, at + m.group().index("growth"))
             ):
                 return -1, at  # "a period of below-trend growth in real GDP": a weak growth
+            if word in PARTICIPLE_MODIFIERS and low[at + len(word) : start].split():
+                return 0, start  # "policy tightening restrained economic activity": a participle before a verb
             if word in GERUND_OR_ADJECTIVE and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):
                 # "…, increasing credit losses", "by rapidly increasing rates": a participle or gerund, no adjective
                 return 0, start  # "…, increasing credit losses": a participle after a clause, not an adjective
@@ -163,6 +165,11 @@ def movement_modifier(
     return 0, start
 
 
+#: Participles read as modifiers only right before the noun ("easing supply bottlenecks"), since a word between
+#: may be the verb ("policy tightening restrained economic activity").
+PARTICIPLE_MODIFIERS = frozenset(
+    ("tightening", "accelerating", "strengthening", "easing", "cooling", "moderating", "loosening")
+)
 #: "growth in X", "the growth of X": a nominal modifier naming the growth rate, whose level a predicate may state.
 GROWTH_OF = re.compile(r"(?:an? |the )?(?:\w+ )?growth (?:in|of)\b")
 #: "below-trend growth in X", "weak growth of X": the growth named is a weak one.

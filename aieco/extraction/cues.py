@@ -750,7 +750,7 @@ INHERENT_DOWN = re.compile(
     r"disinflation(?:ary)?|deflationary)\b"
 )
 INHERENT_UP = re.compile(
-    r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation|restraint|restrictive(?:ness)?)\b"
+    r"\b(?:tightening|tighter|hikes?|increases?|rises|escalation|restraint|restrictive(?:ness)?|firming)\b"
 )
 #: A shock to a variable, unqualified, is its adverse move in stress-scenario prose.
 SHOCK_AFTER = re.compile(r"^\s+(?:shocks?|strains?|pressures?)\b")
