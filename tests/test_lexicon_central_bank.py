@@ -1248,6 +1248,8 @@ ROUND10_PATTERNS = [
         "Cumulative policy tightening restrained economic activity and reduced inflation.",
         {("policy_rate", "-", "real_gdp"), ("policy_rate", "-", "inflation")},
     ),
+    # "reflecting signs / indications / evidence of X" names X as the cause
+    ("Treasury yields rose, reflecting signs of stronger economic activity.", {("real_gdp", "+", "long_term_rate")}),
     # "policy firming" is a tightening
     (
         "Additional policy firming may be appropriate to return inflation to 2 percent over time.",

@@ -740,6 +740,8 @@ CAUSE_AFTER = re.compile(
     # "due to growing concerns over future inflation": the source of the concern (an adverse variable's rise)
     r"(?:(?:(?:economic|direct|indirect|negative|adverse|overall|combined|lagged|delayed|temporary|ongoing)\s+)?"
     r"(?:impacts?|effects?|consequences?)\s+of\s+(?:the\s+)?|"
+    # "reflecting signs of stronger activity", "indications of continued resilience in the economy"
+    r"(?:(?:further|some|early|clear|tentative)\s+)?(?:signs|indications|evidence)\s+of\s+(?:the\s+|a\s+)?|"
     r"(?:(?:growing|rising|heightened|increased|renewed|mounting)\s+)?(?:concerns?|worries|fears)\s+"
     r"(?:over|about|regarding)\s+(?:the\s+)?(?:future\s+)?)?"
     r"(?:us\s+|u\.s\.\s+|global\s+|new\s+|recent\s+)?$"
