@@ -1250,6 +1250,11 @@ ROUND10_PATTERNS = [
     ),
     # "reflecting signs / indications / evidence of X" names X as the cause
     ("Treasury yields rose, reflecting signs of stronger economic activity.", {("real_gdp", "+", "long_term_rate")}),
+    # "price pressures in housing markets" are house prices
+    (
+        "Rising borrowing costs had contributed to a moderation of price pressures in housing markets.",
+        {("lending_rates", "-", "house_prices")},
+    ),
     # "policy firming" is a tightening
     (
         "Additional policy firming may be appropriate to return inflation to 2 percent over time.",

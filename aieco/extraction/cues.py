@@ -734,6 +734,8 @@ CAUSE_AFTER = re.compile(
     r"supported by|backed by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
     r"hampered by|thanks to|pulled down by)\s+"
+    # "reflecting in large part the effects of …", "reflecting mainly higher rates"
+    r"(?:(?:in\s+(?:large\s+)?part|partly|largely|mainly|primarily)\s+)?"
     r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
     r"(?:anticipating|expecting|pricing\s+in)\s+)?"
     # "due to the effects of trade policy", "mainly due to the impact of U.S. tariff policy": the effect's source;

@@ -240,6 +240,12 @@ def _vocabulary_mentions(sentence: str, vocab: Vocabulary) -> tuple[str, list[Me
         and not UNCERTAINTY_ABOUT.search(low[max(0, m.start - 40) : m.start])
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
         and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
+        # "grow at a subdued rate": a pace, not an interest rate
+        and not (
+            m.variable_id == "policy_rate"
+            and m.text.lower() in ("rate", "rates")
+            and re.search(r"\bat\s+(?:an?|the|its|their)\s+(?:[\w-]+\s+){0,2}$", low[max(0, m.start - 40) : m.start])
+        )
     ]
     # "inflation volatility", "output volatility": the volatility of a macroeconomic variable is
     # neither that variable's level nor market volatility.
