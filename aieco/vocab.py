@@ -177,11 +177,24 @@ def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
     """A bare "growth"/"activity" names the economy unless a noun claims it ("X growth", "growth of X")."""
     before = re.findall(r"[a-z0-9'-]+", low[max(0, m.start - 40) : m.start])
     last = before[-1] if before else ""
-    if last and last not in MACRO_MODIFIERS and not last.endswith("ly") and not GROWTH_VERB.fullmatch(last):
+    # "weigh on activity", "drag on growth": the preposition of a verb acting on the economy
+    verb_on = (
+        len(before) >= 2
+        and last == "on"
+        and bool(GROWTH_VERB.fullmatch(before[-2]))
+        and not (len(before) >= 3 and before[-3] in ("the", "a", "an", "this", "that", "its"))  # "the drag on activity"
+    )
+    if (
+        last
+        and not verb_on
+        and last not in MACRO_MODIFIERS
+        and not last.endswith("ly")
+        and not GROWTH_VERB.fullmatch(last)
+    ):
         return False
     # "activity" alone is as often trading or issuance activity: it names the economy only with a
     # macroeconomic adjective ("weak activity", "real activity"), never after a bare article or preposition.
-    if m.text.lower() == "activity" and (not before or before[-1] in FUNCTION_WORDS):
+    if m.text.lower() == "activity" and not verb_on and (not before or before[-1] in FUNCTION_WORDS):
         return False
     after = low[m.end : m.end + 40]
     if re.match(

@@ -453,7 +453,8 @@ UP_MODIFIERS = (
     r"high",
     r"growing",
     r"mounting",
-    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained |recent )?"
+    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained |recent |notable |"
+    r"marked |substantial |modest |slight |gradual |considerable |steady )?"
     r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|firmness|"
     r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation|recovery|"
     r"pickup|pick-up|upswing|resilience|pull-forward|front-loading|frontloading)s? (?:in|of)",
@@ -490,7 +491,8 @@ DOWN_MODIFIERS = (
     r"shrinking",
     r"subdued",
     r"low",
-    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained )?"
+    r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained |notable |marked |"
+    r"substantial |modest |slight |gradual |considerable |steady )?"
     r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
     r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening|weakness|softness|slowing|"
     r"deceleration|moderation|depreciation)(?:es|s)? (?:in|of)",
@@ -521,8 +523,10 @@ NEGATION_CLAUSE = re.compile(
 #: Words that hedge a stated relation (labelling guide: "could", "may", "might" and the like). Not "would":
 #: a scenario's conditional states its channel; not "tends to": a regularity is stated, not doubted.
 HEDGE = re.compile(
-    r"\b(?:may|might|could|can|likely|possibly|potentially|perhaps|suggests?|appears? to|"
-    r"seems? to|expected to|probably|somewhat|partly|arguably|plausibly|in principle)\b"
+    # "may be appropriate to return inflation to 2 percent": the modal weighs the decision, not the channel
+    r"\b(?:(?:may|might|could|can)(?!\s+be\s+(?:appropriate|needed|necessary|warranted|required)\b)|likely|possibly|"
+    r"potentially|perhaps|suggests?|appears? to|seems? to|probably|somewhat|partly|arguably|plausibly|"
+    r"in principle)\b"
 )
 BE = r"(?:is|are|was|were|be|been|being|get|gets|got)"
 #: An indirect question before the verb in its clause: the link is asked or studied, not stated.
