@@ -31,8 +31,10 @@ def test_build_paths_and_render(tmp_path):
     built = run("graph", "build", "--workspace", str(ws), "--json")
     report = json.loads(built.output)
     assert built.exit_code == 0 and report["accepted"] > 10 and report["condition"] == "G0"
-    assert "offline rule reader" in report["reader_note"] and "not developed on" in report["reader_note"]
-    text = run("graph", "build", "--workspace", str(ws))  # rebuilt in place: no new relation, the note again
+    # the default reader is the combined one (best on the blind rounds 10 and 11)
+    assert report["reader"] == "combined"
+    assert "rule and learned readers combined" in report["reader_note"] and "not developed on" in report["reader_note"]
+    text = run("graph", "build", "--workspace", str(ws), "--reader", "rules")  # the rules alone: their own note
     assert text.exit_code == 0 and "offline rule reader" in text.output and "recall" in text.output
 
     result = run(

@@ -97,9 +97,10 @@ def _cap(value: str | None) -> int | None | str:
 @click.option(
     "--reader",
     type=click.Choice(["rules", "learned", "combined"]),
-    default="rules",
+    default="combined",
     show_default=True,
-    help="Offline reader: the rules, the learned pair classifier, or both (rules first).",
+    help="Offline reader: the rules, the learned pair classifier, or both (rules first, the classifier for pairs "
+    "the rules leave silent; the best of the three on the blind rounds 10 and 11, docs/labelling-guide.md).",
 )
 @executor_option
 @common
@@ -152,6 +153,9 @@ def graph_build(
     for bar in bars.values():
         bar.close()
     from aieco.extraction.gold import reader_note
+
+    if reader != "rules" and not state.json:
+        click.echo(f"scoring the {reader} reader on the gold set for the note (about 20 s) …", err=True)
 
     emit(
         state,
