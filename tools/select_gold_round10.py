@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 START = 2314
@@ -39,18 +40,33 @@ CANDIDATES = [
 ]
 
 
-def minutes_sentences(path: Path) -> list[str]:
-    """Sentences of a plain-text minutes file from its first section heading on (see the module docstring)."""
+def heading_start(text: str) -> int:
+    """Where the record begins: its first section heading, MINUTES_START (see the module docstring)."""
+    at = text.find(MINUTES_START)
+    if at < 0:
+        raise ValueError(f"no {MINUTES_START!r} heading; the round's reading rule does not apply")
+    return at
+
+
+def read_minutes(path: Path, record_start: Callable[[str], int]) -> list[str]:
+    """Sentences of a plain-text minutes file, read as the workbench reads plain text, from ``record_start(text)``
+    on, one passage per paragraph."""
     from aieco.extraction.screen import split_sentences
     from aieco.sources.clean import clean_text
     from aieco.sources.delimited import read_text
 
     text = clean_text(read_text(path, None)).text
-    at = text.find(MINUTES_START)
-    if at < 0:
-        raise ValueError(f"{path}: no {MINUTES_START!r} heading; the round's reading rule does not apply")
+    try:
+        at = record_start(text)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from exc
     paras = [re.sub(r"\s+", " ", p).strip() for p in re.split(r"\n\s*\n", text[at:])]
     return [s for p in paras if p for s in split_sentences(p)]
+
+
+def minutes_sentences(path: Path) -> list[str]:
+    """Sentences of a plain-text minutes file from its first section heading on (see the module docstring)."""
+    return read_minutes(path, heading_start)
 
 
 def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:

@@ -47,9 +47,8 @@ def record_start(text: str) -> int:
     """Where the record begins: MINUTES_START, else the end of the attendance list (module docstring)."""
     from tools.select_gold_round10 import MINUTES_START
 
-    at = text.find(MINUTES_START)
-    if at >= 0:
-        return at
+    if MINUTES_START in text:
+        return text.index(MINUTES_START)
     head = int(len(text) * ATTENDANCE_SPAN)
     titles = [m.end() for m in TITLE.finditer(text, 0, head)]
     after = AFFILIATION.search(text, titles[-1]) if titles else None
@@ -60,14 +59,9 @@ def record_start(text: str) -> int:
 
 def minutes_sentences(path: Path) -> list[str]:
     """Sentences of a plain-text minutes file from its record's start on (the tenth round's reading otherwise)."""
-    from aieco.extraction.screen import split_sentences
-    from aieco.sources.clean import clean_text
-    from aieco.sources.delimited import read_text
+    from tools.select_gold_round10 import read_minutes
 
-    text = clean_text(read_text(path, None)).text
-    text = text[record_start(text) :]
-    paras = [re.sub(r"\s+", " ", p).strip() for p in re.split(r"\n\s*\n", text)]
-    return [s for p in paras if p for s in split_sentences(p)]
+    return read_minutes(path, record_start)
 
 
 def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:

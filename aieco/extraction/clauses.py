@@ -165,11 +165,6 @@ def movement_modifier(
     return 0, start
 
 
-#: Participles read as modifiers only right before the noun ("easing supply bottlenecks"), since a word between
-#: may be the verb ("policy tightening restrained economic activity").
-PARTICIPLE_MODIFIERS = frozenset(
-    ("tightening", "accelerating", "strengthening", "easing", "cooling", "moderating", "loosening")
-)
 #: "growth in X", "the growth of X": a nominal modifier naming the growth rate, whose level a predicate may state.
 GROWTH_OF = re.compile(r"(?:an? |the )?(?:\w+ )?growth (?:in|of)\b")
 #: "below-trend growth in X", "weak growth of X": the growth named is a weak one.
@@ -196,6 +191,9 @@ GERUND_OR_ADJECTIVE = frozenset(
         "loosening",
     )
 )
+#: Participles read as modifiers only right before the noun ("easing supply bottlenecks"), since a word between
+#: may be the verb ("policy tightening restrained economic activity").
+PARTICIPLE_MODIFIERS = GERUND_OR_ADJECTIVE - {"increasing", "decreasing"}
 
 
 def this_verb(low: str, m: re.Match[str]) -> bool:
