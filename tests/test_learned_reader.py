@@ -172,3 +172,19 @@ def test_the_bench_reports_each_reader_on_the_blind_round():
             <= figures[f"held_back {reader} reader: proposed"].value
         )
     assert blind_reader_figures([g for g in load_gold() if g.split == "dev"]) == []
+
+
+def test_the_encoder_keeps_a_bounded_cache_of_token_states(monkeypatch):
+    """Token states are large (about 50 kB a sentence): the encoder keeps only the last CACHE_TEXTS texts, and a
+    text evicted and read again gives the same states."""
+    from aieco.extraction import learned
+
+    monkeypatch.setattr(learned, "CACHE_TEXTS", 3)
+    e = learned.encoder()
+    e._cache.clear()
+    texts = [f"Higher tariffs raise import prices in year {k}." for k in range(5)]
+    first = e.states(texts[:1])[0]
+    e.states(texts[1:])
+    assert len(e._cache) == 3 and texts[0] not in e._cache
+    again = e.states(texts[:1])[0]
+    assert np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1])

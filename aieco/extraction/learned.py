@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -48,6 +49,7 @@ LICENCE = "Apache-2.0"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MAX_TOKENS = 256
 DIM = 384  # the encoder's vector width
+CACHE_TEXTS = 512  # token states kept by the encoder
 ARTEFACT = "data/learned_reader.json"
 FOLDS = 5
 N_NUMBERS = 13  # the numbers of a Pair
@@ -87,7 +89,7 @@ class Encoder:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 2
         self.session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-        self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._cache: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
 
     def provenance(self) -> dict[str, str]:
         """What the vectors come from: base model, packages, licence and the files' SHA-256."""
@@ -101,8 +103,10 @@ class Encoder:
 
     def states(self, texts: Sequence[str], batch_size: int = 32) -> list[tuple[np.ndarray, np.ndarray]]:
         """Each text's token states (n_tokens × 384, special tokens included) and their character offsets
-        (n_tokens × 2); repeated texts are encoded once."""
-        todo = sorted({t for t in texts if t not in self._cache}, key=lambda t: (len(t), t))  # little padding
+        (n_tokens × 2); repeated texts are encoded once. Only the last CACHE_TEXTS texts are kept (token states
+        take about 50 kB a sentence, so an unbounded cache would grow with the corpus a build reads)."""
+        found = {t: self._cache[t] for t in texts if t in self._cache}
+        todo = sorted(set(texts) - found.keys(), key=lambda t: (len(t), t))  # little padding
         for i in range(0, len(todo), batch_size):
             batch = todo[i : i + batch_size]
             enc = self.tokenizer.encode_batch(batch)
@@ -112,8 +116,13 @@ class Encoder:
             out = self.session.run(None, feeds)[0]
             for text, e, row in zip(batch, enc, out, strict=True):
                 n = int(sum(e.attention_mask))
-                self._cache[text] = (row[:n].astype(np.float32), np.array(e.offsets[:n], dtype=np.int64))
-        return [self._cache[t] for t in texts]
+                found[text] = (row[:n].astype(np.float32), np.array(e.offsets[:n], dtype=np.int64))
+        for t in texts:
+            self._cache[t] = found[t]
+            self._cache.move_to_end(t)
+        while len(self._cache) > CACHE_TEXTS:
+            self._cache.popitem(last=False)
+        return [found[t] for t in texts]
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length sentence vectors, shape (len(texts), 384): the mean of the token states, L2-normalised."""
@@ -264,6 +273,7 @@ def cross_validate(dev, vocab: Vocabulary) -> dict:
 
     variables = sorted(vocab.variables)
     pairs_of = {g.id: sentence_pairs(g.text, vocab) for g in dev}
+    x_of = _features_of(pairs_of, variables)  # encoded once, not once per fold
     gold = {g.id: {(r.src, r.dst, r.sign) for r in g.relations} for g in dev}
     rules = {g.id: read_sentence(g.text, vocab) for g in dev}
     rule_sets = {k: {(r.src, r.dst, r.sign.value) for r in v if r.sign.value in "+-"} for k, v in rules.items()}
@@ -276,12 +286,11 @@ def cross_validate(dev, vocab: Vocabulary) -> dict:
     for train_docs, test_docs in GroupKFold(n_splits=FOLDS).split(docs, groups=docs):
         train_ids = [g.id for g in dev if g.document in {docs[i] for i in train_docs}]
         test_ids = [g.id for g in dev if g.document in {docs[i] for i in test_docs}]
-        tr = [p for k in train_ids for p in pairs_of[k]]
         ytr = [y for k in train_ids for y in labels(pairs_of[k], gold[k])]
-        model = _fit(features(tr, variables), ytr)
+        model = _fit(np.vstack([x_of[k] for k in train_ids]), ytr)
         for k in test_ids:
             if pairs_of[k]:
-                best[k] = _best(pairs_of[k], model.predict_proba(features(pairs_of[k], variables)), model.classes_)
+                best[k] = _best(pairs_of[k], model.predict_proba(x_of[k]), model.classes_)
     table = []
     for t in THRESHOLDS:
         learned = {k: _proposals(best.get(k, {}), t, None) for k in gold}
@@ -298,6 +307,14 @@ def cross_validate(dev, vocab: Vocabulary) -> dict:
         "by_threshold": table,
         "threshold": chosen["threshold"],
     }
+
+
+def _features_of(pairs_of: dict[str, list[Pair]], variables: Sequence[str]) -> dict[str, np.ndarray]:
+    """Each sentence's feature rows, from one :func:`features` call over every pair (batched encoding)."""
+    keys = list(pairs_of)
+    x = features([p for k in keys for p in pairs_of[k]], variables)
+    bounds = np.cumsum([0] + [len(pairs_of[k]) for k in keys])
+    return {k: x[bounds[i] : bounds[i + 1]] for i, k in enumerate(keys)}
 
 
 def _pairs_named(pairs: Sequence[Pair]) -> set[tuple[str, str]]:
