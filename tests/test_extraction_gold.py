@@ -41,8 +41,9 @@ def test_gold_set_size_labels_and_split_by_document(gold):
     assert all(len(s) == 1 for s in docs.values()), "a document sits in both splits"
     held = sum(g.split == "held_back" for g in gold)
     # One blind round of about 300 sentences against a development part of ten rounds: 323 of 2932
-    # sentences (0.110) since the eleventh round (0.125 with the tenth round held back). The bound was 0.12
-    # until then; the development part grows by a round each time one retires, so one round's share falls.
+    # sentences (0.110) with the eleventh round held back (0.125 with the tenth), 386 of 3318 (0.116) with the
+    # twelfth. The bound was 0.12 until the eleventh; the development part grows by a round each time one
+    # retires, so one round's share falls.
     assert 0.105 <= held / len(gold) <= 0.3
     kinds = {g.negative for g in gold if g.negative}
     assert {"co-movement", "level", "list", "negation", "question", "hypothetical"} <= kinds
@@ -53,7 +54,8 @@ def test_gold_set_size_labels_and_split_by_document(gold):
     # the documents was about a fifth until the ninth round (10 of 57); the tenth round is two long documents
     # (FOMC minutes, 326 sentences), so the held-back part is 2 of 59 documents (0.034): the bound is lowered
     # to what one such round gives, and a score on it says less about variation between documents. The
-    # eleventh round is again two minutes (2 of 61 documents, 0.033; 146 of 768 relations, 0.19).
+    # eleventh round is again two minutes (2 of 61 documents, 0.033; 146 of 768 relations, 0.19); the twelfth
+    # is four ECB press conferences (4 of 65 documents, 0.062; 151 of 919 relations, 0.16).
     held_rel = sum(len(g.relations) for g in gold if g.split == "held_back")
     assert held_rel >= 20 and held_rel / sum(len(g.relations) for g in gold) >= 1 / 8
     held_docs = {g.document for g in gold if g.split == "held_back"}
@@ -85,14 +87,15 @@ def test_repeat_rule_of_the_sixth_round():
     assert not sel.repeats("Anything", [])
 
 
-def test_split_rule_of_the_eleventh_round():
-    """tools/build_extraction_gold.py: rounds 1-10 are development, the eleventh round is the held-back part."""
+def test_split_rule_of_the_twelfth_round():
+    """tools/build_extraction_gold.py: rounds 1-11 are development, the twelfth round is the held-back part."""
     mod = _build_tool()
     # Documents held back in rounds 1-3 (scored twice, output read), in round 4 (scored twice in
     # aggregate, then retired), in round 6 (scored once, did not hold, retired), in round 7 (scored
     # once, retired when the eighth round came), in round 8 (scored once, retired when the ninth round
-    # came), in round 9 (scored once, retired when the tenth round came) and in round 10 (scored once,
-    # retired when the eleventh round came) are development now.
+    # came), in round 9 (scored once, retired when the tenth round came), in round 10 (scored once,
+    # retired when the eleventh round came) and in round 11 (scored once, retired when the twelfth round came)
+    # are development now.
     counts = {"esrb-2018-adverse-scenario": 30, "eba-transparency-2024-csv-guide": 0}
     counts |= {"fed-2024-exploratory-analysis": 16, "ecb-eb-2025-6-defence": 11, "bis-qr-2024-03-residence": 2}
     counts |= {"boc-2025-06-trade-speech": 5, "fed-fsr-2025-04-framework": 0}
@@ -102,6 +105,7 @@ def test_split_rule_of_the_eleventh_round():
     counts |= {"boj-2025-07-uchida-speech": 4, "cfr-2024-12-small-banks-review": 0}
     counts |= {"fomc-2023-06-minutes": 5, "fomc-2023-05-minutes": 0}
     counts |= {"fomc-2018-12-minutes": 7, "fomc-2008-12-minutes": 0}
+    counts |= {"ecb-2023-12-press-conference": 6, "ecb-2020-12-press-conference": 0}
     assert mod.assign_splits(counts) == {
         "esrb-2018-adverse-scenario": "dev",
         "eba-transparency-2024-csv-guide": "dev",
@@ -120,8 +124,10 @@ def test_split_rule_of_the_eleventh_round():
         "cfr-2024-12-small-banks-review": "dev",
         "fomc-2023-06-minutes": "dev",
         "fomc-2023-05-minutes": "dev",
-        "fomc-2018-12-minutes": "held_back",
-        "fomc-2008-12-minutes": "held_back",
+        "fomc-2018-12-minutes": "dev",
+        "fomc-2008-12-minutes": "dev",
+        "ecb-2023-12-press-conference": "held_back",
+        "ecb-2020-12-press-conference": "held_back",
     }
     # A document of no listed round has no split until a round states one.
     with pytest.raises(ValueError, match="new-doc"):
@@ -132,12 +138,12 @@ def test_split_rule_of_the_eleventh_round():
         per_doc[g.document] += len(g.relations)
     splits = mod.assign_splits(dict(per_doc))
     assert all(g.split == splits[g.document] for g in gold)
-    # The held-back part is exactly the eleventh round (g2642 on), every sentence from a fetched file
-    # with its origin at the commit the round names; the fourth and sixth to tenth rounds are development.
+    # The held-back part is exactly the twelfth round (g2974 on), every sentence from a fetched page
+    # with its origin at the commit the round names; the fourth and sixth to eleventh rounds are development.
     held = [g for g in gold if g.split == "held_back"]
     assert {g.document for g in held} == set(mod.HELD_BACK_DOCUMENTS)
-    assert {g.id for g in held} == {g.id for g in gold if int(g.id[1:]) >= 2642}
-    assert all(g.origin and mod.FOMC_REPO.split("@")[1] in g.origin for g in held)
+    assert {g.id for g in held} == {g.id for g in gold if int(g.id[1:]) >= 2974}
+    assert all(g.origin and mod.ECB_STATEMENTS_REPO.split("@")[1] in g.origin for g in held)
     assert all(g.split == "dev" for g in gold if 708 <= int(g.id[1:]) < 952 or 1156 <= int(g.id[1:]) < 2642)
     rounds = (mod.EARLIER_ROUNDS, mod.RETIRED_HELD_BACK, mod.LATER_DEV_ROUNDS, mod.HELD_BACK_DOCUMENTS)
     assert sum(map(len, rounds)) == len(frozenset().union(*rounds)), "a document sits in two rounds"
@@ -259,12 +265,13 @@ def test_tenth_round_is_development_on_new_documents():
     assert not any(g.text.startswith("Minutes of the Federal Open Market Committee") for g in tenth)
 
 
-def test_eleventh_round_is_held_back_on_new_documents():
-    """The eleventh round (g2642 on): FOMC minutes of 2018 and 2008, select_gold_round11.py, held back (issue 30)."""
+def test_eleventh_round_is_development_on_new_documents():
+    """The eleventh round (g2642-g2973): FOMC minutes of 2018 and 2008, select_gold_round11.py; held back for one
+    look (session 10), then development (issue 30)."""
     mod = _build_tool()
     sel = _tool("select_gold_round11")
     gold = load_gold()
-    eleventh = [g for g in gold if int(g.id[1:]) >= 2642]
+    eleventh = [g for g in gold if 2642 <= int(g.id[1:]) < 2974]
     # The screen's 332 sentences (g2642-g2973) less the 9 that repeat a sentence of rounds 1-10 (the minutes'
     # recurring statement lines and vote-list fragments), dropped before any reader ran on the round; labelled
     # blind (docs/gold-held-back-notes.md).
@@ -274,8 +281,8 @@ def test_eleventh_round_is_held_back_on_new_documents():
     # Both minutes taken whole, in the order fixed before any sentence was read (December 2018, December 2008).
     assert mod.ROUND11_FILES == sel.CANDIDATES
     assert [sum(g.file == f for g in eleventh) for f in mod.ROUND11_FILES] == [150, 173]
-    assert {g.document for g in eleventh} == set(mod.HELD_BACK_DOCUMENTS)
-    assert all(g.split == "held_back" for g in eleventh)
+    assert {g.document for g in eleventh} <= set(mod.RETIRED_HELD_BACK)
+    assert all(g.split == "dev" for g in eleventh)
     earlier = [g.text for g in gold if int(g.id[1:]) < 2642]
     assert not any(_select_tool().repeats(g.text, earlier) for g in eleventh)
     assert not {g.file for g in gold if int(g.id[1:]) < 2642} & {g.file for g in eleventh}
@@ -284,6 +291,47 @@ def test_eleventh_round_is_held_back_on_new_documents():
     # sentence kept from them names no attendee (a personal title).
     first_2008 = next(g for g in eleventh if g.file == mod.ROUND11_FILES[1])
     assert not sel.TITLE.search(first_2008.text)
+
+
+def test_twelfth_round_is_held_back_on_new_documents():
+    """The twelfth round (g2974 on): four ECB press conferences, select_gold_round12.py, held back (issue 30)."""
+    mod = _build_tool()
+    sel = _tool("select_gold_round12")
+    gold = load_gold()
+    twelfth = [g for g in gold if int(g.id[1:]) >= 2974]
+    # The screen's 386 sentences, none a repeat of rounds 1-11; labelled blind (docs/gold-held-back-notes.md).
+    assert [g.id for g in twelfth] == [f"g{i}" for i in range(2974, 3360)]
+    assert sum(len(g.relations) for g in twelfth) == 151
+    # Whole statements in the order fixed before any sentence was read (December 2023, 2022, 2021, 2020): the
+    # first three gave 290 sentences, fewer than 300, so the fourth was added and the fifth was not needed.
+    assert mod.ROUND12_FILES == sel.CANDIDATES[:4] and sel.MIN_SENTENCES == 300
+    per_file = [sum(g.file == f for g in twelfth) for f in mod.ROUND12_FILES]
+    assert per_file == [87, 106, 97, 96] and sum(per_file[:3]) < sel.MIN_SENTENCES
+    assert {g.document for g in twelfth} == set(mod.HELD_BACK_DOCUMENTS)
+    assert all(g.split == "held_back" for g in twelfth)
+    earlier = [g.text for g in gold if int(g.id[1:]) < 2974]
+    assert not any(_select_tool().repeats(g.text, earlier) for g in twelfth)
+    # The record only: no page navigation, place-and-date line or footer.
+    assert not any(sel.RECORD_START.match(g.text) or "Related topics" in g.text for g in twelfth)
+    assert not any(g.text.startswith(("CONTACT", "Copyright")) for g in twelfth)
+
+
+def test_record_of_a_saved_statement_page_is_found_by_form():
+    """select_gold_round12.record_paragraphs: after the place-and-date line, before "Related topics"."""
+    sel = _tool("select_gold_round12")
+    page = (
+        "<html><body><nav><p>Monetary policy</p><p>Statistics</p></nav><h1>MONETARY POLICY STATEMENT</h1>"
+        "<p>Frankfurt am Main, 14 December 2023</p><p>Good afternoon.</p><h2>Inflation</h2>"
+        "<p>Inflation has dropped in recent months.</p><h4>Related topics</h4><p>Key ECB interest rates</p>"
+        "<p>CONTACT</p></body></html>"
+    )
+    paras = sel.record_paragraphs(page)
+    assert paras[0] == "Good afternoon." and paras[-1] == "Inflation has dropped in recent months."
+    assert not any("Related topics" in p or "Monetary policy" == p or "CONTACT" == p for p in paras)
+    with pytest.raises(ValueError, match="place-and-date"):
+        sel.record_paragraphs("<p>Inflation has dropped.</p><h4>Related topics</h4>")
+    with pytest.raises(ValueError, match="Related topics"):
+        sel.record_paragraphs("<p>Frankfurt am Main, 14 December 2023</p><p>Inflation has dropped.</p>")
 
 
 def test_record_start_of_minutes_with_and_without_section_headings():
@@ -510,10 +558,12 @@ def test_offline_reader_meets_the_targets_on_the_development_part():
     assert figs["dev: precision"]["value"] >= 0.80
     # Issue 15's targets (precision >= 0.80, recall >= 0.50) hold on the development part through the ninth
     # round (2,283 sentences: 0.90 / 0.50). The tenth round (two FOMC minutes, 130 relations, blind once at
-    # 0.72 / 0.32, then tuned on) joined the development part in session 9 and is read at 0.80 / 0.38, so the
-    # whole development part stands at 0.88 / 0.47: its floor is set there, as a guard against regressions,
-    # and the gap to 0.50 is stated in docs/labelling-guide.md rather than closed by tuning on one round.
-    assert figs["dev: recall"]["value"] >= 0.47
+    # 0.72 / 0.32, then tuned on) joined the development part in session 9 and is read at 0.80 / 0.38; the
+    # eleventh (two FOMC minutes, 146 relations, blind once at 0.67 / 0.21, then tuned on) joined in session 11
+    # and is read at 0.77 / 0.32. So the whole development part stands at 0.87 / 0.445: its floor is set there,
+    # as a guard against regressions, and the gap to 0.50 is stated in docs/labelling-guide.md rather than
+    # closed by tuning on the rounds that joined.
+    assert figs["dev: recall"]["value"] >= 0.445
     vocab = load_vocabulary()
     through_ninth = [g for g in load_gold() if g.split == "dev" and int(g.id[1:]) < 2314]
     proposed = {

@@ -1280,6 +1280,60 @@ ROUND10_PATTERNS = [
 ]
 
 
+ROUND11_PATTERNS = [
+    # a list's unnamed items ("weakened household balance sheets") do not cut the named subjects off the verb
+    (
+        "Rising unemployment, low levels of consumer sentiment, weakened household balance sheets, and restrictive "
+        "credit conditions were likely to hinder household spending.",
+        {
+            ("unemployment", "-", "consumption"),
+            ("confidence", "+", "consumption"),
+            ("lending_standards", "-", "consumption"),
+        },
+    ),
+    # without the list's "and", a comma and words are no list
+    (
+        "Unemployment, in our view, restrictive credit conditions hinder spending.",
+        {("lending_standards", "-", "consumption")},
+    ),
+    # "diminish" used intransitively is a fall; "slumped" is read ("slump" does not double its last consonant)
+    ("Inflation pressures had diminished as energy prices dropped.", {("energy_prices", "+", "inflation")}),
+    ("Inflation fell as economic activity slumped.", {("real_gdp", "+", "inflation")}),
+    # economies named as a place are no variable, and a place or "primarily" does not part a move from its cause
+    (
+        "Consumer price inflation moderated in all advanced foreign economies, primarily as a result of falling "
+        "energy prices.",
+        {("energy_prices", "+", "inflation")},
+    ),
+    # "reflecting a drag from X": X is the cause
+    (
+        "Inflation fell, largely reflecting a significant drag from lower oil prices.",
+        {("energy_prices", "+", "inflation")},
+    ),
+    # a forecast revised down or up is the variable's move
+    ("Total inflation was revised down because of declines in energy prices.", {("energy_prices", "+", "inflation")}),
+    # "warrant" and "justify" call for the object's move
+    (
+        "Weak economic conditions are likely to warrant exceptionally low levels of the federal funds rate.",
+        {("real_gdp", "+", "policy_rate")},
+    ),
+    # the participle after a comma and an adverb carries the stated move
+    (
+        "Business sentiment had deteriorated sharply, likely contributing to steep drops in employment.",
+        {("confidence", "+", "employment")},
+    ),
+    (
+        "Equity prices continued to drop, further reducing household wealth.",
+        {("equity_prices", "+", "household_wealth")},
+    ),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ROUND11_PATTERNS)
+def test_round11_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
 @pytest.mark.parametrize("sentence, expected", ROUND10_PATTERNS)
 def test_round10_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected

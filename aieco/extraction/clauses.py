@@ -32,6 +32,7 @@ from aieco.extraction.cues import (
     INFINITIVE_UP,
     INHERENT_DOWN,
     INHERENT_UP,
+    LIST_ITEM,
     LIST_JOIN,
     LOOSE_BEFORE,
     MODAL_BEFORE,
@@ -44,6 +45,8 @@ from aieco.extraction.cues import (
     OTHER_SENSE_BEFORE,
     OWN_CLAUSE_SUBJECT,
     PASS_THROUGH_FAMILIES,
+    PLACE_BEFORE,
+    PLACE_OR_DEGREE,
     PREPOSED_ADVERBIAL,
     PREPOSITION_BEFORE,
     PREPOSITIONAL_TO,
@@ -273,19 +276,38 @@ def coordinated_left(low: str, ms: list[MentionMove], idx: int, floor: int) -> l
         if len(gap) < 40 and not re.search(r"[,;]", gap):
             out.append(idx - 1)
             return out
+    listed = False  # a list's "and"/"or" has been crossed: unnamed items may stand between named ones
     while (
         idx > 0
         and ms[idx - 1].start >= floor
         and ms[idx - 1].m.variable_id != ms[idx].m.variable_id
-        and COORD.match(low[ms[idx - 1].m.end : ms[idx].start])
+        and (
+            COORD.match(low[ms[idx - 1].m.end : ms[idx].start])
+            or list_item_gap(low[ms[idx - 1].m.end : ms[idx].start], listed)
+        )
         and not (
             low[ms[idx - 1].m.end : ms[idx].start].strip() == ","
             and PREPOSED_ADVERBIAL.search(low[max(0, ms[idx - 1].start - 60) : ms[idx - 1].start])
         )
     ):
+        listed = listed or bool(re.search(r"\b(?:and|or)\s*$", low[ms[idx - 1].m.end : ms[idx].start]))
         idx -= 1
         out.append(idx)
     return out
+
+
+def list_item_gap(gap: str, listed: bool) -> bool:
+    """ ", weakened household balance sheets, and ": items the vocabulary does not name, inside a list.
+
+    The gap holds comma-separated noun phrases (no verb, pronoun or clause word) and, unless the list's
+    "and"/"or" was crossed already, ends with it; the last piece may lead into the next mention ("low levels of").
+    """
+    if "," not in gap or not (listed or re.search(r"\b(?:and|or)\s*$", gap)):
+        return False
+    pieces = [p.strip() for p in gap.split(",")]
+    if pieces[0] or len(pieces) > 5:
+        return False
+    return all(LIST_ITEM.fullmatch(p) for p in pieces[1:])
 
 
 def starts_clause(low: str, x: MentionMove, limit: int) -> bool:
@@ -508,9 +530,10 @@ def cause_of_states(
                     )
                     if m2 is None or len(window) > 60:
                         continue
-                elif len(low[max(cue.end, ms[ti].m.end) : cue.end + m.start()]) > 40:
+                elif len(PLACE_OR_DEGREE.sub("", low[max(cue.end, ms[ti].m.end) : cue.end + m.start()])) > 40:
                     # measured from the moved variable to the cause phrase: "cut their hiring plans a lot in response
-                    # to tariffs" (the phrase itself may be long: "mainly due to the effects of")
+                    # to tariffs" (the phrase itself may be long: "mainly due to the effects of"); a place and a degree
+                    # adverb do not count ("moderated in all advanced foreign economies, primarily as a result of")
                     continue
                 elif any(
                     cue.end <= z.start < cue.end + m.start() and NEW_CLAUSE.search(low, cue.end, z.start) for z in ms
@@ -598,6 +621,8 @@ def infinitive_movement(low: str, m: Mention) -> int:
 def other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "corporate_defaults" and NON_CORPORATE_DEFAULT.match(low[m.end : m.end + 80]):
         return True
+    if m.text.lower().endswith("economies") and PLACE_BEFORE.search(low, max(0, m.start - 60), m.start):
+        return True  # "inflation moderated in all advanced foreign economies": a place, not the variable
     before = low[max(0, m.start - 25) : m.start]
     pat = OTHER_SENSE_BEFORE.get(m.variable_id)
     if m.variable_id == "equity_prices" and m.text.lower() not in ("equity", "equities"):

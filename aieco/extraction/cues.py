@@ -342,6 +342,7 @@ MOVEMENT_UP = (
     "appreciate",
     # "growth held up": resilience, a move up against an expected fall
     "hold up",
+    "revise up",
     "come under upward pressure",
     # the mirror of "weaken", a movement as well as a directional verb ("labour demand strengthened")
     "strengthen",
@@ -390,6 +391,10 @@ MOVEMENT_DOWN = (
     "depreciate",
     "moderate",
     "come under downward pressure",
+    # "inflation pressures had diminished as energy prices dropped": intransitive (the transitive use is a cue)
+    "diminish",
+    # "total inflation was revised down because of declines in energy prices": a forecast's move
+    "revise down",
 )
 TRANSITIVE_MOVEMENTS = (
     "increase",
@@ -434,7 +439,7 @@ IRREGULAR = {
     "grow": ("grew", "grown"),
     "spill": ("spilled", "spilt"),
 }
-DOUBLE_FINAL = {"drag", "spur", "cut", "hit", "put", "drop", "slump", "plug", "stop", "stem"}
+DOUBLE_FINAL = {"drag", "spur", "cut", "hit", "put", "drop", "plug", "stop", "stem"}
 UP_MODIFIERS = (
     r"higher",
     r"rising",
@@ -633,6 +638,17 @@ CUE_PATTERNS: list[tuple[re.Pattern[str], int, str]] = [
     (_verb_pattern(COMOVEMENT), 0, "comovement"),
     *[(re.compile(rf"\b{p}\b"), s, "noun") for p, s in NOUN_CUES],
     (_verb_pattern(REVERSE), 0, "reverse"),
+    # "weak economic conditions are likely to warrant exceptionally low levels of the federal funds rate": the
+    # object's move is called for; the participle only before its object ("an easing was warranted" is passive)
+    (
+        re.compile(
+            r"\b(?:warrants?|warranting|justify|justifies|justifying|"
+            r"(?:warranted|justified)(?=\s+(?:an?|the|further|higher|lower|tighter|looser|more|less|additional|"
+            r"[a-z]+ly)\b))\b"
+        ),
+        0,
+        "neutral",
+    ),
     # "X is a key driver of Y": the source drives the target in its own direction.
     (
         re.compile(
@@ -748,6 +764,9 @@ CAUSE_AFTER = re.compile(
     r"(?:impacts?|effects?|consequences?)\s+of\s+(?:the\s+)?|"
     # "reflecting signs of stronger activity", "indications of continued resilience in the economy"
     r"(?:(?:further|some|early|clear|tentative)\s+)?(?:signs|indications|evidence)\s+of\s+(?:the\s+|a\s+)?|"
+    # "largely reflecting a significant drag from lower oil prices": the drag's (or boost's) source
+    r"(?:(?:significant|substantial|large|small|modest|sizable|notable)\s+)?(?:drag|boost|support)\s+from\s+"
+    r"(?:the\s+)?|"
     r"(?:(?:growing|rising|heightened|increased|renewed|mounting)\s+)?(?:concerns?|worries|fears)\s+"
     r"(?:over|about|regarding)\s+(?:the\s+)?(?:future\s+)?)?"
     r"(?:us\s+|u\.s\.\s+|global\s+|new\s+|recent\s+)?$"
@@ -797,6 +816,14 @@ CONJ_ONLY = re.compile(
     r"^[\s,]*(?:and|or|as well as|and also|but also|but|while|whereas|and thereby|thereby|"
     r"and hence|and thus)?[\s,]*$"
 )
+#: A list item the vocabulary does not name ("weakened household balance sheets", "and low levels of"): up to six
+#: words, none a verb of the cue or movement tables, an auxiliary, a pronoun or a clause word.
+_NOT_ITEM_WORD = (
+    r"(?:is|are|was|were|be|been|being|has|have|had|will|would|could|may|might|should|can|must|do|does|did|"
+    r"which|that|who|whose|while|whereas|although|though|because|since|as|if|when|but|so|thus|hence|than|also|"
+    r"it|its|they|their|we|our|he|she|this|these|those|there|not|no|to|by|with|from|amid|despite)\b"
+)
+LIST_ITEM = re.compile(rf"(?:(?:and|or)\s+)?(?:(?!{_NOT_ITEM_WORD})[a-z][a-z'-]*\s*){{0,6}}")
 COORD = re.compile(
     r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
     r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant)|"
@@ -1119,7 +1146,8 @@ LIFTED_AFTER = re.compile(
 #: A stated move that goes on or takes effect ("rate cuts accumulated", "the tightening takes hold").
 CONTINUING_AFTER = re.compile(
     r"\s+(?:(?:has|have|had|would|will|were\s+to|was\s+to)\s+)?(?:\w+ly\s+)?(?:accumulat(?:e|es|ed|ing)|"
-    r"(?:take|takes|took|taken|taking)\s+(?:effect|hold)|persist(?:s|ed|ing)?|(?:kick|kicks|kicked)\s+in|"
+    # ("took hold" is not read: "…, as the global recession took hold" sets a scene more than it states a cause)
+    r"(?:take|takes|took|taken|taking)\s+effect|persist(?:s|ed|ing)?|(?:kick|kicks|kicked)\s+in|"
     r"(?:work|works|worked|feed|feeds|fed)\s+through|(?:build|builds|built)\s+up|"
     # "a further easing of monetary policy was warranted": a move judged due is a move stated
     r"(?:is|are|was|were|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be|has\s+been|had\s+been)\s+"
@@ -1259,6 +1287,19 @@ OTHER_SENSE_BEFORE = {
     # "banks' equity", "their equity", "tangible common equity": capital, not equity prices
     "equity_prices": re.compile(r"(?:\bbanks?['’]?|\btheir|\bits|\bshareholders['’]?|\btangible|\bcommon|\bown)\s+$"),
 }
+
+#: "in all advanced foreign economies", "across emerging market economies": economies named as the place where
+#: something moves, not as the economy that moves (the mention must end the match: "economies").
+PLACE_BEFORE = re.compile(
+    r"\b(?:in|across|among)\s+(?:(?:all|many|most|some|several|other|the|these|those|both|major|advanced|"
+    r"emerging(?:\s+market)?|developing|large|small|key|euro[- ]area)\s+)*$"
+)
+
+#: A place ("in all advanced foreign economies") or a degree adverb ("primarily") between a movement and its cause.
+PLACE_OR_DEGREE = re.compile(
+    r"\b(?:(?:in|across|among)\s+(?:[a-z-]+\s+){0,4}(?:economies|countries|regions|districts)|"
+    r"primarily|mainly|largely|partly|in\s+part|importantly|chiefly|mostly)\b"
+)
 
 #: "the default of the five hedge funds", "defaults by banks": the default of a named non-corporate entity
 #: (a fund, a bank, a sovereign, a counterparty) is not the corporate default rate.

@@ -393,7 +393,9 @@ def _carried_moves(r: SentenceReading, c: Clause) -> None:
                 c.implied.setdefault(si, r.previous[3][si])
     c.moves = {}
     participle_after_comma = (
-        bool(re.search(r",\s*$", low[: cue.start])) and cue.text.split()[0].endswith("ing")
+        # "…, likely contributing to", "…, further reducing": an adverb may stand before the participle
+        bool(re.search(r",\s*(?:(?:\w+ly|further|also|thereby|thus)\s+)?$", low[: cue.start]))
+        and cue.text.split()[0].endswith("ing")
     ) or bool(HELPING_AFTER_COMMA.search(low, 0, cue.start))
     if participle_after_comma or RELATIVE_AFTER_STATE.search(low, 0, cue.start):
         # "Market liquidity deteriorated, amplifying price swings": the participle carries the stated move.
