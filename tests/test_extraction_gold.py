@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 
 import pytest
@@ -42,9 +43,10 @@ def test_gold_set_size_labels_and_split_by_document(gold):
     held = sum(g.split == "held_back" for g in gold)
     # One blind round of about 300 sentences against a development part of ten rounds: 323 of 2932
     # sentences (0.110) with the eleventh round held back (0.125 with the tenth), 386 of 3318 (0.116) with the
-    # twelfth. The bound was 0.12 until the eleventh; the development part grows by a round each time one
+    # twelfth, 325 of 3643 (0.089) with the thirteenth (short decisions, mostly procedural lines). The bound was
+    # 0.12 until the eleventh, 0.105 until the thirteenth; the development part grows by a round each time one
     # retires, so one round's share falls.
-    assert 0.105 <= held / len(gold) <= 0.3
+    assert 0.085 <= held / len(gold) <= 0.3
     kinds = {g.negative for g in gold if g.negative}
     assert {"co-movement", "level", "list", "negation", "question", "hypothetical"} <= kinds
     assert sum(len(g.relations) for g in gold) >= 50
@@ -55,9 +57,11 @@ def test_gold_set_size_labels_and_split_by_document(gold):
     # (FOMC minutes, 326 sentences), so the held-back part is 2 of 59 documents (0.034): the bound is lowered
     # to what one such round gives, and a score on it says less about variation between documents. The
     # eleventh round is again two minutes (2 of 61 documents, 0.033; 146 of 768 relations, 0.19); the twelfth
-    # is four ECB press conferences (4 of 65 documents, 0.062; 151 of 919 relations, 0.16).
+    # is four ECB press conferences (4 of 65 documents, 0.062; 151 of 919 relations, 0.16); the thirteenth is
+    # thirteen Riksbank decisions that state few channels (13 of 78 documents; 83 of 1002 relations, 0.083, so the
+    # bound on the relations' share, an eighth until then, is 0.08).
     held_rel = sum(len(g.relations) for g in gold if g.split == "held_back")
-    assert held_rel >= 20 and held_rel / sum(len(g.relations) for g in gold) >= 1 / 8
+    assert held_rel >= 20 and held_rel / sum(len(g.relations) for g in gold) >= 0.08
     held_docs = {g.document for g in gold if g.split == "held_back"}
     assert len(held_docs) >= 2 and len(held_docs) / len({g.document for g in gold}) >= 0.03
 
@@ -87,15 +91,15 @@ def test_repeat_rule_of_the_sixth_round():
     assert not sel.repeats("Anything", [])
 
 
-def test_split_rule_of_the_twelfth_round():
-    """tools/build_extraction_gold.py: rounds 1-11 are development, the twelfth round is the held-back part."""
+def test_split_rule_of_the_thirteenth_round():
+    """tools/build_extraction_gold.py: rounds 1-12 are development, the thirteenth round is the held-back part."""
     mod = _build_tool()
     # Documents held back in rounds 1-3 (scored twice, output read), in round 4 (scored twice in
     # aggregate, then retired), in round 6 (scored once, did not hold, retired), in round 7 (scored
     # once, retired when the eighth round came), in round 8 (scored once, retired when the ninth round
     # came), in round 9 (scored once, retired when the tenth round came), in round 10 (scored once,
-    # retired when the eleventh round came) and in round 11 (scored once, retired when the twelfth round came)
-    # are development now.
+    # retired when the eleventh round came), in round 11 (scored once, retired when the twelfth round came)
+    # and in round 12 (scored once, retired when the thirteenth round came) are development now.
     counts = {"esrb-2018-adverse-scenario": 30, "eba-transparency-2024-csv-guide": 0}
     counts |= {"fed-2024-exploratory-analysis": 16, "ecb-eb-2025-6-defence": 11, "bis-qr-2024-03-residence": 2}
     counts |= {"boc-2025-06-trade-speech": 5, "fed-fsr-2025-04-framework": 0}
@@ -106,6 +110,7 @@ def test_split_rule_of_the_twelfth_round():
     counts |= {"fomc-2023-06-minutes": 5, "fomc-2023-05-minutes": 0}
     counts |= {"fomc-2018-12-minutes": 7, "fomc-2008-12-minutes": 0}
     counts |= {"ecb-2023-12-press-conference": 6, "ecb-2020-12-press-conference": 0}
+    counts |= {"riksbank-2024-12-decision": 3, "riksbank-2023-02-decision": 0}
     assert mod.assign_splits(counts) == {
         "esrb-2018-adverse-scenario": "dev",
         "eba-transparency-2024-csv-guide": "dev",
@@ -126,8 +131,10 @@ def test_split_rule_of_the_twelfth_round():
         "fomc-2023-05-minutes": "dev",
         "fomc-2018-12-minutes": "dev",
         "fomc-2008-12-minutes": "dev",
-        "ecb-2023-12-press-conference": "held_back",
-        "ecb-2020-12-press-conference": "held_back",
+        "ecb-2023-12-press-conference": "dev",
+        "ecb-2020-12-press-conference": "dev",
+        "riksbank-2024-12-decision": "held_back",
+        "riksbank-2023-02-decision": "held_back",
     }
     # A document of no listed round has no split until a round states one.
     with pytest.raises(ValueError, match="new-doc"):
@@ -138,12 +145,12 @@ def test_split_rule_of_the_twelfth_round():
         per_doc[g.document] += len(g.relations)
     splits = mod.assign_splits(dict(per_doc))
     assert all(g.split == splits[g.document] for g in gold)
-    # The held-back part is exactly the twelfth round (g2974 on), every sentence from a fetched page
-    # with its origin at the commit the round names; the fourth and sixth to eleventh rounds are development.
+    # The held-back part is exactly the thirteenth round (g3360 on), every sentence from a fetched file
+    # with its origin at the commit the round names; the fourth and sixth to twelfth rounds are development.
     held = [g for g in gold if g.split == "held_back"]
     assert {g.document for g in held} == set(mod.HELD_BACK_DOCUMENTS)
-    assert {g.id for g in held} == {g.id for g in gold if int(g.id[1:]) >= 2974}
-    assert all(g.origin and mod.ECB_STATEMENTS_REPO.split("@")[1] in g.origin for g in held)
+    assert {g.id for g in held} == {g.id for g in gold if int(g.id[1:]) >= 3360}
+    assert all(g.origin and mod.RIKSBANK_CSV in g.origin for g in held)
     assert all(g.split == "dev" for g in gold if 708 <= int(g.id[1:]) < 952 or 1156 <= int(g.id[1:]) < 2642)
     rounds = (mod.EARLIER_ROUNDS, mod.RETIRED_HELD_BACK, mod.LATER_DEV_ROUNDS, mod.HELD_BACK_DOCUMENTS)
     assert sum(map(len, rounds)) == len(frozenset().union(*rounds)), "a document sits in two rounds"
@@ -293,12 +300,13 @@ def test_eleventh_round_is_development_on_new_documents():
     assert not sel.TITLE.search(first_2008.text)
 
 
-def test_twelfth_round_is_held_back_on_new_documents():
-    """The twelfth round (g2974 on): four ECB press conferences, select_gold_round12.py, held back (issue 30)."""
+def test_twelfth_round_is_development_on_new_documents():
+    """The twelfth round (g2974-g3359): four ECB press conferences, select_gold_round12.py; held back for one look
+    (session 11), then development (issue 30)."""
     mod = _build_tool()
     sel = _tool("select_gold_round12")
     gold = load_gold()
-    twelfth = [g for g in gold if int(g.id[1:]) >= 2974]
+    twelfth = [g for g in gold if 2974 <= int(g.id[1:]) < 3360]
     # The screen's 386 sentences, none a repeat of rounds 1-11; labelled blind (docs/gold-held-back-notes.md).
     assert [g.id for g in twelfth] == [f"g{i}" for i in range(2974, 3360)]
     assert sum(len(g.relations) for g in twelfth) == 151
@@ -307,13 +315,61 @@ def test_twelfth_round_is_held_back_on_new_documents():
     assert mod.ROUND12_FILES == sel.CANDIDATES[:4] and sel.MIN_SENTENCES == 300
     per_file = [sum(g.file == f for g in twelfth) for f in mod.ROUND12_FILES]
     assert per_file == [87, 106, 97, 96] and sum(per_file[:3]) < sel.MIN_SENTENCES
-    assert {g.document for g in twelfth} == set(mod.HELD_BACK_DOCUMENTS)
-    assert all(g.split == "held_back" for g in twelfth)
+    assert {g.document for g in twelfth} <= set(mod.RETIRED_HELD_BACK)
+    assert all(g.split == "dev" for g in twelfth)
     earlier = [g.text for g in gold if int(g.id[1:]) < 2974]
     assert not any(_select_tool().repeats(g.text, earlier) for g in twelfth)
     # The record only: no page navigation, place-and-date line or footer.
     assert not any(sel.RECORD_START.match(g.text) or "Related topics" in g.text for g in twelfth)
     assert not any(g.text.startswith(("CONTACT", "Copyright")) for g in twelfth)
+
+
+def test_thirteenth_round_is_held_back_on_new_documents():
+    """The thirteenth round (g3360 on): thirteen Riksbank decisions, select_gold_round13.py, held back (issue 30)."""
+    mod = _build_tool()
+    sel = _tool("select_gold_round13")
+    gold = load_gold()
+    thirteenth = [g for g in gold if int(g.id[1:]) >= 3360]
+    # The screen's 328 sentences less the 3 that repeat a sentence of rounds 1-12, dropped before any reader ran;
+    # labelled blind (docs/gold-held-back-notes.md).
+    dropped = {"g3362", "g3431", "g3601"}
+    assert [g.id for g in thirteenth] == [f"g{i}" for i in range(3360, 3688) if f"g{i}" not in dropped]
+    assert len(thirteenth) == 325 and sum(len(g.relations) for g in thirteenth) == 83
+    # Every statement of 2023 and 2024, latest first, whole: twelve gave fewer than 300 sentences.
+    assert mod.ROUND13_FILES == sorted(mod.ROUND13_FILES, reverse=True) and len(mod.ROUND13_FILES) == 13
+    assert all(f[len("riksbank-") : len("riksbank-") + 4] in ("2023", "2024") for f in mod.ROUND13_FILES)
+    per_file = [sum(g.file == f for g in thirteenth) for f in mod.ROUND13_FILES]
+    assert sum(per_file) == 325 and sum(per_file[:12]) < sel.MIN_SENTENCES and all(per_file)
+    assert {g.document for g in thirteenth} == set(mod.HELD_BACK_DOCUMENTS)
+    assert all(g.split == "held_back" for g in thirteenth)
+    earlier = [g.text for g in gold if int(g.id[1:]) < 3360]
+    assert not any(_select_tool().repeats(g.text, earlier) for g in thirteenth)
+    # The record only: no letterhead (registry number, department, classification lines).
+    assert not any(re.search(r"\bDNR\b|DEPARTMENT:|CLASSIFICATION", g.text) for g in thirteenth)
+
+
+def test_riksbank_statements_are_taken_from_their_decision_heading(tmp_path):
+    """select_gold_round13: rows of type statement before 2025, latest first; the record from its decision heading."""
+    sel = _tool("select_gold_round13")
+    table = tmp_path / "communications_riksbank.csv"
+    table.write_text(
+        "Date,Release Date,Type,Text\n"
+        '2023-02-09,,statement,"Annex A\nDNR 2023-00140\nThe Riksbank\u2019s decision\nThe policy rate is raised.\nIt\n'
+        'is raised to bring inflation down."\n'
+        '2025-02-01,,statement,"The Riksbank\u2019s decision\nLater."\n'
+        '2024-12-19,,minutes,"Minutes"\n'
+        '2024-11-07,,statement,"Annex A\nThe Riksbank\u2019s decision\nThe policy rate is cut."\n',
+        encoding="utf-8",
+    )
+    rows = sel.statements(table)
+    assert [name for name, _ in rows] == ["riksbank-2024-11-07.txt", "riksbank-2023-02-09.txt"]
+    path = tmp_path / rows[1][0]
+    path.write_text(rows[1][1], encoding="utf-8")
+    sentences = sel.statement_sentences(path)
+    assert sentences[0].startswith("The Riksbank\u2019s decision") and "DNR" not in " ".join(sentences)
+    assert sentences[-1] == "It is raised to bring inflation down."
+    with pytest.raises(ValueError, match="decision"):
+        sel.record_text("Annex A\nThe policy rate is raised.")
 
 
 def test_record_of_a_saved_statement_page_is_found_by_form():
@@ -358,6 +414,8 @@ def _page_sentences(path, pages):
     """Sentences per page as the gold set reads them: PDF page text, HTML paragraphs or plain-text minutes (page 1)."""
     import re
 
+    if path.name.startswith("riksbank-"):  # the thirteenth round's reading
+        return {1: _tool("select_gold_round13").statement_sentences(path)}
     if path.suffix == ".txt":  # the eleventh round's reading: the tenth round's where the heading is present
         return {1: _tool("select_gold_round11").minutes_sentences(path)}
     if path.suffix == ".html":
