@@ -1329,6 +1329,77 @@ ROUND11_PATTERNS = [
 ]
 
 
+ROUND12_PATTERNS = [
+    # the risk assessment: the outcome "could be lower / turn out higher (than expected)" and its "if" condition
+    (
+        "Growth could be lower if the effects of monetary policy turn out stronger than expected.",
+        {("policy_rate", "-", "real_gdp")},
+    ),
+    (
+        "Inflation could turn out higher than anticipated if wages or profit margins increased by more than expected.",
+        {("wages", "+", "inflation"), ("corporate_earnings", "+", "inflation")},
+    ),
+    ("If wages rise by more than expected, inflation could turn out higher.", {("wages", "+", "inflation")}),
+    # a comparison with anything but the expected path is a level, no move
+    ("Inflation was higher than in 2019 because energy prices rose.", set()),
+    # "by" before a size is no agent
+    ("Inflation rose because wages increased by 5 per cent.", {("wages", "+", "inflation")}),
+    # bare monetary policy acting: the verb states the stance (restrictive to dampen, accommodative to support)
+    ("Monetary policy dampens demand.", {("policy_rate", "-", "real_gdp")}),
+    ("Growth, supported by monetary policy, will rise.", {("policy_rate", "-", "real_gdp")}),
+    ("Monetary policy should support the economy.", set()),
+    # a list of causes separated by commas, its first item unnamed, after a time phrase
+    (
+        "The economy may contract in the current quarter, owing to the energy crisis, high uncertainty, weakening "
+        "global economic activity and tighter financing conditions.",
+        {
+            ("energy_prices", "-", "real_gdp"),
+            ("uncertainty", "-", "real_gdp"),
+            ("global_demand", "+", "real_gdp"),
+            ("financing_conditions", "-", "real_gdp"),
+        },
+    ),
+    # a mention followed by its own verb starts a clause, not an item of the list
+    (
+        "Monetary policy began to tighten in response to high inflation, the housing market started to react.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    # a level that persists is the move it keeps up
+    (
+        "We raised interest rates because inflation remains far too high.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    (
+        "Underlying price pressures are expected to remain subdued owing to weak demand, as well as to low wage "
+        "pressures.",
+        {("real_gdp", "+", "inflation"), ("wages", "+", "inflation")},
+    ),
+    # "an upward revision to X" is X's rise; "exert downward pressure on"; "diminished" before a noun is a modifier
+    (
+        "Interest rates rose, reflecting an upward revision to inflation.",
+        {("inflation", "+", "policy_rate")},
+    ),
+    (
+        "The appreciation of the euro exerts downward pressure on consumer prices.",
+        {("exchange_rate", "-", "inflation")},
+    ),
+    (
+        "Falling energy prices and diminished economic activity resulted in lower inflationary pressures.",
+        {("energy_prices", "+", "inflation"), ("real_gdp", "+", "inflation")},
+    ),
+    # a participial phrase between commas does not hide the subject
+    (
+        "A recovery in demand, supported by accommodative policies, will put upward pressure on inflation.",
+        {("real_gdp", "+", "inflation"), ("policy_rate", "-", "real_gdp")},
+    ),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ROUND12_PATTERNS)
+def test_round12_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
 @pytest.mark.parametrize("sentence, expected", ROUND11_PATTERNS)
 def test_round11_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from aieco.extraction.cues import (
     ABSOLUTE_WITH,
     ADVERSE_NOUN_BEFORE,
+    APPOSITIVE_GAP,
     AS_CLAUSE_GAP,
     BELOW_POTENTIAL,
     CAUSAL_GAP,
@@ -25,6 +26,7 @@ from aieco.extraction.cues import (
     ESTIMATE,
     FAVOURABLE_BEFORE,
     FEEDBACK,
+    FINITE_VERB_AFTER,
     IDENTIFICATION,
     IDENTITY,
     INFINITIVE_AFTER,
@@ -62,6 +64,7 @@ from aieco.extraction.cues import (
     TO_PURPOSE,
     TO_TARGET_CUE,
     TRANSPARENT_HEAD,
+    UNNAMED_ITEM_END,
     UNREAD_VERB_OBJECT,
     UP_BEFORE,
     VERB_OR_ADJECTIVE,
@@ -339,6 +342,12 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
     if not left:
         return []
     i = left[-1]
+    # "a recovery in demand, supported by accommodative policies, will put upward pressure on inflation": the
+    # subject stands before the participial phrase set off by commas
+    appositive = next((j for j in reversed(left[:-1]) if APPOSITIVE_GAP.fullmatch(low, ms[j].m.end, cue.start)), None)
+    if appositive is not None:
+        i = appositive
+        left = left[: left.index(appositive) + 1]
     if len(low[ms[i].m.end : cue.start]) > 120:
         return []
     if re.match(
@@ -513,6 +522,8 @@ def cause_of_states(
                 si - 1 in taken
                 and bool(LIST_JOIN.fullmatch(low[ms[si - 1].m.end : x.start]))
                 and all(i != si for i, _, _ in states)
+                # "…, the housing market started to react": a mention with a verb of its own starts a clause
+                and not FINITE_VERB_AFTER.match(low, x.m.end)
             )
             if listed:
                 # "cut rates in the face of tariffs and uncertainty": a list shares its cause phrase
@@ -520,6 +531,9 @@ def cause_of_states(
             elif x.start > cue.end:  # "Y fell, driven by the outlook for X"
                 window = low[cue.end : x.start]
                 m = CAUSE_AFTER.search(window)
+                if m is None and UNNAMED_ITEM_END.search(window):
+                    # "owing to the energy crisis, high uncertainty, …": an unnamed first item of the list of causes
+                    m = CAUSE_AFTER.search(UNNAMED_ITEM_END.sub("", window, count=1))
                 if cue.text == "movement from":
                     m = NOMINAL_FROM.fullmatch(window)
                 if m is None:

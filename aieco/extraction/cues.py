@@ -29,6 +29,8 @@ POSITIVE_VERBS = (
     "magnify",
     "support",
     "put upward pressure on",
+    "exert upward pressure on",
+    "exercise upward pressure on",
     "widen",
     "elevate",
     "underpin",
@@ -77,6 +79,8 @@ NEGATIVE_VERBS = (
     "deter",
     "impair",
     "put downward pressure on",
+    "exert downward pressure on",
+    "exercise downward pressure on",
     "hold back",
     "choke off",
     "narrow",
@@ -465,6 +469,8 @@ UP_MODIFIERS = (
     r"pickup|pick-up|upswing|resilience|pull-forward|front-loading|frontloading)s? (?:in|of)",
     # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
     r"(?:an? |the )?(?:permanent |sharp |large |further |significant )?(?:increase|hike)s? to",
+    # "reflecting an upward revision to inflation": the variable's move
+    r"(?:an? |the )?(?:substantial |significant |sizeable |large |further |marked )?upward revisions? (?:to|of|in)",
     r"(?:higher|rising|increasing|greater) (?:levels?|number|amounts?|volumes?) of",
     r"resilient",
     r"strong",
@@ -493,6 +499,7 @@ DOWN_MODIFIERS = (
     r"deteriorating",
     r"weakening",
     r"depressed",
+    r"diminished",
     r"shrinking",
     r"subdued",
     r"low",
@@ -514,6 +521,7 @@ DOWN_MODIFIERS = (
     r"cooling",
     r"moderating",
     r"loosening",
+    r"(?:an? |the )?(?:substantial |significant |sizeable |large |further |marked )?downward revisions? (?:to|of|in)",
 )
 NEGATION = re.compile(
     r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|without|"
@@ -531,7 +539,8 @@ HEDGE = re.compile(
     # "may be appropriate to return inflation to 2 percent": the modal weighs the decision, not the channel
     r"\b(?:(?:may|might|could|can)(?!\s+be\s+(?:appropriate|needed|necessary|warranted|required)\b)|likely|possibly|"
     r"potentially|perhaps|suggests?|appears? to|seems? to|probably|somewhat|partly|arguably|plausibly|"
-    r"in principle)\b"
+    # the labellers' hedges (guide; notes of rounds 10-12): "appeared to", "seemed to", "the potential to"
+    r"appeared to|seemed to|potential(?!\s+(?:growth|output|gdp|rates?|real)\b)|possibility|in principle)\b"
 )
 BE = r"(?:is|are|was|were|be|been|being|get|gets|got)"
 #: An indirect question before the verb in its clause: the link is asked or studied, not stated.
@@ -807,7 +816,17 @@ _GAP = (
 UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
 #: Words that are a verb after a subject ("tariffs reduced trade") and a movement before a noun.
-VERB_OR_ADJECTIVE = ("lower", "slow", "increased", "decreased", "reduced", "depressed", "weakened", "lowered")
+VERB_OR_ADJECTIVE = (
+    "lower",
+    "slow",
+    "increased",
+    "decreased",
+    "reduced",
+    "depressed",
+    "weakened",
+    "lowered",
+    "diminished",
+)
 MODAL_BEFORE = re.compile(
     r"\b(?:would|could|may|might|will|can|should|must|to|also|further|significantly|directly|not|n't|"
     r"does|do|did|tends? to|help|has|have|had|\w+ly)\s+$"
@@ -824,6 +843,10 @@ _NOT_ITEM_WORD = (
     r"it|its|they|their|we|our|he|she|this|these|those|there|not|no|to|by|with|from|amid|despite)\b"
 )
 LIST_ITEM = re.compile(rf"(?:(?:and|or)\s+)?(?:(?!{_NOT_ITEM_WORD})[a-z][a-z'-]*\s*){{0,6}}")
+#: A list's first item the vocabulary does not name, right before a named one ("the energy crisis, ").
+UNNAMED_ITEM_END = re.compile(
+    rf"\b(?:(?!{_NOT_ITEM_WORD})[a-z][a-z'-]*\s+){{0,4}}(?!{_NOT_ITEM_WORD})[a-z][a-z'-]*,\s*$"
+)
 COORD = re.compile(
     r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
     r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant)|"
@@ -1101,7 +1124,23 @@ PRODUCING = re.compile(
     r"^(?:(?:is|are|was|were|been|being|remains?|remained)\s.*(?:drivers?|causes?)\s+of$|lead|led|result|cause|trigger|generat|produc|creat|give|gave|bring|brought|prompt|induc|contribut|spur|forc)"
 )
 
-LIST_JOIN = re.compile(r"\s*(?:and|or|as well as)\s+(?:the\s+|an?\s+|some\s+)?")
+#: A participial phrase set off by commas between a subject and its verb (", supported by robust demand, will").
+APPOSITIVE_GAP = re.compile(
+    r"\s*,\s*(?:(?:which|that)\s+(?:is|are|was|were)\s+)?(?:supported|driven|helped|aided|fuell?ed|boosted|"
+    r"underpinned|held\s+back|weighed\s+down|hampered|dampened|restrained|led|accompanied|amplified)\s+"
+    r"(?:(?:in\s+part|partly|largely|mainly|also)\s+)?by\s+[^,;.]{1,100},\s*"
+    r"(?:(?:would|could|may|might|will|can|should|also|further|\w+ly)\s+)*"
+)
+#: A finite verb right after a mention: the mention is a clause's subject, not an item of a list.
+FINITE_VERB_AFTER = re.compile(
+    r"\s+(?:\w+ly\s+)?(?:is|are|was|were|has|have|had|will|would|could|may|might|can|should|must|started|began|"
+    r"begun|continued|remained|remains|seemed|appeared|\w+ed)\b"
+)
+#: Between two items of a list of causes: "and", "or", "as well as", or a comma ("owing to high uncertainty,
+#: weakening global activity and tighter financing conditions").
+LIST_JOIN = re.compile(
+    r"\s*(?:,\s*(?:and\s+|or\s+)?|,?\s*(?:and|or|as well as)\s+(?:also\s+)?(?:to\s+|by\s+)?)(?:the\s+|an?\s+|some\s+)?"
+)
 
 #: A table or chart caption with its cells ("Table 1: Main risks …"): residue, no statement.
 TABLE_RESIDUE = re.compile(
@@ -1155,11 +1194,36 @@ CONTINUING_AFTER = re.compile(
 )
 #: A comparative predicate after a copula ("liquidity is scarcer", "funding costs became higher").
 COMPARATIVE_AFTER = re.compile(
-    r"\s+(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes?|became|become|gets?|got|grows?|grew)\s+"
+    r"\s+(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes?|became|become|gets?|got|grows?|grew|"
+    # the risk assessment's outcome: "growth could be lower if …", "inflation could turn out higher than anticipated"
+    r"(?:could|may|might|would|will|can)\s+(?:also\s+|well\s+)?(?:be|turn\s+out|prove|come\s+in)(?:\s+to\s+be)?|"
+    r"turns?\s+out|turned\s+out|proves?|proved)\s+"
     r"(?:\w+ly\s+|much\s+|even\s+|somewhat\s+|a\s+little\s+|far\s+)?"
     r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile|pronounced))|"
     r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|"
-    r"restrictive|volatile|pronounced)))\b(?!\s+than)"
+    r"restrictive|volatile|pronounced)))\b"
+    # a comparison with the expected path is a move; with anything else ("higher than in 2019") a level
+    r"(?!\s+than\s+(?!(?:expected|anticipated|projected|assumed|forecast|foreseen|envisaged|currently\s+expected)\b))"
+    r"(?:\s+than\s+(?:currently\s+)?(?:expected|anticipated|projected|assumed|forecast|foreseen|envisaged))?"
+)
+#: A level that persists: "remains far too high", "remained strong", "stays subdued", "is still too high".
+PERSISTENT_LEVEL_AFTER = re.compile(
+    r"\s+(?:(?:(?:is|are|was|were)\s+(?:expected|likely|projected|set|forecast)\s+to\s+|(?:will|would|should)\s+)?"
+    r"(?:remains?|remained|stays?|stayed)\s+(?:(?:still|far|much|very|too|stubbornly|persistently)\s+){0,2}"
+    r"(?:(high|elevated|strong|robust|persistent|sticky)|(low|weak|subdued|muted|soft|sluggish))|"
+    r"(?:is|are|was|were)\s+(?:still\s+)?(?:far\s+|much\s+)?too\s+(high))\b"
+)
+#: The text of a held level's state without "too" ("remain strong", "are expected to remain subdued"): it joins a
+#: cause the sentence names ("owing to", "as a result of"), never a subordinate clause's move.
+HELD_LEVEL = re.compile(
+    r"^(?!.*\btoo\b)(?:(?:is|are|was|were)\s+\w+\s+to\s+|will\s+|would\s+|should\s+)?(?:remain|stay)"
+)
+#: "economic activity could outperform our expectations", "inflation may surprise on the downside": a move against
+#: the expected path.
+SURPRISE_AFTER = re.compile(
+    r"\s+(?:could|may|might|would|will|can)\s+(?:also\s+)?(?:(outperform)|(underperform))\s+(?:our\s+|the\s+)?"
+    r"(?:expectations|projections)\b|"
+    r"\s+(?:could|may|might|would|will|can)\s+(?:also\s+)?surprise\s+(?:on\s+|to\s+)?the\s+(?:(upside)|(downside))\b"
 )
 #: The object of a call for a move ("a need for a further reduction in", "support further cuts in").
 CALLED_FOR_BEFORE = re.compile(
@@ -1295,9 +1359,14 @@ PLACE_BEFORE = re.compile(
     r"emerging(?:\s+market)?|developing|large|small|key|euro[- ]area)\s+)*$"
 )
 
-#: A place ("in all advanced foreign economies") or a degree adverb ("primarily") between a movement and its cause.
+#: A place ("in all advanced foreign economies"), a time ("in the current quarter") or a degree adverb ("primarily")
+#: between a movement and its cause.
 PLACE_OR_DEGREE = re.compile(
     r"\b(?:(?:in|across|among)\s+(?:[a-z-]+\s+){0,4}(?:economies|countries|regions|districts)|"
+    # a time: "in the current quarter and the next quarter", "over the coming months", "this year"
+    r"(?:in|over|during|for|until)\s+(?:the\s+)?(?:current|next|coming|following|first|second|third|fourth|last|"
+    r"past|near|medium|short)\s+(?:quarters?|months?|years?|term)(?:\s+and\s+(?:the\s+)?(?:current|next|coming|"
+    r"following)\s+(?:quarters?|months?|years?))?|this\s+(?:quarter|month|year)|next\s+(?:quarter|month|year)|"
     r"primarily|mainly|largely|partly|in\s+part|importantly|chiefly|mostly)\b"
 )
 

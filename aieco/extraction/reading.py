@@ -97,6 +97,11 @@ class Reading:
     movement_rules: tuple[str, ...] = ()  # rules that recorded the movements this reading joins
 
 
+#: A modal or a norm before a verb ("should support", "needs to dampen", "will help"): a role, not a stated effect.
+MODAL_OR_NORM = re.compile(
+    r"\b(?:should|must|shall|would|will|could|can|may|might|needs?\s+to|ought\s+to|has\s+to|have\s+to|aims?\s+to|"
+    r"is\s+(?:meant|designed|intended|expected|likely)\s+to|to)\s+(?:\w+\s+){0,2}$"
+)
 #: the clause read last: (subjects, objects, end of objects, movement the clause implies for each object)
 PreviousClause = tuple[list[int], list[int], int, dict[int, int]]
 
@@ -150,8 +155,17 @@ class SentenceReading:
             return  # "studies how X affects Y", "whether X lowers Y", "Will X lower Y?": asked, not stated
         hedged = bool(HEDGE.search(low[clause_start(low, cue.start) : cue.start]))
         conf = self._confidence(si, cue, passive, hedged)
-        if self._unmoved_policy(si, cue, passive):
-            return  # "monetary policy should support the economy": no move of the instrument is stated
+        if self._unmoved_policy(si, cue):
+            direct = (
+                re.fullmatch(r"\s+(?:\w+ly\s+)?by\s+(?:[a-z-]+\s+){0,4}", low[cue.end : ms[si].start])
+                if passive  # "a recovery supported by accommodative fiscal and monetary policies"
+                else re.fullmatch(r"\s+(?:[a-z-]+\s+){0,2}", low[ms[si].m.end : cue.start])
+            )
+            if MODAL_OR_NORM.search(low, max(0, cue.start - 40), cue.start) or not direct:
+                return  # "monetary policy should support the economy": no move of the instrument is stated
+            # "monetary policy dampens demand", "monetary policy supported growth": the verb states the stance it
+            # acts with (restrictive to dampen, accommodative to support), so the instrument moves against the effect
+            sign = -1
         if (
             sign < 0
             and dst == "real_gdp"
@@ -192,14 +206,13 @@ class SentenceReading:
         conf -= 0.05 if len(low[ms[si].m.end : cue.start]) > 60 and not passive else 0.0
         return round(min(0.95, max(0.05, conf)), 2)
 
-    def _unmoved_policy(self, si: int, cue: Cue, passive: bool) -> bool:
+    def _unmoved_policy(self, si: int, cue: Cue) -> bool:
         """Whether the source is bare "monetary policy" acting with no stated move of the instrument."""
         ms, low = self.ms, self.low
         return bool(
             ms[si].m.variable_id == "policy_rate"
             and not ms[si].mod
             and cue.kind in ("directional", "noun")
-            and not passive
             and re.fullmatch(r"(?:monetary\s+)?polic(?:y|ies)", ms[si].m.text.lower())
             and not re.search(
                 r"\b(?:ease|eases|eased|easing|tighten\w*|loosen\w*|cut|cuts|cutting|raise[sd]?|raising|lower\w*)\s+"

@@ -69,6 +69,7 @@ from aieco.extraction.cues import (
     GERUND_START,
     HARDER_TO,
     HELD,
+    HELD_LEVEL,
     HELD_LEVEL_AFTER,
     HELPING_AFTER_COMMA,
     IMPOSED_AFTER,
@@ -88,6 +89,7 @@ from aieco.extraction.cues import (
     PARTICIPLE,
     PASS_THROUGH_NOUN,
     PASSING,
+    PERSISTENT_LEVEL_AFTER,
     PRODUCING,
     PURPOSE_TO,
     RELATIVE_AFTER_STATE,
@@ -95,6 +97,7 @@ from aieco.extraction.cues import (
     SLOWER_PACE,
     STANCE_AFTER,
     SUBORDINATOR,
+    SURPRISE_AFTER,
     THREAT_TO,
     THUS,
     TIGHTNESS,
@@ -127,11 +130,22 @@ class Clause:
     stopped: bool | None = None  # whether linking to the previous clause ended the cue (None: not linked yet)
 
 
+#: "by more than expected", "by 50 basis points", "by about a quarter": the size of a move after "by", not its agent.
+BY_MAGNITUDE = re.compile(
+    r"\s+(?:(?:more|less|much|far|about|around|roughly|some|nearly|almost|over|under|up\s+to|at\s+least|only|just)\b|"
+    r"(?:a|an)\s+(?:further\s+|cumulative\s+|total\s+|combined\s+)?(?:large|larger|small|smaller|wide|narrow|"
+    r"significant|sizeable|sizable|substantial|modest|total|additional|extra|average|similar|full|quarter|half|third|"
+    r"lot|little|bit|percentage|basis)\b|\d|(?:one|two|three|four|five|half|a\s+quarter)\b)"
+)
+
+
 def passive_voice(r: SentenceReading, c: Clause) -> bool:
     """Y is depressed by higher X: the agent after "by" (or "owing to") is the source."""
     low, ms, cue, lo, hi, next_cue = r.low, r.ms, c.cue, c.lo, c.hi, c.next_cue
     after = low[cue.end :]
     by = re.match(r"\s+(?:(?:hard|heavily|badly|\w+ly)\s+)?by\b", after)
+    if by is not None and BY_MAGNITUDE.match(after, by.end()):
+        by = None  # "wages increased by more than expected", "rates were raised by 50 basis points": a size, no agent
     if by is None and cue.kind == "directional" and re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo : cue.start]):
         # "consumption and investment are crowded out owing to higher rates": the cause phrase names the agent
         by = re.match(
@@ -372,7 +386,8 @@ def intransitive_verb(r: SentenceReading, c: Clause) -> bool:
     if c.subs and not c.objs and c.cue.kind == "directional" and INTRANSITIVE_AFTER.match(r.low[c.cue.end :]):
         move = movement_sign(c.cue.text)
         if move:
-            r.states.append((c.subs[0], move, c.cue))
+            # "if wages or profit margins increased": every co-ordinated subject moves
+            r.states.extend((si, move, c.cue) for si in c.subs)
             return True
     return False
 
@@ -588,6 +603,25 @@ def continuing_or_comparative(r: SentenceReading) -> None:
             at = x.m.end + comp.end()
             sign = 1 if comp.group(1) else -1
             r.states.append((i, sign, Cue(at, at, comp.group().strip(), sign, "movement")))
+            continue
+        level = PERSISTENT_LEVEL_AFTER.match(low[x.m.end :])
+        # ("if inflation stays elevated": a condition on a level, read by conditional_level)
+        if (
+            level
+            and not x.mod
+            and not re.search(r"\b(?:if|unless)\s+(?:\w+\s+){0,3}$", low[max(0, x.start - 40) : x.start])
+        ):
+            # "because inflation remains far too high", "price pressures remain strong": a level held, read as
+            # the move it keeps up (only after "remain"/"stay", or "too high")
+            at = x.m.end + level.end()
+            sign = 1 if level.group(1) or level.group(3) else -1
+            r.states.append((i, sign, Cue(at, at, level.group().strip(), sign, "movement")))
+            continue
+        surprise = SURPRISE_AFTER.match(low[x.m.end :])
+        if surprise and not x.mod:
+            at = x.m.end + surprise.end()
+            sign = 1 if surprise.group(1) or surprise.group(3) else -1
+            r.states.append((i, sign, Cue(at, at, surprise.group().strip(), sign, "movement")))
 
 
 def move_called_for(r: SentenceReading) -> None:
@@ -941,6 +975,9 @@ def subordinate_states(r: SentenceReading) -> None:
             before_a = low[max([floor_a, *ends]) : ms[ia].start]
             if ca.start == cb.start:
                 continue  # "as exports and investment decline": one movement of a list, no cause within it
+            held = [HELD_LEVEL.match(x.text) and r.state_rules.get(x) == "continuing_or_comparative" for x in (ca, cb)]
+            if any(held):
+                continue  # "as inflation remained high, growth slowed": a level held is read with a named cause only
             if re.search(r"\b(?:while|whereas)\b", between):
                 continue  # "if deficits stay high while … costs rise": co-conditions (or co-movements), no cause
             if all(coordinated[a + 1 : b + 1]):
