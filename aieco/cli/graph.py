@@ -100,7 +100,7 @@ def _cap(value: str | None) -> int | None | str:
     default="combined",
     show_default=True,
     help="Offline reader: the rules, the learned pair classifier, or both (rules first, the classifier for pairs "
-    "the rules leave silent; the best of the three on the blind rounds 10, 11 and 12, docs/labelling-guide.md).",
+    "the rules leave silent; at least as good as the rules on the blind rounds 10 to 13, docs/labelling-guide.md).",
 )
 @executor_option
 @common
