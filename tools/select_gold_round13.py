@@ -92,4 +92,6 @@ if __name__ == "__main__":
     else:
         folder = Path(sys.argv[1])
         names = sorted((p.name for p in folder.glob("riksbank-*.txt")), reverse=True)
+        if not names:
+            raise FileNotFoundError(f"{folder}: no riksbank-*.txt statements; write them with --extract CSV {folder}")
         json.dump(selection(folder, names, OUT), sys.stdout, ensure_ascii=False, indent=1)
