@@ -1348,6 +1348,7 @@ ROUND12_PATTERNS = [
     ("Monetary policy dampens demand.", {("policy_rate", "-", "real_gdp")}),
     ("Growth, supported by monetary policy, will rise.", {("policy_rate", "-", "real_gdp")}),
     ("Monetary policy should support the economy.", set()),
+    ("Monetary policy continues to dampen demand.", {("policy_rate", "-", "real_gdp")}),
     # a list of causes separated by commas, its first item unnamed, after a time phrase
     (
         "The economy may contract in the current quarter, owing to the energy crisis, high uncertainty, weakening "

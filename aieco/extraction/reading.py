@@ -100,7 +100,10 @@ class Reading:
 #: A modal or a norm before a verb ("should support", "needs to dampen", "will help"): a role, not a stated effect.
 MODAL_OR_NORM = re.compile(
     r"\b(?:should|must|shall|would|will|could|can|may|might|needs?\s+to|ought\s+to|has\s+to|have\s+to|aims?\s+to|"
-    r"is\s+(?:meant|designed|intended|expected|likely)\s+to|to)\s+(?:\w+\s+){0,2}$"
+    # a bare "to" too ("in order to support"), but not after a verb of continuing ("continues to dampen demand")
+    r"is\s+(?:meant|designed|intended|expected|likely)\s+to|"
+    r"(?<!continues )(?<!continued )(?<!continue )(?<!tends )(?<!tend )(?<!began )(?<!begins )(?<!begin )to)"
+    r"\s+(?:\w+\s+){0,2}$"
 )
 #: the clause read last: (subjects, objects, end of objects, movement the clause implies for each object)
 PreviousClause = tuple[list[int], list[int], int, dict[int, int]]
