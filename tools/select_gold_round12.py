@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 START = 2974
@@ -61,18 +62,27 @@ def statement_sentences(path: Path) -> list[str]:
     return [s for p in paras for s in split_sentences(p)]
 
 
-def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
-    """The round's rows: whole documents in order until MIN_SENTENCES, repeats of rounds 1-11 dropped."""
+def whole_documents_until(
+    folder: Path, files: list[str], gold: Path, start: int, least: int, read: Callable[[Path], list[str]]
+) -> list[dict]:
+    """The fourth round's screen on ``files`` taken whole, in order, until the rows (repeats of a sentence of the
+    gold file before id ``start`` dropped) number at least ``least``; a file is read only when it is needed."""
     from tools.select_gold_round4 import select
     from tools.select_gold_round6 import earlier_sentences, repeats
 
-    earlier = earlier_sentences(gold, START)
+    earlier = earlier_sentences(gold, start)
+    repeated: dict[str, bool] = {}  # each text is compared with the earlier rounds once
     for n in range(1, len(files) + 1):
-        rows = select(folder, files[:n], start=START, read=statement_sentences)
-        rows = [r for r in rows if not repeats(r["text"], earlier)]
-        if len(rows) >= MIN_SENTENCES:
+        rows = select(folder, files[:n], start=start, read=read)
+        rows = [r for r in rows if not repeated.setdefault(r["text"], repeats(r["text"], earlier))]
+        if len(rows) >= least:
             break
     return rows
+
+
+def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
+    """The round's rows: whole documents in order until MIN_SENTENCES, repeats of rounds 1-11 dropped."""
+    return whole_documents_until(folder, files, gold, START, MIN_SENTENCES, statement_sentences)
 
 
 if __name__ == "__main__":

@@ -67,17 +67,11 @@ def statement_sentences(path: Path) -> list[str]:
 
 
 def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
-    """The round's rows: whole statements in order until MIN_SENTENCES, repeats of rounds 1-12 dropped."""
-    from tools.select_gold_round4 import select
-    from tools.select_gold_round6 import earlier_sentences, repeats
+    """The round's rows: whole statements in order until MIN_SENTENCES, repeats of rounds 1-12 dropped (the
+    twelfth round's rule, ``select_gold_round12.whole_documents_until``)."""
+    from tools.select_gold_round12 import whole_documents_until
 
-    earlier = earlier_sentences(gold, START)
-    for n in range(1, len(files) + 1):
-        rows = select(folder, files[:n], start=START, read=statement_sentences)
-        rows = [r for r in rows if not repeats(r["text"], earlier)]
-        if len(rows) >= MIN_SENTENCES:
-            break
-    return rows
+    return whole_documents_until(folder, files, gold, START, MIN_SENTENCES, statement_sentences)
 
 
 if __name__ == "__main__":
