@@ -1131,6 +1131,21 @@ APPOSITIVE_GAP = re.compile(
     r"(?:(?:in\s+part|partly|largely|mainly|also)\s+)?by\s+[^,;.]{1,100},\s*"
     r"(?:(?:would|could|may|might|will|can|should|also|further|\w+ly)\s+)*"
 )
+#: A modal or a norm before a verb ("should support", "needs to dampen", "will help"): a role, not a stated effect.
+MODAL_OR_NORM = re.compile(
+    r"\b(?:should|must|shall|would|will|could|can|may|might|needs?\s+to|ought\s+to|has\s+to|have\s+to|aims?\s+to|"
+    # a bare "to" too ("in order to support"), but not after a verb of continuing ("continues to dampen demand")
+    r"is\s+(?:meant|designed|intended|expected|likely)\s+to|"
+    r"(?<!continues )(?<!continued )(?<!continue )(?<!tends )(?<!tend )(?<!began )(?<!begins )(?<!begin )to)"
+    r"\s+(?:\w+\s+){0,2}$"
+)
+#: "by more than expected", "by 50 basis points", "by about a quarter": the size of a move after "by", not its agent.
+BY_MAGNITUDE = re.compile(
+    r"\s+(?:(?:more|less|much|far|about|around|roughly|some|nearly|almost|over|under|up\s+to|at\s+least|only|just)\b|"
+    r"(?:a|an)\s+(?:further\s+|cumulative\s+|total\s+|combined\s+)?(?:large|larger|small|smaller|wide|narrow|"
+    r"significant|sizeable|sizable|substantial|modest|total|additional|extra|average|similar|full|quarter|half|third|"
+    r"lot|little|bit|percentage|basis)\b|\d|(?:one|two|three|four|five|half|a\s+quarter)\b)"
+)
 #: A finite verb right after a mention: the mention is a clause's subject, not an item of a list.
 FINITE_VERB_AFTER = re.compile(
     r"\s+(?:\w+ly\s+)?(?:is|are|was|were|has|have|had|will|would|could|may|might|can|should|must|started|began|"
@@ -1206,17 +1221,16 @@ COMPARATIVE_AFTER = re.compile(
     r"(?!\s+than\s+(?!(?:expected|anticipated|projected|assumed|forecast|foreseen|envisaged|currently\s+expected)\b))"
     r"(?:\s+than\s+(?:currently\s+)?(?:expected|anticipated|projected|assumed|forecast|foreseen|envisaged))?"
 )
-#: A level that persists: "remains far too high", "remained strong", "stays subdued", "is still too high".
+#: The words of a level kept, high or low ("stays elevated", "remains in check").
+_KEPT_HIGH = r"high|elevated|strong|robust|firm|sticky|persistent"
+_KEPT_LOW = r"low|weak|subdued|soft|muted|sluggish|in\s+check|contained|under\s+control|well\s+contained"
+#: A level that persists: "remains far too high", "remained strong", "stays subdued", "is still too high" (outside
+#: "if", where HELD_LEVEL_AFTER reads it; the same words).
 PERSISTENT_LEVEL_AFTER = re.compile(
     r"\s+(?:(?:(?:is|are|was|were)\s+(?:expected|likely|projected|set|forecast)\s+to\s+|(?:will|would|should)\s+)?"
     r"(?:remains?|remained|stays?|stayed)\s+(?:(?:still|far|much|very|too|stubbornly|persistently)\s+){0,2}"
-    r"(?:(high|elevated|strong|robust|persistent|sticky)|(low|weak|subdued|muted|soft|sluggish))|"
+    rf"(?:({_KEPT_HIGH})|({_KEPT_LOW}))|"
     r"(?:is|are|was|were)\s+(?:still\s+)?(?:far\s+|much\s+)?too\s+(high))\b"
-)
-#: The text of a held level's state without "too" ("remain strong", "are expected to remain subdued"): it joins a
-#: cause the sentence names ("owing to", "as a result of"), never a subordinate clause's move.
-HELD_LEVEL = re.compile(
-    r"^(?!.*\btoo\b)(?:(?:is|are|was|were)\s+\w+\s+to\s+|will\s+|would\s+|should\s+)?(?:remain|stay)"
 )
 #: "economic activity could outperform our expectations", "inflation may surprise on the downside": a move against
 #: the expected path.
@@ -1239,8 +1253,7 @@ STANCE_AFTER = re.compile(
 #: A level kept ("remains in check", "stays elevated"), read as a move only under "if".
 HELD_LEVEL_AFTER = re.compile(
     r"\s+(?:were\s+to\s+|was\s+to\s+|should\s+)?(?:remain|remains|remained|stay|stays|stayed|is|are|were|was)\s+"
-    r"(?:\w+ly\s+|too\s+|very\s+)?(?:(high|elevated|strong|robust|firm|sticky|persistent)|"
-    r"(?:low|weak|subdued|soft|muted|in\s+check|contained|under\s+control|well\s+contained))\b"
+    rf"(?:\w+ly\s+|too\s+|very\s+)?(?:({_KEPT_HIGH})|(?:{_KEPT_LOW}))\b"
 )
 #: A condition stated with a copula ("had remained subdued", "has been strong").
 CONDITION_AFTER = re.compile(

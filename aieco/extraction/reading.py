@@ -53,6 +53,7 @@ from aieco.extraction.cues import (
     INDIRECT_QUESTION,
     LINE_BREAK_HYPHEN,
     MACRO_LEVELS,
+    MODAL_OR_NORM,
     NEGATION,
     NEGATION_CLAUSE,
     NON_MONETARY_BEFORE,
@@ -97,14 +98,6 @@ class Reading:
     movement_rules: tuple[str, ...] = ()  # rules that recorded the movements this reading joins
 
 
-#: A modal or a norm before a verb ("should support", "needs to dampen", "will help"): a role, not a stated effect.
-MODAL_OR_NORM = re.compile(
-    r"\b(?:should|must|shall|would|will|could|can|may|might|needs?\s+to|ought\s+to|has\s+to|have\s+to|aims?\s+to|"
-    # a bare "to" too ("in order to support"), but not after a verb of continuing ("continues to dampen demand")
-    r"is\s+(?:meant|designed|intended|expected|likely)\s+to|"
-    r"(?<!continues )(?<!continued )(?<!continue )(?<!tends )(?<!tend )(?<!began )(?<!begins )(?<!begin )to)"
-    r"\s+(?:\w+\s+){0,2}$"
-)
 #: the clause read last: (subjects, objects, end of objects, movement the clause implies for each object)
 PreviousClause = tuple[list[int], list[int], int, dict[int, int]]
 
@@ -128,6 +121,8 @@ class SentenceReading:
     last_subs: list[int] = field(default_factory=list)
     rule: str = ""  # the rule now reading, recorded on each reading it adds
     state_rules: dict[Cue, str] = field(default_factory=dict)  # the rule that recorded each movement's cue
+    # levels held ("remains strong"): joined to a cause the sentence names, never to a subordinate clause's move
+    held_levels: set[Cue] = field(default_factory=set)
 
     def run(self, rule: str, read: Callable[[], object]) -> object:
         """Run one rule, naming it on the readings it adds and the movements it records."""

@@ -36,6 +36,7 @@ from aieco.extraction.cues import (
     ATTRIBUTION,
     BE,
     BY_GERUND,
+    BY_MAGNITUDE,
     CALLED_FOR_BEFORE,
     CLAUSE_BREAK,
     COMPARATIVE_AFTER,
@@ -69,7 +70,6 @@ from aieco.extraction.cues import (
     GERUND_START,
     HARDER_TO,
     HELD,
-    HELD_LEVEL,
     HELD_LEVEL_AFTER,
     HELPING_AFTER_COMMA,
     IMPOSED_AFTER,
@@ -128,15 +128,6 @@ class Clause:
     src_mod: int = 0  # the last source movement paired (the "and thus" chain continues it)
     resolved: bool = False
     stopped: bool | None = None  # whether linking to the previous clause ended the cue (None: not linked yet)
-
-
-#: "by more than expected", "by 50 basis points", "by about a quarter": the size of a move after "by", not its agent.
-BY_MAGNITUDE = re.compile(
-    r"\s+(?:(?:more|less|much|far|about|around|roughly|some|nearly|almost|over|under|up\s+to|at\s+least|only|just)\b|"
-    r"(?:a|an)\s+(?:further\s+|cumulative\s+|total\s+|combined\s+)?(?:large|larger|small|smaller|wide|narrow|"
-    r"significant|sizeable|sizable|substantial|modest|total|additional|extra|average|similar|full|quarter|half|third|"
-    r"lot|little|bit|percentage|basis)\b|\d|(?:one|two|three|four|five|half|a\s+quarter)\b)"
-)
 
 
 def passive_voice(r: SentenceReading, c: Clause) -> bool:
@@ -615,7 +606,10 @@ def continuing_or_comparative(r: SentenceReading) -> None:
             # the move it keeps up (only after "remain"/"stay", or "too high")
             at = x.m.end + level.end()
             sign = 1 if level.group(1) or level.group(3) else -1
-            r.states.append((i, sign, Cue(at, at, level.group().strip(), sign, "movement")))
+            cue = Cue(at, at, level.group().strip(), sign, "movement")
+            r.states.append((i, sign, cue))
+            if "too" not in level.group().split():  # "remains far too high" states more than a level
+                r.held_levels.add(cue)
             continue
         surprise = SURPRISE_AFTER.match(low[x.m.end :])
         if surprise and not x.mod:
@@ -975,8 +969,7 @@ def subordinate_states(r: SentenceReading) -> None:
             before_a = low[max([floor_a, *ends]) : ms[ia].start]
             if ca.start == cb.start:
                 continue  # "as exports and investment decline": one movement of a list, no cause within it
-            held = [HELD_LEVEL.match(x.text) and r.state_rules.get(x) == "continuing_or_comparative" for x in (ca, cb)]
-            if any(held):
+            if ca in r.held_levels or cb in r.held_levels:
                 continue  # "as inflation remained high, growth slowed": a level held is read with a named cause only
             if re.search(r"\b(?:while|whereas)\b", between):
                 continue  # "if deficits stay high while … costs rise": co-conditions (or co-movements), no cause
