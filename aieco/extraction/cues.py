@@ -842,11 +842,10 @@ _NOT_ITEM_WORD = (
     r"which|that|who|whose|while|whereas|although|though|because|since|as|if|when|but|so|thus|hence|than|also|"
     r"it|its|they|their|we|our|he|she|this|these|those|there|not|no|to|by|with|from|amid|despite)\b"
 )
-LIST_ITEM = re.compile(rf"(?:(?:and|or)\s+)?(?:(?!{_NOT_ITEM_WORD})[a-z][a-z'-]*\s*){{0,6}}")
+_ITEM_WORD = rf"(?!{_NOT_ITEM_WORD})[a-z][a-z'-]*"
+LIST_ITEM = re.compile(rf"(?:(?:and|or)\s+)?(?:{_ITEM_WORD}\s*){{0,6}}")
 #: A list's first item the vocabulary does not name, right before a named one ("the energy crisis, ").
-UNNAMED_ITEM_END = re.compile(
-    rf"\b(?:(?!{_NOT_ITEM_WORD})[a-z][a-z'-]*\s+){{0,4}}(?!{_NOT_ITEM_WORD})[a-z][a-z'-]*,\s*$"
-)
+UNNAMED_ITEM_END = re.compile(rf"\b(?:{_ITEM_WORD}\s+){{0,4}}{_ITEM_WORD},\s*$")
 COORD = re.compile(
     r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
     r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant)|"
