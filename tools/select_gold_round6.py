@@ -19,6 +19,7 @@ import difflib
 import json
 import re
 import sys
+from functools import cache
 from pathlib import Path
 
 START = 1156
@@ -29,17 +30,18 @@ REPEAT_RATIO = 0.8
 SHARED_WORDS = 0.5
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"\W+", " ", text.lower()).strip()
+@cache
+def _norm(text: str) -> tuple[str, frozenset[str]]:
+    """The normalised text and its words; cached, since every candidate is compared with the same earlier rounds."""
+    a = re.sub(r"\W+", " ", text.lower()).strip()
+    return a, frozenset(a.split())
 
 
 def repeats(text: str, earlier: list[str]) -> bool:
     """Whether ``text`` repeats one of ``earlier`` (shared words, then normalised ``difflib`` ratio)."""
-    a = _norm(text)
-    words = set(a.split())
+    a, words = _norm(text)
     for e in earlier:
-        b = _norm(e)
-        other = set(b.split())
+        b, other = _norm(e)
         if len(words & other) < SHARED_WORDS * min(len(words), len(other)):
             continue
         if difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= REPEAT_RATIO:
