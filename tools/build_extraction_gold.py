@@ -3759,7 +3759,7 @@ LABELS = {
     "g3778": "NEG:level",
     "g3779": "NEG:level",
     "g3780": "consumption>real_gdp:+",
-    "g3781": "policy_rate>consumption:-;policy_rate>investment:-;trade_volumes>real_gdp:+;global_demand>trade_volumes:+",
+    "g3781": "policy_rate>consumption:-;policy_rate>investment:-;trade_volumes>real_gdp:+;global_demand>trade_volumes:+",  # noqa: E501
     "g3782": "NEG:level",
     "g3783": "NEG:question",
     "g3784": "NEG:other",
@@ -3787,7 +3787,7 @@ LABELS = {
     "g3806": "confidence>consumption:+:h;confidence>investment:+:h",
     "g3807": "geopolitical_risk>oil_supply:-:h;geopolitical_risk>trade_volumes:-:h",
     "g3808": "tariffs>global_demand:-;global_demand>real_gdp:+",
-    "g3810": "global_demand>real_gdp:+:h;financing_conditions>consumption:-;financing_conditions>investment:-;inflation>consumption:-;inflation>investment:-;consumption>real_gdp:+:h;investment>real_gdp:+:h",
+    "g3810": "global_demand>real_gdp:+:h;financing_conditions>consumption:-;financing_conditions>investment:-;inflation>consumption:-;inflation>investment:-;consumption>real_gdp:+:h;investment>real_gdp:+:h",  # noqa: E501
     "g3811": "energy_prices>inflation:+",
     "g3812": "NEG:other",
     "g3813": "NEG:other",
@@ -3806,13 +3806,13 @@ LABELS = {
     "g3826": "wages>inflation:+:h;corporate_earnings>inflation:+:h",
     "g3827": "geopolitical_risk>inflation:+;geopolitical_risk>energy_prices:+:h;geopolitical_risk>trade_volumes:-:h",
     "g3828": "NEG:outside_vocabulary",
-    "g3829": "confidence>consumption:+;confidence>investment:+;geopolitical_risk>consumption:-;geopolitical_risk>investment:-;policy_rate>real_gdp:-;consumption>inflation:+:h;investment>inflation:+:h;real_gdp>inflation:+:h;global_demand>inflation:+:h",
+    "g3829": "confidence>consumption:+;confidence>investment:+;geopolitical_risk>consumption:-;geopolitical_risk>investment:-;policy_rate>real_gdp:-;consumption>inflation:+:h;investment>inflation:+:h;real_gdp>inflation:+:h;global_demand>inflation:+:h",  # noqa: E501
     "g3830": "NEG:co-movement",
     "g3831": "geopolitical_risk>inflation:+;geopolitical_risk>energy_prices:+",
     "g3832": "real_gdp>policy_rate:+;inflation>policy_rate:+",
     "g3833": "NEG:other",
     "g3834": "NEG:level",
-    "g3835": "equity_prices>financing_conditions:-;credit_spreads>financing_conditions:+;sovereign_spreads>financing_conditions:+;exchange_rate>financing_conditions:+;policy_rate>financing_conditions:+",
+    "g3835": "equity_prices>financing_conditions:-;credit_spreads>financing_conditions:+;sovereign_spreads>financing_conditions:+;exchange_rate>financing_conditions:+;policy_rate>financing_conditions:+",  # noqa: E501
     "g3836": "NEG:outside_vocabulary",
     "g3837": "NEG:level",
     "g3838": "NEG:outside_vocabulary",
@@ -3858,7 +3858,7 @@ LABELS = {
     "g3878": "wages>inflation:+;wages>corporate_earnings:-",
     "g3879": "NEG:other",
     "g3880": "policy_rate>real_gdp:-",
-    "g3881": "financing_conditions>consumption:-;financing_conditions>investment:-;financing_conditions>real_gdp:-;financing_conditions>inflation:-",
+    "g3881": "financing_conditions>consumption:-;financing_conditions>investment:-;financing_conditions>real_gdp:-;financing_conditions>inflation:-",  # noqa: E501
     "g3882": "NEG:other",
     "g3883": "NEG:other",
     "g3884": "NEG:level",
@@ -4077,7 +4077,7 @@ LABELS = {
     "g4098": "NEG:other",
     "g4099": "NEG:co-movement",
     "g4100": "wages>inflation:+:h;corporate_earnings>inflation:+:h",
-    "g4101": "geopolitical_risk>inflation:+;geopolitical_risk>energy_prices:+:h;geopolitical_risk>supply_chain_disruptions:+:h",
+    "g4101": "geopolitical_risk>inflation:+;geopolitical_risk>energy_prices:+:h;geopolitical_risk>supply_chain_disruptions:+:h",  # noqa: E501
     "g4102": "NEG:outside_vocabulary",
     "g4104": "NEG:level",
     "g4105": "NEG:level",
