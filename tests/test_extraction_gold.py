@@ -669,10 +669,12 @@ def test_offline_reader_meets_the_targets_on_the_development_part():
     # 0.72 / 0.32, then tuned on) joined the development part in session 9 and is read at 0.80 / 0.38; the
     # eleventh (two FOMC minutes, 146 relations, blind once at 0.67 / 0.21, then tuned on) joined in session 11
     # and is read at 0.81 / 0.33, and the twelfth (four ECB press conferences, 151 relations, blind once at 0.77 /
-    # 0.26, then tuned on) joined later in session 11 and is read at 0.83 / 0.36. So the whole development part
-    # stands at 0.87 / 0.434: its floor is set there, as a guard against regressions, and the gap to 0.50 is
-    # stated in docs/labelling-guide.md rather than closed by tuning on the rounds that joined.
-    assert figs["dev: recall"]["value"] >= 0.434
+    # 0.26, then tuned on) joined later in session 11 and is read at 0.85 / 0.40 (session 12), and the thirteenth
+    # (thirteen Riksbank decisions, 83 relations, blind once at 0.55 / 0.25, then tuned on) joined in session 12 and
+    # is read at 0.83 / 0.41. So the whole development part stands at 0.87 / 0.443: its floor is set there, as a
+    # guard against regressions, and the gap to 0.50 is stated in docs/labelling-guide.md rather than closed by
+    # tuning on the rounds that joined.
+    assert figs["dev: recall"]["value"] >= 0.443
     vocab = load_vocabulary()
     through_ninth = [g for g in load_gold() if g.split == "dev" and int(g.id[1:]) < 2314]
     proposed = {

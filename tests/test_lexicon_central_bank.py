@@ -1396,6 +1396,96 @@ ROUND12_PATTERNS = [
 ]
 
 
+ROUND13_PATTERNS = [
+    # the purpose of a stated policy move (passive, stance or verb) is its effect
+    (
+        "Monetary policy needs to be tightened further to bring inflation down.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    (
+        "Monetary policy needs to remain contractionary to ensure that inflation continues to fall.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    (
+        "The policy rate now needs to be raised further to ensure that inflation continues to fall.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    # a move toward the target is against the gap, whichever way policy moved
+    (
+        "The Governing Council raised interest rates to ensure that inflation returns to target.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    (
+        "Interest rates will have to rise at a steady pace to reach levels that are sufficiently restrictive to ensure "
+        "a timely return of inflation to our two per cent medium-term target.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    (
+        "The additional policy firming that may be appropriate to return inflation to 2 percent over time.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    # an unmoved instrument has no purpose to read; an unstated direction of the target gives nothing
+    ("The Riksbank assesses that monetary policy aims to ensure that inflation returns to target.", set()),
+    ("The policy rate was raised to ensure that inflation stabilises.", set()),
+    # "contributed to X falling": the gerund is the object's move
+    (
+        "The more contractionary monetary policy has contributed to CPIF inflation falling from a peak of 10 per cent.",
+        {("policy_rate", "-", "inflation")},
+    ),
+    ("Higher interest rates have contributed to inflation falling.", {("policy_rate", "-", "inflation")}),
+    # the head of a comparative is the effect: an adverse one is the variable's fall, a bare one no direction
+    (
+        "If inflation is persistently high, the negative consequences for the labour market will be much greater.",
+        {("inflation", "-", "employment")},
+    ),
+    ("If inflation stays high, the effects on the labour market will be larger.", set()),
+    # the krona is the exchange rate (an appreciation is a rise)
+    ("The weak krona is also contributing to keeping inflation up.", {("exchange_rate", "-", "inflation")}),
+    # exchange-rate pass-through: a weaker currency makes prices dearer
+    (
+        "The depreciation of the euro is feeding through to consumer prices.",
+        {("exchange_rate", "-", "inflation")},
+    ),
+    # a horizon and a degree adverb inside a list of objects
+    (
+        "The higher policy rate is expected to lead to somewhat lower economic activity in the short run and "
+        "somewhat higher unemployment.",
+        {("policy_rate", "-", "real_gdp"), ("policy_rate", "+", "unemployment")},
+    ),
+    # in a condition, the object of an unmoved subject carries the condition's move; a moved subject keeps it
+    (
+        "Inflation may surprise on the downside if monetary policy dampens demand by more than expected.",
+        {("policy_rate", "-", "real_gdp"), ("real_gdp", "+", "inflation")},
+    ),
+    # an -ing word before a noun outside the vocabulary is that noun's adjective
+    (
+        "Growth could be higher if rising real incomes raise spending by more than anticipated, or the world "
+        "economy grows more strongly than expected.",
+        {("consumption", "+", "real_gdp"), ("global_demand", "+", "real_gdp")},
+    ),
+    # a time after "since" is no subordinate clause; "the tightening of" is the stance's move
+    (
+        "Declines in energy prices since the beginning of the year contributed to a notable easing in inflation.",
+        {("energy_prices", "+", "inflation")},
+    ),
+    (
+        "The cumulative tightening of monetary policy had contributed to more restrictive financial conditions.",
+        {("policy_rate", "+", "financing_conditions")},
+    ),
+    # a different stance or a stabilising target states no direction
+    (
+        "There are risks regarding the outlook for inflation that could lead to a different monetary policy stance.",
+        set(),
+    ),
+    ("A policy rate of 3.75 per cent will contribute to inflation stabilising close to the target.", set()),
+]
+
+
+@pytest.mark.parametrize("sentence, expected", ROUND13_PATTERNS)
+def test_round13_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
+
+
 @pytest.mark.parametrize("sentence, expected", ROUND12_PATTERNS)
 def test_round12_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
     assert triples(sentence) == expected

@@ -18,6 +18,7 @@ from aieco.extraction.cues import (
     CLAUSE_BREAK,
     CLAUSE_JOIN,
     COMPARED_AFTER,
+    CONTRIBUTED_TO_BEFORE,
     COORD,
     COST_COMPOUND_BEFORE,
     CUE_PATTERNS,
@@ -27,6 +28,7 @@ from aieco.extraction.cues import (
     FAVOURABLE_BEFORE,
     FEEDBACK,
     FINITE_VERB_AFTER,
+    GERUND_MOVE_AFTER,
     IDENTIFICATION,
     IDENTITY,
     INFINITIVE_AFTER,
@@ -623,6 +625,11 @@ def feedback_loops(low: str, ms: list[MentionMove], vocab: Vocabulary) -> list[t
 
 
 def infinitive_movement(low: str, m: Mention) -> int:
+    """The object's movement stated after it: "led yields to rise", "contributed to inflation falling"."""
+    if CONTRIBUTED_TO_BEFORE.search(low[max(0, m.start - 40) : m.start]):
+        gerund = GERUND_MOVE_AFTER.match(low[m.end :])
+        if gerund:
+            return 1 if gerund.group(1) else -1
     if not CAUSATIVE_BEFORE.search(low[max(0, m.start - 40) : m.start]):
         return 0
     inf = INFINITIVE_AFTER.match(low[m.end :])

@@ -847,9 +847,12 @@ LIST_ITEM = re.compile(rf"(?:(?:and|or)\s+)?(?:{_ITEM_WORD}\s*){{0,6}}")
 #: A list's first item the vocabulary does not name, right before a named one ("the energy crisis, ").
 UNNAMED_ITEM_END = re.compile(rf"\b(?:{_ITEM_WORD}\s+){{0,4}}{_ITEM_WORD},\s*$")
 COORD = re.compile(
-    r"^\s*(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
+    # "lower activity in the short run and somewhat higher unemployment": a horizon and a degree adverb may stand
+    # around the conjunction
+    r"^\s*(?:(?:in|over)\s+the\s+(?:short|medium|long|near)(?:er)?[\s-](?:run|term)\s*)?"
+    r"(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
     r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant)|"
-    r"and (?:thereby|thus|hence|therefore|so|in turn))\s*$"
+    r"and (?:thereby|thus|hence|therefore|so|in turn))(?:\s+(?:somewhat|slightly|much|even|\w+ly))?\s*$"
 )
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
@@ -882,8 +885,14 @@ PREPOSITIONAL_TO = re.compile(
 
 #: Variables measured as tightness: "supportive monetary policy" is a lower policy rate.
 TIGHTNESS = frozenset({"policy_rate", "financing_conditions", "lending_standards"})
-LOOSE_BEFORE = re.compile(rf"\b(?:supportive|accommodative|loose|looser|easy|easier|favourable|favorable){_GAP}$")
-TIGHT_BEFORE = re.compile(rf"\b(?:restrictive|tight|tighter){_GAP}$")
+LOOSE_BEFORE = re.compile(
+    rf"\b(?:supportive|accommodative|loose|looser|easy|easier|favourable|favorable|expansionary){_GAP}$|"
+    r"\b(?:easing|loosening)\s+(?:of|in)\s+(?:the\s+)?$"
+)
+TIGHT_BEFORE = re.compile(
+    # "the cumulative tightening of monetary policy": the nominal move names the stance's move
+    rf"\b(?:restrictive|tight|tighter|contractionary){_GAP}$|\btightening\s+(?:of|in)\s+(?:the\s+)?$"
+)
 
 #: "a deterioration in X", "the worsening of X": the variable's adverse move (tighter financing
 #: conditions, lower confidence).
@@ -924,7 +933,10 @@ PREPOSED_ADVERBIAL = re.compile(
 #: A subordinate clause opens between a candidate subject and the verb: the verb has another subject.
 SUBORDINATE_GAP = re.compile(
     r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
-    r"(?!\w+ly\b)\w+"
+    # "declines in energy prices since the beginning of the year contributed to …": a time, no clause
+    r"(?!\w+ly\b)(?!(?:the\s+)?(?:start|beginning|end|middle|turn|spring|summer|autumn|fall|winter)\s+of\b)"
+    r"(?!(?:early|mid|late|last|january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|(?:19|20)\d\d)\b)\w+"
 )
 #: "unemployment has risen as firms have slowed hiring": an "as" clause with its own subject
 AS_CLAUSE_GAP = re.compile(
@@ -974,6 +986,53 @@ PURPOSE_TO = re.compile(
     r"^\s*(?:(?!\b(?:and|but|or|which|that|as|when|if|while)\b)(?:[^,;.:]|\.(?=\d))){0,40}?\b"
     r"(?:in\s+order\s+|so\s+as\s+)?to\s+"
     r"(?:(?:help|try|seek|aim)\s+(?:to\s+)?)?(?:\w+ly\s+)?$"
+)
+#: The purpose of a stated policy move, after the move ("needs to be tightened further to", "remain restrictive in
+#: order to help"): an infinitive whose verb follows.
+MOVE_PURPOSE = re.compile(
+    r"^\s*(?:(?:further|now|again|somewhat|still|also|\w+ly)\s+)*(?:(?:in|at|by|from|for)\s+[^,;:.]{0,40}?\s+)?"
+    # "additional policy firming that may be appropriate to return inflation to 2 percent"
+    r"(?:(?:that|which)\s+(?:(?:may|might|would|could|will|should)\s+)?(?:be|is|are|was|were)\s+(?:\w+ly\s+)?"
+    r"(?:appropriate|needed|necessary|required|warranted|sufficient)\s+)?"
+    r"(?:(?:in\s+order|so\s+as)\s+)?to\s+(?:(?:help|try|seek|aim)\s+(?:to\s+)?)?(?:\w+ly\s+)?"
+)
+#: "needs to be raised", "should be cut": a passive infinitive after a modal or need, whose subject moves.
+#: "contribute to inflation stabilising": a target that settles has no direction.
+STABILISING_AFTER = re.compile(r"\s+(?:stabilis|stabiliz|normalis|normaliz|settl)\w*\b")
+AGENTLESS_MOVE = re.compile(
+    r"\b(?:needs?|needed|has|have|had|ought)\s+to\s+be\s+(?:\w+ly\s+|further\s+)?$|"
+    r"\b(?:is|are|was|were|has\s+been|have\s+been|had\s+been)\s+(?:\w+ly\s+|further\s+)?$|"
+    r"\b(?:should|must|could|would|will|can|may|might)\s+(?:\w+ly\s+)?be\s+(?:\w+ly\s+|further\s+)?$"
+)
+#: "the negative consequences for growth and …", "the effects on activity": the head of a comparative predicate
+#: is the effect, not the variable after it (``bad``: an adverse effect, the variable's fall).
+EFFECT_FOR_BEFORE = re.compile(
+    r"\b(?P<bad>(?:negative|adverse|harmful|detrimental|damaging)\s+)?(?:consequences|effects?|impacts?|costs)\s+"
+    r"(?:for|on)\s+(?:the\s+)?(?:[a-z-]+\s+){0,3}?(?:(?:[a-z-]+\s+)?(?:and|or)\s+(?:the\s+)?)?$"
+)
+#: "if rising real incomes raise …", ", falling productivity": a movement word in -ing after a clause word and
+#: before a noun the vocabulary does not name is that noun's adjective, no verb.
+ADJECTIVE_ING = re.compile(r"(?:\b(?:if|as|because|when|while|with|of|by|the|a|an|and|or|from|to)\s+|,\s*)$")
+ADJECTIVE_ING_NOUN = re.compile(
+    r"\s+(?!(?:by|in|to|of|at|on|for|from|than|as|and|or|further|again|more|less|since|over|during|sharply)\b)"
+    r"(?![a-z-]+ly\b)[a-z][a-z-]+\s+[a-z][a-z-]+"
+)
+#: "… to ensure that inflation …": the purpose is the state of what follows.
+ENSURE_THAT = re.compile(r"(?:ensure|make\s+sure)\s+(?:that\s+)?(?:the\s+|our\s+)?(?:[a-z-]+\s+){0,2}$")
+#: "… to return inflation to target", "to ensure that inflation returns to the 2 per cent target": a move toward
+#: the target, which is against the gap whatever the policy move (a rise to bring it down, a cut to bring it up).
+TO_TARGET_AFTER = re.compile(
+    r"^\s+(?:(?:will|would|can|continues\s+to|is\s+brought)\s+)?(?:\w+ly\s+)?(?:returns?|returning|comes?\s+back|"
+    r"converges?|converging|goes\s+back|gets\s+back|(?:back\s+)?(?:down\s+)?to|back\s+towards?|towards?)\s+"
+    r"(?:(?:to|towards?|at)\s+)?(?:(?:(?:the|its|our|their)\s+)?(?:[\w.,-]+\s+){0,5}?(?:target|goal|objective)s?\b|"
+    r"\d+(?:\.\d+)?\s*(?:per\s*cent|percent|%))"
+)
+#: "to return inflation to target", "bring inflation back to target": the verbs before the target move.
+RETURN_VERB = re.compile(
+    r"(?:return|returning|bring|bringing|get|getting|steer|steering|guide|guiding)\s+|"
+    # "to reach levels that are sufficiently restrictive to ensure a timely return of inflation to our target"
+    r"(?:[^,;:.]{0,60}?\bto\s+)?(?:ensure|make\s+sure|secure|deliver|achieve|bring\s+about)\s+(?:an?\s+|the\s+)?"
+    r"(?:(?:timely|sustained|durable|swift|gradual)\s+)?(?:return|convergence)\s+of\s+"
 )
 #: An instrument held where it is ("kept the policy rate unchanged", "rates on hold") states no move.
 HELD = re.compile(r"\b(?:unchanged|steady|on\s+hold|constant|where\s+it\s+(?:is|was))\b")
@@ -1339,6 +1398,14 @@ INFINITIVE_DOWN = frozenset(
     {"suffer", "deteriorate", "weaken", "fall", "decline", "drop", "contract", "shrink", "slow", "slow down", "cool"}
 )
 INFINITIVE_UP = frozenset({"rise", "increase", "surge", "climb", "jump", "soar", "grow", "pick up", "strengthen"})
+#: "has contributed to inflation falling", "led to prices rising": the object's movement follows as a gerund.
+CONTRIBUTED_TO_BEFORE = re.compile(
+    r"\b(?:contribut\w*|lead|leads|leading|led|result\w*)\s+(?:to|in)\s+(?:the\s+)?(?:[a-z-]+\s+)?$"
+)
+GERUND_MOVE_AFTER = re.compile(
+    r"^\s+(?:\w+ly\s+)?(?:(rising|increasing|climbing|picking\s+up|accelerating|strengthening)|"
+    r"(?:falling|declining|dropping|decreasing|slowing|weakening|moderating|coming\s+down))\b"
+)
 
 #: A mention followed by one of these nouns only modifies another head ("export competitiveness",
 #: "trade balance", "equity exposures"): the phrase names something else than the variable.

@@ -30,7 +30,10 @@ from aieco.extraction.clauses import (
 )
 from aieco.extraction.cues import (
     ABSOLUTE_WITH,
+    ADJECTIVE_ING,
+    ADJECTIVE_ING_NOUN,
     ADVERSE_EFFECT,
+    AGENTLESS_MOVE,
     AHEAD_OF,
     AMPLIFIER_RE,
     ATTRIBUTION,
@@ -58,9 +61,11 @@ from aieco.extraction.cues import (
     DAMPENER_RE,
     DOWN_IN_MAIN,
     DRIVER_OF,
+    EFFECT_FOR_BEFORE,
     EFFECT_NOUN_FROM,
     EFFECT_PREDICATE,
     EFFECTS_INCLUDE,
+    ENSURE_THAT,
     EXPERIENCED_AFTER,
     EXPERIENCED_BEFORE,
     FRONTLOAD,
@@ -79,6 +84,7 @@ from aieco.extraction.cues import (
     IT_CAUSES,
     LEVEL_AFTER,
     LIFTED_AFTER,
+    MOVE_PURPOSE,
     MOVED_ADJECTIVE,
     MOVED_SUBJECT_BEFORE,
     NEW_SUBJECT_GAP,
@@ -93,8 +99,10 @@ from aieco.extraction.cues import (
     PRODUCING,
     PURPOSE_TO,
     RELATIVE_AFTER_STATE,
+    RETURN_VERB,
     RISK_TO,
     SLOWER_PACE,
+    STABILISING_AFTER,
     STANCE_AFTER,
     SUBORDINATOR,
     SURPRISE_AFTER,
@@ -102,6 +110,7 @@ from aieco.extraction.cues import (
     THUS,
     TIGHTNESS,
     TO_MEET,
+    TO_TARGET_AFTER,
     TOO_LITTLE,
     TRANSITIVE_MOVEMENTS,
     WEAK_PACE,
@@ -147,6 +156,23 @@ def passive_voice(r: SentenceReading, c: Clause) -> bool:
     passive = by and (
         re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo : cue.start]) or re.search(r"ed$|en$|hit$|cut$", cue.text)
     )
+    if (
+        not by
+        and cue.kind == "directional"
+        and cue.sign
+        and re.search(r"(?:ed|cut)$", cue.text.split()[0])
+        and AGENTLESS_MOVE.search(low[lo : cue.start])
+    ):
+        # "the policy rate needs to be raised further to ensure that …": a passive with no agent states its
+        # subject's move (an instrument's), which later rules join; the verb has no object
+        subs = [i for i, x in enumerate(ms) if x.m.end <= cue.start and x.start >= lo]
+        if (
+            subs
+            and ms[subs[-1]].m.variable_id in TIGHTNESS
+            and re.fullmatch(r"\s+(?:\w+\s+){0,6}?", low[ms[subs[-1]].m.end : cue.start])
+        ):
+            r.states.append((subs[-1], cue.sign, cue))
+            return True
     if not passive or cue.kind not in ("directional", "neutral", "movement"):
         return False
     if cue.kind == "movement":
@@ -239,6 +265,9 @@ def movement_clause(r: SentenceReading, c: Clause) -> bool:
     if c.cue.kind != "movement":
         return False
     low, ms, cue = r.low, r.ms, c.cue
+    noun = ADJECTIVE_ING_NOUN.match(low, cue.end) if cue.text.endswith("ing") else None
+    if noun and ADJECTIVE_ING.search(low, 0, cue.start) and not any(cue.end < x.m.start < noun.end() for x in ms):
+        return True  # "if rising real incomes raise spending": an adjective of a noun the vocabulary does not name
     # An intransitive movement has no object right after it ("as rates rise, prices fall").
     transitive = cue.text.split()[0] in TRANSITIVE_MOVEMENTS
     c.objs = [i for i in c.objs if transitive and not re.search(r"[,;]|\b(?:when|as|if)\b", low[cue.end : ms[i].start])]
@@ -440,8 +469,12 @@ def active_clause(r: SentenceReading, c: Clause) -> bool:
         for oi in c.objs:
             # "reductions in consumption and investment": the movement covers the whole list.
             dst_mod = ms[oi].mod or ms[c.objs[0]].mod
-            if not dst_mod and cue.kind == "neutral" and INFINITIVE_AFTER.match(low[ms[oi].m.end :]):
-                continue  # "cause consumption to stabilise": a movement without a direction
+            if (
+                not dst_mod
+                and cue.kind == "neutral"
+                and (INFINITIVE_AFTER.match(low[ms[oi].m.end :]) or STABILISING_AFTER.match(low[ms[oi].m.end :]))
+            ):
+                continue  # "cause consumption to stabilise", "contribute to inflation stabilising": no direction
             producing = cue.kind != "neutral" or bool(PRODUCING.match(cue.text))
             if PASSING.match(" ".join(cue.text.split())):
                 # Pass-through keeps the direction only within one family (rates to rates, prices to
@@ -456,6 +489,13 @@ def active_clause(r: SentenceReading, c: Clause) -> bool:
                 # "energy prices accounted for the decline in inflation": a component moved with the total
                 src_mod = dst_mod
             sign = combine_signs(cue.sign, cue.kind, src_mod, dst_mod, default_rise=producing)
+            if (
+                PASSING.match(" ".join(cue.text.split()))
+                and ms[si].m.variable_id == "exchange_rate"
+                and ms[oi].m.variable_id in ("inflation", "import_prices")
+                and src_mod * dst_mod != 1
+            ):
+                sign = -1  # "the depreciation of the euro feeds through to consumer prices": a weaker currency, dearer
             risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
             if risk and cue.kind == "directional":
                 sign *= -1 if risk.group(1) == "downside" else 1
@@ -471,6 +511,16 @@ def active_clause(r: SentenceReading, c: Clause) -> bool:
                 sign = cue.sign * (src_mod or 1) * ms[oi].mod
             r.add(si, oi, sign, cue, False)
             c.moves.setdefault(oi, (src_mod or 1) * sign)
+    head = ms[c.subs[0]].start if c.subs else 0
+    if (
+        c.subs
+        and not any(ms[si].mod or any(i == si for i, _, _ in r.states) for si in c.subs)
+        and SUBORDINATOR.search(low, max(0, head - 25, low.rfind(",", 0, head) + 1), head)
+    ):
+        # "inflation may surprise on the downside if monetary policy dampens demand by more than expected": in
+        # a condition whose subject's own move is not stated, the object's move is the condition's state, which
+        # subordinate_states joins to the main clause's
+        r.states.extend((oi, c.moves[oi], cue) for oi in c.objs if c.moves.get(oi))
     c.src_mod = src_mod
     return False
 
@@ -593,6 +643,11 @@ def continuing_or_comparative(r: SentenceReading) -> None:
         if comp and not x.mod:
             at = x.m.end + comp.end()
             sign = 1 if comp.group(1) else -1
+            effect = EFFECT_FOR_BEFORE.search(low, max(0, x.start - 80), x.start)
+            if effect and not effect.group("bad"):
+                continue  # "the effects on growth will be larger": the effects grow, in no stated direction
+            if effect:
+                sign = -sign  # "the negative consequences for growth will be much greater": growth suffers more
             r.states.append((i, sign, Cue(at, at, comp.group().strip(), sign, "movement")))
             continue
         level = PERSISTENT_LEVEL_AFTER.match(low[x.m.end :])
@@ -992,6 +1047,37 @@ def subordinate_states(r: SentenceReading) -> None:
                 r.add(ib, ia, sa * sb, Cue(cb.start, cb.end, f"{ca.text} … {cb.text}", 0, "movement"), False, (ca, cb))
 
 
+def move_purpose(r: SentenceReading) -> None:
+    """Monetary policy needs to be tightened further to ensure that inflation continues to fall: the purpose of a
+    stated policy move is the move's effect."""
+    low, ms = r.low, r.ms
+    # the move's end: after the verb ("needs to be tightened"), or after its object ("raised interest rates")
+    moves = [(i, sg, max(c.end, ms[i].m.end)) for i, sg, c in r.states if ms[i].m.variable_id == "policy_rate"]
+    moves += [(i, x.mod, x.m.end) for i, x in enumerate(ms) if x.m.variable_id == "policy_rate" and x.mod]
+    for i, a, end in moves:
+        purpose = MOVE_PURPOSE.match(low[end:])
+        if purpose is None:
+            continue
+        at = end + purpose.end()
+        later = [j for j, y in enumerate(ms) if y.start >= at and y.m.variable_id != "policy_rate"]
+        if not later or re.search(r"[,;:.]", low[at : ms[later[0]].start]):
+            continue
+        j = later[0]
+        verb = next((c for c in r.cues if c.start == at and c.kind == "directional" and c.sign), None)
+        before = low[at : ms[j].start]
+        if verb is not None and len(low[verb.end : ms[j].start]) <= 25:
+            sign = a * verb.sign  # "to bring down inflation", "to support the recovery in spending"
+        elif ENSURE_THAT.fullmatch(before) and (ms[j].mod or any(k == j for k, _, _ in r.states)):
+            sign = a * (ms[j].mod or next(sg for k, sg, _ in r.states if k == j))
+        elif ms[j].m.variable_id == "inflation" and (ENSURE_THAT.fullmatch(before) or RETURN_VERB.fullmatch(before)):
+            if not TO_TARGET_AFTER.match(low[ms[j].m.end :]):
+                continue
+            sign = -1  # "to return inflation to target": against the gap, whichever way policy moved
+        else:
+            continue
+        r.add(i, j, sign, Cue(end, at, "in order to", 0, "neutral"), False)
+
+
 #: The reader's rules in the order they run; later rules read the movements earlier ones recorded.
 RULES: tuple[Callable[[SentenceReading], None], ...] = (
     clauses,
@@ -1020,6 +1106,7 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     states_caused,
     amplified_if,
     subordinate_states,
+    move_purpose,
 )
 
 #: Rules taken out of :data:`RULES`, with why: kept so that the reader as it was can be run again (with the rule
