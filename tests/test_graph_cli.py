@@ -31,7 +31,7 @@ def test_build_paths_and_render(tmp_path):
     built = run("graph", "build", "--workspace", str(ws), "--json")
     report = json.loads(built.output)
     assert built.exit_code == 0 and report["accepted"] > 10 and report["condition"] == "G0"
-    # the default reader is the combined one (at least as good as the rules on the blind rounds 10 to 13)
+    # the default reader is the combined one (at least as good as the rules on the blind rounds 10 to 14)
     assert report["reader"] == "combined"
     assert "rule and learned readers combined" in report["reader_note"] and "not developed on" in report["reader_note"]
     text = run("graph", "build", "--workspace", str(ws), "--reader", "rules")  # the rules alone: their own note
