@@ -38,6 +38,7 @@ SLOWEST_FIRST = (
     "test_bank_real_application.py",
     "test_bench_backtest_dask.py",
     "test_learned_reader.py",
+    "test_reader_scores.py",
     "test_early_cutoffs.py",
 )
 
