@@ -591,12 +591,10 @@ def test_reader_note_names_the_reader_that_read_and_gives_its_own_figures(monkey
         calls.append((reader, split))
         return scores[split]
 
-    from aieco.extraction import scores as scores_module
-
     monkeypatch.setattr(gold_module, "reader_split_score", fake)
     monkeypatch.setattr(gold_module, "load_gold", lambda: [])
     # without a current record (tests/test_reader_scores.py covers the recorded path), the figures are computed
-    monkeypatch.setattr(scores_module, "recorded_scores", lambda reader: None)
+    monkeypatch.setattr(gold_module, "recorded_scores", lambda reader: None)
     gold_module.other_reader_scores.cache_clear()
     assert "precision 0.38" in reader_note(["offline"], reader="learned")
     assert calls == [("learned", "held_back"), ("learned", "dev")]  # the learned reader's figures, not the rules'

@@ -6,32 +6,32 @@ from __future__ import annotations
 import json
 
 from aieco.extraction import gold as gold_module
-from aieco.extraction import scores
+from aieco.extraction import score_record, scores
 
 
 def test_the_record_is_current_and_equals_the_scores_computed_now():
-    data = json.loads(scores.RECORD.read_text(encoding="utf-8"))
-    assert data["inputs_sha256"] == scores.inputs_digest(), (
+    data = json.loads(score_record.RECORD.read_text(encoding="utf-8"))
+    assert data["inputs_sha256"] == score_record.inputs_digest(), (
         "aieco/data/reader_scores.json is out of date: after the held-back round's one look, "
         "run `python -m aieco.extraction.scores`"
     )
     computed = scores.compute_scores()
-    for reader in scores.READERS:
-        assert scores.recorded_scores(reader) == computed[reader], reader
+    for reader in score_record.READERS:
+        assert gold_module.recorded_scores(reader) == computed[reader], reader
     # every reader has its blind and its development figures; the rules also the whole set's
     assert set(computed["rules"]) == {"dev", "held_back", "all"}
     assert all(set(computed[r]) == {"dev", "held_back"} for r in ("learned", "combined"))
 
 
 def test_a_record_of_other_inputs_is_not_used(tmp_path, monkeypatch):
-    stale = json.loads(scores.RECORD.read_text(encoding="utf-8"))
+    stale = json.loads(score_record.RECORD.read_text(encoding="utf-8"))
     stale["inputs_sha256"] = "0" * 64
     path = tmp_path / "reader_scores.json"
     path.write_text(json.dumps(stale), encoding="utf-8")
-    assert scores.recorded_scores("rules", path) is None
-    assert scores.recorded_scores("combined", tmp_path / "missing.json") is None
+    assert score_record.recorded("rules", path) is None
+    assert score_record.recorded("combined", tmp_path / "missing.json") is None
     (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
-    assert scores.recorded_scores("combined", tmp_path / "bad.json") is None
+    assert score_record.recorded("combined", tmp_path / "bad.json") is None
 
 
 def test_the_digest_covers_the_labels_the_vocabulary_the_artefact_and_the_reader_code(tmp_path):
@@ -42,7 +42,7 @@ def test_the_digest_covers_the_labels_the_vocabulary_the_artefact_and_the_reader
         (package / rel).write_text("x", encoding="utf-8")
     (package / "extraction").mkdir()
     (package / "extraction" / "rules.py").write_text("x", encoding="utf-8")
-    before = scores.inputs_digest(package)
+    before = score_record.inputs_digest(package)
     for rel in (
         "data/extraction_gold.jsonl",
         "data/vocabulary.toml",
@@ -50,11 +50,11 @@ def test_the_digest_covers_the_labels_the_vocabulary_the_artefact_and_the_reader
         "extraction/rules.py",
     ):
         (package / rel).write_text("y", encoding="utf-8")
-        assert scores.inputs_digest(package) != before, rel
+        assert score_record.inputs_digest(package) != before, rel
         (package / rel).write_text("x", encoding="utf-8")
-    assert scores.inputs_digest(package) == before
+    assert score_record.inputs_digest(package) == before
     (package / "data" / "unrelated.csv").write_text("z", encoding="utf-8")
-    assert scores.inputs_digest(package) == before
+    assert score_record.inputs_digest(package) == before
 
 
 def test_the_reader_note_uses_the_record_without_reading_the_gold_set(monkeypatch):
@@ -67,7 +67,7 @@ def test_the_reader_note_uses_the_record_without_reading_the_gold_set(monkeypatc
     gold_module.offline_reader_scores.cache_clear()
     try:
         note = gold_module.reader_note(["offline"], reader="combined")
-        recorded = scores.recorded_scores("combined")
+        recorded = gold_module.recorded_scores("combined")
         assert f"{recorded['held_back'].proposed} relations it proposed" in note
         assert gold_module.reader_note(["offline"], reader="rules")
     finally:

@@ -220,12 +220,19 @@ def evaluate(
     return [score(gold, reading.proposed, s) for s in splits], reading
 
 
+def recorded_scores(reader: str) -> dict[str, SplitScore] | None:
+    """``reader``'s scores as recorded with the digest of their inputs (:mod:`aieco.extraction.scores`), or
+    ``None`` when the record is missing or out of date."""
+    from aieco.extraction.score_record import recorded
+
+    splits = recorded(reader)
+    return None if splits is None else {split: SplitScore.model_validate(s) for split, s in splits.items()}
+
+
 @cache
 def offline_reader_scores() -> dict[str, SplitScore]:
     """The offline reader's scores on the packaged gold set, by split: the recorded ones when their inputs are
-    unchanged (:mod:`aieco.extraction.scores`), else computed (once per process, ~3 s)."""
-    from aieco.extraction.scores import recorded_scores
-
+    unchanged (:func:`recorded_scores`), else computed (once per process, ~3 s)."""
     return recorded_scores("rules") or {s.split: s for s in evaluate()[0]}
 
 
@@ -233,8 +240,6 @@ def offline_reader_scores() -> dict[str, SplitScore]:
 def other_reader_scores(reader: str) -> dict[str, SplitScore]:
     """The learned or combined reader's scores on the held-back and development parts: the recorded ones when their
     inputs are unchanged, else computed (once per process; the encoder reads every sentence, about half a minute)."""
-    from aieco.extraction.scores import recorded_scores
-
     recorded = recorded_scores(reader)
     if recorded is not None:
         return recorded

@@ -4,8 +4,9 @@ Every ``aieco graph build`` states its reader's measured precision and recall ne
 (:func:`aieco.extraction.gold.reader_note`). Computing them reads the whole gold set — for the learned and combined
 readers the sentence encoder reads every sentence, about half a minute — so they are recorded in
 ``aieco/data/reader_scores.json`` together with a digest of every file they depend on (the gold set, the
-vocabulary, the learned artefact, the reader's code). A record whose digest no longer matches is never used: the
-scores are computed again, as before, and ``tests/test_reader_scores.py`` fails until the record is written anew.
+vocabulary, the learned artefact, the reader's code; :mod:`aieco.extraction.score_record`). A record whose digest
+no longer matches is never used: the scores are computed again, as before, and ``tests/test_reader_scores.py``
+fails until the record is written anew.
 
 Write it with ``python -m aieco.extraction.scores`` — only after the held-back round's one look, since the record
 holds the held-back part's aggregate figures (docs/labelling-guide.md: a blind round is scored once, in aggregate).
@@ -13,52 +14,16 @@ holds the held-back part's aggregate figures (docs/labelling-guide.md: a blind r
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
-from aieco.extraction.gold import SplitScore
-
-PACKAGE = Path(__file__).resolve().parents[1]
-RECORD = PACKAGE / "data" / "reader_scores.json"
-#: The files the scores depend on, relative to the package: the labels, the vocabulary, the learned artefact and
-#: the code that reads a sentence (the reader, its mention matcher, the offline backend the rule score goes through).
-SCORED_INPUTS = (
-    "data/extraction_gold.jsonl",
-    "data/vocabulary.toml",
-    "data/learned_reader.json",
-    "vocab.py",
-    "llm/base.py",
-    "extraction/*.py",
-)
-READERS = ("rules", "learned", "combined")
-
-
-def inputs_digest(package: Path = PACKAGE) -> str:
-    """SHA-256 over the scored inputs' relative paths and bytes, in path order."""
-    files = sorted({p for pattern in SCORED_INPUTS for p in package.glob(pattern) if p.is_file()})
-    h = hashlib.sha256()
-    for p in files:
-        h.update(p.relative_to(package).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-def recorded_scores(reader: str, record: Path = RECORD) -> dict[str, SplitScore] | None:
-    """``reader``'s recorded scores by split, or ``None`` when there is no record or it is out of date."""
-    try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if data.get("inputs_sha256") != inputs_digest() or reader not in data.get("readers", {}):
-        return None
-    return {split: SplitScore.model_validate(s) for split, s in data["readers"][reader].items()}
+from aieco.extraction.gold import SplitScore, evaluate, load_gold, reader_split_score
+from aieco.extraction.score_record import PACKAGE, READERS, RECORD, SCORED_INPUTS, inputs_digest
 
 
 def compute_scores() -> dict[str, dict[str, SplitScore]]:
     """Each reader's scores computed from the gold set: the rules through the offline extraction task (as the
     workbench reads), the learned and combined readers sentence by sentence."""
-    from aieco.extraction.gold import evaluate, load_gold, reader_split_score
-
     gold = load_gold()
     out = {"rules": {s.split: s for s in evaluate(gold=gold)[0]}}
     for reader in READERS[1:]:
