@@ -155,23 +155,6 @@ def test_the_bench_reports_the_three_readers_by_grouped_cross_validation():
     assert names["dev grouped CV combined: proposed"] >= names["dev grouped CV rules: proposed"]
 
 
-def test_a_reader_split_score_is_the_gold_score_of_its_readings():
-    """reader_split_score('rules') on the development part equals the offline extraction task's score there
-    (both read every sentence with the rule reader and score with aieco.extraction.gold.score)."""
-    from aieco.extraction.gold import evaluate, load_gold, reader_split_score
-
-    dev = [g for g in load_gold() if g.split == "dev"]
-    (task,), _ = evaluate(gold=dev)
-    rules = reader_split_score("rules", dev, "dev")
-    assert (rules.proposed, rules.true_positives, rules.gold_relations) == (
-        task.proposed,
-        task.true_positives,
-        task.gold_relations,
-    )
-    combined = reader_split_score("combined", dev, "dev")
-    assert combined.proposed >= rules.proposed and combined.true_positives >= rules.true_positives
-
-
 def test_the_bench_reports_each_reader_on_the_blind_round():
     from aieco.benchmarks.extraction import blind_reader_figures
     from aieco.extraction.gold import load_gold

@@ -347,10 +347,20 @@ def reader_split_score(reader: str, gold, split: str = "held_back", vocab=None) 
     read by :func:`aieco.extraction.learned.read_with`, signed proposals compared with the labels as every gold score is
     (:func:`score`). On ``held_back`` this is the blind figure: the reader and the
     learned artefact were built on the development part only."""
+    return reader_split_scores((reader,), gold, split, vocab)[reader]
+
+
+def reader_split_scores(readers: Iterable[str], gold, split: str = "held_back", vocab=None) -> dict[str, SplitScore]:
+    """:func:`reader_split_score` of several readers, each sentence read by all of them in turn (the learned and
+    combined readers then share the encoder's states of a sentence instead of encoding it twice)."""
     from aieco.extraction.learned import read_with
     from aieco.vocab import load_vocabulary
 
     vocab = vocab or load_vocabulary()
+    readers = tuple(readers)
     rows = [g for g in gold if split in ("all", g.split)]
-    proposed = {g.id: {(r.src, r.dst, r.sign.value) for r in read_with(reader, g.text, vocab)} for g in rows}
-    return score(rows, proposed, split)
+    proposed: dict[str, dict[str, set]] = {reader: {} for reader in readers}
+    for g in rows:
+        for reader in readers:
+            proposed[reader][g.id] = {(r.src, r.dst, r.sign.value) for r in read_with(reader, g.text, vocab)}
+    return {reader: score(rows, proposed[reader], split) for reader in readers}

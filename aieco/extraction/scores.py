@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from aieco.extraction.gold import SplitScore, evaluate, load_gold, reader_split_score
+from aieco.extraction.gold import SplitScore, evaluate, load_gold, reader_split_scores
 from aieco.extraction.score_record import PACKAGE, READERS, RECORD, SCORED_INPUTS, inputs_digest
 
 
@@ -26,8 +26,9 @@ def compute_scores() -> dict[str, dict[str, SplitScore]]:
     workbench reads), the learned and combined readers sentence by sentence."""
     gold = load_gold()
     out = {"rules": {s.split: s for s in evaluate(gold=gold)[0]}}
+    by_split = {split: reader_split_scores(READERS[1:], gold, split) for split in ("held_back", "dev")}
     for reader in READERS[1:]:
-        out[reader] = {split: reader_split_score(reader, gold, split) for split in ("held_back", "dev")}
+        out[reader] = {split: by_split[split][reader] for split in ("held_back", "dev")}
     return out
 
 
