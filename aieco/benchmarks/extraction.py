@@ -106,15 +106,16 @@ def reader_cv_figures() -> list[Figure]:
 def blind_reader_figures(gold) -> list[Figure]:
     """The three offline readers (rules, learned, combined) on the held-back part: prose none of them was
     written or trained on (the eighth labelling round, labelled blind; docs/labelling-guide.md)."""
-    from aieco.extraction.gold import reader_split_score
+    from aieco.extraction.gold import reader_split_scores
     from aieco.extraction.learned import READERS
 
     held = [g for g in gold if g.split == "held_back"]
     if not held:
         return []
     out: list[Figure] = []
+    scores = reader_split_scores(READERS, held, "held_back")  # one pass: the readers share the encoder's states
     for reader in READERS:
-        s = reader_split_score(reader, held, "held_back")
+        s = scores[reader]
         out += [
             Figure(name=f"held_back {reader} reader: precision", value=s.precision, unit="share", better="higher"),
             Figure(name=f"held_back {reader} reader: recall", value=s.recall, unit="share", better="higher"),

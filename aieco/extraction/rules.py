@@ -1075,7 +1075,7 @@ def move_purpose(r: SentenceReading) -> None:
             sign = -1  # "to return inflation to target": against the gap, whichever way policy moved
         else:
             continue
-        r.add(i, j, sign, Cue(end, at, "in order to", 0, "neutral"), False)
+        r.add(i, j, sign, Cue(end, at, "purpose of the move", 0, "neutral"), False)
 
 
 #: The reader's rules in the order they run; later rules read the movements earlier ones recorded.

@@ -9,15 +9,17 @@ no longer matches is never used: the scores are computed again, as before, and `
 fails until the record is written anew.
 
 Write it with ``python -m aieco.extraction.scores`` — only after the held-back round's one look, since the record
-holds the held-back part's aggregate figures (docs/labelling-guide.md: a blind round is scored once, in aggregate).
+holds the held-back part's aggregate figures (docs/labelling-guide.md: a blind round is scored once, in aggregate);
+``python -m aieco.extraction.scores --check`` recomputes every figure and names those that differ.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
-from aieco.extraction.gold import SplitScore, evaluate, load_gold, reader_split_scores
+from aieco.extraction.gold import SplitScore, evaluate, load_gold, reader_split_scores, recorded_scores
 from aieco.extraction.score_record import PACKAGE, READERS, RECORD, SCORED_INPUTS, inputs_digest
 
 
@@ -43,7 +45,22 @@ def write_record(record: Path = RECORD) -> dict:
     return data
 
 
-if __name__ == "__main__":
+def check_record() -> list[str]:
+    """The "reader split" pairs whose recorded figures differ from the ones computed now (empty: the record holds);
+    an out-of-date record differs everywhere."""
+    computed = compute_scores()
+    out = []
+    for reader, splits in computed.items():
+        recorded = recorded_scores(reader) or {}
+        out += [f"{reader} {split}" for split, s in splits.items() if recorded.get(split) != s]
+    return out
+
+
+if __name__ == "__main__" and "--check" in sys.argv:
+    differing = check_record()
+    print("the record holds" if not differing else f"the record differs for: {', '.join(differing)}")
+    sys.exit(1 if differing else 0)
+elif __name__ == "__main__":
     written = write_record()
     for name, splits in written["readers"].items():
         print(name, {k: (s["precision"], s["recall"], s["proposed"]) for k, s in splits.items()})
