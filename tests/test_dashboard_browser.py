@@ -364,6 +364,7 @@ def test_pose_and_run_a_request_then_switch_analyses_with_current_status(demo_se
             " === 'Market illiquidity only (browser test)'",
             timeout=30_000,
         )
+        settle(page, 60_000, stable_ms=500)  # the upload's rerun draws the form again: click the settled one
         page.get_by_role("button", name="Check request").click()
         expect(page.get_by_text("The request is valid")).to_be_visible(timeout=30_000)
         page.get_by_role("button", name="Launch analysis").click()
@@ -422,6 +423,7 @@ def test_pose_a_request_from_the_form_with_approximate_vintages_and_a_seed_and_r
         choose(page, "Vintage policy", "approximate")
         page.locator("input[aria-label='Seeds (comma separated)']").fill("7")
         page.screenshot(path=folder / "01_form.png", full_page=True)
+        settle(page, 60_000, stable_ms=500)  # the field edits' reruns draw the form again: click the settled one
         page.get_by_role("button", name="Check request").click()
         expect(page.get_by_text("The request is valid")).to_be_visible(timeout=30_000)
         page.get_by_role("button", name="Launch analysis").click()
