@@ -996,9 +996,10 @@ MOVE_PURPOSE = re.compile(
     r"(?:appropriate|needed|necessary|required|warranted|sufficient)\s+)?"
     r"(?:(?:in\s+order|so\s+as)\s+)?to\s+(?:(?:help|try|seek|aim)\s+(?:to\s+)?)?(?:\w+ly\s+)?"
 )
-#: "needs to be raised", "should be cut": a passive infinitive after a modal or need, whose subject moves.
 #: "contribute to inflation stabilising": a target that settles has no direction.
 STABILISING_AFTER = re.compile(r"\s+(?:stabilis|stabiliz|normalis|normaliz|settl)\w*\b")
+#: "needs to be raised", "should be cut", "was raised": a passive after a modal, a need or a form of "be", whose
+#: subject moves (read for an instrument only, when no agent follows).
 AGENTLESS_MOVE = re.compile(
     r"\b(?:needs?|needed|has|have|had|ought)\s+to\s+be\s+(?:\w+ly\s+|further\s+)?$|"
     r"\b(?:is|are|was|were|has\s+been|have\s+been|had\s+been)\s+(?:\w+ly\s+|further\s+)?$|"

@@ -16,6 +16,7 @@ holds the held-back part's aggregate figures (docs/labelling-guide.md: a blind r
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -41,7 +42,9 @@ def write_record(record: Path = RECORD) -> dict:
         "inputs": list(SCORED_INPUTS),
         "readers": {r: {k: s.model_dump() for k, s in splits.items()} for r, splits in compute_scores().items()},
     }
-    record.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    partial = record.with_suffix(".json.partial")  # written whole, then moved over the record: never half a file
+    partial.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(partial, record)
     return data
 
 
