@@ -51,15 +51,22 @@ def record_paragraphs(html: str) -> list[str]:
     return [p for p in paras[starts[0] + 1 : ends[0]] if p]
 
 
-def statement_sentences(path: Path) -> list[str]:
-    """Sentences of a saved statement page's record, split by the candidate screen's splitter."""
+def page_record_sentences(path: Path, record: Callable[[str], list[str]] | None = None) -> list[str]:
+    """Sentences of a saved page's record (``record``: the page's HTML to its record's paragraphs, default this
+    round's :func:`record_paragraphs`), split by the candidate screen's splitter; a page the rule does not fit is
+    refused, naming it."""
     from aieco.extraction.screen import split_sentences
 
     try:
-        paras = record_paragraphs(path.read_text(encoding="utf-8"))
+        paras = (record or record_paragraphs)(path.read_text(encoding="utf-8"))
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from exc
     return [s for p in paras for s in split_sentences(p)]
+
+
+def statement_sentences(path: Path) -> list[str]:
+    """Sentences of a saved statement page's record."""
+    return page_record_sentences(path)
 
 
 def whole_documents_until(

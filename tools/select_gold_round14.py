@@ -56,23 +56,24 @@ def record_paragraphs(html: str) -> list[str]:
     paras = [re.sub(r"\s+", " ", p).strip() for p in re.split(r"\n\s*\n", html_to_text(html))]
     titles = [i for i, p in enumerate(paras) if RECORD_TITLE.match(p)]
     if not titles or titles[0] + 1 >= len(paras) or not RECORD_DATE.match(paras[titles[0] + 1]):
-        raise ValueError("no 'Account of the monetary policy meeting' heading with its date line")
+        raise ValueError(
+            "no 'Account of the monetary policy meeting' heading with its date line; the round's reading rule does "
+            "not apply"
+        )
     start = titles[0] + 2
     ends = [i for i, p in enumerate(paras) if i >= start and RECORD_END.match(p)]
     if not ends:
-        raise ValueError("no 'Monetary policy statement' heading after the record")
+        raise ValueError(
+            "no 'Monetary policy statement' heading after the record; the round's reading rule does not apply"
+        )
     return [p for p in paras[start : ends[0]] if p]
 
 
 def account_sentences(path: Path) -> list[str]:
-    """Sentences of a saved account page's record, split by the candidate screen's splitter."""
-    from aieco.extraction.screen import split_sentences
+    """Sentences of a saved account page's record (the twelfth round's page reading with this round's record)."""
+    from tools.select_gold_round12 import page_record_sentences
 
-    try:
-        paras = record_paragraphs(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}; the round's reading rule does not apply") from exc
-    return [s for p in paras for s in split_sentences(p)]
+    return page_record_sentences(path, record_paragraphs)
 
 
 def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
