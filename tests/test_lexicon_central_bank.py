@@ -1396,6 +1396,16 @@ ROUND12_PATTERNS = [
 ]
 
 
+ROUND14_PATTERNS = [
+    # what passes through is a noun phrase: a verb ends it, and an infinitive's "to" is no target
+    (
+        "It would become clearer whether the pass-through of higher labour costs had been moderate enough to keep "
+        "price pressures contained.",
+        set(),
+    ),
+    ("The pass-through of higher labour costs to consumer prices was strong.", {("wages", "+", "inflation")}),
+]
+
 ROUND13_PATTERNS = [
     # the purpose of a stated policy move (passive, stance or verb) is its effect
     (
@@ -1479,6 +1489,11 @@ ROUND13_PATTERNS = [
     ),
     ("A policy rate of 3.75 per cent will contribute to inflation stabilising close to the target.", set()),
 ]
+
+
+@pytest.mark.parametrize("sentence, expected", ROUND14_PATTERNS)
+def test_round14_patterns(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    assert triples(sentence) == expected
 
 
 @pytest.mark.parametrize("sentence, expected", ROUND13_PATTERNS)

@@ -1093,7 +1093,11 @@ TO_PURPOSE = re.compile(
 )
 #: "the pass-through of X to Y", "X pass-through into Y".
 PASS_THROUGH_NOUN = re.compile(
-    r"\bpass[- ]?through\s+(?:of|from)\s+(?P<x>[^,;:.]{1,50}?)\s+(?:in)?to\s+(?:the\s+)?|"
+    # what passes through is a noun phrase: a verb ends it ("the pass-through of higher labour costs had been
+    # moderate enough to keep …": that "to" is an infinitive's, not the pass-through's target)
+    r"\bpass[- ]?through\s+(?:of|from)\s+"
+    r"(?P<x>(?:(?!\b(?:had|has|have|been|was|were|is|are|would|will|could|may|might)\b)[^,;:.]){1,50}?)"
+    r"\s+(?:in)?to\s+(?:the\s+)?|"
     r"(?P<x2>)\bpass-?through\s+(?:in)?to\s+(?:the\s+)?"
 )
 #: "the effects of X include Y", "the consequences of X would be Y".
