@@ -199,7 +199,11 @@ def offline_reader_of(extractor: str) -> str:
 #: How each backend's reading is named where a reader of a report sees it.
 READ_BY = {"offline": "the offline rule reader", "openai": "an LLM (openai backend)", "replay": "a replayed LLM answer"}
 #: The offline reader other than the rules, named in the same place.
-OFFLINE_READ_BY = {"learned": "the offline learned reader", "combined": "the offline rule and learned readers combined"}
+OFFLINE_READ_BY = {
+    "learned": "the offline learned reader",
+    "combined": "the offline rule and learned readers combined",
+    "strict": "the offline rule and learned readers combined (strict: rule readings the classifier rules out dropped)",
+}
 
 
 def citation_notes(

@@ -85,16 +85,17 @@ def rule_figures(rules: list[RuleScore]) -> list[Figure]:
 
 
 def reader_cv_figures() -> list[Figure]:
-    """The three offline readers on the development part by grouped cross-validation over documents, at the
+    """The offline readers on the development part by grouped cross-validation over documents, at the
     learned reader's threshold, as recorded in its artefact when it was trained
     (``python -m aieco.extraction.training``). The rule reader was written on these documents, so its
-    figures (and the combined reader's) are not blind; only the learned reader's are out-of-document."""
+    figures (and the combined and strict readers') are not blind; only the learned reader's are out-of-document."""
     from aieco.extraction.learned import load_artefact
 
     cv = load_artefact()["cross_validation"]
     at = next(row for row in cv["by_threshold"] if row["threshold"] == cv["threshold"])
     out = [Figure(name="dev grouped CV: learned threshold", value=cv["threshold"], unit="probability")]
-    for reader, (p, r, n) in (("rules", cv["rules"]), ("learned", at["learned"]), ("combined", at["combined"])):
+    rows = [("rules", cv["rules"]), *((reader, at[reader]) for reader in ("learned", "combined", "strict"))]
+    for reader, (p, r, n) in rows:
         out += [
             Figure(name=f"dev grouped CV {reader}: precision", value=p, unit="share", better="higher"),
             Figure(name=f"dev grouped CV {reader}: recall", value=r, unit="share", better="higher"),
@@ -104,8 +105,8 @@ def reader_cv_figures() -> list[Figure]:
 
 
 def blind_reader_figures(gold) -> list[Figure]:
-    """The three offline readers (rules, learned, combined) on the held-back part: prose none of them was
-    written or trained on (the eighth labelling round, labelled blind; docs/labelling-guide.md)."""
+    """The offline readers (rules, learned, combined, strict) on the held-back part: prose none of them was
+    written or trained on (the latest labelling round, labelled blind; docs/labelling-guide.md)."""
     from aieco.extraction.gold import reader_split_scores
     from aieco.extraction.learned import READERS
 

@@ -96,11 +96,12 @@ def _cap(value: str | None) -> int | None | str:
 )
 @click.option(
     "--reader",
-    type=click.Choice(["rules", "learned", "combined"]),
+    type=click.Choice(["rules", "learned", "combined", "strict"]),
     default="combined",
     show_default=True,
     help="Offline reader: the rules, the learned pair classifier, or both (rules first, the classifier for pairs "
-    "the rules leave silent; at least as good as the rules on the blind rounds 10 to 13, docs/labelling-guide.md).",
+    "the rules leave silent; at least as good as the rules on the blind rounds 10 to 15), or strict (both, less the "
+    "rule readings the classifier all but rules out: more precise blind, fewer relations; docs/labelling-guide.md).",
 )
 @executor_option
 @common

@@ -247,7 +247,12 @@ def other_reader_scores(reader: str) -> dict[str, SplitScore]:
     return {split: reader_split_score(reader, gold, split) for split in ("held_back", "dev")}
 
 
-READER_NAMES = {"rules": "rule reader", "learned": "learned reader", "combined": "rule and learned readers combined"}
+READER_NAMES = {
+    "rules": "rule reader",
+    "learned": "learned reader",
+    "combined": "rule and learned readers combined",
+    "strict": "rule and learned readers combined, strict",
+}
 
 
 def reader_note(

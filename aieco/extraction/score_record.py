@@ -22,7 +22,7 @@ SCORED_INPUTS = (
     "llm/base.py",
     "extraction/*.py",
 )
-READERS = ("rules", "learned", "combined")
+READERS = ("rules", "learned", "combined", "strict")
 
 
 def inputs_digest(package: Path = PACKAGE) -> str:
