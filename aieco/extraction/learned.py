@@ -55,8 +55,8 @@ CACHE_TEXTS = 512  # token states kept by the encoder
 ARTEFACT = "data/learned_reader.json"
 FOLDS = 5
 N_NUMBERS = 13  # the numbers of a Pair
-#: The combined reader's grouped-CV precision the threshold must reach: issue 30's target (0.75) plus the margin by
-#: which blind precision has fallen below development on the blind rounds (5 to 10 points).
+#: The strict reader's grouped-CV precision the threshold must reach (:func:`choose_threshold`): issue 30's target
+#: (0.75) plus the margin by which blind precision has fallen below development on the blind rounds (5 to 10 points).
 MIN_CV_PRECISION = 0.80
 THRESHOLDS = (*(round(0.30 + 0.05 * k, 2) for k in range(14)), 0.97, 0.99)  # 0.30 … 0.95, 0.97, 0.99
 #: The strict reader drops a rule reading whose signed relation the classifier gives a probability below this
