@@ -9,6 +9,7 @@ import json
 import re
 import sqlite3
 
+import pytest
 from click.testing import CliRunner
 from graph_corpus import register_documents
 
@@ -52,11 +53,20 @@ def test_the_learned_reader_names_its_artefact_base_weights_and_training_data(st
         assert artefact["training_data"]["sha256"][:12] in r.reader
 
 
-def test_the_combined_reader_tells_its_two_readers_apart(store):
+@pytest.mark.parametrize("reader", ["combined", "strict"])
+def test_the_combined_and_strict_readers_tell_their_two_readers_apart(store, reader):
+    from aieco.extraction.gold import reader_note
+    from aieco.review import offline_reader_of
+
     register_documents(store)
-    build_relations(store, reader="combined")
-    kinds = {r.reader.split(":")[0] for r in store.find(Relation)}
+    build_relations(store, reader=reader)
+    rels = store.find(Relation)
+    kinds = {r.reader.split(":")[0] for r in rels}
     assert "rules" in kinds and kinds <= {"rules", "learned"}
+    assert {offline_reader_of(r.extractor) for r in rels} == {reader}  # the build names its reader
+    assert reader_note(["offline"], reader=reader).startswith(
+        f"Read by the offline {'rule and learned readers combined' + (', strict' if reader == 'strict' else '')}."
+    )
 
 
 class _ModelBackend:
