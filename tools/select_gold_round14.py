@@ -84,15 +84,20 @@ def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
     return whole_documents_until(folder, files, gold, START, MIN_SENTENCES, account_sentences)
 
 
-if __name__ == "__main__":
+def print_selection(folder: Path, candidates: list[str], select) -> None:
+    """Print ``select``'s rows for the accounts ``candidates`` saved in ``folder`` as JSON; a missing account is
+    refused, naming it and how to save it (this round's command line and the fifteenth round's)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tools.build_extraction_gold import OUT
 
-    folder = Path(sys.argv[1])
-    missing = [f for f in CANDIDATES if not (folder / f).exists()]
+    missing = [f for f in candidates if not (folder / f).exists()]
     if missing:
         raise FileNotFoundError(
             f"{folder}: missing {missing}; save them with git show 2e898819:data/ecb/accounts/<file> "
             "from github:vtasca/central-bank-statements"
         )
-    json.dump(selection(folder, CANDIDATES, OUT), sys.stdout, ensure_ascii=False, indent=1)
+    json.dump(select(folder, candidates, OUT), sys.stdout, ensure_ascii=False, indent=1)
+
+
+if __name__ == "__main__":
+    print_selection(Path(sys.argv[1]), CANDIDATES, selection)

@@ -18,7 +18,6 @@ synonym match.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -46,13 +45,6 @@ def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tools.build_extraction_gold import OUT
+    from tools.select_gold_round14 import print_selection
 
-    folder = Path(sys.argv[1])
-    missing = [f for f in CANDIDATES if not (folder / f).exists()]
-    if missing:
-        raise FileNotFoundError(
-            f"{folder}: missing {missing}; save them with git show 2e898819:data/ecb/accounts/<file> "
-            "from github:vtasca/central-bank-statements"
-        )
-    json.dump(selection(folder, CANDIDATES, OUT), sys.stdout, ensure_ascii=False, indent=1)
+    print_selection(Path(sys.argv[1]), CANDIDATES, selection)
