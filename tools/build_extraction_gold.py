@@ -5187,12 +5187,20 @@ NEW_DOCUMENTS |= ROUND11_DOCUMENTS
 #: line and the "Related topics" heading). The pages are the ECB's ("Reproduction is permitted provided that the
 #: source is acknowledged"); only sentences and their citation are stored.
 ECB_STATEMENTS_REPO = "github:vtasca/central-bank-statements@2e898819d6337c8482d5513d6c3b5bd3090f6924"
-ROUND12_DOCUMENTS = {
-    name: (
-        doc,
-        f"{title}; {url}; {ECB_STATEMENTS_REPO}:data/ecb/statements/{name} sha256 {sha}",
-    )
-    for name, doc, title, url, sha in (
+
+
+def snapshot_documents(folder: str, rows) -> dict[str, tuple[str, str]]:
+    """A round's documents saved in ``folder`` of the ECB_STATEMENTS_REPO snapshot: file name → (document id,
+    origin: title, URL, the snapshot's file and its sha256), from rows (file, document, title, url, sha256)."""
+    return {
+        name: (doc, f"{title}; {url}; {ECB_STATEMENTS_REPO}:{folder}/{name} sha256 {sha}")
+        for name, doc, title, url, sha in rows
+    }
+
+
+ROUND12_DOCUMENTS = snapshot_documents(
+    "data/ecb/statements",
+    (
         (
             "20231214.html",
             "ecb-2023-12-press-conference",
@@ -5229,8 +5237,8 @@ ROUND12_DOCUMENTS = {
             "ecb.is201210~9b8e5f3cdd.en.html",
             "79064d31e1a391c10e95646043b4dada7ad1c97526cc07fc70d073f87aac1631",
         ),
-    )
-}
+    ),
+)
 ROUND12_FILES = list(ROUND12_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND12_DOCUMENTS
 #: Thirteenth round (session 11, issue 30: a new blind held-back part from a publisher no earlier round holds):
@@ -5362,12 +5370,9 @@ NEW_DOCUMENTS |= ROUND13_DOCUMENTS
 #: the record between the account's date line and its "Monetary policy statement" heading). The pages are the
 #: ECB's ("Reproduction is permitted provided that the source is acknowledged"); only sentences and their citation
 #: are stored.
-ROUND14_DOCUMENTS = {
-    name: (
-        doc,
-        f"{title}; {url}; {ECB_STATEMENTS_REPO}:data/ecb/accounts/{name} sha256 {sha}",
-    )
-    for name, doc, title, url, sha in (
+ROUND14_DOCUMENTS = snapshot_documents(
+    "data/ecb/accounts",
+    (
         (
             "20241114.html",
             "ecb-2024-10-account",
@@ -5384,8 +5389,8 @@ ROUND14_DOCUMENTS = {
             "https://www.ecb.europa.eu/press/accounts/2024/html/ecb.mg241010~1036884a9a.en.html",
             "1a3401062d9f5f304d76405a1801ddcf287de2dd511b35635f51f70c23a6f46a",
         ),
-    )
-}
+    ),
+)
 ROUND14_FILES = list(ROUND14_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND14_DOCUMENTS
 #: Fifteenth round (session 13, issue 30: a new blind held-back part): the next accounts of the ECB Governing Council's
@@ -5395,12 +5400,9 @@ NEW_DOCUMENTS |= ROUND14_DOCUMENTS
 #: The pages are the ECB's ("Reproduction is permitted provided that the source is acknowledged"); only sentences and
 #: their citation are stored. (A first fifteenth round, from Bank of England pages, was withdrawn before it landed:
 #: the set holds no Bank of England text.)
-ROUND15_DOCUMENTS = {
-    name: (
-        doc,
-        f"{title}; {url}; {ECB_STATEMENTS_REPO}:data/ecb/accounts/{name} sha256 {sha}",
-    )
-    for name, doc, title, url, sha in (
+ROUND15_DOCUMENTS = snapshot_documents(
+    "data/ecb/accounts",
+    (
         (
             "20240822.html",
             "ecb-2024-07-account",
@@ -5417,8 +5419,8 @@ ROUND15_DOCUMENTS = {
             "https://www.ecb.europa.eu/press/accounts/2024/html/ecb.mg240704~fbde4f46aa.en.html",
             "e5fc79f3080b51b83f9d16ffebcb11faf409ac8297dd0329392c1006b355bd3e",
         ),
-    )
-}
+    ),
+)
 ROUND15_FILES = list(ROUND15_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND15_DOCUMENTS
 #: Rounds 2 and 3 split their new documents by a seeded-hash rule (sha256("aieco-gold-split-2:" + id),
