@@ -459,10 +459,14 @@ def reader_of(r: Reading) -> str:
     return load_model().reader if r.rule == "learned" else f"rules:{r.rule}"
 
 
-def _scored_pairs(sentence: str, vocab: Vocabulary) -> tuple[list[Pair], np.ndarray]:
-    """The sentence's pairs the classifier knows, with its class probabilities."""
+def _scored_pairs(
+    sentence: str, vocab: Vocabulary, named: Sequence[Pair] | None = None
+) -> tuple[list[Pair], np.ndarray]:
+    """The sentence's pairs the classifier knows, with its class probabilities (``named``: the sentence's pairs when
+    the caller has them already)."""
     model = load_model()
-    pairs = [p for p in sentence_pairs(sentence, vocab) if p.src in model.variables and p.dst in model.variables]
+    named = sentence_pairs(sentence, vocab) if named is None else named
+    pairs = [p for p in named if p.src in model.variables and p.dst in model.variables]
     if not pairs:
         return [], np.zeros((0, len(model.classes)), np.float32)
     return pairs, model.probabilities(features(pairs, model.variables))
@@ -506,12 +510,13 @@ def read_with(reader: str, sentence: str, vocab: Vocabulary) -> list[Reading]:
     if reader == "learned":
         return _learned_readings(*_scored_pairs(sentence, vocab))
     rules = read_sentence(sentence, vocab)
-    named = {frozenset((p.src, p.dst)) for p in sentence_pairs(sentence, vocab)}
+    all_pairs = sentence_pairs(sentence, vocab)
+    named = {frozenset((p.src, p.dst)) for p in all_pairs}
     silent = named - {frozenset((r.src, r.dst)) for r in rules}
     signed = [r for r in rules if r.sign.value in "+-"] if reader == "strict" else []
     if not named or not (signed or silent):
         return rules
-    pairs, probs = _scored_pairs(sentence, vocab)
+    pairs, probs = _scored_pairs(sentence, vocab, all_pairs)
     if signed:
         kept = not_ruled_out({(r.src, r.dst, r.sign.value) for r in signed}, pairs, probs, load_model().classes)
         rules = [r for r in rules if r.sign.value not in "+-" or (r.src, r.dst, r.sign.value) in kept]
