@@ -738,10 +738,12 @@ def test_offline_reader_meets_the_targets_on_the_development_part():
     # 0.26, then tuned on) joined later in session 11 and is read at 0.85 / 0.40 (session 12), and the thirteenth
     # (thirteen Riksbank decisions, 83 relations, blind once at 0.55 / 0.25, then tuned on) joined in session 12 and
     # is read at 0.83 / 0.41, and the fourteenth (two ECB accounts, 193 relations, blind once at 0.57 / 0.20, not
-    # tuned on but for one rule's wrong reading) joined in session 13. So the whole development part stands at
-    # 0.83 / 0.404: its floor is set there, as a guard against regressions, and the gap to 0.50 is stated in
-    # docs/labelling-guide.md rather than closed by tuning on the rounds that joined.
-    assert figs["dev: recall"]["value"] >= 0.404
+    # tuned on but for one rule's wrong reading) joined in session 13, at 0.83 / 0.404 for the whole; the fifteenth
+    # (two more ECB accounts, 126 relations, blind once with the rules at 0.50 / 0.10, not tuned on) joined in session
+    # 14. So the whole development part stands at 0.82 / 0.376: its floor is set there, as a guard against
+    # regressions, and the gap to 0.50 is stated in docs/labelling-guide.md rather than closed by tuning on the rounds
+    # that joined.
+    assert figs["dev: recall"]["value"] >= 0.375
     vocab = load_vocabulary()
     through_ninth = [g for g in load_gold() if g.split == "dev" and int(g.id[1:]) < 2314]
     proposed = {

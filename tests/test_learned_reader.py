@@ -101,7 +101,7 @@ def test_the_artefact_names_its_weights_licence_and_training_data(vocab):
     assert cv["threshold"] == art["threshold"] and len(cv["by_threshold"]) == len(THRESHOLDS)
 
 
-def test_the_threshold_is_the_lowest_reaching_the_precision_floor_else_the_best_f1():
+def test_the_threshold_is_the_lowest_reaching_the_precision_floor_else_the_most_precise():
     from aieco.extraction.learned import MIN_CV_PRECISION, choose_threshold
 
     def row(t, p, r):
@@ -110,7 +110,9 @@ def test_the_threshold_is_the_lowest_reaching_the_precision_floor_else_the_best_
     table = [row(0.5, 0.60, 0.60), row(0.9, MIN_CV_PRECISION, 0.45), row(0.99, 0.85, 0.40)]
     assert choose_threshold(table) == 0.9  # the most recall at the precision the target needs
     below = [row(0.5, 0.60, 0.60), row(0.9, 0.70, 0.45), row(0.99, 0.75, 0.20)]
-    assert choose_threshold(below) == 0.5  # none reaches it: the best F1 (0.60 / 0.60)
+    assert choose_threshold(below) == 0.99  # none reaches it: the most precise, though 0.5 has the best F1
+    tie = [row(0.5, 0.60, 0.60), row(0.97, 0.75, 0.30), row(0.99, 0.75, 0.20)]
+    assert choose_threshold(tie) == 0.97  # equal precision: the lower threshold, with more recall
 
 
 def test_the_combined_reader_keeps_every_rule_reading_and_adds_only_for_silent_pairs(vocab):
