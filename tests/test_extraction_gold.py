@@ -944,3 +944,22 @@ def test_a_spent_budget_ends_the_gold_reading_instead_of_counting_sentences_as_u
     client = LLMClient(Store(tmp_path / "ws"), OfflineBackend(), analysis_id="extraction-gold", budget=1)
     with pytest.raises(BudgetStopped, match="request budget of 1"):
         read_gold(gold[:4], client, batch_size=2)
+
+
+def test_a_second_labelling_of_the_sixteenth_round_agrees_with_the_first():
+    """tools/labeller_agreement.py: three more labellers labelled round 16 again after its look, blind to the first
+    labels (docs/labelling-guide.md, Session 14); the counts the guide states are re-read from their file."""
+    agree = _tool("labeller_agreement")
+    second = json.loads(agree.SECOND.read_text(encoding="utf-8"))
+    gold = load_gold()
+    assert set(second) == {g.id for g in gold if int(g.id[1:]) >= 4634}
+    got = agree.agreement(second, gold)
+    assert (got["sentences"], got["gold"], got["second"], got["agreed"]) == (433, 157, 157, 149)
+    assert [d[0] for d in got["differ"]][:3] == ["g4713", "g4737", "g4749"] and len(got["differ"]) == 11
+    assert agree.relations("NEG:level") == set()
+    assert agree.relations("wages>inflation:+:h;policy_rate>real_gdp:-") == {
+        ("wages", "inflation", "+"),
+        ("policy_rate", "real_gdp", "-"),
+    }
+    with pytest.raises(ValueError, match="not in the gold set"):
+        agree.agreement({"g999999": "NEG:other"}, gold)
