@@ -115,3 +115,19 @@ def test_a_build_with_another_reader_names_it_in_the_note_the_citations_and_the_
         assert notes[rels[0].relation_id].startswith("read by the offline rule and learned readers combined;")
         note = reader_note_of(store, tuple(r.relation_id for r in rels))
         assert note.startswith("Read by the offline rule and learned readers combined.") and "openai" not in note
+
+
+def test_build_says_when_the_note_has_to_score_the_gold_set_afresh(tmp_path, monkeypatch):
+    """The reader note's figures come from the score record; only a stale record makes the build read the whole gold
+    set (held-back part included), and then it says so before the wait."""
+    import aieco.extraction.gold as gold
+
+    ws = tmp_path / "ws"
+    with Store(ws) as store:
+        register_documents(store)
+    fresh = CliRunner().invoke(main, ["graph", "build", "--workspace", str(ws), "--reader", "rules"])
+    assert fresh.exit_code == 0 and "out of date" not in fresh.stderr
+    monkeypatch.setattr(gold, "recorded_scores", lambda reader: None)
+    stale = CliRunner().invoke(main, ["graph", "build", "--workspace", str(ws), "--reader", "rules"])
+    assert stale.exit_code == 0 and "held-back part included" in stale.stderr
+    assert "python -m aieco.extraction.scores" in stale.stderr and "offline rule reader" in stale.stdout
