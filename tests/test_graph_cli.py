@@ -131,3 +131,19 @@ def test_build_says_when_the_note_has_to_score_the_gold_set_afresh(tmp_path, mon
     stale = CliRunner().invoke(main, ["graph", "build", "--workspace", str(ws), "--reader", "rules"])
     assert stale.exit_code == 0 and "held-back part included" in stale.stderr
     assert "python -m aieco.extraction.scores" in stale.stderr and "offline rule reader" in stale.stdout
+
+
+def test_a_rebuild_says_how_many_answers_it_took_from_the_earlier_build(tmp_path):
+    """Offline answers recorded by an earlier build are resumed, not run again; the build says so, since a reader
+    changed in between does not re-read those passages."""
+    ws = tmp_path / "ws"
+    with Store(ws) as store:
+        register_documents(store)
+    first = json.loads(run("graph", "build", "--workspace", str(ws), "--reader", "rules", "--json").output)
+    assert first["requests"] > 0 and first["resumed"] == 0
+    again = run("graph", "build", "--workspace", str(ws), "--reader", "rules")
+    assert again.exit_code == 0
+    assert f"{first['requests']} of the {first['requests']} requests were answered by calls an earlier build" in (
+        again.output
+    )
+    assert "build in a new workspace to read them afresh" in again.output

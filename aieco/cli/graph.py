@@ -172,7 +172,15 @@ def graph_build(
             f"{r['condition']}: {r['locations']} passages, {r['candidates']} candidate sentences "
             f"({r['dropped_by_cap']} skipped by the cap of {r['cap']}, ranked by {r['ranking']}), "
             f"{r['proposed']} proposed, {r['accepted']} accepted, "
-            f"rejected {sum(r['rejected'].values())} {r['rejected'] or ''} in {r['seconds']} s\n{r['reader_note']}"
+            f"rejected {sum(r['rejected'].values())} {r['rejected'] or ''} in {r['seconds']} s\n"
+            + (
+                f"{r['resumed']} of the {r['requests']} requests were answered by calls an earlier build of this "
+                "workspace recorded, not run again: they give that build's reading, even if the reader has changed "
+                "since (build in a new workspace to read them afresh)\n"
+                if r["resumed"]
+                else ""
+            )
+            + f"{r['reader_note']}"
         ),
     )
 

@@ -48,6 +48,13 @@ class BuildReport(BaseModel):
     cap: int | None = Field(None, description="The candidate cap applied (None: every candidate processed).")
     ranking: str = Field("document order", description="How candidates were chosen under the cap.")
     requests: int = Field(description="LLM task requests made (every one a recorded LLMCall).")
+    resumed: int = Field(
+        0,
+        description=(
+            "Of those, requests answered by a call an earlier build recorded (resumed, not run again): their answers "
+            "are the earlier reading, even if the reader has changed since."
+        ),
+    )
     proposed: int
     accepted: int
     rejected: dict[str, int] = Field(description="Rejected proposals by reason.")
@@ -301,6 +308,7 @@ def build_relations(
             progress(step, done, total)
 
     requests = 0
+    resumed_before = client.resumed
     quote_of: dict[str, str] = {}  # G1/G2: candidate id → exact quote of its statement
     # G2 verifies every G1 candidate (paper §5.2), so both decompose the passages first.
     if condition in ("G1", "G2"):
@@ -345,6 +353,7 @@ def build_relations(
         cap=cap,
         ranking=ranking,
         requests=requests,
+        resumed=client.resumed - resumed_before,
         proposed=len(proposals),
         accepted=sum(r.review_decision == "accepted" for r in relations),
         rejected=dict(sorted(rejected.items())),

@@ -131,6 +131,7 @@ class LLMClient:
         self._sequence: dict[str, int] = {}
         self._spent: tuple[int, float] | None = None  # running totals, loaded from the store once
         self._in_flight = 0  # requests sent by run_many and not yet recorded
+        self.resumed = 0  # requests answered by an accepted call recorded before (not sent again)
 
     def spent(self) -> tuple[int, float]:
         """Requests sent and USD spent so far by this analysis on this backend.
@@ -268,6 +269,7 @@ class LLMClient:
         base, existing = self._attempt(base, stage)
         if existing is not None and existing.parsed is not None:
             # resume: this exact request was answered and accepted before; never ask twice
+            self.resumed += 1
             return task.output_schema.model_validate(existing.parsed)
         used, cost = self.spent()
         used += self._in_flight  # sent, not yet recorded (run_many)
