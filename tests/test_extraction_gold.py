@@ -390,6 +390,15 @@ def test_fourteenth_round_is_development_on_new_documents():
     assert not any(re.search(r"Related topics|Copyright|Ms Lagarde, President|^#+ Members", g.text) for g in fourteenth)
 
 
+def _assert_fetched_accounts_not_repeated(mod, gold, rows, first: int) -> None:
+    """A round of ECB accounts (rounds 15 and 16): every sentence cites its saved page in the snapshot, repeats no
+    sentence of the rounds before ``first`` and holds no page furniture."""
+    assert all(g.origin and f"{mod.ECB_STATEMENTS_REPO}:data/ecb/accounts/" in g.origin for g in rows)
+    earlier = [g.text for g in gold if int(g.id[1:]) < first]
+    assert not any(_select_tool().repeats(g.text, earlier) for g in rows)
+    assert not any(re.search(r"Related topics|Copyright|Ms Lagarde, President|^#+ Members", g.text) for g in rows)
+
+
 def test_fifteenth_round_is_development_on_new_documents():
     """The fifteenth round (g4179-g4633): the next two ECB monetary policy accounts of 2024, select_gold_round15.py;
     held back for one look (session 13), then development (issue 30)."""
@@ -411,10 +420,7 @@ def test_fifteenth_round_is_development_on_new_documents():
     assert per_file == [178, 253] and per_file[0] < sel.MIN_SENTENCES
     assert {g.document for g in fifteenth} <= set(mod.RETIRED_HELD_BACK)
     assert all(g.split == "dev" for g in fifteenth)
-    assert all(g.origin and f"{mod.ECB_STATEMENTS_REPO}:data/ecb/accounts/" in g.origin for g in fifteenth)
-    earlier = [g.text for g in gold if int(g.id[1:]) < 4179]
-    assert not any(_select_tool().repeats(g.text, earlier) for g in fifteenth)
-    assert not any(re.search(r"Related topics|Copyright|Ms Lagarde, President|^#+ Members", g.text) for g in fifteenth)
+    _assert_fetched_accounts_not_repeated(mod, gold, fifteenth, first=4179)
 
 
 def test_sixteenth_round_is_held_back_on_new_documents():
@@ -438,10 +444,7 @@ def test_sixteenth_round_is_held_back_on_new_documents():
     assert per_file == [208, 225] and per_file[0] < sel.MIN_SENTENCES
     assert {g.document for g in sixteenth} == set(mod.HELD_BACK_DOCUMENTS)
     assert all(g.split == "held_back" for g in sixteenth)
-    assert all(g.origin and f"{mod.ECB_STATEMENTS_REPO}:data/ecb/accounts/" in g.origin for g in sixteenth)
-    earlier = [g.text for g in gold if int(g.id[1:]) < 4634]
-    assert not any(_select_tool().repeats(g.text, earlier) for g in sixteenth)
-    assert not any(re.search(r"Related topics|Copyright|Ms Lagarde, President|^#+ Members", g.text) for g in sixteenth)
+    _assert_fetched_accounts_not_repeated(mod, gold, sixteenth, first=4634)
 
 
 def test_ecb_accounts_are_read_between_their_date_line_and_the_statement_heading():

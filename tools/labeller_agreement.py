@@ -19,15 +19,11 @@ SECOND = ROOT / "docs" / "labeller-agreement" / "round16-second-labels.json"
 
 
 def relations(label: str) -> set[tuple[str, str, str]]:
-    """The (src, dst, sign) relations of a label ("src>dst:sign[:h];…" or "NEG:<kind>")."""
-    if label.startswith("NEG:"):
-        return set()
-    out = set()
-    for part in label.split(";"):
-        pair, sign, *_ = part.split(":")
-        src, dst = pair.split(">")
-        out.add((src, dst, sign))
-    return out
+    """The (src, dst, sign) relations of a label ("src>dst:sign[:h];…" or "NEG:<kind>"), read by the gold set's own
+    parser (``tools/build_extraction_gold.parse``)."""
+    from tools.build_extraction_gold import parse
+
+    return {(r["src"], r["dst"], r["sign"]) for r in parse(label)["relations"]}
 
 
 def agreement(second: dict[str, str], gold) -> dict:
