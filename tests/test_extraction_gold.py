@@ -950,7 +950,8 @@ def test_hedge_flags_follow_the_labelling_guide(gold):
     # left plain the channels inside hedged risk-assessment conditionals ("growth could be higher if easier financing
     # conditions … led to a faster rebound in consumption", "inflation might surprise on the downside if …"), which
     # the reader flags hedged (8 readings in 4 sentences). With round 16 in the development part (session 15): 494 of
-    # 528 (0.936), its labellers hedging "appeared/seemed" and reported judgements the reader reads plain.
+    # 528 (0.936), its labellers hedging "appeared/seemed" and reported judgements the reader reads plain; 530 of 565
+    # (0.938) with session 15's rules.
     assert total > 150 and agree / total >= 0.93, (agree, total)
 
 

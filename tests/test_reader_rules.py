@@ -91,7 +91,7 @@ def test_every_rule_is_named_by_an_example_and_listed_once():
     every = (*rules.CLAUSE_RULES, *rules.RULES[1:])
     assert rules.RULES[0] is rules.clauses
     assert [f.__name__ for f in every] == list(rules.RULE_NAMES)
-    assert len(set(rules.RULE_NAMES)) == len(rules.RULE_NAMES) == 33
+    assert len(set(rules.RULE_NAMES)) == len(rules.RULE_NAMES) == 36
     for f in every:
         assert f.__doc__ and f.__doc__.strip()[0].isupper(), f.__name__
 
@@ -111,6 +111,104 @@ def test_each_reading_names_the_rule_that_read_it(sentence, rule, movement_rules
 
     (r,) = read_sentence(sentence, load_vocabulary())
     assert (r.rule, r.movement_rules) == (rule, movement_rules)
+
+
+@pytest.mark.parametrize(
+    "sentence, want, rule",
+    [
+        # session 15: three rules read on the sixteenth round's misses (ECB accounts) and measured on development
+        (
+            "Profits continued to buffer the pass-through of higher labour costs to inflation.",
+            ("wages", "corporate_earnings", "-"),
+            "profits_absorb",
+        ),
+        (
+            "Firms were using profits to absorb part of the rise in labour costs.",
+            ("wages", "corporate_earnings", "-"),
+            "profits_absorb",
+        ),
+        (
+            "Significant wage growth would be buffered by lower profits.",
+            ("wages", "corporate_earnings", "-"),
+            "profits_absorb",
+        ),
+        (
+            "Firms were absorbing the higher unit labour costs through their profits.",
+            ("wages", "corporate_earnings", "-"),
+            "profits_absorb",
+        ),
+        (
+            "The transmission of past policy rate hikes to broader financing conditions remained strong.",
+            ("policy_rate", "financing_conditions", "+"),
+            "transmitted_to",
+        ),
+        (
+            "Restrictive monetary policy had been transmitted strongly to broader financing conditions.",
+            ("policy_rate", "financing_conditions", "+"),
+            "transmitted_to",
+        ),
+        (
+            "The key ECB interest rates were at levels that were making a substantial contribution to the ongoing "
+            "disinflation process.",
+            ("policy_rate", "inflation", "-"),
+            "contribution_to_disinflation",
+        ),
+        (
+            "The slowdown in wage growth was expected to make a major contribution to the final phase of disinflation.",
+            ("wages", "inflation", "+"),
+            "contribution_to_disinflation",
+        ),
+        # the mends: a fading effect acts as its cause's reversal; a verb acting on "disinflation" acts on a fall
+        (
+            "The gradually fading effects of restrictive monetary policy were expected to support consumption.",
+            ("policy_rate", "consumption", "-"),
+            "active_clause",
+        ),
+        (
+            "Past monetary policy tightening was supporting the disinflation process.",
+            ("policy_rate", "inflation", "-"),
+            "active_clause",
+        ),
+        (
+            "Disinflation would be supported by the restrictive monetary policy stance.",
+            ("policy_rate", "inflation", "-"),
+            "passive_voice",
+        ),
+    ],
+)
+def test_the_rules_of_session_15(sentence, want, rule):
+    from aieco.extraction.rules import read_sentence
+    from aieco.vocab import load_vocabulary
+
+    got = {(r.src, r.dst, r.sign.value): r.rule for r in read_sentence(sentence, load_vocabulary())}
+    assert got.get(want) == rule, got
+
+
+@pytest.mark.parametrize(
+    "sentence, absent",
+    [
+        # a question asks, a monetary policy with no stated move moves nothing, a goal named by an anaphor is none
+        (
+            "The question was raised whether profits would be able to absorb the rise in unit labour costs.",
+            ("wages", "corporate_earnings", "-"),
+        ),
+        (
+            "Monetary policy was being transmitted robustly to financing conditions.",
+            ("policy_rate", "financing_conditions", "+"),
+        ),
+        (
+            "Rates are at levels that will make a substantial contribution to this goal.",
+            ("policy_rate", "inflation", "-"),
+        ),
+        # "as inflation fell and wages kept growing, real incomes would rebound": no link within the as-clause
+        ("As inflation fell and wages kept growing, real incomes would rebound.", ("inflation", "wages", "-")),
+    ],
+)
+def test_what_the_rules_of_session_15_leave_unread(sentence, absent):
+    from aieco.extraction.rules import read_sentence
+    from aieco.vocab import load_vocabulary
+
+    assert absent not in {(r.src, r.dst, r.sign.value) for r in read_sentence(sentence, load_vocabulary())}
 
 
 def test_rule_scores_add_up_to_the_development_score_and_no_rule_is_below_the_floor():

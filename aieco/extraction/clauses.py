@@ -24,6 +24,7 @@ from aieco.extraction.cues import (
     CUE_PATTERNS,
     DETERMINER_BEFORE,
     DOWN_BEFORE,
+    EFFECT_ITEM,
     ESTIMATE,
     FAVOURABLE_BEFORE,
     FEEDBACK,
@@ -158,12 +159,12 @@ def movement_modifier(
                 return 0, start  # "reduced the policy rate": a determiner follows a verb, never a modifier
             if sign > 0 and GROWTH_OF.match(m.group()) and LOW_LEVEL_AFTER.match(low, end):
                 return -1, at  # "growth in business investment was subdued": the growth's stated level, a weak one
-            if (
-                sign > 0
-                and GROWTH_OF.match(m.group())
-                and LOW_GROWTH_BEFORE.search(low, 0, at + m.group().index("growth"))
-            ):
-                return -1, at  # "a period of below-trend growth in real GDP": a weak growth
+            growth = sign > 0 and GROWTH_OF.match(m.group())
+            weak = LOW_GROWTH_BEFORE.search(low, 0, at + m.group().index("growth")) if growth else None
+            if weak:
+                # "a period of below-trend growth in real GDP": a weak growth; the modifier starts at its adjective
+                # ("owing to weaker growth in labour costs": a cause phrase ends where the modifier starts)
+                return -1, min(at, weak.start())
             if word in PARTICIPLE_MODIFIERS and low[at + len(word) : start].split():
                 return 0, start  # "policy tightening restrained economic activity": a participle before a verb
             if word in GERUND_OR_ADJECTIVE and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):
@@ -520,9 +521,13 @@ def cause_of_states(
             if si == ti:
                 continue
             # (a mention with a movement of its own starts the next clause: "…, and equity prices rose")
+            # "owing to weaker labour costs, the unfolding effects of restrictive policy and the fading impact of
+            # the energy crisis": an item may name its cause's effect, a fading one acting as the cause's reversal
+            join = low[ms[si - 1].m.end : x.start]
+            effect = EFFECT_ITEM.fullmatch(join)
             listed = (
                 si - 1 in taken
-                and bool(LIST_JOIN.fullmatch(low[ms[si - 1].m.end : x.start]))
+                and bool(LIST_JOIN.fullmatch(join) or effect)
                 and all(i != si for i, _, _ in states)
                 # "…, the housing market started to react": a mention with a verb of its own starts a clause
                 and not FINITE_VERB_AFTER.match(low, x.m.end)
@@ -567,7 +572,7 @@ def cause_of_states(
                 if ms[ti].start < x.start:
                     continue
             # "reflecting higher investment and consumption": the modifier covers the list after it
-            mod = x.mod or (moves.get(si - 1, 0) if listed else 0)
+            mod = x.mod or (moves.get(si - 1, 0) if listed and not effect else 0)
             if not listed:
                 verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
             taken[si] = verb
@@ -597,6 +602,8 @@ def cause_of_states(
                     mod = 1  # "investment fell because of uncertainty": the presence of a risk is its rise
                 else:
                     continue
+            if listed and effect and effect.group("fading"):
+                mod = -mod
             moves[si] = mod
             out.append((si, ti, s_y * mod, cue))
     return out

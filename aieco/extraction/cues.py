@@ -771,6 +771,10 @@ CAUSE_AFTER = re.compile(
     # "due to growing concerns over future inflation": the source of the concern (an adverse variable's rise)
     r"(?:(?:(?:economic|direct|indirect|negative|adverse|overall|combined|lagged|delayed|temporary|ongoing)\s+)?"
     r"(?:impacts?|effects?|consequences?)\s+of\s+(?:the\s+)?|"
+    # "as a result of the ongoing transmission of monetary policy tightening", "owing to a combination of robust
+    # wage growth, …": the transmitted move, the combined causes
+    r"(?:(?:ongoing|continued|past|lagged|delayed|strong)\s+)?transmission\s+of\s+(?:the\s+)?(?:past\s+)?|"
+    r"(?:a\s+)?combination\s+of\s+|"
     # "reflecting signs of stronger activity", "indications of continued resilience in the economy"
     r"(?:(?:further|some|early|clear|tentative)\s+)?(?:signs|indications|evidence)\s+of\s+(?:the\s+|a\s+)?|"
     # "largely reflecting a significant drag from lower oil prices": the drag's (or boost's) source
@@ -1216,6 +1220,13 @@ FINITE_VERB_AFTER = re.compile(
 )
 #: Between two items of a list of causes: "and", "or", "as well as", or a comma ("owing to high uncertainty,
 #: weakening global activity and tighter financing conditions").
+#: Between two items of a list of causes, the second naming its cause's effect: ", the unfolding effects of", "and
+#: the fading impact of past": a fading effect is the cause's reversal.
+EFFECT_ITEM = re.compile(
+    r"\s*,?\s*(?:and\s+)?(?:the\s+|an?\s+)?(?:(?P<fading>fading|waning|diminishing|receding|dissipating|unwinding)\s+|"
+    r"(?:unfolding|lagged|delayed|ongoing|continued|cumulative|gradual|indirect|direct|dampening|past)\s+){0,2}"
+    r"(?:effects?|impacts?|influence)\s+of\s+(?:the\s+)?(?:past\s+)?"
+)
 LIST_JOIN = re.compile(
     r"\s*(?:,\s*(?:and\s+|or\s+)?|,?\s*(?:and|or|as well as)\s+(?:also\s+)?(?:to\s+|by\s+)?)(?:the\s+|an?\s+|some\s+)?"
 )
@@ -1291,6 +1302,8 @@ _KEPT_LOW = r"low|weak|subdued|soft|muted|sluggish|in\s+check|contained|under\s+
 #: "if", where HELD_LEVEL_AFTER reads it; the same words).
 PERSISTENT_LEVEL_AFTER = re.compile(
     r"\s+(?:(?:(?:is|are|was|were)\s+(?:expected|likely|projected|set|forecast)\s+to\s+|(?:will|would|should)\s+)?"
+    # "had remained high", "has also stayed subdued": a perfect states the level held as well
+    r"(?:(?:has|have|had)\s+(?:also\s+|still\s+)?(?=remained|stayed))?"
     r"(?:remains?|remained|stays?|stayed)\s+(?:(?:still|far|much|very|too|stubbornly|persistently)\s+){0,2}"
     rf"(?:({_KEPT_HIGH})|({_KEPT_LOW}))|"
     r"(?:is|are|was|were)\s+(?:still\s+)?(?:far\s+|much\s+)?too\s+(high))\b"
@@ -1535,3 +1548,50 @@ PROGRESS_BEFORE = re.compile(
 
 #: Prices of assets: a "repricing" of them is a fall.
 PRICE_LEVELS = frozenset({"equity_prices", "house_prices", "commercial_property_prices", "asset_prices"})
+
+#: "Profits absorbed the rise in labour costs", "wage growth buffered by lower profits", "the absorption of higher
+#: labour costs by lower profit margins": what profits absorb or buffer is a cost they pay for (rule
+#: ``profits_absorb``).
+ABSORB = re.compile(r"\b(?:absorb(?:s|ed|ing)?|absorption|buffer(?:s|ed|ing)?|cushion(?:s|ed|ing)?)\b")
+#: Between the absorbing verb and the cost it absorbs: "absorb part of the rise in", "buffer the pass-through of".
+ABSORBED_COST = re.compile(
+    r"\s+(?:(?:the|a|an|some|part|much|most|of|rise|rises|increase|increases|in|growth|impact|pass-through|"
+    r"inflationary|effects?|pressures?|higher|rising|high|against|first|further|partly|partially|\w+ly)\s+){0,6}$"
+)
+#: Between the cost and the profits that absorb it: "labour costs … buffered by (lower) profits", "absorbing labour
+#: costs through their profits", "via a compression of profit margins".
+ABSORBED_BY = re.compile(
+    r"^\s+(?:(?:had|has|have|been|being|be|was|were|is|are|would|could|increasingly|partly|partially|\w+ly)\s+)*"
+    r"(?:(?:absorb\w*|buffer\w*|cushion\w*)\s+)?(?:by|through|via|with)\s+"
+    r"(?:(?:their|the|a|an|lower|falling|compressed|compression|of|in|firms'|firms’)\s+){0,4}$"
+)
+#: "The transmission of past rate hikes to broader financing conditions", "monetary policy had been transmitted
+#: strongly to financing conditions": the move carried to where it is transmitted (rule ``transmitted_to``).
+TRANSMISSION_OF = re.compile(r"\btransmission\s+of\s+")
+TRANSMITTED = re.compile(r"\b(?:transmitted|transmitting)\s+(?:\w+ly\s+)?(?:in)?to\s+")
+TRANSMITTED_TO = re.compile(
+    r"^\s+(?:stance\s+)?(?:\w+ly\s+)?(?:(?:was|were|had|has|been|being|be)\s+)*(?:\w+ly\s+)?(?:in)?to\s+"
+)
+#: Where a transmission reaches: "to (the) broader financing conditions (for firms and households)".
+TRANSMITTED_WHERE = re.compile(r"^\s*(?:(?:the|broader|wider|overall|bank|market)\s+){0,3}$")
+#: "Rates at levels that make a substantial contribution to the disinflation process / to returning inflation to
+#: target": the source's contribution is to a fall in inflation (rule ``contribution_to_disinflation``).
+CONTRIBUTION_TO_DISINFLATION = re.compile(
+    r"\bcontribut(?:ion|ions|e|es|ed|ing)\s+to\s+(?:the\s+|our\s+|its\s+|this\s+)?(?:(?:ongoing|further|final|phase|of|"
+    r"the|ecb's|ecb’s|goal|aim)\s+){0,5}(?:(?=disinflation)|(?:the\s+)?(?:timely\s+)?return(?:ing)?\s+(?:of\s+)?"
+    r"(?=inflation\s+to\b))"
+)
+#: Between a cost and the passive verb of its absorption: "wage growth would be buffered", "labour costs were being
+#: increasingly absorbed".
+ABSORBED_PASSIVE = re.compile(
+    r"\s+(?:(?:had|has|have|been|being|be|was|were|is|are|would|could|will|should|\w+ly)\s+)+"
+)
+#: Financing costs and terms that a tightening transmitted to them raises.
+TRANSMISSION_TARGETS = frozenset(
+    {"financing_conditions", "bank_funding_costs", "lending_rates", "lending_standards", "mortgage_rates"}
+)
+#: "the (gradually) fading effects of restrictive monetary policy": what acts is the cause's reversal.
+FADING_EFFECT_BEFORE = re.compile(
+    r"\b(?:fading|waning|diminishing|receding|dissipating|unwinding)\s+(?:effects?|impacts?|drag|influence)\s+of\s+"
+    r"(?:the\s+)?(?:past\s+|previous\s+|earlier\s+)?$"
+)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from aieco.extraction.clauses import (
     Cue,
+    MentionMove,
     cause_of_states,
     clause_end,
     clause_objects,
@@ -30,6 +31,10 @@ from aieco.extraction.clauses import (
 )
 from aieco.extraction.cues import (
     ABSOLUTE_WITH,
+    ABSORB,
+    ABSORBED_BY,
+    ABSORBED_COST,
+    ABSORBED_PASSIVE,
     ADJECTIVE_ING,
     ADJECTIVE_ING_NOUN,
     ADVERSE_EFFECT,
@@ -49,6 +54,7 @@ from aieco.extraction.cues import (
     CONTINUING_AFTER,
     CONTRIBUTION_BOTH,
     CONTRIBUTION_MADE,
+    CONTRIBUTION_TO_DISINFLATION,
     COORDINATED_STATE,
     COORDINATED_VERB,
     CORRELATIVE,
@@ -68,6 +74,7 @@ from aieco.extraction.cues import (
     ENSURE_THAT,
     EXPERIENCED_AFTER,
     EXPERIENCED_BEFORE,
+    FADING_EFFECT_BEFORE,
     FRONTLOAD,
     FRONTLOAD_REASON,
     FRONTLOADED,
@@ -113,6 +120,11 @@ from aieco.extraction.cues import (
     TO_TARGET_AFTER,
     TOO_LITTLE,
     TRANSITIVE_MOVEMENTS,
+    TRANSMISSION_OF,
+    TRANSMISSION_TARGETS,
+    TRANSMITTED,
+    TRANSMITTED_TO,
+    TRANSMITTED_WHERE,
     WEAK_PACE,
 )
 from aieco.extraction.reading import Reading, SentenceReading, start_reading
@@ -137,6 +149,14 @@ class Clause:
     src_mod: int = 0  # the last source movement paired (the "and thus" chain continues it)
     resolved: bool = False
     stopped: bool | None = None  # whether linking to the previous clause ended the cue (None: not linked yet)
+
+
+def moved_noun(low: str, x: MentionMove) -> bool:
+    """Whether the mention names a movement of its variable ("the decline in inflation", "the disinflation
+    process", "the slowdown"), which a verb acting on it reverses or reinforces."""
+    return bool(
+        NOMINAL_MOVE.search(low, x.start, x.m.start) or (x.start == x.m.start and inherent_move(x.m.text.lower()))
+    )
 
 
 def passive_voice(r: SentenceReading, c: Clause) -> bool:
@@ -196,6 +216,8 @@ def passive_voice(r: SentenceReading, c: Clause) -> bool:
                     sign = (ms[si].mod or 1) * moved  # "a correction in Y could be amplified by X"
                 elif moved and cue.kind == "directional" and DAMPENER_RE.match(verb):
                     sign = -(ms[si].mod or 1) * moved
+                elif ms[t].mod and cue.kind == "directional" and cue.sign and moved_noun(low, ms[t]):
+                    sign = cue.sign * (ms[si].mod or 1) * ms[t].mod  # "disinflation supported by restrictive policy"
                 r.add(si, t, sign, cue, True)
         r.previous = (sources, listed, ms[sources[-1]].m.end, {})
     return True
@@ -466,6 +488,8 @@ def active_clause(r: SentenceReading, c: Clause) -> bool:
         # a modifier covers the list after it ("lower exports and investment"), never one before it
         # ("uncertainty and weak confidence weigh on …": only confidence is weak)
         src_mod = c.implied.get(si) or ms[si].mod or (ms[c.subs[0]].mod if ms[c.subs[0]].start <= ms[si].start else 0)
+        if src_mod and FADING_EFFECT_BEFORE.search(low, max(0, ms[si].start - 60), ms[si].start):
+            src_mod = -src_mod  # "the fading effects of restrictive policy support consumption": its reversal acts
         for oi in c.objs:
             # "reductions in consumption and investment": the movement covers the whole list.
             dst_mod = ms[oi].mod or ms[c.objs[0]].mod
@@ -505,9 +529,10 @@ def active_clause(r: SentenceReading, c: Clause) -> bool:
                 sign = (src_mod or 1) * dst_mod  # "amplify the decline in Y": Y falls further
             elif dst_mod and cue.kind == "directional" and DAMPENER_RE.match(" ".join(cue.text.split())):
                 sign = -(src_mod or 1) * dst_mod
-            elif cue.kind == "directional" and ms[oi].mod and NOMINAL_MOVE.search(low, ms[oi].start, ms[oi].m.start):
+            elif cue.kind == "directional" and ms[oi].mod and moved_noun(low, ms[oi]):
                 # "slow the decline in inflation", "hinder progress on inflation", "support a recovery in
-                # spending": the verb acts on a movement, whose direction it carries to the variable
+                # spending", "support the disinflation process": the verb acts on a movement, whose direction it
+                # carries to the variable
                 sign = cue.sign * (src_mod or 1) * ms[oi].mod
             r.add(si, oi, sign, cue, False)
             c.moves.setdefault(oi, (src_mod or 1) * sign)
@@ -1024,6 +1049,10 @@ def subordinate_states(r: SentenceReading) -> None:
             before_a = low[max([floor_a, *ends]) : ms[ia].start]
             if ca.start == cb.start:
                 continue  # "as exports and investment decline": one movement of a list, no cause within it
+            if any(i == ib and c.start < cb.start and c.start != cb.start for i, _, c in r.states):
+                # "as inflation fell and wages kept growing, real incomes would rebound": a second movement given to
+                # a mention that moved already is an unnamed subject's
+                continue
             if ca in r.held_levels or cb in r.held_levels:
                 continue  # "as inflation remained high, growth slowed": a level held is read with a named cause only
             if re.search(r"\b(?:while|whereas)\b", between):
@@ -1078,6 +1107,84 @@ def move_purpose(r: SentenceReading) -> None:
         r.add(i, j, sign, Cue(end, at, "purpose of the move", 0, "neutral"), False)
 
 
+def profits_absorb(r: SentenceReading) -> None:
+    """Profits were absorbing part of the rising labour costs: a cost rise that profits absorb lowers them."""
+    low, ms = r.low, r.ms
+    earn = [i for i, x in enumerate(ms) if x.m.variable_id == "corporate_earnings"]
+    wage = [i for i, x in enumerate(ms) if x.m.variable_id == "wages"]
+    if not earn or not wage:
+        return
+    for a in ABSORB.finditer(low):
+        cue = Cue(a.start(), a.end(), a.group(), -1, "directional")
+        # the cost after the verb: "absorbing part of the rise in labour costs", "the absorption of higher labour
+        # costs (by lower profit margins)"
+        costs = [w for w in wage if ms[w].start >= a.end() and ABSORBED_COST.match(low[a.end() : ms[w].start])]
+        for w in costs[:1]:
+            # profits as the verb's subject ("profits continued to buffer", "firms were using profits to absorb")
+            before = [e for e in earn if ms[e].m.end <= a.start() and a.start() - ms[e].m.end <= 40]
+            # or named after the cost ("… labour costs through their profits / by lower profit margins")
+            after = [
+                e for e in earn if ms[e].start >= ms[w].m.end and ABSORBED_BY.match(low[ms[w].m.end : ms[e].start])
+            ]
+            for e in (before or after)[-1:]:
+                if clause_start(low, a.start()) <= min(ms[e].start, ms[w].start):
+                    r.add(w, e, -1, cue, False)
+        # the cost before a passive verb: "wage growth would be buffered by lower profits"
+        passive = [
+            w for w in wage if ms[w].m.end <= a.start() and ABSORBED_PASSIVE.fullmatch(low[ms[w].m.end : a.start()])
+        ]
+        for w in passive[-1:]:
+            after = [e for e in earn if ms[e].start >= a.end() and ABSORBED_BY.match(low[a.end() : ms[e].start])]
+            for e in after[:1]:
+                r.add(w, e, -1, cue, True)
+
+
+def transmitted_to(r: SentenceReading) -> None:
+    """The transmission of past rate hikes to broader financing conditions: the move reaches what it is
+    transmitted to."""
+    low, ms = r.low, r.ms
+    ends: list[tuple[int, int, Cue]] = []  # (source, where the "to" ends, cue)
+    for t in TRANSMISSION_OF.finditer(low):
+        xs = [i for i, x in enumerate(ms) if t.end() <= x.start <= t.end() + 12]
+        to = TRANSMITTED_TO.match(low[ms[xs[0]].m.end :]) if xs else None
+        if xs and to:
+            ends.append((xs[0], ms[xs[0]].m.end + to.end(), Cue(t.start(), t.end(), "transmission of", 0, "noun")))
+    for t in TRANSMITTED.finditer(low):
+        floor = clause_start(low, t.start())
+        xs = [i for i, x in enumerate(ms) if floor <= x.start and x.m.end <= t.start() and t.start() - x.m.end <= 90]
+        if xs:
+            ends.append((xs[-1], t.end(), Cue(t.start(), t.end(), "transmitted to", 0, "neutral")))
+    for xi, at, cue in ends:
+        if not ms[xi].mod:
+            continue  # "monetary policy was transmitted to financing conditions": no move is stated
+        # (the target's own modifier is no move: "broader financing conditions")
+        ys = [i for i, y in enumerate(ms) if y.m.start >= at and TRANSMITTED_WHERE.match(low[at : y.m.start])]
+        if not ys:
+            continue
+        for yi in coordinated_right(low, ms, ys[0], len(low)):
+            if ms[yi].m.variable_id in TRANSMISSION_TARGETS:
+                r.add(xi, yi, ms[xi].mod, cue, False)
+
+
+def contribution_to_disinflation(r: SentenceReading) -> None:
+    """Rates are at levels that will make a substantial contribution to the disinflation process: what contributes to
+    inflation's fall lowers it by its own move (rates held at restrictive levels by staying high)."""
+    low, ms = r.low, r.ms
+    for c in CONTRIBUTION_TO_DISINFLATION.finditer(low):
+        ys = [i for i, y in enumerate(ms) if c.end() <= y.m.start <= c.end() + 3 and y.m.variable_id == "inflation"]
+        floor = clause_start(low, c.start())
+        xs = [i for i, x in enumerate(ms) if x.m.end <= c.start() and c.start() - x.m.end <= 120]
+        if not ys or not xs:
+            continue
+        xi = xs[-1]
+        held = ms[xi].m.variable_id == "policy_rate" and re.search(
+            r"\bat\s+(?:\w+\s+)?levels\b", low[ms[xi].m.end : c.start()]
+        )
+        move = ms[xi].mod or (1 if held else 0)
+        if move and (ms[xi].start >= floor or held):
+            r.add(xi, ys[0], -move, Cue(c.start(), c.end(), "contribution to disinflation", -1, "neutral"), False)
+
+
 #: The reader's rules in the order they run; later rules read the movements earlier ones recorded.
 RULES: tuple[Callable[[SentenceReading], None], ...] = (
     clauses,
@@ -1107,6 +1214,9 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     amplified_if,
     subordinate_states,
     move_purpose,
+    profits_absorb,
+    transmitted_to,
+    contribution_to_disinflation,
 )
 
 #: Rules taken out of :data:`RULES`, with why: kept so that the reader as it was can be run again (with the rule
