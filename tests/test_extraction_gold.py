@@ -980,7 +980,7 @@ def test_hedge_flags_follow_the_labelling_guide(gold):
     # conditions … led to a faster rebound in consumption", "inflation might surprise on the downside if …"), which
     # the reader flags hedged (8 readings in 4 sentences). With round 16 in the development part (session 15): 494 of
     # 528 (0.936), its labellers hedging "appeared/seemed" and reported judgements the reader reads plain; 530 of 565
-    # (0.938) with session 15's rules.
+    # (0.938) with session 15's rules; with round 17 too and the rules after its look, 567 of 603 (0.940).
     assert total > 150 and agree / total >= 0.93, (agree, total)
 
 

@@ -174,6 +174,22 @@ def test_each_reading_names_the_rule_that_read_it(sentence, rule, movement_rules
             ("policy_rate", "inflation", "-"),
             "passive_voice",
         ),
+        # read on the seventeenth round's misses after its look
+        (
+            "Profits had started to mitigate the inflationary effects of wage increases.",
+            ("wages", "corporate_earnings", "-"),
+            "profits_absorb",
+        ),
+        (
+            "Higher labour costs would continue to be absorbed by profits.",
+            ("wages", "corporate_earnings", "-"),
+            "profits_absorb",
+        ),
+        (
+            "Inflation was expected to pick up again, mainly owing to energy-related base effects.",
+            ("energy_prices", "inflation", "+"),
+            "states_caused",
+        ),
     ],
 )
 def test_the_rules_of_session_15(sentence, want, rule):
@@ -202,6 +218,12 @@ def test_the_rules_of_session_15(sentence, want, rule):
         ),
         # "as inflation fell and wages kept growing, real incomes would rebound": no link within the as-clause
         ("As inflation fell and wages kept growing, real incomes would rebound.", ("inflation", "wages", "-")),
+        # "as A eased and past B, C and D faded": the as-clause's states are co-ordinate, none causes another
+        (
+            "Inflation would decline as labour cost dynamics moderated and past energy shocks, supply bottlenecks and "
+            "reopening effects dissipated.",
+            ("wages", "supply_chain_disruptions", "+"),
+        ),
     ],
 )
 def test_what_the_rules_of_session_15_leave_unread(sentence, absent):

@@ -1250,7 +1250,11 @@ EXPERIENCED_BEFORE = re.compile(
     r"there\s+(?:has|have|had)\s+been|there\s+(?:was|were|is|are))\s+(?:an?\s+|the\s+|some\s+)?$"
 )
 #: Two stated movements joined by "or"/"and" ("X were to weaken unexpectedly or Y were to fall").
-COORDINATED_STATE = re.compile(r"\s*(?:\w+ly\s+)?,?\s*(?:or|and|while|whereas)\s+(?:the\s+)?")
+COORDINATED_STATE = re.compile(
+    r"\s*(?:\w+ly\s+)?(?:,?\s*(?:or|and|while|whereas)|;)\s+(?:the\s+)?"
+    # "as labour costs eased and (the effects of) past energy shocks faded": a second subject named by its effect
+    r"(?:(?:effects?|impacts?)\s+of\s+(?:the\s+)?)?(?:past\s+|earlier\s+|previous\s+)?"
+)
 #: Participles of producing verbs: "the volatility caused by X" is volatility X produced.
 CREATED = re.compile(r"^(?:caused|created|generated|triggered|induced|produced|sparked|fuell?ed)$")
 #: "… would be negative", "… is likely to be positive": the sign of a named effect.
@@ -1552,11 +1556,16 @@ PRICE_LEVELS = frozenset({"equity_prices", "house_prices", "commercial_property_
 #: "Profits absorbed the rise in labour costs", "wage growth buffered by lower profits", "the absorption of higher
 #: labour costs by lower profit margins": what profits absorb or buffer is a cost they pay for (rule
 #: ``profits_absorb``).
-ABSORB = re.compile(r"\b(?:absorb(?:s|ed|ing)?|absorption|buffer(?:s|ed|ing)?|cushion(?:s|ed|ing)?)\b")
+ABSORB = re.compile(
+    r"\b(?:absorb(?:s|ed|ing)?|absorption|buffer(?:s|ed|ing)?|cushion(?:s|ed|ing)?|"
+    # "profits had started to mitigate the inflationary effects of wage increases"
+    r"(?:mitigat|moderat|dampen|offset)\w*(?=\s+(?:the\s+|some\s+of\s+the\s+|part\s+of\s+the\s+)?"
+    r"(?:inflationary\s+)?(?:effects?|impacts?)\s+of\b))\b"
+)
 #: Between the absorbing verb and the cost it absorbs: "absorb part of the rise in", "buffer the pass-through of".
 ABSORBED_COST = re.compile(
     r"\s+(?:(?:the|a|an|some|part|much|most|of|rise|rises|increase|increases|in|growth|impact|pass-through|"
-    r"inflationary|effects?|pressures?|higher|rising|high|against|first|further|partly|partially|\w+ly)\s+){0,6}$"
+    r"inflationary|effects?|pressures?|higher|rising|high|against|first|further|partly|partially|unit|\w+ly)\s+){0,6}$"
 )
 #: Between the cost and the profits that absorb it: "labour costs … buffered by (lower) profits", "absorbing labour
 #: costs through their profits", "via a compression of profit margins".
@@ -1584,7 +1593,8 @@ CONTRIBUTION_TO_DISINFLATION = re.compile(
 #: Between a cost and the passive verb of its absorption: "wage growth would be buffered", "labour costs were being
 #: increasingly absorbed".
 ABSORBED_PASSIVE = re.compile(
-    r"\s+(?:(?:had|has|have|been|being|be|was|were|is|are|would|could|will|should|\w+ly)\s+)+"
+    r"\s+(?:(?:had|has|have|been|being|be|was|were|is|are|would|could|will|should|continue|continues|continued|"
+    r"to|\w+ly)\s+)+"
 )
 #: Financing costs and terms that a tightening transmitted to them raises.
 TRANSMISSION_TARGETS = frozenset(

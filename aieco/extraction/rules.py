@@ -1036,8 +1036,14 @@ def subordinate_states(r: SentenceReading) -> None:
     r.states.sort(key=lambda st: st[2].start)
     coordinated = [False] * len(r.states)  # joined to the previous state by "or"/"and": the same clause
     for a in range(1, len(r.states)):
-        (_, _, cp), (ia, _, ca) = r.states[a - 1], r.states[a]
-        coordinated[a] = cp.start != ca.start and bool(COORDINATED_STATE.fullmatch(low[cp.end : ms[ia].start]))
+        (_, _, cp), (_, _, ca) = r.states[a - 1], r.states[a]
+        if cp.start == ca.start:
+            coordinated[a] = coordinated[a - 1]  # one movement of a list stands with its list's first item
+            continue
+        # "… moderated and past energy shocks, supply bottlenecks and … effects dissipated": a list sharing one
+        # movement is joined to the state before by the words before its first item
+        first = min(ms[i].start for i, _, c in r.states if c.start == ca.start)
+        coordinated[a] = bool(COORDINATED_STATE.fullmatch(low[cp.end : first]))
     for a in range(len(r.states)):
         for b in range(a + 1, len(r.states)):
             (ia, sa, ca), (ib, sb, cb) = r.states[a], r.states[b]
