@@ -1218,8 +1218,6 @@ FINITE_VERB_AFTER = re.compile(
     r"\s+(?:\w+ly\s+)?(?:is|are|was|were|has|have|had|will|would|could|may|might|can|should|must|started|began|"
     r"begun|continued|remained|remains|seemed|appeared|\w+ed)\b"
 )
-#: Between two items of a list of causes: "and", "or", "as well as", or a comma ("owing to high uncertainty,
-#: weakening global activity and tighter financing conditions").
 #: Between two items of a list of causes, the second naming its cause's effect: ", the unfolding effects of", "and
 #: the fading impact of past": a fading effect is the cause's reversal.
 EFFECT_ITEM = re.compile(
@@ -1227,6 +1225,8 @@ EFFECT_ITEM = re.compile(
     r"(?:unfolding|lagged|delayed|ongoing|continued|cumulative|gradual|indirect|direct|dampening|past)\s+){0,2}"
     r"(?:effects?|impacts?|influence)\s+of\s+(?:the\s+)?(?:past\s+)?"
 )
+#: Between two items of a list of causes: "and", "or", "as well as", or a comma ("owing to high uncertainty,
+#: weakening global activity and tighter financing conditions").
 LIST_JOIN = re.compile(
     r"\s*(?:,\s*(?:and\s+|or\s+)?|,?\s*(?:and|or|as well as)\s+(?:also\s+)?(?:to\s+|by\s+)?)(?:the\s+|an?\s+|some\s+)?"
 )
