@@ -159,12 +159,12 @@ def movement_modifier(
                 return 0, start  # "reduced the policy rate": a determiner follows a verb, never a modifier
             if sign > 0 and GROWTH_OF.match(m.group()) and LOW_LEVEL_AFTER.match(low, end):
                 return -1, at  # "growth in business investment was subdued": the growth's stated level, a weak one
-            growth = sign > 0 and GROWTH_OF.match(m.group())
-            weak = LOW_GROWTH_BEFORE.search(low, 0, at + m.group().index("growth")) if growth else None
-            if weak:
-                # "a period of below-trend growth in real GDP": a weak growth; the modifier starts at its adjective
-                # ("owing to weaker growth in labour costs": a cause phrase ends where the modifier starts)
-                return -1, min(at, weak.start())
+            if (
+                sign > 0
+                and GROWTH_OF.match(m.group())
+                and LOW_GROWTH_BEFORE.search(low, 0, at + m.group().index("growth"))
+            ):
+                return -1, at  # "a period of below-trend growth in real GDP": a weak growth
             if word in PARTICIPLE_MODIFIERS and low[at + len(word) : start].split():
                 return 0, start  # "policy tightening restrained economic activity": a participle before a verb
             if word in GERUND_OR_ADJECTIVE and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):

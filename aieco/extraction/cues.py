@@ -782,7 +782,9 @@ CAUSE_AFTER = re.compile(
     r"(?:the\s+)?|"
     r"(?:(?:growing|rising|heightened|increased|renewed|mounting)\s+)?(?:concerns?|worries|fears)\s+"
     r"(?:over|about|regarding)\s+(?:the\s+)?(?:future\s+)?)?"
-    r"(?:us\s+|u\.s\.\s+|global\s+|new\s+|recent\s+)?$"
+    r"(?:us\s+|u\.s\.\s+|global\s+|new\s+|recent\s+)?"
+    # "owing to weaker growth in labour costs": the weak growth's adjective stands before the modifier's start
+    r"(?:(?:weaker|weak|slower|slow|subdued|sluggish|softer|soft|below-trend)\s+)?$"
 )
 #: Movement nouns that carry their direction inside the synonym ("economic slowdown", "policy easing").
 INHERENT_DOWN = re.compile(
