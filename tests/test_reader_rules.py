@@ -174,6 +174,31 @@ def test_each_reading_names_the_rule_that_read_it(sentence, rule, movement_rules
             ("policy_rate", "inflation", "-"),
             "passive_voice",
         ),
+        # a list of causes read through items naming an effect, a fading one acting as its cause's reversal
+        (
+            "Inflation declined, owing to weaker growth in labour costs, the unfolding effects of restrictive "
+            "monetary policy and the fading impact of the energy crisis.",
+            ("wages", "inflation", "+"),
+            "states_caused",
+        ),
+        (
+            "Inflation declined, owing to weaker growth in labour costs, the unfolding effects of restrictive "
+            "monetary policy and the fading impact of the energy crisis.",
+            ("policy_rate", "inflation", "-"),
+            "states_caused",
+        ),
+        (
+            "Inflation declined, owing to weaker growth in labour costs, the unfolding effects of restrictive "
+            "monetary policy and the fading impact of the energy crisis.",
+            ("energy_prices", "inflation", "+"),
+            "states_caused",
+        ),
+        (
+            "Investment was expected to contract as a result of the ongoing transmission of monetary policy "
+            "tightening.",
+            ("policy_rate", "investment", "-"),
+            "states_caused",
+        ),
         # read on the seventeenth round's misses after its look
         (
             "Profits had started to mitigate the inflationary effects of wage increases.",
