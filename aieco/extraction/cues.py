@@ -1220,10 +1220,12 @@ FINITE_VERB_AFTER = re.compile(
     r"\s+(?:\w+ly\s+)?(?:is|are|was|were|has|have|had|will|would|could|may|might|can|should|must|started|began|"
     r"begun|continued|remained|remains|seemed|appeared|\w+ed)\b"
 )
+#: Words of a fading effect, its cause acting reversed ("the fading impact of past energy shocks").
+_FADING = r"fading|waning|diminishing|receding|dissipating|unwinding"
 #: Between two items of a list of causes, the second naming its cause's effect: ", the unfolding effects of", "and
 #: the fading impact of past": a fading effect is the cause's reversal.
 EFFECT_ITEM = re.compile(
-    r"\s*,?\s*(?:and\s+)?(?:the\s+|an?\s+)?(?:(?P<fading>fading|waning|diminishing|receding|dissipating|unwinding)\s+|"
+    rf"\s*,?\s*(?:and\s+)?(?:the\s+|an?\s+)?(?:(?P<fading>{_FADING})\s+|"
     r"(?:unfolding|lagged|delayed|ongoing|continued|cumulative|gradual|indirect|direct|dampening|past)\s+){0,2}"
     r"(?:effects?|impacts?|influence)\s+of\s+(?:the\s+)?(?:past\s+)?"
 )
@@ -1604,6 +1606,6 @@ TRANSMISSION_TARGETS = frozenset(
 )
 #: "the (gradually) fading effects of restrictive monetary policy": what acts is the cause's reversal.
 FADING_EFFECT_BEFORE = re.compile(
-    r"\b(?:fading|waning|diminishing|receding|dissipating|unwinding)\s+(?:effects?|impacts?|drag|influence)\s+of\s+"
+    rf"\b(?:{_FADING})\s+(?:effects?|impacts?|drag|influence)\s+of\s+"
     r"(?:the\s+)?(?:past\s+|previous\s+|earlier\s+)?$"
 )
