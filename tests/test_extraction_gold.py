@@ -401,6 +401,15 @@ def test_fourteenth_round_is_development_on_new_documents():
     assert not any(re.search(r"Related topics|Copyright|Ms Lagarde, President|^#+ Members", g.text) for g in fourteenth)
 
 
+def _round_rows(gold, first: int, stop: int, dropped: set[int], sentences: int, relations: int, held: bool = False):
+    """A round's gold rows: ids ``first`` to ``stop`` - 1 less the ``dropped`` repeats, in order (for the held-back
+    round, no id after them either), with its sentence and relation counts."""
+    rows = [g for g in gold if first <= int(g.id[1:]) and (held or int(g.id[1:]) < stop)]
+    assert [g.id for g in rows] == [f"g{i}" for i in range(first, stop) if i not in dropped]
+    assert len(rows) == sentences and sum(len(g.relations) for g in rows) == relations
+    return rows
+
+
 def _assert_fetched_accounts_not_repeated(mod, gold, rows, first: int) -> None:
     """A round of ECB accounts (rounds 15 to 18): every sentence cites its saved page in the snapshot, repeats no
     sentence of the rounds before ``first`` and holds no page furniture."""
@@ -417,13 +426,11 @@ def test_fifteenth_round_is_development_on_new_documents():
     sel = _tool("select_gold_round15")
     round14 = _tool("select_gold_round14")
     gold = load_gold()
-    fifteenth = [g for g in gold if 4179 <= int(g.id[1:]) < 4634]
     # The screen's 455 sentences less the 24 that repeat a sentence of rounds 1-14, dropped before any reader ran;
     # labelled blind (docs/gold-held-back-notes.md).
     dropped = {4179, 4244, 4292, 4293, 4294, 4322, 4323, 4324, 4325, 4365, 4367, 4368, 4449, 4504, 4509, 4510, 4511}
     dropped |= {4553, 4554, 4555, 4573, 4619, 4620, 4630}
-    assert [g.id for g in fifteenth] == [f"g{i}" for i in range(4179, 4634) if i not in dropped]
-    assert len(fifteenth) == 431 and sum(len(g.relations) for g in fifteenth) == 126
+    fifteenth = _round_rows(gold, 4179, 4634, dropped, 431, 126)
     # The accounts of 2024 the fourteenth round left, latest first, whole: the first gave fewer than 300 sentences.
     assert sel.CANDIDATES == round14.CANDIDATES[2:] and mod.ROUND15_FILES == sel.CANDIDATES[:2]
     assert sel.MIN_SENTENCES == 300 and not set(mod.ROUND15_FILES) & set(mod.ROUND14_FILES)
@@ -441,13 +448,11 @@ def test_sixteenth_round_is_development_on_new_documents():
     sel = _tool("select_gold_round16")
     round15 = _tool("select_gold_round15")
     gold = load_gold()
-    sixteenth = [g for g in gold if 4634 <= int(g.id[1:]) < 5094]
     # The screen's 460 sentences less the 27 that repeat a sentence of rounds 1-15, dropped before any reader ran;
     # labelled blind (docs/gold-held-back-notes.md).
     dropped = {4634, 4675, 4698, 4700, 4704, 4707, 4708, 4709, 4710, 4754, 4768, 4769, 4805, 4822, 4856, 4857, 4858}
     dropped |= {4905, 4907, 4926, 4927, 4928, 4929, 4961, 4984, 5058, 5080}
-    assert [g.id for g in sixteenth] == [f"g{i}" for i in range(4634, 5094) if i not in dropped]
-    assert len(sixteenth) == 433 and sum(len(g.relations) for g in sixteenth) == 157
+    sixteenth = _round_rows(gold, 4634, 5094, dropped, 433, 157)
     # The accounts of 2024 the fifteenth round left, latest first, whole: the first gave fewer than 300 sentences.
     assert sel.CANDIDATES == round15.CANDIDATES[2:] and mod.ROUND16_FILES == sel.CANDIDATES[:2]
     assert sel.MIN_SENTENCES == 300 and not set(mod.ROUND16_FILES) & set(mod.ROUND15_FILES)
@@ -465,14 +470,12 @@ def test_seventeenth_round_is_development_on_new_documents():
     sel = _tool("select_gold_round17")
     round16 = _tool("select_gold_round16")
     gold = load_gold()
-    seventeenth = [g for g in gold if 5094 <= int(g.id[1:]) < 5609]
     # The screen's 515 sentences less the 48 that repeat a sentence of rounds 1-16, dropped before any reader ran;
     # labelled blind (docs/gold-held-back-notes.md).
     dropped = {5094, 5154, 5155, 5156, 5171, 5172, 5174, 5175, 5189, 5190, 5205, 5206, 5222, 5223, 5283, 5284}
     dropped |= {5290, 5294, 5295, 5319, 5340, 5341, 5346, 5347, 5407, 5417, 5418, 5419, 5431, 5435, 5436, 5437}
     dropped |= {5453, 5455, 5457, 5458, 5459, 5460, 5461, 5465, 5501, 5502, 5503, 5506, 5537, 5563, 5572, 5576}
-    assert [g.id for g in seventeenth] == [f"g{i}" for i in range(5094, 5609) if i not in dropped]
-    assert len(seventeenth) == 467 and sum(len(g.relations) for g in seventeenth) == 164
+    seventeenth = _round_rows(gold, 5094, 5609, dropped, 467, 164)
     # The accounts of 2024 the sixteenth round left, latest first, whole: the first gave fewer than 300 sentences.
     assert sel.CANDIDATES == round16.CANDIDATES[2:] and mod.ROUND17_FILES == sel.CANDIDATES
     assert sel.MIN_SENTENCES == 300 and not set(mod.ROUND17_FILES) & set(mod.ROUND16_FILES)
@@ -489,13 +492,11 @@ def test_eighteenth_round_is_held_back_on_new_documents():
     mod = _build_tool()
     sel = _tool("select_gold_round18")
     gold = load_gold()
-    eighteenth = [g for g in gold if int(g.id[1:]) >= 5609]
     # The screen's 554 sentences less the 19 that repeat a sentence of rounds 1-17, dropped before any reader ran;
     # labelled blind (docs/gold-held-back-notes.md).
     dropped = {5609, 5676, 5718, 5719, 5725, 5746, 5747, 5748, 5749, 5823, 5847, 5865, 5871, 5873, 5992, 5993}
     dropped |= {6005, 6091, 6119}
-    assert [g.id for g in eighteenth] == [f"g{i}" for i in range(5609, 6163) if i not in dropped]
-    assert len(eighteenth) == 535 and sum(len(g.relations) for g in eighteenth) == 242
+    eighteenth = _round_rows(gold, 5609, 6163, dropped, 535, 242, held=True)
     # The accounts of 2023, latest first, whole: the first gave fewer than 300 sentences.
     assert sel.CANDIDATES[0] == "20231123.html" and all(f.startswith("2023") for f in sel.CANDIDATES)
     assert mod.ROUND18_FILES == sel.CANDIDATES[:2] and not set(sel.CANDIDATES) & set(mod.ROUND17_FILES)
