@@ -91,7 +91,7 @@ def test_every_rule_is_named_by_an_example_and_listed_once():
     every = (*rules.CLAUSE_RULES, *rules.RULES[1:])
     assert rules.RULES[0] is rules.clauses
     assert [f.__name__ for f in every] == list(rules.RULE_NAMES)
-    assert len(set(rules.RULE_NAMES)) == len(rules.RULE_NAMES) == 36
+    assert len(set(rules.RULE_NAMES)) == len(rules.RULE_NAMES) == 39
     for f in every:
         assert f.__doc__ and f.__doc__.strip()[0].isupper(), f.__name__
 
@@ -111,6 +111,19 @@ def test_each_reading_names_the_rule_that_read_it(sentence, rule, movement_rules
 
     (r,) = read_sentence(sentence, load_vocabulary())
     assert (r.rule, r.movement_rules) == (rule, movement_rules)
+
+
+def _readings(sentence: str) -> dict[tuple[str, str, str], str]:
+    """(source, target, sign) → the rule that read it, for one sentence."""
+    from aieco.extraction.rules import read_sentence
+    from aieco.vocab import load_vocabulary
+
+    return {(r.src, r.dst, r.sign.value): r.rule for r in read_sentence(sentence, load_vocabulary())}
+
+
+def _assert_read_by(sentence: str, want: tuple[str, str, str], rule: str) -> None:
+    got = _readings(sentence)
+    assert got.get(want) == rule, got
 
 
 @pytest.mark.parametrize(
@@ -218,11 +231,7 @@ def test_each_reading_names_the_rule_that_read_it(sentence, rule, movement_rules
     ],
 )
 def test_the_rules_of_session_15(sentence, want, rule):
-    from aieco.extraction.rules import read_sentence
-    from aieco.vocab import load_vocabulary
-
-    got = {(r.src, r.dst, r.sign.value): r.rule for r in read_sentence(sentence, load_vocabulary())}
-    assert got.get(want) == rule, got
+    _assert_read_by(sentence, want, rule)
 
 
 @pytest.mark.parametrize(
@@ -252,10 +261,164 @@ def test_the_rules_of_session_15(sentence, want, rule):
     ],
 )
 def test_what_the_rules_of_session_15_leave_unread(sentence, absent):
-    from aieco.extraction.rules import read_sentence
-    from aieco.vocab import load_vocabulary
+    assert absent not in _readings(sentence)
 
-    assert absent not in {(r.src, r.dst, r.sign.value) for r in read_sentence(sentence, load_vocabulary())}
+
+@pytest.mark.parametrize(
+    "sentence, want, rule",
+    [
+        # session 16: read on the eighteenth round's misses after its look (ECB accounts' recurring phrasing)
+        (
+            "Upside risks to inflation could come from higher energy and food costs.",
+            ("energy_prices", "inflation", "+"),
+            "risks_from",
+        ),
+        (
+            "Upside risks to inflation included renewed upward pressures on the costs of energy.",
+            ("energy_prices", "inflation", "+"),
+            "risks_from",
+        ),
+        (
+            "Upside risks to inflation include the heightened geopolitical tensions.",
+            ("geopolitical_risk", "inflation", "+"),
+            "risks_from",
+        ),
+        (
+            "Members stressed their determination to set policy rates at sufficiently restrictive levels for as long "
+            "as necessary to bring inflation back to target.",
+            ("policy_rate", "inflation", "-"),
+            "restrictive_for_target",
+        ),
+        (
+            "Members would keep policy rates sufficiently restrictive to ensure that inflation would return to the 2% "
+            "medium-term target.",
+            ("policy_rate", "inflation", "-"),
+            "restrictive_for_target",
+        ),
+        (
+            "Inflation would decline with the past monetary policy tightening gradually feeding through to consumer "
+            "prices.",
+            ("policy_rate", "inflation", "-"),
+            "policy_feeds_through",
+        ),
+        # an effect adjective with its source and target; a contribution to "a" timely return
+        (
+            "The dampening effects from past interest rate increases on inflation had yet to materialise.",
+            ("policy_rate", "inflation", "-"),
+            "effect_noun",
+        ),
+        (
+            "The key interest rates were in a range of levels that, maintained for a sufficiently long duration, would "
+            "make a substantial contribution to a timely return of inflation to target.",
+            ("policy_rate", "inflation", "-"),
+            "contribution_to_disinflation",
+        ),
+        # the risk assessment's conditions: a more forceful policy effect, a stronger transmission set off by dashes
+        (
+            "Growth could be lower if the effects of monetary policy were more forceful than expected or if the world "
+            "economy weakened.",
+            ("policy_rate", "real_gdp", "-"),
+            "subordinate_states",
+        ),
+        (
+            "Weaker demand – for example owing to a stronger transmission of monetary policy or a worsening of the "
+            "economic environment outside the euro area – would lead to lower price pressures.",
+            ("policy_rate", "real_gdp", "-"),
+            "states_caused",
+        ),
+        (
+            "Weaker demand – for example owing to a stronger transmission of monetary policy or a worsening of the "
+            "economic environment outside the euro area – would lead to lower price pressures.",
+            ("global_demand", "real_gdp", "+"),
+            "states_caused",
+        ),
+        (
+            "Weaker demand – for example owing to a stronger transmission of monetary policy or a worsening of the "
+            "economic environment outside the euro area – would lead to lower price pressures.",
+            ("real_gdp", "inflation", "+"),
+            "active_clause",
+        ),
+        # a level held with its reason in the "as" clause right after it
+        (
+            "Domestic inflation remained high, as wages were still rising at an elevated pace.",
+            ("wages", "inflation", "+"),
+            "subordinate_states",
+        ),
+        # market rates and what moved them: a cause's participle, weaker news about the economy
+        (
+            "Shorter-term market interest rates had declined, mainly in response to inflation falling faster than "
+            "expected.",
+            ("inflation", "policy_rate", "+"),
+            "states_caused",
+        ),
+        (
+            "Short-term market rates had declined since the Governing Council's previous monetary policy meeting, "
+            "owing mainly to weaker news about the euro area economy.",
+            ("real_gdp", "policy_rate", "+"),
+            "states_caused",
+        ),
+        # a moved subject with its causes before the verb
+        (
+            "Lower demand for euro area exports, owing for instance to an escalation in trade tensions, would weigh "
+            "on growth.",
+            ("global_demand", "real_gdp", "+"),
+            "active_clause",
+        ),
+        # a base effect: past falls dropping out of the annual rates raise it
+        (
+            "Inflation was expected to rise again, because previous falls in energy prices would drop out of the "
+            "annual rates.",
+            ("energy_prices", "inflation", "+"),
+            "subordinate_states",
+        ),
+        (
+            "Inflation had fallen, mainly driven by lower than expected energy prices.",
+            ("energy_prices", "inflation", "+"),
+            "states_caused",
+        ),
+    ],
+)
+def test_the_rules_of_session_16(sentence, want, rule):
+    _assert_read_by(sentence, want, rule)
+
+
+@pytest.mark.parametrize(
+    "sentence, absent",
+    [
+        # two conditions joined by "or if" are co-ordinate: neither causes the other
+        (
+            "Growth could be lower if the effects of monetary policy were more forceful than expected or if the world "
+            "economy weakened.",
+            ("policy_rate", "global_demand", "-"),
+        ),
+        # a cause inside the dashes is not the verb's subject
+        (
+            "Weaker demand – for example owing to a stronger transmission of monetary policy – would ease price "
+            "pressures.",
+            ("policy_rate", "inflation", "-"),
+        ),
+        # the causes after a moved subject are not the verb's subject
+        (
+            "Lower demand for euro area exports, owing for instance to an escalation in trade tensions, would weigh "
+            "on growth.",
+            ("tariffs", "real_gdp", "-"),
+        ),
+        # with inflation at target, no goal is stated
+        (
+            "With inflation back to target, policy rates no longer needed to be in restrictive territory.",
+            ("policy_rate", "inflation", "-"),
+        ),
+        # a risk to a variable whose source has no stated move (and no adverse rise)
+        ("Upside risks to inflation could come from the exchange rate.", ("exchange_rate", "inflation", "+")),
+        # the meeting is not the instrument
+        (
+            "Since the previous monetary policy meeting, inflation had declined.",
+            ("policy_rate", "inflation", "-"),
+        ),
+    ],
+)
+def test_what_the_rules_of_session_16_leave_unread(sentence, absent):
+    assert absent not in _readings(sentence)
 
 
 def test_rule_scores_add_up_to_the_development_score_and_no_rule_is_below_the_floor():

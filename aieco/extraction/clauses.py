@@ -15,6 +15,7 @@ from aieco.extraction.cues import (
     CAUSAL_GAP,
     CAUSATIVE_BEFORE,
     CAUSE_AFTER,
+    CAUSED_SUBJECT_GAP,
     CLAUSE_BREAK,
     CLAUSE_JOIN,
     COMPARED_AFTER,
@@ -49,6 +50,7 @@ from aieco.extraction.cues import (
     OTHER_AGENT,
     OTHER_SENSE_BEFORE,
     OWN_CLAUSE_SUBJECT,
+    PARTICIPLE_MOVE_AFTER,
     PASS_THROUGH_FAMILIES,
     PLACE_BEFORE,
     PLACE_OR_DEGREE,
@@ -351,8 +353,24 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
     if appositive is not None:
         i = appositive
         left = left[: left.index(appositive) + 1]
-    if len(low[ms[i].m.end : cue.start]) > 120:
-        return []
+    if appositive is None:
+        # "lower demand for exports due, for instance, to a weaker world economy would weigh on growth": the causes
+        # named after a moved subject are not the verb's subject
+        appositive = next(
+            (
+                j
+                for j in reversed(left[:-1])
+                if ms[j].mod
+                and ms[j].m.variable_id != ms[i].m.variable_id
+                and CAUSED_SUBJECT_GAP.fullmatch(low, ms[j].m.end, cue.start)
+            ),
+            None,
+        )
+        if appositive is not None:
+            i = appositive
+            left = left[: left.index(appositive) + 1]
+    if appositive is None and len(low[ms[i].m.end : cue.start]) > 120:
+        return []  # (a phrase set off by commas or dashes may be long: the subject stands before it)
     if re.match(
         r"(?:\s+and\s+[a-z-]+(?:\s+[a-z-]+)?)?"  # "affect the economy and financial markets and consequently have"
         r"\s+(?:and|but|or)\s+(?:\w+ly\s+)?(?:has|have|had|is|are|was|were|will|would|could|may|might|can)\s+",
@@ -576,6 +594,9 @@ def cause_of_states(
             if not listed:
                 verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
             taken[si] = verb
+            moving = PARTICIPLE_MOVE_AFTER.match(low, x.m.end)
+            if not mod and moving:
+                mod = 1 if moving.group(1) else -1  # "in response to inflation falling faster than expected"
             if not mod:
                 if verb is not None and re.search(
                     r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by|"

@@ -422,6 +422,19 @@ TRANSITIVE_MOVEMENTS = (
     "loosened",
     "loosening",
 )
+#: "Upside risks to inflation could come from higher energy costs", "upside risks to inflation include renewed
+#: pressures on food prices", "downside risks to growth owing to weaker foreign demand": a risk to a variable
+#: named before its source (the risk's direction, then the variable; group "from" ends where the sources start).
+RISK_HEAD = re.compile(
+    r"\b(?P<dir>upside|downside)\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?(?:headline\s+|core\s+)?"
+)
+RISK_FROM = re.compile(
+    r"\s*,?\s*(?:(?:in\s+the\s+(?:near|short|medium)\s+term|over\s+the\s+(?:near|short|medium)\s+term)\s*,?\s*)?"
+    r"(?:(?:could|may|might|would|can)\s+(?:also\s+)?|(?:also|mainly|primarily|notably)\s+)?"
+    r"(?:include[sd]?|including|(?:come|comes|came|stem|stems|stemmed|arise|arises|arose)\s+from|from|"
+    r"stemming\s+from|arising\s+from|related\s+to|due\s+to|owing\s+to)\s+"
+    r"(?:the\s+|a\s+|an\s+)?(?:potential(?:ly)?\s+|possible\s+)?"
+)
 #: "raises downside risks to growth": the risk phrase carries the direction on its variable.
 RISK_TO = re.compile(r"\b(downside|upside)\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?$")
 IRREGULAR = {
@@ -769,7 +782,8 @@ CAUSE_AFTER = re.compile(
     r"(?:anticipating|expecting|pricing\s+in)\s+)?"
     # "due to the effects of trade policy", "mainly due to the impact of U.S. tariff policy": the effect's source;
     # "due to growing concerns over future inflation": the source of the concern (an adverse variable's rise)
-    r"(?:(?:(?:economic|direct|indirect|negative|adverse|overall|combined|lagged|delayed|temporary|ongoing)\s+)?"
+    r"(?:(?:(?:economic|direct|indirect|negative|adverse|overall|combined|lagged|delayed|temporary|ongoing|dampening|"
+    r"restraining|downward)\s+)?"
     r"(?:impacts?|effects?|consequences?)\s+of\s+(?:the\s+)?|"
     # "as a result of the ongoing transmission of monetary policy tightening", "owing to a combination of robust
     # wage growth, …": the transmitted move, the combined causes
@@ -815,9 +829,13 @@ _FUNCTION_WORD = (
     r"despite|although|though|whereas|so|thus|hence|is|are|was|were|be|been|has|have|had|would|could|will|may)\b"
 )
 _GAP = (
-    rf"\s+(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
+    # "lower than expected energy prices": the comparison with the expected path is part of the modifier
+    r"\s+(?:than\s+(?:expected|anticipated|projected|assumed|forecast)\s+)?"
+    rf"(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
     # "a subdued rate of GDP growth", "the slower pace of hiring": the measure's movement is the variable's
-    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?|(?:outlook|prospects)\s+for\s+(?:the\s+)?)?"
+    r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?|(?:outlook|prospects)\s+for\s+(?:the\s+)?|"
+    # "weaker news about the euro area economy": the news' movement is the variable's
+    r"(?:news|data)\s+(?:about|on|from)\s+(?:the\s+)?(?:euro[- ]area\s+)?)?"
 )
 UP_BEFORE = re.compile(rf"\b(?:{'|'.join(UP_MODIFIERS)}){_GAP}$")
 DOWN_BEFORE = re.compile(rf"\b(?:{'|'.join(DOWN_MODIFIERS)}){_GAP}$")
@@ -1031,7 +1049,7 @@ ENSURE_THAT = re.compile(r"(?:ensure|make\s+sure)\s+(?:that\s+)?(?:the\s+|our\s+
 TO_TARGET_AFTER = re.compile(
     r"^\s+(?:(?:will|would|can|continues\s+to|is\s+brought)\s+)?(?:\w+ly\s+)?(?:returns?|returning|comes?\s+back|"
     r"converges?|converging|goes\s+back|gets\s+back|(?:back\s+)?(?:down\s+)?to|back\s+towards?|towards?)\s+"
-    r"(?:(?:to|towards?|at)\s+)?(?:(?:(?:the|its|our|their)\s+)?(?:[\w.,-]+\s+){0,5}?(?:target|goal|objective)s?\b|"
+    r"(?:(?:to|towards?|at)\s+)?(?:(?:(?:the|its|our|their)\s+)?(?:[\w.,%-]+\s+){0,5}?(?:target|goal|objective)s?\b|"
     r"\d+(?:\.\d+)?\s*(?:per\s*cent|percent|%))"
 )
 #: "to return inflation to target", "bring inflation back to target": the verbs before the target move.
@@ -1068,11 +1086,13 @@ INNER_DIRECTION = re.compile(
 #: "more difficult to cut", "harder to raise": a move made less likely.
 HARDER_TO = re.compile(r"\b(?:more\s+difficult|harder|less\s+(?:likely|scope|room|reason))\s+(?:for\s+\w+\s+)?to\s+$")
 #: "the drag from X on Y" (order "from") or "the boost to Y from X" (order "to").
-ADVERSE_EFFECT = re.compile(r"(?:adverse|negative|detrimental|harmful|damaging)\s")
+ADVERSE_EFFECT = re.compile(r"(?:adverse|negative|detrimental|harmful|damaging|dampening|restraining|downward)\s")
 EFFECT_NOUN_FROM = re.compile(
     r"\b(?P<noun>drags?|headwinds?|hit|boost|lift|support|tailwinds?|"
     # "the adverse effects of rapid interest rate fluctuations on economic activity"
-    r"(?:adverse|negative|detrimental|harmful|damaging|positive|beneficial|favou?rable)\s+(?:effects?|impacts?))\s+"
+    # "the dampening effects from past interest rate increases on inflation"
+    r"(?:adverse|negative|detrimental|harmful|damaging|dampening|restraining|downward|positive|beneficial|"
+    r"favou?rable|supportive|upward)\s+(?:effects?|impacts?))\s+"
     r"(?P<order>from|to|on|of)\s+(?P<a>[^,;:.]{1,50}?)\s+"
     r"(?:on|to|for|from)\s+(?P<b>(?:the\s+)?(?:[a-z-]+\s+){0,3}[a-z-]+)"
 )
@@ -1195,9 +1215,17 @@ PRODUCING = re.compile(
 
 #: A participial phrase set off by commas between a subject and its verb (", supported by robust demand, will").
 APPOSITIVE_GAP = re.compile(
-    r"\s*,\s*(?:(?:which|that)\s+(?:is|are|was|were)\s+)?(?:supported|driven|helped|aided|fuell?ed|boosted|"
+    r"(?:\s*,\s*(?:(?:which|that)\s+(?:is|are|was|were)\s+)?(?:supported|driven|helped|aided|fuell?ed|boosted|"
     r"underpinned|held\s+back|weighed\s+down|hampered|dampened|restrained|led|accompanied|amplified)\s+"
-    r"(?:(?:in\s+part|partly|largely|mainly|also)\s+)?by\s+[^,;.]{1,100},\s*"
+    r"(?:(?:in\s+part|partly|largely|mainly|also)\s+)?by\s+[^,;.]{1,100},|"
+    # "weaker demand – for example owing to a stronger transmission of monetary policy – would ease price pressures"
+    r"\s+[–—]\s[^–—;]{1,200}?\s[–—])\s*"
+    r"(?:(?:would|could|may|might|will|can|should|also|further|\w+ly)\s+)*"
+)
+#: Between a moved subject and its verb, the subject's causes: "lower demand for euro area exports due, for instance,
+#: to a weaker world economy or an escalation in trade tensions would weigh on euro area growth".
+CAUSED_SUBJECT_GAP = re.compile(
+    r"\s*,?\s*(?:due|owing)\s*,?\s*(?:for\s+(?:instance|example)\s*,?\s*)?to\s+[^;.]{1,160}?\s*,?\s+"
     r"(?:(?:would|could|may|might|will|can|should|also|further|\w+ly)\s+)*"
 )
 #: A modal or a norm before a verb ("should support", "needs to dampen", "will help"): a role, not a stated effect.
@@ -1255,7 +1283,8 @@ EXPERIENCED_BEFORE = re.compile(
 )
 #: Two stated movements joined by "or"/"and" ("X were to weaken unexpectedly or Y were to fall").
 COORDINATED_STATE = re.compile(
-    r"\s*(?:\w+ly\s+)?(?:,?\s*(?:or|and|while|whereas)|;)\s+(?:the\s+)?"
+    # "if X were more forceful than expected or if Y weakened": the second condition repeats the subordinator
+    r"\s*(?:\w+ly\s+)?(?:,?\s*(?:or|and|while|whereas)|;)\s+(?:(?:if|when|as)\s+)?(?:the\s+)?"
     # "as labour costs eased and (the effects of) past energy shocks faded": a second subject named by its effect
     r"(?:(?:effects?|impacts?)\s+of\s+(?:the\s+)?)?(?:past\s+|earlier\s+|previous\s+)?"
 )
@@ -1296,8 +1325,8 @@ COMPARATIVE_AFTER = re.compile(
     r"(?:could|may|might|would|will|can)\s+(?:also\s+|well\s+)?(?:be|turn\s+out|prove|come\s+in)(?:\s+to\s+be)?|"
     r"turns?\s+out|turned\s+out|proves?|proved)\s+"
     r"(?:\w+ly\s+|much\s+|even\s+|somewhat\s+|a\s+little\s+|far\s+)?"
-    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile|pronounced))|"
-    r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|"
+    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile|pronounced|forceful|powerful))|"
+    r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|forceful|powerful|"
     r"restrictive|volatile|pronounced)))\b"
     # a comparison with the expected path is a move; with anything else ("higher than in 2019") a level
     r"(?!\s+than\s+(?!(?:expected|anticipated|projected|assumed|forecast|foreseen|envisaged|currently\s+expected)\b))"
@@ -1404,7 +1433,9 @@ NOUN_MOVE_AFTER = re.compile(
     r"(?!\s+(?:in|of)\b)"
 )
 NOMINAL_CAUSE_AFTER = re.compile(
-    r"\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?(?:due to|owing to|because of|as a result of)\s"
+    # "weaker demand – for example owing to …": an example's cause set off by a dash
+    r"\s+(?:[–—]\s+)?(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?"
+    r"(?:due to|owing to|because of|as a result of)\s"
 )
 EXPERIENCED_AFTER = re.compile(
     r"\s+(?:ha(?:s|ve|d)\s+)?(?:also\s+)?(?:seen|saw|experienced|recorded|registered|undergone|underwent|witnessed|"
@@ -1472,6 +1503,8 @@ PLACE_OR_DEGREE = re.compile(
     r"(?:in|over|during|for|until)\s+(?:the\s+)?(?:current|next|coming|following|first|second|third|fourth|last|"
     r"past|near|medium|short)\s+(?:quarters?|months?|years?|term)(?:\s+and\s+(?:the\s+)?(?:current|next|coming|"
     r"following)\s+(?:quarters?|months?|years?))?|this\s+(?:quarter|month|year)|next\s+(?:quarter|month|year)|"
+    # "since the Governing Council's previous monetary policy meeting"
+    r"since\s+the\s+(?:governing\s+council['’]s\s+)?(?:previous|last|[a-z]+)\s+(?:monetary\s+policy\s+)?meeting|"
     r"primarily|mainly|largely|partly|in\s+part|importantly|chiefly|mostly)\b"
 )
 
@@ -1590,7 +1623,7 @@ TRANSMITTED_WHERE = re.compile(r"^\s*(?:(?:the|broader|wider|overall|bank|market
 #: "Rates at levels that make a substantial contribution to the disinflation process / to returning inflation to
 #: target": the source's contribution is to a fall in inflation (rule ``contribution_to_disinflation``).
 CONTRIBUTION_TO_DISINFLATION = re.compile(
-    r"\bcontribut(?:ion|ions|e|es|ed|ing)\s+to\s+(?:the\s+|our\s+|its\s+|this\s+)?(?:(?:ongoing|further|final|phase|of|"
+    r"\bcontribut(?:ion|ions|e|es|ed|ing)\s+to\s+(?:the\s+|our\s+|its\s+|this\s+|a\s+)?(?:(?:ongoing|further|final|phase|of|"
     r"the|ecb's|ecb’s|goal|aim)\s+){0,5}(?:(?=disinflation)|(?:the\s+)?(?:timely\s+)?return(?:ing)?\s+(?:of\s+)?"
     r"(?=inflation\s+to\b))"
 )
@@ -1609,3 +1642,44 @@ FADING_EFFECT_BEFORE = re.compile(
     rf"\b(?:{_FADING})\s+(?:effects?|impacts?|drag|influence)\s+of\s+"
     r"(?:the\s+)?(?:past\s+|previous\s+|earlier\s+)?$"
 )
+#: After a policy-rate mention: the level it is kept at is restrictive ("policy rates, through its future decisions,
+#: at sufficiently restrictive levels", "keep policy rates sufficiently restrictive", "rates in restrictive territory").
+RESTRICTIVE_AFTER = re.compile(r"^[^;.]{0,50}?\brestrictive\b")
+#: Before an inflation mention whose return to target is a goal: "to bring", "to ensure that", "a timely return of"
+#: ("with inflation back to target" states where it is, not a goal).
+TARGET_GOAL_BEFORE = re.compile(
+    r"\b(?:to|ensure|ensuring|achieve|achieving|bring|bringing|return\s+of|convergence\s+of)\s+(?:[\w’'-]+\s+){0,3}$"
+)
+#: Before monetary policy: a transmission stronger (weaker) than expected is more (less) tightening: "weaker demand,
+#: owing to a stronger transmission of monetary policy".
+TRANSMISSION_STRENGTH_BEFORE = re.compile(
+    r"\b(?:(?P<up>stronger|more\s+forceful|more\s+powerful)|(?:weaker|less\s+forceful|less\s+powerful))\s+"
+    r"(?:than\s+(?:expected|anticipated)\s+)?transmission\s+of\s+(?:the\s+)?$"
+)
+#: After a level held, the "as" clause giving its reason starts with its subject: "domestic inflation remained high, as
+#: wages were still rising".
+HELD_BECAUSE = re.compile(r"\s*,\s*as\s+(?:the\s+)?(?:[a-z-]+\s+){0,2}")
+#: A cause named with its movement as a participle after it: "in response to inflation falling faster than expected".
+PARTICIPLE_MOVE_AFTER = re.compile(
+    r"\s+(?:\w+ly\s+)?(?:(rising|increasing|climbing|accelerating|surging|picking\s+up)|"
+    r"(?:falling|declining|decreasing|easing|moderating|slowing|receding|dropping))\b"
+)
+#: After a moved policy rate, the verb of its working through to a target: "the past monetary policy tightening
+#: gradually feeding through to consumer prices", "as the monetary policy tightening … fed through to the real economy".
+POLICY_FEEDS_THROUGH = re.compile(
+    r"\s+(?:(?:has|have|had|is|are|was|were|continues?\s+to|continued\s+to|would|will)\s+)?(?:\w+ly\s+)?"
+    r"(?:feed|feeds|fed|feeding|pass|passes|passed|passing|work|works|worked|working)\s+(?:its\s+way\s+|their\s+way\s+)?"
+    r"through\s+(?:in)?to\s+(?:the\s+)?(?:broader\s+|wider\s+|real\s+)?"
+)
+#: What a policy move working through lowers (a tightening lowers prices and spending) and what it raises in its own
+#: direction (a tightening raises the cost and tightness of credit).
+POLICY_LOWERS = frozenset(
+    {"inflation", "real_gdp", "consumption", "investment", "construction_activity", "house_prices", "credit_growth"}
+)
+#: After a moved variable, its move leaving the year-on-year comparison (a base effect, which acts against the move):
+#: "previous sharp falls in energy prices would drop out of the annual rates".
+DROPS_OUT_AFTER = re.compile(
+    r"\s+(?:(?:would|will|had|have|has|were\s+to|was\s+to)\s+)?(?:\w+ly\s+)?(?:drop|drops|dropped|dropping|fall|falls|fell)"
+    r"\s+out\s+of\s+(?:the\s+)?(?:annual|yearly|year-on-year|twelve-month|12-month)"
+)
+DROP_OUT = re.compile(r"(?:drop|drops|dropped|dropping|fall|falls|fell)\s+out\s+of\b")

@@ -46,6 +46,8 @@ from aieco.extraction.cues import (
     AMBIVALENT,
     BARE_DEMAND_BEFORE,
     CROSS_SECTION,
+    DROP_OUT,
+    DROPS_OUT_AFTER,
     GDP_COMPONENTS,
     HEAD_SHIFT,
     HEDGE,
@@ -73,6 +75,7 @@ from aieco.extraction.cues import (
     SPLIT_VERB_BEFORE,
     TABLE_RESIDUE,
     TRADE_HEAD,
+    TRANSMISSION_STRENGTH_BEFORE,
     UNCERTAINTY_ABOUT,
 )
 from aieco.records import EvidenceClass, Sign
@@ -250,6 +253,8 @@ def _vocabulary_mentions(sentence: str, vocab: Vocabulary) -> tuple[str, list[Me
         and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))
         and not UNCERTAINTY_ABOUT.search(low[max(0, m.start - 40) : m.start])
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
+        # "the previous monetary policy meeting": a meeting, not the instrument
+        and not (m.variable_id == "policy_rate" and re.match(r"\s+meetings?\b", low[m.end :]))
         and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
         # "grow at a subdued rate": a pace, not an interest rate
         and not (
@@ -277,6 +282,8 @@ def _mention_move(low: str, m: Mention, ends: set[int], vocab: Vocabulary) -> Me
     sign, start = movement_modifier(low, m.start, ends, m.end, m.variable_id, adv)
     if sign > 0 and m.variable_id in PRICE_LEVELS and re.search(r"\brepricing\b", low[start : m.start]):
         sign = -1  # "an abrupt repricing of equities": asset prices reprice downwards (risk premia upwards)
+    if sign and DROPS_OUT_AFTER.match(low[m.end :]):
+        sign = -sign  # "previous falls in energy prices would drop out of the annual rates": a base effect reverses
     if sign > 0 and SHORTFALL_AFTER.match(low[m.end :]):
         sign = -1  # "any pick-up in consumption is slower than expected": the shortfall is what acts
     if not sign:
@@ -289,6 +296,9 @@ def _mention_move(low: str, m: Mention, ends: set[int], vocab: Vocabulary) -> Me
             and re.search(r"\b(?:losses|layoffs|cuts)\b", low[m.start : m.end + 8])
         ):
             sign = -1  # "job losses", "job cuts" read as employment: its fall
+    strength = TRANSMISSION_STRENGTH_BEFORE.search(low, max(0, m.start - 60), m.start)
+    if not sign and m.variable_id == "policy_rate" and strength:
+        sign, start = (1 if strength.group("up") else -1), strength.start()
     progress = PROGRESS_BEFORE.search(low, max(0, m.start - 80), m.start)
     if not sign and m.variable_id == "inflation" and progress:
         sign, start = -1, progress.start("p")
@@ -331,6 +341,13 @@ def start_reading(sentence: str, vocab: Vocabulary) -> SentenceReading | None:
     # "asset price corrections", "house price declines": a movement noun right after the mention.
     ms = [x for x in (_mention_move(low, m, ends, vocab) for m in raw) if x is not None]
     cues = find_cues(low, ms)
+    # "previous falls in energy prices would drop out of the annual rates": the base effect is the reversed move (the
+    # mention's modifier is reversed already), so the verb states that move, not a fall
+    for k, c in enumerate(cues):
+        if c.kind == "movement" and DROP_OUT.match(low, c.start):
+            moved = [x for x in ms if x.m.end <= c.start and x.mod and DROPS_OUT_AFTER.match(low[x.m.end :])]
+            if moved:
+                cues[k] = Cue(c.start, c.end, c.text, moved[-1].mod, "movement")
     # "rate hikes raise …": a movement noun right after a mention and before a cue is the mention's modifier.
     for k, c in enumerate(cues):
         if c.kind != "movement" or k + 1 >= len(cues):

@@ -82,6 +82,7 @@ from aieco.extraction.cues import (
     GERUND_START,
     HARDER_TO,
     HELD,
+    HELD_BECAUSE,
     HELD_LEVEL_AFTER,
     HELPING_AFTER_COMMA,
     IMPOSED_AFTER,
@@ -103,16 +104,22 @@ from aieco.extraction.cues import (
     PASS_THROUGH_NOUN,
     PASSING,
     PERSISTENT_LEVEL_AFTER,
+    POLICY_FEEDS_THROUGH,
+    POLICY_LOWERS,
     PRODUCING,
     PURPOSE_TO,
     RELATIVE_AFTER_STATE,
+    RESTRICTIVE_AFTER,
     RETURN_VERB,
+    RISK_FROM,
+    RISK_HEAD,
     RISK_TO,
     SLOWER_PACE,
     STABILISING_AFTER,
     STANCE_AFTER,
     SUBORDINATOR,
     SURPRISE_AFTER,
+    TARGET_GOAL_BEFORE,
     THREAT_TO,
     THUS,
     TIGHTNESS,
@@ -821,7 +828,7 @@ def effect_noun(r: SentenceReading) -> None:
     low, ms = r.low, r.ms
     for e in EFFECT_NOUN_FROM.finditer(low):
         noun = e.group("noun")
-        if " " in noun and e.group("order") != "of":
+        if " " in noun and e.group("order") not in ("of", "from"):
             continue  # "a positive effect on growth and a modest effect on inflation": no source named
         sign = -1 if noun in ("drag", "drags", "headwind", "headwinds", "hit") or ADVERSE_EFFECT.match(noun) else 1
         src_first = e.group("order") in ("from", "of")
@@ -1059,8 +1066,12 @@ def subordinate_states(r: SentenceReading) -> None:
                 # "as inflation fell and wages kept growing, real incomes would rebound": a second movement given to
                 # a mention that moved already is an unnamed subject's
                 continue
-            if ca in r.held_levels or cb in r.held_levels:
-                continue  # "as inflation remained high, growth slowed": a level held is read with a named cause only
+            if (ca in r.held_levels or cb in r.held_levels) and not (
+                ca in r.held_levels and HELD_BECAUSE.fullmatch(low, ca.end, ms[ib].start)
+            ):
+                # "as inflation remained high, growth slowed": a level held is read with a named cause only, or with
+                # the "as" clause right after it ("inflation remained high, as wages were still rising")
+                continue
             if re.search(r"\b(?:while|whereas)\b", between):
                 continue  # "if deficits stay high while … costs rise": co-conditions (or co-movements), no cause
             if all(coordinated[a + 1 : b + 1]):
@@ -1179,16 +1190,79 @@ def contribution_to_disinflation(r: SentenceReading) -> None:
     for c in CONTRIBUTION_TO_DISINFLATION.finditer(low):
         ys = [i for i, y in enumerate(ms) if c.end() <= y.m.start <= c.end() + 3 and y.m.variable_id == "inflation"]
         floor = clause_start(low, c.start())
-        xs = [i for i, x in enumerate(ms) if x.m.end <= c.start() and c.start() - x.m.end <= 120]
+        # "the key ECB interest rates were in a range of levels that, maintained for a sufficiently long duration,
+        # would make …": a level held may stand further back than a cause
+        xs = [i for i, x in enumerate(ms) if x.m.end <= c.start() and c.start() - x.m.end <= 240]
         if not ys or not xs:
             continue
         xi = xs[-1]
         held = ms[xi].m.variable_id == "policy_rate" and re.search(
-            r"\bat\s+(?:\w+\s+)?levels\b", low[ms[xi].m.end : c.start()]
+            r"\b(?:at|in\s+a\s+range\s+of)\s+(?:\w+\s+)?levels\b", low[ms[xi].m.end : c.start()]
         )
+        if not held and c.start() - ms[xi].m.end > 120:
+            continue
         move = ms[xi].mod or (1 if held else 0)
         if move and (ms[xi].start >= floor or held):
             r.add(xi, ys[0], -move, Cue(c.start(), c.end(), "contribution to disinflation", -1, "neutral"), False)
+
+
+def risks_from(r: SentenceReading) -> None:
+    """Upside risks to inflation could come from higher energy and food costs: a risk to a variable named before its
+    sources moves the variable the risk's way when the sources move as stated (or rise, for a risk's own rise)."""
+    low, ms = r.low, r.ms
+    for h in RISK_HEAD.finditer(low):
+        ys = [i for i, y in enumerate(ms) if y.m.start == h.end()]
+        if not ys:
+            continue
+        frm = RISK_FROM.match(low, ms[ys[0]].m.end)
+        if not frm:
+            continue
+        limit = clause_end(low, frm.end())
+        xs = [i for i, x in enumerate(ms) if frm.end() <= x.start and x.m.end <= limit and x.start - frm.end() <= 60]
+        if not xs:
+            continue
+        way = 1 if h.group("dir") == "upside" else -1
+        cue = Cue(frm.start(), frm.end(), f"{h.group('dir')} risks to", way, "neutral")
+        for xi in coordinated_right(low, ms, xs[0], limit):
+            # "owing to upside risks to wage growth": the source's own risk is its move
+            inner = RISK_TO.search(low[max(0, ms[xi].m.start - 40) : ms[xi].m.start])
+            move = ms[xi].mod or (1 if inner and inner.group(1) == "upside" else -1 if inner else 0)
+            move = move or (1 if ms[xi].m.variable_id in r.adverse_up else 0)
+            if move and ms[xi].m.variable_id != ms[ys[0]].m.variable_id:
+                r.add(xi, ys[0], way * move, cue, False)
+
+
+def restrictive_for_target(r: SentenceReading) -> None:
+    """Policy rates kept at sufficiently restrictive levels for as long as necessary to bring inflation back to
+    target: rates held high for inflation's return to target lower it."""
+    low, ms = r.low, r.ms
+    held = [i for i, x in enumerate(ms) if x.m.variable_id == "policy_rate" and RESTRICTIVE_AFTER.match(low[x.m.end :])]
+    goals = [
+        j
+        for j, y in enumerate(ms)
+        if y.m.variable_id == "inflation"
+        and TO_TARGET_AFTER.match(low[y.m.end :])
+        and TARGET_GOAL_BEFORE.search(low[max(0, y.m.start - 40) : y.m.start])
+    ]
+    if held and goals:
+        at = ms[held[0]].m.end
+        r.add(held[0], goals[0], -1, Cue(at, at, "restrictive for the target", -1, "neutral"), False)
+
+
+def policy_feeds_through(r: SentenceReading) -> None:
+    """The past monetary policy tightening gradually feeding through to consumer prices: a policy move working through
+    lowers prices and spending, and raises the cost and tightness of credit, in its own direction."""
+    low, ms = r.low, r.ms
+    for i, x in enumerate(ms):
+        through = POLICY_FEEDS_THROUGH.match(low, x.m.end) if x.m.variable_id == "policy_rate" and x.mod else None
+        if through is None:
+            continue
+        at = through.end()
+        for j in (k for k, y in enumerate(ms) if y.start == at):
+            vid = ms[j].m.variable_id
+            way = -1 if vid in POLICY_LOWERS else 1 if vid in TRANSMISSION_TARGETS else 0
+            if way:
+                r.add(i, j, way * x.mod, Cue(x.m.end, at, "feeding through to", way, "neutral"), False)
 
 
 #: The reader's rules in the order they run; later rules read the movements earlier ones recorded.
@@ -1223,6 +1297,9 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     profits_absorb,
     transmitted_to,
     contribution_to_disinflation,
+    risks_from,
+    restrictive_for_target,
+    policy_feeds_through,
 )
 
 #: Rules taken out of :data:`RULES`, with why: kept so that the reader as it was can be run again (with the rule
