@@ -376,6 +376,38 @@ def test_what_the_rules_of_session_15_leave_unread(sentence, absent):
             ("energy_prices", "inflation", "+"),
             "states_caused",
         ),
+        # second pass: a split verb's particle after a co-ordinated noun, "in view of", a subject list through "and
+        # the impact of", jobs shed, a decline interrupted, surges receding
+        (
+            "Geopolitical tensions could push energy prices and freight costs higher in the near term.",
+            ("geopolitical_risk", "energy_prices", "+"),
+            "active_clause",
+        ),
+        (
+            "Business investment was set to remain weak in view of tight financing conditions.",
+            ("financing_conditions", "investment", "-"),
+            "states_caused",
+        ),
+        (
+            "Lower foreign demand and the impact of tight financing conditions were dampening activity.",
+            ("global_demand", "real_gdp", "+"),
+            "active_clause",
+        ),
+        (
+            "Firms would start to shed jobs, which would lead to lower unit labour costs.",
+            ("employment", "wages", "+"),
+            "active_clause",
+        ),
+        (
+            "The decline in inflation had been interrupted owing to the recent jump in energy prices.",
+            ("energy_prices", "inflation", "+"),
+            "states_caused",
+        ),
+        (
+            "Goods inflation had declined, since past energy price surges were receding.",
+            ("energy_prices", "inflation", "+"),
+            "subordinate_states",
+        ),
     ],
 )
 def test_the_rules_of_session_16(sentence, want, rule):

@@ -157,7 +157,9 @@ NEUTRAL_VERBS = (
     "call for",
 )
 #: "pushing yields up", "drove equity prices down": the particle after the object is its movement.
-PARTICLE_AFTER = re.compile(r"^\s+(?:back\s+)?(up|down|higher|lower|above|below)\b")
+#: "push energy prices higher", "push energy prices and freight costs higher": the particle of a split verb (after a
+#: short noun phrase co-ordinated with the mention, which shares it)
+PARTICLE_AFTER = re.compile(r"^(?:\s+and\s+(?:[a-z-]+\s+)?[a-z-]+)?\s+(?:back\s+)?(up|down|higher|lower|above|below)\b")
 SPLIT_VERB_BEFORE = re.compile(
     r"\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving|pull|pulls|"
     r"pulled|pulling|send|sends|sent|sending|bring|brings|brought|bringing)\s+(?:[a-z-]+\s+){0,4}$"
@@ -775,7 +777,7 @@ CAUSE_AFTER = re.compile(
     r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
     r"supported by|backed by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
-    r"hampered by|thanks to|pulled down by)\s+"
+    r"hampered by|thanks to|pulled down by|in view of)\s+"
     # "reflecting in large part the effects of …", "reflecting mainly higher rates"
     r"(?:(?:in\s+(?:large\s+)?part|partly|largely|mainly|primarily)\s+)?"
     r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
@@ -876,6 +878,8 @@ COORD = re.compile(
     r"^\s*(?:(?:in|over)\s+the\s+(?:short|medium|long|near)(?:er)?[\s-](?:run|term)\s*)?"
     r"(?:,|and|or|as well as|, and|, or|&|combined with|together with|coupled with|"
     r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant)|"
+    # "lower demand for exports and the impact of tight financing conditions were dampening activity"
+    r"and the (?:impact|effects?) of|"
     r"and (?:thereby|thus|hence|therefore|so|in turn))(?:\s+(?:somewhat|slightly|much|even|\w+ly))?\s*$"
 )
 PREPOSITION_BEFORE = re.compile(
@@ -1683,3 +1687,7 @@ DROPS_OUT_AFTER = re.compile(
     r"\s+out\s+of\s+(?:the\s+)?(?:annual|yearly|year-on-year|twelve-month|12-month)"
 )
 DROP_OUT = re.compile(r"(?:drop|drops|dropped|dropping|fall|falls|fell)\s+out\s+of\b")
+#: After a moved variable, the move stopped: "the decline in inflation had been interrupted".
+INTERRUPTED_AFTER = re.compile(
+    r"\s+(?:(?:has|had|have|was|were)\s+)?(?:been\s+)?(?:\w+ly\s+)?(?:interrupted|halted|stalled|paused|reversed)\b"
+)

@@ -53,6 +53,7 @@ from aieco.extraction.cues import (
     HEDGE,
     HORIZON,
     INDIRECT_QUESTION,
+    INTERRUPTED_AFTER,
     LINE_BREAK_HYPHEN,
     MACRO_LEVELS,
     MODAL_OR_NORM,
@@ -282,6 +283,8 @@ def _mention_move(low: str, m: Mention, ends: set[int], vocab: Vocabulary) -> Me
     sign, start = movement_modifier(low, m.start, ends, m.end, m.variable_id, adv)
     if sign > 0 and m.variable_id in PRICE_LEVELS and re.search(r"\brepricing\b", low[start : m.start]):
         sign = -1  # "an abrupt repricing of equities": asset prices reprice downwards (risk premia upwards)
+    if sign and INTERRUPTED_AFTER.match(low[m.end :]):
+        sign = -sign  # "the decline in inflation had been interrupted": the move stopped, pushed the other way
     if sign and DROPS_OUT_AFTER.match(low[m.end :]):
         sign = -sign  # "previous falls in energy prices would drop out of the annual rates": a base effect reverses
     if sign > 0 and SHORTFALL_AFTER.match(low[m.end :]):
@@ -296,6 +299,12 @@ def _mention_move(low: str, m: Mention, ends: set[int], vocab: Vocabulary) -> Me
             and re.search(r"\b(?:losses|layoffs|cuts)\b", low[m.start : m.end + 8])
         ):
             sign = -1  # "job losses", "job cuts" read as employment: its fall
+        if (
+            not sign
+            and m.variable_id == "employment"
+            and re.search(r"\b(?:shed|sheds|shedding)\s+(?:\w+\s+)?$", low[max(0, m.start - 25) : m.start])
+        ):
+            sign = -1  # "firms would start to shed jobs": employment falls
     strength = TRANSMISSION_STRENGTH_BEFORE.search(low, max(0, m.start - 60), m.start)
     if not sign and m.variable_id == "policy_rate" and strength:
         sign, start = (1 if strength.group("up") else -1), strength.start()
@@ -353,7 +362,10 @@ def start_reading(sentence: str, vocab: Vocabulary) -> SentenceReading | None:
         if c.kind != "movement" or k + 1 >= len(cues):
             continue
         prev = [x for x in ms if x.m.end <= c.start and not low[x.m.end : c.start].strip()]
-        if prev and not low[c.end : cues[k + 1].start].strip():
+        # ("past energy price surges were receding": an auxiliary may stand before the movement verb)
+        if prev and re.fullmatch(
+            r"\s*(?:(?:were|was|are|is|had|has|have|been|being)\s+)*", low[c.end : cues[k + 1].start]
+        ):
             prev[-1].mod = prev[-1].mod or c.sign
             cues[k] = Cue(c.start, c.end, c.text, 0, "consumed")
     ec = evidence_class(sentence)
