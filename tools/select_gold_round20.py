@@ -1,0 +1,44 @@
+"""Sentence selection of the twentieth labelling round of the extraction gold set (issue 30, a blind held-back part).
+
+``python3 tools/select_gold_round20.py FOLDER > selection.json``: the nineteenth round's rule
+(``tools/select_gold_round19.py``: the fourth round's screen, repeats of earlier rounds dropped, each account read as
+the workbench reads HTML between its date line and its "Monetary policy statement" heading, whole accounts in order
+until MIN_SENTENCES) on the snapshot's accounts published in 2023 that the eighteenth and nineteenth rounds did not
+take, latest first (1 June 2023 back to 19 January 2023). Documents saved in FOLDER under the snapshot's file names
+(``git show 2e898819:data/ecb/accounts/<date>.html`` of github:vtasca/central-bank-statements). Ids continue after
+g6697; earlier rounds are rounds 1-19.
+
+Fixed before any sentence was read, in session 16 (after the nineteenth round's look). The ECB permits reproduction
+provided that the source is acknowledged. No reader, parser or model runs here: only the sentence screen and the
+vocabulary's synonym match.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+START = 6698
+MIN_SENTENCES = 300
+#: The snapshot's accounts published in 2023 that the eighteenth and nineteenth rounds did not take, latest first.
+CANDIDATES = [
+    "20230601.html",
+    "20230420.html",
+    "20230302.html",
+    "20230119.html",
+]
+
+
+def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
+    """The round's rows: whole accounts in order until MIN_SENTENCES, repeats of rounds 1-19 dropped."""
+    from tools.select_gold_round12 import whole_documents_until
+    from tools.select_gold_round14 import account_sentences
+
+    return whole_documents_until(folder, files, gold, START, MIN_SENTENCES, account_sentences)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tools.select_gold_round14 import print_selection
+
+    print_selection(Path(sys.argv[1]), CANDIDATES, selection)
