@@ -404,7 +404,7 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
     measured = re.search(
         r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply|"
         # "the effects of past rate increases weigh on …": the effects are the mention's
-        r"effects?|impacts?|influence|consequences|pass-through)\s+of\s+"
+        r"effects?|impacts?|influence|consequences|pass-through|transmission)\s+of\s+"
         r"(?:the\s+|past\s+|earlier\s+|previous\s+|recent\s+)?$",
         low[max(0, ms[i].start - 30) : ms[i].start],
     ) or re.search(
@@ -466,6 +466,8 @@ def clause_objects(low: str, ms: list[MentionMove], cue: Cue, hi: int, next_cue:
     # variable's outlook or likelihood, so the variable is the object.
     if CAUSAL_GAP.search(gap):
         return []  # "consumer spending slowed due to weaker confidence": the mention is the cause
+    if re.search(r"\bto\s+(?:ensure|make\s+sure|secure)\b|\bso\s+that\b", gap):
+        return []  # "it needs to be raised further to ensure that inflation falls": a purpose, not the verb's object
     gap = TRANSPARENT_HEAD.sub(" ", gap)
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
     if len(gap.split()) > 6 or re.search(

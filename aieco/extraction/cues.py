@@ -98,6 +98,7 @@ NEGATIVE_VERBS = (
     "rein in",
     "tame",
     "disrupt",
+    "fragment",
     "pull down",
     "subtract from",
     "detract from",
@@ -522,7 +523,7 @@ DOWN_MODIFIERS = (
     r"substantial |modest |slight |gradual |considerable |steady )?"
     r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
     r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening|weakness|softness|slowing|"
-    r"deceleration|moderation|depreciation)(?:es|s)? (?:in|of)",
+    r"deceleration|moderation|depreciation|downturn)(?:es|s)? (?:in|of)",
     r"negative",
     r"weak",
     r"poor",
@@ -1053,7 +1054,7 @@ ENSURE_THAT = re.compile(r"(?:ensure|make\s+sure)\s+(?:that\s+)?(?:the\s+|our\s+
 TO_TARGET_AFTER = re.compile(
     r"^\s+(?:(?:will|would|can|continues\s+to|is\s+brought)\s+)?(?:\w+ly\s+)?(?:returns?|returning|comes?\s+back|"
     r"converges?|converging|goes\s+back|gets\s+back|(?:back\s+)?(?:down\s+)?to|back\s+towards?|towards?)\s+"
-    r"(?:(?:to|towards?|at)\s+)?(?:(?:(?:the|its|our|their)\s+)?(?:[\w.,%-]+\s+){0,5}?(?:target|goal|objective)s?\b|"
+    r"(?:(?:to|towards?|at)\s+)?(?:(?:(?:the|its|our|their)\s+)?(?:[\w.,%’'-]+\s+){0,5}?(?:target|goal|objective)s?\b|"
     r"\d+(?:\.\d+)?\s*(?:per\s*cent|percent|%))"
 )
 #: "to return inflation to target", "bring inflation back to target": the verbs before the target move.
@@ -1318,6 +1319,8 @@ CONTINUING_AFTER = re.compile(
     # ("took hold" is not read: "…, as the global recession took hold" sets a scene more than it states a cause)
     r"(?:take|takes|took|taken|taking)\s+effect|persist(?:s|ed|ing)?|(?:kick|kicks|kicked)\s+in|"
     r"(?:work|works|worked|feed|feeds|fed)\s+through|(?:build|builds|built)\s+up|"
+    # "if declining energy prices were to pass through to the prices of other goods more quickly than anticipated"
+    r"(?:pass|passes|passed)\s+through|"
     # "a further easing of monetary policy was warranted": a move judged due is a move stated
     r"(?:is|are|was|were|would\s+be|will\s+be|could\s+be|may\s+be|might\s+be|has\s+been|had\s+been)\s+"
     r"(?:\w+ly\s+)?(?:warranted|appropriate|needed|required|justified|necessary))\b"
@@ -1328,8 +1331,10 @@ COMPARATIVE_AFTER = re.compile(
     # the risk assessment's outcome: "growth could be lower if …", "inflation could turn out higher than anticipated"
     r"(?:could|may|might|would|will|can)\s+(?:also\s+|well\s+)?(?:be|turn\s+out|prove|come\s+in)(?:\s+to\s+be)?|"
     r"turns?\s+out|turned\s+out|proves?|proved)\s+"
-    r"(?:\w+ly\s+|much\s+|even\s+|somewhat\s+|a\s+little\s+|far\s+)?"
-    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile|pronounced|forceful|powerful))|"
+    # "if monetary policy was transmitted more forcefully than expected": the transmission's strength is the policy's
+    r"(?:transmitted\s+)?(?:\w+ly\s+|much\s+|even\s+|somewhat\s+|a\s+little\s+|far\s+)?"
+    r"(?:(higher|stronger|greater|larger|tighter|faster|more\s+(?:elevated|expensive|restrictive|volatile|pronounced|forceful|"
+    r"powerful|forcefully|strongly))|"
     r"(?:lower|weaker|smaller|scarcer|thinner|looser|easier|softer|slower|cheaper|less\s+(?:elevated|expensive|forceful|powerful|"
     r"restrictive|volatile|pronounced)))\b"
     # a comparison with the expected path is a move; with anything else ("higher than in 2019") a level
@@ -1437,8 +1442,8 @@ NOUN_MOVE_AFTER = re.compile(
     r"(?!\s+(?:in|of)\b)"
 )
 NOMINAL_CAUSE_AFTER = re.compile(
-    # "weaker demand – for example owing to …": an example's cause set off by a dash
-    r"\s+(?:[–—]\s+)?(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?"
+    # "weaker demand – for example owing to …", "weaker demand, for example owing to …": an example's cause set off
+    r"(?:\s*[–—]|\s*,(?=\s+for\s+(?:example|instance)\b))?\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?"
     r"(?:due to|owing to|because of|as a result of)\s"
 )
 EXPERIENCED_AFTER = re.compile(
@@ -1690,4 +1695,24 @@ DROP_OUT = re.compile(r"(?:drop|drops|dropped|dropping|fall|falls|fell)\s+out\s+
 #: After a moved variable, the move stopped: "the decline in inflation had been interrupted".
 INTERRUPTED_AFTER = re.compile(
     r"\s+(?:(?:has|had|have|was|were)\s+)?(?:been\s+)?(?:\w+ly\s+)?(?:interrupted|halted|stalled|paused|reversed)\b"
+)
+#: After price pressures, where they come from: "domestic price pressures, including from rising wages and still robust
+#: profits", "strong price pressures coming especially from wages".
+PRESSURES_FROM = re.compile(
+    r"\s*,?\s*(?:(?:including|notably|especially|mainly|mostly|largely|particularly|in\s+particular)\s+)?"
+    r"(?:(?:coming|stemming|arising|emanating)\s+)?(?:(?:especially|mainly|mostly|largely|notably|in\s+particular)\s+)?"
+    r"from\s+(?:the\s+)?"
+)
+#: "Wage pressures were becoming an increasingly important source of inflation", "strong wage growth was a key driver
+#: of inflation": the source before the copula, the target after "driver of".
+IS_DRIVER_OF = re.compile(
+    r"\s+(?:(?:is|was|are|were|has\s+been|have\s+been|had\s+been|remains?|remained|would\s+be|would\s+remain)\s+)?"
+    r"(?:(?:becoming|increasingly|still|now|also|thus|therefore)\s+)*(?:becomes?|became|become)?\s*"
+    r"(?:an?|the|one\s+of\s+the)\s+(?:(?:increasingly|very|particularly|more|most)\s+)?"
+    r"(?:(?:important|key|main|major|significant|dominant|principal|primary|strong)\s+)?"
+    r"(?:drivers?|sources?|determinants?)\s+of\s+(?:the\s+)?(?:(?:persistence|dynamics|level)\s+of\s+)?"
+)
+#: After a comparative: a head naming a likelihood or an incentive ("the bigger the risk that …").
+LIKELIHOOD_HEAD = re.compile(
+    r"\s+(?:the\s+)?(?:risks?|likelihood|chances?|probability|incentives?|temptation|danger)\b"
 )

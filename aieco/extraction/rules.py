@@ -89,9 +89,11 @@ from aieco.extraction.cues import (
     INFINITIVE_AFTER,
     INNER_DIRECTION,
     INTRANSITIVE_AFTER,
+    IS_DRIVER_OF,
     IT_CAUSES,
     LEVEL_AFTER,
     LIFTED_AFTER,
+    LIKELIHOOD_HEAD,
     MOVE_PURPOSE,
     MOVED_ADJECTIVE,
     MOVED_SUBJECT_BEFORE,
@@ -106,6 +108,7 @@ from aieco.extraction.cues import (
     PERSISTENT_LEVEL_AFTER,
     POLICY_FEEDS_THROUGH,
     POLICY_LOWERS,
+    PRESSURES_FROM,
     PRODUCING,
     PURPOSE_TO,
     RELATIVE_AFTER_STATE,
@@ -816,7 +819,9 @@ def correlative(r: SentenceReading) -> None:
             return [(i, move) for i, x in enumerate(ms) if lo <= x.m.start and x.m.end <= hi]
 
         sources = [sm for lo_, hi_ in parts for sm in part_moves(lo_, hi_)]
-        targets = part_moves(*second)
+        # "the bigger the risk that firms would pass …", "the lower the incentives for workers to claim …": the second
+        # part correlates a risk or an incentive, not the variables it names
+        targets = [] if LIKELIHOOD_HEAD.match(low, cc.end("second")) else part_moves(*second)
         for si, sm in sources:
             for ti, tm in targets:
                 r.add(si, ti, sm * tm, Cue(second[0], second[0], "the more … the more", 0, "neutral"), False)
@@ -982,6 +987,24 @@ def driver_of(r: SentenceReading) -> None:
                     at = d.start("cop")
                     sign = src_move * (ms[ys[0]].mod or 1)
                     r.add(xi, ys[0], sign, Cue(at, d.end(), "is the driver of", 0, "neutral"), True)
+
+
+def is_driver_of(r: SentenceReading) -> None:
+    """Wage pressures were becoming an increasingly important source of inflation: the source stands before the
+    copula and moves its target its own way (pressures and adverse variables named alone rise)."""
+    low, ms = r.low, r.ms
+    for i, x in enumerate(ms):
+        d = IS_DRIVER_OF.match(low, x.m.end)
+        if d is None or not (d.group().strip().split()[0] in _COPULAS or "becom" in d.group()):
+            continue
+        ys = [j for j, y in enumerate(ms) if y.start == d.end()]
+        unmoved = 1 if x.m.text.lower().endswith("pressures") or x.m.variable_id in r.adverse_up else 0
+        move = x.mod or unmoved
+        if ys and move > 0 and ms[ys[0]].m.variable_id != x.m.variable_id:
+            r.add(i, ys[0], move, Cue(x.m.end, d.end(), "is a driver of", 0, "neutral"), False)
+
+
+_COPULAS = frozenset({"is", "was", "are", "were", "has", "have", "had", "remains", "remain", "remained", "would"})
 
 
 def threat_to(r: SentenceReading) -> None:
@@ -1265,6 +1288,25 @@ def policy_feeds_through(r: SentenceReading) -> None:
                 r.add(i, j, way * x.mod, Cue(x.m.end, at, "feeding through to", way, "neutral"), False)
 
 
+def pressures_from(r: SentenceReading) -> None:
+    """Domestic price pressures, including from rising wages and still robust profits: price pressures named with
+    their sources rise with them (a source named without a move is read as pushing them up)."""
+    low, ms = r.low, r.ms
+    for j, y in enumerate(ms):
+        if y.m.variable_id != "inflation" or not re.search(r"\bpressures?$", y.m.text.lower()):
+            continue
+        frm = PRESSURES_FROM.match(low, y.m.end)
+        if frm is None:
+            continue
+        xs = [i for i, x in enumerate(ms) if x.start == frm.end() or x.m.start == frm.end()]
+        if not xs:
+            continue
+        cue = Cue(frm.start(), frm.end(), "pressures from", 1, "neutral")
+        for xi in coordinated_right(low, ms, xs[0], clause_end(low, frm.end())):
+            if ms[xi].m.variable_id != "inflation" and ms[xi].mod >= 0:
+                r.add(xi, j, 1, cue, False)
+
+
 #: The reader's rules in the order they run; later rules read the movements earlier ones recorded.
 RULES: tuple[Callable[[SentenceReading], None], ...] = (
     clauses,
@@ -1289,6 +1331,7 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     pass_through_noun,
     effects_include,
     driver_of,
+    is_driver_of,
     threat_to,
     states_caused,
     amplified_if,
@@ -1300,6 +1343,7 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     risks_from,
     restrictive_for_target,
     policy_feeds_through,
+    pressures_from,
 )
 
 #: Rules taken out of :data:`RULES`, with why: kept so that the reader as it was can be run again (with the rule
