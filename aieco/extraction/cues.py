@@ -1706,8 +1706,8 @@ PRESSURES_FROM = re.compile(
 #: "Wage pressures were becoming an increasingly important source of inflation", "strong wage growth was a key driver
 #: of inflation": the source before the copula, the target after "driver of".
 IS_DRIVER_OF = re.compile(
-    r"\s+(?:(?:is|was|are|were|has\s+been|have\s+been|had\s+been|remains?|remained|would\s+be|would\s+remain)\s+)?"
-    r"(?:(?:becoming|increasingly|still|now|also|thus|therefore)\s+)*(?:becomes?|became|become)?\s*"
+    r"\s+(?:is|was|are|were|(?:has|have|had)\s+(?:been|become)|becomes?|became|remains?|remained|would\s+(?:be|remain))\s+"
+    r"(?:(?:becoming|increasingly|still|now|also|thus|therefore)\s+)*"
     r"(?:an?|the|one\s+of\s+the)\s+(?:(?:increasingly|very|particularly|more|most)\s+)?"
     r"(?:(?:important|key|main|major|significant|dominant|principal|primary|strong)\s+)?"
     r"(?:drivers?|sources?|determinants?)\s+of\s+(?:the\s+)?(?:(?:persistence|dynamics|level)\s+of\s+)?"

@@ -995,16 +995,13 @@ def is_driver_of(r: SentenceReading) -> None:
     low, ms = r.low, r.ms
     for i, x in enumerate(ms):
         d = IS_DRIVER_OF.match(low, x.m.end)
-        if d is None or not (d.group().strip().split()[0] in _COPULAS or "becom" in d.group()):
+        if d is None:
             continue
         ys = [j for j, y in enumerate(ms) if y.start == d.end()]
         unmoved = 1 if x.m.text.lower().endswith("pressures") or x.m.variable_id in r.adverse_up else 0
         move = x.mod or unmoved
         if ys and move > 0 and ms[ys[0]].m.variable_id != x.m.variable_id:
             r.add(i, ys[0], move, Cue(x.m.end, d.end(), "is a driver of", 0, "neutral"), False)
-
-
-_COPULAS = frozenset({"is", "was", "are", "were", "has", "have", "had", "remains", "remain", "remained", "would"})
 
 
 def threat_to(r: SentenceReading) -> None:
