@@ -33,12 +33,13 @@ CANDIDATES = [
 ]
 
 
-def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
-    """The round's rows: whole accounts in order until MIN_SENTENCES, repeats of rounds 1-17 dropped."""
+def selection(folder: Path, files: list[str], gold: Path, start: int = START, least: int = MIN_SENTENCES) -> list[dict]:
+    """The round's rows: whole accounts in order until ``least`` sentences, repeats of the rounds before id ``start``
+    dropped (rounds 1-17 here; the nineteenth and twentieth rounds apply the same rule from their own first id)."""
     from tools.select_gold_round12 import whole_documents_until
     from tools.select_gold_round14 import account_sentences
 
-    return whole_documents_until(folder, files, gold, START, MIN_SENTENCES, account_sentences)
+    return whole_documents_until(folder, files, gold, start, least, account_sentences)
 
 
 if __name__ == "__main__":

@@ -31,11 +31,10 @@ CANDIDATES = [
 
 
 def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
-    """The round's rows: whole accounts in order until MIN_SENTENCES, repeats of rounds 1-18 dropped."""
-    from tools.select_gold_round12 import whole_documents_until
-    from tools.select_gold_round14 import account_sentences
+    """The round's rows: the eighteenth round's rule from this round's first id (repeats of rounds 1-18 dropped)."""
+    from tools.select_gold_round18 import selection as eighteenth_round_rule
 
-    return whole_documents_until(folder, files, gold, START, MIN_SENTENCES, account_sentences)
+    return eighteenth_round_rule(folder, files, gold, start=START, least=MIN_SENTENCES)
 
 
 if __name__ == "__main__":
