@@ -427,6 +427,19 @@ def _assert_fetched_accounts_not_repeated(mod, gold, rows, first: int) -> None:
     assert not any(re.search(r"Related topics|Copyright|Ms Lagarde, President|^#+ Members", g.text) for g in rows)
 
 
+def _assert_account_round(mod, sel, gold, rows, files: list[str], per_file: list[int], first: int, held: bool = False):
+    """A round of whole ECB accounts (rounds 15 to 20): its sentences per account, the first account short of the
+    selection's 300 sentences (so the next one was added), its split, and no repeat or page furniture."""
+    assert [sum(g.file == f for g in rows) for f in files] == per_file and per_file[0] < sel.MIN_SENTENCES == 300
+    if held:
+        assert {g.document for g in rows} == set(mod.HELD_BACK_DOCUMENTS)
+        assert all(g.split == "held_back" for g in rows)
+    else:
+        assert {g.document for g in rows} <= set(mod.RETIRED_HELD_BACK)
+        assert all(g.split == "dev" for g in rows)
+    _assert_fetched_accounts_not_repeated(mod, gold, rows, first=first)
+
+
 def test_fifteenth_round_is_development_on_new_documents():
     """The fifteenth round (g4179-g4633): the next two ECB monetary policy accounts of 2024, select_gold_round15.py;
     held back for one look (session 13), then development (issue 30)."""
@@ -441,12 +454,8 @@ def test_fifteenth_round_is_development_on_new_documents():
     fifteenth = _round_rows(gold, 4179, 4634, dropped, 431, 126)
     # The accounts of 2024 the fourteenth round left, latest first, whole: the first gave fewer than 300 sentences.
     assert sel.CANDIDATES == round14.CANDIDATES[2:] and mod.ROUND15_FILES == sel.CANDIDATES[:2]
-    assert sel.MIN_SENTENCES == 300 and not set(mod.ROUND15_FILES) & set(mod.ROUND14_FILES)
-    per_file = [sum(g.file == f for g in fifteenth) for f in mod.ROUND15_FILES]
-    assert per_file == [178, 253] and per_file[0] < sel.MIN_SENTENCES
-    assert {g.document for g in fifteenth} <= set(mod.RETIRED_HELD_BACK)
-    assert all(g.split == "dev" for g in fifteenth)
-    _assert_fetched_accounts_not_repeated(mod, gold, fifteenth, first=4179)
+    assert not set(mod.ROUND15_FILES) & set(mod.ROUND14_FILES)
+    _assert_account_round(mod, sel, gold, fifteenth, mod.ROUND15_FILES, [178, 253], first=4179)
 
 
 def test_sixteenth_round_is_development_on_new_documents():
@@ -463,12 +472,8 @@ def test_sixteenth_round_is_development_on_new_documents():
     sixteenth = _round_rows(gold, 4634, 5094, dropped, 433, 157)
     # The accounts of 2024 the fifteenth round left, latest first, whole: the first gave fewer than 300 sentences.
     assert sel.CANDIDATES == round15.CANDIDATES[2:] and mod.ROUND16_FILES == sel.CANDIDATES[:2]
-    assert sel.MIN_SENTENCES == 300 and not set(mod.ROUND16_FILES) & set(mod.ROUND15_FILES)
-    per_file = [sum(g.file == f for g in sixteenth) for f in mod.ROUND16_FILES]
-    assert per_file == [208, 225] and per_file[0] < sel.MIN_SENTENCES
-    assert {g.document for g in sixteenth} <= set(mod.RETIRED_HELD_BACK)
-    assert all(g.split == "dev" for g in sixteenth)
-    _assert_fetched_accounts_not_repeated(mod, gold, sixteenth, first=4634)
+    assert not set(mod.ROUND16_FILES) & set(mod.ROUND15_FILES)
+    _assert_account_round(mod, sel, gold, sixteenth, mod.ROUND16_FILES, [208, 225], first=4634)
 
 
 def test_seventeenth_round_is_development_on_new_documents():
@@ -486,12 +491,8 @@ def test_seventeenth_round_is_development_on_new_documents():
     seventeenth = _round_rows(gold, 5094, 5609, dropped, 467, 164)
     # The accounts of 2024 the sixteenth round left, latest first, whole: the first gave fewer than 300 sentences.
     assert sel.CANDIDATES == round16.CANDIDATES[2:] and mod.ROUND17_FILES == sel.CANDIDATES
-    assert sel.MIN_SENTENCES == 300 and not set(mod.ROUND17_FILES) & set(mod.ROUND16_FILES)
-    per_file = [sum(g.file == f for g in seventeenth) for f in mod.ROUND17_FILES]
-    assert per_file == [230, 237] and per_file[0] < sel.MIN_SENTENCES
-    assert {g.document for g in seventeenth} <= set(mod.RETIRED_HELD_BACK)
-    assert all(g.split == "dev" for g in seventeenth)
-    _assert_fetched_accounts_not_repeated(mod, gold, seventeenth, first=5094)
+    assert not set(mod.ROUND17_FILES) & set(mod.ROUND16_FILES)
+    _assert_account_round(mod, sel, gold, seventeenth, mod.ROUND17_FILES, [230, 237], first=5094)
 
 
 def test_eighteenth_round_is_development_on_new_documents():
@@ -508,11 +509,7 @@ def test_eighteenth_round_is_development_on_new_documents():
     # The accounts of 2023, latest first, whole: the first gave fewer than 300 sentences.
     assert sel.CANDIDATES[0] == "20231123.html" and all(f.startswith("2023") for f in sel.CANDIDATES)
     assert mod.ROUND18_FILES == sel.CANDIDATES[:2] and not set(sel.CANDIDATES) & set(mod.ROUND17_FILES)
-    per_file = [sum(g.file == f for g in eighteenth) for f in mod.ROUND18_FILES]
-    assert per_file == [251, 284] and per_file[0] < sel.MIN_SENTENCES == 300
-    assert {g.document for g in eighteenth} <= set(mod.RETIRED_HELD_BACK)
-    assert all(g.split == "dev" for g in eighteenth)
-    _assert_fetched_accounts_not_repeated(mod, gold, eighteenth, first=5609)
+    _assert_account_round(mod, sel, gold, eighteenth, mod.ROUND18_FILES, [251, 284], first=5609)
 
 
 def test_nineteenth_round_is_development_on_new_documents():
@@ -530,11 +527,7 @@ def test_nineteenth_round_is_development_on_new_documents():
     # The accounts of 2023 the eighteenth round did not take, latest first, whole: the first gave fewer than 300.
     assert sel.CANDIDATES == [f for f in round18.CANDIDATES if f not in mod.ROUND18_FILES]
     assert mod.ROUND19_FILES == sel.CANDIDATES[:2]
-    per_file = [sum(g.file == f for g in nineteenth) for f in mod.ROUND19_FILES]
-    assert per_file == [265, 247] and per_file[0] < sel.MIN_SENTENCES == 300
-    assert {g.document for g in nineteenth} <= set(mod.RETIRED_HELD_BACK)
-    assert all(g.split == "dev" for g in nineteenth)
-    _assert_fetched_accounts_not_repeated(mod, gold, nineteenth, first=6163)
+    _assert_account_round(mod, sel, gold, nineteenth, mod.ROUND19_FILES, [265, 247], first=6163)
 
 
 def test_twentieth_round_is_held_back_on_new_documents():
@@ -552,11 +545,7 @@ def test_twentieth_round_is_held_back_on_new_documents():
     # The accounts of 2023 rounds 18 and 19 did not take, latest first, whole: the first gave fewer than 300.
     assert sel.CANDIDATES == [f for f in round19.CANDIDATES if f not in mod.ROUND19_FILES]
     assert mod.ROUND20_FILES == sel.CANDIDATES[:2]
-    per_file = [sum(g.file == f for g in twentieth) for f in mod.ROUND20_FILES]
-    assert per_file == [250, 243] and per_file[0] < sel.MIN_SENTENCES == 300
-    assert {g.document for g in twentieth} == set(mod.HELD_BACK_DOCUMENTS)
-    assert all(g.split == "held_back" for g in twentieth)
-    _assert_fetched_accounts_not_repeated(mod, gold, twentieth, first=6698)
+    _assert_account_round(mod, sel, gold, twentieth, mod.ROUND20_FILES, [250, 243], first=6698, held=True)
 
 
 def test_ecb_accounts_are_read_between_their_date_line_and_the_statement_heading():
