@@ -1,0 +1,41 @@
+"""Sentence selection of the twenty-first labelling round of the extraction gold set (issue 30, a blind held-back part).
+
+``python3 tools/select_gold_round21.py FOLDER > selection.json``: the eighteenth round's rule
+(``tools/select_gold_round18.py``: the fourth round's screen, repeats of earlier rounds dropped, each account read as
+the workbench reads HTML between its date line and its "Monetary policy statement" heading, whole accounts in order
+until MIN_SENTENCES) on the snapshot's accounts published in 2023 that rounds 18-20 did not take, latest first
+(2 March 2023, then 19 January 2023). Documents saved in FOLDER under the snapshot's file names
+(``git show 2e898819:data/ecb/accounts/<date>.html`` of github:vtasca/central-bank-statements). Ids continue after
+g7212; earlier rounds are rounds 1-20.
+
+Fixed before any sentence was read, in session 17 (after the twentieth round's look). The ECB permits reproduction
+provided that the source is acknowledged. No reader, parser or model runs here: only the sentence screen and the
+vocabulary's synonym match.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+START = 7213
+MIN_SENTENCES = 300
+#: The snapshot's accounts published in 2023 that rounds 18-20 did not take, latest first.
+CANDIDATES = [
+    "20230302.html",
+    "20230119.html",
+]
+
+
+def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
+    """The round's rows: the eighteenth round's rule from this round's first id (repeats of rounds 1-20 dropped)."""
+    from tools.select_gold_round18 import selection as eighteenth_round_rule
+
+    return eighteenth_round_rule(folder, files, gold, start=START, least=MIN_SENTENCES)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tools.select_gold_round14 import print_selection
+
+    print_selection(Path(sys.argv[1]), CANDIDATES, selection)
