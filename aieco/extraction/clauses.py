@@ -23,6 +23,8 @@ from aieco.extraction.cues import (
     COORD,
     COST_COMPOUND_BEFORE,
     CUE_PATTERNS,
+    DEMAND_OF_A_MARKET_AFTER,
+    DEMAND_VERB_AFTER,
     DETERMINER_BEFORE,
     DOWN_BEFORE,
     EFFECT_ITEM,
@@ -40,6 +42,9 @@ from aieco.extraction.cues import (
     INHERENT_UP,
     LIST_ITEM,
     LIST_JOIN,
+    LISTED_ADJECTIVE_BEFORE,
+    LOAN_DEMAND_AFTER,
+    LOAN_DEMAND_BEFORE,
     LOOSE_BEFORE,
     MODAL_BEFORE,
     MOVEMENT_PATTERNS,
@@ -167,6 +172,9 @@ def movement_modifier(
                 and LOW_GROWTH_BEFORE.search(low, 0, at + m.group().index("growth"))
             ):
                 return -1, at  # "a period of below-trend growth in real GDP": a weak growth
+            slowing = SLOWING_OF_BEFORE.search(low, 0, at) if sign > 0 and GROWTH_OF.match(m.group()) else None
+            if slowing:
+                return -1, slowing.start()  # "a further slowdown in the growth of loans": the growth falls
             if word in PARTICIPLE_MODIFIERS and low[at + len(word) : start].split():
                 return 0, start  # "policy tightening restrained economic activity": a participle before a verb
             if word in GERUND_OR_ADJECTIVE and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):
@@ -178,6 +186,10 @@ def movement_modifier(
 
 #: "growth in X", "the growth of X": a nominal modifier naming the growth rate, whose level a predicate may state.
 GROWTH_OF = re.compile(r"(?:an? |the )?(?:\w+ )?growth (?:in|of)\b")
+#: "a further slowdown in the growth of loans", "a moderation in the growth of wages": the growth rate falls.
+SLOWING_OF_BEFORE = re.compile(
+    r"\b(?:slowdown|slowing|deceleration|decline|fall|drop|moderation|weakening|easing)\s+(?:in|of)\s+$"
+)
 #: "below-trend growth in X", "weak growth of X": the growth named is a weak one.
 LOW_GROWTH_BEFORE = re.compile(
     r"\b(?:below-trend|below-potential|sub-?par|weak|weaker|slow|slower|subdued|sluggish|modest|soft|softer|tepid|"
@@ -235,6 +247,14 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
                 continue  # "the drag on activity", "a cut" are nouns, not verbs
             if kind != "noun" and COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
                 continue  # "arising from cost increases": a noun compound, not a verb
+            if (
+                kind == "directional"
+                and m.group().endswith("ing")
+                and LISTED_ADJECTIVE_BEFORE.search(low, max(0, m.start() - 160), m.start())
+            ):
+                continue  # "owing to higher rates and worsening housing market prospects": an adjective in a list
+            if kind == "directional" and m.group() in VERB_OR_ADJECTIVE and PREPOSITIONAL_TO.search(low, 0, m.start()):
+                continue  # "owing to lower inventories": an adjective after a prepositional "to", never a verb
             if kind == "directional" and COMPARED_AFTER.match(low, m.end()):
                 continue  # "wage growth remains elevated relative to productivity": a comparison, no effect
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
@@ -242,6 +262,8 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
         for m in pat.finditer(low):
             if DETERMINER_BEFORE.search(low, 0, m.start()) and not this_verb(low, m):
                 continue  # "from such surges", "a rise": nouns, not movements
+            if m.group().endswith("ing") and LISTED_ADJECTIVE_BEFORE.search(low, max(0, m.start() - 160), m.start()):
+                continue  # "including rising interest rates, …, easing supply bottlenecks": adjectives in a list
             if COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
                 continue  # "arising from cost increases", "after wage hikes": a noun compound, no verb of a subject
             # "output grows below potential": a widening slack, the economy's weak move
@@ -285,6 +307,7 @@ def coordinated_left(low: str, ms: list[MentionMove], idx: int, floor: int) -> l
             out.append(idx - 1)
             return out
     listed = False  # a list's "and"/"or" has been crossed: unnamed items may stand between named ones
+    joined = 0  # the items found before a "together with" between commas
     while (
         idx > 0
         and ms[idx - 1].start >= floor
@@ -292,6 +315,7 @@ def coordinated_left(low: str, ms: list[MentionMove], idx: int, floor: int) -> l
         and (
             COORD.match(low[ms[idx - 1].m.end : ms[idx].start])
             or list_item_gap(low[ms[idx - 1].m.end : ms[idx].start], listed)
+            or WITH_JOIN.fullmatch(low[ms[idx - 1].m.end : ms[idx].start])
         )
         and not (
             low[ms[idx - 1].m.end : ms[idx].start].strip() == ","
@@ -299,9 +323,20 @@ def coordinated_left(low: str, ms: list[MentionMove], idx: int, floor: int) -> l
         )
     ):
         listed = listed or bool(re.search(r"\b(?:and|or)\s*$", low[ms[idx - 1].m.end : ms[idx].start]))
+        if WITH_JOIN.fullmatch(low[ms[idx - 1].m.end : ms[idx].start]):
+            joined = len(out)
         idx -= 1
         out.append(idx)
+    if joined and re.search(r"\b(?:from|by)\s+(?:\w+\s+){0,3}$", low[clause_start(low, ms[idx].start) : ms[idx].start]):
+        # "the decline in wealth resulting from drops in equity and house prices, together with tighter credit": the
+        # items before "together with" are the causes inside the first subject, not subjects
+        return out[:joined]
     return out
+
+
+#: "the fall in energy prices, combined with the recent appreciation of the euro, was expected to dampen core
+#: inflation": a subject set off with "combined with" between commas is one of the subjects (``coordinated_left``).
+WITH_JOIN = re.compile(r"\s*,\s*(?:combined|together|coupled|along)\s+with\s*")
 
 
 def list_item_gap(gap: str, listed: bool) -> bool:
@@ -450,7 +485,9 @@ def clause_objects(low: str, ms: list[MentionMove], cue: Cue, hi: int, next_cue:
     if re.search(r"[,;]\s*(?:and|but|while|whereas)\b", gap):
         return []  # "stock prices increased moderately, and the VIX decreased": a new clause, not an object
     if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.match(
-        r"\s+(?:is|are|was|were|has|have|had|remains?|remained)\b", low[ms[i].m.end :]
+        # ("… and the effective exchange rate of the euro had appreciated")
+        r"(?:\s+of\s+(?:the\s+)?[a-z-]+)?\s+(?:is|are|was|were|has|have|had|remains?|remained)\b",
+        low[ms[i].m.end :],
     ):
         return []  # "conditions are tightening and liquidity is scarcer": the mention is the next clause's subject
     if re.search(r"\b(?:and|or|but|while|whereas)\b", gap) and re.fullmatch(
@@ -610,7 +647,8 @@ def cause_of_states(
                     r"weighed down|hit|dragged|held back|restrained|hampered|pulled down", verb.group()
                 ):
                     mod = -1
-                elif x.m.variable_id in adverse_up and (
+                # ("owing to wage pressures": pressures named without a move push their variable up)
+                elif (x.m.variable_id in adverse_up or re.search(r"\bpressures?$", x.m.text.lower())) and (
                     cue.text == "movement from"
                     or (
                         verb is not None
@@ -670,6 +708,8 @@ def infinitive_movement(low: str, m: Mention) -> int:
 
 
 def other_sense(low: str, m: Mention) -> bool:
+    if m.variable_id == "real_gdp" and m.text.lower() in ("demand", "demands") and demand_of_a_market(low, m):
+        return True
     if m.variable_id == "corporate_defaults" and NON_CORPORATE_DEFAULT.match(low[m.end : m.end + 80]):
         return True
     if m.text.lower().endswith("economies") and PLACE_BEFORE.search(low, max(0, m.start - 60), m.start):
@@ -679,6 +719,15 @@ def other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "equity_prices" and m.text.lower() not in ("equity", "equities"):
         pat = None
     return bool(re.search(r"[a-z]-$", before) or (pat is not None and pat.search(before)))
+
+
+def demand_of_a_market(low: str, m: Mention) -> bool:
+    """ "demand for loans", "to demand higher wages", "lower demand and tighter credit supply": not aggregate demand."""
+    if DEMAND_OF_A_MARKET_AFTER.match(low, m.end) or LOAN_DEMAND_AFTER.match(low, m.end):
+        return True
+    if LOAN_DEMAND_BEFORE.search(low, max(0, m.start - 80), m.start):
+        return True
+    return bool(re.search(r"\bto\s+$", low[max(0, m.start - 4) : m.start]) and DEMAND_VERB_AFTER.match(low, m.end))
 
 
 def without_verb(m: Mention, low: str) -> Mention:

@@ -523,7 +523,10 @@ DOWN_MODIFIERS = (
     r"substantial |modest |slight |gradual |considerable |steady )?"
     r"(?:decrease|decline|fall|drop|reduction|slump|contraction|deterioration|correction|loss|cut|easing|"
     r"slowdown|collapse|evaporation|drying-up|weakening|softening|loosening|weakness|softness|slowing|"
-    r"deceleration|moderation|depreciation|downturn)(?:es|s)? (?:in|of)",
+    r"deceleration|moderation|depreciation|downturn|"
+    # "the unwinding of supply bottlenecks", "the clearing of supply chain bottlenecks", "the fading-out of the energy
+    # shock": a strain that goes away
+    r"unwinding|clearing|dissipation|resolution|fading|fading-out)(?:es|s)? (?:in|of)",
     r"negative",
     r"weak",
     r"poor",
@@ -786,8 +789,11 @@ CAUSE_AFTER = re.compile(
     # "due to the effects of trade policy", "mainly due to the impact of U.S. tariff policy": the effect's source;
     # "due to growing concerns over future inflation": the source of the concern (an adverse variable's rise)
     r"(?:(?:(?:economic|direct|indirect|negative|adverse|overall|combined|lagged|delayed|temporary|ongoing|dampening|"
-    r"restraining|downward)\s+)?"
-    r"(?:impacts?|effects?|consequences?)\s+of\s+(?:the\s+)?|"
+    r"restraining|downward|gradual|continued)\s+)?"
+    # "driven by the delayed pass-through of the past surge in energy prices", "reflecting the delayed effects of past
+    # supply bottlenecks", "the lagged pass-through of indirect effects from past energy price increases"
+    r"(?:impacts?|effects?|consequences?|pass-through)\s+(?:of|from)\s+(?:the\s+)?"
+    r"(?:(?:indirect\s+)?effects\s+from\s+(?:the\s+)?)?(?:past\s+|earlier\s+|previous\s+)?|"
     # "as a result of the ongoing transmission of monetary policy tightening", "owing to a combination of robust
     # wage growth, …": the transmitted move, the combined causes
     r"(?:(?:ongoing|continued|past|lagged|delayed|strong)\s+)?transmission\s+of\s+(?:the\s+)?(?:past\s+)?|"
@@ -860,7 +866,7 @@ MODAL_BEFORE = re.compile(
 )
 CONJ_ONLY = re.compile(
     r"^[\s,]*(?:and|or|as well as|and also|but also|but|while|whereas|and thereby|thereby|"
-    r"and hence|and thus)?[\s,]*$"
+    r"and hence|and thus)?[\s,]*(?:at\s+the\s+same\s+time\s*,?\s*)?$"
 )
 #: A list item the vocabulary does not name ("weakened household balance sheets", "and low levels of"): up to six
 #: words, none a verb of the cue or movement tables, an auxiliary, a pronoun or a clause word.
@@ -881,7 +887,9 @@ COORD = re.compile(
     r"along with|and the|and a|and (?:the\s+)?(?:ensuing|resulting|associated|attendant)|"
     # "lower demand for exports and the impact of tight financing conditions were dampening activity"
     r"and the (?:impact|effects?) of|"
-    r"and (?:thereby|thus|hence|therefore|so|in turn))(?:\s+(?:somewhat|slightly|much|even|\w+ly))?\s*$"
+    r"and (?:thereby|thus|hence|therefore|so|in turn))"
+    # "… and continued tightening of credit conditions": a degree adverb or an adjective of persistence
+    r"(?:\s+(?:somewhat|slightly|much|even|continued|ongoing|further|persistent|\w+ly))?\s*$"
 )
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
@@ -948,8 +956,8 @@ INTRANSITIVE_AFTER = re.compile(
 
 #: "cost increases", "wage hikes" after a preposition: a noun compound whose head is the movement noun.
 COST_COMPOUND_BEFORE = re.compile(
-    r"\b(?:from|of|by|to|with|amid|after|despite|because\s+of|due\s+to|and)\s+(?:further\s+|large\s+|recent\s+)?"
-    r"(?:cost|input\s+cost|price|wage|tax|fee|rent)\s+$"
+    r"\b(?:from|of|by|to|with|amid|after|despite|because\s+of|due\s+to|and)\s+(?:further\s+|large\s+|recent\s+|past\s+)?"
+    r"(?:[a-z-]+\s+)?(?:cost|input\s+cost|price|wage|tax|fee|rent)\s+$"
 )
 
 #: "in the face of tariffs, monetary policy …": a preposed adverbial ends at its comma, it lists nothing.
@@ -964,6 +972,7 @@ SUBORDINATE_GAP = re.compile(
     r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
     # "declines in energy prices since the beginning of the year contributed to …": a time, no clause
     r"(?!\w+ly\b)(?!(?:the\s+)?(?:start|beginning|end|middle|turn|spring|summer|autumn|fall|winter)\s+of\b)"
+    r"(?!at\s+the\s+same\s+time\b)"  # "…, while at the same time boosting confidence": a participle follows
     r"(?!(?:early|mid|late|last|january|february|march|april|may|june|july|august|september|october|november|"
     r"december|(?:19|20)\d\d)\b)\w+"
 )
@@ -1009,6 +1018,16 @@ PRONOUN_SUBJECT = re.compile(
 )
 #: A clause boundary between a candidate subject and its verb.
 CLAUSE_JOIN = re.compile(r",\s*(?:and|but|while|whereas|although|though|yet)\b|\bwhich\b")
+#: "monetary policy had still more ground to cover to bring inflation back to target", "would have further ground to
+#: cover in adjusting the monetary policy stance to ensure …": policy still to be tightened (the move's end is the
+#: phrase's end, after the mention or after the policy noun that follows it).
+GROUND_TO_COVER_AFTER = re.compile(
+    r"^\s+(?:still\s+)?(?:had|has|have|would\s+have|will\s+have)\s+(?:still\s+)?(?:more|further|some)\s+"
+    r"(?:ground\s+to\s+cover|way\s+to\s+go)"
+)
+GROUND_TO_COVER_BEFORE = re.compile(
+    r"\b(?:more|further|some)\s+(?:ground\s+to\s+cover|way\s+to\s+go)\s+in\s+[a-z]+ing\s+(?:the\s+|its\s+)?$"
+)
 #: A purpose infinitive after the object of a policy move ("lowered its policy rate in June to support
 #: growth", "raised rates quickly in order to bring inflation down").
 PURPOSE_TO = re.compile(
@@ -1223,9 +1242,27 @@ APPOSITIVE_GAP = re.compile(
     r"(?:\s*,\s*(?:(?:which|that)\s+(?:is|are|was|were)\s+)?(?:supported|driven|helped|aided|fuell?ed|boosted|"
     r"underpinned|held\s+back|weighed\s+down|hampered|dampened|restrained|led|accompanied|amplified)\s+"
     r"(?:(?:in\s+part|partly|largely|mainly|also)\s+)?by\s+[^,;.]{1,100},|"
+    # "the resilience of the labour market, by bolstering household confidence and spending, could lead to …",
+    # "a weakening of demand, including owing to a sharper deceleration of bank credit, would …"
+    r"\s*,\s*(?:by\s+[a-z]+ing|including\s+(?:owing\s+to|due\s+to|through|via|because\s+of))\s[^,;.–—]{1,140},|"
     # "weaker demand – for example owing to a stronger transmission of monetary policy – would ease price pressures"
     r"\s+[–—]\s[^–—;]{1,200}?\s[–—])\s*"
     r"(?:(?:would|could|may|might|will|can|should|also|further|\w+ly)\s+)*"
+)
+#: "owing to the general level of interest rates, weaker fixed investments and worsening housing market prospects":
+#: a word in -ing after the "and" (or comma) of a list of causes, with no finite verb since the preposition, is an
+#: adjective of the next item, not a verb whose subject is the item before.
+LISTED_ADJECTIVE_BEFORE = re.compile(
+    r"\b(?:owing\s+to|due\s+to|because\s+of|on\s+the\s+back\s+of|as\s+a\s+result\s+of|amid|reflecting|including|"
+    r"such\s+as)\s+"
+    r"(?:(?!\b(?:was|were|is|are|had|has|have|would|will|could|may|might|which|that)\b)[^;:.–—(])*?(?:,|\band|\bor)\s+$"
+)
+#: "the latest developments in oil prices … would imply a downward impact on inflation": a head naming a move of no
+#: stated direction, so the subject's move, and with it the sign, is unknown.
+DIRECTIONLESS_HEAD = re.compile(
+    r"\b(?:developments|changes|movements|fluctuations|swings|evolution)\s+(?:in|of)\s+(?:the\s+|recent\s+)?"
+    # (items of a list may stand before the subject: "in oil prices, food commodity prices and the exchange rate")
+    r"(?:[a-z-]+(?:\s+[a-z-]+){0,2},\s+)*(?:[a-z-]+\s+)?$"
 )
 #: Between a moved subject and its verb, the subject's causes: "lower demand for euro area exports due, for instance,
 #: to a weaker world economy or an escalation in trade tensions would weigh on euro area growth".
@@ -1489,8 +1526,23 @@ TRADE_HEAD = re.compile(
     r"barriers?|frictions?|costs?|finance|credit|creditors?|receivables|payables)\b"
 )
 #: Senses of a synonym that are not the variable: "securities lending", "by default", "energy consumption".
+#: "demand for loans", "demands for higher wages", "to demand higher wages": the demand of a market the vocabulary
+#: names otherwise (labour, credit, housing) or the verb, not aggregate demand.
+DEMAND_OF_A_MARKET_AFTER = re.compile(
+    r"\s+for\s+(?:higher\s+|more\s+|new\s+|bank\s+|housing\s+|consumer\s+)?(?:wages?|labou?r|workers|loans?|credit|"
+    r"mortgages?|housing|houses|liquidity|money|cash|financing)\b"
+)
+#: "to demand higher wages": the verb (the word before is "to", the words after its object).
+DEMAND_VERB_AFTER = re.compile(r"\s+(?:higher|more|greater)\s+(?!generally\b)[a-z]")
+#: "lower demand and tighter credit supply conditions", "credit supply conditions and lower demand": the demand for
+#: loans, named beside their supply.
+LOAN_DEMAND_AFTER = re.compile(r"\s+(?:and|or)\s+(?:[a-z-]+\s+){0,2}(?:credit|loan)\s+supply\b")
+LOAN_DEMAND_BEFORE = re.compile(r"\b(?:credit|loan)\s+supply\s+(?:[a-z-]+\s+){0,2}(?:and|or)\s+(?:[a-z-]+\s+)?$")
+
 OTHER_SENSE_BEFORE = {
     "credit_growth": re.compile(r"\b(?:securities|repo|stock)\s+$"),
+    # "the unwinding of carry trades": positions in markets, not trade in goods
+    "trade_volumes": re.compile(r"\b(?:carry|crowded|basis|leveraged|hedging)\s+$"),
     "corporate_defaults": re.compile(r"\bby\s+$"),
     "consumption": re.compile(r"\b(?:energy|oil|gas|electricity|fuel|water|power)\s+$"),
     # "banks' equity", "their equity", "tangible common equity": capital, not equity prices
@@ -1514,7 +1566,10 @@ PLACE_OR_DEGREE = re.compile(
     r"following)\s+(?:quarters?|months?|years?))?|this\s+(?:quarter|month|year)|next\s+(?:quarter|month|year)|"
     # "since the Governing Council's previous monetary policy meeting"
     r"since\s+the\s+(?:governing\s+council['’]s\s+)?(?:previous|last|[a-z]+)\s+(?:monetary\s+policy\s+)?meeting|"
-    r"primarily|mainly|largely|partly|in\s+part|importantly|chiefly|mostly)\b"
+    r"primarily|mainly|largely|partly|in\s+part|importantly|chiefly|mostly)\b|"
+    # a figure and its month: "increased markedly to 5.6% in February, from 5.3% in January"
+    r"\b(?:to|from|by|at)\s+(?:about\s+|around\s+)?-?\d+(?:\.\d+)?\s*(?:%|per\s*cent\b|percentage\s+points?\b)"
+    r"(?:\s+in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)?"
 )
 
 #: "the default of the five hedge funds", "defaults by banks": the default of a named non-corporate entity
@@ -1628,7 +1683,11 @@ TRANSMITTED_TO = re.compile(
     r"^\s+(?:stance\s+)?(?:\w+ly\s+)?(?:(?:was|were|had|has|been|being|be)\s+)*(?:\w+ly\s+)?(?:in)?to\s+"
 )
 #: Where a transmission reaches: "to (the) broader financing conditions (for firms and households)".
-TRANSMITTED_WHERE = re.compile(r"^\s*(?:(?:the|broader|wider|overall|bank|market)\s+){0,3}$")
+#: ("… to risk-free interest rates and to financing conditions": a list's unnamed items may come first)
+TRANSMITTED_WHERE = re.compile(
+    r"^\s*(?:(?:[a-z-]+\s+){1,4}(?:and|,)\s+(?:to\s+)?)?"
+    r"(?:(?:the|broader|wider|overall|bank|market|euro\s+area|euro-area|private\s+sector|corporate)\s+){0,3}$"
+)
 #: "Rates at levels that make a substantial contribution to the disinflation process / to returning inflation to
 #: target": the source's contribution is to a fall in inflation (rule ``contribution_to_disinflation``).
 CONTRIBUTION_TO_DISINFLATION = re.compile(
@@ -1653,7 +1712,7 @@ FADING_EFFECT_BEFORE = re.compile(
 )
 #: After a policy-rate mention: the level it is kept at is restrictive ("policy rates, through its future decisions,
 #: at sufficiently restrictive levels", "keep policy rates sufficiently restrictive", "rates in restrictive territory").
-RESTRICTIVE_AFTER = re.compile(r"^[^;.]{0,50}?\brestrictive\b")
+RESTRICTIVE_AFTER = re.compile(r"^[^;.]{0,70}?\brestrictive\b")
 #: Before an inflation mention whose return to target is a goal: "to bring", "to ensure that", "a timely return of"
 #: ("with inflation back to target" states where it is, not a goal).
 TARGET_GOAL_BEFORE = re.compile(
@@ -1680,6 +1739,10 @@ POLICY_FEEDS_THROUGH = re.compile(
     r"(?:feed|feeds|fed|feeding|pass|passes|passed|passing|work|works|worked|working)\s+(?:its\s+way\s+|their\s+way\s+)?"
     r"through\s+(?:in)?to\s+(?:the\s+)?(?:broader\s+|wider\s+|real\s+)?"
 )
+#: "The impact of tighter monetary policy was starting to become more visible in financing conditions": the head
+#: before a moved policy rate and, after it, where its working is seen (rule ``policy_feeds_through``).
+POLICY_IMPACT_BEFORE = re.compile(r"\b(?:impacts?|effects?|transmission)\s+of\s+(?:the\s+)?(?:past\s+|earlier\s+)?$")
+POLICY_SEEN_IN = re.compile(r"[^.;,]{0,50}?\b(?:visible|evident|apparent|felt)\s+in\s+")
 #: What a policy move working through lowers (a tightening lowers prices and spending) and what it raises in its own
 #: direction (a tightening raises the cost and tightness of credit).
 POLICY_LOWERS = frozenset(

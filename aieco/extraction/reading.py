@@ -264,6 +264,10 @@ def _vocabulary_mentions(sentence: str, vocab: Vocabulary) -> tuple[str, list[Me
             and re.search(r"\bat\s+(?:an?|the|its|their)\s+(?:[\w-]+\s+){0,2}$", low[max(0, m.start - 40) : m.start])
         )
     ]
+    # "credit growth remained sluggish amid weak demand", "the resultant decline in demand … slowdown in the growth of
+    # loans": beside the volume of credit, a bare "demand" is the demand for loans
+    if any(m.variable_id == "credit_growth" for m in raw):
+        raw = [m for m in raw if not (m.variable_id == "real_gdp" and m.text.lower() == "demand")]
     # "inflation volatility", "output volatility": the volatility of a macroeconomic variable is
     # neither that variable's level nor market volatility.
     raw = [

@@ -65,6 +65,7 @@ from aieco.extraction.cues import (
     COST_PRESSURE_BEFORE,
     CREATED,
     DAMPENER_RE,
+    DIRECTIONLESS_HEAD,
     DOWN_IN_MAIN,
     DRIVER_OF,
     EFFECT_FOR_BEFORE,
@@ -80,6 +81,8 @@ from aieco.extraction.cues import (
     FRONTLOADED,
     GDP_COMPONENTS,
     GERUND_START,
+    GROUND_TO_COVER_AFTER,
+    GROUND_TO_COVER_BEFORE,
     HARDER_TO,
     HELD,
     HELD_BECAUSE,
@@ -107,7 +110,9 @@ from aieco.extraction.cues import (
     PASSING,
     PERSISTENT_LEVEL_AFTER,
     POLICY_FEEDS_THROUGH,
+    POLICY_IMPACT_BEFORE,
     POLICY_LOWERS,
+    POLICY_SEEN_IN,
     PRESSURES_FROM,
     PRODUCING,
     PURPOSE_TO,
@@ -169,6 +174,10 @@ def moved_noun(low: str, x: MentionMove) -> bool:
     )
 
 
+#: A degree between the copula and the verb or comparative: "was a little lower because of …", "were slightly raised".
+DEGREE = r"(?:\w+ly\s+|a\s+little\s+|a\s+bit\s+|somewhat\s+|much\s+|far\s+|even\s+|still\s+)?"
+
+
 def passive_voice(r: SentenceReading, c: Clause) -> bool:
     """Y is depressed by higher X: the agent after "by" (or "owing to") is the source."""
     low, ms, cue, lo, hi, next_cue = r.low, r.ms, c.cue, c.lo, c.hi, c.next_cue
@@ -176,7 +185,7 @@ def passive_voice(r: SentenceReading, c: Clause) -> bool:
     by = re.match(r"\s+(?:(?:hard|heavily|badly|\w+ly)\s+)?by\b", after)
     if by is not None and BY_MAGNITUDE.match(after, by.end()):
         by = None  # "wages increased by more than expected", "rates were raised by 50 basis points": a size, no agent
-    if by is None and cue.kind == "directional" and re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo : cue.start]):
+    if by is None and cue.kind == "directional" and re.search(rf"\b{BE}\s+{DEGREE}$", low[lo : cue.start]):
         # "consumption and investment are crowded out owing to higher rates": the cause phrase names the agent
         by = re.match(
             r"\s+(?:out\s+)?(?:(?:hard|heavily|badly|\w+ly)\s+)?(?:owing\s+to|due\s+to|because\s+of|as\s+a\s+result\s+of)"
@@ -184,7 +193,7 @@ def passive_voice(r: SentenceReading, c: Clause) -> bool:
             after,
         )
     passive = by and (
-        re.search(rf"\b{BE}\s+(?:\w+ly\s+)?$", low[lo : cue.start]) or re.search(r"ed$|en$|hit$|cut$", cue.text)
+        re.search(rf"\b{BE}\s+{DEGREE}$", low[lo : cue.start]) or re.search(r"ed$|en$|hit$|cut$", cue.text)
     )
     if (
         not by
@@ -281,7 +290,9 @@ def resolve_parties(r: SentenceReading, c: Clause) -> None:
     if (
         c.subs
         and cue.text.split()[0].endswith("ing")
-        and re.fullmatch(r"\s*,?\s*(?:while|whilst)\s+", low[ms[c.subs[0]].m.end : cue.start])
+        and re.fullmatch(
+            r"\s*,?\s*(?:while|whilst)\s+(?:at\s+the\s+same\s+time\s*,?\s*)?", low[ms[c.subs[0]].m.end : cue.start]
+        )
         and (r.previous is None or c.subs[0] not in r.previous[1])
     ):
         # "AI could help the economy achieve higher growth while reducing inflation": the gerund's subject is
@@ -494,10 +505,13 @@ def active_clause(r: SentenceReading, c: Clause) -> bool:
     c.chained = c.objs[chain:] if chain is not None else []
     c.objs = c.objs[:chain] if chain is not None else c.objs
     src_mod = 0
+    first = min((ms[si].start for si in c.subs), default=0)
     for si in c.subs:
         # a modifier covers the list after it ("lower exports and investment"), never one before it
         # ("uncertainty and weak confidence weigh on …": only confidence is weak)
         src_mod = c.implied.get(si) or ms[si].mod or (ms[c.subs[0]].mod if ms[c.subs[0]].start <= ms[si].start else 0)
+        if not src_mod and DIRECTIONLESS_HEAD.search(low, max(0, first - 80), first):
+            continue  # "the latest developments in oil prices … imply a downward impact": no direction stated
         if src_mod and FADING_EFFECT_BEFORE.search(low, max(0, ms[si].start - 60), ms[si].start):
             src_mod = -src_mod  # "the fading effects of restrictive policy support consumption": its reversal acts
         for oi in c.objs:
@@ -1120,6 +1134,10 @@ def move_purpose(r: SentenceReading) -> None:
     # the move's end: after the verb ("needs to be tightened"), or after its object ("raised interest rates")
     moves = [(i, sg, max(c.end, ms[i].m.end)) for i, sg, c in r.states if ms[i].m.variable_id == "policy_rate"]
     moves += [(i, x.mod, x.m.end) for i, x in enumerate(ms) if x.m.variable_id == "policy_rate" and x.mod]
+    for i, x in enumerate(ms):
+        ahead = GROUND_TO_COVER_AFTER.match(low[x.m.end :]) if x.m.variable_id == "policy_rate" else None
+        if ahead or (x.m.variable_id == "policy_rate" and GROUND_TO_COVER_BEFORE.search(low, 0, x.start)):
+            moves.append((i, 1, x.m.end + (ahead.end() if ahead else 0)))  # more ground to cover: a tightening
     for i, a, end in moves:
         purpose = MOVE_PURPOSE.match(low[end:])
         if purpose is None:
@@ -1270,15 +1288,20 @@ def restrictive_for_target(r: SentenceReading) -> None:
 
 
 def policy_feeds_through(r: SentenceReading) -> None:
-    """The past monetary policy tightening gradually feeding through to consumer prices: a policy move working through
-    lowers prices and spending, and raises the cost and tightness of credit, in its own direction."""
+    """The past monetary policy tightening gradually feeding through to consumer prices (or "the impact of tighter
+    monetary policy becoming visible in financing conditions"): a policy move working through lowers prices and
+    spending, and raises the cost and tightness of credit, in its own direction."""
     low, ms = r.low, r.ms
     for i, x in enumerate(ms):
         through = POLICY_FEEDS_THROUGH.match(low, x.m.end) if x.m.variable_id == "policy_rate" and x.mod else None
+        if through is None and x.m.variable_id == "policy_rate" and x.mod:
+            # "the impact of tighter monetary policy was becoming visible in financing conditions"
+            impact = POLICY_IMPACT_BEFORE.search(low, max(0, x.start - 30), x.start)
+            through = POLICY_SEEN_IN.match(low, x.m.end) if impact else None
         if through is None:
             continue
         at = through.end()
-        for j in (k for k, y in enumerate(ms) if y.start == at):
+        for j in (k for k, y in enumerate(ms) if y.start >= at and TRANSMITTED_WHERE.match(low[at : y.start])):
             vid = ms[j].m.variable_id
             way = -1 if vid in POLICY_LOWERS else 1 if vid in TRANSMISSION_TARGETS else 0
             if way:
