@@ -1195,6 +1195,8 @@ THUS = re.compile(r"\band\s+(?:thus|hence|therefore|so|in\s+turn|consequently)\b
 #: "…, and increases Y", "… in the medium term and raises Y": a verb co-ordinated with an earlier one.
 COORDINATED_VERB = re.compile(
     r"\b(?:and|but|or)\s+(?:also\s+|further\s+|then\s+|thereby\s+|\w+ly\s+)?"
+    # "… a downside risk to the economy and could again push up the costs of energy"
+    r"(?:(?:could|would|may|might|will|can|should)\s+(?:also\s+|again\s+|further\s+|\w+ly\s+)?)?"
     r"(?:(?:has\s+|have\s+|had\s+)?(?:help|helps|helped|helping)\s+(?:to\s+)?)?$"
 )
 BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
