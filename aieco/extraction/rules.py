@@ -1108,6 +1108,10 @@ def subordinate_states(r: SentenceReading) -> None:
                 continue
             if re.search(r"\b(?:while|whereas)\b", between):
                 continue  # "if deficits stay high while … costs rise": co-conditions (or co-movements), no cause
+            if re.search(r"\bto\s+(?:avoid|prevent)\b|,\s*which\b", between):
+                # "as the energy crisis faded, governments should roll back support to avoid driving up inflationary
+                # pressures, which would call for …": a move averted, or one in a relative clause, is no main state
+                continue
             if all(coordinated[a + 1 : b + 1]):
                 continue  # "if X were to weaken or Y were to fall": two conditions, neither causes the other
             # "if X were to weaken or Y were to fall, …": the second condition shares the first's subordinator
@@ -1115,8 +1119,13 @@ def subordinate_states(r: SentenceReading) -> None:
             while first > 0 and coordinated[first]:
                 first -= 1
             before_first = low[clause_start(low, ms[r.states[first][0]].start) : ms[r.states[first][0]].start]
+            # ("the reversal of supply shocks, if sustained, could spur confidence …": a subordinate clause closed by
+            # its comma before the mention holds no state of it)
+            sub = SUBORDINATOR.search(before_a[-25:])
+            if sub and "," in before_a[-25:][sub.end() :]:
+                sub = None
             if (
-                SUBORDINATOR.search(before_a[-25:])
+                sub
                 or re.fullmatch(r"\s*should\s+", before_a)
                 # "With GDP growth weakening, the Council cut the policy rate": an absolute clause at the start
                 or (ms[ia].start < ca.start and ABSOLUTE_WITH.search(low[floor_a : ms[ia].start]))
