@@ -171,6 +171,8 @@ FOREIGN_AFTER = re.compile(
     r"export\s+markets|the\s+rest\s+of\s+the\s+world)|abroad|overseas)\b"
 )
 FOREIGN_CAPABLE = frozenset({"growth", "activity", "economic growth", "economic activity", "demand", "gdp growth"})
+#: "Chinese aggregate demand", "China's domestic demand": China's economy (foreign to every publisher in the gold set).
+CHINESE_BEFORE = re.compile(r"\b(?:chinese|china['’]s)\s+(?:aggregate\s+|domestic\s+|economic\s+)?$")
 
 
 def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
@@ -198,7 +200,8 @@ def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
         return False
     after = low[m.end : m.end + 40]
     if re.match(
-        r"\s+(?:of|in)\s+(?!the\s+(?:economy|euro\s+area|eu|us|region|country)|gdp|output|the\s+economy)"
+        # ("a lower growth rate of loans to households": the rate of another noun's growth)
+        r"\s+(?:rates?\s+)?(?:of|in)\s+(?!the\s+(?:economy|euro\s+area|eu|us|region|country)|gdp|output|the\s+economy)"
         r"(?!(?:the\s+)?(?:euro\s+area|eu|us|united|china|advanced|emerging|major|most|many|some|several|"
         r"europe|japan|germany|france|italy|spain|the\s+world|[a-z]+\s+economies))"
         # a time is no noun that claims the growth ("growth in the third quarter", "activity in 2025")
@@ -813,7 +816,14 @@ class Vocabulary:
                 end = m.end + DEMAND_FOR_LABOUR.match(low[m.end :]).end()
                 m = Mention("employment", m.start, end, text[m.start : end], m.first_token, m.last_token + 2)
             foreign = FOREIGN_AFTER.match(low[m.end :]) if m.text.lower() in FOREIGN_CAPABLE else None
-            if foreign:
+            if (
+                m.variable_id == "real_gdp"
+                and m.text.lower() in FOREIGN_CAPABLE | {"aggregate demand", "domestic demand", "economy"}
+                and CHINESE_BEFORE.search(low, max(0, m.start - 30), m.start)
+            ):
+                # "Chinese aggregate demand", "the Chinese economy": a foreign economy in every document of the set
+                m = Mention("global_demand", m.start, m.end, m.text, m.first_token, m.last_token)
+            elif foreign:
                 # the mention spans the foreign place ("demand from export markets"): nothing inside it is
                 # a mention of its own
                 end = m.end + foreign.end()

@@ -219,6 +219,13 @@ GERUND_OR_ADJECTIVE = frozenset(
 PARTICIPLE_MODIFIERS = GERUND_OR_ADJECTIVE - {"increasing", "decreasing"}
 
 
+#: An article and an adjective of degree before a movement word: "a sharp fall", "the further rise" (nouns).
+DETERMINER_DEGREE_BEFORE = re.compile(
+    r"\b(?:the|a|an|this|its|their|any|no|such)\s+(?:sharp|strong|large|further|sudden|significant|marked|modest|"
+    r"slight|gradual|steep|substantial|notable|renewed|continued|small|big|dramatic|considerable|rapid|slow)\s+$"
+)
+
+
 def this_verb(low: str, m: re.Match[str]) -> bool:
     """ "This boosts Y", "this raises Y": after the pronoun "this" a word in -s is a verb (a singular
     noun after "this" has no -s: "this rise", "this cut")."""
@@ -253,6 +260,12 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
                 and LISTED_ADJECTIVE_BEFORE.search(low, max(0, m.start() - 160), m.start())
             ):
                 continue  # "owing to higher rates and worsening housing market prospects": an adjective in a list
+            if (
+                kind == "directional"
+                and m.group() in VERB_OR_ADJECTIVE
+                and re.search(r"\b(?:and|or|a|an|the)\s+\w+ly\s+$", low[max(0, m.start() - 40) : m.start()])
+            ):
+                continue  # "a stronger euro and markedly lower energy prices": an adverb of an adjective in a list
             if kind == "directional" and m.group() in VERB_OR_ADJECTIVE and PREPOSITIONAL_TO.search(low, 0, m.start()):
                 continue  # "owing to lower inventories": an adjective after a prepositional "to", never a verb
             if kind == "directional" and COMPARED_AFTER.match(low, m.end()):
@@ -262,6 +275,8 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
         for m in pat.finditer(low):
             if DETERMINER_BEFORE.search(low, 0, m.start()) and not this_verb(low, m):
                 continue  # "from such surges", "a rise": nouns, not movements
+            if DETERMINER_DEGREE_BEFORE.search(low, max(0, m.start() - 40), m.start()):
+                continue  # "a sharp fall in the demand for mortgages": a noun after its article and adjective
             if m.group().endswith("ing") and LISTED_ADJECTIVE_BEFORE.search(low, max(0, m.start() - 160), m.start()):
                 continue  # "including rising interest rates, …, easing supply bottlenecks": adjectives in a list
             if COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
@@ -334,6 +349,12 @@ def coordinated_left(low: str, ms: list[MentionMove], idx: int, floor: int) -> l
     return out
 
 
+#: The object of a remedy's infinitive ("designed to tackle the energy price crisis", "attempts to buffer the energy
+#: price shock"): what the remedy addresses, never the subject of the verb after it (``clause_subjects``).
+OBJECT_OF_A_REMEDY = re.compile(
+    r"\bto\s+(?:tackle|buffer|address|offset|counter|counteract|combat|fight|mitigate|cushion|absorb|contain|"
+    r"alleviate|compensate\s+for)\s+(?:the\s+|its\s+|their\s+|this\s+)?(?:[a-z-]+\s+)?$"
+)
 #: "the fall in energy prices, combined with the recent appreciation of the euro, was expected to dampen core
 #: inflation": a subject set off with "combined with" between commas is one of the subjects (``coordinated_left``).
 WITH_JOIN = re.compile(r"\s*,\s*(?:combined|together|coupled|along)\s+with\s*")
@@ -404,40 +425,48 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
         if appositive is not None:
             i = appositive
             left = left[: left.index(appositive) + 1]
-    if appositive is None and len(low[ms[i].m.end : cue.start]) > 120:
+    end = cue.start  # where the gap after the subject ends for the checks below
+    if appositive is None and APPOSITIVE_GAP.fullmatch(low, ms[i].m.end, cue.start):
+        end = ms[i].m.end  # "the recent fall in energy prices, if it persisted, might slow …": a phrase set off
+    if appositive is None and len(low[ms[i].m.end : end]) > 120:
         return []  # (a phrase set off by commas or dashes may be long: the subject stands before it)
     if re.match(
         r"(?:\s+and\s+[a-z-]+(?:\s+[a-z-]+)?)?"  # "affect the economy and financial markets and consequently have"
         r"\s+(?:and|but|or)\s+(?:\w+ly\s+)?(?:has|have|had|is|are|was|were|will|would|could|may|might|can)\s+",
-        low[ms[i].m.end : cue.start],
+        low[ms[i].m.end : end],
     ):
         return []  # "banks have maintained capital buffers and have increased provisions": an earlier subject
-    if PRONOUN_SUBJECT.search(low[ms[i].m.end : cue.start]):
+    if PRONOUN_SUBJECT.search(low[ms[i].m.end : end]):
         return []  # "these disruptions affect jobs, and they could drive up inflation": the pronoun is the subject
-    if "," in low[ms[i].m.end : cue.start] and re.search(
+    if "," in low[ms[i].m.end : end] and re.search(
         r"\b(?:because|since|if|when|once|although|though|unless|as)\s+(?:the\s+)?(?:[a-z-]+\s+)?$",
         low[clause_start(low, ms[i].start) : ms[i].start],
     ):
         return []  # "Because inflation has come down, we lowered …": the subordinate clause holds no subject
-    if SUBORDINATE_GAP.search(low[ms[i].m.end : cue.start]) or AS_CLAUSE_GAP.search(low[ms[i].m.end : cue.start]):
+    if SUBORDINATE_GAP.search(low[ms[i].m.end : end]) or AS_CLAUSE_GAP.search(low[ms[i].m.end : end]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
-    if re.fullmatch(r"\s+and\s+(?:\w+ly\s+)?", low[ms[i].m.end : cue.start]) and UNREAD_VERB_OBJECT.search(
+    if re.fullmatch(r"\s+and\s+(?:\w+ly\s+)?", low[ms[i].m.end : end]) and UNREAD_VERB_OBJECT.search(
         low[max(0, ms[i].start - 50) : ms[i].start]
     ):
         # "an environment that fosters investment and reduces uncertainty": the mention is the object of an
         # unread verb, and the two verbs share the relative pronoun's antecedent
         return []
-    if OWN_CLAUSE_SUBJECT.search(low[ms[i].m.end : cue.start]):
+    if OWN_CLAUSE_SUBJECT.search(low[ms[i].m.end : end]):
         # "uncertainty may have weighed on sales and lower immigration may have contributed to …": after a
         # verb of its own, the mention is followed by a co-ordinated clause whose subject is another noun
         return []
-    if OTHER_AGENT.search(low[ms[i].m.end : cue.start]):
+    if OBJECT_OF_A_REMEDY.search(low, max(0, ms[i].start - 40), ms[i].start):
+        # "the fiscal measures designed to tackle the energy price crisis were expected to dampen inflation": the
+        # mention is what the measures address, not the verb's subject
+        return []
+    if OTHER_AGENT.search(low[ms[i].m.end : end]):
         return []  # "losses could affect their ability to support the economy": the banks would support it
-    if NOUN_SUBJECT_AFTER_COMMA.search(low[ms[i].m.end : cue.start]):
+    if NOUN_SUBJECT_AFTER_COMMA.search(low[ms[i].m.end : end]):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
     measured = re.search(
-        r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply|"
+        # ("the period of restrictive monetary policy needed to rein in high inflation")
+        r"\b(?:resilience|level|levels|depth|pace|stock|value|volume|volumes|amount|supply|period|phase|"
         # "the effects of past rate increases weigh on …": the effects are the mention's
         r"effects?|impacts?|influence|consequences|pass-through|transmission)\s+of\s+"
         r"(?:the\s+|past\s+|earlier\s+|previous\s+|recent\s+)?$",
@@ -455,7 +484,7 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
     # unless a relative pronoun makes it the antecedent ("a sell-off of assets, which would amplify …")
     # or "with" co-ordinates ("low activity combined with the rise in yields would …").
     before = low[max(0, ms[i].start - 30) : ms[i].start]
-    relative = re.search(r",\s*which\b", low[ms[i].m.end : cue.start])
+    relative = re.search(r",\s*which\b", low[ms[i].m.end : end])
     coordinating = re.search(r"\b(?:combined|together|coupled|along)\s+with\s+(?:the\s+|an?\s+)?$", before)
     # "With GDP growth weakening, …": the mention is the subject of the absolute clause's participle
     absolute = cue.text.endswith("ing") and ABSOLUTE_WITH.search(low[clause_start(low, ms[i].start) : ms[i].start])
@@ -466,7 +495,8 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
             return []
         i = left[-2]
         # The earlier mention must not sit in an earlier clause ("X rose, and the fall in Y hurt Z").
-        if CLAUSE_JOIN.search(low[ms[i].m.end : cue.start]) or OWN_CLAUSE_SUBJECT.search(low[ms[i].m.end : cue.start]):
+        between = low[ms[i].m.end : max(end, ms[left[-1]].m.end)]
+        if CLAUSE_JOIN.search(between) or OWN_CLAUSE_SUBJECT.search(between):
             return []
     listed = coordinated_left(low, ms, i, floor)
     head = min(listed)
@@ -546,8 +576,8 @@ def shock_move(low: str, m: Mention, start: int, vocab: Vocabulary) -> int:
     """ "(adverse) confidence shocks": a shock to a variable is its adverse move, unless called positive."""
     if not SHOCK_AFTER.match(low[m.end :]) and not STRAIN_BEFORE.search(low[max(0, start - 30) : start]):
         return 0
-    if re.search(r"\bpositive\s+(?:[a-z-]+\s+)?$", low[max(0, start - 30) : start]):
-        return 1
+    if re.search(r"\b(?:positive|favou?rable)\s+(?:[a-z-]+\s+){0,2}$", low[max(0, start - 40) : start]):
+        return 1  # ("a positive income and wealth shock")
     # "downward pressure on inflation", "upward price pressures on rents": the adjective names the move;
     # "opposing" or "two-sided" pressures name none, so nothing is read from them.
     pressure = PRESSURE_DIRECTION.search(low[max(0, start - 50) : start])
@@ -639,7 +669,7 @@ def cause_of_states(
             if not mod:
                 if verb is not None and re.search(
                     r"amplified|driven|supported|fuell?ed|buoyed|boosted|underpinned|following|helped|aided|led by|"
-                    r"thanks to",
+                    r"thanks to|on the back of",
                     verb.group(),
                 ):
                     mod = 1

@@ -461,6 +461,9 @@ IRREGULAR = {
 }
 DOUBLE_FINAL = {"drag", "spur", "cut", "hit", "put", "drop", "plug", "stop", "stem"}
 UP_MODIFIERS = (
+    r"upward\s+pressures?\s+in",
+    # "upward base effects in energy inflation": the year-on-year rate of the variable is pushed up
+    r"(?:(?:strong|sharp|large|sizeable|significant)\s+)?upward\s+base\s+effects?\s+(?:in|from)",
     r"higher",
     r"rising",
     r"increasing",
@@ -500,6 +503,9 @@ UP_MODIFIERS = (
     r"strengthening",
 )
 DOWN_MODIFIERS = (
+    # "this downward pressure in the energy component": the pressure inside the variable is its move ("on" is a cue)
+    r"downward\s+pressures?\s+in",
+    r"(?:(?:strong|sharp|large|sizeable|significant)\s+)?downward\s+base\s+effects?\s+(?:in|from)",
     r"lower",
     r"falling",
     r"declining",
@@ -843,6 +849,8 @@ _GAP = (
     rf"(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
     # "a subdued rate of GDP growth", "the slower pace of hiring": the measure's movement is the variable's
     r"(?:(?:rate|pace|level|levels)\s+of\s+(?:the\s+)?|(?:outlook|prospects)\s+for\s+(?:the\s+)?|"
+    # "weaker dynamics for underlying inflation": the dynamics' movement is the variable's
+    r"dynamics\s+(?:for|in|of)\s+(?:the\s+)?|"
     # "weaker news about the euro area economy": the news' movement is the variable's
     r"(?:news|data)\s+(?:about|on|from)\s+(?:the\s+)?(?:euro[- ]area\s+)?)?"
 )
@@ -1175,9 +1183,9 @@ SHORTFALL_AFTER = re.compile(
     r"(?:expected|anticipated|projected|forecast|assumed)\b"
 )
 #: "…, as higher interest rates have been working to …": a subordinator right before a moved noun.
-MOVED_SUBJECT_BEFORE = re.compile(r"(?:^|[,;]\s*|\s)as\s+(?:the\s+)?$")
+MOVED_SUBJECT_BEFORE = re.compile(r"(?:^|[,;]\s*|\s)(?:as|because|since)\s+(?:the\s+)?$")
 MOVED_ADJECTIVE = re.compile(
-    r"(?:higher|lower|rising|falling|tighter|looser|weaker|stronger|elevated|reduced|increased|declining)\s+$"
+    r"(?:higher|lower|rising|falling|tighter|looser|weaker|stronger|elevated|reduced|increased|declining|high|low)\s+$"
 )
 #: "elevated relative to productivity", "depressed compared with 2019": a comparison, not an effect.
 COMPARED_AFTER = re.compile(r"\s+(?:relative\s+to|compared\s+(?:with|to)|in\s+comparison\s+(?:with|to))\b")
@@ -1247,6 +1255,9 @@ APPOSITIVE_GAP = re.compile(
     # "the resilience of the labour market, by bolstering household confidence and spending, could lead to …",
     # "a weakening of demand, including owing to a sharper deceleration of bank credit, would …"
     r"\s*,\s*(?:by\s+[a-z]+ing|including\s+(?:owing\s+to|due\s+to|through|via|because\s+of))\s[^,;.–—]{1,140},|"
+    # "the recent fall in energy prices, if it persisted, might slow inflation": a condition on the subject's move
+    r"\s*,\s*if\s+(?:(?:it|this|these|they|that)\s+(?:persisted|persists|continued|continues|lasted|lasts|"
+    r"materiali[sz]ed|proved\s+\w+)|sustained|persistent|confirmed|prolonged)\s*,|"
     # "weaker demand – for example owing to a stronger transmission of monetary policy – would ease price pressures"
     r"\s+[–—]\s[^–—;]{1,200}?\s[–—])\s*"
     r"(?:(?:would|could|may|might|will|can|should|also|further|\w+ly)\s+)*"
@@ -1517,7 +1528,7 @@ GERUND_MOVE_AFTER = re.compile(
 HEAD_SHIFT = re.compile(
     r"\s+(?:competitiveness|balances?|exposures?|shares?|sectors?|firms|companies|industr(?:y|ies)|"
     r"intensity|dependence|dependency|content|components?|multipliers?|forecasts?|projections?|"
-    r"outlook|data|statistics|indicators?|gaps?|intervals?|bands?|capacity|capacities|ability)\b|"
+    r"data|statistics|indicators?|gaps?|intervals?|bands?|capacity|capacities|ability)\b|"
     # hyphenated compounds: "trade-off", "investment-grade", "GDP-weighted", "equity-linked"
     r"-[a-z]"
 )
@@ -1714,7 +1725,9 @@ FADING_EFFECT_BEFORE = re.compile(
 )
 #: After a policy-rate mention: the level it is kept at is restrictive ("policy rates, through its future decisions,
 #: at sufficiently restrictive levels", "keep policy rates sufficiently restrictive", "rates in restrictive territory").
-RESTRICTIVE_AFTER = re.compile(r"^[^;.]{0,70}?\brestrictive\b")
+#: ("raising interest rates significantly at a steady pace and in keeping them at levels that were sufficiently
+#: restrictive", "to bring the key ECB interest rates to levels that would ensure a return of inflation to target")
+RESTRICTIVE_AFTER = re.compile(r"^[^;.]{0,110}?\b(?:restrictive|levels\s+that\s+(?:would|will|should)\s+ensure)\b")
 #: Before an inflation mention whose return to target is a goal: "to bring", "to ensure that", "a timely return of"
 #: ("with inflation back to target" states where it is, not a goal).
 TARGET_GOAL_BEFORE = re.compile(

@@ -256,7 +256,10 @@ def _vocabulary_mentions(sentence: str, vocab: Vocabulary) -> tuple[str, list[Me
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
         # "the previous monetary policy meeting": a meeting, not the instrument
         and not (m.variable_id == "policy_rate" and re.match(r"\s+meetings?\b", low[m.end :]))
-        and not (m.variable_id == "investment" and re.match(r"\s+(?:funds?|banks?|banking|grade)\b", low[m.end :]))
+        and not (
+            m.variable_id == "investment"
+            and re.match(r"\s+(?:funds?|banks?|banking|grade|financing|firms?|vehicles?)\b", low[m.end :])
+        )
         # "grow at a subdued rate": a pace, not an interest rate
         and not (
             m.variable_id == "policy_rate"

@@ -475,6 +475,12 @@ def _carried_moves(r: SentenceReading, c: Clause) -> None:
         bool(re.search(r",\s*(?:(?:\w+ly|further|also|thereby|thus)\s+)?$", low[: cue.start]))
         and cue.text.split()[0].endswith("ing")
     ) or bool(HELPING_AFTER_COMMA.search(low, 0, cue.start))
+    # "Risk premia had declined, compressing bond spreads and boosting equity prices": a second participle joined by
+    # "and" to one after the comma carries the same move
+    participle_after_comma = participle_after_comma or (
+        cue.text.split()[0].endswith("ing")
+        and bool(re.search(r",\s*(?:\w+ly\s+)?\w+ing\s+[^,;:.]{1,60}?\band\s+$", low[: cue.start]))
+    )
     if participle_after_comma or RELATIVE_AFTER_STATE.search(low, 0, cue.start):
         # "Market liquidity deteriorated, amplifying price swings": the participle carries the stated move.
         for si in c.subs:
@@ -1290,6 +1296,13 @@ def restrictive_for_target(r: SentenceReading) -> None:
         if y.m.variable_id == "inflation"
         and TO_TARGET_AFTER.match(low[y.m.end :])
         and TARGET_GOAL_BEFORE.search(low[max(0, y.m.start - 40) : y.m.start])
+    ]
+    # "given that investors expected a fast and sustained return of inflation to 2%, they expected policy rates to
+    # remain restrictive": a return expected is no goal of the rates
+    goals = [
+        j
+        for j in goals
+        if not re.search(r"\bexpect\w*\s+(?:[a-z-]+\s+){0,6}$", low[max(0, ms[j].m.start - 60) : ms[j].m.start])
     ]
     if held and goals:
         at = ms[held[0]].m.end
