@@ -455,9 +455,12 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
         # "uncertainty may have weighed on sales and lower immigration may have contributed to …": after a
         # verb of its own, the mention is followed by a co-ordinated clause whose subject is another noun
         return []
-    if OBJECT_OF_A_REMEDY.search(low, max(0, ms[i].start - 40), ms[i].start):
+    if OBJECT_OF_A_REMEDY.search(low, max(0, ms[i].start - 40), ms[i].start) and not (
+        i > 0 and TO_PURPOSE.fullmatch(low[ms[i - 1].m.end : ms[i].start])
+    ):
         # "the fiscal measures designed to tackle the energy price crisis were expected to dampen inflation": the
-        # mention is what the measures address, not the verb's subject
+        # mention is what the measures address, not the verb's subject (a named remedy is: "higher policy rates to
+        # tackle inflation have weighed on house prices", below)
         return []
     if OTHER_AGENT.search(low[ms[i].m.end : end]):
         return []  # "losses could affect their ability to support the economy": the banks would support it
