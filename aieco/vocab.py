@@ -433,8 +433,9 @@ def _other_sense(low: str, m: Mention) -> bool:
             SPENDING_OTHER_BEFORE.search(before)
             or SPENDING_OTHER_AFTER.match(after)
             or FISCAL_CONTEXT.search(low)
-            # "firms and households cut spending": firms' spending is investment, the mix is neither variable
-            or re.search(r"\b(?:firms|businesses|companies|corporations|employers)\b", before)
+            # "firms and households cut spending": firms' spending is investment, the mix is neither variable (in the
+            # clause of "spending": "by pushing up costs for firms, inflation dampened spending" is households')
+            or re.search(r"\b(?:firms|businesses|companies|corporations|employers)\b", before.rsplit(",", 1)[-1])
         )
     if (
         m.variable_id == "real_gdp"

@@ -226,6 +226,10 @@ DETERMINER_DEGREE_BEFORE = re.compile(
 )
 
 
+#: An adjective before a plural movement word followed by "in/of": "further cuts in the supply of gas" (a noun).
+NOUN_AFTER_ADJECTIVE = re.compile(r"\b(?:further|additional|sharp|deep|large|new|recent|past)\s+$")
+
+
 def this_verb(low: str, m: re.Match[str]) -> bool:
     """ "This boosts Y", "this raises Y": after the pronoun "this" a word in -s is a verb (a singular
     noun after "this" has no -s: "this rise", "this cut")."""
@@ -262,12 +266,21 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
                 continue  # "owing to higher rates and worsening housing market prospects": an adjective in a list
             if (
                 kind == "directional"
-                and m.group() in VERB_OR_ADJECTIVE
-                and re.search(r"\b(?:and|or|a|an|the)\s+\w+ly\s+$", low[max(0, m.start() - 40) : m.start()])
+                and (m.group() in VERB_OR_ADJECTIVE or m.group() == "elevated")
+                and re.search(
+                    r"\b(?:and|or|a|an|the|of|to|from|with|amid)\s+\w+ly\s+$", low[max(0, m.start() - 40) : m.start()]
+                )
             ):
                 continue  # "a stronger euro and markedly lower energy prices": an adverb of an adjective in a list
             if kind == "directional" and m.group() in VERB_OR_ADJECTIVE and PREPOSITIONAL_TO.search(low, 0, m.start()):
                 continue  # "owing to lower inventories": an adjective after a prepositional "to", never a verb
+            if (
+                kind == "directional"
+                and m.group().endswith("s")
+                and re.match(r"\s+(?:in|of)\b", low[m.end() :])
+                and NOUN_AFTER_ADJECTIVE.search(low, 0, m.start())
+            ):
+                continue  # "further cuts in the supply of gas": a noun after its adjective, not a verb
             if kind == "directional" and COMPARED_AFTER.match(low, m.end()):
                 continue  # "wage growth remains elevated relative to productivity": a comparison, no effect
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
@@ -277,6 +290,12 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
                 continue  # "from such surges", "a rise": nouns, not movements
             if DETERMINER_DEGREE_BEFORE.search(low, max(0, m.start() - 40), m.start()):
                 continue  # "a sharp fall in the demand for mortgages": a noun after its article and adjective
+            if (
+                m.group().endswith("s")
+                and NOUN_AFTER_ADJECTIVE.search(low, 0, m.start())
+                and re.match(r"\s+(?:in|of)\b", low[m.end() :])
+            ):
+                continue  # "further cuts in the supply of gas": a noun after its adjective, not a verb
             if m.group().endswith("ing") and LISTED_ADJECTIVE_BEFORE.search(low, max(0, m.start() - 160), m.start()):
                 continue  # "including rising interest rates, …, easing supply bottlenecks": adjectives in a list
             if COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
@@ -751,11 +770,15 @@ def other_sense(low: str, m: Mention) -> bool:
     pat = OTHER_SENSE_BEFORE.get(m.variable_id)
     if m.variable_id == "equity_prices" and m.text.lower() not in ("equity", "equities"):
         pat = None
+    if m.variable_id == "real_gdp" and m.text.lower() not in ("output", "gdp", "real gdp", "real output"):
+        pat = None
     return bool(re.search(r"[a-z]-$", before) or (pat is not None and pat.search(before)))
 
 
 def demand_of_a_market(low: str, m: Mention) -> bool:
     """ "demand for loans", "to demand higher wages", "lower demand and tighter credit supply": not aggregate demand."""
+    if re.match(r"\s+side\b", low[m.end :]):
+        return True  # "the demand side": one side of the market, not aggregate demand
     if DEMAND_OF_A_MARKET_AFTER.match(low, m.end) or LOAN_DEMAND_AFTER.match(low, m.end):
         return True
     if LOAN_DEMAND_BEFORE.search(low, max(0, m.start - 80), m.start):

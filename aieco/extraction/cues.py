@@ -551,7 +551,7 @@ DOWN_MODIFIERS = (
 NEGATION = re.compile(
     r"\b(?:not(?!\s+only)|never|no longer|neither|nor|hardly|barely|cannot|fails? to|without|"
     # "too high to be considering lowering the rate": the infinitive is ruled out
-    r"failed to|too\s+\w+\s+to)\b|n't\b"
+    r"failed to|too\s+\w+\s+to|unlikely\s+to)\b|n't\b"
 )
 NEGATION_CLAUSE = re.compile(
     r"\b(?:(?:no|little|scant) (?:evidence|sign|indication)s? (?:that|of)|"
@@ -897,11 +897,13 @@ COORD = re.compile(
     r"and the (?:impact|effects?) of|"
     r"and (?:thereby|thus|hence|therefore|so|in turn))"
     # "… and continued tightening of credit conditions": a degree adverb or an adjective of persistence
-    r"(?:\s+(?:somewhat|slightly|much|even|continued|ongoing|further|persistent|\w+ly))?\s*$"
+    r"(?:\s+(?:somewhat|slightly|much|even|continued|ongoing|further|persistent|lingering|prevailing|heightened|"
+    r"\w+ly))?\s*$"
 )
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:of|on|for|from|to|with|among|across|at|into|against|over|under|in|during|"
-    r"amid|after|through|via|by|about|regarding|surrounding|around)\s+(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
+    r"amid|after|through|via|by|about|regarding|surrounding|around|vis-à-vis|vis-a-vis|versus)\s+"
+    r"(?:the\s+|an?\s+|euro[- ]area\s+)?(?:[a-z]+\s+)?$"
 )
 CLAUSE_BREAK = re.compile(r"[;:]|\.\s|(?<=[a-z)])\.(?:\[\d+\]|\d{1,2})\s")
 #: "the drag on activity", "a cut": a noun, not a verb ("that" is mostly a relative pronoun: "a trade war
@@ -1342,6 +1344,9 @@ COORDINATED_STATE = re.compile(
     r"\s*(?:\w+ly\s+)?(?:,?\s*(?:or|and|while|whereas)|;)\s+(?:(?:if|when|as)\s+)?(?:the\s+)?"
     # "as labour costs eased and (the effects of) past energy shocks faded": a second subject named by its effect
     r"(?:(?:effects?|impacts?)\s+of\s+(?:the\s+)?)?(?:past\s+|earlier\s+|previous\s+)?"
+    # "if there were increases in energy prices …; a persistent worsening of …; or higher than anticipated wage rises":
+    # conditions listed with semicolons, unnamed ones between
+    r"|(?:[^;.]*;\s+)+(?:(?:or|and)\s+)?(?:(?:if|when|as)\s+)?(?:the\s+)?"
 )
 #: Participles of producing verbs: "the volatility caused by X" is volatility X produced.
 CREATED = re.compile(r"^(?:caused|created|generated|triggered|induced|produced|sparked|fuell?ed)$")
@@ -1553,6 +1558,9 @@ LOAN_DEMAND_AFTER = re.compile(r"\s+(?:and|or)\s+(?:[a-z-]+\s+){0,2}(?:credit|lo
 LOAN_DEMAND_BEFORE = re.compile(r"\b(?:credit|loan)\s+supply\s+(?:[a-z-]+\s+){0,2}(?:and|or)\s+(?:[a-z-]+\s+)?$")
 
 OTHER_SENSE_BEFORE = {
+    # "lower potential output would imply higher inflationary pressures": supply capacity, not GDP ("potential growth"
+    # stays GDP's: the labellers of the BIS papers read it so)
+    "real_gdp": re.compile(r"\b(?:potential|supply-side)\s+$"),
     "credit_growth": re.compile(r"\b(?:securities|repo|stock)\s+$"),
     # "the unwinding of carry trades": positions in markets, not trade in goods
     "trade_volumes": re.compile(r"\b(?:carry|crowded|basis|leveraged|hedging)\s+$"),
@@ -1638,6 +1646,9 @@ MACRO_LEVELS = frozenset(
 #: Consumption and investment of the vocabulary are private: "government consumption", "public
 #: investment", "government consumption and investment" (the list shares the modifier) are not.
 PRIVATE_ONLY = frozenset({"consumption", "investment"})
+#: "higher financing costs for governments": the cost of a sovereign's borrowing, not of private credit.
+SOVEREIGN_AFTER = re.compile(r"\s+(?:for|of|to)\s+(?:the\s+)?(?:governments?|sovereigns?|states|the\s+state)\b")
+PRIVATE_CREDIT = frozenset({"lending_rates", "financing_conditions", "credit_growth"})
 PUBLIC_BEFORE = re.compile(
     r"\b(?:government|public|public[- ]sector|state|defen[cs]e|military|fiscal)\s+"
     r"(?:(?:consumption|investment|spending|expenditures?|purchases|demand)\s*(?:,|and|or|and/or)\s+)?$"

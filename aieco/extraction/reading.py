@@ -67,12 +67,14 @@ from aieco.extraction.cues import (
     POLICY_STANCE_AFTER,
     POTENTIAL_GAP_AFTER,
     PRICE_LEVELS,
+    PRIVATE_CREDIT,
     PRIVATE_ONLY,
     PROGRESS_BEFORE,
     PUBLIC_BEFORE,
     QUESTION_END,
     RIGHT_NODE,
     SHORTFALL_AFTER,
+    SOVEREIGN_AFTER,
     SPLIT_VERB_BEFORE,
     TABLE_RESIDUE,
     TRADE_HEAD,
@@ -252,6 +254,7 @@ def _vocabulary_mentions(sentence: str, vocab: Vocabulary) -> tuple[str, list[Me
         and not (m.text.lower() == "trade" and TRADE_HEAD.match(low[m.end :]))
         and not other_sense(low, m)
         and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))
+        and not (m.variable_id in PRIVATE_CREDIT and SOVEREIGN_AFTER.match(low, m.end))
         and not UNCERTAINTY_ABOUT.search(low[max(0, m.start - 40) : m.start])
         and not (m.variable_id == "market_liquidity" and re.match(r"\s+(?:risks?|costs?)\b", low[m.end :]))
         # "the previous monetary policy meeting": a meeting, not the instrument

@@ -283,9 +283,13 @@ def resolve_parties(r: SentenceReading, c: Clause) -> None:
             c.subs = r.previous[1]
         elif r.last_subs:
             c.subs = r.last_subs
-    if BY_GERUND.search(low, 0, cue.start) and cue.text.split()[0].endswith("ing"):
-        # "X raises Y but, by strengthening Z, …": the means belongs to the clause's subject, never
-        # to the nearest mention.
+    if (
+        BY_GERUND.search(low, 0, cue.start)
+        and cue.text.split()[0].endswith("ing")
+        or (cue.kind == "noun" and re.search(r"\b(?:via|through)\s+$", low[: cue.start]))
+    ):
+        # "X raises Y but, by strengthening Z, …" ("monetary policy controlled inflation via a dampening effect on
+        # activity"): the means belongs to the clause's subject, never to the nearest mention.
         c.subs = list(r.previous[0]) if r.previous is not None else list(r.last_subs)
     if (
         c.subs
