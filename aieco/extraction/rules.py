@@ -1002,7 +1002,9 @@ def driver_of(r: SentenceReading) -> None:
     low, ms = r.low, r.ms
     for d in DRIVER_OF.finditer(low):
         ys = [i for i, x in enumerate(ms) if d.start("y") <= x.start and x.m.end <= d.end("y")]
-        xs = [i for i, x in enumerate(ms) if d.end() <= x.start <= d.end() + 25]
+        # (the source follows the copula in its own clause: "the factors behind Y were different, with wages
+        # playing a central role in one economy but not the other" names none)
+        xs = [i for i, x in enumerate(ms) if d.end() <= x.start <= d.end() + 25 and "," not in low[d.end() : x.start]]
         if ys and xs:
             for xi in coordinated_right(low, ms, xs[0], min(len(low), d.end() + 120)):
                 vid = ms[xi].m.variable_id
