@@ -509,6 +509,187 @@ def test_what_the_rules_of_session_16_leave_unread(sentence, absent):
     assert absent not in _readings(sentence)
 
 
+@pytest.mark.parametrize(
+    "sentence, want, rule",
+    [
+        # session 17: read on the misses of rounds 20-22 after their looks (each failed on the reader of session 16)
+        (
+            "Policy rate increases were being transmitted strongly to risk-free interest rates and to "
+            "financing conditions for firms.",
+            ("policy_rate", "financing_conditions", "+"),
+            "transmitted_to",
+        ),
+        (
+            "The impact of tighter monetary policy was becoming visible in financing conditions.",
+            ("policy_rate", "financing_conditions", "+"),
+            "policy_feeds_through",
+        ),
+        (
+            "Monetary policy still had some way to go to bring inflation down.",
+            ("policy_rate", "inflation", "-"),
+            "move_purpose",
+        ),
+        (
+            "The Governing Council would have further ground to cover in adjusting the monetary policy stance "
+            "to ensure a timely return of inflation to target.",
+            ("policy_rate", "inflation", "-"),
+            "move_purpose",
+        ),
+        (
+            "Inflation excluding energy and food had increased markedly to 5.6% in February, from 5.3% in "
+            "January, driven by the delayed pass-through of the past surge in energy prices.",
+            ("energy_prices", "inflation", "+"),
+            "states_caused",
+        ),
+        (
+            "The fall in energy prices, combined with the appreciation of the euro and continued tightening "
+            "of credit conditions, was expected to dampen core inflation.",
+            ("exchange_rate", "inflation", "-"),
+            "active_clause",
+        ),
+        (
+            "The fall in energy prices was lowering price pressures, while at the same time boosting confidence.",
+            ("energy_prices", "confidence", "-"),
+            "active_clause",
+        ),
+        (
+            "Nominal wage growth was a little lower because of the fall in the cost of living.",
+            ("inflation", "wages", "+"),
+            "passive_voice",
+        ),
+        (
+            "Risk premia had declined, compressing bond spreads and boosting equity prices.",
+            ("risk_premia", "equity_prices", "-"),
+            "active_clause",
+        ),
+        (
+            "The recent fall in energy prices, if it persisted, might slow inflation.",
+            ("energy_prices", "inflation", "+"),
+            "active_clause",
+        ),
+        (
+            "This downward pressure in the energy component could translate into weaker dynamics for "
+            "underlying inflation.",
+            ("energy_prices", "inflation", "+"),
+            "active_clause",
+        ),
+        (
+            "Russia’s war against Ukraine could again push up the costs of energy.",
+            ("geopolitical_risk", "energy_prices", "+"),
+            "active_clause",
+        ),
+        (
+            "The strong downward base effects in energy inflation were projected to bring headline inflation down.",
+            ("energy_prices", "inflation", "+"),
+            "active_clause",
+        ),
+        (
+            "Higher inflation, lingering uncertainty and further cuts in the supply of gas had dampened "
+            "consumer confidence.",
+            ("oil_supply", "confidence", "+"),
+            "active_clause",
+        ),
+        (
+            "Higher mortgage rates might induce workers to demand higher wages.",
+            ("mortgage_rates", "wages", "+"),
+            "active_clause",
+        ),
+        (
+            "A deterioration in the employment outlook could prompt lower consumption.",
+            ("employment", "consumption", "+"),
+            "active_clause",
+        ),
+        (
+            "The Governing Council should stay the course in raising interest rates significantly at a steady "
+            "pace and in keeping them at levels that were sufficiently restrictive to ensure a timely return "
+            "of inflation to the 2% target.",
+            ("policy_rate", "inflation", "-"),
+            "restrictive_for_target",
+        ),
+    ],
+)
+def test_the_rules_of_session_17(sentence, want, rule):
+    _assert_read_by(sentence, want, rule)
+
+
+@pytest.mark.parametrize(
+    "sentence, absent",
+    [
+        # session 17: misreadings of rounds 20-22 no longer read (each was read by the reader of session 16)
+        (
+            "Banks reported declining demand for bank credit, owing to the general level of interest rates, "
+            "weaker fixed investments and worsening housing market prospects.",
+            ("investment", "house_prices", "-"),
+        ),
+        (
+            "Higher mortgage rates might induce workers to demand higher wages.",
+            ("mortgage_rates", "real_gdp", "+"),
+        ),
+        (
+            "The latest developments in oil prices and the exchange rate would imply a downward impact on inflation.",
+            ("energy_prices", "inflation", "-"),
+        ),
+        (
+            "Inflation was still being pushed up by the pass-through of past energy cost increases and supply "
+            "bottlenecks.",
+            ("energy_prices", "supply_chain_disruptions", "+"),
+        ),
+        (
+            "These included higher market rates, a stronger euro and markedly lower energy prices.",
+            ("exchange_rate", "energy_prices", "-"),
+        ),
+        (
+            "An extension of the fiscal measures, in view of governments’ attempts to buffer the energy price "
+            "shock, could lift inflation.",
+            ("energy_prices", "inflation", "+"),
+        ),
+        (
+            "A shallow recession was unlikely to keep inflation in check.",
+            ("real_gdp", "inflation", "+"),
+        ),
+        (
+            "Lower potential output would imply higher inflationary pressures.",
+            ("real_gdp", "inflation", "-"),
+        ),
+        (
+            "The increase in interest rates was expected to lead to higher financing costs for governments.",
+            ("policy_rate", "lending_rates", "+"),
+        ),
+        (
+            "Monetary policy primarily controlled inflation via a dampening effect on economic activity.",
+            ("inflation", "real_gdp", "-"),
+        ),
+        (
+            "Given that investors expected a fast and sustained return of inflation to 2%, they expected "
+            "policy rates to remain at a restrictive level for only a short period.",
+            ("policy_rate", "inflation", "-"),
+        ),
+        (
+            "The factors behind the increase in core inflation were different, with wages playing a central "
+            "role in one economy.",
+            ("wages", "inflation", "+"),
+        ),
+        (
+            "At the same time, commodity prices had fallen, financing conditions had tightened and the "
+            "effective exchange rate of the euro had appreciated.",
+            ("financing_conditions", "exchange_rate", "+"),
+        ),
+        (
+            "Over the medium term inflation could be higher if there were increases in the prices of energy; "
+            "a persistent worsening of production capacity; or higher than anticipated wage rises.",
+            ("energy_prices", "wages", "+"),
+        ),
+        (
+            "Growth in loans to firms had weakened owing to higher borrowing rates, tighter credit supply "
+            "conditions and lower demand.",
+            ("lending_rates", "real_gdp", "-"),
+        ),
+    ],
+)
+def test_what_the_rules_of_session_17_leave_unread(sentence, absent):
+    assert absent not in _readings(sentence)
+
+
 def test_rule_scores_add_up_to_the_development_score_and_no_rule_is_below_the_floor():
     from aieco.benchmarks.extraction import RULE_PRECISION_FLOOR
     from aieco.extraction.gold import evaluate, load_gold, score_rules

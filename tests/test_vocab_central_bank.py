@@ -580,6 +580,11 @@ def test_volatility_of_the_new_rate_and_currency_mentions_is_volatility_not_leve
         ("Activity in our main trading partners softened.", ["global_demand"]),
         ("Growth among our trading partners has held up.", ["global_demand"]),
         ("Demand from export markets weakened.", ["global_demand"]),
+        # session 17: "Chinese aggregate demand", "the Chinese economy" are China's (bare "aggregate demand" and
+        # "the economy" stay real GDP)
+        ("Chinese aggregate demand increased.", ["global_demand"]),
+        ("The reopening of the Chinese economy lifted commodity prices.", ["global_demand", "energy_prices"]),
+        ("Aggregate demand increased.", ["real_gdp"]),
     ],
 )
 def test_sixth_round_classes_resolve_by_meaning(text, expected):
