@@ -11,6 +11,7 @@ from aieco.extraction.cues import (
     ADVERSE_NOUN_BEFORE,
     APPOSITIVE_GAP,
     AS_CLAUSE_GAP,
+    BARE_SUBJECT_AFTER_COMMA,
     BELOW_POTENTIAL,
     CAUSAL_GAP,
     CAUSATIVE_BEFORE,
@@ -483,7 +484,9 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
         return []
     if OTHER_AGENT.search(low[ms[i].m.end : end]):
         return []  # "losses could affect their ability to support the economy": the banks would support it
-    if NOUN_SUBJECT_AFTER_COMMA.search(low[ms[i].m.end : end]):
+    if NOUN_SUBJECT_AFTER_COMMA.search(low[ms[i].m.end : end]) or BARE_SUBJECT_AFTER_COMMA.search(
+        low[ms[i].m.end : end]
+    ):
         return []  # "Y slowed because firms cancelled investment": the verb has its own subject
     # "The resilience of liquidity … fell": the head measures the mention, which is the subject.
     measured = re.search(

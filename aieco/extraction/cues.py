@@ -918,7 +918,9 @@ SUBORDINATOR = re.compile(
     rf"\b(?:when|whenever|(?<!even )(?<!just )(?<!such )(?<!as well )as(?!\s+well\b)(?!{COMMENT_CLAUSE})|if|"
     r"because(?!\s+of\b)|"
     # "since January", "since the peak in 2022": a point in time, not a cause
-    r"since(?!\s+(?:(?:early|mid|late|end[- ]|the\s+(?:start|beginning|end|middle|peak|trough|turn|summer|spring|"
+    # ("since the meeting", "since the Governing Council's previous monetary policy meeting": a time)
+    r"since(?!\s+the\s+(?:[\w’'-]+\s+){0,5}meeting\b)"
+    r"(?!\s+(?:(?:early|mid|late|end[- ]|the\s+(?:start|beginning|end|middle|peak|trough|turn|summer|spring|"
     r"autumn|winter|pandemic|last|previous|first|second|third|fourth)\b|last\b|then\b|\d{4}|january|february|march|"
     r"april|may\b|june|july|august|september|october|november|december)))|once|after)\b"
 )
@@ -979,7 +981,7 @@ PREPOSED_ADVERBIAL = re.compile(
 
 #: A subordinate clause opens between a candidate subject and the verb: the verb has another subject.
 SUBORDINATE_GAP = re.compile(
-    r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that)\s+"
+    r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that|where)\s+"
     # "declines in energy prices since the beginning of the year contributed to …": a time, no clause
     r"(?!\w+ly\b)(?!(?:the\s+)?(?:start|beginning|end|middle|turn|spring|summer|autumn|fall|winter)\s+of\b)"
     r"(?!at\s+the\s+same\s+time\b)"  # "…, while at the same time boosting confidence": a participle follows
@@ -1012,6 +1014,14 @@ OWN_CLAUSE_SUBJECT = re.compile(
     r"(?:may|might|could|would|will|should|can|has|have|had|did|does)\s+(?:(?:have|been|also|\w+ly)\s+)*$"
 )
 #: "With growth weakening, the Governing Council cut …": a noun phrase after a comma is the verb's subject.
+#: "economic sentiment could worsen, supply-side constraints could increase": a bare noun phrase and its modal after a
+#: comma start a clause of their own (an adverb or a connective after the comma does not: "inflation, however, could").
+BARE_SUBJECT_AFTER_COMMA = re.compile(
+    r",\s*(?!(?:however|therefore|though|thus|hence|moreover|furthermore|also|in\s+turn|in\s+addition|which|that|and|"
+    r"but|or|so|this|these|it|they|then)\b)"
+    r"(?:(?!(?!supply\b)[a-z]+ly\s)[a-z-]+\s+){1,3}(?:would|could|may|might|will|should|can)\s+"
+    r"(?:also\s+|further\s+|\w+ly\s+)?$"
+)
 NOUN_SUBJECT_AFTER_COMMA = re.compile(
     r",\s*(?:the|a|an|our|its|their|many|most|some)\s+(?:[a-z-]+\s+){0,3}"
     r"(?:(?:has|have|had|would|could|will|may|might|also|then|\w+ly)\s+)*$"
@@ -1269,7 +1279,7 @@ APPOSITIVE_GAP = re.compile(
 #: adjective of the next item, not a verb whose subject is the item before.
 LISTED_ADJECTIVE_BEFORE = re.compile(
     r"\b(?:owing\s+to|due\s+to|because\s+of|on\s+the\s+back\s+of|as\s+a\s+result\s+of|amid|reflecting|including|"
-    r"such\s+as)\s+"
+    r"such\s+as|reflected|reflects|included|includes)\s+"
     r"(?:(?!\b(?:was|were|is|are|had|has|have|would|will|could|may|might|which|that)\b)[^;:.–—(])*?(?:,|\band|\bor)\s+$"
 )
 #: "the latest developments in oil prices … would imply a downward impact on inflation": a head naming a move of no
@@ -1533,7 +1543,7 @@ GERUND_MOVE_AFTER = re.compile(
 HEAD_SHIFT = re.compile(
     r"\s+(?:competitiveness|balances?|exposures?|shares?|sectors?|firms|companies|industr(?:y|ies)|"
     r"intensity|dependence|dependency|content|components?|multipliers?|forecasts?|projections?|"
-    r"data|statistics|indicators?|gaps?|intervals?|bands?|capacity|capacities|ability)\b|"
+    r"data|statistics|indicators?|gaps?|intervals?|bands?|capacity|capacities|ability|surveys?)\b|"
     # hyphenated compounds: "trade-off", "investment-grade", "GDP-weighted", "equity-linked"
     r"-[a-z]"
 )
@@ -1560,7 +1570,7 @@ LOAN_DEMAND_BEFORE = re.compile(r"\b(?:credit|loan)\s+supply\s+(?:[a-z-]+\s+){0,
 OTHER_SENSE_BEFORE = {
     # "lower potential output would imply higher inflationary pressures": supply capacity, not GDP ("potential growth"
     # stays GDP's: the labellers of the BIS papers read it so)
-    "real_gdp": re.compile(r"\b(?:potential|supply-side)\s+$"),
+    "real_gdp": re.compile(r"\b(?:potential|supply-side|nominal)\s+$"),
     "credit_growth": re.compile(r"\b(?:securities|repo|stock)\s+$"),
     # "the unwinding of carry trades": positions in markets, not trade in goods
     "trade_volumes": re.compile(r"\b(?:carry|crowded|basis|leveraged|hedging)\s+$"),
@@ -1795,11 +1805,13 @@ PRESSURES_FROM = re.compile(
 #: "Wage pressures were becoming an increasingly important source of inflation", "strong wage growth was a key driver
 #: of inflation": the source before the copula, the target after "driver of".
 IS_DRIVER_OF = re.compile(
-    r"\s+(?:is|was|are|were|(?:has|have|had)\s+(?:been|become)|becomes?|became|remains?|remained|would\s+(?:be|remain))\s+"
+    r"\s+(?:is|was|are|were|(?:has|have|had)\s+(?:again\s+|also\s+|still\s+)?(?:been|become)|becomes?|became|remains?|"
+    r"remained|would\s+(?:be|remain))\s+"
     r"(?:(?:becoming|increasingly|still|now|also|thus|therefore)\s+)*"
     r"(?:an?|the|one\s+of\s+the)\s+(?:(?:increasingly|very|particularly|more|most)\s+)?"
     r"(?:(?:important|key|main|major|significant|dominant|principal|primary|strong)\s+)?"
-    r"(?:drivers?|sources?|determinants?)\s+of\s+(?:the\s+)?(?:(?:persistence|dynamics|level)\s+of\s+)?"
+    r"(?:drivers?|sources?|determinants?|contributors?\s+to|components?)\s+(?:of\s+)?(?:the\s+|overall\s+)?"
+    r"(?:(?:persistence|dynamics|level)\s+of\s+)?"
 )
 #: After a comparative: a head naming a likelihood or an incentive ("the bigger the risk that …").
 LIKELIHOOD_HEAD = re.compile(

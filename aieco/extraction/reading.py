@@ -286,6 +286,10 @@ def _vocabulary_mentions(sentence: str, vocab: Vocabulary) -> tuple[str, list[Me
     return sentence, raw
 
 
+#: After an energy supply: its shortfall ("gas supply shortages", "oil supply disruptions").
+SUPPLY_SHORTFALL_AFTER = re.compile(r"\s+(?:shortages?|shortfalls?|disruptions?|cuts?|outages?|interruptions?)\b")
+
+
 def _mention_move(low: str, m: Mention, ends: set[int], vocab: Vocabulary) -> MentionMove | None:
     """The mention with the movement its words attach to it; ``None`` for a word that names no variable here."""
     adverse = vocab.get(m.variable_id).adverse_direction
@@ -330,6 +334,8 @@ def _mention_move(low: str, m: Mention, ends: set[int], vocab: Vocabulary) -> Me
         after_noun = NOUN_MOVE_AFTER.match(low[m.end :])
         if after_noun:
             sign = 1 if after_noun.group(1) else -1
+    if not sign and m.variable_id == "oil_supply" and SUPPLY_SHORTFALL_AFTER.match(low, m.end):
+        sign = -1  # "Russian gas supply shortages", "energy supply disruptions": the supply falls
     particle = PARTICLE_AFTER.match(low[m.end :])
     if not sign and particle and SPLIT_VERB_BEFORE.search(low[max(0, m.start - 60) : m.start]):
         sign = 1 if particle.group(1) in ("up", "higher", "above") else -1

@@ -452,6 +452,9 @@ def intransitive_verb(r: SentenceReading, c: Clause) -> bool:
         return True
     if c.subs and not c.objs and c.cue.kind == "directional" and INTRANSITIVE_AFTER.match(r.low[c.cue.end :]):
         move = movement_sign(c.cue.text)
+        adverse = getattr(r.vocab.get(r.ms[c.subs[0]].m.variable_id).adverse_direction, "value", "")
+        if not move and adverse and c.cue.text.startswith("worsen"):
+            move = 1 if adverse == "increase" else -1  # "economic sentiment could worsen": its adverse way
         if move:
             # "if wages or profit margins increased": every co-ordinated subject moves
             r.states.extend((si, move, c.cue) for si in c.subs)
@@ -1004,6 +1007,8 @@ def driver_of(r: SentenceReading) -> None:
         ys = [i for i, x in enumerate(ms) if d.start("y") <= x.start and x.m.end <= d.end("y")]
         # (the source follows the copula in its own clause: "the factors behind Y were different, with wages
         # playing a central role in one economy but not the other" names none)
+        if re.match(r"\s*behind\b", low[d.end() :]):
+            continue  # "three sources of policy uncertainty were behind the volatility": the sources are the subject
         xs = [i for i, x in enumerate(ms) if d.end() <= x.start <= d.end() + 25 and "," not in low[d.end() : x.start]]
         if ys and xs:
             for xi in coordinated_right(low, ms, xs[0], min(len(low), d.end() + 120)):
@@ -1026,8 +1031,10 @@ def is_driver_of(r: SentenceReading) -> None:
         ys = [j for j, y in enumerate(ms) if y.start == d.end()]
         unmoved = 1 if x.m.text.lower().endswith("pressures") or x.m.variable_id in r.adverse_up else 0
         move = x.mod or unmoved
-        if ys and move > 0 and ms[ys[0]].m.variable_id != x.m.variable_id:
-            r.add(i, ys[0], move, Cue(x.m.end, d.end(), "is a driver of", 0, "neutral"), False)
+        if ys and move and ms[ys[0]].m.variable_id != x.m.variable_id:
+            # "the depreciation of the euro was also a source of higher inflation": a fall that raises its target
+            sign = move * (ms[ys[0]].mod or 1)
+            r.add(i, ys[0], sign, Cue(x.m.end, d.end(), "is a driver of", 0, "neutral"), False)
 
 
 def threat_to(r: SentenceReading) -> None:
@@ -1086,6 +1093,11 @@ def subordinate_states(r: SentenceReading) -> None:
         )
         if x.mod and opens and all(j != i for j, _, _ in r.states):  # a stated modifier ("higher"), not inherent
             r.states.append((i, x.mod, Cue(x.start, x.start, "moved subject", x.mod, "movement")))
+    for k, (i, _, c) in enumerate(r.states):
+        adverse = getattr(r.vocab.get(ms[i].m.variable_id).adverse_direction, "value", "")
+        if adverse and re.match(r"(?:worsen|deteriorat)", c.text):
+            # "economic sentiment could worsen", "unemployment worsened": the variable moves its adverse way
+            r.states[k] = (i, 1 if adverse == "increase" else -1, c)
     r.states.sort(key=lambda st: st[2].start)
     coordinated = [False] * len(r.states)  # joined to the previous state by "or"/"and": the same clause
     for a in range(1, len(r.states)):
