@@ -1019,7 +1019,8 @@ OWN_CLAUSE_SUBJECT = re.compile(
 BARE_SUBJECT_AFTER_COMMA = re.compile(
     r",\s*(?!(?:however|therefore|though|thus|hence|moreover|furthermore|also|in\s+turn|in\s+addition|which|that|and|"
     r"but|or|so|this|these|it|they|then)\b)"
-    r"(?:(?!(?!supply\b)[a-z]+ly\s)[a-z-]+\s+){1,3}(?:would|could|may|might|will|should|can)\s+"
+    r"(?:(?!(?!supply\b)[a-z]+ly\s)(?!(?:i|we|you|he|she|they|it|this|that|these|those)\b)[a-z-]+\s+){1,3}"
+    r"(?:would|could|may|might|will|should|can)\s+"
     r"(?:also\s+|further\s+|\w+ly\s+)?$"
 )
 NOUN_SUBJECT_AFTER_COMMA = re.compile(
