@@ -606,6 +606,32 @@ def test_what_the_rules_of_session_16_leave_unread(sentence, absent):
             ("policy_rate", "inflation", "-"),
             "restrictive_for_target",
         ),
+        # the pass on round 23's misses (each failed on the reader before it, bd40016)
+        (
+            "Indeed, the possibility of Russian gas supply shortages increased the probability of a recession.",
+            ("oil_supply", "real_gdp", "+"),
+            "active_clause",
+        ),
+        (
+            "The depreciation of the euro was also a source of higher inflation.",
+            ("exchange_rate", "inflation", "-"),
+            "is_driver_of",
+        ),
+        (
+            "Surging energy prices had again been the most important component of overall inflation.",
+            ("energy_prices", "inflation", "+"),
+            "is_driver_of",
+        ),
+        (
+            "The war could further dampen confidence.",
+            ("geopolitical_risk", "confidence", "-"),
+            "active_clause",
+        ),
+        (
+            "If the war were to escalate, economic sentiment could worsen.",
+            ("geopolitical_risk", "confidence", "-"),
+            "subordinate_states",
+        ),
     ],
 )
 def test_the_rules_of_session_17(sentence, want, rule):
@@ -683,6 +709,39 @@ def test_the_rules_of_session_17(sentence, want, rule):
             "Growth in loans to firms had weakened owing to higher borrowing rates, tighter credit supply "
             "conditions and lower demand.",
             ("lending_rates", "real_gdp", "-"),
+        ),
+        # the pass on round 23's misses (each was read by the reader before it, bd40016)
+        (
+            "The latest bank lending survey showed that banks had considerably tightened their credit standards.",
+            ("credit_growth", "lending_standards", "+"),
+        ),
+        (
+            "The upward revision reflected the ongoing reopening of the economy, especially in some services, "
+            "the re-emergence of some supply disruptions, tightening labour markets and a pick-up in wage "
+            "increases.",
+            ("real_gdp", "employment", "+"),
+        ),
+        (
+            "Thanks to the higher nominal GDP, the debt-to-GDP ratio was expected to decline.",
+            ("real_gdp", "government_debt", "-"),
+        ),
+        (
+            "Three sources of policy uncertainty were behind the current volatility.",
+            ("volatility", "uncertainty", "+"),
+        ),
+        (
+            "Other commodity prices had moderated since the meeting, with gas, metals and food prices declining.",
+            ("inflation", "energy_prices", "+"),
+        ),
+        (
+            "The unemployment rate had declined again in Spain, where the recovery in tourism had helped to "
+            "create jobs.",
+            ("unemployment", "employment", "+"),
+        ),
+        (
+            "If geopolitical tensions were to escalate, economic sentiment could worsen, supply-side "
+            "constraints could increase, and energy costs could remain higher than expected.",
+            ("geopolitical_risk", "confidence", "+"),
         ),
     ],
 )
