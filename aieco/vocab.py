@@ -406,10 +406,20 @@ FISCAL_CONTEXT = re.compile(
 
 #: "demand for liquidity", "demand for safe assets", "loan demand": demand for one thing, not aggregate demand.
 DEMAND_FOR_OTHER = re.compile(
-    r"^\s+for\s+(?:(?:the|such|this|these|that|more|safe|liquid|risky|[a-z]+-term|[a-z]+-month)\s+)*"
+    r"^\s+for\s+(?:(?:the|such|this|these|that|more|higher|new|bank|consumer|safe|liquid|risky|[a-z]+-term|"
+    r"[a-z]+-month)\s+)*"
     r"(?:options?|liquidity|assets|reserves|lending|credit|loans?|mortgages?|money|cash|debt|bonds?|treasur(?:y|ies)|"
-    r"securities|dollars?|funds?|funding|insurance|housing|homes?|energy|oil|gas|commodities|type)\b"
+    r"securities|dollars?|funds?|funding|financing|insurance|housing|homes?|houses|energy|oil|gas|commodities|type|"
+    # "demands for higher wages"
+    r"wages?)\b"
+    # "the demand side"; "lower demand and tighter credit supply conditions": one side of a market, the demand for loans
+    r"|^\s+(?:side\b|(?:and|or)\s+(?:[a-z-]+\s+){0,2}(?:credit|loan)\s+supply\b)"
 )
+#: "credit supply conditions and lower demand": the demand for loans, named after their supply.
+LOAN_DEMAND_BEFORE = re.compile(r"\b(?:credit|loan)\s+supply\s+(?:[a-z-]+\s+){0,2}(?:and|or)\s+(?:[a-z-]+\s+)?$")
+#: "induce workers to demand higher wages": the verb, its object after it.
+DEMAND_VERB = re.compile(r"\bto\s+$")
+DEMAND_VERB_OBJECT = re.compile(r"^\s+(?:higher|more|greater)\s+(?!generally\b)[a-z]")
 DEMAND_MODIFIER_BEFORE = re.compile(
     r"\b(?:loan|credit|housing|energy|oil|gas|money|mortgage|commodity|investor|travel|tourism|safe-haven|hedging|"
     r"funding|reserve|cash|deposit|power|electricity)\s+$"
@@ -439,8 +449,13 @@ def _other_sense(low: str, m: Mention) -> bool:
         )
     if (
         m.variable_id == "real_gdp"
-        and text == "demand"
-        and (DEMAND_FOR_OTHER.match(after) or DEMAND_MODIFIER_BEFORE.search(before))
+        and text in ("demand", "demands")
+        and (
+            DEMAND_FOR_OTHER.match(after)
+            or DEMAND_MODIFIER_BEFORE.search(before)
+            or LOAN_DEMAND_BEFORE.search(low, max(0, m.start - 80), m.start)
+            or (DEMAND_VERB.search(before) and DEMAND_VERB_OBJECT.match(after))
+        )
     ):
         return True  # "demand for liquidity", "loan demand": demand for one asset or service, not the economy's
     if m.variable_id == "inflation" and text == "inflation":

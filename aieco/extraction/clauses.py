@@ -24,8 +24,6 @@ from aieco.extraction.cues import (
     COORD,
     COST_COMPOUND_BEFORE,
     CUE_PATTERNS,
-    DEMAND_OF_A_MARKET_AFTER,
-    DEMAND_VERB_AFTER,
     DETERMINER_BEFORE,
     DOWN_BEFORE,
     EFFECT_ITEM,
@@ -44,8 +42,6 @@ from aieco.extraction.cues import (
     LIST_ITEM,
     LIST_JOIN,
     LISTED_ADJECTIVE_BEFORE,
-    LOAN_DEMAND_AFTER,
-    LOAN_DEMAND_BEFORE,
     LOOSE_BEFORE,
     MODAL_BEFORE,
     MOVEMENT_PATTERNS,
@@ -56,7 +52,6 @@ from aieco.extraction.cues import (
     OTHER_AGENT,
     OTHER_SENSE_BEFORE,
     OWN_CLAUSE_SUBJECT,
-    PARTICIPLE_MOVE_AFTER,
     PASS_THROUGH_FAMILIES,
     PLACE_BEFORE,
     PLACE_OR_DEGREE,
@@ -246,6 +241,24 @@ def movement_sign(text: str) -> int:
     return 0
 
 
+def a_noun(low: str, m: re.Match[str]) -> bool:
+    """A verb's or movement's word used as a noun: "the drag on activity", "a rise", "arising from cost increases"."""
+    if DETERMINER_BEFORE.search(low, 0, m.start()) and not this_verb(low, m):
+        return True
+    return bool(COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"))
+
+
+def listed_or_after_adjective(low: str, m: re.Match[str]) -> bool:
+    """An -ing word in a list of causes ("owing to higher rates and worsening housing market prospects", "including
+    rising rates, …, easing supply bottlenecks"): an adjective; a plural after an adjective and before "in/of"
+    ("further cuts in the supply of gas"): a noun. Neither is a verb."""
+    word = m.group()
+    if word.endswith("ing") and LISTED_ADJECTIVE_BEFORE.search(low, max(0, m.start() - 160), m.start()):
+        return True
+    after_adjective = NOUN_AFTER_ADJECTIVE.search(low, 0, m.start())
+    return bool(word.endswith("s") and after_adjective and re.match(r"\s+(?:in|of)\b", low[m.end() :]))
+
+
 def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
     taken = [(x.start, x.m.end) for x in mentions]
     found: list[Cue] = []
@@ -255,16 +268,10 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
                 x.m.variable_id == "policy_rate" and x.m.end <= m.start() for x in mentions
             ):
                 continue  # "higher tariffs brought inflation back to target": no policy move, no direction
-            if kind != "noun" and DETERMINER_BEFORE.search(low, 0, m.start()) and not this_verb(low, m):
-                continue  # "the drag on activity", "a cut" are nouns, not verbs
-            if kind != "noun" and COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
-                continue  # "arising from cost increases": a noun compound, not a verb
-            if (
-                kind == "directional"
-                and m.group().endswith("ing")
-                and LISTED_ADJECTIVE_BEFORE.search(low, max(0, m.start() - 160), m.start())
-            ):
-                continue  # "owing to higher rates and worsening housing market prospects": an adjective in a list
+            if kind != "noun" and a_noun(low, m):
+                continue
+            if kind == "directional" and listed_or_after_adjective(low, m):
+                continue
             if (
                 kind == "directional"
                 and (m.group() in VERB_OR_ADJECTIVE or m.group() == "elevated")
@@ -275,32 +282,15 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
                 continue  # "a stronger euro and markedly lower energy prices": an adverb of an adjective in a list
             if kind == "directional" and m.group() in VERB_OR_ADJECTIVE and PREPOSITIONAL_TO.search(low, 0, m.start()):
                 continue  # "owing to lower inventories": an adjective after a prepositional "to", never a verb
-            if (
-                kind == "directional"
-                and m.group().endswith("s")
-                and re.match(r"\s+(?:in|of)\b", low[m.end() :])
-                and NOUN_AFTER_ADJECTIVE.search(low, 0, m.start())
-            ):
-                continue  # "further cuts in the supply of gas": a noun after its adjective, not a verb
             if kind == "directional" and COMPARED_AFTER.match(low, m.end()):
                 continue  # "wage growth remains elevated relative to productivity": a comparison, no effect
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
     for pat, sign in MOVEMENT_PATTERNS:
         for m in pat.finditer(low):
-            if DETERMINER_BEFORE.search(low, 0, m.start()) and not this_verb(low, m):
-                continue  # "from such surges", "a rise": nouns, not movements
+            if a_noun(low, m) or listed_or_after_adjective(low, m):
+                continue
             if DETERMINER_DEGREE_BEFORE.search(low, max(0, m.start() - 40), m.start()):
                 continue  # "a sharp fall in the demand for mortgages": a noun after its article and adjective
-            if (
-                m.group().endswith("s")
-                and NOUN_AFTER_ADJECTIVE.search(low, 0, m.start())
-                and re.match(r"\s+(?:in|of)\b", low[m.end() :])
-            ):
-                continue  # "further cuts in the supply of gas": a noun after its adjective, not a verb
-            if m.group().endswith("ing") and LISTED_ADJECTIVE_BEFORE.search(low, max(0, m.start() - 160), m.start()):
-                continue  # "including rising interest rates, …, easing supply bottlenecks": adjectives in a list
-            if COST_COMPOUND_BEFORE.search(low, 0, m.start()) and m.group().endswith("s"):
-                continue  # "arising from cost increases", "after wage hikes": a noun compound, no verb of a subject
             # "output grows below potential": a widening slack, the economy's weak move
             below = sign > 0 and BELOW_POTENTIAL.match(low[m.end() :])
             found.append(Cue(m.start(), m.end(), m.group(), -1 if below else sign, "movement"))
@@ -688,7 +678,7 @@ def cause_of_states(
             if not listed:
                 verb = CAUSE_AFTER.search(low[: x.start]) or re.search(r"\w+ by|\w+ing", low[: x.start])
             taken[si] = verb
-            moving = PARTICIPLE_MOVE_AFTER.match(low, x.m.end)
+            moving = GERUND_MOVE_AFTER.match(low, x.m.end)
             if not mod and moving:
                 mod = 1 if moving.group(1) else -1  # "in response to inflation falling faster than expected"
             if not mod:
@@ -750,7 +740,7 @@ def feedback_loops(low: str, ms: list[MentionMove], vocab: Vocabulary) -> list[t
 def infinitive_movement(low: str, m: Mention) -> int:
     """The object's movement stated after it: "led yields to rise", "contributed to inflation falling"."""
     if CONTRIBUTED_TO_BEFORE.search(low[max(0, m.start - 40) : m.start]):
-        gerund = GERUND_MOVE_AFTER.match(low[m.end :])
+        gerund = GERUND_MOVE_AFTER.match(low, m.end)
         if gerund:
             return 1 if gerund.group(1) else -1
     if not CAUSATIVE_BEFORE.search(low[max(0, m.start - 40) : m.start]):
@@ -763,8 +753,6 @@ def infinitive_movement(low: str, m: Mention) -> int:
 
 
 def other_sense(low: str, m: Mention) -> bool:
-    if m.variable_id == "real_gdp" and m.text.lower() in ("demand", "demands") and demand_of_a_market(low, m):
-        return True
     if m.variable_id == "corporate_defaults" and NON_CORPORATE_DEFAULT.match(low[m.end : m.end + 80]):
         return True
     if m.text.lower().endswith("economies") and PLACE_BEFORE.search(low, max(0, m.start - 60), m.start):
@@ -776,17 +764,6 @@ def other_sense(low: str, m: Mention) -> bool:
     if m.variable_id == "real_gdp" and m.text.lower() not in ("output", "gdp", "real gdp", "real output"):
         pat = None
     return bool(re.search(r"[a-z]-$", before) or (pat is not None and pat.search(before)))
-
-
-def demand_of_a_market(low: str, m: Mention) -> bool:
-    """ "demand for loans", "to demand higher wages", "lower demand and tighter credit supply": not aggregate demand."""
-    if re.match(r"\s+side\b", low[m.end :]):
-        return True  # "the demand side": one side of the market, not aggregate demand
-    if DEMAND_OF_A_MARKET_AFTER.match(low, m.end) or LOAN_DEMAND_AFTER.match(low, m.end):
-        return True
-    if LOAN_DEMAND_BEFORE.search(low, max(0, m.start - 80), m.start):
-        return True
-    return bool(re.search(r"\bto\s+$", low[max(0, m.start - 4) : m.start]) and DEMAND_VERB_AFTER.match(low, m.end))
 
 
 def without_verb(m: Mention, low: str) -> Mention:

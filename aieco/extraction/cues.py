@@ -1534,9 +1534,11 @@ INFINITIVE_UP = frozenset({"rise", "increase", "surge", "climb", "jump", "soar",
 CONTRIBUTED_TO_BEFORE = re.compile(
     r"\b(?:contribut\w*|lead|leads|leading|led|result\w*)\s+(?:to|in)\s+(?:the\s+)?(?:[a-z-]+\s+)?$"
 )
+#: A movement as a participle or gerund after a mention: "contributed to inflation falling", "in response to inflation
+#: falling faster than expected" (group 1: a rise).
 GERUND_MOVE_AFTER = re.compile(
-    r"^\s+(?:\w+ly\s+)?(?:(rising|increasing|climbing|picking\s+up|accelerating|strengthening)|"
-    r"(?:falling|declining|dropping|decreasing|slowing|weakening|moderating|coming\s+down))\b"
+    r"\s+(?:\w+ly\s+)?(?:(rising|increasing|climbing|picking\s+up|accelerating|strengthening|surging)|"
+    r"(?:falling|declining|dropping|decreasing|slowing|weakening|moderating|coming\s+down|easing|receding))\b"
 )
 
 #: A mention followed by one of these nouns only modifies another head ("export competitiveness",
@@ -1555,19 +1557,6 @@ TRADE_HEAD = re.compile(
     r"barriers?|frictions?|costs?|finance|credit|creditors?|receivables|payables)\b"
 )
 #: Senses of a synonym that are not the variable: "securities lending", "by default", "energy consumption".
-#: "demand for loans", "demands for higher wages", "to demand higher wages": the demand of a market the vocabulary
-#: names otherwise (labour, credit, housing) or the verb, not aggregate demand.
-DEMAND_OF_A_MARKET_AFTER = re.compile(
-    r"\s+for\s+(?:higher\s+|more\s+|new\s+|bank\s+|housing\s+|consumer\s+)?(?:wages?|labou?r|workers|loans?|credit|"
-    r"mortgages?|housing|houses|liquidity|money|cash|financing)\b"
-)
-#: "to demand higher wages": the verb (the word before is "to", the words after its object).
-DEMAND_VERB_AFTER = re.compile(r"\s+(?:higher|more|greater)\s+(?!generally\b)[a-z]")
-#: "lower demand and tighter credit supply conditions", "credit supply conditions and lower demand": the demand for
-#: loans, named beside their supply.
-LOAN_DEMAND_AFTER = re.compile(r"\s+(?:and|or)\s+(?:[a-z-]+\s+){0,2}(?:credit|loan)\s+supply\b")
-LOAN_DEMAND_BEFORE = re.compile(r"\b(?:credit|loan)\s+supply\s+(?:[a-z-]+\s+){0,2}(?:and|or)\s+(?:[a-z-]+\s+)?$")
-
 OTHER_SENSE_BEFORE = {
     # "lower potential output would imply higher inflationary pressures": supply capacity, not GDP ("potential growth"
     # stays GDP's: the labellers of the BIS papers read it so)
@@ -1764,11 +1753,6 @@ TRANSMISSION_STRENGTH_BEFORE = re.compile(
 #: After a level held, the "as" clause giving its reason starts with its subject: "domestic inflation remained high, as
 #: wages were still rising".
 HELD_BECAUSE = re.compile(r"\s*,\s*as\s+(?:the\s+)?(?:[a-z-]+\s+){0,2}")
-#: A cause named with its movement as a participle after it: "in response to inflation falling faster than expected".
-PARTICIPLE_MOVE_AFTER = re.compile(
-    r"\s+(?:\w+ly\s+)?(?:(rising|increasing|climbing|accelerating|surging|picking\s+up)|"
-    r"(?:falling|declining|decreasing|easing|moderating|slowing|receding|dropping))\b"
-)
 #: After a moved policy rate, the verb of its working through to a target: "the past monetary policy tightening
 #: gradually feeding through to consumer prices", "as the monetary policy tightening … fed through to the real economy".
 POLICY_FEEDS_THROUGH = re.compile(
