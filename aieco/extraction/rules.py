@@ -446,15 +446,20 @@ def object_move(r: SentenceReading, c: Clause) -> bool:
     return True
 
 
+def adverse_move(r: SentenceReading, i: int) -> int:
+    """The move that worsens mention ``i``'s variable (+1 or -1; 0 for a variable of no adverse direction)."""
+    adverse = getattr(r.vocab.get(r.ms[i].m.variable_id).adverse_direction, "value", "")
+    return 1 if adverse == "increase" else -1 if adverse == "decrease" else 0
+
+
 def intransitive_verb(r: SentenceReading, c: Clause) -> bool:
     """If energy prices were to rise, inflation would increase: a directional verb used intransitively."""
     if link_previous_clause(r, c):
         return True
     if c.subs and not c.objs and c.cue.kind == "directional" and INTRANSITIVE_AFTER.match(r.low[c.cue.end :]):
         move = movement_sign(c.cue.text)
-        adverse = getattr(r.vocab.get(r.ms[c.subs[0]].m.variable_id).adverse_direction, "value", "")
-        if not move and adverse and c.cue.text.startswith("worsen"):
-            move = 1 if adverse == "increase" else -1  # "economic sentiment could worsen": its adverse way
+        if not move and c.cue.text.startswith("worsen"):
+            move = adverse_move(r, c.subs[0])  # "economic sentiment could worsen": its adverse way
         if move:
             # "if wages or profit margins increased": every co-ordinated subject moves
             r.states.extend((si, move, c.cue) for si in c.subs)
@@ -1094,10 +1099,9 @@ def subordinate_states(r: SentenceReading) -> None:
         if x.mod and opens and all(j != i for j, _, _ in r.states):  # a stated modifier ("higher"), not inherent
             r.states.append((i, x.mod, Cue(x.start, x.start, "moved subject", x.mod, "movement")))
     for k, (i, _, c) in enumerate(r.states):
-        adverse = getattr(r.vocab.get(ms[i].m.variable_id).adverse_direction, "value", "")
-        if adverse and re.match(r"(?:worsen|deteriorat)", c.text):
+        if re.match(r"(?:worsen|deteriorat)", c.text) and adverse_move(r, i):
             # "economic sentiment could worsen", "unemployment worsened": the variable moves its adverse way
-            r.states[k] = (i, 1 if adverse == "increase" else -1, c)
+            r.states[k] = (i, adverse_move(r, i), c)
     r.states.sort(key=lambda st: st[2].start)
     coordinated = [False] * len(r.states)  # joined to the previous state by "or"/"and": the same clause
     for a in range(1, len(r.states)):
