@@ -20,6 +20,8 @@ from aieco.extraction.cues import (
     CLAUSE_BREAK,
     CLAUSE_JOIN,
     COMPARED_AFTER,
+    CONDITION_IT_GAP,
+    CONDITION_OPEN,
     CONTRIBUTED_TO_BEFORE,
     COORD,
     COST_COMPOUND_BEFORE,
@@ -448,6 +450,10 @@ def clause_subjects(low: str, ms: list[MentionMove], cue: Cue, lo: int, floor: i
         return []  # "banks have maintained capital buffers and have increased provisions": an earlier subject
     if PRONOUN_SUBJECT.search(low[ms[i].m.end : end]):
         return []  # "these disruptions affect jobs, and they could drive up inflation": the pronoun is the subject
+    if CONDITION_IT_GAP.fullmatch(low, ms[i].m.end, cue.start) and CONDITION_OPEN.search(low, 0, ms[i].start):
+        # "if demand were to weaken in the wake of an economic slowdown, it would lower pressures on prices": the
+        # mention stands in the condition, and "it" (the condition) is the subject (subordinate_states reads it)
+        return []
     if "," in low[ms[i].m.end : end] and re.search(
         r"\b(?:because|since|if|when|once|although|though|unless|as)\s+(?:the\s+)?(?:[a-z-]+\s+)?$",
         low[clause_start(low, ms[i].start) : ms[i].start],

@@ -440,6 +440,10 @@ RISK_FROM = re.compile(
 )
 #: "raises downside risks to growth": the risk phrase carries the direction on its variable.
 RISK_TO = re.compile(r"\b(downside|upside)\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?$")
+#: "increased the risks to the growth outlook, which were clearly skewed to the downside": risks named without a
+#: direction before their variable (RISK_UNDIRECTED), which the sentence gives later (RISK_TILT) or not at all.
+RISK_UNDIRECTED = re.compile(r"\bthe\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?$")
+RISK_TILT = re.compile(r"\b(?:skewed|tilted)\s+(?:\w+\s+)?to(?:wards)?\s+the\s+(downside|upside)\b")
 IRREGULAR = {
     "lead": ("led",),
     "come": ("came",),
@@ -1030,6 +1034,9 @@ NOUN_SUBJECT_AFTER_COMMA = re.compile(
 #: "…, helping (to) ease inflation": a participle of help after a stated move.
 HELPING_AFTER_COMMA = re.compile(r",\s*(?:\w+ly\s+)?help(?:ing|s|ed)?\s+(?:to\s+)?$")
 #: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
+#: A condition's end followed by "it" and a modal: ", it would" after "if …" (CONDITION_OPEN, no comma between).
+CONDITION_IT_GAP = re.compile(r"[^,;]*,\s+it\s+(?:would|could|might|may|will|should|can)\s+(?:also\s+|then\s+)?")
+CONDITION_OPEN = re.compile(r"\b(?:if|when|once|unless)\b[^,;]*$")
 PRONOUN_SUBJECT = re.compile(
     # "this should lower …" after a stated move is a relative ("…, and this should"), not a pronoun subject
     r"\b(?:they|we|i|he|she|you|(?:this|these|those)\s+(?!(?:would|could|may|might|will|can|should|must|has|have|had|"
@@ -1791,12 +1798,25 @@ PRESSURES_FROM = re.compile(
 #: of inflation": the source before the copula, the target after "driver of".
 IS_DRIVER_OF = re.compile(
     r"\s+(?:is|was|are|were|(?:has|have|had)\s+(?:again\s+|also\s+|still\s+)?(?:been|become)|becomes?|became|remains?|"
-    r"remained|would\s+(?:be|remain))\s+"
+    r"remained|would\s+(?:be|remain)|(?:continued|continues|continue)\s+to\s+be)\s+"
     r"(?:(?:becoming|increasingly|still|now|also|thus|therefore)\s+)*"
     r"(?:an?|the|one\s+of\s+the)\s+(?:(?:increasingly|very|particularly|more|most)\s+)?"
     r"(?:(?:important|key|main|major|significant|dominant|principal|primary|strong)\s+)?"
-    r"(?:drivers?|sources?|determinants?|contributors?\s+to|components?)\s+(?:of\s+)?(?:the\s+|overall\s+)?"
+    r"(?:drivers?|sources?|determinants?|contributors?\s+to|components?|reasons?\s+for)\s+(?:of\s+)?"
+    r"(?:the\s+|this\s+|overall\s+)?"
     r"(?:(?:persistence|dynamics|level)\s+of\s+)?"
+)
+#: "Energy prices, which had been driven higher after the outbreak of the war, continued to be the main reason for
+#: …": a relative clause between a subject and its copula.
+RELATIVE_ASIDE = re.compile(r",\s+which\b[^,;:]{1,200},")
+#: "The war in Ukraine constituted a substantial upside risk to energy prices": a copula naming its subject a risk to
+#: the variable after it, with the risk's direction.
+IS_RISK_TO = re.compile(
+    r"(?:\s+(?:in|of|on|against)\s+(?:the\s+)?[a-z]+)?"  # "the war in Ukraine"
+    r"\s+(?:is|was|are|were|remains?|remained|(?:has|have|had)\s+been|would\s+be|constitutes?|constituted|poses?|"
+    r"posed|represents?|represented)\s+(?:also\s+)?(?:an?|the)\s+(?:[a-z]+\s+){0,2}?(?P<dir>upside|downside)\s+risks?"
+    r"\s*,?\s*(?:(?:especially|particularly|notably|mainly|primarily|in\s+particular)\s+)?(?:to|for)\s+"
+    r"(?:the\s+)?(?:euro[- ]area\s+)?"
 )
 #: After a comparative: a head naming a likelihood or an incentive ("the bigger the risk that …").
 LIKELIHOOD_HEAD = re.compile(

@@ -93,6 +93,7 @@ from aieco.extraction.cues import (
     INNER_DIRECTION,
     INTRANSITIVE_AFTER,
     IS_DRIVER_OF,
+    IS_RISK_TO,
     IT_CAUSES,
     LEVEL_AFTER,
     LIFTED_AFTER,
@@ -117,11 +118,14 @@ from aieco.extraction.cues import (
     PRODUCING,
     PURPOSE_TO,
     RELATIVE_AFTER_STATE,
+    RELATIVE_ASIDE,
     RESTRICTIVE_AFTER,
     RETURN_VERB,
     RISK_FROM,
     RISK_HEAD,
+    RISK_TILT,
     RISK_TO,
+    RISK_UNDIRECTED,
     SLOWER_PACE,
     STABILISING_AFTER,
     STANCE_AFTER,
@@ -562,7 +566,12 @@ def active_clause(r: SentenceReading, c: Clause) -> bool:
                 and src_mod * dst_mod != 1
             ):
                 sign = -1  # "the depreciation of the euro feeds through to consumer prices": a weaker currency, dearer
-            risk = RISK_TO.search(low[max(0, ms[oi].m.start - 40) : ms[oi].m.start])
+            before = low[max(0, ms[oi].m.start - 40) : ms[oi].m.start]
+            risk = RISK_TO.search(before)
+            if risk is None and RISK_UNDIRECTED.search(before):
+                risk = RISK_TILT.search(low, ms[oi].m.end)
+                if risk is None:
+                    continue  # "the war increased the risks to growth": which way is not said
             if risk and cue.kind == "directional":
                 sign *= -1 if risk.group(1) == "downside" else 1
             elif risk and cue.kind == "neutral" and not dst_mod:
@@ -1031,6 +1040,8 @@ def is_driver_of(r: SentenceReading) -> None:
     low, ms = r.low, r.ms
     for i, x in enumerate(ms):
         d = IS_DRIVER_OF.match(low, x.m.end)
+        if d is None and (aside := RELATIVE_ASIDE.match(low, x.m.end)):
+            d = IS_DRIVER_OF.match(low, aside.end())  # "Energy prices, which had surged, continued to be the main …"
         if d is None:
             continue
         ys = [j for j, y in enumerate(ms) if y.start == d.end()]
@@ -1040,6 +1051,26 @@ def is_driver_of(r: SentenceReading) -> None:
             # "the depreciation of the euro was also a source of higher inflation": a fall that raises its target
             sign = move * (ms[ys[0]].mod or 1)
             r.add(i, ys[0], sign, Cue(x.m.end, d.end(), "is a driver of", 0, "neutral"), False)
+
+
+def is_risk_to(r: SentenceReading) -> None:
+    """The war in Ukraine constituted a substantial upside risk to energy prices: the subject, present or moved,
+    moves the variable after the risk the risk's way."""
+    low, ms = r.low, r.ms
+    for i, x in enumerate(ms):
+        d = IS_RISK_TO.match(low, x.m.end)
+        if d is None:
+            continue
+        ys = [j for j, y in enumerate(ms) if d.end() in (y.start, y.m.start) and y.m.variable_id != x.m.variable_id]
+        if ys and not ms[ys[0]].mod:
+            way = 1 if d.group("dir") == "upside" else -1
+            r.add(
+                i,
+                ys[0],
+                way * (x.mod or 1),
+                Cue(x.m.end, d.end(), f"is an {d.group('dir')} risk to", way, "neutral"),
+                False,
+            )
 
 
 def threat_to(r: SentenceReading) -> None:
@@ -1396,6 +1427,7 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     effects_include,
     driver_of,
     is_driver_of,
+    is_risk_to,
     threat_to,
     states_caused,
     amplified_if,
