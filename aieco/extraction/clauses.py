@@ -548,7 +548,7 @@ def clause_objects(low: str, ms: list[MentionMove], cue: Cue, hi: int, next_cue:
         low[ms[i].m.end : next_cue],
     ):
         return []  # "spreads widened and equity prices fell": the mention is the next clause's subject
-    if re.search(r",\s*\w+ing\s+$", low[cue.end : ms[i].m.start]):
+    if re.search(r",\s*(?!including\b)\w+ing\s+$", low[cue.end : ms[i].m.start]):
         return []  # "reduce collateral values, increasing credit losses": the mention belongs to the participle
     # "lowering the prospects for global growth", "raises the risk of fire sales": the head names the
     # variable's outlook or likelihood, so the variable is the object.

@@ -1036,6 +1036,8 @@ HELPING_AFTER_COMMA = re.compile(r",\s*(?:\w+ly\s+)?help(?:ing|s|ed)?\s+(?:to\s+
 #: A personal pronoun right before the verb is its subject ("…, and they could drive up …").
 #: A condition's end followed by "it" and a modal: ", it would" after "if …" (CONDITION_OPEN, no comma between).
 CONDITION_IT_GAP = re.compile(r"[^,;]*,\s+it\s+(?:would|could|might|may|will|should|can)\s+(?:also\s+|then\s+)?")
+#: A clause that opens with a condition ("If price pressures fed through into …").
+CONDITION_OPENS = re.compile(r"\s*(?:if|unless|should)\s")
 CONDITION_OPEN = re.compile(r"\b(?:if|when|once|unless)\b[^,;]*$")
 PRONOUN_SUBJECT = re.compile(
     # "this should lower …" after a stated move is a relative ("…, and this should"), not a pronoun subject
@@ -1232,10 +1234,20 @@ TRANSPARENT_HEAD = re.compile(
     r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate|much|most|part|some|"
     r"half|all|(?:a\s+)?(?:large|significant|good)\s+(?:part|share))\s+(?:for|of)|"
     r"(?:strains?|pressures?|stress)\s+on|"
-    # "due to temporary factors such as lower fuel prices": the examples named are the objects
-    r"(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects)\s+(?:such\s+as|like|including))\s+(?:the\s+|an?\s+)?"
+    # "due to temporary factors such as lower fuel prices", "due to global factors: oil prices, …", "driven by external
+    # factors, including energy prices": the examples named are the objects
+    r"(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects)(?:\s*:|,?\s+(?:such\s+as|like|including|namely)))"
+    r"\s+(?:the\s+|an?\s+)?"
 )
 
+#: A reverse connector naming the cause of what precedes it ("the increase in inflation was due to …"): a rise so
+#: attributed to a source named without a move is read as the source pushing it up.
+CAUSE_NAMED = re.compile(
+    r"(?:(?:is|was|are|were|has\s+been|had\s+been)\s+)?(?:\w+ly\s+)?(?:due\s+to|driven\s+by|owing\s+to)"
+)
+#: A head before a colon that lists its members ("global factors: …").
+FACTORS_NAMED = re.compile(r"\s+(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects|forces|reasons)\s*")
+DRIVEN_BY = re.compile(r"\bdriven\s+by\b")
 #: A connector naming a cause ("slowed due to X"): what follows is the cause, not the verb's object.
 CAUSAL_GAP = re.compile(r"\b(?:due to|owing to|because of|thanks to|as a result of|on account of)\b")
 

@@ -46,10 +46,12 @@ from aieco.extraction.cues import (
     BY_GERUND,
     BY_MAGNITUDE,
     CALLED_FOR_BEFORE,
+    CAUSE_NAMED,
     CLAUSE_BREAK,
     COMPARATIVE_AFTER,
     COMPARATIVE_WORD,
     CONDITION_AFTER,
+    CONDITION_OPENS,
     CONJ_ONLY,
     CONTINUING_AFTER,
     CONTRIBUTION_BOTH,
@@ -67,6 +69,7 @@ from aieco.extraction.cues import (
     DAMPENER_RE,
     DIRECTIONLESS_HEAD,
     DOWN_IN_MAIN,
+    DRIVEN_BY,
     DRIVER_OF,
     EFFECT_FOR_BEFORE,
     EFFECT_NOUN_FROM,
@@ -75,6 +78,7 @@ from aieco.extraction.cues import (
     ENSURE_THAT,
     EXPERIENCED_AFTER,
     EXPERIENCED_BEFORE,
+    FACTORS_NAMED,
     FADING_EFFECT_BEFORE,
     FRONTLOAD,
     FRONTLOAD_REASON,
@@ -252,6 +256,8 @@ def reverse_connector(r: SentenceReading, c: Clause) -> bool:
     if cue.kind != "reverse":
         return False
     targets = [i for i, x in enumerate(ms) if x.m.end <= cue.start and x.start >= lo]
+    if low[hi : hi + 1] == ":" and FACTORS_NAMED.fullmatch(low, cue.end, hi):
+        hi = next_cue = clause_end(low, hi + 1)  # "was due to global factors: oil prices, supply bottlenecks, …"
     sources = clause_objects(low, ms, cue, hi, next_cue)
     if targets and sources:
         t = targets[-1]
@@ -262,6 +268,15 @@ def reverse_connector(r: SentenceReading, c: Clause) -> bool:
             sign = both if both else (1 if re.match(r"stem|aris|origin", cue.text) else 0)
             if not both and t_mod and not ms[si].mod and ms[si].m.variable_id in r.adverse_up:
                 sign = t_mod  # "the decline in exports reflects the tariffs": the risk's presence
+            elif not both and t_mod > 0 and not ms[si].mod and CAUSE_NAMED.match(cue.text):
+                sign = 1  # "the current increase in inflation was due to global factors: oil and commodity prices, …"
+            elif (
+                not t_mod
+                and not ms[si].mod
+                and DRIVEN_BY.search(cue.text)
+                and not re.search(r"\b(?:rather\s+than|not|instead\s+of)\s+$", low[max(0, cue.start - 25) : cue.start])
+            ):
+                sign = 1  # "core inflation was being driven by external factors, including energy prices"
 
             if cue.sign:  # "Y suffers from higher X": the verb's sign times the source's move
                 sign = cue.sign * (ms[si].mod or 1)
@@ -1189,6 +1204,9 @@ def subordinate_states(r: SentenceReading) -> None:
                 # "With GDP growth weakening, the Council cut the policy rate": an absolute clause at the start
                 or (ms[ia].start < ca.start and ABSOLUTE_WITH.search(low[floor_a : ms[ia].start]))
                 or (first != a and SUBORDINATOR.search(before_first[-25:]))
+                # "If price pressures fed through into higher than anticipated wage rises, inflation could …": a
+                # state deeper in a condition that opens its clause
+                or (CONDITION_OPENS.match(low, floor_a) and "," not in low[floor_a : ms[ia].start])
             ):
                 r.add(ia, ib, sa * sb, Cue(ca.start, ca.end, f"{ca.text} … {cb.text}", 0, "movement"), False, (ca, cb))
             elif SUBORDINATOR.search(between):
