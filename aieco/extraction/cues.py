@@ -1544,7 +1544,11 @@ IT_CAUSES = re.compile(r"^\s+(?:it|they|this)\s+(?:causes?|creates?|generates?|b
 CAUSATIVE_BEFORE = re.compile(
     r"\b(?:caus|lead|led|prompt|induc|forc|push|drive|drove|need)\w*\s+(?:the\s+|an?\s+)?(?:[a-z-]+\s+)?$"
 )
-INFINITIVE_AFTER = re.compile(r"^\s+(?:in\s+[a-z\s]{1,30}?\s+)?to\s+(?:\w+ly\s+)?(\w+(?:\s+(?:up|down|back|off))?)\b")
+INFINITIVE_AFTER = re.compile(
+    # ("volatility in financial markets owing to heightened uncertainty": "owing to" names a cause, no infinitive)
+    r"^\s+(?:in\s+(?![a-z\s]{0,30}?\b(?:owing|due|thanks|prior|relative|compared|close)\s+to\b)[a-z\s]{1,30}?\s+)?"
+    r"to\s+(?:\w+ly\s+)?(\w+(?:\s+(?:up|down|back|off))?)\b"
+)
 INFINITIVE_DOWN = frozenset(
     {"suffer", "deteriorate", "weaken", "fall", "decline", "drop", "contract", "shrink", "slow", "slow down", "cool"}
 )
