@@ -53,6 +53,7 @@ from aieco.extraction.cues import (
     NOUN_THEN_VERB,
     OTHER_AGENT,
     OTHER_SENSE_BEFORE,
+    OUTSIDE_FIRST_ITEM,
     OWN_CLAUSE_SUBJECT,
     PASS_THROUGH_FAMILIES,
     PLACE_BEFORE,
@@ -557,6 +558,10 @@ def clause_objects(low: str, ms: list[MentionMove], cue: Cue, hi: int, next_cue:
     if re.search(r"\bto\s+(?:ensure|make\s+sure|secure)\b|\bso\s+that\b", gap):
         return []  # "it needs to be raised further to ensure that inflation falls": a purpose, not the verb's object
     gap = TRANSPARENT_HEAD.sub(" ", gap)
+    if OUTSIDE_FIRST_ITEM.fullmatch(gap):
+        # "reducing the purchasing power of households and the earnings of businesses": the mention is the second
+        # object of the verb, after one the vocabulary lacks
+        return coordinated_right(low, ms, i, min(hi, next_cue))
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
     if len(gap.split()) > 6 or re.search(
         r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than|between|about|via|through|by|across|"

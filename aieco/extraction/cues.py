@@ -1234,6 +1234,8 @@ TRANSPARENT_HEAD = re.compile(
     r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate|much|most|part|some|"
     r"half|all|(?:a\s+)?(?:large|significant|good)\s+(?:part|share))\s+(?:for|of)|"
     r"(?:strains?|pressures?|stress)\s+on|"
+    # "was due to developments in volatile energy prices"
+    r"(?:recent\s+|latest\s+)?developments\s+in(?:\s+(?:volatile|global|international))?|"
     # "due to temporary factors such as lower fuel prices", "due to global factors: oil prices, …", "driven by external
     # factors, including energy prices": the examples named are the objects
     r"(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects)(?:\s*:|,?\s+(?:such\s+as|like|including|namely)))"
@@ -1248,6 +1250,8 @@ CAUSE_NAMED = re.compile(
 #: A head before a colon that lists its members ("global factors: …").
 FACTORS_NAMED = re.compile(r"\s+(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects|forces|reasons)\s*")
 DRIVEN_BY = re.compile(r"\bdriven\s+by\b")
+#: An object outside the vocabulary ("the purchasing power of households") co-ordinated before a mention.
+OUTSIDE_FIRST_ITEM = re.compile(r"\s+(?:the\s+)?[a-z-]+(?:\s+[a-z-]+)?\s+of\s+[a-z-]+\s+and\s+(?:the\s+)?")
 #: A connector naming a cause ("slowed due to X"): what follows is the cause, not the verb's object.
 CAUSAL_GAP = re.compile(r"\b(?:due to|owing to|because of|thanks to|as a result of|on account of)\b")
 
@@ -1634,7 +1638,8 @@ RELATIVE_AFTER_STATE = re.compile(
 #: variable of its own here; the uncertainty is what moves.
 UNCERTAINTY_ABOUT = re.compile(
     r"\b(?:uncertainty|uncertainties|unpredictability)\s+(?:about|over|around|surrounding|regarding|on|from)\s+"
-    r"(?:the\s+|future\s+|us\s+|u\.s\.\s+)*$"
+    # "uncertainty around the future path of policy rates"
+    r"(?:the\s+|future\s+|us\s+|u\.s\.\s+|(?:expected\s+)?(?:path|course|pace|direction|outlook)\s+(?:of|for)\s+)*$"
 )
 #: "ease policy", "tightened policy settings", "restrictive policy": bare "policy" moved by a central bank.
 POLICY_MOVED_BEFORE = re.compile(
