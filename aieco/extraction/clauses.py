@@ -549,6 +549,14 @@ def clause_objects(low: str, ms: list[MentionMove], cue: Cue, hi: int, next_cue:
         low[ms[i].m.end : next_cue],
     ):
         return []  # "spreads widened and equity prices fell": the mention is the next clause's subject
+    outside = OUTSIDE_FIRST_ITEM.fullmatch(TRANSPARENT_HEAD.sub(" ", gap))
+    if outside:
+        # "reducing the purchasing power of households and the earnings of businesses", "reflected the
+        # intensification of the pandemic, persisting bottlenecks and still high energy prices": the mention is a
+        # later object of the verb, after one the vocabulary lacks (after a comma, only in a list that goes on)
+        listed = coordinated_right(low, ms, i, min(hi, next_cue))
+        if "," not in outside.group() or len(listed) > 1:
+            return listed
     if re.search(r",\s*(?!including\b)\w+ing\s+$", low[cue.end : ms[i].m.start]):
         return []  # "reduce collateral values, increasing credit losses": the mention belongs to the participle
     # "lowering the prospects for global growth", "raises the risk of fire sales": the head names the
@@ -558,10 +566,6 @@ def clause_objects(low: str, ms: list[MentionMove], cue: Cue, hi: int, next_cue:
     if re.search(r"\bto\s+(?:ensure|make\s+sure|secure)\b|\bso\s+that\b", gap):
         return []  # "it needs to be raised further to ensure that inflation falls": a purpose, not the verb's object
     gap = TRANSPARENT_HEAD.sub(" ", gap)
-    if OUTSIDE_FIRST_ITEM.fullmatch(gap):
-        # "reducing the purchasing power of households and the earnings of businesses": the mention is the second
-        # object of the verb, after one the vocabulary lacks
-        return coordinated_right(low, ms, i, min(hi, next_cue))
     # A mention behind a preposition ("depressed even in an environment of …") is no direct object.
     if len(gap.split()) > 6 or re.search(
         r"\b(?:in|of|on|for|at|from|with|amid|during|despite|even|than|between|about|via|through|by|across|"

@@ -901,7 +901,7 @@ COORD = re.compile(
     r"and the (?:impact|effects?) of|"
     r"and (?:thereby|thus|hence|therefore|so|in turn))"
     # "… and continued tightening of credit conditions": a degree adverb or an adjective of persistence
-    r"(?:\s+(?:somewhat|slightly|much|even|continued|ongoing|further|persistent|lingering|prevailing|heightened|"
+    r"(?:\s+(?:somewhat|slightly|much|even|still|continued|ongoing|further|persistent|lingering|prevailing|heightened|"
     r"\w+ly))?\s*$"
 )
 PREPOSITION_BEFORE = re.compile(
@@ -1251,7 +1251,10 @@ CAUSE_NAMED = re.compile(
 FACTORS_NAMED = re.compile(r"\s+(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects|forces|reasons)\s*")
 DRIVEN_BY = re.compile(r"\bdriven\s+by\b")
 #: An object outside the vocabulary ("the purchasing power of households") co-ordinated before a mention.
-OUTSIDE_FIRST_ITEM = re.compile(r"\s+(?:the\s+)?[a-z-]+(?:\s+[a-z-]+)?\s+of\s+[a-z-]+\s+and\s+(?:the\s+)?")
+OUTSIDE_FIRST_ITEM = re.compile(
+    r"\s+(?:the\s+)?[a-z-]+(?:\s+[a-z-]+)?\s+of\s+(?:the\s+)?[a-z-]+(?:\s+and\s+the\s+|\s*,\s+(?:the\s+)?)"
+    r"(?:[a-z]+ing\s+)?"  # "reflected the intensification of the pandemic, persisting bottlenecks and …"
+)
 #: A connector naming a cause ("slowed due to X"): what follows is the cause, not the verb's object.
 CAUSAL_GAP = re.compile(r"\b(?:due to|owing to|because of|thanks to|as a result of|on account of)\b")
 
@@ -1820,10 +1823,11 @@ PRESSURES_FROM = re.compile(
 IS_DRIVER_OF = re.compile(
     r"\s+(?:is|was|are|were|(?:has|have|had)\s+(?:again\s+|also\s+|still\s+)?(?:been|become)|becomes?|became|remains?|"
     r"remained|would\s+(?:be|remain)|(?:continued|continues|continue)\s+to\s+be)\s+"
-    r"(?:(?:becoming|increasingly|still|now|also|thus|therefore)\s+)*"
+    r"(?:(?:becoming|increasingly|still|now|also|thus|therefore|by\s+far)\s+)*"
     r"(?:an?|the|one\s+of\s+the)\s+(?:(?:increasingly|very|particularly|more|most)\s+)?"
     r"(?:(?:important|key|main|major|significant|dominant|principal|primary|strong)\s+)?"
-    r"(?:drivers?|sources?|determinants?|contributors?\s+to|components?|reasons?\s+for)\s+(?:of\s+)?"
+    r"(?:drivers?|sources?|determinants?|contributors?\s+to|components?|reasons?\s+for|factors?\s+(?:for|behind))\s+"
+    r"(?:of\s+)?"
     r"(?:the\s+|this\s+|overall\s+)?"
     r"(?:(?:persistence|dynamics|level)\s+of\s+)?"
 )

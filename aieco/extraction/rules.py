@@ -1079,13 +1079,11 @@ def is_risk_to(r: SentenceReading) -> None:
         ys = [j for j, y in enumerate(ms) if d.end() in (y.start, y.m.start) and y.m.variable_id != x.m.variable_id]
         if ys and not ms[ys[0]].mod:
             way = 1 if d.group("dir") == "upside" else -1
-            r.add(
-                i,
-                ys[0],
-                way * (x.mod or 1),
-                Cue(x.m.end, d.end(), f"is an {d.group('dir')} risk to", way, "neutral"),
-                False,
-            )
+            cue = Cue(x.m.end, d.end(), f"is an {d.group('dir')} risk to", way, "neutral")
+            # "constituted a material downside risk to consumer spending and investment": the risk covers the list
+            for j in coordinated_right(low, ms, ys[0], clause_end(low, d.end())):
+                if ms[j].m.variable_id != x.m.variable_id:
+                    r.add(i, j, way * (x.mod or 1), cue, False)
 
 
 def threat_to(r: SentenceReading) -> None:
