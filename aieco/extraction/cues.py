@@ -1770,6 +1770,19 @@ FADING_EFFECT_BEFORE = re.compile(
 #: ("raising interest rates significantly at a steady pace and in keeping them at levels that were sufficiently
 #: restrictive", "to bring the key ECB interest rates to levels that would ensure a return of inflation to target")
 RESTRICTIVE_AFTER = re.compile(r"^[^;.]{0,110}?\b(?:restrictive|levels\s+that\s+(?:would|will|should)\s+ensure)\b")
+#: After a tightness variable, its support named ("monetary policy support was still needed", "financing conditions
+#: remained sufficiently supportive"): the instrument held loose.
+SUPPORT_AFTER = re.compile(
+    r"^\s+(?:support|accommodation)\b|"
+    r"^\s+(?:(?:would|should|must|needed\s+to|had\s+to)\s+)?(?:remain(?:ed|s)?|stay(?:ed|s)?|be|were|was|is|are)\s+"
+    r"(?:\w+ly\s+)?(?:supportive|accommodative)\b"
+)
+#: An inflation mention named as the goal of that support: "for inflation to stabilise at the target", "to allow
+#: inflation to stabilise", "to prevent inflation falling below the target".
+SUPPORT_GOAL_BEFORE = re.compile(r"\b(?:for|allow|enable|ensure|prevent|help)\s+$")
+SUPPORT_GOAL_AFTER = re.compile(
+    r"^\s+(?:to\s+)?(?:(?:stabilise|stabilize|converge|return|be\s+maintained)\b|(?:from\s+)?falling\s+below\b)"
+)
 #: Before an inflation mention whose return to target is a goal: "to bring", "to ensure that", "a timely return of"
 #: ("with inflation back to target" states where it is, not a goal).
 TARGET_GOAL_BEFORE = re.compile(

@@ -102,6 +102,7 @@ from aieco.extraction.cues import (
     LEVEL_AFTER,
     LIFTED_AFTER,
     LIKELIHOOD_HEAD,
+    LOOSE_BEFORE,
     MOVE_PURPOSE,
     MOVED_ADJECTIVE,
     MOVED_SUBJECT_BEFORE,
@@ -134,6 +135,9 @@ from aieco.extraction.cues import (
     STABILISING_AFTER,
     STANCE_AFTER,
     SUBORDINATOR,
+    SUPPORT_AFTER,
+    SUPPORT_GOAL_AFTER,
+    SUPPORT_GOAL_BEFORE,
     SURPRISE_AFTER,
     TARGET_GOAL_BEFORE,
     THREAT_TO,
@@ -1378,6 +1382,30 @@ def restrictive_for_target(r: SentenceReading) -> None:
         r.add(held[0], goals[0], -1, Cue(at, at, "restrictive for the target", -1, "neutral"), False)
 
 
+def support_for_target(r: SentenceReading) -> None:
+    """Monetary policy support was still needed for inflation to stabilise at the 2% target: a tightness variable
+    held loose for inflation's return to target raises it (the instrument's move lowers inflation)."""
+    low, ms = r.low, r.ms
+    held = [
+        i
+        for i, x in enumerate(ms)
+        if x.m.variable_id in TIGHTNESS
+        and (SUPPORT_AFTER.match(low[x.m.end :]) or LOOSE_BEFORE.search(low, max(0, x.m.start - 40), x.m.start))
+    ]
+    for i in held:
+        goals = [
+            j
+            for j, y in enumerate(ms)
+            if y.m.variable_id == "inflation"
+            and 0 < y.start - ms[i].m.end <= 150
+            and SUPPORT_GOAL_BEFORE.search(low, max(0, y.start - 20), y.start)
+            and SUPPORT_GOAL_AFTER.match(low[y.m.end :])
+        ]
+        if goals:
+            at = ms[i].m.end
+            r.add(i, goals[0], -1, Cue(at, at, "supportive for the target", -1, "neutral"), False)
+
+
 def policy_feeds_through(r: SentenceReading) -> None:
     """The past monetary policy tightening gradually feeding through to consumer prices (or "the impact of tighter
     monetary policy becoming visible in financing conditions"): a policy move working through lowers prices and
@@ -1454,6 +1482,7 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     contribution_to_disinflation,
     risks_from,
     restrictive_for_target,
+    support_for_target,
     policy_feeds_through,
     pressures_from,
 )
