@@ -1856,6 +1856,13 @@ IS_RISK_TO = re.compile(
     r"\s*,?\s*(?:(?:especially|particularly|notably|mainly|primarily|in\s+particular)\s+)?(?:to|for)\s+"
     r"(?:the\s+)?(?:euro[- ]area\s+)?"
 )
+#: "increased energy costs – and price increases more broadly – were headwinds for consumption": a copula naming its
+#: subject a headwind (drag) or a tailwind to the variable after it.
+IS_HEADWIND_FOR = re.compile(
+    r"(?:\s*[–—-][^–—;]{1,80}[–—])?"  # a parenthetical between dashes
+    r"\s+(?:is|was|are|were|remains?|remained|(?:has|have|had)\s+been|would\s+be|acted\s+as|constituted)\s+"
+    r"(?:also\s+)?(?:an?\s+)?(?:[a-z]+\s+)?(?P<dir>headwinds?|drags?|tailwinds?)\s+(?:for|on|to)\s+(?:the\s+)?"
+)
 #: After a comparative: a head naming a likelihood or an incentive ("the bigger the risk that …").
 LIKELIHOOD_HEAD = re.compile(
     r"\s+(?:the\s+)?(?:risks?|likelihood|chances?|probability|incentives?|temptation|danger)\b"

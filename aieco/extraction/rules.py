@@ -97,6 +97,7 @@ from aieco.extraction.cues import (
     INNER_DIRECTION,
     INTRANSITIVE_AFTER,
     IS_DRIVER_OF,
+    IS_HEADWIND_FOR,
     IS_RISK_TO,
     IT_CAUSES,
     LEVEL_AFTER,
@@ -1074,15 +1075,16 @@ def is_driver_of(r: SentenceReading) -> None:
 
 def is_risk_to(r: SentenceReading) -> None:
     """The war in Ukraine constituted a substantial upside risk to energy prices: the subject, present or moved,
-    moves the variable after the risk the risk's way."""
+    moves the variable after the risk the risk's way (and a headwind's or a tailwind's)."""
     low, ms = r.low, r.ms
     for i, x in enumerate(ms):
-        d = IS_RISK_TO.match(low, x.m.end)
+        d = IS_RISK_TO.match(low, x.m.end) or IS_HEADWIND_FOR.match(low, x.m.end)
         if d is None:
             continue
         ys = [j for j, y in enumerate(ms) if d.end() in (y.start, y.m.start) and y.m.variable_id != x.m.variable_id]
         if ys and not ms[ys[0]].mod:
-            way = 1 if d.group("dir") == "upside" else -1
+            # ("were headwinds for consumption": a headwind or a drag lowers, a tailwind raises)
+            way = 1 if d.group("dir") in ("upside", "tailwind", "tailwinds") else -1
             cue = Cue(x.m.end, d.end(), f"is an {d.group('dir')} risk to", way, "neutral")
             # "constituted a material downside risk to consumer spending and investment": the risk covers the list
             for j in coordinated_right(low, ms, ys[0], clause_end(low, d.end())):
