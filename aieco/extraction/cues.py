@@ -1247,6 +1247,9 @@ TRANSPARENT_HEAD = re.compile(
 CAUSE_NAMED = re.compile(
     r"(?:(?:is|was|are|were|has\s+been|had\s+been)\s+)?(?:\w+ly\s+)?(?:due\s+to|driven\s+by|owing\s+to)"
 )
+#: An attribution argued against: "cautioned against portraying the current high level of inflation as being the
+#: result of just energy price developments".
+ATTRIBUTION_REJECTED = re.compile(r"\bagainst\s+(?:portraying|seeing|viewing|interpreting|attributing|describing)\b")
 #: A head before a colon that lists its members ("global factors: …").
 FACTORS_NAMED = re.compile(r"\s+(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects|forces|reasons)\s*")
 DRIVEN_BY = re.compile(r"\bdriven\s+by\b")

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from aieco.extraction.clauses import (
+    OBJECT_OF_A_REMEDY,
     Cue,
     MentionMove,
     cause_of_states,
@@ -42,6 +43,7 @@ from aieco.extraction.cues import (
     AHEAD_OF,
     AMPLIFIER_RE,
     ATTRIBUTION,
+    ATTRIBUTION_REJECTED,
     BE,
     BY_GERUND,
     BY_MAGNITUDE,
@@ -232,6 +234,9 @@ def passive_voice(r: SentenceReading, c: Clause) -> bool:
     targets = [i for i, x in enumerate(ms) if x.m.end <= cue.start and x.start >= lo]
     pcue = Cue(cue.start, cue.end + by.end(), cue.text, cue.sign, cue.kind)
     sources = clause_objects(low, ms, pcue, hi, next_cue)
+    # "was partly explained by government measures to contain energy price increases": the object of a remedy is no
+    # agent
+    sources = [si for si in sources if not OBJECT_OF_A_REMEDY.search(low, max(0, ms[si].start - 40), ms[si].start)]
     if targets and sources:
         # "the job losses and price increases caused by tariffs": a co-ordinated list is the target
         listed = sorted(coordinated_left(low, ms, targets[-1], lo))
@@ -261,6 +266,8 @@ def reverse_connector(r: SentenceReading, c: Clause) -> bool:
     if cue.kind != "reverse":
         return False
     targets = [i for i, x in enumerate(ms) if x.m.end <= cue.start and x.start >= lo]
+    if ATTRIBUTION_REJECTED.search(low, 0, cue.start):
+        return True  # "cautioned against portraying the high level of inflation as being the result of …"
     if low[hi : hi + 1] == ":" and FACTORS_NAMED.fullmatch(low, cue.end, hi):
         hi = next_cue = clause_end(low, hi + 1)  # "was due to global factors: oil prices, supply bottlenecks, …"
     sources = clause_objects(low, ms, cue, hi, next_cue)
@@ -1184,8 +1191,12 @@ def subordinate_states(r: SentenceReading) -> None:
                 # "as inflation remained high, growth slowed": a level held is read with a named cause only, or with
                 # the "as" clause right after it ("inflation remained high, as wages were still rising")
                 continue
-            if re.search(r"\b(?:while|whereas)\b", between):
-                continue  # "if deficits stay high while … costs rise": co-conditions (or co-movements), no cause
+            if re.search(r"\b(?:while|whereas)\b", between) or (
+                re.search(r",\s*(?:or\s+|and\s+)?if\b", between) and re.search(r"\bif\b[^,;]*$", low[: ms[ia].start])
+            ):
+                # "if deficits stay high while … costs rise", "especially if geopolitical tensions were to escalate
+                # further, if oil supply remained sluggish": co-conditions (or co-movements), no cause
+                continue
             if re.search(r"\bto\s+(?:avoid|prevent)\b|,\s*which\b", between):
                 # "as the energy crisis faded, governments should roll back support to avoid driving up inflationary
                 # pressures, which would call for …": a move averted, or one in a relative clause, is no main state
