@@ -177,7 +177,9 @@ CHINESE_BEFORE = re.compile(r"\b(?:chinese|china['’]s)\s+(?:aggregate\s+|domes
 
 def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
     """A bare "growth"/"activity" names the economy unless a noun claims it ("X growth", "growth of X")."""
-    before = re.findall(r"[a-z0-9'-]+", low[max(0, m.start - 40) : m.start])
+    window = low[max(0, m.start - 40) : m.start]
+    # "For 2023, growth had been revised up": a word before a comma claims nothing after it
+    before = [] if re.search(r"[,;:(]\s*$", window) else re.findall(r"[a-z0-9'-]+", window)
     last = before[-1] if before else ""
     # "weigh on activity", "drag on growth": the preposition of a verb acting on the economy
     verb_on = (

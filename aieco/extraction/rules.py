@@ -275,6 +275,8 @@ def reverse_connector(r: SentenceReading, c: Clause) -> bool:
         t = targets[-1]
         # "our decision to cut rates reflects weaker growth": the move an earlier verb gave the target
         t_mod = ms[t].mod or (r.previous[3].get(t, 0) if r.previous is not None and t in r.previous[1] else 0)
+        # "growth had been revised up, reflecting the expected fading of supply bottlenecks": a move stated before
+        t_mod = t_mod or next((sg for i, sg, sc in reversed(r.states) if i == t and sc.end <= cue.start), 0)
         for si in sources:
             both = ms[si].mod * t_mod
             sign = both if both else (1 if re.match(r"stem|aris|origin", cue.text) else 0)
