@@ -988,6 +988,8 @@ SUBORDINATE_GAP = re.compile(
     r"\b(?:because|since|although|though|whereas|while|when|whenever|if|once|unless|until|so that|given that|where)\s+"
     # "declines in energy prices since the beginning of the year contributed to …": a time, no clause
     r"(?!\w+ly\b)(?!(?:the\s+)?(?:start|beginning|end|middle|turn|spring|summer|autumn|fall|winter)\s+of\b)"
+    # "the fall in oil prices since the cut-off date for the projections would lower …": a date, no clause
+    r"(?!the\s+(?:cut-off|cutoff)\s+date\b)(?!the\s+(?:[\w’'-]+\s+){0,5}meeting\b)"
     r"(?!at\s+the\s+same\s+time\b)"  # "…, while at the same time boosting confidence": a participle follows
     r"(?!(?:early|mid|late|last|january|february|march|april|may|june|july|august|september|october|november|"
     r"december|(?:19|20)\d\d)\b)\w+"
