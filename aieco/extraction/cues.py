@@ -1856,8 +1856,8 @@ RELATIVE_ASIDE = re.compile(r",\s+which\b[^,;:]{1,200},")
 #: the variable after it, with the risk's direction.
 IS_RISK_TO = re.compile(
     r"(?:\s+(?:in|of|on|against)\s+(?:the\s+)?[a-z]+)?"  # "the war in Ukraine"
-    r"\s+(?:is|was|are|were|remains?|remained|(?:has|have|had)\s+been|would\s+be|constitutes?|constituted|poses?|"
-    r"posed|represents?|represented)\s+(?:also\s+)?(?:an?|the)\s+(?:[a-z]+\s+){0,2}?(?P<dir>upside|downside)\s+risks?"
+    r"\s+(?P<verb>(?:is|was|are|were|remains?|remained|(?:has|have|had)\s+been|would\s+be|constitutes?|constituted|"
+    r"poses?|posed|represents?|represented)\s+(?:also\s+)?(?:an?|the)\s+(?:[a-z]+\s+){0,2}?(?P<dir>upside|downside)\s+risks?)"
     r"\s*,?\s*(?:(?:especially|particularly|notably|mainly|primarily|in\s+particular)\s+)?(?:to|for)\s+"
     r"(?:the\s+)?(?:euro[- ]area\s+)?"
 )
@@ -1865,8 +1865,8 @@ IS_RISK_TO = re.compile(
 #: subject a headwind (drag) or a tailwind to the variable after it.
 IS_HEADWIND_FOR = re.compile(
     r"(?:\s*[–—-][^–—;]{1,80}[–—])?"  # a parenthetical between dashes
-    r"\s+(?:is|was|are|were|remains?|remained|(?:has|have|had)\s+been|would\s+be|acted\s+as|constituted)\s+"
-    r"(?:also\s+)?(?:an?\s+)?(?:[a-z]+\s+)?(?P<dir>headwinds?|drags?|tailwinds?)\s+(?:for|on|to)\s+(?:the\s+)?"
+    r"\s+(?P<verb>(?:is|was|are|were|remains?|remained|(?:has|have|had)\s+been|would\s+be|acted\s+as|constituted)\s+"
+    r"(?:also\s+)?(?:an?\s+)?(?:[a-z]+\s+)?(?P<dir>headwinds?|drags?|tailwinds?))\s+(?:for|on|to)\s+(?:the\s+)?"
 )
 #: After a comparative: a head naming a likelihood or an incentive ("the bigger the risk that …").
 LIKELIHOOD_HEAD = re.compile(

@@ -1094,7 +1094,7 @@ def is_risk_to(r: SentenceReading) -> None:
         if ys and not ms[ys[0]].mod:
             # ("were headwinds for consumption": a headwind or a drag lowers, a tailwind raises)
             way = 1 if d.group("dir") in ("upside", "tailwind", "tailwinds") else -1
-            cue = Cue(x.m.end, d.end(), f"is an {d.group('dir')} risk to", way, "neutral")
+            cue = Cue(d.start("verb"), d.end(), " ".join(d.group("verb").split()), way, "neutral")
             # "constituted a material downside risk to consumer spending and investment": the risk covers the list
             for j in coordinated_right(low, ms, ys[0], clause_end(low, d.end())):
                 if ms[j].m.variable_id != x.m.variable_id:
