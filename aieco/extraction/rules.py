@@ -1094,7 +1094,9 @@ def is_risk_to(r: SentenceReading) -> None:
         if ys and not ms[ys[0]].mod:
             # ("were headwinds for consumption": a headwind or a drag lowers, a tailwind raises)
             way = 1 if d.group("dir") in ("upside", "tailwind", "tailwinds") else -1
-            cue = Cue(d.start("verb"), d.end(), " ".join(d.group("verb").split()), way, "neutral")
+            # (a headwind is an effect noun: "housing investment was a drag on GDP growth" is growth accounting)
+            kind = "neutral" if d.group("dir") in ("upside", "downside") else "noun"
+            cue = Cue(d.start("verb"), d.end(), " ".join(d.group("verb").split()), way, kind)
             # "constituted a material downside risk to consumer spending and investment": the risk covers the list
             for j in coordinated_right(low, ms, ys[0], clause_end(low, d.end())):
                 if ms[j].m.variable_id != x.m.variable_id:
