@@ -1232,6 +1232,8 @@ COORDINATED_VERB = re.compile(
     r"(?:(?:has\s+|have\s+|had\s+)?(?:help|helps|helped|helping)\s+(?:to\s+)?)?$"
 )
 BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
+#: Heads that name causes without being one ("global factors: …", "temporary factors such as …").
+FACTOR_HEADS = r"(?:factors|developments|shocks|effects|forces|reasons)"
 TRANSPARENT_HEAD = re.compile(
     r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate|much|most|part|some|"
     r"half|all|(?:a\s+)?(?:large|significant|good)\s+(?:part|share))\s+(?:for|of)|"
@@ -1240,7 +1242,7 @@ TRANSPARENT_HEAD = re.compile(
     r"(?:recent\s+|latest\s+)?developments\s+in(?:\s+(?:volatile|global|international))?|"
     # "due to temporary factors such as lower fuel prices", "due to global factors: oil prices, …", "driven by external
     # factors, including energy prices": the examples named are the objects
-    r"(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects)(?:\s*:|,?\s+(?:such\s+as|like|including|namely)))"
+    rf"(?:[a-z-]+\s+)?{FACTOR_HEADS}(?:\s*:|,?\s+(?:such\s+as|like|including|namely)))"
     r"\s+(?:the\s+|an?\s+)?"
 )
 
@@ -1253,7 +1255,7 @@ CAUSE_NAMED = re.compile(
 #: result of just energy price developments".
 ATTRIBUTION_REJECTED = re.compile(r"\bagainst\s+(?:portraying|seeing|viewing|interpreting|attributing|describing)\b")
 #: A head before a colon that lists its members ("global factors: …").
-FACTORS_NAMED = re.compile(r"\s+(?:[a-z-]+\s+)?(?:factors|developments|shocks|effects|forces|reasons)\s*")
+FACTORS_NAMED = re.compile(rf"\s+(?:[a-z-]+\s+)?{FACTOR_HEADS}\s*")
 DRIVEN_BY = re.compile(r"\bdriven\s+by\b")
 #: An object outside the vocabulary ("the purchasing power of households") co-ordinated before a mention.
 OUTSIDE_FIRST_ITEM = re.compile(

@@ -53,6 +53,7 @@ from aieco.extraction.cues import (
     COMPARATIVE_AFTER,
     COMPARATIVE_WORD,
     CONDITION_AFTER,
+    CONDITION_OPEN,
     CONDITION_OPENS,
     CONJ_ONLY,
     CONTINUING_AFTER,
@@ -1196,7 +1197,7 @@ def subordinate_states(r: SentenceReading) -> None:
                 # the "as" clause right after it ("inflation remained high, as wages were still rising")
                 continue
             if re.search(r"\b(?:while|whereas)\b", between) or (
-                re.search(r",\s*(?:or\s+|and\s+)?if\b", between) and re.search(r"\bif\b[^,;]*$", low[: ms[ia].start])
+                re.search(r",\s*(?:or\s+|and\s+)?if\b", between) and CONDITION_OPEN.search(low, 0, ms[ia].start)
             ):
                 # "if deficits stay high while … costs rise", "especially if geopolitical tensions were to escalate
                 # further, if oil supply remained sluggish": co-conditions (or co-movements), no cause
