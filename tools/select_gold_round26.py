@@ -62,8 +62,8 @@ def undo_mojibake(text: str) -> str:
     return MOJIBAKE.sub(back, text)
 
 
-def record_paragraphs(html: str) -> list[str]:
-    """The minutes' paragraphs: from RECORD_START to the paragraph before RECORD_END, mojibake undone."""
+def record_paragraphs(html: str, end: re.Pattern = RECORD_END) -> list[str]:
+    """The minutes' paragraphs: from RECORD_START to the paragraph before ``end`` (RECORD_END), mojibake undone."""
     from aieco.sources.text import html_to_text
 
     paras = [re.sub(r"\s+", " ", p).strip() for p in re.split(r"\n\s*\n", undo_mojibake(html_to_text(html)))]
@@ -73,9 +73,9 @@ def record_paragraphs(html: str) -> list[str]:
             "no 'Developments in Financial Markets and Open Market Operations' heading; this round's reading does "
             "not apply"
         )
-    ends = [i for i, p in enumerate(paras) if i > starts[0] and RECORD_END.match(p)]
+    ends = [i for i, p in enumerate(paras) if i > starts[0] and end.match(p)]
     if not ends:
-        raise ValueError("no 'Attendance' paragraph after the minutes; this round's reading does not apply")
+        raise ValueError(f"no paragraph matching {end.pattern!r} after the minutes; this reading does not apply")
     return [p for p in paras[starts[0] : ends[0]] if p]
 
 
@@ -98,4 +98,4 @@ if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tools.select_gold_round14 import print_selection
 
-    print_selection(Path(sys.argv[1]), CANDIDATES, selection)
+    print_selection(Path(sys.argv[1]), CANDIDATES, selection, where="data/fed/minutes")
