@@ -50,11 +50,12 @@ def test_gold_set_size_labels_and_split_by_document(gold):
     # twentieth (two more), 499 of 7501 (0.067) with the twenty-first (two more), 524 of 8025 (0.065) with the
     # twenty-second (two more), 552 of 8577 (0.064) with the twenty-third (two more), 551 of 9128 (0.060) with the
     # twenty-fourth (two more), 437 of 9565 (0.046) with the twenty-fifth (two more, of the winter 2021-22, whose
-    # accounts are shorter), 391 of 9956 (0.039) with the twenty-sixth (three FOMC minutes of 2024). The bound was 0.12
-    # until the eleventh, 0.105 until the thirteenth, 0.08 until the nineteenth, 0.075 until the twentieth, 0.07 until
-    # the twenty-first, 0.065 until the twenty-third, 0.06 until the twenty-fifth, 0.045 until the twenty-sixth; the
-    # development part grows by a round each time one retires, so one round's share falls.
-    assert 0.035 <= held / len(gold) <= 0.3
+    # accounts are shorter), 391 of 9956 (0.039) with the twenty-sixth (three FOMC minutes of 2024), 349 of 10305
+    # (0.034) with the twenty-seventh (three more). The bound was 0.12 until the eleventh, 0.105 until the thirteenth,
+    # 0.08 until the nineteenth, 0.075 until the twentieth, 0.07 until the twenty-first, 0.065 until the twenty-third,
+    # 0.06 until the twenty-fifth, 0.045 until the twenty-sixth, 0.035 until the twenty-seventh; the development part
+    # grows by a round each time one retires, so one round's share falls.
+    assert 0.03 <= held / len(gold) <= 0.3
     kinds = {g.negative for g in gold if g.negative}
     assert {"co-movement", "level", "list", "negation", "question", "hypothetical"} <= kinds
     assert sum(len(g.relations) for g in gold) >= 50
@@ -80,7 +81,8 @@ def test_gold_set_size_labels_and_split_by_document(gold):
     # (2 of 100 documents, 0.020; 223 of 2969 relations, 0.075); the twenty-fifth two more, of the winter 2021-22,
     # before the war, stating fewer channels (2 of 102 documents, 0.0196, so that bound is 0.019; 120 of 3089
     # relations, 0.039, so the bound on the relations' share is 0.035); the twenty-sixth three FOMC minutes of 2024 (3
-    # of 105 documents, 0.029; 102 of 3191 relations, 0.032, so the bound on the relations' share is 0.03).
+    # of 105 documents, 0.029; 102 of 3191 relations, 0.032, so the bound on the relations' share is 0.03); the
+    # twenty-seventh three more (3 of 108 documents, 0.028; 114 of 3305 relations, 0.034).
     held_rel = sum(len(g.relations) for g in gold if g.split == "held_back")
     assert held_rel >= 20 and held_rel / sum(len(g.relations) for g in gold) >= 0.03
     held_docs = {g.document for g in gold if g.split == "held_back"}
@@ -112,8 +114,8 @@ def test_repeat_rule_of_the_sixth_round():
     assert not sel.repeats("Anything", [])
 
 
-def test_split_rule_of_the_twenty_sixth_round():
-    """tools/build_extraction_gold.py: rounds 1-25 are development, the twenty-sixth round is the held-back part."""
+def test_split_rule_of_the_twenty_seventh_round():
+    """tools/build_extraction_gold.py: rounds 1-26 are development, the twenty-seventh round is the held-back part."""
     mod = _build_tool()
     # Documents held back in rounds 1-3 (scored twice, output read), in round 4 (scored twice in
     # aggregate, then retired), in round 6 (scored once, did not hold, retired), in round 7 (scored
@@ -124,7 +126,7 @@ def test_split_rule_of_the_twenty_sixth_round():
     # the fourteenth round came), in round 14 (scored once, retired when the fifteenth round came), in round 15
     # (scored once, retired when the sixteenth round came), in round 16 (scored once, retired when the
     # seventeenth round came), in round 17 (scored once, retired when the eighteenth round came) and in rounds 18 to
-    # 25 (each scored once, retired when the next round came) are development now.
+    # 26 (each scored once, retired when the next round came) are development now.
     counts = {"esrb-2018-adverse-scenario": 30, "eba-transparency-2024-csv-guide": 0}
     counts |= {"fed-2024-exploratory-analysis": 16, "ecb-eb-2025-6-defence": 11, "bis-qr-2024-03-residence": 2}
     counts |= {"boc-2025-06-trade-speech": 5, "fed-fsr-2025-04-framework": 0}
@@ -149,6 +151,7 @@ def test_split_rule_of_the_twenty_sixth_round():
     counts |= {"ecb-2022-04-account": 3, "ecb-2022-03-account": 0}
     counts |= {"ecb-2022-02-account": 3, "ecb-2021-12-account": 0}
     counts |= {"fomc-2024-11-minutes": 3, "fomc-2024-09-minutes": 0, "fomc-2024-07-minutes": 1}
+    counts |= {"fomc-2024-06-minutes": 3, "fomc-2024-05-minutes": 0, "fomc-2024-03-minutes": 1}
     assert mod.assign_splits(counts) == {
         "esrb-2018-adverse-scenario": "dev",
         "eba-transparency-2024-csv-guide": "dev",
@@ -197,9 +200,12 @@ def test_split_rule_of_the_twenty_sixth_round():
         "ecb-2022-03-account": "dev",
         "ecb-2022-02-account": "dev",
         "ecb-2021-12-account": "dev",
-        "fomc-2024-11-minutes": "held_back",
-        "fomc-2024-09-minutes": "held_back",
-        "fomc-2024-07-minutes": "held_back",
+        "fomc-2024-11-minutes": "dev",
+        "fomc-2024-09-minutes": "dev",
+        "fomc-2024-07-minutes": "dev",
+        "fomc-2024-06-minutes": "held_back",
+        "fomc-2024-05-minutes": "held_back",
+        "fomc-2024-03-minutes": "held_back",
     }
     # A document of no listed round has no split until a round states one.
     with pytest.raises(ValueError, match="new-doc"):
@@ -210,13 +216,13 @@ def test_split_rule_of_the_twenty_sixth_round():
         per_doc[g.document] += len(g.relations)
     splits = mod.assign_splits(dict(per_doc))
     assert all(g.split == splits[g.document] for g in gold)
-    # The held-back part is exactly the twenty-sixth round (g9903 on), every sentence from a fetched file
-    # with its origin at the commit the round names; the fourth and sixth to twenty-fifth rounds are development.
+    # The held-back part is exactly the twenty-seventh round (g10328 on), every sentence from a fetched file
+    # with its origin at the commit the round names; the fourth and sixth to twenty-sixth rounds are development.
     held = [g for g in gold if g.split == "held_back"]
     assert {g.document for g in held} == set(mod.HELD_BACK_DOCUMENTS)
-    assert {g.id for g in held} == {g.id for g in gold if int(g.id[1:]) >= 9903}
+    assert {g.id for g in held} == {g.id for g in gold if int(g.id[1:]) >= 10328}
     assert all(g.origin and f"{mod.ECB_STATEMENTS_REPO}:data/fed/minutes/" in g.origin for g in held)
-    assert all(g.split == "dev" for g in gold if 708 <= int(g.id[1:]) < 952 or 1156 <= int(g.id[1:]) < 9903)
+    assert all(g.split == "dev" for g in gold if 708 <= int(g.id[1:]) < 952 or 1156 <= int(g.id[1:]) < 10328)
     rounds = (mod.EARLIER_ROUNDS, mod.RETIRED_HELD_BACK, mod.LATER_DEV_ROUNDS, mod.HELD_BACK_DOCUMENTS)
     assert sum(map(len, rounds)) == len(frozenset().union(*rounds)), "a document sits in two rounds"
 
@@ -668,9 +674,9 @@ def test_twenty_fifth_round_is_development_on_new_documents():
     _assert_account_round(mod, sel, gold, twenty_fifth, mod.ROUND25_FILES, [231, 206], first=9428)
 
 
-def test_twenty_sixth_round_is_held_back_on_new_documents():
-    """The twenty-sixth round (g9903 on): FOMC minutes released in 2024, latest first, whole until 300 sentences,
-    select_gold_round26.py, held back (issue 30)."""
+def test_twenty_sixth_round_is_development_on_new_documents():
+    """The twenty-sixth round (g9903-g10327): FOMC minutes released in 2024, latest first, whole until 300 sentences,
+    select_gold_round26.py; held back for one look (session 18), then development (issue 30)."""
     mod = _build_tool()
     sel = _tool("select_gold_round26")
     gold = load_gold()
@@ -679,17 +685,73 @@ def test_twenty_sixth_round_is_held_back_on_new_documents():
     dropped = {9919, 10022, 10026, 10029, 10030, 10031, 10034, 10038, 10039, 10040, 10077, 10105, 10106, 10159}
     dropped |= {10162, 10169, 10170, 10171, 10173, 10177, 10178, 10183, 10303, 10306, 10312, 10313, 10314, 10315}
     dropped |= {10320, 10322, 10323, 10324, 10325, 10326}
-    twenty_sixth = _round_rows(gold, 9903, 10328, dropped, 391, 102, held=True)
+    twenty_sixth = _round_rows(gold, 9903, 10328, dropped, 391, 102)
     assert mod.ROUND26_FILES == sel.CANDIDATES[:3] and "20241218.html" not in sel.CANDIDATES
     per_file = [sum(g.file == f for g in twenty_sixth) for f in mod.ROUND26_FILES]
     assert per_file == [129, 131, 131] and sum(per_file[:2]) < sel.MIN_SENTENCES <= sum(per_file)
-    assert {g.document for g in twenty_sixth} == set(mod.HELD_BACK_DOCUMENTS)
-    assert all(g.split == "held_back" for g in twenty_sixth)
+    assert {g.document for g in twenty_sixth} == {doc for doc, _ in mod.ROUND26_DOCUMENTS.values()}
+    assert {g.document for g in twenty_sixth} <= set(mod.RETIRED_HELD_BACK)
+    assert all(g.split == "dev" for g in twenty_sixth)
     assert all(g.origin and f"{mod.ECB_STATEMENTS_REPO}:data/fed/minutes/" in g.origin for g in twenty_sixth)
     earlier = [g.text for g in gold if int(g.id[1:]) < 9903]
     assert not any(_select_tool().repeats(g.text, earlier) for g in twenty_sixth)
     # no attendance list, no footer, no doubly decoded punctuation
     assert not any(re.search(r"Jerome H\. Powell, Chair|Last Update|\u00e2\u0080", g.text) for g in twenty_sixth)
+
+
+def test_twenty_seventh_round_is_held_back_on_new_documents():
+    """The twenty-seventh round (g10328 on): the FOMC minutes of 2024 the twenty-sixth round left unread, latest first,
+    whole until 300 sentences, select_gold_round27.py, held back (issue 30)."""
+    mod = _build_tool()
+    sel = _tool("select_gold_round27")
+    round26 = _tool("select_gold_round26")
+    gold = load_gold()
+    # The screen's 424 sentences less the 75 that repeat a sentence of rounds 1-26 (the minutes' recurring wording),
+    # dropped before any reader ran; labelled blind (docs/gold-held-back-notes.md).
+    dropped = {10328, 10329, 10345, 10346, 10351, 10352, 10369, 10375, 10387, 10390, 10391, 10403, 10440, 10442}
+    dropped |= {10443, 10444, 10445, 10446, 10447, 10448, 10449, 10451, 10453, 10454, 10455, 10456, 10457, 10458}
+    dropped |= {10459, 10460, 10472, 10478, 10485, 10506, 10517, 10518, 10523, 10526, 10591, 10593, 10594, 10595}
+    dropped |= {10596, 10597, 10600, 10601, 10602, 10603, 10605, 10606, 10607, 10608, 10609, 10611, 10612, 10613}
+    dropped |= {10614, 10615, 10641, 10644, 10694, 10695, 10706, 10735, 10737, 10741, 10742, 10743, 10744, 10745}
+    dropped |= {10746, 10747, 10748, 10749, 10750}
+    twenty_seventh = _round_rows(gold, 10328, 10752, dropped, 349, 114, held=True)
+    # the minutes of 2024 the twenty-sixth round did not take, latest first
+    assert sel.CANDIDATES == [f for f in round26.CANDIDATES if f not in mod.ROUND26_FILES]
+    assert mod.ROUND27_FILES == sel.CANDIDATES[:3]
+    per_file = [sum(g.file == f for g in twenty_seventh) for f in mod.ROUND27_FILES]
+    assert per_file == [103, 128, 118] and sum(per_file[:2]) < sel.MIN_SENTENCES <= sum(per_file)
+    assert {g.document for g in twenty_seventh} == set(mod.HELD_BACK_DOCUMENTS)
+    assert all(g.split == "held_back" for g in twenty_seventh)
+    assert all(g.origin and f"{mod.ECB_STATEMENTS_REPO}:data/fed/minutes/" in g.origin for g in twenty_seventh)
+    earlier = [g.text for g in gold if int(g.id[1:]) < 10328]
+    assert not any(_select_tool().repeats(g.text, earlier) for g in twenty_seventh)
+    # no attendance list (before the record on these pages), no signature, no footer, no doubly decoded punctuation
+    assert not any(
+        re.search(r"Jerome H\. Powell, Chair|Joshua Gallin|Last Update|_{3,}|\u00e2\u0080", g.text)
+        for g in twenty_seventh
+    )
+
+
+def test_fomc_minutes_with_the_attendance_list_first_end_at_the_signature():
+    """select_gold_round27: on pages whose attendance list comes before the record, the record runs from "Developments
+    in Financial Markets and Open Market Operations" to the line of underscores above the Secretary's signature."""
+    sel = _tool("select_gold_round27")
+    round26 = _tool("select_gold_round26")
+    page = (
+        "<html><body><h3>Minutes of the Federal Open Market Committee</h3><p>Attendance</p>"
+        "<p>Jerome H. Powell, Chair</p><p>Developments in Financial Markets and Open Market Operations</p>"
+        "<p>Lower energy prices pulled inflation down.</p><p>Notation Vote</p><p>_______________________</p>"
+        "<p>Joshua Gallin</p><p>Secretary</p></body></html>"
+    )
+    paras = round26.record_paragraphs(page, sel.RECORD_END)
+    assert paras == [
+        "Developments in Financial Markets and Open Market Operations",
+        "Lower energy prices pulled inflation down.",
+        "Notation Vote",
+    ]
+    # the twenty-sixth round's end alone finds no end after the record on such a page
+    with pytest.raises(ValueError, match="Attendance"):
+        round26.record_paragraphs(page)
 
 
 def test_fomc_minutes_pages_are_read_from_the_first_heading_to_the_attendance_list():
@@ -822,6 +884,8 @@ def _page_sentences(path, pages):
         return {1: _tool("select_gold_round13").statement_sentences(path)}
     if path.name in _build_tool().ROUND26_FILES:  # the twenty-sixth round's reading (punctuation decoded back)
         return {1: _tool("select_gold_round26").minutes_sentences(path)}
+    if path.name in _build_tool().ROUND27_FILES:  # the twenty-seventh round's (ended at the signature line)
+        return {1: _tool("select_gold_round27").minutes_sentences(path)}
     if path.suffix == ".txt":  # the eleventh round's reading: the tenth round's where the heading is present
         return {1: _tool("select_gold_round11").minutes_sentences(path)}
     if path.suffix == ".html":
