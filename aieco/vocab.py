@@ -187,6 +187,13 @@ def _bare_growth_is_gdp(low: str, m: Mention) -> bool:
         and last == "on"
         and bool(GROWTH_VERB.fullmatch(before[-2]))
         and not (len(before) >= 3 and before[-3] in ("the", "a", "an", "this", "that", "its"))  # "the drag on activity"
+    ) or (
+        # "restrictive monetary policy continued to be a drag on activity": a drag stated with its copula
+        len(before) >= 4
+        and last == "on"
+        and before[-2] in ("drag", "brake", "weight")
+        and before[-3] == "a"
+        and before[-4] in ("be", "been", "being", "is", "are", "was", "were", "remains", "remained", "as")
     )
     if (
         last
@@ -460,9 +467,15 @@ def _other_sense(low: str, m: Mention) -> bool:
         )
     ):
         return True  # "demand for liquidity", "loan demand": demand for one asset or service, not the economy's
+    if m.variable_id == "wages" and (text.startswith("real ") or re.search(r"\breal\s+$", before)):
+        return True  # "rising real wages": purchasing power, which the vocabulary lacks (real incomes)
+    if m.variable_id == "investment" and text == "investment" and after.startswith("-"):
+        return True  # "investment-grade bonds", "investment- and speculative-grade": a credit rating, not spending
     if m.variable_id == "inflation" and text == "inflation":
         if re.match(r"^\s+(?:targets?|targeting|goals?|objectives?|mandates?|framework|regimes?)\b", after):
             return True  # "the 2% inflation target": a goal, not inflation
+        if re.match(r"^(?:\s+compensation\b|-(?:linked|indexed|protected)\b)", after):
+            return True  # "inflation compensation", "inflation-linked swaps": a market price, not inflation
         chain = STABLE_BEFORE.search(before)
         return bool(chain and re.search(r"stable|predictable|steady", chain.group(1)))
     if (

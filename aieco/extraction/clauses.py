@@ -33,6 +33,7 @@ from aieco.extraction.cues import (
     FAVOURABLE_BEFORE,
     FEEDBACK,
     FINITE_VERB_AFTER,
+    FRONTED_LEAD,
     GERUND_MOVE_AFTER,
     IDENTIFICATION,
     IDENTITY,
@@ -686,6 +687,10 @@ def cause_of_states(
                     continue
                 if fronted.group().startswith("against"):
                     continue  # "Against the backdrop of volatility, exchange rates would depreciate": a setting
+                if re.search(r"[a-z]", head[: fronted.start()]) and not FRONTED_LEAD.fullmatch(head[: fronted.start()]):
+                    # "were the possibility of disruptions due to geopolitical developments, a larger easing …, more
+                    # persistent price increases": a cause phrase inside the clause is an item's cause, not fronted
+                    continue
                 if ms[ti].start < x.start:
                     continue
             # "reflecting higher investment and consumption": the modifier covers the list after it

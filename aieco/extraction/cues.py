@@ -431,12 +431,45 @@ TRANSITIVE_MOVEMENTS = (
 RISK_HEAD = re.compile(
     r"\b(?P<dir>upside|downside)\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?(?:headline\s+|core\s+)?"
 )
+#: What may stand before a fronted cause phrase in its clause ("As a result, and amplified by …", "Accordingly, in view
+#: of …", "The Committee noted that, in light of …"): connectives, adverbs and a reporting clause.
+FRONTED_LEAD = re.compile(
+    r"(?:[\s,]|\b(?:[a-z]+ly|accordingly|as\s+a\s+result|however|moreover|overall|also|and|but|so|thus|hence|in\s+addition|"
+    r"at\s+the\s+same\s+time|in\s+particular|nevertheless|still|yet|then|that)\b|"
+    r"[a-z\s'’-]*?\b(?:noted|said|argued|observed|remarked|stressed|emphasi[sz]ed|pointed\s+out|judged|assessed|agreed|"
+    r"expected|considered|added|explained|indicated|suggested|recalled)\s+that\b)*"
+)
+#: "residential investment was weak in the second quarter, likely reflecting the pickup in mortgage rates": a level
+#: stated with its cause is the movement that cause explains (a level alone stays a level).
+LEVEL_EXPLAINED_AFTER = re.compile(
+    r"\s+(?:was|were|is|are|had\s+been|has\s+been|have\s+been|remained|remains|stayed|continued\s+to\s+be)\s+"
+    r"(?:(?:relatively|very|quite|particularly|still|somewhat|notably|especially)\s+)?"
+    r"(?:(?P<down>weak|soft|subdued|sluggish|muted)|(?P<up>strong|robust|solid|resilient|elevated|firm))\b"
+    r"(?=[^;.:]{0,40}?,?\s+(?:(?:in\s+part|partly|largely|mainly|primarily|likely|probably)\s+)*"
+    r"(?:reflecting|due\s+to|owing\s+to|because\s+of|driven\s+by|supported\s+by|as\s+a\s+result\s+of|"
+    r"weighed\s+down\s+by|held\s+back\s+by)\b)"
+)
+#: Nouns that name an adverse event itself ("disruptions", "bottlenecks"): the event is the variable's rise.
+ADVERSE_EVENT = re.compile(r"\b(?:disruptions?|bottlenecks?|shortages?)\b")
+#: A cause connector between a risk's sources phrase and a mention: the mention causes an item, it is none.
+CAUSE_BETWEEN = re.compile(r"\b(?:due\s+to|owing\s+to|because\s+of|caused\s+by|driven\s+by|as\s+a\s+result\s+of)\b")
+#: "upside inflation risks associated with geopolitical developments": the risk's variable inside the risk phrase.
+RISK_HEAD_BEFORE = re.compile(r"\b(?P<dir>upside|downside)\s+$")
+RISKS_AFTER = re.compile(r"\s+risks?\b")
 RISK_FROM = re.compile(
     r"\s*,?\s*(?:(?:in\s+the\s+(?:near|short|medium)\s+term|over\s+the\s+(?:near|short|medium)\s+term)\s*,?\s*)?"
     r"(?:(?:could|may|might|would|can)\s+(?:also\s+)?|(?:also|mainly|primarily|notably)\s+)?"
     r"(?:include[sd]?|including|(?:come|comes|came|stem|stems|stemmed|arise|arises|arose)\s+from|from|"
-    r"stemming\s+from|arising\s+from|related\s+to|due\s+to|owing\s+to)\s+"
+    r"stemming\s+from|arising\s+from|related\s+to|due\s+to|owing\s+to|associated\s+with|posed\s+by|"
+    # "among the upside risks to inflation cited by participants were …", "as sources of upside risks to inflation,
+    # some participants cited …": the risks' sources named by those who cite them
+    r"(?:cited|noted|mentioned|identified|discussed|seen)\s+by\s+(?:[a-z]+\s+){0,2}?(?:participants|members)\s+"
+    r"(?:were|was|included)|"
+    r",\s*(?:some|many|several|most|all|a\s+few|a\s+couple\s+of|a\s+number\s+of|a\s+majority\s+of)\s+"
+    r"(?:participants|members)\s+(?:also\s+)?(?:cited|noted|pointed\s+to|mentioned|highlighted))\s+"
     r"(?:the\s+|a\s+|an\s+)?(?:potential(?:ly)?\s+|possible\s+)?"
+    # "were the possibility of sudden disruptions …", "the potential for disruptions to supply chains"
+    r"(?:(?:possibility|prospect|potential|risk)\s+(?:of|for)\s+(?:a\s+|an\s+|the\s+)?)?"
 )
 #: "raises downside risks to growth": the risk phrase carries the direction on its variable.
 RISK_TO = re.compile(r"\b(downside|upside)\s+risks?\s+(?:to|for)\s+(?:the\s+)?(?:euro[- ]area\s+)?$")
@@ -791,15 +824,19 @@ CAUSE_AFTER = re.compile(
     r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
     r"supported by|backed by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
-    r"hampered by|thanks to|pulled down by|in view of)\s+"
+    r"hampered by|thanks to|pulled down by|in view of|"
+    # "cut their policy rates further, in part citing easing inflation pressures": the reason a decision names
+    r"(?:in\s+part\s+|partly\s+|mainly\s+|largely\s+)?citing)\s+"
     # "reflecting in large part the effects of …", "reflecting mainly higher rates"
     r"(?:(?:in\s+(?:large\s+)?part|partly|largely|mainly|primarily)\s+)?"
     r"(?:the\s+|a\s+|an\s+|this\s+|these\s+|such\s+|(?:investors|markets|market\s+participants)\s+"
     r"(?:anticipating|expecting|pricing\s+in)\s+)?"
+    # "in part due to the Committee's restrictive monetary policy stance": an owner before the cause
+    r"(?:[a-z]+(?:'|\u2019)s\s+)?"
     # "due to the effects of trade policy", "mainly due to the impact of U.S. tariff policy": the effect's source;
     # "due to growing concerns over future inflation": the source of the concern (an adverse variable's rise)
     r"(?:(?:(?:economic|direct|indirect|negative|adverse|overall|combined|lagged|delayed|temporary|ongoing|dampening|"
-    r"restraining|downward|gradual|continued)\s+)?"
+    r"restraining|downward|gradual|continued|rapid|quick|full|partial)\s+)?"
     # "driven by the delayed pass-through of the past surge in energy prices", "reflecting the delayed effects of past
     # supply bottlenecks", "the lagged pass-through of indirect effects from past energy price increases"
     r"(?:impacts?|effects?|consequences?|pass-through)\s+(?:of|from)\s+(?:the\s+)?"
@@ -848,7 +885,9 @@ _FUNCTION_WORD = (
     r"despite|although|though|whereas|so|thus|hence|is|are|was|were|be|been|has|have|had|would|could|will|may)\b"
 )
 _GAP = (
-    # "lower than expected energy prices": the comparison with the expected path is part of the modifier
+    # "lower than expected energy prices", "stronger-than-expected consumption": the comparison with the expected
+    # path is part of the modifier
+    r"(?:-than-(?:expected|anticipated|projected|assumed|forecast))?"
     r"\s+(?:than\s+(?:expected|anticipated|projected|assumed|forecast)\s+)?"
     rf"(?:the\s+|euro[- ]area\s+)?(?:(?!{_FUNCTION_WORD})[a-z][a-z-]*\s+)?"
     # "a subdued rate of GDP growth", "the slower pace of hiring": the measure's movement is the variable's
@@ -924,12 +963,19 @@ SUBORDINATOR = re.compile(
     # "since January", "since the peak in 2022": a point in time, not a cause
     # ("since the meeting", "since the Governing Council's previous monetary policy meeting": a time)
     r"since(?!\s+the\s+(?:[\w’'-]+\s+){0,5}meeting\b)"
-    r"(?!\s+(?:(?:early|mid|late|end[- ]|the\s+(?:start|beginning|end|middle|peak|trough|turn|summer|spring|"
+    # ("since earlier in the year", "since last year", "since the previous projection": a time too)
+    r"(?!\s+(?:(?:early|earlier|mid|late|end[- ]|the\s+(?:start|beginning|end|middle|peak|trough|turn|summer|spring|"
     r"autumn|winter|pandemic|last|previous|first|second|third|fourth)\b|last\b|then\b|\d{4}|january|february|march|"
     r"april|may\b|june|july|august|september|october|november|december)))|once|after)\b"
 )
 ABSOLUTE_WITH = re.compile(r"^\s*with\s+[^,;]*$")
 
+#: "Participants noted that, with continued rebalancing of labor market conditions, …": a fronted "with" phrase up to a
+#: moved mention (WITH_FRONTED) and from it to the main clause (WITH_TO_MAIN: one comma, no verb of its own).
+WITH_FRONTED = re.compile(r"(?:^|[,;:]\s*|\bthat\s+)with\s+(?:[a-z’'-]+\s+){0,6}$")
+WITH_TO_MAIN = re.compile(
+    r"(?:\s+(?:conditions|developments|dynamics|momentum))?(?:\s+(?:of|in)\s+[a-z’' -]{0,40})?\s*,\s+"
+)
 #: "to" closing a preposition, not an infinitive marker.
 PREPOSITIONAL_TO = re.compile(
     r"\b(?:due|owing|thanks|prior|relative|compared|according|addition|response|reaction|respect|exposure|"
@@ -1537,13 +1583,17 @@ POTENTIAL_GAP_AFTER = re.compile(
 NOMINAL_FROM = re.compile(r"\s+(?:resulting\s+|stemming\s+|arising\s+)?from\s+(?:the\s+|an?\s+)?")
 NOUN_MOVE_AFTER = re.compile(
     r"\s+(?:(increases|rises|surges|spikes|hikes|jumps|booms)|"
-    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?|reductions|decreases))\b"
+    r"(?:corrections?|declines|falls|drops|collapses?|slumps?|cuts|busts?|downturns?|reductions|decreases|"
+    # "in response to labor market cooling": a cooling market is a falling one
+    r"cooling|softening|weakening|slowdowns?))\b"
     r"(?!\s+(?:in|of)\b)"
 )
 NOMINAL_CAUSE_AFTER = re.compile(
-    # "weaker demand – for example owing to …", "weaker demand, for example owing to …": an example's cause set off
-    r"(?:\s*[–—]|\s*,(?=\s+for\s+(?:example|instance)\b))?\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+)?"
-    r"(?:due to|owing to|because of|as a result of)\s"
+    # "weaker demand – for example owing to …", "weaker demand, for example owing to …", "a slowing in real GDP growth,
+    # in part due to …": an example's cause or a partial one set off
+    r"(?:\s*[–—]|\s*,(?=\s+(?:for\s+(?:example|instance)|in\s+part|partly|largely|mainly|primarily)\b))?"
+    r"\s+(?:[a-z]+\s+){0,3}?(?:mainly\s+|largely\s+|partly\s+|in\s+part\s+|primarily\s+)?"
+    r"(?:due to|owing to|because of|as a result of|in response to)\s"
 )
 EXPERIENCED_AFTER = re.compile(
     r"\s+(?:ha(?:s|ve|d)\s+)?(?:also\s+)?(?:seen|saw|experienced|recorded|registered|undergone|underwent|witnessed|"
@@ -1711,6 +1761,37 @@ PROGRESS_BEFORE = re.compile(
     r"\b(?:hinder|hamper|slow|stall|delay|undermine|support|aid|help|speed|accelerate|derail|jeopardi[sz]e|threaten|"
     r"impede|reverse|halt|sustain)\w*\s+(?:the\s+|further\s+|continued\s+|recent\s+|our\s+)?"
     r"(?P<p>progress\s+(?:on|in|toward|towards)\s+(?:(?:reducing|lowering|bringing\s+down)\s+)?(?:the\s+)?(?:[a-z-]+\s+)?)$"
+)
+
+#: "reducing policy restraint too soon could risk a stalling or a reversal of the progress on inflation": an agent
+#: before (AGENT_TO_SETBACK) a setback to the progress on inflation (PROGRESS_SET_BACK, ending where inflation is
+#: named) raises inflation against its expected fall.
+PROGRESS_SET_BACK = re.compile(
+    r"\b(?:(?:risk|risks|risked|risking|cause|causes|caused|causing|lead\s+to|leads\s+to|led\s+to|mean|result\s+in)\s+"
+    r"(?:a\s+|an\s+|some\s+)?(?:stalling|reversal|stall|halt|setback|slowing|unwinding)"
+    r"(?:\s+(?:or|and)\s+(?:a\s+|an\s+|even\s+a\s+)?(?:stalling|reversal|halt|setback|slowing|unwinding))?"
+    r"\s+(?:of|in|to)\s+|"
+    r"(?:stall|stalls|stalled|stalling|reverse|reverses|reversed|reversing|derail|derails|derailed|derailing|halt|halts|"
+    r"halted|halting|undo|undoing|undermine|undermines|undermined|undermining)\s+)"
+    r"(?:the\s+|further\s+|recent\s+|continued\s+|hard-won\s+|some\s+of\s+the\s+)*"
+    r"progress\s+(?:on|in|toward|towards|made\s+on)\s+(?:(?:reducing|lowering|bringing\s+down)\s+)?(?:the\s+)?$"
+)
+#: Between the agent and the setback: a timing ("too soon or too much"), a comma, "thereby", a hedge and a modal.
+AGENT_TO_SETBACK = re.compile(
+    r"\s*(?:too\s+(?:soon|quickly|early|much|fast|late|slowly)(?:\s+or\s+too\s+(?:soon|quickly|early|much|fast|late|"
+    r"slowly))?\s*)?,?\s*(?:thereby\s+)?(?:possibly\s+|potentially\s+)?"
+    r"(?:(?:could|would|might|may|can|will)\s+(?:also\s+|well\s+)?)?$"
+)
+
+#: A labour market that rebalances, or comes into better balance, cools: its demand falls towards its supply.
+LABOUR_REBALANCED_AFTER = re.compile(
+    r"(?:\s+conditions)?\s+(?:(?:had|have|has|were|was|is|are)\s+)?(?:(?:generally|gradually|further)\s+)?"
+    r"(?:(?:continued|continuing|continues|continue|to)\s+(?:to\s+)?)?"
+    r"(?:rebalanced|rebalances|rebalance|rebalancing|(?:come|came|comes|coming|move|moved|moves|moving)\s+into\s+"
+    r"(?:better|closer)\s+balance)\b"
+)
+LABOUR_REBALANCING_BEFORE = re.compile(
+    r"\b(?:rebalancing|better\s+balance)\s+(?:of|in)\s+(?:the\s+)?(?:supply\s+and\s+demand\s+(?:in|of)\s+(?:the\s+)?)?$"
 )
 
 #: Prices of assets: a "repricing" of them is a fall.

@@ -54,6 +54,8 @@ from aieco.extraction.cues import (
     HORIZON,
     INDIRECT_QUESTION,
     INTERRUPTED_AFTER,
+    LABOUR_REBALANCED_AFTER,
+    LABOUR_REBALANCING_BEFORE,
     LINE_BREAK_HYPHEN,
     MACRO_LEVELS,
     MODAL_OR_NORM,
@@ -319,6 +321,15 @@ def _mention_move(low: str, m: Mention, ends: set[int], vocab: Vocabulary) -> Me
             and re.search(r"\b(?:shed|sheds|shedding)\s+(?:\w+\s+)?$", low[max(0, m.start - 25) : m.start])
         ):
             sign = -1  # "firms would start to shed jobs": employment falls
+    if (
+        not sign
+        and m.variable_id == "employment"
+        and (
+            LABOUR_REBALANCED_AFTER.match(low, m.end)
+            or LABOUR_REBALANCING_BEFORE.search(low, max(0, m.start - 40), m.start)
+        )
+    ):
+        sign = -1  # "as labor market conditions rebalanced", "the rebalancing of labor market conditions": it cools
     strength = TRANSMISSION_STRENGTH_BEFORE.search(low, max(0, m.start - 60), m.start)
     if not sign and m.variable_id == "policy_rate" and strength:
         sign, start = (1 if strength.group("up") else -1), strength.start()

@@ -39,6 +39,8 @@ from aieco.extraction.cues import (
     ADJECTIVE_ING,
     ADJECTIVE_ING_NOUN,
     ADVERSE_EFFECT,
+    ADVERSE_EVENT,
+    AGENT_TO_SETBACK,
     AGENTLESS_MOVE,
     AHEAD_OF,
     AMPLIFIER_RE,
@@ -48,6 +50,7 @@ from aieco.extraction.cues import (
     BY_GERUND,
     BY_MAGNITUDE,
     CALLED_FOR_BEFORE,
+    CAUSE_BETWEEN,
     CAUSE_NAMED,
     CLAUSE_BREAK,
     COMPARATIVE_AFTER,
@@ -104,6 +107,7 @@ from aieco.extraction.cues import (
     IS_RISK_TO,
     IT_CAUSES,
     LEVEL_AFTER,
+    LEVEL_EXPLAINED_AFTER,
     LIFTED_AFTER,
     LIKELIHOOD_HEAD,
     LOOSE_BEFORE,
@@ -125,6 +129,7 @@ from aieco.extraction.cues import (
     POLICY_SEEN_IN,
     PRESSURES_FROM,
     PRODUCING,
+    PROGRESS_SET_BACK,
     PURPOSE_TO,
     RELATIVE_AFTER_STATE,
     RELATIVE_ASIDE,
@@ -132,9 +137,11 @@ from aieco.extraction.cues import (
     RETURN_VERB,
     RISK_FROM,
     RISK_HEAD,
+    RISK_HEAD_BEFORE,
     RISK_TILT,
     RISK_TO,
     RISK_UNDIRECTED,
+    RISKS_AFTER,
     SLOWER_PACE,
     STABILISING_AFTER,
     STANCE_AFTER,
@@ -157,6 +164,8 @@ from aieco.extraction.cues import (
     TRANSMITTED_TO,
     TRANSMITTED_WHERE,
     WEAK_PACE,
+    WITH_FRONTED,
+    WITH_TO_MAIN,
 )
 from aieco.extraction.reading import Reading, SentenceReading, start_reading
 from aieco.vocab import Vocabulary
@@ -689,14 +698,29 @@ def nominal_movement(r: SentenceReading) -> None:
     low, ms = r.low, r.ms
     for i, x in enumerate(ms):
         nominal = NOMINAL_CAUSE_AFTER.match(low[x.m.end :])
-        if x.mod and x.start < x.m.start and nominal:
+        # "disruptions in global supply chains due to geopolitical developments": a noun naming the adverse event
+        # itself is its rise
+        event = nominal and not x.mod and x.m.variable_id in r.adverse_up and ADVERSE_EVENT.search(x.m.text.lower())
+        if (x.mod and x.start < x.m.start or event) and nominal:
+            mod = x.mod or 1
             # the cue sits at the connector, so a negation before it ("was not due to") is seen
-            conn = re.search(r"due to|owing to|because of|as a result of", nominal.group())
+            conn = re.search(r"due to|owing to|because of|as a result of|in response to", nominal.group())
             at = x.m.end + (conn.start() if conn else 0)
-            r.states.append((i, x.mod, Cue(at, at, "movement due to", x.mod, "movement")))
+            r.states.append((i, mod, Cue(at, at, "movement due to", mod, "movement")))
         elif x.mod and NOMINAL_FROM.match(low[x.m.end :]):
             # "price increases from higher tariffs", "job losses resulting from weaker exports"
             r.states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement from", x.mod, "movement")))
+
+
+def level_explained(r: SentenceReading) -> None:
+    """Residential investment was weak in the second quarter, likely reflecting the pickup in mortgage rates: a level
+    named with its cause is the move the cause explains."""
+    low, ms = r.low, r.ms
+    for i, x in enumerate(ms):
+        level = LEVEL_EXPLAINED_AFTER.match(low, x.m.end)
+        if level and not x.mod and all(k != i for k, _, _ in r.states):
+            sign = -1 if level.group("down") else 1
+            r.states.append((i, sign, Cue(level.start(), level.end(), level.group().strip(), sign, "movement")))
 
 
 def movement_recorded(r: SentenceReading) -> None:
@@ -1125,6 +1149,22 @@ def states_caused(r: SentenceReading) -> None:
         r.add(si, ti, sign, Cue(cue.start, cue.end, cue.text, 0, "movement"), False, (cue,))
 
 
+def with_moved(r: SentenceReading) -> None:
+    """With continued rebalancing of labor market conditions, nominal wage growth had continued to moderate: a moved
+    variable in a fronted "with" phrase moves the subject of the main clause's stated movement."""
+    low, ms = r.low, r.ms
+    for ti, s_y, cue in list(r.states):
+        y = ms[ti]
+        for si, x in enumerate(ms[:ti]):
+            fronted = WITH_FRONTED.search(low, max(0, x.start - 60), x.start)
+            gap = WITH_TO_MAIN.fullmatch(low, x.m.end, y.start)
+            # (the main clause's verb follows its subject: "with a weaker economy, tighter policy and … losing
+            # momentum" is a list, not a clause)
+            verb_next = cue.start > y.m.end and not re.search(r"[,;]", low[y.m.end : cue.start])
+            if x.mod and fronted and gap and si == ti - 1 and verb_next:
+                r.add(si, ti, x.mod * s_y, Cue(fronted.start(), fronted.end(), "with", 0, "movement"), False, (cue,))
+
+
 def amplified_if(r: SentenceReading) -> None:
     """A further correction in asset prices could be amplified if investors unwind positions: the condition holds
     the source of an amplified (or cushioned) move."""
@@ -1354,26 +1394,40 @@ def risks_from(r: SentenceReading) -> None:
     """Upside risks to inflation could come from higher energy and food costs: a risk to a variable named before its
     sources moves the variable the risk's way when the sources move as stated (or rise, for a risk's own rise)."""
     low, ms = r.low, r.ms
-    for h in RISK_HEAD.finditer(low):
-        ys = [i for i, y in enumerate(ms) if y.m.start == h.end()]
+    heads = [(h.group("dir"), h.end(), None) for h in RISK_HEAD.finditer(low)]
+    # "upside inflation risks associated with …": the variable stands inside the risk phrase
+    heads += [
+        (h.group("dir"), y.m.start, after.end())
+        for y in ms
+        if (h := RISK_HEAD_BEFORE.search(low, max(0, y.m.start - 12), y.m.start))
+        and (after := RISKS_AFTER.match(low, y.m.end))
+    ]
+    for way_word, at, risks_end in heads:
+        ys = [i for i, y in enumerate(ms) if y.m.start == at]
         if not ys:
             continue
-        frm = RISK_FROM.match(low, ms[ys[0]].m.end)
+        # "downside risks to economic activity and employment, including …": the risk covers the list
+        ys = coordinated_right(low, ms, ys[0], clause_end(low, at)) if risks_end is None else ys
+        frm = RISK_FROM.match(low, risks_end or ms[ys[-1]].m.end)
         if not frm:
             continue
         limit = clause_end(low, frm.end())
         xs = [i for i, x in enumerate(ms) if frm.end() <= x.start and x.m.end <= limit and x.start - frm.end() <= 60]
+        # "the possibility of sudden disruptions in supply chains due to geopolitical developments": the first source
+        # is the risk's item, never the cause of an item the vocabulary lacks
+        xs = [i for i in xs if not CAUSE_BETWEEN.search(low, frm.end(), ms[i].start)]
         if not xs:
             continue
-        way = 1 if h.group("dir") == "upside" else -1
-        cue = Cue(frm.start(), frm.end(), f"{h.group('dir')} risks to", way, "neutral")
+        way = 1 if way_word == "upside" else -1
+        cue = Cue(frm.start(), frm.end(), f"{way_word} risks to", way, "neutral")
         for xi in coordinated_right(low, ms, xs[0], limit):
             # "owing to upside risks to wage growth": the source's own risk is its move
             inner = RISK_TO.search(low[max(0, ms[xi].m.start - 40) : ms[xi].m.start])
             move = ms[xi].mod or (1 if inner and inner.group(1) == "upside" else -1 if inner else 0)
             move = move or (1 if ms[xi].m.variable_id in r.adverse_up else 0)
-            if move and ms[xi].m.variable_id != ms[ys[0]].m.variable_id:
-                r.add(xi, ys[0], way * move, cue, False)
+            for yi in ys:
+                if move and ms[xi].m.variable_id != ms[yi].m.variable_id:
+                    r.add(xi, yi, way * move, cue, False)
 
 
 def restrictive_for_target(r: SentenceReading) -> None:
@@ -1464,11 +1518,33 @@ def pressures_from(r: SentenceReading) -> None:
                 r.add(xi, j, 1, cue, False)
 
 
+def progress_set_back(r: SentenceReading) -> None:
+    """Reducing policy restraint too soon or too much could risk a stalling or a reversal of the progress on
+    inflation: an agent that sets back the progress on inflation moves inflation up with its own move (a gerund's
+    move when it opens the agent: "reducing" restraint is its fall)."""
+    low, ms = r.low, r.ms
+    for j, y in enumerate(ms):
+        if y.m.variable_id != "inflation" or y.mod > 0:
+            continue
+        back = PROGRESS_SET_BACK.search(low, max(0, y.m.start - 110), y.m.start)
+        if back is None:
+            continue
+        agents = [i for i, x in enumerate(ms[:j]) if AGENT_TO_SETBACK.fullmatch(low[x.m.end : back.start()])]
+        if not agents:
+            continue
+        x = ms[agents[-1]]
+        gerund = [c for c in r.cues if c.kind == "directional" and c.end < x.start and not low[c.end : x.start].strip()]
+        move = (gerund[-1].sign * (x.mod or 1)) if gerund else x.mod
+        if x.m.variable_id != "inflation" and move:
+            r.add(agents[-1], j, move, Cue(back.start(), back.end(), "sets back the progress on", 1, "neutral"), False)
+
+
 #: The reader's rules in the order they run; later rules read the movements earlier ones recorded.
 RULES: tuple[Callable[[SentenceReading], None], ...] = (
     clauses,
     seen_movement,
     nominal_movement,
+    level_explained,
     movement_recorded,
     risk_imposed,
     risk_lifted,
@@ -1492,6 +1568,7 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     is_risk_to,
     threat_to,
     states_caused,
+    with_moved,
     amplified_if,
     subordinate_states,
     move_purpose,
@@ -1503,6 +1580,7 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     support_for_target,
     policy_feeds_through,
     pressures_from,
+    progress_set_back,
 )
 
 #: Rules taken out of :data:`RULES`, with why: kept so that the reader as it was can be run again (with the rule
