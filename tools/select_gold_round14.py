@@ -84,18 +84,24 @@ def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
     return whole_documents_until(folder, files, gold, START, MIN_SENTENCES, account_sentences)
 
 
-def print_selection(folder: Path, candidates: list[str], select, where: str = "data/ecb/accounts") -> None:
+def print_selection(
+    folder: Path,
+    candidates: list[str],
+    select,
+    where: str = "data/ecb/accounts",
+    repo: str = "github:vtasca/central-bank-statements",
+    commit: str = "2e898819",
+) -> None:
     """Print ``select``'s rows for the documents ``candidates`` saved in ``folder`` as JSON; a missing document is
-    refused, naming it and how to save it from the snapshot's folder ``where`` (this round's command line and later
-    rounds')."""
+    refused, naming it and how to save it from the folder ``where`` of ``repo`` at ``commit`` (this round's command
+    line and later rounds')."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tools.build_extraction_gold import OUT
 
     missing = [f for f in candidates if not (folder / f).exists()]
     if missing:
         raise FileNotFoundError(
-            f"{folder}: missing {missing}; save them with git show 2e898819:{where}/<file> "
-            "from github:vtasca/central-bank-statements"
+            f"{folder}: missing {missing}; save them with git show {commit}:{where}/<file> from {repo}"
         )
     json.dump(select(folder, candidates, OUT), sys.stdout, ensure_ascii=False, indent=1)
 
