@@ -177,7 +177,12 @@ def movement_modifier(
                 return -1, slowing.start()  # "a further slowdown in the growth of loans": the growth falls
             if word in PARTICIPLE_MODIFIERS and low[at + len(word) : start].split():
                 return 0, start  # "policy tightening restrained economic activity": a participle before a verb
-            if word in GERUND_OR_ADJECTIVE and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at]):
+            if (
+                word in GERUND_OR_ADJECTIVE
+                and re.search(r"(?:,|\bby(?:\s+\w+ly)?)\s*$", low[:at])
+                # ("was bolstered by increasing asset prices": after a passive participle's "by", an adjective)
+                and not re.search(r"\b\w+(?:ed|en)\s+by\s*$", low[:at])
+            ):
                 # "…, increasing credit losses", "by rapidly increasing rates": a participle or gerund, no adjective
                 return 0, start  # "…, increasing credit losses": a participle after a clause, not an adjective
             return sign, at
@@ -288,6 +293,24 @@ def find_cues(low: str, mentions: list[MentionMove]) -> list[Cue]:
                 continue  # "owing to lower inventories": an adjective after a prepositional "to", never a verb
             if kind == "directional" and COMPARED_AFTER.match(low, m.end()):
                 continue  # "wage growth remains elevated relative to productivity": a comparison, no effect
+            if (
+                kind == "directional"
+                and m.group() == "elevated"
+                and re.search(
+                    r"\b(?:stay|stays|stayed|staying|remain|remains|remained|remaining)\s+(?:\w+ly\s+)?$",
+                    low[max(0, m.start() - 30) : m.start()],
+                )
+            ):
+                continue  # "inflation could stay elevated as a result of …": a level held, the adjective
+            if (
+                kind == "directional"
+                and m.group().endswith("ing")
+                and re.search(
+                    r"\b(?:as\s+a\s+result\s+of|due\s+to|owing\s+to|because\s+of)\s+$",
+                    low[max(0, m.start() - 25) : m.start()],
+                )
+            ):
+                continue  # "as a result of worsening geopolitical developments": the cause's adjective, no verb
             found.append(Cue(m.start(), m.end(), m.group(), sign, kind))
     for pat, sign in MOVEMENT_PATTERNS:
         for m in pat.finditer(low):

@@ -442,7 +442,9 @@ FRONTED_LEAD = re.compile(
 #: "residential investment was weak in the second quarter, likely reflecting the pickup in mortgage rates": a level
 #: stated with its cause is the movement that cause explains (a level alone stays a level).
 LEVEL_EXPLAINED_AFTER = re.compile(
-    r"\s+(?:was|were|is|are|had\s+been|has\s+been|have\s+been|remained|remains|stayed|continued\s+to\s+be)\s+"
+    r"\s+(?:was|were|is|are|had\s+been|has\s+been|have\s+been|remained|remains|stayed|stays|continued\s+to\s+be|"
+    # "risks that inflation could stay elevated as a result of …"
+    r"(?:could|might|may|would|will)\s+(?:stay|remain))\s+"
     r"(?:(?:relatively|very|quite|particularly|still|somewhat|notably|especially)\s+)?"
     r"(?:(?P<down>weak|soft|subdued|sluggish|muted)|(?P<up>strong|robust|solid|resilient|elevated|firm))\b"
     r"(?=[^;.:]{0,40}?,?\s+(?:(?:in\s+part|partly|largely|mainly|primarily|likely|probably)\s+)*"
@@ -451,6 +453,16 @@ LEVEL_EXPLAINED_AFTER = re.compile(
 )
 #: Nouns that name an adverse event itself ("disruptions", "bottlenecks"): the event is the variable's rise.
 ADVERSE_EVENT = re.compile(r"\b(?:disruptions?|bottlenecks?|shortages?)\b")
+#: "Risks to the inflation forecast were seen as tilted to the upside, reflecting the possibility that supply-side
+#: disruptions could materialize": the risks' variable (RISKS_AROUND before it), their tilt (RISK_TILT after it) and
+#: the reason given for the tilt (TILT_REASON), whose variables move the risks' variable the tilt's way.
+RISKS_AROUND = re.compile(
+    r"\brisks?\s+(?:to|around|for)\s+(?:the\s+)?(?:(?:staff['’]s\s+)?(?:forecast|outlook|projections?)\s+for\s+(?:the\s+)?)?$"
+)
+TILT_REASON = re.compile(
+    r"\s*,?\s*(?:(?:partly|mainly|largely|in\s+part)\s+)?(?:reflecting|as|because|on\s+the\s+grounds\s+that|given)\s+"
+    r"(?:(?:the\s+)?(?:possibility|risk|concerns?)\s+that\s+)?"
+)
 #: A cause connector between a risk's sources phrase and a mention: the mention causes an item, it is none.
 CAUSE_BETWEEN = re.compile(r"\b(?:due\s+to|owing\s+to|because\s+of|caused\s+by|driven\s+by|as\s+a\s+result\s+of)\b")
 #: "upside inflation risks associated with geopolitical developments": the risk's variable inside the risk phrase.
@@ -998,7 +1010,9 @@ TIGHT_BEFORE = re.compile(
 ADVERSE_NOUN_BEFORE = re.compile(
     r"\b(?:an?\s+|the\s+)?(?:sharp\s+|further\s+|significant\s+|resulting\s+|ensuing\s+)?"
     r"(?:deterioration|worsening|(?:adverse|deteriorating|worsening|darker|gloomier)\s+outlook)\s+"
-    r"(?:in|of|for)\s+(?:the\s+)?(?:[a-z-]+\s+)?$"
+    r"(?:in|of|for)\s+(?:the\s+)?(?:[a-z-]+\s+)?$|"
+    # "worsening geopolitical developments", "sharply worsening financing conditions": the adjective before the noun
+    r"\b(?:(?:sharply|rapidly|further|steadily)\s+)?(?:worsening|deteriorating)\s+(?:[a-z-]+\s+)?$"
 )
 
 #: "improving investor sentiment", "an improvement in market liquidity": the variable's favourable move.
@@ -1043,7 +1057,8 @@ SUBORDINATE_GAP = re.compile(
 #: "unemployment has risen as firms have slowed hiring": an "as" clause with its own subject
 AS_CLAUSE_GAP = re.compile(
     r"(?<!such )(?<!so )(?<!just )\bas\s+(?!well\b|a\s+result\b|much\b|such\b|expected\b|anticipated\b|noted\b|"
-    r"discussed\b|mentioned\b|shown\b|seen\b|(?:a|an|the)\s+(?:[a-z-]+\s+)?(?:share|percentage|proportion|ratio|"
+    # ("viewed the restrictive stance as having a restraining effect on …": the view's predicate, no clause)
+    r"discussed\b|mentioned\b|shown\b|seen\b|having\b|(?:a|an|the)\s+(?:[a-z-]+\s+)?(?:share|percentage|proportion|ratio|"
     r"result|consequence)\b)(?!\w+ly\b)\w+"
 )
 #: "their ability to support", "the need to cut": the infinitive's agent is another party.
@@ -1085,7 +1100,9 @@ HELPING_AFTER_COMMA = re.compile(r",\s*(?:\w+ly\s+)?help(?:ing|s|ed)?\s+(?:to\s+
 #: A condition's end followed by "it" and a modal: ", it would" after "if …" (CONDITION_OPEN, no comma between).
 CONDITION_IT_GAP = re.compile(r"[^,;]*,\s+it\s+(?:would|could|might|may|will|should|can)\s+(?:also\s+|then\s+)?")
 #: A clause that opens with a condition ("If price pressures fed through into …").
-CONDITION_OPENS = re.compile(r"\s*(?:if|unless|should)\s")
+#: A condition opening its clause: "if", "unless", "should", or an inverted "were … to" ("were inflation to persist at
+#: an elevated level, the target range might need to be raised").
+CONDITION_OPENS = re.compile(r"\s*(?:if|unless|should|were(?=\s[^,;]*?\bto\s))\s")
 CONDITION_OPEN = re.compile(r"\b(?:if|when|once|unless)\b[^,;]*$")
 PRONOUN_SUBJECT = re.compile(
     # "this should lower …" after a stated move is a relative ("…, and this should"), not a pronoun subject
@@ -1785,13 +1802,13 @@ AGENT_TO_SETBACK = re.compile(
 
 #: A labour market that rebalances, or comes into better balance, cools: its demand falls towards its supply.
 LABOUR_REBALANCED_AFTER = re.compile(
-    r"(?:\s+conditions)?\s+(?:(?:had|have|has|were|was|is|are)\s+)?(?:(?:generally|gradually|further)\s+)?"
+    r"(?:\s+conditions|\s+and\s+supply)?\s+(?:(?:had|have|has|were|was|is|are)\s+)?(?:(?:generally|gradually|further)\s+)?"
     r"(?:(?:continued|continuing|continues|continue|to)\s+(?:to\s+)?)?"
     r"(?:rebalanced|rebalances|rebalance|rebalancing|(?:come|came|comes|coming|move|moved|moves|moving)\s+into\s+"
     r"(?:better|closer)\s+balance)\b"
 )
 LABOUR_REBALANCING_BEFORE = re.compile(
-    r"\b(?:rebalancing|better\s+balance)\s+(?:of|in)\s+(?:the\s+)?(?:supply\s+and\s+demand\s+(?:in|of)\s+(?:the\s+)?)?$"
+    r"\b(?:rebalancing|better\s+balance)\s+(?:of|in|between)\s+(?:the\s+)?(?:supply\s+and\s+demand\s+(?:in|of)\s+(?:the\s+)?)?$"
 )
 
 #: Prices of assets: a "repricing" of them is a fall.
@@ -1938,9 +1955,14 @@ RELATIVE_ASIDE = re.compile(r",\s+which\b[^,;:]{1,200},")
 #: "The war in Ukraine constituted a substantial upside risk to energy prices": a copula naming its subject a risk to
 #: the variable after it, with the risk's direction.
 IS_RISK_TO = re.compile(
-    r"(?:\s+(?:in|of|on|against)\s+(?:the\s+)?[a-z]+)?"  # "the war in Ukraine"
+    # "the war in Ukraine", "commodity price increases"
+    r"(?:\s+(?:in|of|on|against)\s+(?:the\s+)?[a-z]+|\s+(?:increases|rises|surges|spikes|declines|falls))?"
     r"\s+(?P<verb>(?:is|was|are|were|remains?|remained|(?:has|have|had)\s+been|would\s+be|constitutes?|constituted|"
-    r"poses?|posed|represents?|represented)\s+(?:also\s+)?(?:an?|the)\s+(?:[a-z]+\s+){0,2}?(?P<dir>upside|downside)\s+risks?)"
+    r"poses?|posed|represents?|represented|"
+    # "the possibility that geopolitical events could generate commodity price increases was also seen as an upside
+    # risk to inflation"
+    r"(?:is|was|are|were)\s+(?:also\s+)?(?:seen|viewed|regarded|cited|noted)\s+as)\s+(?:also\s+)?(?:an?|the)\s+"
+    r"(?:[a-z]+\s+){0,2}?(?P<dir>upside|downside)\s+risks?)"
     r"\s*,?\s*(?:(?:especially|particularly|notably|mainly|primarily|in\s+particular)\s+)?(?:to|for)\s+"
     r"(?:the\s+)?(?:euro[- ]area\s+)?"
 )

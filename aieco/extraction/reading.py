@@ -75,6 +75,7 @@ from aieco.extraction.cues import (
     PUBLIC_BEFORE,
     QUESTION_END,
     RIGHT_NODE,
+    RISKS_AROUND,
     SHORTFALL_AFTER,
     SOVEREIGN_AFTER,
     SPLIT_VERB_BEFORE,
@@ -228,6 +229,14 @@ class SentenceReading:
         )
 
 
+def _risks_to_forecast(low: str, m: Mention) -> bool:
+    """ "Risks to the inflation forecast": the forecast at risk is its variable's path, not another head."""
+    return bool(
+        re.match(r"\s+(?:forecasts?|projections?|outlook)\b", low[m.end :])
+        and RISKS_AROUND.search(low, max(0, m.start - 60), m.start)
+    )
+
+
 def _vocabulary_mentions(sentence: str, vocab: Vocabulary) -> tuple[str, list[Mention]]:
     """The sentence as read (hyphenation and shared verbs mended) and its mentions that name a variable."""
     if TABLE_RESIDUE.search(sentence) or CROSS_SECTION.search(sentence.lower()):
@@ -252,7 +261,7 @@ def _vocabulary_mentions(sentence: str, vocab: Vocabulary) -> tuple[str, list[Me
         m
         for m in raw
         if not re.match(r"\s+channels?\b", low[m.end :])
-        and not HEAD_SHIFT.match(low[m.end :])
+        and not (HEAD_SHIFT.match(low[m.end :]) and not _risks_to_forecast(low, m))
         and not (m.text.lower() == "trade" and TRADE_HEAD.match(low[m.end :]))
         and not other_sense(low, m)
         and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))

@@ -106,6 +106,7 @@ from aieco.extraction.cues import (
     IS_HEADWIND_FOR,
     IS_RISK_TO,
     IT_CAUSES,
+    LABOUR_REBALANCED_AFTER,
     LEVEL_AFTER,
     LEVEL_EXPLAINED_AFTER,
     LIFTED_AFTER,
@@ -142,6 +143,7 @@ from aieco.extraction.cues import (
     RISK_TO,
     RISK_UNDIRECTED,
     RISKS_AFTER,
+    RISKS_AROUND,
     SLOWER_PACE,
     STABILISING_AFTER,
     STANCE_AFTER,
@@ -154,6 +156,7 @@ from aieco.extraction.cues import (
     THREAT_TO,
     THUS,
     TIGHTNESS,
+    TILT_REASON,
     TO_MEET,
     TO_TARGET_AFTER,
     TOO_LITTLE,
@@ -712,6 +715,16 @@ def nominal_movement(r: SentenceReading) -> None:
             r.states.append((i, x.mod, Cue(x.m.end, x.m.end, "movement from", x.mod, "movement")))
 
 
+def labour_rebalanced(r: SentenceReading) -> None:
+    """Core services inflation should decline as the labor market continued to move into better balance: a labour
+    market that rebalances is a stated fall (it cools)."""
+    low, ms = r.low, r.ms
+    for i, x in enumerate(ms):
+        moved = LABOUR_REBALANCED_AFTER.match(low, x.m.end) if x.m.variable_id == "employment" else None
+        if moved and all(k != i for k, _, _ in r.states):
+            r.states.append((i, -1, Cue(x.m.end, moved.end(), moved.group().strip(), -1, "movement")))
+
+
 def level_explained(r: SentenceReading) -> None:
     """Residential investment was weak in the second quarter, likely reflecting the pickup in mortgage rates: a level
     named with its cause is the move the cause explains."""
@@ -1163,6 +1176,18 @@ def with_moved(r: SentenceReading) -> None:
             verb_next = cue.start > y.m.end and not re.search(r"[,;]", low[y.m.end : cue.start])
             if x.mod and fronted and gap and si == ti - 1 and verb_next:
                 r.add(si, ti, x.mod * s_y, Cue(fronted.start(), fronted.end(), "with", 0, "movement"), False, (cue,))
+        # "inflation could resume its decline as wage growth slows further with labor demand and supply moving into
+        # better balance": a trailing "with" phrase after the stated movement
+        for si in range(ti + 1, len(ms)):
+            x = ms[si]
+            trailing = re.fullmatch(
+                r"[^,;]{0,30}?\bwith\s+(?:[a-z-]+\s+){0,2}", low[cue.end : x.start]
+            ) and not re.search(
+                r"\b(?:associated|consistent|in\s+line|coincid\w+|along|together|combined|coupled|compared)\s+with\b",
+                low[cue.end : x.start],
+            )  # ("could also be associated with increasing oil supply": a co-movement)
+            if x.mod and cue.start > y.m.end and trailing and si == ti + 1:
+                r.add(si, ti, x.mod * s_y, Cue(cue.end, x.start, "with", 0, "movement"), False, (cue,))
 
 
 def amplified_if(r: SentenceReading) -> None:
@@ -1242,6 +1267,8 @@ def subordinate_states(r: SentenceReading) -> None:
                 # "if deficits stay high while … costs rise", "especially if geopolitical tensions were to escalate
                 # further, if oil supply remained sluggish": co-conditions (or co-movements), no cause
                 continue
+            if re.search(r"\bwith\s+(?:[a-z-]+\s+){0,2}$", between):
+                continue  # "as wage growth slows with labor demand and supply moving into better balance": with_moved
             if re.search(r"\bto\s+(?:avoid|prevent)\b|,\s*which\b", between):
                 # "as the energy crisis faded, governments should roll back support to avoid driving up inflationary
                 # pressures, which would call for …": a move averted, or one in a relative clause, is no main state
@@ -1430,6 +1457,33 @@ def risks_from(r: SentenceReading) -> None:
                     r.add(xi, yi, way * move, cue, False)
 
 
+def tilt_reflecting(r: SentenceReading) -> None:
+    """Risks to the inflation forecast were seen as tilted to the upside, reflecting the possibility that supply-side
+    disruptions could materialize: the reason given for a tilt moves the risks' variable the tilt's way (a variable
+    that only moves another named in the reason is that one's cause, not the tilt's)."""
+    low, ms = r.low, r.ms
+    for j, y in enumerate(ms):
+        if not RISKS_AROUND.search(low, max(0, y.m.start - 60), y.m.start):
+            continue
+        tilt = RISK_TILT.match(low, y.m.end) or RISK_TILT.search(low, y.m.end, clause_end(low, y.m.end))
+        if tilt is None or re.search(r"[,;]", low[y.m.end : tilt.start()]):
+            continue
+        reason = TILT_REASON.match(low, tilt.end())
+        if reason is None:
+            continue
+        stop = re.compile(r";|\.(?:\s|$)").search(low, reason.end())  # the reason runs to the sentence's end
+        end = stop.start() if stop else len(low)
+        xs = [i for i, x in enumerate(ms) if reason.end() <= x.start and x.m.end <= end and i != j]
+        upstream = {src for src, dst, _ in r.found if dst in {ms[i].m.variable_id for i in xs}}
+        way = 1 if tilt.group(1) == "upside" else -1
+        cue = Cue(tilt.start(), reason.end(), f"risks tilted to the {tilt.group(1)}, reflecting", way, "neutral")
+        for i in xs:
+            vid = ms[i].m.variable_id
+            move = ms[i].mod or (1 if vid in r.adverse_up else 0)
+            if move and vid != y.m.variable_id and vid not in upstream:
+                r.add(i, j, way * move, cue, False)
+
+
 def restrictive_for_target(r: SentenceReading) -> None:
     """Policy rates kept at sufficiently restrictive levels for as long as necessary to bring inflation back to
     target: rates held high for inflation's return to target lower it."""
@@ -1544,6 +1598,7 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     clauses,
     seen_movement,
     nominal_movement,
+    labour_rebalanced,
     level_explained,
     movement_recorded,
     risk_imposed,
@@ -1576,6 +1631,7 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     transmitted_to,
     contribution_to_disinflation,
     risks_from,
+    tilt_reflecting,
     restrictive_for_target,
     support_for_target,
     policy_feeds_through,
