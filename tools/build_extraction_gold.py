@@ -10768,8 +10768,7 @@ LABELS = {
     "g11155": "NEG:level",
     "g11156": "NEG:level",
     "g11157": (
-        "equity_prices>financing_conditions:-;exchange_rate>financing_conditions:+;"
-        "policy_rate>financing_conditions:+"
+        "equity_prices>financing_conditions:-;exchange_rate>financing_conditions:+;policy_rate>financing_conditions:+"
     ),
     "g11158": "NEG:outside_vocabulary",
     "g11159": "NEG:outside_vocabulary",
