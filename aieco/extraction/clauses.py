@@ -734,7 +734,9 @@ def cause_of_states(
                 elif verb is not None and re.search(
                     r"weighed down|hit|dragged|held back|restrained|hampered|pulled down", verb.group()
                 ):
-                    mod = -1
+                    # "held back by weak demand" names a fall; "weighed down by the war against Ukraine" an adverse
+                    # variable present, its rise
+                    mod = 1 if x.m.variable_id in adverse_up else -1
                 # ("owing to wage pressures": pressures named without a move push their variable up)
                 elif (x.m.variable_id in adverse_up or re.search(r"\bpressures?$", x.m.text.lower())) and (
                     cue.text == "movement from"

@@ -320,6 +320,7 @@ NOUN_CUES = (
 #: verb ("rate hikes raise …").
 MOVEMENT_UP = (
     "rise",
+    "step up",
     "increase",
     "climb",
     "surge",
@@ -370,6 +371,7 @@ MOVEMENT_DOWN = (
     "slow",
     "ease",
     "edge down",
+    "step down",
     "edge lower",
     "move down",
     "move lower",
@@ -462,6 +464,15 @@ RISKS_AROUND = re.compile(
 TILT_REASON = re.compile(
     r"\s*,?\s*(?:(?:partly|mainly|largely|in\s+part)\s+)?(?:reflecting|as|because|on\s+the\s+grounds\s+that|given)\s+"
     r"(?:(?:the\s+)?(?:possibility|risk|concerns?)\s+that\s+)?"
+)
+#: "the sluggish growth in real private domestic spending and the persistently tight financial conditions were seen as
+#: tilting the risks to the downside around the baseline projection for real economic activity": its subjects move the
+#: variable after the tilt the tilt's way.
+TILTING_RISKS = re.compile(
+    r"\s+(?:(?:were|was|are|is)\s+(?:also\s+)?(?:seen|viewed|judged|regarded)\s+as\s+)?"
+    r"(?:tilting|skewing|tilted|skewed)\s+the\s+risks?\s+(?:\w+\s+)?to\s+the\s+(?P<dir>upside|downside)\s+"
+    r"(?:(?:around|for|to|surrounding)\s+(?:the\s+)?(?:staff['’]s\s+)?(?:baseline\s+)?"
+    r"(?:(?:projection|forecast|outlook)s?\s+(?:for\s+)?)?(?:the\s+)?)?"
 )
 #: A cause connector between a risk's sources phrase and a mention: the mention causes an item, it is none.
 CAUSE_BETWEEN = re.compile(r"\b(?:due\s+to|owing\s+to|because\s+of|caused\s+by|driven\s+by|as\s+a\s+result\s+of)\b")
@@ -836,6 +847,9 @@ CAUSE_AFTER = re.compile(
     r"on\s+(?:growing\s+|rising\s+|renewed\s+)?(?:expectations|hopes|fears|prospects?|signs)\s+(?:of|for)|"
     r"supported by|backed by|fuelled by|fueled by|as a result of|buoyed by|weighed down by|boosted by|underpinned by|"
     r"hit by|dragged down by|following|given|on account of|helped by|aided by|held back by|restrained by|"
+    # "driven primarily by lower-than-expected inflation data releases": a degree between participle and "by"
+    r"(?:driven|supported|boosted|weighed\s+down|held\s+back|led|fuell?ed|buoyed|underpinned|restrained|hampered)\s+"
+    r"(?:primarily|mainly|largely|partly|in\s+part|especially|notably|chiefly|mostly)\s+by|"
     r"hampered by|thanks to|pulled down by|in view of|"
     # "cut their policy rates further, in part citing easing inflation pressures": the reason a decision names
     r"(?:in\s+part\s+|partly\s+|mainly\s+|largely\s+)?citing)\s+"
@@ -851,7 +865,8 @@ CAUSE_AFTER = re.compile(
     r"restraining|downward|gradual|continued|rapid|quick|full|partial)\s+)?"
     # "driven by the delayed pass-through of the past surge in energy prices", "reflecting the delayed effects of past
     # supply bottlenecks", "the lagged pass-through of indirect effects from past energy price increases"
-    r"(?:impacts?|effects?|consequences?|pass-through)\s+(?:of|from)\s+(?:the\s+)?"
+    r"(?:impacts?|effects?|consequences?|pass-through|(?:economic\s+)?fallout|repercussions)\s+(?:of|from)\s+(?:the\s+)?"
+    r"(?:[a-z]+(?:'|\u2019)s\s+)?"  # "the economic fallout of Russia's war against Ukraine"
     r"(?:(?:indirect\s+)?effects\s+from\s+(?:the\s+)?)?(?:past\s+|earlier\s+|previous\s+)?|"
     # "as a result of the ongoing transmission of monetary policy tightening", "owing to a combination of robust
     # wage growth, …": the transmitted move, the combined causes
@@ -970,7 +985,8 @@ COMMENT_CLAUSE = (
     r"discussed|described|stated|indicated|shown|seen|illustrated|pointed\s+out|highlighted|argued|reported)\b"
 )
 SUBORDINATOR = re.compile(
-    rf"\b(?:when|whenever|(?<!even )(?<!just )(?<!such )(?<!as well )as(?!\s+well\b)(?!{COMMENT_CLAUSE})|if|"
+    rf"\b(?:when|whenever|(?<!even )(?<!just )(?<!such )(?<!as well )as(?!\s+well\b)(?!\s+a\s+(?:result|consequence)\b)"
+    rf"(?!{COMMENT_CLAUSE})|if|"
     r"because(?!\s+of\b)|"
     # "since January", "since the peak in 2022": a point in time, not a cause
     # ("since the meeting", "since the Governing Council's previous monetary policy meeting": a time)
@@ -1691,6 +1707,8 @@ PLACE_OR_DEGREE = re.compile(
     r"following)\s+(?:quarters?|months?|years?))?|this\s+(?:quarter|month|year)|next\s+(?:quarter|month|year)|"
     # "since the Governing Council's previous monetary policy meeting"
     r"since\s+the\s+(?:governing\s+council['’]s\s+)?(?:previous|last|[a-z]+)\s+(?:monetary\s+policy\s+)?meeting|"
+    # "over the intermeeting period", "on net", "on balance": the minutes' time and netting phrases
+    r"(?:over|during)\s+the\s+(?:intermeeting\s+)?period|on\s+(?:net|balance)|"
     r"primarily|mainly|largely|partly|in\s+part|importantly|chiefly|mostly)\b|"
     # a figure and its month: "increased markedly to 5.6% in February, from 5.3% in January"
     r"\b(?:to|from|by|at)\s+(?:about\s+|around\s+)?-?\d+(?:\.\d+)?\s*(?:%|per\s*cent\b|percentage\s+points?\b)"
@@ -1901,6 +1919,11 @@ TRANSMISSION_STRENGTH_BEFORE = re.compile(
 )
 #: After a level held, the "as" clause giving its reason starts with its subject: "domestic inflation remained high, as
 #: wages were still rising".
+#: "inflation remained much too high and the labor market remained tight; as a result, they anticipated that some
+#: additional policy firming may be appropriate": a consequence connector after a stated movement (or level held).
+CONSEQUENCE_GAP = re.compile(
+    r"[^.;]{0,80}?[;,]\s*(?:and\s+)?(?:as\s+a\s+(?:result|consequence)|consequently|therefore|accordingly)\s*,\s*[^;.]{0,80}$"
+)
 HELD_BECAUSE = re.compile(r"\s*,\s*as\s+(?:the\s+)?(?:[a-z-]+\s+){0,2}")
 #: After a moved policy rate, the verb of its working through to a target: "the past monetary policy tightening
 #: gradually feeding through to consumer prices", "as the monetary policy tightening … fed through to the real economy".

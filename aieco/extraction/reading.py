@@ -46,6 +46,7 @@ from aieco.extraction.cues import (
     AMBIVALENT,
     BARE_DEMAND_BEFORE,
     CROSS_SECTION,
+    DOWN_BEFORE,
     DROP_OUT,
     DROPS_OUT_AFTER,
     GDP_COMPONENTS,
@@ -83,6 +84,7 @@ from aieco.extraction.cues import (
     TRADE_HEAD,
     TRANSMISSION_STRENGTH_BEFORE,
     UNCERTAINTY_ABOUT,
+    UP_BEFORE,
 )
 from aieco.records import EvidenceClass, Sign
 from aieco.vocab import Mention, Vocabulary
@@ -237,6 +239,17 @@ def _risks_to_forecast(low: str, m: Mention) -> bool:
     )
 
 
+def _moved_data(low: str, m: Mention) -> bool:
+    """ "Lower-than-expected inflation data releases": data that moved are their variable's move."""
+    return bool(
+        re.match(r"\s+(?:data|readings?|releases?|figures?|prints?)\b", low[m.end :])
+        and (
+            UP_BEFORE.search(low, max(0, m.start - 60), m.start)
+            or DOWN_BEFORE.search(low, max(0, m.start - 60), m.start)
+        )
+    )
+
+
 def _vocabulary_mentions(sentence: str, vocab: Vocabulary) -> tuple[str, list[Mention]]:
     """The sentence as read (hyphenation and shared verbs mended) and its mentions that name a variable."""
     if TABLE_RESIDUE.search(sentence) or CROSS_SECTION.search(sentence.lower()):
@@ -261,7 +274,7 @@ def _vocabulary_mentions(sentence: str, vocab: Vocabulary) -> tuple[str, list[Me
         m
         for m in raw
         if not re.match(r"\s+channels?\b", low[m.end :])
-        and not (HEAD_SHIFT.match(low[m.end :]) and not _risks_to_forecast(low, m))
+        and not (HEAD_SHIFT.match(low[m.end :]) and not _risks_to_forecast(low, m) and not _moved_data(low, m))
         and not (m.text.lower() == "trade" and TRADE_HEAD.match(low[m.end :]))
         and not other_sense(low, m)
         and not (m.variable_id in PRIVATE_ONLY and PUBLIC_BEFORE.search(low[max(0, m.start - 60) : m.start]))

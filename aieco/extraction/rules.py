@@ -59,6 +59,7 @@ from aieco.extraction.cues import (
     CONDITION_OPEN,
     CONDITION_OPENS,
     CONJ_ONLY,
+    CONSEQUENCE_GAP,
     CONTINUING_AFTER,
     CONTRIBUTION_BOTH,
     CONTRIBUTION_MADE,
@@ -157,6 +158,7 @@ from aieco.extraction.cues import (
     THUS,
     TIGHTNESS,
     TILT_REASON,
+    TILTING_RISKS,
     TO_MEET,
     TO_TARGET_AFTER,
     TOO_LITTLE,
@@ -1300,6 +1302,24 @@ def subordinate_states(r: SentenceReading) -> None:
                 r.add(ib, ia, sa * sb, Cue(cb.start, cb.end, f"{ca.text} … {cb.text}", 0, "movement"), False, (ca, cb))
 
 
+def consequence_stated(r: SentenceReading) -> None:
+    """Inflation remained much too high; as a result, participants anticipated that additional policy firming may be
+    appropriate: a movement (or a level held) before a consequence connector moves the movement stated after it."""
+    low, ms = r.low, r.ms
+    states = sorted(r.states, key=lambda st: st[2].start)
+    for ia, sa, ca in states:
+        for ib, sb, cb in states:
+            if cb.start > ca.end and ms[ib].start > ca.end and CONSEQUENCE_GAP.fullmatch(low, ca.end, ms[ib].start):
+                r.add(
+                    ia,
+                    ib,
+                    sa * sb,
+                    Cue(ca.start, ca.end, f"{ca.text} … as a result … {cb.text}", 0, "movement"),
+                    False,
+                    (ca, cb),
+                )
+
+
 def move_purpose(r: SentenceReading) -> None:
     """Monetary policy needs to be tightened further to ensure that inflation continues to fall: the purpose of a
     stated policy move is the move's effect."""
@@ -1484,6 +1504,29 @@ def tilt_reflecting(r: SentenceReading) -> None:
                 r.add(i, j, way * move, cue, False)
 
 
+def tilting_risks(r: SentenceReading) -> None:
+    """Persistently tight financial conditions were seen as tilting the risks to the downside around the baseline
+    projection for real economic activity: what tilts the risks moves the variable the tilt's way."""
+    low, ms = r.low, r.ms
+    for i, x in enumerate(ms):
+        tilt = TILTING_RISKS.match(low, x.m.end)
+        # (one adjective may stand before the variable: "for real economic activity")
+        ys = [
+            j
+            for j, y in enumerate(ms)
+            if tilt and y.m.start >= tilt.end() and re.fullmatch(r"(?:[a-z-]+\s+)?", low[tilt.end() : y.m.start])
+        ]
+        if not ys:
+            continue
+        way = 1 if tilt.group("dir") == "upside" else -1
+        cue = Cue(x.m.end, tilt.end(), f"tilting the risks to the {tilt.group('dir')}", way, "neutral")
+        for k in coordinated_left(low, ms, i, clause_start(low, ms[i].start)):
+            vid = ms[k].m.variable_id
+            move = ms[k].mod or (1 if vid in r.adverse_up else 0)
+            if move and vid != ms[ys[0]].m.variable_id:
+                r.add(k, ys[0], way * move, cue, False)
+
+
 def restrictive_for_target(r: SentenceReading) -> None:
     """Policy rates kept at sufficiently restrictive levels for as long as necessary to bring inflation back to
     target: rates held high for inflation's return to target lower it."""
@@ -1626,12 +1669,14 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     with_moved,
     amplified_if,
     subordinate_states,
+    consequence_stated,
     move_purpose,
     profits_absorb,
     transmitted_to,
     contribution_to_disinflation,
     risks_from,
     tilt_reflecting,
+    tilting_risks,
     restrictive_for_target,
     support_for_target,
     policy_feeds_through,
