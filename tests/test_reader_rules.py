@@ -91,7 +91,7 @@ def test_every_rule_is_named_by_an_example_and_listed_once():
     every = (*rules.CLAUSE_RULES, *rules.RULES[1:])
     assert rules.RULES[0] is rules.clauses
     assert [f.__name__ for f in every] == list(rules.RULE_NAMES)
-    assert len(set(rules.RULE_NAMES)) == len(rules.RULE_NAMES) == 50
+    assert len(set(rules.RULE_NAMES)) == len(rules.RULE_NAMES) == 51
     for f in every:
         assert f.__doc__ and f.__doc__.strip()[0].isupper(), f.__name__
 
@@ -1055,6 +1055,23 @@ def test_what_the_rules_of_session_18_leave_unread(sentence, absent):
             ("geopolitical_risk", "global_demand", "-"),
             "states_caused",
         ),
+        # the pass on round 29's misses (the FOMC minutes of July to November 2022)
+        (
+            "With inflation persistently high, many central banks continued to tighten monetary policy.",
+            ("inflation", "policy_rate", "+"),
+            "policy_reaction_with",
+        ),
+        (
+            "In light of the unacceptably high level of inflation, participants remarked that moving to a restrictive "
+            "policy stance was appropriate.",
+            ("inflation", "policy_rate", "+"),
+            "policy_reaction_with",
+        ),
+        (
+            "Many foreign central banks tightened monetary policy to address high inflation.",
+            ("policy_rate", "inflation", "-"),
+            "move_purpose",
+        ),
     ],
 )
 def test_the_rules_of_session_19(sentence, want, rule):
@@ -1104,6 +1121,23 @@ def test_the_rules_of_session_19(sentence, want, rule):
 )
 def test_what_the_rules_of_session_19_leave_unread(sentence, absent):
     assert absent not in _readings(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # an item of the "with" phrase's own list, not the main clause's policy
+        "With a weaker economy, tighter monetary policy and the world economy losing momentum, inflation should fall.",
+        # a move argued against
+        "In view of the persistent and high level of inflation, participants cautioned against prematurely loosening "
+        "monetary policy.",
+        # the real rate, and a policy move named in a time phrase
+        "With inflation elevated, some participants emphasized that the real federal funds rate would still be low "
+        "after this meeting's policy rate hike.",
+    ],
+)
+def test_a_policy_reaction_is_read_only_from_the_main_clause(sentence):
+    assert "policy_reaction_with" not in _readings(sentence).values()
 
 
 def test_rule_scores_add_up_to_the_development_score_and_no_rule_is_below_the_floor():

@@ -1004,6 +1004,22 @@ WITH_FRONTED = re.compile(r"(?:^|[,;:]\s*|\bthat\s+)with\s+(?:[a-z’'-]+\s+){0,
 WITH_TO_MAIN = re.compile(
     r"(?:\s+(?:conditions|developments|dynamics|momentum))?(?:\s+(?:of|in)\s+[a-z’' -]{0,40})?\s*,\s+"
 )
+#: A level stated after a variable in a "with" phrase: "with inflation persistently high", "with the labor market still
+#: very tight", "with realized inflation well above that goal".
+WITH_LEVEL_AFTER = re.compile(
+    r"\s+(?:(?:still|persistently|remaining|running|staying|being|so|too)\s+)*"
+    r"(?:(?:far|much|well|very|unacceptably|too|significantly|substantially)\s+)*"
+    r"(?:(?P<up>high|elevated|above|strong|tight|robust|solid)|(?P<down>low|weak|subdued|soft|below|moderate))\b"
+)
+#: A fronted phrase naming what policy reacts to: "with inflation well above …, …", "in light of the unacceptably high
+#: level of inflation, …", "given persistently high inflation, …".
+REACTION_FRONTED = re.compile(
+    r"(?:^|[,;:]\s*|\bthat\s+)(?:with|in\s+light\s+of|given|because\s+of|in\s+view\s+of)\s+(?:[a-z’'-]+\s+){0,8}$"
+)
+#: A main clause's verb before the policy it states: "participants agreed that ongoing increases in the target range …".
+REACTION_MAIN_VERB = re.compile(
+    r"\b(?:that|would|will|should|to|agreed|judged|noted|observed|anticipated|expected|continued|decided|saw)\b"
+)
 #: "to" closing a preposition, not an infinitive marker.
 PREPOSITIONAL_TO = re.compile(
     r"\b(?:due|owing|thanks|prior|relative|compared|according|addition|response|reaction|respect|exposure|"
@@ -1154,6 +1170,11 @@ MOVE_PURPOSE = re.compile(
     r"(?:(?:that|which)\s+(?:(?:may|might|would|could|will|should)\s+)?(?:be|is|are|was|were)\s+(?:\w+ly\s+)?"
     r"(?:appropriate|needed|necessary|required|warranted|sufficient)\s+)?"
     r"(?:(?:in\s+order|so\s+as)\s+)?to\s+(?:(?:help|try|seek|aim)\s+(?:to\s+)?)?(?:\w+ly\s+)?"
+)
+#: The purpose "to address (high) inflation": policy moved against inflation.
+ADDRESS_VERB = re.compile(
+    r"(?:address|combat|fight|counter|counteract|tackle|curb|rein\s+in|contain)\s+(?:the\s+)?"
+    r"(?:(?:high|elevated|above-target|persistent|persistently\s+high|rising|excessive|ongoing)\s+)?"
 )
 #: "contribute to inflation stabilising": a target that settles has no direction.
 STABILISING_AFTER = re.compile(r"\s+(?:stabilis|stabiliz|normalis|normaliz|settl)\w*\b")

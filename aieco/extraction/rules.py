@@ -36,6 +36,7 @@ from aieco.extraction.cues import (
     ABSORBED_BY,
     ABSORBED_COST,
     ABSORBED_PASSIVE,
+    ADDRESS_VERB,
     ADJECTIVE_ING,
     ADJECTIVE_ING_NOUN,
     ADVERSE_EFFECT,
@@ -133,6 +134,8 @@ from aieco.extraction.cues import (
     PRODUCING,
     PROGRESS_SET_BACK,
     PURPOSE_TO,
+    REACTION_FRONTED,
+    REACTION_MAIN_VERB,
     RELATIVE_AFTER_STATE,
     RELATIVE_ASIDE,
     RESTRICTIVE_AFTER,
@@ -170,6 +173,7 @@ from aieco.extraction.cues import (
     TRANSMITTED_WHERE,
     WEAK_PACE,
     WITH_FRONTED,
+    WITH_LEVEL_AFTER,
     WITH_TO_MAIN,
 )
 from aieco.extraction.reading import Reading, SentenceReading, start_reading
@@ -1192,6 +1196,55 @@ def with_moved(r: SentenceReading) -> None:
                 r.add(si, ti, x.mod * s_y, Cue(cue.end, x.start, "with", 0, "movement"), False, (cue,))
 
 
+#: What a central bank's policy reacts to, with the reaction's sign (high unemployment calls for easier policy).
+REACTION_SOURCES = {"inflation": 1, "employment": 1, "real_gdp": 1, "wages": 1, "unemployment": -1}
+
+
+def policy_reaction_with(r: SentenceReading) -> None:
+    """With inflation persistently high, many central banks continued to tighten monetary policy: a level or move of
+    what policy reacts to, in a fronted "with" (or "in light of", "given") phrase, moves the policy stated in the main
+    clause."""
+    low, ms = r.low, r.ms
+    for i, x in enumerate(ms):
+        if x.m.variable_id not in REACTION_SOURCES or not REACTION_FRONTED.search(low, max(0, x.start - 90), x.start):
+            continue
+        level = WITH_LEVEL_AFTER.match(low, x.m.end)
+        move = x.mod or (0 if level is None else 1 if level.group("up") else -1)
+        comma = low.find(",", x.m.end)
+        if not move or comma < 0:
+            continue
+        stop = re.compile(r";|\.(?:\s|$)").search(low, comma)
+        end = stop.start() if stop else len(low)
+        stated = {k: sg for k, sg, _ in r.states}
+        for j, y in enumerate(ms):
+            sign = stated.get(j) or y.mod
+            main = low[comma : y.start]
+            if (
+                y.m.variable_id != "policy_rate"
+                or not comma < y.start
+                or y.m.end > end
+                or not sign
+                # the policy named by the main clause's verb ("agreed that ongoing increases in the federal funds rate
+                # would be appropriate"), not an item of the "with" phrase's list ("with a weaker economy, tighter
+                # monetary policy and …"), nor an indirect question ("to assess how restrictive the policy stance
+                # was"), nor the real rate
+                or not (j in stated or REACTION_MAIN_VERB.search(main))
+                or not main.strip(" ,")
+                or re.search(r"\b(?:how|whether|what)\b", main)
+                # ("cautioned against prematurely loosening monetary policy": a move argued against; "the transmission
+                # of policy rate increases": an earlier move's effect)
+                or re.search(r"\b(?:against|not|avoid|avoiding|never)\b", main)
+                or re.search(r"\b(?:transmission|effects?|impact|pass-through)\s+of\s+$", main)
+                # ("… would still be below neutral after this meeting's policy rate hike": a time, not the reaction)
+                or re.search(r"\b(?:after|before|following|since|despite)\s+(?:[\w’']+\s+){0,3}$", main)
+                or re.search(r"\breal\s+$", low[max(0, y.m.start - 10) : y.m.start])
+            ):
+                continue
+            cue = Cue(x.m.end, comma, "with … (policy reacts)", 0, "movement")
+            r.add(i, j, move * sign * REACTION_SOURCES[x.m.variable_id], cue, False)
+            break
+
+
 def amplified_if(r: SentenceReading) -> None:
     """A further correction in asset prices could be amplified if investors unwind positions: the condition holds
     the source of an amplified (or cushioned) move."""
@@ -1350,6 +1403,8 @@ def move_purpose(r: SentenceReading) -> None:
             if not TO_TARGET_AFTER.match(low[ms[j].m.end :]):
                 continue
             sign = -1  # "to return inflation to target": against the gap, whichever way policy moved
+        elif ms[j].m.variable_id == "inflation" and ADDRESS_VERB.fullmatch(before):
+            sign = -1  # "tightened monetary policy to address high inflation": against it, as above
         else:
             continue
         r.add(i, j, sign, Cue(end, at, "purpose of the move", 0, "neutral"), False)
@@ -1667,6 +1722,7 @@ RULES: tuple[Callable[[SentenceReading], None], ...] = (
     threat_to,
     states_caused,
     with_moved,
+    policy_reaction_with,
     amplified_if,
     subordinate_states,
     consequence_stated,
