@@ -36,24 +36,34 @@ CANDIDATES = [
 ]
 
 
-def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
-    """The round's rows: the eleventh round's reading of the minutes, whole documents in order until MIN_SENTENCES,
-    repeats of rounds 1-27 dropped (``select_gold_round12.whole_documents_until``)."""
+def plain_minutes_rows(folder: Path, files: list[str], gold: Path, start: int) -> list[dict]:
+    """The eleventh round's reading of plain-text minutes, whole documents in order until MIN_SENTENCES, repeats of
+    earlier rounds dropped (``select_gold_round12.whole_documents_until``), ids from ``start`` (rounds 28-30)."""
     from tools.select_gold_round11 import minutes_sentences
     from tools.select_gold_round12 import whole_documents_until
 
-    return whole_documents_until(folder, files, gold, START, MIN_SENTENCES, minutes_sentences)
+    return whole_documents_until(folder, files, gold, start, MIN_SENTENCES, minutes_sentences)
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
+    """The round's rows: ``plain_minutes_rows`` from START, repeats of rounds 1-27 dropped."""
+    return plain_minutes_rows(folder, files, gold, START)
+
+
+def print_plain_minutes_selection(candidates: list[str], select) -> None:
+    """The command line of rounds 28-30: ``select``'s rows for the snapshot's plain-text minutes saved in argv[1]."""
     from tools.select_gold_round14 import print_selection
 
     print_selection(
         Path(sys.argv[1]),
-        CANDIDATES,
-        selection,
+        candidates,
+        select,
         where="Minutes/<year>",
         repo="github:sophia-jihye/Collecting_FOMC_Minutes",
         commit="ea2b8e16",
     )
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    print_plain_minutes_selection(CANDIDATES, selection)

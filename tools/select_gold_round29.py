@@ -32,21 +32,13 @@ CANDIDATES = [
 
 def selection(folder: Path, files: list[str], gold: Path) -> list[dict]:
     """The round's rows: the twenty-eighth round's selection with this round's start (ids after g11257)."""
-    from tools.select_gold_round11 import minutes_sentences
-    from tools.select_gold_round12 import whole_documents_until
+    from tools.select_gold_round28 import plain_minutes_rows
 
-    return whole_documents_until(folder, files, gold, START, MIN_SENTENCES, minutes_sentences)
+    return plain_minutes_rows(folder, files, gold, START)
 
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tools.select_gold_round14 import print_selection
+    from tools.select_gold_round28 import print_plain_minutes_selection
 
-    print_selection(
-        Path(sys.argv[1]),
-        CANDIDATES,
-        selection,
-        where="Minutes/2022",
-        repo="github:sophia-jihye/Collecting_FOMC_Minutes",
-        commit="ea2b8e16",
-    )
+    print_plain_minutes_selection(CANDIDATES, selection)
