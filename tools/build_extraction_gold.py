@@ -11884,8 +11884,7 @@ LABELS = {
     "g12486": "NEG:outside_vocabulary",
     "g12487": "policy_rate>financing_conditions:+",
     "g12488": (
-        "supply_chain_disruptions>real_gdp:-;supply_chain_disruptions>employment:-;"
-        "supply_chain_disruptions>inflation:+"
+        "supply_chain_disruptions>real_gdp:-;supply_chain_disruptions>employment:-;supply_chain_disruptions>inflation:+"
     ),
     "g12489": "NEG:level",
     "g12490": "financing_conditions>real_gdp:-",
@@ -11931,8 +11930,7 @@ LABELS = {
     "g12530": "policy_rate>real_gdp:-;policy_rate>employment:-",
     "g12531": "NEG:outside_vocabulary",
     "g12532": (
-        "supply_chain_disruptions>real_gdp:-;supply_chain_disruptions>employment:-;"
-        "supply_chain_disruptions>inflation:+"
+        "supply_chain_disruptions>real_gdp:-;supply_chain_disruptions>employment:-;supply_chain_disruptions>inflation:+"
     ),
     "g12533": "NEG:other",
     "g12534": "NEG:other",
@@ -11946,8 +11944,7 @@ LABELS = {
     "g12549": "NEG:outside_vocabulary",
     "g12550": "policy_rate>financing_conditions:+;policy_rate>real_gdp:-;policy_rate>credit_growth:-",
     "g12551": (
-        "supply_chain_disruptions>real_gdp:-;supply_chain_disruptions>employment:-;"
-        "supply_chain_disruptions>inflation:+"
+        "supply_chain_disruptions>real_gdp:-;supply_chain_disruptions>employment:-;supply_chain_disruptions>inflation:+"
     ),
     "g12554": "NEG:other",
     "g12555": "NEG:outside_vocabulary",
