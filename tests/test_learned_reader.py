@@ -45,13 +45,14 @@ def test_pairs_are_every_ordered_pair_of_named_variables_with_the_words_between(
 def test_features_carry_each_mention_in_its_own_context(vocab):
     """Contextual pooling: a mention's block is the mean of its tokens' states read in the whole sentence, so the
     same words in another sentence give another vector; swapping source and target swaps the two blocks."""
-    from aieco.extraction.learned import DIM, N_NUMBERS, encoder, features, sentence_pairs
+    from aieco.extraction.learned import DIM, N_NEIGHBOUR, N_NUMBERS, encoder, features, load_model, sentence_pairs
 
     variables = sorted(vocab.variables)
     a = sentence_pairs("Higher tariffs raise import prices.", vocab)
     b = sentence_pairs("Import prices fell although tariffs were unchanged.", vocab)
-    xa, xb = features(a, variables), features(b, variables)
-    assert xa.shape == (2, 5 * DIM + N_NUMBERS + 2 * len(variables))
+    neighbours = load_model().neighbours
+    xa, xb = features(a, variables, neighbours), features(b, variables, neighbours)
+    assert xa.shape == (2, 5 * DIM + N_NUMBERS + 2 * len(variables) + N_NEIGHBOUR)
     fa = next(k for k, p in enumerate(a) if p.src == "tariffs")
     ra = 1 - fa
     assert np.allclose(xa[fa, DIM : 2 * DIM], xa[ra, 2 * DIM : 3 * DIM])  # source block of one = target of the other
@@ -69,6 +70,85 @@ def test_features_carry_each_mention_in_its_own_context(vocab):
         xa[fa, 3 * DIM : 4 * DIM],
         states[[k for k, (s, e) in enumerate(offsets) if s >= e1 and e <= a[fa].spans[2] and e > s]].mean(axis=0),
     )
+
+
+def test_neighbour_numbers_are_the_closest_labelled_sentences_of_the_same_pair_from_other_documents():
+    from aieco.extraction.learned import Neighbours
+
+    unit = np.eye(4, dtype=np.float32)
+    near = np.array([0.6, 0.8, 0.0, 0.0], np.float32)  # cosine 0.6 with row 0, 0.8 with row 1
+    nb = Neighbours(
+        unit,
+        ("doc-a", "doc-b", "doc-c", "doc-a"),
+        {("tariffs", "import_prices"): (np.array([0, 1, 2]), np.array([1, 2, 0]))},
+    )
+    # the closest "+" sentence (0.6), the closest "-" one (0.8), the closest unlabelled one (0); the closest of all
+    # reads "-", so its similarity stands in the "-" slot of the last two
+    assert np.allclose(nb.numbers("tariffs", "import_prices", near), [0.6, 0.8, 0.0, 0.0, 0.8])
+    # a development sentence never looks up its own document: without doc-b the closest is doc-a's "+"
+    assert np.allclose(nb.numbers("tariffs", "import_prices", near, "doc-b"), [0.6, 0.0, 0.0, 0.6, 0.0])
+    # a pair no labelled sentence names, or the other direction of one, gives zeros
+    assert not nb.numbers("import_prices", "tariffs", near).any() and not nb.numbers("a", "b", near).any()
+
+
+def test_the_shipped_neighbours_are_the_development_sentences_the_artefact_names(vocab):
+    import base64
+    from importlib import resources
+
+    from aieco.extraction.gold import load_gold
+    from aieco.extraction.learned import ARTEFACT, NEIGHBOURS, load_model, sentence_pairs
+
+    art = json.loads(resources.files("aieco").joinpath(ARTEFACT).read_text())
+    data = resources.files("aieco").joinpath(NEIGHBOURS).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == art["neighbours"]["sha256"]
+    dev = [g for g in load_gold() if g.split == "dev"]
+    named = [g for g in dev if sentence_pairs(g.text, vocab)]
+    assert art["neighbours"]["sentences"] == len(named) and art["neighbours"]["documents"] == sorted(
+        {g.document for g in named}
+    )
+    table = np.frombuffer(base64.b64decode(art["neighbours"]["pairs"]), "<i4").reshape(-1, 4)
+    assert len(table) == sum(len(sentence_pairs(g.text, vocab)) for g in named)
+    nb = load_model().neighbours
+    assert nb.vectors.shape == (len(named), 384) and np.allclose(np.linalg.norm(nb.vectors, axis=1), 1.0, atol=1e-4)
+    # no held-back sentence is a neighbour: every stored row is a development sentence of its document
+    assert set(nb.documents) <= {g.document for g in dev}
+    labelled = sum(int(c != 0) for c in table[:, 3])
+    assert labelled == sum(
+        len({(r.src, r.dst) for r in g.relations} & {(p.src, p.dst) for p in sentence_pairs(g.text, vocab)})
+        for g in named
+    )
+
+
+def test_neighbours_are_rebuilt_byte_for_byte_and_read_back_as_stored(vocab):
+    from aieco.extraction.gold import load_gold
+    from aieco.extraction.learned import QUANTUM, _neighbours, _npy_bytes, encoder, neighbours_of, sentence_pairs
+
+    dev = [g for g in load_gold() if g.split == "dev"][:60]
+    stored, record, nb = neighbours_of(dev, vocab)
+    again, record2, _ = neighbours_of(dev, vocab)
+    assert np.array_equal(stored, again) and record == record2
+    assert hashlib.sha256(_npy_bytes(stored)).hexdigest() == record["sha256"]
+    named = [g for g in dev if sentence_pairs(g.text, vocab)]
+    assert stored.dtype == np.int8 and stored.shape == (len(named), 384)
+    assert np.abs(stored[0] / QUANTUM - encoder().encode([named[0].text])[0]).max() <= 0.5 / QUANTUM + 1e-6
+    assert nb.documents == tuple(g.document for g in named)
+    back = _neighbours(stored, record, sorted(vocab.variables))
+    assert back.documents == nb.documents and back.pairs.keys() == nb.pairs.keys()
+
+
+def test_a_neighbours_file_that_is_not_the_artefacts_is_refused(tmp_path):
+    from importlib import resources
+
+    from aieco.extraction.learned import ARTEFACT, NEIGHBOURS, load_model
+
+    art = tmp_path / "learned_reader.json"
+    art.write_text(resources.files("aieco").joinpath(ARTEFACT).read_text())
+    data = bytearray(resources.files("aieco").joinpath(NEIGHBOURS).read_bytes())
+    data[-1] ^= 1
+    (tmp_path / "learned_neighbours.npy").write_bytes(bytes(data))
+    with pytest.raises(InputError, match="learned_neighbours.npy") as err:
+        load_model(str(art))
+    assert "python -m aieco.extraction.training" in err.value.fix
 
 
 def test_an_unknown_reader_is_refused_with_the_choices(vocab):
@@ -142,7 +222,7 @@ def test_the_strict_reader_is_the_combined_one_less_the_rule_readings_the_classi
 
     gold = [g for g in load_gold() if g.split == "dev"]
     # the first 150 development sentences and three further ones where the shipped classifier rules a reading out
-    dev = gold[:150] + [g for g in gold if g.id in {"g671", "g1429", "g1618"}]
+    dev = gold[:150] + [g for g in gold if g.id in {"g670", "g671", "g1062"}]
     dropped = 0
     for g in dev:
         combined = read_with("combined", g.text, vocab)

@@ -1079,6 +1079,41 @@ def test_the_rules_of_session_19(sentence, want, rule):
 
 
 @pytest.mark.parametrize(
+    "sentence, want, rule",
+    [
+        # session 20: the pass on round 30's misses (the FOMC minutes of March to June 2022; each failed on the reader
+        # before it): "the invasion" names the war, and risks cited after a tilt are its reasons
+        (
+            "In the near term, the invasion and related events were likely to create additional upward pressure on "
+            "inflation and weigh on economic activity.",
+            ("geopolitical_risk", "inflation", "+"),
+            "active_clause",
+        ),
+        (
+            "In the near term, the invasion and related events were likely to create additional upward pressure on "
+            "inflation and weigh on economic activity.",
+            ("geopolitical_risk", "real_gdp", "-"),
+            "active_clause",
+        ),
+        (
+            "Most participants agreed that risks to inflation were skewed to the upside and cited several such risks, "
+            "including those associated with ongoing supply bottlenecks and rising energy and commodity prices.",
+            ("supply_chain_disruptions", "inflation", "+"),
+            "tilt_reflecting",
+        ),
+        (
+            "Most participants agreed that risks to inflation were skewed to the upside and cited several such risks, "
+            "including those associated with ongoing supply bottlenecks and rising energy and commodity prices.",
+            ("energy_prices", "inflation", "+"),
+            "tilt_reflecting",
+        ),
+    ],
+)
+def test_the_rules_of_session_20(sentence, want, rule):
+    _assert_read_by(sentence, want, rule)
+
+
+@pytest.mark.parametrize(
     "sentence, absent",
     [
         # session 19: misreadings the pass on round 26's misses removes (each was read by the reader before it)

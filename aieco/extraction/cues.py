@@ -464,6 +464,9 @@ RISKS_AROUND = re.compile(
 TILT_REASON = re.compile(
     r"\s*,?\s*(?:(?:partly|mainly|largely|in\s+part)\s+)?(?:reflecting|as|because|on\s+the\s+grounds\s+that|given)\s+"
     r"(?:(?:the\s+)?(?:possibility|risk|concerns?)\s+that\s+)?"
+    # "risks to inflation were skewed to the upside and cited several such risks, including those associated with …"
+    r"|\s*,?\s*and\s+cited\s+(?:several|various|a\s+number\s+of)\s+(?:such\s+)?risks,?\s+including\s+(?:those\s+)?"
+    r"(?:associated\s+with|related\s+to|from)\s+"
 )
 #: "the sluggish growth in real private domestic spending and the persistently tight financial conditions were seen as
 #: tilting the risks to the downside around the baseline projection for real economic activity": its subjects move the
@@ -1590,6 +1593,7 @@ BELOW_POTENTIAL = re.compile(
 #: Spending components of GDP: their contribution to GDP has the sign of their own move.
 GDP_COMPONENTS = frozenset({"consumption", "investment", "trade_volumes", "construction_activity"})
 NOT_A_COMPONENT = re.compile(r"^(?:trade|global\s+trade)$|\bimports?\b")
+INVENTORY_BEFORE = re.compile(r"\binventory\s+$")  # "inventory investment" is no fixed investment
 CONTRIBUTION_BOTH = re.compile(
     r"\bcontributions?\s+(?P<order>to|from)\s+(?P<a>(?:the\s+)?(?:[a-z-]+\s+){0,3}?[a-z-]+)\s+(?:to|from)\s+"
     r"(?P<b>(?:the\s+)?(?:[a-z-]+\s+){0,3}[a-z-]+)"

@@ -9,14 +9,17 @@ For every ordered pair of vocabulary variables a sentence names (the rule reader
 logistic regression scores the classes ``none``, ``+`` and ``-`` from: the sentence vector; the encoder's token
 states, read in the whole sentence, pooled over each mention and over the words between them (so each mention's
 vector carries its context), and the product of the two mentions' vectors; the movements the words attach to each
-mention, their order and distance, hedge and negation, the rule reader's cues between the mentions, and which
-variables they are. It is trained on the
+mention, their order and distance, hedge and negation, the rule reader's cues between the mentions, which
+variables they are, and what the nearest labelled sentences say of the same pair (:class:`Neighbours`: how similar
+the closest development sentence naming the pair with each label is, and the label of the closest one; minutes and
+accounts repeat their phrasing from meeting to meeting, which the linear classifier does not see by itself;
+session 20). It is trained on the
 development part of the gold set only (:func:`train`, ``python -m aieco.extraction.training``); its proposal
 threshold is chosen by grouped cross-validation over the development documents, every document read by a model
 that never saw it: the lowest whose strict-reader precision reaches MIN_CV_PRECISION (:func:`choose_threshold`). The
 fitted artefact ``aieco/data/learned_reader.json`` records the base weights' and
-tokenizer's SHA-256, their licence, the training data digest and the cross-validated figures; every relation it
-proposes names it.
+tokenizer's SHA-256, their licence, the training data digest and the cross-validated figures, and the neighbours'
+vectors file ``aieco/data/learned_neighbours.npy`` by its SHA-256; every relation it proposes names it.
 
 Readers (:data:`READERS`): ``rules`` (the rule reader), ``learned`` (the classifier's best proposal per pair
 above the threshold), ``combined`` (rules first; the classifier only for pairs the rules leave silent) and
@@ -25,7 +28,9 @@ above the threshold), ``combined`` (rules first; the classifier only for pairs t
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import io
 import json
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -53,6 +58,9 @@ MAX_TOKENS = 256
 DIM = 384  # the encoder's vector width
 CACHE_TEXTS = 512  # token states kept by the encoder
 ARTEFACT = "data/learned_reader.json"
+NEIGHBOURS = "data/learned_neighbours.npy"  # the neighbours' sentence vectors, int8 (:class:`Neighbours`)
+N_NEIGHBOUR = 5  # the neighbour numbers of a pair (:meth:`Neighbours.numbers`)
+QUANTUM = 127.0  # a stored vector is round(v * QUANTUM) in int8
 FOLDS = 5
 N_NUMBERS = 13  # the numbers of a Pair
 #: The strict reader's grouped-CV precision the threshold must reach (:func:`choose_threshold`): issue 30's target
@@ -215,10 +223,97 @@ def _pool(states: np.ndarray, offsets: np.ndarray, lo: int, hi: int) -> np.ndarr
     return states[inside].mean(axis=0) if inside.any() else np.zeros(states.shape[1], np.float32)
 
 
-def features(pairs: Sequence[Pair], variables: Sequence[str]) -> np.ndarray:
+@dataclass(frozen=True)
+class Neighbours:
+    """The labelled development sentences the classifier looks up (session 20): for each ordered pair of variables,
+    the sentences naming it and its class there (0 none, 1 ``+``, 2 ``-``). Their vectors are stored as int8
+    (``round(v * QUANTUM)``, :data:`NEIGHBOURS`) and read back as unit rows, in training as at run time."""
+
+    vectors: np.ndarray  # (sentences, DIM) unit rows
+    documents: tuple[str, ...]  # each row's document: a development sentence never looks up its own document
+    pairs: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]  # (src, dst) → (rows, classes)
+
+    @staticmethod
+    def unit(stored: np.ndarray) -> np.ndarray:
+        v = stored.astype(np.float32) / QUANTUM
+        return v / np.clip(np.linalg.norm(v, axis=1, keepdims=True), 1e-12, None)
+
+    def numbers(self, src: str, dst: str, vector: np.ndarray, document: str | None = None) -> np.ndarray:
+        """How like ``vector`` the closest sentence naming (src, dst) with each class is (cosine, 0 when none:
+        ``+``, ``-``, none), and the closest one's similarity if it reads ``+``, and if it reads ``-``."""
+        out = np.zeros(N_NEIGHBOUR, np.float32)
+        rows, classes = self.pairs.get((src, dst), (np.zeros(0, np.int64), np.zeros(0, np.int64)))
+        if document is not None and rows.size:
+            other = np.array([self.documents[r] != document for r in rows])
+            rows, classes = rows[other], classes[other]
+        if not rows.size:
+            return out
+        sims = np.clip(self.vectors[rows] @ vector, 0.0, None)
+        for k, cls in enumerate((1, 2, 0)):
+            if (classes == cls).any():
+                out[k] = sims[classes == cls].max()
+        top = int(np.argmax(sims))
+        if classes[top]:
+            out[2 + classes[top]] = sims[top]
+        return out
+
+
+def neighbours_of(dev, vocab: Vocabulary) -> tuple[np.ndarray, dict, Neighbours]:
+    """The neighbours of the development sentences ``dev`` (``GoldSentence`` records) that name a pair: the int8
+    vectors to store, the artefact's record of them and the :class:`Neighbours` they read back as."""
+    named = [(g, sentence_pairs(g.text, vocab)) for g in dev]
+    named = [(g, pairs) for g, pairs in named if pairs]
+    stored = np.round(encoder().encode([g.text for g, _ in named]) * QUANTUM).astype(np.int8)
+    documents = sorted({g.document for g, _ in named})
+    variables = sorted(vocab.variables)
+    rows = []
+    for n, (g, pairs) in enumerate(named):
+        for p, y in zip(pairs, labels(pairs, {(r.src, r.dst, r.sign) for r in g.relations}), strict=True):
+            rows.append([variables.index(p.src), variables.index(p.dst), n, CLASSES.index(y)])
+    record = {
+        "file": NEIGHBOURS,
+        "sha256": hashlib.sha256(_npy_bytes(stored)).hexdigest(),
+        "sentences": len(named),
+        "documents": documents,
+        # little-endian int32, base64: each stored sentence's index in documents; each pair's source and target
+        # (indices in the artefact's variables), sentence row and class (index in CLASSES)
+        "row_documents": _packed([documents.index(g.document) for g, _ in named]),
+        "pairs": _packed([k for row in rows for k in row]),
+    }
+    return stored, record, _neighbours(stored, record, variables)
+
+
+def _packed(values: list[int]) -> str:
+    return base64.b64encode(np.array(values, "<i4").tobytes()).decode()
+
+
+def _unpacked(text: str) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text), "<i4").astype(np.int64)
+
+
+def _npy_bytes(stored: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.save(buf, stored, allow_pickle=False)
+    return buf.getvalue()
+
+
+def _neighbours(stored: np.ndarray, record: dict, variables: Sequence[str]) -> Neighbours:
+    table = _unpacked(record["pairs"]).reshape(-1, 4)
+    grouped: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for src, dst, row, cls in table.tolist():
+        grouped.setdefault((variables[src], variables[dst]), []).append((row, cls))
+    pairs = {k: (np.array([r for r, _ in v]), np.array([c for _, c in v])) for k, v in grouped.items()}
+    documents = tuple(record["documents"][k] for k in _unpacked(record["row_documents"]).tolist())
+    return Neighbours(Neighbours.unit(stored), documents, pairs)
+
+
+def features(
+    pairs: Sequence[Pair], variables: Sequence[str], neighbours: Neighbours, documents: Sequence[str] | None = None
+) -> np.ndarray:
     """The classifier's inputs: sentence vector; pooled token states of the source mention, the target mention,
-    the words between them and the mentions' product; the numbers; one-hot source and target."""
-    width = 5 * DIM + N_NUMBERS + 2 * len(variables)
+    the words between them and the mentions' product; the numbers; one-hot source and target; the neighbour
+    numbers (``documents``: each pair's own document, left out of its neighbours, for development sentences)."""
+    width = 5 * DIM + N_NUMBERS + 2 * len(variables) + N_NEIGHBOUR
     if not pairs:
         return np.zeros((0, width), np.float32)
     enc = encoder()
@@ -236,6 +331,8 @@ def features(pairs: Sequence[Pair], variables: Sequence[str]) -> np.ndarray:
         out[n, 5 * DIM : 5 * DIM + N_NUMBERS] = p.numbers
         out[n, 5 * DIM + N_NUMBERS + index[p.src]] = 1.0
         out[n, 5 * DIM + N_NUMBERS + len(variables) + index[p.dst]] = 1.0
+        document = documents[n] if documents is not None else None
+        out[n, width - N_NEIGHBOUR :] = neighbours.numbers(p.src, p.dst, vectors[p.sentence], document)
     return out
 
 
@@ -281,15 +378,16 @@ def _score(proposed: dict[str, set], gold: dict[str, set]) -> tuple[float, float
     return (round(tp / n_prop, 4) if n_prop else 0.0, round(tp / n_gold, 4) if n_gold else 0.0, n_prop, tp)
 
 
-def cross_validate(dev, vocab: Vocabulary) -> dict:
+def cross_validate(dev, vocab: Vocabulary, neighbours: Neighbours) -> dict:
     """Grouped cross-validation over the development documents: every sentence scored by a model that never saw its
-    document. Returns figures of the rule, learned and combined readers at each threshold, and the threshold
-    chosen (:func:`choose_threshold`)."""
+    document (and whose neighbours leave its document out). Returns figures of the rule, learned and combined
+    readers at each threshold, and the threshold chosen (:func:`choose_threshold`)."""
     from sklearn.model_selection import GroupKFold
 
     variables = sorted(vocab.variables)
     pairs_of = {g.id: sentence_pairs(g.text, vocab) for g in dev}
-    x_of = _features_of(pairs_of, variables)  # encoded once, not once per fold
+    document = {g.id: g.document for g in dev}
+    x_of = _features_of(pairs_of, variables, neighbours, document)  # encoded once, not once per fold
     gold = {g.id: {(r.src, r.dst, r.sign) for r in g.relations} for g in dev}
     rules = {g.id: read_sentence(g.text, vocab) for g in dev}
     rule_sets = {k: {(r.src, r.dst, r.sign.value) for r in v if r.sign.value in "+-"} for k, v in rules.items()}
@@ -359,10 +457,13 @@ def choose_threshold(table: Sequence[dict]) -> float:
     return max(table, key=lambda row: (row["strict"][0], -row["threshold"]))["threshold"]
 
 
-def _features_of(pairs_of: dict[str, list[Pair]], variables: Sequence[str]) -> dict[str, np.ndarray]:
+def _features_of(
+    pairs_of: dict[str, list[Pair]], variables: Sequence[str], neighbours: Neighbours, document: dict[str, str]
+) -> dict[str, np.ndarray]:
     """Each sentence's feature rows, from one :func:`features` call over every pair (batched encoding)."""
     keys = list(pairs_of)
-    x = features([p for k in keys for p in pairs_of[k]], variables)
+    docs = [document[k] for k in keys for _ in pairs_of[k]]
+    x = features([p for k in keys for p in pairs_of[k]], variables, neighbours, docs)
     bounds = np.cumsum([0] + [len(pairs_of[k]) for k in keys])
     return {k: x[bounds[i] : bounds[i + 1]] for i, k in enumerate(keys)}
 
@@ -375,9 +476,10 @@ def _f1(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r else 0.0
 
 
-def train(gold: Sequence, vocab: Vocabulary | None = None) -> dict:
+def train(gold: Sequence, vocab: Vocabulary | None = None) -> tuple[dict, np.ndarray]:
     """Fit the classifier on the development part of ``gold`` (``GoldSentence`` records) and return the
-    artefact (a JSON-ready dict); run by ``python -m aieco.extraction.training``."""
+    artefact (a JSON-ready dict) and the neighbours' int8 vectors (:data:`NEIGHBOURS`); run by
+    ``python -m aieco.extraction.training``."""
     from sklearn import __version__ as sklearn_version
 
     from aieco.vocab import load_vocabulary
@@ -387,11 +489,14 @@ def train(gold: Sequence, vocab: Vocabulary | None = None) -> dict:
     digest = hashlib.sha256(
         json.dumps([[g.id, g.text, [[r.src, r.dst, r.sign] for r in g.relations]] for g in dev]).encode()
     ).hexdigest()
-    cv = cross_validate(dev, vocab)
+    stored, record, neighbours = neighbours_of(dev, vocab)
+    cv = cross_validate(dev, vocab, neighbours)
     variables = sorted(vocab.variables)
-    pairs = [p for g in dev for p in sentence_pairs(g.text, vocab)]
-    ys = [y for g in dev for y in labels(sentence_pairs(g.text, vocab), {(r.src, r.dst, r.sign) for r in g.relations})]
-    model = _fit(features(pairs, variables), ys)
+    named = [(g, sentence_pairs(g.text, vocab)) for g in dev]
+    pairs = [p for _, ps in named for p in ps]
+    docs = [g.document for g, ps in named for _ in ps]
+    ys = [y for g, ps in named for y in labels(ps, {(r.src, r.dst, r.sign) for r in g.relations})]
+    model = _fit(features(pairs, variables, neighbours, docs), ys)
     return {
         "reader": "learned pair classifier",
         "encoder": encoder().provenance(),
@@ -408,7 +513,8 @@ def train(gold: Sequence, vocab: Vocabulary | None = None) -> dict:
         "intercept": np.round(model.intercept_, 6).tolist(),
         "threshold": cv["threshold"],
         "cross_validation": cv,
-    }
+        "neighbours": record,
+    }, stored
 
 
 @dataclass(frozen=True)
@@ -420,6 +526,7 @@ class LearnedModel:
     coef: np.ndarray
     intercept: np.ndarray
     threshold: float
+    neighbours: Neighbours
     name: str  # what every proposal names: the artefact's digest, base weights and licence
     reader: str  # the Relation.reader of its proposals: artefact, base weights and training-data digests
 
@@ -437,14 +544,24 @@ def load_artefact() -> dict:
 
 @cache
 def load_model(path: str | None = None) -> LearnedModel:
-    """The shipped artefact (or the one at ``path``)."""
+    """The shipped artefact (or the one at ``path``, with its neighbours' vectors file beside it)."""
     raw = Path(path).read_text() if path else resources.files("aieco").joinpath(ARTEFACT).read_text()
+    vectors = Path(path).with_name(Path(NEIGHBOURS).name) if path else resources.files("aieco").joinpath(NEIGHBOURS)
     d = json.loads(raw)
+    data = vectors.read_bytes()
+    if hashlib.sha256(data).hexdigest() != d["neighbours"]["sha256"]:
+        raise InputError(
+            f"{vectors} is not the neighbours' vectors file the artefact was trained with (SHA-256 differs)",
+            where=str(vectors),
+            fix="rebuild both with python -m aieco.extraction.training",
+        )
+    stored = np.load(io.BytesIO(data), allow_pickle=False)
     digest = hashlib.sha256(raw.encode()).hexdigest()[:12]
     name = f"learned reader {digest} ({d['encoder']['base_model']}, {d['encoder']['licence']})"
     reader = (
         f"learned:{digest} base {d['encoder']['base_model']} weights sha256 {d['encoder']['model_sha256'][:12]}"
         f" training data sha256 {d['training_data']['sha256'][:12]}"
+        f" neighbours sha256 {d['neighbours']['sha256'][:12]}"
     )
     return LearnedModel(
         tuple(d["variables"]),
@@ -452,6 +569,7 @@ def load_model(path: str | None = None) -> LearnedModel:
         np.array(d["coef"], np.float32),
         np.array(d["intercept"], np.float32),
         float(d["threshold"]),
+        _neighbours(stored, d["neighbours"], d["variables"]),
         name,
         reader,
     )
@@ -473,7 +591,7 @@ def _scored_pairs(
     pairs = [p for p in named if p.src in model.variables and p.dst in model.variables]
     if not pairs:
         return [], np.zeros((0, len(model.classes)), np.float32)
-    return pairs, model.probabilities(features(pairs, model.variables))
+    return pairs, model.probabilities(features(pairs, model.variables, model.neighbours))
 
 
 def _learned_readings(

@@ -104,6 +104,7 @@ from aieco.extraction.cues import (
     INFINITIVE_AFTER,
     INNER_DIRECTION,
     INTRANSITIVE_AFTER,
+    INVENTORY_BEFORE,
     IS_DRIVER_OF,
     IS_HEADWIND_FOR,
     IS_RISK_TO,
@@ -997,7 +998,8 @@ def front_loading(r: SentenceReading) -> None:
 
 
 def contribution_to_growth(r: SentenceReading) -> None:
-    """The negative contribution to growth from exports: a spending component's contribution to GDP is +."""
+    """The negative contribution to growth from exports: a spending component's contribution to GDP is + (inventory
+    investment is no fixed investment)."""
     low, ms = r.low, r.ms
     for c in CONTRIBUTION_BOTH.finditer(low):
         src_span, dst_span = (c.span("b"), c.span("a")) if c.group("order") == "to" else (c.span("a"), c.span("b"))
@@ -1005,12 +1007,15 @@ def contribution_to_growth(r: SentenceReading) -> None:
         ys = [i for i, x in enumerate(ms) if dst_span[0] <= x.start and x.m.end <= dst_span[1]]
         if xs and ys and ms[ys[0]].m.variable_id == "real_gdp":
             for xi in coordinated_right(low, ms, xs[0], min(len(low), src_span[1] + 60)):
+                if INVENTORY_BEFORE.search(low, max(0, ms[xi].m.start - 12), ms[xi].m.start):
+                    continue
                 if ms[xi].m.variable_id in GDP_COMPONENTS and not NOT_A_COMPONENT.search(ms[xi].m.text.lower()):
                     r.add(xi, ys[0], 1, Cue(c.start(), c.end(), "contribution to", 1, "noun"), False)
 
 
 def contribution_made(r: SentenceReading) -> None:
-    """Exports made a large contribution to GDP growth: a spending component's contribution to GDP is +."""
+    """Exports made a large contribution to GDP growth: a spending component's contribution to GDP is + (inventory
+    investment is no fixed investment: "net exports and inventory investment making large negative contributions")."""
     low, ms = r.low, r.ms
     for c in CONTRIBUTION_MADE.finditer(low):
         ys = [i for i, x in enumerate(ms) if c.end() <= x.start <= c.end() + 20 and x.m.variable_id == "real_gdp"]
@@ -1018,6 +1023,8 @@ def contribution_made(r: SentenceReading) -> None:
         xs = [i for i, x in enumerate(ms) if lo_c <= x.start and x.m.end <= c.start()]
         if ys and xs:
             for xi in coordinated_left(low, ms, xs[-1], lo_c):
+                if INVENTORY_BEFORE.search(low, max(0, ms[xi].m.start - 12), ms[xi].m.start):
+                    continue
                 if ms[xi].m.variable_id in GDP_COMPONENTS and not NOT_A_COMPONENT.search(ms[xi].m.text.lower()):
                     r.add(xi, ys[0], 1, Cue(c.start(), c.end(), "made a contribution to", 1, "noun"), False)
 

@@ -12,12 +12,14 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]
 RECORD = PACKAGE / "data" / "reader_scores.json"
-#: The files the scores depend on, relative to the package: the labels, the vocabulary, the learned artefact and
-#: the code that reads a sentence (the reader, its mention matcher, the offline backend the rule score goes through).
+#: The files the scores depend on, relative to the package: the labels, the vocabulary, the learned artefact and its
+#: neighbours' vectors, and the code that reads a sentence (the reader, its mention matcher, the offline backend the
+#: rule score goes through).
 SCORED_INPUTS = (
     "data/extraction_gold.jsonl",
     "data/vocabulary.toml",
     "data/learned_reader.json",
+    "data/learned_neighbours.npy",
     "vocab.py",
     "llm/base.py",
     "extraction/*.py",

@@ -9,15 +9,25 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from aieco.extraction.gold import load_gold
-from aieco.extraction.learned import ARTEFACT, train
+from aieco.extraction.learned import ARTEFACT, NEIGHBOURS, train
 
 
 def write_artefact(out: Path | None = None) -> dict:
-    """Train on the shipped gold set and write the artefact (default: the packaged ``aieco/data`` file)."""
-    artefact = train(load_gold())
+    """Train on the shipped gold set and write the artefact and its neighbours' vectors beside it (default: the
+    packaged ``aieco/data`` files). Both are written to temporary names first and renamed together, so a failed
+    run leaves the old pair in place."""
+    artefact, stored = train(load_gold())
     out = out or Path(__file__).resolve().parents[1] / ARTEFACT
-    out.write_text(json.dumps(artefact, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    vectors = out.with_name(Path(NEIGHBOURS).name)
+    tmp_json, tmp_npy = out.with_suffix(".json.tmp"), vectors.with_suffix(".npy.tmp")
+    tmp_json.write_text(json.dumps(artefact, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    with tmp_npy.open("wb") as fh:
+        np.save(fh, stored, allow_pickle=False)
+    tmp_npy.replace(vectors)
+    tmp_json.replace(out)
     return artefact
 
 
