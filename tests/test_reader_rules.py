@@ -1107,6 +1107,32 @@ def test_the_rules_of_session_19(sentence, want, rule):
             ("energy_prices", "inflation", "+"),
             "tilt_reflecting",
         ),
+        # the pass on round 31's misses (the FOMC minutes of September and December 2021): supply constraints and
+        # issues are supply disruptions, "continued gains in" a variable is its rise, "the flow of" credit is credit
+        (
+            "An easing of supply constraints was expected to support continued gains in economic activity and "
+            "employment as well as a reduction in inflation.",
+            ("supply_chain_disruptions", "employment", "-"),
+            "active_clause",
+        ),
+        (
+            "An easing of supply constraints was expected to support continued gains in economic activity and "
+            "employment as well as a reduction in inflation.",
+            ("supply_chain_disruptions", "inflation", "+"),
+            "active_clause",
+        ),
+        (
+            "Over the following two years, the boost to consumer prices caused by supply issues was expected to "
+            "partly reverse.",
+            ("supply_chain_disruptions", "inflation", "+"),
+            "passive_voice",
+        ),
+        (
+            "These asset purchases help foster accommodative financial conditions, thereby supporting the flow of "
+            "credit to households and businesses.",
+            ("financing_conditions", "credit_growth", "-"),
+            "active_clause",
+        ),
     ],
 )
 def test_the_rules_of_session_20(sentence, want, rule):

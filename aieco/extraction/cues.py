@@ -545,8 +545,8 @@ UP_MODIFIERS = (
     r"growing",
     r"mounting",
     r"(?:an? |the )?(?:sharp |strong |large |further |sudden |significant |persistent |sustained |recent |notable |"
-    r"marked |substantial |modest |slight |gradual |considerable |steady )?"
-    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|firmness|"
+    r"marked |substantial |modest |slight |gradual |considerable |steady |continued )?"
+    r"(?:increase|rise|surge|jump|hike|upturn|spike|tightening|rebound|escalation|strengthening|repricing|firmness|gain|"
     r"phasing-in|introduction|imposition|build-up|widening|growth|strength|acceleration|appreciation|recovery|"
     r"pickup|pick-up|upswing|resilience|pull-forward|front-loading|frontloading)s? (?:in|of)",
     # "an increase to import tariffs" ("a rise to" is no movement: "give rise to")
@@ -1338,7 +1338,7 @@ BY_GERUND = re.compile(r"\bby\s+(?:\w+ly\s+)?$")
 #: Heads that name causes without being one ("global factors: …", "temporary factors such as …").
 FACTOR_HEADS = r"(?:factors|developments|shocks|effects|forces|reasons)"
 TRANSPARENT_HEAD = re.compile(
-    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate|much|most|part|some|"
+    r"^\s+(?:the\s+)?(?:(?:prospects?|outlook|risks?|likelihood|probability|level|pace|rate|flows?|much|most|part|some|"
     r"half|all|(?:a\s+)?(?:large|significant|good)\s+(?:part|share))\s+(?:for|of)|"
     r"(?:strains?|pressures?|stress)\s+on|"
     # "was due to developments in volatile energy prices"
