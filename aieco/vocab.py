@@ -442,11 +442,18 @@ OIL_PRODUCER_BEFORE = re.compile(
 DEMAND_FOR_LABOUR = re.compile(r"^\s+for\s+(?:labou?r|workers|staff|employees)\b")
 
 
+#: Before "supply constraints" or "supply issues", what is supplied when it is no good of a supply chain.
+SUPPLY_OF_OTHER = re.compile(r"\b(?:housing|home|land|labou?r|workforce)\s+$")
+SUPPLY_LIMIT = re.compile(r"supply(?:\s+chain)?\s+(?:constraints?|issues)|supply-side\s+frictions")
+
+
 def _other_sense(low: str, m: Mention) -> bool:
     """A synonym used in a sense that is not its variable's (see :meth:`Vocabulary.mentions_in_context`)."""
     before = low[max(0, m.start - 50) : m.start]
     after = low[m.end : m.end + 40]
     text = m.text.lower()
+    if m.variable_id == "supply_chain_disruptions" and SUPPLY_OF_OTHER.search(before) and SUPPLY_LIMIT.match(text):
+        return True  # "housing supply constraints", "labor supply constraints": the supply of homes or workers
     if m.variable_id == "consumption" and text == "spending":
         return bool(
             SPENDING_OTHER_BEFORE.search(before)

@@ -704,6 +704,9 @@ def test_other_wordings_of_wages_prices_and_disruptions(text, expected):
 
 def test_housing_supply_constraints_are_not_supply_chain_disruptions():
     assert "supply_chain_disruptions" not in ids("Housing supply constraints kept rents high.")
+    # session 20: bare supply constraints and issues are supply disruptions, labour's are not
+    assert "supply_chain_disruptions" not in ids("Labor supply constraints held back hiring.")
+    assert ids("Supply constraints and supply issues eased.") == ["supply_chain_disruptions"] * 2
 
 
 def test_shipping_disruptions_push_up_prices_of_goods():
