@@ -13570,16 +13570,23 @@ ROUND27_DOCUMENTS = snapshot_documents(
 )
 ROUND27_FILES = list(ROUND27_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND27_DOCUMENTS
+
+
+def plain_minutes_documents(rows) -> dict[str, tuple[str, str]]:
+    """A round's plain-text FOMC minutes from FOMC_REPO (rounds 28 on): file name -> (document, origin), from rows of
+    (file name, year folder under Minutes/, document, title, URL, sha256 of the file)."""
+    return {
+        name: (doc, f"{title}; {url}; {FOMC_REPO}:Minutes/{folder}/{name} sha256 {sha}")
+        for name, folder, doc, title, url, sha in rows
+    }
+
+
 #: Twenty-eighth round (session 19, issue 30: a new blind held-back part): FOMC minutes of 2022-23 from the plain-text
 #: snapshot of rounds 10-11 (FOMC_REPO), read by ``tools/select_gold_round28.py`` (the eleventh round's reading, the
 #: twelfth round's rule: whole documents, latest first, until 300 sentences, repeats of rounds 1-27 dropped). Fixed
 #: by date before their sentences were read; none was in the set or the default corpus.
-ROUND28_DOCUMENTS = {
-    name: (
-        doc,
-        f"{title}; {url}; {FOMC_REPO}:Minutes/{folder}/{name} sha256 {sha}",
-    )
-    for name, folder, doc, title, url, sha in (
+ROUND28_DOCUMENTS = plain_minutes_documents(
+    (
         (
             "MeetingDate=2023-03-21-2023-03-22_UploadedOn=20230412.txt",
             "2023",
@@ -13608,20 +13615,17 @@ ROUND28_DOCUMENTS = {
             "4ec4c9129dad46fd450e5122baf28df24ca9f5cb2e367f485c95499785dd1187",
         ),
     )
-}
+)
 ROUND28_FILES = list(ROUND28_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND28_DOCUMENTS
 #: Twenty-ninth round (session 19, issue 30: a new blind held-back part): FOMC minutes of 2022 from the same snapshot,
 #: read by ``tools/select_gold_round29.py`` (the twenty-eighth round's rule and reading). Fixed by date before their
 #: sentences were read; none was in the set or the default corpus.
-ROUND29_DOCUMENTS = {
-    name: (
-        doc,
-        f"{title}; {url}; {FOMC_REPO}:Minutes/2022/{name} sha256 {sha}",
-    )
-    for name, doc, title, url, sha in (
+ROUND29_DOCUMENTS = plain_minutes_documents(
+    (
         (
             "MeetingDate=2022-11-01-2022-11-02_UploadedOn=20221123.txt",
+            "2022",
             "fomc-2022-11-minutes",
             "Board of Governors of the Federal Reserve System, Minutes of the Federal Open Market Committee, "
             "November 1-2, 2022 (released 23 November 2022)",
@@ -13630,6 +13634,7 @@ ROUND29_DOCUMENTS = {
         ),
         (
             "MeetingDate=2022-09-20-2022-09-21_UploadedOn=20221012.txt",
+            "2022",
             "fomc-2022-09-minutes",
             "Board of Governors of the Federal Reserve System, Minutes of the Federal Open Market Committee, "
             "September 20-21, 2022 (released 12 October 2022)",
@@ -13638,6 +13643,7 @@ ROUND29_DOCUMENTS = {
         ),
         (
             "MeetingDate=2022-07-26-2022-07-27_UploadedOn=20220817.txt",
+            "2022",
             "fomc-2022-07-minutes",
             "Board of Governors of the Federal Reserve System, Minutes of the Federal Open Market Committee, "
             "July 26-27, 2022 (released 17 August 2022)",
@@ -13645,20 +13651,17 @@ ROUND29_DOCUMENTS = {
             "7bc00daaf4c3b606aee3f4bc927945eebeb4c83a2678dcb44f3f7e2102bf4f10",
         ),
     )
-}
+)
 ROUND29_FILES = list(ROUND29_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND29_DOCUMENTS
 #: Thirtieth round (session 19, issue 30: a new blind held-back part): FOMC minutes released in 2022 from the same
 #: snapshot, read by ``tools/select_gold_round30.py`` (the twenty-eighth round's rule and reading). Fixed by date
 #: before their sentences were read; none was in the set or the default corpus.
-ROUND30_DOCUMENTS = {
-    name: (
-        doc,
-        f"{title}; {url}; {FOMC_REPO}:Minutes/2022/{name} sha256 {sha}",
-    )
-    for name, doc, title, url, sha in (
+ROUND30_DOCUMENTS = plain_minutes_documents(
+    (
         (
             "MeetingDate=2022-06-14-2022-06-15_UploadedOn=20220706.txt",
+            "2022",
             "fomc-2022-06-minutes",
             "Board of Governors of the Federal Reserve System, Minutes of the Federal Open Market Committee, "
             "June 14-15, 2022 (released 6 July 2022)",
@@ -13667,6 +13670,7 @@ ROUND30_DOCUMENTS = {
         ),
         (
             "MeetingDate=2022-05-03-2022-05-04_UploadedOn=20220525.txt",
+            "2022",
             "fomc-2022-05-minutes",
             "Board of Governors of the Federal Reserve System, Minutes of the Federal Open Market Committee, "
             "May 3-4, 2022 (released 25 May 2022)",
@@ -13675,6 +13679,7 @@ ROUND30_DOCUMENTS = {
         ),
         (
             "MeetingDate=2022-03-15-2022-03-16_UploadedOn=20220406.txt",
+            "2022",
             "fomc-2022-03-minutes",
             "Board of Governors of the Federal Reserve System, Minutes of the Federal Open Market Committee, "
             "March 15-16, 2022 (released 6 April 2022)",
@@ -13682,22 +13687,18 @@ ROUND30_DOCUMENTS = {
             "c4b9ad6bce92b07cd32553eeb17cbb63691f5acc8a59a0d62cbb3a35faea5d02",
         ),
     )
-}
+)
 ROUND30_FILES = list(ROUND30_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND30_DOCUMENTS
 #: Thirty-first round (session 20, issue 30: a new blind held-back part): FOMC minutes released in 2021 and 2022 from
 #: the same snapshot, read by ``tools/select_gold_round31.py`` (the twenty-eighth round's rule and reading). Fixed by
 #: date before their sentences were read; none was in the set or the default corpus.
-ROUND31_DOCUMENTS = {
-    name: (
-        doc,
-        f"{title}; {url}; {FOMC_REPO}:Minutes/{folder}/{name} sha256 {sha}",
-    )
-    for name, doc, folder, title, url, sha in (
+ROUND31_DOCUMENTS = plain_minutes_documents(
+    (
         (
             "MeetingDate=2021-12-14-2021-12-15_UploadedOn=20220105.txt",
-            "fomc-2021-12-minutes",
             "2022",
+            "fomc-2021-12-minutes",
             "Board of Governors of the Federal Reserve System, Minutes of the Federal Open Market Committee, "
             "December 14-15, 2021 (released 5 January 2022)",
             "https://www.federalreserve.gov/monetarypolicy/fomcminutes20211215.htm",
@@ -13705,28 +13706,25 @@ ROUND31_DOCUMENTS = {
         ),
         (
             "MeetingDate=2021-09-21-2021-09-22_UploadedOn=20211013.txt",
-            "fomc-2021-09-minutes",
             "2021",
+            "fomc-2021-09-minutes",
             "Board of Governors of the Federal Reserve System, Minutes of the Federal Open Market Committee, "
             "September 21-22, 2021 (released 13 October 2021)",
             "https://www.federalreserve.gov/monetarypolicy/fomcminutes20210922.htm",
             "47237eb6df70d557a143dbc5707a86ef96ae8a9e7929e2efdca11dfc181827ec",
         ),
     )
-}
+)
 ROUND31_FILES = list(ROUND31_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND31_DOCUMENTS
 #: Thirty-second round (session 20, issue 30: a new blind held-back part): FOMC minutes released in 2021 from the same
 #: snapshot, read by ``tools/select_gold_round32.py`` (the twenty-eighth round's rule and reading). Fixed by date
 #: before their sentences were read; none was in the set or the default corpus.
-ROUND32_DOCUMENTS = {
-    name: (
-        doc,
-        f"{title}; {url}; {FOMC_REPO}:Minutes/2021/{name} sha256 {sha}",
-    )
-    for name, doc, title, url, sha in (
+ROUND32_DOCUMENTS = plain_minutes_documents(
+    (
         (
             "MeetingDate=2021-07-27-2021-07-28_UploadedOn=20210818.txt",
+            "2021",
             "fomc-2021-07-minutes",
             "Board of Governors of the Federal Reserve System, Minutes of the Federal Open Market Committee, "
             "July 27-28, 2021 (released 18 August 2021)",
@@ -13735,6 +13733,7 @@ ROUND32_DOCUMENTS = {
         ),
         (
             "MeetingDate=2021-06-15-2021-06-16_UploadedOn=20210707.txt",
+            "2021",
             "fomc-2021-06-minutes",
             "Board of Governors of the Federal Reserve System, Minutes of the Federal Open Market Committee, "
             "June 15-16, 2021 (released 7 July 2021)",
@@ -13742,7 +13741,7 @@ ROUND32_DOCUMENTS = {
             "b5ba03462e5e0933dda4794c25afee2f84ec4757fad276568684cb6c6ec244ba",
         ),
     )
-}
+)
 ROUND32_FILES = list(ROUND32_DOCUMENTS)
 NEW_DOCUMENTS |= ROUND32_DOCUMENTS
 #: Rounds 2 and 3 split their new documents by a seeded-hash rule (sha256("aieco-gold-split-2:" + id),
